@@ -1,0 +1,381 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "context.h"
+#include "util.h"
+
+#define HT_MAX_SYMLINKS 40
+#define HT_DEFAULT_STATE_DIR "/var/lib/hosttune"
+#define HT_DEFAULT_LOCK "/run/hosttune.lock"
+
+static char *join_root(const char *root, const char *path) {
+        if (streq(root, "/"))
+                return xstrdup(path);
+        size_t n = strlen(root);
+        while (n > 1 && root[n - 1] == '/')
+                n--;
+        return xasprintf("%.*s%s", (int)n, root, path);
+}
+
+int ht_context_new(const char *root, ht_context **ret) {
+        if (!root)
+                root = "/";
+        int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        ht_context *c = xcalloc(1, sizeof(*c));
+        c->root = xstrdup(root);
+        c->root_fd = fd;
+        c->offline_root = !streq(root, "/");
+        c->state_dir = join_root(root, HT_DEFAULT_STATE_DIR);
+        c->lock_path = join_root(root, HT_DEFAULT_LOCK);
+        c->color = HT_COLOR_AUTO;
+        *ret = c;
+        return 0;
+}
+
+void ht_context_free(ht_context *c) {
+        if (!c)
+                return;
+        if (c->root_fd >= 0)
+                close(c->root_fd);
+        free(c->root);
+        free(c->state_dir);
+        free(c->lock_path);
+        strv_free(c->profile_path);
+        strv_free(c->rules_path);
+        free(c);
+}
+
+int ht_path_check(const char *path) {
+        if (!path || path[0] != '/')
+                return -EINVAL;
+        if (strlen(path) >= PATH_MAX || has_control_chars(path) || strchr(path, '\t'))
+                return -EINVAL;
+        const char *p = path;
+        while (*p) {
+                while (*p == '/')
+                        p++;
+                size_t n = strcspn(p, "/");
+                if (n == 2 && p[0] == '.' && p[1] == '.')
+                        return -EINVAL;
+                if (n > NAME_MAX)
+                        return -ENAMETOOLONG;
+                p += n;
+        }
+        return 0;
+}
+
+/* Re-open the directory named by the component stack, walking down from
+ * the root. Every component was checked to be a real directory when it
+ * was pushed. */
+static int reopen_stack(int root_fd, char **stack, size_t depth) {
+        int fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+                return -errno;
+        for (size_t i = 0; i < depth; i++) {
+                int nfd = openat(fd, stack[i], O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+                close(fd);
+                if (nfd < 0)
+                        return -errno;
+                fd = nfd;
+        }
+        return fd;
+}
+
+int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
+                      int *ret_dir_fd, char **ret_name) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+
+        /* "todo" holds what is left to walk; symlink targets are spliced in
+         * front of it. Targets may contain ".." as long as they stay inside
+         * the root. */
+        char *todo = xstrdup(path);
+        char **stack = NULL;
+        size_t depth = 0;
+        int links = 0;
+        int cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
+        if (cur < 0) {
+                r = -errno;
+                goto fail;
+        }
+
+        for (;;) {
+                char *p = todo;
+                while (*p == '/')
+                        p++;
+                if (!*p) {
+                        /* path was "/" (or ended in slashes): the directory itself */
+                        *ret_dir_fd = cur;
+                        *ret_name = xstrdup(".");
+                        free(todo);
+                        strv_free(stack);
+                        return 0;
+                }
+                size_t n = strcspn(p, "/");
+                char *comp = xstrndup(p, n);
+                char *rest = p + n;
+                bool last = rest[strspn(rest, "/")] == 0;
+
+                if (streq(comp, ".")) {
+                        free(comp);
+                        memmove(todo, rest, strlen(rest) + 1);
+                        continue;
+                }
+                if (streq(comp, "..")) {
+                        free(comp);
+                        if (depth == 0) {
+                                r = -EXDEV; /* a symlink tried to climb out of the root */
+                                goto fail;
+                        }
+                        free(stack[--depth]);
+                        stack[depth] = NULL;
+                        close(cur);
+                        cur = reopen_stack(c->root_fd, stack, depth);
+                        if (cur < 0) {
+                                r = cur;
+                                goto fail;
+                        }
+                        memmove(todo, rest, strlen(rest) + 1);
+                        if (last) {
+                                /* ends on a directory reached through ".." */
+                                *ret_dir_fd = cur;
+                                *ret_name = xstrdup(".");
+                                free(todo);
+                                strv_free(stack);
+                                return 0;
+                        }
+                        continue;
+                }
+
+                int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0 && errno == ENOENT && last) {
+                        *ret_dir_fd = cur;
+                        *ret_name = comp;
+                        free(todo);
+                        strv_free(stack);
+                        return 0;
+                }
+                if (fd < 0) {
+                        r = -errno;
+                        free(comp);
+                        goto fail;
+                }
+                struct stat st;
+                if (fstat(fd, &st) < 0) {
+                        r = -errno;
+                        close(fd);
+                        free(comp);
+                        goto fail;
+                }
+                if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+                        char target[PATH_MAX];
+                        ssize_t len = readlinkat(fd, "", target, sizeof(target) - 1);
+                        close(fd);
+                        free(comp);
+                        if (len < 0) {
+                                r = -errno;
+                                goto fail;
+                        }
+                        target[len] = 0;
+                        if (++links > HT_MAX_SYMLINKS) {
+                                r = -ELOOP;
+                                goto fail;
+                        }
+                        char *next = xasprintf("%s%s", target, rest);
+                        if (target[0] == '/') {
+                                /* absolute targets mean the root's own "/" */
+                                strv_free(stack);
+                                stack = NULL;
+                                depth = 0;
+                                close(cur);
+                                cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
+                                if (cur < 0) {
+                                        r = -errno;
+                                        free(next);
+                                        goto fail;
+                                }
+                        }
+                        free(todo);
+                        todo = next;
+                        continue;
+                }
+                if (last) {
+                        close(fd);
+                        *ret_dir_fd = cur;
+                        *ret_name = comp;
+                        free(todo);
+                        strv_free(stack);
+                        return 0;
+                }
+                if (!S_ISDIR(st.st_mode)) {
+                        close(fd);
+                        free(comp);
+                        r = -ENOTDIR;
+                        goto fail;
+                }
+                close(cur);
+                cur = fd;
+                strv_push_take(&stack, comp);
+                depth++;
+                memmove(todo, rest, strlen(rest) + 1);
+        }
+
+fail:
+        if (cur >= 0)
+                close(cur);
+        free(todo);
+        strv_free(stack);
+        return r;
+}
+
+int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
+        bool follow = !(flags & (O_NOFOLLOW | O_CREAT));
+        int dfd;
+        char *name;
+        int r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        if (r < 0)
+                return r;
+        int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+        r = fd < 0 ? -errno : fd;
+        close(dfd);
+        free(name);
+        return r;
+}
+
+int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
+        int fd = ht_open(c, path, O_RDONLY, 0);
+        if (fd < 0)
+                return fd;
+        struct stat st;
+        if (fstat(fd, &st) < 0) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        if (S_ISDIR(st.st_mode)) {
+                close(fd);
+                return -EISDIR;
+        }
+        strbuf b = {0};
+        char buf[65536];
+        for (;;) {
+                ssize_t n = read(fd, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        int r = -errno;
+                        close(fd);
+                        strbuf_done(&b);
+                        return r;
+                }
+                if (n == 0)
+                        break;
+                if (b.len + (size_t)n > max) {
+                        close(fd);
+                        strbuf_done(&b);
+                        return -EFBIG;
+                }
+                strbuf_appendn(&b, buf, (size_t)n);
+        }
+        close(fd);
+        if (ret_len)
+                *ret_len = b.len;
+        *ret = strbuf_steal(&b);
+        return 0;
+}
+
+int ht_read_line(const ht_context *c, const char *path, char **ret) {
+        char *s;
+        size_t len;
+        int r = ht_read_file(c, path, 1 << 20, &s, &len);
+        if (r < 0)
+                return r;
+        while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+                s[--len] = 0;
+        *ret = s;
+        return 0;
+}
+
+static int stat_impl(const ht_context *c, const char *path, bool follow, struct stat *ret) {
+        int dfd;
+        char *name;
+        int r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        if (r < 0)
+                return r;
+        r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+        close(dfd);
+        free(name);
+        return r;
+}
+
+int ht_stat(const ht_context *c, const char *path, struct stat *ret) {
+        return stat_impl(c, path, true, ret);
+}
+
+int ht_lstat(const ht_context *c, const char *path, struct stat *ret) {
+        return stat_impl(c, path, false, ret);
+}
+
+bool ht_exists(const ht_context *c, const char *path) {
+        struct stat st;
+        return ht_stat(c, path, &st) == 0;
+}
+
+bool ht_writable(const ht_context *c, const char *path) {
+        int fd = ht_open(c, path, O_WRONLY | O_NONBLOCK, 0);
+        if (fd < 0)
+                return false;
+        close(fd);
+        return true;
+}
+
+int ht_opendir(const ht_context *c, const char *path, DIR **ret) {
+        int fd = ht_open(c, path, O_RDONLY | O_DIRECTORY, 0);
+        if (fd < 0)
+                return fd;
+        DIR *d = fdopendir(fd);
+        if (!d) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        *ret = d;
+        return 0;
+}
+
+int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char ***ret) {
+        DIR *d;
+        char **l = xcalloc(1, sizeof(char *));
+        int r = ht_opendir(c, path, &d);
+        if (r == -ENOENT || r == -ENOTDIR) {
+                *ret = l;
+                return 0;
+        }
+        if (r < 0) {
+                strv_free(l);
+                return r;
+        }
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (suffix && !endswith(de->d_name, suffix))
+                        continue;
+                strv_push(&l, de->d_name);
+        }
+        closedir(d);
+        qsort(l, strv_length(l), sizeof(char *), strv_sort_cmp);
+        *ret = l;
+        return 0;
+}
+
+char *ht_display_path(const ht_context *c, const char *path) {
+        return join_root(c->root, path);
+}

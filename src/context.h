@@ -1,0 +1,73 @@
+/* The root context: every host access goes through it. Host paths are
+ * absolute paths as the tuned system sees them ("/etc/default/grub"); the
+ * context resolves them under its root directory (--root), following
+ * symlinks as a chroot would but refusing any that lead out of the root. */
+#pragma once
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+typedef enum {
+        HT_COLOR_AUTO,
+        HT_COLOR_ALWAYS,
+        HT_COLOR_NEVER,
+} ht_color_mode;
+
+typedef struct ht_context {
+        char *root;          /* "/" or the --root directory, as given */
+        int root_fd;         /* O_PATH directory fd of root */
+        bool offline_root;   /* root != "/" */
+        char *state_dir;     /* real path; default: root + /var/lib/hosttune */
+        char *lock_path;     /* real path; default: root + /run/hosttune.lock */
+        char **profile_path; /* real directories, searched in order */
+        char **rules_path;
+        bool json;
+        bool quiet;
+        ht_color_mode color;
+} ht_context;
+
+/* Open root (a directory) and fill in defaults. -errno on failure. */
+int ht_context_new(const char *root, ht_context **ret);
+void ht_context_free(ht_context *c);
+static inline void ht_context_freep(ht_context **c) { ht_context_free(*c); }
+
+/* Check that path is an absolute host path with no "..", no empty or
+ * control-character components and a sane length. 0 or -EINVAL. */
+int ht_path_check(const char *path);
+
+/* Resolve host path to its parent directory fd and final name. When
+ * follow_last is set a symlink in the last component is followed too.
+ * Symlinks are resolved inside the root; one that leads out is -EXDEV.
+ * The final component need not exist. */
+int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
+                      int *ret_dir_fd, char **ret_name);
+
+/* open(2) a host path. Intermediate symlinks are followed inside the
+ * root; the last component is followed too unless flags has O_NOFOLLOW
+ * or O_CREAT (files hosttune writes are never written through a link). */
+int ht_open(const ht_context *c, const char *path, int flags, mode_t mode);
+
+/* Read a whole host file (at most max bytes; -EFBIG beyond). The result
+ * is NUL-terminated; embedded NULs are kept and counted in ret_len. */
+int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len);
+/* Read a one-line kernel value (sysfs, procfs): contents with the
+ * trailing newline removed. */
+int ht_read_line(const ht_context *c, const char *path, char **ret);
+
+int ht_stat(const ht_context *c, const char *path, struct stat *ret);
+int ht_lstat(const ht_context *c, const char *path, struct stat *ret);
+bool ht_exists(const ht_context *c, const char *path);
+/* Whether the host path can be opened for writing right now (a read-only
+ * mount or a container's /sys answer no). */
+bool ht_writable(const ht_context *c, const char *path);
+/* opendir(3) a host directory; the caller closedir()s. */
+int ht_opendir(const ht_context *c, const char *path, DIR **ret);
+/* Sorted names of the entries of a host directory (no "." or ".."),
+ * optionally only those ending with suffix. Missing directory: empty list. */
+int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char ***ret);
+
+/* A path for messages: the host path prefixed with the root when the root
+ * is not "/", so users can open the file they are told about. */
+char *ht_display_path(const ht_context *c, const char *path);

@@ -1,0 +1,323 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "util.h"
+
+void *xmalloc(size_t n) {
+        void *p = malloc(n ? n : 1);
+        if (!p)
+                abort();
+        return p;
+}
+
+void *xcalloc(size_t n, size_t m) {
+        void *p = calloc(n ? n : 1, m ? m : 1);
+        if (!p)
+                abort();
+        return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+        p = realloc(p, n ? n : 1);
+        if (!p)
+                abort();
+        return p;
+}
+
+char *xstrdup(const char *s) {
+        char *p = strdup(s);
+        if (!p)
+                abort();
+        return p;
+}
+
+char *xstrndup(const char *s, size_t n) {
+        char *p = strndup(s, n);
+        if (!p)
+                abort();
+        return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap) {
+        char *p;
+        if (vasprintf(&p, fmt, ap) < 0)
+                abort();
+        return p;
+}
+
+char *xasprintf(const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *p = xvasprintf(fmt, ap);
+        va_end(ap);
+        return p;
+}
+
+bool startswith(const char *s, const char *prefix) {
+        return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool endswith(const char *s, const char *suffix) {
+        size_t ls = strlen(s), lx = strlen(suffix);
+        return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
+}
+
+char *strstrip(char *s) {
+        while (isspace((unsigned char)*s))
+                s++;
+        size_t n = strlen(s);
+        while (n > 0 && isspace((unsigned char)s[n - 1]))
+                s[--n] = 0;
+        return s;
+}
+
+char *normalize_ws(const char *s) {
+        char *out = xmalloc(strlen(s) + 1), *o = out;
+        bool space = false;
+        while (isspace((unsigned char)*s))
+                s++;
+        for (; *s; s++) {
+                if (isspace((unsigned char)*s)) {
+                        space = true;
+                        continue;
+                }
+                if (space && o != out)
+                        *o++ = ' ';
+                space = false;
+                *o++ = *s;
+        }
+        *o = 0;
+        return out;
+}
+
+bool has_control_chars(const char *s) {
+        for (; *s; s++)
+                if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+                        return true;
+        return false;
+}
+
+size_t strv_length(char *const *l) {
+        size_t n = 0;
+        while (l && l[n])
+                n++;
+        return n;
+}
+
+void strv_free(char **l) {
+        if (!l)
+                return;
+        for (char **i = l; *i; i++)
+                free(*i);
+        free(l);
+}
+
+void strv_push_take(char ***l, char *s) {
+        size_t n = strv_length(*l);
+        *l = xrealloc(*l, (n + 2) * sizeof(char *));
+        (*l)[n] = s;
+        (*l)[n + 1] = NULL;
+}
+
+void strv_push(char ***l, const char *s) {
+        strv_push_take(l, xstrdup(s));
+}
+
+void strv_pushf(char ***l, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        strv_push_take(l, xvasprintf(fmt, ap));
+        va_end(ap);
+}
+
+bool strv_contains(char *const *l, const char *s) {
+        for (size_t i = 0; l && l[i]; i++)
+                if (streq(l[i], s))
+                        return true;
+        return false;
+}
+
+char **strv_split(const char *s, const char *sep) {
+        char **l = xcalloc(1, sizeof(char *));
+        while (*s) {
+                size_t skip = strspn(s, sep);
+                s += skip;
+                if (!*s)
+                        break;
+                size_t n = strcspn(s, sep);
+                strv_push_take(&l, xstrndup(s, n));
+                s += n;
+        }
+        return l;
+}
+
+char *strv_join(char *const *l, const char *sep) {
+        strbuf b = {0};
+        for (size_t i = 0; l && l[i]; i++) {
+                if (i)
+                        strbuf_append(&b, sep);
+                strbuf_append(&b, l[i]);
+        }
+        return strbuf_steal(&b);
+}
+
+int strv_sort_cmp(const void *a, const void *b) {
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int parse_u64(const char *s, uint64_t *ret) {
+        if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        char *end;
+        unsigned long long v = strtoull(s, &end, 0);
+        if (errno == ERANGE)
+                return -ERANGE;
+        if (errno || end == s || *end)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+int parse_i64(const char *s, int64_t *ret) {
+        if (!s || !*s || isspace((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        char *end;
+        long long v = strtoll(s, &end, 0);
+        if (errno == ERANGE)
+                return -ERANGE;
+        if (errno || end == s || *end)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+int parse_size_bytes(const char *s, uint64_t *ret) {
+        if (!s)
+                return -EINVAL;
+        while (isspace((unsigned char)*s))
+                s++;
+        if (!isdigit((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno == ERANGE)
+                return -ERANGE;
+        while (isspace((unsigned char)*end))
+                end++;
+        uint64_t mult = 1;
+        switch (toupper((unsigned char)*end)) {
+        case 0: break;
+        case 'K': mult = UINT64_C(1) << 10; break;
+        case 'M': mult = UINT64_C(1) << 20; break;
+        case 'G': mult = UINT64_C(1) << 30; break;
+        case 'T': mult = UINT64_C(1) << 40; break;
+        case 'B': mult = 1; break;
+        default: return -EINVAL;
+        }
+        if (*end) {
+                const char *suffix = end + 1;
+                /* accept "kB", "KiB", "KB" after the letter */
+                if (toupper((unsigned char)*end) != 'B') {
+                        if (*suffix == 'i')
+                                suffix++;
+                        if (*suffix == 'B' || *suffix == 'b')
+                                suffix++;
+                }
+                while (isspace((unsigned char)*suffix))
+                        suffix++;
+                if (*suffix)
+                        return -EINVAL;
+        }
+        if (v > UINT64_MAX / mult)
+                return -ERANGE;
+        *ret = v * mult;
+        return 0;
+}
+
+size_t edit_distance(const char *a, const char *b) {
+        size_t la = strlen(a), lb = strlen(b);
+        size_t *row = xcalloc(lb + 1, sizeof(size_t));
+        for (size_t j = 0; j <= lb; j++)
+                row[j] = j;
+        for (size_t i = 1; i <= la; i++) {
+                size_t diag = row[0];
+                row[0] = i;
+                for (size_t j = 1; j <= lb; j++) {
+                        size_t up = row[j];
+                        size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+                        size_t best = diag + cost;
+                        if (row[j] + 1 < best)
+                                best = row[j] + 1;
+                        if (row[j - 1] + 1 < best)
+                                best = row[j - 1] + 1;
+                        row[j] = best;
+                        diag = up;
+                }
+        }
+        size_t d = row[lb];
+        free(row);
+        return d;
+}
+
+const char *closest_word(const char *word, char *const *candidates) {
+        const char *best = NULL;
+        size_t best_d = SIZE_MAX;
+        for (size_t i = 0; candidates && candidates[i]; i++) {
+                size_t d = edit_distance(word, candidates[i]);
+                if (d < best_d) {
+                        best_d = d;
+                        best = candidates[i];
+                }
+        }
+        /* Only suggest when the typo is small relative to the word. */
+        size_t limit = strlen(word) / 3 + 1;
+        return best_d <= limit ? best : NULL;
+}
+
+static void strbuf_grow(strbuf *b, size_t extra) {
+        if (b->len + extra + 1 <= b->cap)
+                return;
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + extra + 1)
+                cap *= 2;
+        b->data = xrealloc(b->data, cap);
+        b->cap = cap;
+}
+
+void strbuf_appendn(strbuf *b, const char *s, size_t n) {
+        strbuf_grow(b, n);
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = 0;
+}
+
+void strbuf_append(strbuf *b, const char *s) {
+        strbuf_appendn(b, s, strlen(s));
+}
+
+void strbuf_appendf(strbuf *b, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *s = xvasprintf(fmt, ap);
+        va_end(ap);
+        strbuf_append(b, s);
+        free(s);
+}
+
+char *strbuf_steal(strbuf *b) {
+        char *s = b->data ? b->data : xstrdup("");
+        *b = (strbuf){0};
+        return s;
+}
+
+void strbuf_done(strbuf *b) {
+        free(b->data);
+        *b = (strbuf){0};
+}

@@ -1,0 +1,92 @@
+/* Small helpers shared by every room: ownership macros, strings, string
+ * lists, number and unit parsing. Nothing here touches the host. */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _unused_ __attribute__((unused))
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+
+static inline void freep(void *p) { free(*(void **)p); }
+static inline void closep(int *fd) { if (*fd >= 0) close(*fd); }
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_close_ _cleanup_(closep)
+
+/* Hand ownership out of a cleanup-scoped variable. */
+#define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })
+#define TAKE_FD(fd) ({ int _fd = (fd); (fd) = -1; _fd; })
+
+static inline bool streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static inline bool streq_ptr(const char *a, const char *b) {
+        return a && b ? strcmp(a, b) == 0 : a == b;
+}
+static inline bool isempty(const char *s) { return !s || !*s; }
+
+/* Abort on allocation failure: a tuning agent out of memory cannot do
+ * anything sensible, and checking every strdup hides the real logic. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+
+bool startswith(const char *s, const char *prefix);
+bool endswith(const char *s, const char *suffix);
+/* Strip leading and trailing whitespace in place; returns s moved forward. */
+char *strstrip(char *s);
+/* Collapse runs of whitespace to one space and strip the ends (kernel
+ * values like kernel.sem are printed with tabs). Returns a new string. */
+char *normalize_ws(const char *s);
+/* True when s holds a byte < 0x20 (other than tab) or 0x7f. */
+bool has_control_chars(const char *s);
+
+/* A NULL-terminated list of owned strings. */
+typedef char **strv_t;
+size_t strv_length(char *const *l);
+void strv_free(char **l);
+static inline void strv_freep(char ***l) { strv_free(*l); }
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
+/* Append a copy of s; *l may be NULL. */
+void strv_push(char ***l, const char *s);
+void strv_push_take(char ***l, char *s);
+void strv_pushf(char ***l, const char *fmt, ...) _printf_(2, 3);
+bool strv_contains(char *const *l, const char *s);
+/* Split on any byte of sep, dropping empty words. */
+char **strv_split(const char *s, const char *sep);
+char *strv_join(char *const *l, const char *sep);
+int strv_sort_cmp(const void *a, const void *b);
+
+/* Parse a whole decimal (or 0x hex) integer; -EINVAL on junk, -ERANGE on
+ * overflow. */
+int parse_u64(const char *s, uint64_t *ret);
+int parse_i64(const char *s, int64_t *ret);
+/* "18G", "512M", "4096", "2 kB": a size in bytes with binary suffixes
+ * K/M/G/T (and their kB/KiB forms). -ERANGE on overflow. */
+int parse_size_bytes(const char *s, uint64_t *ret);
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+size_t edit_distance(const char *a, const char *b);
+/* The candidate closest to word (or NULL when nothing is close enough). */
+const char *closest_word(const char *word, char *const *candidates);
+
+/* A growing byte buffer for building file contents and reports. */
+typedef struct {
+        char *data;
+        size_t len, cap;
+} strbuf;
+void strbuf_append(strbuf *b, const char *s);
+void strbuf_appendn(strbuf *b, const char *s, size_t n);
+void strbuf_appendf(strbuf *b, const char *fmt, ...) _printf_(2, 3);
+/* Hand the NUL-terminated contents to the caller and reset the buffer. */
+char *strbuf_steal(strbuf *b);
+void strbuf_done(strbuf *b);

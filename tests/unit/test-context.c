@@ -1,0 +1,131 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "context.h"
+#include "util.h"
+
+static char tmpl[] = "/tmp/ht-ctx-XXXXXX";
+
+static void put(const char *rel, const char *content) {
+        char *p = xasprintf("%s/%s", tmpl, rel);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fputs(content, f);
+        fclose(f);
+        free(p);
+}
+
+static void mk(const char *rel) {
+        char *p = xasprintf("%s/%s", tmpl, rel);
+        assert_int_equal(mkdir(p, 0755), 0);
+        free(p);
+}
+
+static void ln(const char *target, const char *rel) {
+        char *p = xasprintf("%s/%s", tmpl, rel);
+        assert_int_equal(symlink(target, p), 0);
+        free(p);
+}
+
+static int setup(void **state) {
+        if (!mkdtemp(tmpl))
+                return -1;
+        mk("etc");
+        mk("usr");
+        mk("usr/lib");
+        mk("outside-dir");
+        put("usr/lib/os-release", "ID=debian\n");
+        ln("../usr/lib/os-release", "etc/os-release");   /* relative, inside */
+        ln("/usr/lib/os-release", "etc/abs-link");       /* absolute: root's own / */
+        ln("../../../../../../etc/passwd", "etc/escape"); /* climbs out */
+        ln("loop2", "etc/loop1");
+        ln("loop1", "etc/loop2");
+        ht_context *c;
+        assert_int_equal(ht_context_new(tmpl, &c), 0);
+        *state = c;
+        return 0;
+}
+
+static int teardown(void **state) {
+        ht_context_free(*state);
+        char *cmd[] = {"rm", "-rf", tmpl, NULL};
+        pid_t pid = fork();
+        if (pid == 0) {
+                execvp(cmd[0], cmd);
+                _exit(127);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        return 0;
+}
+
+static void test_read_through_links(void **state) {
+        ht_context *c = *state;
+        char *s;
+        assert_int_equal(ht_read_file(c, "/etc/os-release", 4096, &s, NULL), 0);
+        assert_string_equal(s, "ID=debian\n");
+        free(s);
+        assert_int_equal(ht_read_line(c, "/etc/abs-link", &s), 0);
+        assert_string_equal(s, "ID=debian");
+        free(s);
+}
+
+static void test_refuse_escape(void **state) {
+        ht_context *c = *state;
+        char *s = NULL;
+        assert_int_equal(ht_read_file(c, "/etc/escape", 4096, &s, NULL), -EXDEV);
+        assert_null(s);
+        assert_int_equal(ht_read_file(c, "/etc/../etc/os-release", 4096, &s, NULL), -EINVAL);
+        assert_int_equal(ht_read_file(c, "etc/os-release", 4096, &s, NULL), -EINVAL);
+        assert_int_equal(ht_read_file(c, "/etc/loop1", 4096, &s, NULL), -ELOOP);
+        assert_int_equal(ht_read_file(c, "/etc/missing", 4096, &s, NULL), -ENOENT);
+}
+
+static void test_create_does_not_follow(void **state) {
+        ht_context *c = *state;
+        /* writing to a symlinked name must fail rather than write through it */
+        int fd = ht_open(c, "/etc/os-release", O_WRONLY | O_CREAT, 0644);
+        assert_true(fd == -ELOOP);
+        fd = ht_open(c, "/etc/new-file", O_WRONLY | O_CREAT | O_EXCL, 0644);
+        assert_true(fd >= 0);
+        close(fd);
+        assert_true(ht_exists(c, "/etc/new-file"));
+}
+
+static void test_list_dir(void **state) {
+        ht_context *c = *state;
+        char **l;
+        assert_int_equal(ht_list_dir(c, "/usr/lib", NULL, &l), 0);
+        assert_int_equal(strv_length(l), 1);
+        assert_string_equal(l[0], "os-release");
+        strv_free(l);
+        assert_int_equal(ht_list_dir(c, "/nonexistent", NULL, &l), 0);
+        assert_int_equal(strv_length(l), 0);
+        strv_free(l);
+}
+
+static void test_path_check(void **state) {
+        assert_int_equal(ht_path_check("/proc/sys/vm/swappiness"), 0);
+        assert_int_equal(ht_path_check("/proc/sys/vm/../../etc"), -EINVAL);
+        assert_int_equal(ht_path_check("/etc/a\nb"), -EINVAL);
+        assert_int_equal(ht_path_check("relative"), -EINVAL);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_read_through_links),
+                cmocka_unit_test(test_refuse_escape),
+                cmocka_unit_test(test_create_does_not_follow),
+                cmocka_unit_test(test_list_dir),
+                cmocka_unit_test(test_path_check),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}
