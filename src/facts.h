@@ -1,0 +1,135 @@
+/* Host facts: what the host is and what its kernel and hardware can do.
+ * Every fact is read from its real source through the root context. A
+ * missing or garbled source leaves the fact unknown (tri-state or NULL)
+ * and adds a warning; collecting facts never fails for that reason. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#include "context.h"
+
+/* Tri-state for facts that may be unknown. */
+typedef enum {
+        HT_UNKNOWN = -1,
+        HT_NO = 0,
+        HT_YES = 1,
+} ht_tristate;
+
+typedef enum {
+        HT_BOOT_NONE,
+        HT_BOOT_GRUB2,
+        HT_BOOT_BLS,
+        HT_BOOT_GRUB_LEGACY,
+} ht_bootloader_kind;
+
+/* One boot entry of a legacy grub.conf/menu.lst or a BLS entry. */
+typedef struct {
+        char *title;
+        char *kernel;    /* kernel image path (vmlinuz-...), for Xen the Linux module */
+        char *version;   /* kernel version derived from the image name, if any */
+        bool xen;        /* boots the Xen hypervisor (kernel /xen.gz) or a -xen kernel */
+        char *id;        /* BLS: file name without .conf */
+} ht_boot_entry;
+
+typedef struct {
+        char *fstype;    /* "hugetlbfs" */
+        char *target;
+        uint64_t pagesize_kb; /* from the pagesize= option, else the default size */
+} ht_hugetlbfs_mount;
+
+typedef struct {
+        uint64_t key, shmid, size_bytes;
+        unsigned uid;
+        uint64_t nattch;
+} ht_shm_segment;
+
+typedef struct ht_facts {
+        /* kernel */
+        char *kernel_release;      /* /proc/sys/kernel/osrelease */
+        char *kernel_cmdline;      /* /proc/cmdline */
+        char *boot_id;             /* /proc/sys/kernel/random/boot_id */
+        bool kernel_xen;           /* a Xen (dom0/domU PV) kernel */
+        char *xen_type;            /* /sys/hypervisor/type == "xen" → guest_type, "dom0" ... */
+        bool xen_dom0;
+        char *hypervisor;          /* "xen", "kvm", "vmware", "hyperv", ..., "none", NULL unknown */
+
+        /* OS */
+        char *os_id, *os_version_id, *os_name, *os_pretty_name;
+
+        /* memory (/proc/meminfo, KB) */
+        bool memory_known;
+        uint64_t mem_total_kb, mem_free_kb, mem_available_kb, page_tables_kb;
+        uint64_t swap_total_kb;
+
+        /* HugePages */
+        ht_tristate hugepages_supported;
+        uint64_t hugepages_total, hugepages_free, hugepages_rsvd, hugepages_surp;
+        uint64_t hugepage_default_kb;  /* Hugepagesize */
+        uint64_t *hugepage_sizes_kb;   /* from /sys/kernel/mm/hugepages */
+        size_t n_hugepage_sizes;
+        bool gigantic_pages_possible;  /* CPU has pdpe1gb */
+
+        /* THP */
+        ht_tristate thp_supported;
+        char *thp_enabled, *thp_defrag;  /* bracketed word */
+        char *thp_sysfs_dir;             /* /sys/kernel/mm/transparent_hugepage or the redhat_ one */
+        char *thp_cmdline;               /* transparent_hugepage= on the running cmdline */
+
+        /* hugetext (Alibaba Cloud Linux) */
+        ht_tristate hugetext_supported;
+        int64_t hugetext_enabled;        /* -1 unknown */
+        int64_t hugetext_pad_threshold;  /* -1 unknown */
+
+        /* CPU and NUMA */
+        unsigned cpu_count;
+        char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
+        unsigned numa_nodes;
+
+        /* bootloader */
+        ht_bootloader_kind bootloader;
+        char *grub_cfg;                  /* the grub.cfg path the distro uses, if found */
+        bool efi;
+        char *grub_legacy_conf;          /* /boot/grub/grub.conf or menu.lst */
+        int grub_legacy_default;         /* -1 unknown */
+        ht_boot_entry *boot_entries;
+        size_t n_boot_entries;
+
+        /* mounts */
+        ht_hugetlbfs_mount *hugetlbfs;
+        size_t n_hugetlbfs;
+        ht_tristate sys_readonly, proc_sys_readonly;
+        bool boot_separate;
+
+        /* SysV shared memory */
+        bool shm_known;
+        ht_shm_segment *shm;
+        size_t n_shm;
+        uint64_t shm_total_bytes;
+
+        /* services */
+        bool systemd_running;
+        bool audit_available;
+
+        char **warnings;
+} ht_facts;
+
+/* Collect all facts from the host behind the context. Returns 0 (facts
+ * that cannot be read are unknown, with a warning) or -errno on a fatal
+ * problem such as an allocation failure. */
+int ht_facts_collect(const ht_context *c, ht_facts **ret);
+void ht_facts_free(ht_facts *f);
+static inline void ht_facts_freep(ht_facts **f) { ht_facts_free(*f); }
+
+const char *ht_bootloader_kind_to_string(ht_bootloader_kind k);
+
+/* The facts as a JSON tree with the field names of DESIGN.md
+ * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */
+json_object *ht_facts_to_json(const ht_facts *f);
+
+/* Look a dotted name ("memory.total_kb") up in a facts JSON tree. Returns
+ * the borrowed node or NULL when the name does not exist. A name that
+ * exists with a null value returns a node of type json_type_null via
+ * *ret_exists=true and NULL. */
+json_object *ht_facts_lookup(json_object *facts_json, const char *dotted, bool *ret_exists);

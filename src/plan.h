@@ -1,0 +1,83 @@
+/* The change model every backend fills in: runtime changes, file edits,
+ * follow-up actions, warnings. plan is exactly the first half of apply. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "profile.h"
+
+typedef enum {
+        HT_OUTCOME_KEPT,     /* already as desired */
+        HT_OUTCOME_CHANGE,   /* will change (plan) / changed (apply) */
+        HT_OUTCOME_SKIPPED,  /* optional and the host cannot take it */
+        HT_OUTCOME_FAILED,
+} ht_outcome;
+
+/* A runtime change (a kernel value) or the summary of a persisted one. */
+typedef struct {
+        ht_backend_id backend;
+        char *key;
+        char *path;            /* host path written at runtime, NULL when none */
+        char *current;         /* NULL: absent / unknown */
+        char *desired;
+        bool runtime;          /* written to the running kernel by apply */
+        bool reboot_required;  /* only takes effect after a reboot */
+        ht_outcome outcome;
+        char *source;
+        char *note;            /* e.g. "restart mysqld.service to take effect" */
+} ht_change;
+
+/* A whole-file edit. old_content NULL: the file does not exist yet;
+ * new_content NULL: the file is removed. */
+typedef struct {
+        char *path;
+        char *old_content;
+        size_t old_len;
+        char *new_content;
+        size_t new_len;
+        mode_t mode;           /* for new files */
+        ht_backend_id backend;
+} ht_file_edit;
+
+/* A command apply runs after the files are in place (grub regeneration,
+ * daemon-reload). argv only: never a shell. */
+typedef struct {
+        char **argv;           /* NULL for a built-in action */
+        char *action;          /* "daemon-reload", "regenerate-grub", ... */
+        char *description;
+} ht_post_action;
+
+typedef struct {
+        char *profile;
+        ht_change *changes;
+        size_t n_changes;
+        ht_file_edit *files;
+        size_t n_files;
+        ht_post_action *actions;
+        size_t n_actions;
+        char **warnings;
+        char **errors;
+        bool reboot_required;
+        bool offline;          /* no running kernel behind the root */
+} ht_plan;
+
+ht_plan *ht_plan_new(const char *profile);
+void ht_plan_free(ht_plan *p);
+static inline void ht_plan_freep(ht_plan **p) { ht_plan_free(*p); }
+
+/* Builders: copy every string argument. */
+ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key,
+                              const char *current, const char *desired);
+/* Record a file edit; nothing is added when old and new are identical. */
+void ht_plan_add_file(ht_plan *p, ht_backend_id backend, const char *path,
+                      const char *old_content, size_t old_len,
+                      const char *new_content, size_t new_len, mode_t mode);
+void ht_plan_add_action(ht_plan *p, const char *action, char *const *argv, const char *description);
+void ht_plan_warn(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ht_plan_error(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* True when something would change: a runtime change, a file edit or an
+ * action. */
+bool ht_plan_changed(const ht_plan *p);
