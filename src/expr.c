@@ -464,7 +464,7 @@ static int lex(parser *p) {
                                 return fail(p, -EINVAL, p->pos, "unexpected '=' (use '==' to compare)");
                         if ((c == '&' && c1 != '&') || (c == '|' && c1 != '|'))
                                 return fail(p, -EINVAL, p->pos, "unexpected '%c' (use '%c%c')", c, c, c);
-                        if (c == '.')
+                        if (c == '.' && p->pos > 0 && isdigit((unsigned char)p->src[p->pos - 1]))
                                 return fail(p, -EINVAL, p->pos,
                                             "unexpected '.' (write fractions as a division, e.g. 3/2)");
                         if (isprint((unsigned char)c))
@@ -964,8 +964,6 @@ static int parse_primary(parser *p, bool skip, val *ret) {
                 return r;
         }
         case T_END:
-                if (p->tok.pos == 0)
-                        return fail(p, -EINVAL, 0, "empty expression");
                 return fail(p, -EINVAL, p->tok.pos, "unexpected end of expression");
         default: {
                 _cleanup_free_ char *got = tok_text(p);
@@ -1259,6 +1257,8 @@ int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char
                 return r;
         }
         r = lex(&p);
+        if (r >= 0 && p.tok.type == T_END)
+                r = fail(&p, -EINVAL, 0, "empty expression");
         if (r >= 0)
                 r = parse_or(&p, false, &v);
         if (r >= 0 && p.tok.type != T_END) {
