@@ -525,17 +525,18 @@ static int lookup_name(parser *p, const char *name, ht_value *ret) {
                 return r;
         }
         /* Do not trust the callback to hand back a normal form. */
+        if (v.type == HT_VAL_STR && !v.str)
+                v.str = xstrdup("");
+        else if (v.type != HT_VAL_STR) {
+                free(v.str);
+                v.str = NULL;
+        }
         if (v.type == HT_VAL_INT && v.den != 1) {
                 ht_value n;
                 r = make_rat(v.num, v.den, &n);
                 if (r < 0)
                         return r == -EDOM ? -EINVAL : r;
                 v = n;
-        } else if (v.type == HT_VAL_STR && !v.str) {
-                v.str = xstrdup("");
-        } else if (v.type != HT_VAL_STR) {
-                free(v.str);
-                v.str = NULL;
         }
         if (v.type == HT_VAL_BOOL)
                 v.num = !!v.num;

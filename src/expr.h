@@ -40,7 +40,8 @@
  * is greater: "5.10.112-11.al8" > "5.10.112-11" > "5.10.112-10" > "5.10".
  *
  * Limits: sources over HT_EXPR_MAX_LEN bytes, nesting over
- * HT_EXPR_MAX_DEPTH levels, and strings over 1 MiB are errors. */
+ * HT_EXPR_MAX_DEPTH levels, calls with over 32 arguments and "+" building
+ * a string over 1 MiB are errors. */
 #pragma once
 
 #include <stdbool.h>

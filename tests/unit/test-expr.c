@@ -32,7 +32,14 @@ static int test_lookup(void *userdata, const char *name, ht_value *ret) {
                 *ret = ht_value_int(9218);
         else if (streq(name, "half"))
                 *ret = (ht_value){ .type = HT_VAL_INT, .num = -2, .den = -4 };
-        else if (streq(name, "broken"))
+        else if (streq(name, "zero_den"))
+                *ret = (ht_value){ .type = HT_VAL_INT, .num = 1, .den = 0 };
+        else if (streq(name, "big_string")) {
+                char *s = xmalloc(600 * 1024 + 1);
+                memset(s, 'x', 600 * 1024);
+                s[600 * 1024] = 0;
+                *ret = (ht_value){ .type = HT_VAL_STR, .den = 1, .str = s };
+        } else if (streq(name, "broken"))
                 return -EIO;
         else
                 return -ENOENT;
@@ -129,6 +136,13 @@ static void test_arith_precedence(void **state) {
         assert_false(eval_bool("(true || false) && false"));
         assert_true(eval_bool("!false && !(1 > 2)"));
         assert_true(eval_bool("!!true"));
+        assert_true(eval_bool("true == true"));
+        assert_true(eval_bool("true != false"));
+        assert_false(eval_bool("false == true"));
+        assert_true(eval_bool("1 <= 1 && 1 >= 1 && 2 > 1 && 1 < 2 && 1 != 2 && 1 == 1"));
+        assert_false(eval_bool("2 <= 1"));
+        assert_true(eval_bool("false || true || false"));
+        assert_true(eval_bool("true && true && true"));
 }
 
 static void test_units(void **state) {
@@ -317,6 +331,9 @@ static void test_names(void **state) {
         assert_fail_msg("hugepage-slack", -ENOENT, "unknown name 'hugepage'");
         assert_true(eval_int("sga_max_size-sga_max_size") == 0);
         assert_fail_msg("broken + 1", -EIO, "cannot look up 'broken'");
+        assert_fail_msg("zero_den", -EINVAL, "cannot look up 'zero_den'");
+        assert_true(eval_bool("big_string + \"y\" != \"\""));
+        assert_fail_msg("big_string + big_string", -ERANGE, "column 12: string too long");
         assert_fail_msg("facts.", -EINVAL, "column 6: unexpected character '.'");
         /* without candidates there is no suggestion */
         ht_value v;
@@ -380,6 +397,8 @@ static void test_defined_if(void **state) {
         assert_fail_msg("true || \"abc", -EINVAL, "unterminated string");
         assert_fail_msg("true || 12Q", -EINVAL, "bad number");
         assert_fail_msg("true || min()", -EINVAL, "min() takes at least 1 argument, got 0");
+        assert_false(eval_bool("false && defined(x) && -no_such > ceil(no_such)"));
+        assert_true(eval_int("if(false, if(no_such, \"a\", -no_such), 3)") == 3);
         /* ... but do not look anything up */
         lookups = 0;
         assert_true(eval_bool("true || sga_max_size > 0 || facts.xen"));
