@@ -671,7 +671,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         _cleanup_(ht_grub_file_freep) ht_grub_file *f = NULL;
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = env_copy(before);
         _cleanup_free_ char *err = NULL, *new_body = NULL, *old_value = NULL;
-        _cleanup_strv_free_ char **hidden = NULL, **expected = NULL, **old_words = NULL;
+        _cleanup_strv_free_ char **hidden = NULL, **expected = NULL;
         ht_word_span *words = NULL;
         size_t n_words = 0, new_body_len;
         const char *why = NULL;
@@ -719,7 +719,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                         *ret_error = TAKE_PTR(err);
                         return r;
                 }
-                if (ref && streq(new_body, ref)) {
+                if (ref ? streq(new_body, ref) : !*new_body) {
                         /* Nothing to add. */
                         *ret = xstrndup(content, len);
                         *ret_len = len;

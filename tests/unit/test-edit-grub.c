@@ -297,6 +297,9 @@ static void test_edit_appends_assignment(void **state) {
         ht_cmdline_op ops[] = { { HT_CMDLINE_SET, "hugepages", "10" } };
         _cleanup_free_ char *a = edit_ok("GRUB_TIMEOUT=5", "GRUB_CMDLINE_LINUX", NULL, ops, 1);
         assert_string_equal(a, "GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX=\"hugepages=10\"\n");
+        ht_cmdline_op rm_missing[] = { { HT_CMDLINE_REMOVE, "hugepages", NULL } };
+        _cleanup_free_ char *same = edit_ok("GRUB_TIMEOUT=5\n", "GRUB_CMDLINE_LINUX", NULL, rm_missing, 1);
+        assert_string_equal(same, "GRUB_TIMEOUT=5\n");
 
         /* A drop-in after files that already set the variable builds on it. */
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
