@@ -213,6 +213,22 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
         return -ENOTDIR;
 }
 
+int ht_mkdir_p(const char *path, mode_t mode) {
+        if (isempty(path))
+                return -EINVAL;
+        if (mkdir(path, mode) == 0 || errno == EEXIST)
+                return 0;
+        if (errno != ENOENT)
+                return -errno;
+        _cleanup_free_ char *parent = parent_path(path);
+        if (streq(parent, "/") || streq(parent, path))
+                return -ENOENT;
+        int r = ht_mkdir_p(parent, mode);
+        if (r < 0)
+                return r;
+        return mkdir(path, mode) == 0 || errno == EEXIST ? 0 : -errno;
+}
+
 int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
                          mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
         int r = ht_mkdir_parents(c, path, 0755);

@@ -48,6 +48,11 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
  * in the way is -ENOTDIR. */
 int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode);
 
+/* mkdir -p for a real path (not a host path: the state directory, the
+ * lock's directory): missing components get mode; existing ones may be
+ * anything the caller then checks. */
+int ht_mkdir_p(const char *path, mode_t mode);
+
 /* Remove the regular file at host path (never a symlink's target: a
  * symlink there is -ELOOP) and fsync the directory. Absent already: 0. */
 int ht_remove_file(const ht_context *c, const char *path);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "lock.h"
 #include "util.h"
 
@@ -15,22 +16,6 @@ struct ht_lock {
         char *path;
 };
 
-static int mkdir_p(const char *dir, mode_t mode) {
-        if (mkdir(dir, mode) == 0 || errno == EEXIST)
-                return 0;
-        if (errno != ENOENT)
-                return -errno;
-        _cleanup_free_ char *parent = xstrdup(dir);
-        char *slash = strrchr(parent, '/');
-        if (!slash || slash == parent)
-                return -ENOENT;
-        *slash = 0;
-        int r = mkdir_p(parent, mode);
-        if (r < 0)
-                return r;
-        return mkdir(dir, mode) == 0 || errno == EEXIST ? 0 : -errno;
-}
-
 static int open_lock_file(const char *path, int *ret_fd) {
         int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
         if (fd < 0 && errno == ENOENT) {
@@ -38,7 +23,7 @@ static int open_lock_file(const char *path, int *ret_fd) {
                 char *slash = strrchr(dir, '/');
                 if (slash && slash != dir) {
                         *slash = 0;
-                        int r = mkdir_p(dir, 0755);
+                        int r = ht_mkdir_p(dir, 0755);
                         if (r < 0)
                                 return r;
                 }
