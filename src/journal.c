@@ -210,14 +210,16 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
         _cleanup_free_ char *jd = xasprintf("%s/" JOURNAL_DIR, sd);
         if (create && mkdirat(sfd, JOURNAL_DIR, 0700) < 0 && errno != EEXIST)
                 return set_error(ret_error, -errno, "cannot create %s: %s", jd, strerror(errno));
-        int fd = openat(sfd, JOURNAL_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) {
+        if (fstatat(sfd, JOURNAL_DIR, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno == ENOENT && !create)
                         return -ENOENT;
-                return set_error(ret_error, -errno, "journal directory %s: %s", jd,
-                                 errno == ELOOP || errno == ENOTDIR ? "not a directory (a symlink?); refusing it"
-                                                                    : strerror(errno));
+                return set_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
         }
+        if (S_ISLNK(st.st_mode))
+                return set_error(ret_error, -ELOOP, "journal directory %s is a symlink; refusing it", jd);
+        int fd = openat(sfd, JOURNAL_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return set_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
         r = check_trusted(fd, "journal directory", jd, ret_error);
         if (r < 0) {
                 close(fd);
