@@ -182,13 +182,19 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
         if (create) {
                 _cleanup_free_ char *parent = xstrdup(sd);
                 char *slash = strrchr(parent, '/');
-                if (slash && slash != parent) {
-                        *slash = 0;
-                        int r = ht_mkdir_p(parent, 0755);
-                        if (r < 0)
-                                return set_error(ret_error, r, "cannot create %s: %s", parent, strerror(-r));
-                }
-                if (mkdir(sd, 0700) < 0 && errno != EEXIST)
+                slash[slash == parent ? 1 : 0] = 0;
+                int r = ht_mkdir_p(parent, 0755);
+                if (r < 0)
+                        return set_error(ret_error, r, "cannot create %s: %s", parent, strerror(-r));
+                if (mkdir(sd, 0700) == 0) {
+                        /* the journal must survive a crash as well as the
+                         * changes it guards: make its entry durable */
+                        int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        if (pfd >= 0) {
+                                (void)fsync(pfd);
+                                close(pfd);
+                        }
+                } else if (errno != EEXIST)
                         return set_error(ret_error, -errno, "cannot create state directory %s: %s", sd,
                                          strerror(errno));
         }
@@ -208,8 +214,12 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
                 return r;
 
         _cleanup_free_ char *jd = xasprintf("%s/" JOURNAL_DIR, sd);
-        if (create && mkdirat(sfd, JOURNAL_DIR, 0700) < 0 && errno != EEXIST)
-                return set_error(ret_error, -errno, "cannot create %s: %s", jd, strerror(errno));
+        if (create) {
+                if (mkdirat(sfd, JOURNAL_DIR, 0700) == 0)
+                        (void)fsync(sfd);
+                else if (errno != EEXIST)
+                        return set_error(ret_error, -errno, "cannot create %s: %s", jd, strerror(errno));
+        }
         if (fstatat(sfd, JOURNAL_DIR, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno == ENOENT && !create)
                         return -ENOENT;
@@ -569,6 +579,32 @@ static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **re
         if (tx->backup_fd < 0)
                 return corrupt(ret_error, c, txid, "the backup directory is missing");
         *ret = TAKE_PTR(tx);
+        return 0;
+}
+
+/* load_all keeps whole journals in memory but not their fds (a long
+ * history would run out of them); a transaction handed out gets its
+ * directory fds back here. */
+static void tx_detach(ht_tx *tx) {
+        if (tx->fd >= 0)
+                close(tx->fd);
+        if (tx->backup_fd >= 0)
+                close(tx->backup_fd);
+        tx->fd = tx->backup_fd = -1;
+}
+
+static int tx_attach(ht_tx *tx, int jfd) {
+        if (tx->fd >= 0)
+                return 0;
+        tx->fd = openat(jfd, tx->txid, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (tx->fd < 0)
+                return -errno;
+        tx->backup_fd = openat(tx->fd, BACKUP_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (tx->backup_fd < 0) {
+                int r = -errno;
+                tx_detach(tx);
+                return r;
+        }
         return 0;
 }
 
@@ -1255,6 +1291,7 @@ static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n) {
                         e->tx = NULL;
                         e->usec = usec_from_txid(e->txid);
                 } else {
+                        tx_detach(e->tx);
                         json_object *v;
                         json_object_object_get_ex(e->tx->m, "created_usec", &v);
                         e->usec = json_object_get_int64(v);
@@ -1348,9 +1385,10 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
         entry *l;
         size_t n;
         r = load_all(c, jfd, &l, &n);
-        close(jfd);
-        if (r < 0)
+        if (r < 0) {
+                close(jfd);
                 return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+        }
         ht_tx *found = NULL;
         for (size_t i = n; i > 0 && !found; i--) {
                 ht_tx *tx = l[i - 1].tx;
@@ -1359,9 +1397,16 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
                         found = TAKE_PTR(l[i - 1].tx);
         }
         entries_free(l, n);
+        if (found && (r = tx_attach(found, jfd)) < 0) {
+                ht_tx_free(found);
+                close(jfd);
+                return set_error(ret_error, r, "journal: cannot open a transaction in %s: %s", c->state_dir,
+                                 strerror(-r));
+        }
+        close(jfd);
         if (!found)
-                return set_error(ret_error, -ENOENT, "no committed %s transaction in %s", command ? command : "",
-                                 c->state_dir);
+                return set_error(ret_error, -ENOENT, "no committed %s%stransaction in %s", command ? command : "",
+                                 command ? " " : "", c->state_dir);
         *ret = found;
         return 0;
 }
@@ -1388,9 +1433,10 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
         entry *l;
         size_t n;
         r = load_all(c, jfd, &l, &n);
-        close(jfd);
-        if (r < 0)
+        if (r < 0) {
+                close(jfd);
                 return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+        }
         size_t start = n;
         for (size_t i = 0; i < n; i++)
                 if (streq(l[i].txid, txid))
@@ -1408,10 +1454,16 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
                                       e->txid);
                 else if (streq_ptr(ht_tx_status(e->tx), "committed") &&
                          !streq_ptr(ht_tx_command(e->tx), "rollback")) {
-                        out = xrealloc(out, (k + 1) * sizeof(*out));
-                        out[k++] = TAKE_PTR(e->tx);
+                        int q = tx_attach(e->tx, jfd);
+                        if (q < 0)
+                                r = set_error(ret_error, q, "journal %s: cannot open it: %s", e->txid, strerror(-q));
+                        else {
+                                out = xrealloc(out, (k + 1) * sizeof(*out));
+                                out[k++] = TAKE_PTR(e->tx);
+                        }
                 }
         }
+        close(jfd);
         entries_free(l, n);
         if (r < 0) {
                 ht_tx_list_free(out, k);
@@ -1472,8 +1524,11 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                                 first_error = xstrdup(l[i].error);
                         continue;
                 }
-                remove_dot_temps(l[i].tx->fd);
-                remove_dot_temps(l[i].tx->backup_fd);
+                if (tx_attach(l[i].tx, journal_fd) == 0) {
+                        remove_dot_temps(l[i].tx->fd);
+                        remove_dot_temps(l[i].tx->backup_fd);
+                }
+                tx_detach(l[i].tx);
         }
         for (size_t i = n; i > 0; i--) {
                 ht_tx *tx = l[i - 1].tx;
@@ -1481,7 +1536,11 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                         continue;
                 _cleanup_free_ char *err = NULL;
                 char **msgs = NULL;
-                r = undo(tx, NULL, 0, "recovered", "interrupted; undone by the next run", &msgs, &err);
+                r = tx_attach(tx, journal_fd);
+                if (r < 0)
+                        err = xasprintf("journal %s: cannot open it: %s", tx->txid, strerror(-r));
+                else
+                        r = undo(tx, NULL, 0, "recovered", "interrupted; undone by the next run", &msgs, &err);
                 if (ret_messages) {
                         strv_pushf(ret_messages, "journal %s: an unfinished %s was found%s", tx->txid,
                                    ht_tx_command(tx), r < 0 ? "" : "; undone");

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <cmocka.h>
 
@@ -941,6 +942,39 @@ static void test_recover_cleans_leftovers(void **state) {
         free(nd);
 }
 
+static void test_long_history_few_fds(void **state) {
+        fixture *f = *state;
+        for (int i = 0; i < 80; i++) {
+                ht_tx *tx = NULL;
+                must(ht_tx_begin(f->c, "apply", "p", NULL, NULL, &tx, NULL), NULL);
+                must(ht_tx_commit(tx, NULL), NULL);
+                ht_tx_free(tx);
+        }
+        /* listing a long history must not hold a descriptor per entry */
+        struct rlimit old, few;
+        assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+        few = old;
+        few.rlim_cur = 40;
+        assert_int_equal(setrlimit(RLIMIT_NOFILE, &few), 0);
+        json_object *list = NULL;
+        char *err = NULL;
+        int r1 = ht_journal_list(f->c, &list, &err);
+        ht_tx *tx = NULL;
+        int r2 = ht_journal_last_committed(f->c, "apply", &tx, &err);
+        int r3 = ht_journal_recover(f->c, NULL, &err);
+        assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+        must(r1, NULL);
+        must(r2, NULL);
+        assert_int_equal(r3, 0);
+        assert_int_equal(json_object_array_length(list), 80);
+        for (size_t i = 0; i < 80; i++)
+                assert_string_equal(str_at(json_object_array_get_idx(list, i), "status", NULL), "committed");
+        /* the one handed out can still be rolled back */
+        must(ht_tx_rollback(tx, NULL, 0, NULL, NULL), NULL);
+        ht_tx_free(tx);
+        json_object_put(list);
+}
+
 static void test_fault_spec(void **state) {
         /* numeric, named, named:N; a non-matching spec never fires */
         const struct {
@@ -1005,6 +1039,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_committed_since, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_recover_cleans_leftovers, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_long_history_few_fds, setup, teardown),
                 cmocka_unit_test(test_fault_spec),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

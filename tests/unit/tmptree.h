@@ -101,6 +101,7 @@ static inline void tt_walk(const char *top, const char *rel, strbuf *out) {
                 if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
                         strv_push(&names, de->d_name);
         closedir(d);
+        free(p);
         size_t n = strv_length(names);
         if (n)
                 qsort(names, n, sizeof(char *), strv_sort_cmp);
