@@ -84,7 +84,6 @@ typedef struct {
 /* profile-load.c */
 void ht_spec_done(ht_spec *s);
 void ht_spec_copy(ht_spec *dst, const ht_spec *src);
-ht_value ht_value_copy(const ht_value *v);
 bool ht_service_directive_known(const char *d);
 void ht_entry_done(ht_entry *e);
 void ht_param_decl_done(ht_param_decl *p);
@@ -141,7 +140,7 @@ typedef struct {
         /* Set by the lookup callback so an evaluation error can say more
          * than the evaluator knows: a suggestion, or a nested error. */
         char *lookup_error;
-        char *suggestion;
+        char **candidates;
         char **param_stack;
         char *group_file;     /* /etc/group, read on first use */
         bool group_file_read;

@@ -50,13 +50,6 @@ void ht_spec_done(ht_spec *s) {
         *s = (ht_spec){0};
 }
 
-ht_value ht_value_copy(const ht_value *v) {
-        ht_value c = *v;
-        if (v->type == HT_VAL_STR)
-                c.str = xstrdup(v->str);
-        return c;
-}
-
 void ht_spec_copy(ht_spec *dst, const ht_spec *src) {
         *dst = (ht_spec){.kind = src->kind, .lit = ht_value_copy(&src->lit),
                          .text = src->text ? xstrdup(src->text) : NULL};

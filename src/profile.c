@@ -149,10 +149,15 @@ static void set_lookup_error(ht_resolver *r, char *msg) {
                 r->lookup_error = msg;
 }
 
-static void set_suggestion(ht_resolver *r, const char *name, char *const *candidates) {
-        const char *close = closest_word(name, candidates);
-        free(r->suggestion);
-        r->suggestion = close ? xstrdup(close) : NULL;
+/* The names next to an unknown one, for the evaluator's "did you mean". */
+static void set_candidates(ht_resolver *r, char **candidates) {
+        strv_free(r->candidates);
+        r->candidates = candidates;
+}
+
+static char **take_candidates(void *userdata) {
+        ht_resolver *r = userdata;
+        return TAKE_PTR(r->candidates);
 }
 
 /* The HugePages an existing set of SysV segments needs at the default
@@ -184,12 +189,11 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         bool exists;
         json_object *o = json_dotted(r->facts, dotted, &exists);
         if (!exists) {
-                _cleanup_strv_free_ char **names = NULL;
+                char **names = NULL;
                 if (r->facts && json_object_is_type(r->facts, json_type_object))
                         fact_names(r->facts, NULL, &names);
                 strv_push(&names, "facts.shm.hugepages_needed");
-                _cleanup_free_ char *full = xasprintf("facts.%s", dotted);
-                set_suggestion(r, full, names);
+                set_candidates(r, names);
                 return -ENOENT;
         }
         switch (o ? json_object_get_type(o) : json_type_null) {
@@ -261,11 +265,11 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
         _cleanup_free_ char *bname = dot ? xstrndup(rest, dot - rest) : xstrdup(rest);
         ht_backend_id b;
         if (!dot || ht_backend_from_string(bname, &b) < 0) {
-                char *const names[] = {"setting.sysctl", "setting.sysfs", "setting.limits",
-                                       "setting.service", "setting.cmdline", "setting.bootloader",
-                                       NULL};
-                _cleanup_free_ char *full = xasprintf("setting.%s", bname);
-                set_suggestion(r, full, names);
+                char **names = NULL;
+                for (int i = 0; i < _HT_BK_MAX; i++)
+                        strv_pushf(&names, "setting.%s%s", ht_backend_id_to_string(i),
+                                   dot ? dot : "");
+                set_candidates(r, names);
                 return -ENOENT;
         }
         for (size_t i = 0; i < r->n_settings; i++) {
@@ -301,8 +305,7 @@ static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error);
 static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
         ht_rparam *p = find_param(r, name);
         if (!p) {
-                _cleanup_strv_free_ char **names = param_names(r);
-                set_suggestion(r, name, names);
+                set_candidates(r, param_names(r));
                 return -ENOENT;
         }
         char *e = NULL;
@@ -367,25 +370,23 @@ static int lookup(void *userdata, const char *name, ht_value *ret) {
 static int eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
                      const char *what, ht_value *ret, char **ret_error) {
         free(r->lookup_error);
-        free(r->suggestion);
-        r->lookup_error = r->suggestion = NULL;
+        r->lookup_error = NULL;
+        set_candidates(r, NULL);
         _cleanup_free_ char *e = NULL;
         ht_value v = ht_value_null();
-        int k = ht_expr_eval(text, lookup, r, &v, &e);
+        ht_expr_env env = {.lookup = lookup, .userdata = r, .candidates = take_candidates};
+        int k = ht_expr_eval_ex(text, &env, &v, &e);
+        set_candidates(r, NULL);
         if (k < 0) {
                 ht_value_done(&v);
-                if (r->lookup_error) {
-                        *ret_error = xasprintf("%s (needed by %s:%u: %s)", r->lookup_error, file,
-                                               line, what);
-                } else
-                        *ret_error = xasprintf("%s:%u: %s: %s%s%s%s", file, line, what,
-                                               e ? e : strerror(-k),
-                                               r->suggestion ? " (did you mean '" : "",
-                                               r->suggestion ? r->suggestion : "",
-                                               r->suggestion ? "'?)" : "");
+                if (r->lookup_error)
+                        *ret_error = xasprintf("%s\n  (needed by %s:%u: %s)", r->lookup_error,
+                                               file, line, what);
+                else
+                        *ret_error = xasprintf("%s:%u: %s: %s", file, line, what,
+                                               e ? e : strerror(-k));
                 free(r->lookup_error);
-                free(r->suggestion);
-                r->lookup_error = r->suggestion = NULL;
+                r->lookup_error = NULL;
                 return k;
         }
         *ret = v;
@@ -527,13 +528,13 @@ static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error) {
         strv_push(&r->param_stack, p->name);
         _cleanup_free_ char *what = xasprintf("params %s", p->name);
         /* Nested lookups reset the evaluator's side channel: keep ours. */
-        char *saved_error = TAKE_PTR(r->lookup_error), *saved_sugg = TAKE_PTR(r->suggestion);
+        char *saved_error = TAKE_PTR(r->lookup_error);
+        char **saved_cands = TAKE_PTR(r->candidates);
         ht_value v = {0};
         int k = ht_spec_eval(r, &p->spec, p->file, p->line, what, &v, ret_error);
         free(r->lookup_error);
-        free(r->suggestion);
         r->lookup_error = saved_error;
-        r->suggestion = saved_sugg;
+        set_candidates(r, saved_cands);
         size_t n = strv_length(r->param_stack);
         free(r->param_stack[n - 1]);
         r->param_stack[n - 1] = NULL;
@@ -968,8 +969,7 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
                 long double a, b;
                 if (s->at_least && old->s.value && s->value && !old->s.remove &&
                     limit_value(old->s.value, &a) && limit_value(s->value, &b) && a >= b) {
-                        /* Already large enough: keep the value, note the need. */
-                        old->s.at_least = true;
+                        /* Already large enough: keep the value as it is. */
                         ht_setting_done(s);
                         return 0;
                 }
@@ -1112,7 +1112,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->warnings);
         strv_free(r->errors);
         free(r->lookup_error);
-        free(r->suggestion);
+        strv_free(r->candidates);
         strv_free(r->param_stack);
         free(r->group_file);
 }
