@@ -380,11 +380,15 @@ static int eval_expr(ht_resolver *r, const char *text, const char *file, unsigne
         if (k < 0) {
                 ht_value_done(&v);
                 if (r->lookup_error)
-                        *ret_error = xasprintf("%s\n  (needed by %s:%u: %s)", r->lookup_error,
-                                               file, line, what);
-                else
+                        *ret_error = line ? xasprintf("%s\n  (needed by %s:%u: %s)",
+                                                      r->lookup_error, file, line, what)
+                                          : xasprintf("%s\n  (needed by %s: %s)",
+                                                      r->lookup_error, file, what);
+                else if (line)
                         *ret_error = xasprintf("%s:%u: %s: %s", file, line, what,
                                                e ? e : strerror(-k));
+                else
+                        *ret_error = xasprintf("%s %s: %s", file, what, e ? e : strerror(-k));
                 free(r->lookup_error);
                 r->lookup_error = NULL;
                 return k;
@@ -526,7 +530,7 @@ static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error) {
         }
         p->state = 1;
         strv_push(&r->param_stack, p->name);
-        _cleanup_free_ char *what = xasprintf("params %s", p->name);
+        _cleanup_free_ char *what = p->line ? xasprintf("params %s", p->name) : xstrdup(p->name);
         /* Nested lookups reset the evaluator's side channel: keep ours. */
         char *saved_error = TAKE_PTR(r->lookup_error);
         char **saved_cands = TAKE_PTR(r->candidates);
@@ -592,9 +596,12 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
                 bool b;
                 if (decl && decl->type == HT_VAL_INT && v.type != HT_VAL_INT) {
                         ht_value_done(&v);
+                        bool numeric = isdigit((unsigned char)text[text[0] == '-']);
                         *ret_error = xasprintf("--set %s=%s: parameter %s takes an integer (sizes "
-                                               "take K, M, G, T), see %s",
-                                               name, text, name, p->source);
+                                               "take K, M, G, T)%s, see %s", name, text, name,
+                                               numeric ? "; this one is malformed or does not "
+                                                         "fit in 64 bits" : "",
+                                               p->source);
                         return -EINVAL;
                 }
                 if (decl && decl->type == HT_VAL_BOOL && v.type != HT_VAL_BOOL) {
@@ -1172,6 +1179,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         ht_resolver r = {.c = c, .facts = facts};
         chain_state st = {.dirs = profile_dirs(c)};
         _cleanup_strv_free_ char **rdirs = rules_dirs(c);
+        _cleanup_strv_free_ char **rpaths = NULL;
         int k = visit(&st, name, NULL, 0, ret_error);
         r.chain = st.files;
         r.ancestors = st.ancestors;
@@ -1181,7 +1189,6 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         if (k < 0)
                 goto out;
 
-        _cleanup_strv_free_ char **rpaths = NULL;
         k = ht_search_path_list(rdirs, ".rules", &rpaths, NULL);
         if (k < 0) {
                 *ret_error = xasprintf("reading the rules path: %s", strerror(-k));
