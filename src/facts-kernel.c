@@ -217,7 +217,8 @@ void ht_facts_collect_kernel(const ht_context *c, ht_facts *f) {
                 if (*s && !strchr(s, ' '))
                         f->kernel_release = s;
                 else {
-                        ht_facts_warn(f, "/proc/sys/kernel/osrelease: \"%s\" is not a kernel release", s);
+                        _cleanup_free_ char *d = ht_display_path(c, "/proc/sys/kernel/osrelease");
+                        ht_facts_warn(f, "%s: \"%s\" is not a kernel release", d, s);
                         free(s);
                 }
         }
@@ -231,7 +232,8 @@ void ht_facts_collect_kernel(const ht_context *c, ht_facts *f) {
                 if (ok)
                         f->boot_id = s;
                 else {
-                        ht_facts_warn(f, "/proc/sys/kernel/random/boot_id: \"%s\" is not a UUID", s);
+                        _cleanup_free_ char *d = ht_display_path(c, "/proc/sys/kernel/random/boot_id");
+                        ht_facts_warn(f, "%s: \"%s\" is not a UUID", d, s);
                         free(s);
                 }
         }
@@ -246,6 +248,7 @@ void ht_facts_collect_os(const ht_context *c, ht_facts *f) {
                 path = "/usr/lib/os-release";
                 r = ht_facts_read(c, f, path, false, &buf, &len);
         }
+        bool os_release_missing = r == -ENOENT;
         if (r == 0) {
                 _cleanup_free_ char *d = ht_display_path(c, path);
                 ht_facts_parse_os_release(f, buf, len, d);
@@ -281,9 +284,11 @@ void ht_facts_collect_os(const ht_context *c, ht_facts *f) {
                 f->os_pretty_name = pretty;
                 return;
         }
-        if (r == -ENOENT)
-                ht_facts_warn(f, "%s: missing, and no vendor release file either: OS unknown",
-                              "/etc/os-release");
+        if (!f->os_id) {
+                _cleanup_free_ char *d = ht_display_path(c, "/etc/os-release");
+                ht_facts_warn(f, "%s: %s, and no vendor release file either: OS unknown", d,
+                              os_release_missing ? "missing" : "unusable");
+        }
 }
 
 /* Flags that rules care about: page sizes (pse 2 MB, pdpe1gb 1 GB), being
@@ -426,20 +431,18 @@ void ht_facts_collect_virt(const ht_context *c, ht_facts *f) {
         const char *dmi = ht_hypervisor_from_dmi(sys_vendor, product, bios);
         bool flag = strv_contains(f->cpu_flags, "hypervisor");
 
+        /* The CPU's hypervisor flag decides guest or not; DMI only names
+         * the hypervisor, since vendors like Oracle or Amazon sell bare
+         * metal under the same strings their clouds use. Xen PV guests
+         * hide the flag, /sys/hypervisor tells them. */
         if (xen)
                 f->hypervisor = xstrdup("xen");
+        else if (f->cpu_flags && !flag)
+                f->hypervisor = xstrdup("none");
         else if (dmi)
                 f->hypervisor = xstrdup(dmi);
         else if (flag)
                 f->hypervisor = xstrdup("other");
-        else if (f->cpu_flags && (sys_vendor || product))
-                /* a CPU that says "no hypervisor" and DMI that names no
-                 * known one: bare metal */
-                f->hypervisor = xstrdup("none");
-        else if (f->cpu_flags && ht_exists(c, "/proc/cpuinfo") &&
-                 !ht_exists(c, "/sys/class/dmi/id"))
-                /* no DMI at all (not x86, or a PV guest) and no flag */
-                f->hypervisor = xstrdup("none");
 
         /* Container managers leave these markers; read-only probes. */
         char *s = read_optional_line(c, f, "/run/systemd/container");

@@ -56,7 +56,8 @@ static ht_tristate readonly_of(struct libmnt_table *tb, const char *path) {
         return ro ? HT_YES : HT_NO;
 }
 
-void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where) {
+static void parse_table(ht_facts *f, const char *buf, size_t len, const char *where,
+                        bool mountinfo) {
         ht_facts_check_nul(f, buf, len, where);
         size_t n = strlen(buf);
         if (n == 0) {
@@ -82,8 +83,10 @@ void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const ch
         /* libmount guesses the format from the first line: a table without
          * mount roots was not mountinfo. */
         struct libmnt_fs *first = NULL;
-        if (r < 0 || mnt_table_first_fs(tb, &first) != 0 || !mnt_fs_get_root(first)) {
-                ht_facts_warn(f, "%s: not in mountinfo format, mount facts unknown", where);
+        if (r < 0 || mnt_table_first_fs(tb, &first) != 0 || (mountinfo && !mnt_fs_get_root(first)) ||
+            !mnt_fs_get_target(first) || !mnt_fs_get_fstype(first)) {
+                ht_facts_warn(f, "%s: not in %s format, mount facts unknown", where,
+                              mountinfo ? "mountinfo" : "/proc/mounts");
                 mnt_unref_table(tb);
                 return;
         }
@@ -126,12 +129,28 @@ void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const ch
         mnt_unref_table(tb);
 }
 
+void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where) {
+        parse_table(f, buf, len, where, true);
+}
+
 void ht_facts_collect_mounts(const ht_context *c, ht_facts *f) {
         char *buf;
         size_t len;
-        if (ht_facts_read(c, f, "/proc/self/mountinfo", true, &buf, &len) < 0)
+        /* Kernels before 2.6.26 (RHEL 5) have no mountinfo; /proc/mounts
+         * says the same for what we need. */
+        const char *path = "/proc/self/mountinfo";
+        bool mountinfo = true;
+        int r = ht_facts_read(c, f, path, false, &buf, &len);
+        if (r == -ENOENT) {
+                path = "/proc/mounts";
+                mountinfo = false;
+                r = ht_facts_read(c, f, path, false, &buf, &len);
+                if (r == -ENOENT)
+                        ht_facts_warn(f, "/proc/self/mountinfo and /proc/mounts: missing, mount facts unknown");
+        }
+        if (r < 0)
                 return;
-        _cleanup_free_ char *d = ht_display_path(c, "/proc/self/mountinfo");
-        ht_facts_parse_mountinfo(f, buf, len, d);
+        _cleanup_free_ char *d = ht_display_path(c, path);
+        parse_table(f, buf, len, d, mountinfo);
         free(buf);
 }
