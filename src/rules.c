@@ -152,8 +152,10 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                                                  ret_error);
                 if (k < 0)
                         return k;
-                strv_pushf(&r->errors, "%s%s%s (rule %s, %s:%u)", msg, fix ? " Fix: " : "",
-                           fix ? fix : "", rule->name, rule->file, rule->line);
+                /* "MESSAGE. Fix: FIX (rule NAME, FILE:LINE)" */
+                bool stop = !isempty(msg) && strchr(".!?", msg[strlen(msg) - 1]);
+                strv_pushf(&r->errors, "%s%s%s%s (rule %s, %s:%u)", msg, stop || !fix ? "" : ".",
+                           fix ? " Fix: " : "", fix ? fix : "", rule->name, rule->file, rule->line);
         }
         return 0;
 }
