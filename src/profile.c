@@ -321,6 +321,13 @@ static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
 /* /etc/group of the host behind the context. */
 static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
         ht_value name = {0};
+        if (!find_param(r, param)) {
+                char **names = NULL;
+                for (size_t i = 0; i < r->n_params; i++)
+                        strv_pushf(&names, "gid.%s", r->params[i].name);
+                set_candidates(r, names);
+                return -ENOENT;
+        }
         int k = lookup_param(r, param, &name);
         if (k < 0)
                 return k;

@@ -352,6 +352,20 @@ static void test_params(void **state) {
         expect_error("p", type, -EINVAL, "parameter sga takes an integer", "p.profile:1", NULL);
         char *range[] = {"sga=99999999999999999999", NULL};
         expect_error("p", range, -EINVAL, "does not fit in 64 bits", NULL);
+        char *unit[] = {"sga=18Q", NULL};
+        expect_error("p", unit, -EINVAL, "--set sga=18Q: parameter sga takes an integer", NULL);
+        write_file(pdir, "gid.profile", "params = { grp = \"dba\"; nogrp = \"nobody-here\"; };\n"
+                                        "sysctl = { vm = { g = \"= gid.grp\"; h = { value = \"= gid.nogrp\"; "
+                                        "optional = true; }; }; };\n");
+        ht_resolved *g;
+        if (resolve("gid", NULL, &g, &err) < 0)
+                fail_msg("%s", err);
+        assert_string_equal(find(g, HT_BK_SYSCTL, "vm.g")->value, "54322");
+        assert_null(find(g, HT_BK_SYSCTL, "vm.h"));
+        ht_resolved_free(g);
+        write_file(pdir, "gid2.profile", "params = { grp = \"dba\"; };\n"
+                                         "sysctl = { vm = { g = \"= gid.gpr\"; }; };\n");
+        expect_error("gid2", NULL, -ENOENT, "did you mean 'gid.grp'", NULL);
         char *flag[] = {"flag=maybe", NULL};
         expect_error("p", flag, -EINVAL, "takes true or false", NULL);
         char *noeq[] = {"sga", NULL};
