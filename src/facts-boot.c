@@ -344,9 +344,11 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
                 if (streq(f->boot_entries[i].id, f->grubenv_saved_entry) ||
                     streq_ptr(f->boot_entries[i].title, f->grubenv_saved_entry))
                         f->default_entry = (int)i;
-        if (f->default_entry < 0)
-                ht_facts_warn(f, "grubenv: saved_entry=%s names no entry in /boot/loader/entries, GRUB falls back to the first",
-                              f->grubenv_saved_entry);
+        if (f->default_entry < 0) {
+                _cleanup_free_ char *d = ht_display_path(c, "/boot/loader/entries");
+                ht_facts_warn(f, "grubenv: saved_entry=%s names no entry in %s, default entry unknown",
+                              f->grubenv_saved_entry, d);
+        }
 }
 
 /* GRUB_DEFAULT and GRUB_ENABLE_BLSCFG from /etc/default/grub. */
@@ -440,8 +442,10 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         }
         if (have_default_grub || f->grub_cfg) {
                 f->bootloader = HT_BOOT_GRUB2;
-                if (!f->grub_cfg)
-                        ht_facts_warn(f, "/etc/default/grub exists but no grub.cfg was found (not generated yet?)");
+                if (!f->grub_cfg) {
+                        _cleanup_free_ char *d = ht_display_path(c, "/etc/default/grub");
+                        ht_facts_warn(f, "%s exists but no grub.cfg was found (not generated yet?)", d);
+                }
                 return;
         }
 

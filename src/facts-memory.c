@@ -219,9 +219,10 @@ void ht_facts_collect_thp(const ht_context *c, ht_facts *f) {
                 /* sysfs there but no THP directory: a kernel without THP */
                 if (ht_exists(c, "/sys/kernel"))
                         f->thp_supported = HT_NO;
-                else
-                        ht_facts_warn(f, "%s: missing (sysfs not mounted?), THP unknown",
-                                      "/sys/kernel");
+                else {
+                        _cleanup_free_ char *d = ht_display_path(c, "/sys/kernel");
+                        ht_facts_warn(f, "%s: missing (sysfs not mounted?), THP unknown", d);
+                }
                 f->hugetext_supported = f->thp_supported;
                 return;
         }

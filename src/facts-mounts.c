@@ -145,8 +145,10 @@ void ht_facts_collect_mounts(const ht_context *c, ht_facts *f) {
                 path = "/proc/mounts";
                 mountinfo = false;
                 r = ht_facts_read(c, f, path, false, &buf, &len);
-                if (r == -ENOENT)
-                        ht_facts_warn(f, "/proc/self/mountinfo and /proc/mounts: missing, mount facts unknown");
+                if (r == -ENOENT) {
+                        _cleanup_free_ char *d = ht_display_path(c, "/proc/self/mountinfo");
+                        ht_facts_warn(f, "%s (and /proc/mounts): missing, mount facts unknown", d);
+                }
         }
         if (r < 0)
                 return;
