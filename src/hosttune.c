@@ -9,12 +9,14 @@
 
 #include "commands.h"
 #include "context.h"
+#include "profile.h"
 #include "util.h"
 
 enum {
         OPT_ROOT = 0x100,
         OPT_STATE_DIR,
         OPT_PROFILE_PATH,
+        OPT_RULES_PATH,
         OPT_COLOR,
         OPT_SET,
         OPT_DRY_RUN,
@@ -65,6 +67,7 @@ static void usage(FILE *out) {
                 "Options:\n"
                 "  --root DIR           operate on the host tree under DIR (image builds, tests)\n"
                 "  --profile-path DIR   look for profiles in DIR (repeatable; searched first)\n"
+                "  --rules-path DIR     look for rules in DIR (repeatable; searched first)\n"
                 "  --state-dir DIR      journal and backups (default ROOT/var/lib/hosttune)\n"
                 "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
                 "  --dry-run            apply: print the plan, change nothing\n"
@@ -104,6 +107,7 @@ int main(int argc, char **argv) {
                 {"root", required_argument, NULL, OPT_ROOT},
                 {"state-dir", required_argument, NULL, OPT_STATE_DIR},
                 {"profile-path", required_argument, NULL, OPT_PROFILE_PATH},
+                {"rules-path", required_argument, NULL, OPT_RULES_PATH},
                 {"json", no_argument, NULL, 'j'},
                 {"quiet", no_argument, NULL, 'q'},
                 {"color", required_argument, NULL, OPT_COLOR},
@@ -117,7 +121,7 @@ int main(int argc, char **argv) {
                 {0},
         };
         const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL;
-        _cleanup_strv_free_ char **profile_path = NULL, **sets = NULL;
+        _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL;
         bool json = false, quiet = false, dry_run = false, boot = false;
         unsigned used = 0;
 
@@ -131,6 +135,7 @@ int main(int argc, char **argv) {
                 case OPT_ROOT: root = optarg; break;
                 case OPT_STATE_DIR: state_dir = optarg; break;
                 case OPT_PROFILE_PATH: strv_push(&profile_path, optarg); break;
+                case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
                 case 'j': json = true; break;
                 case 'q': quiet = true; break;
                 case OPT_COLOR: color = optarg; break;
@@ -191,7 +196,18 @@ int main(int argc, char **argv) {
                 free(ctx->state_dir);
                 ctx->state_dir = xstrdup(state_dir);
         }
+        /* Directories given on the command line come first; the defaults
+         * (/etc/hosttune under the root, then the shipped ones) stay
+         * behind them so parents such as "base" are always found. */
+        _cleanup_strv_free_ char **dflt_profiles = NULL, **dflt_rules = NULL;
+        ht_profile_default_path(ctx, &dflt_profiles);
+        ht_rules_default_path(ctx, &dflt_rules);
+        for (size_t i = 0; dflt_profiles && dflt_profiles[i]; i++)
+                strv_push(&profile_path, dflt_profiles[i]);
+        for (size_t i = 0; dflt_rules && dflt_rules[i]; i++)
+                strv_push(&rules_path, dflt_rules[i]);
         ctx->profile_path = TAKE_PTR(profile_path);
+        ctx->rules_path = TAKE_PTR(rules_path);
 
         ht_cmd_opts o = {
                 .ctx = ctx,

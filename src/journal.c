@@ -53,6 +53,7 @@ typedef struct {
         const char *prior_sha, *backup;
         json_object *missing_dirs;
         bool new_existed;
+        bool generated;         /* written by an external tool: any content is its own */
         const char *new_sha;
         const char *prior_value, *new_value;
 } item;
@@ -430,9 +431,12 @@ static int parse_item(json_object *o, size_t i, item *it, char **ret_detail) {
         }
         if (get_bool_req(new, "existed", &it->new_existed) < 0)
                 BAD("items[%zu].new.existed: missing or not a boolean", i);
+        json_object *gen;
+        it->generated = json_object_object_get_ex(new, "generated", &gen) && json_object_get_boolean(gen);
         if (it->new_existed) {
                 it->new_sha = get_str(new, "sha256");
-                if (!sha_valid(it->new_sha))
+                /* a generated file has no known content until the tool ran */
+                if (!(it->generated && !it->new_sha) && !sha_valid(it->new_sha))
                         BAD("items[%zu].new.sha256: missing or not 64 hex digits", i);
         }
         return 0;
@@ -797,6 +801,51 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
         return append_item(tx, it, ret_item, ret_error);
 }
 
+int ht_tx_record_generated(ht_tx *tx, const char *backend, const char *path, size_t *ret_item,
+                            char **ret_error) {
+        size_t idx;
+        /* the prior state as for any file; the new state is the tool's */
+        int r = ht_tx_record_file(tx, backend, path, "", 0, 0644, &idx, ret_error);
+        if (r < 0)
+                return r;
+        json_object *it = json_object_array_get_idx(items_of(tx), idx);
+        json_object *new = json_object_new_object();
+        json_object_object_add(new, "existed", json_object_new_boolean(true));
+        json_object_object_add(new, "generated", json_object_new_boolean(true));
+        json_object_object_add(it, "new", new);
+        r = tx_save(tx, ret_error);
+        if (r < 0)
+                return r;
+        *ret_item = idx;
+        return 0;
+}
+
+int ht_tx_update_generated(ht_tx *tx, size_t idx, char **ret_error) {
+        json_object *items = items_of(tx);
+        if (idx >= json_object_array_length(items))
+                return set_error(ret_error, -EINVAL, "journal %s: no item %zu", tx->txid, idx);
+        json_object *it = json_object_array_get_idx(items, idx);
+        const char *path = get_str(it, "path");
+        _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
+        int r = ht_file_snapshot_take(tx->c, path, &s);
+        if (r < 0)
+                return set_error(ret_error, r, "journal %s: cannot read %s: %s", tx->txid, path, strerror(-r));
+        json_object *new = json_object_new_object();
+        json_object_object_add(new, "existed", json_object_new_boolean(s->existed));
+        json_object_object_add(new, "generated", json_object_new_boolean(true));
+        if (s->existed) {
+                char hex[HT_SHA256_HEX_SIZE];
+                ht_sha256_hex(s->content, s->len, hex);
+                _cleanup_free_ char *mode = mode_string(s->mode);
+                json_object_object_add(new, "mode", json_object_new_string(mode));
+                json_object_object_add(new, "size", json_object_new_int64((int64_t)s->len));
+                json_object_object_add(new, "sha256", json_object_new_string(hex));
+        }
+        json_object_object_add(it, "new", new);
+        json_object_object_add(it, "done", json_object_new_boolean(true));
+        return tx_save(tx, ret_error);
+}
+
 int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const char *path,
                          const char *prior_value, const char *new_value,
                          size_t *ret_item, char **ret_error) {
@@ -952,6 +1001,9 @@ static bool file_state_known(const ht_tx *tx, const char *path, const ht_file_sn
                 if (!it.file || !streq(it.path, path))
                         continue;
                 if (state_is(cur, it.prior_existed, it.prior_sha) || state_is(cur, it.new_existed, it.new_sha))
+                        return true;
+                /* a tool (grub-mkconfig) was still writing it when we stopped */
+                if (it.generated && !it.new_sha)
                         return true;
         }
         return false;

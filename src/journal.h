@@ -75,6 +75,15 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                       const void *new_content, size_t new_len, mode_t new_mode,
                       size_t *ret_item, char **ret_error);
 
+/* Write-ahead record of a file an external tool is about to regenerate
+ * (grub.cfg): its prior state as above, and "generated" as its new state,
+ * so a rollback after a crash mid-tool still restores it. Once the tool
+ * is done, ht_tx_update_generated records what it wrote and marks the
+ * item done. */
+int ht_tx_record_generated(ht_tx *tx, const char *backend, const char *path, size_t *ret_item,
+                           char **ret_error);
+int ht_tx_update_generated(ht_tx *tx, size_t item, char **ret_error);
+
 /* Write-ahead record of a runtime kernel value about to change. prior
  * NULL: read it now through the context. Values with control characters
  * (tab aside) are refused: they could not be written back. */
