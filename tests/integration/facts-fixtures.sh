@@ -215,6 +215,16 @@ check broken .bootloader.default_is_xen null
 check broken .hugepages.supported null
 check broken .memory.total_kb 16377536
 
+# Debian on EFI: the ESP's grub.cfg only hands over to /boot/grub/grub.cfg
+E=$tmp/efi
+cp -R "$HOSTS/debian12-kvm" "$E"
+mkdir -p "$E/sys/firmware/efi" "$E/boot/efi/EFI/debian"
+printf "search.fs_uuid 2f9c1a3e-5b7d-4c61-9e0a-8d3f6b2c4e17 root hd0,gpt2 \nset prefix=(\$root)'/boot/grub'\nconfigfile \$prefix/grub.cfg\n" >"$E/boot/efi/EFI/debian/grub.cfg"
+"$DUMP" --root "$E" >"$tmp/efi.json" 2>/dev/null && ok "efi: facts-dump exits 0" || not_ok "efi: facts-dump failed"
+check efi .bootloader.efi true
+check efi .bootloader.grub_cfg '"/boot/grub/grub.cfg"'
+check efi .bootloader.kind '"grub2"'
+
 # binary junk in os-release
 J=$tmp/junk
 mkdir -p "$J/etc"
