@@ -52,10 +52,18 @@ mkdir "$tmp/control"
 dpkg-deb -e "$deb" "$tmp/control"
 grep -q 'deb-systemd-helper.*enable.*hosttune-verify.service' "$tmp/control/postinst" ||
         fail "postinst does not enable hosttune-verify.service"
-grep -q 'systemd-tmpfiles --create.*hosttune.conf' "$tmp/control/postinst" ||
+grep -q 'systemd-tmpfiles.*--create.*hosttune.conf' "$tmp/control/postinst" ||
         fail "postinst does not create the state directory"
 if grep -q 'deb-systemd-invoke.*start.*hosttune-verify' "$tmp/control/postinst"; then
         fail "postinst starts the verify unit at install time"
+fi
+
+# Debian's policy checker, where it is installed: no errors, no warnings.
+if command -v lintian >/dev/null 2>&1; then
+        lint=$(lintian "$deb" 2>&1 | grep -E '^[EW]: ' || :)
+        [ -z "$lint" ] || fail "lintian: $lint"
+else
+        echo "note: lintian not installed; skipped"
 fi
 
 # Run it from a throwaway root.
