@@ -10,4 +10,3 @@ static int not_yet(const char *name) {
 }
 
 int ht_cmd_verify(const ht_cmd_opts *o) { return not_yet("verify"); }
-int ht_cmd_recommend(const ht_cmd_opts *o) { return not_yet("recommend"); }
