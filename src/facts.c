@@ -244,11 +244,10 @@ int ht_facts_collect(const ht_context *c, ht_facts **ret) {
                                 return r;
                         }
                 } else {
-                        _cleanup_free_ char *d = ht_display_path(c, "/");
                         ht_facts_warn(f, "%s is an offline image (no /proc/sys or /sys): the facts only a running "
                                       "kernel knows (memory, HugePages, CPU, THP, hugetext, kernel release and "
                                       "command line) are unknown; pass --facts FILE from a machine of the target shape",
-                                      d);
+                                      c->root);
                 }
                 ht_facts_collect_boot(c, f);
         }
