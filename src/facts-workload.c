@@ -49,14 +49,17 @@ int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret) {
         bool found = false;
         uint64_t heap = 0;
         for (size_t off = 0; off < len;) {
+                size_t n = strnlen(cmdline + off, len - off);
+                /* an argument cut short (no NUL before len) is not read */
+                if (off + n >= len)
+                        break;
                 const char *arg = cmdline + off;
-                size_t n = strnlen(arg, len - off);
                 const char *v = NULL;
                 if (n > 4 && startswith(arg, "-Xmx"))
                         v = arg + 4;
                 else if (startswith(arg, "-XX:MaxHeapSize="))
                         v = arg + strlen("-XX:MaxHeapSize=");
-                if (v && n == strlen(arg)) {
+                if (v) {
                         uint64_t b;
                         /* the JVM's sizes: digits and one of k, m, g, t */
                         size_t digits = strspn(v, "0123456789");
