@@ -116,8 +116,14 @@ static void collect_processes(const ht_context *c, ht_facts *f) {
                 _cleanup_free_ char *p_cmd = xasprintf("/proc/%s/cmdline", names[i]);
                 _cleanup_free_ char *comm = NULL, *cmd = NULL;
                 size_t cmd_len = 0;
-                if (ht_read_file(c, p_comm, 256, &comm, NULL) == 0)
+                if (ht_read_file(c, p_comm, 256, &comm, NULL) == 0) {
                         comm[strcspn(comm, "\n")] = 0;
+                        /* most processes are none of ours: skip their
+                         * command lines, which can be long */
+                        ht_process_kind k;
+                        if (!classify(comm, &k))
+                                continue;
+                }
                 /* argv[0] first: Oracle renames its processes there in full
                  * (comm keeps only 15 bytes), and it is a path for java */
                 _cleanup_free_ char *name = NULL;
