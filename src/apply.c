@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "audit-log.h"
@@ -158,6 +159,13 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                         return 0;
                 }
                 return fail(ret_error, -ENOENT, "cannot %s: %s was not found", a->description, a->argv[0]);
+        }
+        if (c->offline_root && geteuid() != 0) {
+                /* chroot needs root; the files are right, the tool can run later */
+                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
+                strv_pushf(&res->notes, "only root can run %s inside the image (chroot): run '%s' at its first boot",
+                           a->argv[0], cmd);
+                return 0;
         }
         /* The generated file (grub.cfg after -o) is journaled too. */
         size_t item = SIZE_MAX;

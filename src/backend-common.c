@@ -50,7 +50,8 @@ char *ht_kernel_value_effective(const char *raw) {
 }
 
 bool ht_root_is_live(const ht_context *c) {
-        return ht_exists(c, "/proc/sys/kernel") || ht_exists(c, "/sys/kernel");
+        /* one definition: the facts say "offline" by the same test */
+        return ht_facts_root_live(c);
 }
 
 size_t ht_settings_count(const ht_resolved *r, ht_backend_id id) {

@@ -20,6 +20,7 @@ typedef struct {
         bool dry_run;       /* apply --dry-run */
         bool boot;          /* verify --boot */
         const char *facts_file;  /* --facts FILE (offline images) */
+        unsigned interval;  /* status --interval SECONDS (0: none) */
 } ht_cmd_opts;
 
 int ht_cmd_facts(const ht_cmd_opts *o);
@@ -31,6 +32,7 @@ int ht_cmd_verify(const ht_cmd_opts *o);
 int ht_cmd_rollback(const ht_cmd_opts *o);
 int ht_cmd_history(const ht_cmd_opts *o);
 int ht_cmd_recommend(const ht_cmd_opts *o);
+int ht_cmd_status(const ht_cmd_opts *o);
 
 /* Report an error the way every command does: "hosttune: MESSAGE" on
  * stderr (also under --json, where stdout stays machine-readable). */

@@ -48,6 +48,7 @@ void ht_context_free(ht_context *c) {
         free(c->lock_path);
         strv_free(c->profile_path);
         strv_free(c->rules_path);
+        free(c->facts_file);
         free(c);
 }
 

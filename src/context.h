@@ -26,6 +26,7 @@ typedef struct ht_context {
         bool json;
         bool quiet;
         ht_color_mode color;
+        char *facts_file;    /* --facts FILE: kernel facts for an offline image, or NULL */
 } ht_context;
 
 /* Open root (a directory) and fill in defaults. -errno on failure. */

@@ -373,7 +373,8 @@ static char *find_grub_cfg(const ht_context *c, ht_facts *f, bool *ret_has_blscf
 }
 
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
-        f->efi = ht_exists(c, "/sys/firmware/efi");
+        /* An image has no /sys to ask: its ESP's contents tell. */
+        f->efi = ht_exists(c, "/sys/firmware/efi") || (f->offline && ht_exists(c, "/boot/efi/EFI"));
 
         bool blscfg = false, cfg_blscfg = false;
         char *buf;

@@ -67,3 +67,12 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
 /* facts-mounts.c */
 void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_mounts(const ht_context *c, ht_facts *f);
+
+/* facts-workload.c */
+/* The heap a JVM command line (NUL-separated argv) asks for: the last
+ * -Xmx or -XX:MaxHeapSize. -ENOENT when it gives none. */
+int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret);
+/* The SIDs of an oratab (SID:ORACLE_HOME:Y|N lines). */
+void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char *where);
+void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
+void ht_facts_workload_free(ht_facts *f);

@@ -205,6 +205,36 @@ static json_object *shm_json(const ht_facts *f) {
         return o;
 }
 
+static json_object *workload_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        json_object *procs = NULL;
+        if (f->processes_known) {
+                procs = json_object_new_array();
+                for (size_t i = 0; i < f->n_processes; i++) {
+                        const ht_process *p = &f->processes[i];
+                        json_object *j = json_object_new_object();
+                        add(j, "pid", json_object_new_int64(p->pid));
+                        add(j, "name", j_str(p->name));
+                        add(j, "kind", json_object_new_string(ht_process_kind_to_string(p->kind)));
+                        if (p->kind == HT_PROC_JAVA)
+                                add(j, "max_heap_bytes", j_u64(p->max_heap_bytes));
+                        json_object_array_add(procs, j);
+                }
+        }
+        add(o, "processes", procs);
+        json_object *oracle = json_object_new_object();
+        add(oracle, "user", j_str(f->oracle_user));
+        add(oracle, "uid", j_i64(f->oracle_uid));
+        add(oracle, "oratab", j_str(f->oratab));
+        add(oracle, "sids", f->oratab ? j_strv(f->oratab_sids ? f->oratab_sids : (char *[]){NULL}) : NULL);
+        add(o, "oracle", oracle);
+        json_object *mysql = json_object_new_object();
+        add(mysql, "units", j_strv(f->mysql_units ? f->mysql_units : (char *[]){NULL}));
+        add(mysql, "binaries", j_strv(f->mysql_binaries ? f->mysql_binaries : (char *[]){NULL}));
+        add(o, "mysql", mysql);
+        return o;
+}
+
 json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *o = json_object_new_object();
         add(o, "kernel", kernel_json(f));
@@ -230,6 +260,11 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *audit = json_object_new_object();
         add(audit, "available", j_bool(f->audit_available));
         add(o, "audit", audit);
+        add(o, "workload", workload_json(f));
+        json_object *image = json_object_new_object();
+        add(image, "offline", j_bool(f->offline));
+        add(image, "facts_file", j_str(f->facts_file));
+        add(o, "image", image);
         add(o, "warnings", j_strv(f->warnings));
         return o;
 }

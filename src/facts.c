@@ -26,6 +26,7 @@ ht_facts *ht_facts_new(void) {
         f->grub_legacy_default = -1;
         f->default_entry = -1;
         f->sys_readonly = f->proc_sys_readonly = HT_UNKNOWN;
+        f->oracle_uid = -1;
         f->warnings = xcalloc(1, sizeof(char *));
         return f;
 }
@@ -86,6 +87,8 @@ void ht_facts_free(ht_facts *f) {
         }
         free(f->hugetlbfs);
         free(f->shm);
+        ht_facts_workload_free(f);
+        free(f->facts_file);
         strv_free(f->warnings);
         free(f);
 }
@@ -199,22 +202,56 @@ static void collect_services(const ht_context *c, ht_facts *f) {
                              !f->container;
 }
 
+bool ht_facts_root_live(const ht_context *c) {
+        return ht_exists(c, "/proc/sys/kernel") || ht_exists(c, "/sys/kernel");
+}
+
 int ht_facts_collect(const ht_context *c, ht_facts **ret) {
         ht_facts *f = ht_facts_new();
+        f->offline = !ht_facts_root_live(c);
+        if (c->facts_file && !f->offline) {
+                /* Mixing another machine's kernel with this one's would
+                 * plan runtime changes against the wrong values. */
+                _cleanup_free_ char *d = ht_display_path(c, "/proc/sys");
+                ht_facts_warn(f, "--facts %s is ignored: %s is there, so this root has a running kernel "
+                              "whose facts are read instead", c->facts_file, d);
+        }
         /* Order matters: the kernel command line feeds THP and audit, the
          * CPU flags feed hypervisor and gigantic pages, the OS id picks the
          * EFI vendor directory, Hugepagesize is the default page size of
          * hugetlbfs mounts, the container tells audit. */
-        ht_facts_collect_kernel(c, f);
-        ht_facts_collect_os(c, f);
-        ht_facts_collect_cpu(c, f);
-        ht_facts_collect_virt(c, f);
-        ht_facts_collect_memory(c, f);
-        ht_facts_collect_thp(c, f);
-        ht_facts_collect_shm(c, f);
-        ht_facts_collect_boot(c, f);
-        ht_facts_collect_mounts(c, f);
-        collect_services(c, f);
+        if (!f->offline) {
+                ht_facts_collect_kernel(c, f);
+                ht_facts_collect_os(c, f);
+                ht_facts_collect_cpu(c, f);
+                ht_facts_collect_virt(c, f);
+                ht_facts_collect_memory(c, f);
+                ht_facts_collect_thp(c, f);
+                ht_facts_collect_shm(c, f);
+                ht_facts_collect_boot(c, f);
+                ht_facts_collect_mounts(c, f);
+                collect_services(c, f);
+        } else {
+                /* An image: no kernel, no processes, no mounts to read.
+                 * The kernel facts come from --facts when given; the
+                 * image's own files give the rest. */
+                ht_facts_collect_os(c, f);
+                if (c->facts_file) {
+                        _cleanup_free_ char *err = NULL;
+                        int r = ht_facts_load_kernel(f, c->facts_file, &err);
+                        if (r < 0) {
+                                ht_facts_free(f);
+                                return r;
+                        }
+                } else {
+                        ht_facts_warn(f, "%s is an offline image (no /proc/sys or /sys): the facts only a running "
+                                      "kernel knows (memory, HugePages, CPU, THP, hugetext, kernel release and "
+                                      "command line) are unknown; pass --facts FILE from a machine of the target shape",
+                                      c->root);
+                }
+                ht_facts_collect_boot(c, f);
+        }
+        ht_facts_collect_workload(c, f);
         *ret = f;
         return 0;
 }

@@ -51,6 +51,20 @@ typedef struct {
         uint64_t nattch;
 } ht_shm_segment;
 
+/* What a running process is to tuning (facts-workload.c). */
+typedef enum {
+        HT_PROC_ORACLE,  /* an Oracle background process (ora_*) */
+        HT_PROC_MYSQL,   /* mysqld or mariadbd */
+        HT_PROC_JAVA,    /* a JVM */
+} ht_process_kind;
+
+typedef struct {
+        unsigned pid;
+        char *name;               /* ora_pmon_ORCL, mysqld, java (argv[0] or comm) */
+        ht_process_kind kind;
+        uint64_t max_heap_bytes;  /* java: -Xmx / -XX:MaxHeapSize, HT_U64_UNKNOWN when not given */
+} ht_process;
+
 typedef struct ht_facts {
         /* kernel */
         char *kernel_release;      /* /proc/sys/kernel/osrelease */
@@ -126,6 +140,21 @@ typedef struct ht_facts {
         bool systemd_running;
         bool audit_available;
 
+        /* workload: what is installed and running (facts-workload.c) */
+        bool processes_known;            /* /proc could be listed */
+        ht_process *processes;           /* the processes that matter, by pid */
+        size_t n_processes;
+        char *oracle_user;               /* "oracle" when /etc/passwd has it */
+        int64_t oracle_uid;              /* -1 unknown */
+        char *oratab;                    /* /etc/oratab or /var/opt/oracle/oratab, when found */
+        char **oratab_sids;              /* the databases it lists */
+        char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
+        char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
+
+        /* offline images (--root without a running kernel) */
+        bool offline;                    /* no /proc/sys or /sys under the root */
+        char *facts_file;                /* --facts FILE the kernel facts came from */
+
         char **warnings;
 } ht_facts;
 
@@ -142,6 +171,20 @@ void ht_facts_free(ht_facts *f);
 static inline void ht_facts_freep(ht_facts **f) { ht_facts_free(*f); }
 
 const char *ht_bootloader_kind_to_string(ht_bootloader_kind k);
+/* "oracle", "mysql", "java" */
+const char *ht_process_kind_to_string(ht_process_kind k);
+
+/* Whether the root has a running kernel behind it (procfs or sysfs
+ * present); an image tree does not. */
+bool ht_facts_root_live(const ht_context *c);
+
+/* Read a facts JSON file (what `hosttune facts --json` printed on a
+ * machine of the target shape) into f: the facts only a running kernel
+ * knows (kernel, CPU, memory, HugePages, THP, hugetext, hypervisor).
+ * Files the image itself holds (os-release, bootloader, users) are not
+ * taken from it. The path is a file of the machine hosttune runs on, not
+ * of the root. 0, or -errno with *ret_error naming the file and field. */
+int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error);
 
 /* The facts as a JSON tree with the field names of DESIGN.md
  * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */

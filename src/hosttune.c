@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "facts.h"
 #include "profile.h"
 #include "util.h"
 
@@ -23,6 +24,7 @@ enum {
         OPT_BOOT,
         OPT_FACTS,
         OPT_VERSION,
+        OPT_INTERVAL,
 };
 
 /* Which command-specific options a command takes. */
@@ -30,6 +32,7 @@ enum {
         TAKES_SET = 1 << 0,
         TAKES_DRY_RUN = 1 << 1,
         TAKES_BOOT = 1 << 2,
+        TAKES_INTERVAL = 1 << 3,
 };
 
 typedef struct {
@@ -50,6 +53,7 @@ static const command commands[] = {
         {"rollback", ht_cmd_rollback, 0, 1, 0, "rollback [TXID]              undo the last (or the named) apply"},
         {"history", ht_cmd_history, 0, 0, 0, "history                      transactions in the journal"},
         {"recommend", ht_cmd_recommend, 0, 0, 0, "recommend                    which shipped profile fits this host"},
+        {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL, "status [--interval SECONDS]  what the tuning does now: page tables, HugePages, paging"},
 };
 
 static void usage(FILE *out) {
@@ -72,6 +76,8 @@ static void usage(FILE *out) {
                 "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
                 "  --dry-run            apply: print the plan, change nothing\n"
                 "  --boot               verify: boot-time mode, log to the journal\n"
+                "  --facts FILE         kernel facts for an offline image (from 'facts --json')\n"
+                "  --interval SECONDS   status: also paging rates over SECONDS\n"
                 "  --json               machine-readable output\n"
                 "  --quiet              no warnings or progress, only results and errors\n"
                 "  --color=WHEN         auto, always or never\n"
@@ -116,6 +122,7 @@ int main(int argc, char **argv) {
                 {"dry-run", no_argument, NULL, OPT_DRY_RUN},
                 {"boot", no_argument, NULL, OPT_BOOT},
                 {"facts", required_argument, NULL, OPT_FACTS},
+                {"interval", required_argument, NULL, OPT_INTERVAL},
                 {"help", no_argument, NULL, 'h'},
                 {"version", no_argument, NULL, OPT_VERSION},
                 {0},
@@ -123,7 +130,7 @@ int main(int argc, char **argv) {
         const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL;
         _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL;
         bool json = false, quiet = false, dry_run = false, boot = false;
-        unsigned used = 0;
+        unsigned used = 0, interval = 0;
 
         opterr = 0;
         int opt;
@@ -148,6 +155,14 @@ int main(int argc, char **argv) {
                 case OPT_DRY_RUN: dry_run = true; used |= TAKES_DRY_RUN; break;
                 case OPT_BOOT: boot = true; used |= TAKES_BOOT; break;
                 case OPT_FACTS: facts_file = optarg; break;
+                case OPT_INTERVAL: {
+                        uint64_t v;
+                        if (parse_u64(optarg, &v) < 0 || v == 0 || v > 3600)
+                                return usage_error("--interval wants whole seconds from 1 to 3600, got '%s'", optarg);
+                        interval = (unsigned)v;
+                        used |= TAKES_INTERVAL;
+                        break;
+                }
                 case 'h': usage(stdout); return HT_EXIT_OK;
                 case OPT_VERSION: printf("hosttune %s\n", PACKAGE_VERSION); return HT_EXIT_OK;
                 case ':':
@@ -172,7 +187,8 @@ int main(int argc, char **argv) {
         if (used & ~cmd->takes)
                 return usage_error("'%s' does not take %s", cmd->name,
                                    (used & ~cmd->takes & TAKES_SET) ? "--set" :
-                                   (used & ~cmd->takes & TAKES_DRY_RUN) ? "--dry-run" : "--boot");
+                                   (used & ~cmd->takes & TAKES_DRY_RUN) ? "--dry-run" :
+                                   (used & ~cmd->takes & TAKES_BOOT) ? "--boot" : "--interval");
 
         _cleanup_(ht_context_freep) ht_context *ctx = NULL;
         int r = ht_context_new(root, &ctx);
@@ -191,6 +207,17 @@ int main(int argc, char **argv) {
                         ctx->color = HT_COLOR_NEVER;
                 else
                         return usage_error("--color wants auto, always or never, got '%s'", color);
+        }
+        if (facts_file) {
+                /* Check the file now, so a bad one is one clear error
+                 * whatever the command. */
+                _cleanup_(ht_facts_freep) ht_facts *probe = ht_facts_new();
+                _cleanup_free_ char *err = NULL;
+                if (ht_facts_load_kernel(probe, facts_file, &err) < 0) {
+                        ht_report_error("--facts: %s", err);
+                        return HT_EXIT_ERROR;
+                }
+                ctx->facts_file = xstrdup(facts_file);
         }
         if (state_dir) {
                 free(ctx->state_dir);
@@ -216,6 +243,7 @@ int main(int argc, char **argv) {
                 .dry_run = dry_run,
                 .boot = boot,
                 .facts_file = facts_file,
+                .interval = interval,
         };
         return cmd->run(&o);
 }

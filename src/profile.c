@@ -374,6 +374,18 @@ static int lookup(void *userdata, const char *name, ht_value *ret) {
 
 /* --- evaluating specs ----------------------------------------------- */
 
+/* For a fact a running kernel would know: on an offline image without
+ * --facts, say where it can come from. "" otherwise. */
+static const char *offline_hint(ht_resolver *r) {
+        bool e1, e2;
+        json_object *off = json_dotted(r->facts, "image.offline", &e1);
+        json_object *file = json_dotted(r->facts, "image.facts_file", &e2);
+        if (off && json_object_is_type(off, json_type_boolean) && json_object_get_boolean(off) && !file)
+                return "\n  (this is an offline image: the facts only a running kernel knows come from "
+                       "--facts FILE, what 'hosttune facts --json' prints on a machine of the target shape)";
+        return "";
+}
+
 static int eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
                      const char *what, ht_value *ret, char **ret_error) {
         free(r->lookup_error);
@@ -392,10 +404,11 @@ static int eval_expr(ht_resolver *r, const char *text, const char *file, unsigne
                                           : xasprintf("%s\n  (needed by %s: %s)",
                                                       r->lookup_error, file, what);
                 else if (line)
-                        *ret_error = xasprintf("%s:%u: %s: %s", file, line, what,
-                                               e ? e : strerror(-k));
+                        *ret_error = xasprintf("%s:%u: %s: %s%s", file, line, what,
+                                               e ? e : strerror(-k), k == -ENODATA ? offline_hint(r) : "");
                 else
-                        *ret_error = xasprintf("%s %s: %s", file, what, e ? e : strerror(-k));
+                        *ret_error = xasprintf("%s %s: %s%s", file, what, e ? e : strerror(-k),
+                                               k == -ENODATA ? offline_hint(r) : "");
                 free(r->lookup_error);
                 r->lookup_error = NULL;
                 return k;
@@ -898,7 +911,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 }
                 *ret_error = xasprintf("%s:%u: %s: the value is unknown on this host (a fact "
                                        "that could not be read?); guard it with defined() or mark "
-                                       "the setting optional", e->file, e->line, label);
+                                       "the setting optional%s", e->file, e->line, label, offline_hint(r));
                 ht_setting_done(&s);
                 return -EINVAL;
         }

@@ -1,0 +1,439 @@
+/* status: what the tuning is doing for the host now — the figures a
+ * diagnosis in the field starts from: page-table memory (an SGA without
+ * HugePages costs gigabytes of it), HugePages in use next to what the
+ * applied profile asked for, major faults and swapping, THP and hugetext
+ * (with the text really mapped in huge pages), the last transaction and
+ * whether a reboot is pending. Read-only: no lock, nothing written. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "facts.h"
+#include "journal.h"
+#include "render.h"
+#include "util.h"
+
+/* The /proc/vmstat counters status reports, in this order. */
+static const char *const vm_counters[] = {"pgmajfault", "pswpin", "pswpout"};
+#define N_VM ELEMENTSOF(vm_counters)
+
+/* Read the counters; one missing is HT_U64_UNKNOWN (pswpin/out need
+ * CONFIG_SWAP... and old kernels lack pgmajfault). */
+static int read_vmstat(const ht_context *c, uint64_t out[N_VM]) {
+        _cleanup_free_ char *buf = NULL;
+        int r = ht_read_file(c, "/proc/vmstat", 1u << 20, &buf, NULL);
+        for (size_t i = 0; i < N_VM; i++)
+                out[i] = HT_U64_UNKNOWN;
+        if (r < 0)
+                return r;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        for (size_t l = 0; lines[l]; l++) {
+                char name[64];
+                char num[32];
+                if (sscanf(lines[l], "%63s %31s", name, num) != 2)
+                        continue;
+                for (size_t i = 0; i < N_VM; i++) {
+                        uint64_t v;
+                        if (streq(name, vm_counters[i]) && parse_u64(num, &v) == 0)
+                                out[i] = v;
+                }
+        }
+        return 0;
+}
+
+/* Sum of FilePmdMapped (KB) of one process: smaps_rollup (one line per
+ * field, kernel 4.14+) when there, else every mapping of smaps. */
+static int file_pmd_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) {
+        static const char *const files[] = {"smaps_rollup", "smaps"};
+        int r = -ENOENT;
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                _cleanup_free_ char *path = xasprintf("/proc/%u/%s", pid, files[i]);
+                int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+                if (fd < 0) {
+                        r = fd;
+                        continue;
+                }
+                FILE *f = fdopen(fd, "r");
+                if (!f) {
+                        r = -errno;
+                        close(fd);
+                        return r;
+                }
+                uint64_t sum = 0;
+                bool seen = false;
+                char *line = NULL;
+                size_t cap = 0;
+                while (getline(&line, &cap, f) > 0) {
+                        if (!startswith(line, "FilePmdMapped:"))
+                                continue;
+                        char *p = line + strlen("FilePmdMapped:");
+                        char *end;
+                        errno = 0;
+                        unsigned long long v = strtoull(p, &end, 10);
+                        if (errno == 0 && end != p) {
+                                sum += v;
+                                seen = true;
+                        }
+                }
+                free(line);
+                fclose(f);
+                /* a kernel without the field (before 4.8) tells nothing */
+                if (!seen)
+                        return -ENODATA;
+                *ret = sum;
+                return 0;
+        }
+        return r;
+}
+
+static json_object *ju64(uint64_t v) {
+        return v == HT_U64_UNKNOWN || v > INT64_MAX ? NULL : json_object_new_int64((int64_t)v);
+}
+
+static const char *jget(json_object *o, const char *k) {
+        json_object *v;
+        if (!o || !json_object_object_get_ex(o, k, &v) || !v || !json_object_is_type(v, json_type_string))
+                return NULL;
+        return json_object_get_string(v);
+}
+
+static bool jbool(json_object *o, const char *k) {
+        json_object *v;
+        return o && json_object_object_get_ex(o, k, &v) && v && json_object_get_boolean(v);
+}
+
+static char *human(uint64_t bytes) {
+        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = (double)bytes;
+        size_t u = 0;
+        while (v >= 1024 && u + 1 < ELEMENTSOF(units)) {
+                v /= 1024;
+                u++;
+        }
+        return u == 0 ? xasprintf("%" PRIu64 " B", bytes) : xasprintf("%.1f %s", v, units[u]);
+}
+
+static const char *hugetext_mode(int64_t m) {
+        switch (m) {
+        case 0: return "off";
+        case 1: return "binaries and libraries";
+        case 2: return "anonymous executable memory (JIT code)";
+        case 3: return "binaries, libraries and JIT code";
+        }
+        return "unknown mode";
+}
+
+/* vm.nr_hugepages in a transaction's expected settings, or NULL. */
+static const char *expected_hugepages(json_object *manifest) {
+        json_object *exp;
+        if (!json_object_object_get_ex(manifest, "expected", &exp) || !json_object_is_type(exp, json_type_array))
+                return NULL;
+        for (size_t i = 0; i < json_object_array_length(exp); i++) {
+                json_object *s = json_object_array_get_idx(exp, i);
+                if (streq_ptr(jget(s, "backend"), "sysctl") &&
+                    (streq_ptr(jget(s, "key"), "vm.nr_hugepages") || streq_ptr(jget(s, "key"), "vm/nr_hugepages")))
+                        return jget(s, "value");
+        }
+        return NULL;
+}
+
+static void sleep_seconds(unsigned s) {
+        struct timespec ts = {.tv_sec = s}, rem;
+        while (nanosleep(&ts, &rem) < 0 && errno == EINTR)
+                ts = rem;
+}
+
+typedef struct {
+        unsigned pid;
+        const char *name;
+        uint64_t kb;
+} mapped;
+
+int ht_cmd_status(const ht_cmd_opts *o) {
+        const ht_context *c = o->ctx;
+        if (!ht_facts_root_live(c)) {
+                _cleanup_free_ char *d = ht_display_path(c, "/");
+                ht_report_error("%s is an offline image: status reads a running kernel (/proc, /sys); "
+                                "run it on the host once it has booted", d);
+                return HT_EXIT_ERROR;
+        }
+        _cleanup_(ht_facts_freep) ht_facts *f = NULL;
+        int r = ht_facts_collect(c, &f);
+        if (r < 0) {
+                ht_report_error("cannot collect facts: %s", strerror(-r));
+                return HT_EXIT_ERROR;
+        }
+        if (!f->memory_known) {
+                _cleanup_free_ char *d = ht_display_path(c, "/proc/meminfo");
+                ht_report_error("cannot read %s: status needs it", d);
+                return HT_EXIT_ERROR;
+        }
+        _cleanup_strv_free_ char **warnings = NULL;
+
+        uint64_t vm0[N_VM], vm1[N_VM];
+        r = read_vmstat(c, vm0);
+        if (r < 0) {
+                _cleanup_free_ char *d = ht_display_path(c, "/proc/vmstat");
+                strv_pushf(&warnings, "%s: %s: paging counters unknown", d, strerror(-r));
+        }
+        bool rates = o->interval > 0 && r >= 0;
+        if (rates) {
+                sleep_seconds(o->interval);
+                if (read_vmstat(c, vm1) < 0)
+                        rates = false;
+        }
+
+        /* hugetext: text the database and JVM processes have in huge pages */
+        mapped *maps = NULL;
+        size_t n_maps = 0, unreadable = 0;
+        uint64_t mapped_total = 0;
+        for (size_t i = 0; i < f->n_processes; i++) {
+                uint64_t kb = 0;
+                int k = file_pmd_mapped_kb(c, f->processes[i].pid, &kb);
+                if (k == -ENOENT || k == -ESRCH)
+                        continue;  /* gone meanwhile */
+                if (k < 0) {
+                        unreadable++;
+                        continue;
+                }
+                maps = xrealloc(maps, (n_maps + 1) * sizeof(*maps));
+                maps[n_maps++] = (mapped){f->processes[i].pid, f->processes[i].name, kb};
+                mapped_total += kb;
+        }
+        if (unreadable)
+                strv_pushf(&warnings, "the smaps of %zu process%s could not be read (run as root)", unreadable,
+                           unreadable == 1 ? "" : "es");
+
+        /* the journal: last transaction, last applied profile */
+        json_object *history = NULL;
+        _cleanup_free_ char *jerr = NULL;
+        if (ht_journal_list(c, &history, &jerr) < 0) {
+                strv_pushf(&warnings, "cannot read the journal: %s", jerr ? jerr : "unknown error");
+                history = json_object_new_array();
+        }
+        size_t n_tx = json_object_array_length(history);
+        json_object *last = n_tx ? json_object_array_get_idx(history, n_tx - 1) : NULL;
+        ht_tx *applied = NULL;
+        _cleanup_free_ char *aerr = NULL;
+        int ar = ht_journal_last_committed(c, "apply", &applied, &aerr);
+        if (ar < 0 && ar != -ENOENT)
+                strv_pushf(&warnings, "cannot read the last apply: %s", aerr ? aerr : strerror(-ar));
+        json_object *am = applied ? ht_tx_manifest(applied) : NULL;
+        const char *want_s = am ? expected_hugepages(am) : NULL;
+        uint64_t want = HT_U64_UNKNOWN;
+        if (want_s && parse_u64(want_s, &want) < 0)
+                want = HT_U64_UNKNOWN;
+
+        /* A reboot is pending when a transaction that needs one committed
+         * during this boot (its boot id is the current one). */
+        int reboot = 0;  /* -1 unknown */
+        const char *reboot_tx = NULL;
+        for (size_t i = 0; i < n_tx; i++) {
+                json_object *t = json_object_array_get_idx(history, i);
+                if (!streq_ptr(jget(t, "status"), "committed") || !jbool(t, "reboot_required"))
+                        continue;
+                const char *b = jget(t, "boot_id");
+                if (!b || !f->boot_id) {
+                        reboot = reboot == 1 ? 1 : -1;
+                        continue;
+                }
+                if (streq(b, f->boot_id)) {
+                        reboot = 1;
+                        reboot_tx = jget(t, "txid");
+                }
+        }
+
+        uint64_t page_kb = f->hugepage_default_kb;
+        bool hp = f->hugepages_supported == HT_YES && page_kb != HT_U64_UNKNOWN;
+        uint64_t truly_free = hp && f->hugepages_free != HT_U64_UNKNOWN && f->hugepages_rsvd != HT_U64_UNKNOWN
+                                      ? (f->hugepages_free >= f->hugepages_rsvd ? f->hugepages_free - f->hugepages_rsvd : 0)
+                                      : HT_U64_UNKNOWN;
+#define BYTES(n) ((n) == HT_U64_UNKNOWN || !hp ? HT_U64_UNKNOWN : (n) * page_kb * 1024)
+
+        if (c->json) {
+                json_object *j = json_object_new_object();
+                json_object *mem = json_object_new_object();
+                json_object_object_add(mem, "total_kb", ju64(f->mem_total_kb));
+                json_object_object_add(mem, "page_tables_kb", ju64(f->page_tables_kb));
+                json_object_object_add(j, "memory", mem);
+
+                json_object *h = json_object_new_object();
+                json_object_object_add(h, "supported",
+                                       f->hugepages_supported == HT_UNKNOWN ? NULL
+                                       : json_object_new_boolean(f->hugepages_supported == HT_YES));
+                json_object_object_add(h, "page_size_kb", hp ? ju64(page_kb) : NULL);
+                const struct {
+                        const char *name;
+                        uint64_t v;
+                } rows[] = {{"total", f->hugepages_total}, {"free", f->hugepages_free}, {"rsvd", f->hugepages_rsvd},
+                            {"surp", f->hugepages_surp}, {"truly_free", truly_free}, {"requested", want}};
+                for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+                        json_object_object_add(h, rows[i].name, ju64(rows[i].v));
+                        _cleanup_free_ char *bn = xasprintf("%s_bytes", rows[i].name);
+                        json_object_object_add(h, bn, ju64(BYTES(rows[i].v)));
+                }
+                json_object_object_add(h, "requested_by", am ? json_object_new_string(ht_tx_txid(applied)) : NULL);
+                json_object_object_add(j, "hugepages", h);
+
+                json_object *vm = json_object_new_object(), *since = json_object_new_object();
+                for (size_t i = 0; i < N_VM; i++)
+                        json_object_object_add(since, vm_counters[i], ju64(rates ? vm1[i] : vm0[i]));
+                json_object_object_add(vm, "since_boot", since);
+                json_object_object_add(vm, "interval_seconds", rates ? json_object_new_int64(o->interval) : NULL);
+                json_object *rate = NULL;
+                if (rates) {
+                        rate = json_object_new_object();
+                        for (size_t i = 0; i < N_VM; i++) {
+                                bool ok = vm0[i] != HT_U64_UNKNOWN && vm1[i] != HT_U64_UNKNOWN && vm1[i] >= vm0[i];
+                                json_object_object_add(rate, vm_counters[i],
+                                                       ok ? json_object_new_double((double)(vm1[i] - vm0[i]) / o->interval)
+                                                          : NULL);
+                        }
+                }
+                json_object_object_add(vm, "per_second", rate);
+                json_object_object_add(j, "vmstat", vm);
+
+                json_object *thp = json_object_new_object();
+                json_object_object_add(thp, "enabled", f->thp_enabled ? json_object_new_string(f->thp_enabled) : NULL);
+                json_object_object_add(thp, "defrag", f->thp_defrag ? json_object_new_string(f->thp_defrag) : NULL);
+                json_object_object_add(j, "thp", thp);
+
+                json_object *ht = json_object_new_object();
+                json_object_object_add(ht, "supported", f->hugetext_supported == HT_UNKNOWN ? NULL
+                                                        : json_object_new_boolean(f->hugetext_supported == HT_YES));
+                json_object_object_add(ht, "enabled", f->hugetext_enabled >= 0 ? json_object_new_int64(f->hugetext_enabled) : NULL);
+                json_object *procs = json_object_new_array();
+                for (size_t i = 0; i < n_maps; i++) {
+                        json_object *p = json_object_new_object();
+                        json_object_object_add(p, "pid", json_object_new_int64(maps[i].pid));
+                        json_object_object_add(p, "name", json_object_new_string(maps[i].name));
+                        json_object_object_add(p, "file_pmd_mapped_kb", ju64(maps[i].kb));
+                        json_object_array_add(procs, p);
+                }
+                json_object_object_add(ht, "processes", procs);
+                json_object_object_add(ht, "file_pmd_mapped_kb", n_maps ? ju64(mapped_total) : NULL);
+                json_object_object_add(j, "hugetext", ht);
+
+                json_object_object_add(j, "last_transaction", last ? json_object_get(last) : NULL);
+                json_object *ap = NULL;
+                if (am) {
+                        ap = json_object_new_object();
+                        json_object_object_add(ap, "txid", json_object_new_string(ht_tx_txid(applied)));
+                        json_object_object_add(ap, "profile", ht_tx_profile(applied) ? json_object_new_string(ht_tx_profile(applied)) : NULL);
+                        const char *at = jget(am, "committed_at") ? jget(am, "committed_at") : jget(am, "created");
+                        json_object_object_add(ap, "time", at ? json_object_new_string(at) : NULL);
+                        json_object_object_add(ap, "boot_id", jget(am, "boot_id") ? json_object_new_string(jget(am, "boot_id")) : NULL);
+                        json_object_object_add(ap, "reboot_required", json_object_new_boolean(jbool(am, "reboot_required")));
+                }
+                json_object_object_add(j, "applied", ap);
+                json_object_object_add(j, "boot_id", f->boot_id ? json_object_new_string(f->boot_id) : NULL);
+                json_object_object_add(j, "reboot_pending", reboot < 0 ? NULL : json_object_new_boolean(reboot));
+                json_object *v = json_object_new_object();
+                json_object_object_add(v, "status", NULL);
+                json_object_object_add(v, "hint", json_object_new_string("run 'hosttune verify'"));
+                json_object_object_add(j, "verify", v);
+                json_object *w = json_object_new_array();
+                for (size_t i = 0; warnings && warnings[i]; i++)
+                        json_object_array_add(w, json_object_new_string(warnings[i]));
+                json_object_object_add(j, "warnings", w);
+                ht_print_json(stdout, j);
+                json_object_put(j);
+        } else {
+                _cleanup_free_ char *pt = human(f->page_tables_kb == HT_U64_UNKNOWN ? 0 : f->page_tables_kb * 1024);
+                if (f->page_tables_kb != HT_U64_UNKNOWN)
+                        printf("Page tables:  %" PRIu64 " kB (%s)\n", f->page_tables_kb, pt);
+                else
+                        printf("Page tables:  unknown\n");
+
+                if (f->hugepages_supported == HT_NO)
+                        printf("HugePages:    not supported by this kernel\n");
+                else if (!hp)
+                        printf("HugePages:    unknown\n");
+                else {
+                        printf("HugePages:    %" PRIu64 " kB pages\n", page_kb);
+                        const struct {
+                                const char *label;
+                                uint64_t v;
+                        } rows[] = {{"total", f->hugepages_total}, {"free", f->hugepages_free},
+                                    {"reserved", f->hugepages_rsvd}, {"surplus", f->hugepages_surp},
+                                    {"truly free (free - reserved)", truly_free}};
+                        for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+                                if (rows[i].v == HT_U64_UNKNOWN) {
+                                        printf("  %-30s unknown\n", rows[i].label);
+                                        continue;
+                                }
+                                _cleanup_free_ char *b = human(BYTES(rows[i].v));
+                                printf("  %-30s %10" PRIu64 " pages  %s\n", rows[i].label, rows[i].v, b);
+                        }
+                        if (want != HT_U64_UNKNOWN) {
+                                _cleanup_free_ char *b = human(BYTES(want));
+                                printf("  %-30s %10" PRIu64 " pages  %s (vm.nr_hugepages of profile %s, %s)%s\n",
+                                       "asked for", want, b, ht_tx_profile(applied) ? ht_tx_profile(applied) : "-",
+                                       ht_tx_txid(applied),
+                                       f->hugepages_total != HT_U64_UNKNOWN && f->hugepages_total < want
+                                               ? ": short of it" : "");
+                        } else if (am)
+                                printf("  %-30s none (profile %s sets no vm.nr_hugepages)\n", "asked for",
+                                       ht_tx_profile(applied) ? ht_tx_profile(applied) : "-");
+                }
+
+                printf("Paging:       %s\n", rates ? "since boot, and per second over the interval" : "since boot");
+                for (size_t i = 0; i < N_VM; i++) {
+                        uint64_t now = rates ? vm1[i] : vm0[i];
+                        if (now == HT_U64_UNKNOWN) {
+                                printf("  %-12s unknown\n", vm_counters[i]);
+                                continue;
+                        }
+                        printf("  %-12s %14" PRIu64, vm_counters[i], now);
+                        if (rates && vm0[i] != HT_U64_UNKNOWN && vm1[i] >= vm0[i])
+                                printf("  %10.1f/s", (double)(vm1[i] - vm0[i]) / o->interval);
+                        putchar('\n');
+                }
+
+                printf("THP:          %s (defrag %s)\n", f->thp_enabled ? f->thp_enabled : "unknown",
+                       f->thp_defrag ? f->thp_defrag : "unknown");
+                if (f->hugetext_supported == HT_YES)
+                        printf("hugetext:     %" PRId64 " (%s)\n", f->hugetext_enabled, hugetext_mode(f->hugetext_enabled));
+                else
+                        printf("hugetext:     %s\n", f->hugetext_supported == HT_NO ? "not in this kernel" : "unknown");
+                if (n_maps) {
+                        printf("  text in huge pages (FilePmdMapped):\n");
+                        for (size_t i = 0; i < n_maps; i++)
+                                printf("    %-20s pid %-8u %10" PRIu64 " kB\n", maps[i].name, maps[i].pid, maps[i].kb);
+                        printf("    %-33s %10" PRIu64 " kB\n", "total", mapped_total);
+                } else if (f->processes_known)
+                        printf("  no database or JVM process found\n");
+
+                if (last)
+                        printf("Last transaction: %s %s %s, %s (%s)\n", jget(last, "txid"),
+                               jget(last, "command") ? jget(last, "command") : "-",
+                               jget(last, "profile") ? jget(last, "profile") : "-", jget(last, "status"),
+                               jget(last, "created") ? jget(last, "created") : "-");
+                else
+                        printf("Last transaction: none in %s\n", c->state_dir);
+                if (am) {
+                        const char *at = jget(am, "committed_at") ? jget(am, "committed_at") : jget(am, "created");
+                        printf("Applied profile:  %s (%s, %s)\n", ht_tx_profile(applied) ? ht_tx_profile(applied) : "-",
+                               ht_tx_txid(applied), at ? at : "-");
+                } else
+                        printf("Applied profile:  none\n");
+                if (reboot == 1)
+                        printf("Reboot pending:   yes (transaction %s needs one)\n", reboot_tx ? reboot_tx : "-");
+                else
+                        printf("Reboot pending:   %s\n", reboot == 0 ? "no" : "unknown (no boot id)");
+                printf("Verify:           run 'hosttune verify'\n");
+                ht_report_warnings(c, warnings);
+        }
+#undef BYTES
+        free(maps);
+        ht_tx_free(applied);
+        json_object_put(history);
+        return HT_EXIT_OK;
+}

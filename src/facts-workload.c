@@ -1,0 +1,245 @@
+/* Workload facts: what the host runs or has installed — an Oracle
+ * Database (its owner, oratab, ora_* processes), MySQL/MariaDB (units,
+ * binaries, a running server), JVMs (java processes and their heaps).
+ * recommend picks a profile from them and status finds the processes
+ * whose text hugetext should map. Everything is read through the
+ * context, so fixtures can hold a /proc/PID/ or two. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+
+#include "facts-internal.h"
+#include "facts.h"
+#include "util.h"
+
+/* A host with more processes than this is scanned up to here: the ones
+ * that matter (databases, JVMs) are long-lived and have low pids. */
+#define MAX_PIDS 65536
+/* A JVM's command line can be long (class paths): read this much. */
+#define MAX_CMDLINE (256u << 10)
+
+const char *ht_process_kind_to_string(ht_process_kind k) {
+        switch (k) {
+        case HT_PROC_ORACLE: return "oracle";
+        case HT_PROC_MYSQL: return "mysql";
+        case HT_PROC_JAVA: return "java";
+        }
+        return "unknown";
+}
+
+static bool all_digits(const char *s) {
+        return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* A process name fit for messages: printable ASCII, at most 64 bytes. */
+static char *clean_name(const char *s, size_t n) {
+        if (n > 64)
+                n = 64;
+        char *r = xstrndup(s, n);
+        for (char *p = r; *p; p++)
+                if ((unsigned char)*p < 0x21 || (unsigned char)*p >= 0x7f)
+                        *p = '?';
+        return r;
+}
+
+int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret) {
+        /* The JVM takes the last of repeated options. */
+        bool found = false;
+        uint64_t heap = 0;
+        for (size_t off = 0; off < len;) {
+                size_t n = strnlen(cmdline + off, len - off);
+                /* an argument cut short (no NUL before len) is not read */
+                if (off + n >= len)
+                        break;
+                const char *arg = cmdline + off;
+                const char *v = NULL;
+                if (n > 4 && startswith(arg, "-Xmx"))
+                        v = arg + 4;
+                else if (startswith(arg, "-XX:MaxHeapSize="))
+                        v = arg + strlen("-XX:MaxHeapSize=");
+                if (v) {
+                        uint64_t b;
+                        /* the JVM's sizes: digits and one of k, m, g, t */
+                        size_t digits = strspn(v, "0123456789");
+                        bool ok = digits > 0 && (v[digits] == 0 ||
+                                                 (strchr("kKmMgGtT", v[digits]) && v[digits + 1] == 0));
+                        if (ok && parse_size_bytes(v, &b) == 0) {
+                                heap = b;
+                                found = true;
+                        }
+                }
+                off += n + 1;
+        }
+        if (!found)
+                return -ENOENT;
+        *ret = heap;
+        return 0;
+}
+
+static bool classify(const char *name, ht_process_kind *ret) {
+        if (startswith(name, "ora_")) {
+                *ret = HT_PROC_ORACLE;
+                return true;
+        }
+        if (streq(name, "mysqld") || streq(name, "mariadbd")) {
+                *ret = HT_PROC_MYSQL;
+                return true;
+        }
+        if (streq(name, "java")) {
+                *ret = HT_PROC_JAVA;
+                return true;
+        }
+        return false;
+}
+
+static int cmp_process(const void *a, const void *b) {
+        const ht_process *x = a, *y = b;
+        return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static void collect_processes(const ht_context *c, ht_facts *f) {
+        _cleanup_strv_free_ char **names = NULL;
+        if (ht_list_dir(c, "/proc", NULL, &names) < 0 || !names[0])
+                return;
+        f->processes_known = true;
+        size_t seen = 0;
+        for (size_t i = 0; names[i] && seen < MAX_PIDS; i++) {
+                uint64_t pid;
+                if (!all_digits(names[i]) || parse_u64(names[i], &pid) < 0 || pid == 0 || pid > UINT32_MAX)
+                        continue;
+                seen++;
+                /* Processes come and go while we read: a vanished one is
+                 * simply not there, no warning. */
+                _cleanup_free_ char *p_comm = xasprintf("/proc/%s/comm", names[i]);
+                _cleanup_free_ char *p_cmd = xasprintf("/proc/%s/cmdline", names[i]);
+                _cleanup_free_ char *comm = NULL, *cmd = NULL;
+                size_t cmd_len = 0;
+                if (ht_read_file(c, p_comm, 256, &comm, NULL) == 0) {
+                        comm[strcspn(comm, "\n")] = 0;
+                        /* most processes are none of ours: skip their
+                         * command lines, which can be long */
+                        ht_process_kind k;
+                        if (!classify(comm, &k))
+                                continue;
+                }
+                /* argv[0] first: Oracle renames its processes there in full
+                 * (comm keeps only 15 bytes), and it is a path for java */
+                _cleanup_free_ char *name = NULL;
+                ht_process_kind kind;
+                bool have_cmd = ht_read_file(c, p_cmd, MAX_CMDLINE, &cmd, &cmd_len) == 0 && cmd_len > 0;
+                if (have_cmd) {
+                        /* Oracle writes "ora_pmon_ORCL" over argv with spaces after it */
+                        size_t n = strcspn(cmd, " ");
+                        _cleanup_free_ char *argv0 = xstrndup(cmd, n);
+                        const char *base = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+                        if (classify(base, &kind))
+                                name = clean_name(base, strlen(base));
+                }
+                if (!name && comm && classify(comm, &kind))
+                        name = clean_name(comm, strlen(comm));
+                if (!name)
+                        continue;
+                f->processes = xrealloc(f->processes, (f->n_processes + 1) * sizeof(*f->processes));
+                ht_process *pr = &f->processes[f->n_processes++];
+                *pr = (ht_process){.pid = (unsigned)pid, .name = TAKE_PTR(name), .kind = kind,
+                                   .max_heap_bytes = HT_U64_UNKNOWN};
+                uint64_t heap;
+                if (kind == HT_PROC_JAVA && have_cmd && ht_java_max_heap(cmd, cmd_len, &heap) == 0)
+                        pr->max_heap_bytes = heap;
+        }
+        if (f->n_processes > 1)
+                qsort(f->processes, f->n_processes, sizeof(*f->processes), cmp_process);
+}
+
+void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char *where) {
+        ht_facts_check_nul(f, buf, len, where);
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        for (size_t i = 0; lines[i]; i++) {
+                char *l = strstrip(lines[i]);
+                if (!*l || *l == '#')
+                        continue;
+                /* SID:ORACLE_HOME:Y|N; "*" entries name a home, not a database */
+                size_t n = strcspn(l, ":");
+                if (l[n] != ':' || n == 0 || l[0] == '*')
+                        continue;
+                _cleanup_free_ char *sid = xstrndup(l, n);
+                bool ok = true;
+                for (char *p = sid; *p && ok; p++)
+                        ok = isalnum((unsigned char)*p) || *p == '_' || *p == '+' || *p == '-' || *p == '$';
+                if (ok && !strv_contains(f->oratab_sids, sid))
+                        strv_push(&f->oratab_sids, sid);
+        }
+}
+
+/* The "oracle" user: uid from the root's /etc/passwd (never NSS). */
+static void collect_oracle_user(const ht_context *c, ht_facts *f) {
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        if (ht_facts_read(c, f, "/etc/passwd", false, &buf, &len) < 0)
+                return;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        for (size_t i = 0; lines[i]; i++) {
+                if (!startswith(lines[i], "oracle:"))
+                        continue;
+                /* name:x:uid:... — count colons: fields may be empty */
+                const char *p = lines[i];
+                for (int k = 0; k < 2 && p; k++) {
+                        p = strchr(p, ':');
+                        if (p)
+                                p++;
+                }
+                uint64_t uid;
+                if (!p)
+                        continue;
+                _cleanup_free_ char *num = xstrndup(p, strcspn(p, ":"));
+                f->oracle_user = xstrdup("oracle");
+                if (parse_u64(num, &uid) == 0 && uid < UINT32_MAX)
+                        f->oracle_uid = (int64_t)uid;
+                return;
+        }
+}
+
+void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {
+        collect_oracle_user(c, f);
+        static const char *const oratabs[] = {"/etc/oratab", "/var/opt/oracle/oratab"};
+        for (size_t i = 0; i < ELEMENTSOF(oratabs) && !f->oratab; i++) {
+                char *buf;
+                size_t len;
+                if (ht_facts_read(c, f, oratabs[i], false, &buf, &len) < 0)
+                        continue;
+                f->oratab = xstrdup(oratabs[i]);
+                _cleanup_free_ char *d = ht_display_path(c, oratabs[i]);
+                ht_facts_parse_oratab(f, buf, len, d);
+                free(buf);
+        }
+
+        static const char *const unit_dirs[] = {"/etc/systemd/system", "/usr/lib/systemd/system",
+                                                "/lib/systemd/system"};
+        static const char *const units[] = {"mysqld.service", "mariadb.service", "mysql.service"};
+        for (size_t d = 0; d < ELEMENTSOF(unit_dirs); d++)
+                for (size_t u = 0; u < ELEMENTSOF(units); u++) {
+                        _cleanup_free_ char *p = xasprintf("%s/%s", unit_dirs[d], units[u]);
+                        if (ht_exists(c, p))
+                                strv_push(&f->mysql_units, p);
+                }
+        static const char *const bins[] = {"/usr/sbin/mysqld", "/usr/sbin/mariadbd", "/usr/libexec/mysqld",
+                                           "/usr/libexec/mariadbd"};
+        for (size_t i = 0; i < ELEMENTSOF(bins); i++)
+                if (ht_exists(c, bins[i]))
+                        strv_push(&f->mysql_binaries, bins[i]);
+
+        collect_processes(c, f);
+}
+
+void ht_facts_workload_free(ht_facts *f) {
+        for (size_t i = 0; i < f->n_processes; i++)
+                free(f->processes[i].name);
+        free(f->processes);
+        free(f->oracle_user);
+        free(f->oratab);
+        strv_free(f->oratab_sids);
+        strv_free(f->mysql_units);
+        strv_free(f->mysql_binaries);
+}

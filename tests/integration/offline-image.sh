@@ -1,0 +1,143 @@
+#!/bin/sh
+# Offline image builds: a tree without proc/ and sys/ (debian12-kvm minus
+# both), planned and applied with and without --facts (the facts JSON of
+# the fixture, as `hosttune facts --json` prints it): no runtime changes,
+# only persisted files, the missing-facts message, grub regeneration at
+# first boot (or inside the image when it has the tool and we are root),
+# and rollback. Needs jq. TAP output.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 77; }
+HOSTTUNE_NO_AUDIT=1 HOSTTUNE_INSECURE_PROFILES=1
+export HOSTTUNE_NO_AUDIT HOSTTUNE_INSECURE_PROFILES
+H=$(cd "$HOSTS" && pwd)
+P=$(cd "$PROFILES" && pwd)
+R=$(cd "$top_srcdir/rules" && pwd)
+
+# image NAME FIXTURE: a copy of the fixture without proc/ and sys/
+image() {
+        mkdir -p "$tmp/$1"
+        (cd "$H/$2" && tar cf - --exclude=./proc --exclude=./sys .) | (cd "$tmp/$1" && tar xf -)
+        printf '%s\n' "$tmp/$1"
+}
+# a listing of the tree with checksums: what "unchanged" means
+snapshot() { (cd "$1" && find . -path ./var/lib/hosttune -prune -o -path ./run -prune -o -type f -print | sort | xargs sha256sum); }
+# the checkout's profiles and rules (word-split on purpose: no blanks in them)
+PR="--profile-path $P --rules-path $R"
+
+FACTS=$tmp/target-facts.json
+"$HOSTTUNE" --root "$H/debian12-kvm" facts --json >"$FACTS" 2>/dev/null
+check "the target's facts" 0 $?
+I=$(image img debian12-kvm)
+snapshot "$I" >"$tmp/pristine"
+
+# ---- facts of an image
+run 0 "facts of the image" --root "$I" facts --json
+check "image.offline" 'true null' "$(jq -c '.image.offline, .image.facts_file' "$tmp/out" | paste -sd' ' -)"
+check "kernel facts unknown" 'null null null' "$(jq -c '.kernel.release, .memory.total_kb, .hugepages.default_size_kb' "$tmp/out" | paste -sd' ' -)"
+check "the image's own files still read" '"debian" "grub2"' "$(jq -c '.os.id, .bootloader.kind' "$tmp/out" | paste -sd' ' -)"
+check_contains "one warning says it is an image" "is an offline image (no /proc/sys or /sys)" "$tmp/err"
+check "and only one" 1 "$(grep -c warning "$tmp/err")"
+run 0 "facts with --facts" --root "$I" --facts "$FACTS" facts --json
+for k in .kernel.release .kernel.cmdline .memory.total_kb .hugepages.default_size_kb .hugepages.sizes_kb .thp.enabled .cpu.flags .hypervisor .hugetext.supported; do
+        check "--facts gives $k" "$(jq -c "$k" "$FACTS")" "$(jq -c "$k" "$tmp/out")"
+done
+check "--facts: not the target's boot id or mounts" 'null []' "$(jq -c '.boot_id, .mounts.hugetlbfs' "$tmp/out" | paste -sd' ' -)"
+check "--facts: its path" "\"$FACTS\"" "$(jq -c .image.facts_file "$tmp/out")"
+
+# ---- without --facts: a profile that sizes HugePages cannot be planned
+run 1 "plan oracle sga 4G without --facts" --root "$I" $PR plan oracle --set sga_max_size=4G
+check_contains "the message" "facts.hugepages.default_size_kb is unknown: this is an offline image" "$tmp/out"
+check_contains "the fix" "pass --facts FILE from a machine of the target shape" "$tmp/out"
+run 1 "apply without --facts" --root "$I" $PR apply oracle --set sga_max_size=4G
+snapshot "$I" >"$tmp/now"
+if cmp -s "$tmp/pristine" "$tmp/now"; then ok "nothing written"; else not_ok "the image changed: $(diff "$tmp/pristine" "$tmp/now")"; fi
+# base needs no kernel facts
+run 2 "plan base without --facts" --root "$I" $PR plan base
+check_contains "offline in the summary" "(offline image)" "$tmp/out"
+# jvm: hugetext cannot be decided, and says why
+run 2 "plan jvm without --facts" --root "$I" $PR plan jvm
+check_contains "hugetext skipped for want of facts" "facts.hugetext.supported is unknown: this is an offline image" "$tmp/out"
+
+# ---- with --facts
+run 2 "plan with --facts" --root "$I" $PR --facts "$FACTS" plan oracle --set sga_max_size=4G --json
+cp "$tmp/out" "$tmp/plan.json"
+check "offline in JSON" true "$(jq -c .offline "$tmp/plan.json")"
+check "no runtime change" '[]' "$(jq -c '[.changes[] | select(.runtime)]' "$tmp/plan.json")"
+check "nr_hugepages from the target's page size: ceil(4G/2M)+2" '"vm.nr_hugepages = 2050"' \
+        "$(jq -c '.files[] | select(.path == "/etc/sysctl.d/90-hosttune.conf") | .after | split("\n") | map(select(startswith("vm.nr_hugepages")))[0]' "$tmp/plan.json")"
+check "files planned" '["/etc/default/grub","/etc/security/limits.d/90-hosttune.conf","/etc/sysctl.d/90-hosttune.conf","/etc/tmpfiles.d/hosttune.conf"]' \
+        "$(jq -c '[.files[].path] | sort' "$tmp/plan.json")"
+check "grub-mkconfig at first boot" true \
+        "$(jq -c '.warnings | any(. == "grub-mkconfig is not in this image: run '"'"'grub-mkconfig -o /boot/grub/grub.cfg'"'"' at its first boot")' "$tmp/plan.json")"
+run 2 "plan text" --root "$I" $PR --facts "$FACTS" plan oracle --set sga_max_size=4G
+check_contains "text: offline" "files to write (offline image)" "$tmp/out"
+check_contains "text: the action at first boot" "regenerate grub.cfg from /etc/default/grub, at the image's first boot" "$tmp/out"
+
+run 0 "apply with --facts" --root "$I" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
+check_contains "apply notes the first boot" "note: grub-mkconfig is not in this image" "$tmp/out"
+check "no proc/ or sys/ made in the image" "no" "$( [ -e "$I/proc" ] || [ -e "$I/sys" ] && echo yes || echo no)"
+check_contains "sysctl.d written" "vm.nr_hugepages = 2050" "$I/etc/sysctl.d/90-hosttune.conf"
+check_contains "tmpfiles.d written" "w /sys/kernel/mm/transparent_hugepage/enabled - - - - never" "$I/etc/tmpfiles.d/hosttune.conf"
+check_contains "limits.d written" "oracle     hard    memlock" "$I/etc/security/limits.d/90-hosttune.conf"
+check_contains "grub defaults edited" 'GRUB_CMDLINE_LINUX="transparent_hugepage=never"' "$I/etc/default/grub"
+txid=$("$HOSTTUNE" --root "$I" history --json | jq -r '.transactions[-1].txid')
+check "journal: no runtime items" 0 \
+        "$(jq '[.items[] | select(.kind == "runtime")] | length' "$I/var/lib/hosttune/journal/$txid/manifest.json")"
+run 0 "apply again: nothing to do" --root "$I" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
+check_contains "says so" "no changes" "$tmp/out"
+run 0 "rollback offline" --root "$I" rollback
+snapshot "$I" >"$tmp/now"
+if cmp -s "$tmp/pristine" "$tmp/now"; then ok "rollback: the image is as it was"; else not_ok "rollback left: $(diff "$tmp/pristine" "$tmp/now")"; fi
+
+# ---- bad --facts
+echo '{"kernel": {"release": 5}, "memory": {}}' >"$tmp/bad1.json"
+run 1 "a wrong type" --root "$I" --facts "$tmp/bad1.json" plan base
+check_contains "names file and field" "bad1.json: kernel.release: expected a string, got int" "$tmp/err"
+printf '{\n "kernel": {}\n "memory": {}\n}' >"$tmp/bad2.json"
+run 1 "broken JSON" --root "$I" --facts "$tmp/bad2.json" plan base
+check_contains "names the line" "bad2.json:3: not valid JSON" "$tmp/err"
+echo '[1, 2]' >"$tmp/bad3.json"
+run 1 "not facts" --root "$I" --facts "$tmp/bad3.json" facts
+check_contains "says so" "does not look like the output of 'hosttune facts --json'" "$tmp/err"
+"$HOSTTUNE" --root "$I" facts --json >"$tmp/img-facts.json" 2>/dev/null
+run 1 "facts of an image are no target facts" --root "$I" --facts "$tmp/img-facts.json" facts
+check_contains "says where to get them" "collected from an offline image" "$tmp/err"
+jq '.thp.sysfs_dir = "/etc"' "$FACTS" >"$tmp/bad4.json"
+run 1 "a path outside the THP directories" --root "$I" --facts "$tmp/bad4.json" facts
+jq '.kernel.cmdline = "quiet\nGRUB_EVIL=1"' "$FACTS" >"$tmp/bad5.json"
+run 1 "a newline in the command line" --root "$I" --facts "$tmp/bad5.json" facts
+run 1 "a missing file" --root "$I" --facts "$tmp/nonexistent.json" facts
+run 1 "a directory" --root "$I" --facts "$tmp" facts
+check_contains "not a regular file" "not a regular file" "$tmp/err"
+run 0 "--facts with a live root is ignored, with a warning" --root "$H/debian12-kvm" --facts "$FACTS" facts --json
+check_contains "the warning" "is ignored" "$tmp/err"
+
+# ---- the image has grub-mkconfig: it runs inside the image (root only)
+SH=$(command -v dash || command -v sh)
+if [ "$(id -u)" = 0 ] && [ -n "$SH" ] && command -v ldd >/dev/null 2>&1; then
+        C=$(image chroot-img debian12-kvm)
+        snapshot "$C" >"$tmp/pristine-c"
+        mkdir -p "$C/bin" "$C/usr/sbin"
+        cp "$(readlink -f "$SH")" "$C/bin/sh"
+        for lib in $(ldd "$(readlink -f "$SH")" | awk '/=>/ && $3 ~ /^\// { print $3 } /^[ \t]*\// { print $1 }'); do
+                mkdir -p "$C$(dirname "$lib")"
+                cp "$(readlink -f "$lib")" "$C$lib"
+        done
+        # a stand-in that proves it ran chrooted: it sees the image's files
+        printf '#!/bin/sh\n[ -f /etc/debian_version ] || exit 3\nread x </etc/default/grub\necho "# regenerated inside the image" >"$2"\n' >"$C/usr/sbin/grub-mkconfig"
+        chmod 755 "$C/usr/sbin/grub-mkconfig"
+        [ -f "$C/etc/debian_version" ] || echo 12.5 >"$C/etc/debian_version"
+        snapshot "$C" >"$tmp/pristine-c"
+        run 2 "chroot: plan" --root "$C" $PR --facts "$FACTS" plan oracle --set sga_max_size=4G
+        check_contains "chroot: the plan says inside the image" "regenerate grub.cfg from /etc/default/grub, inside the image (chroot)" "$tmp/out"
+        run 0 "chroot: apply" --root "$C" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
+        check "chroot: grub.cfg regenerated in the image" "# regenerated inside the image" "$(cat "$C/boot/grub/grub.cfg")"
+        run 0 "chroot: rollback" --root "$C" rollback
+        snapshot "$C" >"$tmp/now"
+        if cmp -s "$tmp/pristine-c" "$tmp/now"; then ok "chroot: rollback restores grub.cfg too"
+        else not_ok "chroot: rollback left: $(diff "$tmp/pristine-c" "$tmp/now")"; fi
+else
+        ok "# SKIP chroot: needs root, a shell and ldd"
+fi
+
+finish
