@@ -986,6 +986,9 @@ static bool state_is(const ht_file_snapshot *cur, bool existed, const char *sha)
                 return false;
         if (!existed)
                 return true;
+        /* a generated file's new state has no checksum until its tool ran */
+        if (!sha)
+                return false;
         char hex[HT_SHA256_HEX_SIZE];
         ht_sha256_hex(cur->content, cur->len, hex);
         return streq(hex, sha);
