@@ -507,8 +507,15 @@ static void test_crash_named_steps(void **state) {
                 int st;
                 assert_int_equal(waitpid(pid, &st, 0), pid);
                 assert_true(WIFSIGNALED(st));
+                /* a crash after tx-begin leaves exactly one pending */
+                char **pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 1);
+                assert_int_equal(strv_length(pend), 1);
+                strv_free(pend);
                 char *err = NULL;
                 int r = ht_journal_recover(f->c, NULL, &err);
+                pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 0);
                 if (r < 0)
                         fail_msg("%s: %s", steps[i], err);
                 char *after = tt_tree(f->root);
@@ -666,6 +673,17 @@ static void test_corrupt_manifest(void **state) {
                 assert_int_equal(ht_journal_load(f->c, txid, &t, &e2), -EBADMSG);
                 assert_null(t);
                 free(e2);
+                /* the corrupt one may be the last apply: no older one is
+                 * picked for "rollback" in its place */
+                e2 = NULL;
+                assert_int_equal(ht_journal_last_committed(f->c, "apply", &t, &e2), -EBADMSG);
+                assert_null(t);
+                assert_non_null(strstr(e2, "manifest is corrupt"));
+                free(e2);
+                /* and pending ones (ht_journal_pending) do not include it */
+                char **pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 0);
+                assert_null(pend);
 
                 strv_free(msgs);
                 free(err);
