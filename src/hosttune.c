@@ -217,5 +217,8 @@ int main(int argc, char **argv) {
                 .boot = boot,
                 .facts_file = facts_file,
         };
+        /* apply and rollback recover under the lock they hold throughout */
+        if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run))
+                ht_recover_pending(ctx);
         return cmd->run(&o);
 }
