@@ -48,9 +48,9 @@ completed=no
 while [ "$N" -le 1000 ]; do
         rm -rf "$c"
         cp -a "$pristine" "$c"
-        # (in a subshell: bash reports the kill on its own stderr)
-        (HOSTTUNE_FAULT_AFTER=$N "$HOSTTUNE" --root "$c" --profile-path "$PROFILES" --rules-path "$RULES" \
-                apply oracle $SGA >"$tmp/crash-out" 2>&1) 2>/dev/null
+        # (grouped: bash reports the kill on its own stderr)
+        { HOSTTUNE_FAULT_AFTER=$N "$HOSTTUNE" --root "$c" --profile-path "$PROFILES" --rules-path "$RULES" \
+                apply oracle $SGA >"$tmp/crash-out" 2>&1; } 2>/dev/null
         krc=$?
         if [ "$krc" = 0 ]; then
                 completed=yes
@@ -112,8 +112,8 @@ completed=no
 while [ "$M" -le 1000 ]; do
         rm -rf "$c"
         cp -a "$tmp/applied" "$c"
-        (HOSTTUNE_FAULT_AFTER=$M "$HOSTTUNE" --root "$c" --profile-path "$PROFILES" --rules-path "$RULES" \
-                rollback >"$tmp/crash-out" 2>&1) 2>/dev/null
+        { HOSTTUNE_FAULT_AFTER=$M "$HOSTTUNE" --root "$c" --profile-path "$PROFILES" --rules-path "$RULES" \
+                rollback >"$tmp/crash-out" 2>&1; } 2>/dev/null
         krc=$?
         if [ "$krc" = 0 ]; then
                 completed=yes

@@ -159,8 +159,8 @@ if is_root && command -v setpriv >/dev/null 2>&1; then
         h7=$(prepare_host debian12-kvm)
         st7=$tmp/state7
         cp -a "$h7" "$tmp/before7"
-        (HOSTTUNE_FAULT_AFTER=apply-runtime:3 "$HOSTTUNE" --root "$h7" --profile-path "$PROFILES" \
-                --rules-path "$RULES" --state-dir "$st7" apply oracle $SGA >/dev/null 2>&1) 2>/dev/null
+        { HOSTTUNE_FAULT_AFTER=apply-runtime:3 "$HOSTTUNE" --root "$h7" --profile-path "$PROFILES" \
+                --rules-path "$RULES" --state-dir "$st7" apply oracle $SGA >/dev/null 2>&1; } 2>/dev/null
         check "apply killed after its third runtime write" "137" "$?"
         # a user who may read the journal but not take the lock (the lock
         # file is root's): the run goes on and says how to recover
