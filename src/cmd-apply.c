@@ -25,20 +25,10 @@ static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
                 ht_report_error("%s", err ? err : strerror(-r));
                 return NULL;
         }
-        _cleanup_strv_free_ char **msgs = NULL;
-        _cleanup_free_ char *rerr = NULL;
-        r = ht_journal_recover(o->ctx, &msgs, &rerr);
-        ht_report_warnings(o->ctx, msgs);
-        if (r == -EBADMSG) {
-                /* a corrupt old manifest must not block tuning; it is named above */
-                if (!o->ctx->quiet)
-                        fprintf(stderr, "hosttune: warning: %s\n", rerr ? rerr : "a journal manifest is corrupt");
-        } else if (r < 0) {
-                ht_report_error("cannot recover an unfinished transaction: %s", rerr ? rerr : strerror(-r));
+        if (ht_recover_locked(o->ctx) < 0) {
                 ht_lock_release(lock);
                 return NULL;
-        } else if (r > 0 && !o->ctx->quiet)
-                fprintf(stderr, "hosttune: recovered %d unfinished transaction%s (rolled back)\n", r, r == 1 ? "" : "s");
+        }
         return lock;
 }
 

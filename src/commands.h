@@ -38,3 +38,13 @@ int ht_cmd_status(const ht_cmd_opts *o);
  * stderr (also under --json, where stdout stays machine-readable). */
 void ht_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ht_report_warnings(const ht_context *c, char *const *warnings);
+
+/* With the run lock held: roll back what a crashed run left pending and
+ * report it on stderr. Returns how many were recovered, or -errno
+ * (reported) when a recovery failed; a corrupt manifest is only warned
+ * about. */
+int ht_recover_locked(const ht_context *c);
+/* For the commands that do not take the lock themselves: when the
+ * journal holds a pending transaction and no other hosttune runs, take
+ * the lock and recover; when this run may not (not root), warn. */
+void ht_recover_pending(const ht_context *c);

@@ -245,5 +245,8 @@ int main(int argc, char **argv) {
                 .facts_file = facts_file,
                 .interval = interval,
         };
+        /* apply and rollback recover under the lock they hold throughout */
+        if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run))
+                ht_recover_pending(ctx);
         return cmd->run(&o);
 }

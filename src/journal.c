@@ -986,6 +986,9 @@ static bool state_is(const ht_file_snapshot *cur, bool existed, const char *sha)
                 return false;
         if (!existed)
                 return true;
+        /* a generated file's new state has no checksum until its tool ran */
+        if (!sha)
+                return false;
         char hex[HT_SHA256_HEX_SIZE];
         ht_sha256_hex(cur->content, cur->len, hex);
         return streq(hex, sha);
@@ -1411,6 +1414,33 @@ int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error) {
         return 0;
 }
 
+int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error) {
+        int jfd;
+        int r = open_journal_dir(c, false, &jfd, ret_error);
+        if (r == -ENOENT) {
+                *ret_txids = NULL;
+                return 0;
+        }
+        if (r < 0)
+                return r;
+        entry *l;
+        size_t n;
+        r = load_all(c, jfd, &l, &n);
+        close(jfd);
+        if (r < 0)
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+        char **txids = NULL;
+        int k = 0;
+        for (size_t i = 0; i < n; i++)
+                if (l[i].tx && streq_ptr(ht_tx_status(l[i].tx), "pending")) {
+                        strv_push(&txids, l[i].txid);
+                        k++;
+                }
+        entries_free(l, n);
+        *ret_txids = txids;
+        return k;
+}
+
 int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **ret_error) {
         if (!txid_valid(txid))
                 return set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
@@ -1444,8 +1474,18 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
         ht_tx *found = NULL;
         for (size_t i = n; i > 0 && !found; i--) {
                 ht_tx *tx = l[i - 1].tx;
-                if (tx && streq_ptr(ht_tx_status(tx), "committed") &&
-                    (!command || streq_ptr(ht_tx_command(tx), command)))
+                if (!tx) {
+                        /* a corrupt newer manifest may be the last apply:
+                         * undoing an older one instead would be a guess */
+                        r = set_error(ret_error, -EBADMSG,
+                                      "%s; it may be the last transaction, so none is rolled back; move it out of "
+                                      "%s/" JOURNAL_DIR " or name the transaction to roll back",
+                                      l[i - 1].error, c->state_dir);
+                        entries_free(l, n);
+                        close(jfd);
+                        return r;
+                }
+                if (streq_ptr(ht_tx_status(tx), "committed") && (!command || streq_ptr(ht_tx_command(tx), command)))
                         found = TAKE_PTR(l[i - 1].tx);
         }
         entries_free(l, n);

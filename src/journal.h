@@ -131,6 +131,12 @@ int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_
  * before anything else. */
 int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_error);
 
+/* The txids of pending transactions (a crash mid-apply or mid-rollback,
+ * or a run in progress: only the lock tells them apart), oldest first,
+ * without changing anything. Returns how many; 0 without a journal;
+ * -errno when the journal cannot be read (not ours, no permission). */
+int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error);
+
 /* History, oldest first: a JSON array of summaries {txid, created, status,
  * command, profile, params, changes, done, reboot_required, boot_id, ...};
  * a corrupt manifest shows as {txid, status "corrupt", error}. No state
@@ -141,7 +147,8 @@ int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error);
  * corrupt (the message says where to look). */
 int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **ret_error);
 /* The newest committed transaction of command ("apply"; NULL: any);
- * -ENOENT when there is none. */
+ * -ENOENT when there is none; -EBADMSG when a newer manifest is corrupt
+ * (it might be the one meant). */
 int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error);
 /* txid and every committed transaction after it, newest first (what
  * "rollback TXID" undoes). Committed "rollback" transactions are left

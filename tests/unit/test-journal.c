@@ -370,6 +370,32 @@ static void test_abort(void **state) {
         free(after);
 }
 
+/* A bootloader tool that fails after writing part of grub.cfg: the
+ * generated item has no new checksum yet; abort must restore the file
+ * (this crashed on a NULL checksum once). */
+static void test_abort_generated_tool_failed(void **state) {
+        fixture *f = *state;
+        tt_mkdir(f->root, "boot");
+        tt_mkdir(f->root, "boot/grub");
+        tt_put(f->root, "boot/grub/grub.cfg", "menuentry old {}\n", 0600);
+        char *before = tt_tree(f->root);
+        ht_tx *tx = NULL;
+        char *err = NULL;
+        size_t item;
+        must(ht_tx_begin(f->c, "apply", "oracle", NULL, NULL, &tx, &err), err);
+        must(ht_tx_record_generated(tx, "cmdline", "/boot/grub/grub.cfg", &item, &err), err);
+        tt_put(f->root, "boot/grub/grub.cfg", "# half writ", 0600);
+        char **msgs = NULL;
+        must(ht_tx_abort(tx, "grub-mkconfig failed", &msgs, &err), err);
+        char *after = tt_tree(f->root);
+        assert_string_equal(before, after);
+        assert_string_equal(ht_tx_status(tx), "failed");
+        ht_tx_free(tx);
+        strv_free(msgs);
+        free(before);
+        free(after);
+}
+
 static void assert_no_pending(fixture *f) {
         json_object *list;
         char *err = NULL;
@@ -481,8 +507,15 @@ static void test_crash_named_steps(void **state) {
                 int st;
                 assert_int_equal(waitpid(pid, &st, 0), pid);
                 assert_true(WIFSIGNALED(st));
+                /* a crash after tx-begin leaves exactly one pending */
+                char **pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 1);
+                assert_int_equal(strv_length(pend), 1);
+                strv_free(pend);
                 char *err = NULL;
                 int r = ht_journal_recover(f->c, NULL, &err);
+                pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 0);
                 if (r < 0)
                         fail_msg("%s: %s", steps[i], err);
                 char *after = tt_tree(f->root);
@@ -640,6 +673,17 @@ static void test_corrupt_manifest(void **state) {
                 assert_int_equal(ht_journal_load(f->c, txid, &t, &e2), -EBADMSG);
                 assert_null(t);
                 free(e2);
+                /* the corrupt one may be the last apply: no older one is
+                 * picked for "rollback" in its place */
+                e2 = NULL;
+                assert_int_equal(ht_journal_last_committed(f->c, "apply", &t, &e2), -EBADMSG);
+                assert_null(t);
+                assert_non_null(strstr(e2, "manifest is corrupt"));
+                free(e2);
+                /* and pending ones (ht_journal_pending) do not include it */
+                char **pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 0);
+                assert_null(pend);
 
                 strv_free(msgs);
                 free(err);
@@ -1029,6 +1073,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_rollback_is_recorded_and_can_be_undone, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_refuses_changed_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_abort, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_abort_generated_tool_failed, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_crash_recovery_write_ahead, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_crash_recovery_interleaved, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_crash_named_steps, setup, teardown),

@@ -1,0 +1,113 @@
+#!/bin/sh
+# The real host (issue 5): apply a small profile to the running kernel —
+# vm.swappiness and a few more HugePages — with a temporary state
+# directory, check /proc/sys and HugePages_Total, verify, roll back, and
+# check every value is as before. Root only, and only where /proc/sys is
+# writable; whatever happens, the saved values are written back (trap).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+
+skip_all() { echo "1..0 # SKIP $1"; exit 77; }
+[ "$(id -u)" = 0 ] || skip_all "not root"
+[ -r /proc/sys/vm/swappiness ] && [ -r /proc/sys/vm/nr_hugepages ] || skip_all "no vm.swappiness or vm.nr_hugepages"
+grep -q '^HugePages_Total:' /proc/meminfo || skip_all "no HugePages in this kernel"
+dropin=/etc/sysctl.d/90-hosttune.conf
+[ -e "$dropin" ] && skip_all "$dropin exists: hosttune manages this machine; not touching it"
+[ -e /run/hosttune.lock ] && command -v flock >/dev/null 2>&1 && ! flock -n /run/hosttune.lock true &&
+        skip_all "another hosttune runs on this machine"
+
+swap0=$(cat /proc/sys/vm/swappiness)
+hp0=$(cat /proc/sys/vm/nr_hugepages)
+# a no-op write tells whether /proc/sys takes writes (read-only in containers)
+printf '%s\n' "$swap0" 2>/dev/null >/proc/sys/vm/swappiness || skip_all "/proc/sys is read-only"
+printf '%s\n' "$hp0" 2>/dev/null >/proc/sys/vm/nr_hugepages || skip_all "/proc/sys/vm/nr_hugepages is read-only"
+had_sysctl_d=no
+[ -d /etc/sysctl.d ] && had_sysctl_d=yes
+had_lock=no
+[ -e /run/hosttune.lock ] && had_lock=yes
+
+restore() {
+        printf '%s\n' "$swap0" >/proc/sys/vm/swappiness 2>/dev/null
+        printf '%s\n' "$hp0" >/proc/sys/vm/nr_hugepages 2>/dev/null
+        # only what this test may have made: the drop-in it checked was absent
+        rm -f "$dropin"
+        [ "$had_sysctl_d" = yes ] || rmdir /etc/sysctl.d 2>/dev/null
+        [ "$had_lock" = yes ] || rm -f /run/hosttune.lock
+        rm -rf "$tmp"
+}
+trap restore EXIT
+trap 'restore; exit 1' INT TERM
+
+swap1=$((swap0 == 33 ? 34 : 33))
+hp1=$((hp0 + 2))
+mkdir -p "$tmp/profiles" "$tmp/rules"
+cat >"$tmp/profiles/ht-real-host-test.profile" <<EOP
+summary = "hosttune real-host test: two sysctl values, nothing else";
+sysctl = { vm = { swappiness = $swap1; nr_hugepages = $hp1; }; };
+EOP
+state=$tmp/state
+hr() {
+        want=$1 desc=$2
+        shift 2
+        "$HOSTTUNE" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" --state-dir "$state" "$@" \
+                >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
+                not_ok "$desc: exit $rc, expected $want; stderr: $(head -c 600 "$tmp/err")"; fi
+}
+
+# the plan must touch the two values and the sysctl drop-in, nothing else
+hr 2 "plan on the real host" --json plan ht-real-host-test
+cp "$tmp/out" "$tmp/plan.json"
+check "plan: only sysctl changes" "sysctl sysctl" "$(jq_get "$tmp/plan.json" 'changes.*.backend' | tr '\n' ' ' | sed 's/ $//')"
+check "plan: only the sysctl drop-in" "$dropin" "$(jq_get "$tmp/plan.json" 'files.*.path' | tr '\n' ' ' | sed 's/ $//')"
+check "plan: no actions" "0" "$(jq_get "$tmp/plan.json" actions.#)"
+if [ "$failed" -gt 0 ]; then
+        echo "# the plan would touch more than this test restores; not applying"
+        finish
+fi
+
+hr 0 "apply on the real host" --json apply ht-real-host-test
+cp "$tmp/out" "$tmp/apply.json"
+txid=$(jq_get "$tmp/apply.json" txid)
+check "apply changed the host" "true" "$(jq_get "$tmp/apply.json" changed)"
+check "vm.swappiness in /proc/sys" "$swap1" "$(cat /proc/sys/vm/swappiness)"
+hpt=$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)
+hpk=$(cat /proc/sys/vm/nr_hugepages)
+if [ "$hpt" -ge "$hp1" ]; then
+        ok "HugePages_Total is $hpt (asked for $hp1)"
+        check "no reboot needed" "false" "$(jq_get "$tmp/apply.json" reboot_required)"
+else
+        # fragmented memory: persisted, and the result must say so
+        check "HugePages short ($hpt of $hp1): reboot required" "true" "$(jq_get "$tmp/apply.json" reboot_required)"
+        grep -q "too fragmented" "$tmp/apply.json" && ok "the reason is given" || not_ok "no reason for the short HugePages"
+fi
+check "vm.nr_hugepages reads back what the kernel has" "$hpt" "$hpk"
+check_contains "the drop-in persists vm.swappiness" "vm.swappiness = $swap1" "$dropin"
+check "the drop-in is 0644 root:root" "644 0:0" "$(stat -c '%a %u:%g' "$dropin")"
+check "the lock is /run/hosttune.lock" "yes" "$([ -f /run/hosttune.lock ] && echo yes || echo no)"
+
+hr 0 "apply again changes nothing" --json apply ht-real-host-test
+check "second apply: changed false" "false" "$(jq_get "$tmp/out" changed)"
+
+"$HOSTTUNE" --state-dir "$state" verify >"$tmp/out" 2>"$tmp/err"
+vrc=$?
+if grep -q "not available yet" "$tmp/err"; then
+        skip "verify after apply" "verify is not available yet"
+elif [ "$vrc" = 0 ] || [ "$vrc" = 3 ]; then
+        ok "verify after apply (exit $vrc)"
+else
+        not_ok "verify after apply: exit $vrc: $(head -c 400 "$tmp/err")"
+fi
+
+hr 0 "rollback on the real host" rollback
+check_contains "rollback names the transaction" "$txid" "$tmp/out"
+check "vm.swappiness as before" "$swap0" "$(cat /proc/sys/vm/swappiness)"
+check "vm.nr_hugepages as before" "$hp0" "$(cat /proc/sys/vm/nr_hugepages)"
+check "the drop-in is gone" "no" "$([ -e "$dropin" ] && echo yes || echo no)"
+check "/etc/sysctl.d as before" "$had_sysctl_d" "$([ -d /etc/sysctl.d ] && echo yes || echo no)"
+hr 0 "history" --json history
+check "history: the apply is rolled back, the rollback recorded" "rolled-back committed" \
+        "$(jq_get "$tmp/out" 'transactions.*.status' | tr '\n' ' ' | sed 's/ $//')"
+
+finish
