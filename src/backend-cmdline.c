@@ -273,9 +273,12 @@ static void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *li
 
 /* ---- BLS ---------------------------------------------------------------- */
 
-static const char *grubenv_path(const ht_context *c) {
-        return ht_exists(c, "/boot/grub2/grubenv") ? "/boot/grub2/grubenv" :
-               ht_exists(c, "/boot/grub/grubenv") ? "/boot/grub/grubenv" : NULL;
+/* The grubenv file itself: on EFI hosts /boot/grub2/grubenv is a link
+ * into the ESP, which grub2-editenv writes through and hosttune edits. */
+static char *grubenv_path(const ht_context *c) {
+        const char *p = ht_exists(c, "/boot/grub2/grubenv") ? "/boot/grub2/grubenv" :
+                        ht_exists(c, "/boot/grub/grubenv") ? "/boot/grub/grubenv" : NULL;
+        return p ? ht_follow_host_link(c, p) : NULL;
 }
 
 static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan) {
@@ -283,7 +286,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 return;
         /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
         _cleanup_(ht_grubenv_freep) ht_grubenv *env = NULL;
-        const char *envpath = grubenv_path(c);
+        _cleanup_free_ char *envpath = grubenv_path(c);
         if (envpath) {
                 pending_file *p = pending_get(c, edits, envpath, plan);
                 _cleanup_free_ char *err = NULL;
