@@ -154,7 +154,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                         runtime, runtime == 1 ? "" : "s", p->n_files, p->n_files == 1 ? "" : "s",
                         p->reboot_required ? ", reboot required" : "", p->offline ? " (offline image)" : "", r);
         if (skipped)
-                fprintf(out, "%zu optional setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
+                fprintf(out, "%zu setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
         /* persisted by an earlier apply, waiting for the next boot */
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
