@@ -44,6 +44,12 @@ static void op_list_done(op_list *l) {
         *l = (op_list){0};
 }
 
+/* Errors about a file name it as the user can open it (under --root). */
+static void file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg) {
+        _cleanup_free_ char *shown = ht_display_path(c, path);
+        ht_plan_error(plan, "%s%s%s", shown, sep, msg ? msg : "");
+}
+
 /* A file edit in progress: the backend may edit the same file twice
  * (GRUB_CMDLINE_LINUX and _DEFAULT in one file). */
 typedef struct {
@@ -67,7 +73,7 @@ static pending_file *pending_get(const ht_context *c, pending_set *set, const ch
         size_t len = 0;
         int r = ht_read_optional(c, path, &content, &len);
         if (r < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", path, strerror(-r));
+                file_error(c, plan, path, ": cannot read: ", strerror(-r));
                 return NULL;
         }
         set->files = xrealloc(set->files, (set->n + 1) * sizeof(*set->files));
@@ -135,7 +141,7 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
                 size_t len = 0;
                 int r = ht_read_optional(c, order[i], &content, &len);
                 if (r < 0) {
-                        ht_plan_error(plan, "cannot read %s: %s", order[i], strerror(-r));
+                        file_error(c, plan, order[i], ": cannot read: ", strerror(-r));
                         return r;
                 }
                 if (!content)
@@ -150,7 +156,8 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
 }
 
 /* The variables after the files before index upto (all files: upto = n). */
-static ht_grub_env *grub_env_upto(const grub_defaults *d, size_t upto, pending_set *edits, ht_plan *plan) {
+static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, size_t upto, pending_set *edits,
+                                  ht_plan *plan) {
         ht_grub_env *env = ht_grub_env_new();
         for (size_t i = 0; i < upto; i++) {
                 const char *content = d->contents[i];
@@ -162,8 +169,7 @@ static ht_grub_env *grub_env_upto(const grub_defaults *d, size_t upto, pending_s
                         }
                 _cleanup_free_ char *err = NULL;
                 if (ht_grub_eval_file(env, i, content, len, &err) < 0) {
-                        _cleanup_free_ char *shown = xstrdup(d->paths[i]);
-                        ht_plan_error(plan, "%s:%s", shown, err);
+                        file_error(c, plan, d->paths[i], ":", err);
                         ht_grub_env_free(env);
                         return NULL;
                 }
@@ -177,18 +183,19 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
                           pending_set *edits, ht_plan *plan) {
         if (ops->n == 0)
                 return;
-        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(d, d->n, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(c, d, d->n, edits, plan);
         if (!all)
                 return;
         const ht_grub_var *v = ht_grub_env_get(all, name);
         size_t idx = v ? v->file : 0;
         const char *path = d->n ? d->paths[idx] : HT_GRUB_DEFAULTS;
         if (v && !v->value) {
-                ht_plan_error(plan, "%s:%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
-                              d->paths[v->file], v->why ? v->why : "", name);
+                _cleanup_free_ char *msg = xasprintf("%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
+                                                     v->why ? v->why : "", name);
+                file_error(c, plan, d->paths[v->file], ":", msg);
                 return;
         }
-        _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_env_upto(d, idx, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_env_upto(c, d, idx, edits, plan);
         if (!before)
                 return;
         pending_file *p = pending_get(c, edits, path, plan);
@@ -199,8 +206,7 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
         int r = ht_grub_edit(p->cur ? p->cur : "", p->cur ? p->cur_len : 0, name, before, ops->ops, ops->n, &out,
                              &out_len, &err);
         if (r < 0) {
-                _cleanup_free_ char *shown = ht_display_path(c, path);
-                ht_plan_error(plan, "%s:%s", shown, err);
+                file_error(c, plan, path, ":", err);
                 free(err);
                 return;
         }
@@ -213,7 +219,7 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
 static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
                            pending_set *edits, ht_plan *plan) {
         _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
-        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(d, d->n, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
         if (!env)
                 return;
         const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
@@ -296,7 +302,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
                         if (ht_grubenv_edit_kernelopts(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &eerr) < 0)
-                                ht_plan_error(plan, "%s: %s", envpath, eerr);
+                                file_error(c, plan, envpath, ": ", eerr);
                         else
                                 pending_replace(p, out, out_len);
                 }
@@ -312,7 +318,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
                 _cleanup_free_ char *err = NULL;
                 if (ht_bls_parse(p->cur, p->cur_len, &e, &err) < 0) {
-                        ht_plan_error(plan, "%s:%s", path, err);
+                        file_error(c, plan, path, ":", err);
                         continue;
                 }
                 const char *options = ht_bls_get(e, "options");
@@ -329,7 +335,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
                         if (ht_bls_edit_options(p->cur, p->cur_len, env, mine.ops, mine.n, &out, &out_len, &eerr) < 0)
-                                ht_plan_error(plan, "%s:%s", path, eerr);
+                                file_error(c, plan, path, ":", eerr);
                         else
                                 pending_replace(p, out, out_len);
                 }
@@ -344,7 +350,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                         size_t out_len = 0;
                         _cleanup_free_ char *err = NULL;
                         if (ht_kernel_cmdline_edit(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &err) < 0)
-                                ht_plan_error(plan, "%s: %s", HT_KERNEL_CMDLINE, err);
+                                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
                         else
                                 pending_replace(p, out, out_len);
                 }
@@ -370,7 +376,7 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
         _cleanup_free_ char *err = NULL;
         if (ht_grub_legacy_parse(p->cur, p->cur_len, &conf, &err) < 0) {
-                ht_plan_error(plan, "%s:%s", path, err);
+                file_error(c, plan, path, ":", err);
                 return;
         }
         const struct {
@@ -385,7 +391,7 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
                 _cleanup_free_ char *eerr = NULL;
                 if (ht_grub_legacy_edit(p->cur, p->cur_len, HT_GRUB_LEGACY_ALL, passes[i].target, passes[i].ops->ops,
                                         passes[i].ops->n, &out, &out_len, &eerr) < 0)
-                        ht_plan_error(plan, "%s:%s", path, eerr);
+                        file_error(c, plan, path, ":", eerr);
                 else
                         pending_replace(p, out, out_len);
         }
@@ -400,7 +406,7 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
                 size_t out_len = 0;
                 _cleanup_free_ char *eerr = NULL;
                 if (ht_grub_legacy_set_default(p->cur, p->cur_len, (unsigned)i, &out, &out_len, &eerr) < 0)
-                        ht_plan_error(plan, "%s:%s", path, eerr);
+                        file_error(c, plan, path, ":", eerr);
                 else {
                         pending_replace(p, out, out_len);
                         char cur[32], want[32];

@@ -72,6 +72,12 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                 if (ht_sysctl_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_SYSCTL_LENIENT,
                                     &files[i], &err) < 0)
                         files[i] = NULL;
+                if (!ours && files[i] && files[i]->warnings) {
+                        _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                        for (size_t w = 0; files[i]->warnings[w]; w++)
+                                ht_plan_warn(plan, "%s:%s; systemd-sysctl ignores that line too", shown,
+                                             files[i]->warnings[w]);
+                }
         }
         /* ht_sysctl_effective skips no holes: compact the parsed ones */
         size_t m = 0;
