@@ -472,6 +472,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 return 0;
         }
 
+        size_t errors_before = strv_length(plan->errors);
         pending_set edits = {0};
         switch (f->bootloader) {
         case HT_BOOT_GRUB2:
@@ -490,6 +491,9 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy GRUB only; "
                               "use grub2-set-default or grubby --set-default", default_req->source);
         size_t changed_files = pending_flush(&edits, plan);
+        /* A file that could not be edited: nothing is persisted, so no
+         * word may be reported as waiting for the reboot. */
+        bool failed = strv_length(plan->errors) > errors_before;
 
         if (changed_files && f->bootloader == HT_BOOT_GRUB2) {
                 _cleanup_strv_free_ char **argv = grub_mkconfig_argv(c, f);
@@ -507,12 +511,15 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 _cleanup_free_ char *cur = at >= 0 ? xstrdup(words[at]) : NULL;
                 _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
                 bool running_ok = op->kind == HT_CMDLINE_REMOVE ? at < 0 : (at >= 0 && streq_ptr(cur, want));
-                if (running_ok && !changed_files)
+                if (running_ok && !changed_files && !failed)
                         continue;
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, cur, want);
                 ch->source = xstrdup(linux_ops.settings[i]->source);
                 ch->reboot_required = live && !running_ok;
-                if (!changed_files) {
+                if (failed) {
+                        ch->outcome = HT_OUTCOME_FAILED;
+                        ch->reboot_required = false;
+                } else if (!changed_files) {
                         /* persisted already (an earlier apply): only the reboot is missing */
                         ch->outcome = HT_OUTCOME_KEPT;
                         ch->note = xstrdup("in the bootloader configuration; takes effect at the next boot");
