@@ -135,6 +135,14 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         bad = true;
                         continue;
                 }
+                /* sysctl.d has no quoting: quotes would reach the kernel as
+                 * part of the value */
+                if (strpbrk(s->value, "\"'")) {
+                        ht_plan_error(plan, "%s: the value for %s holds quotes, which sysctl.d files do not strip; "
+                                      "write the value without them", s->source, s->key);
+                        bad = true;
+                        continue;
+                }
                 _cleanup_free_ char *cur = NULL;
                 int k = live ? ht_read_line(c, path, &cur) : 0;
                 if (live && k < 0 && s->boot_only) {
