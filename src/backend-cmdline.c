@@ -293,11 +293,22 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
         /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
         _cleanup_(ht_grubenv_freep) ht_grubenv *env = NULL;
         _cleanup_free_ char *envpath = grubenv_path(c);
+        /* why $kernelopts cannot be edited; reported if an entry uses it */
+        _cleanup_free_ char *env_problem = NULL;
+        if (!envpath)
+                env_problem = xstrdup("/boot/grub2/grubenv: no GRUB environment block");
         if (envpath) {
                 pending_file *p = pending_get(c, edits, envpath, plan);
-                _cleanup_free_ char *err = NULL;
-                if (p && p->cur && ht_grubenv_parse(p->cur, p->cur_len, &env, &err) == 0 &&
-                    ht_grubenv_get(env, "kernelopts")) {
+                _cleanup_free_ char *err = NULL, *shown = ht_display_path(c, envpath);
+                if (!p)
+                        ; /* the read error is reported already */
+                else if (!p->cur)
+                        env_problem = xasprintf("%s: %s", shown, p->old ? "holds NUL bytes, not a GRUB environment block" : "missing");
+                else if (ht_grubenv_parse(p->cur, p->cur_len, &env, &err) < 0)
+                        env_problem = xasprintf("%s: %s", shown, err);
+                else if (!ht_grubenv_get(env, "kernelopts"))
+                        env_problem = xasprintf("%s: no kernelopts variable", shown);
+                if (p && p->cur && env && ht_grubenv_get(env, "kernelopts")) {
                         char *out = NULL;
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
@@ -327,6 +338,13 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 op_list mine = {0};
                 _cleanup_strv_free_ char **words = options ? ht_cmdline_split(options) : NULL;
                 bool via_env = options && ht_bls_uses_kernelopts(options);
+                if (via_env && env_problem) {
+                        /* the words would never reach this entry's command line */
+                        ht_plan_error(plan, "%s; the boot entries take the kernel command line from its kernelopts "
+                                      "($kernelopts in %s), so hosttune cannot set it; repair it with grub2-editenv or grubby",
+                                      env_problem, HT_BLS_ENTRIES_DIR);
+                        continue;
+                }
                 for (size_t k = 0; k < ops->n; k++)
                         if (!via_env || word_present(words, ops->ops[k].key))
                                 op_list_add(&mine, ops->ops[k], ops->settings[k]);
