@@ -44,6 +44,12 @@ static void op_list_done(op_list *l) {
         *l = (op_list){0};
 }
 
+/* Errors about a file name it as the user can open it (under --root). */
+static void file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg) {
+        _cleanup_free_ char *shown = ht_display_path(c, path);
+        ht_plan_error(plan, "%s%s%s", shown, sep, msg ? msg : "");
+}
+
 /* A file edit in progress: the backend may edit the same file twice
  * (GRUB_CMDLINE_LINUX and _DEFAULT in one file). */
 typedef struct {
@@ -67,7 +73,7 @@ static pending_file *pending_get(const ht_context *c, pending_set *set, const ch
         size_t len = 0;
         int r = ht_read_optional(c, path, &content, &len);
         if (r < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", path, strerror(-r));
+                file_error(c, plan, path, ": cannot read: ", strerror(-r));
                 return NULL;
         }
         set->files = xrealloc(set->files, (set->n + 1) * sizeof(*set->files));
@@ -135,7 +141,7 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
                 size_t len = 0;
                 int r = ht_read_optional(c, order[i], &content, &len);
                 if (r < 0) {
-                        ht_plan_error(plan, "cannot read %s: %s", order[i], strerror(-r));
+                        file_error(c, plan, order[i], ": cannot read: ", strerror(-r));
                         return r;
                 }
                 if (!content)
@@ -150,7 +156,8 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
 }
 
 /* The variables after the files before index upto (all files: upto = n). */
-static ht_grub_env *grub_env_upto(const grub_defaults *d, size_t upto, pending_set *edits, ht_plan *plan) {
+static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, size_t upto, pending_set *edits,
+                                  ht_plan *plan) {
         ht_grub_env *env = ht_grub_env_new();
         for (size_t i = 0; i < upto; i++) {
                 const char *content = d->contents[i];
@@ -162,8 +169,7 @@ static ht_grub_env *grub_env_upto(const grub_defaults *d, size_t upto, pending_s
                         }
                 _cleanup_free_ char *err = NULL;
                 if (ht_grub_eval_file(env, i, content, len, &err) < 0) {
-                        _cleanup_free_ char *shown = xstrdup(d->paths[i]);
-                        ht_plan_error(plan, "%s:%s", shown, err);
+                        file_error(c, plan, d->paths[i], ":", err);
                         ht_grub_env_free(env);
                         return NULL;
                 }
@@ -177,18 +183,19 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
                           pending_set *edits, ht_plan *plan) {
         if (ops->n == 0)
                 return;
-        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(d, d->n, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(c, d, d->n, edits, plan);
         if (!all)
                 return;
         const ht_grub_var *v = ht_grub_env_get(all, name);
         size_t idx = v ? v->file : 0;
         const char *path = d->n ? d->paths[idx] : HT_GRUB_DEFAULTS;
         if (v && !v->value) {
-                ht_plan_error(plan, "%s:%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
-                              d->paths[v->file], v->why ? v->why : "", name);
+                _cleanup_free_ char *msg = xasprintf("%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
+                                                     v->why ? v->why : "", name);
+                file_error(c, plan, d->paths[v->file], ":", msg);
                 return;
         }
-        _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_env_upto(d, idx, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_env_upto(c, d, idx, edits, plan);
         if (!before)
                 return;
         pending_file *p = pending_get(c, edits, path, plan);
@@ -199,8 +206,7 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
         int r = ht_grub_edit(p->cur ? p->cur : "", p->cur ? p->cur_len : 0, name, before, ops->ops, ops->n, &out,
                              &out_len, &err);
         if (r < 0) {
-                _cleanup_free_ char *shown = ht_display_path(c, path);
-                ht_plan_error(plan, "%s:%s", shown, err);
+                file_error(c, plan, path, ":", err);
                 free(err);
                 return;
         }
@@ -213,7 +219,7 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
 static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
                            pending_set *edits, ht_plan *plan) {
         _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
-        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(d, d->n, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
         if (!env)
                 return;
         const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
@@ -273,9 +279,12 @@ static void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *li
 
 /* ---- BLS ---------------------------------------------------------------- */
 
-static const char *grubenv_path(const ht_context *c) {
-        return ht_exists(c, "/boot/grub2/grubenv") ? "/boot/grub2/grubenv" :
-               ht_exists(c, "/boot/grub/grubenv") ? "/boot/grub/grubenv" : NULL;
+/* The grubenv file itself: on EFI hosts /boot/grub2/grubenv is a link
+ * into the ESP, which grub2-editenv writes through and hosttune edits. */
+static char *grubenv_path(const ht_context *c) {
+        const char *p = ht_exists(c, "/boot/grub2/grubenv") ? "/boot/grub2/grubenv" :
+                        ht_exists(c, "/boot/grub/grubenv") ? "/boot/grub/grubenv" : NULL;
+        return p ? ht_follow_host_link(c, p) : NULL;
 }
 
 static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan) {
@@ -283,17 +292,28 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 return;
         /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
         _cleanup_(ht_grubenv_freep) ht_grubenv *env = NULL;
-        const char *envpath = grubenv_path(c);
+        _cleanup_free_ char *envpath = grubenv_path(c);
+        /* why $kernelopts cannot be edited; reported if an entry uses it */
+        _cleanup_free_ char *env_problem = NULL;
+        if (!envpath)
+                env_problem = xstrdup("/boot/grub2/grubenv: no GRUB environment block");
         if (envpath) {
                 pending_file *p = pending_get(c, edits, envpath, plan);
-                _cleanup_free_ char *err = NULL;
-                if (p && p->cur && ht_grubenv_parse(p->cur, p->cur_len, &env, &err) == 0 &&
-                    ht_grubenv_get(env, "kernelopts")) {
+                _cleanup_free_ char *err = NULL, *shown = ht_display_path(c, envpath);
+                if (!p)
+                        ; /* the read error is reported already */
+                else if (!p->cur)
+                        env_problem = xasprintf("%s: %s", shown, p->old ? "holds NUL bytes, not a GRUB environment block" : "missing");
+                else if (ht_grubenv_parse(p->cur, p->cur_len, &env, &err) < 0)
+                        env_problem = xasprintf("%s: %s", shown, err);
+                else if (!ht_grubenv_get(env, "kernelopts"))
+                        env_problem = xasprintf("%s: no kernelopts variable", shown);
+                if (p && p->cur && env && ht_grubenv_get(env, "kernelopts")) {
                         char *out = NULL;
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
                         if (ht_grubenv_edit_kernelopts(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &eerr) < 0)
-                                ht_plan_error(plan, "%s: %s", envpath, eerr);
+                                file_error(c, plan, envpath, ": ", eerr);
                         else
                                 pending_replace(p, out, out_len);
                 }
@@ -309,7 +329,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
                 _cleanup_free_ char *err = NULL;
                 if (ht_bls_parse(p->cur, p->cur_len, &e, &err) < 0) {
-                        ht_plan_error(plan, "%s:%s", path, err);
+                        file_error(c, plan, path, ":", err);
                         continue;
                 }
                 const char *options = ht_bls_get(e, "options");
@@ -318,6 +338,13 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 op_list mine = {0};
                 _cleanup_strv_free_ char **words = options ? ht_cmdline_split(options) : NULL;
                 bool via_env = options && ht_bls_uses_kernelopts(options);
+                if (via_env && env_problem) {
+                        /* the words would never reach this entry's command line */
+                        ht_plan_error(plan, "%s; the boot entries take the kernel command line from its kernelopts "
+                                      "($kernelopts in %s), so hosttune cannot set it; repair it with grub2-editenv or grubby",
+                                      env_problem, HT_BLS_ENTRIES_DIR);
+                        continue;
+                }
                 for (size_t k = 0; k < ops->n; k++)
                         if (!via_env || word_present(words, ops->ops[k].key))
                                 op_list_add(&mine, ops->ops[k], ops->settings[k]);
@@ -326,7 +353,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
                         if (ht_bls_edit_options(p->cur, p->cur_len, env, mine.ops, mine.n, &out, &out_len, &eerr) < 0)
-                                ht_plan_error(plan, "%s:%s", path, eerr);
+                                file_error(c, plan, path, ":", eerr);
                         else
                                 pending_replace(p, out, out_len);
                 }
@@ -341,7 +368,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                         size_t out_len = 0;
                         _cleanup_free_ char *err = NULL;
                         if (ht_kernel_cmdline_edit(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &err) < 0)
-                                ht_plan_error(plan, "%s: %s", HT_KERNEL_CMDLINE, err);
+                                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
                         else
                                 pending_replace(p, out, out_len);
                 }
@@ -367,7 +394,7 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
         _cleanup_free_ char *err = NULL;
         if (ht_grub_legacy_parse(p->cur, p->cur_len, &conf, &err) < 0) {
-                ht_plan_error(plan, "%s:%s", path, err);
+                file_error(c, plan, path, ":", err);
                 return;
         }
         const struct {
@@ -382,7 +409,7 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
                 _cleanup_free_ char *eerr = NULL;
                 if (ht_grub_legacy_edit(p->cur, p->cur_len, HT_GRUB_LEGACY_ALL, passes[i].target, passes[i].ops->ops,
                                         passes[i].ops->n, &out, &out_len, &eerr) < 0)
-                        ht_plan_error(plan, "%s:%s", path, eerr);
+                        file_error(c, plan, path, ":", eerr);
                 else
                         pending_replace(p, out, out_len);
         }
@@ -397,7 +424,7 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
                 size_t out_len = 0;
                 _cleanup_free_ char *eerr = NULL;
                 if (ht_grub_legacy_set_default(p->cur, p->cur_len, (unsigned)i, &out, &out_len, &eerr) < 0)
-                        ht_plan_error(plan, "%s:%s", path, eerr);
+                        file_error(c, plan, path, ":", eerr);
                 else {
                         pending_replace(p, out, out_len);
                         char cur[32], want[32];
@@ -463,6 +490,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 return 0;
         }
 
+        size_t errors_before = strv_length(plan->errors);
         pending_set edits = {0};
         switch (f->bootloader) {
         case HT_BOOT_GRUB2:
@@ -481,6 +509,9 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy GRUB only; "
                               "use grub2-set-default or grubby --set-default", default_req->source);
         size_t changed_files = pending_flush(&edits, plan);
+        /* A file that could not be edited: nothing is persisted, so no
+         * word may be reported as waiting for the reboot. */
+        bool failed = strv_length(plan->errors) > errors_before;
 
         if (changed_files && f->bootloader == HT_BOOT_GRUB2) {
                 _cleanup_strv_free_ char **argv = grub_mkconfig_argv(c, f);
@@ -498,12 +529,15 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 _cleanup_free_ char *cur = at >= 0 ? xstrdup(words[at]) : NULL;
                 _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
                 bool running_ok = op->kind == HT_CMDLINE_REMOVE ? at < 0 : (at >= 0 && streq_ptr(cur, want));
-                if (running_ok && !changed_files)
+                if (running_ok && !changed_files && !failed)
                         continue;
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, cur, want);
                 ch->source = xstrdup(linux_ops.settings[i]->source);
                 ch->reboot_required = live && !running_ok;
-                if (!changed_files) {
+                if (failed) {
+                        ch->outcome = HT_OUTCOME_FAILED;
+                        ch->reboot_required = false;
+                } else if (!changed_files) {
                         /* persisted already (an earlier apply): only the reboot is missing */
                         ch->outcome = HT_OUTCOME_KEPT;
                         ch->note = xstrdup("in the bootloader configuration; takes effect at the next boot");

@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include "backend-common.h"
 #include "util.h"
@@ -60,4 +62,59 @@ size_t ht_settings_count(const ht_resolved *r, ht_backend_id id) {
                 if (r->settings[i].backend == id)
                         n++;
         return n;
+}
+
+/* "/a/b/../c/./d" -> "/a/c/d"; NULL when ".." climbs above "/". */
+static char *host_path_simplify(const char *path) {
+        _cleanup_strv_free_ char **parts = strv_split(path, "/");
+        char **keep = NULL;
+        size_t n = 0;
+        for (size_t i = 0; parts && parts[i]; i++) {
+                if (!*parts[i] || streq(parts[i], "."))
+                        continue;
+                if (streq(parts[i], "..")) {
+                        if (n == 0) {
+                                strv_free(keep);
+                                return NULL;
+                        }
+                        free(keep[--n]);
+                        keep[n] = NULL;
+                        continue;
+                }
+                strv_push(&keep, parts[i]);
+                n++;
+        }
+        _cleanup_free_ char *joined = keep ? strv_join(keep, "/") : xstrdup("");
+        strv_free(keep);
+        return xasprintf("/%s", joined);
+}
+
+char *ht_follow_host_link(const ht_context *c, const char *path) {
+        char *cur = xstrdup(path);
+        for (int depth = 0; depth < 8; depth++) {
+                struct stat st;
+                if (ht_lstat(c, cur, &st) < 0 || !S_ISLNK(st.st_mode))
+                        return cur;
+                int dfd = -1;
+                _cleanup_free_ char *name = NULL;
+                if (ht_resolve_parent(c, cur, false, &dfd, &name) < 0)
+                        break;
+                char target[PATH_MAX];
+                ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
+                close(dfd);
+                if (k <= 0)
+                        break;
+                target[k] = 0;
+                _cleanup_free_ char *dir = xstrndup(cur, (size_t)(strrchr(cur, '/') - cur));
+                _cleanup_free_ char *joined = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
+                char *next = host_path_simplify(joined);
+                if (!next || ht_path_check(next) < 0) {
+                        free(next);
+                        break;
+                }
+                free(cur);
+                cur = next;
+        }
+        free(cur);
+        return xstrdup(path);
 }

@@ -27,3 +27,10 @@ bool ht_root_is_live(const ht_context *c);
 
 /* Settings of one backend, in profile order. */
 size_t ht_settings_count(const ht_resolved *r, ht_backend_id id);
+
+/* The host path a symlink at path leads to, followed inside the root
+ * (RHEL 8 on EFI: /boot/grub2/grubenv -> ../efi/EFI/redhat/grubenv, the
+ * file grub2-editenv really writes). hosttune never writes through a
+ * link, so plans edit the target. path itself when it is no symlink or
+ * the link cannot be followed safely (apply then refuses it). */
+char *ht_follow_host_link(const ht_context *c, const char *path);

@@ -31,7 +31,7 @@ static void limits_set_done(limits_set *s) {
 /* Every file pam_limits would read at the next login, with hosttune's as
  * planned (dropin; NULL when it goes away). Unreadable or unparsable
  * files of others are skipped leniently, as pam_limits skips bad lines. */
-static void load_limits(const ht_context *c, const char *dropin, limits_set *ret) {
+static void load_limits(const ht_context *c, const char *dropin, limits_set *ret, ht_plan *plan) {
         _cleanup_strv_free_ char **names = NULL;
         ht_list_dir(c, HT_LIMITS_DIR, ".conf", &names);
         const char *own = strrchr(HT_LIMITS_DROPIN, '/') + 1;
@@ -53,6 +53,12 @@ static void load_limits(const ht_context *c, const char *dropin, limits_set *ret
                 if (ht_limits_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_LIMITS_LENIENT, &f,
                                     &err) < 0)
                         continue;
+                /* say which lines were left out of the precedence check */
+                if (!ours && f->warnings) {
+                        _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                        for (size_t w = 0; f->warnings[w]; w++)
+                                ht_plan_warn(plan, "%s:%s; pam_limits skips that line too", shown, f->warnings[w]);
+                }
                 ret->files = xrealloc(ret->files, (ret->n + 1) * sizeof(*ret->files));
                 ret->files[ret->n++] = f;
                 strv_push(&ret->paths, order[i]);
@@ -153,7 +159,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 ht_limits_parse(old, old_len, HT_LIMITS_LENIENT, &cur, &perr);
         }
         limits_set set;
-        load_limits(c, content, &set);
+        load_limits(c, content, &set, plan);
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_LIMITS)

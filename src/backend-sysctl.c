@@ -18,6 +18,34 @@ static bool uses_procps_order(const ht_context *c) {
         return !ht_exists(c, "/usr/lib/systemd/systemd-sysctl") && !ht_exists(c, "/lib/systemd/systemd-sysctl");
 }
 
+/* Hosts whose boot reads /etc/sysctl.conf only: no systemd-sysctl and no
+ * /etc/sysctl.d at all (RHEL 5: rc.sysinit runs `sysctl -e -p
+ * /etc/sysctl.conf`; sysctl.d came with RHEL 6). A drop-in would never be
+ * applied there, so the values go into sysctl.conf itself. */
+static bool sysctl_conf_only(const ht_context *c) {
+        return uses_procps_order(c) && !ht_exists(c, "/etc/sysctl.d");
+}
+
+static void plan_sysctl_conf(const ht_context *c, const ht_sysctl_setting *persist, size_t np, ht_plan *plan) {
+        _cleanup_free_ char *old = NULL, *content = NULL, *err = NULL;
+        size_t old_len = 0, len = 0;
+        int k = ht_read_optional(c, HT_SYSCTL_CONF, &old, &old_len);
+        if (k < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_CONF, strerror(-k));
+                return;
+        }
+        if (ht_sysctl_conf_edit(old ? old : "", old_len, plan->profile, persist, np, &content, &len, &err) < 0) {
+                _cleanup_free_ char *shown = ht_display_path(c, HT_SYSCTL_CONF);
+                ht_plan_error(plan, "%s: %s", shown, err);
+                return;
+        }
+        size_t before = plan->n_files;
+        ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_CONF, old, old_len, content, len, 0644);
+        if (plan->n_files > before)
+                ht_plan_warn(plan, "this host applies only %s at boot (no /etc/sysctl.d, no systemd-sysctl): "
+                             "the values are set there, in place", HT_SYSCTL_CONF);
+}
+
 /* Warn about every key whose boot-time value would come from a file read
  * after hosttune's drop-in. dropin holds the drop-in as planned. */
 static void predict_boot(const ht_context *c, const ht_resolved *r, const char *dropin, ht_plan *plan) {
@@ -44,6 +72,12 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                 if (ht_sysctl_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_SYSCTL_LENIENT,
                                     &files[i], &err) < 0)
                         files[i] = NULL;
+                if (!ours && files[i] && files[i]->warnings) {
+                        _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                        for (size_t w = 0; files[i]->warnings[w]; w++)
+                                ht_plan_warn(plan, "%s:%s; systemd-sysctl ignores that line too", shown,
+                                             files[i]->warnings[w]);
+                }
         }
         /* ht_sysctl_effective skips no holes: compact the parsed ones */
         size_t m = 0;
@@ -105,10 +139,26 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         bad = true;
                         continue;
                 }
+                /* sysctl.d has no quoting: quotes would reach the kernel as
+                 * part of the value */
+                if (strpbrk(s->value, "\"'")) {
+                        ht_plan_error(plan, "%s: the value for %s holds quotes, which sysctl.d files do not strip; "
+                                      "write the value without them", s->source, s->key);
+                        bad = true;
+                        continue;
+                }
                 _cleanup_free_ char *cur = NULL;
                 int k = live ? ht_read_line(c, path, &cur) : 0;
                 if (live && k < 0 && s->boot_only) {
+                        /* the running kernel lacks the key (a switch to
+                         * another kernel is pending): persisted, and shown
+                         * as waiting for that reboot */
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
+                        ch->source = xstrdup(s->source);
+                        ch->outcome = HT_OUTCOME_KEPT;
+                        ch->reboot_required = true;
+                        ch->note = xstrdup("takes effect after the reboot into the new kernel");
                         plan->reboot_required = true;
                         continue;
                 }
@@ -162,6 +212,12 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 return 0;
         }
         if (bad) {
+                free(persist);
+                return 0;
+        }
+        if (sysctl_conf_only(c)) {
+                if (np > 0)
+                        plan_sysctl_conf(c, persist, np, plan);
                 free(persist);
                 return 0;
         }

@@ -23,9 +23,12 @@ static char *sysfs_host_path(const ht_context *c, const ht_facts *f, const char 
 }
 
 static bool value_safe_for_tmpfiles(const char *v) {
-        /* one line, no specifiers (%), and no leading/trailing blanks that
-         * tmpfiles would strip */
-        return !has_control_chars(v) && !strchr(v, '%') && !strchr(v, '\t') && v[0] != ' ' &&
+        /* one line, no specifiers (%), no backslashes (tmpfiles.d(5): "C-style
+         * backslash escapes are interpreted" in w arguments, so boot would
+         * write something else than the runtime write), no quotes (no knob
+         * takes them; a profile writing "\"never\"" meant never), and no
+         * leading/trailing blanks that tmpfiles would strip */
+        return !has_control_chars(v) && !strpbrk(v, "%\\\"'\t") && v[0] != ' ' &&
                (v[0] == 0 || v[strlen(v) - 1] != ' ');
 }
 
@@ -38,7 +41,8 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_SYSFS)
                         continue;
-                if (!startswith(s->key, "/sys/") || ht_path_check(s->key) < 0 || strpbrk(s->key, " %")) {
+                /* w lines glob their paths and unescape them: plain paths only */
+                if (!startswith(s->key, "/sys/") || ht_path_check(s->key) < 0 || strpbrk(s->key, " %*?[\\\"'")) {
                         ht_plan_error(plan, "%s: sysfs key '%s' is not a plain path under /sys", s->source, s->key);
                         continue;
                 }

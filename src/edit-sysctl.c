@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <string.h>
 
 #include "edit-sysctl.h"
@@ -281,4 +282,84 @@ fail:
         strv_free(keys);
         strbuf_done(&out);
         return r;
+}
+
+int ht_sysctl_conf_edit(const char *content, size_t len, const char *profile,
+                        const ht_sysctl_setting *settings, size_t n, char **ret, size_t *ret_len,
+                        char **ret_error) {
+        /* the same checks as hosttune's own drop-in */
+        _cleanup_free_ char *check = NULL;
+        int r = ht_sysctl_render(profile, settings, n, &check, ret_error);
+        if (r < 0)
+                return r;
+        if (memchr(content, 0, len)) {
+                *ret_error = xstrdup("the file holds NUL bytes");
+                return -EINVAL;
+        }
+        _cleanup_(ht_sysctl_file_freep) ht_sysctl_file *f = NULL;
+        _cleanup_free_ char *perr = NULL;
+        r = ht_sysctl_parse(content, len, HT_SYSCTL_LENIENT, &f, &perr);
+        if (r < 0) {
+                *ret_error = TAKE_PTR(perr);
+                return r;
+        }
+        /* the line to edit for each setting: 0 to append, UINT_MAX when
+         * the value is already right */
+        unsigned *at = xcalloc(n + 1, sizeof(unsigned));
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *k = ht_sysctl_normalize(settings[i].key);
+                const ht_sysctl_entry *last = NULL;
+                for (size_t j = 0; j < f->n_entries; j++)
+                        if (!f->entries[j].glob && f->entries[j].value && streq(f->entries[j].key, k))
+                                last = &f->entries[j];
+                if (!last)
+                        continue;
+                _cleanup_free_ char *a = normalize_ws(last->value), *b = normalize_ws(settings[i].value);
+                at[i] = streq(a, b) ? UINT_MAX : last->line;
+        }
+
+        strbuf out = {};
+        const char *p = content, *end = content + len;
+        unsigned line = 0;
+        while (p < end) {
+                const char *nl = memchr(p, '\n', end - p);
+                size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
+                line++;
+                size_t which = n;
+                for (size_t i = 0; i < n; i++)
+                        if (at[i] == line)
+                                which = i;
+                const char *eq = which < n ? memchr(p, '=', ln) : NULL;
+                if (eq) {
+                        const char *v = eq + 1, *ve = p + ln;
+                        while (v < ve && (*v == ' ' || *v == '\t'))
+                                v++;
+                        while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+                                ve--;
+                        strbuf_appendn(&out, p, (size_t)(v - p));
+                        strbuf_append(&out, settings[which].value);
+                        strbuf_appendn(&out, ve, (size_t)(p + ln - ve));
+                } else
+                        strbuf_appendn(&out, p, ln);
+                if (nl)
+                        strbuf_append(&out, "\n");
+                p += ln + (nl ? 1 : 0);
+        }
+        bool header = false;
+        for (size_t i = 0; i < n; i++) {
+                if (at[i] != 0)
+                        continue;
+                if (!header) {
+                        if (out.len && out.data[out.len - 1] != '\n')
+                                strbuf_append(&out, "\n");
+                        strbuf_appendf(&out, "# Set by hosttune (profile %s).\n", profile);
+                        header = true;
+                }
+                _cleanup_free_ char *dotted = ht_sysctl_dotted(settings[i].key);
+                strbuf_appendf(&out, "%s = %s\n", dotted, settings[i].value);
+        }
+        free(at);
+        *ret_len = out.len;
+        *ret = out.data ? strbuf_steal(&out) : xstrdup("");
+        return 0;
 }

@@ -106,3 +106,13 @@ typedef struct {
  * (newlines included) or leading/trailing blanks. */
 int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, size_t n, char **ret,
                      char **ret_error);
+
+/* /etc/sysctl.conf edited in place, for hosts whose boot reads no other
+ * file (RHEL 5's rc.sysinit runs only `sysctl -e -p /etc/sysctl.conf`, so
+ * a drop-in would never be applied there): the value of each key's last
+ * explicit assignment is replaced, keeping every other byte of the file;
+ * keys not assigned yet are appended after a comment naming the profile.
+ * Settings are checked as ht_sysctl_render checks them (-EINVAL). */
+int ht_sysctl_conf_edit(const char *content, size_t len, const char *profile,
+                        const ht_sysctl_setting *settings, size_t n, char **ret, size_t *ret_len,
+                        char **ret_error);

@@ -139,15 +139,23 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                         skipped++;
         }
         const char *b = color ? C_BOLD : "", *r = color ? C_RESET : "";
-        if (!ht_plan_changed(p))
-                fprintf(out, "%sProfile %s: no changes%s; the host is already in the profile's state.\n", b,
-                        p->profile, r);
-        else
-                fprintf(out, "%sProfile %s: %zu runtime change%s, %zu file%s to write%s%s%s\n", b, p->profile,
+        size_t nerr = strv_length(p->errors);
+        /* With errors apply refuses the whole plan: say so before the
+         * changes a reviewer might otherwise take for what will happen. */
+        if (nerr)
+                fprintf(out, "%sProfile %s: %zu error%s (listed at the end): apply would change nothing.%s\n", b,
+                        p->profile, nerr, nerr == 1 ? "" : "s", r);
+        if (!ht_plan_changed(p)) {
+                if (!nerr)
+                        fprintf(out, "%sProfile %s: no changes%s; the host is already in the profile's state.\n", b,
+                                p->profile, r);
+        } else
+                fprintf(out, "%s%s%s: %zu runtime change%s, %zu file%s to write%s%s%s\n", b,
+                        nerr ? "Without the errors" : "Profile ", nerr ? "" : p->profile,
                         runtime, runtime == 1 ? "" : "s", p->n_files, p->n_files == 1 ? "" : "s",
                         p->reboot_required ? ", reboot required" : "", p->offline ? " (offline image)" : "", r);
         if (skipped)
-                fprintf(out, "%zu optional setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
+                fprintf(out, "%zu setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
         /* persisted by an earlier apply, waiting for the next boot */
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
@@ -166,7 +174,9 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                                 fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
                                 header = true;
                         }
-                        fprintf(out, "  %s: %s \u2192 %s%s%s%s\n", c->key, c->current ? c->current : "(unset)",
+                        /* kernel.sem and friends print tabs: one blank reads better */
+                        _cleanup_free_ char *cur = c->current ? normalize_ws(c->current) : NULL;
+                        fprintf(out, "  %s: %s \u2192 %s%s%s%s\n", c->key, cur ? cur : "(unset)",
                                 c->desired ? c->desired : "(removed)",
                                 c->runtime ? "" : " (persisted)",
                                 c->reboot_required ? " [reboot]" : "",

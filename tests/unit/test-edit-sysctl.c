@@ -200,6 +200,39 @@ static void test_junk(void **state) {
         }
 }
 
+/* sysctl.conf in place (RHEL 5): the last assignment's value is replaced,
+ * every other byte kept; missing keys appended once; nothing to do gives
+ * the same bytes. */
+static void test_conf_edit(void **state) {
+        (void)state;
+        const char *in = "# comment\nkernel.shmmax = 1\n  kernel.shmmax\t=\t68719476736  \n"
+                         "-vm.swappiness=60\nnet.ipv4.ip_forward = 0";
+        const ht_sysctl_setting set[] = {
+                { "kernel.shmmax", "4398046511104" }, { "vm/swappiness", "10" }, { "fs.file-max", "6815744" },
+                { "net.ipv4.ip_forward", "0" },
+        };
+        char *out = NULL, *err = NULL;
+        size_t len = 0;
+        assert_int_equal(ht_sysctl_conf_edit(in, strlen(in), "oracle", set, 4, &out, &len, &err), 0);
+        assert_string_equal(out, "# comment\nkernel.shmmax = 1\n  kernel.shmmax\t=\t4398046511104  \n"
+                                 "-vm.swappiness=10\nnet.ipv4.ip_forward = 0\n"
+                                 "# Set by hosttune (profile oracle).\nfs.file-max = 6815744\n");
+        assert_int_equal(len, strlen(out));
+        /* again: nothing left to change */
+        char *again = NULL;
+        size_t len2 = 0;
+        assert_int_equal(ht_sysctl_conf_edit(out, len, "oracle", set, 4, &again, &len2, &err), 0);
+        assert_int_equal(len2, len);
+        assert_memory_equal(again, out, len);
+        free(again);
+        free(out);
+        /* bad values are refused as in the drop-in */
+        const ht_sysctl_setting bad[] = { { "vm.swappiness", "1\nkernel.core_pattern=|/bin/sh" } };
+        assert_int_equal(ht_sysctl_conf_edit(in, strlen(in), "oracle", bad, 1, &out, &len, &err), -EINVAL);
+        assert_non_null(err);
+        free(err);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse),
@@ -209,6 +242,7 @@ int main(void) {
                 cmocka_unit_test(test_effective),
                 cmocka_unit_test(test_render),
                 cmocka_unit_test(test_junk),
+                cmocka_unit_test(test_conf_edit),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
