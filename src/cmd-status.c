@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "render.h"
 #include "util.h"
+#include "verify.h"
 
 /* The /proc/vmstat counters status reports, in this order. */
 static const char *const vm_counters[] = {"pgmajfault", "pswpin", "pswpout"};
@@ -257,6 +258,13 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                                       : HT_U64_UNKNOWN;
 #define BYTES(n) ((n) == HT_U64_UNKNOWN || !hp ? HT_U64_UNKNOWN : (n) * page_kb * 1024)
 
+        /* verify's verdict on the last apply, in the same terms as 'hosttune verify' */
+        ht_verify_result vr = {0};
+        _cleanup_free_ char *verr = NULL;
+        bool verified = am && ht_verify(c, &vr, &verr) == 0;
+        size_t vcount[3] = {0};
+        for (size_t i = 0; verified && i < vr.n_checks; i++)
+                vcount[vr.checks[i].status]++;
         if (c->json) {
                 json_object *j = json_object_new_object();
                 json_object *mem = json_object_new_object();
@@ -336,8 +344,13 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 json_object_object_add(j, "boot_id", f->boot_id ? json_object_new_string(f->boot_id) : NULL);
                 json_object_object_add(j, "reboot_pending", reboot < 0 ? NULL : json_object_new_boolean(reboot));
                 json_object *v = json_object_new_object();
-                json_object_object_add(v, "status", NULL);
-                json_object_object_add(v, "hint", json_object_new_string("run 'hosttune verify'"));
+                json_object_object_add(v, "status", verified ? json_object_new_string(ht_check_status_to_string(vr.status)) : NULL);
+                if (verified) {
+                        json_object_object_add(v, "ok", json_object_new_int64((int64_t)vcount[HT_CHECK_OK]));
+                        json_object_object_add(v, "drift", json_object_new_int64((int64_t)vcount[HT_CHECK_DRIFT]));
+                        json_object_object_add(v, "pending", json_object_new_int64((int64_t)vcount[HT_CHECK_PENDING]));
+                } else
+                        json_object_object_add(v, "hint", json_object_new_string(verr ? verr : "nothing applied yet"));
                 json_object_object_add(j, "verify", v);
                 json_object *w = json_object_new_array();
                 for (size_t i = 0; warnings && warnings[i]; i++)
@@ -428,10 +441,16 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                         printf("Reboot pending:   yes (transaction %s needs one)\n", reboot_tx ? reboot_tx : "-");
                 else
                         printf("Reboot pending:   %s\n", reboot == 0 ? "no" : "unknown (no boot id)");
-                printf("Verify:           run 'hosttune verify'\n");
+                if (verified)
+                        printf("Verify:           %s (%zu ok, %zu drift, %zu pending a reboot; details: hosttune verify)\n",
+                               ht_check_status_to_string(vr.status), vcount[HT_CHECK_OK], vcount[HT_CHECK_DRIFT],
+                               vcount[HT_CHECK_PENDING]);
+                else
+                        printf("Verify:           %s\n", verr ? verr : "nothing applied yet");
                 ht_report_warnings(c, warnings);
         }
 #undef BYTES
+        ht_verify_result_done(&vr);
         free(maps);
         ht_tx_free(applied);
         json_object_put(history);

@@ -31,8 +31,11 @@ int ht_context_new(const char *root, ht_context **ret) {
         c->root = xstrdup(root);
         c->root_fd = fd;
         c->offline_root = !streq(root, "/");
-        c->state_dir = join_root(root, HT_DEFAULT_STATE_DIR);
-        c->lock_path = join_root(root, HT_DEFAULT_LOCK);
+        /* the journal wants absolute paths, whatever the cwd later */
+        char *abs = realpath(root, NULL);
+        c->state_dir = join_root(abs ? abs : root, HT_DEFAULT_STATE_DIR);
+        c->lock_path = join_root(abs ? abs : root, HT_DEFAULT_LOCK);
+        free(abs);
         c->color = HT_COLOR_AUTO;
         *ret = c;
         return 0;

@@ -32,4 +32,15 @@ fi
 run 0 "--quiet facts" --quiet --root "$HOSTS/rhel5-xen" facts
 check "--quiet prints no warnings" "" "$(cat "$tmp/err")"
 
+# a relative --root: the journal still lands inside it, and history finds it
+cp -a "$HOSTS/debian12-kvm" "$tmp/rel"
+(cd "$tmp" && HOSTTUNE_NO_AUDIT=1 "$HOSTTUNE" --root rel --profile-path "$top_srcdir/profiles" \
+        --rules-path "$top_srcdir/rules" --quiet apply base >/dev/null 2>&1)
+check "apply with a relative root" 0 $?
+(cd "$tmp" && "$HOSTTUNE" --root rel history >"$tmp/out" 2>&1)
+check "history with a relative root" 0 $?
+check_contains "the journal is inside the root" "committed" "$tmp/out"
+[ -d "$tmp/rel/var/lib/hosttune/journal" ] && ok "journal under ROOT/var/lib/hosttune" ||
+        not_ok "no journal under ROOT/var/lib/hosttune"
+
 finish

@@ -36,12 +36,12 @@ check "alinux3: FilePmdMapped of mariadbd" \
         "$(q '.hugetext.processes[] | select(.pid == 812) | .file_pmd_mapped_kb')"
 check "alinux3: THP" "\"$(sed 's/.*\[\(.*\)\].*/\1/' "$A/sys/kernel/mm/transparent_hugepage/enabled")\"" "$(q .thp.enabled)"
 check "alinux3: nothing applied" "null null false" "$(q '.applied, .last_transaction, .reboot_pending' | paste -sd' ' -)"
-check "alinux3: verify hint" '"run '"'"'hosttune verify'"'"'"' "$(q .verify.hint)"
+check "alinux3: verify hint" '"nothing applied yet"' "$(q .verify.hint)"
 
 run 0 "alinux3: text" --root "$A" status
 check_contains "text: page tables" "Page tables:  $(mi "$A/proc/meminfo" PageTables) kB" "$tmp/out"
 check_contains "text: huge-page text" "mariadbd             pid 812" "$tmp/out"
-check_contains "text: verify" "Verify:           run 'hosttune verify'" "$tmp/out"
+check_contains "text: verify" "Verify:           nothing applied yet" "$tmp/out"
 
 "$HOSTTUNE" --root "$A" status --interval 1 --json >"$tmp/s.json" 2>"$tmp/err"
 check "alinux3: --interval 1 exits 0" 0 $?
@@ -63,6 +63,7 @@ check "oracle-running: in bytes" "$((want * 2048 * 1024))" "$(q .hugepages.reque
 check "oracle-running: applied profile and txid" "\"oracle\" \"$txid\"" "$(q '.applied.profile, .applied.txid' | paste -sd' ' -)"
 check "oracle-running: last transaction" "\"$txid\"" "$(q .last_transaction.txid)"
 check "oracle-running: HugePages stayed short (fixture): reboot pending" true "$(q .reboot_pending)"
+check "oracle-running: verify's verdict before the reboot" '"reboot-pending"' "$(q .verify.status)"
 check "oracle-running: pmon's text mapped" 0 "$(q '.hugetext.processes[] | select(.pid == 1234) | .file_pmd_mapped_kb')"
 run 0 "oracle-running: text" --root "$O" status
 check_contains "text: asked for" "asked for" "$tmp/out"
