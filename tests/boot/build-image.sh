@@ -69,7 +69,7 @@ t0=$(now)
 
 # --- 1. root filesystem ------------------------------------------------
 export BOOT_DIR
-mmdebstrap --variant=minbase --mode=root --skip=essential/unlink \
+timeout 1800 mmdebstrap --variant=minbase --mode=root --skip=essential/unlink \
         --aptopt='DPkg::Lock::Timeout "600"' \
         --include="$pkgs,$KERNEL_PKG" \
         --setup-hook='mkdir -p "$1/var/cache/apt/archives/"' \

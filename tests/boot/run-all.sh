@@ -32,8 +32,21 @@ wait "$probe" 2>/dev/null
 SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged}
 export HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
 
+# Children run in the background so that a TERM to this script reaches
+# them too (their traps then kill the qemu they started).
+child=
+trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; wait; exit 130' INT TERM
+run_child() {
+        "$@" &
+        child=$!
+        wait "$child"
+        local rc=$?
+        child=
+        return $rc
+}
+
 t0=$(now)
-if ! "$BOOT_DIR/build-image.sh" >/dev/null; then
+if ! run_child "$BOOT_DIR/build-image.sh" >/dev/null; then
         echo "Bail out! the guest image could not be built"
         echo "boot: 0 passed, 1 failed"
         exit 1
@@ -45,7 +58,7 @@ echo "1..$(echo $SCENARIOS | wc -w)"
 for s in $SCENARIOS; do
         n=$((n + 1))
         ts=$(now)
-        if "$BOOT_DIR/run-scenario.sh" "$s" >&2; then
+        if run_child "$BOOT_DIR/run-scenario.sh" "$s" >&2; then
                 echo "ok $n - $s ($(( $(now) - ts ))s)"
                 passed=$((passed + 1))
         else
