@@ -5,7 +5,7 @@
 . /payload/lib.sh
 check_pre_reboot_verify
 check_expectations
+check_verify_unit 0 ok
 run_verify post 0 ok --boot
 json_check post '.' 'ok|skipped'
-check_verify_unit 0 ok
 checks_done

@@ -3,6 +3,6 @@
 . /payload/lib.sh
 check_pre_reboot_verify
 check_expectations
-run_verify post 0 ok --boot
 check_verify_unit 0 ok
+run_verify post 0 ok --boot
 checks_done
