@@ -1,10 +1,54 @@
 /* Profile and rule expressions: 64-bit integer arithmetic with unit
  * suffixes, exact division, comparisons, logic, strings, and names looked
- * up through a callback (params, facts.*, settings). */
+ * up through a callback (params, facts.*, settings).
+ *
+ * Grammar, loosest binding first:
+ *   expr    := or
+ *   or      := and ( "||" and )*
+ *   and     := cmp ( "&&" cmp )*
+ *   cmp     := sum [ ("=="|"!="|"<"|"<="|">"|">=") sum ]   (not chainable)
+ *   sum     := product ( ("+"|"-") product )*
+ *   product := unary ( ("*"|"/") unary )*
+ *   unary   := ("-"|"!") unary | primary
+ *   primary := NUMBER | STRING | "true" | "false" | "null" | NAME
+ *            | FUNC "(" [ expr ( "," expr )* ] ")" | "(" expr ")"
+ *   NUMBER  := decimal digits with an optional unit suffix, case-insensitive:
+ *              K M G T P E = 1024^1..6 bytes, optionally followed by "B" or
+ *              "iB" ("18G" = "18GB" = "18GiB" = 19327352832); a bare "B"
+ *              means bytes. There are no decimal (1000) units.
+ *   STRING  := '"' chars '"' with the escapes \" and \\ only
+ *   NAME    := part ( "." part )*, part = [A-Za-z0-9_]+, the first part
+ *              starting with a letter or '_' ("-" is always minus)
+ *
+ * Semantics: integers are exact rationals (num/den), so 7/2 stays 3.5 until
+ * ceil()/floor(); + - * / and literals fail with -ERANGE on 64-bit
+ * overflow, "/" by zero with -EDOM. "+" also concatenates two strings.
+ * Comparisons take two integers, two strings (byte order) or two booleans
+ * (== and != only); == and != also take null on either side. && || ! take
+ * booleans only (an integer is not truthy) and short-circuit. Anything else
+ * that meets a null fails: with -ENODATA "NAME is unknown on this host" when
+ * the null came from a name, else -EINVAL.
+ *
+ * Functions: ceil(x) floor(x) abs(x) min(a,...) max(a,...) kb(bytes)
+ * pages(bytes, page_kb) int(x) str(x) contains(s, sub) startswith(s, prefix)
+ * version_ge(a, b) version_lt(a, b) defined(NAME) if(cond, a, b).
+ * if() evaluates only the branch it takes; defined() is true when the name
+ * resolves to a non-null value and never fails for an unknown name.
+ * version_*() split both strings into runs of digits (compared as numbers)
+ * and runs of letters (compared as bytes), ignoring any other character;
+ * a number ranks above letters, and when one side runs out the longer one
+ * is greater: "5.10.112-11.al8" > "5.10.112-11" > "5.10.112-10" > "5.10".
+ *
+ * Limits: sources over HT_EXPR_MAX_LEN bytes, nesting over
+ * HT_EXPR_MAX_DEPTH levels, calls with over 32 arguments and "+" building
+ * a string over 1 MiB are errors. */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#define HT_EXPR_MAX_LEN (64 * 1024)
+#define HT_EXPR_MAX_DEPTH 200
 
 typedef enum {
         HT_VAL_NULL,   /* an unknown fact, or a name that is not defined */
@@ -25,23 +69,51 @@ ht_value ht_value_int(int64_t n);
 ht_value ht_value_bool(bool b);
 ht_value ht_value_str(const char *s);  /* copies */
 ht_value ht_value_null(void);
+/* A deep copy (the string is duplicated). */
+ht_value ht_value_copy(const ht_value *v);
+/* "integer", "boolean", "string" or "null", for messages. */
+const char *ht_value_type_name(ht_value_type t);
 /* Text form for files and messages: integers in decimal, booleans as
  * "true"/"false" (the caller maps them to 1/0 where a kernel wants that),
- * strings as is. A fraction is -EDOM (ceil()/floor() it). */
+ * strings as is. A fraction is -EDOM (ceil()/floor() it), null -ENODATA. */
 int ht_value_to_string(const ht_value *v, char **ret);
 
 /* Resolve a name (letters, digits, '_' and '.'-separated parts, e.g.
  * "sga_max_size", "facts.memory.total_kb"). Return 0 and fill *ret, or
  * -ENOENT for an unknown name (the evaluator reports it, with a
- * suggestion when the callback offers candidates). */
+ * suggestion when the callback offers candidates). A known name whose
+ * value this host lacks should return 0 with a null value. Any other
+ * negative errno is passed through. */
 typedef int (*ht_expr_lookup_fn)(void *userdata, const char *name, ht_value *ret);
+
+typedef struct {
+        ht_expr_lookup_fn lookup;   /* NULL: no names are known */
+        void *userdata;
+        /* Optional: a new NULL-terminated list of the names lookup knows,
+         * used for "did you mean" suggestions; the evaluator frees it
+         * with strv_free(). Called only when a name is unknown. */
+        char **(*candidates)(void *userdata);
+} ht_expr_env;
 
 /* Parse and evaluate src. On error returns -EINVAL (syntax, type),
  * -ERANGE (overflow), -EDOM (division by zero), -ENOENT (unknown name),
- * and sets *ret_error to a message naming the column. */
+ * -ENODATA (a null value used where a value is needed) or the lookup's own
+ * error, and sets *ret_error to "column N: what went wrong" followed by
+ * two lines: the source (a window of it when long) and a caret under
+ * column N. The result may be null, or a fraction (see
+ * ht_value_to_string). *ret is untouched on failure. */
+int ht_expr_eval_ex(const char *src, const ht_expr_env *env,
+                    ht_value *ret, char **ret_error);
+/* ht_expr_eval_ex() without suggestions. */
 int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
                  ht_value *ret, char **ret_error);
 
-/* Parse a --set value or a literal: "18G" → int bytes, "true" → bool,
- * "42" → int, anything else → string. */
+/* Parse a --set value or a literal: an optional '-' and a NUMBER as in
+ * the grammar ("18G", "42", "-1") → int bytes, exactly "true"/"false" →
+ * bool, anything else (including "yes", "no", " 42", "1.5" and numbers
+ * that overflow) → string. */
 ht_value ht_value_parse_literal(const char *s);
+
+/* Compare two version strings as version_ge()/version_lt() do:
+ * <0, 0 or >0. */
+int ht_version_compare(const char *a, const char *b);

@@ -9,6 +9,11 @@
 #include <json-c/json.h>
 
 #include "context.h"
+#include "util.h"
+
+/* A numeric fact that could not be read (memory figures, hugetext knobs
+ * use -1 instead since they are signed). */
+#define HT_U64_UNKNOWN UINT64_MAX
 
 /* Tri-state for facts that may be unknown. */
 typedef enum {
@@ -31,6 +36,7 @@ typedef struct {
         char *version;   /* kernel version derived from the image name, if any */
         bool xen;        /* boots the Xen hypervisor (kernel /xen.gz) or a -xen kernel */
         char *id;        /* BLS: file name without .conf */
+        char *options;   /* kernel command line of the entry ($kernelopts expanded) */
 } ht_boot_entry;
 
 typedef struct {
@@ -52,13 +58,16 @@ typedef struct ht_facts {
         char *boot_id;             /* /proc/sys/kernel/random/boot_id */
         bool kernel_xen;           /* a Xen (dom0/domU PV) kernel */
         char *xen_type;            /* /sys/hypervisor/type == "xen" → guest_type, "dom0" ... */
+        char *xen_guest_type;      /* /sys/hypervisor/guest_type as read ("PV", "HVM", "PVH") */
         bool xen_dom0;
         char *hypervisor;          /* "xen", "kvm", "vmware", "hyperv", ..., "none", NULL unknown */
+        char *container;           /* "docker", "podman", or /run/systemd/container; NULL: none seen */
 
         /* OS */
         char *os_id, *os_version_id, *os_name, *os_pretty_name;
 
-        /* memory (/proc/meminfo, KB) */
+        /* memory (/proc/meminfo, KB); each figure HT_U64_UNKNOWN when absent
+         * or garbled, memory_known tells whether MemTotal was read */
         bool memory_known;
         uint64_t mem_total_kb, mem_free_kb, mem_available_kb, page_tables_kb;
         uint64_t swap_total_kb;
@@ -66,7 +75,7 @@ typedef struct ht_facts {
         /* HugePages */
         ht_tristate hugepages_supported;
         uint64_t hugepages_total, hugepages_free, hugepages_rsvd, hugepages_surp;
-        uint64_t hugepage_default_kb;  /* Hugepagesize */
+        uint64_t hugepage_default_kb;  /* Hugepagesize (HT_U64_UNKNOWN when unknown) */
         uint64_t *hugepage_sizes_kb;   /* from /sys/kernel/mm/hugepages */
         size_t n_hugepage_sizes;
         bool gigantic_pages_possible;  /* CPU has pdpe1gb */
@@ -83,9 +92,9 @@ typedef struct ht_facts {
         int64_t hugetext_pad_threshold;  /* -1 unknown */
 
         /* CPU and NUMA */
-        unsigned cpu_count;
+        unsigned cpu_count;              /* 0: unknown */
         char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
-        unsigned numa_nodes;
+        unsigned numa_nodes;             /* 0: unknown */
 
         /* bootloader */
         ht_bootloader_kind bootloader;
@@ -93,8 +102,13 @@ typedef struct ht_facts {
         bool efi;
         char *grub_legacy_conf;          /* /boot/grub/grub.conf or menu.lst */
         int grub_legacy_default;         /* -1 unknown */
-        ht_boot_entry *boot_entries;
+        char *grub_default;              /* GRUB_DEFAULT= in /etc/default/grub */
+        char *grubenv_kernelopts;        /* kernelopts= in grubenv (RHEL 8 BLS) */
+        char *grubenv_saved_entry;       /* saved_entry= in grubenv */
+        char **grubenv;                  /* every "name=value" of grubenv, for $name in BLS options */
+        ht_boot_entry *boot_entries;     /* BLS in boot menu order, legacy in file order */
         size_t n_boot_entries;
+        int default_entry;               /* index into boot_entries, -1 unknown */
 
         /* mounts */
         ht_hugetlbfs_mount *hugetlbfs;
@@ -114,6 +128,11 @@ typedef struct ht_facts {
 
         char **warnings;
 } ht_facts;
+
+/* A facts object with everything unknown and no warnings. */
+ht_facts *ht_facts_new(void);
+/* Add a warning (printf-style) to f->warnings. */
+void ht_facts_warn(ht_facts *f, const char *fmt, ...) _printf_(2, 3);
 
 /* Collect all facts from the host behind the context. Returns 0 (facts
  * that cannot be read are unknown, with a warning) or -errno on a fatal

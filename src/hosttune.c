@@ -1,1 +1,221 @@
-int main(void) { return 0; }
+/* The CLI: parse options, build the root context, dispatch. Only this file
+ * knows about argv and exit codes' meaning for the shell. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "context.h"
+#include "profile.h"
+#include "util.h"
+
+enum {
+        OPT_ROOT = 0x100,
+        OPT_STATE_DIR,
+        OPT_PROFILE_PATH,
+        OPT_RULES_PATH,
+        OPT_COLOR,
+        OPT_SET,
+        OPT_DRY_RUN,
+        OPT_BOOT,
+        OPT_FACTS,
+        OPT_VERSION,
+};
+
+/* Which command-specific options a command takes. */
+enum {
+        TAKES_SET = 1 << 0,
+        TAKES_DRY_RUN = 1 << 1,
+        TAKES_BOOT = 1 << 2,
+};
+
+typedef struct {
+        const char *name;
+        int (*run)(const ht_cmd_opts *o);
+        unsigned min_args, max_args;
+        unsigned takes;
+        const char *synopsis;
+} command;
+
+static const command commands[] = {
+        {"facts", ht_cmd_facts, 0, 0, 0, "facts                        what the host is and can do"},
+        {"list", ht_cmd_list, 0, 0, 0, "list                         profiles found on the profile path"},
+        {"show", ht_cmd_show, 1, 1, TAKES_SET, "show PROFILE [--set K=V]...  the resolved profile and where each value comes from"},
+        {"plan", ht_cmd_plan, 1, 1, TAKES_SET, "plan PROFILE [--set K=V]...  dry run: diffs and runtime changes"},
+        {"apply", ht_cmd_apply, 1, 1, TAKES_SET | TAKES_DRY_RUN, "apply PROFILE [--set K=V]... [--dry-run]"},
+        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT, "verify [--boot]              compare the host with the last apply"},
+        {"rollback", ht_cmd_rollback, 0, 1, 0, "rollback [TXID]              undo the last (or the named) apply"},
+        {"history", ht_cmd_history, 0, 0, 0, "history                      transactions in the journal"},
+        {"recommend", ht_cmd_recommend, 0, 0, 0, "recommend                    which shipped profile fits this host"},
+};
+
+static void usage(FILE *out) {
+        fprintf(out,
+                "Usage: hosttune [OPTIONS] COMMAND [ARGS]...\n"
+                "\n"
+                "Tune sysctl, limits, sysfs and the kernel command line to a profile,\n"
+                "safely: plan first, apply as one transaction, verify after reboot.\n"
+                "\n"
+                "Commands:\n");
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                fprintf(out, "  %s\n", commands[i].synopsis);
+        fprintf(out,
+                "\n"
+                "Options:\n"
+                "  --root DIR           operate on the host tree under DIR (image builds, tests)\n"
+                "  --profile-path DIR   look for profiles in DIR (repeatable; searched first)\n"
+                "  --rules-path DIR     look for rules in DIR (repeatable; searched first)\n"
+                "  --state-dir DIR      journal and backups (default ROOT/var/lib/hosttune)\n"
+                "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
+                "  --dry-run            apply: print the plan, change nothing\n"
+                "  --boot               verify: boot-time mode, log to the journal\n"
+                "  --json               machine-readable output\n"
+                "  --quiet              no warnings or progress, only results and errors\n"
+                "  --color=WHEN         auto, always or never\n"
+                "  -h, --help           this help\n"
+                "  --version            the version\n"
+                "\n"
+                "Exit status: 0 ok and nothing pending, 1 error (the host is unchanged),\n"
+                "2 plan: changes pending / verify: drift, 3 verify: reboot pending.\n"
+                "See hosttune(8) and hosttune.profile(5).\n");
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("hosttune: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputs("\n", stderr);
+        va_end(ap);
+        fputs("Try 'hosttune --help' for more information.\n", stderr);
+        return HT_EXIT_ERROR;
+}
+
+static const command *find_command(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                if (streq(commands[i].name, name))
+                        return &commands[i];
+        return NULL;
+}
+
+int main(int argc, char **argv) {
+        static const struct option options[] = {
+                {"root", required_argument, NULL, OPT_ROOT},
+                {"state-dir", required_argument, NULL, OPT_STATE_DIR},
+                {"profile-path", required_argument, NULL, OPT_PROFILE_PATH},
+                {"rules-path", required_argument, NULL, OPT_RULES_PATH},
+                {"json", no_argument, NULL, 'j'},
+                {"quiet", no_argument, NULL, 'q'},
+                {"color", required_argument, NULL, OPT_COLOR},
+                {"colour", required_argument, NULL, OPT_COLOR},
+                {"set", required_argument, NULL, OPT_SET},
+                {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+                {"boot", no_argument, NULL, OPT_BOOT},
+                {"facts", required_argument, NULL, OPT_FACTS},
+                {"help", no_argument, NULL, 'h'},
+                {"version", no_argument, NULL, OPT_VERSION},
+                {0},
+        };
+        const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL;
+        _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL;
+        bool json = false, quiet = false, dry_run = false, boot = false;
+        unsigned used = 0;
+
+        opterr = 0;
+        int opt;
+        /* Options may come before or after the command (getopt permutes), so
+         * both `hosttune --json plan oracle` and `hosttune plan oracle --json`
+         * work. */
+        while ((opt = getopt_long(argc, argv, "hjq", options, NULL)) != -1) {
+                switch (opt) {
+                case OPT_ROOT: root = optarg; break;
+                case OPT_STATE_DIR: state_dir = optarg; break;
+                case OPT_PROFILE_PATH: strv_push(&profile_path, optarg); break;
+                case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
+                case 'j': json = true; break;
+                case 'q': quiet = true; break;
+                case OPT_COLOR: color = optarg; break;
+                case OPT_SET:
+                        if (!strchr(optarg, '=') || optarg[0] == '=')
+                                return usage_error("--set wants NAME=VALUE, got '%s'", optarg);
+                        strv_push(&sets, optarg);
+                        used |= TAKES_SET;
+                        break;
+                case OPT_DRY_RUN: dry_run = true; used |= TAKES_DRY_RUN; break;
+                case OPT_BOOT: boot = true; used |= TAKES_BOOT; break;
+                case OPT_FACTS: facts_file = optarg; break;
+                case 'h': usage(stdout); return HT_EXIT_OK;
+                case OPT_VERSION: printf("hosttune %s\n", PACKAGE_VERSION); return HT_EXIT_OK;
+                case ':':
+                        return usage_error("option '%s' needs an argument", argv[optind - 1]);
+                default:
+                        return usage_error("unknown option '%s'", argv[optind - 1]);
+                }
+        }
+        if (optind >= argc) {
+                usage(stderr);
+                return HT_EXIT_ERROR;
+        }
+        const command *cmd = find_command(argv[optind]);
+        if (!cmd)
+                return usage_error("unknown command '%s'", argv[optind]);
+        unsigned nargs = (unsigned)(argc - optind - 1);
+        if (nargs < cmd->min_args)
+                return usage_error("'%s' needs %s", cmd->name, cmd->min_args == 1 ? "an argument" : "more arguments");
+        if (nargs > cmd->max_args)
+                return usage_error("'%s' takes %s", cmd->name,
+                                   cmd->max_args == 0 ? "no arguments" : "at most one argument");
+        if (used & ~cmd->takes)
+                return usage_error("'%s' does not take %s", cmd->name,
+                                   (used & ~cmd->takes & TAKES_SET) ? "--set" :
+                                   (used & ~cmd->takes & TAKES_DRY_RUN) ? "--dry-run" : "--boot");
+
+        _cleanup_(ht_context_freep) ht_context *ctx = NULL;
+        int r = ht_context_new(root, &ctx);
+        if (r < 0) {
+                ht_report_error("cannot open root directory '%s': %s", root, strerror(-r));
+                return HT_EXIT_ERROR;
+        }
+        ctx->json = json;
+        ctx->quiet = quiet;
+        if (color) {
+                if (streq(color, "auto"))
+                        ctx->color = HT_COLOR_AUTO;
+                else if (streq(color, "always"))
+                        ctx->color = HT_COLOR_ALWAYS;
+                else if (streq(color, "never"))
+                        ctx->color = HT_COLOR_NEVER;
+                else
+                        return usage_error("--color wants auto, always or never, got '%s'", color);
+        }
+        if (state_dir) {
+                free(ctx->state_dir);
+                ctx->state_dir = xstrdup(state_dir);
+        }
+        /* Directories given on the command line come first; the defaults
+         * (/etc/hosttune under the root, then the shipped ones) stay
+         * behind them so parents such as "base" are always found. */
+        _cleanup_strv_free_ char **dflt_profiles = NULL, **dflt_rules = NULL;
+        ht_profile_default_path(ctx, &dflt_profiles);
+        ht_rules_default_path(ctx, &dflt_rules);
+        for (size_t i = 0; dflt_profiles && dflt_profiles[i]; i++)
+                strv_push(&profile_path, dflt_profiles[i]);
+        for (size_t i = 0; dflt_rules && dflt_rules[i]; i++)
+                strv_push(&rules_path, dflt_rules[i]);
+        ctx->profile_path = TAKE_PTR(profile_path);
+        ctx->rules_path = TAKE_PTR(rules_path);
+
+        ht_cmd_opts o = {
+                .ctx = ctx,
+                .args = argv + optind + 1,
+                .sets = sets,
+                .dry_run = dry_run,
+                .boot = boot,
+                .facts_file = facts_file,
+        };
+        return cmd->run(&o);
+}

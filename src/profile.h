@@ -26,8 +26,12 @@ const char *ht_backend_id_to_string(ht_backend_id id);
  *   limits     "oracle soft memlock"   (domain, type, item set too)
  *   service    "mysqld.service LimitNOFILE" (unit, directive set too)
  *   cmdline    "transparent_hugepage"  (value "never"; "" for a bare flag;
- *                                       remove=true to take it away)
- *   bootloader "default"               (value: the entry title to boot) */
+ *                                       remove=true to take it away: value ""
+ *                                       removes every word with that key, a
+ *                                       value only that exact word)
+ *   bootloader "default"               (value: the entry title to boot)
+ * Values are single-line text: integers in decimal, booleans as 1/0,
+ * sysctl strings with whitespace collapsed to single spaces. */
 typedef struct {
         ht_backend_id backend;
         char *key;
@@ -38,6 +42,10 @@ typedef struct {
         char *domain, *type, *item;  /* limits */
         char *unit, *directive;      /* service */
         char *target;                /* cmdline: "linux" (default) or "xen" */
+        bool boot_only;   /* the running kernel cannot take it (Xen kernel switch):
+                           * persist it, do not write it at runtime */
+        bool at_least;    /* limits/service: a larger (or unlimited) value on the
+                           * host already satisfies it */
 } ht_setting;
 
 typedef struct {
@@ -55,15 +63,35 @@ typedef struct {
         size_t n_params;
         ht_setting *settings;
         size_t n_settings;
-        char **warnings;       /* rule warnings, optional skips */
+        char **warnings;       /* rule warnings, optional skips, conflicts */
+        char **errors;         /* the host cannot take this profile (rule errors):
+                                * show prints them and fails, plan copies them
+                                * into plan->errors; the rest is still resolved */
         bool reboot_required;  /* a rule asked for a bootloader change */
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"
  * strings from --set. On error returns -errno and sets *ret_error to a
- * message naming the file and line. */
+ * message naming the file and line. Errors of the files themselves
+ * (syntax, types, unknown names, cycles, overflow...) fail the call; what
+ * the rules find wrong with the host goes to r->errors. The profile and
+ * rule directories are c->profile_path and c->rules_path, or the default
+ * paths when those are NULL. */
 int ht_profile_resolve(const ht_context *c, const ht_facts *facts, const char *name,
                        char *const *sets, ht_resolved **ret, char **ret_error);
+/* The same against a facts JSON tree (as ht_facts_to_json makes it). */
+int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
+                            char *const *sets, ht_resolved **ret, char **ret_error);
+
+/* Default search paths: /etc/hosttune/{profiles,rules} under the context's
+ * root, then HT_DATADIR/{profiles,rules} (the shipped files). */
+int ht_profile_default_path(const ht_context *c, char ***ret);
+int ht_rules_default_path(const ht_context *c, char ***ret);
+
+/* Whether a profile or rules file may be trusted: as root (as_root), a
+ * file must be owned by root and not writable by group or others, unless
+ * HOSTTUNE_INSECURE_PROFILES=1. 0 or -EPERM with *ret_error set. */
+int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error);
 void ht_resolved_free(ht_resolved *r);
 static inline void ht_resolved_freep(ht_resolved **r) { ht_resolved_free(*r); }
 
@@ -77,3 +105,6 @@ int ht_profile_list(const ht_context *c, ht_profile_info **ret, size_t *ret_n, c
 void ht_profile_info_free(ht_profile_info *l, size_t n);
 
 json_object *ht_resolved_to_json(const ht_resolved *r);
+/* The resolved profile as text for `hosttune show`: params and settings,
+ * one a line with their source, then warnings and errors. */
+char *ht_resolved_format_text(const ht_resolved *r);

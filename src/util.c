@@ -174,7 +174,7 @@ int parse_u64(const char *s, uint64_t *ret) {
                 return -EINVAL;
         errno = 0;
         char *end;
-        unsigned long long v = strtoull(s, &end, 0);
+        unsigned long long v = strtoull(s, &end, 10);
         if (errno == ERANGE)
                 return -ERANGE;
         if (errno || end == s || *end)
@@ -188,7 +188,7 @@ int parse_i64(const char *s, int64_t *ret) {
                 return -EINVAL;
         errno = 0;
         char *end;
-        long long v = strtoll(s, &end, 0);
+        long long v = strtoll(s, &end, 10);
         if (errno == ERANGE)
                 return -ERANGE;
         if (errno || end == s || *end)

@@ -66,7 +66,7 @@ char **strv_split(const char *s, const char *sep);
 char *strv_join(char *const *l, const char *sep);
 int strv_sort_cmp(const void *a, const void *b);
 
-/* Parse a whole decimal (or 0x hex) integer; -EINVAL on junk, -ERANGE on
+/* Parse a whole decimal integer (no octal: "0755" is 755); -EINVAL on junk, -ERANGE on
  * overflow. */
 int parse_u64(const char *s, uint64_t *ret);
 int parse_i64(const char *s, int64_t *ret);

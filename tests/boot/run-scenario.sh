@@ -18,7 +18,8 @@ SCEN=$BOOT_DIR/scenarios/$NAME
 [ -f "$SCEN/apply.sh" ] || die "no scenario $NAME (no $SCEN/apply.sh)"
 [ "$(id -u)" = 0 ] || die "needs root"
 HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
-UNIT_FILE=$TOP_SRCDIR/packaging/systemd/hosttune-verify.service
+UNIT_IN=$TOP_SRCDIR/packaging/systemd/hosttune-verify.service.in
+TMPFILES=$TOP_SRCDIR/packaging/tmpfiles/hosttune.conf
 
 IMG=$("$BOOT_DIR/build-image.sh")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-boot-$NAME.XXXXXX")
@@ -41,7 +42,9 @@ mkdir -p "$PL/scenarios"
 cp "$BOOT_DIR/scenarios/lib.sh" "$PL/lib.sh"
 for d in "$BOOT_DIR"/scenarios/*/; do cp -r "$d" "$PL/scenarios/"; done
 ln -s "scenarios/$NAME" "$PL/scenario"
-cp "$UNIT_FILE" "$PL/hosttune-verify.service"
+# The unit and tmpfiles entry as a package installs them (binary in /usr/sbin).
+sed 's|@sbindir[@]|/usr/sbin|g' "$UNIT_IN" >"$PL/hosttune-verify.service"
+cp "$TMPFILES" "$PL/hosttune.tmpfiles"
 for d in profiles rules; do
         if [ -d "$TOP_SRCDIR/$d" ]; then cp -r "$TOP_SRCDIR/$d" "$PL/"; fi
 done

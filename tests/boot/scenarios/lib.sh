@@ -39,6 +39,8 @@ expect() { echo "$*" >>$EXPECT; }
 install_hosttune() {
         install -m755 "$1" /usr/sbin/hosttune
         install -m644 $P/hosttune-verify.service /lib/systemd/system/$UNIT
+        install -m644 $P/hosttune.tmpfiles /usr/lib/tmpfiles.d/hosttune.conf
+        systemd-tmpfiles --create /usr/lib/tmpfiles.d/hosttune.conf
         systemctl enable $UNIT
         if [ -n "${PKGDATADIR:-}" ]; then
                 mkdir -p "$PKGDATADIR"

@@ -1,0 +1,365 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# hosttune Ansible module: drives the installed hosttune binary with --json,
+# so a fleet is tuned by the same engine (and the same plan) as one host.
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: hosttune
+short_description: Tune a host to a hosttune profile, verify it, or roll it back
+description:
+  - Runs the C(hosttune) binary installed on the managed host with C(--json).
+  - C(state=applied) runs C(hosttune apply); in check mode it runs
+    C(hosttune plan) instead, which is exactly the first half of apply, so
+    no change in check mode means that apply changes nothing.
+  - In diff mode the file edits hosttune makes (sysctl.d, limits.d and unit
+    drop-ins, the GRUB defaults file, ...) are returned as Ansible diffs.
+  - C(state=verified) runs C(hosttune verify); drift fails the task, a
+    pending reboot does not (C(reboot_pending=true)).
+  - C(state=rolled_back) runs C(hosttune rollback).
+version_added: "0.1.0"
+author: hosttune developers
+requirements:
+  - hosttune installed on the managed host (the C(hosttune) package)
+options:
+  profile:
+    description: Profile name (C(oracle), C(mysql), C(jvm), C(base) or a site profile).
+    type: str
+  params:
+    description:
+      - Profile parameters, each passed as C(--set NAME=VALUE).
+      - Booleans become C(true)/C(false); other values are passed as text.
+    type: dict
+    default: {}
+  state:
+    description: What the host should end up as.
+    type: str
+    choices: [applied, verified, rolled_back]
+    default: applied
+  txid:
+    description:
+      - With C(state=rolled_back), undo this transaction and every later one
+        instead of only the last one.
+    type: str
+  root:
+    description: Operate on the host tree under this directory (C(--root)), e.g. a mounted image.
+    type: path
+  state_dir:
+    description: Journal and backup directory (C(--state-dir)).
+    type: path
+  profile_path:
+    description: Directories searched for profiles before the default ones (C(--profile-path)).
+    type: list
+    elements: path
+    default: []
+  binary:
+    description:
+      - The hosttune executable. A bare name is looked up on C(PATH) and in the
+        sbin directories; a path is used as it is.
+    type: str
+    default: hosttune
+notes:
+  - Check mode is supported for C(applied) (plan) and C(verified) (read-only
+    anyway). hosttune has no dry run for rollback, so C(rolled_back) is
+    skipped in check mode.
+  - Diff mode is supported.
+'''
+
+EXAMPLES = r'''
+- name: Tune the database hosts for Oracle
+  hosttune.hosttune.hosttune:
+    profile: oracle
+    params:
+      sga_max_size: 18G
+  register: tuning
+
+- name: Reboot where the kernel command line or HugePages need it
+  ansible.builtin.reboot:
+  when: tuning.reboot_required
+
+- name: Prove the tuning on the booted kernel
+  hosttune.hosttune.hosttune:
+    state: verified
+
+- name: Undo the last tuning transaction
+  hosttune.hosttune.hosttune:
+    state: rolled_back
+'''
+
+RETURN = r'''
+changed:
+  description: Whether hosttune changed (or, in check mode, would change) something.
+  returned: always
+  type: bool
+reboot_required:
+  description: Some change only takes effect after a reboot.
+  returned: state=applied
+  type: bool
+txid:
+  description: The transaction id of the apply (null when nothing changed or in check mode).
+  returned: state=applied
+  type: str
+changes:
+  description: Runtime and persisted changes (backend, key, current, desired, reboot_required).
+  returned: state=applied
+  type: list
+  elements: dict
+files:
+  description: File edits (path, diff, and where hosttune provides them before/after).
+  returned: state=applied
+  type: list
+  elements: dict
+actions:
+  description: Follow-up actions apply runs (grub regeneration, daemon-reload).
+  returned: state=applied
+  type: list
+hosttune_warnings:
+  description: hosttune's warnings (also shown as module warnings).
+  returned: always
+  type: list
+  elements: str
+status:
+  description: verify status (ok, drift, reboot-pending).
+  returned: state=verified
+  type: str
+checks:
+  description: verify checks (backend, key, expected, actual, status).
+  returned: state=verified
+  type: list
+reboot_pending:
+  description: Applied changes are waiting for a reboot (verify exit status 3).
+  returned: state=verified
+  type: bool
+txids:
+  description: Transactions undone by the rollback.
+  returned: state=rolled_back
+  type: list
+hosttune_rc:
+  description: hosttune's exit status (0, or 2 for plan with changes / verify drift, 3 for verify with a reboot pending).
+  returned: success, and when verify finds drift
+  type: int
+cmd:
+  description: The command line that was run.
+  returned: always
+  type: list
+'''
+
+import json
+import os
+import re
+
+from ansible.module_utils.basic import AnsibleModule
+
+# hosttune's exit codes (hosttune(8)).
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_PENDING = 2   # plan: changes pending; verify: drift
+EXIT_REBOOT = 3    # verify: applied changes wait for a reboot
+
+
+def param_text(name, value):
+    """One --set argument; refuses what hosttune would misread."""
+    if not isinstance(name, str) or not name or '=' in name:
+        raise ValueError("parameter name %r is not a valid NAME" % (name,))
+    if isinstance(value, bool):
+        text = 'true' if value else 'false'
+    elif value is None:
+        raise ValueError("parameter %s has no value" % name)
+    elif isinstance(value, (dict, list)):
+        raise ValueError("parameter %s must be a scalar, not a %s" % (name, type(value).__name__))
+    else:
+        text = str(value)
+    if '\n' in text or '\r' in text or '\0' in text:
+        raise ValueError("parameter %s: value must be a single line" % name)
+    return '%s=%s' % (name, text)
+
+
+def check_word(module, what, value):
+    """Profile names and txids are single words; one starting with '-' would
+    be read as an option by hosttune's getopt."""
+    if not re.match(r'^[A-Za-z0-9_][A-Za-z0-9_.@+:-]*$', value):
+        module.fail_json(msg="invalid %s %r" % (what, value))
+
+
+def find_binary(module):
+    binary = module.params['binary']
+    if '/' in binary:
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            module.fail_json(msg="hosttune binary %s is not an executable file" % binary)
+        return binary
+    # get_bin_path also searches /sbin, /usr/sbin and /usr/local/sbin.
+    return module.get_bin_path(binary, required=True)
+
+
+def base_argv(module):
+    p = module.params
+    argv = [find_binary(module), '--json']
+    if p['root']:
+        argv += ['--root', p['root']]
+    if p['state_dir']:
+        argv += ['--state-dir', p['state_dir']]
+    for d in p['profile_path'] or []:
+        argv += ['--profile-path', d]
+    return argv
+
+
+def run(module, argv, ok_codes):
+    """Run hosttune; fail the task with its own message on an unexpected exit."""
+    rc, out, err = module.run_command(argv, environ_update={'LC_ALL': 'C'})
+    data = None
+    if out.strip():
+        try:
+            data = json.loads(out)
+        except ValueError:
+            data = None
+    if rc not in ok_codes:
+        msg = err.strip() or ("hosttune exited with status %d" % rc)
+        extra = {}
+        if isinstance(data, dict):
+            # plan/apply list what the host cannot take in errors[].
+            if data.get('errors'):
+                msg = '%s: %s' % (msg, '; '.join(str(e) for e in data['errors']))
+            extra['hosttune'] = data
+        module.fail_json(msg=msg, rc=rc, cmd=argv, stderr=err, **extra)
+    if not isinstance(data, dict):
+        module.fail_json(msg="hosttune printed no JSON object", rc=rc, cmd=argv,
+                         stdout=out, stderr=err)
+    return rc, data, err
+
+
+def file_diffs(files):
+    """Ansible diff entries from hosttune's files[]."""
+    diffs = []
+    for f in files or []:
+        if not isinstance(f, dict):
+            continue
+        path = f.get('path', '')
+        if 'before' in f or 'after' in f:
+            # null before: the file is new; null after: it is removed.
+            diffs.append({
+                'before': f.get('before') or '',
+                'after': f.get('after') or '',
+                'before_header': path if f.get('before') is not None else '%s (absent)' % path,
+                'after_header': path if f.get('after') is not None else '%s (removed)' % path,
+            })
+        elif f.get('diff'):
+            diffs.append({'prepared': f['diff']})
+    return diffs
+
+
+def warn_all(module, data):
+    warnings = [str(w) for w in (data.get('warnings') or [])]
+    for w in warnings:
+        module.warn(w)
+    return warnings
+
+
+def do_applied(module):
+    p = module.params
+    check_word(module, 'profile name', p['profile'])
+    argv = base_argv(module)
+    if module.check_mode:
+        argv += ['plan', p['profile']]
+        ok = (EXIT_OK, EXIT_PENDING)
+    else:
+        argv += ['apply', p['profile']]
+        ok = (EXIT_OK,)
+    for name in sorted(p['params'] or {}):
+        try:
+            argv += ['--set', param_text(name, p['params'][name])]
+        except ValueError as e:
+            module.fail_json(msg=str(e))
+    rc, data, _ = run(module, argv, ok)
+    if module.check_mode:
+        changed = rc == EXIT_PENDING
+    else:
+        changed = bool(data.get('changed'))
+    result = dict(
+        changed=changed,
+        hosttune_rc=rc,
+        cmd=argv,
+        profile=data.get('profile', p['profile']),
+        reboot_required=bool(data.get('reboot_required')),
+        txid=data.get('txid'),
+        changes=data.get('changes') or [],
+        files=data.get('files') or [],
+        actions=data.get('actions') or [],
+        hosttune_warnings=warn_all(module, data),
+    )
+    if module._diff:
+        result['diff'] = file_diffs(result['files'])
+    module.exit_json(**result)
+
+
+def do_verified(module):
+    argv = base_argv(module) + ['verify']
+    rc, data, _ = run(module, argv, (EXIT_OK, EXIT_PENDING, EXIT_REBOOT))
+    result = dict(
+        changed=False,
+        hosttune_rc=rc,
+        cmd=argv,
+        status=data.get('status'),
+        checks=data.get('checks') or [],
+        reboot_pending=rc == EXIT_REBOOT,
+        hosttune_warnings=warn_all(module, data),
+    )
+    if rc == EXIT_PENDING:
+        drifted = [c for c in result['checks']
+                   if isinstance(c, dict) and c.get('status') not in ('ok', 'reboot-pending')]
+        keys = ', '.join('%s %s' % (c.get('backend', '?'), c.get('key', '?')) for c in drifted)
+        module.fail_json(msg="hosttune verify found drift%s" % (': ' + keys if keys else ''),
+                         **result)
+    module.exit_json(**result)
+
+
+def do_rolled_back(module):
+    argv = base_argv(module) + ['rollback']
+    if module.params['txid']:
+        check_word(module, 'transaction id', module.params['txid'])
+        argv.append(module.params['txid'])
+    if module.check_mode:
+        module.exit_json(changed=False, skipped=True, cmd=argv,
+                         msg="hosttune has no dry run for rollback; skipped in check mode")
+    rc, data, _ = run(module, argv, (EXIT_OK,))
+    module.exit_json(
+        changed=bool(data.get('changed')),
+        hosttune_rc=rc,
+        cmd=argv,
+        txids=data.get('txids') or [],
+        reboot_required=bool(data.get('reboot_required')),
+        hosttune_warnings=warn_all(module, data),
+    )
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            profile=dict(type='str'),
+            params=dict(type='dict', default={}),
+            state=dict(type='str', default='applied',
+                       choices=['applied', 'verified', 'rolled_back']),
+            txid=dict(type='str'),
+            root=dict(type='path'),
+            state_dir=dict(type='path'),
+            profile_path=dict(type='list', elements='path', default=[]),
+            binary=dict(type='str', default='hosttune'),
+        ),
+        required_if=[('state', 'applied', ['profile'])],
+        supports_check_mode=True,
+    )
+    state = module.params['state']
+    if state == 'applied':
+        do_applied(module)
+    elif state == 'verified':
+        do_verified(module)
+    else:
+        do_rolled_back(module)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,46 @@
+# jvm: hosts running large JVMs (application servers, Elasticsearch,
+# Kafka...).
+#
+# --set heap_size=SIZE sizes HugePages for -XX:+UseLargePages and gives the
+# JVM user the memlock limit and vm.hugetlb_shm_group it needs ("Java
+# Support for Large Memory Pages",
+# https://www.oracle.com/java/technologies/javase/largememory-pages.html).
+
+summary = "JVM hosts: THP madvise, hugetext for JIT code, map count, file and thread limits, optional large pages";
+inherit = "base";
+
+params = {
+        jvm_user = "java";
+        jvm_group = "java";
+        # Java heap in bytes to put in HugePages (0: no large pages).
+        heap_size = 0;
+        # Elasticsearch Reference, "File descriptors": at least 65535.
+        nofile = 65535;
+        # Elasticsearch Reference, "Number of threads": at least 4096.
+        nproc = 4096;
+
+        hugepages_bytes = "= heap_size";
+        hugepages_owner = "= jvm_user";
+        hugepages_group = "= jvm_group";
+        # madvise: the JVM asks for THP itself with -XX:+UseTransparentHugePages
+        # (JDK documentation, "Large Pages"), nothing else gets them.
+        thp = "madvise";
+        # hugetext mode 2 (anonymous executable memory: JIT code) where the
+        # kernel has it.
+        workload = "jit";
+};
+
+sysctl = {
+        vm = {
+                # Elasticsearch Reference, "Virtual memory": vm.max_map_count
+                # at least 262144 for mmapped indices and large heaps.
+                max_map_count = 262144;
+        };
+};
+
+limits = (
+        { domain = "= jvm_user"; type = "soft"; item = "nofile"; value = "= nofile"; },
+        { domain = "= jvm_user"; type = "hard"; item = "nofile"; value = "= nofile"; },
+        { domain = "= jvm_user"; type = "soft"; item = "nproc"; value = "= nproc"; },
+        { domain = "= jvm_user"; type = "hard"; item = "nproc"; value = "= nproc"; }
+);

@@ -1,0 +1,100 @@
+# oracle: Oracle Database on Linux.
+#
+# Kernel parameters and oracle user limits: the values of Oracle's
+# oracle-database-preinstall-19c package (also 21c/23ai), as written in the
+# sysctl.conf and /etc/security/limits.d/oracle-database-preinstall-19c.conf
+# it installs, each with the comment "oracle-database-preinstall-19c setting
+# for ... is ..."; Oracle Database Installation Guide for Linux, "Minimum
+# Parameter Settings for Installation"
+# (https://docs.oracle.com/en/database/oracle/oracle-database/19/ladbi/minimum-parameter-settings-for-installation.html).
+#
+# HugePages for the SGA (rules/10-hugepages.rules), THP never
+# (rules/40-thp.rules; madvise on UEK7+), swappiness per rule.
+#   hosttune apply oracle --set sga_max_size=18G
+
+summary = "Oracle Database: preinstall kernel parameters and limits, HugePages for the SGA, THP off";
+inherit = "base";
+
+params = {
+        # SGA_MAX_SIZE in bytes (18G, 512M...): sizes vm.nr_hugepages. 0: no HugePages.
+        sga_max_size = 0;
+        # Pages on top of ceil(SGA / Hugepagesize).
+        hugepage_slack = 2;
+        oracle_user = "oracle";
+        # The OSDBA group: vm.hugetlb_shm_group gets its gid.
+        oracle_group = "dba";
+        # MEMORY_TARGET in bytes: AMM cannot use HugePages (rules/20-memory.rules).
+        memory_target = 0;
+
+        hugepages_bytes = "= sga_max_size";
+        hugepages_owner = "= oracle_user";
+        hugepages_group = "= oracle_group";
+        # Oracle Database Installation Guide for Linux, "Disabling Transparent
+        # HugePages"; My Oracle Support Doc ID 1557478.1.
+        thp = "never";
+        thp_uek7_madvise = true;
+};
+
+sysctl = {
+        fs = {
+                # preinstall: fs.file-max is 6815744
+                file-max = 6815744;
+                # preinstall: fs.aio-max-nr is 1048576
+                aio-max-nr = 1048576;
+        };
+        kernel = {
+                # preinstall: kernel.sem is '250 32000 100 128' (SEMMSL SEMMNS SEMOPM SEMMNI)
+                sem = "250 32000 100 128";
+                # preinstall: kernel.shmmni is 4096
+                shmmni = 4096;
+                # preinstall: kernel.shmall is 1073741824 on x86_64 (pages)
+                shmall = 1073741824;
+                # preinstall: kernel.shmmax is 4398046511104 on x86_64 (4 TB)
+                shmmax = 4398046511104;
+                # preinstall: kernel.panic_on_oops is 1 per Orabug 19212317
+                panic_on_oops = 1;
+        };
+        net = {
+                core = {
+                        # preinstall: net.core.rmem_default is 262144
+                        rmem_default = 262144;
+                        # preinstall: net.core.rmem_max is 4194304
+                        rmem_max = 4194304;
+                        # preinstall: net.core.wmem_default is 262144
+                        wmem_default = 262144;
+                        # preinstall: net.core.wmem_max is 1048576
+                        wmem_max = 1048576;
+                };
+                ipv4 = {
+                        # preinstall: net.ipv4.ip_local_port_range is 9000 65500
+                        ip_local_port_range = "9000 65500";
+                        conf = {
+                                # preinstall: net.ipv4.conf.all.rp_filter is 2
+                                all = { rp_filter = 2; };
+                                # preinstall: net.ipv4.conf.default.rp_filter is 2
+                                default = { rp_filter = 2; };
+                        };
+                };
+        };
+};
+
+# /etc/security/limits.d/oracle-database-preinstall-19c.conf
+limits = (
+        # preinstall: nofile soft limit is 1024
+        { domain = "= oracle_user"; type = "soft"; item = "nofile"; value = 1024; },
+        # preinstall: nofile hard limit is 65536
+        { domain = "= oracle_user"; type = "hard"; item = "nofile"; value = 65536; },
+        # preinstall: nproc soft limit is 16384 (Orabug 15971421)
+        { domain = "= oracle_user"; type = "soft"; item = "nproc"; value = 16384; },
+        # preinstall: nproc hard limit is 16384
+        { domain = "= oracle_user"; type = "hard"; item = "nproc"; value = 16384; },
+        # preinstall: stack soft limit is 10240KB
+        { domain = "= oracle_user"; type = "soft"; item = "stack"; value = 10240; },
+        # preinstall: stack hard limit is 32768KB
+        { domain = "= oracle_user"; type = "hard"; item = "stack"; value = 32768; },
+        # preinstall: memlock hard limit is maximum of 128GB on x86_64 (KB);
+        # rules/10-hugepages.rules raises it when the HugePages need more.
+        { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; },
+        # preinstall: memlock soft limit is maximum of 128GB on x86_64 (KB)
+        { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; }
+);

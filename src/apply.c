@@ -1,0 +1,275 @@
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "apply.h"
+#include "audit-log.h"
+#include "backend-common.h"
+#include "fault.h"
+#include "fileio.h"
+#include "journal.h"
+#include "settings-json.h"
+#include "spawn.h"
+#include "util.h"
+
+void ht_apply_result_done(ht_apply_result *r) {
+        free(r->txid);
+        strv_free(r->notes);
+        strv_free(r->undo_messages);
+        *r = (ht_apply_result){0};
+}
+
+int ht_read_hugepages_total(const ht_context *c, uint64_t *ret) {
+        _cleanup_free_ char *m = NULL;
+        int r = ht_read_file(c, "/proc/meminfo", 1 << 20, &m, NULL);
+        if (r < 0)
+                return r;
+        const char *p = strstr(m, "HugePages_Total:");
+        if (!p)
+                return -ENODATA;
+        p += strlen("HugePages_Total:");
+        while (*p == ' ' || *p == '\t')
+                p++;
+        _cleanup_free_ char *num = xstrndup(p, strcspn(p, " \t\n"));
+        uint64_t v;
+        if (parse_u64(num, &v) < 0)
+                return -EBADMSG;
+        *ret = v;
+        return 0;
+}
+
+static json_object *params_json(const ht_resolved *r) {
+        json_object *o = json_object_new_object();
+        for (size_t i = 0; i < r->n_params; i++)
+                json_object_object_add(o, r->params[i].name, json_object_new_string(r->params[i].value));
+        return o;
+}
+
+/* The facts a later reader of the journal needs to understand it. */
+static json_object *facts_that_mattered(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "kernel_release", f->kernel_release ? json_object_new_string(f->kernel_release) : NULL);
+        json_object_object_add(o, "kernel_cmdline", f->kernel_cmdline ? json_object_new_string(f->kernel_cmdline) : NULL);
+        json_object_object_add(o, "os_id", f->os_id ? json_object_new_string(f->os_id) : NULL);
+        json_object_object_add(o, "os_version_id", f->os_version_id ? json_object_new_string(f->os_version_id) : NULL);
+        json_object_object_add(o, "bootloader", json_object_new_string(ht_bootloader_kind_to_string(f->bootloader)));
+        if (f->memory_known)
+                json_object_object_add(o, "mem_total_kb", json_object_new_int64((int64_t)f->mem_total_kb));
+        if (f->hugepages_supported == HT_YES) {
+                json_object_object_add(o, "hugepage_size_kb", json_object_new_int64((int64_t)f->hugepage_default_kb));
+                json_object_object_add(o, "hugepages_total", json_object_new_int64((int64_t)f->hugepages_total));
+        }
+        return o;
+}
+
+static int fail(char **ret_error, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char **ret_error, int r, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        *ret_error = xvasprintf(fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, char **ret_error) {
+        size_t item;
+        char *err = NULL;
+        int r = ht_tx_record_file(tx, ht_backend_id_to_string(fe->backend), fe->path, fe->new_content,
+                                  fe->new_len, fe->mode, &item, &err);
+        if (r < 0)
+                return fail(ret_error, r, "%s", err), free(err), r;
+        if (fe->new_content)
+                r = ht_write_file_atomic(c, fe->path, fe->new_content, fe->new_len, fe->mode, 0, 0);
+        else
+                r = ht_remove_file(c, fe->path);
+        if (r < 0) {
+                _cleanup_free_ char *shown = ht_display_path(c, fe->path);
+                return fail(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
+                            strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)" : "");
+        }
+        ht_fault_point("apply-file");
+        r = ht_tx_mark_done(tx, item, &err);
+        if (r < 0)
+                return fail(ret_error, r, "%s", err), free(err), r;
+        return 0;
+}
+
+/* Write one runtime value, read it back. vm.nr_hugepages may come back
+ * short when memory is fragmented: that is not a failure — the value is
+ * persisted and a reboot completes it. */
+static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply_result *res, char **ret_error) {
+        size_t item;
+        char *err = NULL;
+        int r = ht_tx_record_runtime(tx, ht_backend_id_to_string(ch->backend), ch->key, ch->path, NULL,
+                                     ch->desired, &item, &err);
+        if (r < 0)
+                return fail(ret_error, r, "%s", err), free(err), r;
+        _cleanup_free_ char *readback = NULL;
+        r = ht_write_kernel_value(c, ch->path, ch->desired, &readback);
+        if (r < 0)
+                return fail(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, strerror(-r));
+        ht_fault_point("apply-runtime");
+        r = ht_tx_mark_done(tx, item, &err);
+        if (r < 0)
+                return fail(ret_error, r, "%s", err), free(err), r;
+
+        bool hugepages = ch->backend == HT_BK_SYSCTL &&
+                         (streq(ch->key, "vm.nr_hugepages") || streq(ch->key, "vm/nr_hugepages"));
+        if (hugepages) {
+                uint64_t want = 0, total = 0;
+                if (parse_u64(ch->desired, &want) == 0 && ht_read_hugepages_total(c, &total) == 0 && total < want) {
+                        strv_pushf(&res->notes,
+                                   "HugePages_Total is %" PRIu64 " of the %" PRIu64 " asked for: memory is too fragmented "
+                                   "to allocate them now; the setting is persisted and takes full effect after a reboot",
+                                   total, want);
+                        ch->reboot_required = true;
+                        res->reboot_required = true;
+                }
+                return 0;
+        }
+        _cleanup_free_ char *got = readback ? ht_kernel_value_effective(readback) : NULL;
+        if (!ht_kernel_values_equal(got, ch->desired))
+                return fail(ret_error, -EIO, "%s: wrote %s but the kernel reads back %s", ch->key, ch->desired,
+                            got ? got : "(nothing)");
+        return 0;
+}
+
+static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a,
+                      ht_apply_result *res, char **ret_error) {
+        if (streq(a->action, "daemon-reload")) {
+                /* only the running systemd of the running host */
+                if (c->offline_root)
+                        return 0;
+                char *err = NULL;
+                if (ht_daemon_reload(&err) < 0) {
+                        strv_pushf(&res->notes, "%s; run 'systemctl daemon-reload' by hand", err);
+                        free(err);
+                }
+                return 0;
+        }
+        if (!a->argv)
+                return 0;
+        if (!ht_spawn_available(c, a->argv)) {
+                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
+                if (c->offline_root) {
+                        strv_pushf(&res->notes, "%s is not in this image: run '%s' at its first boot", a->argv[0], cmd);
+                        return 0;
+                }
+                return fail(ret_error, -ENOENT, "cannot %s: %s was not found", a->description, a->argv[0]);
+        }
+        /* The generated file (grub.cfg after -o) is journaled too. */
+        size_t item = SIZE_MAX;
+        const char *generated = NULL;
+        for (size_t i = 0; a->argv[i] && a->argv[i + 1]; i++)
+                if (streq(a->argv[i], "-o"))
+                        generated = a->argv[i + 1];
+        char *err = NULL;
+        int r;
+        if (generated) {
+                r = ht_tx_record_generated(tx, "cmdline", generated, &item, &err);
+                if (r < 0)
+                        return fail(ret_error, r, "%s", err), free(err), r;
+        }
+        _cleanup_free_ char *output = NULL;
+        r = ht_spawn(c, a->argv, &output);
+        ht_fault_point("apply-action");
+        if (r != 0) {
+                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
+                return fail(ret_error, r < 0 ? r : -EIO, "%s failed (%s%d): %s", cmd, r < 0 ? "error " : "exit status ",
+                            r < 0 ? -r : r, output ? strstrip(output) : "");
+        }
+        if (generated) {
+                r = ht_tx_update_generated(tx, item, &err);
+                if (r < 0)
+                        return fail(ret_error, r, "%s", err), free(err), r;
+        }
+        return 0;
+}
+
+int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **ret_error) {
+        ht_plan *plan = p->plan;
+        ht_apply_result res = {0};
+        if (plan->errors)
+                return fail(ret_error, -EINVAL, "the plan has errors; nothing was changed");
+        res.reboot_required = plan->reboot_required;
+        if (!ht_plan_changed(plan)) {
+                *ret = res;
+                return 0;
+        }
+
+        ht_tx *tx = NULL;
+        char *err = NULL;
+        int r = ht_tx_begin(c, "apply", p->resolved->name, params_json(p->resolved), facts_that_mattered(p->facts),
+                            &tx, &err);
+        if (r < 0) {
+                *ret_error = err;
+                return r;
+        }
+        json_object *expected = ht_settings_to_json(p->resolved);
+        r = ht_tx_set_expected(tx, expected, &err);
+        json_object_put(expected);
+        if (r < 0)
+                goto undo;
+
+        for (size_t i = 0; i < plan->n_files; i++) {
+                r = apply_file(c, tx, &plan->files[i], &err);
+                if (r < 0)
+                        goto undo;
+        }
+        for (size_t i = 0; i < plan->n_changes; i++) {
+                ht_change *ch = &plan->changes[i];
+                if (ch->outcome != HT_OUTCOME_CHANGE || !ch->runtime || !ch->path)
+                        continue;
+                r = apply_runtime(c, tx, ch, &res, &err);
+                if (r < 0)
+                        goto undo;
+        }
+        for (size_t i = 0; i < plan->n_actions; i++) {
+                r = run_action(c, tx, plan, &plan->actions[i], &res, &err);
+                if (r < 0)
+                        goto undo;
+        }
+
+        res.reboot_required = res.reboot_required || plan->reboot_required;
+        ht_tx_set_reboot_required(tx, res.reboot_required);
+        if (res.notes) {
+                json_object *notes = json_object_new_array();
+                for (size_t i = 0; res.notes[i]; i++)
+                        json_object_array_add(notes, json_object_new_string(res.notes[i]));
+                ht_tx_set_info(tx, "notes", notes);
+        }
+        ht_fault_point("apply-commit");
+        r = ht_tx_commit(tx, &err);
+        if (r < 0)
+                goto undo;
+
+        res.txid = xstrdup(ht_tx_txid(tx));
+        res.changed = true;
+        for (size_t i = 0; i < plan->n_changes; i++) {
+                const ht_change *ch = &plan->changes[i];
+                if (ch->outcome == HT_OUTCOME_CHANGE)
+                        ht_audit_change("hosttune-apply", ch->key, ch->current, ch->desired, res.txid, true);
+        }
+        for (size_t i = 0; i < plan->n_files; i++)
+                ht_audit_change("hosttune-apply", plan->files[i].path, NULL, NULL, res.txid, true);
+        ht_tx_free(tx);
+        *ret = res;
+        return 0;
+
+undo:;
+        _cleanup_free_ char *reason = err ? err : xstrdup(strerror(-r));
+        char *undo_err = NULL;
+        if (ht_tx_abort(tx, reason, &res.undo_messages, &undo_err) < 0) {
+                strv_pushf(&res.undo_messages, "the rollback of the failed apply did not finish: %s; run 'hosttune rollback' after fixing the cause",
+                           undo_err ? undo_err : "unknown error");
+                free(undo_err);
+        }
+        ht_audit_change("hosttune-apply", p->resolved->name, NULL, NULL, ht_tx_txid(tx), false);
+        ht_tx_free(tx);
+        *ret_error = TAKE_PTR(reason);
+        strv_free(res.notes);
+        *ret = (ht_apply_result){.undo_messages = res.undo_messages};
+        return r;
+}

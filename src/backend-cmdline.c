@@ -1,0 +1,529 @@
+/* The kernel command line and the bootloader. There is no drop-in here:
+ * hosttune edits, in place and word by word, the file where the
+ * bootloader's command line is really set —
+ *   GRUB 2: the last assignment of GRUB_CMDLINE_LINUX (or _DEFAULT, or
+ *           the XEN ones) across /etc/default/grub and grub.d/ *.cfg, then
+ *           grub-mkconfig regenerates grub.cfg;
+ *   BLS:    every entry's options line, grubenv's kernelopts (RHEL 8),
+ *           /etc/kernel/cmdline (RHEL 9) and /etc/default/grub, the way
+ *           grubby does, so new kernels and a later grub2-mkconfig keep
+ *           the words;
+ *   legacy: the kernel (or, for Xen entries, first module) lines of
+ *           grub.conf, and default= when a rule asks for another kernel.
+ * /proc/cmdline says whether the running kernel already has a word. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend-common.h"
+#include "backend.h"
+#include "edit-bls.h"
+#include "edit-cmdline.h"
+#include "edit-grub-legacy.h"
+#include "edit-grub.h"
+#include "util.h"
+
+typedef struct {
+        ht_cmdline_op *ops;
+        const ht_setting **settings;
+        size_t n;
+} op_list;
+
+static void op_list_add(op_list *l, ht_cmdline_op op, const ht_setting *s) {
+        l->ops = xrealloc(l->ops, (l->n + 1) * sizeof(*l->ops));
+        l->settings = xrealloc(l->settings, (l->n + 1) * sizeof(*l->settings));
+        l->ops[l->n] = op;
+        l->settings[l->n++] = s;
+}
+
+static void op_list_done(op_list *l) {
+        free(l->ops);
+        free(l->settings);
+        *l = (op_list){0};
+}
+
+/* A file edit in progress: the backend may edit the same file twice
+ * (GRUB_CMDLINE_LINUX and _DEFAULT in one file). */
+typedef struct {
+        char *path;
+        char *old;
+        size_t old_len;
+        char *cur;
+        size_t cur_len;
+} pending_file;
+
+typedef struct {
+        pending_file *files;
+        size_t n;
+} pending_set;
+
+static pending_file *pending_get(const ht_context *c, pending_set *set, const char *path, ht_plan *plan) {
+        for (size_t i = 0; i < set->n; i++)
+                if (streq(set->files[i].path, path))
+                        return &set->files[i];
+        char *content = NULL;
+        size_t len = 0;
+        int r = ht_read_optional(c, path, &content, &len);
+        if (r < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", path, strerror(-r));
+                return NULL;
+        }
+        set->files = xrealloc(set->files, (set->n + 1) * sizeof(*set->files));
+        pending_file *p = &set->files[set->n++];
+        *p = (pending_file){.path = xstrdup(path), .old = content, .old_len = len};
+        p->cur = content ? xstrndup(content, len) : NULL;
+        p->cur_len = len;
+        if (content && memchr(content, 0, len)) {
+                free(p->cur);
+                p->cur = NULL;
+        }
+        return p;
+}
+
+static void pending_replace(pending_file *p, char *content, size_t len) {
+        free(p->cur);
+        p->cur = content;
+        p->cur_len = len;
+}
+
+/* Hand the edits to the plan; returns how many files change. */
+static size_t pending_flush(pending_set *set, ht_plan *plan) {
+        size_t before = plan->n_files;
+        for (size_t i = 0; i < set->n; i++) {
+                pending_file *p = &set->files[i];
+                if (p->cur)
+                        ht_plan_add_file(plan, HT_BK_CMDLINE, p->path, p->old, p->old_len, p->cur, p->cur_len, 0644);
+                free(p->path);
+                free(p->old);
+                free(p->cur);
+        }
+        free(set->files);
+        *set = (pending_set){0};
+        return plan->n_files - before;
+}
+
+static bool word_present(char *const *words, const char *key) {
+        return ht_cmdline_find(words, key, NULL) >= 0;
+}
+
+/* ---- GRUB 2 ------------------------------------------------------------ */
+
+typedef struct {
+        char **paths;        /* /etc/default/grub, then grub.d/ *.cfg */
+        char **contents;
+        size_t *lens;
+        size_t n;
+} grub_defaults;
+
+static void grub_defaults_done(grub_defaults *d) {
+        for (size_t i = 0; i < d->n; i++)
+                free(d->contents[i]);
+        free(d->contents);
+        free(d->lens);
+        strv_free(d->paths);
+}
+
+static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *plan) {
+        _cleanup_strv_free_ char **names = NULL;
+        ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
+        *d = (grub_defaults){0};
+        for (size_t i = 0; order[i]; i++) {
+                char *content = NULL;
+                size_t len = 0;
+                int r = ht_read_optional(c, order[i], &content, &len);
+                if (r < 0) {
+                        ht_plan_error(plan, "cannot read %s: %s", order[i], strerror(-r));
+                        return r;
+                }
+                if (!content)
+                        continue;
+                d->contents = xrealloc(d->contents, (d->n + 1) * sizeof(char *));
+                d->lens = xrealloc(d->lens, (d->n + 1) * sizeof(size_t));
+                d->contents[d->n] = content;
+                d->lens[d->n++] = len;
+                strv_push(&d->paths, order[i]);
+        }
+        return 0;
+}
+
+/* The variables after the files before index upto (all files: upto = n). */
+static ht_grub_env *grub_env_upto(const grub_defaults *d, size_t upto, pending_set *edits, ht_plan *plan) {
+        ht_grub_env *env = ht_grub_env_new();
+        for (size_t i = 0; i < upto; i++) {
+                const char *content = d->contents[i];
+                size_t len = d->lens[i];
+                for (size_t k = 0; edits && k < edits->n; k++)
+                        if (streq(edits->files[k].path, d->paths[i]) && edits->files[k].cur) {
+                                content = edits->files[k].cur;
+                                len = edits->files[k].cur_len;
+                        }
+                _cleanup_free_ char *err = NULL;
+                if (ht_grub_eval_file(env, i, content, len, &err) < 0) {
+                        _cleanup_free_ char *shown = xstrdup(d->paths[i]);
+                        ht_plan_error(plan, "%s:%s", shown, err);
+                        ht_grub_env_free(env);
+                        return NULL;
+                }
+        }
+        return env;
+}
+
+/* Edit variable name where its effective value is set (the last file
+ * assigning it), or append it to /etc/default/grub. */
+static void grub_edit_var(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
+                          pending_set *edits, ht_plan *plan) {
+        if (ops->n == 0)
+                return;
+        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(d, d->n, edits, plan);
+        if (!all)
+                return;
+        const ht_grub_var *v = ht_grub_env_get(all, name);
+        size_t idx = v ? v->file : 0;
+        const char *path = d->n ? d->paths[idx] : HT_GRUB_DEFAULTS;
+        if (v && !v->value) {
+                ht_plan_error(plan, "%s:%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
+                              d->paths[v->file], v->why ? v->why : "", name);
+                return;
+        }
+        _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_env_upto(d, idx, edits, plan);
+        if (!before)
+                return;
+        pending_file *p = pending_get(c, edits, path, plan);
+        if (!p)
+                return;
+        char *out = NULL, *err = NULL;
+        size_t out_len = 0;
+        int r = ht_grub_edit(p->cur ? p->cur : "", p->cur ? p->cur_len : 0, name, before, ops->ops, ops->n, &out,
+                             &out_len, &err);
+        if (r < 0) {
+                _cleanup_free_ char *shown = ht_display_path(c, path);
+                ht_plan_error(plan, "%s:%s", shown, err);
+                free(err);
+                return;
+        }
+        pending_replace(p, out, out_len);
+}
+
+/* Split ops between NAME and NAME_DEFAULT: the kernel takes the last of
+ * repeated words and grub.cfg puts _DEFAULT after the plain variable, so
+ * a parameter already in _DEFAULT is set there; removals go to both. */
+static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
+                           pending_set *edits, ht_plan *plan) {
+        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(d, d->n, edits, plan);
+        if (!env)
+                return;
+        const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
+        _cleanup_strv_free_ char **wl = vl && vl->value ? ht_cmdline_split(vl->value) : NULL;
+        _cleanup_strv_free_ char **wd = vd && vd->value ? ht_cmdline_split(vd->value) : NULL;
+        op_list to_plain = {0}, to_default = {0};
+        for (size_t i = 0; i < ops->n; i++) {
+                ht_cmdline_op op = ops->ops[i];
+                if (op.kind == HT_CMDLINE_REMOVE) {
+                        if (word_present(wl, op.key))
+                                op_list_add(&to_plain, op, ops->settings[i]);
+                        if (word_present(wd, op.key))
+                                op_list_add(&to_default, op, ops->settings[i]);
+                        continue;
+                }
+                if (word_present(wd, op.key)) {
+                        op_list_add(&to_default, op, ops->settings[i]);
+                        if (word_present(wl, op.key))
+                                op_list_add(&to_plain, (ht_cmdline_op){.kind = HT_CMDLINE_REMOVE, .key = op.key},
+                                            ops->settings[i]);
+                } else
+                        op_list_add(&to_plain, op, ops->settings[i]);
+        }
+        grub_edit_var(c, d, name, &to_plain, edits, plan);
+        grub_edit_var(c, d, dflt, &to_default, edits, plan);
+        op_list_done(&to_plain);
+        op_list_done(&to_default);
+}
+
+static char **grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
+        const char *cfg = f->grub_cfg ? f->grub_cfg : ht_exists(c, "/boot/grub2") ? "/boot/grub2/grub.cfg" : "/boot/grub/grub.cfg";
+        static const char *const tools[] = {
+                "/usr/sbin/grub2-mkconfig", "/sbin/grub2-mkconfig", "/usr/sbin/grub-mkconfig", "/sbin/grub-mkconfig",
+        };
+        char **argv = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(tools); i++)
+                if (ht_exists(c, tools[i])) {
+                        strv_push(&argv, tools[i]);
+                        break;
+                }
+        if (!argv)
+                strv_push(&argv, "grub-mkconfig");
+        strv_push(&argv, "-o");
+        strv_push(&argv, cfg);
+        return argv;
+}
+
+static void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                       pending_set *edits, ht_plan *plan) {
+        grub_defaults d;
+        if (grub_defaults_load(c, &d, plan) < 0)
+                return;
+        grub_plan_pair(c, &d, "GRUB_CMDLINE_LINUX", linux_ops, edits, plan);
+        grub_plan_pair(c, &d, "GRUB_CMDLINE_XEN", xen_ops, edits, plan);
+        grub_defaults_done(&d);
+}
+
+/* ---- BLS ---------------------------------------------------------------- */
+
+static const char *grubenv_path(const ht_context *c) {
+        return ht_exists(c, "/boot/grub2/grubenv") ? "/boot/grub2/grubenv" :
+               ht_exists(c, "/boot/grub/grubenv") ? "/boot/grub/grubenv" : NULL;
+}
+
+static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan) {
+        if (ops->n == 0)
+                return;
+        /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
+        _cleanup_(ht_grubenv_freep) ht_grubenv *env = NULL;
+        const char *envpath = grubenv_path(c);
+        if (envpath) {
+                pending_file *p = pending_get(c, edits, envpath, plan);
+                _cleanup_free_ char *err = NULL;
+                if (p && p->cur && ht_grubenv_parse(p->cur, p->cur_len, &env, &err) == 0 &&
+                    ht_grubenv_get(env, "kernelopts")) {
+                        char *out = NULL;
+                        size_t out_len = 0;
+                        _cleanup_free_ char *eerr = NULL;
+                        if (ht_grubenv_edit_kernelopts(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &eerr) < 0)
+                                ht_plan_error(plan, "%s: %s", envpath, eerr);
+                        else
+                                pending_replace(p, out, out_len);
+                }
+        }
+
+        _cleanup_strv_free_ char **entries = NULL;
+        ht_list_dir(c, HT_BLS_ENTRIES_DIR, ".conf", &entries);
+        for (size_t i = 0; entries && entries[i]; i++) {
+                _cleanup_free_ char *path = xasprintf(HT_BLS_ENTRIES_DIR "/%s", entries[i]);
+                pending_file *p = pending_get(c, edits, path, plan);
+                if (!p || !p->cur)
+                        continue;
+                _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
+                _cleanup_free_ char *err = NULL;
+                if (ht_bls_parse(p->cur, p->cur_len, &e, &err) < 0) {
+                        ht_plan_error(plan, "%s:%s", path, err);
+                        continue;
+                }
+                const char *options = ht_bls_get(e, "options");
+                /* Entries taking words from $kernelopts got them above; only
+                 * words written in the entry itself are edited here. */
+                op_list mine = {0};
+                _cleanup_strv_free_ char **words = options ? ht_cmdline_split(options) : NULL;
+                bool via_env = options && ht_bls_uses_kernelopts(options);
+                for (size_t k = 0; k < ops->n; k++)
+                        if (!via_env || word_present(words, ops->ops[k].key))
+                                op_list_add(&mine, ops->ops[k], ops->settings[k]);
+                if (mine.n) {
+                        char *out = NULL;
+                        size_t out_len = 0;
+                        _cleanup_free_ char *eerr = NULL;
+                        if (ht_bls_edit_options(p->cur, p->cur_len, env, mine.ops, mine.n, &out, &out_len, &eerr) < 0)
+                                ht_plan_error(plan, "%s:%s", path, eerr);
+                        else
+                                pending_replace(p, out, out_len);
+                }
+                op_list_done(&mine);
+        }
+
+        /* RHEL 9: kernel-install takes new kernels' command line from here */
+        if (ht_exists(c, HT_KERNEL_CMDLINE)) {
+                pending_file *p = pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
+                if (p && p->cur) {
+                        char *out = NULL;
+                        size_t out_len = 0;
+                        _cleanup_free_ char *err = NULL;
+                        if (ht_kernel_cmdline_edit(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &err) < 0)
+                                ht_plan_error(plan, "%s: %s", HT_KERNEL_CMDLINE, err);
+                        else
+                                pending_replace(p, out, out_len);
+                }
+        }
+        /* grub2-mkconfig rebuilds kernelopts from /etc/default/grub */
+        if (ht_exists(c, HT_GRUB_DEFAULTS)) {
+                op_list none = {0};
+                plan_grub2(c, f, ops, &none, edits, plan);
+        }
+}
+
+/* ---- legacy GRUB -------------------------------------------------------- */
+
+static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                        const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
+        const char *path = f->grub_legacy_conf;
+        /* /etc/grub.conf is a link on RHEL: edit the file it names */
+        if (path && streq(path, "/etc/grub.conf") && ht_exists(c, "/boot/grub/grub.conf"))
+                path = "/boot/grub/grub.conf";
+        pending_file *p = path ? pending_get(c, edits, path, plan) : NULL;
+        if (!p || !p->cur)
+                return;
+        _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
+        _cleanup_free_ char *err = NULL;
+        if (ht_grub_legacy_parse(p->cur, p->cur_len, &conf, &err) < 0) {
+                ht_plan_error(plan, "%s:%s", path, err);
+                return;
+        }
+        const struct {
+                const op_list *ops;
+                ht_grub_legacy_target target;
+        } passes[] = {{linux_ops, HT_GRUB_LEGACY_LINUX}, {xen_ops, HT_GRUB_LEGACY_HYPERVISOR}};
+        for (size_t i = 0; i < ELEMENTSOF(passes); i++) {
+                if (passes[i].ops->n == 0)
+                        continue;
+                char *out = NULL;
+                size_t out_len = 0;
+                _cleanup_free_ char *eerr = NULL;
+                if (ht_grub_legacy_edit(p->cur, p->cur_len, HT_GRUB_LEGACY_ALL, passes[i].target, passes[i].ops->ops,
+                                        passes[i].ops->n, &out, &out_len, &eerr) < 0)
+                        ht_plan_error(plan, "%s:%s", path, eerr);
+                else
+                        pending_replace(p, out, out_len);
+        }
+        if (!default_req)
+                return;
+        for (size_t i = 0; i < conf->n_entries; i++) {
+                if (!streq_ptr(conf->entries[i].title, default_req->value))
+                        continue;
+                if ((int)i == conf->default_entry)
+                        return;
+                char *out = NULL;
+                size_t out_len = 0;
+                _cleanup_free_ char *eerr = NULL;
+                if (ht_grub_legacy_set_default(p->cur, p->cur_len, (unsigned)i, &out, &out_len, &eerr) < 0)
+                        ht_plan_error(plan, "%s:%s", path, eerr);
+                else {
+                        pending_replace(p, out, out_len);
+                        char cur[32], want[32];
+                        snprintf(cur, sizeof cur, "%d", conf->default_entry);
+                        snprintf(want, sizeof want, "%zu", i);
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_BOOTLOADER, "default", cur, want);
+                        ch->reboot_required = true;
+                        ch->source = xstrdup(default_req->source);
+                        ch->note = xasprintf("boot '%s' by default", default_req->value);
+                }
+                return;
+        }
+        ht_plan_error(plan, "%s: no boot entry titled '%s' in %s", default_req->source, default_req->value, path);
+}
+
+/* ---- the backend ---------------------------------------------------------- */
+
+static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
+        op_list linux_ops = {0}, xen_ops = {0};
+        const ht_setting *default_req = NULL;
+        bool optional_only = true;
+
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                if (s->backend == HT_BK_BOOTLOADER && streq(s->key, "default")) {
+                        default_req = s;
+                        optional_only = false;
+                        continue;
+                }
+                if (s->backend != HT_BK_CMDLINE)
+                        continue;
+                ht_cmdline_op op = {
+                        .kind = s->remove ? HT_CMDLINE_REMOVE : HT_CMDLINE_SET,
+                        .key = s->key,
+                        .value = isempty(s->value) ? NULL : s->value,
+                };
+                _cleanup_free_ char *err = NULL;
+                if (ht_cmdline_op_check(&op, &err) < 0) {
+                        ht_plan_error(plan, "%s: %s", s->source, err);
+                        continue;
+                }
+                if (!s->optional)
+                        optional_only = false;
+                op_list_add(s->target && streq(s->target, "xen") ? &xen_ops : &linux_ops, op, s);
+        }
+        if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req)
+                return 0;
+
+        if (f->bootloader == HT_BOOT_NONE) {
+                for (size_t i = 0; i < linux_ops.n + xen_ops.n; i++) {
+                        const ht_setting *s = i < linux_ops.n ? linux_ops.settings[i] : xen_ops.settings[i - linux_ops.n];
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
+                        ch->source = xstrdup(s->source);
+                        ch->outcome = s->optional ? HT_OUTCOME_SKIPPED : HT_OUTCOME_FAILED;
+                }
+                if (optional_only)
+                        ht_plan_warn(plan, "no bootloader configuration found (a container?): kernel command line settings skipped");
+                else
+                        ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf): "
+                                      "the kernel command line cannot be set here; in a container, set it on the host");
+                op_list_done(&linux_ops);
+                op_list_done(&xen_ops);
+                return 0;
+        }
+
+        pending_set edits = {0};
+        switch (f->bootloader) {
+        case HT_BOOT_GRUB2:
+                plan_grub2(c, f, &linux_ops, &xen_ops, &edits, plan);
+                break;
+        case HT_BOOT_BLS:
+                plan_bls(c, f, &linux_ops, &edits, plan);
+                break;
+        case HT_BOOT_GRUB_LEGACY:
+                plan_legacy(c, f, &linux_ops, &xen_ops, default_req, &edits, plan);
+                break;
+        case HT_BOOT_NONE:
+                break;
+        }
+        if (default_req && f->bootloader != HT_BOOT_GRUB_LEGACY)
+                ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy GRUB only; "
+                              "use grub2-set-default or grubby --set-default", default_req->source);
+        size_t changed_files = pending_flush(&edits, plan);
+
+        if (changed_files && f->bootloader == HT_BOOT_GRUB2) {
+                _cleanup_strv_free_ char **argv = grub_mkconfig_argv(c, f);
+                ht_plan_add_action(plan, "regenerate-grub", argv, "regenerate grub.cfg from /etc/default/grub");
+        }
+
+        /* What the running kernel was booted with decides the reboot. */
+        _cleanup_free_ char *running = NULL;
+        bool live = ht_read_line(c, "/proc/cmdline", &running) == 0;
+        _cleanup_strv_free_ char **words = running ? ht_cmdline_split(running) : NULL;
+        for (size_t i = 0; i < linux_ops.n; i++) {
+                const ht_cmdline_op *op = &linux_ops.ops[i];
+                const char *val = NULL;
+                int at = live ? ht_cmdline_find(words, op->key, &val) : -1;
+                _cleanup_free_ char *cur = at >= 0 ? xstrdup(words[at]) : NULL;
+                _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
+                bool running_ok = op->kind == HT_CMDLINE_REMOVE ? at < 0 : (at >= 0 && streq_ptr(cur, want));
+                if (running_ok && !changed_files)
+                        continue;
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, cur, want);
+                ch->source = xstrdup(linux_ops.settings[i]->source);
+                ch->reboot_required = live && !running_ok;
+                if (!changed_files) {
+                        /* persisted already (an earlier apply): only the reboot is missing */
+                        ch->outcome = HT_OUTCOME_KEPT;
+                        ch->note = xstrdup("in the bootloader configuration; takes effect at the next boot");
+                        plan->reboot_required = true;
+                }
+        }
+        for (size_t i = 0; i < xen_ops.n && changed_files; i++) {
+                _cleanup_free_ char *want = xen_ops.ops[i].kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(&xen_ops.ops[i]);
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, xen_ops.ops[i].key, NULL, want);
+                ch->source = xstrdup(xen_ops.settings[i]->source);
+                ch->reboot_required = true;
+                ch->note = xstrdup("Xen hypervisor command line");
+        }
+        op_list_done(&linux_ops);
+        op_list_done(&xen_ops);
+        return 0;
+}
+
+const ht_backend ht_backend_cmdline = {
+        .id = HT_BK_CMDLINE,
+        .name = "cmdline",
+        .plan = cmdline_plan,
+};

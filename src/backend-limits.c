@@ -1,0 +1,177 @@
+/* limits: pam_limits entries for login sessions in hosttune's own
+ * limits.d file. The plan reads every file pam_limits reads, in its
+ * order, and reports entries that would take precedence over hosttune's
+ * (pam_limits lets a user entry beat a group entry beat "*", whatever
+ * the file order). Services are not login sessions: the service backend
+ * covers them. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "accounts.h"
+#include "backend-common.h"
+#include "backend.h"
+#include "edit-limits.h"
+#include "util.h"
+
+typedef struct {
+        char **paths;
+        ht_limits_file **files;
+        size_t n;
+} limits_set;
+
+static void limits_set_done(limits_set *s) {
+        for (size_t i = 0; i < s->n; i++)
+                ht_limits_file_free(s->files[i]);
+        free(s->files);
+        strv_free(s->paths);
+}
+
+/* Every file pam_limits would read at the next login, with hosttune's as
+ * planned (dropin; NULL when it goes away). Unreadable or unparsable
+ * files of others are skipped leniently, as pam_limits skips bad lines. */
+static void load_limits(const ht_context *c, const char *dropin, limits_set *ret) {
+        _cleanup_strv_free_ char **names = NULL;
+        ht_list_dir(c, HT_LIMITS_DIR, ".conf", &names);
+        const char *own = strrchr(HT_LIMITS_DROPIN, '/') + 1;
+        if (dropin && !strv_contains(names, own)) {
+                strv_push(&names, own);
+                qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);
+        }
+        _cleanup_strv_free_ char **order = ht_limits_order(names);
+        *ret = (limits_set){0};
+        for (size_t i = 0; order[i]; i++) {
+                _cleanup_free_ char *content = NULL, *err = NULL;
+                size_t len = 0;
+                bool ours = streq(order[i], HT_LIMITS_DROPIN);
+                if (ours && !dropin)
+                        continue;
+                if (!ours && (ht_read_optional(c, order[i], &content, &len) < 0 || !content))
+                        continue;
+                ht_limits_file *f = NULL;
+                if (ht_limits_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_LIMITS_LENIENT, &f,
+                                    &err) < 0)
+                        continue;
+                ret->files = xrealloc(ret->files, (ret->n + 1) * sizeof(*ret->files));
+                ret->files[ret->n++] = f;
+                strv_push(&ret->paths, order[i]);
+        }
+}
+
+/* Report entries of other files that win over hosttune's for a user
+ * domain (the case that matters: the database owner). */
+static void check_precedence(const ht_context *c, const ht_setting *s, const limits_set *set, ht_plan *plan) {
+        if (s->domain[0] == '@' || s->domain[0] == '*' || s->domain[0] == '%' || strchr(s->domain, ':'))
+                return;
+        uint32_t uid, gid;
+        if (ht_account_user(c, s->domain, &uid, &gid) < 0) {
+                ht_plan_warn(plan, "user %s does not exist on this host (yet); its limits apply once it does",
+                             s->domain);
+                return;
+        }
+        _cleanup_strv_free_ char **groups = NULL;
+        _cleanup_free_ uint32_t *gids = NULL;
+        size_t ngids = 0;
+        ht_account_groups_of(c, s->domain, gid, &groups, &gids, &ngids);
+        ht_limits_subject who = {
+                .user = s->domain, .uid = uid, .gid = gid, .groups = groups, .gids = gids, .n_gids = ngids,
+        };
+        ht_limits_result res;
+        ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->item,
+                            uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+        const ht_limits_hit *hits[2] = {NULL, NULL};
+        if (streq(s->type, "soft") || streq(s->type, "-"))
+                hits[0] = &res.soft;
+        if (streq(s->type, "hard") || streq(s->type, "-"))
+                hits[1] = &res.hard;
+        for (size_t i = 0; i < 2; i++) {
+                const ht_limits_hit *h = hits[i];
+                if (!h || !h->set || streq(set->paths[h->file], HT_LIMITS_DROPIN))
+                        continue;
+                if (streq(h->value, s->value))
+                        continue;
+                _cleanup_free_ char *shown = ht_display_path(c, set->paths[h->file]);
+                ht_plan_warn(plan, "%s:%u takes precedence over hosttune's entry: %s gets %s %s %s, not %s; "
+                             "remove or change that line",
+                             shown, h->line, s->domain, i == 0 ? "soft" : "hard", s->item, h->value, s->value);
+        }
+        if (res.no_limits) {
+                _cleanup_free_ char *shown = ht_display_path(c, set->paths[res.no_limits_file]);
+                ht_plan_warn(plan, "%s:%u exempts %s from all limits: hosttune's entries for it have no effect",
+                             shown, res.no_limits_line, s->domain);
+        }
+}
+
+/* The value hosttune's current file gives domain/type/item, if any. */
+static const char *current_value(const ht_limits_file *f, const ht_setting *s) {
+        const char *v = NULL;
+        for (size_t i = 0; f && i < f->n_entries; i++) {
+                const ht_limits_entry *e = &f->entries[i];
+                if (e->type && streq(e->domain, s->domain) && streq(e->type, s->type) && streq(e->item, s->item))
+                        v = e->value;
+        }
+        return v;
+}
+
+static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
+        size_t n = ht_settings_count(r, HT_BK_LIMITS);
+        _cleanup_free_ char *old = NULL;
+        size_t old_len = 0;
+        int k = ht_read_optional(c, HT_LIMITS_DROPIN, &old, &old_len);
+        if (k < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", HT_LIMITS_DROPIN, strerror(-k));
+                return 0;
+        }
+        if (n == 0) {
+                if (old)
+                        ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, NULL, 0, 0644);
+                return 0;
+        }
+
+        ht_limits_setting *want = xcalloc(n, sizeof(*want));
+        size_t nw = 0;
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                if (s->backend == HT_BK_LIMITS)
+                        want[nw++] = (ht_limits_setting){
+                                .domain = s->domain, .type = s->type, .item = s->item, .value = s->value,
+                        };
+        }
+        _cleanup_free_ char *content = NULL, *err = NULL;
+        k = ht_limits_render(plan->profile, want, nw, &content, &err);
+        free(want);
+        if (k < 0) {
+                ht_plan_error(plan, "%s: %s", HT_LIMITS_DROPIN, err);
+                return 0;
+        }
+
+        _cleanup_(ht_limits_file_freep) ht_limits_file *cur = NULL;
+        if (old) {
+                _cleanup_free_ char *perr = NULL;
+                /* our own file, if someone broke it, is simply rewritten */
+                ht_limits_parse(old, old_len, HT_LIMITS_LENIENT, &cur, &perr);
+        }
+        limits_set set;
+        load_limits(c, content, &set);
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                if (s->backend != HT_BK_LIMITS)
+                        continue;
+                const char *now = current_value(cur, s);
+                if (!streq_ptr(now, s->value)) {
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now, s->value);
+                        ch->source = xstrdup(s->source);
+                }
+                check_precedence(c, s, &set, plan);
+        }
+        limits_set_done(&set);
+        ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content, strlen(content), 0644);
+        return 0;
+}
+
+const ht_backend ht_backend_limits = {
+        .id = HT_BK_LIMITS,
+        .name = "limits",
+        .plan = limits_plan,
+};

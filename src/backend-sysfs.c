@@ -1,0 +1,113 @@
+/* sysfs: runtime values under /sys (for bracketed choices such as THP's
+ * "always [madvise] never", the bracketed word), persisted as tmpfiles.d
+ * "w" lines in hosttune's own file, which systemd-tmpfiles-setup writes
+ * at every boot. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "backend-common.h"
+#include "backend.h"
+#include "util.h"
+
+#define SYSFS_TMPFILES "/etc/tmpfiles.d/hosttune.conf"
+
+/* RHEL 6 kernels have THP under redhat_transparent_hugepage. */
+static char *sysfs_host_path(const ht_context *c, const ht_facts *f, const char *key) {
+        const char *std = "/sys/kernel/mm/transparent_hugepage/";
+        if (startswith(key, std) && f->thp_sysfs_dir && !streq(f->thp_sysfs_dir, "/sys/kernel/mm/transparent_hugepage") &&
+            !ht_exists(c, key))
+                return xasprintf("%s/%s", f->thp_sysfs_dir, key + strlen(std));
+        return xstrdup(key);
+}
+
+static bool value_safe_for_tmpfiles(const char *v) {
+        /* one line, no specifiers (%), and no leading/trailing blanks that
+         * tmpfiles would strip */
+        return !has_control_chars(v) && !strchr(v, '%') && !strchr(v, '\t') && v[0] != ' ' &&
+               (v[0] == 0 || v[strlen(v) - 1] != ' ');
+}
+
+static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
+        bool live = ht_root_is_live(c);
+        strbuf persisted = {0};
+        size_t n = 0;
+
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                if (s->backend != HT_BK_SYSFS)
+                        continue;
+                if (!startswith(s->key, "/sys/") || ht_path_check(s->key) < 0 || strpbrk(s->key, " %")) {
+                        ht_plan_error(plan, "%s: sysfs key '%s' is not a plain path under /sys", s->source, s->key);
+                        continue;
+                }
+                if (!s->value || !value_safe_for_tmpfiles(s->value)) {
+                        ht_plan_error(plan, "%s: value for %s holds characters that cannot be persisted safely",
+                                      s->source, s->key);
+                        continue;
+                }
+                _cleanup_free_ char *path = sysfs_host_path(c, f, s->key);
+                _cleanup_free_ char *raw = NULL;
+                int k = live ? ht_read_line(c, path, &raw) : -ENOENT;
+                if (live && k < 0) {
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, NULL, s->value);
+                        ch->source = xstrdup(s->source);
+                        if (s->optional) {
+                                ch->outcome = HT_OUTCOME_SKIPPED;
+                                ht_plan_warn(plan, "%s: skipped (optional): %s is not available on this kernel (%s)",
+                                             s->source, s->key, strerror(-k));
+                        } else {
+                                ch->outcome = HT_OUTCOME_FAILED;
+                                ht_plan_error(plan, "%s: %s is not available on this kernel (%s); mark the setting optional or use a kernel that has it",
+                                              s->source, s->key, strerror(-k));
+                        }
+                        continue;
+                }
+                strbuf_appendf(&persisted, "w %s - - - - %s\n", path, s->value);
+                n++;
+                if (!live)
+                        continue;
+                _cleanup_free_ char *cur = ht_kernel_value_effective(raw);
+                if (ht_kernel_values_equal(cur, s->value))
+                        continue;
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, cur, s->value);
+                ch->path = xstrdup(path);
+                ch->source = xstrdup(s->source);
+                ch->runtime = true;
+                if (f->sys_readonly == HT_YES) {
+                        ch->runtime = false;
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ht_plan_warn(plan, "%s: /sys is read-only here (a container?): the runtime change is skipped; the tmpfiles.d entry still applies at the next boot of the host",
+                                     s->key);
+                }
+        }
+
+        _cleanup_free_ char *old = NULL;
+        size_t old_len = 0;
+        int k = ht_read_optional(c, SYSFS_TMPFILES, &old, &old_len);
+        if (k < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", SYSFS_TMPFILES, strerror(-k));
+                strbuf_done(&persisted);
+                return 0;
+        }
+        if (n == 0) {
+                /* nothing to persist: a file from an earlier profile goes */
+                if (old)
+                        ht_plan_add_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, NULL, 0, 0644);
+                strbuf_done(&persisted);
+                return 0;
+        }
+        _cleanup_free_ char *header = ht_managed_header(plan->profile, "#");
+        _cleanup_free_ char *body = strbuf_steal(&persisted);
+        _cleanup_free_ char *content = xasprintf("%s# Applied at boot by systemd-tmpfiles (tmpfiles.d(5) \"w\" lines).\n%s",
+                                                 header, body);
+        ht_plan_add_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, content, strlen(content), 0644);
+        return 0;
+}
+
+const ht_backend ht_backend_sysfs = {
+        .id = HT_BK_SYSFS,
+        .name = "sysfs",
+        .plan = sysfs_plan,
+};

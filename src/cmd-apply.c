@@ -1,0 +1,288 @@
+/* apply, rollback, history: the commands that change the host, and the
+ * one that lists what they did. Each takes the run lock and first finishes
+ * whatever a crashed run left behind. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "audit-log.h"
+#include "commands.h"
+#include "journal.h"
+#include "lock.h"
+#include "render.h"
+#include "util.h"
+
+/* Lock, then recover crashed transactions. NULL on failure (reported). */
+static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
+        ht_lock *lock = NULL;
+        _cleanup_free_ char *err = NULL;
+        int r = ht_lock_acquire(o->ctx->lock_path, &lock, &err);
+        if (r < 0) {
+                ht_report_error("%s", err ? err : strerror(-r));
+                return NULL;
+        }
+        _cleanup_strv_free_ char **msgs = NULL;
+        _cleanup_free_ char *rerr = NULL;
+        r = ht_journal_recover(o->ctx, &msgs, &rerr);
+        ht_report_warnings(o->ctx, msgs);
+        if (r == -EBADMSG) {
+                /* a corrupt old manifest must not block tuning; it is named above */
+                if (!o->ctx->quiet)
+                        fprintf(stderr, "hosttune: warning: %s\n", rerr ? rerr : "a journal manifest is corrupt");
+        } else if (r < 0) {
+                ht_report_error("cannot recover an unfinished transaction: %s", rerr ? rerr : strerror(-r));
+                ht_lock_release(lock);
+                return NULL;
+        } else if (r > 0 && !o->ctx->quiet)
+                fprintf(stderr, "hosttune: recovered %d unfinished transaction%s (rolled back)\n", r, r == 1 ? "" : "s");
+        return lock;
+}
+
+static json_object *strv_json(char *const *l) {
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; l && l[i]; i++)
+                json_object_array_add(a, json_object_new_string(l[i]));
+        return a;
+}
+
+int ht_cmd_apply(const ht_cmd_opts *o) {
+        if (o->dry_run)
+                return ht_cmd_plan(o);
+        _cleanup_(ht_lock_releasep) ht_lock *lock = begin_exclusive(o);
+        if (!lock)
+                return HT_EXIT_ERROR;
+
+        _cleanup_free_ char *error = NULL;
+        ht_planning p;
+        int r = ht_make_plan(o->ctx, o->args[0], o->sets, &p, &error);
+        if (r < 0) {
+                ht_report_error("%s", error);
+                return HT_EXIT_ERROR;
+        }
+        bool color = ht_use_color(o->ctx, STDOUT_FILENO);
+        if (p.plan->errors) {
+                if (o->ctx->json) {
+                        json_object *j = ht_plan_to_json(p.plan);
+                        json_object_object_add(j, "txid", NULL);
+                        ht_print_json(stdout, j);
+                        json_object_put(j);
+                } else
+                        ht_print_plan(stdout, p.plan, color);
+                ht_report_error("the plan has errors; nothing was changed");
+                ht_planning_done(&p);
+                return HT_EXIT_ERROR;
+        }
+
+        ht_apply_result res = {0};
+        r = ht_apply(o->ctx, &p, &res, &error);
+        int code = HT_EXIT_OK;
+        if (o->ctx->json) {
+                json_object *j = ht_plan_to_json(p.plan);
+                json_object_object_add(j, "txid", res.txid ? json_object_new_string(res.txid) : NULL);
+                json_object_object_add(j, "changed", json_object_new_boolean(r >= 0 && res.changed));
+                json_object_object_add(j, "reboot_required", json_object_new_boolean(res.reboot_required));
+                json_object *w;
+                if (json_object_object_get_ex(j, "warnings", &w))
+                        for (size_t i = 0; res.notes && res.notes[i]; i++)
+                                json_object_array_add(w, json_object_new_string(res.notes[i]));
+                if (r < 0) {
+                        json_object *e;
+                        if (json_object_object_get_ex(j, "errors", &e))
+                                json_object_array_add(e, json_object_new_string(error));
+                        json_object_object_add(j, "rollback", strv_json(res.undo_messages));
+                }
+                ht_print_json(stdout, j);
+                json_object_put(j);
+        } else if (r >= 0) {
+                if (!o->ctx->quiet || res.changed)
+                        ht_print_plan(stdout, p.plan, color);
+                for (size_t i = 0; res.notes && res.notes[i]; i++)
+                        printf("note: %s\n", res.notes[i]);
+                if (res.changed)
+                        printf("\nApplied as transaction %s.%s\n", res.txid,
+                               res.reboot_required ? " Reboot to complete it; then run 'hosttune verify'." : "");
+        }
+        if (r < 0) {
+                ht_report_error("apply failed: %s", error);
+                for (size_t i = 0; res.undo_messages && res.undo_messages[i]; i++)
+                        fprintf(stderr, "hosttune: rollback: %s\n", res.undo_messages[i]);
+                fprintf(stderr, "hosttune: the host is as it was before this apply\n");
+                code = HT_EXIT_ERROR;
+        }
+        if (r >= 0 && res.changed) {
+                _cleanup_free_ char *msg = xasprintf("hosttune applied profile %s (transaction %s)%s", p.plan->profile,
+                                                     res.txid, res.reboot_required ? "; reboot required" : "");
+                ht_log_transaction("apply", res.txid, p.plan->profile, "committed", p.plan->n_changes + p.plan->n_files,
+                                   res.reboot_required, msg);
+        }
+        ht_apply_result_done(&res);
+        ht_planning_done(&p);
+        return code;
+}
+
+/* Whether a transaction's items touched the kernel command line. */
+static bool touched_cmdline(ht_tx *tx) {
+        json_object *items;
+        if (!json_object_object_get_ex(ht_tx_manifest(tx), "items", &items))
+                return false;
+        for (size_t i = 0; i < json_object_array_length(items); i++) {
+                json_object *b;
+                if (json_object_object_get_ex(json_object_array_get_idx(items, i), "backend", &b) &&
+                    streq(json_object_get_string(b), "cmdline"))
+                        return true;
+        }
+        return false;
+}
+
+int ht_cmd_rollback(const ht_cmd_opts *o) {
+        _cleanup_(ht_lock_releasep) ht_lock *lock = begin_exclusive(o);
+        if (!lock)
+                return HT_EXIT_ERROR;
+        const char *txid = o->args[0];
+        ht_tx **targets = NULL;
+        size_t n = 0;
+        _cleanup_free_ char *err = NULL;
+        int r;
+        if (txid)
+                r = ht_journal_committed_since(o->ctx, txid, &targets, &n, &err);
+        else {
+                ht_tx *last = NULL;
+                r = ht_journal_last_committed(o->ctx, "apply", &last, &err);
+                if (r == -ENOENT) {
+                        if (o->ctx->json) {
+                                json_object *j = json_object_new_object();
+                                json_object_object_add(j, "changed", json_object_new_boolean(false));
+                                json_object_object_add(j, "txids", json_object_new_array());
+                                ht_print_json(stdout, j);
+                                json_object_put(j);
+                        } else
+                                printf("Nothing to roll back: no committed apply in the journal.\n");
+                        return HT_EXIT_OK;
+                }
+                if (r >= 0) {
+                        targets = xcalloc(1, sizeof(*targets));
+                        targets[0] = last;
+                        n = 1;
+                }
+        }
+        if (r < 0) {
+                ht_report_error("%s", err ? err : strerror(-r));
+                return HT_EXIT_ERROR;
+        }
+
+        ht_tx *record = NULL;
+        r = ht_tx_begin(o->ctx, "rollback", ht_tx_profile(targets[0]), NULL, NULL, &record, &err);
+        if (r < 0) {
+                ht_report_error("%s", err);
+                ht_tx_list_free(targets, n);
+                return HT_EXIT_ERROR;
+        }
+        _cleanup_strv_free_ char **msgs = NULL;
+        json_object *undone = json_object_new_array();
+        bool reboot = false;
+        int code = HT_EXIT_OK;
+        for (size_t i = 0; i < n; i++) {
+                free(err);
+                err = NULL;
+                r = ht_tx_rollback(targets[i], record, 0, &msgs, &err);
+                if (r < 0) {
+                        ht_report_error("%s", err ? err : strerror(-r));
+                        code = HT_EXIT_ERROR;
+                        break;
+                }
+                json_object_array_add(undone, json_object_new_string(ht_tx_txid(targets[i])));
+                reboot = reboot || touched_cmdline(targets[i]);
+                ht_audit_change("hosttune-rollback", ht_tx_txid(targets[i]), NULL, NULL, ht_tx_txid(record), true);
+        }
+        if (code == HT_EXIT_OK) {
+                ht_tx_set_reboot_required(record, reboot);
+                r = ht_tx_commit(record, &err);
+                if (r < 0) {
+                        ht_report_error("%s", err);
+                        code = HT_EXIT_ERROR;
+                }
+        } else {
+                _cleanup_strv_free_ char **undo_msgs = NULL;
+                _cleanup_free_ char *aerr = NULL;
+                ht_tx_abort(record, err ? err : "rollback failed", &undo_msgs, &aerr);
+        }
+        if (o->ctx->json) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "changed", json_object_new_boolean(json_object_array_length(undone) > 0));
+                json_object_object_add(j, "txids", undone);
+                json_object_object_add(j, "rollback_txid",
+                                       code == HT_EXIT_OK ? json_object_new_string(ht_tx_txid(record)) : NULL);
+                json_object_object_add(j, "reboot_required", json_object_new_boolean(reboot));
+                json_object_object_add(j, "messages", strv_json(msgs));
+                ht_print_json(stdout, j);
+                json_object_put(j);
+        } else {
+                for (size_t i = 0; msgs && msgs[i]; i++)
+                        if (!o->ctx->quiet)
+                                printf("  %s\n", msgs[i]);
+                if (code == HT_EXIT_OK) {
+                        _cleanup_free_ char *what = n == 1 ? xstrdup(ht_tx_txid(targets[0])) :
+                                                             xasprintf("%zu transactions", n);
+                        printf("Rolled back %s (recorded as %s).%s\n", what, ht_tx_txid(record),
+                               reboot ? " The kernel command line changed: reboot to complete it." : "");
+                }
+                json_object_put(undone);
+        }
+        if (code == HT_EXIT_OK) {
+                _cleanup_free_ char *msg = xasprintf("hosttune rolled back %zu transaction%s", n, n == 1 ? "" : "s");
+                ht_log_transaction("rollback", ht_tx_txid(record), ht_tx_profile(record), "committed", n, reboot, msg);
+        }
+        ht_tx_free(record);
+        ht_tx_list_free(targets, n);
+        return code;
+}
+
+static const char *jstr(json_object *o, const char *k) {
+        json_object *v;
+        if (!json_object_object_get_ex(o, k, &v) || !v)
+                return NULL;
+        return json_object_get_string(v);
+}
+
+int ht_cmd_history(const ht_cmd_opts *o) {
+        json_object *list = NULL;
+        _cleanup_free_ char *err = NULL;
+        int r = ht_journal_list(o->ctx, &list, &err);
+        if (r < 0) {
+                ht_report_error("%s", err ? err : strerror(-r));
+                return HT_EXIT_ERROR;
+        }
+        if (o->ctx->json) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "transactions", list);
+                ht_print_json(stdout, j);
+                json_object_put(j);
+                return HT_EXIT_OK;
+        }
+        size_t n = json_object_array_length(list);
+        if (n == 0)
+                printf("No transactions in the journal (%s).\n", o->ctx->state_dir);
+        else
+                printf("%-26s  %-20s  %-8s  %-10s  %-11s  %7s  %s\n", "TXID", "TIME", "COMMAND", "PROFILE", "STATUS",
+                       "CHANGES", "REBOOT");
+        for (size_t i = 0; i < n; i++) {
+                json_object *t = json_object_array_get_idx(list, i);
+                json_object *ch, *rb;
+                json_object_object_get_ex(t, "changes", &ch);
+                json_object_object_get_ex(t, "reboot_required", &rb);
+                const char *created = jstr(t, "created");
+                printf("%-26s  %-20.20s  %-8s  %-10s  %-11s  %7" PRId64 "  %s\n", jstr(t, "txid"),
+                       created ? created : "-", jstr(t, "command") ? jstr(t, "command") : "-",
+                       jstr(t, "profile") ? jstr(t, "profile") : "-", jstr(t, "status"),
+                       ch ? json_object_get_int64(ch) : 0, rb && json_object_get_boolean(rb) ? "yes" : "no");
+                const char *e = jstr(t, "error");
+                if (e)
+                        printf("    %s\n", e);
+        }
+        json_object_put(list);
+        return HT_EXIT_OK;
+}

@@ -1,0 +1,38 @@
+/* The commands behind the CLI. Each takes the parsed options, prints its
+ * result (text or JSON) and returns the process exit code. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "context.h"
+
+enum {
+        HT_EXIT_OK = 0,
+        HT_EXIT_ERROR = 1,
+        HT_EXIT_PENDING = 2,  /* plan: changes pending; verify: drift */
+        HT_EXIT_REBOOT = 3,   /* verify: applied changes wait for a reboot */
+};
+
+typedef struct {
+        ht_context *ctx;
+        char **args;        /* positional arguments after the command */
+        char **sets;        /* --set K=V, in order */
+        bool dry_run;       /* apply --dry-run */
+        bool boot;          /* verify --boot */
+        const char *facts_file;  /* --facts FILE (offline images) */
+} ht_cmd_opts;
+
+int ht_cmd_facts(const ht_cmd_opts *o);
+int ht_cmd_list(const ht_cmd_opts *o);
+int ht_cmd_show(const ht_cmd_opts *o);
+int ht_cmd_plan(const ht_cmd_opts *o);
+int ht_cmd_apply(const ht_cmd_opts *o);
+int ht_cmd_verify(const ht_cmd_opts *o);
+int ht_cmd_rollback(const ht_cmd_opts *o);
+int ht_cmd_history(const ht_cmd_opts *o);
+int ht_cmd_recommend(const ht_cmd_opts *o);
+
+/* Report an error the way every command does: "hosttune: MESSAGE" on
+ * stderr (also under --json, where stdout stays machine-readable). */
+void ht_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ht_report_warnings(const ht_context *c, char *const *warnings);

@@ -1,0 +1,303 @@
+/* Kernel command line words and word-level edits. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "edit-cmdline.h"
+#include "util.h"
+
+static bool is_blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+char **ht_cmdline_split(const char *s) {
+        char **l = xcalloc(1, sizeof(char *));
+        size_t n = 0;
+        while (*s) {
+                while (is_blank(*s))
+                        s++;
+                if (!*s)
+                        break;
+                const char *start = s;
+                bool in_quote = false;
+                for (; *s; s++) {
+                        if (is_blank(*s) && !in_quote)
+                                break;
+                        if (*s == '"')
+                                in_quote = !in_quote;
+                }
+                l = xrealloc(l, (n + 2) * sizeof(char *));
+                l[n++] = xstrndup(start, s - start);
+                l[n] = NULL;
+        }
+        return l;
+}
+
+char *ht_cmdline_word_key(const char *word) {
+        if (*word == '"')
+                word++;
+        size_t n = strcspn(word, "=");
+        /* A quoted bare flag ("foo") ends with the closing quote. */
+        if (word[n] == 0 && n > 0 && word[n - 1] == '"')
+                n--;
+        return xstrndup(word, n);
+}
+
+bool ht_cmdline_key_eq(const char *a, const char *b) {
+        for (;; a++, b++) {
+                char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
+                if (x != y)
+                        return false;
+                if (!x)
+                        return true;
+        }
+}
+
+bool ht_cmdline_word_matches(const char *word, const char *key, const char *value) {
+        _cleanup_free_ char *k = ht_cmdline_word_key(word);
+        if (!ht_cmdline_key_eq(k, key))
+                return false;
+        if (!value)
+                return true;
+        const char *eq = strchr(word, '=');
+        if (!eq)
+                return false;
+        return streq(eq + 1, value);
+}
+
+int ht_cmdline_find(char *const *words, const char *key, const char **ret_value) {
+        int found = -1;
+        for (size_t i = 0; words && words[i]; i++)
+                if (ht_cmdline_word_matches(words[i], key, NULL))
+                        found = (int)i;
+        if (found >= 0 && ret_value) {
+                const char *eq = strchr(words[found], '=');
+                *ret_value = eq ? eq + 1 : NULL;
+        }
+        return found;
+}
+
+char *ht_cmdline_op_word(const ht_cmdline_op *op) {
+        return op->value ? xasprintf("%s=%s", op->key, op->value) : xstrdup(op->key);
+}
+
+int ht_cmdline_op_check(const ht_cmdline_op *op, char **ret_error) {
+        if (isempty(op->key)) {
+                *ret_error = xstrdup("empty kernel parameter name");
+                return -EINVAL;
+        }
+        for (const char *p = op->key; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr("_.-", *p)) {
+                        *ret_error = xasprintf("invalid character in kernel parameter name \"%s\"", op->key);
+                        return -EINVAL;
+                }
+        if (op->value)
+                for (const char *p = op->value; *p; p++) {
+                        unsigned char c = *p;
+                        if (c <= 0x20 || c >= 0x7f || strchr("\"'$`\\", c)) {
+                                *ret_error = xasprintf("kernel parameter %s: value may not contain blanks, "
+                                                       "quotes, '$', '`', '\\' or control characters", op->key);
+                                return -EINVAL;
+                        }
+                }
+        return 0;
+}
+
+/* One word of the edited list: an original word (orig >= 0) or a new one. */
+typedef struct {
+        char *text;
+        ssize_t orig;
+        bool opaque, deleted, replaced;
+} item_t;
+
+typedef struct {
+        item_t *items;
+        size_t n;
+} model_t;
+
+static void model_append(model_t *m, const char *text) {
+        m->items = xrealloc(m->items, (m->n + 1) * sizeof(item_t));
+        m->items[m->n++] = (item_t){ .text = xstrdup(text), .orig = -1 };
+}
+
+static bool in_hidden(char *const *hidden, const char *key, const char *value) {
+        for (size_t i = 0; hidden && hidden[i]; i++)
+                if (ht_cmdline_word_matches(hidden[i], key, value))
+                        return true;
+        return false;
+}
+
+static int apply_op(model_t *m, char *const *hidden, const ht_cmdline_op *op, char **ret_error) {
+        _cleanup_free_ char *word = ht_cmdline_op_word(op);
+        bool found = false;
+
+        switch (op->kind) {
+        case HT_CMDLINE_SET: {
+                /* A parameter that also comes through a reference can only be
+                 * left to it when it already has the wanted value there. */
+                bool hidden_has = in_hidden(hidden, op->key, NULL);
+                for (size_t i = 0; hidden_has && hidden[i]; i++)
+                        if (ht_cmdline_word_matches(hidden[i], op->key, NULL) && !streq(hidden[i], word))
+                                goto hidden_error;
+                for (size_t i = 0; i < m->n; i++) {
+                        item_t *it = &m->items[i];
+                        if (it->opaque || it->deleted || !ht_cmdline_word_matches(it->text, op->key, NULL))
+                                continue;
+                        if (found || hidden_has)
+                                it->deleted = true;
+                        else if (!streq(it->text, word)) {
+                                free(it->text);
+                                it->text = xstrdup(word);
+                                it->replaced = true;
+                        }
+                        found = true;
+                }
+                if (!found && !hidden_has)
+                        model_append(m, word);
+                return 0;
+        }
+
+        case HT_CMDLINE_ADD:
+                for (size_t i = 0; i < m->n; i++)
+                        if (!m->items[i].opaque && !m->items[i].deleted && streq(m->items[i].text, word))
+                                return 0;
+                for (size_t i = 0; hidden && hidden[i]; i++)
+                        if (streq(hidden[i], word))
+                                return 0;
+                model_append(m, word);
+                return 0;
+
+        case HT_CMDLINE_REMOVE:
+                for (size_t i = 0; i < m->n; i++) {
+                        item_t *it = &m->items[i];
+                        if (!it->opaque && !it->deleted && ht_cmdline_word_matches(it->text, op->key, op->value))
+                                it->deleted = true;
+                }
+                if (in_hidden(hidden, op->key, op->value))
+                        goto hidden_error;
+                return 0;
+        }
+        return -EINVAL;
+
+hidden_error:
+        *ret_error = xasprintf("kernel parameter %s comes from a referenced variable, not from the words "
+                               "edited here", op->key);
+        return -EINVAL;
+}
+
+static void model_free(model_t *m) {
+        for (size_t i = 0; i < m->n; i++)
+                free(m->items[i].text);
+        free(m->items);
+}
+
+char **ht_cmdline_apply(char *const *words, const ht_cmdline_op *ops, size_t n_ops) {
+        model_t m = {};
+        for (size_t i = 0; words && words[i]; i++)
+                model_append(&m, words[i]);
+        for (size_t i = 0; i < n_ops; i++) {
+                _cleanup_free_ char *err = NULL;
+                (void)apply_op(&m, NULL, &ops[i], &err);
+        }
+        char **l = xcalloc(m.n + 1, sizeof(char *));
+        size_t k = 0;
+        for (size_t i = 0; i < m.n; i++)
+                if (!m.items[i].deleted)
+                        l[k++] = xstrdup(m.items[i].text);
+        model_free(&m);
+        return l;
+}
+
+void ht_word_spans_free(ht_word_span *w, size_t n) {
+        for (size_t i = 0; w && i < n; i++)
+                free(w[i].text);
+        free(w);
+}
+
+size_t ht_word_spans_simple(const char *body, size_t len, ht_word_span **ret) {
+        ht_word_span *w = NULL;
+        size_t n = 0, i = 0;
+        while (i < len) {
+                while (i < len && is_blank(body[i]))
+                        i++;
+                if (i >= len)
+                        break;
+                size_t start = i;
+                bool in_quote = false;
+                for (; i < len; i++) {
+                        if (is_blank(body[i]) && !in_quote)
+                                break;
+                        if (body[i] == '"')
+                                in_quote = !in_quote;
+                }
+                w = xrealloc(w, (n + 1) * sizeof(ht_word_span));
+                w[n++] = (ht_word_span){ start, i, xstrndup(body + start, i - start), body[start] == '$' };
+        }
+        *ret = w;
+        return n;
+}
+
+int ht_cmdline_edit_body(const char *body, size_t len, const ht_word_span *words, size_t n_words,
+                         char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
+                         char **ret, size_t *ret_len, char **ret_error) {
+        model_t m = {};
+        int r = 0;
+
+        for (size_t i = 0; i < n_ops; i++) {
+                r = ht_cmdline_op_check(&ops[i], ret_error);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < n_words; i++) {
+                model_append(&m, words[i].text);
+                m.items[i].orig = (ssize_t)i;
+                m.items[i].opaque = words[i].opaque;
+        }
+        for (size_t i = 0; i < n_ops; i++) {
+                r = apply_op(&m, hidden, &ops[i], ret_error);
+                if (r < 0)
+                        goto finish;
+        }
+
+        /* Rebuild: the leading separator, each kept word preceded by the
+         * separator that followed the previously kept word, new words one
+         * space apart after the last one, then the trailing separator. */
+        strbuf out = {};
+        size_t lead_end = n_words ? words[0].start : len;
+        size_t tail_start = n_words ? words[n_words - 1].end : len;
+        strbuf_appendn(&out, body, lead_end);
+        ssize_t prev = -1;      /* original index of the last kept word */
+        bool any = false;
+        for (size_t i = 0; i < m.n; i++) {
+                item_t *it = &m.items[i];
+                if (it->deleted)
+                        continue;
+                if (it->orig >= 0) {
+                        if (any) {
+                                size_t s = words[prev].end, e = words[prev + 1].start;
+                                strbuf_appendn(&out, body + s, e - s);
+                        }
+                        if (it->replaced)
+                                strbuf_append(&out, it->text);
+                        else
+                                strbuf_appendn(&out, body + words[it->orig].start,
+                                               words[it->orig].end - words[it->orig].start);
+                        prev = it->orig;
+                } else {
+                        if (any)
+                                strbuf_append(&out, " ");
+                        strbuf_append(&out, it->text);
+                }
+                any = true;
+        }
+        strbuf_appendn(&out, body + tail_start, len - tail_start);
+        if (!out.data)
+                strbuf_append(&out, "");
+        *ret_len = out.len;
+        *ret = strbuf_steal(&out);
+finish:
+        model_free(&m);
+        return r;
+}

@@ -1,0 +1,72 @@
+/* Kernel command line words: splitting as the kernel does, parameter
+ * lookup, and the word-level edits (set, add, remove a parameter) shared
+ * by the GRUB defaults, BLS and legacy GRUB editors. Pure functions. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+        /* key=value (bare key when value is NULL): the first word with that
+         * key is replaced, further ones dropped; appended when absent. */
+        HT_CMDLINE_SET,
+        /* Append the exact word unless present (for repeatable parameters
+         * such as console=). */
+        HT_CMDLINE_ADD,
+        /* Drop every word with this key (only those with this value when
+         * value is set). */
+        HT_CMDLINE_REMOVE,
+} ht_cmdline_op_kind;
+
+typedef struct {
+        ht_cmdline_op_kind kind;
+        const char *key;
+        const char *value;      /* NULL: a bare flag ("quiet") */
+} ht_cmdline_op;
+
+/* Split like the kernel's next_arg(): blanks separate words except inside
+ * double quotes; quotes stay in the words as written. */
+char **ht_cmdline_split(const char *s);
+/* The parameter name of a word: up to the first '=', a leading '"'
+ * dropped. */
+char *ht_cmdline_word_key(const char *word);
+/* Compare parameter names as the kernel's parameq() does: '-' and '_'
+ * are the same character. */
+bool ht_cmdline_key_eq(const char *a, const char *b);
+/* Whether word's key is key (and, if value is non-NULL, its value is
+ * value; a bare flag only matches value NULL). */
+bool ht_cmdline_word_matches(const char *word, const char *key, const char *value);
+/* Index of the last word with this key (the kernel takes the last), or -1;
+ * its value (after '=', NULL for a flag) in *ret_value when given. */
+int ht_cmdline_find(char *const *words, const char *key, const char **ret_value);
+/* The word an op adds: "key=value" or "key". */
+char *ht_cmdline_op_word(const ht_cmdline_op *op);
+/* Refuse keys and values that could break out of the word or the quoting
+ * of any file we write them to: whitespace, quotes, '$', backquote,
+ * backslash, control characters; keys are [A-Za-z0-9_.-]. -EINVAL. */
+int ht_cmdline_op_check(const ht_cmdline_op *op, char **ret_error);
+/* Apply ops to a plain word list; returns a new list. */
+char **ht_cmdline_apply(char *const *words, const ht_cmdline_op *ops, size_t n_ops);
+
+/* A word of a text body, by byte span. Opaque words (references such as
+ * $kernelopts or $GRUB_CMDLINE_LINUX) are kept and never matched. */
+typedef struct {
+        size_t start, end;
+        char *text;             /* the word's value (continuations removed) */
+        bool opaque;
+} ht_word_span;
+
+void ht_word_spans_free(ht_word_span *w, size_t n);
+/* Words of a body separated by blanks, kernel double quotes respected;
+ * words starting with '$' are opaque. */
+size_t ht_word_spans_simple(const char *body, size_t len, ht_word_span **ret);
+
+/* Edit body (whose words are given) by ops: replaced words change in
+ * place, dropped words take one neighbouring separator with them, new
+ * words go after the last word, one space apart; all other bytes stay.
+ * hidden lists the words that reach the command line through the opaque
+ * ones; an op on a parameter found only there cannot be done by editing
+ * body: -EINVAL with a message. *ret is NUL-terminated. */
+int ht_cmdline_edit_body(const char *body, size_t len, const ht_word_span *words, size_t n_words,
+                         char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
+                         char **ret, size_t *ret_len, char **ret_error);

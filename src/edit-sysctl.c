@@ -1,0 +1,284 @@
+/* sysctl.d: parse, order, resolve and write; see edit-sysctl.h for the
+ * rules and where they come from. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <string.h>
+
+#include "edit-sysctl.h"
+#include "util.h"
+
+const char *const ht_sysctl_dirs[] = {
+        "/etc/sysctl.d",
+        "/run/sysctl.d",
+        "/usr/local/lib/sysctl.d",
+        "/usr/lib/sysctl.d",
+        "/lib/sysctl.d",
+        NULL,
+};
+
+void ht_sysctl_file_free(ht_sysctl_file *f) {
+        if (!f)
+                return;
+        for (size_t i = 0; i < f->n_entries; i++) {
+                free(f->entries[i].key);
+                free(f->entries[i].value);
+        }
+        free(f->entries);
+        strv_free(f->warnings);
+        free(f);
+}
+
+char *ht_sysctl_normalize(const char *key) {
+        char *s = xstrdup(key);
+        char *n = strpbrk(s, "/.");
+        if (n && *n == '.')
+                for (; n; n = strpbrk(n + 1, "/."))
+                        *n = *n == '.' ? '/' : '.';
+        /* Fold empty and "." components, as path_simplify() does. */
+        strbuf out = {};
+        _cleanup_strv_free_ char **parts = strv_split(s, "/");
+        free(s);
+        for (size_t i = 0; parts && parts[i]; i++) {
+                if (streq(parts[i], "."))
+                        continue;
+                if (out.len)
+                        strbuf_append(&out, "/");
+                strbuf_append(&out, parts[i]);
+        }
+        if (!out.data)
+                return xstrdup("");
+        return strbuf_steal(&out);
+}
+
+char *ht_sysctl_dotted(const char *key) {
+        char *s = ht_sysctl_normalize(key);
+        for (char *p = s; *p; p++)
+                if (*p == '/')
+                        *p = '.';
+                else if (*p == '.')
+                        *p = '/';
+        return s;
+}
+
+static bool is_glob(const char *s) {
+        return strpbrk(s, "*?[") != NULL;
+}
+
+int ht_sysctl_key_check(const char *key, char **ret_error) {
+        if (isempty(key)) {
+                *ret_error = xstrdup("empty sysctl key");
+                return -EINVAL;
+        }
+        for (const char *p = key; *p; p++) {
+                unsigned char c = *p;
+                if (c <= 0x20 || c >= 0x7f || strchr("=*?[]\\#;\"'", c)) {
+                        *ret_error = xasprintf("sysctl key \"%s\" holds a character that is not allowed", key);
+                        return -EINVAL;
+                }
+        }
+        /* Check the components in the form the user wrote and normalised:
+         * "vm/../../etc" and "vm....x" are both refused. */
+        _cleanup_free_ char *norm = ht_sysctl_normalize(key);
+        _cleanup_free_ char *slashed = xstrdup(key);
+        char *first = strpbrk(slashed, "/.");
+        if (first && *first == '.')
+                for (char *p = first; p; p = strpbrk(p + 1, "/."))
+                        *p = *p == '.' ? '/' : '.';
+        if (slashed[0] == '/' || endswith(slashed, "/") || strstr(slashed, "//") ||
+            streq(slashed, ".") || streq(slashed, "..") || startswith(slashed, "./") ||
+            startswith(slashed, "../") || strstr(slashed, "/./") || strstr(slashed, "/../") ||
+            endswith(slashed, "/.") || endswith(slashed, "/..") || isempty(norm)) {
+                *ret_error = xasprintf("sysctl key \"%s\" has an empty, \".\" or \"..\" component", key);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+int ht_sysctl_proc_path(const char *key, char **ret, char **ret_error) {
+        int r = ht_sysctl_key_check(key, ret_error);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *n = ht_sysctl_normalize(key);
+        *ret = xasprintf("/proc/sys/%s", n);
+        return 0;
+}
+
+static int line_problem(ht_sysctl_file *f, unsigned flags, unsigned line, const char *msg, char **ret_error) {
+        if (flags & HT_SYSCTL_LENIENT) {
+                strv_pushf(&f->warnings, "%u: %s", line, msg);
+                return 0;
+        }
+        *ret_error = xasprintf("%u: %s", line, msg);
+        return -EINVAL;
+}
+
+int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_file **ret,
+                    char **ret_error) {
+        ht_sysctl_file *f = xcalloc(1, sizeof(*f));
+        const char *p = content, *end = content + len;
+        unsigned line = 0;
+        int r;
+
+        while (p < end) {
+                const char *nl = memchr(p, '\n', end - p);
+                size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+                _cleanup_free_ char *buf = xstrndup(p, n);
+                p += n + (nl ? 1 : 0);
+                line++;
+
+                if (strlen(buf) != n) {
+                        r = line_problem(f, flags, line, "NUL byte", ret_error);
+                        if (r < 0)
+                                goto fail;
+                        continue;
+                }
+                char *l = strstrip(buf);
+                if (!*l || *l == '#' || *l == ';')
+                        continue;
+                bool ctl = false;
+                for (char *c = l; *c; c++)
+                        ctl = ctl || ((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f;
+                if (ctl) {
+                        r = line_problem(f, flags, line, "control character", ret_error);
+                        if (r < 0)
+                                goto fail;
+                        continue;
+                }
+
+                ht_sysctl_entry e = { .line = line };
+                char *eq = strchr(l, '=');
+                if (eq) {
+                        if (*l == '-') {
+                                e.ignore_failure = true;
+                                l++;
+                        }
+                        *eq = 0;
+                        e.value = xstrdup(strstrip(eq + 1));
+                } else if (*l == '-')
+                        l++;    /* "-key": keeps globs off key */
+                else {
+                        r = line_problem(f, flags, line, "line is not an assignment", ret_error);
+                        if (r < 0)
+                                goto fail;
+                        continue;
+                }
+                e.key = ht_sysctl_normalize(strstrip(l));
+                if (!*e.key) {
+                        free(e.key);
+                        free(e.value);
+                        r = line_problem(f, flags, line, "empty sysctl key", ret_error);
+                        if (r < 0)
+                                goto fail;
+                        continue;
+                }
+                e.glob = is_glob(e.key);
+                f->entries = xrealloc(f->entries, (f->n_entries + 1) * sizeof(ht_sysctl_entry));
+                f->entries[f->n_entries++] = e;
+        }
+        *ret = f;
+        return 0;
+fail:
+        ht_sysctl_file_free(f);
+        return r;
+}
+
+static int cmp_basename(const void *a, const void *b) {
+        const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+        return strcmp(x + 1, y + 1);
+}
+
+char **ht_sysctl_order(char **const *names, bool procps) {
+        char **files = NULL, **seen = NULL;
+        for (size_t d = 0; ht_sysctl_dirs[d]; d++) {
+                for (size_t i = 0; names && names[d] && names[d][i]; i++) {
+                        const char *n = names[d][i];
+                        if (!endswith(n, ".conf") || strchr(n, '/') || n[0] == '.' || strv_contains(seen, n))
+                                continue;
+                        /* An earlier directory masks the same name here. */
+                        strv_push(&seen, n);
+                        strv_pushf(&files, "%s/%s", ht_sysctl_dirs[d], n);
+                }
+        }
+        if (files)
+                qsort(files, strv_length(files), sizeof(char *), cmp_basename);
+        if (procps)
+                strv_push(&files, HT_SYSCTL_CONF);
+        strv_free(seen);
+        if (!files)
+                files = xcalloc(1, sizeof(char *));
+        return files;
+}
+
+int ht_sysctl_effective(const ht_sysctl_file *const *files, size_t n, const char *key, ht_sysctl_hit *ret) {
+        _cleanup_free_ char *k = ht_sysctl_normalize(key);
+        const ht_sysctl_entry *exp = NULL, *glob = NULL;
+        size_t exp_file = 0, glob_file = 0;
+
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; files[i] && j < files[i]->n_entries; j++) {
+                        const ht_sysctl_entry *e = &files[i]->entries[j];
+                        if (streq(e->key, k)) {
+                                exp = e;
+                                exp_file = i;
+                        } else if (e->glob && e->value &&
+                                   fnmatch(e->key, k, FNM_PATHNAME | FNM_PERIOD) == 0) {
+                                glob = e;
+                                glob_file = i;
+                        }
+                }
+        if (exp) {
+                if (!exp->value)
+                        return 0;
+                *ret = (ht_sysctl_hit){ exp_file, exp->line, exp->value, false };
+                return 1;
+        }
+        if (glob) {
+                *ret = (ht_sysctl_hit){ glob_file, glob->line, glob->value, true };
+                return 1;
+        }
+        return 0;
+}
+
+int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, size_t n, char **ret,
+                     char **ret_error) {
+        if (isempty(profile) || has_control_chars(profile) || strchr(profile, '\t')) {
+                *ret_error = xstrdup("invalid profile name for the sysctl drop-in header");
+                return -EINVAL;
+        }
+        strbuf out = {};
+        char **keys = NULL;
+        int r = 0;
+        strbuf_appendf(&out, "# Managed by hosttune (profile %s). Do not edit; changes are overwritten.\n", profile);
+        for (size_t i = 0; i < n; i++) {
+                const char *v = settings[i].value;
+                r = ht_sysctl_key_check(settings[i].key, ret_error);
+                if (r < 0)
+                        goto fail;
+                _cleanup_free_ char *norm = ht_sysctl_normalize(settings[i].key);
+                if (strv_contains(keys, norm)) {
+                        *ret_error = xasprintf("sysctl key %s is set twice", settings[i].key);
+                        r = -EINVAL;
+                        goto fail;
+                }
+                strv_push(&keys, norm);
+                if (!v || !*v || has_control_chars(v) || strchr(v, '\t') || isspace((unsigned char)v[0]) ||
+                    isspace((unsigned char)v[strlen(v) - 1])) {
+                        *ret_error = xasprintf("sysctl %s: the value must be non-empty, on one line, without "
+                                               "control characters or surrounding blanks", settings[i].key);
+                        r = -EINVAL;
+                        goto fail;
+                }
+                _cleanup_free_ char *dotted = ht_sysctl_dotted(settings[i].key);
+                strbuf_appendf(&out, "%s = %s\n", dotted, v);
+        }
+        strv_free(keys);
+        *ret = strbuf_steal(&out);
+        return 0;
+fail:
+        strv_free(keys);
+        strbuf_done(&out);
+        return r;
+}

@@ -1,0 +1,1287 @@
+/* The expression evaluator: a recursive-descent parser that evaluates as
+ * it parses. Branches that must not run (the right side of a decided && or
+ * ||, the untaken arm of if()) are parsed in "skip" mode, which checks the
+ * syntax but looks nothing up and computes nothing, so a guard such as
+ * `defined(x) && x > 0` never touches an unknown x. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "expr.h"
+#include "util.h"
+
+#define MAX_STR_LEN (1024 * 1024)
+#define MAX_ARGS 32
+#define SNIPPET_WIDTH 72
+
+/* ---- values ---- */
+
+void ht_value_done(ht_value *v) {
+        if (!v)
+                return;
+        free(v->str);
+        *v = ht_value_null();
+}
+
+ht_value ht_value_int(int64_t n) {
+        return (ht_value){ .type = HT_VAL_INT, .num = n, .den = 1 };
+}
+
+ht_value ht_value_bool(bool b) {
+        return (ht_value){ .type = HT_VAL_BOOL, .num = b, .den = 1 };
+}
+
+ht_value ht_value_str(const char *s) {
+        return (ht_value){ .type = HT_VAL_STR, .den = 1, .str = xstrdup(s ? s : "") };
+}
+
+ht_value ht_value_null(void) {
+        return (ht_value){ .type = HT_VAL_NULL, .den = 1 };
+}
+
+ht_value ht_value_copy(const ht_value *v) {
+        ht_value c = *v;
+        if (c.type == HT_VAL_STR)
+                c.str = xstrdup(v->str ? v->str : "");
+        else
+                c.str = NULL;
+        return c;
+}
+
+const char *ht_value_type_name(ht_value_type t) {
+        switch (t) {
+        case HT_VAL_INT: return "integer";
+        case HT_VAL_BOOL: return "boolean";
+        case HT_VAL_STR: return "string";
+        case HT_VAL_NULL: break;
+        }
+        return "null";
+}
+
+int ht_value_to_string(const ht_value *v, char **ret) {
+        switch (v->type) {
+        case HT_VAL_INT:
+                if (v->den != 1)
+                        return -EDOM;
+                *ret = xasprintf("%" PRId64, v->num);
+                return 0;
+        case HT_VAL_BOOL:
+                *ret = xstrdup(v->num ? "true" : "false");
+                return 0;
+        case HT_VAL_STR:
+                *ret = xstrdup(v->str ? v->str : "");
+                return 0;
+        case HT_VAL_NULL:
+                break;
+        }
+        return -ENODATA;
+}
+
+/* ---- exact rationals ---- */
+
+static __int128 gcd128(__int128 a, __int128 b) {
+        if (a < 0)
+                a = -a;
+        if (b < 0)
+                b = -b;
+        while (b) {
+                __int128 t = a % b;
+                a = b;
+                b = t;
+        }
+        return a;
+}
+
+/* Reduce num/den into a value; every product fed here comes from two
+ * int64 operands, so it fits an __int128 with room to negate. */
+static int make_rat(__int128 num, __int128 den, ht_value *ret) {
+        if (den == 0)
+                return -EDOM;
+        if (den < 0) {
+                num = -num;
+                den = -den;
+        }
+        __int128 g = gcd128(num, den);
+        if (g > 1) {
+                num /= g;
+                den /= g;
+        }
+        if (num < INT64_MIN || num > INT64_MAX || den > INT64_MAX)
+                return -ERANGE;
+        *ret = (ht_value){ .type = HT_VAL_INT, .num = (int64_t)num, .den = (int64_t)den };
+        return 0;
+}
+
+static int rat_add(const ht_value *a, const ht_value *b, bool subtract, ht_value *ret) {
+        if (a->den == 1 && b->den == 1) {
+                int64_t r;
+                if (subtract ? __builtin_sub_overflow(a->num, b->num, &r)
+                             : __builtin_add_overflow(a->num, b->num, &r))
+                        return -ERANGE;
+                *ret = ht_value_int(r);
+                return 0;
+        }
+        __int128 x = (__int128)a->num * b->den, y = (__int128)b->num * a->den, s;
+        if (subtract ? __builtin_sub_overflow(x, y, &s) : __builtin_add_overflow(x, y, &s))
+                return -ERANGE;
+        return make_rat(s, (__int128)a->den * b->den, ret);
+}
+
+static int rat_mul(const ht_value *a, const ht_value *b, ht_value *ret) {
+        if (a->den == 1 && b->den == 1) {
+                int64_t r;
+                if (__builtin_mul_overflow(a->num, b->num, &r))
+                        return -ERANGE;
+                *ret = ht_value_int(r);
+                return 0;
+        }
+        return make_rat((__int128)a->num * b->num, (__int128)a->den * b->den, ret);
+}
+
+static int rat_div(const ht_value *a, const ht_value *b, ht_value *ret) {
+        if (b->num == 0)
+                return -EDOM;
+        return make_rat((__int128)a->num * b->den, (__int128)a->den * b->num, ret);
+}
+
+static int rat_cmp(const ht_value *a, const ht_value *b) {
+        __int128 x = (__int128)a->num * b->den, y = (__int128)b->num * a->den;
+        return (x > y) - (x < y);
+}
+
+static int64_t rat_floor(const ht_value *v) {
+        int64_t q = v->num / v->den;
+        if (v->num % v->den != 0 && v->num < 0)
+                q--;
+        return q;
+}
+
+static int64_t rat_ceil(const ht_value *v) {
+        int64_t q = v->num / v->den;
+        if (v->num % v->den != 0 && v->num > 0)
+                q++;
+        return q;
+}
+
+/* ---- numbers with unit suffixes ---- */
+
+/* Parse s[0..n) as digits plus an optional unit suffix. */
+static int parse_number(const char *s, size_t n, int64_t *ret) {
+        size_t i = 0;
+        int64_t v = 0;
+        if (n == 0 || !isdigit((unsigned char)s[0]))
+                return -EINVAL;
+        for (; i < n && isdigit((unsigned char)s[i]); i++)
+                if (__builtin_mul_overflow(v, 10, &v) ||
+                    __builtin_add_overflow(v, s[i] - '0', &v))
+                        return -ERANGE;
+
+        unsigned shift = 0;
+        if (i < n) {
+                static const char units[] = "kmgtpe";
+                const char *u = strchr(units, tolower((unsigned char)s[i]));
+                if (u && *u) {
+                        shift = 10 * (unsigned)(u - units + 1);
+                        i++;
+                        if (i < n && tolower((unsigned char)s[i]) == 'i') {
+                                i++;
+                                if (i >= n || tolower((unsigned char)s[i]) != 'b')
+                                        return -EINVAL;
+                        }
+                }
+                if (i < n && tolower((unsigned char)s[i]) == 'b')
+                        i++;
+                if (i < n)
+                        return -EINVAL;
+        }
+        if (shift > 0) {
+                if (v > (INT64_MAX >> shift))
+                        return -ERANGE;
+                v <<= shift;
+        }
+        *ret = v;
+        return 0;
+}
+
+ht_value ht_value_parse_literal(const char *s) {
+        if (!s)
+                return ht_value_null();
+        if (streq(s, "true"))
+                return ht_value_bool(true);
+        if (streq(s, "false"))
+                return ht_value_bool(false);
+        bool neg = s[0] == '-';
+        int64_t v;
+        if (parse_number(s + neg, strlen(s + neg), &v) == 0)
+                return ht_value_int(neg ? -v : v);
+        return ht_value_str(s);
+}
+
+/* ---- versions ---- */
+
+int ht_version_compare(const char *a, const char *b) {
+        for (;;) {
+                while (*a && !isalnum((unsigned char)*a))
+                        a++;
+                while (*b && !isalnum((unsigned char)*b))
+                        b++;
+                if (!*a || !*b)
+                        return (*a != 0) - (*b != 0);
+
+                bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
+                if (da != db)
+                        return da ? 1 : -1;
+
+                const char *ea = a, *eb = b;
+                if (da) {
+                        /* Compare digit runs as numbers of any length. */
+                        while (*a == '0')
+                                a++;
+                        while (*b == '0')
+                                b++;
+                        for (ea = a; isdigit((unsigned char)*ea); ea++)
+                                ;
+                        for (eb = b; isdigit((unsigned char)*eb); eb++)
+                                ;
+                        if (ea - a != eb - b)
+                                return ea - a > eb - b ? 1 : -1;
+                } else {
+                        for (; isalpha((unsigned char)*ea); ea++)
+                                ;
+                        for (; isalpha((unsigned char)*eb); eb++)
+                                ;
+                }
+                size_t la = (size_t)(ea - a), lb = (size_t)(eb - b);
+                int c = memcmp(a, b, la < lb ? la : lb);
+                if (c != 0)
+                        return c > 0 ? 1 : -1;
+                if (la != lb)
+                        return la > lb ? 1 : -1;
+                a = ea;
+                b = eb;
+        }
+}
+
+/* ---- lexer ---- */
+
+typedef enum {
+        T_END, T_NUM, T_STR, T_NAME, T_LPAREN, T_RPAREN, T_COMMA,
+        T_PLUS, T_MINUS, T_STAR, T_SLASH, T_NOT, T_AND, T_OR,
+        T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
+} tok_type;
+
+typedef struct {
+        tok_type type;
+        size_t pos, len;   /* span in the source */
+        int64_t num;       /* T_NUM */
+        char *str;         /* T_STR, decoded, owned */
+} token;
+
+/* An evaluated value plus, for a null that came from a name, where that
+ * name sits in the source (for "NAME is unknown on this host"). */
+typedef struct {
+        ht_value v;
+        size_t origin_pos, origin_len;
+} val;
+
+typedef struct {
+        const char *src;
+        size_t len, pos;
+        token tok;
+        unsigned depth;
+        const ht_expr_env *env;
+        char *error;
+        size_t error_pos;
+} parser;
+
+static void val_done(val *v) {
+        ht_value_done(&v->v);
+        v->origin_len = 0;
+}
+
+static val val_of(ht_value v) {
+        return (val){ .v = v };
+}
+
+/* Write a one-line excerpt of the source around pos into b, and a caret
+ * line under pos. Control characters become spaces so the caret lines up. */
+static void append_snippet(strbuf *b, const char *src, size_t len, size_t pos) {
+        size_t start = 0, end = len;
+        if (len > SNIPPET_WIDTH) {
+                start = pos > SNIPPET_WIDTH / 2 ? pos - SNIPPET_WIDTH / 2 : 0;
+                end = start + SNIPPET_WIDTH;
+                if (end > len) {
+                        end = len;
+                        start = len - SNIPPET_WIDTH;
+                }
+        }
+        const char *pre = start > 0 ? "..." : "", *post = end < len ? "..." : "";
+        strbuf_appendf(b, "\n    %s", pre);
+        for (size_t i = start; i < end; i++) {
+                char c = src[i];
+                strbuf_appendn(b, (unsigned char)c < 0x20 || c == 0x7f ? " " : &c, 1);
+        }
+        strbuf_appendf(b, "%s\n    ", post);
+        for (size_t i = 0; i < strlen(pre) + (pos - start); i++)
+                strbuf_append(b, " ");
+        strbuf_append(b, "^");
+}
+
+_printf_(4, 5)
+static int fail(parser *p, int r, size_t pos, const char *fmt, ...) {
+        if (p->error)
+                return r;   /* keep the first, innermost message */
+        va_list ap;
+        va_start(ap, fmt);
+        _cleanup_free_ char *msg = xvasprintf(fmt, ap);
+        va_end(ap);
+        if (pos > p->len)
+                pos = p->len;
+        strbuf b = {0};
+        strbuf_appendf(&b, "column %zu: %s", pos + 1, msg);
+        append_snippet(&b, p->src, p->len, pos);
+        p->error = strbuf_steal(&b);
+        p->error_pos = pos;
+        return r;
+}
+
+/* The token's text, shortened, for messages. */
+static char *tok_text(const parser *p) {
+        if (p->tok.type == T_END)
+                return xstrdup("end of expression");
+        size_t n = p->tok.len > 32 ? 32 : p->tok.len;
+        return xasprintf("'%.*s%s'", (int)n, p->src + p->tok.pos, p->tok.len > n ? "..." : "");
+}
+
+static bool is_name_char(char c) {
+        return isalnum((unsigned char)c) || c == '_';
+}
+
+static int lex_string(parser *p) {
+        strbuf b = {0};
+        size_t i = p->pos + 1;
+        for (;; i++) {
+                if (i >= p->len) {
+                        strbuf_done(&b);
+                        return fail(p, -EINVAL, p->pos, "unterminated string");
+                }
+                char c = p->src[i];
+                if (c == '"')
+                        break;
+                if ((unsigned char)c < 0x20 && c != '\t') {
+                        strbuf_done(&b);
+                        return fail(p, -EINVAL, i, "control character in string");
+                }
+                if (c == '\\') {
+                        char e = i + 1 < p->len ? p->src[i + 1] : 0;
+                        if (e != '"' && e != '\\') {
+                                strbuf_done(&b);
+                                return fail(p, -EINVAL, i,
+                                            "unknown escape in string (only \\\" and \\\\ are allowed)");
+                        }
+                        c = e;
+                        i++;
+                }
+                strbuf_appendn(&b, &c, 1);
+        }
+        p->tok.type = T_STR;
+        p->tok.len = i + 1 - p->pos;
+        p->tok.str = strbuf_steal(&b);
+        return 0;
+}
+
+/* Read the next token into p->tok. */
+static int lex(parser *p) {
+        free(p->tok.str);
+        p->tok = (token){0};
+
+        while (p->pos < p->len && strchr(" \t\r\n", p->src[p->pos]))
+                p->pos++;
+        p->tok.pos = p->pos;
+        if (p->pos >= p->len) {
+                p->tok.type = T_END;
+                return 0;
+        }
+
+        const char *s = p->src + p->pos;
+        size_t rest = p->len - p->pos;
+        char c = s[0], c1 = rest > 1 ? s[1] : 0;
+        int r = 0;
+
+        if (isdigit((unsigned char)c)) {
+                size_t n = 0;
+                while (n < rest && is_name_char(s[n]))
+                        n++;
+                p->tok.type = T_NUM;
+                p->tok.len = n;
+                r = parse_number(s, n, &p->tok.num);
+                if (r == -ERANGE)
+                        return fail(p, r, p->pos, "integer overflow in '%.*s'", (int)n, s);
+                if (r < 0)
+                        return fail(p, r, p->pos,
+                                    "bad number '%.*s' (units are K, M, G, T, P, E, optionally followed by B or iB)",
+                                    (int)(n > 32 ? 32 : n), s);
+        } else if (isalpha((unsigned char)c) || c == '_') {
+                size_t n = 0;
+                for (;;) {
+                        while (n < rest && is_name_char(s[n]))
+                                n++;
+                        if (n + 1 < rest && s[n] == '.' && is_name_char(s[n + 1]))
+                                n++;
+                        else
+                                break;
+                }
+                p->tok.type = T_NAME;
+                p->tok.len = n;
+        } else if (c == '"') {
+                r = lex_string(p);
+                if (r < 0)
+                        return r;
+        } else {
+                static const struct {
+                        const char *text;
+                        tok_type type;
+                } ops[] = {
+                        { "&&", T_AND }, { "||", T_OR }, { "==", T_EQ }, { "!=", T_NE },
+                        { "<=", T_LE }, { ">=", T_GE }, { "<", T_LT }, { ">", T_GT },
+                        { "!", T_NOT }, { "+", T_PLUS }, { "-", T_MINUS }, { "*", T_STAR },
+                        { "/", T_SLASH }, { "(", T_LPAREN }, { ")", T_RPAREN }, { ",", T_COMMA },
+                };
+                size_t i;
+                for (i = 0; i < ELEMENTSOF(ops); i++) {
+                        size_t n = strlen(ops[i].text);
+                        if (n <= rest && memcmp(s, ops[i].text, n) == 0) {
+                                p->tok.type = ops[i].type;
+                                p->tok.len = n;
+                                break;
+                        }
+                }
+                if (i == ELEMENTSOF(ops)) {
+                        if (c == '=')
+                                return fail(p, -EINVAL, p->pos, "unexpected '=' (use '==' to compare)");
+                        if ((c == '&' && c1 != '&') || (c == '|' && c1 != '|'))
+                                return fail(p, -EINVAL, p->pos, "unexpected '%c' (use '%c%c')", c, c, c);
+                        if (c == '.' && p->pos > 0 && isdigit((unsigned char)p->src[p->pos - 1]))
+                                return fail(p, -EINVAL, p->pos,
+                                            "unexpected '.' (write fractions as a division, e.g. 3/2)");
+                        if (isprint((unsigned char)c))
+                                return fail(p, -EINVAL, p->pos, "unexpected character '%c'", c);
+                        return fail(p, -EINVAL, p->pos, "unexpected byte 0x%02x", (unsigned char)c);
+                }
+        }
+        p->pos += p->tok.len;
+        return 0;
+}
+
+static int expect(parser *p, tok_type t, const char *what) {
+        if (p->tok.type != t) {
+                _cleanup_free_ char *got = tok_text(p);
+                return fail(p, -EINVAL, p->tok.pos, "expected %s, got %s", what, got);
+        }
+        return lex(p);
+}
+
+/* ---- type checks shared by operators and functions ---- */
+
+/* Fail for a null operand: name it when it came from a lookup. */
+static int fail_null(parser *p, const val *v, size_t pos, const char *what) {
+        if (v->origin_len > 0)
+                return fail(p, -ENODATA, v->origin_pos, "'%.*s' is unknown on this host",
+                            (int)v->origin_len, p->src + v->origin_pos);
+        return fail(p, -EINVAL, pos, "%s needs a value, got null", what);
+}
+
+static int need(parser *p, const val *v, ht_value_type t, size_t pos, const char *what) {
+        if (v->v.type == t)
+                return 0;
+        if (v->v.type == HT_VAL_NULL)
+                return fail_null(p, v, pos, what);
+        return fail(p, -EINVAL, pos, "%s needs %s %s, got %s", what,
+                    t == HT_VAL_INT ? "an" : "a", ht_value_type_name(t),
+                    ht_value_type_name(v->v.type));
+}
+
+static int arith_error(parser *p, int r, size_t pos) {
+        if (r == -EDOM)
+                return fail(p, r, pos, "division by zero");
+        return fail(p, r, pos, "integer overflow");
+}
+
+/* ---- parser ---- */
+
+static int parse_or(parser *p, bool skip, val *ret);
+
+static int lookup_name(parser *p, const char *name, ht_value *ret) {
+        const ht_expr_env *env = p->env;
+        if (!env || !env->lookup)
+                return -ENOENT;
+        ht_value v = ht_value_null();
+        int r = env->lookup(env->userdata, name, &v);
+        if (r < 0) {
+                ht_value_done(&v);
+                return r;
+        }
+        /* Do not trust the callback to hand back a normal form. */
+        if (v.type == HT_VAL_STR && !v.str)
+                v.str = xstrdup("");
+        else if (v.type != HT_VAL_STR) {
+                free(v.str);
+                v.str = NULL;
+        }
+        if (v.type == HT_VAL_INT && v.den != 1) {
+                ht_value n;
+                r = make_rat(v.num, v.den, &n);
+                if (r < 0)
+                        return r == -EDOM ? -EINVAL : r;
+                v = n;
+        }
+        if (v.type == HT_VAL_BOOL)
+                v.num = !!v.num;
+        *ret = v;
+        return 0;
+}
+
+static int unknown_name(parser *p, const char *name, size_t pos) {
+        _cleanup_strv_free_ char **cands = NULL;
+        if (p->env && p->env->candidates)
+                cands = p->env->candidates(p->env->userdata);
+        const char *best = closest_word(name, cands);
+        if (best)
+                return fail(p, -ENOENT, pos, "unknown name '%s' (did you mean '%s'?)", name, best);
+        return fail(p, -ENOENT, pos, "unknown name '%s'", name);
+}
+
+static int parse_name_value(parser *p, bool skip, val *ret) {
+        size_t pos = p->tok.pos, len = p->tok.len;
+        int r = lex(p);
+        if (r < 0)
+                return r;
+        if (skip) {
+                *ret = val_of(ht_value_null());
+                return 0;
+        }
+        _cleanup_free_ char *name = xstrndup(p->src + pos, len);
+        ht_value v;
+        r = lookup_name(p, name, &v);
+        if (r == -ENOENT)
+                return unknown_name(p, name, pos);
+        if (r < 0)
+                return fail(p, r, pos, "cannot look up '%s': %s", name, strerror(-r));
+        *ret = (val){ .v = v };
+        if (v.type == HT_VAL_NULL) {
+                ret->origin_pos = pos;
+                ret->origin_len = len;
+        }
+        return 0;
+}
+
+/* defined(NAME): the argument is a name, not an expression. */
+static int parse_defined(parser *p, bool skip, val *ret) {
+        int r = expect(p, T_LPAREN, "'('");
+        if (r < 0)
+                return r;
+        if (p->tok.type != T_NAME) {
+                _cleanup_free_ char *got = tok_text(p);
+                return fail(p, -EINVAL, p->tok.pos, "defined() takes a name, got %s", got);
+        }
+        _cleanup_free_ char *name = xstrndup(p->src + p->tok.pos, p->tok.len);
+        size_t pos = p->tok.pos;
+        r = lex(p);
+        if (r < 0)
+                return r;
+        r = expect(p, T_RPAREN, "')' after the name in defined()");
+        if (r < 0)
+                return r;
+        if (skip) {
+                *ret = val_of(ht_value_null());
+                return 0;
+        }
+        ht_value v;
+        r = lookup_name(p, name, &v);
+        if (r == -ENOENT) {
+                *ret = val_of(ht_value_bool(false));
+                return 0;
+        }
+        if (r < 0)
+                return fail(p, r, pos, "cannot look up '%s': %s", name, strerror(-r));
+        bool def = v.type != HT_VAL_NULL;
+        ht_value_done(&v);
+        *ret = val_of(ht_value_bool(def));
+        return 0;
+}
+
+/* if(cond, a, b): only the chosen branch is evaluated. */
+static int parse_if(parser *p, bool skip, val *ret) {
+        val cond = {0}, a = {0}, b = {0};
+        int r = expect(p, T_LPAREN, "'('");
+        if (r < 0)
+                return r;
+        size_t cpos = p->tok.pos;
+        r = parse_or(p, skip, &cond);
+        if (r < 0)
+                goto out;
+        if (!skip) {
+                r = need(p, &cond, HT_VAL_BOOL, cpos, "the condition of if()");
+                if (r < 0)
+                        goto out;
+        }
+        bool take_a = !skip && cond.v.num;
+        bool take_b = !skip && !cond.v.num;
+        if ((r = expect(p, T_COMMA, "',' after the condition of if()")) < 0 ||
+            (r = parse_or(p, !take_a, &a)) < 0 ||
+            (r = expect(p, T_COMMA, "',' and a third argument to if()")) < 0 ||
+            (r = parse_or(p, !take_b, &b)) < 0 ||
+            (r = expect(p, T_RPAREN, "')' after the third argument of if()")) < 0)
+                goto out;
+        if (take_a)
+                *ret = a, a = (val){0};
+        else if (take_b)
+                *ret = b, b = (val){0};
+        else
+                *ret = val_of(ht_value_null());
+out:
+        val_done(&cond);
+        val_done(&a);
+        val_done(&b);
+        return r;
+}
+
+typedef int (*builtin_fn)(parser *p, size_t pos, val *args, size_t n, val *ret);
+
+static int fn_ceil_floor(parser *p, size_t pos, val *args, size_t n, val *ret, bool up) {
+        int r = need(p, &args[0], HT_VAL_INT, pos, up ? "ceil()" : "floor()");
+        if (r < 0)
+                return r;
+        *ret = val_of(ht_value_int(up ? rat_ceil(&args[0].v) : rat_floor(&args[0].v)));
+        return 0;
+}
+
+static int fn_ceil(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        return fn_ceil_floor(p, pos, args, n, ret, true);
+}
+
+static int fn_floor(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        return fn_ceil_floor(p, pos, args, n, ret, false);
+}
+
+static int fn_abs(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        int r = need(p, &args[0], HT_VAL_INT, pos, "abs()");
+        if (r < 0)
+                return r;
+        ht_value v = args[0].v;
+        if (v.num < 0 && __builtin_sub_overflow(0, v.num, &v.num))
+                return arith_error(p, -ERANGE, pos);
+        *ret = val_of(v);
+        return 0;
+}
+
+static int fn_minmax(parser *p, size_t pos, val *args, size_t n, val *ret, bool want_max) {
+        const char *what = want_max ? "max()" : "min()";
+        size_t best = 0;
+        for (size_t i = 0; i < n; i++) {
+                int r = need(p, &args[i], HT_VAL_INT, pos, what);
+                if (r < 0)
+                        return r;
+                int c = rat_cmp(&args[i].v, &args[best].v);
+                if (want_max ? c > 0 : c < 0)
+                        best = i;
+        }
+        *ret = val_of(args[best].v);
+        return 0;
+}
+
+static int fn_min(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        return fn_minmax(p, pos, args, n, ret, false);
+}
+
+static int fn_max(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        return fn_minmax(p, pos, args, n, ret, true);
+}
+
+static int ceil_div(parser *p, size_t pos, const ht_value *a, const ht_value *b, val *ret) {
+        ht_value q;
+        int r = rat_div(a, b, &q);
+        if (r < 0)
+                return arith_error(p, r, pos);
+        *ret = val_of(ht_value_int(rat_ceil(&q)));
+        return 0;
+}
+
+static int fn_kb(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        int r = need(p, &args[0], HT_VAL_INT, pos, "kb()");
+        if (r < 0)
+                return r;
+        ht_value k = ht_value_int(1024);
+        return ceil_div(p, pos, &args[0].v, &k, ret);
+}
+
+static int fn_pages(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        int r = need(p, &args[0], HT_VAL_INT, pos, "pages()");
+        if (r < 0)
+                return r;
+        r = need(p, &args[1], HT_VAL_INT, pos, "pages()");
+        if (r < 0)
+                return r;
+        ht_value k = ht_value_int(1024), page;
+        r = rat_mul(&args[1].v, &k, &page);
+        if (r < 0)
+                return arith_error(p, r, pos);
+        return ceil_div(p, pos, &args[0].v, &page, ret);
+}
+
+static int fn_str(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        const ht_value *v = &args[0].v;
+        if (v->type == HT_VAL_NULL)
+                return fail_null(p, &args[0], pos, "str()");
+        char *s;
+        int r = ht_value_to_string(v, &s);
+        if (r == -EDOM)
+                return fail(p, -EDOM, pos,
+                            "str(): %" PRId64 "/%" PRId64 " is not a whole number; use ceil() or floor()",
+                            v->num, v->den);
+        if (r < 0)
+                return fail(p, r, pos, "str(): %s", strerror(-r));
+        *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = s });
+        return 0;
+}
+
+static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        const ht_value *v = &args[0].v;
+        if (v->type == HT_VAL_INT) {
+                *ret = val_of(*v);
+                return 0;
+        }
+        int r = need(p, &args[0], HT_VAL_STR, pos, "int()");
+        if (r < 0)
+                return r;
+        const char *s = v->str;
+        size_t len = strlen(s);
+        while (len > 0 && isspace((unsigned char)s[len - 1]))
+                len--;
+        while (len > 0 && isspace((unsigned char)*s))
+                s++, len--;
+        bool neg = len > 0 && *s == '-';
+        int64_t x;
+        r = parse_number(s + neg, len - neg, &x);
+        if (r == -ERANGE)
+                return fail(p, r, pos, "int(): integer overflow in '%s'", v->str);
+        if (r < 0)
+                return fail(p, r, pos, "int(): '%s' is not an integer (with an optional unit K, M, G, T)",
+                            v->str);
+        *ret = val_of(ht_value_int(neg ? -x : x));
+        return 0;
+}
+
+static int two_strings(parser *p, size_t pos, val *args, const char *what) {
+        int r = need(p, &args[0], HT_VAL_STR, pos, what);
+        if (r < 0)
+                return r;
+        return need(p, &args[1], HT_VAL_STR, pos, what);
+}
+
+static int fn_contains(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        int r = two_strings(p, pos, args, "contains()");
+        if (r < 0)
+                return r;
+        *ret = val_of(ht_value_bool(strstr(args[0].v.str, args[1].v.str)));
+        return 0;
+}
+
+static int fn_startswith(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        int r = two_strings(p, pos, args, "startswith()");
+        if (r < 0)
+                return r;
+        *ret = val_of(ht_value_bool(startswith(args[0].v.str, args[1].v.str)));
+        return 0;
+}
+
+/* Versions are strings; a whole number ("version_ge(x, 5)") is taken as
+ * its decimal text. */
+static int version_arg(parser *p, size_t pos, val *v, const char *what) {
+        if (v->v.type == HT_VAL_INT && v->v.den == 1) {
+                char *s = xasprintf("%" PRId64, v->v.num);
+                v->v = (ht_value){ .type = HT_VAL_STR, .den = 1, .str = s };
+        }
+        return need(p, v, HT_VAL_STR, pos, what);
+}
+
+static int fn_version(parser *p, size_t pos, val *args, val *ret, bool ge) {
+        const char *what = ge ? "version_ge()" : "version_lt()";
+        int r = version_arg(p, pos, &args[0], what);
+        if (r < 0)
+                return r;
+        r = version_arg(p, pos, &args[1], what);
+        if (r < 0)
+                return r;
+        int c = ht_version_compare(args[0].v.str, args[1].v.str);
+        *ret = val_of(ht_value_bool(ge ? c >= 0 : c < 0));
+        return 0;
+}
+
+static int fn_version_ge(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        return fn_version(p, pos, args, ret, true);
+}
+
+static int fn_version_lt(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        return fn_version(p, pos, args, ret, false);
+}
+
+static const struct builtin {
+        const char *name;
+        unsigned min_args, max_args;
+        builtin_fn fn;
+} builtins[] = {
+        { "abs", 1, 1, fn_abs },
+        { "ceil", 1, 1, fn_ceil },
+        { "contains", 2, 2, fn_contains },
+        { "defined", 1, 1, NULL },   /* parsed by parse_defined() */
+        { "floor", 1, 1, fn_floor },
+        { "if", 3, 3, NULL },        /* parsed by parse_if() */
+        { "int", 1, 1, fn_int },
+        { "kb", 1, 1, fn_kb },
+        { "max", 1, MAX_ARGS, fn_max },
+        { "min", 1, MAX_ARGS, fn_min },
+        { "pages", 2, 2, fn_pages },
+        { "startswith", 2, 2, fn_startswith },
+        { "str", 1, 1, fn_str },
+        { "version_ge", 2, 2, fn_version_ge },
+        { "version_lt", 2, 2, fn_version_lt },
+};
+
+static int parse_call(parser *p, bool skip, val *ret) {
+        size_t pos = p->tok.pos, len = p->tok.len;
+        _cleanup_free_ char *name = xstrndup(p->src + pos, len);
+        const struct builtin *f = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(builtins); i++)
+                if (streq(builtins[i].name, name))
+                        f = &builtins[i];
+        if (!f) {
+                char *names[ELEMENTSOF(builtins) + 1];
+                for (size_t i = 0; i < ELEMENTSOF(builtins); i++)
+                        names[i] = (char *)builtins[i].name;
+                names[ELEMENTSOF(builtins)] = NULL;
+                const char *best = closest_word(name, names);
+                if (best)
+                        return fail(p, -EINVAL, pos, "unknown function '%s' (did you mean '%s'?)", name, best);
+                return fail(p, -EINVAL, pos, "unknown function '%s'", name);
+        }
+        int r = lex(p);
+        if (r < 0)
+                return r;
+        if (streq(name, "defined"))
+                return parse_defined(p, skip, ret);
+        if (streq(name, "if"))
+                return parse_if(p, skip, ret);
+
+        r = expect(p, T_LPAREN, "'('");
+        if (r < 0)
+                return r;
+        val args[MAX_ARGS] = {0};
+        size_t n = 0;
+        if (p->tok.type != T_RPAREN)
+                for (;;) {
+                        if (n == f->max_args) {
+                                r = fail(p, -EINVAL, p->tok.pos, "too many arguments to %s() (at most %u)",
+                                         name, f->max_args);
+                                goto out;
+                        }
+                        r = parse_or(p, skip, &args[n]);
+                        if (r < 0)
+                                goto out;
+                        n++;
+                        if (p->tok.type != T_COMMA)
+                                break;
+                        r = lex(p);
+                        if (r < 0)
+                                goto out;
+                }
+        r = expect(p, T_RPAREN, "',' or ')' in the arguments");
+        if (r < 0)
+                goto out;
+        if (n < f->min_args) {
+                r = fail(p, -EINVAL, pos, "%s() takes %s%u argument%s, got %zu", name,
+                         f->min_args == f->max_args ? "" : "at least ", f->min_args,
+                         f->min_args == 1 ? "" : "s", n);
+                goto out;
+        }
+        if (skip)
+                *ret = val_of(ht_value_null());
+        else
+                r = f->fn(p, pos, args, n, ret);
+out:
+        for (size_t i = 0; i < n; i++)
+                val_done(&args[i]);
+        return r;
+}
+
+static int parse_primary(parser *p, bool skip, val *ret) {
+        int r;
+        switch (p->tok.type) {
+        case T_NUM:
+                *ret = val_of(ht_value_int(p->tok.num));
+                return lex(p);
+        case T_STR:
+                *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = TAKE_PTR(p->tok.str) });
+                r = lex(p);
+                if (r < 0)
+                        val_done(ret);
+                return r;
+        case T_NAME: {
+                const char *s = p->src + p->tok.pos;
+                size_t n = p->tok.len;
+                if (n == 4 && memcmp(s, "true", 4) == 0) {
+                        *ret = val_of(ht_value_bool(true));
+                        return lex(p);
+                }
+                if (n == 5 && memcmp(s, "false", 5) == 0) {
+                        *ret = val_of(ht_value_bool(false));
+                        return lex(p);
+                }
+                if (n == 4 && memcmp(s, "null", 4) == 0) {
+                        *ret = val_of(ht_value_null());
+                        return lex(p);
+                }
+                /* A name directly followed by '(' is a call. */
+                size_t after = p->tok.pos + n;
+                while (after < p->len && strchr(" \t\r\n", p->src[after]))
+                        after++;
+                if (after < p->len && p->src[after] == '(')
+                        return parse_call(p, skip, ret);
+                return parse_name_value(p, skip, ret);
+        }
+        case T_LPAREN: {
+                r = lex(p);
+                if (r < 0)
+                        return r;
+                r = parse_or(p, skip, ret);
+                if (r < 0)
+                        return r;
+                r = expect(p, T_RPAREN, "')'");
+                if (r < 0)
+                        val_done(ret);
+                return r;
+        }
+        case T_END:
+                return fail(p, -EINVAL, p->tok.pos, "unexpected end of expression");
+        default: {
+                _cleanup_free_ char *got = tok_text(p);
+                return fail(p, -EINVAL, p->tok.pos, "expected a value, got %s", got);
+        }
+        }
+}
+
+static int parse_unary(parser *p, bool skip, val *ret) {
+        if (p->depth >= HT_EXPR_MAX_DEPTH)
+                return fail(p, -EINVAL, p->tok.pos, "expression too deeply nested (more than %d levels)",
+                            HT_EXPR_MAX_DEPTH);
+        p->depth++;
+        int r;
+        tok_type op = p->tok.type;
+        size_t pos = p->tok.pos;
+        if (op != T_MINUS && op != T_NOT) {
+                r = parse_primary(p, skip, ret);
+                goto out;
+        }
+        r = lex(p);
+        if (r < 0)
+                goto out;
+        val v = {0};
+        r = parse_unary(p, skip, &v);
+        if (r < 0)
+                goto out;
+        if (skip) {
+                *ret = v;
+                goto out;
+        }
+        if (op == T_NOT) {
+                r = need(p, &v, HT_VAL_BOOL, pos, "'!'");
+                if (r == 0)
+                        *ret = val_of(ht_value_bool(!v.v.num));
+        } else {
+                r = need(p, &v, HT_VAL_INT, pos, "unary '-'");
+                if (r == 0) {
+                        ht_value n = v.v;
+                        if (__builtin_sub_overflow(0, n.num, &n.num))
+                                r = arith_error(p, -ERANGE, pos);
+                        else
+                                *ret = val_of(n);
+                }
+        }
+        val_done(&v);
+out:
+        p->depth--;
+        return r;
+}
+
+static const char *op_text(tok_type t) {
+        switch (t) {
+        case T_PLUS: return "+";
+        case T_MINUS: return "-";
+        case T_STAR: return "*";
+        case T_SLASH: return "/";
+        case T_AND: return "&&";
+        case T_OR: return "||";
+        case T_EQ: return "==";
+        case T_NE: return "!=";
+        case T_LT: return "<";
+        case T_LE: return "<=";
+        case T_GT: return ">";
+        case T_GE: return ">=";
+        default: return "?";
+        }
+}
+
+/* Apply an arithmetic operator; the caller still owns a and b. */
+static int apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
+        const char *o = op_text(op);
+        int r;
+        if (a->v.type == HT_VAL_NULL || b->v.type == HT_VAL_NULL) {
+                _cleanup_free_ char *what = xasprintf("'%s'", o);
+                return fail_null(p, a->v.type == HT_VAL_NULL ? a : b, pos, what);
+        }
+        if (op == T_PLUS && a->v.type == HT_VAL_STR && b->v.type == HT_VAL_STR) {
+                size_t la = strlen(a->v.str), lb = strlen(b->v.str);
+                if (la + lb > MAX_STR_LEN)
+                        return fail(p, -ERANGE, pos, "string too long (more than %d bytes)", MAX_STR_LEN);
+                char *s = xmalloc(la + lb + 1);
+                memcpy(s, a->v.str, la);
+                memcpy(s + la, b->v.str, lb + 1);
+                *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = s });
+                return 0;
+        }
+        if (a->v.type != HT_VAL_INT || b->v.type != HT_VAL_INT)
+                return fail(p, -EINVAL, pos, "operator '%s' cannot take %s and %s%s", o,
+                            ht_value_type_name(a->v.type), ht_value_type_name(b->v.type),
+                            a->v.type == HT_VAL_STR || b->v.type == HT_VAL_STR
+                                    ? " (use int() or str() to convert)" : "");
+        ht_value v;
+        switch (op) {
+        case T_PLUS: r = rat_add(&a->v, &b->v, false, &v); break;
+        case T_MINUS: r = rat_add(&a->v, &b->v, true, &v); break;
+        case T_STAR: r = rat_mul(&a->v, &b->v, &v); break;
+        default: r = rat_div(&a->v, &b->v, &v); break;
+        }
+        if (r < 0)
+                return arith_error(p, r, pos);
+        *ret = val_of(v);
+        return 0;
+}
+
+static int parse_product(parser *p, bool skip, val *ret) {
+        val a = {0};
+        int r = parse_unary(p, skip, &a);
+        if (r < 0)
+                return r;
+        while (p->tok.type == T_STAR || p->tok.type == T_SLASH) {
+                tok_type op = p->tok.type;
+                size_t pos = p->tok.pos;
+                val b = {0}, c = {0};
+                r = lex(p);
+                if (r >= 0)
+                        r = parse_unary(p, skip, &b);
+                if (r >= 0 && !skip)
+                        r = apply_arith(p, op, pos, &a, &b, &c);
+                val_done(&b);
+                if (r < 0) {
+                        val_done(&a);
+                        return r;
+                }
+                val_done(&a);
+                a = c;
+        }
+        *ret = a;
+        return 0;
+}
+
+static int parse_sum(parser *p, bool skip, val *ret) {
+        val a = {0};
+        int r = parse_product(p, skip, &a);
+        if (r < 0)
+                return r;
+        while (p->tok.type == T_PLUS || p->tok.type == T_MINUS) {
+                tok_type op = p->tok.type;
+                size_t pos = p->tok.pos;
+                val b = {0}, c = {0};
+                r = lex(p);
+                if (r >= 0)
+                        r = parse_product(p, skip, &b);
+                if (r >= 0 && !skip)
+                        r = apply_arith(p, op, pos, &a, &b, &c);
+                val_done(&b);
+                if (r < 0) {
+                        val_done(&a);
+                        return r;
+                }
+                val_done(&a);
+                a = c;
+        }
+        *ret = a;
+        return 0;
+}
+
+static bool is_cmp(tok_type t) {
+        return t == T_EQ || t == T_NE || t == T_LT || t == T_LE || t == T_GT || t == T_GE;
+}
+
+static int apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
+        const char *o = op_text(op);
+        bool eq_op = op == T_EQ || op == T_NE;
+        ht_value_type ta = a->v.type, tb = b->v.type;
+        int c;
+
+        if (eq_op && (ta == HT_VAL_NULL || tb == HT_VAL_NULL)) {
+                c = ta == tb ? 0 : 1;
+        } else if (ta == HT_VAL_NULL || tb == HT_VAL_NULL) {
+                _cleanup_free_ char *what = xasprintf("'%s'", o);
+                return fail_null(p, ta == HT_VAL_NULL ? a : b, pos, what);
+        } else if (ta != tb) {
+                return fail(p, -EINVAL, pos, "operator '%s' cannot compare %s and %s", o,
+                            ht_value_type_name(ta), ht_value_type_name(tb));
+        } else if (ta == HT_VAL_INT) {
+                c = rat_cmp(&a->v, &b->v);
+        } else if (ta == HT_VAL_STR) {
+                c = strcmp(a->v.str, b->v.str);
+        } else if (eq_op) {
+                c = a->v.num != b->v.num;
+        } else {
+                return fail(p, -EINVAL, pos, "operator '%s' cannot order booleans (only == and != apply)", o);
+        }
+
+        bool res;
+        switch (op) {
+        case T_EQ: res = c == 0; break;
+        case T_NE: res = c != 0; break;
+        case T_LT: res = c < 0; break;
+        case T_LE: res = c <= 0; break;
+        case T_GT: res = c > 0; break;
+        default: res = c >= 0; break;
+        }
+        *ret = val_of(ht_value_bool(res));
+        return 0;
+}
+
+static int parse_cmp(parser *p, bool skip, val *ret) {
+        val a = {0};
+        int r = parse_sum(p, skip, &a);
+        if (r < 0)
+                return r;
+        if (!is_cmp(p->tok.type)) {
+                *ret = a;
+                return 0;
+        }
+        tok_type op = p->tok.type;
+        size_t pos = p->tok.pos;
+        val b = {0}, c = {0};
+        r = lex(p);
+        if (r >= 0)
+                r = parse_sum(p, skip, &b);
+        if (r >= 0 && is_cmp(p->tok.type))
+                r = fail(p, -EINVAL, p->tok.pos, "comparisons cannot be chained (join them with '&&')");
+        if (r >= 0 && !skip)
+                r = apply_cmp(p, op, pos, &a, &b, &c);
+        val_done(&a);
+        val_done(&b);
+        if (r < 0)
+                return r;
+        *ret = c;
+        return 0;
+}
+
+static int parse_and(parser *p, bool skip, val *ret);
+
+/* a && b and a || b: b is evaluated only when a does not decide. */
+static int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
+        int (*operand)(parser *, bool, val *) = op == T_OR ? parse_and : parse_cmp;
+        val a = {0};
+        size_t apos = p->tok.pos;
+        int r = operand(p, skip, &a);
+        if (r < 0)
+                return r;
+        if (p->tok.type != op) {
+                *ret = a;
+                return 0;
+        }
+        const char *what = op == T_OR ? "'||'" : "'&&'";
+        bool decided = false, res = false;
+        if (!skip) {
+                r = need(p, &a, HT_VAL_BOOL, apos, what);
+                if (r < 0)
+                        goto out;
+                res = a.v.num;
+                decided = op == T_OR ? res : !res;
+        }
+        while (p->tok.type == op) {
+                val b = {0};
+                r = lex(p);
+                if (r < 0)
+                        goto out;
+                size_t bpos = p->tok.pos;
+                bool skip_b = skip || decided;
+                r = operand(p, skip_b, &b);
+                if (r >= 0 && !skip_b) {
+                        r = need(p, &b, HT_VAL_BOOL, bpos, what);
+                        res = b.v.num;
+                        decided = op == T_OR ? res : !res;
+                }
+                val_done(&b);
+                if (r < 0)
+                        goto out;
+        }
+        *ret = val_of(skip ? ht_value_null() : ht_value_bool(res));
+out:
+        val_done(&a);
+        return r;
+}
+
+static int parse_and(parser *p, bool skip, val *ret) {
+        return parse_logic(p, skip, T_AND, ret);
+}
+
+static int parse_or(parser *p, bool skip, val *ret) {
+        return parse_logic(p, skip, T_OR, ret);
+}
+
+int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
+        parser p = { .src = src ? src : "", .env = env };
+        p.len = strlen(p.src);
+        int r;
+        val v = {0};
+
+        if (p.len > HT_EXPR_MAX_LEN) {
+                r = -EINVAL;
+                if (ret_error)
+                        *ret_error = xasprintf("expression too long (%zu bytes, at most %d)",
+                                               p.len, HT_EXPR_MAX_LEN);
+                return r;
+        }
+        r = lex(&p);
+        if (r >= 0 && p.tok.type == T_END)
+                r = fail(&p, -EINVAL, 0, "empty expression");
+        if (r >= 0)
+                r = parse_or(&p, false, &v);
+        if (r >= 0 && p.tok.type != T_END) {
+                _cleanup_free_ char *got = tok_text(&p);
+                r = fail(&p, -EINVAL, p.tok.pos, "unexpected %s after the expression", got);
+        }
+        free(p.tok.str);
+        if (r < 0) {
+                val_done(&v);
+                if (!p.error)   /* every failure path sets one; stay safe */
+                        fail(&p, r, p.pos, "%s", strerror(-r));
+                if (ret_error)
+                        *ret_error = TAKE_PTR(p.error);
+                free(p.error);
+                return r;
+        }
+        *ret = v.v;
+        return 0;
+}
+
+int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
+                 ht_value *ret, char **ret_error) {
+        const ht_expr_env env = { .lookup = lookup, .userdata = userdata };
+        return ht_expr_eval_ex(src, &env, ret, ret_error);
+}

@@ -1,0 +1,72 @@
+/* Internals of the facts room: the pure parsers (strings in, facts out,
+ * so unit tests feed them garbage directly) and the per-concern
+ * collectors that ht_facts_collect() runs in order. Not for other rooms. */
+#pragma once
+
+#include <stddef.h>
+
+#include "context.h"
+#include "facts.h"
+
+/* Biggest file any fact source may be; a larger one is garbage. */
+#define HT_FACTS_MAX_FILE (4u << 20)
+
+/* Read a host file for a fact. On failure adds a warning (a missing file
+ * only when required) and returns -errno; *ret is then untouched. */
+int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool required,
+                  char **ret, size_t *ret_len);
+/* Same for a one-line kernel value, trailing newline removed. */
+int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool required,
+                       char **ret);
+/* Warn when buf holds NUL bytes before len (binary junk); returns whether
+ * it did. Parsers then only see the text before the first NUL. */
+bool ht_facts_check_nul(ht_facts *f, const char *buf, size_t len, const char *where);
+
+/* The value of the last "key=value" word on a kernel command line (the
+ * kernel applies them in order), NULL when absent. */
+char *ht_cmdline_value(const char *cmdline, const char *key);
+
+/* facts-kernel.c */
+/* A shell-style value as os-release(5) and /etc/default/grub write them
+ * ("..." with \\ escapes, '...', bare words). NULL when quoting is broken. */
+char *ht_shell_unquote(const char *v);
+bool ht_valid_utf8(const char *s);
+void ht_facts_parse_os_release(ht_facts *f, const char *buf, size_t len, const char *where);
+/* /etc/redhat-release and friends: name is the file's basename. Returns 0
+ * and sets the id (always) and version (when one is found), or -EINVAL. */
+int ht_parse_release_file(const char *name, const char *buf, char **ret_id, char **ret_version,
+                          char **ret_pretty);
+void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char *where);
+/* Map DMI vendor/product strings to a hypervisor name, NULL for none known. */
+const char *ht_hypervisor_from_dmi(const char *sys_vendor, const char *product_name,
+                                   const char *bios_vendor);
+void ht_facts_collect_kernel(const ht_context *c, ht_facts *f);
+void ht_facts_collect_os(const ht_context *c, ht_facts *f);
+void ht_facts_collect_cpu(const ht_context *c, ht_facts *f);
+void ht_facts_collect_virt(const ht_context *c, ht_facts *f);
+
+/* facts-memory.c */
+void ht_facts_parse_meminfo(ht_facts *f, const char *buf, size_t len, const char *where);
+/* The bracketed word of a sysfs choice file ("always [madvise] never").
+ * -EINVAL when there is not exactly one. */
+int ht_parse_bracketed(const char *s, char **ret);
+void ht_facts_parse_shm(ht_facts *f, const char *buf, size_t len, const char *where);
+void ht_facts_collect_memory(const ht_context *c, ht_facts *f);
+void ht_facts_collect_thp(const ht_context *c, ht_facts *f);
+void ht_facts_collect_shm(const ht_context *c, ht_facts *f);
+
+/* facts-boot.c */
+void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const char *where);
+/* Parse one BLS entry file into e (fields it lacks stay NULL). */
+void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *where,
+                        ht_boot_entry *e);
+void ht_facts_parse_grubenv(ht_facts *f, const char *buf, size_t len, const char *where);
+/* Compare kernel versions the way rpm does (digit runs numerically,
+ * letter runs lexically): <0, 0, >0. */
+int ht_vercmp(const char *a, const char *b);
+void ht_boot_entry_done(ht_boot_entry *e);
+void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
+
+/* facts-mounts.c */
+void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where);
+void ht_facts_collect_mounts(const ht_context *c, ht_facts *f);

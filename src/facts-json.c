@@ -1,0 +1,268 @@
+/* The facts as JSON (the `facts --json` contract of DESIGN.md) and dotted
+ * look-ups in it for expressions ("facts.memory.total_kb"). Keys come in a
+ * fixed order so output is stable for scripts and golden files. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+
+#include "facts-internal.h"
+#include "facts.h"
+#include "util.h"
+
+static json_object *j_str(const char *s) {
+        return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *j_u64(uint64_t v) {
+        /* unknown, or beyond what JSON consumers hold exactly */
+        return v == HT_U64_UNKNOWN || v > INT64_MAX ? NULL : json_object_new_int64((int64_t)v);
+}
+
+static json_object *j_i64(int64_t v) {
+        return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+static json_object *j_tri(ht_tristate t) {
+        return t == HT_UNKNOWN ? NULL : json_object_new_boolean(t == HT_YES);
+}
+
+static json_object *j_bool(bool b) {
+        return json_object_new_boolean(b);
+}
+
+static json_object *j_strv(char *const *l) {
+        if (!l)
+                return NULL;
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; l[i]; i++)
+                json_object_array_add(a, json_object_new_string(l[i]));
+        return a;
+}
+
+static void add(json_object *o, const char *key, json_object *v) {
+        json_object_object_add(o, key, v);
+}
+
+static json_object *kernel_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "release", j_str(f->kernel_release));
+        add(o, "cmdline", j_str(f->kernel_cmdline));
+        add(o, "xen", f->kernel_release || f->xen_type ? j_bool(f->kernel_xen) : NULL);
+        return o;
+}
+
+static json_object *os_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "id", j_str(f->os_id));
+        add(o, "version_id", j_str(f->os_version_id));
+        add(o, "name", j_str(f->os_name));
+        add(o, "pretty_name", j_str(f->os_pretty_name));
+        return o;
+}
+
+static json_object *xen_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "type", j_str(f->xen_type));
+        add(o, "guest_type", j_str(f->xen_guest_type));
+        add(o, "dom0", j_bool(f->xen_dom0));
+        return o;
+}
+
+static json_object *cpu_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "count", f->cpu_count ? json_object_new_int64(f->cpu_count) : NULL);
+        add(o, "flags", j_strv(f->cpu_flags));
+        return o;
+}
+
+static json_object *memory_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "total_kb", j_u64(f->mem_total_kb));
+        add(o, "free_kb", j_u64(f->mem_free_kb));
+        add(o, "available_kb", j_u64(f->mem_available_kb));
+        add(o, "page_tables_kb", j_u64(f->page_tables_kb));
+        add(o, "swap_total_kb", j_u64(f->swap_total_kb));
+        return o;
+}
+
+static json_object *hugepages_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "supported", j_tri(f->hugepages_supported));
+        add(o, "default_size_kb", j_u64(f->hugepage_default_kb));
+        json_object *sizes = NULL;
+        if (f->hugepages_supported != HT_UNKNOWN || f->n_hugepage_sizes > 0) {
+                sizes = json_object_new_array();
+                for (size_t i = 0; i < f->n_hugepage_sizes; i++)
+                        json_object_array_add(sizes, j_u64(f->hugepage_sizes_kb[i]));
+        }
+        add(o, "sizes_kb", sizes);
+        add(o, "total", j_u64(f->hugepages_total));
+        add(o, "free", j_u64(f->hugepages_free));
+        add(o, "rsvd", j_u64(f->hugepages_rsvd));
+        add(o, "surp", j_u64(f->hugepages_surp));
+        add(o, "gigantic_possible", f->cpu_flags || f->n_hugepage_sizes
+                                            ? j_bool(f->gigantic_pages_possible) : NULL);
+        return o;
+}
+
+static json_object *thp_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "supported", j_tri(f->thp_supported));
+        add(o, "enabled", j_str(f->thp_enabled));
+        add(o, "defrag", j_str(f->thp_defrag));
+        add(o, "cmdline", j_str(f->thp_cmdline));
+        add(o, "sysfs_dir", j_str(f->thp_sysfs_dir));
+        return o;
+}
+
+static json_object *hugetext_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "supported", j_tri(f->hugetext_supported));
+        add(o, "enabled", j_i64(f->hugetext_enabled));
+        add(o, "pad_threshold", j_i64(f->hugetext_pad_threshold));
+        return o;
+}
+
+static json_object *bootloader_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "kind", json_object_new_string(ht_bootloader_kind_to_string(f->bootloader)));
+        add(o, "efi", j_bool(f->efi));
+        add(o, "grub_cfg", j_str(f->grub_cfg));
+        add(o, "grub_default", j_str(f->grub_default));
+        add(o, "legacy_conf", j_str(f->grub_legacy_conf));
+        add(o, "kernelopts", j_str(f->grubenv_kernelopts));
+        add(o, "saved_entry", j_str(f->grubenv_saved_entry));
+        bool have_default = f->default_entry >= 0 && (size_t)f->default_entry < f->n_boot_entries;
+        add(o, "default", have_default ? json_object_new_int(f->default_entry) : NULL);
+        add(o, "default_is_xen",
+            have_default ? j_bool(f->boot_entries[f->default_entry].xen) : NULL);
+        const ht_boot_entry *non_xen = NULL;
+        for (size_t i = 0; i < f->n_boot_entries && !non_xen; i++)
+                if (!f->boot_entries[i].xen)
+                        non_xen = &f->boot_entries[i];
+        add(o, "non_xen_entry", non_xen ? j_str(non_xen->title) : NULL);
+        json_object *entries = json_object_new_array();
+        for (size_t i = 0; i < f->n_boot_entries; i++) {
+                const ht_boot_entry *e = &f->boot_entries[i];
+                json_object *j = json_object_new_object();
+                add(j, "title", j_str(e->title));
+                add(j, "id", j_str(e->id));
+                add(j, "kernel", j_str(e->kernel));
+                add(j, "version", j_str(e->version));
+                add(j, "xen", j_bool(e->xen));
+                add(j, "options", j_str(e->options));
+                json_object_array_add(entries, j);
+        }
+        add(o, "entries", entries);
+        return o;
+}
+
+static json_object *mounts_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        json_object *h = json_object_new_array();
+        for (size_t i = 0; i < f->n_hugetlbfs; i++) {
+                json_object *m = json_object_new_object();
+                add(m, "target", j_str(f->hugetlbfs[i].target));
+                add(m, "pagesize_kb", j_u64(f->hugetlbfs[i].pagesize_kb));
+                json_object_array_add(h, m);
+        }
+        add(o, "hugetlbfs", h);
+        add(o, "sys_readonly", j_tri(f->sys_readonly));
+        add(o, "proc_sys_readonly", j_tri(f->proc_sys_readonly));
+        add(o, "boot_separate", j_bool(f->boot_separate));
+        return o;
+}
+
+static json_object *shm_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        if (!f->shm_known) {
+                add(o, "segments", NULL);
+                add(o, "total_bytes", NULL);
+                add(o, "sizes_bytes", NULL);
+                add(o, "list", NULL);
+                return o;
+        }
+        add(o, "segments", json_object_new_int64((int64_t)f->n_shm));
+        add(o, "total_bytes", j_u64(f->shm_total_bytes));
+        json_object *sizes = json_object_new_array(), *list = json_object_new_array();
+        for (size_t i = 0; i < f->n_shm; i++) {
+                const ht_shm_segment *s = &f->shm[i];
+                json_object_array_add(sizes, j_u64(s->size_bytes));
+                json_object *j = json_object_new_object();
+                char key[16];
+                snprintf(key, sizeof(key), "0x%08x", (unsigned)s->key);
+                add(j, "key", json_object_new_string(key));
+                add(j, "shmid", j_u64(s->shmid));
+                add(j, "size_bytes", j_u64(s->size_bytes));
+                add(j, "uid", json_object_new_int64(s->uid));
+                add(j, "nattch", j_u64(s->nattch));
+                json_object_array_add(list, j);
+        }
+        add(o, "sizes_bytes", sizes);
+        add(o, "list", list);
+        return o;
+}
+
+json_object *ht_facts_to_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        add(o, "kernel", kernel_json(f));
+        add(o, "boot_id", j_str(f->boot_id));
+        add(o, "os", os_json(f));
+        add(o, "hypervisor", j_str(f->hypervisor));
+        add(o, "xen", xen_json(f));
+        add(o, "container", j_str(f->container));
+        add(o, "cpu", cpu_json(f));
+        json_object *numa = json_object_new_object();
+        add(numa, "nodes", f->numa_nodes ? json_object_new_int64(f->numa_nodes) : NULL);
+        add(o, "numa", numa);
+        add(o, "memory", memory_json(f));
+        add(o, "hugepages", hugepages_json(f));
+        add(o, "thp", thp_json(f));
+        add(o, "hugetext", hugetext_json(f));
+        add(o, "bootloader", bootloader_json(f));
+        add(o, "mounts", mounts_json(f));
+        add(o, "shm", shm_json(f));
+        json_object *systemd = json_object_new_object();
+        add(systemd, "running", j_bool(f->systemd_running));
+        add(o, "systemd", systemd);
+        json_object *audit = json_object_new_object();
+        add(audit, "available", j_bool(f->audit_available));
+        add(o, "audit", audit);
+        add(o, "warnings", j_strv(f->warnings));
+        return o;
+}
+
+json_object *ht_facts_lookup(json_object *facts_json, const char *dotted, bool *ret_exists) {
+        if (ret_exists)
+                *ret_exists = false;
+        if (!facts_json || isempty(dotted))
+                return NULL;
+        _cleanup_strv_free_ char **parts = strv_split(dotted, ".");
+        /* "a..b", ".a" or "a." name nothing */
+        if (strv_length(parts) == 0 || dotted[0] == '.' || endswith(dotted, ".") ||
+            strstr(dotted, ".."))
+                return NULL;
+        json_object *cur = facts_json;
+        for (size_t i = 0; parts[i]; i++) {
+                json_object *next = NULL;
+                if (!cur)
+                        return NULL; /* a null in the middle of the path */
+                if (json_object_is_type(cur, json_type_object)) {
+                        if (!json_object_object_get_ex(cur, parts[i], &next))
+                                return NULL;
+                } else if (json_object_is_type(cur, json_type_array)) {
+                        uint64_t idx;
+                        if (!isdigit((unsigned char)parts[i][0]) || parse_u64(parts[i], &idx) < 0 ||
+                            idx >= json_object_array_length(cur))
+                                return NULL;
+                        next = json_object_array_get_idx(cur, (size_t)idx);
+                } else
+                        return NULL;
+                cur = next;
+        }
+        if (ret_exists)
+                *ret_exists = true;
+        return cur;
+}

@@ -1,0 +1,458 @@
+/* Kernel, OS, CPU and virtualization facts: /proc/sys/kernel, /proc/cmdline,
+ * /etc/os-release (or the release files of older distributions),
+ * /proc/cpuinfo, NUMA nodes, Xen, DMI and container markers. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "facts-internal.h"
+#include "facts.h"
+#include "util.h"
+
+/* A garbled file should say so, not fill the report with one line each. */
+#define MAX_WARNINGS_PER_FILE 3
+
+bool ht_valid_utf8(const char *s) {
+        const unsigned char *p = (const unsigned char *)s;
+        while (*p) {
+                int n;
+                if (*p < 0x80)
+                        n = 0;
+                else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+                        n = 1;
+                else if ((*p & 0xf0) == 0xe0)
+                        n = 2;
+                else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+                        n = 3;
+                else
+                        return false;
+                p++;
+                for (int i = 0; i < n; i++, p++)
+                        if ((*p & 0xc0) != 0x80)
+                                return false;
+        }
+        return true;
+}
+
+/* One os-release value with shell quoting (os-release(5)): "..." with
+ * backslash escapes for $ " \ `, '...' literal, or a bare word with
+ * backslash escapes. NULL when the quoting is broken. */
+char *ht_shell_unquote(const char *v) {
+        strbuf b = {0};
+        strbuf_append(&b, "");
+        const char *p = v;
+        while (*p) {
+                if (*p == '"') {
+                        p++;
+                        while (*p && *p != '"') {
+                                if (*p == '\\' && p[1] && strchr("$\"\\`", p[1]))
+                                        p++;
+                                strbuf_appendn(&b, p, 1);
+                                p++;
+                        }
+                        if (*p != '"')
+                                goto bad;
+                        p++;
+                } else if (*p == '\'') {
+                        const char *end = strchr(p + 1, '\'');
+                        if (!end)
+                                goto bad;
+                        strbuf_appendn(&b, p + 1, (size_t)(end - p - 1));
+                        p = end + 1;
+                } else if (*p == '\\' && p[1]) {
+                        strbuf_appendn(&b, p + 1, 1);
+                        p += 2;
+                } else if (isspace((unsigned char)*p)) {
+                        /* unquoted whitespace ends the assignment; only a
+                         * comment may follow */
+                        while (isspace((unsigned char)*p))
+                                p++;
+                        if (*p && *p != '#')
+                                goto bad;
+                        break;
+                } else {
+                        strbuf_appendn(&b, p, 1);
+                        p++;
+                }
+        }
+        return strbuf_steal(&b);
+bad:
+        strbuf_done(&b);
+        return NULL;
+}
+
+void ht_facts_parse_os_release(ht_facts *f, const char *buf, size_t len, const char *where) {
+        ht_facts_check_nul(f, buf, len, where);
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        unsigned bad = 0;
+        for (size_t i = 0; lines[i]; i++) {
+                char *line = strstrip(lines[i]);
+                if (!*line || *line == '#')
+                        continue;
+                char *eq = strchr(line, '=');
+                size_t kl = eq ? (size_t)(eq - line) : 0;
+                bool key_ok = kl > 0;
+                for (size_t k = 0; k < kl; k++)
+                        if (!isupper((unsigned char)line[k]) && !isdigit((unsigned char)line[k]) &&
+                            line[k] != '_')
+                                key_ok = false;
+                _cleanup_free_ char *val = key_ok ? ht_shell_unquote(eq + 1) : NULL;
+                if (!val || has_control_chars(val) || !ht_valid_utf8(val) ||
+                    has_control_chars(line) || !ht_valid_utf8(line)) {
+                        if (++bad <= MAX_WARNINGS_PER_FILE)
+                                ht_facts_warn(f, "%s:%zu: not a KEY=value line (binary junk or broken quoting), ignored",
+                                              where, i + 1);
+                        continue;
+                }
+                char **dst = NULL;
+                *eq = 0;
+                if (streq(line, "ID"))
+                        dst = &f->os_id;
+                else if (streq(line, "VERSION_ID"))
+                        dst = &f->os_version_id;
+                else if (streq(line, "NAME"))
+                        dst = &f->os_name;
+                else if (streq(line, "PRETTY_NAME"))
+                        dst = &f->os_pretty_name;
+                if (dst) {
+                        free(*dst);
+                        *dst = TAKE_PTR(val);
+                }
+        }
+        if (bad > MAX_WARNINGS_PER_FILE)
+                ht_facts_warn(f, "%s: %u more bad lines", where, bad - MAX_WARNINGS_PER_FILE);
+        if (isempty(f->os_id)) {
+                free(f->os_id);
+                f->os_id = NULL;
+                ht_facts_warn(f, "%s: no ID= line, OS unknown", where);
+        }
+}
+
+/* The first "release X.Y" (or "VERSION = X" for SuSE) number in buf. */
+static char *release_number(const char *buf) {
+        const char *p = strstr(buf, " release ");
+        if (!p)
+                return NULL;
+        p += strlen(" release ");
+        size_t n = strspn(p, "0123456789.");
+        while (n > 0 && p[n - 1] == '.')
+                n--;
+        return n > 0 && isdigit((unsigned char)*p) ? xstrndup(p, n) : NULL;
+}
+
+int ht_parse_release_file(const char *name, const char *buf, char **ret_id, char **ret_version,
+                          char **ret_pretty) {
+        _cleanup_free_ char *first = xstrndup(buf, strcspn(buf, "\n"));
+        strstrip(first);
+        if (!*first || has_control_chars(first) || !ht_valid_utf8(first))
+                return -EINVAL;
+        const char *id = NULL;
+        char *version = NULL;
+
+        if (streq(name, "debian_version")) {
+                /* "12.5", "6.0.10"; testing says "bookworm/sid": no number.
+                 * os-release's VERSION_ID is the major number only. */
+                id = "debian";
+                if (isdigit((unsigned char)first[0]))
+                        version = xstrndup(first, strspn(first, "0123456789"));
+        } else if (streq(name, "SuSE-release")) {
+                id = startswith(first, "openSUSE") ? "opensuse" : "sles";
+                const char *v = strstr(buf, "VERSION = ");
+                const char *pl = strstr(buf, "PATCHLEVEL = ");
+                if (v) {
+                        v += strlen("VERSION = ");
+                        size_t n = strspn(v, "0123456789.");
+                        if (n > 0) {
+                                version = xstrndup(v, n);
+                                if (pl) {
+                                        pl += strlen("PATCHLEVEL = ");
+                                        size_t m = strspn(pl, "0123456789");
+                                        if (m > 0 && !strchr(version, '.')) {
+                                                char *vv = xasprintf("%s.%.*s", version, (int)m, pl);
+                                                free(version);
+                                                version = vv;
+                                        }
+                                }
+                        }
+                }
+        } else {
+                /* Red Hat family: "<Name> release <X.Y> (<Codename>)". */
+                static const struct {
+                        const char *prefix, *id;
+                } names[] = {
+                        {"Red Hat Enterprise Linux", "rhel"},
+                        {"CentOS", "centos"},
+                        {"Oracle Linux", "ol"},
+                        /* Oracle Enterprise Linux 5 called itself this */
+                        {"Enterprise Linux Enterprise Linux", "ol"},
+                        {"Scientific Linux", "scientific"},
+                        {"Fedora", "fedora"},
+                        {"Rocky Linux", "rocky"},
+                        {"AlmaLinux", "almalinux"},
+                        {"Alibaba Cloud Linux", "alinux"},
+                        {"Aliyun Linux", "alinux"},
+                };
+                for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                        if (startswith(first, names[i].prefix)) {
+                                id = names[i].id;
+                                break;
+                        }
+                if (!id)
+                        return -EINVAL;
+                version = release_number(first);
+        }
+        *ret_id = xstrdup(id);
+        *ret_version = version;
+        if (ret_pretty)
+                *ret_pretty = TAKE_PTR(first);
+        return 0;
+}
+
+void ht_facts_collect_kernel(const ht_context *c, ht_facts *f) {
+        char *s;
+        if (ht_facts_read_line(c, f, "/proc/sys/kernel/osrelease", true, &s) == 0) {
+                if (*s && !strchr(s, ' '))
+                        f->kernel_release = s;
+                else {
+                        _cleanup_free_ char *d = ht_display_path(c, "/proc/sys/kernel/osrelease");
+                        ht_facts_warn(f, "%s: \"%s\" is not a kernel release", d, s);
+                        free(s);
+                }
+        }
+        if (ht_facts_read_line(c, f, "/proc/cmdline", true, &s) == 0)
+                f->kernel_cmdline = s;
+        if (ht_facts_read_line(c, f, "/proc/sys/kernel/random/boot_id", true, &s) == 0) {
+                bool ok = strlen(s) == 36;
+                for (size_t i = 0; ok && i < 36; i++)
+                        ok = (i == 8 || i == 13 || i == 18 || i == 23) ? s[i] == '-'
+                                                                       : isxdigit((unsigned char)s[i]);
+                if (ok)
+                        f->boot_id = s;
+                else {
+                        _cleanup_free_ char *d = ht_display_path(c, "/proc/sys/kernel/random/boot_id");
+                        ht_facts_warn(f, "%s: \"%s\" is not a UUID", d, s);
+                        free(s);
+                }
+        }
+}
+
+void ht_facts_collect_os(const ht_context *c, ht_facts *f) {
+        char *buf;
+        size_t len;
+        const char *path = "/etc/os-release";
+        int r = ht_facts_read(c, f, path, false, &buf, &len);
+        if (r == -ENOENT) {
+                path = "/usr/lib/os-release";
+                r = ht_facts_read(c, f, path, false, &buf, &len);
+        }
+        bool os_release_missing = r == -ENOENT;
+        if (r == 0) {
+                _cleanup_free_ char *d = ht_display_path(c, path);
+                ht_facts_parse_os_release(f, buf, len, d);
+                free(buf);
+                if (f->os_id)
+                        return;
+        }
+
+        /* Hosts older than os-release (RHEL 5/6, SLES 11, Debian 6): the
+         * vendor release files. Oracle and CentOS ship redhat-release too,
+         * so their own file is asked first. */
+        static const char *const files[] = {
+                "/etc/oracle-release", "/etc/centos-release", "/etc/redhat-release",
+                "/etc/SuSE-release",   "/etc/debian_version",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                if (ht_facts_read(c, f, files[i], false, &buf, &len) < 0)
+                        continue;
+                _cleanup_free_ char *d = ht_display_path(c, files[i]);
+                ht_facts_check_nul(f, buf, len, d);
+                char *id, *version, *pretty;
+                r = ht_parse_release_file(strrchr(files[i], '/') + 1, buf, &id, &version, &pretty);
+                free(buf);
+                if (r < 0) {
+                        ht_facts_warn(f, "%s: not a release line I know, ignored", d);
+                        continue;
+                }
+                free(f->os_id);
+                free(f->os_version_id);
+                free(f->os_pretty_name);
+                f->os_id = id;
+                f->os_version_id = version;
+                f->os_pretty_name = pretty;
+                return;
+        }
+        if (!f->os_id) {
+                _cleanup_free_ char *d = ht_display_path(c, "/etc/os-release");
+                ht_facts_warn(f, "%s: %s, and no vendor release file either: OS unknown", d,
+                              os_release_missing ? "missing" : "unusable");
+        }
+}
+
+/* Flags that rules care about: page sizes (pse 2 MB, pdpe1gb 1 GB), being
+ * a guest, and the vector units JVM and database rules mention. */
+static const char *const interesting_flags[] = {
+        "pse", "pdpe1gb", "hypervisor", "lm", "nx", "ht", "aes", "sse4_2", "avx", "avx2", "avx512f",
+};
+
+void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char *where) {
+        ht_facts_check_nul(f, buf, len, where);
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        unsigned count = 0;
+        bool have_flags = false;
+        strv_free(f->cpu_flags);
+        f->cpu_flags = xcalloc(1, sizeof(char *));
+        for (size_t i = 0; lines[i]; i++) {
+                char *colon = strchr(lines[i], ':');
+                if (!colon)
+                        continue;
+                _cleanup_free_ char *key = xstrndup(lines[i], (size_t)(colon - lines[i]));
+                strstrip(key);
+                if (streq(key, "processor"))
+                        count++;
+                else if (!have_flags && (streq(key, "flags") || streq(key, "Features"))) {
+                        have_flags = true;
+                        _cleanup_strv_free_ char **words = strv_split(colon + 1, " \t");
+                        for (size_t k = 0; k < ELEMENTSOF(interesting_flags); k++)
+                                if (strv_contains(words, interesting_flags[k]))
+                                        strv_push(&f->cpu_flags, interesting_flags[k]);
+                }
+        }
+        f->cpu_count = count;
+        if (count == 0)
+                ht_facts_warn(f, "%s: no \"processor\" lines, CPU count unknown", where);
+        if (!have_flags) {
+                ht_facts_warn(f, "%s: no flags line, CPU flags unknown", where);
+                strv_free(f->cpu_flags);
+                f->cpu_flags = NULL;
+        }
+}
+
+void ht_facts_collect_cpu(const ht_context *c, ht_facts *f) {
+        char *buf;
+        size_t len;
+        if (ht_facts_read(c, f, "/proc/cpuinfo", true, &buf, &len) == 0) {
+                _cleanup_free_ char *d = ht_display_path(c, "/proc/cpuinfo");
+                ht_facts_parse_cpuinfo(f, buf, len, d);
+                free(buf);
+        }
+
+        /* A kernel without CONFIG_NUMA has no node directory at all; that
+         * is one node, but we cannot tell it from an unreadable /sys. */
+        _cleanup_strv_free_ char **nodes = NULL;
+        if (ht_list_dir(c, "/sys/devices/system/node", NULL, &nodes) < 0)
+                return;
+        unsigned n = 0;
+        for (size_t i = 0; nodes[i]; i++)
+                if (startswith(nodes[i], "node") && nodes[i][4] &&
+                    strspn(nodes[i] + 4, "0123456789") == strlen(nodes[i] + 4))
+                        n++;
+        f->numa_nodes = n;
+}
+
+const char *ht_hypervisor_from_dmi(const char *sys_vendor, const char *product_name,
+                                   const char *bios_vendor) {
+        /* The vendor strings systemd-detect-virt knows (src/basic/virt.c),
+         * cloud names first: their hypervisors are KVM or Xen underneath
+         * but tuning advice differs. */
+        static const struct {
+                const char *match, *name;
+        } vendors[] = {
+                {"Amazon EC2", "amazon"},
+                {"Alibaba Cloud", "alibaba"},
+                {"Google", "google"},
+                {"KVM", "kvm"},
+                {"OpenStack", "kvm"},
+                {"QEMU", "kvm"},
+                {"VMware", "vmware"},
+                {"VMW", "vmware"},
+                {"innotek GmbH", "oracle"},
+                {"VirtualBox", "oracle"},
+                {"Oracle Corporation", "oracle"},
+                {"Xen", "xen"},
+                {"Bochs", "bochs"},
+                {"Parallels", "parallels"},
+                {"BHYVE", "bhyve"},
+                {"Apple Virtualization", "apple"},
+        };
+        const char *const fields[] = {sys_vendor, product_name, bios_vendor};
+        for (size_t k = 0; k < ELEMENTSOF(fields); k++) {
+                if (!fields[k])
+                        continue;
+                for (size_t i = 0; i < ELEMENTSOF(vendors); i++)
+                        if (startswith(fields[k], vendors[i].match))
+                                return vendors[i].name;
+        }
+        /* Microsoft sells hardware too: only its "Virtual Machine" is Hyper-V. */
+        if (streq_ptr(sys_vendor, "Microsoft Corporation") &&
+            streq_ptr(product_name, "Virtual Machine"))
+                return "hyperv";
+        return NULL;
+}
+
+static char *read_optional_line(const ht_context *c, ht_facts *f, const char *path) {
+        char *s = NULL;
+        if (ht_facts_read_line(c, f, path, false, &s) < 0)
+                return NULL;
+        strstrip(s);
+        return s;
+}
+
+void ht_facts_collect_virt(const ht_context *c, ht_facts *f) {
+        _cleanup_free_ char *hv_type = read_optional_line(c, f, "/sys/hypervisor/type");
+        f->xen_guest_type = read_optional_line(c, f, "/sys/hypervisor/guest_type");
+        _cleanup_free_ char *caps = NULL;
+        bool have_proc_xen = ht_facts_read(c, f, "/proc/xen/capabilities", false, &caps, NULL) == 0;
+        f->xen_dom0 = have_proc_xen && strstr(caps, "control_d");
+
+        bool xen = streq_ptr(hv_type, "xen") || have_proc_xen;
+        if (xen) {
+                if (f->xen_dom0)
+                        f->xen_type = xstrdup("dom0");
+                else if (f->xen_guest_type) {
+                        f->xen_type = xstrdup(f->xen_guest_type);
+                        for (char *p = f->xen_type; *p; p++)
+                                *p = (char)tolower((unsigned char)*p);
+                } else
+                        f->xen_type = xstrdup("domU");
+        }
+        /* Old-style Xen kernels (RHEL 5 "el5xen", SLES "-xen") and PV
+         * guests of pvops kernels: both lack usable HugePages. HVM guests
+         * run ordinary kernels. */
+        bool pv = f->xen_dom0 || streq_ptr(f->xen_guest_type, "PV") ||
+                  (have_proc_xen && !f->xen_guest_type);
+        f->kernel_xen = (f->kernel_release && strstr(f->kernel_release, "xen")) || (xen && pv);
+
+        _cleanup_free_ char *sys_vendor = read_optional_line(c, f, "/sys/class/dmi/id/sys_vendor");
+        _cleanup_free_ char *product = read_optional_line(c, f, "/sys/class/dmi/id/product_name");
+        _cleanup_free_ char *bios = read_optional_line(c, f, "/sys/class/dmi/id/bios_vendor");
+        const char *dmi = ht_hypervisor_from_dmi(sys_vendor, product, bios);
+        bool flag = strv_contains(f->cpu_flags, "hypervisor");
+
+        /* The CPU's hypervisor flag decides guest or not; DMI only names
+         * the hypervisor, since vendors like Oracle or Amazon sell bare
+         * metal under the same strings their clouds use. Xen PV guests
+         * hide the flag, /sys/hypervisor tells them. */
+        if (xen)
+                f->hypervisor = xstrdup("xen");
+        else if (f->cpu_flags && !flag)
+                f->hypervisor = xstrdup("none");
+        else if (dmi)
+                f->hypervisor = xstrdup(dmi);
+        else if (flag)
+                f->hypervisor = xstrdup("other");
+
+        /* Container managers leave these markers; read-only probes. */
+        char *s = read_optional_line(c, f, "/run/systemd/container");
+        if (s && *s && !has_control_chars(s))
+                f->container = s;
+        else {
+                free(s);
+                if (ht_exists(c, "/run/.containerenv"))
+                        f->container = xstrdup("podman");
+                else if (ht_exists(c, "/.dockerenv"))
+                        f->container = xstrdup("docker");
+        }
+}

@@ -1,0 +1,43 @@
+#include "config.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fault.h"
+#include "util.h"
+
+static unsigned long n_points;  /* fault points reached, any name */
+static unsigned long n_named;   /* times the configured step was reached */
+
+void ht_fault_reset(void) {
+        n_points = 0;
+        n_named = 0;
+}
+
+void ht_fault_point(const char *step) {
+        const char *spec = getenv("HOSTTUNE_FAULT_AFTER");
+        if (isempty(spec) || !step)
+                return;
+
+        n_points++;
+        uint64_t n;
+        if (parse_u64(spec, &n) == 0) {
+                if (n_points == n)
+                        raise(SIGKILL);
+                return;
+        }
+
+        const char *colon = strchr(spec, ':');
+        size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+        if (strlen(step) != len || strncmp(step, spec, len) != 0)
+                return;
+        n_named++;
+        uint64_t want = 1;
+        if (colon && parse_u64(colon + 1, &want) < 0)
+                return;
+        if (n_named == want)
+                raise(SIGKILL);
+}

@@ -1,0 +1,26 @@
+/* Fault injection for crash-safety tests. With HOSTTUNE_FAULT_AFTER set,
+ * the process kills itself with SIGKILL right after the named step, so a
+ * test can stop apply at every step in turn and check that the next run
+ * recovers. Without the variable every call is a no-op.
+ *
+ *   HOSTTUNE_FAULT_AFTER=STEP      the first time STEP is reached
+ *   HOSTTUNE_FAULT_AFTER=STEP:N    the Nth time STEP is reached
+ *   HOSTTUNE_FAULT_AFTER=N         the Nth fault point of any name
+ *
+ * Steps called by the journal and file helpers:
+ *   atomic-temp      temp file written and fsynced, not yet renamed
+ *   tx-begin         a new transaction's manifest is on disk (pending)
+ *   record-backup    an item's backup file is written, manifest not yet
+ *   record           an item's prior state is in the manifest
+ *   done             an item is marked done in the manifest
+ *   pre-commit       every item done, status still pending
+ *   commit           status committed is on disk
+ *   rollback-item    one item of a rollback was restored
+ *   rollback-status  a rolled-back transaction's new status is on disk
+ * The apply command adds its own (e.g. apply-file, apply-runtime) between
+ * the record and done of each change. */
+#pragma once
+
+void ht_fault_point(const char *step);
+/* Forget the counters (for tests that fork repeatedly). */
+void ht_fault_reset(void);

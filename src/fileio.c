@@ -1,0 +1,524 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "fault.h"
+#include "fileio.h"
+#include "util.h"
+
+/* Temp names: ".#NAME.<16 hex>"; NAME is cut so the whole stays below
+ * NAME_MAX. ht_cleanup_temp_files knows the same pattern. */
+#define TEMP_NAME_KEEP 200
+#define TEMP_RANDOM_HEX 16
+
+static int random_u64(uint64_t *ret) {
+        ssize_t n;
+        do
+                n = getrandom(ret, sizeof(*ret), 0);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        return n == sizeof(*ret) ? 0 : -EIO;
+}
+
+static int write_all(int fd, const void *data, size_t len) {
+        const char *p = data;
+        while (len > 0) {
+                ssize_t n = write(fd, p, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return -EIO;
+                p += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}
+
+/* fsync a directory given any fd of it (O_PATH fds cannot be fsynced). */
+static int fsync_dir(int dir_fd) {
+        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int r = fsync(fd) < 0 ? -errno : 0;
+        close(fd);
+        return r;
+}
+
+/* exact: set mode and owner as given, whatever the old file has. */
+static int write_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
+                           mode_t mode, uid_t uid, gid_t gid, bool exact) {
+        if (isempty(name) || strchr(name, '/') || streq(name, ".") || streq(name, ".."))
+                return -EINVAL;
+
+        bool existed = false;
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+                /* We never write through links or onto special files. */
+                if (S_ISLNK(st.st_mode))
+                        return -ELOOP;
+                if (S_ISDIR(st.st_mode))
+                        return -EISDIR;
+                if (!S_ISREG(st.st_mode))
+                        return -EINVAL;
+                existed = true;
+                if (!exact) {
+                        mode = st.st_mode;
+                        uid = st.st_uid;
+                        gid = st.st_gid;
+                }
+        } else if (errno != ENOENT)
+                return -errno;
+        mode &= 07777;
+
+        _cleanup_free_ char *tmp = NULL;
+        int fd = -1;
+        for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+                uint64_t rnd;
+                int r = random_u64(&rnd);
+                if (r < 0)
+                        return r;
+                free(tmp);
+                tmp = xasprintf(".#%.*s.%016llx", TEMP_NAME_KEEP, name, (unsigned long long)rnd);
+                fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+                if (fd < 0 && errno != EEXIST)
+                        return -errno;
+        }
+        if (fd < 0)
+                return -EEXIST;
+
+        int r = write_all(fd, data, len);
+        if (r < 0)
+                goto fail;
+
+        struct stat tst;
+        if (fstat(fd, &tst) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        bool want_uid = uid != HT_UID_ANY && tst.st_uid != uid;
+        bool want_gid = gid != HT_GID_ANY && tst.st_gid != gid;
+        if (want_uid || want_gid) {
+                /* chown before chmod: chown clears set-id bits */
+                if (fchown(fd, want_uid ? uid : (uid_t)-1, want_gid ? gid : (gid_t)-1) < 0) {
+                        r = -errno;
+                        /* An unprivileged run on an image tree cannot make
+                         * root-owned files; a new file then keeps ours. An
+                         * existing owner we cannot keep is an error. */
+                        if (!(r == -EPERM && !existed && !exact && geteuid() != 0))
+                                goto fail;
+                }
+        }
+        if (fchmod(fd, mode) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        if (fsync(fd) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        if (close(fd) < 0) {
+                fd = -1;
+                r = -errno;
+                goto fail;
+        }
+        fd = -1;
+        ht_fault_point("atomic-temp");
+        if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        return fsync_dir(dir_fd);
+
+fail:
+        if (fd >= 0)
+                close(fd);
+        (void)unlinkat(dir_fd, tmp, 0);
+        return r;
+}
+
+int ht_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
+                            mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
+        return write_atomic_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false);
+}
+
+static char *parent_path(const char *path) {
+        const char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+                return xstrdup("/");
+        return xstrndup(path, (size_t)(slash - path));
+}
+
+int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *parent = parent_path(path);
+        if (streq(parent, "/"))
+                return 0;
+
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        r = ht_resolve_parent(c, parent, false, &dfd, &name);
+        if (r == -ENOENT) {
+                /* the grandparent is missing too: make it first */
+                r = ht_mkdir_parents(c, parent, mode);
+                if (r < 0)
+                        return r;
+                r = ht_resolve_parent(c, parent, false, &dfd, &name);
+        }
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dir_fd = dfd;
+
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                if (errno != ENOENT)
+                        return -errno;
+                if (mkdirat(dir_fd, name, mode) < 0 && errno != EEXIST)
+                        return -errno;
+                /* check what is there now without following a link that
+                 * may have been put in its place */
+                int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0)
+                        return errno == ENOTDIR ? -ENOTDIR : -errno;
+                r = fsync(fd) < 0 ? -errno : 0;
+                close(fd);
+                if (r < 0)
+                        return r;
+                return fsync_dir(dir_fd);
+        }
+        if (S_ISDIR(st.st_mode))
+                return 0;
+        if (S_ISLNK(st.st_mode)) {
+                /* an existing link to a directory inside the root is fine
+                 * (the context follows it); a dangling one is not made */
+                struct stat tst;
+                r = ht_stat(c, parent, &tst);
+                if (r == -ENOENT)
+                        return -ELOOP;
+                if (r < 0)
+                        return r;
+                return S_ISDIR(tst.st_mode) ? 0 : -ENOTDIR;
+        }
+        return -ENOTDIR;
+}
+
+int ht_mkdir_p(const char *path, mode_t mode) {
+        if (isempty(path))
+                return -EINVAL;
+        if (mkdir(path, mode) == 0 || errno == EEXIST)
+                return 0;
+        if (errno != ENOENT)
+                return -errno;
+        _cleanup_free_ char *parent = parent_path(path);
+        if (streq(parent, "/") || streq(parent, path))
+                return -ENOENT;
+        int r = ht_mkdir_p(parent, mode);
+        if (r < 0)
+                return r;
+        return mkdir(path, mode) == 0 || errno == EEXIST ? 0 : -errno;
+}
+
+int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
+                         mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
+        int r = ht_mkdir_parents(c, path, 0755);
+        if (r < 0)
+                return r;
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        r = ht_resolve_parent(c, path, false, &dfd, &name);
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dir_fd = dfd;
+        return write_atomic_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false);
+}
+
+int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,
+                        mode_t mode, uid_t uid, gid_t gid) {
+        int r = ht_mkdir_parents(c, path, 0755);
+        if (r < 0)
+                return r;
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        r = ht_resolve_parent(c, path, false, &dfd, &name);
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dir_fd = dfd;
+        return write_atomic_at(dir_fd, name, data, len, mode, uid, gid, true);
+}
+
+int ht_remove_file(const ht_context *c, const char *path) {
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_resolve_parent(c, path, false, &dfd, &name);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dir_fd = dfd;
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (unlinkat(dir_fd, name, 0) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        return fsync_dir(dir_fd);
+}
+
+static bool is_temp_name_for(const char *entry, const char *name) {
+        _cleanup_free_ char *prefix = xasprintf(".#%.*s.", TEMP_NAME_KEEP, name);
+        if (!startswith(entry, prefix))
+                return false;
+        const char *rnd = entry + strlen(prefix);
+        if (strlen(rnd) != TEMP_RANDOM_HEX)
+                return false;
+        return strspn(rnd, "0123456789abcdef") == TEMP_RANDOM_HEX;
+}
+
+int ht_cleanup_temp_files(const ht_context *c, const char *path) {
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_resolve_parent(c, path, false, &dfd, &name);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dir_fd = dfd;
+        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        DIR *d = fdopendir(fd);
+        if (!d) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        int removed = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!is_temp_name_for(de->d_name, name))
+                        continue;
+                struct stat st;
+                if (fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                if (unlinkat(dir_fd, de->d_name, 0) == 0)
+                        removed++;
+        }
+        closedir(d);
+        if (removed > 0) {
+                r = fsync_dir(dir_fd);
+                if (r < 0)
+                        return r;
+        }
+        return removed;
+}
+
+static int read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
+        strbuf b = {0};
+        char buf[65536];
+        for (;;) {
+                ssize_t n = read(fd, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        int r = -errno;
+                        strbuf_done(&b);
+                        return r;
+                }
+                if (n == 0)
+                        break;
+                if (b.len + (size_t)n > max) {
+                        strbuf_done(&b);
+                        return -EFBIG;
+                }
+                strbuf_appendn(&b, buf, (size_t)n);
+        }
+        size_t len = b.len;
+        char *s = strbuf_steal(&b);
+        if (!s)
+                s = xstrdup("");
+        *ret = s;
+        if (ret_len)
+                *ret_len = len;
+        return 0;
+}
+
+int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+        return read_fd(fd, max, ret, ret_len);
+}
+
+void ht_file_snapshot_free(ht_file_snapshot *s) {
+        if (!s)
+                return;
+        free(s->path);
+        free(s->content);
+        strv_free(s->missing_dirs);
+        free(s);
+}
+
+/* The parent directories of path that do not exist, outermost first. */
+static int find_missing_dirs(const ht_context *c, const char *path, char ***ret) {
+        _cleanup_free_ char *parent = parent_path(path);
+        char **l = NULL;
+        for (const char *p = parent + 1; *p; ) {
+                size_t n = strcspn(p, "/");
+                p += n;
+                _cleanup_free_ char *prefix = xstrndup(parent, (size_t)(p - parent));
+                struct stat st;
+                if (l || ht_lstat(c, prefix, &st) == -ENOENT)
+                        strv_push(&l, prefix);
+                while (*p == '/')
+                        p++;
+        }
+        *ret = l;
+        return 0;
+}
+
+int ht_file_snapshot_take(const ht_context *c, const char *path, ht_file_snapshot **ret) {
+        int dfd, fd = -1;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_resolve_parent(c, path, false, &dfd, &name);
+        if (r < 0 && r != -ENOENT)
+                return r;
+        ht_file_snapshot *s = xcalloc(1, sizeof(*s));
+        s->path = xstrdup(path);
+        if (r == -ENOENT) {
+                /* a parent directory is missing: so is the file */
+                find_missing_dirs(c, path, &s->missing_dirs);
+                *ret = s;
+                return 0;
+        }
+        _cleanup_close_ int dir_fd = dfd;
+
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                r = -errno;
+                if (r == -ENOENT) {
+                        *ret = s;
+                        return 0;
+                }
+                goto fail;
+        }
+        if (S_ISLNK(st.st_mode)) {
+                r = -ELOOP;
+                goto fail;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+                goto fail;
+        }
+        fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+                r = -errno;
+                goto fail;
+        }
+        struct stat fst;
+        if (fstat(fd, &fst) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        if (fst.st_dev != st.st_dev || fst.st_ino != st.st_ino) {
+                r = -EAGAIN; /* replaced under us */
+                goto fail;
+        }
+        r = read_fd(fd, HT_FILE_MAX, &s->content, &s->len);
+        if (r < 0)
+                goto fail;
+        s->existed = true;
+        s->mode = fst.st_mode & 07777;
+        s->uid = fst.st_uid;
+        s->gid = fst.st_gid;
+        close(fd);
+        *ret = s;
+        return 0;
+
+fail:
+        if (fd >= 0)
+                close(fd);
+        ht_file_snapshot_free(s);
+        return r;
+}
+
+int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
+        if (s->existed)
+                return ht_write_file_exact(c, s->path, s->content ? s->content : "", s->len,
+                                           s->mode, s->uid, s->gid);
+        int r = ht_remove_file(c, s->path);
+        if (r < 0)
+                return r;
+        /* directories made for the file go too, deepest first, if empty */
+        for (size_t i = strv_length(s->missing_dirs); i > 0; i--) {
+                const char *dir = s->missing_dirs[i - 1];
+                int dfd;
+                _cleanup_free_ char *name = NULL;
+                r = ht_resolve_parent(c, dir, false, &dfd, &name);
+                if (r == -ENOENT)
+                        continue;
+                if (r < 0)
+                        return r;
+                struct stat st;
+                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+                    unlinkat(dfd, name, AT_REMOVEDIR) == 0)
+                        (void)fsync_dir(dfd);
+                close(dfd);
+        }
+        return 0;
+}
+
+int ht_write_kernel_value(const ht_context *c, const char *path, const char *value, char **ret_readback) {
+        if (!value || has_control_chars(value))
+                return -EINVAL;
+        _cleanup_close_ int fd = ht_open(c, path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EINVAL;
+        /* procfs and sysfs take the value as one write at offset 0;
+         * ordinary files (fixture trees) must lose their old bytes. */
+        struct statfs sfs;
+        if (fstatfs(fd, &sfs) < 0)
+                return -errno;
+        if (sfs.f_type != PROC_SUPER_MAGIC && sfs.f_type != SYSFS_MAGIC && ftruncate(fd, 0) < 0)
+                return -errno;
+
+        _cleanup_free_ char *line = xasprintf("%s\n", value);
+        size_t len = strlen(line);
+        ssize_t n;
+        do
+                n = write(fd, line, len);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        if ((size_t)n != len)
+                return -EIO;
+        int fd2 = TAKE_FD(fd);
+        if (close(fd2) < 0)
+                return -errno;
+        if (!ret_readback)
+                return 0;
+        return ht_read_line(c, path, ret_readback);
+}

@@ -1,0 +1,105 @@
+/* Writing host files safely: the one atomic-replace helper every file
+ * write goes through, snapshots of a file's prior state and their exact
+ * restore, and runtime kernel value writes with read-back.
+ *
+ * MUST, for every function here:
+ *  - never write through a symlink: the last component is never followed,
+ *    an existing symlink or non-regular file at the target is refused;
+ *  - act relative to directory fds (openat and friends), resolved through
+ *    the root context, so nothing leaves the root;
+ *  - leave either the old or the new file, never a half-written one, and
+ *    no temp file behind on error. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "context.h"
+
+/* Largest file hosttune snapshots or backs up (grub.cfg is far below). */
+#define HT_FILE_MAX (64u * 1024 * 1024)
+
+/* "No preference": keep the owner the creating process gives the file. */
+#define HT_UID_ANY ((uid_t)-1)
+#define HT_GID_ANY ((gid_t)-1)
+
+/* Replace dir_fd/name with data atomically: temp file in the same
+ * directory (O_CREAT|O_EXCL|O_NOFOLLOW, random name), write, fchown and
+ * fchmod to the existing file's owner and mode (or the *_for_new ones when
+ * it does not exist yet), fsync, renameat, fsync the directory. An
+ * existing symlink is -ELOOP, a directory -EISDIR, anything else that is
+ * not a regular file -EINVAL. When an unprivileged process cannot give a
+ * NEW file the requested owner, the file keeps the process's own (image
+ * builds run without root); an existing file's owner that cannot be kept
+ * is -EPERM. dir_fd may be an O_PATH fd. */
+int ht_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
+                            mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new);
+
+/* The same for a host path through the root context; missing parent
+ * directories are created first (0755, see ht_mkdir_parents). */
+int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
+                         mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new);
+
+/* Create the missing parent directories of host path with mode. Existing
+ * components are resolved as the context does (symlinks inside the root
+ * are followed); new ones are made with mkdirat and opened O_NOFOLLOW, and
+ * nothing is created through a dangling symlink (-ELOOP). A non-directory
+ * in the way is -ENOTDIR. */
+int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode);
+
+/* mkdir -p for a real path (not a host path: the state directory, the
+ * lock's directory): missing components get mode; existing ones may be
+ * anything the caller then checks. */
+int ht_mkdir_p(const char *path, mode_t mode);
+
+/* Remove the regular file at host path (never a symlink's target: a
+ * symlink there is -ELOOP) and fsync the directory. Absent already: 0. */
+int ht_remove_file(const ht_context *c, const char *path);
+
+/* Remove temp files a crashed ht_write_file_atomic left next to path
+ * (".#NAME.<16 hex>"). Returns how many were removed, or -errno. */
+int ht_cleanup_temp_files(const ht_context *c, const char *path);
+
+/* A file's state before hosttune changes it. */
+typedef struct {
+        char *path;           /* host path */
+        bool existed;
+        char *content;        /* NUL-terminated copy; NULL when !existed */
+        size_t len;
+        mode_t mode;          /* permission bits (07777) */
+        uid_t uid;
+        gid_t gid;
+        char **missing_dirs;  /* parent dirs that did not exist, outermost
+                               * first; removed again (when empty) by a
+                               * restore of a file that did not exist */
+} ht_file_snapshot;
+
+/* Capture the state of host path via lstat: -ELOOP for a symlink, -EINVAL
+ * for anything but a regular file, -EFBIG beyond HT_FILE_MAX. A missing
+ * file (or missing parent directories) is a valid snapshot. */
+int ht_file_snapshot_take(const ht_context *c, const char *path, ht_file_snapshot **ret);
+void ht_file_snapshot_free(ht_file_snapshot *s);
+static inline void ht_file_snapshot_freep(ht_file_snapshot **s) { ht_file_snapshot_free(*s); }
+
+/* Put the file back exactly as snapshotted: content byte for byte, mode
+ * and owner (atomically), or remove it (and the directories that did not
+ * exist before) when it did not exist. */
+int ht_file_restore(const ht_context *c, const ht_file_snapshot *s);
+
+/* Replace the file like ht_write_file_atomic but with exactly this mode
+ * and owner, whatever the existing file has (restores use it). */
+int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,
+                        mode_t mode, uid_t uid, gid_t gid);
+
+/* Read a whole regular file dir_fd/name without following a symlink
+ * (-ELOOP); NUL-terminated; -EFBIG beyond max. */
+int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len);
+
+/* Write a runtime kernel value (/proc/sys, /sys; ordinary files in
+ * fixture trees): value plus "\n" in one write(2), then read it back.
+ * The read-back (trailing newline removed) goes to *ret_readback when
+ * given; the caller compares it, as the kernel may normalise or clamp.
+ * Values with control characters (tab aside) are -EINVAL; the kernel's
+ * own refusal comes back as its errno. */
+int ht_write_kernel_value(const ht_context *c, const char *path, const char *value, char **ret_readback);

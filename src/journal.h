@@ -1,0 +1,165 @@
+/* The write-ahead transaction journal: what apply changes is recorded
+ * (prior state fsynced) before it is changed, so any transaction can be
+ * undone — on request (rollback), on failure (abort) or after a crash
+ * (recover).
+ *
+ * Layout, in the state directory (ht_context.state_dir, a real path;
+ * default ROOT/var/lib/hosttune; 0700, owned by us, not a symlink, not
+ * writable by group or others — refused otherwise):
+ *
+ *   STATE/journal/TXID/manifest.json   the transaction (json-c), 0600
+ *   STATE/journal/TXID/backup/N        prior content of file item N, 0600
+ *   STATE/journal/.new-TXID/           a transaction being created; it
+ *                                      becomes TXID by one rename, so a
+ *                                      crash leaves nothing half-made
+ *
+ * TXID is "YYYYMMDDTHHMMSSZ-xxxxxxxx" (UTC time, 8 random hex digits), so
+ * names sort by time. Every manifest and backup is written with the one
+ * atomic-replace helper (temp, fsync, rename, fsync dir): on disk it is
+ * always either the old or the new version.
+ *
+ * manifest.json:
+ *   format "hosttune-journal", version 1, txid, command ("apply",
+ *   "rollback", ...), profile (string or null), status, created (ISO 8601
+ *   UTC), created_usec, updated, root, boot_id (or null), params {},
+ *   facts {}, reboot_required, info {}, expected [] (free-form, for
+ *   verify), items [], and as they happen: committed_at, rolled_back_at,
+ *   rolled_back_by (the txid of the rollback that undid it), reverts
+ *   [txids a rollback transaction undoes], error, rollback_errors [].
+ *   status: pending -> committed | failed (apply failed, undone) |
+ *           recovered (crashed, undone by the next run);
+ *           committed -> rolled-back.
+ *   items[N], kind "file":
+ *     {kind, backend, path, done,
+ *      prior: {existed, mode "0644", uid, gid, size, sha256, backup "N",
+ *              missing_dirs [parent dirs that did not exist]}
+ *             (only existed and missing_dirs when it did not exist),
+ *      new: {existed, mode, size, sha256} (only existed when removed)}
+ *   items[N], kind "runtime":
+ *     {kind, backend, key, path, done, prior: {value}, new: {value}}
+ *
+ * The caller holds the run lock (lock.h) around every function that
+ * writes. Functions return 0 or -errno; *ret_error (when given) gets a
+ * message naming the transaction and the file. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "context.h"
+
+typedef struct ht_tx ht_tx;
+
+/* Flags for ht_tx_rollback. */
+enum {
+        /* Restore files even when they changed since the transaction (their
+         * content is neither the one before nor the one after it), and take
+         * a runtime value the kernel reads back differently as a warning. */
+        HT_ROLLBACK_FORCE = 1 << 0,
+};
+
+/* Start a transaction: a new TXID directory with a pending manifest,
+ * fsynced. params and facts are JSON objects or NULL; the transaction
+ * takes its own reference. command is a plain word ("apply"). */
+int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
+                json_object *params, json_object *facts, ht_tx **ret, char **ret_error);
+
+/* Write-ahead record of a file about to change: its current state
+ * (existence, content into backup/N, mode, owner) and the state it will
+ * get (new_content NULL: it will be removed), fsynced before returning.
+ * Call it before changing the file; *ret_item is its index. A symlink or
+ * non-regular file at path is refused. */
+int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
+                      const void *new_content, size_t new_len, mode_t new_mode,
+                      size_t *ret_item, char **ret_error);
+
+/* Write-ahead record of a file an external tool is about to regenerate
+ * (grub.cfg): its prior state as above, and "generated" as its new state,
+ * so a rollback after a crash mid-tool still restores it. Once the tool
+ * is done, ht_tx_update_generated records what it wrote and marks the
+ * item done. */
+int ht_tx_record_generated(ht_tx *tx, const char *backend, const char *path, size_t *ret_item,
+                           char **ret_error);
+int ht_tx_update_generated(ht_tx *tx, size_t item, char **ret_error);
+
+/* Write-ahead record of a runtime kernel value about to change. prior
+ * NULL: read it now through the context. Values with control characters
+ * (tab aside) are refused: they could not be written back. */
+int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const char *path,
+                         const char *prior_value, const char *new_value,
+                         size_t *ret_item, char **ret_error);
+
+/* Mark item done once its change is made (fsynced). */
+int ht_tx_mark_done(ht_tx *tx, size_t item, char **ret_error);
+
+/* Store what verify should check later (a JSON array; the transaction
+ * takes a reference), fsynced. */
+int ht_tx_set_expected(ht_tx *tx, json_object *expected, char **ret_error);
+/* In memory until the next write (commit): whether a reboot is needed,
+ * and any other summary for history (info.KEY = value, reference taken). */
+void ht_tx_set_reboot_required(ht_tx *tx, bool reboot_required);
+void ht_tx_set_info(ht_tx *tx, const char *key, json_object *value);
+
+/* Mark the transaction committed (fsynced). */
+int ht_tx_commit(ht_tx *tx, char **ret_error);
+
+/* Undo a committed transaction: in reverse order, files come back byte
+ * for byte with mode and owner (created files and directories are
+ * removed), runtime values are written back and read back. Before
+ * anything changes, every backup is checked against its sha256 and every
+ * file against the transaction's states (see HT_ROLLBACK_FORCE); either
+ * problem changes nothing. When record is given (a pending "rollback"
+ * transaction), every restore is itself journaled in it first, so a crash
+ * mid-rollback is recovered too; the caller commits record afterwards.
+ * Status becomes rolled-back. Human-readable lines about what was done go
+ * to *ret_messages (appended). A partial failure leaves the status as it
+ * was, records rollback_errors and returns -EIO; it can be retried. */
+int ht_tx_rollback(ht_tx *tx, ht_tx *record, unsigned flags, char ***ret_messages, char **ret_error);
+
+/* Apply failed: undo what this pending transaction did, status failed,
+ * reason stored as error. */
+int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_error);
+
+/* Find pending transactions (a crash mid-apply or mid-rollback) and undo
+ * them, newest first, marking them recovered; also clear temp files and
+ * unfinished transaction directories a crash left. Safe after a crash at
+ * any point. Returns how many were recovered; -EBADMSG when a manifest is
+ * corrupt (it is left alone and named in the messages; the others are
+ * still recovered); -EIO when an undo failed. Run it, with the lock held,
+ * before anything else. */
+int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_error);
+
+/* History, oldest first: a JSON array of summaries {txid, created, status,
+ * command, profile, params, changes, done, reboot_required, boot_id, ...};
+ * a corrupt manifest shows as {txid, status "corrupt", error}. No state
+ * directory: an empty array. */
+int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error);
+
+/* Load one transaction. -ENOENT unknown, -EINVAL not a txid, -EBADMSG
+ * corrupt (the message says where to look). */
+int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **ret_error);
+/* The newest committed transaction of command ("apply"; NULL: any);
+ * -ENOENT when there is none. */
+int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error);
+/* txid and every committed transaction after it, newest first (what
+ * "rollback TXID" undoes). Committed "rollback" transactions are left
+ * out: what they undid is marked rolled-back already, so together they
+ * cancel. -ENOENT unknown txid; -EINVAL when txid is not committed;
+ * -EBADMSG when a later manifest is corrupt or a later transaction is
+ * still pending. */
+int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***ret, size_t *ret_n,
+                               char **ret_error);
+void ht_tx_list_free(ht_tx **l, size_t n);
+
+const char *ht_tx_txid(const ht_tx *tx);
+/* "pending", "committed", "rolled-back", "recovered", "failed" */
+const char *ht_tx_status(const ht_tx *tx);
+const char *ht_tx_command(const ht_tx *tx);
+const char *ht_tx_profile(const ht_tx *tx);
+size_t ht_tx_n_items(const ht_tx *tx);
+/* The whole manifest, read-only, owned by the transaction. */
+json_object *ht_tx_manifest(const ht_tx *tx);
+void ht_tx_free(ht_tx *tx);
+static inline void ht_tx_freep(ht_tx **tx) { ht_tx_free(*tx); }

@@ -1,0 +1,150 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "fileio.h"
+#include "lock.h"
+#include "util.h"
+
+struct ht_lock {
+        int fd;
+        char *path;
+};
+
+static int open_lock_file(const char *path, int *ret_fd) {
+        int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+        if (fd < 0 && errno == ENOENT) {
+                _cleanup_free_ char *dir = xstrdup(path);
+                char *slash = strrchr(dir, '/');
+                if (slash && slash != dir) {
+                        *slash = 0;
+                        int r = ht_mkdir_p(dir, 0755);
+                        if (r < 0)
+                                return r;
+                }
+                fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+        }
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (fstat(fd, &st) < 0) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return -EINVAL;
+        }
+        *ret_fd = fd;
+        return 0;
+}
+
+/* The pid the holder wrote, or 0 when it has not written it yet. */
+static long read_holder(int fd) {
+        char buf[32];
+        ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+        if (n <= 0)
+                return 0;
+        buf[n] = 0;
+        uint64_t pid;
+        if (parse_u64(strstrip(buf), &pid) < 0 || pid == 0 || pid > INT32_MAX)
+                return 0;
+        return (long)pid;
+}
+
+static int try_lock(const char *path, int *ret_fd, long *ret_holder) {
+        int fd = -1;
+        int r = open_lock_file(path, &fd);
+        if (r < 0)
+                return r;
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+                if (r == -EBUSY)
+                        *ret_holder = read_holder(fd);
+                close(fd);
+                return r;
+        }
+        *ret_fd = fd;
+        return 0;
+}
+
+static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_lock **ret, char **ret_error) {
+        if (isempty(lock_path) || lock_path[0] != '/') {
+                if (ret_error)
+                        *ret_error = xasprintf("lock %s: not an absolute path", lock_path ? lock_path : "(null)");
+                return -EINVAL;
+        }
+        struct timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        unsigned delay_ms = 10;
+        int fd = -1;
+        long holder = 0;
+        for (;;) {
+                int r = try_lock(lock_path, &fd, &holder);
+                if (r == 0)
+                        break;
+                if (r != -EBUSY) {
+                        if (ret_error)
+                                *ret_error = xasprintf("cannot open lock %s: %s", lock_path, strerror(-r));
+                        return r;
+                }
+                struct timespec now;
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                long long elapsed = (now.tv_sec - start.tv_sec) * 1000LL + (now.tv_nsec - start.tv_nsec) / 1000000;
+                if (!wait || elapsed >= timeout_ms) {
+                        if (ret_error) {
+                                _cleanup_free_ char *who = holder > 0 ? xasprintf(" (pid %ld)", holder) : xstrdup("");
+                                *ret_error = xasprintf("another hosttune%s is running; lock %s%s", who, lock_path,
+                                                       wait ? " (gave up waiting)" : "");
+                        }
+                        return -EBUSY;
+                }
+                unsigned left = timeout_ms - (unsigned)elapsed;
+                unsigned ms = delay_ms < left ? delay_ms : left;
+                struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+                nanosleep(&ts, NULL);
+                if (delay_ms < 200)
+                        delay_ms *= 2;
+        }
+
+        /* The pid is written after locking: a reader that finds the file
+         * empty says so rather than naming a stale holder. */
+        char pid[32];
+        int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+                int r = -errno;
+                close(fd);
+                if (ret_error)
+                        *ret_error = xasprintf("cannot write lock %s: %s", lock_path, strerror(-r));
+                return r;
+        }
+        ht_lock *l = xcalloc(1, sizeof(*l));
+        l->fd = fd;
+        l->path = xstrdup(lock_path);
+        *ret = l;
+        return 0;
+}
+
+int ht_lock_acquire(const char *lock_path, ht_lock **ret, char **ret_error) {
+        return lock_impl(lock_path, false, 0, ret, ret_error);
+}
+
+int ht_lock_acquire_wait(const char *lock_path, unsigned timeout_ms, ht_lock **ret, char **ret_error) {
+        return lock_impl(lock_path, true, timeout_ms, ret, ret_error);
+}
+
+void ht_lock_release(ht_lock *l) {
+        if (!l)
+                return;
+        /* clear our pid while we still hold the lock */
+        (void)!ftruncate(l->fd, 0);
+        close(l->fd);
+        free(l->path);
+        free(l);
+}

@@ -1,0 +1,133 @@
+#include "config.h"
+
+#include <stdarg.h>
+
+#include "plan.h"
+#include "util.h"
+
+static char *dup_or_null(const char *s) {
+        return s ? xstrdup(s) : NULL;
+}
+
+ht_plan *ht_plan_new(const char *profile) {
+        ht_plan *p = xcalloc(1, sizeof(*p));
+        p->profile = dup_or_null(profile);
+        return p;
+}
+
+void ht_plan_free(ht_plan *p) {
+        if (!p)
+                return;
+        for (size_t i = 0; i < p->n_changes; i++) {
+                ht_change *c = &p->changes[i];
+                free(c->key);
+                free(c->path);
+                free(c->current);
+                free(c->desired);
+                free(c->source);
+                free(c->note);
+        }
+        free(p->changes);
+        for (size_t i = 0; i < p->n_files; i++) {
+                free(p->files[i].path);
+                free(p->files[i].old_content);
+                free(p->files[i].new_content);
+        }
+        free(p->files);
+        for (size_t i = 0; i < p->n_actions; i++) {
+                strv_free(p->actions[i].argv);
+                free(p->actions[i].action);
+                free(p->actions[i].description);
+        }
+        free(p->actions);
+        strv_free(p->warnings);
+        strv_free(p->errors);
+        free(p->profile);
+        free(p);
+}
+
+ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key,
+                              const char *current, const char *desired) {
+        p->changes = xrealloc(p->changes, (p->n_changes + 1) * sizeof(ht_change));
+        ht_change *c = &p->changes[p->n_changes++];
+        *c = (ht_change){
+                .backend = backend,
+                .key = xstrdup(key),
+                .current = dup_or_null(current),
+                .desired = dup_or_null(desired),
+                .outcome = HT_OUTCOME_CHANGE,
+        };
+        return c;
+}
+
+static char *dup_buf(const char *s, size_t n) {
+        if (!s)
+                return NULL;
+        char *d = xmalloc(n + 1);
+        memcpy(d, s, n);
+        d[n] = 0;
+        return d;
+}
+
+void ht_plan_add_file(ht_plan *p, ht_backend_id backend, const char *path,
+                      const char *old_content, size_t old_len,
+                      const char *new_content, size_t new_len, mode_t mode) {
+        if (old_content && new_content && old_len == new_len && memcmp(old_content, new_content, old_len) == 0)
+                return;
+        if (!old_content && !new_content)
+                return;
+        p->files = xrealloc(p->files, (p->n_files + 1) * sizeof(ht_file_edit));
+        p->files[p->n_files++] = (ht_file_edit){
+                .path = xstrdup(path),
+                .old_content = dup_buf(old_content, old_len),
+                .old_len = old_content ? old_len : 0,
+                .new_content = dup_buf(new_content, new_len),
+                .new_len = new_content ? new_len : 0,
+                .mode = mode,
+                .backend = backend,
+        };
+}
+
+void ht_plan_add_action(ht_plan *p, const char *action, char *const *argv, const char *description) {
+        for (size_t i = 0; i < p->n_actions; i++)
+                if (streq(p->actions[i].action, action))
+                        return; /* one daemon-reload is enough, whoever asks */
+        p->actions = xrealloc(p->actions, (p->n_actions + 1) * sizeof(ht_post_action));
+        char **copy = NULL;
+        for (size_t i = 0; argv && argv[i]; i++)
+                strv_push(&copy, argv[i]);
+        p->actions[p->n_actions++] = (ht_post_action){
+                .argv = copy,
+                .action = xstrdup(action),
+                .description = dup_or_null(description),
+        };
+}
+
+/* Several settings may hit the same problem; say it once. */
+static void push_unique(char ***l, char *msg) {
+        if (strv_contains(*l, msg))
+                free(msg);
+        else
+                strv_push_take(l, msg);
+}
+
+void ht_plan_warn(ht_plan *p, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        push_unique(&p->warnings, xvasprintf(fmt, ap));
+        va_end(ap);
+}
+
+void ht_plan_error(ht_plan *p, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        push_unique(&p->errors, xvasprintf(fmt, ap));
+        va_end(ap);
+}
+
+bool ht_plan_changed(const ht_plan *p) {
+        for (size_t i = 0; i < p->n_changes; i++)
+                if (p->changes[i].outcome == HT_OUTCOME_CHANGE)
+                        return true;
+        return p->n_files > 0 || p->n_actions > 0;
+}

@@ -1,0 +1,50 @@
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "backend-common.h"
+#include "backend.h"
+#include "planner.h"
+#include "util.h"
+
+int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret, char **ret_error) {
+        ht_planning p = {0};
+        int r = ht_facts_collect(c, &p.facts);
+        if (r < 0) {
+                *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
+                return r;
+        }
+        r = ht_profile_resolve(c, p.facts, profile, sets, &p.resolved, ret_error);
+        if (r < 0) {
+                ht_planning_done(&p);
+                return r;
+        }
+        p.plan = ht_plan_new(p.resolved->name);
+        p.plan->offline = !ht_root_is_live(c);
+        p.plan->reboot_required = p.resolved->reboot_required;
+        for (size_t i = 0; p.resolved->warnings && p.resolved->warnings[i]; i++)
+                strv_push(&p.plan->warnings, p.resolved->warnings[i]);
+        for (size_t i = 0; p.resolved->errors && p.resolved->errors[i]; i++)
+                strv_push(&p.plan->errors, p.resolved->errors[i]);
+        for (size_t i = 0; ht_backends[i]; i++) {
+                r = ht_backends[i]->plan(c, p.facts, p.resolved, p.plan);
+                if (r < 0) {
+                        *ret_error = xasprintf("%s backend failed: %s", ht_backends[i]->name, strerror(-r));
+                        ht_planning_done(&p);
+                        return r;
+                }
+        }
+        for (size_t i = 0; i < p.plan->n_changes; i++)
+                if (p.plan->changes[i].reboot_required && p.plan->changes[i].outcome == HT_OUTCOME_CHANGE)
+                        p.plan->reboot_required = true;
+        *ret = p;
+        return 0;
+}
+
+void ht_planning_done(ht_planning *p) {
+        ht_plan_free(p->plan);
+        ht_resolved_free(p->resolved);
+        ht_facts_free(p->facts);
+        *p = (ht_planning){0};
+}

@@ -1,0 +1,21 @@
+/* Facts + profile + every backend → one plan. The first half of apply:
+ * plan and apply both call this, so a dry run is exact. */
+#pragma once
+
+#include "context.h"
+#include "facts.h"
+#include "plan.h"
+#include "profile.h"
+
+typedef struct {
+        ht_facts *facts;
+        ht_resolved *resolved;
+        ht_plan *plan;
+} ht_planning;
+
+/* Collect facts, resolve profile with sets, and ask every backend. A
+ * profile that cannot be resolved is -errno with *ret_error set; problems
+ * found by the backends are in plan->errors (the plan must not be
+ * applied then). */
+int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret, char **ret_error);
+void ht_planning_done(ht_planning *p);

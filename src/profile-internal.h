@@ -1,0 +1,167 @@
+/* Internals shared by the profile loader (profile-load.c), the resolver
+ * (profile.c) and the rules engine (rules.c). Not for other rooms. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+#include "context.h"
+#include "expr.h"
+#include "profile.h"
+
+/* Profile and rule files are small; anything bigger is a mistake. */
+#define HT_PROFILE_MAX_SIZE (1024 * 1024)
+
+/* How a value was written: a libconfig literal, an expression (a string
+ * starting with '='), or a string with ${EXPR} interpolations. */
+typedef enum {
+        HT_SPEC_NONE,
+        HT_SPEC_LIT,
+        HT_SPEC_EXPR,
+        HT_SPEC_TEMPLATE,
+} ht_spec_kind;
+
+typedef struct {
+        ht_spec_kind kind;
+        ht_value lit;   /* LIT */
+        char *text;     /* EXPR (without the '='), TEMPLATE */
+} ht_spec;
+
+/* One setting as written in a file, before evaluation. */
+typedef struct {
+        ht_backend_id backend;
+        ht_spec key;          /* sysctl, sysfs (path), cmdline (key, or the whole word) */
+        ht_spec domain, type, item;  /* limits */
+        ht_spec unit, directive;     /* service */
+        ht_spec target;              /* cmdline */
+        ht_spec value;               /* NONE: a rule set that only changes flags */
+        bool cmdline_word;    /* key holds "key=value" still to be split */
+        bool optional, remove, boot_only, at_least;
+        bool has_optional, has_boot_only;
+        const char *file;     /* borrowed from the owning file struct */
+        unsigned line;
+} ht_entry;
+
+typedef struct {
+        char *name;
+        ht_spec spec;
+        const char *file;
+        unsigned line;
+} ht_param_decl;
+
+typedef struct {
+        char *name;
+        char *path;
+        char *summary;
+        char **parents;
+        unsigned inherit_line;
+        ht_param_decl *params;
+        size_t n_params;
+        ht_entry *entries;
+        size_t n_entries;
+} ht_pfile;
+
+typedef struct {
+        char *name;
+        const char *file;
+        unsigned line;
+        char *when;           /* expression text; NULL: always */
+        ht_entry *sets;
+        size_t n_sets;
+        ht_entry *skips;
+        size_t n_skips;
+        ht_spec warn, error, fix, bootloader_default;
+} ht_rule;
+
+typedef struct {
+        char *path;
+        ht_param_decl *params;
+        size_t n_params;
+        ht_rule *rules;
+        size_t n_rules;
+} ht_rfile;
+
+/* profile-load.c */
+void ht_spec_done(ht_spec *s);
+void ht_spec_copy(ht_spec *dst, const ht_spec *src);
+bool ht_service_directive_known(const char *d);
+void ht_entry_done(ht_entry *e);
+void ht_param_decl_done(ht_param_decl *p);
+void ht_pfile_free(ht_pfile *p);
+void ht_rfile_free(ht_rfile *f);
+bool ht_profile_name_valid(const char *name);
+/* Read, trust-check and parse one file into *ret_cfg (a config_t the
+ * caller destroys). */
+struct config_t;
+int ht_config_load(const char *path, struct config_t *cfg, char **ret_error);
+int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error);
+int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error);
+/* Paths of NAME.SUFFIX files over a search path; earlier dirs shadow
+ * later ones. Sorted by file name. names receives the names without the
+ * suffix. */
+int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
+                        char ***ret_names);
+const char *ht_backend_section_name(ht_backend_id id);
+int ht_backend_from_string(const char *s, ht_backend_id *ret);
+
+/* A parameter during resolution. */
+typedef struct {
+        char *name;
+        ht_spec spec;
+        char *source;         /* "file:line" or "--set" */
+        const char *file;     /* for messages: where the spec is written */
+        unsigned line;
+        int state;            /* 0 not evaluated, 1 evaluating, 2 done */
+        ht_value value;
+} ht_rparam;
+
+typedef struct {
+        ht_setting s;
+        int origin;           /* index into the chain, or -1 for a rule */
+        const char *file;
+        unsigned line;
+} ht_rsetting;
+
+typedef struct {
+        const ht_context *c;
+        json_object *facts;
+        ht_pfile **chain;
+        size_t n_chain;
+        char ***ancestors;    /* per chain entry: names of all its ancestors */
+        ht_rfile **rfiles;
+        size_t n_rfiles;
+        ht_rparam *params;
+        size_t n_params;
+        ht_rsetting *settings;
+        size_t n_settings;
+        char **warnings;
+        char **errors;
+        bool reboot_required;
+        /* Set by the lookup callback so an evaluation error can say more
+         * than the evaluator knows: a suggestion, or a nested error. */
+        char *lookup_error;
+        char **candidates;
+        char **param_stack;
+        char *group_file;     /* /etc/group, read on first use */
+        bool group_file_read;
+} ht_resolver;
+
+/* profile.c */
+int ht_spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                 const char *what, ht_value *ret, char **ret_error);
+/* The same for messages: unknown values read "unknown". */
+int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                         const char *what, char **ret, char **ret_error);
+/* A value as text for messages; fractions with two decimals. */
+char *ht_value_format(const ht_value *v);
+int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
+                  bool *ret_skipped, char **ret_error);
+void ht_setting_done(ht_setting *s);
+ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like);
+/* Add or override a setting. rule is NULL for profile settings. */
+int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
+                    const char *file, unsigned line, char **ret_error);
+void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs);
+
+/* rules.c */
+int ht_rules_run(ht_resolver *r, char **ret_error);

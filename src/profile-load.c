@@ -1,0 +1,1153 @@
+/* Loading profile and rule files: trust check, libconfig parsing, and the
+ * translation of every section into unevaluated entries with their file
+ * and line. Nothing here evaluates an expression. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libconfig.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "profile-internal.h"
+#include "util.h"
+
+static const char *const backend_names[_HT_BK_MAX] = {
+        [HT_BK_SYSCTL] = "sysctl",
+        [HT_BK_SYSFS] = "sysfs",
+        [HT_BK_LIMITS] = "limits",
+        [HT_BK_SERVICE] = "service",
+        [HT_BK_CMDLINE] = "cmdline",
+        [HT_BK_BOOTLOADER] = "bootloader",
+};
+
+const char *ht_backend_id_to_string(ht_backend_id id) {
+        return id >= 0 && id < _HT_BK_MAX ? backend_names[id] : NULL;
+}
+
+/* The profile section of each backend ("services" is plural there). */
+const char *ht_backend_section_name(ht_backend_id id) {
+        return id == HT_BK_SERVICE ? "services" : ht_backend_id_to_string(id);
+}
+
+int ht_backend_from_string(const char *s, ht_backend_id *ret) {
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                if (streq(s, backend_names[i]) || streq(s, ht_backend_section_name(i))) {
+                        *ret = i;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+void ht_spec_done(ht_spec *s) {
+        if (!s)
+                return;
+        ht_value_done(&s->lit);
+        free(s->text);
+        *s = (ht_spec){0};
+}
+
+void ht_spec_copy(ht_spec *dst, const ht_spec *src) {
+        *dst = (ht_spec){.kind = src->kind, .lit = ht_value_copy(&src->lit),
+                         .text = src->text ? xstrdup(src->text) : NULL};
+}
+
+void ht_entry_done(ht_entry *e) {
+        ht_spec_done(&e->key);
+        ht_spec_done(&e->domain);
+        ht_spec_done(&e->type);
+        ht_spec_done(&e->item);
+        ht_spec_done(&e->unit);
+        ht_spec_done(&e->directive);
+        ht_spec_done(&e->target);
+        ht_spec_done(&e->value);
+}
+
+void ht_param_decl_done(ht_param_decl *p) {
+        free(p->name);
+        ht_spec_done(&p->spec);
+}
+
+void ht_pfile_free(ht_pfile *p) {
+        if (!p)
+                return;
+        free(p->name);
+        free(p->path);
+        free(p->summary);
+        strv_free(p->parents);
+        for (size_t i = 0; i < p->n_params; i++)
+                ht_param_decl_done(&p->params[i]);
+        free(p->params);
+        for (size_t i = 0; i < p->n_entries; i++)
+                ht_entry_done(&p->entries[i]);
+        free(p->entries);
+        free(p);
+}
+
+static void rule_done(ht_rule *r) {
+        free(r->name);
+        free(r->when);
+        for (size_t i = 0; i < r->n_sets; i++)
+                ht_entry_done(&r->sets[i]);
+        free(r->sets);
+        for (size_t i = 0; i < r->n_skips; i++)
+                ht_entry_done(&r->skips[i]);
+        free(r->skips);
+        ht_spec_done(&r->warn);
+        ht_spec_done(&r->error);
+        ht_spec_done(&r->fix);
+        ht_spec_done(&r->bootloader_default);
+}
+
+void ht_rfile_free(ht_rfile *f) {
+        if (!f)
+                return;
+        free(f->path);
+        for (size_t i = 0; i < f->n_params; i++)
+                ht_param_decl_done(&f->params[i]);
+        free(f->params);
+        for (size_t i = 0; i < f->n_rules; i++)
+                rule_done(&f->rules[i]);
+        free(f->rules);
+        free(f);
+}
+
+bool ht_profile_name_valid(const char *name) {
+        if (isempty(name) || name[0] == '.' || strlen(name) > 128)
+                return false;
+        for (const char *p = name; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+                        return false;
+        return true;
+}
+
+int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error) {
+        if (!as_root)
+                return 0;
+        /* Escape hatch for test rigs and image builds whose checkout is not
+         * root-owned; documented in hosttune.profile(5). */
+        const char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES");
+        if (insecure && streq(insecure, "1"))
+                return 0;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (st.st_uid != 0) {
+                *ret_error = xasprintf("%s: owned by uid %u, not root: refusing to use it while "
+                                       "running as root (chown root %s, or set "
+                                       "HOSTTUNE_INSECURE_PROFILES=1)",
+                                       path, (unsigned)st.st_uid, path);
+                return -EPERM;
+        }
+        if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+                *ret_error = xasprintf("%s: writable by group or others (mode %04o): refusing to "
+                                       "use it while running as root (chmod go-w %s, or set "
+                                       "HOSTTUNE_INSECURE_PROFILES=1)",
+                                       path, (unsigned)(st.st_mode & 07777), path);
+                return -EPERM;
+        }
+        return 0;
+}
+
+static bool ident_char(char c) {
+        return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '*';
+}
+
+/* libconfig 1.5 silently truncates an integer literal that does not fit
+ * in 32 bits unless it carries an L suffix (shmmax = 4398046511104 would
+ * become 0). Add the suffix where needed, refuse what does not fit in 64
+ * bits, and refuse @include, which would read a file no trust check has
+ * seen. Strings and comments are left alone; line numbers are kept. */
+static int prescan(const char *path, const char *in, char **ret, char **ret_error) {
+        strbuf out = {0};
+        unsigned line = 1;
+        bool line_start = true;
+        const char *p = in;
+
+        while (*p) {
+                char c = *p;
+                if (c == '\n') {
+                        line++;
+                        line_start = true;
+                        strbuf_appendn(&out, p++, 1);
+                        continue;
+                }
+                if (c == ' ' || c == '\t' || c == '\r') {
+                        strbuf_appendn(&out, p++, 1);
+                        continue;
+                }
+                if (line_start && c == '@') {
+                        strbuf_done(&out);
+                        *ret_error = xasprintf("%s:%u: @include is not supported: use inherit "
+                                               "to build on another profile", path, line);
+                        return -EINVAL;
+                }
+                line_start = false;
+                if (c == '#' || (c == '/' && p[1] == '/')) {
+                        size_t n = strcspn(p, "\n");
+                        strbuf_appendn(&out, p, n);
+                        p += n;
+                        continue;
+                }
+                if (c == '/' && p[1] == '*') {
+                        const char *e = strstr(p + 2, "*/");
+                        size_t n = e ? (size_t)(e + 2 - p) : strlen(p);
+                        for (size_t i = 0; i < n; i++)
+                                if (p[i] == '\n')
+                                        line++;
+                        strbuf_appendn(&out, p, n);
+                        p += n;
+                        continue;
+                }
+                if (c == '"') {
+                        const char *s = p + 1;
+                        while (*s && *s != '"') {
+                                if (*s == '\\' && s[1])
+                                        s++;
+                                if (*s == '\n')
+                                        line++;
+                                s++;
+                        }
+                        if (*s == '"')
+                                s++;
+                        strbuf_appendn(&out, p, s - p);
+                        p = s;
+                        continue;
+                }
+                if (isalpha((unsigned char)c) || c == '*') {
+                        const char *s = p;
+                        while (ident_char(*s))
+                                s++;
+                        strbuf_appendn(&out, p, s - p);
+                        p = s;
+                        continue;
+                }
+                if (isdigit((unsigned char)c) ||
+                    ((c == '-' || c == '+') && isdigit((unsigned char)p[1]))) {
+                        const char *s = p;
+                        bool neg = c == '-';
+                        if (c == '-' || c == '+')
+                                s++;
+                        const char *digits = s;
+                        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+                        if (hex) {
+                                s += 2;
+                                digits = s;
+                                while (isxdigit((unsigned char)*s))
+                                        s++;
+                        } else
+                                while (isdigit((unsigned char)*s))
+                                        s++;
+                        if (!hex && (*s == '.' || *s == 'e' || *s == 'E')) {
+                                /* A float: left for the type check to refuse. */
+                                while (isalnum((unsigned char)*s) || *s == '.' ||
+                                       ((*s == '-' || *s == '+') && (s[-1] == 'e' || s[-1] == 'E')))
+                                        s++;
+                                strbuf_appendn(&out, p, s - p);
+                                p = s;
+                                continue;
+                        }
+                        bool has_l = *s == 'L';
+                        uint64_t v = 0;
+                        bool overflow = false;
+                        for (const char *d = digits; d < s; d++) {
+                                unsigned dv = isdigit((unsigned char)*d)
+                                                      ? (unsigned)(*d - '0')
+                                                      : (unsigned)(tolower((unsigned char)*d) - 'a' + 10);
+                                unsigned base = hex ? 16 : 10;
+                                if (v > (UINT64_MAX - dv) / base) {
+                                        overflow = true;
+                                        break;
+                                }
+                                v = v * base + dv;
+                        }
+                        if (overflow || (!neg && v > INT64_MAX) ||
+                            (neg && v > (uint64_t)INT64_MAX + 1)) {
+                                strbuf_done(&out);
+                                *ret_error = xasprintf("%s:%u: integer %.*s does not fit in 64 bits",
+                                                       path, line, (int)(s - p), p);
+                                return -ERANGE;
+                        }
+                        strbuf_appendn(&out, p, s - p);
+                        bool fits32 = neg ? v <= (uint64_t)INT32_MAX + 1 : v <= INT32_MAX;
+                        if (!fits32 && !has_l)
+                                strbuf_append(&out, "L");
+                        p = s;
+                        continue;
+                }
+                strbuf_appendn(&out, p++, 1);
+        }
+        *ret = out.data ? strbuf_steal(&out) : xstrdup("");
+        return 0;
+}
+
+int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                int r = -errno;
+                *ret_error = xasprintf("%s: %s", path, strerror(-r));
+                return r;
+        }
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode)) {
+                *ret_error = xasprintf("%s: not a regular file", path);
+                return -EINVAL;
+        }
+        if (st.st_size > HT_PROFILE_MAX_SIZE) {
+                *ret_error = xasprintf("%s: too large (%lld bytes, at most %d)", path,
+                                       (long long)st.st_size, HT_PROFILE_MAX_SIZE);
+                return -EFBIG;
+        }
+        int r = ht_profile_check_trust(fd, path, geteuid() == 0, ret_error);
+        if (r < 0)
+                return r;
+
+        /* Read through the fd that was checked, so the file parsed is the
+         * file trusted. */
+        _cleanup_free_ char *buf = xmalloc(HT_PROFILE_MAX_SIZE + 1);
+        size_t len = 0;
+        for (;;) {
+                ssize_t n = read(fd, buf + len, HT_PROFILE_MAX_SIZE + 1 - len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        r = -errno;
+                        *ret_error = xasprintf("%s: %s", path, strerror(-r));
+                        return r;
+                }
+                if (n == 0)
+                        break;
+                len += n;
+                if (len > HT_PROFILE_MAX_SIZE) {
+                        *ret_error = xasprintf("%s: too large", path);
+                        return -EFBIG;
+                }
+        }
+        buf[len] = 0;
+        if (memchr(buf, 0, len)) {
+                *ret_error = xasprintf("%s: holds a NUL byte: not a text file", path);
+                return -EINVAL;
+        }
+
+        _cleanup_free_ char *text = NULL;
+        r = prescan(path, buf, &text, ret_error);
+        if (r < 0)
+                return r;
+
+        config_init(cfg);
+        if (!config_read_string(cfg, text)) {
+                *ret_error = xasprintf("%s:%d: %s", path, config_error_line(cfg),
+                                       config_error_text(cfg));
+                config_destroy(cfg);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static unsigned line_of(const config_setting_t *s) {
+        return config_setting_source_line(s);
+}
+
+static const char *type_name(int type) {
+        switch (type) {
+        case CONFIG_TYPE_GROUP: return "a group { }";
+        case CONFIG_TYPE_LIST: return "a list ( )";
+        case CONFIG_TYPE_ARRAY: return "an array [ ]";
+        case CONFIG_TYPE_INT:
+        case CONFIG_TYPE_INT64: return "an integer";
+        case CONFIG_TYPE_FLOAT: return "a floating point number";
+        case CONFIG_TYPE_STRING: return "a string";
+        case CONFIG_TYPE_BOOL: return "a boolean";
+        default: return "an unknown type";
+        }
+}
+
+static bool is_scalar(const config_setting_t *s) {
+        int t = config_setting_type(s);
+        return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 || t == CONFIG_TYPE_BOOL ||
+               t == CONFIG_TYPE_STRING || t == CONFIG_TYPE_FLOAT;
+}
+
+/* A value as written: integers and booleans are literals, a string
+ * starting with '=' an expression, a string with ${ a template. */
+static int spec_from(const config_setting_t *s, const char *file, const char *what, ht_spec *ret,
+                     char **ret_error) {
+        switch (config_setting_type(s)) {
+        case CONFIG_TYPE_INT:
+        case CONFIG_TYPE_INT64:
+                *ret = (ht_spec){.kind = HT_SPEC_LIT,
+                                 .lit = ht_value_int(config_setting_get_int64(s))};
+                return 0;
+        case CONFIG_TYPE_BOOL:
+                *ret = (ht_spec){.kind = HT_SPEC_LIT,
+                                 .lit = ht_value_bool(config_setting_get_bool(s))};
+                return 0;
+        case CONFIG_TYPE_STRING: {
+                const char *str = config_setting_get_string(s);
+                if (has_control_chars(str)) {
+                        *ret_error = xasprintf("%s:%u: %s: control characters are not allowed in "
+                                               "values", file, line_of(s), what);
+                        return -EINVAL;
+                }
+                if (str[0] == '=') {
+                        _cleanup_free_ char *e = xstrdup(str + 1);
+                        if (isempty(strstrip(e))) {
+                                *ret_error = xasprintf("%s:%u: %s: empty expression after '='",
+                                                       file, line_of(s), what);
+                                return -EINVAL;
+                        }
+                        *ret = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
+                        return 0;
+                }
+                if (strstr(str, "${")) {
+                        *ret = (ht_spec){.kind = HT_SPEC_TEMPLATE, .text = xstrdup(str)};
+                        return 0;
+                }
+                *ret = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(str)};
+                return 0;
+        }
+        case CONFIG_TYPE_FLOAT:
+                *ret_error = xasprintf("%s:%u: %s: floating point numbers are not supported; "
+                                       "write an integer (sizes take K, M, G, T)",
+                                       file, line_of(s), what);
+                return -EINVAL;
+        default:
+                *ret_error = xasprintf("%s:%u: %s: expected a number, a string or a boolean, "
+                                       "not %s", file, line_of(s), what,
+                                       type_name(config_setting_type(s)));
+                return -EINVAL;
+        }
+}
+
+static int want_type(const config_setting_t *s, int type, const char *file, const char *what,
+                     char **ret_error) {
+        int t = config_setting_type(s);
+        if (t == type || (type == CONFIG_TYPE_INT && t == CONFIG_TYPE_INT64))
+                return 0;
+        *ret_error = xasprintf("%s:%u: %s: expected %s, not %s", file, line_of(s), what,
+                               type_name(type), type_name(t));
+        return -EINVAL;
+}
+
+/* Every member of group g must be one of allowed. */
+static int check_members(const config_setting_t *g, const char *const *allowed, const char *file,
+                         const char *what, char **ret_error) {
+        for (int i = 0; i < config_setting_length(g); i++) {
+                const config_setting_t *m = config_setting_get_elem(g, i);
+                const char *n = config_setting_name(m);
+                if (strv_contains((char *const *)allowed, n))
+                        continue;
+                const char *close = closest_word(n, (char *const *)allowed);
+                *ret_error = xasprintf("%s:%u: %s: unknown key '%s'%s%s%s", file, line_of(m), what,
+                                       n, close ? " (did you mean '" : "", close ? close : "",
+                                       close ? "'?)" : "");
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static int get_bool(const config_setting_t *g, const char *name, const char *file, const char *what,
+                    bool *ret, bool *ret_present, char **ret_error) {
+        const config_setting_t *m = config_setting_get_member(g, name);
+        if (ret_present)
+                *ret_present = m != NULL;
+        if (!m)
+                return 0;
+        _cleanup_free_ char *w = xasprintf("%s: %s", what, name);
+        int r = want_type(m, CONFIG_TYPE_BOOL, file, w, ret_error);
+        if (r < 0)
+                return r;
+        *ret = config_setting_get_bool(m);
+        return 0;
+}
+
+static int get_spec(const config_setting_t *g, const char *name, bool required, const char *file,
+                    const char *what, ht_spec *ret, char **ret_error) {
+        const config_setting_t *m = config_setting_get_member(g, name);
+        if (!m) {
+                if (!required)
+                        return 0;
+                *ret_error = xasprintf("%s:%u: %s: '%s' is missing", file, line_of(g), what, name);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *w = xasprintf("%s: %s", what, name);
+        return spec_from(m, file, w, ret, ret_error);
+}
+
+static ht_entry *push_entry(ht_entry **l, size_t *n, ht_backend_id b, const char *file,
+                            unsigned line) {
+        *l = xrealloc(*l, (*n + 1) * sizeof(**l));
+        ht_entry *e = &(*l)[(*n)++];
+        *e = (ht_entry){.backend = b, .file = file, .line = line};
+        return e;
+}
+
+static const char *const value_group_keys[] = {"value", "optional", NULL};
+
+/* A leaf value: a scalar, or { value = ...; optional = true; }. */
+static int leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
+                      char **ret_error) {
+        if (config_setting_type(m) == CONFIG_TYPE_GROUP) {
+                int r = check_members(m, value_group_keys, file, what, ret_error);
+                if (r < 0)
+                        return r;
+                r = get_bool(m, "optional", file, what, &e->optional, &e->has_optional, ret_error);
+                if (r < 0)
+                        return r;
+                return get_spec(m, "value", true, file, what, &e->value, ret_error);
+        }
+        return spec_from(m, file, what, &e->value, ret_error);
+}
+
+/* sysctl and sysfs as nested groups: names joined with '.' (sysctl) or
+ * '/' (sysfs). A group with a "value" member is a leaf. */
+static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, const char *prefix,
+                      char **ret_error) {
+        char sep = b == HT_BK_SYSCTL ? '.' : '/';
+        for (int i = 0; i < config_setting_length(g); i++) {
+                const config_setting_t *m = config_setting_get_elem(g, i);
+                _cleanup_free_ char *key = prefix ? xasprintf("%s%c%s", prefix, sep,
+                                                              config_setting_name(m))
+                                                  : xstrdup(config_setting_name(m));
+                _cleanup_free_ char *what = xasprintf("%s %s", backend_names[b], key);
+                int t = config_setting_type(m);
+                if (t == CONFIG_TYPE_GROUP && !config_setting_get_member(m, "value")) {
+                        int r = parse_tree(p, m, b, key, ret_error);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                if (t != CONFIG_TYPE_GROUP && !is_scalar(m)) {
+                        *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s",
+                                               p->path, line_of(m), what, type_name(t));
+                        return -EINVAL;
+                }
+                ht_entry *e = push_entry(&p->entries, &p->n_entries, b, p->path, line_of(m));
+                e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(key)};
+                int r = leaf_value(m, p->path, what, e, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* sysctl and sysfs as a list of { key|path = ...; value = ...; optional = ...; }
+ * for keys that are not libconfig names. */
+static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id b,
+                          char **ret_error) {
+        static const char *const sysctl_keys[] = {"key", "value", "optional", NULL};
+        static const char *const sysfs_keys[] = {"path", "value", "optional", NULL};
+        const char *const *allowed = b == HT_BK_SYSCTL ? sysctl_keys : sysfs_keys;
+        for (int i = 0; i < config_setting_length(l); i++) {
+                const config_setting_t *m = config_setting_get_elem(l, i);
+                _cleanup_free_ char *what = xasprintf("%s entry %d", backend_names[b], i + 1);
+                int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
+                if (r < 0)
+                        return r;
+                r = check_members(m, allowed, p->path, what, ret_error);
+                if (r < 0)
+                        return r;
+                ht_entry *e = push_entry(&p->entries, &p->n_entries, b, p->path, line_of(m));
+                r = get_spec(m, allowed[0], true, p->path, what, &e->key, ret_error);
+                if (r >= 0)
+                        r = get_spec(m, "value", true, p->path, what, &e->value, ret_error);
+                if (r >= 0)
+                        r = get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
+                                     ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int parse_sysctl_sysfs(ht_pfile *p, const config_setting_t *s, ht_backend_id b,
+                              char **ret_error) {
+        int t = config_setting_type(s);
+        if (t == CONFIG_TYPE_GROUP)
+                return parse_tree(p, s, b, b == HT_BK_SYSFS ? "/sys" : NULL, ret_error);
+        if (t == CONFIG_TYPE_LIST)
+                return parse_key_list(p, s, b, ret_error);
+        *ret_error = xasprintf("%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
+                               line_of(s), backend_names[b], type_name(t));
+        return -EINVAL;
+}
+
+static int parse_limits(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        static const char *const keys[] = {"domain", "type", "item", "value", "optional", NULL};
+        int t = config_setting_type(s);
+        if (t != CONFIG_TYPE_LIST) {
+                *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
+                                       p->path, line_of(s), type_name(t));
+                return -EINVAL;
+        }
+        for (int i = 0; i < config_setting_length(s); i++) {
+                const config_setting_t *m = config_setting_get_elem(s, i);
+                _cleanup_free_ char *what = xasprintf("limits entry %d", i + 1);
+                int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
+                if (r >= 0)
+                        r = check_members(m, keys, p->path, what, ret_error);
+                if (r < 0)
+                        return r;
+                ht_entry *e = push_entry(&p->entries, &p->n_entries, HT_BK_LIMITS, p->path,
+                                         line_of(m));
+                r = get_spec(m, "domain", true, p->path, what, &e->domain, ret_error);
+                if (r >= 0)
+                        r = get_spec(m, "type", true, p->path, what, &e->type, ret_error);
+                if (r >= 0)
+                        r = get_spec(m, "item", true, p->path, what, &e->item, ret_error);
+                if (r >= 0)
+                        r = get_spec(m, "value", true, p->path, what, &e->value, ret_error);
+                if (r >= 0)
+                        r = get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
+                                     ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* systemd resource-limit directives a unit drop-in may set. */
+static const char *const service_directives[] = {
+        "LimitCPU", "LimitFSIZE", "LimitDATA", "LimitSTACK", "LimitCORE", "LimitRSS",
+        "LimitNOFILE", "LimitAS", "LimitNPROC", "LimitMEMLOCK", "LimitLOCKS",
+        "LimitSIGPENDING", "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME",
+        "TasksMax", NULL,
+};
+
+bool ht_service_directive_known(const char *d) {
+        return strv_contains((char *const *)service_directives, d);
+}
+
+static int parse_unit_directives(ht_pfile *p, const config_setting_t *g, const ht_spec *unit,
+                                 const char *unit_label, char **ret_error) {
+        for (int i = 0; i < config_setting_length(g); i++) {
+                const config_setting_t *m = config_setting_get_elem(g, i);
+                const char *d = config_setting_name(m);
+                if (streq(d, "unit"))
+                        continue;
+                _cleanup_free_ char *what = xasprintf("services %s", unit_label);
+                if (!ht_service_directive_known(d)) {
+                        const char *close = closest_word(d, (char *const *)service_directives);
+                        *ret_error = xasprintf("%s:%u: %s: unknown directive '%s'%s%s%s", p->path,
+                                               line_of(m), what, d,
+                                               close ? " (did you mean '" : "",
+                                               close ? close : "", close ? "'?)" : "");
+                        return -EINVAL;
+                }
+                free(what);
+                what = xasprintf("services %s %s", unit_label, d);
+                ht_entry *e = push_entry(&p->entries, &p->n_entries, HT_BK_SERVICE, p->path,
+                                         line_of(m));
+                ht_spec_copy(&e->unit, unit);
+                e->directive = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(d)};
+                int r = leaf_value(m, p->path, what, e, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int parse_services(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        int t = config_setting_type(s);
+        if (t == CONFIG_TYPE_GROUP) {
+                /* unit names cannot hold a dot here: NAME means NAME.service */
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        _cleanup_free_ char *unit = xasprintf("%s.service", config_setting_name(m));
+                        int r = want_type(m, CONFIG_TYPE_GROUP, p->path, unit, ret_error);
+                        if (r < 0)
+                                return r;
+                        ht_spec u = {.kind = HT_SPEC_LIT, .lit = ht_value_str(unit)};
+                        r = parse_unit_directives(p, m, &u, unit, ret_error);
+                        ht_spec_done(&u);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        if (t == CONFIG_TYPE_LIST) {
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        _cleanup_free_ char *what = xasprintf("services entry %d", i + 1);
+                        int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
+                        if (r < 0)
+                                return r;
+                        ht_spec u = {0};
+                        r = get_spec(m, "unit", true, p->path, what, &u, ret_error);
+                        if (r >= 0)
+                                r = parse_unit_directives(p, m, &u,
+                                                          u.kind == HT_SPEC_LIT ? u.lit.str : u.text,
+                                                          ret_error);
+                        ht_spec_done(&u);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        *ret_error = xasprintf("%s:%u: services: expected a group { } or a list ( ), not %s",
+                               p->path, line_of(s), type_name(t));
+        return -EINVAL;
+}
+
+static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const char *name,
+                               bool remove, bool optional, const ht_spec *target,
+                               char **ret_error) {
+        const config_setting_t *l = config_setting_get_member(g, name);
+        if (!l)
+                return 0;
+        _cleanup_free_ char *what = xasprintf("cmdline %s", name);
+        int t = config_setting_type(l);
+        int n = t == CONFIG_TYPE_STRING ? 1 : config_setting_length(l);
+        if (t != CONFIG_TYPE_STRING && t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
+                *ret_error = xasprintf("%s:%u: %s: expected a string or an array of strings, not %s",
+                                       p->path, line_of(l), what, type_name(t));
+                return -EINVAL;
+        }
+        for (int i = 0; i < n; i++) {
+                const config_setting_t *w = t == CONFIG_TYPE_STRING ? l : config_setting_get_elem(l, i);
+                int r = want_type(w, CONFIG_TYPE_STRING, p->path, what, ret_error);
+                if (r < 0)
+                        return r;
+                ht_entry *e = push_entry(&p->entries, &p->n_entries, HT_BK_CMDLINE, p->path,
+                                         line_of(w) ?: line_of(l));
+                e->remove = remove;
+                e->optional = optional;
+                e->has_optional = true;
+                ht_spec_copy(&e->target, target);
+                r = spec_from(w, p->path, what, &e->key, ret_error);
+                if (r < 0)
+                        return r;
+                if (e->key.kind != HT_SPEC_LIT) {
+                        e->cmdline_word = true;
+                        continue;
+                }
+                /* Split a literal word now so the key is known early. */
+                const char *word = e->key.lit.str;
+                const char *eq = strchr(word, '=');
+                if (eq) {
+                        e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(eq + 1)};
+                        char *k = xstrndup(word, eq - word);
+                        ht_value_done(&e->key.lit);
+                        e->key.lit = ht_value_str(k);
+                        free(k);
+                } else
+                        e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
+        }
+        return 0;
+}
+
+static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **ret_error) {
+        static const char *const keys[] = {"add", "remove", "optional", "target", NULL};
+        int r = check_members(g, keys, p->path, "cmdline", ret_error);
+        if (r < 0)
+                return r;
+        bool optional = false;
+        r = get_bool(g, "optional", p->path, "cmdline", &optional, NULL, ret_error);
+        if (r < 0)
+                return r;
+        ht_spec target = {0};
+        r = get_spec(g, "target", false, p->path, "cmdline", &target, ret_error);
+        if (r >= 0)
+                r = parse_cmdline_words(p, g, "add", false, optional, &target, ret_error);
+        if (r >= 0)
+                r = parse_cmdline_words(p, g, "remove", true, optional, &target, ret_error);
+        ht_spec_done(&target);
+        return r;
+}
+
+static int parse_cmdline(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        int t = config_setting_type(s);
+        if (t == CONFIG_TYPE_GROUP)
+                return parse_cmdline_group(p, s, ret_error);
+        if (t == CONFIG_TYPE_LIST) {
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        int r = want_type(m, CONFIG_TYPE_GROUP, p->path, "cmdline", ret_error);
+                        if (r >= 0)
+                                r = parse_cmdline_group(p, m, ret_error);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        *ret_error = xasprintf("%s:%u: cmdline: expected a group { add = [...]; remove = [...]; } "
+                               "or a list of them, not %s", p->path, line_of(s), type_name(t));
+        return -EINVAL;
+}
+
+static int parse_params(const config_setting_t *s, const char *file, ht_param_decl **params,
+                        size_t *n_params, char **ret_error) {
+        int r = want_type(s, CONFIG_TYPE_GROUP, file, "params", ret_error);
+        if (r < 0)
+                return r;
+        for (int i = 0; i < config_setting_length(s); i++) {
+                const config_setting_t *m = config_setting_get_elem(s, i);
+                _cleanup_free_ char *what = xasprintf("params %s", config_setting_name(m));
+                ht_spec sp = {0};
+                r = spec_from(m, file, what, &sp, ret_error);
+                if (r < 0)
+                        return r;
+                *params = xrealloc(*params, (*n_params + 1) * sizeof(**params));
+                (*params)[(*n_params)++] = (ht_param_decl){
+                        .name = xstrdup(config_setting_name(m)),
+                        .spec = sp,
+                        .file = file,
+                        .line = line_of(m),
+                };
+        }
+        return 0;
+}
+
+static int parse_inherit(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        int t = config_setting_type(s);
+        p->inherit_line = line_of(s);
+        if (t == CONFIG_TYPE_STRING) {
+                strv_push(&p->parents, config_setting_get_string(s));
+        } else if (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) {
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        int r = want_type(m, CONFIG_TYPE_STRING, p->path, "inherit", ret_error);
+                        if (r < 0)
+                                return r;
+                        strv_push(&p->parents, config_setting_get_string(m));
+                }
+        } else {
+                *ret_error = xasprintf("%s:%u: inherit: expected a profile name or an array of "
+                                       "names, not %s", p->path, line_of(s), type_name(t));
+                return -EINVAL;
+        }
+        for (size_t i = 0; p->parents && p->parents[i]; i++)
+                if (!ht_profile_name_valid(p->parents[i])) {
+                        *ret_error = xasprintf("%s:%u: inherit: '%s' is not a valid profile name",
+                                               p->path, p->inherit_line, p->parents[i]);
+                        return -EINVAL;
+                }
+        return 0;
+}
+
+static const char *const profile_sections[] = {
+        "summary", "inherit", "params", "sysctl", "sysfs", "limits", "services", "cmdline", NULL,
+};
+
+int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error) {
+        config_t cfg;
+        int r = ht_config_load(path, &cfg, ret_error);
+        if (r < 0)
+                return r;
+
+        ht_pfile *p = xcalloc(1, sizeof(*p));
+        p->name = xstrdup(name);
+        p->path = xstrdup(path);
+        const config_setting_t *root = config_root_setting(&cfg);
+        r = check_members(root, profile_sections, path, "profile", ret_error);
+        for (int i = 0; r >= 0 && i < config_setting_length(root); i++) {
+                const config_setting_t *s = config_setting_get_elem(root, i);
+                const char *n = config_setting_name(s);
+                if (streq(n, "summary")) {
+                        r = want_type(s, CONFIG_TYPE_STRING, path, "summary", ret_error);
+                        if (r >= 0)
+                                p->summary = xstrdup(config_setting_get_string(s));
+                } else if (streq(n, "inherit"))
+                        r = parse_inherit(p, s, ret_error);
+                else if (streq(n, "params"))
+                        r = parse_params(s, p->path, &p->params, &p->n_params, ret_error);
+                else if (streq(n, "sysctl"))
+                        r = parse_sysctl_sysfs(p, s, HT_BK_SYSCTL, ret_error);
+                else if (streq(n, "sysfs"))
+                        r = parse_sysctl_sysfs(p, s, HT_BK_SYSFS, ret_error);
+                else if (streq(n, "limits"))
+                        r = parse_limits(p, s, ret_error);
+                else if (streq(n, "services"))
+                        r = parse_services(p, s, ret_error);
+                else if (streq(n, "cmdline"))
+                        r = parse_cmdline(p, s, ret_error);
+        }
+        config_destroy(&cfg);
+        if (r < 0) {
+                ht_pfile_free(p);
+                return r;
+        }
+        *ret = p;
+        return 0;
+}
+
+/* A `set` or `skip` of a rule: backend plus the key fields. */
+static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *g, bool skip,
+                            char **ret_error) {
+        static const char *const set_keys[] = {
+                "backend", "key", "path", "domain", "type", "item", "unit", "directive",
+                "target", "value", "optional", "remove", "boot_only", "at_least", NULL,
+        };
+        static const char *const skip_keys[] = {
+                "backend", "key", "path", "domain", "type", "item", "unit", "directive",
+                "target", NULL,
+        };
+        _cleanup_free_ char *what = xasprintf("rule %s: %s", rule->name, skip ? "skip" : "set");
+        int r = want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
+        if (r >= 0)
+                r = check_members(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
+        if (r < 0)
+                return r;
+        const config_setting_t *bs = config_setting_get_member(g, "backend");
+        if (!bs || config_setting_type(bs) != CONFIG_TYPE_STRING) {
+                *ret_error = xasprintf("%s:%u: %s: 'backend' must be a string (sysctl, sysfs, "
+                                       "limits, service, cmdline)", f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        ht_backend_id b;
+        const char *bname = config_setting_get_string(bs);
+        if (ht_backend_from_string(bname, &b) < 0 || b == HT_BK_BOOTLOADER) {
+                const char *const names[] = {"sysctl", "sysfs", "limits", "service", "cmdline", NULL};
+                const char *close = closest_word(bname, (char *const *)names);
+                *ret_error = xasprintf("%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
+                                       line_of(bs), what, bname, close ? " (did you mean '" : "",
+                                       close ? close : "", close ? "'?)" : "");
+                return -EINVAL;
+        }
+        ht_entry **l = skip ? &rule->skips : &rule->sets;
+        size_t *n = skip ? &rule->n_skips : &rule->n_sets;
+        ht_entry *e = push_entry(l, n, b, f->path, line_of(g));
+        switch (b) {
+        case HT_BK_SYSCTL:
+        case HT_BK_CMDLINE:
+                r = get_spec(g, "key", true, f->path, what, &e->key, ret_error);
+                break;
+        case HT_BK_SYSFS:
+                r = get_spec(g, config_setting_get_member(g, "path") ? "path" : "key", true,
+                             f->path, what, &e->key, ret_error);
+                break;
+        case HT_BK_LIMITS:
+                r = get_spec(g, "domain", true, f->path, what, &e->domain, ret_error);
+                if (r >= 0)
+                        r = get_spec(g, "type", true, f->path, what, &e->type, ret_error);
+                if (r >= 0)
+                        r = get_spec(g, "item", true, f->path, what, &e->item, ret_error);
+                break;
+        case HT_BK_SERVICE:
+                r = get_spec(g, "unit", true, f->path, what, &e->unit, ret_error);
+                if (r >= 0)
+                        r = get_spec(g, "directive", true, f->path, what, &e->directive,
+                                     ret_error);
+                break;
+        default:
+                break;
+        }
+        if (r >= 0 && b == HT_BK_CMDLINE)
+                r = get_spec(g, "target", false, f->path, what, &e->target, ret_error);
+        if (r < 0 || skip)
+                return r;
+        r = get_spec(g, "value", false, f->path, what, &e->value, ret_error);
+        if (r >= 0)
+                r = get_bool(g, "optional", f->path, what, &e->optional, &e->has_optional,
+                             ret_error);
+        if (r >= 0)
+                r = get_bool(g, "remove", f->path, what, &e->remove, NULL, ret_error);
+        if (r >= 0)
+                r = get_bool(g, "boot_only", f->path, what, &e->boot_only, &e->has_boot_only,
+                             ret_error);
+        if (r >= 0)
+                r = get_bool(g, "at_least", f->path, what, &e->at_least, NULL, ret_error);
+        if (r < 0)
+                return r;
+        if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only) {
+                *ret_error = xasprintf("%s:%u: %s: needs a 'value' (or only flags: optional, "
+                                       "boot_only)", f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        if (e->remove && b != HT_BK_CMDLINE) {
+                *ret_error = xasprintf("%s:%u: %s: 'remove' is only for the cmdline backend",
+                                       f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        if (e->remove && e->value.kind == HT_SPEC_NONE)
+                e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
+        return 0;
+}
+
+static int parse_rule_entries(ht_rfile *f, ht_rule *rule, const config_setting_t *s, bool skip,
+                              char **ret_error) {
+        if (config_setting_type(s) == CONFIG_TYPE_LIST) {
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        int r = parse_rule_entry(f, rule, config_setting_get_elem(s, i), skip,
+                                                 ret_error);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        return parse_rule_entry(f, rule, s, skip, ret_error);
+}
+
+static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, char **ret_error) {
+        static const char *const keys[] = {
+                "name", "description", "when", "set", "skip", "warn", "error", "fix",
+                "bootloader_default", NULL,
+        };
+        _cleanup_free_ char *what = xasprintf("rule %d", index + 1);
+        int r = want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
+        if (r >= 0)
+                r = check_members(g, keys, f->path, what, ret_error);
+        if (r < 0)
+                return r;
+        const config_setting_t *n = config_setting_get_member(g, "name");
+        if (!n || config_setting_type(n) != CONFIG_TYPE_STRING ||
+            !ht_profile_name_valid(config_setting_get_string(n))) {
+                *ret_error = xasprintf("%s:%u: %s: needs a 'name' (letters, digits, '-', '_')",
+                                       f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        for (size_t i = 0; i < f->n_rules; i++)
+                if (streq(f->rules[i].name, config_setting_get_string(n))) {
+                        *ret_error = xasprintf("%s:%u: rule '%s' is defined twice (also at line %u)",
+                                               f->path, line_of(g), f->rules[i].name,
+                                               f->rules[i].line);
+                        return -EINVAL;
+                }
+        f->rules = xrealloc(f->rules, (f->n_rules + 1) * sizeof(*f->rules));
+        ht_rule *rule = &f->rules[f->n_rules++];
+        *rule = (ht_rule){.name = xstrdup(config_setting_get_string(n)), .file = f->path,
+                          .line = line_of(g)};
+        free(what);
+        what = xasprintf("rule %s", rule->name);
+
+        const config_setting_t *s = config_setting_get_member(g, "when");
+        if (s) {
+                _cleanup_free_ char *w = xasprintf("%s: when", what);
+                r = want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
+                if (r < 0)
+                        return r;
+                /* when is always an expression; a leading '=' is allowed. */
+                const char *t = config_setting_get_string(s);
+                rule->when = xstrdup(t[0] == '=' ? t + 1 : t);
+                if (isempty(strstrip(rule->when))) {
+                        *ret_error = xasprintf("%s:%u: %s: empty condition", f->path, line_of(s), w);
+                        return -EINVAL;
+                }
+        }
+        const struct {
+                const char *name;
+                ht_spec *spec;
+        } strings[] = {
+                {"warn", &rule->warn},
+                {"error", &rule->error},
+                {"fix", &rule->fix},
+                {"bootloader_default", &rule->bootloader_default},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(strings); i++) {
+                s = config_setting_get_member(g, strings[i].name);
+                if (!s)
+                        continue;
+                _cleanup_free_ char *w = xasprintf("%s: %s", what, strings[i].name);
+                r = want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
+                if (r >= 0)
+                        r = spec_from(s, f->path, w, strings[i].spec, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        s = config_setting_get_member(g, "description");
+        if (s) {
+                _cleanup_free_ char *w = xasprintf("%s: description", what);
+                r = want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        s = config_setting_get_member(g, "set");
+        if (s && (r = parse_rule_entries(f, rule, s, false, ret_error)) < 0)
+                return r;
+        s = config_setting_get_member(g, "skip");
+        if (s && (r = parse_rule_entries(f, rule, s, true, ret_error)) < 0)
+                return r;
+        if (rule->fix.kind != HT_SPEC_NONE && rule->error.kind == HT_SPEC_NONE) {
+                *ret_error = xasprintf("%s:%u: %s: 'fix' goes with 'error'", f->path, line_of(g),
+                                       what);
+                return -EINVAL;
+        }
+        if (!rule->n_sets && !rule->n_skips && rule->warn.kind == HT_SPEC_NONE &&
+            rule->error.kind == HT_SPEC_NONE && rule->bootloader_default.kind == HT_SPEC_NONE) {
+                *ret_error = xasprintf("%s:%u: %s: has no action (set, skip, warn, error, "
+                                       "bootloader_default)", f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
+        static const char *const sections[] = {"params", "rules", NULL};
+        config_t cfg;
+        int r = ht_config_load(path, &cfg, ret_error);
+        if (r < 0)
+                return r;
+        ht_rfile *f = xcalloc(1, sizeof(*f));
+        f->path = xstrdup(path);
+        const config_setting_t *root = config_root_setting(&cfg);
+        r = check_members(root, sections, path, "rules file", ret_error);
+        const config_setting_t *s = config_setting_get_member(root, "params");
+        if (r >= 0 && s)
+                r = parse_params(s, f->path, &f->params, &f->n_params, ret_error);
+        s = config_setting_get_member(root, "rules");
+        if (r >= 0 && s) {
+                r = want_type(s, CONFIG_TYPE_LIST, path, "rules", ret_error);
+                for (int i = 0; r >= 0 && i < config_setting_length(s); i++)
+                        r = parse_rule(f, config_setting_get_elem(s, i), i, ret_error);
+        }
+        config_destroy(&cfg);
+        if (r < 0) {
+                ht_rfile_free(f);
+                return r;
+        }
+        *ret = f;
+        return 0;
+}
+
+int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
+                        char ***ret_names) {
+        _cleanup_strv_free_ char **names = NULL;
+        _cleanup_strv_free_ char **paths = NULL;
+        for (size_t i = 0; dirs && dirs[i]; i++) {
+                DIR *d = opendir(dirs[i]);
+                if (!d) {
+                        if (errno == ENOENT || errno == ENOTDIR)
+                                continue;
+                        return -errno;
+                }
+                _cleanup_strv_free_ char **found = NULL;
+                struct dirent *de;
+                while ((de = readdir(d))) {
+                        if (de->d_name[0] == '.' || !endswith(de->d_name, suffix))
+                                continue;
+                        strv_push(&found, de->d_name);
+                }
+                closedir(d);
+                if (found)
+                        qsort(found, strv_length(found), sizeof(char *), strv_sort_cmp);
+                for (size_t j = 0; found && found[j]; j++) {
+                        _cleanup_free_ char *n = xstrndup(found[j], strlen(found[j]) - strlen(suffix));
+                        /* An earlier directory shadows a later one. */
+                        if (!ht_profile_name_valid(n) || strv_contains(names, n))
+                                continue;
+                        strv_push(&names, n);
+                        strv_push_take(&paths, xasprintf("%s/%s", dirs[i], found[j]));
+                }
+        }
+        /* Sort both lists together by name. */
+        size_t n = strv_length(names);
+        for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+                        char *t = names[j];
+                        names[j] = names[j - 1];
+                        names[j - 1] = t;
+                        t = paths[j];
+                        paths[j] = paths[j - 1];
+                        paths[j - 1] = t;
+                }
+        if (ret_paths)
+                *ret_paths = TAKE_PTR(paths);
+        if (ret_names)
+                *ret_names = TAKE_PTR(names);
+        return 0;
+}

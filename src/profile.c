@@ -1,0 +1,1442 @@
+/* Profile resolution: the inheritance chain, parameters and --set, the
+ * evaluation of every setting with its provenance, conflicts between
+ * parents, and the resolved profile as JSON and text. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "profile-internal.h"
+#include "util.h"
+
+#ifndef HT_DATADIR
+#define HT_DATADIR "/usr/share/hosttune"
+#endif
+
+static char *join_root(const ht_context *c, const char *path) {
+        const char *root = c && c->root ? c->root : "/";
+        size_t n = strlen(root);
+        while (n > 0 && root[n - 1] == '/')
+                n--;
+        return xasprintf("%.*s%s", (int)n, root, path);
+}
+
+int ht_profile_default_path(const ht_context *c, char ***ret) {
+        char **l = NULL;
+        strv_push_take(&l, join_root(c, "/etc/hosttune/profiles"));
+        strv_push(&l, HT_DATADIR "/profiles");
+        *ret = l;
+        return 0;
+}
+
+int ht_rules_default_path(const ht_context *c, char ***ret) {
+        char **l = NULL;
+        strv_push_take(&l, join_root(c, "/etc/hosttune/rules"));
+        strv_push(&l, HT_DATADIR "/rules");
+        *ret = l;
+        return 0;
+}
+
+static char **profile_dirs(const ht_context *c) {
+        char **l = NULL;
+        if (c->profile_path)
+                for (size_t i = 0; c->profile_path[i]; i++)
+                        strv_push(&l, c->profile_path[i]);
+        else
+                ht_profile_default_path(c, &l);
+        return l;
+}
+
+static char **rules_dirs(const ht_context *c) {
+        char **l = NULL;
+        if (c->rules_path)
+                for (size_t i = 0; c->rules_path[i]; i++)
+                        strv_push(&l, c->rules_path[i]);
+        else
+                ht_rules_default_path(c, &l);
+        return l;
+}
+
+void ht_setting_done(ht_setting *s) {
+        free(s->key);
+        free(s->value);
+        free(s->source);
+        free(s->domain);
+        free(s->type);
+        free(s->item);
+        free(s->unit);
+        free(s->directive);
+        free(s->target);
+        *s = (ht_setting){0};
+}
+
+/* "sysctl vm.swappiness", "limits oracle soft memlock", for messages. */
+static char *setting_label(const ht_setting *s) {
+        if (s->backend == HT_BK_CMDLINE && s->target && !streq(s->target, "linux"))
+                return xasprintf("cmdline (%s) %s", s->target, s->key);
+        return xasprintf("%s %s", ht_backend_id_to_string(s->backend), s->key);
+}
+
+static const char *value_or_removed(const ht_setting *s) {
+        if (s->remove)
+                return isempty(s->value) ? "(removed)" : "(this value removed)";
+        return s->value ? s->value : "(unset)";
+}
+
+/* --- values --------------------------------------------------------- */
+
+char *ht_value_format(const ht_value *v) {
+        switch (v->type) {
+        case HT_VAL_INT: {
+                if (v->den == 1 || v->den == 0)
+                        return xasprintf("%" PRId64, v->num);
+                /* A fraction in a message: two decimals are enough to read. */
+                __int128 n = v->num, d = v->den;
+                bool neg = n < 0;
+                if (neg)
+                        n = -n;
+                __int128 scaled = (n * 100 + d / 2) / d;
+                long long ip = (long long)(scaled / 100);
+                int fp = (int)(scaled % 100);
+                if (fp % 10 == 0)
+                        return xasprintf("%s%lld.%d", neg ? "-" : "", ip, fp / 10);
+                return xasprintf("%s%lld.%02d", neg ? "-" : "", ip, fp);
+        }
+        case HT_VAL_BOOL:
+                return xstrdup(v->num ? "true" : "false");
+        case HT_VAL_STR:
+                return xstrdup(v->str ? v->str : "");
+        default:
+                return xstrdup("unknown");
+        }
+}
+
+/* --- the lookup behind every expression ----------------------------- */
+
+static json_object *json_dotted(json_object *root, const char *dotted, bool *ret_exists) {
+        _cleanup_strv_free_ char **parts = strv_split(dotted, ".");
+        json_object *o = root;
+        *ret_exists = false;
+        if (!parts || !root)
+                return NULL;
+        for (size_t i = 0; parts[i]; i++) {
+                json_object *n;
+                if (!o || !json_object_is_type(o, json_type_object) ||
+                    !json_object_object_get_ex(o, parts[i], &n))
+                        return NULL;
+                o = n;
+        }
+        *ret_exists = true;
+        return o;
+}
+
+static void fact_names(json_object *o, const char *prefix, char ***l) {
+        json_object_object_foreach(o, k, v) {
+                _cleanup_free_ char *n = prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
+                if (v && json_object_is_type(v, json_type_object))
+                        fact_names(v, n, l);
+                else
+                        strv_pushf(l, "facts.%s", n);
+        }
+}
+
+static void set_lookup_error(ht_resolver *r, char *msg) {
+        if (r->lookup_error)
+                free(msg);
+        else
+                r->lookup_error = msg;
+}
+
+/* The names next to an unknown one, for the evaluator's "did you mean". */
+static void set_candidates(ht_resolver *r, char **candidates) {
+        strv_free(r->candidates);
+        r->candidates = candidates;
+}
+
+static char **take_candidates(void *userdata) {
+        ht_resolver *r = userdata;
+        return TAKE_PTR(r->candidates);
+}
+
+/* The HugePages an existing set of SysV segments needs at the default
+ * page size: the sum of ceil(size / Hugepagesize) over the segments, as
+ * Oracle's hugepages_settings.sh computes it (MOS Doc ID 401749.1). */
+static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
+        bool e1, e2;
+        json_object *kb = json_dotted(r->facts, "hugepages.default_size_kb", &e1);
+        json_object *sizes = json_dotted(r->facts, "shm.sizes_bytes", &e2);
+        if (!kb || !json_object_is_type(kb, json_type_int) || json_object_get_int64(kb) <= 0 ||
+            !sizes || !json_object_is_type(sizes, json_type_array)) {
+                *ret = ht_value_null();
+                return 0;
+        }
+        uint64_t page = (uint64_t)json_object_get_int64(kb) * 1024, total = 0;
+        for (size_t i = 0; i < json_object_array_length(sizes); i++) {
+                int64_t sz = json_object_get_int64(json_object_array_get_idx(sizes, i));
+                if (sz < 0)
+                        continue;
+                total += ((uint64_t)sz + page - 1) / page;
+        }
+        *ret = ht_value_int((int64_t)total);
+        return 0;
+}
+
+static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
+        if (streq(dotted, "shm.hugepages_needed"))
+                return derived_shm_pages(r, ret);
+        bool exists;
+        json_object *o = json_dotted(r->facts, dotted, &exists);
+        if (!exists) {
+                char **names = NULL;
+                if (r->facts && json_object_is_type(r->facts, json_type_object))
+                        fact_names(r->facts, NULL, &names);
+                strv_push(&names, "facts.shm.hugepages_needed");
+                set_candidates(r, names);
+                return -ENOENT;
+        }
+        switch (o ? json_object_get_type(o) : json_type_null) {
+        case json_type_null:
+                *ret = ht_value_null();
+                return 0;
+        case json_type_boolean:
+                *ret = ht_value_bool(json_object_get_boolean(o));
+                return 0;
+        case json_type_int:
+                *ret = ht_value_int(json_object_get_int64(o));
+                return 0;
+        case json_type_double: {
+                double d = json_object_get_double(o);
+                if (d != (double)(int64_t)d) {
+                        set_lookup_error(r, xasprintf("facts.%s is not a whole number", dotted));
+                        return -EINVAL;
+                }
+                *ret = ht_value_int((int64_t)d);
+                return 0;
+        }
+        case json_type_string:
+                *ret = ht_value_str(json_object_get_string(o));
+                return 0;
+        case json_type_array: {
+                /* A list fact (cpu.flags, hugepages.sizes_kb) reads as its
+                 * words joined with spaces, for contains(). */
+                strbuf b = {0};
+                for (size_t i = 0; i < json_object_array_length(o); i++) {
+                        json_object *e = json_object_array_get_idx(o, i);
+                        if (i)
+                                strbuf_append(&b, " ");
+                        strbuf_append(&b, e ? json_object_get_string(e) : "null");
+                }
+                char *s = b.data ? strbuf_steal(&b) : xstrdup("");
+                *ret = ht_value_str(s);
+                free(s);
+                return 0;
+        }
+        default:
+                set_lookup_error(r, xasprintf("facts.%s is a group of facts, not a value", dotted));
+                return -EINVAL;
+        }
+}
+
+/* The name a setting has in expressions: setting.BACKEND.NAME, where
+ * NAME is the sysctl key, the sysfs path below /sys with '/' as '.',
+ * "DOMAIN.TYPE.ITEM", "UNIT.DIRECTIVE" or the cmdline key. */
+static char *setting_expr_name(const ht_setting *s) {
+        switch (s->backend) {
+        case HT_BK_SYSFS: {
+                char *n = xstrdup(startswith(s->key, "/sys/") ? s->key + 5 : s->key);
+                for (char *p = n; *p; p++)
+                        if (*p == '/')
+                                *p = '.';
+                return n;
+        }
+        case HT_BK_LIMITS:
+                return xasprintf("%s.%s.%s", s->domain, s->type, s->item);
+        case HT_BK_SERVICE:
+                return xasprintf("%s.%s", s->unit, s->directive);
+        default:
+                return xstrdup(s->key);
+        }
+}
+
+static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
+        const char *dot = strchr(rest, '.');
+        _cleanup_free_ char *bname = dot ? xstrndup(rest, dot - rest) : xstrdup(rest);
+        ht_backend_id b;
+        if (!dot || ht_backend_from_string(bname, &b) < 0) {
+                char **names = NULL;
+                for (int i = 0; i < _HT_BK_MAX; i++)
+                        strv_pushf(&names, "setting.%s%s", ht_backend_id_to_string(i),
+                                   dot ? dot : "");
+                set_candidates(r, names);
+                return -ENOENT;
+        }
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i].s;
+                if (s->backend != b || s->remove || !s->value)
+                        continue;
+                _cleanup_free_ char *n = setting_expr_name(s);
+                if (streq(n, dot + 1)) {
+                        *ret = ht_value_parse_literal(s->value);
+                        return 0;
+                }
+        }
+        *ret = ht_value_null();
+        return 0;
+}
+
+static ht_rparam *find_param(ht_resolver *r, const char *name) {
+        for (size_t i = 0; i < r->n_params; i++)
+                if (streq(r->params[i].name, name))
+                        return &r->params[i];
+        return NULL;
+}
+
+static char **param_names(ht_resolver *r) {
+        char **l = NULL;
+        for (size_t i = 0; i < r->n_params; i++)
+                strv_push(&l, r->params[i].name);
+        return l;
+}
+
+static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error);
+
+static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
+        ht_rparam *p = find_param(r, name);
+        if (!p) {
+                set_candidates(r, param_names(r));
+                return -ENOENT;
+        }
+        char *e = NULL;
+        int k = eval_param(r, p, &e);
+        if (k < 0) {
+                set_lookup_error(r, e);
+                return k == -ENOENT ? -EINVAL : k;
+        }
+        *ret = ht_value_copy(&p->value);
+        return 0;
+}
+
+/* /etc/group of the host behind the context. */
+static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
+        ht_value name = {0};
+        if (!find_param(r, param)) {
+                char **names = NULL;
+                for (size_t i = 0; i < r->n_params; i++)
+                        strv_pushf(&names, "gid.%s", r->params[i].name);
+                set_candidates(r, names);
+                return -ENOENT;
+        }
+        int k = lookup_param(r, param, &name);
+        if (k < 0)
+                return k;
+        if (name.type != HT_VAL_STR || isempty(name.str)) {
+                ht_value_done(&name);
+                *ret = ht_value_null();
+                return 0;
+        }
+        if (!r->group_file_read) {
+                r->group_file_read = true;
+                if (r->c && ht_read_file(r->c, "/etc/group", 4 * 1024 * 1024, &r->group_file, NULL) < 0)
+                        r->group_file = NULL;
+        }
+        *ret = ht_value_null();
+        _cleanup_strv_free_ char **lines = r->group_file ? strv_split(r->group_file, "\n") : NULL;
+        for (size_t i = 0; lines && lines[i]; i++) {
+                /* name:password:gid:members */
+                char *f1 = strchr(lines[i], ':');
+                char *f2 = f1 ? strchr(f1 + 1, ':') : NULL;
+                char *f3 = f2 ? strchr(f2 + 1, ':') : NULL;
+                if (!f3 || (size_t)(f1 - lines[i]) != strlen(name.str) ||
+                    strncmp(lines[i], name.str, f1 - lines[i]) != 0)
+                        continue;
+                *f3 = 0;
+                uint64_t gid;
+                if (parse_u64(f2 + 1, &gid) == 0 && gid <= UINT32_MAX)
+                        *ret = ht_value_int((int64_t)gid);
+                break;
+        }
+        ht_value_done(&name);
+        return 0;
+}
+
+static int lookup(void *userdata, const char *name, ht_value *ret) {
+        ht_resolver *r = userdata;
+        if (startswith(name, "facts."))
+                return lookup_fact(r, name + 6, ret);
+        if (startswith(name, "setting."))
+                return lookup_setting(r, name + 8, ret);
+        if (startswith(name, "gid."))
+                return lookup_gid(r, name + 4, ret);
+        return lookup_param(r, name, ret);
+}
+
+/* --- evaluating specs ----------------------------------------------- */
+
+static int eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
+                     const char *what, ht_value *ret, char **ret_error) {
+        free(r->lookup_error);
+        r->lookup_error = NULL;
+        set_candidates(r, NULL);
+        _cleanup_free_ char *e = NULL;
+        ht_value v = ht_value_null();
+        ht_expr_env env = {.lookup = lookup, .userdata = r, .candidates = take_candidates};
+        int k = ht_expr_eval_ex(text, &env, &v, &e);
+        set_candidates(r, NULL);
+        if (k < 0) {
+                ht_value_done(&v);
+                if (r->lookup_error)
+                        *ret_error = line ? xasprintf("%s\n  (needed by %s:%u: %s)",
+                                                      r->lookup_error, file, line, what)
+                                          : xasprintf("%s\n  (needed by %s: %s)",
+                                                      r->lookup_error, file, what);
+                else if (line)
+                        *ret_error = xasprintf("%s:%u: %s: %s", file, line, what,
+                                               e ? e : strerror(-k));
+                else
+                        *ret_error = xasprintf("%s %s: %s", file, what, e ? e : strerror(-k));
+                free(r->lookup_error);
+                r->lookup_error = NULL;
+                return k;
+        }
+        *ret = v;
+        return 0;
+}
+
+/* "${EXPR}" replaced by the value of EXPR, "$${" by "${". With
+ * null_text, an unknown value reads "unknown" (messages); otherwise the
+ * whole template is null (settings: optional ones are then skipped). */
+static int eval_template(ht_resolver *r, const char *text, const char *file, unsigned line,
+                         const char *what, bool null_text, ht_value *ret, char **ret_error) {
+        strbuf b = {0};
+        bool is_null = false;
+        const char *p = text;
+        while (*p) {
+                if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+                        strbuf_append(&b, "${");
+                        p += 3;
+                        continue;
+                }
+                if (p[0] != '$' || p[1] != '{') {
+                        strbuf_appendn(&b, p++, 1);
+                        continue;
+                }
+                const char *s = p + 2;
+                bool quoted = false;
+                while (*s && (quoted || *s != '}')) {
+                        if (*s == '"')
+                                quoted = !quoted;
+                        else if (quoted && *s == '\\' && s[1])
+                                s++;
+                        s++;
+                }
+                if (*s != '}') {
+                        strbuf_done(&b);
+                        *ret_error = xasprintf("%s:%u: %s: '${' without a closing '}'", file, line,
+                                               what);
+                        return -EINVAL;
+                }
+                _cleanup_free_ char *expr = xstrndup(p + 2, s - p - 2);
+                ht_value v = {0};
+                int k = eval_expr(r, expr, file, line, what, &v, ret_error);
+                if (k < 0) {
+                        strbuf_done(&b);
+                        return k;
+                }
+                if (v.type == HT_VAL_NULL && !null_text)
+                        is_null = true;
+                _cleanup_free_ char *t = ht_value_format(&v);
+                ht_value_done(&v);
+                strbuf_append(&b, t);
+                p = s + 1;
+        }
+        char *out = b.data ? strbuf_steal(&b) : xstrdup("");
+        *ret = is_null ? ht_value_null() : ht_value_str(out);
+        free(out);
+        return 0;
+}
+
+static int spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                     const char *what, bool null_text, ht_value *ret, char **ret_error) {
+        switch (sp->kind) {
+        case HT_SPEC_LIT:
+                *ret = ht_value_copy(&sp->lit);
+                return 0;
+        case HT_SPEC_EXPR:
+                return eval_expr(r, sp->text, file, line, what, ret, ret_error);
+        case HT_SPEC_TEMPLATE:
+                return eval_template(r, sp->text, file, line, what, null_text, ret, ret_error);
+        default:
+                *ret = ht_value_null();
+                return 0;
+        }
+}
+
+int ht_spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                 const char *what, ht_value *ret, char **ret_error) {
+        return spec_eval(r, sp, file, line, what, false, ret, ret_error);
+}
+
+int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                         const char *what, char **ret, char **ret_error) {
+        ht_value v = {0};
+        int k = spec_eval(r, sp, file, line, what, true, &v, ret_error);
+        if (k < 0)
+                return k;
+        *ret = ht_value_format(&v);
+        ht_value_done(&v);
+        return 0;
+}
+
+/* --- parameters ----------------------------------------------------- */
+
+static void declare_param(ht_resolver *r, const ht_param_decl *d) {
+        ht_rparam *p = find_param(r, d->name);
+        if (!p) {
+                r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
+                p = &r->params[r->n_params++];
+                *p = (ht_rparam){.name = xstrdup(d->name)};
+        } else {
+                ht_spec_done(&p->spec);
+                free(p->source);
+        }
+        ht_spec_copy(&p->spec, &d->spec);
+        /* A string default reads like a --set value: "18G" is a size. */
+        if (p->spec.kind == HT_SPEC_LIT && p->spec.lit.type == HT_VAL_STR) {
+                ht_value v = ht_value_parse_literal(p->spec.lit.str);
+                if (v.type == HT_VAL_STR)
+                        ht_value_done(&v);
+                else {
+                        ht_value_done(&p->spec.lit);
+                        p->spec.lit = v;
+                }
+        }
+        p->source = xasprintf("%s:%u", d->file, d->line);
+        p->file = d->file;
+        p->line = d->line;
+}
+
+static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error) {
+        if (p->state == 2)
+                return 0;
+        if (p->state == 1) {
+                strbuf b = {0};
+                bool on = false;
+                for (size_t i = 0; r->param_stack && r->param_stack[i]; i++) {
+                        if (streq(r->param_stack[i], p->name))
+                                on = true;
+                        if (on)
+                                strbuf_appendf(&b, "%s -> ", r->param_stack[i]);
+                }
+                strbuf_append(&b, p->name);
+                _cleanup_free_ char *chain = strbuf_steal(&b);
+                *ret_error = xasprintf("%s:%u: params %s: the parameters refer to each other: %s",
+                                       p->file, p->line, p->name, chain);
+                return -ELOOP;
+        }
+        p->state = 1;
+        strv_push(&r->param_stack, p->name);
+        _cleanup_free_ char *what = p->line ? xasprintf("params %s", p->name) : xstrdup(p->name);
+        /* Nested lookups reset the evaluator's side channel: keep ours. */
+        char *saved_error = TAKE_PTR(r->lookup_error);
+        char **saved_cands = TAKE_PTR(r->candidates);
+        ht_value v = {0};
+        int k = ht_spec_eval(r, &p->spec, p->file, p->line, what, &v, ret_error);
+        free(r->lookup_error);
+        r->lookup_error = saved_error;
+        set_candidates(r, saved_cands);
+        size_t n = strv_length(r->param_stack);
+        free(r->param_stack[n - 1]);
+        r->param_stack[n - 1] = NULL;
+        if (k < 0) {
+                p->state = 0;
+                return k;
+        }
+        p->value = v;
+        p->state = 2;
+        return 0;
+}
+
+static bool parse_bool_word(const char *s, bool *ret) {
+        if (streq(s, "true") || streq(s, "yes") || streq(s, "on") || streq(s, "1"))
+                *ret = true;
+        else if (streq(s, "false") || streq(s, "no") || streq(s, "off") || streq(s, "0"))
+                *ret = false;
+        else
+                return false;
+        return true;
+}
+
+static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
+        const char *eq = strchr(assignment, '=');
+        if (!eq || eq == assignment) {
+                *ret_error = xasprintf("--set %s: expected NAME=VALUE", assignment);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *name = xstrndup(assignment, eq - assignment);
+        const char *text = eq + 1;
+        ht_rparam *p = find_param(r, name);
+        if (!p) {
+                _cleanup_strv_free_ char **names = param_names(r);
+                const char *close = closest_word(name, names);
+                *ret_error = xasprintf("--set %s: unknown parameter '%s'%s%s%s", assignment, name,
+                                       close ? " (did you mean '" : "", close ? close : "",
+                                       close ? "'?)" : "");
+                return -EINVAL;
+        }
+        if (has_control_chars(text)) {
+                *ret_error = xasprintf("--set %s: control characters are not allowed", name);
+                return -EINVAL;
+        }
+        ht_spec sp = {0};
+        if (text[0] == '=') {
+                _cleanup_free_ char *e = xstrdup(text + 1);
+                if (isempty(strstrip(e))) {
+                        *ret_error = xasprintf("--set %s: empty expression after '='", name);
+                        return -EINVAL;
+                }
+                sp = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
+        } else {
+                ht_value v = ht_value_parse_literal(text);
+                const ht_value *decl = p->spec.kind == HT_SPEC_LIT ? &p->spec.lit : NULL;
+                bool b;
+                if (decl && decl->type == HT_VAL_INT && v.type != HT_VAL_INT) {
+                        ht_value_done(&v);
+                        bool numeric = isdigit((unsigned char)text[text[0] == '-']);
+                        *ret_error = xasprintf("--set %s=%s: parameter %s takes an integer (sizes "
+                                               "take K, M, G, T)%s, see %s", name, text, name,
+                                               numeric ? "; this one is malformed or does not "
+                                                         "fit in 64 bits" : "",
+                                               p->source);
+                        return -EINVAL;
+                }
+                if (decl && decl->type == HT_VAL_BOOL && v.type != HT_VAL_BOOL) {
+                        ht_value_done(&v);
+                        if (!parse_bool_word(text, &b)) {
+                                *ret_error = xasprintf("--set %s=%s: parameter %s takes true or "
+                                                       "false, see %s", name, text, name, p->source);
+                                return -EINVAL;
+                        }
+                        v = ht_value_bool(b);
+                }
+                if (decl && decl->type == HT_VAL_STR) {
+                        /* A string parameter keeps what was typed: "1000" is a name. */
+                        ht_value_done(&v);
+                        v = ht_value_str(text);
+                }
+                sp = (ht_spec){.kind = HT_SPEC_LIT, .lit = v};
+        }
+        ht_spec_done(&p->spec);
+        p->spec = sp;
+        free(p->source);
+        p->source = xstrdup("--set");
+        p->file = "--set";
+        p->line = 0;
+        return 0;
+}
+
+/* --- settings ------------------------------------------------------- */
+
+static bool word_chars(const char *s, const char *extra) {
+        for (const char *p = s; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
+                        return false;
+        return true;
+}
+
+static int check_sysctl_key(const char *k) {
+        /* Dots separate levels; a '/' stands for a dot inside one level
+         * (net.ipv4.conf.eth0/100.rp_filter), as in sysctl.d(5). */
+        if (isempty(k) || strlen(k) > 256 || !word_chars(k, "._-/") || k[0] == '.' ||
+            k[0] == '/' || endswith(k, ".") || endswith(k, "/") || strstr(k, "..") ||
+            strstr(k, "./") || strstr(k, "/.") || strstr(k, "//"))
+                return -EINVAL;
+        return 0;
+}
+
+static int check_sysfs_key(const char *k) {
+        if (!startswith(k, "/sys/") || ht_path_check(k) < 0 || !word_chars(k, "/._-:@+,") ||
+            endswith(k, "/") || strstr(k, "//"))
+                return -EINVAL;
+        /* No "." or ".." components: the path must stay below /sys. */
+        for (const char *p = k; (p = strchr(p, '/')); p++)
+                if (p[1] == '.' && (p[2] == '/' || p[2] == 0 || (p[2] == '.' && (p[3] == '/' || p[3] == 0))))
+                        return -EINVAL;
+        return 0;
+}
+
+static const char *const limit_items[] = {
+        "core", "data", "fsize", "memlock", "nofile", "rss", "stack", "cpu", "nproc", "as",
+        "maxlogins", "maxsyslogins", "nonewprivs", "priority", "locks", "sigpending", "msgqueue",
+        "nice", "rtprio", NULL,
+};
+
+static bool is_integer(const char *s) {
+        int64_t v;
+        return parse_i64(s, &v) == 0;
+}
+
+/* Value text for a backend; NULL with *why when it cannot be one. */
+static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) {
+        char *t;
+        switch (v->type) {
+        case HT_VAL_INT:
+                if (v->den != 1) {
+                        *why = "is a fraction: use ceil() or floor()";
+                        return NULL;
+                }
+                t = xasprintf("%" PRId64, v->num);
+                break;
+        case HT_VAL_BOOL:
+                t = xstrdup(v->num ? "1" : "0");
+                break;
+        case HT_VAL_STR:
+                t = b == HT_BK_SYSCTL ? normalize_ws(v->str) : xstrdup(v->str);
+                break;
+        default:
+                *why = "is unknown";
+                return NULL;
+        }
+        if (has_control_chars(t) || strlen(t) > 4096) {
+                *why = "holds control characters or is too long";
+                goto bad;
+        }
+        switch (b) {
+        case HT_BK_SYSCTL:
+        case HT_BK_SYSFS:
+                if (isempty(t) || strchr(t, '\n')) {
+                        *why = "is empty";
+                        goto bad;
+                }
+                break;
+        case HT_BK_LIMITS:
+                if (!is_integer(t) && !streq(t, "unlimited") && !streq(t, "infinity")) {
+                        *why = "must be an integer, \"unlimited\" or \"infinity\"";
+                        goto bad;
+                }
+                break;
+        case HT_BK_SERVICE:
+                if (isempty(t) || !word_chars(t, ":._-")) {
+                        *why = "must be a number (K, M, G suffixes allowed), \"infinity\" or "
+                               "SOFT:HARD";
+                        goto bad;
+                }
+                break;
+        case HT_BK_CMDLINE:
+                if (strpbrk(t, " \t\"'\\")) {
+                        *why = "must not hold spaces, quotes or backslashes";
+                        goto bad;
+                }
+                break;
+        default:
+                break;
+        }
+        return t;
+bad:
+        free(t);
+        return NULL;
+}
+
+/* A key field: a string (or a number) that must be known. */
+static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
+                       const char *field, char **ret, char **ret_error) {
+        _cleanup_free_ char *w = xasprintf("%s: %s", what, field);
+        ht_value v = {0};
+        int k = ht_spec_eval(r, sp, e->file, e->line, w, &v, ret_error);
+        if (k < 0)
+                return k;
+        if (v.type == HT_VAL_NULL || v.type == HT_VAL_BOOL || (v.type == HT_VAL_INT && v.den != 1)) {
+                ht_value_done(&v);
+                *ret_error = xasprintf("%s:%u: %s: must be a known name or number", e->file,
+                                       e->line, w);
+                return -EINVAL;
+        }
+        *ret = ht_value_format(&v);
+        ht_value_done(&v);
+        return 0;
+}
+
+int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
+                  bool *ret_skipped, char **ret_error) {
+        ht_setting s = {.backend = e->backend, .optional = e->optional, .remove = e->remove,
+                        .boot_only = e->boot_only, .at_least = e->at_least};
+        _cleanup_free_ char *word_value = NULL;
+        _cleanup_free_ char *label = NULL;
+        int k = 0;
+        *ret_skipped = false;
+
+        switch (e->backend) {
+        case HT_BK_SYSCTL:
+                k = eval_string(r, &e->key, e, what, "key", &s.key, ret_error);
+                if (k >= 0 && check_sysctl_key(s.key) < 0) {
+                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a sysctl name", e->file,
+                                               e->line, what, s.key);
+                        k = -EINVAL;
+                }
+                break;
+        case HT_BK_SYSFS:
+                k = eval_string(r, &e->key, e, what, "path", &s.key, ret_error);
+                if (k >= 0 && check_sysfs_key(s.key) < 0) {
+                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a path below /sys (no '.' "
+                                               "or '..' components, no odd characters)",
+                                               e->file, e->line, what, s.key);
+                        k = -EINVAL;
+                }
+                break;
+        case HT_BK_LIMITS:
+                k = eval_string(r, &e->domain, e, what, "domain", &s.domain, ret_error);
+                if (k >= 0)
+                        k = eval_string(r, &e->type, e, what, "type", &s.type, ret_error);
+                if (k >= 0)
+                        k = eval_string(r, &e->item, e, what, "item", &s.item, ret_error);
+                if (k < 0)
+                        break;
+                if (isempty(s.domain) || !word_chars(s.domain, "_.@%*:-")) {
+                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a limits.conf domain (a "
+                                               "user, @group, %%group or *)", e->file, e->line,
+                                               what, s.domain);
+                        k = -EINVAL;
+                } else if (!streq(s.type, "soft") && !streq(s.type, "hard") && !streq(s.type, "-")) {
+                        *ret_error = xasprintf("%s:%u: %s: type '%s' must be soft, hard or -",
+                                               e->file, e->line, what, s.type);
+                        k = -EINVAL;
+                } else if (!strv_contains((char *const *)limit_items, s.item)) {
+                        const char *close = closest_word(s.item, (char *const *)limit_items);
+                        *ret_error = xasprintf("%s:%u: %s: unknown limits item '%s'%s%s%s", e->file,
+                                               e->line, what, s.item,
+                                               close ? " (did you mean '" : "", close ? close : "",
+                                               close ? "'?)" : "");
+                        k = -EINVAL;
+                } else
+                        s.key = xasprintf("%s %s %s", s.domain, s.type, s.item);
+                break;
+        case HT_BK_SERVICE:
+                k = eval_string(r, &e->unit, e, what, "unit", &s.unit, ret_error);
+                if (k >= 0)
+                        k = eval_string(r, &e->directive, e, what, "directive", &s.directive,
+                                        ret_error);
+                if (k < 0)
+                        break;
+                if (!strchr(s.unit, '.')) {
+                        char *u = xasprintf("%s.service", s.unit);
+                        free(s.unit);
+                        s.unit = u;
+                }
+                if (!word_chars(s.unit, ":_.@\\-") || s.unit[0] == '.' || strlen(s.unit) > 255) {
+                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a unit name", e->file,
+                                               e->line, what, s.unit);
+                        k = -EINVAL;
+                } else if (!ht_service_directive_known(s.directive)) {
+                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a resource limit directive "
+                                               "(LimitNOFILE, LimitMEMLOCK, ...)", e->file,
+                                               e->line, what, s.directive);
+                        k = -EINVAL;
+                } else
+                        s.key = xasprintf("%s %s", s.unit, s.directive);
+                break;
+        case HT_BK_CMDLINE:
+                k = eval_string(r, &e->key, e, what, "key", &s.key, ret_error);
+                if (k < 0)
+                        break;
+                if (e->cmdline_word) {
+                        char *eq = strchr(s.key, '=');
+                        if (eq) {
+                                word_value = xstrdup(eq + 1);
+                                *eq = 0;
+                        } else
+                                word_value = xstrdup("");
+                }
+                if (e->target.kind != HT_SPEC_NONE)
+                        k = eval_string(r, &e->target, e, what, "target", &s.target, ret_error);
+                else
+                        s.target = xstrdup("linux");
+                if (k < 0)
+                        break;
+                if (isempty(s.key) || !word_chars(s.key, "_.-")) {
+                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a kernel parameter name",
+                                               e->file, e->line, what, s.key);
+                        k = -EINVAL;
+                } else if (!streq(s.target, "linux") && !streq(s.target, "xen")) {
+                        *ret_error = xasprintf("%s:%u: %s: target '%s' must be linux or xen",
+                                               e->file, e->line, what, s.target);
+                        k = -EINVAL;
+                }
+                break;
+        default:
+                *ret_error = xasprintf("%s:%u: %s: unsupported backend", e->file, e->line, what);
+                k = -EINVAL;
+        }
+        if (k < 0) {
+                ht_setting_done(&s);
+                return k;
+        }
+        label = setting_label(&s);
+
+        ht_value v = {0};
+        if (word_value)
+                v = ht_value_str(word_value);
+        else if (e->value.kind != HT_SPEC_NONE) {
+                _cleanup_free_ char *w = xasprintf("%s", label);
+                k = ht_spec_eval(r, &e->value, e->file, e->line, w, &v, ret_error);
+                if (k < 0) {
+                        ht_setting_done(&s);
+                        return k;
+                }
+        } else {
+                /* A rule set with flags only: the caller finds the setting. */
+                *ret = s;
+                return 0;
+        }
+        if (v.type == HT_VAL_NULL) {
+                if (s.optional) {
+                        strv_pushf(&r->warnings, "%s:%u: skipped optional %s: its value is unknown "
+                                   "on this host", e->file, e->line, label);
+                        ht_setting_done(&s);
+                        *ret_skipped = true;
+                        return 0;
+                }
+                *ret_error = xasprintf("%s:%u: %s: the value is unknown on this host (a fact "
+                                       "that could not be read?); guard it with defined() or mark "
+                                       "the setting optional", e->file, e->line, label);
+                ht_setting_done(&s);
+                return -EINVAL;
+        }
+        const char *why = NULL;
+        s.value = setting_text(&v, e->backend, &why);
+        if (!s.value) {
+                _cleanup_free_ char *t = ht_value_format(&v);
+                *ret_error = xasprintf("%s:%u: %s: value '%s' %s", e->file, e->line, label, t, why);
+                ht_value_done(&v);
+                ht_setting_done(&s);
+                return -EINVAL;
+        }
+        ht_value_done(&v);
+        *ret = s;
+        return 0;
+}
+
+ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i].s;
+                if (s->backend == like->backend && streq(s->key, like->key) &&
+                    streq_ptr(s->target, like->target))
+                        return &r->settings[i];
+        }
+        return NULL;
+}
+
+void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs) {
+        size_t i = rs - r->settings;
+        ht_setting_done(&rs->s);
+        memmove(rs, rs + 1, (r->n_settings - i - 1) * sizeof(*rs));
+        r->n_settings--;
+}
+
+/* Numeric order of limit values, for at_least: unlimited is largest. */
+static bool limit_value(const char *s, long double *ret) {
+        if (streq(s, "unlimited") || streq(s, "infinity") || streq(s, "-1")) {
+                *ret = 1e30L;
+                return true;
+        }
+        uint64_t v;
+        if (parse_size_bytes(s, &v) == 0) {
+                *ret = (long double)v;
+                return true;
+        }
+        return false;
+}
+
+static bool is_ancestor(ht_resolver *r, int of, int who) {
+        return who >= 0 && of >= 0 && strv_contains(r->ancestors[of], r->chain[who]->name);
+}
+
+int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
+                    unsigned line, char **ret_error) {
+        free(s->source);
+        s->source = rule ? xasprintf("rule %s (%s:%u)", rule, file, line)
+                         : xasprintf("%s:%u", file, line);
+        ht_rsetting *old = ht_resolver_find(r, s);
+        if (!old) {
+                r->settings = xrealloc(r->settings, (r->n_settings + 1) * sizeof(*r->settings));
+                r->settings[r->n_settings++] = (ht_rsetting){.s = *s, .origin = origin,
+                                                             .file = file, .line = line};
+                *s = (ht_setting){0};
+                return 0;
+        }
+        _cleanup_free_ char *label = setting_label(s);
+        bool same = streq_ptr(old->s.value, s->value) && old->s.remove == s->remove;
+        if (!rule) {
+                if (old->origin == origin) {
+                        *ret_error = xasprintf("%s:%u: %s is set twice in this file (also at line "
+                                               "%u)", file, line, label, old->line);
+                        ht_setting_done(s);
+                        return -EINVAL;
+                }
+                /* A child overriding its own ancestor is what inheritance
+                 * is for; two unrelated parents disagreeing is a conflict. */
+                if (!same && !is_ancestor(r, origin, old->origin))
+                        strv_pushf(&r->warnings, "conflict: %s is %s at %s but %s at %s; %s wins "
+                                   "(later in the inherit list)", label, value_or_removed(&old->s),
+                                   old->s.source, value_or_removed(s), s->source, s->source);
+        } else {
+                long double a, b;
+                if (s->at_least && old->s.value && s->value && !old->s.remove &&
+                    limit_value(old->s.value, &a) && limit_value(s->value, &b) && a >= b) {
+                        /* Already large enough: keep the value as it is. */
+                        ht_setting_done(s);
+                        return 0;
+                }
+                if (!same)
+                        strv_pushf(&r->warnings, "%s: rule %s sets %s, replacing %s from %s", label,
+                                   rule, value_or_removed(s), value_or_removed(&old->s),
+                                   old->s.source);
+        }
+        ht_setting_done(&old->s);
+        old->s = *s;
+        old->origin = origin;
+        old->file = file;
+        old->line = line;
+        *s = (ht_setting){0};
+        return 0;
+}
+
+/* --- the inheritance chain ------------------------------------------ */
+
+typedef struct {
+        char **dirs;
+        char **stack;
+        ht_pfile **files;
+        size_t n_files;
+        char ***ancestors;
+} chain_state;
+
+static char *stack_chain(char **stack, const char *last) {
+        strbuf b = {0};
+        for (size_t i = 0; stack && stack[i]; i++)
+                strbuf_appendf(&b, "%s -> ", stack[i]);
+        strbuf_append(&b, last);
+        return strbuf_steal(&b);
+}
+
+static int find_profile(char **dirs, const char *name, char **ret) {
+        for (size_t i = 0; dirs && dirs[i]; i++) {
+                char *p = xasprintf("%s/%s.profile", dirs[i], name);
+                if (access(p, F_OK) == 0) {
+                        *ret = p;
+                        return 0;
+                }
+                free(p);
+        }
+        return -ENOENT;
+}
+
+static int visit(chain_state *st, const char *name, const char *from_file, unsigned from_line,
+                 char **ret_error) {
+        for (size_t i = 0; st->stack && st->stack[i]; i++)
+                if (streq(st->stack[i], name)) {
+                        _cleanup_free_ char *chain = stack_chain(st->stack, name);
+                        *ret_error = xasprintf("%s:%u: inheritance cycle: %s", from_file,
+                                               from_line, chain);
+                        return -ELOOP;
+                }
+        for (size_t i = 0; i < st->n_files; i++)
+                if (streq(st->files[i]->name, name))
+                        return 0;
+        if (strv_length(st->stack) > 32) {
+                *ret_error = xasprintf("%s:%u: inheritance deeper than 32 levels", from_file,
+                                       from_line);
+                return -ELOOP;
+        }
+        _cleanup_free_ char *path = NULL;
+        if (find_profile(st->dirs, name, &path) < 0) {
+                _cleanup_strv_free_ char **names = NULL;
+                ht_search_path_list(st->dirs, ".profile", NULL, &names);
+                const char *close = closest_word(name, names);
+                _cleanup_free_ char *chain = stack_chain(st->stack, name);
+                _cleanup_free_ char *dirs = strv_join(st->dirs, ":");
+                if (from_file)
+                        *ret_error = xasprintf("%s:%u: parent profile '%s' not found (%s) on the "
+                                               "profile path %s%s%s%s", from_file, from_line, name,
+                                               chain, dirs, close ? "; did you mean '" : "",
+                                               close ? close : "", close ? "'?" : "");
+                else
+                        *ret_error = xasprintf("profile '%s' not found on the profile path %s%s%s%s",
+                                               name, dirs, close ? "; did you mean '" : "",
+                                               close ? close : "", close ? "'?" : "");
+                return -ENOENT;
+        }
+        ht_pfile *p = NULL;
+        int k = ht_pfile_load(path, name, &p, ret_error);
+        if (k < 0)
+                return k;
+        strv_push(&st->stack, name);
+        char **anc = NULL;
+        for (size_t i = 0; k >= 0 && p->parents && p->parents[i]; i++) {
+                k = visit(st, p->parents[i], p->path, p->inherit_line, ret_error);
+                if (k < 0)
+                        break;
+                for (size_t j = 0; j < st->n_files; j++)
+                        if (streq(st->files[j]->name, p->parents[i])) {
+                                if (!strv_contains(anc, p->parents[i]))
+                                        strv_push(&anc, p->parents[i]);
+                                for (size_t a = 0; st->ancestors[j] && st->ancestors[j][a]; a++)
+                                        if (!strv_contains(anc, st->ancestors[j][a]))
+                                                strv_push(&anc, st->ancestors[j][a]);
+                        }
+        }
+        size_t n = strv_length(st->stack);
+        free(st->stack[n - 1]);
+        st->stack[n - 1] = NULL;
+        if (k < 0) {
+                strv_free(anc);
+                ht_pfile_free(p);
+                return k;
+        }
+        st->files = xrealloc(st->files, (st->n_files + 1) * sizeof(*st->files));
+        st->ancestors = xrealloc(st->ancestors, (st->n_files + 1) * sizeof(*st->ancestors));
+        st->files[st->n_files] = p;
+        st->ancestors[st->n_files] = anc;
+        st->n_files++;
+        return 0;
+}
+
+/* --- resolution ----------------------------------------------------- */
+
+static void resolver_done(ht_resolver *r) {
+        for (size_t i = 0; i < r->n_chain; i++) {
+                ht_pfile_free(r->chain[i]);
+                strv_free(r->ancestors[i]);
+        }
+        free(r->chain);
+        free(r->ancestors);
+        for (size_t i = 0; i < r->n_rfiles; i++)
+                ht_rfile_free(r->rfiles[i]);
+        free(r->rfiles);
+        for (size_t i = 0; i < r->n_params; i++) {
+                free(r->params[i].name);
+                ht_spec_done(&r->params[i].spec);
+                free(r->params[i].source);
+                ht_value_done(&r->params[i].value);
+        }
+        free(r->params);
+        for (size_t i = 0; i < r->n_settings; i++)
+                ht_setting_done(&r->settings[i].s);
+        free(r->settings);
+        strv_free(r->warnings);
+        strv_free(r->errors);
+        free(r->lookup_error);
+        strv_free(r->candidates);
+        strv_free(r->param_stack);
+        free(r->group_file);
+}
+
+static int param_cmp(const void *a, const void *b) {
+        return strcmp(((const ht_param *)a)->name, ((const ht_param *)b)->name);
+}
+
+static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, char **ret_error) {
+        ht_resolved *res = xcalloc(1, sizeof(*res));
+        const ht_pfile *leaf = r->chain[r->n_chain - 1];
+        res->name = xstrdup(name);
+        res->file = xstrdup(leaf->path);
+        for (size_t i = r->n_chain; i > 0; i--)
+                if (r->chain[i - 1]->summary) {
+                        res->summary = xstrdup(r->chain[i - 1]->summary);
+                        break;
+                }
+        for (size_t i = 0; i < r->n_chain; i++)
+                strv_push(&res->chain, r->chain[i]->name);
+
+        res->params = xcalloc(r->n_params ? r->n_params : 1, sizeof(*res->params));
+        for (size_t i = 0; i < r->n_params; i++) {
+                ht_rparam *p = &r->params[i];
+                int k = eval_param(r, p, ret_error);
+                if (k < 0) {
+                        ht_resolved_free(res);
+                        return k;
+                }
+                res->params[res->n_params++] = (ht_param){
+                        .name = xstrdup(p->name),
+                        .value = ht_value_format(&p->value),
+                        .source = xstrdup(p->source),
+                };
+        }
+        qsort(res->params, res->n_params, sizeof(*res->params), param_cmp);
+
+        res->settings = xcalloc(r->n_settings ? r->n_settings : 1, sizeof(*res->settings));
+        for (size_t i = 0; i < r->n_settings; i++) {
+                res->settings[i] = r->settings[i].s;
+                r->settings[i].s = (ht_setting){0};
+        }
+        res->n_settings = r->n_settings;
+        res->warnings = TAKE_PTR(r->warnings);
+        res->errors = TAKE_PTR(r->errors);
+        res->reboot_required = r->reboot_required;
+        *ret = res;
+        return 0;
+}
+
+int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
+                            char *const *sets, ht_resolved **ret, char **ret_error) {
+        if (!ht_profile_name_valid(name)) {
+                *ret_error = xasprintf("'%s' is not a valid profile name", name ? name : "");
+                return -EINVAL;
+        }
+        ht_resolver r = {.c = c, .facts = facts};
+        chain_state st = {.dirs = profile_dirs(c)};
+        _cleanup_strv_free_ char **rdirs = rules_dirs(c);
+        _cleanup_strv_free_ char **rpaths = NULL;
+        int k = visit(&st, name, NULL, 0, ret_error);
+        r.chain = st.files;
+        r.ancestors = st.ancestors;
+        r.n_chain = st.n_files;
+        strv_free(st.dirs);
+        strv_free(st.stack);
+        if (k < 0)
+                goto out;
+
+        k = ht_search_path_list(rdirs, ".rules", &rpaths, NULL);
+        if (k < 0) {
+                *ret_error = xasprintf("reading the rules path: %s", strerror(-k));
+                goto out;
+        }
+        for (size_t i = 0; rpaths && rpaths[i]; i++) {
+                ht_rfile *f = NULL;
+                k = ht_rfile_load(rpaths[i], &f, ret_error);
+                if (k < 0)
+                        goto out;
+                r.rfiles = xrealloc(r.rfiles, (r.n_rfiles + 1) * sizeof(*r.rfiles));
+                r.rfiles[r.n_rfiles++] = f;
+        }
+
+        /* Defaults: the rules' own, then the chain's, later wins. */
+        for (size_t i = 0; i < r.n_rfiles; i++)
+                for (size_t j = 0; j < r.rfiles[i]->n_params; j++)
+                        declare_param(&r, &r.rfiles[i]->params[j]);
+        for (size_t i = 0; i < r.n_chain; i++)
+                for (size_t j = 0; j < r.chain[i]->n_params; j++)
+                        declare_param(&r, &r.chain[i]->params[j]);
+        for (size_t i = 0; sets && sets[i]; i++) {
+                k = apply_set(&r, sets[i], ret_error);
+                if (k < 0)
+                        goto out;
+        }
+
+        for (size_t i = 0; i < r.n_chain; i++) {
+                const ht_pfile *p = r.chain[i];
+                for (size_t j = 0; j < p->n_entries; j++) {
+                        const ht_entry *e = &p->entries[j];
+                        ht_setting s = {0};
+                        bool skipped;
+                        k = ht_entry_eval(&r, e, ht_backend_section_name(e->backend), &s, &skipped,
+                                          ret_error);
+                        if (k < 0)
+                                goto out;
+                        if (skipped)
+                                continue;
+                        k = ht_resolver_add(&r, &s, (int)i, NULL, e->file, e->line, ret_error);
+                        if (k < 0)
+                                goto out;
+                }
+        }
+
+        k = ht_rules_run(&r, ret_error);
+        if (k < 0)
+                goto out;
+        k = build_resolved(&r, name, ret, ret_error);
+out:
+        resolver_done(&r);
+        return k;
+}
+
+int ht_profile_resolve(const ht_context *c, const ht_facts *facts, const char *name,
+                       char *const *sets, ht_resolved **ret, char **ret_error) {
+        json_object *j = facts ? ht_facts_to_json(facts) : json_object_new_object();
+        int k = ht_profile_resolve_json(c, j, name, sets, ret, ret_error);
+        json_object_put(j);
+        return k;
+}
+
+void ht_resolved_free(ht_resolved *r) {
+        if (!r)
+                return;
+        free(r->name);
+        free(r->summary);
+        free(r->file);
+        strv_free(r->chain);
+        for (size_t i = 0; i < r->n_params; i++) {
+                free(r->params[i].name);
+                free(r->params[i].value);
+                free(r->params[i].source);
+        }
+        free(r->params);
+        for (size_t i = 0; i < r->n_settings; i++)
+                ht_setting_done(&r->settings[i]);
+        free(r->settings);
+        strv_free(r->warnings);
+        strv_free(r->errors);
+        free(r);
+}
+
+/* --- list ----------------------------------------------------------- */
+
+int ht_profile_list(const ht_context *c, ht_profile_info **ret, size_t *ret_n, char **ret_error) {
+        _cleanup_strv_free_ char **dirs = profile_dirs(c);
+        _cleanup_strv_free_ char **paths = NULL, **names = NULL;
+        int k = ht_search_path_list(dirs, ".profile", &paths, &names);
+        if (k < 0) {
+                *ret_error = xasprintf("reading the profile path: %s", strerror(-k));
+                return k;
+        }
+        size_t n = strv_length(names);
+        ht_profile_info *l = xcalloc(n ? n : 1, sizeof(*l));
+        for (size_t i = 0; i < n; i++) {
+                ht_pfile *p = NULL;
+                k = ht_pfile_load(paths[i], names[i], &p, ret_error);
+                if (k < 0) {
+                        ht_profile_info_free(l, i);
+                        return k;
+                }
+                l[i] = (ht_profile_info){.name = xstrdup(names[i]),
+                                         .summary = xstrdup(p->summary ? p->summary : ""),
+                                         .file = xstrdup(paths[i])};
+                ht_pfile_free(p);
+        }
+        *ret = l;
+        *ret_n = n;
+        return 0;
+}
+
+void ht_profile_info_free(ht_profile_info *l, size_t n) {
+        for (size_t i = 0; l && i < n; i++) {
+                free(l[i].name);
+                free(l[i].summary);
+                free(l[i].file);
+        }
+        free(l);
+}
+
+/* --- output --------------------------------------------------------- */
+
+static json_object *strv_json(char *const *l) {
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; l && l[i]; i++)
+                json_object_array_add(a, json_object_new_string(l[i]));
+        return a;
+}
+
+static void add_str(json_object *o, const char *k, const char *v) {
+        if (v)
+                json_object_object_add(o, k, json_object_new_string(v));
+}
+
+json_object *ht_resolved_to_json(const ht_resolved *r) {
+        json_object *o = json_object_new_object();
+        add_str(o, "profile", r->name);
+        json_object_object_add(o, "summary", r->summary ? json_object_new_string(r->summary) : NULL);
+        add_str(o, "file", r->file);
+        json_object_object_add(o, "chain", strv_json(r->chain));
+        json_object *params = json_object_new_array();
+        for (size_t i = 0; i < r->n_params; i++) {
+                json_object *p = json_object_new_object();
+                add_str(p, "name", r->params[i].name);
+                add_str(p, "value", r->params[i].value);
+                add_str(p, "source", r->params[i].source);
+                json_object_array_add(params, p);
+        }
+        json_object_object_add(o, "params", params);
+        json_object *settings = json_object_new_array();
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                json_object *j = json_object_new_object();
+                add_str(j, "backend", ht_backend_id_to_string(s->backend));
+                add_str(j, "key", s->key);
+                json_object_object_add(j, "value", s->value ? json_object_new_string(s->value) : NULL);
+                add_str(j, "domain", s->domain);
+                add_str(j, "type", s->type);
+                add_str(j, "item", s->item);
+                add_str(j, "unit", s->unit);
+                add_str(j, "directive", s->directive);
+                add_str(j, "target", s->target);
+                json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
+                if (s->backend == HT_BK_CMDLINE)
+                        json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
+                if (s->boot_only)
+                        json_object_object_add(j, "boot_only", json_object_new_boolean(true));
+                if (s->at_least)
+                        json_object_object_add(j, "at_least", json_object_new_boolean(true));
+                add_str(j, "source", s->source);
+                json_object_array_add(settings, j);
+        }
+        json_object_object_add(o, "settings", settings);
+        json_object_object_add(o, "warnings", strv_json(r->warnings));
+        json_object_object_add(o, "errors", strv_json(r->errors));
+        json_object_object_add(o, "reboot_required", json_object_new_boolean(r->reboot_required));
+        return o;
+}
+
+static char *setting_text_line(const ht_setting *s) {
+        const char *b = ht_backend_id_to_string(s->backend);
+        if (s->backend == HT_BK_CMDLINE) {
+                const char *t = s->target && !streq(s->target, "linux") ? " (xen)" : "";
+                if (s->remove)
+                        return xasprintf("%-8s remove %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
+                                         s->value ? s->value : "", t);
+                return xasprintf("%-8s %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
+                                 s->value ? s->value : "", t);
+        }
+        return xasprintf("%-8s %s = %s", b, s->key, s->value ? s->value : "(unchanged)");
+}
+
+char *ht_resolved_format_text(const ht_resolved *r) {
+        strbuf b = {0};
+        strbuf_appendf(&b, "profile %s (%s)\n", r->name, r->file);
+        if (r->summary)
+                strbuf_appendf(&b, "  %s\n", r->summary);
+        _cleanup_free_ char *chain = strv_join(r->chain, " -> ");
+        strbuf_appendf(&b, "inherits: %s\n", chain ? chain : "");
+
+        size_t w = 0;
+        _cleanup_strv_free_ char **plines = NULL, **slines = NULL;
+        for (size_t i = 0; i < r->n_params; i++) {
+                const char *v = r->params[i].value;
+                strv_push_take(&plines, xasprintf("%s = %s", r->params[i].name,
+                                                  isempty(v) ? "\"\"" : v));
+        }
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                _cleanup_free_ char *t = setting_text_line(s);
+                strv_push_take(&slines, xasprintf("%s%s%s%s", t, s->optional ? " (optional)" : "",
+                                                  s->boot_only ? " (after reboot)" : "",
+                                                  s->at_least ? " (at least)" : ""));
+        }
+        for (size_t i = 0; plines && plines[i]; i++)
+                w = strlen(plines[i]) > w ? strlen(plines[i]) : w;
+        for (size_t i = 0; slines && slines[i]; i++)
+                w = strlen(slines[i]) > w ? strlen(slines[i]) : w;
+        if (w > 60)
+                w = 60;
+
+        strbuf_append(&b, "\nparams:\n");
+        for (size_t i = 0; i < r->n_params; i++)
+                strbuf_appendf(&b, "  %-*s  %s\n", (int)w, plines[i], r->params[i].source);
+        strbuf_append(&b, "\nsettings:\n");
+        if (!r->n_settings)
+                strbuf_append(&b, "  (none)\n");
+        for (size_t i = 0; i < r->n_settings; i++)
+                strbuf_appendf(&b, "  %-*s  %s\n", (int)w, slines[i], r->settings[i].source);
+        if (r->warnings) {
+                strbuf_append(&b, "\nwarnings:\n");
+                for (size_t i = 0; r->warnings[i]; i++)
+                        strbuf_appendf(&b, "  %s\n", r->warnings[i]);
+        }
+        if (r->errors) {
+                strbuf_append(&b, "\nerrors:\n");
+                for (size_t i = 0; r->errors[i]; i++)
+                        strbuf_appendf(&b, "  %s\n", r->errors[i]);
+        }
+        if (r->reboot_required)
+                strbuf_append(&b, "\nreboot required: a rule changes the boot entry\n");
+        return strbuf_steal(&b);
+}

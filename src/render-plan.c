@@ -1,0 +1,205 @@
+#include "config.h"
+
+#include <stdio.h>
+
+#include "diff.h"
+#include "render.h"
+#include "util.h"
+
+#define C_RESET "\033[0m"
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_CYAN "\033[36m"
+#define C_BOLD "\033[1m"
+#define C_YELLOW "\033[33m"
+
+static json_object *jstr(const char *s) {
+        return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *strv_to_json(char *const *l) {
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; l && l[i]; i++)
+                json_object_array_add(a, json_object_new_string(l[i]));
+        return a;
+}
+
+static const char *outcome_name(ht_outcome o) {
+        switch (o) {
+        case HT_OUTCOME_KEPT: return "kept";
+        case HT_OUTCOME_CHANGE: return "change";
+        case HT_OUTCOME_SKIPPED: return "skipped";
+        case HT_OUTCOME_FAILED: return "failed";
+        }
+        return "unknown";
+}
+
+/* A file edit's diff, labelled with the host path as diff -u would be
+ * for a tree rooted at "/": "a/etc/..." and "b/etc/...". */
+static char *file_diff(const ht_file_edit *f) {
+        char *a = xasprintf("a%s", f->path), *b = xasprintf("b%s", f->path);
+        char *d = ht_unified_diff(f->old_content ? a : "/dev/null", f->old_content ? f->old_content : "",
+                                  f->old_len, f->new_content ? b : "/dev/null",
+                                  f->new_content ? f->new_content : "", f->new_len, 3);
+        free(a);
+        free(b);
+        return d ? d : xstrdup("");
+}
+
+json_object *ht_plan_to_json(const ht_plan *p) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "profile", jstr(p->profile));
+        json_object_object_add(o, "changed", json_object_new_boolean(ht_plan_changed(p)));
+        json_object_object_add(o, "reboot_required", json_object_new_boolean(p->reboot_required));
+        json_object_object_add(o, "offline", json_object_new_boolean(p->offline));
+
+        json_object *changes = json_object_new_array();
+        for (size_t i = 0; i < p->n_changes; i++) {
+                const ht_change *c = &p->changes[i];
+                json_object *e = json_object_new_object();
+                json_object_object_add(e, "backend", json_object_new_string(ht_backend_id_to_string(c->backend)));
+                json_object_object_add(e, "key", jstr(c->key));
+                json_object_object_add(e, "current", jstr(c->current));
+                json_object_object_add(e, "desired", jstr(c->desired));
+                json_object_object_add(e, "runtime", json_object_new_boolean(c->runtime));
+                json_object_object_add(e, "reboot_required", json_object_new_boolean(c->reboot_required));
+                json_object_object_add(e, "outcome", json_object_new_string(outcome_name(c->outcome)));
+                if (c->path)
+                        json_object_object_add(e, "path", jstr(c->path));
+                if (c->source)
+                        json_object_object_add(e, "source", jstr(c->source));
+                if (c->note)
+                        json_object_object_add(e, "note", jstr(c->note));
+                json_object_array_add(changes, e);
+        }
+        json_object_object_add(o, "changes", changes);
+
+        json_object *files = json_object_new_array();
+        for (size_t i = 0; i < p->n_files; i++) {
+                const ht_file_edit *f = &p->files[i];
+                json_object *e = json_object_new_object();
+                json_object_object_add(e, "path", jstr(f->path));
+                json_object_object_add(e, "backend", json_object_new_string(ht_backend_id_to_string(f->backend)));
+                json_object_object_add(e, "action", json_object_new_string(!f->old_content ? "create" :
+                                                                           !f->new_content ? "remove" : "modify"));
+                char *d = file_diff(f);
+                json_object_object_add(e, "diff", json_object_new_string(d));
+                free(d);
+                /* Ansible's diff mode wants before/after texts. */
+                json_object_object_add(e, "before", json_object_new_string_len(f->old_content ? f->old_content : "", (int)f->old_len));
+                json_object_object_add(e, "after", json_object_new_string_len(f->new_content ? f->new_content : "", (int)f->new_len));
+                json_object_array_add(files, e);
+        }
+        json_object_object_add(o, "files", files);
+
+        json_object *actions = json_object_new_array();
+        for (size_t i = 0; i < p->n_actions; i++) {
+                json_object *e = json_object_new_object();
+                json_object_object_add(e, "action", jstr(p->actions[i].action));
+                if (p->actions[i].argv)
+                        json_object_object_add(e, "argv", strv_to_json(p->actions[i].argv));
+                json_object_object_add(e, "description", jstr(p->actions[i].description));
+                json_object_array_add(actions, e);
+        }
+        json_object_object_add(o, "actions", actions);
+        json_object_object_add(o, "warnings", strv_to_json(p->warnings));
+        json_object_object_add(o, "errors", strv_to_json(p->errors));
+        return o;
+}
+
+static void print_diff(FILE *out, const char *d, bool color) {
+        const char *line = d;
+        while (*line) {
+                size_t n = strcspn(line, "\n");
+                const char *col = NULL;
+                if (color) {
+                        if (startswith(line, "+++") || startswith(line, "---"))
+                                col = C_BOLD;
+                        else if (line[0] == '+')
+                                col = C_GREEN;
+                        else if (line[0] == '-')
+                                col = C_RED;
+                        else if (startswith(line, "@@"))
+                                col = C_CYAN;
+                }
+                fprintf(out, "%s%.*s%s\n", col ? col : "", (int)n, line, col ? C_RESET : "");
+                line += n;
+                if (*line == '\n')
+                        line++;
+        }
+}
+
+void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
+        size_t runtime = 0, skipped = 0;
+        for (size_t i = 0; i < p->n_changes; i++) {
+                if (p->changes[i].outcome == HT_OUTCOME_CHANGE && p->changes[i].runtime)
+                        runtime++;
+                if (p->changes[i].outcome == HT_OUTCOME_SKIPPED)
+                        skipped++;
+        }
+        const char *b = color ? C_BOLD : "", *r = color ? C_RESET : "";
+        if (!ht_plan_changed(p))
+                fprintf(out, "%sProfile %s: no changes%s; the host is already in the profile's state.\n", b,
+                        p->profile, r);
+        else
+                fprintf(out, "%sProfile %s: %zu runtime change%s, %zu file%s to write%s%s%s\n", b, p->profile,
+                        runtime, runtime == 1 ? "" : "s", p->n_files, p->n_files == 1 ? "" : "s",
+                        p->reboot_required ? ", reboot required" : "", p->offline ? " (offline image)" : "", r);
+        if (skipped)
+                fprintf(out, "%zu optional setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
+        /* persisted by an earlier apply, waiting for the next boot */
+        for (size_t i = 0; i < p->n_changes; i++) {
+                const ht_change *c = &p->changes[i];
+                if (c->outcome == HT_OUTCOME_KEPT && c->reboot_required)
+                        fprintf(out, "pending reboot: %s %s \u2192 %s (%s)\n", ht_backend_id_to_string(c->backend),
+                                c->key, c->desired ? c->desired : "(removed)", c->note ? c->note : "after the next boot");
+        }
+
+        for (int bk = 0; bk < _HT_BK_MAX; bk++) {
+                bool header = false;
+                for (size_t i = 0; i < p->n_changes; i++) {
+                        const ht_change *c = &p->changes[i];
+                        if ((int)c->backend != bk || c->outcome != HT_OUTCOME_CHANGE)
+                                continue;
+                        if (!header) {
+                                fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
+                                header = true;
+                        }
+                        fprintf(out, "  %s: %s \u2192 %s%s%s%s\n", c->key, c->current ? c->current : "(unset)",
+                                c->desired ? c->desired : "(removed)",
+                                c->runtime ? "" : " (persisted)",
+                                c->reboot_required ? " [reboot]" : "",
+                                "");
+                        if (c->note)
+                                fprintf(out, "    note: %s\n", c->note);
+                }
+                for (size_t i = 0; i < p->n_files; i++) {
+                        const ht_file_edit *f = &p->files[i];
+                        if ((int)f->backend != bk)
+                                continue;
+                        if (!header) {
+                                fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
+                                header = true;
+                        }
+                        char *d = file_diff(f);
+                        print_diff(out, d, color);
+                        free(d);
+                }
+        }
+        if (p->n_actions) {
+                fprintf(out, "\n%safter the files are written%s\n", b, r);
+                for (size_t i = 0; i < p->n_actions; i++) {
+                        fprintf(out, "  %s", p->actions[i].description ? p->actions[i].description : p->actions[i].action);
+                        if (p->actions[i].argv) {
+                                char *cmd = strv_join(p->actions[i].argv, " ");
+                                fprintf(out, ": %s", cmd);
+                                free(cmd);
+                        }
+                        fputc('\n', out);
+                }
+        }
+        for (size_t i = 0; p->warnings && p->warnings[i]; i++)
+                fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, p->warnings[i]);
+        for (size_t i = 0; p->errors && p->errors[i]; i++)
+                fprintf(out, "%serror:%s %s\n", color ? C_RED : "", r, p->errors[i]);
+}

@@ -1,0 +1,111 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "render.h"
+#include "util.h"
+
+bool ht_use_color(const ht_context *c, int fd) {
+        switch (c->color) {
+        case HT_COLOR_ALWAYS:
+                return true;
+        case HT_COLOR_NEVER:
+                return false;
+        default:
+                break;
+        }
+        /* NO_COLOR is the common convention for "never colour". */
+        const char *nc = getenv("NO_COLOR");
+        if (nc && *nc)
+                return false;
+        const char *term = getenv("TERM");
+        if (term && streq(term, "dumb"))
+                return false;
+        return isatty(fd);
+}
+
+void ht_print_json(FILE *out, json_object *o) {
+        fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                        JSON_C_TO_STRING_NOSLASHESCAPE),
+              out);
+        fputc('\n', out);
+}
+
+typedef struct {
+        char **keys;
+        char **values;
+        size_t width;
+} flat_lines;
+
+static char *scalar_text(json_object *v) {
+        switch (json_object_get_type(v)) {
+        case json_type_null:
+                return xstrdup("unknown");
+        case json_type_boolean:
+                return xstrdup(json_object_get_boolean(v) ? "yes" : "no");
+        case json_type_string:
+                return xstrdup(json_object_get_string(v));
+        default:
+                return xstrdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+        }
+}
+
+static bool array_is_scalar(json_object *a) {
+        size_t n = json_object_array_length(a);
+        for (size_t i = 0; i < n; i++) {
+                json_type t = json_object_get_type(json_object_array_get_idx(a, i));
+                if (t == json_type_object || t == json_type_array)
+                        return false;
+        }
+        return true;
+}
+
+static void flatten(flat_lines *fl, const char *prefix, json_object *o) {
+        if (json_object_get_type(o) == json_type_object) {
+                json_object_object_foreach(o, k, v) {
+                        char *name = prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
+                        flatten(fl, name, v);
+                        free(name);
+                }
+                return;
+        }
+        if (json_object_get_type(o) == json_type_array && !array_is_scalar(o)) {
+                size_t n = json_object_array_length(o);
+                for (size_t i = 0; i < n; i++) {
+                        char *name = xasprintf("%s[%zu]", prefix, i);
+                        flatten(fl, name, json_object_array_get_idx(o, i));
+                        free(name);
+                }
+                return;
+        }
+        char *value;
+        if (json_object_get_type(o) == json_type_array) {
+                size_t n = json_object_array_length(o);
+                strbuf b = {0};
+                for (size_t i = 0; i < n; i++) {
+                        char *s = scalar_text(json_object_array_get_idx(o, i));
+                        strbuf_appendf(&b, "%s%s", i ? ", " : "", s);
+                        free(s);
+                }
+                value = n ? strbuf_steal(&b) : xstrdup("(none)");
+        } else
+                value = scalar_text(o);
+        strv_push(&fl->keys, prefix);
+        strv_push_take(&fl->values, value);
+        if (strlen(prefix) > fl->width)
+                fl->width = strlen(prefix);
+}
+
+void ht_print_flat(FILE *out, json_object *o, const char *skip_key) {
+        flat_lines fl = {0};
+        json_object_object_foreach(o, k, v) {
+                if (skip_key && streq(k, skip_key))
+                        continue;
+                flatten(&fl, k, v);
+        }
+        for (size_t i = 0; fl.keys && fl.keys[i]; i++)
+                fprintf(out, "%-*s  %s\n", (int)fl.width, fl.keys[i], fl.values[i]);
+        strv_free(fl.keys);
+        strv_free(fl.values);
+}

@@ -1,0 +1,171 @@
+/* The rules engine: rules files evaluated in order over params, facts
+ * and the settings asked for so far; each firing rule derives or
+ * overrides settings, drops them, warns, fails, or asks for a bootloader
+ * change. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "profile-internal.h"
+#include "util.h"
+
+static int eval_when(ht_resolver *r, const ht_rule *rule, bool *ret, char **ret_error) {
+        if (!rule->when) {
+                *ret = true;
+                return 0;
+        }
+        ht_spec sp = {.kind = HT_SPEC_EXPR, .text = rule->when};
+        _cleanup_free_ char *what = xasprintf("rule %s: when", rule->name);
+        ht_value v = {0};
+        int k = ht_spec_eval(r, &sp, rule->file, rule->line, what, &v, ret_error);
+        if (k < 0)
+                return k;
+        /* A condition over unknown facts does not fire: rules that must
+         * speak up about unknown facts test defined() themselves. */
+        if (v.type == HT_VAL_NULL)
+                *ret = false;
+        else if (v.type == HT_VAL_BOOL)
+                *ret = v.num != 0;
+        else {
+                _cleanup_free_ char *t = ht_value_format(&v);
+                ht_value_done(&v);
+                *ret_error = xasprintf("%s:%u: %s: must be true or false, not '%s'", rule->file,
+                                       rule->line, what, t);
+                return -EINVAL;
+        }
+        ht_value_done(&v);
+        return 0;
+}
+
+static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
+        _cleanup_free_ char *what = xasprintf("rule %s: set", rule->name);
+        for (size_t i = 0; i < rule->n_sets; i++) {
+                const ht_entry *e = &rule->sets[i];
+                ht_setting s = {0};
+                bool skipped;
+                int k = ht_entry_eval(r, e, what, &s, &skipped, ret_error);
+                if (k < 0)
+                        return k;
+                if (skipped)
+                        continue;
+                if (!s.value) {
+                        /* Flags only: change how an existing setting is applied. */
+                        ht_rsetting *old = ht_resolver_find(r, &s);
+                        if (old) {
+                                if (e->has_optional)
+                                        old->s.optional = e->optional;
+                                if (e->has_boot_only)
+                                        old->s.boot_only = e->boot_only;
+                        }
+                        ht_setting_done(&s);
+                        continue;
+                }
+                k = ht_resolver_add(r, &s, -1, rule->name, e->file, e->line, ret_error);
+                ht_setting_done(&s);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, char **ret_error) {
+        _cleanup_free_ char *what = xasprintf("rule %s: skip", rule->name);
+        for (size_t i = 0; i < rule->n_skips; i++) {
+                ht_setting s = {0};
+                bool skipped;
+                int k = ht_entry_eval(r, &rule->skips[i], what, &s, &skipped, ret_error);
+                if (k < 0)
+                        return k;
+                ht_rsetting *old = skipped ? NULL : ht_resolver_find(r, &s);
+                if (old) {
+                        strv_pushf(ret_skipped, "%s %s (from %s)",
+                                   ht_backend_id_to_string(old->s.backend), old->s.key,
+                                   old->s.source);
+                        ht_resolver_remove(r, old);
+                }
+                ht_setting_done(&s);
+        }
+        return 0;
+}
+
+static int run_bootloader(ht_resolver *r, const ht_rule *rule, char **ret_error) {
+        _cleanup_free_ char *what = xasprintf("rule %s: bootloader_default", rule->name);
+        ht_value v = {0};
+        int k = ht_spec_eval(r, &rule->bootloader_default, rule->file, rule->line, what, &v,
+                             ret_error);
+        if (k < 0)
+                return k;
+        if (v.type != HT_VAL_STR || isempty(v.str) || has_control_chars(v.str)) {
+                ht_value_done(&v);
+                *ret_error = xasprintf("%s:%u: %s: needs the title of a boot entry", rule->file,
+                                       rule->line, what);
+                return -EINVAL;
+        }
+        ht_setting s = {.backend = HT_BK_BOOTLOADER, .key = xstrdup("default"),
+                        .value = xstrdup(v.str)};
+        ht_value_done(&v);
+        r->reboot_required = true;
+        k = ht_resolver_add(r, &s, -1, rule->name, rule->file, rule->line, ret_error);
+        ht_setting_done(&s);
+        return k;
+}
+
+static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
+        bool fire;
+        int k = eval_when(r, rule, &fire, ret_error);
+        if (k < 0 || !fire)
+                return k;
+        k = run_sets(r, rule, ret_error);
+        if (k < 0)
+                return k;
+        _cleanup_strv_free_ char **skipped = NULL;
+        k = run_skips(r, rule, &skipped, ret_error);
+        if (k < 0)
+                return k;
+        if (rule->bootloader_default.kind != HT_SPEC_NONE) {
+                k = run_bootloader(r, rule, ret_error);
+                if (k < 0)
+                        return k;
+        }
+        _cleanup_free_ char *warn = NULL;
+        if (rule->warn.kind != HT_SPEC_NONE) {
+                _cleanup_free_ char *what = xasprintf("rule %s: warn", rule->name);
+                k = ht_spec_eval_message(r, &rule->warn, rule->file, rule->line, what, &warn,
+                                         ret_error);
+                if (k < 0)
+                        return k;
+        }
+        if (skipped) {
+                _cleanup_free_ char *list = strv_join(skipped, ", ");
+                strv_pushf(&r->warnings, "skipped %s%s%s (rule %s)", list, warn ? ": " : "",
+                           warn ? warn : "", rule->name);
+        } else if (warn)
+                strv_pushf(&r->warnings, "%s (rule %s)", warn, rule->name);
+        if (rule->error.kind != HT_SPEC_NONE) {
+                _cleanup_free_ char *what = xasprintf("rule %s: error", rule->name);
+                _cleanup_free_ char *msg = NULL, *fix = NULL;
+                k = ht_spec_eval_message(r, &rule->error, rule->file, rule->line, what, &msg,
+                                         ret_error);
+                if (k >= 0 && rule->fix.kind != HT_SPEC_NONE)
+                        k = ht_spec_eval_message(r, &rule->fix, rule->file, rule->line, what, &fix,
+                                                 ret_error);
+                if (k < 0)
+                        return k;
+                /* "MESSAGE. Fix: FIX (rule NAME, FILE:LINE)" */
+                bool stop = !isempty(msg) && strchr(".!?", msg[strlen(msg) - 1]);
+                strv_pushf(&r->errors, "%s%s%s%s (rule %s, %s:%u)", msg, stop || !fix ? "" : ".",
+                           fix ? " Fix: " : "", fix ? fix : "", rule->name, rule->file, rule->line);
+        }
+        return 0;
+}
+
+int ht_rules_run(ht_resolver *r, char **ret_error) {
+        for (size_t i = 0; i < r->n_rfiles; i++)
+                for (size_t j = 0; j < r->rfiles[i]->n_rules; j++) {
+                        int k = run_rule(r, &r->rfiles[i]->rules[j], ret_error);
+                        if (k < 0)
+                                return k;
+                }
+        return 0;
+}

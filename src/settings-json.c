@@ -1,0 +1,93 @@
+#include "config.h"
+
+#include <errno.h>
+
+#include "settings-json.h"
+#include "util.h"
+
+static void add(json_object *o, const char *k, const char *v) {
+        if (v)
+                json_object_object_add(o, k, json_object_new_string(v));
+}
+
+json_object *ht_settings_to_json(const ht_resolved *r) {
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                json_object *o = json_object_new_object();
+                add(o, "backend", ht_backend_id_to_string(s->backend));
+                add(o, "key", s->key);
+                add(o, "value", s->value);
+                add(o, "source", s->source);
+                add(o, "domain", s->domain);
+                add(o, "type", s->type);
+                add(o, "item", s->item);
+                add(o, "unit", s->unit);
+                add(o, "directive", s->directive);
+                add(o, "target", s->target);
+                if (s->optional)
+                        json_object_object_add(o, "optional", json_object_new_boolean(true));
+                if (s->remove)
+                        json_object_object_add(o, "remove", json_object_new_boolean(true));
+                if (s->boot_only)
+                        json_object_object_add(o, "boot_only", json_object_new_boolean(true));
+                if (s->at_least)
+                        json_object_object_add(o, "at_least", json_object_new_boolean(true));
+                json_object_array_add(a, o);
+        }
+        return a;
+}
+
+static char *get(json_object *o, const char *k) {
+        json_object *v;
+        if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+                return NULL;
+        return xstrdup(json_object_get_string(v));
+}
+
+static bool flag(json_object *o, const char *k) {
+        json_object *v;
+        return json_object_object_get_ex(o, k, &v) && json_object_get_boolean(v);
+}
+
+int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret) {
+        if (!a || !json_object_is_type(a, json_type_array))
+                return -EBADMSG;
+        ht_resolved *r = xcalloc(1, sizeof(*r));
+        r->name = xstrdup(profile ? profile : "unknown");
+        size_t n = json_object_array_length(a);
+        r->settings = xcalloc(n + 1, sizeof(ht_setting));
+        for (size_t i = 0; i < n; i++) {
+                json_object *o = json_object_array_get_idx(a, i);
+                _cleanup_free_ char *backend = json_object_is_type(o, json_type_object) ? get(o, "backend") : NULL;
+                int id = -1;
+                for (int b = 0; backend && b < _HT_BK_MAX; b++)
+                        if (streq(backend, ht_backend_id_to_string(b)))
+                                id = b;
+                char *key = id >= 0 ? get(o, "key") : NULL;
+                if (!key) {
+                        ht_resolved_free(r);
+                        return -EBADMSG;
+                }
+                r->settings[r->n_settings++] = (ht_setting){
+                        .backend = (ht_backend_id)id,
+                        .key = key,
+                        .value = get(o, "value"),
+                        .source = get(o, "source"),
+                        .domain = get(o, "domain"),
+                        .type = get(o, "type"),
+                        .item = get(o, "item"),
+                        .unit = get(o, "unit"),
+                        .directive = get(o, "directive"),
+                        .target = get(o, "target"),
+                        .optional = flag(o, "optional"),
+                        .remove = flag(o, "remove"),
+                        .boot_only = flag(o, "boot_only"),
+                        .at_least = flag(o, "at_least"),
+                };
+                if (!r->settings[i].source)
+                        r->settings[i].source = xstrdup("journal");
+        }
+        *ret = r;
+        return 0;
+}

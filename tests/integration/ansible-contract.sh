@@ -1,0 +1,105 @@
+#!/bin/sh
+# The Ansible module against fake-hosttune, a test double of hosttune's
+# JSON contract: tests the module's own logic (exit codes, check and diff
+# mode, --set, failures, warnings, rollback) independently of the engine.
+# ansible.sh runs the same playbook against the real binary; the second
+# play here covers what the real engine cannot be made to do on demand:
+# drift, a missing binary, rollback in check mode.
+set -eu
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+fake=$top_srcdir/tests/integration/fake-hosttune
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-ansible-contract.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/profiles"
+echo 'summary = "test profile for the fake binary";' >"$tmp/profiles/test.profile"
+
+HOSTTUNE=$fake HT_ANSIBLE_PROFILE=test HT_ANSIBLE_PROFILE_DIR="$tmp/profiles" \
+        sh "$top_srcdir/tests/integration/ansible.sh"
+
+# ansible.sh has checked that ansible is usable (it exits 77 otherwise).
+export HOME="$tmp/home" PYTHONDONTWRITEBYTECODE=1 ANSIBLE_NOCOLOR=1 \
+        ANSIBLE_CONFIG="$tmp/ansible.cfg"
+mkdir -p "$HOME" "$tmp/root/etc/sysctl.d" && : >"$ANSIBLE_CONFIG"
+cat >"$tmp/play.yml" <<'PLAY'
+---
+- hosts: localhost
+  gather_facts: false
+  module_defaults:
+    hosttune.hosttune.hosttune:
+      binary: "{{ ht_binary }}"
+      root: "{{ ht_root }}"
+      profile_path: ["{{ ht_profiles }}"]
+  tasks:
+    - name: apply
+      hosttune.hosttune.hosttune:
+        profile: test
+        params: {flag: true, size: 18G, count: 3}
+      register: applied
+    - name: tamper
+      ansible.builtin.copy:
+        dest: "{{ ht_root }}/etc/sysctl.d/90-hosttune.conf"
+        content: "vm.swappiness = 60\n"
+    - name: verify drift
+      hosttune.hosttune.hosttune:
+        state: verified
+      ignore_errors: true
+    - name: rollback in check mode
+      hosttune.hosttune.hosttune:
+        state: rolled_back
+      check_mode: true
+    - name: missing binary
+      hosttune.hosttune.hosttune:
+        profile: test
+        binary: "{{ ht_root }}/no/such/hosttune"
+      ignore_errors: true
+    - name: option-like profile name
+      hosttune.hosttune.hosttune:
+        profile: --root=/
+      ignore_errors: true
+    - name: multi-line parameter
+      hosttune.hosttune.hosttune:
+        profile: test
+        params: {bad: "a\nb"}
+      ignore_errors: true
+    - name: no profile
+      hosttune.hosttune.hosttune:
+        state: applied
+      ignore_errors: true
+PLAY
+printf 'localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"\n' >"$tmp/inventory"
+ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
+        ansible-playbook -i "$tmp/inventory" "$tmp/play.yml" -e ht_binary="$fake" \
+        -e ht_root="$tmp/root" -e ht_profiles="$tmp/profiles" >"$tmp/out.json" 2>"$tmp/err" || :
+
+python3 - "$tmp/out.json" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+res = {t["task"]["name"]: t["hosts"]["localhost"] for p in data["plays"] for t in p["tasks"]}
+failures = []
+def check(cond, what):
+    print(("ok     " if cond else "FAILED ") + what)
+    if not cond:
+        failures.append(what)
+
+a = res["apply"]
+check(a.get("changed") is True, "apply with params: %s" % a.get("msg"))
+check(a.get("cmd", [])[-6:] == ["--set", "count=3", "--set", "flag=true", "--set", "size=18G"],
+      "params sorted, booleans lowercase: %s" % a.get("cmd"))
+v = res["verify drift"]
+check(v.get("failed") is True and "drift" in v.get("msg", ""), "drift fails verify: %r" % v.get("msg"))
+check(v.get("status") == "drift" and v.get("checks") and v["checks"][0]["status"] == "drift",
+      "drift returns status and checks")
+check("sysctl vm.swappiness" in v.get("msg", ""), "drift message names the check")
+r = res["rollback in check mode"]
+check(r.get("skipped") is True and not r.get("changed"), "rollback skipped in check mode")
+m = res["missing binary"]
+check(m.get("failed") is True and "not an executable" in m.get("msg", ""), "missing binary: %r" % m.get("msg"))
+o = res["option-like profile name"]
+check(o.get("failed") is True and "invalid profile name" in o.get("msg", ""), "option-like profile refused: %r" % o.get("msg"))
+b = res["multi-line parameter"]
+check(b.get("failed") is True and "single line" in b.get("msg", ""), "multi-line value refused: %r" % b.get("msg"))
+n = res["no profile"]
+check(n.get("failed") is True and "profile" in n.get("msg", ""), "applied without profile refused: %r" % n.get("msg"))
+if failures:
+    sys.exit("%d check(s) failed" % len(failures))
+PY

@@ -1,0 +1,263 @@
+#!/bin/sh
+# The Ansible module (packaging/ansible) driven by the real ansible-playbook
+# against localhost, with root: pointing at a copy of a fixture host:
+# check mode (changed, nothing written), diff mode, a bad parameter (fails
+# with hosttune's message), apply (changed, txid), verify, apply again (no
+# change), rollback (the tree is byte-identical to before). The JSON
+# callback's output is parsed and asserted on.
+#
+# Environment: HOSTTUNE (the binary; default the build's), HT_ANSIBLE_PROFILE
+# (default base), HT_ANSIBLE_PROFILE_DIR (default: a copy of profiles/).
+# Needs ansible-playbook and the ansible.posix collection (Debian: ansible-core
+# and ansible); exits 77 (skipped) without them.
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+HOSTTUNE=${HOSTTUNE:-$top_builddir/hosttune}
+PROFILE=${HT_ANSIBLE_PROFILE:-base}
+
+if ! command -v ansible-playbook >/dev/null 2>&1; then
+        echo "SKIP: ansible-playbook not installed (Debian: apt-get install ansible-core ansible)"
+        exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+        echo "SKIP: python3 not installed"
+        exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-ansible.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# ANSIBLE_STDOUT_CALLBACK=json is ansible.posix.json; make sure it is there.
+export HOME="$tmp/home" ANSIBLE_LOCAL_TEMP="$tmp/home/.ansible/tmp" \
+        ANSIBLE_REMOTE_TEMP="$tmp/home/.ansible/tmp" PYTHONDONTWRITEBYTECODE=1 \
+        ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG="$tmp/ansible.cfg"
+mkdir -p "$HOME" && : >"$ANSIBLE_CONFIG"
+if ! ansible-doc -t callback ansible.posix.json >/dev/null 2>&1; then
+        echo "SKIP: the ansible.posix json callback is missing (Debian: apt-get install ansible)"
+        exit 77
+fi
+
+# The host: a copy of the fixture, or a minimal tree when it is not there.
+fixture=$top_srcdir/tests/hosts/debian12-kvm
+if [ -d "$fixture" ]; then
+        cp -a "$fixture" "$tmp/root"
+else
+        mkdir -p "$tmp/root/proc/sys/vm" "$tmp/root/proc/sys/kernel" "$tmp/root/etc/sysctl.d" \
+                "$tmp/root/etc/security/limits.d" "$tmp/root/sys/kernel/mm/transparent_hugepage" \
+                "$tmp/root/var/lib" "$tmp/root/run"
+        echo 60 >"$tmp/root/proc/sys/vm/swappiness"
+        echo 6.1.0-18-amd64 >"$tmp/root/proc/sys/kernel/osrelease"
+        echo "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 root=/dev/vda1 ro quiet" >"$tmp/root/proc/cmdline"
+        printf 'MemTotal:       16384000 kB\nHugePages_Total:       0\nHugePages_Free:        0\nHugepagesize:       2048 kB\n' \
+                >"$tmp/root/proc/meminfo"
+        printf 'ID=debian\nVERSION_ID="12"\n' >"$tmp/root/etc/os-release"
+        echo "always [madvise] never" >"$tmp/root/sys/kernel/mm/transparent_hugepage/enabled"
+fi
+
+# Profiles copied so that they are root-owned and not group-writable
+# whatever the checkout's permissions are (hosttune refuses others as root).
+if [ -n "${HT_ANSIBLE_PROFILE_DIR:-}" ]; then
+        cp -R "$HT_ANSIBLE_PROFILE_DIR" "$tmp/profiles"
+else
+        mkdir "$tmp/profiles"
+        for f in "$top_srcdir"/profiles/*.profile; do
+                [ -f "$f" ] && cp "$f" "$tmp/profiles/"
+        done
+fi
+chmod -R go-w "$tmp/profiles"
+
+cat >"$tmp/inventory" <<EOF
+localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"
+EOF
+
+# Every hosttune task gets the same connection parameters.
+cat >"$tmp/play.yml" <<'EOF'
+---
+- name: hosttune module against a fixture host
+  hosts: localhost
+  gather_facts: false
+  module_defaults:
+    hosttune.hosttune.hosttune:
+      binary: "{{ ht_binary }}"
+      root: "{{ ht_root }}"
+      state_dir: "{{ ht_state_dir }}"
+      profile_path: ["{{ ht_profiles }}"]
+  vars:
+    snapshot_argv:
+      - sh
+      - -c
+      - cd "$0" && find . -printf '%y %m %p %l\n' | LC_ALL=C sort && find . -type f -exec sha256sum {} + | LC_ALL=C sort -k2
+      - "{{ ht_root }}"
+  tasks:
+    - name: snapshot before
+      ansible.builtin.command:
+        argv: "{{ snapshot_argv }}"
+      changed_when: false
+
+    - name: check mode
+      hosttune.hosttune.hosttune:
+        profile: "{{ ht_profile }}"
+      check_mode: true
+
+    - name: check mode with diff
+      hosttune.hosttune.hosttune:
+        profile: "{{ ht_profile }}"
+      check_mode: true
+      diff: true
+
+    - name: unknown parameter
+      hosttune.hosttune.hosttune:
+        profile: "{{ ht_profile }}"
+        params:
+          no_such_param: 1
+      check_mode: true
+      ignore_errors: true
+
+    - name: snapshot after check mode
+      ansible.builtin.command:
+        argv: "{{ snapshot_argv }}"
+      changed_when: false
+
+    - name: state dir after check mode
+      ansible.builtin.find:
+        paths: "{{ ht_state_dir }}"
+        recurse: true
+        file_type: any
+
+    - name: apply
+      hosttune.hosttune.hosttune:
+        profile: "{{ ht_profile }}"
+        state: applied
+      register: first_apply
+
+    - name: snapshot after apply
+      ansible.builtin.command:
+        argv: "{{ snapshot_argv }}"
+      changed_when: false
+
+    - name: verify
+      hosttune.hosttune.hosttune:
+        state: verified
+
+    - name: apply again
+      hosttune.hosttune.hosttune:
+        profile: "{{ ht_profile }}"
+
+    - name: check mode again
+      hosttune.hosttune.hosttune:
+        profile: "{{ ht_profile }}"
+      check_mode: true
+
+    - name: rollback
+      hosttune.hosttune.hosttune:
+        state: rolled_back
+        txid: "{{ first_apply.txid }}"
+
+    - name: snapshot after rollback
+      ansible.builtin.command:
+        argv: "{{ snapshot_argv }}"
+      changed_when: false
+EOF
+
+rc=0
+ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
+        ansible-playbook -i "$tmp/inventory" "$tmp/play.yml" \
+        -e ht_binary="$HOSTTUNE" -e ht_root="$tmp/root" -e ht_state_dir="$tmp/state" \
+        -e ht_profiles="$tmp/profiles" -e ht_profile="$PROFILE" \
+        >"$tmp/out.json" 2>"$tmp/err" || rc=$?
+
+python3 - "$tmp/out.json" "$rc" "$PROFILE" <<'EOF' || { echo "--- ansible stderr:"; cat "$tmp/err"; exit 1; }
+import json, sys
+
+path, rc, profile = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+failures = []
+
+def check(cond, what):
+    print(("ok     " if cond else "FAILED ") + what)
+    if not cond:
+        failures.append(what)
+
+text = open(path).read()
+try:
+    data = json.loads(text)
+except ValueError:
+    print(text[-3000:])
+    sys.exit("ansible-playbook printed no JSON (rc %d)" % rc)
+
+res = {}
+for play in data["plays"]:
+    for t in play["tasks"]:
+        res[t["task"]["name"]] = t["hosts"].get("localhost", {})
+
+def r(name):
+    if name not in res:
+        check(False, "task '%s' ran" % name)
+        return {}
+    return res[name]
+
+def brief(x):
+    return {k: x.get(k) for k in ("failed", "changed", "msg", "rc", "stderr") if k in x}
+
+check(rc == 0, "ansible-playbook exit status 0 (got %d)" % rc)
+
+c = r("check mode")
+check(not c.get("failed") and c.get("changed") is True,
+      "check mode reports changed=true: %s" % brief(c))
+check("plan" in (c.get("cmd") or []), "check mode runs plan: %s" % c.get("cmd"))
+check(c.get("txid") is None, "check mode has no txid")
+check(isinstance(c.get("reboot_required"), bool), "check mode returns reboot_required")
+check(isinstance(c.get("changes"), list) and len(c["changes"]) > 0, "check mode lists changes")
+
+d = r("check mode with diff")
+diff = d.get("diff")
+check(isinstance(diff, list) and len(diff) > 0, "diff mode returns diffs: %s" % brief(d))
+for e in diff or []:
+    check(("before" in e and "after" in e and e.get("after_header", "").startswith("/"))
+          or bool(e.get("prepared")),
+          "diff entry has before/after with the path, or prepared: %s" % sorted(e))
+    if "before" in e:
+        check(e["before"] != e["after"], "diff entry before != after (%s)" % e.get("after_header"))
+check("diff" not in c, "no diff without diff mode")
+
+b = r("unknown parameter")
+check(b.get("failed") is True, "unknown parameter fails the task: %s" % brief(b))
+check("no_such_param" in (b.get("msg") or ""), "failure carries hosttune's message: %r" % b.get("msg"))
+check("--set" in (b.get("cmd") or []) and "no_such_param=1" in (b.get("cmd") or []),
+      "params become --set NAME=VALUE: %s" % b.get("cmd"))
+
+before = r("snapshot before").get("stdout")
+check(bool(before), "snapshot taken")
+check(r("snapshot after check mode").get("stdout") == before, "check mode wrote nothing under root")
+check(r("state dir after check mode").get("matched", 0) == 0, "check mode wrote nothing to the state dir")
+
+a = r("apply")
+check(not a.get("failed") and a.get("changed") is True, "apply reports changed=true: %s" % brief(a))
+check("apply" in (a.get("cmd") or []), "apply runs apply")
+check(isinstance(a.get("txid"), str) and a["txid"] != "", "apply returns a txid: %r" % a.get("txid"))
+check(isinstance(a.get("reboot_required"), bool), "apply returns reboot_required")
+check(isinstance(a.get("files"), list) and all("path" in f for f in a["files"]), "apply returns files[]")
+check(isinstance(a.get("hosttune_warnings"), list), "apply returns hosttune_warnings")
+for w in a.get("hosttune_warnings") or []:
+    check(w in (a.get("warnings") or []), "hosttune warning is an Ansible warning: %r" % w)
+check(r("snapshot after apply").get("stdout") != before, "apply changed the tree")
+
+v = r("verify")
+check(not v.get("failed") and v.get("changed") is False, "verify passes without a change: %s" % brief(v))
+check(v.get("status") in ("ok", "reboot-pending"), "verify status ok or reboot-pending: %r" % v.get("status"))
+check(v.get("reboot_pending") == (v.get("status") == "reboot-pending"), "reboot_pending matches the status")
+
+a2 = r("apply again")
+check(not a2.get("failed") and a2.get("changed") is False, "second apply reports changed=false: %s" % brief(a2))
+c2 = r("check mode again")
+check(not c2.get("failed") and c2.get("changed") is False, "check mode after apply: changed=false: %s" % brief(c2))
+
+rb = r("rollback")
+check(not rb.get("failed") and rb.get("changed") is True, "rollback reports changed=true: %s" % brief(rb))
+check(a.get("txid") in (rb.get("txids") or []), "rollback undid the apply's transaction: %s" % rb.get("txids"))
+check(r("snapshot after rollback").get("stdout") == before, "rollback restored the tree byte for byte")
+
+if failures:
+    sys.exit("%d check(s) failed" % len(failures))
+EOF

@@ -1,0 +1,40 @@
+#!/bin/sh
+# The example cloud-config files in packaging/cloud-init/ against Debian's
+# cloud-init schema validator (cloud-init 22.4 on Debian 12:
+# `cloud-init schema --config-file FILE`, exit 0 when valid), plus what
+# each example must do: install the package, apply a profile, enable the
+# verify unit, reboot only on verify's "reboot pending" (exit 3).
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+if ! command -v cloud-init >/dev/null 2>&1; then
+        echo "SKIP: cloud-init not installed (Debian: apt-get install cloud-init)"
+        exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-cloud-init.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+
+n=0
+for f in "$top_srcdir"/packaging/cloud-init/*.yaml; do
+        [ -f "$f" ] || fail "no cloud-config examples in packaging/cloud-init"
+        name=${f##*/}
+        out=$(cloud-init schema --config-file "$f" 2>&1) || fail "$name: $out"
+        # Deprecated keys are reported with exit 0; examples must not use them.
+        case $out in *eprecat*) fail "$name: $out" ;; esac
+        grep -q '^#cloud-config' "$f" || fail "$name: no #cloud-config header"
+        grep -Eq '^  - hosttune$' "$f" || fail "$name: does not install the hosttune package"
+        grep -Eq 'hosttune.*apply' "$f" || fail "$name: no hosttune apply in runcmd"
+        grep -Eq '\[systemctl, enable, hosttune-verify.service\]' "$f" || fail "$name: does not enable the verify unit"
+        grep -Eq 'condition:.*hosttune verify.*-eq 3' "$f" || fail "$name: reboot is not conditional on verify's exit 3"
+        echo "ok $name"
+        n=$((n + 1))
+done
+[ "$n" -ge 2 ] || fail "expected at least two examples, found $n"
+
+# The validator must reject a broken file, or the checks above prove nothing.
+printf '#cloud-config\npower_state:\n  mode: explode\nruncmd: 5\n' >"$tmp/bad.yaml"
+if cloud-init schema --config-file "$tmp/bad.yaml" >/dev/null 2>&1; then
+        fail "cloud-init schema accepted an invalid file"
+fi
+echo "cloud-init: $n examples valid"

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Bash completion (packaging/bash-completion/hosttune): source it, set
+# COMP_WORDS/COMP_CWORD as bash does, call the function, check COMPREPLY.
+# Runs twice: plain bash, and with bash-completion's helpers loaded when the
+# bash-completion package is installed. Profiles and transaction ids come
+# from fake-hosttune (the JSON contract) or, without a usable binary, from
+# the profile path.
+if [ -z "${BASH_VERSION:-}" ]; then
+        command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+        exec bash "$0" "$@"
+fi
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+fake=$top_srcdir/tests/integration/fake-hosttune
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-completion.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir -p "$tmp/profiles" "$tmp/root/etc/hosttune/profiles" "$tmp/dirs/alpha" "$tmp/dirs/beta"
+: >"$tmp/profiles/oracle.profile"
+: >"$tmp/profiles/mysql.profile"
+: >"$tmp/profiles/notaprofile.txt"
+: >"$tmp/root/etc/hosttune/profiles/site-db.profile"
+# Two transactions for rollback to offer.
+if command -v python3 >/dev/null 2>&1; then
+        "$fake" --root "$tmp/root" --profile-path "$tmp/profiles" apply oracle >/dev/null
+        "$fake" --root "$tmp/root" --profile-path "$tmp/profiles" apply oracle --set a=1 >/dev/null
+        have_python=true
+else
+        have_python=false
+fi
+
+failed=0
+passed=0
+
+# expect "LINE" "EXPECTED REPLIES": LINE ends where the cursor is; words are
+# split like bash does (whitespace, and "=" is a word of its own).
+expect() {
+        local line=$1 want=$2
+        local -a w
+        read -r -a w <<<"${line//=/ = }"
+        [[ $line == *" " ]] && w+=("")
+        COMP_WORDS=("${w[@]}")
+        COMP_CWORD=$((${#w[@]} - 1))
+        COMP_LINE=$line
+        COMP_POINT=${#line}
+        COMPREPLY=()
+        _hosttune hosttune "${w[-1]}" "${w[-2]:-}"
+        local got
+        got=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' ')
+        got=${got% }
+        want=$(printf '%s\n' $want | LC_ALL=C sort | tr '\n' ' ')
+        want=${want% }
+        if [[ $got == "$want" ]]; then
+                passed=$((passed + 1))
+        else
+                echo "FAILED ($mode): '$line' -> [$got], want [$want]"
+                failed=$((failed + 1))
+        fi
+}
+
+run_cases() {
+        local H=/nonexistent/hosttune P="--profile-path $tmp/profiles"
+        # No hosttune on PATH for the fallback cases.
+        local PATH=/usr/bin:/bin
+        expect "$H " "facts list show plan apply verify rollback history recommend"
+        expect "$H pl" "plan"
+        expect "$H --json --quiet ap" "apply"
+        expect "$H re" "recommend"
+        expect "$H --r" "--root"
+        expect "$H apply --d" "--dry-run"
+        expect "$H verify --b" "--boot"
+        expect "$H plan --s" "--set --state-dir"
+        expect "$H facts --s" "--state-dir"
+        expect "$H --color " "auto always never"
+        expect "$H --color=al" "always"
+        expect "$H --color=" "auto always never"
+        expect "$H --root $tmp/dirs/a" "$tmp/dirs/alpha"
+        expect "$H --profile-path=$tmp/dirs/b" "$tmp/dirs/beta"
+        # Profiles from the profile path and the root's /etc/hosttune/profiles.
+        expect "$H $P plan " "mysql oracle"
+        expect "$H $P --root $tmp/root apply " "mysql oracle site-db"
+        expect "$H --profile-path=$tmp/profiles show o" "oracle"
+        expect "$H $P plan --set a=1 " "mysql oracle"
+        expect "$H $P plan oracle " ""
+        expect "$H $P plan oracle --set " ""
+        expect "$H list " ""
+        expect "$H rollback " ""
+        if $have_python; then
+                # Profiles and transactions from the binary's JSON.
+                expect "$fake $P plan " "mysql oracle"
+                expect "$fake --root $tmp/root rollback " "tx1 tx2"
+                expect "$fake --root $tmp/root rollback tx1 " ""
+        fi
+}
+
+source "$top_srcdir/packaging/bash-completion/hosttune"
+mode=plain
+run_cases
+
+for bc in /usr/share/bash-completion/bash_completion /etc/bash_completion; do
+        if [[ -f $bc ]]; then
+                # bash_completion expects an interactive-ish shell; these are
+                # the only settings it needs here.
+                BASH_COMPLETION_COMPAT_DIR=/nonexistent source "$bc"
+                source "$top_srcdir/packaging/bash-completion/hosttune"
+                if declare -F _init_completion >/dev/null; then
+                        mode=bash-completion
+                        run_cases
+                fi
+                break
+        fi
+done
+[[ $mode == bash-completion ]] || echo "note: bash-completion not installed; only the plain mode ran"
+
+echo "completion: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,246 @@
+#!/bin/sh
+# The facts of every fixture host under tests/hosts, checked field by field
+# against the files the fixture holds (read here independently with awk,
+# sed and shell), plus a broken copy of a fixture: hostile sources give
+# warnings and nulls, never a failure. Needs jq. TAP output.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+DUMP=$top_builddir/tests/facts-dump
+HOSTS=$top_srcdir/tests/hosts
+
+if ! command -v jq >/dev/null 2>&1; then
+        echo "1..0 # SKIP jq is not installed"
+        exit 77
+fi
+[ -x "$DUMP" ] || { echo "Bail out! $DUMP not built"; exit 99; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ht-facts-fixtures.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# check HOST JQ-EXPR EXPECTED (compact JSON)
+check() {
+        got=$(jq -c "$2" "$tmp/$1.json" 2>&1)
+        if [ "$got" = "$3" ]; then ok "$1: $2 = $3"; else not_ok "$1: $2: expected $3, got $got"; fi
+}
+# as check, expected given as a raw string
+check_str() {
+        check "$1" "$2" "$(printf '%s' "$3" | jq -Rsc .)"
+}
+# the value of KEY in a meminfo file, without the unit
+meminfo() { awk -v k="$2:" '$1 == k { print $2 }' "$1/proc/meminfo"; }
+# a value from an os-release file, as the shell reads it
+osrel() { (. "$1/etc/os-release" && eval "printf '%s' \"\${$2}\""); }
+
+for dir in "$HOSTS"/*/; do
+        h=$(basename "$dir")
+        H=$HOSTS/$h
+        if "$DUMP" --root "$H" >"$tmp/$h.json" 2>"$tmp/$h.err" && jq -e . "$tmp/$h.json" >/dev/null; then
+                ok "$h: facts-dump gives valid JSON"
+        else
+                not_ok "$h: facts-dump failed: $(cat "$tmp/$h.err")"
+                continue
+        fi
+        if [ -f "$H/README" ] && [ "$(wc -l <"$H/README")" -eq 1 ]; then
+                ok "$h: README is one line"
+        else
+                not_ok "$h: README missing or not one line"
+        fi
+        # sources every fixture has, compared with the files themselves
+        check_str "$h" .kernel.release "$(cat "$H/proc/sys/kernel/osrelease")"
+        check_str "$h" .kernel.cmdline "$(cat "$H/proc/cmdline")"
+        check_str "$h" .boot_id "$(cat "$H/proc/sys/kernel/random/boot_id")"
+        check "$h" .memory.total_kb "$(meminfo "$H" MemTotal)"
+        check "$h" .memory.page_tables_kb "$(meminfo "$H" PageTables)"
+        check "$h" .cpu.count "$(grep -c '^processor' "$H/proc/cpuinfo")"
+        if grep -q '^HugePages_Total:' "$H/proc/meminfo"; then
+                check "$h" .hugepages.supported true
+                check "$h" .hugepages.total "$(meminfo "$H" HugePages_Total)"
+                check "$h" .hugepages.free "$(meminfo "$H" HugePages_Free)"
+                check "$h" .hugepages.rsvd "$(meminfo "$H" HugePages_Rsvd)"
+                check "$h" .hugepages.default_size_kb "$(meminfo "$H" Hugepagesize)"
+                sizes=$(ls "$H/sys/kernel/mm/hugepages" | sed -n 's/^hugepages-\([0-9]*\)kB$/\1/p' | sort -n | paste -sd, -)
+                check "$h" .hugepages.sizes_kb "[$sizes]"
+        else
+                check "$h" .hugepages.supported false
+                check "$h" .hugepages.total null
+                check "$h" .hugepages.sizes_kb "[]"
+        fi
+        if grep -q pdpe1gb "$H/proc/cpuinfo"; then gig=true; else gig=false; fi
+        check "$h" .hugepages.gigantic_possible $gig
+        if [ -f "$H/etc/os-release" ]; then
+                check_str "$h" .os.id "$(osrel "$H" ID)"
+                check_str "$h" .os.version_id "$(osrel "$H" VERSION_ID)"
+        fi
+        segs=$(awk 'NR > 1 { n++ } END { print n + 0 }' "$H/proc/sysvipc/shm")
+        total=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "size") c = i; next } { t += $c } END { printf "%.0f", t }' "$H/proc/sysvipc/shm")
+        check "$h" .shm.segments "$segs"
+        check "$h" .shm.total_bytes "$total"
+        if [ -d "$H/run/systemd/system" ]; then sd=true; else sd=false; fi
+        check "$h" .systemd.running $sd
+        if [ -f "$H/sys/kernel/mm/transparent_hugepage/enabled" ]; then
+                check "$h" .thp.supported true
+                check_str "$h" .thp.enabled "$(sed 's/.*\[\(.*\)\].*/\1/' "$H/sys/kernel/mm/transparent_hugepage/enabled")"
+                check_str "$h" .thp.defrag "$(sed 's/.*\[\(.*\)\].*/\1/' "$H/sys/kernel/mm/transparent_hugepage/defrag")"
+        fi
+        if [ -f "$H/sys/kernel/mm/transparent_hugepage/hugetext_enabled" ]; then
+                check "$h" .hugetext.supported true
+                check "$h" .hugetext.enabled "$(cat "$H/sys/kernel/mm/transparent_hugepage/hugetext_enabled")"
+                check "$h" .hugetext.pad_threshold "$(cat "$H/sys/kernel/mm/transparent_hugepage/hugetext_pad_threshold")"
+        else
+                check "$h" .hugetext.supported false
+        fi
+        nodes=$(ls "$H/sys/devices/system/node" 2>/dev/null | grep -c '^node[0-9][0-9]*$')
+        [ "$nodes" -gt 0 ] || nodes=null
+        check "$h" .numa.nodes "$nodes"
+        if [ -d "$H/boot/loader/entries" ]; then
+                check "$h" '.bootloader.entries | length' "$(ls "$H/boot/loader/entries" | grep -c '\.conf$')"
+        fi
+        check "$h" .warnings "[]"
+done
+
+# ---- what each fixture is about
+check debian12-kvm .hypervisor '"kvm"'
+check debian12-kvm .kernel.xen false
+check debian12-kvm .bootloader.kind '"grub2"'
+check debian12-kvm .bootloader.grub_cfg '"/boot/grub/grub.cfg"'
+check debian12-kvm .bootloader.efi false
+check debian12-kvm .bootloader.grub_default '"0"'
+check debian12-kvm .memory.total_kb 16377536
+check debian12-kvm '.cpu.flags | index("pdpe1gb")' null
+check debian12-kvm '.mounts.hugetlbfs' '[{"target":"/dev/hugepages","pagesize_kb":2048}]'
+check debian12-kvm '[.mounts.sys_readonly, .mounts.proc_sys_readonly, .mounts.boot_separate]' '[false,false,false]'
+check debian12-kvm .audit.available true
+check debian12-kvm .container null
+
+check rhel5-xen .kernel.xen true
+check rhel5-xen .hypervisor '"xen"'
+check rhel5-xen .xen '{"type":"dom0","guest_type":null,"dom0":true}'
+check rhel5-xen '[.os.id, .os.version_id]' '["rhel","5.11"]'
+check rhel5-xen .hugepages.default_size_kb null
+check rhel5-xen .thp.supported false
+check rhel5-xen .bootloader.kind '"grub-legacy"'
+check rhel5-xen .bootloader.legacy_conf '"/boot/grub/grub.conf"'
+check rhel5-xen .bootloader.default 0
+check rhel5-xen .bootloader.default_is_xen true
+check rhel5-xen '[.bootloader.entries[].xen]' '[true,false]'
+check rhel5-xen '[.bootloader.entries[].version]' '["2.6.18-398.el5xen","2.6.18-398.el5"]'
+check rhel5-xen .bootloader.non_xen_entry '"Red Hat Enterprise Linux Server-base (2.6.18-398.el5)"'
+check rhel5-xen .mounts.boot_separate true
+check rhel5-xen .systemd.running false
+check rhel5-xen .numa.nodes null
+
+uek=5.15.0-206.153.7.1.el8uek.x86_64
+check ol8-bls .bootloader.kind '"bls"'
+check ol8-bls .hypervisor '"none"'
+check ol8-bls .numa.nodes 2
+check ol8-bls .memory.total_kb 65248412
+check ol8-bls .hugepages.sizes_kb '[2048,1048576]'
+check ol8-bls '.cpu.flags | index("pdpe1gb") != null' true
+check ol8-bls .thp.enabled '"always"'
+check_str ol8-bls .bootloader.kernelopts "$(sed -n 's/^kernelopts=//p' "$HOSTS/ol8-bls/boot/grub2/grubenv")"
+check ol8-bls '[.bootloader.entries[].version]' "[\"$uek\",\"4.18.0-513.5.1.el8_9.x86_64\",\"0-rescue-d2b4b7a5c3e14f6f9b0e8a1c7d3f2e61\"]"
+check ol8-bls .bootloader.default 0
+check ol8-bls '.bootloader.entries[0].options' '"root=/dev/mapper/ol-root ro crashkernel=auto resume=/dev/mapper/ol-swap rd.lvm.lv=ol/root rd.lvm.lv=ol/swap rhgb quiet"'
+check ol8-bls '.mounts.hugetlbfs | map(.pagesize_kb)' '[2048,1048576]'
+check ol8-bls .mounts.boot_separate true
+if [ "$(wc -c <"$HOSTS/ol8-bls/boot/grub2/grubenv")" -eq 1024 ]; then ok "ol8-bls: grubenv is 1024 bytes"; else not_ok "ol8-bls: grubenv is not 1024 bytes"; fi
+
+check alinux3-hugetext '[.os.id, .os.version_id]' '["alinux","3"]'
+check alinux3-hugetext .hypervisor '"alibaba"'
+check alinux3-hugetext .hugetext '{"supported":true,"enabled":0,"pad_threshold":0}'
+check alinux3-hugetext .bootloader.kind '"bls"'
+check alinux3-hugetext .kernel.release '"5.10.134-16.al8.x86_64"'
+
+check container .container '"docker"'
+check container .mounts.sys_readonly true
+check container .mounts.proc_sys_readonly true
+check container .bootloader.kind '"none"'
+check container .systemd.running false
+check container .audit.available false
+check container .hypervisor '"amazon"'
+
+check oracle-running .hypervisor '"vmware"'
+check oracle-running .shm.segments 4
+check oracle-running .shm.total_bytes 19328131072
+check oracle-running '[.shm.list[].uid] | unique' '[54321]'
+check oracle-running '.shm.list[3].key' '"0x8f2a6c14"'
+check oracle-running '.shm.total_bytes > 17 * 1073741824 and .shm.total_bytes < 19 * 1073741824' true
+check oracle-running .hugepages.total 0
+check oracle-running .memory.total_kb 32594320
+check oracle-running .thp.cmdline '"never"'
+check oracle-running .thp.enabled '"never"'
+check oracle-running .bootloader.efi true
+check oracle-running .bootloader.grub_cfg '"/boot/efi/EFI/redhat/grub.cfg"'
+check oracle-running .bootloader.saved_entry '"7a1e3c5b9d2f4a6c8e0b1d3f5a7c9e2b-4.18.0-513.5.1.el8_9.x86_64"'
+check oracle-running .bootloader.default 0
+if grep -q '^oracle:x:54321:' "$HOSTS/oracle-running/etc/passwd" &&
+   grep -q '^oinstall:x:54321:' "$HOSTS/oracle-running/etc/group" &&
+   grep -q '^dba:x:54322:' "$HOSTS/oracle-running/etc/group"; then
+        ok "oracle-running: oracle 54321, oinstall 54321, dba 54322"
+else
+        not_ok "oracle-running: oracle user or groups missing"
+fi
+
+# ---- a broken copy: hostile sources give warnings, nulls, exit 0
+B=$tmp/broken
+cp -R "$HOSTS/rhel5-xen" "$B"
+rm -f "$B/etc/redhat-release"
+ln -s ../../../../../../../../../../etc/os-release "$B/etc/os-release"
+head -c 100 "$HOSTS/debian12-kvm/proc/meminfo" >"$B/proc/meminfo"     # cut mid-line
+sed -i 's/^default=0/default=9/' "$B/boot/grub/grub.conf"
+if "$DUMP" --root "$B" >"$tmp/broken.json" 2>"$tmp/broken.err"; then
+        ok "broken: facts-dump exits 0"
+else
+        not_ok "broken: facts-dump failed: $(cat "$tmp/broken.err")"
+fi
+warns() {
+        if jq -e --arg s "$1" '.warnings | any(contains($s))' "$tmp/broken.json" >/dev/null; then
+                ok "broken: warning \"$1\""
+        else
+                not_ok "broken: no warning \"$1\" in $(jq -c .warnings "$tmp/broken.json")"
+        fi
+}
+warns "etc/os-release: a symlink leads out of the root"
+warns "proc/meminfo:4: truncated line"
+warns "default=9 is out of range (2 entries)"
+check broken .os.id null
+check broken .bootloader.default null
+check broken .bootloader.default_is_xen null
+check broken .hugepages.supported null
+check broken .memory.total_kb 16377536
+
+# Debian on EFI: the ESP's grub.cfg only hands over to /boot/grub/grub.cfg
+E=$tmp/efi
+cp -R "$HOSTS/debian12-kvm" "$E"
+mkdir -p "$E/sys/firmware/efi" "$E/boot/efi/EFI/debian"
+printf "search.fs_uuid 2f9c1a3e-5b7d-4c61-9e0a-8d3f6b2c4e17 root hd0,gpt2 \nset prefix=(\$root)'/boot/grub'\nconfigfile \$prefix/grub.cfg\n" >"$E/boot/efi/EFI/debian/grub.cfg"
+"$DUMP" --root "$E" >"$tmp/efi.json" 2>/dev/null && ok "efi: facts-dump exits 0" || not_ok "efi: facts-dump failed"
+check efi .bootloader.efi true
+check efi .bootloader.grub_cfg '"/boot/grub/grub.cfg"'
+check efi .bootloader.kind '"grub2"'
+
+# binary junk in os-release
+J=$tmp/junk
+mkdir -p "$J/etc"
+printf 'ID=\001\002\377\nNAME="\377\376"\nVERSION_ID="8.\0019"\n' >"$J/etc/os-release"
+"$DUMP" --root "$J" >"$tmp/junk.json" 2>/dev/null && ok "junk: facts-dump exits 0" || not_ok "junk: facts-dump failed"
+check junk .os '{"id":null,"version_id":null,"name":null,"pretty_name":null}'
+if jq -e '.warnings | any(contains("os-release:1: not a KEY=value line"))' "$tmp/junk.json" >/dev/null; then
+        ok "junk: warning for line 1"
+else
+        not_ok "junk: warnings $(jq -c .warnings "$tmp/junk.json")"
+fi
+if jq -r '.warnings[]' "$tmp/junk.json" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+        not_ok "junk: warnings carry control characters"
+else
+        ok "junk: warnings are clean text"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

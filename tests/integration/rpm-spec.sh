@@ -1,0 +1,64 @@
+#!/bin/sh
+# The RPM spec, checked with Debian's rpm tools: `rpmspec -P` parses it
+# (with the systemd path macros Fedora/EL define, which Debian's rpm lacks),
+# rpmlint finds no error, the version is configure's, and every %files
+# entry exists in a `make install DESTDIR=...` done the way %install does.
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+spec=$top_srcdir/packaging/rpm/hosttune.spec
+if ! command -v rpmspec >/dev/null 2>&1; then
+        echo "SKIP: rpmspec not installed (Debian: apt-get install rpm)"
+        exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-rpm.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+
+rpmspec -P \
+        --define '_unitdir /usr/lib/systemd/system' \
+        --define '_presetdir /usr/lib/systemd/system-preset' \
+        --define '_tmpfilesdir /usr/lib/tmpfiles.d' \
+        --define '_sharedstatedir /var/lib' \
+        --define '_prefix /usr' --define '_sysconfdir /etc' \
+        "$spec" >"$tmp/spec" 2>"$tmp/err" || fail "rpmspec -P: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "rpmspec -P warned: $(cat "$tmp/err")"
+
+version=$(sed -n 's/^AC_INIT(\[hosttune\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+grep -q "^Version: *$version\$" "$tmp/spec" || fail "spec Version is not $version"
+grep -q '^BuildRequires: *libcmocka-devel' "$tmp/spec" || fail "check BuildRequires missing"
+
+if command -v rpmlint >/dev/null 2>&1; then
+        lint=$(rpmlint "$spec" 2>&1) || :
+        echo "$lint" | grep -q ' 0 errors' || fail "rpmlint: $lint"
+else
+        echo "note: rpmlint not installed; skipped"
+fi
+
+# %files against a staged install with the spec's layout.
+[ -f "$top_builddir/Makefile" ] || fail "no configured build tree at $top_builddir"
+make -s -C "$top_builddir" install DESTDIR="$tmp/inst" HT_ENABLE_UNIT=no prefix=/usr \
+        sysconfdir=/etc localstatedir=/var systemdsystemunitdir=/usr/lib/systemd/system \
+        >"$tmp/install.log" 2>&1 || fail "make install: $(tail -20 "$tmp/install.log")"
+# What %install adds by hand.
+mkdir -p "$tmp/inst/usr/lib/systemd/system-preset" "$tmp/inst/var/lib/hosttune"
+cp "$top_srcdir/packaging/systemd/90-hosttune.preset" "$tmp/inst/usr/lib/systemd/system-preset/"
+sed -n '/^%files/,/^%changelog/p' "$tmp/spec" | sed '1d;$d' |
+        sed -e 's/^%dir //' -e 's/^%attr([^)]*) //' -e 's/^%dir //' | grep '^/' >"$tmp/files"
+n=0
+while read -r path; do
+        # shellcheck disable=SC2086
+        set -- "$tmp/inst"$path
+        [ -e "$1" ] || fail "%files entry $path not installed by make install"
+        n=$((n + 1))
+done <"$tmp/files"
+# ...and nothing installed that %files leaves out (rpmbuild would refuse).
+(cd "$tmp/inst" && find . ! -type d | sed 's|^\.||') | while read -r f; do
+        covered=no
+        while read -r path; do
+                case $f in $path | $path*) covered=yes; break ;; esac
+        done <"$tmp/files"
+        [ $covered = yes ] || [ "$f" = /usr/share/doc/hosttune/README.md ] || fail "installed but not in %files: $f"
+done
+echo "rpm spec: ok ($n %files entries installed)"

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The verify unit and the tmpfiles entry, checked by systemd's own tools:
+# `systemd-analyze verify` on a copy of the unit whose ExecStart is the
+# built binary (verify insists that it exists), failing on any complaint,
+# and `systemd-tmpfiles --create --root` making the state directory in a
+# scratch tree. Also checks that the unit make generated carries the
+# configured sbindir.
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+HOSTTUNE=${HOSTTUNE:-$top_builddir/hosttune}
+
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+        echo "SKIP: systemd-analyze not installed"
+        exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-unit.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+
+# The unit make generated: the sbindir substituted, nothing left over.
+gen=$top_builddir/packaging/systemd/hosttune-verify.service
+[ -f "$gen" ] || fail "$gen was not generated (make all)"
+grep -q '@' "$gen" && fail "unsubstituted @...@ left in $gen"
+grep -q '^ExecStart=/.*/hosttune verify --boot$' "$gen" || fail "ExecStart in $gen: $(grep ExecStart "$gen")"
+
+# The same template, pointed at the built binary for systemd-analyze.
+[ -x "$HOSTTUNE" ] || fail "no built binary at $HOSTTUNE"
+sbindir=$(cd "$(dirname "$HOSTTUNE")" && pwd)
+[ "$(basename "$HOSTTUNE")" = hosttune ] || { cp "$HOSTTUNE" "$tmp/hosttune"; sbindir=$tmp; }
+sed "s|@sbindir[@]|$sbindir|g" "$top_srcdir/packaging/systemd/hosttune-verify.service.in" \
+        >"$tmp/hosttune-verify.service"
+# --man=no: the man pages are not installed in a build tree.
+out=$(cd "$tmp" && systemd-analyze verify --man=no "$tmp/hosttune-verify.service" 2>&1) ||
+        fail "systemd-analyze verify: $out"
+# verify exits 0 on unknown keys or bad values; any message is a defect.
+[ -z "$out" ] || fail "systemd-analyze verify complained: $out"
+
+# The unit's promises (hosttune(8) documents them).
+u=$tmp/hosttune-verify.service
+for want in 'Type=oneshot' 'RemainAfterExit=yes' 'SuccessExitStatus=3' 'WantedBy=multi-user.target' \
+        'ConditionDirectoryNotEmpty=/var/lib/hosttune'; do
+        grep -qx "$want" "$u" || fail "unit lacks $want"
+done
+after=$(sed -n 's/^After=//p' "$u")
+for dep in systemd-sysctl.service systemd-tmpfiles-setup.service; do
+        case " $after " in *" $dep "*) ;; *) fail "unit is not ordered after $dep" ;; esac
+done
+
+# A deliberately broken copy must be caught, so the check above means something.
+mkdir "$tmp/broken"
+sed 's/^RemainAfterExit=yes/RemainAfterExit=perhaps/' "$u" >"$tmp/broken/hosttune-verify.service"
+bad=$(cd "$tmp" && systemd-analyze verify --man=no "$tmp/broken/hosttune-verify.service" 2>&1) || :
+[ -n "$bad" ] || fail "systemd-analyze verify did not notice a bad value"
+
+# tmpfiles: the state directory, root-only.
+if command -v systemd-tmpfiles >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+        mkdir "$tmp/root"
+        systemd-tmpfiles --create --root="$tmp/root" "$top_srcdir/packaging/tmpfiles/hosttune.conf" ||
+                fail "systemd-tmpfiles --create failed"
+        [ "$(stat -c '%a %U %G %F' "$tmp/root/var/lib/hosttune")" = "700 root root directory" ] ||
+                fail "state directory: $(stat -c '%a %U %G %F' "$tmp/root/var/lib/hosttune")"
+else
+        echo "note: tmpfiles check needs root and systemd-tmpfiles; skipped"
+fi
+echo "systemd unit and tmpfiles: ok"

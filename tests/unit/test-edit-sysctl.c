@@ -1,0 +1,214 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "edit-sysctl.h"
+#include "edit-test-helpers.h"
+
+static const char oracle_conf[] =
+        "# oracle-database-preinstall-19c setting for fs.file-max is 6815744\n"
+        "fs.file-max = 6815744\n"
+        "\n"
+        "; semaphores\n"
+        "kernel.sem = 250 32000\t100  128\n"
+        "  kernel.shmmni=4096   \n"
+        "-net.ipv4.conf.all.rp_filter = 2\n"
+        "net/ipv4/conf/eth0.100/forwarding = 1\n"
+        "net.ipv4.conf.eth0/200.forwarding=0\n"
+        "net.ipv4.conf.*.accept_redirects = 0\n"
+        "-net.ipv4.conf.lo.accept_redirects\n"
+        "vm.nr_hugepages =\n";
+
+static void test_parse(void **state) {
+        _cleanup_(ht_sysctl_file_freep) ht_sysctl_file *f = NULL;
+        char *err = NULL;
+        assert_int_equal(ht_sysctl_parse(oracle_conf, strlen(oracle_conf), 0, &f, &err), 0);
+        assert_int_equal(f->n_entries, 9);
+        assert_string_equal(f->entries[0].key, "fs/file-max");
+        assert_string_equal(f->entries[0].value, "6815744");
+        assert_int_equal(f->entries[0].line, 2);
+        assert_string_equal(f->entries[1].value, "250 32000\t100  128");
+        assert_string_equal(f->entries[2].key, "kernel/shmmni");
+        assert_string_equal(f->entries[2].value, "4096");
+        assert_true(f->entries[3].ignore_failure);
+        assert_string_equal(f->entries[3].key, "net/ipv4/conf/all/rp_filter");
+        assert_string_equal(f->entries[4].key, "net/ipv4/conf/eth0.100/forwarding");
+        assert_string_equal(f->entries[5].key, "net/ipv4/conf/eth0.200/forwarding");
+        assert_true(f->entries[6].glob);
+        assert_null(f->entries[7].value);
+        assert_string_equal(f->entries[7].key, "net/ipv4/conf/lo/accept_redirects");
+        assert_string_equal(f->entries[8].value, "");
+        assert_int_equal(f->entries[8].line, 12);
+}
+
+static void test_parse_errors(void **state) {
+        ht_sysctl_file *f = NULL;
+        char *err = NULL;
+        const char bad[] = "a.b = 1\njust words\n";
+        assert_int_equal(ht_sysctl_parse(bad, strlen(bad), 0, &f, &err), -EINVAL);
+        assert_string_equal(err, "2: line is not an assignment");
+        assert_null(f);
+        free(err);
+        err = NULL;
+        assert_int_equal(ht_sysctl_parse(bad, strlen(bad), HT_SYSCTL_LENIENT, &f, &err), 0);
+        assert_int_equal(f->n_entries, 1);
+        assert_string_equal(f->warnings[0], "2: line is not an assignment");
+        ht_sysctl_file_free(f);
+        const char nul[] = "a = 1\nb\0 = 2\n";
+        assert_int_equal(ht_sysctl_parse(nul, sizeof nul - 1, 0, &f, &err), -EINVAL);
+        assert_string_equal(err, "2: NUL byte");
+        free(err);
+        assert_int_equal(ht_sysctl_parse(" = 3", 4, 0, &f, &err), -EINVAL);
+        assert_string_equal(err, "1: empty sysctl key");
+        free(err);
+}
+
+static void test_keys(void **state) {
+        char *s;
+        s = ht_sysctl_normalize("net.ipv4.conf.enp3s0/200.forwarding");
+        assert_string_equal(s, "net/ipv4/conf/enp3s0.200/forwarding");
+        free(s);
+        s = ht_sysctl_normalize("/net//ipv4/./ip_forward");
+        assert_string_equal(s, "net/ipv4/ip_forward");
+        free(s);
+        s = ht_sysctl_dotted("net/ipv4/conf/enp3s0.200/forwarding");
+        assert_string_equal(s, "net.ipv4.conf.enp3s0/200.forwarding");
+        free(s);
+        s = ht_sysctl_dotted("vm.nr_hugepages");
+        assert_string_equal(s, "vm.nr_hugepages");
+        free(s);
+
+        char *err = NULL, *path = NULL;
+        assert_int_equal(ht_sysctl_proc_path("kernel.sem", &path, &err), 0);
+        assert_string_equal(path, "/proc/sys/kernel/sem");
+        free(path);
+        const char *bad[] = { "vm/../../etc/passwd", "vm....x", "..", "vm.", "/vm", "kernel.*", "a b", "a=b",
+                              "x\ny", "", "vm..nr", "./x" };
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                assert_int_equal(ht_sysctl_key_check(bad[i], &err), -EINVAL);
+                free(err);
+        }
+        assert_int_equal(ht_sysctl_key_check("net/ipv4/conf/eth0.100/forwarding", &err), 0);
+}
+
+static void test_order(void **state) {
+        char *etc[] = { "99-sysctl.conf", "50-default.conf", "README", "10-local.conf", NULL };
+        char *run[] = { "60-run.conf", NULL };
+        char *usr[] = { "50-default.conf", "50-coredump.conf", "99-zz.conf.rpmsave", NULL };
+        char **names[] = { etc, run, NULL, usr, NULL };
+        _cleanup_strv_free_ char **o = ht_sysctl_order(names, false);
+        _cleanup_free_ char *j = strv_join(o, " ");
+        assert_string_equal(j, "/etc/sysctl.d/10-local.conf /usr/lib/sysctl.d/50-coredump.conf "
+                               "/etc/sysctl.d/50-default.conf /run/sysctl.d/60-run.conf /etc/sysctl.d/99-sysctl.conf");
+        _cleanup_strv_free_ char **p = ht_sysctl_order(names, true);
+        assert_string_equal(p[5], "/etc/sysctl.conf");
+        char **none[] = { NULL, NULL, NULL, NULL, NULL };
+        _cleanup_strv_free_ char **e = ht_sysctl_order(none, false);
+        assert_int_equal(strv_length(e), 0);
+}
+
+static ht_sysctl_file *parse(const char *s) {
+        ht_sysctl_file *f = NULL;
+        char *err = NULL;
+        assert_int_equal(ht_sysctl_parse(s, strlen(s), 0, &f, &err), 0);
+        return f;
+}
+
+static void test_effective(void **state) {
+        ht_sysctl_file *files[] = {
+                parse("vm.swappiness = 60\nnet.ipv4.conf.*.rp_filter = 2\n"),         /* 10-vendor */
+                parse("# Managed by hosttune\nvm.swappiness = 10\nvm.nr_hugepages = 9000\n"),  /* 90-hosttune */
+                parse("vm/swappiness=1\n-net.ipv4.conf.lo.rp_filter\n"),              /* 99-sysctl */
+        };
+        ht_sysctl_hit hit;
+        assert_int_equal(ht_sysctl_effective((const ht_sysctl_file *const *)files, 3, "vm.swappiness", &hit), 1);
+        assert_int_equal(hit.file, 2);
+        assert_int_equal(hit.line, 1);
+        assert_string_equal(hit.value, "1");
+        assert_int_equal(ht_sysctl_effective((const ht_sysctl_file *const *)files, 3, "vm/nr_hugepages", &hit), 1);
+        assert_int_equal(hit.file, 1);
+        assert_int_equal(hit.line, 3);
+        assert_int_equal(ht_sysctl_effective((const ht_sysctl_file *const *)files, 3, "net.ipv4.conf.eth0.rp_filter", &hit), 1);
+        assert_true(hit.glob);
+        assert_string_equal(hit.value, "2");
+        assert_int_equal(ht_sysctl_effective((const ht_sysctl_file *const *)files, 3, "net.ipv4.conf.lo.rp_filter", &hit), 0);
+        assert_int_equal(ht_sysctl_effective((const ht_sysctl_file *const *)files, 3, "kernel.sem", &hit), 0);
+        for (size_t i = 0; i < 3; i++)
+                ht_sysctl_file_free(files[i]);
+}
+
+static void test_render(void **state) {
+        ht_sysctl_setting s[] = {
+                { "vm.nr_hugepages", "9000" },
+                { "kernel/sem", "250 32000 100 128" },
+                { "net/ipv4/conf/eth0.100/forwarding", "1" },
+        };
+        char *out = NULL, *err = NULL;
+        assert_int_equal(ht_sysctl_render("oracle", s, 3, &out, &err), 0);
+        assert_string_equal(out, "# Managed by hosttune (profile oracle). Do not edit; changes are overwritten.\n"
+                                 "vm.nr_hugepages = 9000\n"
+                                 "kernel.sem = 250 32000 100 128\n"
+                                 "net.ipv4.conf.eth0/100.forwarding = 1\n");
+        /* What it writes parses back to the same keys and values. */
+        _cleanup_(ht_sysctl_file_freep) ht_sysctl_file *f = parse(out);
+        assert_int_equal(f->n_entries, 3);
+        assert_string_equal(f->entries[2].key, "net/ipv4/conf/eth0.100/forwarding");
+        assert_string_equal(f->entries[1].value, "250 32000 100 128");
+        free(out);
+
+        ht_sysctl_setting bad[][1] = {
+                { { "vm.swappiness", "1\nkernel.panic = 1" } },
+                { { "vm.swappiness", "" } },
+                { { "vm.swappiness", " 1" } },
+                { { "vm.swappiness", "1\t" } },
+                { { "vm/../../etc/shadow", "1" } },
+                { { "net.ipv4.conf.*.rp_filter", "1" } },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                out = NULL;
+                assert_int_equal(ht_sysctl_render("oracle", bad[i], 1, &out, &err), -EINVAL);
+                assert_null(out);
+                free(err);
+        }
+        ht_sysctl_setting dup[] = { { "vm.swappiness", "1" }, { "vm/swappiness", "2" } };
+        assert_int_equal(ht_sysctl_render("p", dup, 2, &out, &err), -EINVAL);
+        free(err);
+        assert_int_equal(ht_sysctl_render("p\nx", s, 1, &out, &err), -EINVAL);
+        free(err);
+}
+
+static void test_junk(void **state) {
+        unsigned seed = 5;
+        for (int round = 0; round < 2000; round++) {
+                char buf[256];
+                size_t n = rand_r(&seed) % sizeof buf;
+                for (size_t i = 0; i < n; i++)
+                        buf[i] = round % 2 ? (char)rand_r(&seed) : "a.b/=-#; \n*\t"[rand_r(&seed) % 12];
+                ht_sysctl_file *f = NULL;
+                char *err = NULL;
+                int r = ht_sysctl_parse(buf, n, round % 3 ? 0 : HT_SYSCTL_LENIENT, &f, &err);
+                assert_true(r == 0 || (r == -EINVAL && err));
+                if (f) {
+                        ht_sysctl_hit hit;
+                        const ht_sysctl_file *fs[] = { f };
+                        (void)ht_sysctl_effective(fs, 1, "a.b", &hit);
+                }
+                ht_sysctl_file_free(f);
+                free(err);
+        }
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_parse),
+                cmocka_unit_test(test_parse_errors),
+                cmocka_unit_test(test_keys),
+                cmocka_unit_test(test_order),
+                cmocka_unit_test(test_effective),
+                cmocka_unit_test(test_render),
+                cmocka_unit_test(test_junk),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,728 @@
+/* Unit tests of the facts parsers on strings, garbage included, and of
+ * collection through a throwaway root with broken sources. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "context.h"
+#include "facts-internal.h"
+#include "facts.h"
+#include "util.h"
+
+/* Whether some warning contains needle. */
+static bool warned(const ht_facts *f, const char *needle) {
+        for (size_t i = 0; f->warnings && f->warnings[i]; i++)
+                if (strstr(f->warnings[i], needle))
+                        return true;
+        return false;
+}
+
+static void parse_meminfo(ht_facts *f, const char *s) {
+        ht_facts_parse_meminfo(f, s, strlen(s), "meminfo");
+}
+
+static const char MEMINFO_OK[] =
+        "MemTotal:       16377536 kB\n"
+        "MemFree:        14978204 kB\n"
+        "MemAvailable:   15689732 kB\n"
+        "SwapTotal:       1000444 kB\n"
+        "PageTables:         3508 kB\n"
+        "HugePages_Total:     512\n"
+        "HugePages_Free:      500\n"
+        "HugePages_Rsvd:        3\n"
+        "HugePages_Surp:        0\n"
+        "Hugepagesize:       2048 kB\n"
+        "Hugetlb:         1048576 kB\n";
+
+static void test_meminfo_ok(void **state) {
+        ht_facts *f = ht_facts_new();
+        parse_meminfo(f, MEMINFO_OK);
+        assert_true(f->memory_known);
+        assert_int_equal(f->mem_total_kb, 16377536);
+        assert_int_equal(f->mem_available_kb, 15689732);
+        assert_int_equal(f->page_tables_kb, 3508);
+        assert_int_equal(f->swap_total_kb, 1000444);
+        assert_int_equal(f->hugepages_supported, HT_YES);
+        assert_int_equal(f->hugepages_total, 512);
+        assert_int_equal(f->hugepages_free, 500);
+        assert_int_equal(f->hugepages_rsvd, 3);
+        assert_int_equal(f->hugepages_surp, 0);
+        assert_int_equal(f->hugepage_default_kb, 2048);
+        assert_int_equal(strv_length(f->warnings), 0);
+        ht_facts_free(f);
+}
+
+static void test_meminfo_no_hugepages(void **state) {
+        /* the RHEL 5 Xen kernel: no HugePages lines at all */
+        ht_facts *f = ht_facts_new();
+        parse_meminfo(f, "MemTotal:      8388608 kB\nMemFree:       6124512 kB\n"
+                         "PageTables:       8764 kB\nVmallocChunk: 34359733755 kB\n");
+        assert_true(f->memory_known);
+        assert_int_equal(f->mem_total_kb, 8388608);
+        assert_int_equal(f->hugepages_supported, HT_NO);
+        assert_true(f->hugepages_total == HT_U64_UNKNOWN);
+        assert_true(f->hugepage_default_kb == HT_U64_UNKNOWN);
+        assert_true(f->mem_available_kb == HT_U64_UNKNOWN); /* 2.6.18 had none */
+        assert_int_equal(strv_length(f->warnings), 0);
+        ht_facts_free(f);
+}
+
+static void test_meminfo_truncated(void **state) {
+        /* cut mid-line before the HugePages lines: the last line is not
+         * trusted and HugePages support stays unknown, not "no" */
+        ht_facts *f = ht_facts_new();
+        parse_meminfo(f, "MemTotal:       16377536 kB\nMemFree:        149");
+        assert_int_equal(f->mem_total_kb, 16377536);
+        assert_true(f->mem_free_kb == HT_U64_UNKNOWN);
+        assert_int_equal(f->hugepages_supported, HT_UNKNOWN);
+        assert_true(warned(f, "meminfo:2: truncated line"));
+        ht_facts_free(f);
+
+        /* cut inside the HugePages block: the number read is not used */
+        f = ht_facts_new();
+        parse_meminfo(f, "MemTotal:       16377536 kB\nHugePages_Total:     51");
+        assert_int_equal(f->hugepages_supported, HT_UNKNOWN);
+        assert_true(f->hugepages_total == HT_U64_UNKNOWN);
+        assert_true(warned(f, "truncated"));
+        ht_facts_free(f);
+
+        /* empty file */
+        f = ht_facts_new();
+        parse_meminfo(f, "");
+        assert_false(f->memory_known);
+        assert_int_equal(f->hugepages_supported, HT_UNKNOWN);
+        assert_true(warned(f, "no valid MemTotal"));
+        ht_facts_free(f);
+}
+
+static void test_meminfo_garbage(void **state) {
+        ht_facts *f = ht_facts_new();
+        parse_meminfo(f, "MemTotal:       lots kB\n"
+                         "MemFree:        -12 kB\n"
+                         "PageTables:     3508\n"           /* unit missing */
+                         "HugePages_Total:   12 kB\n"       /* a count with a unit */
+                         "HugePages_Free:  99999999999999999999999\n"
+                         "this is not meminfo\n"
+                         "Hugepagesize:       2048 kB\n");
+        assert_false(f->memory_known);
+        assert_true(f->mem_total_kb == HT_U64_UNKNOWN);
+        assert_true(f->mem_free_kb == HT_U64_UNKNOWN);
+        assert_true(f->page_tables_kb == HT_U64_UNKNOWN);
+        assert_true(f->hugepages_total == HT_U64_UNKNOWN);
+        assert_true(f->hugepages_free == HT_U64_UNKNOWN);
+        assert_int_equal(f->hugepage_default_kb, 2048);
+        assert_true(warned(f, "meminfo:1: MemTotal has a garbled value"));
+        assert_true(warned(f, "more bad lines"));
+        assert_true(warned(f, "no valid MemTotal"));
+        ht_facts_free(f);
+
+        /* binary junk: NUL bytes and control characters */
+        static const char junk[] = "MemTotal: 1\0\x01\x02\xff\xfe garbage\n";
+        f = ht_facts_new();
+        ht_facts_parse_meminfo(f, junk, sizeof(junk) - 1, "meminfo");
+        assert_true(warned(f, "binary data"));
+        assert_int_equal(f->hugepages_supported, HT_UNKNOWN);
+        ht_facts_free(f);
+}
+
+static void test_bracketed(void **state) {
+        char *s = NULL;
+        assert_int_equal(ht_parse_bracketed("always [madvise] never", &s), 0);
+        assert_string_equal(s, "madvise");
+        free(s);
+        assert_int_equal(ht_parse_bracketed("[always] madvise never", &s), 0);
+        assert_string_equal(s, "always");
+        free(s);
+        assert_int_equal(ht_parse_bracketed("always defer defer+madvise [madvise] never", &s), 0);
+        assert_string_equal(s, "madvise");
+        free(s);
+        s = NULL;
+        assert_int_equal(ht_parse_bracketed("always madvise never", &s), -EINVAL);
+        assert_int_equal(ht_parse_bracketed("[always] [madvise] never", &s), -EINVAL);
+        assert_int_equal(ht_parse_bracketed("always [] never", &s), -EINVAL);
+        assert_int_equal(ht_parse_bracketed("always [madv", &s), -EINVAL);
+        assert_int_equal(ht_parse_bracketed("[a b]", &s), -EINVAL);
+        assert_null(s);
+}
+
+static const char SHM_HDR[] =
+        "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap\n";
+
+static void test_shm(void **state) {
+        strbuf b = {0};
+        strbuf_append(&b, SHM_HDR);
+        strbuf_append(&b, "         0          3   600               9142272  2811  3412    126 54321 54322 54321 54322 1705312811 1705312790 1705312788               9142272                     0\n");
+        strbuf_append(&b, "         0          4   600           19243466752  2811  3412    126 54321 54322 54321 54322 1705312811 1705312790 1705312788           17095983104                     0\n");
+        strbuf_append(&b, "-1893045228          6   600                 24576  2811  3412    126 54321 54322 54321 54322 1705312811 1705312790 1705312788                 24576                     0\n");
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_shm(f, b.data, b.len, "shm");
+        assert_true(f->shm_known);
+        assert_int_equal(f->n_shm, 3);
+        assert_int_equal(f->shm_total_bytes, UINT64_C(9142272) + UINT64_C(19243466752) + 24576);
+        assert_int_equal(f->shm[1].size_bytes, UINT64_C(19243466752));
+        assert_int_equal(f->shm[1].shmid, 4);
+        assert_int_equal(f->shm[1].uid, 54321);
+        assert_int_equal(f->shm[1].nattch, 126);
+        assert_int_equal(f->shm[2].key, 0x8f2a6c14); /* printed signed */
+        assert_int_equal(strv_length(f->warnings), 0);
+        ht_facts_free(f);
+        strbuf_done(&b);
+
+        /* header only: known, zero */
+        f = ht_facts_new();
+        ht_facts_parse_shm(f, SHM_HDR, strlen(SHM_HDR), "shm");
+        assert_true(f->shm_known);
+        assert_int_equal(f->n_shm, 0);
+        assert_int_equal(f->shm_total_bytes, 0);
+        ht_facts_free(f);
+
+        /* the 2.6.18 layout has no rss/swap columns: found by name */
+        static const char old[] =
+                "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime\n"
+                "         0      32768   600                524288  4021  4188      2     0     0     0     0 1400000000          0 1400000000\n";
+        f = ht_facts_new();
+        ht_facts_parse_shm(f, old, strlen(old), "shm");
+        assert_true(f->shm_known);
+        assert_int_equal(f->n_shm, 1);
+        assert_int_equal(f->shm_total_bytes, 524288);
+        ht_facts_free(f);
+}
+
+static void test_shm_garbage(void **state) {
+        ht_facts *f = ht_facts_new();
+        const char *s = "key size\n1 2\n";
+        ht_facts_parse_shm(f, s, strlen(s), "shm");
+        assert_false(f->shm_known);
+        assert_true(warned(f, "shm:1: not the kernel's header"));
+        ht_facts_free(f);
+
+        /* a garbled segment makes the total unknown: an under-count would
+         * under-size HugePages */
+        strbuf b = {0};
+        strbuf_append(&b, SHM_HDR);
+        strbuf_append(&b, "         0          3   600               9142272  2811  3412    126 54321 54322 54321 54322 1 1 1 1 0\n");
+        strbuf_append(&b, "         0          4   600           lots  2811  3412    126 54321 54322 54321 54322 1 1 1 1 0\n");
+        strbuf_append(&b, "         0          5   600           1");
+        f = ht_facts_new();
+        ht_facts_parse_shm(f, b.data, b.len, "shm");
+        assert_false(f->shm_known);
+        assert_true(warned(f, "shm:3: garbled segment line"));
+        assert_true(warned(f, "shm:4: truncated"));
+        ht_facts_free(f);
+        strbuf_done(&b);
+
+        f = ht_facts_new();
+        ht_facts_parse_shm(f, "", 0, "shm");
+        assert_false(f->shm_known);
+        assert_true(warned(f, "empty"));
+        ht_facts_free(f);
+}
+
+static void test_os_release(void **state) {
+        static const char s[] =
+                "# comment\n"
+                "NAME=\"Alibaba Cloud Linux\"\n"
+                "ID='alinux'\n"
+                "VERSION_ID=\"3\"\n"
+                "PRETTY_NAME=\"A \\\"quoted\\\" \\$name\"\n"
+                "ID_LIKE=\"rhel fedora centos anolis\"\n";
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_os_release(f, s, sizeof(s) - 1, "os-release");
+        assert_string_equal(f->os_id, "alinux");
+        assert_string_equal(f->os_version_id, "3");
+        assert_string_equal(f->os_name, "Alibaba Cloud Linux");
+        assert_string_equal(f->os_pretty_name, "A \"quoted\" $name");
+        assert_int_equal(strv_length(f->warnings), 0);
+        ht_facts_free(f);
+
+        /* bare words, as Debian writes ID=debian */
+        f = ht_facts_new();
+        ht_facts_parse_os_release(f, "ID=debian\nVERSION_ID=12\n", 23, "os-release");
+        assert_string_equal(f->os_id, "debian");
+        assert_string_equal(f->os_version_id, "12");
+        ht_facts_free(f);
+}
+
+static void test_os_release_junk(void **state) {
+        static const char s[] =
+                "ID=\"ol\"\n"
+                "VERSION_ID=\"8.\x01\x02\"\n"       /* control characters */
+                "NAME=\"\xff\xfe\xfd\"\n"           /* not UTF-8 */
+                "PRETTY_NAME=\"unterminated\n"
+                "\x7f\x45\x4c\x46\x02\x01\x01\n"    /* an ELF header */
+                "ID=\"ol\0junk after a NUL\"\n";
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_os_release(f, s, sizeof(s) - 1, "os-release");
+        assert_string_equal(f->os_id, "ol");
+        assert_null(f->os_version_id);
+        assert_null(f->os_name);
+        assert_null(f->os_pretty_name);
+        assert_true(warned(f, "os-release:2: not a KEY=value line"));
+        assert_true(warned(f, "binary data"));
+        assert_true(warned(f, "more bad lines"));
+        /* warnings never carry the junk bytes themselves */
+        for (size_t i = 0; f->warnings[i]; i++)
+                assert_false(has_control_chars(f->warnings[i]));
+        ht_facts_free(f);
+
+        f = ht_facts_new();
+        ht_facts_parse_os_release(f, "\x01\x02\x03", 3, "os-release");
+        assert_null(f->os_id);
+        assert_true(warned(f, "no ID= line"));
+        ht_facts_free(f);
+}
+
+static void test_release_files(void **state) {
+        static const struct {
+                const char *file, *content, *id, *version;
+        } cases[] = {
+                {"redhat-release", "Red Hat Enterprise Linux Server release 5.11 (Tikanga)\n", "rhel", "5.11"},
+                {"redhat-release", "Red Hat Enterprise Linux AS release 4 (Nahant Update 9)\n", "rhel", "4"},
+                {"redhat-release", "Red Hat Enterprise Linux Server release 6.10 (Santiago)\n", "rhel", "6.10"},
+                {"oracle-release", "Oracle Linux Server release 6.10\n", "ol", "6.10"},
+                {"redhat-release", "Enterprise Linux Enterprise Linux Server release 5.11 (Carthage)\n", "ol", "5.11"},
+                {"centos-release", "CentOS release 6.10 (Final)\n", "centos", "6.10"},
+                {"centos-release", "CentOS Linux release 7.9.2009 (Core)\n", "centos", "7.9.2009"},
+                {"SuSE-release", "SUSE Linux Enterprise Server 11 (x86_64)\nVERSION = 11\nPATCHLEVEL = 4\n", "sles", "11.4"},
+                {"SuSE-release", "openSUSE 13.1 (x86_64)\nVERSION = 13.1\nCODENAME = Bottle\n", "opensuse", "13.1"},
+                {"debian_version", "6.0.10\n", "debian", "6"},
+                {"debian_version", "bookworm/sid\n", "debian", NULL},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char *id = NULL, *version = NULL, *pretty = NULL;
+                assert_int_equal(ht_parse_release_file(cases[i].file, cases[i].content, &id, &version, &pretty), 0);
+                assert_string_equal(id, cases[i].id);
+                if (cases[i].version)
+                        assert_string_equal(version, cases[i].version);
+                else
+                        assert_null(version);
+                assert_non_null(pretty);
+                free(id);
+                free(version);
+                free(pretty);
+        }
+        char *id = NULL, *version = NULL;
+        assert_int_equal(ht_parse_release_file("redhat-release", "Windows 95\n", &id, &version, NULL), -EINVAL);
+        assert_int_equal(ht_parse_release_file("redhat-release", "\x01\x02\n", &id, &version, NULL), -EINVAL);
+        assert_int_equal(ht_parse_release_file("redhat-release", "", &id, &version, NULL), -EINVAL);
+        assert_null(id);
+}
+
+static const char GRUB_CONF[] =
+        "# grub.conf generated by anaconda\n"
+        "default=0\n"
+        "timeout=5\n"
+        "hiddenmenu\n"
+        "title Red Hat Enterprise Linux Server (2.6.18-398.el5xen)\n"
+        "\troot (hd0,0)\n"
+        "\tkernel /xen.gz-2.6.18-398.el5 dom0_mem=2048M\n"
+        "\tmodule /vmlinuz-2.6.18-398.el5xen ro root=/dev/VolGroup00/LogVol00 rhgb quiet\n"
+        "\tmodule /initrd-2.6.18-398.el5xen.img\n"
+        "title Red Hat Enterprise Linux Server-base (2.6.18-398.el5)\n"
+        "\troot (hd0,0)\n"
+        "\tkernel /vmlinuz-2.6.18-398.el5 ro root=/dev/VolGroup00/LogVol00 rhgb quiet\n"
+        "\tinitrd /initrd-2.6.18-398.el5.img\n";
+
+static void test_grub_legacy(void **state) {
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, GRUB_CONF, strlen(GRUB_CONF), "grub.conf");
+        assert_int_equal(f->n_boot_entries, 2);
+        assert_int_equal(f->grub_legacy_default, 0);
+        assert_int_equal(f->default_entry, 0);
+        assert_true(f->boot_entries[0].xen);
+        assert_string_equal(f->boot_entries[0].kernel, "/vmlinuz-2.6.18-398.el5xen");
+        assert_string_equal(f->boot_entries[0].version, "2.6.18-398.el5xen");
+        assert_string_equal(f->boot_entries[0].options, "ro root=/dev/VolGroup00/LogVol00 rhgb quiet");
+        assert_false(f->boot_entries[1].xen);
+        assert_string_equal(f->boot_entries[1].version, "2.6.18-398.el5");
+        assert_string_equal(f->boot_entries[1].title, "Red Hat Enterprise Linux Server-base (2.6.18-398.el5)");
+        assert_int_equal(strv_length(f->warnings), 0);
+        ht_facts_free(f);
+
+        /* "default 1" with a space, kernel with a device prefix */
+        static const char menu_lst[] =
+                "default 1\n"
+                "title SLES 11\n  kernel (hd0,1)/boot/vmlinuz-3.0.101-63-xen root=/dev/sda2\n"
+                "title SLES 11 default\n  kernel (hd0,1)/boot/vmlinuz-3.0.101-63-default root=/dev/sda2\n";
+        f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, menu_lst, strlen(menu_lst), "menu.lst");
+        assert_int_equal(f->default_entry, 1);
+        assert_true(f->boot_entries[0].xen);   /* a -xen kernel booted directly */
+        assert_false(f->boot_entries[1].xen);
+        assert_string_equal(f->boot_entries[1].version, "3.0.101-63-default");
+        ht_facts_free(f);
+}
+
+static void test_grub_legacy_bad_default(void **state) {
+        char *s = xasprintf("%s", GRUB_CONF);
+        char *p = strstr(s, "default=0");
+        p[8] = '7';
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, s, strlen(s), "grub.conf");
+        assert_int_equal(f->n_boot_entries, 2);
+        assert_int_equal(f->grub_legacy_default, -1);
+        assert_int_equal(f->default_entry, -1);
+        assert_true(warned(f, "grub.conf:2: default=7 is out of range (2 entries)"));
+        ht_facts_free(f);
+
+        p[8] = 'x';
+        f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, s, strlen(s), "grub.conf");
+        assert_int_equal(f->default_entry, -1);
+        assert_true(warned(f, "is not an entry number"));
+        ht_facts_free(f);
+        free(s);
+
+        f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, "default=saved\ntitle a\nkernel /vmlinuz-1\n", 37, "menu.lst");
+        assert_int_equal(f->default_entry, -1);
+        assert_true(warned(f, "default=saved"));
+        ht_facts_free(f);
+
+        f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, "\x01\x02\x03\nnonsense\n", 13, "grub.conf");
+        assert_int_equal(f->n_boot_entries, 0);
+        assert_int_equal(f->default_entry, -1);
+        assert_true(warned(f, "binary junk"));
+        assert_true(warned(f, "no title entries"));
+        ht_facts_free(f);
+}
+
+static void test_grubenv_and_bls(void **state) {
+        strbuf b = {0};
+        strbuf_append(&b, "# GRUB Environment Block\nsaved_entry=abc-5.15.0\n"
+                          "kernelopts=root=/dev/mapper/ol-root ro rhgb quiet\n");
+        while (b.len < 1024)
+                strbuf_append(&b, "#");
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_grubenv(f, b.data, b.len, "grubenv");
+        assert_string_equal(f->grubenv_kernelopts, "root=/dev/mapper/ol-root ro rhgb quiet");
+        assert_string_equal(f->grubenv_saved_entry, "abc-5.15.0");
+        assert_int_equal(strv_length(f->warnings), 0);
+
+        static const char entry[] =
+                "title Oracle Linux Server (5.15.0) 8.9\n"
+                "version 5.15.0-206.153.7.1.el8uek.x86_64\n"
+                "linux /vmlinuz-5.15.0-206.153.7.1.el8uek.x86_64\n"
+                "initrd /initramfs-5.15.0-206.153.7.1.el8uek.x86_64.img $tuned_initrd\n"
+                "options $kernelopts $tuned_params\n"
+                "options ${kernelopts_extra} hugepages=10\n"
+                "grub_class kernel\n";
+        ht_boot_entry e = {.id = xstrdup("abc-5.15.0")};
+        ht_parse_bls_entry(f, entry, strlen(entry), "entry.conf", &e);
+        assert_string_equal(e.title, "Oracle Linux Server (5.15.0) 8.9");
+        assert_string_equal(e.version, "5.15.0-206.153.7.1.el8uek.x86_64");
+        assert_string_equal(e.kernel, "/vmlinuz-5.15.0-206.153.7.1.el8uek.x86_64");
+        assert_string_equal(e.options, "root=/dev/mapper/ol-root ro rhgb quiet hugepages=10");
+        assert_false(e.xen);
+        ht_boot_entry_done(&e);
+        ht_facts_free(f);
+
+        /* wrong size and no header */
+        f = ht_facts_new();
+        ht_facts_parse_grubenv(f, "# GRUB Environment Block\nkernelopts=ro\n", 38, "grubenv");
+        assert_true(warned(f, "38 bytes, GRUB wants exactly 1024"));
+        assert_string_equal(f->grubenv_kernelopts, "ro");
+        ht_facts_free(f);
+        f = ht_facts_new();
+        ht_facts_parse_grubenv(f, "kernelopts=ro\n", 14, "grubenv");
+        assert_null(f->grubenv_kernelopts);
+        assert_true(warned(f, "no \"# GRUB Environment Block\" header"));
+        ht_facts_free(f);
+        strbuf_done(&b);
+}
+
+static void test_vercmp(void **state) {
+        assert_true(ht_vercmp("m-5.15.0-206.el8uek.x86_64", "m-4.18.0-513.5.1.el8_9.x86_64") > 0);
+        assert_true(ht_vercmp("m-4.18.0-513.5.1.el8_9.x86_64", "m-4.18.0-477.27.1.el8_8.x86_64") > 0);
+        assert_true(ht_vercmp("m-4.18.0-10", "m-4.18.0-9") > 0);
+        assert_true(ht_vercmp("m-0-rescue", "m-4.18.0") < 0);
+        assert_int_equal(ht_vercmp("1.0", "1.0"), 0);
+        assert_true(ht_vercmp("1.0.1", "1.0") > 0);
+}
+
+static void test_cpuinfo(void **state) {
+        static const char s[] =
+                "processor\t: 0\nflags\t\t: fpu pse pae hypervisor lm avx2\n\n"
+                "processor\t: 1\nflags\t\t: fpu pse pae hypervisor lm avx2\n\n";
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, s, strlen(s), "cpuinfo");
+        assert_int_equal(f->cpu_count, 2);
+        assert_true(strv_contains(f->cpu_flags, "pse"));
+        assert_true(strv_contains(f->cpu_flags, "hypervisor"));
+        assert_true(strv_contains(f->cpu_flags, "avx2"));
+        assert_false(strv_contains(f->cpu_flags, "pdpe1gb"));
+        assert_false(strv_contains(f->cpu_flags, "fpu")); /* not of interest */
+        ht_facts_free(f);
+
+        f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, "garbage\n", 8, "cpuinfo");
+        assert_int_equal(f->cpu_count, 0);
+        assert_null(f->cpu_flags);
+        assert_true(warned(f, "no \"processor\" lines"));
+        ht_facts_free(f);
+}
+
+static void test_dmi(void **state) {
+        assert_string_equal(ht_hypervisor_from_dmi("QEMU", "Standard PC (i440FX + PIIX, 1996)", "SeaBIOS"), "kvm");
+        assert_string_equal(ht_hypervisor_from_dmi("Alibaba Cloud", "Alibaba Cloud ECS", "SeaBIOS"), "alibaba");
+        assert_string_equal(ht_hypervisor_from_dmi("Amazon EC2", "m5.large", "Amazon EC2"), "amazon");
+        assert_string_equal(ht_hypervisor_from_dmi("VMware, Inc.", "VMware7,1", NULL), "vmware");
+        assert_string_equal(ht_hypervisor_from_dmi("Microsoft Corporation", "Virtual Machine", NULL), "hyperv");
+        assert_string_equal(ht_hypervisor_from_dmi("Xen", "HVM domU", "Xen"), "xen");
+        assert_null(ht_hypervisor_from_dmi("Microsoft Corporation", "Surface Pro", NULL));
+        assert_null(ht_hypervisor_from_dmi("Dell Inc.", "PowerEdge R740", "Dell Inc."));
+        assert_null(ht_hypervisor_from_dmi(NULL, NULL, NULL));
+}
+
+static void test_cmdline_value(void **state) {
+        char *v = ht_cmdline_value("ro transparent_hugepage=always quiet transparent_hugepage=never", "transparent_hugepage");
+        assert_string_equal(v, "never"); /* the last one wins */
+        free(v);
+        assert_null(ht_cmdline_value("ro notransparent_hugepage=always", "transparent_hugepage"));
+        assert_null(ht_cmdline_value("ro transparent_hugepage", "transparent_hugepage"));
+        assert_null(ht_cmdline_value(NULL, "audit"));
+        v = ht_cmdline_value("a=\"x y\" audit=0", "audit");
+        assert_string_equal(v, "0");
+        free(v);
+}
+
+static void test_mountinfo(void **state) {
+        static const char s[] =
+                "22 28 0:21 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
+                "23 28 0:22 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
+                "28 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
+                "35 23 0:30 / /proc/sys/fs/binfmt_misc rw,relatime shared:13 - autofs systemd-1 rw,fd=30\n"
+                "37 24 0:31 / /dev/hugepages rw,relatime shared:15 - hugetlbfs hugetlbfs rw,pagesize=2M\n"
+                "38 24 0:32 / /mnt/huge1g rw,relatime shared:16 - hugetlbfs nodev rw,pagesize=1G\n"
+                "39 24 0:33 / /mnt/hugedefault rw,relatime shared:17 - hugetlbfs nodev rw\n"
+                "40 28 8:1 / /boot rw,relatime shared:18 - ext4 /dev/sda1 rw\n"
+                "867 23 0:62 /sys /proc/sys ro,nosuid,nodev,noexec,relatime - proc proc rw\n";
+        ht_facts *f = ht_facts_new();
+        f->hugepage_default_kb = 2048;
+        ht_facts_parse_mountinfo(f, s, strlen(s), "mountinfo");
+        assert_int_equal(f->n_hugetlbfs, 3);
+        assert_string_equal(f->hugetlbfs[0].target, "/dev/hugepages");
+        assert_int_equal(f->hugetlbfs[0].pagesize_kb, 2048);
+        assert_int_equal(f->hugetlbfs[1].pagesize_kb, 1048576);
+        assert_int_equal(f->hugetlbfs[2].pagesize_kb, 2048); /* the default size */
+        assert_int_equal(f->sys_readonly, HT_NO);
+        assert_int_equal(f->proc_sys_readonly, HT_YES);
+        assert_true(f->boot_separate);
+        assert_int_equal(strv_length(f->warnings), 0);
+        ht_facts_free(f);
+}
+
+static void test_mountinfo_garbage(void **state) {
+        ht_facts *f = ht_facts_new();
+        const char *s = "\x01\x02 garbage that is not mountinfo\n";
+        ht_facts_parse_mountinfo(f, s, strlen(s), "mountinfo");
+        assert_int_equal(f->sys_readonly, HT_UNKNOWN);
+        assert_true(warned(f, "mountinfo"));
+        ht_facts_free(f);
+
+        f = ht_facts_new();
+        s = "22 28 0:21 / /sys ro,nosuid - sysfs sysfs ro\n"
+            "broken line\n"
+            "28 1 254:1 / / rw,relatime - ext4 /dev/vda1 rw\n";
+        ht_facts_parse_mountinfo(f, s, strlen(s), "mountinfo");
+        assert_int_equal(f->sys_readonly, HT_YES);
+        assert_true(warned(f, "1 lines libmount could not parse"));
+        ht_facts_free(f);
+
+        f = ht_facts_new();
+        ht_facts_parse_mountinfo(f, "", 0, "mountinfo");
+        assert_int_equal(f->proc_sys_readonly, HT_UNKNOWN);
+        assert_true(warned(f, "empty"));
+        ht_facts_free(f);
+}
+
+static void test_json_and_lookup(void **state) {
+        ht_facts *f = ht_facts_new();
+        parse_meminfo(f, MEMINFO_OK);
+        f->hugepage_sizes_kb = xmalloc(2 * sizeof(uint64_t));
+        f->hugepage_sizes_kb[0] = 2048;
+        f->hugepage_sizes_kb[1] = 1048576;
+        f->n_hugepage_sizes = 2;
+        json_object *j = ht_facts_to_json(f);
+        bool exists;
+        json_object *v = ht_facts_lookup(j, "memory.total_kb", &exists);
+        assert_true(exists);
+        assert_int_equal(json_object_get_int64(v), 16377536);
+        v = ht_facts_lookup(j, "hugepages.sizes_kb.1", &exists);
+        assert_int_equal(json_object_get_int64(v), 1048576);
+        v = ht_facts_lookup(j, "hugepages.supported", &exists);
+        assert_true(json_object_get_boolean(v));
+        /* unknown facts exist with a null value */
+        v = ht_facts_lookup(j, "kernel.release", &exists);
+        assert_null(v);
+        assert_true(exists);
+        v = ht_facts_lookup(j, "thp.supported", &exists);
+        assert_null(v);
+        assert_true(exists);
+        /* names that do not exist */
+        assert_null(ht_facts_lookup(j, "memory.nope", &exists));
+        assert_false(exists);
+        assert_null(ht_facts_lookup(j, "memory..total_kb", &exists));
+        assert_false(exists);
+        assert_null(ht_facts_lookup(j, "kernel.release.x", &exists));
+        assert_false(exists);
+        assert_null(ht_facts_lookup(j, "hugepages.sizes_kb.9", &exists));
+        assert_false(exists);
+        assert_null(ht_facts_lookup(j, "", &exists));
+        assert_false(exists);
+        /* the DESIGN.md names are all there */
+        static const char *const names[] = {
+                "kernel.release", "kernel.xen", "kernel.cmdline", "hypervisor", "os.id", "os.version_id",
+                "memory.total_kb", "hugepages.supported", "hugepages.default_size_kb", "hugepages.sizes_kb",
+                "hugepages.total", "hugepages.free", "thp.supported", "thp.enabled", "hugetext.supported",
+                "hugetext.enabled", "bootloader.kind", "shm.segments", "shm.total_bytes", "boot_id",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                ht_facts_lookup(j, names[i], &exists);
+                assert_true(exists);
+        }
+        json_object_put(j);
+        ht_facts_free(f);
+}
+
+/* ---- collection through a throwaway root ---- */
+
+static char tmpl[] = "/tmp/ht-facts-XXXXXX";
+
+static void put(const char *rel, const char *content) {
+        char *p = xasprintf("%s/%s", tmpl, rel);
+        /* create parent directories */
+        for (char *s = strchr(p + strlen(tmpl) + 1, '/'); s; s = strchr(s + 1, '/')) {
+                *s = 0;
+                mkdir(p, 0755);
+                *s = '/';
+        }
+        FILE *fp = fopen(p, "w");
+        assert_non_null(fp);
+        fputs(content, fp);
+        fclose(fp);
+        free(p);
+}
+
+static void ln(const char *target, const char *rel) {
+        char *p = xasprintf("%s/%s", tmpl, rel);
+        assert_int_equal(symlink(target, p), 0);
+        free(p);
+}
+
+static int setup(void **state) {
+        return mkdtemp(tmpl) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+        char *cmd[] = {"rm", "-rf", tmpl, NULL};
+        pid_t pid = fork();
+        if (pid == 0) {
+                execvp(cmd[0], cmd);
+                _exit(127);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        return 0;
+}
+
+static void test_collect_broken_root(void **state) {
+        /* a root with hostile sources: os-release leading out of the root,
+         * garbage meminfo, a grub.conf whose default is out of range */
+        put("proc/meminfo", "\x01\x02\x03 nothing like meminfo");
+        put("proc/cmdline", "ro quiet\n");
+        put("proc/sys/kernel/osrelease", "2.6.32-754.el6.x86_64\n");
+        put("proc/sys/kernel/random/boot_id", "not-a-uuid\n");
+        put("sys/kernel/mm/redhat_transparent_hugepage/enabled", "[always] madvise never\n");
+        put("sys/kernel/mm/redhat_transparent_hugepage/defrag", "always madvise never\n");
+        put("boot/grub/grub.conf", "default=3\ntitle CentOS (2.6.32-754.el6.x86_64)\n"
+                                   "\tkernel /vmlinuz-2.6.32-754.el6.x86_64 ro\n");
+        put("etc/centos-release", "CentOS release 6.10 (Final)\n");
+        ln("../../../../../../../../../etc/os-release", "etc/os-release");
+
+        ht_context *c;
+        assert_int_equal(ht_context_new(tmpl, &c), 0);
+        ht_facts *f = NULL;
+        assert_int_equal(ht_facts_collect(c, &f), 0);
+
+        assert_true(warned(f, "etc/os-release: a symlink leads out of the root"));
+        assert_string_equal(f->os_id, "centos"); /* fell back to centos-release */
+        assert_string_equal(f->os_version_id, "6.10");
+        assert_false(f->memory_known);
+        assert_int_equal(f->hugepages_supported, HT_UNKNOWN);
+        assert_true(warned(f, "proc/meminfo"));
+        assert_null(f->boot_id);
+        assert_true(warned(f, "is not a UUID"));
+        assert_int_equal(f->thp_supported, HT_YES);
+        assert_string_equal(f->thp_sysfs_dir, "/sys/kernel/mm/redhat_transparent_hugepage");
+        assert_string_equal(f->thp_enabled, "always");
+        assert_null(f->thp_defrag);
+        assert_true(warned(f, "defrag: \"always madvise never\" has no single [bracketed] choice"));
+        assert_int_equal(f->bootloader, HT_BOOT_GRUB_LEGACY);
+        assert_int_equal(f->default_entry, -1);
+        assert_true(warned(f, "default=3 is out of range"));
+        assert_true(warned(f, "proc/cpuinfo: missing"));
+        assert_true(warned(f, "proc/sysvipc/shm: missing"));
+        assert_false(f->systemd_running);
+        /* warnings name files under the root so users can open them */
+        assert_true(warned(f, tmpl));
+
+        json_object *j = ht_facts_to_json(f);
+        bool exists;
+        assert_null(ht_facts_lookup(j, "memory.total_kb", &exists));
+        assert_true(exists);
+        assert_null(ht_facts_lookup(j, "bootloader.default", &exists));
+        assert_true(exists);
+        json_object_put(j);
+        ht_facts_free(f);
+
+        /* an empty root: everything unknown, still no failure */
+        ht_context_free(c);
+        char *empty = xasprintf("%s/empty", tmpl);
+        assert_int_equal(mkdir(empty, 0755), 0);
+        assert_int_equal(ht_context_new(empty, &c), 0);
+        assert_int_equal(ht_facts_collect(c, &f), 0);
+        assert_null(f->kernel_release);
+        assert_null(f->os_id);
+        assert_int_equal(f->bootloader, HT_BOOT_NONE);
+        assert_int_equal(f->thp_supported, HT_UNKNOWN);
+        assert_true(strv_length(f->warnings) > 3);
+        ht_facts_free(f);
+        ht_context_free(c);
+        free(empty);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_meminfo_ok),
+                cmocka_unit_test(test_meminfo_no_hugepages),
+                cmocka_unit_test(test_meminfo_truncated),
+                cmocka_unit_test(test_meminfo_garbage),
+                cmocka_unit_test(test_bracketed),
+                cmocka_unit_test(test_shm),
+                cmocka_unit_test(test_shm_garbage),
+                cmocka_unit_test(test_os_release),
+                cmocka_unit_test(test_os_release_junk),
+                cmocka_unit_test(test_release_files),
+                cmocka_unit_test(test_grub_legacy),
+                cmocka_unit_test(test_grub_legacy_bad_default),
+                cmocka_unit_test(test_grubenv_and_bls),
+                cmocka_unit_test(test_vercmp),
+                cmocka_unit_test(test_cpuinfo),
+                cmocka_unit_test(test_dmi),
+                cmocka_unit_test(test_cmdline_value),
+                cmocka_unit_test(test_mountinfo),
+                cmocka_unit_test(test_mountinfo_garbage),
+                cmocka_unit_test(test_json_and_lookup),
+                cmocka_unit_test(test_collect_broken_root),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,326 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <cmocka.h>
+
+#include "context.h"
+#include "fileio.h"
+#include "tmptree.h"
+#include "util.h"
+
+typedef struct {
+        char *dir;
+        ht_context *c;
+} fixture;
+
+static int setup(void **state) {
+        fixture *f = xcalloc(1, sizeof(*f));
+        f->dir = tt_mkdtemp("fileio");
+        tt_mkdir(f->dir, "etc");
+        tt_mkdir(f->dir, "usr");
+        tt_mkdir(f->dir, "proc");
+        tt_mkdir(f->dir, "proc/sys");
+        tt_mkdir(f->dir, "proc/sys/vm");
+        tt_put(f->dir, "etc/keep.conf", "old contents\n", 0640);
+        tt_put(f->dir, "etc/target", "link target\n", 0644);
+        tt_symlink(f->dir, "target", "etc/link");
+        tt_symlink(f->dir, "../../../../../../../..", "etc/esc");
+        tt_symlink(f->dir, "/usr", "etc/to-usr");
+        tt_symlink(f->dir, "/nowhere", "etc/dangling");
+        tt_put(f->dir, "etc/plainfile", "x", 0644);
+        tt_put(f->dir, "proc/sys/vm/swappiness", "60\n", 0644);
+        assert_int_equal(ht_context_new(f->dir, &f->c), 0);
+        *state = f;
+        return 0;
+}
+
+static int teardown(void **state) {
+        fixture *f = *state;
+        ht_context_free(f->c);
+        tt_rm_rf(f->dir);
+        free(f->dir);
+        free(f);
+        return 0;
+}
+
+static struct stat st_of(fixture *f, const char *rel) {
+        char *p = xasprintf("%s/%s", f->dir, rel);
+        struct stat st;
+        assert_int_equal(lstat(p, &st), 0);
+        free(p);
+        return st;
+}
+
+static void assert_file(fixture *f, const char *rel, const char *content) {
+        char *s = tt_get(f->dir, rel);
+        assert_non_null(s);
+        assert_string_equal(s, content);
+        free(s);
+}
+
+static void test_write_keeps_mode_and_owner(void **state) {
+        fixture *f = *state;
+        bool root = geteuid() == 0;
+        if (root) {
+                char *p = xasprintf("%s/etc/keep.conf", f->dir);
+                assert_int_equal(chown(p, 1234, 5678), 0);
+                free(p);
+        }
+        struct stat before = st_of(f, "etc/keep.conf");
+        const char *data = "new contents\n";
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/keep.conf", data, strlen(data), 0644, 0, 0), 0);
+        assert_file(f, "etc/keep.conf", data);
+        struct stat after = st_of(f, "etc/keep.conf");
+        assert_int_equal(after.st_mode & 07777, 0640);
+        assert_int_equal(after.st_uid, before.st_uid);
+        assert_int_equal(after.st_gid, before.st_gid);
+        assert_int_not_equal(after.st_ino, before.st_ino); /* replaced, not rewritten */
+        if (root)
+                assert_int_equal(after.st_uid, 1234);
+}
+
+static void test_write_new_file_creates_parents(void **state) {
+        fixture *f = *state;
+        uid_t uid = geteuid() == 0 ? 0 : HT_UID_ANY;
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/systemd/system/x.service.d/50-ht.conf",
+                                              "[Service]\n", 10, 0644, uid, 0), 0);
+        assert_file(f, "etc/systemd/system/x.service.d/50-ht.conf", "[Service]\n");
+        struct stat st = st_of(f, "etc/systemd/system/x.service.d/50-ht.conf");
+        assert_int_equal(st.st_mode & 07777, 0644);
+        st = st_of(f, "etc/systemd/system");
+        assert_true(S_ISDIR(st.st_mode));
+        assert_int_equal(st.st_mode & 07777, 0755);
+        /* an empty file is a file too */
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/empty", "", 0, 0600, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_file(f, "etc/empty", "");
+        assert_int_equal(st_of(f, "etc/empty").st_mode & 07777, 0600);
+}
+
+static void test_write_refuses_links_and_specials(void **state) {
+        fixture *f = *state;
+        char *before = tt_tree(f->dir);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/link", "evil", 4, 0644, HT_UID_ANY, HT_GID_ANY), -ELOOP);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc", "evil", 4, 0644, HT_UID_ANY, HT_GID_ANY), -EISDIR);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/esc/passwd", "evil", 4, 0644, HT_UID_ANY, HT_GID_ANY), -EXDEV);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/../x", "evil", 4, 0644, HT_UID_ANY, HT_GID_ANY), -EINVAL);
+        /* nothing is created through a dangling link */
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/dangling/x", "evil", 4, 0644, HT_UID_ANY, HT_GID_ANY), -ELOOP);
+        /* a parent that is a file: error, and no temp file or dir left */
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/plainfile/child", "x", 1, 0644, HT_UID_ANY, HT_GID_ANY), -ENOTDIR);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/plainfile/a/b", "x", 1, 0644, HT_UID_ANY, HT_GID_ANY), -ENOTDIR);
+        char *after = tt_tree(f->dir);
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        assert_file(f, "etc/target", "link target\n");
+}
+
+static void test_write_through_dir_link_inside_root(void **state) {
+        fixture *f = *state;
+        /* an intermediate link to a directory inside the root is followed
+         * the way the context follows it (a chroot would) */
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/to-usr/lib/x.conf", "y\n", 2, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_file(f, "usr/lib/x.conf", "y\n");
+}
+
+static void test_write_error_leaves_no_temp(void **state) {
+        fixture *f = *state;
+        char *before = tt_tree(f->dir);
+        /* make write(2) fail half-way through with EFBIG */
+        struct rlimit old, small = {.rlim_cur = 4096};
+        assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+        small.rlim_max = old.rlim_max;
+        void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+        char *big = xmalloc(100000);
+        memset(big, 'z', 100000);
+        int r = ht_write_file_atomic(f->c, "/etc/keep.conf", big, 100000, 0644, HT_UID_ANY, HT_GID_ANY);
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+        signal(SIGXFSZ, prev);
+        free(big);
+        assert_int_equal(r, -EFBIG);
+        char *after = tt_tree(f->dir);
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+}
+
+static void test_snapshot_restore_existing(void **state) {
+        fixture *f = *state;
+        /* binary content with NULs and no trailing newline */
+        static const char bin[] = {'a', 0, 'b', '\n', 0, (char)0xff, 'c'};
+        char *p = xasprintf("%s/etc/bin", f->dir);
+        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, bin, sizeof(bin)), sizeof(bin));
+        close(fd);
+        if (geteuid() == 0)
+                assert_int_equal(chown(p, 42, 43), 0);
+        char *before = tt_tree(f->dir);
+
+        ht_file_snapshot *s;
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc/bin", &s), 0);
+        assert_true(s->existed);
+        assert_int_equal(s->len, sizeof(bin));
+        assert_memory_equal(s->content, bin, sizeof(bin));
+        assert_int_equal(s->mode, 0600);
+
+        /* change content, mode and owner behind its back */
+        assert_int_equal(ht_write_file_exact(f->c, "/etc/bin", "changed", 7, 0777,
+                                             geteuid() == 0 ? 7 : HT_UID_ANY, HT_GID_ANY), 0);
+        char *mid = tt_tree(f->dir);
+        assert_string_not_equal(before, mid);
+        assert_int_equal(ht_file_restore(f->c, s), 0);
+        char *after = tt_tree(f->dir);
+        assert_string_equal(before, after);
+
+        /* removed in between: restored too */
+        assert_int_equal(unlink(p), 0);
+        assert_int_equal(ht_file_restore(f->c, s), 0);
+        free(after);
+        after = tt_tree(f->dir);
+        assert_string_equal(before, after);
+
+        ht_file_snapshot_free(s);
+        free(p);
+        free(before);
+        free(mid);
+        free(after);
+}
+
+static void test_snapshot_restore_absent(void **state) {
+        fixture *f = *state;
+        char *before = tt_tree(f->dir);
+        ht_file_snapshot *s;
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc/new/deeper/file.conf", &s), 0);
+        assert_false(s->existed);
+        assert_null(s->content);
+        assert_int_equal(strv_length(s->missing_dirs), 2);
+        assert_string_equal(s->missing_dirs[0], "/etc/new");
+        assert_string_equal(s->missing_dirs[1], "/etc/new/deeper");
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/new/deeper/file.conf", "x", 1, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_true(tt_exists(f->dir, "etc/new/deeper/file.conf"));
+        assert_int_equal(ht_file_restore(f->c, s), 0);
+        char *after = tt_tree(f->dir);
+        assert_string_equal(before, after);
+        /* restoring again is harmless */
+        assert_int_equal(ht_file_restore(f->c, s), 0);
+        ht_file_snapshot_free(s);
+
+        /* a directory someone else filled meanwhile stays */
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc/new2/file.conf", &s), 0);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/new2/file.conf", "x", 1, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        tt_put(f->dir, "etc/new2/other", "theirs", 0644);
+        assert_int_equal(ht_file_restore(f->c, s), 0);
+        assert_false(tt_exists(f->dir, "etc/new2/file.conf"));
+        assert_true(tt_exists(f->dir, "etc/new2/other"));
+        ht_file_snapshot_free(s);
+        free(before);
+        free(after);
+}
+
+static void test_snapshot_refuses(void **state) {
+        fixture *f = *state;
+        ht_file_snapshot *s = NULL;
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc/link", &s), -ELOOP);
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc", &s), -EISDIR);
+        char *p = xasprintf("%s/etc/fifo", f->dir);
+        assert_int_equal(mkfifo(p, 0600), 0);
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc/fifo", &s), -EINVAL);
+        assert_int_equal(ht_file_snapshot_take(f->c, "/etc/plainfile/x", &s), -ENOTDIR);
+        assert_int_equal(ht_file_snapshot_take(f->c, "relative", &s), -EINVAL);
+        assert_null(s);
+        unlink(p);
+        free(p);
+}
+
+static void test_remove_file(void **state) {
+        fixture *f = *state;
+        tt_put(f->dir, "etc/gone", "bye", 0644);
+        assert_int_equal(ht_remove_file(f->c, "/etc/gone"), 0);
+        assert_false(tt_exists(f->dir, "etc/gone"));
+        assert_int_equal(ht_remove_file(f->c, "/etc/gone"), 0);
+        assert_int_equal(ht_remove_file(f->c, "/etc/missing-dir/gone"), 0);
+        assert_int_equal(ht_remove_file(f->c, "/etc/link"), -ELOOP);
+        assert_true(tt_exists(f->dir, "etc/link"));
+        assert_int_equal(ht_remove_file(f->c, "/etc"), -EISDIR);
+}
+
+static void test_cleanup_temp_files(void **state) {
+        fixture *f = *state;
+        tt_put(f->dir, "etc/.#keep.conf.0123456789abcdef", "stale", 0600);
+        tt_put(f->dir, "etc/.#keep.conf.notrandom", "other", 0600);
+        tt_put(f->dir, "etc/.#other.0123456789abcdef", "other", 0600);
+        assert_int_equal(ht_cleanup_temp_files(f->c, "/etc/keep.conf"), 1);
+        assert_false(tt_exists(f->dir, "etc/.#keep.conf.0123456789abcdef"));
+        assert_true(tt_exists(f->dir, "etc/.#keep.conf.notrandom"));
+        assert_true(tt_exists(f->dir, "etc/.#other.0123456789abcdef"));
+        assert_int_equal(ht_cleanup_temp_files(f->c, "/nonexistent/x"), 0);
+}
+
+static void test_kernel_value(void **state) {
+        fixture *f = *state;
+        char *rb = NULL;
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "10", &rb), 0);
+        assert_string_equal(rb, "10");
+        free(rb);
+        assert_file(f, "proc/sys/vm/swappiness", "10\n");
+        /* a shorter value replaces a longer one completely */
+        tt_put(f->dir, "proc/sys/vm/swappiness", "1000000\n", 0644);
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "5", NULL), 0);
+        assert_file(f, "proc/sys/vm/swappiness", "5\n");
+        /* tabs are fine (kernel.sem), newlines are injection */
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "1\t2", &rb), 0);
+        assert_string_equal(rb, "1\t2");
+        free(rb);
+        rb = NULL;
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "1\nvm.x=2", &rb), -EINVAL);
+        assert_null(rb);
+        /* never creates, never follows a link, never a directory */
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/nosuch", "1", NULL), -ENOENT);
+        assert_false(tt_exists(f->dir, "proc/sys/vm/nosuch"));
+        assert_int_equal(ht_write_kernel_value(f->c, "/etc/link", "1", NULL), -ELOOP);
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm", "1", NULL), -EISDIR);
+        assert_file(f, "etc/target", "link target\n");
+}
+
+static void test_read_file_at(void **state) {
+        fixture *f = *state;
+        int dfd = open(f->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        assert_true(dfd >= 0);
+        char *s;
+        size_t len;
+        int etc = openat(dfd, "etc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        assert_int_equal(ht_read_file_at(etc, "target", 100, &s, &len), 0);
+        assert_string_equal(s, "link target\n");
+        assert_int_equal(len, 12);
+        free(s);
+        assert_int_equal(ht_read_file_at(etc, "link", 100, &s, &len), -ELOOP);
+        assert_int_equal(ht_read_file_at(etc, "target", 5, &s, &len), -EFBIG);
+        assert_int_equal(ht_write_file_atomic_at(etc, "sub/x", "", 0, 0644, HT_UID_ANY, HT_GID_ANY), -EINVAL);
+        close(etc);
+        close(dfd);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(test_write_keeps_mode_and_owner, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_new_file_creates_parents, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_refuses_links_and_specials, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_through_dir_link_inside_root, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_error_leaves_no_temp, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_snapshot_restore_existing, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_snapshot_restore_absent, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_snapshot_refuses, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_remove_file, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_cleanup_temp_files, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_kernel_value, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
