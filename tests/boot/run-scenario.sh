@@ -50,7 +50,7 @@ for d in profiles rules; do
 done
 if [ -f "$SCEN/needs-hosttune" ]; then
         [ -x "$HOSTTUNE" ] || die "no hosttune binary at $HOSTTUNE (set HOSTTUNE)"
-        [ -d "$PL/profiles" ] || die "no profiles/ in $TOP_SRCDIR"
+        [ -d "$PL/profiles" ] && [ -d "$PL/rules" ] || die "no profiles/ or rules/ in $TOP_SRCDIR"
         # Refuse a binary that cannot start in the guest, with the reason.
         missing=
         for lib in $(ldd "$HOSTTUNE" 2>/dev/null | awk '/=>/ { print $1 }'); do

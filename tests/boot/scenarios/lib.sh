@@ -172,7 +172,8 @@ check_verify_unit() { # WANT_EXIT STATUS
                 fail "no structured journal entry from $UNIT in this boot"
                 return
         fi
-        pass "structured journal entry: $entry"
+        pass "structured journal entry: $(printf '%s\n' "$entry" |
+                jq -c '{MESSAGE_ID, MESSAGE, _SYSTEMD_UNIT, SYSLOG_IDENTIFIER}')"
         # printf, not echo: dash's echo turns the JSON's "\n" into newlines
         st=$(printf '%s\n' "$entry" | jq -r '[to_entries[] | select(.key | test("STATUS$")) | .value] | first // empty')
         if [ -n "$st" ]; then

@@ -15,7 +15,8 @@ id oracle >/dev/null 2>&1 || useradd -m -g oinstall -G dba -s /bin/bash oracle
 
 save_grub_cfg
 install_hosttune $P/hosttune
-HT="hosttune --profile-path $P/profiles"
+# The tree's profiles and rules, whatever prefix the binary was built for.
+HT="hosttune --profile-path $P/profiles --rules-path $P/rules"
 
 # plan: exit 2 (changes pending) and the changes of each kind the test is about
 $HT --json plan $PROFILE $SETS >$OUT/plan.json
@@ -49,8 +50,11 @@ jq -r '.changes[] |
         if .backend == "sysctl" or .backend == "sysfs" or .backend == "limits" then
                 "\(.backend) \(.key) \(.desired)"
         elif .backend == "cmdline" then
+                # desired is the whole word ("transparent_hugepage=never"),
+                # a bare flag, or null when the word is to go away
                 if .desired == null then "nocmdline \(.key)"
-                elif (.key | contains("=")) or .desired == "" then "cmdline \(.key)"
+                elif .desired == "" then "cmdline \(.key)"
+                elif .key as $k | .desired | startswith($k) then "cmdline \(.desired)"
                 else "cmdline \(.key)=\(.desired)" end
         else "\(.backend) \(.key) \(.desired)" end' $OUT/plan.json >>$EXPECT
 # ... and what the test is about, whatever the rules chose.
