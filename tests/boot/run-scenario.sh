@@ -8,7 +8,7 @@
 # results are read back from the payload disk with debugfs.
 # Exit 0 pass, 1 fail. Environment: HOSTTUNE (the binary, default
 # ./hosttune), HT_PKGDATADIR, HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
-# default 300 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
+# default 480 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
 # HT_BOOT_SETS, HT_VERIFY_MESSAGE_ID are passed to the guest scripts.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

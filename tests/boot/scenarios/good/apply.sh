@@ -60,6 +60,7 @@ jq -r '.changes[] |
 # ... and what the test is about, whatever the rules chose.
 expect cmdline transparent_hugepage=never
 expect sysfs /sys/kernel/mm/transparent_hugepage/enabled never
+sort -u -o $EXPECT $EXPECT
 cat $EXPECT
 swp=$(awk '$1 == "sysctl" && $2 == "vm.swappiness" { print $3 }' $EXPECT)
 [ -n "$swp" ] && [ "$swp" != 60 ] || { echo "FAIL vm.swappiness '$swp' proves nothing (default 60)"; exit 1; }
