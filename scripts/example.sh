@@ -1,10 +1,12 @@
 #!/bin/sh
 # The newcomer's first command: install build deps, build, and show what
-# hosttune would do to the bundled example host (a dry run: nothing on
-# this machine is touched).
+# `hosttune plan oracle` would change on the bundled example host (a
+# Debian 12 KVM guest under tests/hosts/). A dry run against a tree of
+# ordinary files: nothing on this machine is touched.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
 sh scripts/build.sh
 set -x
-./hosttune --root tests/hosts/debian12-kvm facts
+./hosttune --root tests/hosts/debian12-kvm --profile-path profiles --rules-path rules \
+        plan oracle --set sga_max_size=4G || [ $? -eq 2 ] # 2: changes pending

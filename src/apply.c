@@ -201,8 +201,11 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
 
         ht_tx *tx = NULL;
         char *err = NULL;
-        int r = ht_tx_begin(c, "apply", p->resolved->name, params_json(p->resolved), facts_that_mattered(p->facts),
-                            &tx, &err);
+        json_object *params = params_json(p->resolved), *facts = facts_that_mattered(p->facts);
+        int r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
+        /* the transaction holds its own references */
+        json_object_put(params);
+        json_object_put(facts);
         if (r < 0) {
                 *ret_error = err;
                 return r;
@@ -239,6 +242,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 for (size_t i = 0; res.notes[i]; i++)
                         json_object_array_add(notes, json_object_new_string(res.notes[i]));
                 ht_tx_set_info(tx, "notes", notes);
+                json_object_put(notes);
         }
         ht_fault_point("apply-commit");
         r = ht_tx_commit(tx, &err);

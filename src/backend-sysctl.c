@@ -66,6 +66,10 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                 if (ht_kernel_values_equal(hit.value, s->value))
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, paths[hit.file]);
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, hit.value, s->value);
+                ch->outcome = HT_OUTCOME_OVERRIDDEN;
+                ch->source = xstrdup(s->source);
+                ch->note = xasprintf("%s:%u sets it at boot, after hosttune's file", shown, hit.line);
                 ht_plan_warn(plan, "%s:%u sets %s = %s and is read after %s: at boot %s will be %s, not %s; "
                              "remove the line there or override the profile value",
                              shown, hit.line, s->key, hit.value, HT_SYSCTL_DROPIN, s->key, hit.value, s->value);

@@ -9,5 +9,4 @@ static int not_yet(const char *name) {
         return HT_EXIT_ERROR;
 }
 
-int ht_cmd_verify(const ht_cmd_opts *o) { return not_yet("verify"); }
 int ht_cmd_recommend(const ht_cmd_opts *o) { return not_yet("recommend"); }

@@ -220,51 +220,6 @@ ht_value ht_value_parse_literal(const char *s) {
         return ht_value_str(s);
 }
 
-/* ---- versions ---- */
-
-int ht_version_compare(const char *a, const char *b) {
-        for (;;) {
-                while (*a && !isalnum((unsigned char)*a))
-                        a++;
-                while (*b && !isalnum((unsigned char)*b))
-                        b++;
-                if (!*a || !*b)
-                        return (*a != 0) - (*b != 0);
-
-                bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
-                if (da != db)
-                        return da ? 1 : -1;
-
-                const char *ea = a, *eb = b;
-                if (da) {
-                        /* Compare digit runs as numbers of any length. */
-                        while (*a == '0')
-                                a++;
-                        while (*b == '0')
-                                b++;
-                        for (ea = a; isdigit((unsigned char)*ea); ea++)
-                                ;
-                        for (eb = b; isdigit((unsigned char)*eb); eb++)
-                                ;
-                        if (ea - a != eb - b)
-                                return ea - a > eb - b ? 1 : -1;
-                } else {
-                        for (; isalpha((unsigned char)*ea); ea++)
-                                ;
-                        for (; isalpha((unsigned char)*eb); eb++)
-                                ;
-                }
-                size_t la = (size_t)(ea - a), lb = (size_t)(eb - b);
-                int c = memcmp(a, b, la < lb ? la : lb);
-                if (c != 0)
-                        return c > 0 ? 1 : -1;
-                if (la != lb)
-                        return la > lb ? 1 : -1;
-                a = ea;
-                b = eb;
-        }
-}
-
 /* ---- lexer ---- */
 
 typedef enum {

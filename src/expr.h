@@ -114,6 +114,4 @@ int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
  * that overflow) → string. */
 ht_value ht_value_parse_literal(const char *s);
 
-/* Compare two version strings as version_ge()/version_lt() do:
- * <0, 0 or >0. */
-int ht_version_compare(const char *a, const char *b);
+/* version_ge()/version_lt() compare with ht_version_compare (util.h). */

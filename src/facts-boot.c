@@ -14,49 +14,6 @@
 #define MAX_WARNINGS_PER_FILE 3
 #define GRUBENV_SIZE 1024
 
-int ht_vercmp(const char *a, const char *b) {
-        for (;;) {
-                while (*a && !isalnum((unsigned char)*a))
-                        a++;
-                while (*b && !isalnum((unsigned char)*b))
-                        b++;
-                if (!*a || !*b)
-                        break;
-                bool num = isdigit((unsigned char)*a);
-                if (num != (bool)isdigit((unsigned char)*b))
-                        return num ? 1 : -1; /* rpm: numbers are newer than letters */
-                const char *ea = a, *eb = b;
-                if (num) {
-                        while (*a == '0')
-                                a++;
-                        while (*b == '0')
-                                b++;
-                        for (ea = a; isdigit((unsigned char)*ea); ea++)
-                                ;
-                        for (eb = b; isdigit((unsigned char)*eb); eb++)
-                                ;
-                        if (ea - a != eb - b)
-                                return ea - a > eb - b ? 1 : -1;
-                } else {
-                        for (; isalpha((unsigned char)*ea); ea++)
-                                ;
-                        for (; isalpha((unsigned char)*eb); eb++)
-                                ;
-                }
-                size_t la = (size_t)(ea - a), lb = (size_t)(eb - b);
-                int r = strncmp(a, b, la < lb ? la : lb);
-                if (r)
-                        return r < 0 ? -1 : 1;
-                if (la != lb)
-                        return la > lb ? 1 : -1;
-                a = ea;
-                b = eb;
-        }
-        if (!*a && !*b)
-                return 0;
-        return *a ? 1 : -1;
-}
-
 /* "vmlinuz-2.6.18-398.el5xen" → "2.6.18-398.el5xen"; paths may carry a
  * GRUB device prefix ("(hd0,0)/vmlinuz-..."). */
 static char *version_from_image(const char *path) {
@@ -305,7 +262,7 @@ void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *wh
 static int cmp_entry_desc(const void *a, const void *b) {
         const ht_boot_entry *x = a, *y = b;
         /* GRUB's blscfg lists newest first, comparing the ids rpm-style */
-        return -ht_vercmp(x->id, y->id);
+        return -ht_version_compare(x->id, y->id);
 }
 
 static void collect_bls(const ht_context *c, ht_facts *f, char **names) {

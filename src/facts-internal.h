@@ -61,9 +61,6 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
 void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *where,
                         ht_boot_entry *e);
 void ht_facts_parse_grubenv(ht_facts *f, const char *buf, size_t len, const char *where);
-/* Compare kernel versions the way rpm does (digit runs numerically,
- * letter runs lexically): <0, 0, >0. */
-int ht_vercmp(const char *a, const char *b);
 void ht_boot_entry_done(ht_boot_entry *e);
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
 

@@ -13,6 +13,8 @@ typedef enum {
         HT_OUTCOME_CHANGE,   /* will change (plan) / changed (apply) */
         HT_OUTCOME_SKIPPED,  /* optional and the host cannot take it */
         HT_OUTCOME_FAILED,
+        HT_OUTCOME_OVERRIDDEN, /* set as desired, but a file read later at boot sets
+                                * another value (current: that value) */
 } ht_outcome;
 
 /* A runtime change (a kernel value) or the summary of a persisted one. */

@@ -30,6 +30,7 @@ static const char *outcome_name(ht_outcome o) {
         case HT_OUTCOME_CHANGE: return "change";
         case HT_OUTCOME_SKIPPED: return "skipped";
         case HT_OUTCOME_FAILED: return "failed";
+        case HT_OUTCOME_OVERRIDDEN: return "overridden";
         }
         return "unknown";
 }

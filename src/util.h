@@ -74,6 +74,12 @@ int parse_i64(const char *s, int64_t *ret);
  * K/M/G/T (and their kB/KiB forms). -ERANGE on overflow. */
 int parse_size_bytes(const char *s, uint64_t *ret);
 
+/* Compare versions as rpm does: runs of digits as numbers, runs of
+ * letters as bytes, anything else separates; a number ranks above
+ * letters and the longer version wins a tie ("5.10.112-11.al8" >
+ * "5.10.112-11"). <0, 0, >0. */
+int ht_version_compare(const char *a, const char *b);
+
 /* Levenshtein distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
 /* The candidate closest to word (or NULL when nothing is close enough). */

@@ -85,10 +85,12 @@ cat >"$tmp/play.yml" <<'EOF'
       state_dir: "{{ ht_state_dir }}"
       profile_path: ["{{ ht_profiles }}"]
   vars:
+    # The run lock (ROOT/run/hosttune.lock) stays once made, by design: unlinking
+    # a lock file races with the next run, so the snapshot leaves it out.
     snapshot_argv:
       - sh
       - -c
-      - cd "$0" && find . -printf '%y %m %p %l\n' | LC_ALL=C sort && find . -type f -exec sha256sum {} + | LC_ALL=C sort -k2
+      - cd "$0" && find . ! -path ./run/hosttune.lock -printf '%y %m %p %l\n' | LC_ALL=C sort && find . -type f ! -path ./run/hosttune.lock -exec sha256sum {} + | LC_ALL=C sort -k2
       - "{{ ht_root }}"
   tasks:
     - name: snapshot before

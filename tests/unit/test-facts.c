@@ -440,12 +440,12 @@ static void test_grubenv_and_bls(void **state) {
 }
 
 static void test_vercmp(void **state) {
-        assert_true(ht_vercmp("m-5.15.0-206.el8uek.x86_64", "m-4.18.0-513.5.1.el8_9.x86_64") > 0);
-        assert_true(ht_vercmp("m-4.18.0-513.5.1.el8_9.x86_64", "m-4.18.0-477.27.1.el8_8.x86_64") > 0);
-        assert_true(ht_vercmp("m-4.18.0-10", "m-4.18.0-9") > 0);
-        assert_true(ht_vercmp("m-0-rescue", "m-4.18.0") < 0);
-        assert_int_equal(ht_vercmp("1.0", "1.0"), 0);
-        assert_true(ht_vercmp("1.0.1", "1.0") > 0);
+        assert_true(ht_version_compare("m-5.15.0-206.el8uek.x86_64", "m-4.18.0-513.5.1.el8_9.x86_64") > 0);
+        assert_true(ht_version_compare("m-4.18.0-513.5.1.el8_9.x86_64", "m-4.18.0-477.27.1.el8_8.x86_64") > 0);
+        assert_true(ht_version_compare("m-4.18.0-10", "m-4.18.0-9") > 0);
+        assert_true(ht_version_compare("m-0-rescue", "m-4.18.0") < 0);
+        assert_int_equal(ht_version_compare("1.0", "1.0"), 0);
+        assert_true(ht_version_compare("1.0.1", "1.0") > 0);
 }
 
 static void test_cpuinfo(void **state) {

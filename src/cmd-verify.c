@@ -1,0 +1,79 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "audit-log.h"
+#include "commands.h"
+#include "render.h"
+#include "util.h"
+#include "verify.h"
+
+static const char *label(ht_check_status s) {
+        return s == HT_CHECK_DRIFT ? "DRIFT" : s == HT_CHECK_PENDING ? "PENDING" : "ok";
+}
+
+/* verify --boot: what the boot-time unit leaves in the journal and the
+ * audit log, so a fleet can find hosts whose tuning did not survive. */
+static void log_boot_result(const ht_verify_result *r) {
+        strbuf msg = {0};
+        size_t drift = 0, pending = 0;
+        for (size_t i = 0; i < r->n_checks; i++) {
+                const ht_check *c = &r->checks[i];
+                if (c->status == HT_CHECK_OK)
+                        continue;
+                c->status == HT_CHECK_DRIFT ? drift++ : pending++;
+                strbuf_appendf(&msg, "%s%s %s: expected %s, actual %s", msg.len ? "; " : "", label(c->status), c->key,
+                               c->expected ? c->expected : "(none)", c->actual ? c->actual : "(none)");
+        }
+        _cleanup_free_ char *details = strbuf_steal(&msg);
+        _cleanup_free_ char *text = xasprintf("hosttune verify: %s for profile %s (transaction %s)%s%s",
+                                              ht_check_status_to_string(r->status), r->profile ? r->profile : "?",
+                                              r->txid, *details ? ": " : "", details);
+        if (!ht_log_transaction("verify", r->txid, r->profile, ht_check_status_to_string(r->status), drift + pending,
+                                r->status == HT_CHECK_PENDING, text))
+                fprintf(stderr, "%s\n", text);
+        ht_audit_change("hosttune-verify", r->profile ? r->profile : "profile", NULL,
+                        ht_check_status_to_string(r->status), r->txid, r->status != HT_CHECK_DRIFT);
+}
+
+int ht_cmd_verify(const ht_cmd_opts *o) {
+        ht_verify_result r;
+        _cleanup_free_ char *err = NULL;
+        int k = ht_verify(o->ctx, &r, &err);
+        if (k < 0) {
+                ht_report_error("%s", err ? err : strerror(-k));
+                return HT_EXIT_ERROR;
+        }
+        if (o->ctx->json) {
+                json_object *j = ht_verify_to_json(&r);
+                ht_print_json(stdout, j);
+                json_object_put(j);
+        } else {
+                bool color = ht_use_color(o->ctx, STDOUT_FILENO);
+                printf("Verify: profile %s, transaction %s%s%s; %s\n", r.profile ? r.profile : "?", r.txid,
+                       r.applied_at ? " applied " : "", r.applied_at ? r.applied_at : "",
+                       r.rebooted ? "rebooted since" : "same boot as the apply");
+                size_t counts[3] = {0};
+                for (size_t i = 0; i < r.n_checks; i++) {
+                        const ht_check *c = &r.checks[i];
+                        counts[c->status]++;
+                        if (c->status == HT_CHECK_OK && o->ctx->quiet)
+                                continue;
+                        const char *col = !color ? "" : c->status == HT_CHECK_DRIFT ? "\033[31m" :
+                                          c->status == HT_CHECK_PENDING ? "\033[33m" : "\033[32m";
+                        printf("%s%-7s%s  %s %s: expected %s, actual %s%s%s\n", col, label(c->status),
+                               color ? "\033[0m" : "", c->backend, c->key, c->expected ? c->expected : "(none)",
+                               c->actual ? c->actual : "(none)", c->hint ? " \u2014 " : "", c->hint ? c->hint : "");
+                }
+                printf("Status: %s (%zu ok, %zu drift, %zu pending a reboot)\n", ht_check_status_to_string(r.status),
+                       counts[HT_CHECK_OK], counts[HT_CHECK_DRIFT], counts[HT_CHECK_PENDING]);
+                ht_report_warnings(o->ctx, r.warnings);
+        }
+        if (o->boot)
+                log_boot_result(&r);
+        int code = r.status == HT_CHECK_DRIFT ? HT_EXIT_PENDING : r.status == HT_CHECK_PENDING ? HT_EXIT_REBOOT : HT_EXIT_OK;
+        ht_verify_result_done(&r);
+        return code;
+}

@@ -1,0 +1,296 @@
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "apply.h"
+#include "backend-common.h"
+#include "backend.h"
+#include "fileio.h"
+#include "journal.h"
+#include "settings-json.h"
+#include "sha256.h"
+#include "util.h"
+#include "verify.h"
+
+const char *ht_check_status_to_string(ht_check_status s) {
+        switch (s) {
+        case HT_CHECK_OK: return "ok";
+        case HT_CHECK_DRIFT: return "drift";
+        case HT_CHECK_PENDING: return "reboot-pending";
+        }
+        return "unknown";
+}
+
+void ht_verify_result_done(ht_verify_result *r) {
+        for (size_t i = 0; i < r->n_checks; i++) {
+                free(r->checks[i].backend);
+                free(r->checks[i].key);
+                free(r->checks[i].expected);
+                free(r->checks[i].actual);
+                free(r->checks[i].hint);
+        }
+        free(r->checks);
+        free(r->txid);
+        free(r->profile);
+        free(r->applied_at);
+        strv_free(r->warnings);
+        *r = (ht_verify_result){0};
+}
+
+static char *dup_or_null(const char *s) {
+        return s ? xstrdup(s) : NULL;
+}
+
+static void add_check(ht_verify_result *r, const char *backend, const char *key, const char *expected,
+                      const char *actual, ht_check_status st, const char *hint) {
+        r->checks = xrealloc(r->checks, (r->n_checks + 1) * sizeof(ht_check));
+        r->checks[r->n_checks++] = (ht_check){
+                .backend = xstrdup(backend),
+                .key = xstrdup(key),
+                .expected = dup_or_null(expected),
+                .actual = dup_or_null(actual),
+                .status = st,
+                .hint = dup_or_null(hint),
+        };
+        if (st == HT_CHECK_DRIFT || (st == HT_CHECK_PENDING && r->status == HT_CHECK_OK))
+                r->status = st;
+}
+
+static const ht_change *find_change(const ht_plan *p, ht_backend_id b, const char *key) {
+        const ht_change *found = NULL;
+        for (size_t i = 0; i < p->n_changes; i++)
+                if (p->changes[i].backend == b && streq(p->changes[i].key, key)) {
+                        /* a boot-time override outranks a plain difference */
+                        if (!found || p->changes[i].outcome == HT_OUTCOME_OVERRIDDEN)
+                                found = &p->changes[i];
+                }
+        return found;
+}
+
+static bool is_hugepages(const ht_setting *s) {
+        return s->backend == HT_BK_SYSCTL && (streq(s->key, "vm.nr_hugepages") || streq(s->key, "vm/nr_hugepages"));
+}
+
+/* One check per setting, from what the backends see now. */
+static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_verify_result *res,
+                           ht_verify_result *out) {
+        bool rebooted = res->rebooted;
+        for (size_t i = 0; i < want->n_settings; i++) {
+                const ht_setting *s = &want->settings[i];
+                const char *bk = ht_backend_id_to_string(s->backend);
+                const ht_change *ch = find_change(p, s->backend, s->key);
+                const char *expected = s->remove ? "(absent)" : s->value;
+                if (s->backend == HT_BK_CMDLINE && !s->remove) {
+                        /* the word as it appears on the command line */
+                        if (!ch) {
+                                _cleanup_free_ char *w = isempty(s->value) ? xstrdup(s->key) : xasprintf("%s=%s", s->key, s->value);
+                                add_check(out, bk, s->key, w, w, HT_CHECK_OK, NULL);
+                                continue;
+                        }
+                        expected = ch->desired;
+                }
+                if (!ch) {
+                        add_check(out, bk, s->key, expected, expected, HT_CHECK_OK, NULL);
+                        continue;
+                }
+                switch (ch->outcome) {
+                case HT_OUTCOME_SKIPPED:
+                        add_check(out, bk, s->key, expected, ch->current, HT_CHECK_OK,
+                                  "skipped: the host cannot take it (optional)");
+                        break;
+                case HT_OUTCOME_OVERRIDDEN:
+                        add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT, ch->note);
+                        break;
+                case HT_OUTCOME_FAILED:
+                        add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
+                                  "the host cannot take this setting any more");
+                        break;
+                case HT_OUTCOME_KEPT:
+                        if (ch->reboot_required)
+                                add_check(out, bk, s->key, expected, ch->current,
+                                          rebooted ? HT_CHECK_DRIFT : HT_CHECK_PENDING,
+                                          rebooted ? "not in effect after the reboot: was the bootloader configuration regenerated (grub-mkconfig/update-grub)?"
+                                                   : "takes effect at the next boot");
+                        else
+                                add_check(out, bk, s->key, expected, expected, HT_CHECK_OK, NULL);
+                        break;
+                case HT_OUTCOME_CHANGE:
+                        /* a short vm.nr_hugepages is judged by the HugePages check */
+                        if (is_hugepages(s) && ch->runtime)
+                                break;
+                        if (ch->runtime)
+                                add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
+                                          "the running value differs: changed since apply; run 'hosttune apply' again or find who changed it");
+                        else
+                                add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
+                                          "the persisted configuration differs from what was applied");
+                        break;
+                }
+        }
+}
+
+/* The final state recorded for each file apply wrote, by content hash. */
+static void check_files(const ht_context *c, ht_tx *tx, ht_verify_result *out) {
+        json_object *items;
+        if (!json_object_object_get_ex(ht_tx_manifest(tx), "items", &items))
+                return;
+        size_t n = json_object_array_length(items);
+        for (size_t i = 0; i < n; i++) {
+                json_object *it = json_object_array_get_idx(items, i), *v, *new;
+                if (!json_object_object_get_ex(it, "kind", &v) || !streq(json_object_get_string(v), "file"))
+                        continue;
+                const char *path = json_object_object_get_ex(it, "path", &v) ? json_object_get_string(v) : NULL;
+                if (!path || !json_object_object_get_ex(it, "new", &new))
+                        continue;
+                /* grub.cfg is regenerated by kernel updates too: its words are
+                 * checked on /proc/cmdline instead */
+                if (json_object_object_get_ex(new, "generated", &v) && json_object_get_boolean(v))
+                        continue;
+                /* a later item for the same path has the final state */
+                bool later = false;
+                for (size_t k = i + 1; k < n && !later; k++) {
+                        json_object *o = json_object_array_get_idx(items, k), *p;
+                        later = json_object_object_get_ex(o, "path", &p) && streq(json_object_get_string(p), path);
+                }
+                if (later)
+                        continue;
+                bool existed = json_object_object_get_ex(new, "existed", &v) && json_object_get_boolean(v);
+                const char *want = existed && json_object_object_get_ex(new, "sha256", &v) ? json_object_get_string(v) : NULL;
+                _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
+                int r = ht_file_snapshot_take(c, path, &s);
+                char hex[HT_SHA256_HEX_SIZE] = "";
+                const char *actual;
+                if (r < 0)
+                        actual = "(unreadable)";
+                else if (!s->existed)
+                        actual = "(absent)";
+                else {
+                        ht_sha256_hex(s->content, s->len, hex);
+                        actual = hex;
+                }
+                _cleanup_free_ char *want_s = want ? xasprintf("sha256:%.16s", want) : xstrdup("(absent)");
+                _cleanup_free_ char *got_s = hex[0] ? xasprintf("sha256:%.16s", hex) : xstrdup(actual);
+                bool ok = want ? (hex[0] && streq(hex, want)) : (r == 0 && !s->existed);
+                add_check(out, "file", path, want_s, got_s, ok ? HT_CHECK_OK : HT_CHECK_DRIFT,
+                          ok ? NULL : "edited since apply; see the diff with 'hosttune plan', re-apply or roll back");
+        }
+}
+
+static int sort_rank(ht_check_status s) {
+        return s == HT_CHECK_DRIFT ? 0 : s == HT_CHECK_PENDING ? 1 : 2;
+}
+
+static int check_cmp(const void *a, const void *b) {
+        const ht_check *x = a, *y = b;
+        return sort_rank(x->status) - sort_rank(y->status);
+}
+
+int ht_verify(const ht_context *c, ht_verify_result *ret, char **ret_error) {
+        ht_tx *tx = NULL;
+        char *err = NULL;
+        int r = ht_journal_last_committed(c, "apply", &tx, &err);
+        if (r == -ENOENT) {
+                free(err);
+                *ret_error = xasprintf("nothing to verify: no committed apply in the journal (%s); run 'hosttune apply PROFILE' first",
+                                       c->state_dir);
+                return r;
+        }
+        if (r < 0) {
+                *ret_error = err;
+                return r;
+        }
+        json_object *m = ht_tx_manifest(tx), *v;
+        ht_verify_result res = {0};
+        res.txid = xstrdup(ht_tx_txid(tx));
+        res.profile = dup_or_null(ht_tx_profile(tx));
+        if (json_object_object_get_ex(m, "committed_at", &v) && v)
+                res.applied_at = xstrdup(json_object_get_string(v));
+
+        ht_resolved *want = NULL;
+        json_object *expected = NULL;
+        json_object_object_get_ex(m, "expected", &expected);
+        r = ht_settings_from_json(expected, res.profile, &want);
+        if (r < 0) {
+                *ret_error = xasprintf("journal %s: the expected state is missing or malformed", res.txid);
+                ht_tx_free(tx);
+                ht_verify_result_done(&res);
+                return -EBADMSG;
+        }
+
+        ht_facts *f = NULL;
+        r = ht_facts_collect(c, &f);
+        if (r < 0) {
+                *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
+                ht_resolved_free(want);
+                ht_tx_free(tx);
+                ht_verify_result_done(&res);
+                return r;
+        }
+        const char *boot_then = json_object_object_get_ex(m, "boot_id", &v) && v ? json_object_get_string(v) : NULL;
+        res.rebooted = boot_then && f->boot_id && !streq(boot_then, f->boot_id);
+
+        ht_plan *p = ht_plan_new(res.profile);
+        p->offline = !ht_root_is_live(c);
+        for (size_t i = 0; ht_backends[i]; i++)
+                ht_backends[i]->plan(c, f, want, p);
+        check_settings(want, p, &res, &res);
+        for (size_t i = 0; p->errors && p->errors[i]; i++)
+                strv_push(&res.warnings, p->errors[i]);
+
+        /* HugePages_Total must reach what was asked; short before a reboot
+         * is the fragmented-memory case apply reported. */
+        for (size_t i = 0; i < want->n_settings; i++) {
+                const ht_setting *s = &want->settings[i];
+                uint64_t asked, total;
+                if (!is_hugepages(s) || parse_u64(s->value, &asked) < 0 || ht_read_hugepages_total(c, &total) < 0)
+                        continue;
+                char a[32], t[32];
+                snprintf(a, sizeof a, "%" PRIu64, asked);
+                snprintf(t, sizeof t, "%" PRIu64, total);
+                ht_check_status st = total >= asked ? HT_CHECK_OK : res.rebooted ? HT_CHECK_DRIFT : HT_CHECK_PENDING;
+                add_check(&res, "hugepages", "HugePages_Total", a, t, st,
+                          st == HT_CHECK_OK ? NULL :
+                          res.rebooted ? "short after a reboot: the host lacks the memory, or something else holds it"
+                                       : "memory too fragmented now; the boot-time setting allocates them at the next boot");
+        }
+        check_files(c, tx, &res);
+        qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);
+
+        ht_plan_free(p);
+        ht_facts_free(f);
+        ht_resolved_free(want);
+        ht_tx_free(tx);
+        *ret = res;
+        return 0;
+}
+
+json_object *ht_verify_to_json(const ht_verify_result *r) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "status", json_object_new_string(ht_check_status_to_string(r->status)));
+        json_object_object_add(o, "txid", json_object_new_string(r->txid));
+        json_object_object_add(o, "profile", r->profile ? json_object_new_string(r->profile) : NULL);
+        json_object_object_add(o, "applied_at", r->applied_at ? json_object_new_string(r->applied_at) : NULL);
+        json_object_object_add(o, "rebooted_since_apply", json_object_new_boolean(r->rebooted));
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; i < r->n_checks; i++) {
+                const ht_check *ck = &r->checks[i];
+                json_object *e = json_object_new_object();
+                json_object_object_add(e, "backend", json_object_new_string(ck->backend));
+                json_object_object_add(e, "key", json_object_new_string(ck->key));
+                json_object_object_add(e, "expected", ck->expected ? json_object_new_string(ck->expected) : NULL);
+                json_object_object_add(e, "actual", ck->actual ? json_object_new_string(ck->actual) : NULL);
+                json_object_object_add(e, "status", json_object_new_string(ht_check_status_to_string(ck->status)));
+                if (ck->hint)
+                        json_object_object_add(e, "hint", json_object_new_string(ck->hint));
+                json_object_array_add(a, e);
+        }
+        json_object_object_add(o, "checks", a);
+        json_object *w = json_object_new_array();
+        for (size_t i = 0; r->warnings && r->warnings[i]; i++)
+                json_object_array_add(w, json_object_new_string(r->warnings[i]));
+        json_object_object_add(o, "warnings", w);
+        return o;
+}
