@@ -161,12 +161,14 @@ check_verify_unit() { # WANT_EXIT STATUS
         # The structured entry: hosttune's MESSAGE_ID when
         # HT_VERIFY_MESSAGE_ID is set, else any MESSAGE_ID from the unit.
         # journald loses the unit (and _COMM) of a process that exits right
-        # after logging (seen here), so SYSLOG_IDENTIFIER=hosttune counts too. Call this before running `verify --boot` by hand,
+        # after logging (seen here), so hosttune's own fields count too
+        # (SYSLOG_IDENTIFIER, HOSTTUNE_COMMAND=verify). Call this before running `verify --boot` by hand,
         # whose entry would count as well. The entry's status is a field
         # whose name ends in STATUS, or else a word of its MESSAGE.
         entry=$(jq -c --arg id "${HT_VERIFY_MESSAGE_ID:-}" --arg unit $UNIT \
                 'select(if $id != "" then .MESSAGE_ID == $id else .MESSAGE_ID != null and
-                        (._SYSTEMD_UNIT == $unit or .SYSLOG_IDENTIFIER == "hosttune" or ._COMM == "hosttune") end)' \
+                        (._SYSTEMD_UNIT == $unit or .SYSLOG_IDENTIFIER == "hosttune" or ._COMM == "hosttune"
+                         or .HOSTTUNE_COMMAND == "verify") end)' \
                 $OUT/boot-journal.json | head -1)
         if [ -z "$entry" ]; then
                 fail "no structured journal entry from $UNIT in this boot"
