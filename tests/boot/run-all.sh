@@ -16,7 +16,7 @@ set -uo pipefail
 skip() { echo "1..0 # SKIP $*"; echo "boot: 0 passed, 0 failed, 1 skipped"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (mmdebstrap, a boot image cache in $CACHE_DIR)"
 [ "$(uname -m)" = x86_64 ] || skip "needs an x86_64 host (the guest runs the host-built hosttune)"
-for t in qemu-system-x86_64 qemu-img mmdebstrap mke2fs debugfs sfdisk grub-mkimage jq flock; do
+for t in qemu-system-x86_64 qemu-img mmdebstrap mke2fs debugfs sfdisk grub-mkimage flock; do
         command -v "$t" >/dev/null || skip "no $t: run tests/boot/deps.sh"
 done
 # Can qemu start a machine at all (firmware present, accelerator usable)?
