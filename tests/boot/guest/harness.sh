@@ -1,0 +1,54 @@
+#!/bin/sh
+# In-guest driver of the boot test. The per-run payload disk (/dev/vdb)
+# carries scenario/apply.sh (boot 1) and scenario/verify.sh (boot 2).
+# Boot 1 runs apply.sh then reboots; boot 2 runs verify.sh then powers
+# off. A scenario without verify.sh is a single boot (the image's prime
+# boot). Everything goes to the serial console and /payload/results.txt;
+# files the scripts leave in /payload/out come back to the host too.
+P=/payload
+STATE=/var/lib/ht-harness
+mkdir -p $P $STATE
+if ! mount /dev/vdb $P; then
+        echo "HARNESS: cannot mount the payload disk"
+        systemctl poweroff
+        exit 1
+fi
+mkdir -p $P/out
+stage=$(cat $STATE/stage 2>/dev/null || echo 1)
+log() { echo "HARNESS[boot$stage] $*" | tee -a $P/results.txt; }
+# The boot's journal with monotonic times: what ran, where the time went.
+save_journal() { journalctl -b -o short-monotonic --no-pager >$P/out/journal-boot$stage.txt 2>&1; }
+finish() {
+        save_journal
+        log "RESULT $1"
+        rm -rf $STATE
+        umount $P
+        sync
+        systemctl poweroff
+        exit 0
+}
+# run_step NAME: scenario/NAME.sh, its output live on the console and
+# kept in results.txt; the exit code lands in $rc.
+run_step() {
+        { (cd $P/scenario && sh ./"$1".sh); echo $? >$STATE/rc; } 2>&1 |
+                tee $P/out/"$1".log | tee -a $P/results.txt
+        rc=$(cat $STATE/rc)
+}
+log "uptime=$(cut -d' ' -f1 /proc/uptime)s cmdline=$(cat /proc/cmdline)"
+
+if [ "$stage" = 1 ]; then
+        run_step apply
+        log "apply rc=$rc"
+        [ "$rc" = 0 ] || finish FAIL
+        [ -f $P/scenario/verify.sh ] || finish PASS
+        echo 2 >$STATE/stage
+        save_journal
+        umount $P
+        sync
+        systemctl reboot
+        exit 0
+fi
+
+run_step verify
+log "verify rc=$rc"
+if [ "$rc" = 0 ]; then finish PASS; else finish FAIL; fi

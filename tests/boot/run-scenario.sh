@@ -1,0 +1,96 @@
+#!/bin/bash
+# run-scenario.sh NAME: one real-boot scenario, tests/boot/scenarios/NAME.
+# A throwaway overlay on the cached image; a payload disk with hosttune
+# (built on this host: same glibc as the Debian 12 guest), the verify
+# unit, profiles/ and rules/ of the source tree and the scenario scripts.
+# Boot 1 runs apply.sh and reboots (qemu is started again: a power cycle
+# through firmware and GRUB), boot 2 runs verify.sh and powers off; the
+# results are read back from the payload disk with debugfs.
+# Exit 0 pass, 1 fail. Environment: HOSTTUNE (the binary, default
+# ./hosttune), HT_PKGDATADIR, HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
+# default 480 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
+# HT_BOOT_SETS, HT_VERIFY_MESSAGE_ID are passed to the guest scripts.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+NAME=${1:?usage: run-scenario.sh NAME}
+SCEN=$BOOT_DIR/scenarios/$NAME
+[ -f "$SCEN/apply.sh" ] || die "no scenario $NAME (no $SCEN/apply.sh)"
+[ "$(id -u)" = 0 ] || die "needs root"
+HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
+UNIT_IN=$TOP_SRCDIR/packaging/systemd/hosttune-verify.service.in
+TMPFILES=$TOP_SRCDIR/packaging/tmpfiles/hosttune.conf
+
+IMG=$("$BOOT_DIR/build-image.sh")
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-boot-$NAME.XXXXXX")
+result=FAIL
+cleanup() {
+        qemu_cleanup
+        if [ "$result" = PASS ] && [ "${HT_BOOT_KEEP:-0}" != 1 ]; then
+                rm -rf "$WORK"
+        else
+                rm -f "$WORK/disk.qcow2"
+                log "work directory kept: $WORK"
+        fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the payload -------------------------------------------------------
+PL=$WORK/payload
+mkdir -p "$PL/scenarios"
+cp "$BOOT_DIR/scenarios/lib.sh" "$PL/lib.sh"
+for d in "$BOOT_DIR"/scenarios/*/; do cp -r "$d" "$PL/scenarios/"; done
+ln -s "scenarios/$NAME" "$PL/scenario"
+# The unit and tmpfiles entry as a package installs them (binary in /usr/sbin).
+sed 's|@sbindir[@]|/usr/sbin|g' "$UNIT_IN" >"$PL/hosttune-verify.service"
+cp "$TMPFILES" "$PL/hosttune.tmpfiles"
+for d in profiles rules; do
+        if [ -d "$TOP_SRCDIR/$d" ]; then cp -r "$TOP_SRCDIR/$d" "$PL/"; fi
+done
+if [ -f "$SCEN/needs-hosttune" ]; then
+        [ -x "$HOSTTUNE" ] || die "no hosttune binary at $HOSTTUNE (set HOSTTUNE)"
+        [ -d "$PL/profiles" ] && [ -d "$PL/rules" ] || die "no profiles/ or rules/ in $TOP_SRCDIR"
+        # Refuse a binary that cannot start in the guest, with the reason.
+        missing=
+        for lib in $(ldd "$HOSTTUNE" 2>/dev/null | awk '/=>/ { print $1 }'); do
+                grep -qxF "$lib" "$IMG/guest-libs" || missing="$missing $lib"
+        done
+        [ -z "$missing" ] || die "$HOSTTUNE needs$missing, not in the guest image" \
+                "(a sanitizer build? else add the package to tests/boot/guest/packages)"
+        cp "$HOSTTUNE" "$PL/hosttune"
+fi
+# Settings for the guest scripts, as shell assignments they source.
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+{
+        echo "PKGDATADIR=$(q "${HT_PKGDATADIR:-/usr/local/share/hosttune}")"
+        for v in HT_BOOT_PROFILE HT_BOOT_SETS HT_VERIFY_MESSAGE_ID; do
+                if [ -n "${!v:-}" ]; then echo "$v=$(q "${!v}")"; fi
+        done
+} >"$PL/env"
+make_payload "$PL" "$WORK/payload.img"
+qemu-img create -q -f qcow2 -b "$IMG/base.qcow2" -F qcow2 "$WORK/disk.qcow2"
+
+# --- the boots -----------------------------------------------------------
+t0=$(now)
+log "$NAME: booting ($(qemu_accel), ${GUEST_SMP} vCPUs, work dir $WORK)"
+state=
+for boot in 1 2; do
+        tb=$(now)
+        boot_once "$WORK/disk.qcow2" "$WORK/payload.img" "$WORK/serial-$boot.log"
+        state=$BOOT_RESULT
+        log "$NAME: boot $boot ended: $state after $(( $(now) - tb ))s"
+        [ "$state" = reboot ] || break
+done
+
+debugfs -R 'cat /results.txt' "$WORK/payload.img" >"$WORK/results.txt" 2>/dev/null || true
+(cd "$WORK" && debugfs -R 'rdump /out .' payload.img >/dev/null 2>&1) || true
+sed 's/^/    /' "$WORK/results.txt"
+if [ "$state" = poweroff ] && grep -q '^HARNESS\[boot2\] RESULT PASS' "$WORK/results.txt"; then
+        result=PASS
+else
+        log "$NAME: last serial lines of boot ${boot}:"
+        tail -25 "$WORK/serial-$boot.log" | sed 's/^/    | /' >&2
+fi
+log "TIMING $NAME $(( $(now) - t0 ))s ($result, load $(cut -d' ' -f1-3 /proc/loadavg))"
+[ "$result" = PASS ]
