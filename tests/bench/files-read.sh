@@ -13,7 +13,7 @@ shift 2
 [ "$1" = "--" ] && shift
 trace=$(mktemp)
 trap 'rm -f "$trace"' EXIT
-strace -f -y -qq -e trace=openat,open,getdents64 -e status=successful -o "$trace" "$@" >/dev/null 2>&1 || true
+strace -f -y -qq -e trace=openat,openat2,open,getdents64 -e status=successful -o "$trace" "$@" >/dev/null 2>&1 || true
 awk -v prefixes="$prefixes" '
 BEGIN { n = split(prefixes, pre, ":") }
 function keep(p,   i) { for (i = 1; i <= n; i++) if (index(p, pre[i]) == 1) return 1; return 0 }
@@ -24,7 +24,7 @@ function keep(p,   i) { for (i = 1; i <= n; i++) if (index(p, pre[i]) == 1) retu
         }
         next
 }
-/openat\(|open\(/ {
+/openat2?\(|open\(/ {
         if ($0 ~ /O_PATH/ || $0 ~ /O_DIRECTORY/) next
         if (match($0, /= [0-9]+<[^>]*>$/)) {
                 s = substr($0, RSTART); p = substr(s, index(s, "<") + 1); p = substr(p, 1, length(p) - 1)

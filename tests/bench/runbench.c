@@ -3,7 +3,7 @@
  * and the peak RSS, all taken from wait4(2) so that nothing but the
  * command itself is measured (no shell in between).
  *
- *   runbench [-n RUNS] [-w WARMUP] [-p PRE] [-q POST] [-x] -- COMMAND ARGS...
+ *   runbench [-n RUNS] [-w WARMUP] [-p PRE] [-q POST] [-x] [-v] [-r] -- COMMAND ARGS...
  *
  * PRE and POST are shell commands run (untimed) before and after each run,
  * e.g. to give `apply` a fresh fixture and roll it back. -x accepts any
@@ -13,6 +13,10 @@
  *
  * Output, one line of KEY=VALUE for the shell scripts:
  *   runs=N wall_ms=MEDIAN wall_min_ms=MIN cpu_ms=MEDIAN maxrss_kb=MAX rc=LAST
+ * or, with -r, one line per run, "WALL_MS CPU_MS MAXRSS_KB", so that the
+ * caller can interleave several commands in rounds (on a shared machine
+ * the load drifts; interleaving spreads the drift over all of them) and
+ * take the medians itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -88,10 +92,10 @@ static int run_once(char **argv, int verbose, double *wall, double *cpu, long *m
 }
 
 int main(int argc, char **argv) {
-        int runs = 20, warmup = 2, any_status = 0, verbose = 0, opt;
+        int runs = 20, warmup = 2, any_status = 0, verbose = 0, raw = 0, opt;
         const char *pre = NULL, *post = NULL;
 
-        while ((opt = getopt(argc, argv, "+n:w:p:q:xv")) != -1) {
+        while ((opt = getopt(argc, argv, "+n:w:p:q:xvr")) != -1) {
                 switch (opt) {
                 case 'n': runs = atoi(optarg); break;
                 case 'w': warmup = atoi(optarg); break;
@@ -99,8 +103,9 @@ int main(int argc, char **argv) {
                 case 'q': post = optarg; break;
                 case 'x': any_status = 1; break;
                 case 'v': verbose = 1; break;
+                case 'r': raw = 1; break;
                 default:
-                        fprintf(stderr, "usage: runbench [-n RUNS] [-w WARMUP] [-p PRE] [-q POST] [-x] [-v] -- CMD...\n");
+                        fprintf(stderr, "usage: runbench [-n RUNS] [-w WARMUP] [-p PRE] [-q POST] [-x] [-v] [-r] -- CMD...\n");
                         return 2;
                 }
         }
@@ -133,6 +138,8 @@ int main(int argc, char **argv) {
                 }
                 if (i < 0)
                         continue;
+                if (raw)
+                        printf("%.3f %.3f %ld\n", w, c, rss);
                 wall[i] = w;
                 cpu[i] = c;
                 if (rss > maxrss)
@@ -143,7 +150,8 @@ int main(int argc, char **argv) {
                 if (wall[i] < wmin)
                         wmin = wall[i];
         double wmed = median(wall, runs), cmed = median(cpu, runs);
-        printf("runs=%d wall_ms=%.3f wall_min_ms=%.3f cpu_ms=%.3f maxrss_kb=%ld rc=%d\n", runs, wmed, wmin, cmed,
+        if (!raw)
+                printf("runs=%d wall_ms=%.3f wall_min_ms=%.3f cpu_ms=%.3f maxrss_kb=%ld rc=%d\n", runs, wmed, wmin, cmed,
                maxrss, rc);
         free(wall);
         free(cpu);
