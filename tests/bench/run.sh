@@ -586,10 +586,36 @@ section_scaling() {
                 scale_one shm "$n" "$h" scale-shm
         done
 
+        # apply with a journal of n earlier transactions (apply + rollback
+        # pairs on a fixture copy): every apply first looks for unfinished
+        # ones to recover
+        if [ "$short" = 1 ]; then ns_journal="1 10"; else ns_journal="1 10 100"; fi
+        h=$sc/journal-host
+        gen_host "$h"
+        js=$sc/journal-state
+        done_pairs=0
+        for n in $ns_journal; do
+                while [ $done_pairs -lt "$n" ]; do
+                        # shellcheck disable=SC2086
+                        "$HOSTTUNE" --root "$h" --state-dir "$js" $PP apply oracle --set sga_max_size=4G >/dev/null 2>&1
+                        # shellcheck disable=SC2086
+                        "$HOSTTUNE" --root "$h" --state-dir "$js" $PP rollback >/dev/null 2>&1
+                        done_pairs=$((done_pairs + 1))
+                done
+                # shellcheck disable=SC2086
+                record "scale_journal_$n" -n "$sruns" -w 0 \
+                        -q "'$HOSTTUNE' --root '$h' --state-dir '$js' $PP rollback >/dev/null 2>&1" -- \
+                        "$HOSTTUNE" --root "$h" --state-dir "$js" $PP apply oracle --set sga_max_size=4G
+                done_pairs=$((done_pairs + sruns))
+                s=$(stats "scale_journal_$n")
+                echo "journal $n $(echo "$s" | cut -d' ' -f2) $(echo "$s" | cut -d' ' -f3)" >>"$out/scaling.dat"
+                printf '%s\t%s\t%s\n' journal "$n" "$s" | tr ' ' '\t' >>"$tsv"
+        done
+
         say ""
         say "  growth between sizes ten times apart: T(n)/T(n/10) for CPU above the n=smallest run's"
-        say "  (fixed start-up cost removed); n log n allows 10*log(n)/log(n/10); RSS likewise"
-        printf '  %-10s %8s %10s %10s %12s %10s %s\n' series n "cpu ms" "rss KB" "cpu ratio" bound verdict | tee -a "$summary"
+        say "  (fixed start-up cost removed); n log n allows 10*log(n)/log(n/10); RSS likewise (when it grew 256 KB+)"
+        printf '  %-10s %8s %10s %10s %10s %10s %8s %s\n' series n "cpu ms" "rss KB" "cpu ratio" "rss ratio" bound verdict | tee -a "$summary"
         awk -v out="$out/scaling-ratios.tsv" '
         { s[NR] = $1; n[NR] = $2; c[NR] = $3; m[NR] = $4 }
         END {
@@ -598,6 +624,8 @@ section_scaling() {
                         if (!(s[i] in first)) first[s[i]] = i
                         f = first[s[i]]; p = prev[s[i]]; prev[s[i]] = i
                         line = sprintf("  %-10s %8d %10.3f %10d", s[i], n[i], c[i], m[i])
+                        mr = ""
+                        if (p && n[p] > 0 && n[i] >= 100 && m[p] - m[f] >= 256) mr = sprintf("%.1f", (m[i] - m[f]) / (m[p] - m[f]))
                         if (p && n[p] > 0 && n[i] >= 100) {
                                 d = c[i] - c[f]; d0 = c[p] - c[f]
                                 bound = 10 * log(n[i]) / log(n[p])
@@ -605,8 +633,9 @@ section_scaling() {
                                 else { r = sprintf("%.1f", d / d0); v = (d / d0 <= bound * 1.3 ? "ok" : "WORSE than n log n") }
                                 if (v ~ /WORSE/ && s[i] == "sysctlgrp") v = v " (libconfig group parsing; the list form is linear)"
                                 else if (v ~ /WORSE/) worst = "WORSE"
-                                line = line sprintf(" %12s %10.1f %s", r, bound, v)
-                                printf "%s\t%d\t%s\t%.1f\t%s\n", s[i], n[i], r, bound, v > out
+                                if (mr != "" && mr + 0 > bound * 1.3) { v = v ", RSS WORSE"; if (s[i] != "sysctlgrp") worst = "WORSE" }
+                                line = line sprintf(" %10s %10s %8.1f %s", r, (mr == "" ? "-" : mr), bound, v)
+                                printf "%s\t%d\t%s\t%s\t%.1f\t%s\n", s[i], n[i], r, mr, bound, v > out
                         }
                         print line
                 }
@@ -637,13 +666,16 @@ plot_scaling() {
                 note "gnuplot is missing (Debian: apt-get install gnuplot-nox): no plot"
                 return 0
         fi
-        for s in sysctl sysctlgrp limits shm; do awk -v s="$s" '$1 == s && $2 > 0' "$out/scaling.dat" >"$work/scale-$s.dat"; done
+        for s in sysctl sysctlgrp limits shm journal; do awk -v s="$s" '$1 == s && $2 > 0' "$out/scaling.dat" >"$work/scale-$s.dat"; done
+        # the n log n line goes through the largest list-form point
+        k=$(awk '$1 == "sysctl" && $2 > 1 { n = $2; c = $3 } END { printf "%.10g", c / (n * log(n)) }' "$out/scaling.dat")
         gnuplot <<EOF
 set terminal pngcairo size 900,560 noenhanced
 set output "$out/scaling.png"
-set title "hosttune plan: CPU time against input size (log-log)"
+set title "hosttune plan (apply for the journal): CPU time against input size (log-log)"
 set logscale xy
-set xlabel "n (sysctl settings / limits.conf lines / SysV segments)"
+set yrange [1:*]
+set xlabel "n (sysctl settings / limits.conf lines / SysV segments / earlier transactions)"
 set ylabel "CPU ms (median)"
 set key top left
 set grid
@@ -651,7 +683,8 @@ plot "$work/scale-sysctl.dat" using 2:3 with linespoints title "n sysctl setting
      "$work/scale-sysctlgrp.dat" using 2:3 with linespoints title "n sysctl settings (group form: libconfig)", \
      "$work/scale-limits.dat" using 2:3 with linespoints title "limits.conf of n lines", \
      "$work/scale-shm.dat" using 2:3 with linespoints title "n SysV segments", \
-     [100:100000] 0.00012*x*log(x) with lines dashtype 2 title "n log n (reference slope)"
+     "$work/scale-journal.dat" using 2:3 with linespoints title "apply after n apply+rollback pairs", \
+     [100:100000] $k*x*log(x) with lines dashtype 2 title "c n log n (through the last list-form point)"
 EOF
         say "  plot: $(basename "$out")/scaling.png"
 }
@@ -681,8 +714,8 @@ section_effect() {
         st=$work/state-effect
         nr0=$(cat /proc/sys/vm/nr_hugepages)
         on_exit_add "'$HOSTTUNE' --state-dir '$st' $PP rollback >/dev/null 2>&1 || true; echo '$nr0' >/proc/sys/vm/nr_hugepages"
-        printf '  %6s %5s %12s %12s %8s %12s %12s %8s %s\n' "S MB" P "VmPTE 4K" "VmPTE huge" ratio "ms 4K" "ms huge" ratio "PageTables delta 4K/huge (KB, machine-wide)" |
-                tee -a "$summary"
+        printf '  %6s %4s %10s %10s %7s %10s %10s %7s %9s %9s %6s %s\n' "S MB" P "VmPTE 4K" "VmPTE huge" ratio \
+                "seg 4K" "seg huge" ratio "ms 4K" "ms huge" ratio "PageTables delta 4K / huge" | tee -a "$summary"
         for s in $sizes; do
                 run_workload "$s" "" >/dev/null || true   # warm: the VM backs the memory once
                 for p in $procs; do
@@ -714,14 +747,20 @@ section_effect() {
                         END {
                                 pt4 = v[1, "vmpte_kb"]; pth = v[2, "vmpte_kb"]; t4 = v[1, "wall_ms"]; th = v[2, "wall_ms"]
                                 g4 = v[1, "pagetables_kb"]; gh = v[2, "pagetables_kb"]
+                                s4 = pt4 - v[1, "base_kb"]; sh = (pth == "" ? "" : pth - v[2, "base_kb"])
+                                if (sh != "" && sh < 4) sh = 4   # at least the one table page (below: noise)
                                 r1 = (pth > 0 ? sprintf("%.0f", pt4 / pth) : "-"); r2 = (th > 0 ? sprintf("%.1f", t4 / th) : "-")
-                                line = sprintf("  %6d %5d %12s %12s %8s %12s %12s %8s %s / %s", s, p, pt4, (pth == "" ? "-" : pth), r1, t4, (th == "" ? "-" : th), r2, g4, (gh == "" ? "-" : gh))
+                                r3 = (sh != "" ? sprintf("%.0f", s4 / sh) : "-")
+                                line = sprintf("  %6d %4d %10s %10s %7s %10s %10s %7s %9s %9s %6s %s / %s", s, p, pt4, (pth == "" ? "-" : pth), r1,
+                                               s4, (sh == "" ? "-" : sh), r3, t4, (th == "" ? "-" : th), r2, g4, (gh == "" ? "-" : gh))
                                 print line
-                                printf "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, p, pt4, pth, r1, t4, th, r2, g4, gh >> tsv
+                                printf "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, p, pt4, pth, r1, t4, th, r2, g4, gh, s4, sh, r3 >> tsv
                         }' "$work/w4k-$s-$p" "$work/whuge-$s-$p" | tee -a "$summary"
                 done
         done
         say "  VmPTE: the sum of the P processes' own page tables (/proc/PID/status) while all are attached;"
+        say "  seg: VmPTE minus what P processes of the workload have without the segment (at least 4 KB: one table page)"
+        say "  PageTables: /proc/meminfo while attached minus before; moves with everything else on a shared machine"
         say "  ms: from the first fork until every process has touched every page (median of $reps)"
         plot_effect
 }

@@ -10,8 +10,9 @@
  *   shm-workload -p PROCS -s MB [-H]     -H: SHM_HUGETLB (HugePages)
  *
  * Output, one line: procs=P size_mb=S hugetlb=0|1 wall_ms=T vmpte_kb=V
- * pagetables_kb=K (V: the sum of VmPTE; K: PageTables while all are
- * attached, minus before). Exit 3 when the
+ * base_kb=B pagetables_kb=K (V: the sum of VmPTE; B: P times this
+ * process's VmPTE before the segment, what P processes of this program
+ * have without it; K: PageTables while all are attached, minus before). Exit 3 when the
  * segment cannot be created (e.g. -H without enough free HugePages). */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -92,7 +93,7 @@ int main(int argc, char **argv) {
         }
         /* removed now: it goes away when the last process detaches, even
          * if this one is killed */
-        long before = meminfo_kb("PageTables");
+        long before = meminfo_kb("PageTables"), base = vmpte_kb(getpid());
         int ready[2], go[2];
         if (pipe(ready) < 0 || pipe(go) < 0) {
                 shmctl(id, IPC_RMID, NULL);
@@ -147,8 +148,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "shm-workload: %d of %d processes failed\n", procs - done + failed, procs);
                 return 1;
         }
-        printf("procs=%d size_mb=%ld hugetlb=%d wall_ms=%.1f vmpte_kb=%ld pagetables_kb=%ld\n", procs, size_mb,
-               huge, wall, vmpte, during - before);
+        printf("procs=%d size_mb=%ld hugetlb=%d wall_ms=%.1f vmpte_kb=%ld base_kb=%ld pagetables_kb=%ld\n", procs,
+               size_mb, huge, wall, vmpte, base * procs, during - before);
         free(pids);
         return 0;
 }
