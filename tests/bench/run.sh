@@ -75,7 +75,9 @@ real_host=0
 if [ "$short" = 1 ]; then rounds=2 per=3; else rounds=10 per=10; fi
 
 export HOSTTUNE_NO_AUDIT=1 LC_ALL=C
-summary=$out/summary.txt
+# Each section writes summary-SECTION.txt; summary.txt is the machine and
+# every section's file present, so one section can be re-run alone.
+summary=$out/summary-machine.txt
 : >"$summary"
 say() { printf '%s\n' "$*" | tee -a "$summary"; }
 note() { say "  note: $*"; }
@@ -226,8 +228,10 @@ section_self() {
                         # shellcheck disable=SC2086
                         b_plan_real() { "$RB" "$@" -- "$HOSTTUNE" --state-dir "$st" $PP plan bench-sysctl; }
                         # shellcheck disable=SC2086
+                        # each apply starts with an empty journal (its size
+                        # costs: see the journal series under scaling)
                         b_apply_real() {
-                                "$RB" "$@" -q "'$HOSTTUNE' --state-dir '$st' $PP rollback >/dev/null" -- \
+                                "$RB" "$@" -p "rm -rf '$st'" -q "'$HOSTTUNE' --state-dir '$st' $PP rollback >/dev/null" -- \
                                         "$HOSTTUNE" --state-dir "$st" $PP apply bench-sysctl
                         }
                         names="$names plan_real apply_real"
@@ -314,7 +318,7 @@ section_peers() {
                         on_exit_add "'$HOSTTUNE' --state-dir '$st' $PP rollback >/dev/null 2>&1 || true"
                         # shellcheck disable=SC2086
                         b_ht_apply_real() {
-                                "$RB" "$@" -q "'$HOSTTUNE' --state-dir '$st' $PP rollback >/dev/null" -- \
+                                "$RB" "$@" -p "rm -rf '$st'" -q "'$HOSTTUNE' --state-dir '$st' $PP rollback >/dev/null" -- \
                                         "$HOSTTUNE" --state-dir "$st" $PP apply bench-sysctl
                         }
                         names="$names ht_apply_real"
@@ -804,9 +808,16 @@ EOF
 
 # ---------------------------------------------------------------- main
 t_start=$(date +%s)
-for s in $sections; do
-        "section_$s"
+for sec in $sections; do
+        summary=$out/summary-$sec.txt
+        : >"$summary"
+        "section_$sec"
 done
+summary=$out/summary-end.txt
+: >"$summary"
 say ""
 say "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); took $(( $(date +%s) - t_start )) s"
 say "results: $out"
+for sec in machine self peers scaling effect end; do
+        [ -f "$out/summary-$sec.txt" ] && cat "$out/summary-$sec.txt"
+done >"$out/summary.txt"
