@@ -618,7 +618,8 @@ section_scaling() {
 
         say ""
         say "  growth between sizes ten times apart: T(n)/T(n/10) for CPU above the n=smallest run's"
-        say "  (fixed start-up cost removed); n log n allows 10*log(n)/log(n/10); RSS likewise (when it grew 256 KB+)"
+        say "  (fixed start-up cost removed); n log n allows 10*log(n)/log(n/10); RSS likewise (when it grew 256 KB+);"
+        say "  growth under 0.5 ms at n/10 is not judged (noise)$([ $short = 1 ] && echo "; --short: $sruns runs each, indicative only")"
         printf '  %-10s %8s %10s %10s %10s %10s %8s %s\n' series n "cpu ms" "rss KB" "cpu ratio" "rss ratio" bound verdict | tee -a "$summary"
         awk -v out="$out/scaling-ratios.tsv" '
         { s[NR] = $1; n[NR] = $2; c[NR] = $3; m[NR] = $4 }
@@ -633,7 +634,7 @@ section_scaling() {
                         if (p && n[p] > 0 && n[i] >= 100) {
                                 d = c[i] - c[f]; d0 = c[p] - c[f]
                                 bound = 10 * log(n[i]) / log(n[p])
-                                if (d0 < 0.15) { r = "-"; v = "below noise" }
+                                if (d0 < 0.5) { r = "-"; v = "below noise" }
                                 else { r = sprintf("%.1f", d / d0); v = (d / d0 <= bound * 1.3 ? "ok" : "WORSE than n log n") }
                                 if (v ~ /WORSE/ && s[i] == "sysctlgrp") v = v " (libconfig group parsing; the list form is linear)"
                                 else if (v ~ /WORSE/) worst = "WORSE"
