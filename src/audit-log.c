@@ -1,19 +1,38 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libaudit.h>
 #include <syslog.h>
 #include <unistd.h>
 #define SD_JOURNAL_SUPPRESS_LOCATION
-#include <systemd/sd-journal.h>
 
 #include "audit-log.h"
+#include "dlib.h"
 #include "util.h"
+
+/* audit_encode_nv_string's rule, for when libaudit cannot be loaded:
+ * a value with a quote, a blank, a control or a non-ASCII byte becomes
+ * upper-case hex, anything else is quoted. */
+char *ht_audit_encode_fallback(const char *name, const char *value) {
+        bool hex = false;
+        for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+                if (*p == '"' || *p < 0x21 || *p > 0x7e)
+                        hex = true;
+        if (!hex)
+                return xasprintf("%s=\"%s\"", name, value);
+        strbuf b = {0};
+        strbuf_appendf(&b, "%s=", name);
+        for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+                strbuf_appendf(&b, "%02X", *p);
+        return strbuf_steal(&b);
+}
 
 static char *encode(const char *name, const char *value) {
         if (!value)
                 value = "(none)";
-        char *s = audit_encode_nv_string(name, value, (unsigned)strlen(value));
+        const ht_audit_fns *a = ht_audit_lib();
+        if (!a)
+                return ht_audit_encode_fallback(name, value);
+        char *s = a->encode_nv_string(name, value, (unsigned)strlen(value));
         return s ? s : xasprintf("%s=?", name);
 }
 
@@ -35,7 +54,8 @@ void ht_audit_change(const char *op, const char *key, const char *old_value,
         if (getenv("HOSTTUNE_NO_AUDIT"))
                 return;
         int saved = errno;
-        int fd = audit_open();
+        const ht_audit_fns *a = ht_audit_lib();
+        int fd = a ? a->open() : -1;
         if (fd < 0) {
                 /* no audit in this kernel or container: that is normal */
                 errno = saved;
@@ -43,8 +63,8 @@ void ht_audit_change(const char *op, const char *key, const char *old_value,
         }
         _cleanup_free_ char *msg = ht_audit_format(op, key, old_value, new_value, txid);
         /* failure to log (no CAP_AUDIT_WRITE) is not the caller's problem */
-        (void)audit_log_user_message(fd, AUDIT_USYS_CONFIG, msg, NULL, NULL, NULL, success ? 1 : 0);
-        audit_close(fd);
+        (void)a->log_user_message(fd, AUDIT_USYS_CONFIG, msg, NULL, NULL, NULL, success ? 1 : 0);
+        a->close(fd);
         errno = saved;
 }
 
@@ -55,13 +75,14 @@ bool ht_journald_present(void) {
 bool ht_log_transaction(const char *command, const char *txid, const char *profile,
                         const char *status, size_t n_changes, bool reboot_required,
                         const char *message) {
-        if (!ht_journald_present())
+        const ht_systemd_fns *sd = ht_journald_present() ? ht_systemd_lib() : NULL;
+        if (!sd)
                 return false;
         int prio = streq_ptr(status, "failed") ? LOG_ERR : LOG_INFO;
         _cleanup_free_ char *text = message ? xstrdup(message)
                 : xasprintf("hosttune %s %s: %s", command ? command : "?", txid ? txid : "?",
                             status ? status : "?");
-        int r = sd_journal_send("MESSAGE=%s", text,
+        int r = sd->journal_send("MESSAGE=%s", text,
                                 "MESSAGE_ID=" HT_MESSAGE_ID_TRANSACTION,
                                 "PRIORITY=%i", prio,
                                 "HOSTTUNE_COMMAND=%s", command ? command : "",

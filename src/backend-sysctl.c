@@ -88,12 +88,13 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                         strv_push(&paths, order[i]);
                 }
 
+        ht_sysctl_index *idx = ht_sysctl_index_new((const ht_sysctl_file *const *)files, m);
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_SYSCTL)
                         continue;
                 ht_sysctl_hit hit;
-                if (ht_sysctl_effective((const ht_sysctl_file *const *)files, m, s->key, &hit) <= 0)
+                if (ht_sysctl_index_effective(idx, s->key, &hit) <= 0)
                         continue;
                 if (streq(paths[hit.file], HT_SYSCTL_DROPIN))
                         continue;
@@ -108,6 +109,7 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                              "remove the line there or override the profile value",
                              shown, hit.line, s->key, hit.value, HT_SYSCTL_DROPIN, s->key, hit.value, s->value);
         }
+        ht_sysctl_index_free(idx);
         for (size_t i = 0; i < m; i++)
                 ht_sysctl_file_free(files[i]);
         free(files);

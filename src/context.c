@@ -4,6 +4,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 
 #include "context.h"
 #include "util.h"
@@ -239,14 +244,53 @@ fail:
         return r;
 }
 
+/* The common case in one system call: openat2(2) with RESOLVE_BENEATH
+ * opens the path below the root in the kernel, refusing ".." that climbs
+ * out, absolute symlinks and magic links. Whatever it refuses or cannot do
+ * (absolute links, which mean the root's own "/"; loops; kernels before
+ * 5.6; seccomp filters) is left to the component walk, which decides.
+ * Returns the fd, or -EAGAIN for "walk instead". The path was checked. */
+static int open_beneath(const ht_context *c, const char *path, int flags, mode_t mode) {
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+        static bool unsupported;
+        if (unsupported)
+                return -EAGAIN;
+        const char *rel = path + strspn(path, "/");
+        if (!*rel)
+                return -EAGAIN;
+        struct open_how how = {
+                .flags = (unsigned)(flags | O_CLOEXEC),
+                .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+                .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+        };
+        int fd = (int)syscall(SYS_openat2, c->root_fd, rel, &how, sizeof(how));
+        if (fd >= 0)
+                return fd;
+        if (errno == ENOSYS || errno == EPERM || errno == E2BIG)
+                unsupported = true;
+        if (errno == ENOSYS || errno == EPERM || errno == E2BIG || errno == EINVAL || errno == EXDEV ||
+            errno == ELOOP || errno == EAGAIN)
+                return -EAGAIN;
+        return -errno;
+#else
+        return -EAGAIN;
+#endif
+}
+
 int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
         bool follow = !(flags & (O_NOFOLLOW | O_CREAT));
-        int dfd;
-        char *name;
-        int r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        int r = ht_path_check(path);
         if (r < 0)
                 return r;
-        int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+        int fd = open_beneath(c, path, follow ? flags : flags | O_NOFOLLOW, mode);
+        if (fd != -EAGAIN)
+                return fd;
+        int dfd;
+        char *name;
+        r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        if (r < 0)
+                return r;
+        fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
         r = fd < 0 ? -errno : fd;
         close(dfd);
         free(name);
@@ -308,9 +352,20 @@ int ht_read_line(const ht_context *c, const char *path, char **ret) {
 }
 
 static int stat_impl(const ht_context *c, const char *path, bool follow, struct stat *ret) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        int fd = open_beneath(c, path, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
+        if (fd >= 0) {
+                r = fstat(fd, ret) < 0 ? -errno : 0;
+                close(fd);
+                return r;
+        }
+        if (fd != -EAGAIN)
+                return fd;
         int dfd;
         char *name;
-        int r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        r = ht_resolve_parent(c, path, follow, &dfd, &name);
         if (r < 0)
                 return r;
         r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;

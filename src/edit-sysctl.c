@@ -243,6 +243,106 @@ int ht_sysctl_effective(const ht_sysctl_file *const *files, size_t n, const char
         return 0;
 }
 
+typedef struct {
+        const char *key;
+        size_t pos;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b) {
+        const keyed *x = a, *y = b;
+        int c = strcmp(x->key, y->key);
+        return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* repeat[i]: the normalised key of settings i was already set at a lower
+ * index. Sorting makes it O(n log n); a search per key was O(n^2) for
+ * large profiles (tests/bench scaling). */
+static bool *find_repeats(char **norm, size_t n) {
+        bool *repeat = xcalloc(n + 1, sizeof(bool));
+        keyed *k = xcalloc(n + 1, sizeof(keyed));
+        for (size_t i = 0; i < n; i++)
+                k[i] = (keyed){norm[i], i};
+        qsort(k, n, sizeof(*k), keyed_cmp);
+        for (size_t i = 1; i < n; i++)
+                if (streq(k[i].key, k[i - 1].key))
+                        repeat[k[i].pos] = true;
+        free(k);
+        return repeat;
+}
+
+struct ht_sysctl_index {
+        keyed *exact;                  /* every entry's key, sorted; pos = order */
+        size_t n_exact;
+        const ht_sysctl_entry **entry; /* by order (file by file, line by line) */
+        size_t *file;
+        size_t *globs;                 /* orders of glob entries with a value */
+        size_t n_globs;
+};
+
+ht_sysctl_index *ht_sysctl_index_new(const ht_sysctl_file *const *files, size_t n) {
+        ht_sysctl_index *x = xcalloc(1, sizeof(*x));
+        size_t total = 0;
+        for (size_t i = 0; i < n; i++)
+                total += files[i] ? files[i]->n_entries : 0;
+        x->exact = xcalloc(total + 1, sizeof(*x->exact));
+        x->entry = xcalloc(total + 1, sizeof(*x->entry));
+        x->file = xcalloc(total + 1, sizeof(*x->file));
+        x->globs = xcalloc(total + 1, sizeof(*x->globs));
+        size_t o = 0;
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; files[i] && j < files[i]->n_entries; j++, o++) {
+                        const ht_sysctl_entry *e = &files[i]->entries[j];
+                        x->entry[o] = e;
+                        x->file[o] = i;
+                        x->exact[o] = (keyed){e->key, o};
+                        if (e->glob && e->value)
+                                x->globs[x->n_globs++] = o;
+                }
+        x->n_exact = total;
+        qsort(x->exact, total, sizeof(*x->exact), keyed_cmp);
+        return x;
+}
+
+void ht_sysctl_index_free(ht_sysctl_index *x) {
+        if (!x)
+                return;
+        free(x->exact);
+        free(x->entry);
+        free(x->file);
+        free(x->globs);
+        free(x);
+}
+
+int ht_sysctl_index_effective(const ht_sysctl_index *x, const char *key, ht_sysctl_hit *ret) {
+        _cleanup_free_ char *k = ht_sysctl_normalize(key);
+        /* the last entry (in reading order) whose key is exactly k */
+        size_t lo = 0, hi = x->n_exact;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (strcmp(x->exact[mid].key, k) <= 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        if (lo > 0 && streq(x->exact[lo - 1].key, k)) {
+                size_t o = x->exact[lo - 1].pos;
+                const ht_sysctl_entry *e = x->entry[o];
+                if (!e->value)
+                        return 0;
+                *ret = (ht_sysctl_hit){ x->file[o], e->line, e->value, false };
+                return 1;
+        }
+        for (size_t g = x->n_globs; g-- > 0;) {
+                size_t o = x->globs[g];
+                const ht_sysctl_entry *e = x->entry[o];
+                if (fnmatch(e->key, k, FNM_PATHNAME | FNM_PERIOD) == 0) {
+                        *ret = (ht_sysctl_hit){ x->file[o], e->line, e->value, true };
+                        return 1;
+                }
+        }
+        return 0;
+}
+
 int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, size_t n, char **ret,
                      char **ret_error) {
         if (isempty(profile) || has_control_chars(profile) || strchr(profile, '\t')) {
@@ -250,7 +350,10 @@ int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, siz
                 return -EINVAL;
         }
         strbuf out = {};
-        char **keys = NULL;
+        char **keys = xcalloc(n + 1, sizeof(char *));
+        for (size_t i = 0; i < n; i++)
+                keys[i] = ht_sysctl_normalize(settings[i].key);
+        bool *repeat = find_repeats(keys, n);
         int r = 0;
         strbuf_appendf(&out, "# Managed by hosttune (profile %s). Do not edit; changes are overwritten.\n", profile);
         for (size_t i = 0; i < n; i++) {
@@ -258,13 +361,11 @@ int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, siz
                 r = ht_sysctl_key_check(settings[i].key, ret_error);
                 if (r < 0)
                         goto fail;
-                _cleanup_free_ char *norm = ht_sysctl_normalize(settings[i].key);
-                if (strv_contains(keys, norm)) {
+                if (repeat[i]) {
                         *ret_error = xasprintf("sysctl key %s is set twice", settings[i].key);
                         r = -EINVAL;
                         goto fail;
                 }
-                strv_push(&keys, norm);
                 if (!v || !*v || has_control_chars(v) || strchr(v, '\t') || isspace((unsigned char)v[0]) ||
                     isspace((unsigned char)v[strlen(v) - 1])) {
                         *ret_error = xasprintf("sysctl %s: the value must be non-empty, on one line, without "
@@ -276,10 +377,12 @@ int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, siz
                 strbuf_appendf(&out, "%s = %s\n", dotted, v);
         }
         strv_free(keys);
+        free(repeat);
         *ret = strbuf_steal(&out);
         return 0;
 fail:
         strv_free(keys);
+        free(repeat);
         strbuf_done(&out);
         return r;
 }

@@ -95,6 +95,14 @@ typedef struct {
  * exclusion keeps globs off it). */
 int ht_sysctl_effective(const ht_sysctl_file *const *files, size_t n, const char *key, ht_sysctl_hit *ret);
 
+/* The same answers as ht_sysctl_effective for many keys: built once over
+ * the files (which must outlive it), O(log n) a lookup instead of a scan of
+ * every entry. */
+typedef struct ht_sysctl_index ht_sysctl_index;
+ht_sysctl_index *ht_sysctl_index_new(const ht_sysctl_file *const *files, size_t n);
+void ht_sysctl_index_free(ht_sysctl_index *x);
+int ht_sysctl_index_effective(const ht_sysctl_index *x, const char *key, ht_sysctl_hit *ret);
+
 typedef struct {
         const char *key;
         const char *value;

@@ -134,6 +134,12 @@ typedef struct {
         size_t n_params;
         ht_rsetting *settings;
         size_t n_settings;
+        /* A hash index over settings (backend, key, target) -> position + 1,
+         * so that a profile of n settings resolves in O(n), not O(n^2)
+         * (tests/bench scaling); built on first need, dropped on remove. */
+        size_t settings_cap;
+        size_t *index;
+        size_t index_size;    /* a power of two, or 0 */
         char **warnings;
         char **errors;
         bool reboot_required;

@@ -929,12 +929,59 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
         return 0;
 }
 
+static bool same_setting(const ht_setting *a, const ht_setting *b) {
+        return a->backend == b->backend && streq(a->key, b->key) && streq_ptr(a->target, b->target);
+}
+
+/* FNV-1a over the backend, the key and the target. */
+static size_t setting_hash(const ht_setting *s) {
+        uint64_t h = 14695981039346656037ULL;
+        h = (h ^ (unsigned)s->backend) * 1099511628211ULL;
+        for (const char *p = s->key; p && *p; p++)
+                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        h = (h ^ 0xff) * 1099511628211ULL;
+        for (const char *p = s->target; p && *p; p++)
+                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        return (size_t)h;
+}
+
+static void index_insert(ht_resolver *r, size_t pos) {
+        size_t mask = r->index_size - 1;
+        size_t i = setting_hash(&r->settings[pos].s) & mask;
+        while (r->index[i])
+                i = (i + 1) & mask;
+        r->index[i] = pos + 1;
+}
+
+/* (Re)build the index with room for twice the settings. */
+static void index_rebuild(ht_resolver *r) {
+        size_t size = 64;
+        while (size < 2 * (r->n_settings + 1))
+                size *= 2;
+        free(r->index);
+        r->index = xcalloc(size, sizeof(*r->index));
+        r->index_size = size;
+        for (size_t i = 0; i < r->n_settings; i++)
+                index_insert(r, i);
+}
+
+/* Small profiles (all shipped ones) are searched in place. */
+#define RESOLVER_INDEX_FROM 32
+
 ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
-        for (size_t i = 0; i < r->n_settings; i++) {
-                const ht_setting *s = &r->settings[i].s;
-                if (s->backend == like->backend && streq(s->key, like->key) &&
-                    streq_ptr(s->target, like->target))
-                        return &r->settings[i];
+        if (r->n_settings < RESOLVER_INDEX_FROM) {
+                for (size_t i = 0; i < r->n_settings; i++)
+                        if (same_setting(&r->settings[i].s, like))
+                                return &r->settings[i];
+                return NULL;
+        }
+        if (!r->index)
+                index_rebuild(r);
+        size_t mask = r->index_size - 1;
+        for (size_t i = setting_hash(like) & mask; r->index[i]; i = (i + 1) & mask) {
+                ht_rsetting *rs = &r->settings[r->index[i] - 1];
+                if (same_setting(&rs->s, like))
+                        return rs;
         }
         return NULL;
 }
@@ -944,6 +991,10 @@ void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs) {
         ht_setting_done(&rs->s);
         memmove(rs, rs + 1, (r->n_settings - i - 1) * sizeof(*rs));
         r->n_settings--;
+        /* positions after i moved: rebuilt on the next find */
+        free(r->index);
+        r->index = NULL;
+        r->index_size = 0;
 }
 
 /* Numeric order of limit values, for at_least: unlimited is largest. */
@@ -971,10 +1022,19 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
                          : xasprintf("%s:%u", file, line);
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
-                r->settings = xrealloc(r->settings, (r->n_settings + 1) * sizeof(*r->settings));
+                if (r->n_settings == r->settings_cap) {
+                        r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
+                        r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
+                }
                 r->settings[r->n_settings++] = (ht_rsetting){.s = *s, .origin = origin,
                                                              .file = file, .line = line};
                 *s = (ht_setting){0};
+                if (r->index) {
+                        if (2 * (r->n_settings + 1) > r->index_size)
+                                index_rebuild(r);
+                        else
+                                index_insert(r, r->n_settings - 1);
+                }
                 return 0;
         }
         _cleanup_free_ char *label = setting_label(s);
@@ -1136,6 +1196,7 @@ static void resolver_done(ht_resolver *r) {
         for (size_t i = 0; i < r->n_settings; i++)
                 ht_setting_done(&r->settings[i].s);
         free(r->settings);
+        free(r->index);
         strv_free(r->warnings);
         strv_free(r->errors);
         free(r->lookup_error);

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <systemd/sd-bus.h>
 #include <unistd.h>
 
+#include "dlib.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -96,19 +96,24 @@ int ht_spawn(const ht_context *c, char *const *argv, char **ret_output) {
 }
 
 int ht_daemon_reload(char **ret_error) {
+        const ht_systemd_fns *sd = ht_systemd_lib();
+        if (!sd) {
+                *ret_error = xstrdup("cannot load libsystemd.so.0 to reload systemd");
+                return -ENOSYS;
+        }
         sd_bus *bus = NULL;
         sd_bus_error error = SD_BUS_ERROR_NULL;
-        int r = sd_bus_open_system(&bus);
+        int r = sd->bus_open_system(&bus);
         if (r < 0) {
                 *ret_error = xasprintf("cannot connect to the system bus: %s", strerror(-r));
                 return r;
         }
-        r = sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+        r = sd->bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
                                "org.freedesktop.systemd1.Manager", "Reload", &error, NULL, "");
         if (r < 0)
                 *ret_error = xasprintf("systemd daemon-reload failed: %s",
                                        error.message ? error.message : strerror(-r));
-        sd_bus_error_free(&error);
-        sd_bus_unref(bus);
+        sd->bus_error_free(&error);
+        sd->bus_unref(bus);
         return r < 0 ? r : 0;
 }

@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "audit-log.h"
+#include "dlib.h"
 #include "util.h"
 
 static void test_format_plain(void **state) {
@@ -34,6 +35,32 @@ static void test_format_cannot_forge_fields(void **state) {
         free(s);
 }
 
+/* libaudit is dlopen()ed; without it the built-in encoder must give the
+ * same text, byte for byte. */
+static void test_fallback_matches_libaudit(void **state) {
+        static const char *const values[] = {"60", "a\" res=success", "b\nop=evil", "", "tab\there",
+                                             "\xc3\xa9t\xc3\xa9", "~!#$%&'()*+,-./:;<=>?@[]^_`{|}", "x y", NULL};
+        const ht_audit_fns *a = ht_audit_lib();
+        assert_non_null(a); /* a build dependency, so it is installed */
+        assert_ptr_equal(ht_audit_lib(), a);
+        for (size_t i = 0; values[i]; i++) {
+                char *mine = ht_audit_encode_fallback("old", values[i]);
+                char *theirs = a->encode_nv_string("old", values[i], (unsigned)strlen(values[i]));
+                assert_non_null(theirs);
+                assert_string_equal(mine, theirs);
+                free(mine);
+                free(theirs);
+        }
+}
+
+static void test_systemd_lib_loads(void **state) {
+        const ht_systemd_fns *sd = ht_systemd_lib();
+        assert_non_null(sd);
+        assert_non_null(sd->journal_send);
+        assert_non_null(sd->bus_call_method);
+        assert_ptr_equal(ht_systemd_lib(), sd);
+}
+
 static void test_calls_never_fail(void **state) {
         /* no audit socket (containers) or HOSTTUNE_NO_AUDIT: silently nothing */
         setenv("HOSTTUNE_NO_AUDIT", "1", 1);
@@ -50,6 +77,8 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_format_plain),
                 cmocka_unit_test(test_format_cannot_forge_fields),
+                cmocka_unit_test(test_fallback_matches_libaudit),
+                cmocka_unit_test(test_systemd_lib_loads),
                 cmocka_unit_test(test_calls_never_fail),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

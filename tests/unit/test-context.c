@@ -46,6 +46,8 @@ static int setup(void **state) {
         ln("../usr/lib/os-release", "etc/os-release");   /* relative, inside */
         ln("/usr/lib/os-release", "etc/abs-link");       /* absolute: root's own / */
         ln("../../../../../../etc/passwd", "etc/escape"); /* climbs out */
+        ln("../usr/lib", "etc/libdir");                  /* a directory link mid-path */
+        ln("/usr", "etc/abs-usr");                       /* absolute, mid-path */
         ln("loop2", "etc/loop1");
         ln("loop1", "etc/loop2");
         ht_context *c;
@@ -100,6 +102,47 @@ static void test_create_does_not_follow(void **state) {
         assert_true(ht_exists(c, "/etc/new-file"));
 }
 
+/* openat2(RESOLVE_BENEATH) answers most opens; what it refuses (absolute
+ * links, escapes) falls back to the component walk: both must agree. */
+static void test_links_mid_path(void **state) {
+        ht_context *c = *state;
+        char *s;
+        assert_int_equal(ht_read_file(c, "/etc/libdir/os-release", 4096, &s, NULL), 0);
+        assert_string_equal(s, "ID=debian\n");
+        free(s);
+        assert_int_equal(ht_read_file(c, "/etc/abs-usr/lib/os-release", 4096, &s, NULL), 0);
+        assert_string_equal(s, "ID=debian\n");
+        free(s);
+        assert_int_equal(ht_read_file(c, "/etc/libdir/missing", 4096, &s, NULL), -ENOENT);
+        assert_int_equal(ht_read_file(c, "/usr/lib/os-release/x", 4096, &s, NULL), -ENOTDIR);
+        assert_int_equal(ht_read_file(c, "/etc/escape/x", 4096, &s, NULL), -EXDEV);
+        char **l;
+        assert_int_equal(ht_list_dir(c, "/etc/abs-usr/lib", NULL, &l), 0);
+        assert_int_equal(strv_length(l), 1);
+        strv_free(l);
+}
+
+static void test_stat_and_lstat(void **state) {
+        ht_context *c = *state;
+        struct stat st;
+        assert_int_equal(ht_stat(c, "/etc/os-release", &st), 0);
+        assert_true(S_ISREG(st.st_mode));
+        assert_int_equal(ht_lstat(c, "/etc/os-release", &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        assert_int_equal(ht_stat(c, "/etc/abs-link", &st), 0);
+        assert_true(S_ISREG(st.st_mode));
+        assert_int_equal(ht_lstat(c, "/etc/abs-link", &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        assert_int_equal(ht_stat(c, "/etc/libdir", &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
+        assert_int_equal(ht_stat(c, "/", &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
+        assert_int_equal(ht_stat(c, "/etc/escape", &st), -EXDEV);
+        assert_int_equal(ht_stat(c, "/etc/nothing", &st), -ENOENT);
+        assert_int_equal(ht_stat(c, "/etc/../etc", &st), -EINVAL);
+        assert_false(ht_exists(c, "/etc/loop1"));
+}
+
 static void test_list_dir(void **state) {
         ht_context *c = *state;
         char **l;
@@ -124,6 +167,8 @@ int main(void) {
                 cmocka_unit_test(test_read_through_links),
                 cmocka_unit_test(test_refuse_escape),
                 cmocka_unit_test(test_create_does_not_follow),
+                cmocka_unit_test(test_links_mid_path),
+                cmocka_unit_test(test_stat_and_lstat),
                 cmocka_unit_test(test_list_dir),
                 cmocka_unit_test(test_path_check),
         };

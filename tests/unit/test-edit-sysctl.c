@@ -139,6 +139,47 @@ static void test_effective(void **state) {
                 ht_sysctl_file_free(files[i]);
 }
 
+/* The index answers exactly as ht_sysctl_effective does, for keys set
+ * once, several times, by globs only, excluded, and unknown. */
+static void test_index_matches_scan(void **state) {
+        ht_sysctl_file *files[] = {
+                parse("vm.swappiness = 60\nnet.ipv4.conf.*.rp_filter = 2\nkernel.sem = 1 2 3 4\n"),
+                parse("vm.swappiness = 10\nvm.nr_hugepages = 9000\nnet.ipv4.conf.eth*.rp_filter = 1\n"),
+                NULL,
+                parse("vm/swappiness=1\n-net.ipv4.conf.lo.rp_filter\nvm.swappiness = 5\n-kernel.sem\n"),
+        };
+        static const char *const keys[] = {"vm.swappiness", "vm/nr_hugepages", "net.ipv4.conf.eth0.rp_filter",
+                                           "net.ipv4.conf.lo.rp_filter", "net.ipv4.conf.all.rp_filter",
+                                           "kernel.sem", "kernel.shmmax", "net.ipv4.conf.*.rp_filter", "", NULL};
+        const ht_sysctl_file *const *fs = (const ht_sysctl_file *const *)files;
+        ht_sysctl_index *x = ht_sysctl_index_new(fs, 4);
+        for (size_t i = 0; keys[i]; i++) {
+                ht_sysctl_hit a = {0}, b = {0};
+                int ra = ht_sysctl_effective(fs, 4, keys[i], &a);
+                int rb = ht_sysctl_index_effective(x, keys[i], &b);
+                assert_int_equal(ra, rb);
+                if (ra == 1) {
+                        assert_int_equal(a.file, b.file);
+                        assert_int_equal(a.line, b.line);
+                        assert_ptr_equal(a.value, b.value);
+                        assert_int_equal(a.glob, b.glob);
+                }
+        }
+        ht_sysctl_hit hit;
+        assert_int_equal(ht_sysctl_index_effective(x, "vm.swappiness", &hit), 1);
+        assert_int_equal(hit.file, 3);
+        assert_int_equal(hit.line, 3);
+        assert_string_equal(hit.value, "5");
+        assert_int_equal(ht_sysctl_index_effective(x, "net.ipv4.conf.eth1.rp_filter", &hit), 1);
+        assert_string_equal(hit.value, "1"); /* the later glob wins */
+        ht_sysctl_index_free(x);
+        x = ht_sysctl_index_new(fs, 0);
+        assert_int_equal(ht_sysctl_index_effective(x, "vm.swappiness", &hit), 0);
+        ht_sysctl_index_free(x);
+        for (size_t i = 0; i < 4; i++)
+                ht_sysctl_file_free(files[i]);
+}
+
 static void test_render(void **state) {
         ht_sysctl_setting s[] = {
                 { "vm.nr_hugepages", "9000" },
@@ -174,6 +215,17 @@ static void test_render(void **state) {
         }
         ht_sysctl_setting dup[] = { { "vm.swappiness", "1" }, { "vm/swappiness", "2" } };
         assert_int_equal(ht_sysctl_render("p", dup, 2, &out, &err), -EINVAL);
+        assert_string_equal(err, "sysctl key vm/swappiness is set twice");
+        free(err);
+        /* the first repeat in the profile's order is the one named, and a
+         * bad value before it is reported first */
+        ht_sysctl_setting dup2[] = { { "b.x", "1" }, { "a.y", "1" }, { "a/y", "2" }, { "b/x", "3" } };
+        assert_int_equal(ht_sysctl_render("p", dup2, 4, &out, &err), -EINVAL);
+        assert_string_equal(err, "sysctl key a/y is set twice");
+        free(err);
+        ht_sysctl_setting dup3[] = { { "a.y", "1" }, { "c.z", "" }, { "a.y", "2" } };
+        assert_int_equal(ht_sysctl_render("p", dup3, 3, &out, &err), -EINVAL);
+        assert_non_null(strstr(err, "sysctl c.z: the value must be non-empty"));
         free(err);
         assert_int_equal(ht_sysctl_render("p\nx", s, 1, &out, &err), -EINVAL);
         free(err);
@@ -240,6 +292,7 @@ int main(void) {
                 cmocka_unit_test(test_keys),
                 cmocka_unit_test(test_order),
                 cmocka_unit_test(test_effective),
+                cmocka_unit_test(test_index_matches_scan),
                 cmocka_unit_test(test_render),
                 cmocka_unit_test(test_junk),
                 cmocka_unit_test(test_conf_edit),

@@ -461,6 +461,16 @@ static void test_format_errors(void **state) {
                                         "           { domain = \"x\"; type = \"soft\"; item = \"nofile\"; value = 2; } );\n");
         expect_error("dup", NULL, -EINVAL, "dup.profile:2: limits x soft nofile is set twice in this file "
                                            "(also at line 1)", NULL);
+        /* past the resolver's hash index threshold, repeats are still found */
+        strbuf b = {0};
+        strbuf_append(&b, "sysctl = (\n");
+        for (int i = 0; i < 100; i++)
+                strbuf_appendf(&b, "  { key = \"bench.k%03d\"; value = \"%d\"; },\n", i, i);
+        strbuf_append(&b, "  { key = \"bench.k042\"; value = \"7\"; }\n);\n");
+        write_file(pdir, "dup100.profile", b.data);
+        strbuf_done(&b);
+        expect_error("dup100", NULL, -EINVAL, "dup100.profile:102: sysctl bench.k042 is set twice in this file "
+                                              "(also at line 44)", NULL);
 }
 
 static void test_key_safety(void **state) {
