@@ -24,6 +24,7 @@
 
 #define JOURNAL_DIR "journal"
 #define MANIFEST "manifest.json"
+#define PENDING_MARKER "PENDING"
 #define BACKUP_DIR "backup"
 #define NEW_PREFIX ".new-"
 #define FORMAT "hosttune-journal"
@@ -313,6 +314,20 @@ static int tx_save(ht_tx *tx, char **ret_error) {
         if (r < 0)
                 return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid, tx->dir,
                                  strerror(-r));
+        /* The marker lets every run find unfinished transactions without
+         * parsing the whole journal. It is made after the pending manifest
+         * and removed after the final one, so a crash in between leaves at
+         * worst a marker on a finished transaction, which recovery skips. */
+        if (streq_ptr(ht_tx_status(tx), "pending")) {
+                int mfd = openat(tx->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (mfd < 0)
+                        return set_error(ret_error, -errno, "journal %s: cannot mark it pending: %s", tx->txid,
+                                         strerror(errno));
+                fsync(mfd);
+                close(mfd);
+                fsync(tx->fd);
+        } else if (unlinkat(tx->fd, PENDING_MARKER, 0) == 0)
+                fsync(tx->fd);
         return 0;
 }
 
@@ -1322,7 +1337,9 @@ static void entries_free(entry *e, size_t n) {
 }
 
 /* Every transaction in the journal, oldest first. No journal: none. */
-static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n) {
+/* Every transaction, or (only_pending) those carrying the pending marker:
+ * the common question of every run, answered without reading the rest. */
+static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **ret, size_t *ret_n) {
         int fd = openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
@@ -1338,6 +1355,11 @@ static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n) {
         while ((de = readdir(d))) {
                 if (!txid_valid(de->d_name))
                         continue;
+                if (only_pending) {
+                        _cleanup_free_ char *marker = xasprintf("%s/" PENDING_MARKER, de->d_name);
+                        if (faccessat(jfd, marker, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+                                continue;
+                }
                 l = xrealloc(l, (n + 1) * sizeof(*l));
                 entry *e = &l[n++];
                 memset(e, 0, sizeof(*e));
@@ -1358,6 +1380,10 @@ static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n) {
         *ret = l;
         *ret_n = n;
         return 0;
+}
+
+static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n) {
+        return load_all_ex(c, jfd, false, ret, ret_n);
 }
 
 static void copy_key(json_object *to, json_object *from, const char *key) {
@@ -1425,7 +1451,7 @@ int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error)
                 return r;
         entry *l;
         size_t n;
-        r = load_all(c, jfd, &l, &n);
+        r = load_all_ex(c, jfd, true, &l, &n);
         close(jfd);
         if (r < 0)
                 return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
@@ -1601,7 +1627,7 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
 
         entry *l;
         size_t n;
-        r = load_all(c, journal_fd, &l, &n);
+        r = load_all_ex(c, journal_fd, true, &l, &n);
         if (r < 0)
                 return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
 

@@ -45,8 +45,9 @@ for kind in truncated empty garbage trailing status-type items-type done-type mo
         check_contains "$kind: rollback names the transaction" "$t1" "$tmp/err"
         htrun 1 "$kind: rollback TXID is refused" "$h" rollback "$t1"
         check_contains "$kind: rollback TXID says why" "manifest is corrupt" "$tmp/err"
-        htrun 0 "$kind: apply again warns and changes nothing" "$h" apply oracle $SGA
-        check_contains "$kind: apply warns" "manifest is corrupt" "$tmp/err"
+        # a corrupt *finished* transaction does not concern apply: runs only
+        # read the transactions marked pending (history and rollback name it)
+        htrun 0 "$kind: apply again changes nothing" "$h" apply oracle $SGA
         htrun 2 "$kind: plan works" "$h" plan jvm
         same_tree "$kind: the tree is unchanged" "$tmp/applied" "$h"
         # no new transaction came of it
