@@ -128,7 +128,12 @@ static int grubenv_lines(const char *content, size_t len, env_line **ret, size_t
                 if (content[pos] == '#') {
                         /* Padding (or a comment): runs to the next newline. */
                         const char *nl = memchr(content + pos, '\n', len - pos);
-                        pos = nl ? (size_t)(nl - content) + 1 : len;
+                        size_t next = nl ? (size_t)(nl - content) + 1 : len;
+                        /* GRUB writes none; kept, one would end the edited
+                         * text early for every caller using strlen() */
+                        if (memchr(content + pos, 0, next - pos))
+                                goto bad;
+                        pos = next;
                         continue;
                 }
                 strbuf v = {};
