@@ -345,6 +345,14 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         sc.pos++;
                 }
         }
+        if (depth > 0) {
+                /* The shell refuses it too; an assignment appended to it
+                 * would land inside the open block. */
+                *ret_error = xasprintf("%u: unexpected end of file: an if, case, loop, { or ( is not closed",
+                                       sc.line);
+                ht_grub_file_free(f);
+                return -EINVAL;
+        }
         *ret = f;
         return 0;
 fail:
