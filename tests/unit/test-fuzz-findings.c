@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "edit-bls.h"
+#include "edit-grub.h"
+#include "edit-grub-legacy.h"
 #include "facts-internal.h"
 #include "profile.h"
 #include "util.h"
@@ -120,12 +122,59 @@ static void test_grubenv_nul_in_padding(void **state) {
         free(err);
 }
 
+/* fuzz-grub: a file ending inside "(" parsed fine, so an assignment was
+ * appended inside the open subshell; the editor's self-check then failed
+ * with an "internal error". The shell refuses such a file: so do we. */
+static void test_grub_unclosed_subshell(void **state) {
+        static const char *const files[] = {"(\n", "if true; then\nGRUB_TIMEOUT=5\n", "{ A=1\n"};
+        const ht_cmdline_op op = {HT_CMDLINE_SET, "transparent_hugepage", "never"};
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                char *out = NULL, *err = NULL;
+                size_t len;
+                assert_int_equal(ht_grub_edit(files[i], strlen(files[i]), "GRUB_CMDLINE_LINUX", NULL, &op, 1,
+                                              &out, &len, &err), -EINVAL);
+                assert_non_null(strstr(err, "unexpected end of file"));
+                free(err);
+        }
+        /* closed blocks are still fine */
+        static const char ok[] = "if true; then\n  GRUB_TIMEOUT=5\nfi\n( : )\n";
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_grub_edit(ok, strlen(ok), "GRUB_CMDLINE_LINUX", NULL, &op, 1, &out, &len, &err), 0);
+        assert_non_null(strstr(out, "GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\""));
+        free(out);
+}
+
+/* fuzz-grub-legacy: kernel arguments ending in an unterminated double
+ * quote: the word added went inside the quote (one argument for the
+ * kernel, so without effect), and every edit added it again. */
+static void test_cmdline_unterminated_quote(void **state) {
+        static const char conf[] = "title x\nkernel /vmlinuz-5.4 ro \"dR\n";
+        const ht_cmdline_op op = {HT_CMDLINE_SET, "transparent_hugepage", "never"};
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_grub_legacy_edit(conf, strlen(conf), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, &op, 1,
+                                             &out, &len, &err), -EINVAL);
+        assert_null(out);
+        assert_non_null(strstr(err, "unterminated double quote"));
+        free(err);
+        /* a quoted argument that is closed is edited as before */
+        static const char quoted[] = "title x\nkernel /vmlinuz-5.4 ro \"acpi=a b\"\n";
+        err = NULL;
+        assert_int_equal(ht_grub_legacy_edit(quoted, strlen(quoted), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, &op,
+                                             1, &out, &len, &err), 0);
+        assert_string_equal(out, "title x\nkernel /vmlinuz-5.4 ro \"acpi=a b\" transparent_hugepage=never\n");
+        free(out);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
                 cmocka_unit_test(test_profile_unterminated_string),
                 cmocka_unit_test(test_grub_legacy_kernel_then_xen),
                 cmocka_unit_test(test_grubenv_nul_in_padding),
+                cmocka_unit_test(test_grub_unclosed_subshell),
+                cmocka_unit_test(test_cmdline_unterminated_quote),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
