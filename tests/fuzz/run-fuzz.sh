@@ -133,8 +133,9 @@ for t in $targets; do
 
         echo "run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+        LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
         UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-        export ASAN_OPTIONS UBSAN_OPTIONS
+        export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
         if "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
                 -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
                 "$corpus" >"$tmp/log-$t" 2>&1; then
