@@ -23,9 +23,10 @@ static char *sysfs_host_path(const ht_context *c, const ht_facts *f, const char 
 }
 
 static bool value_safe_for_tmpfiles(const char *v) {
-        /* one line, no specifiers (%), and no leading/trailing blanks that
-         * tmpfiles would strip */
-        return !has_control_chars(v) && !strchr(v, '%') && !strchr(v, '\t') && v[0] != ' ' &&
+        /* one line, no specifiers (%), no backslashes (tmpfiles undoes
+         * C escapes in a "w" argument: "a\\nb" would write a newline),
+         * and no leading/trailing blanks that tmpfiles would strip */
+        return !has_control_chars(v) && !strchr(v, '%') && !strchr(v, '\\') && !strchr(v, '\t') && v[0] != ' ' &&
                (v[0] == 0 || v[strlen(v) - 1] != ' ');
 }
 
@@ -38,7 +39,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_SYSFS)
                         continue;
-                if (!startswith(s->key, "/sys/") || ht_path_check(s->key) < 0 || strpbrk(s->key, " %")) {
+                if (!startswith(s->key, "/sys/") || ht_path_check(s->key) < 0 || strpbrk(s->key, " %\\")) {
                         ht_plan_error(plan, "%s: sysfs key '%s' is not a plain path under /sys", s->source, s->key);
                         continue;
                 }
