@@ -780,7 +780,8 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(tx->c, path);
                 return set_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, strerror(-r),
-                                 r == -ELOOP ? " (hosttune never writes through a symlink)" : "");
+                                 r == -ELOOP ? " (hosttune never writes through a symlink)"
+                                 : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
         }
 
         size_t idx = json_object_array_length(items_of(tx));
