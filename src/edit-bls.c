@@ -277,6 +277,10 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
                         return r;
                 }
                 strbuf_appendn(&out, content, opt->value_start);
+                /* a bare "options" line: the words need a blank after the key */
+                if (opt->value_start == opt->value_end && body_len > 0 &&
+                    (opt->value_start == 0 || !is_blank(content[opt->value_start - 1])))
+                        strbuf_append(&out, " ");
                 strbuf_appendn(&out, body, body_len);
                 strbuf_appendn(&out, content + opt->value_end, len - opt->value_end);
         }
