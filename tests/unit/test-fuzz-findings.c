@@ -167,6 +167,27 @@ static void test_cmdline_unterminated_quote(void **state) {
         free(out);
 }
 
+/* fuzz-bls: an "options" line with no value: the words were glued to the
+ * key ("optionstransparent_hugepage=never"), so the entry lost its
+ * options line altogether. */
+static void test_bls_bare_options_line(void **state) {
+        static const char *const entries[] = {"options", "title x\noptions\nlinux /vmlinuz\n"};
+        static const char *const want[] = {"options transparent_hugepage=never",
+                                           "title x\noptions transparent_hugepage=never\nlinux /vmlinuz\n"};
+        const ht_cmdline_op op = {HT_CMDLINE_SET, "transparent_hugepage", "never"};
+        for (size_t i = 0; i < ELEMENTSOF(entries); i++) {
+                char *out = NULL, *err = NULL;
+                size_t len;
+                assert_int_equal(ht_bls_edit_options(entries[i], strlen(entries[i]), NULL, &op, 1, &out, &len, &err), 0);
+                assert_string_equal(out, want[i]);
+                ht_bls_entry *e = NULL;
+                assert_int_equal(ht_bls_parse(out, len, &e, &err), 0);
+                assert_string_equal(ht_bls_get(e, "options"), "transparent_hugepage=never");
+                ht_bls_entry_free(e);
+                free(out);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
@@ -175,6 +196,7 @@ int main(void) {
                 cmocka_unit_test(test_grubenv_nul_in_padding),
                 cmocka_unit_test(test_grub_unclosed_subshell),
                 cmocka_unit_test(test_cmdline_unterminated_quote),
+                cmocka_unit_test(test_bls_bare_options_line),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
