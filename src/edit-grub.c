@@ -554,6 +554,13 @@ typedef enum { FORM_EMPTY, FORM_DQ, FORM_SQ, FORM_BARE } value_form;
 
 static int classify_value(const char *s, size_t start, size_t end, value_form *form,
                           size_t *body_start, size_t *body_end, const char **why) {
+        /* The kernel's word split takes \v and \f as blanks, the shell
+         * does not: with such bytes the two would disagree. */
+        for (size_t i = start; i < end; i++)
+                if (((unsigned char)s[i] < 0x20 && !strchr("\t\r\n", s[i])) || s[i] == 0x7f) {
+                        *why = "the value holds control characters";
+                        return -EINVAL;
+                }
         if (start == end) {
                 *form = FORM_EMPTY;
                 *body_start = *body_end = start;
