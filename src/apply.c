@@ -202,8 +202,11 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
 
         ht_tx *tx = NULL;
         char *err = NULL;
-        int r = ht_tx_begin(c, "apply", p->resolved->name, params_json(p->resolved), facts_that_mattered(p->facts),
-                            &tx, &err);
+        /* the transaction takes its own references */
+        json_object *params = params_json(p->resolved), *facts = facts_that_mattered(p->facts);
+        int r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
+        json_object_put(params);
+        json_object_put(facts);
         if (r < 0) {
                 *ret_error = err;
                 return r;
