@@ -188,6 +188,20 @@ static void test_bls_bare_options_line(void **state) {
         }
 }
 
+/* fuzz-grub: a form feed in a value: the kernel's word split and the
+ * editor's disagreed and the editor's self-check failed ("internal
+ * error"); control characters are now refused up front. */
+static void test_grub_control_character_in_value(void **state) {
+        static const char grub[] = "GRUB_CMDLINE_XEN=\"dom0_mem\f6\n\"\n";
+        const ht_cmdline_op op = {HT_CMDLINE_SET, "dom0_mem", "4096M"};
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_grub_edit(grub, strlen(grub), "GRUB_CMDLINE_XEN", NULL, &op, 1, &out, &len, &err), -EINVAL);
+        assert_null(out);
+        assert_non_null(strstr(err, "cannot edit GRUB_CMDLINE_XEN safely: the value holds control characters"));
+        free(err);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
@@ -197,6 +211,7 @@ int main(void) {
                 cmocka_unit_test(test_grub_unclosed_subshell),
                 cmocka_unit_test(test_cmdline_unterminated_quote),
                 cmocka_unit_test(test_bls_bare_options_line),
+                cmocka_unit_test(test_grub_control_character_in_value),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
