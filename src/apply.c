@@ -242,7 +242,8 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 json_object *notes = json_object_new_array();
                 for (size_t i = 0; res.notes[i]; i++)
                         json_object_array_add(notes, json_object_new_string(res.notes[i]));
-                ht_tx_set_info(tx, "notes", notes);
+                ht_tx_set_info(tx, "notes", notes);     /* takes its own reference */
+                json_object_put(notes);
         }
         ht_fault_point("apply-commit");
         r = ht_tx_commit(tx, &err);
