@@ -743,6 +743,10 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 strbuf_appendn(&out, content, len);
                 if (len > 0 && content[len - 1] != '\n')
                         strbuf_append(&out, "\n");
+                /* a backslash-newline at the end would join our line to the
+                 * last one; an empty line ends that statement first */
+                if (out.len >= 2 && out.data[out.len - 2] == '\\')
+                        strbuf_append(&out, "\n");
                 strbuf_appendf(&out, "%s=\"%s\"\n", name, new_body);
                 goto verify;
         }
