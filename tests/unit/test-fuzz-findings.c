@@ -202,6 +202,22 @@ static void test_grub_control_character_in_value(void **state) {
         free(err);
 }
 
+/* fuzz-grub: a file ending in a backslash(-newline): the appended
+ * assignment became part of the last line ("mGRUB_CMDLINE_LINUX=..."),
+ * which the editor's self-check caught as an "internal error". */
+static void test_grub_append_after_continuation(void **state) {
+        static const char *const files[] = {"m\\", "m\\\n"};
+        const ht_cmdline_op op = {HT_CMDLINE_SET, "transparent_hugepage", "never"};
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                char *out = NULL, *err = NULL;
+                size_t len;
+                assert_int_equal(ht_grub_edit(files[i], strlen(files[i]), "GRUB_CMDLINE_LINUX", NULL, &op, 1, &out,
+                                              &len, &err), 0);
+                assert_string_equal(out, "m\\\n\nGRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"\n");
+                free(out);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
@@ -212,6 +228,7 @@ int main(void) {
                 cmocka_unit_test(test_cmdline_unterminated_quote),
                 cmocka_unit_test(test_bls_bare_options_line),
                 cmocka_unit_test(test_grub_control_character_in_value),
+                cmocka_unit_test(test_grub_append_after_continuation),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
