@@ -90,6 +90,11 @@ refused "profile name that is a path" "profile" --root "$host" $PLAN apply /etc/
 # the command line: argv strings end at the first NUL).
 printf 'summary = "x";\000\nsysctl = { vm = { swappiness = 1; }; };\n' >"$tmp/p/nul.profile"
 refused "profile with a NUL byte" "NUL byte" --root "$host" $PLAN apply nul
+# ... or as a libconfig \x00 escape: whatever libconfig makes of it, the
+# checks see all of the string it hands over.
+printf 'sysfs = ( { path = "/sys/kernel/mm/transparent_hugepage/enabled\\x00/../../../../etc/shadow"; value = "never"; } );\n' \
+        >"$tmp/p/nul2.profile"
+refused "sysfs path with an escaped NUL" "is not a path below /sys" --root "$host" $PLAN apply nul2
 same_tree "keys and paths: host tree unchanged" "$before" "$host"
 
 # ---- values: one test per file format and the command line ------------
