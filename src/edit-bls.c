@@ -122,18 +122,22 @@ static int grubenv_lines(const char *content, size_t len, env_line **ret, size_t
         env_line *l = NULL;
         size_t n = 0, pos = hl, data_end = hl;
         unsigned line = 1;
+        /* GRUB writes none; one kept would end the edited text early for
+         * every caller using strlen() */
+        const char *nul = memchr(content, 0, len);
+        if (nul) {
+                for (const char *p = content; p < nul; p++)
+                        line += *p == '\n';
+                *ret_error = xasprintf("%u: malformed GRUB environment line (NUL byte)", line);
+                return -EINVAL;
+        }
         while (pos < len) {
                 line++;
                 size_t start = pos;
                 if (content[pos] == '#') {
                         /* Padding (or a comment): runs to the next newline. */
                         const char *nl = memchr(content + pos, '\n', len - pos);
-                        size_t next = nl ? (size_t)(nl - content) + 1 : len;
-                        /* GRUB writes none; kept, one would end the edited
-                         * text early for every caller using strlen() */
-                        if (memchr(content + pos, 0, next - pos))
-                                goto bad;
-                        pos = next;
+                        pos = nl ? (size_t)(nl - content) + 1 : len;
                         continue;
                 }
                 strbuf v = {};
