@@ -254,7 +254,7 @@ int ht_cmdline_edit_body(const char *body, size_t len, const ht_word_span *words
                 /* The kernel's quote runs to the end of the line: words
                  * appended after it would be part of that one argument. */
                 size_t quotes = 0;
-                for (const char *q = words[i].text; !words[i].opaque && *q; q++)
+                for (const char *q = words[i].text; *q; q++)
                         quotes += *q == '"';
                 if (quotes % 2) {
                         *ret_error = xasprintf("unterminated double quote in kernel argument %s: fix it by hand first",
