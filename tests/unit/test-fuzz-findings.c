@@ -18,6 +18,7 @@
 #include "edit-bls.h"
 #include "edit-grub.h"
 #include "edit-grub-legacy.h"
+#include "edit-sysctl.h"
 #include "facts-internal.h"
 #include "profile.h"
 #include "util.h"
@@ -158,6 +159,13 @@ static void test_cmdline_unterminated_quote(void **state) {
         assert_null(out);
         assert_non_null(strstr(err, "unterminated double quote"));
         free(err);
+        /* also in a word that starts with '$' (fuzz-grub-legacy again) */
+        static const char dollar[] = "title\nkernel 2 $\"\n";
+        err = NULL;
+        assert_int_equal(ht_grub_legacy_edit(dollar, strlen(dollar), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, &op, 1,
+                                             &out, &len, &err), -EINVAL);
+        assert_non_null(strstr(err, "unterminated double quote"));
+        free(err);
         /* a quoted argument that is closed is edited as before */
         static const char quoted[] = "title x\nkernel /vmlinuz-5.4 ro \"acpi=a b\"\n";
         err = NULL;
@@ -218,6 +226,36 @@ static void test_grub_append_after_continuation(void **state) {
         }
 }
 
+/* fuzz-bls: a NUL byte right after a backslash in a grubenv value was
+ * taken as the escaped character and kept. */
+static void test_grubenv_nul_after_backslash(void **state) {
+        static const char block[] = HT_GRUBENV_HEADER "s=\\\0\n";
+        const ht_cmdline_op op = {HT_CMDLINE_SET, "transparent_hugepage", "never"};
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_grubenv_edit_kernelopts(block, sizeof block - 1, &op, 1, &out, &len, &err), -EINVAL);
+        assert_null(out);
+        assert_non_null(strstr(err, "2: malformed GRUB environment line (NUL byte)"));
+        free(err);
+}
+
+/* fuzz-sysctl: a key starting with '-' was written as "-key = value",
+ * which sysctl.d reads as key with failures ignored. */
+static void test_sysctl_key_leading_dash(void **state) {
+        char *err = NULL, *out = NULL;
+        assert_int_equal(ht_sysctl_key_check("-vm.swappiness", &err), -EINVAL);
+        assert_non_null(strstr(err, "starts with '-'"));
+        free(err);
+        err = NULL;
+        const ht_sysctl_setting s = {"-", "1"};
+        assert_int_equal(ht_sysctl_render("p", &s, 1, &out, &err), -EINVAL);
+        assert_null(out);
+        free(err);
+        err = NULL;
+        /* a dash inside a name is fine */
+        assert_int_equal(ht_sysctl_key_check("fs.aio-max-nr", &err), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
@@ -229,6 +267,8 @@ int main(void) {
                 cmocka_unit_test(test_bls_bare_options_line),
                 cmocka_unit_test(test_grub_control_character_in_value),
                 cmocka_unit_test(test_grub_append_after_continuation),
+                cmocka_unit_test(test_grubenv_nul_after_backslash),
+                cmocka_unit_test(test_sysctl_key_leading_dash),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
