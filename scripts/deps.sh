@@ -7,14 +7,15 @@ set -eu
 # real tools used as oracles or peers (procps sysctl, GNU diff/patch, clang
 # for the fuzzers, systemd-analyze, cloud-init, ansible, bash-completion,
 # mandoc/groff for the man pages, dpkg-dev/debhelper/lintian/rpm for the
-# packages, strace/gnuplot/time for the benchmarks).
+# packages, valgrind for make check-valgrind, time and flock for the
+# hostile-input tests, strace and gnuplot for the benchmarks).
 DEB_PKGS="build-essential autoconf automake pkg-config libconfig-dev libsystemd-dev \
 libmount-dev libaudit-dev libjson-c-dev libcmocka-dev procps jq mandoc groff-base patch \
 clang libclang-rt-dev systemd cloud-init ansible-core ansible bash-completion python3 \
-dpkg-dev debhelper lintian rpm rpmlint strace gnuplot-nox time"
+dpkg-dev debhelper lintian rpm rpmlint valgrind time util-linux strace gnuplot-nox"
 RPM_PKGS="gcc make autoconf automake pkgconf-pkg-config libconfig-devel systemd-devel \
 libmount-devel audit-libs-devel json-c-devel libcmocka-devel procps-ng jq mandoc groff patch \
-clang compiler-rt cloud-init ansible-core bash-completion python3 rpm-build rpmlint"
+clang compiler-rt cloud-init ansible-core bash-completion python3 rpm-build rpmlint valgrind time util-linux"
 
 if [ "${1:-}" = "--print" ]; then
         echo "apt: $DEB_PKGS"

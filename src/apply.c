@@ -88,7 +88,8 @@ static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, ch
         if (r < 0) {
                 _cleanup_free_ char *shown = ht_display_path(c, fe->path);
                 return fail(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
-                            strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)" : "");
+                            strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
+                            : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
         }
         ht_fault_point("apply-file");
         r = ht_tx_mark_done(tx, item, &err);

@@ -15,6 +15,10 @@
 #include "edit-limits.h"
 #include "util.h"
 
+/* Real limits files are a few KB; a million-line one would take seconds
+ * and hundreds of MB to check. */
+#define LIMITS_FILE_MAX (1u << 20)
+
 typedef struct {
         char **paths;
         ht_limits_file **files;
@@ -47,8 +51,21 @@ static void load_limits(const ht_context *c, const char *dropin, limits_set *ret
                 bool ours = streq(order[i], HT_LIMITS_DROPIN);
                 if (ours && !dropin)
                         continue;
-                if (!ours && (ht_read_optional(c, order[i], &content, &len) < 0 || !content))
-                        continue;
+                if (!ours) {
+                        int k = ht_read_file(c, order[i], LIMITS_FILE_MAX, &content, &len);
+                        if (k == -ENOENT)
+                                continue;
+                        if (k < 0) {
+                                /* a huge or unreadable file is not read, but
+                                 * not silently: it may override ours */
+                                _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                                ht_plan_warn(plan, "%s: cannot read it (%s): entries there that take precedence "
+                                             "over hosttune's are not checked", shown,
+                                             k == -EFBIG ? "larger than 1 MiB" : strerror(-k));
+                        }
+                        if (k < 0 || !content)
+                                continue;
+                }
                 ht_limits_file *f = NULL;
                 if (ht_limits_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_LIMITS_LENIENT, &f,
                                     &err) < 0)

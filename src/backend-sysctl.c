@@ -12,6 +12,10 @@
 #include "edit-sysctl.h"
 #include "util.h"
 
+/* Real sysctl.d files are a few KB; a million-line one would take
+ * seconds and hundreds of MB to check. */
+#define SYSCTL_FILE_MAX (1u << 20)
+
 /* Hosts without systemd-sysctl apply sysctl.d through procps'
  * `sysctl --system`, which also reads /etc/sysctl.conf last. */
 static bool uses_procps_order(const ht_context *c) {
@@ -67,8 +71,20 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                 _cleanup_free_ char *content = NULL, *err = NULL;
                 size_t len = 0;
                 bool ours = streq(order[i], HT_SYSCTL_DROPIN);
-                if (!ours && (ht_read_optional(c, order[i], &content, &len) < 0 || !content))
-                        continue;
+                if (!ours) {
+                        int k = ht_read_file(c, order[i], SYSCTL_FILE_MAX, &content, &len);
+                        if (k == -ENOENT)
+                                continue;
+                        if (k < 0) {
+                                /* not read, but not silently: it may override ours */
+                                _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                                ht_plan_warn(plan, "%s: cannot read it (%s): values there that override "
+                                             "hosttune's at boot are not checked", shown,
+                                             k == -EFBIG ? "larger than 1 MiB" : strerror(-k));
+                        }
+                        if (k < 0 || !content)
+                                continue;
+                }
                 if (ht_sysctl_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_SYSCTL_LENIENT,
                                     &files[i], &err) < 0)
                         files[i] = NULL;

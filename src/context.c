@@ -96,8 +96,22 @@ static int reopen_stack(int root_fd, char **stack, size_t depth) {
         return fd;
 }
 
-int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
-                      int *ret_dir_fd, char **ret_name) {
+/* For writes by root: a directory below the root that someone other than
+ * root owns, or that group or others may write, could hold a symlink or a
+ * swapped component planted by that someone. */
+static int dir_safe(int fd) {
+        if (geteuid() != 0)
+                return 0;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+                return -EPERM;
+        return 0;
+}
+
+static int resolve_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
+                          int *ret_dir_fd, char **ret_name) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
@@ -163,6 +177,11 @@ int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                         continue;
                 }
 
+                /* depth 0 is the root itself: the caller chose it */
+                if (safe && depth > 0 && (r = dir_safe(cur)) < 0) {
+                        free(comp);
+                        goto fail;
+                }
                 int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
                 if (fd < 0 && errno == ENOENT && last) {
                         *ret_dir_fd = cur;
@@ -275,6 +294,15 @@ static int open_beneath(const ht_context *c, const char *path, int flags, mode_t
 #else
         return -EAGAIN;
 #endif
+}
+
+int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
+                      int *ret_dir_fd, char **ret_name) {
+        return resolve_parent(c, path, follow_last, false, ret_dir_fd, ret_name);
+}
+
+int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
+        return resolve_parent(c, path, false, true, ret_dir_fd, ret_name);
 }
 
 int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {

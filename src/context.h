@@ -45,6 +45,14 @@ int ht_path_check(const char *path);
 int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                       int *ret_dir_fd, char **ret_name);
 
+/* ht_resolve_parent for a file hosttune is about to write, create or
+ * remove (the last component is never followed). Running as root, every
+ * directory passed below the root (those holding a symlink followed
+ * included) must be owned by root and not writable by group or others:
+ * -EPERM otherwise, since whoever may write there could have redirected
+ * the path. */
+int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name);
+
 /* open(2) a host path. Intermediate symlinks are followed inside the
  * root; the last component is followed too unless flags has O_NOFOLLOW
  * or O_CREAT (files hosttune writes are never written through a link). */

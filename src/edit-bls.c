@@ -122,6 +122,15 @@ static int grubenv_lines(const char *content, size_t len, env_line **ret, size_t
         env_line *l = NULL;
         size_t n = 0, pos = hl, data_end = hl;
         unsigned line = 1;
+        /* GRUB writes none; one kept would end the edited text early for
+         * every caller using strlen() */
+        const char *nul = memchr(content, 0, len);
+        if (nul) {
+                for (const char *p = content; p < nul; p++)
+                        line += *p == '\n';
+                *ret_error = xasprintf("%u: malformed GRUB environment line (NUL byte)", line);
+                return -EINVAL;
+        }
         while (pos < len) {
                 line++;
                 size_t start = pos;
@@ -272,6 +281,10 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
                         return r;
                 }
                 strbuf_appendn(&out, content, opt->value_start);
+                /* a bare "options" line: the words need a blank after the key */
+                if (opt->value_start == opt->value_end && body_len > 0 &&
+                    (opt->value_start == 0 || !is_blank(content[opt->value_start - 1])))
+                        strbuf_append(&out, " ");
                 strbuf_appendn(&out, body, body_len);
                 strbuf_appendn(&out, content + opt->value_end, len - opt->value_end);
         }

@@ -251,6 +251,18 @@ int ht_cmdline_edit_body(const char *body, size_t len, const ht_word_span *words
                         return r;
         }
         for (size_t i = 0; i < n_words; i++) {
+                /* The kernel's quote runs to the end of the line: words
+                 * appended after it would be part of that one argument. */
+                size_t quotes = 0;
+                for (const char *q = words[i].text; *q; q++)
+                        quotes += *q == '"';
+                if (quotes % 2) {
+                        *ret_error = xasprintf("unterminated double quote in kernel argument %s: fix it by hand first",
+                                               words[i].text);
+                        return -EINVAL;
+                }
+        }
+        for (size_t i = 0; i < n_words; i++) {
                 model_append(&m, words[i].text);
                 m.items[i].orig = (ssize_t)i;
                 m.items[i].opaque = words[i].opaque;

@@ -345,6 +345,14 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         sc.pos++;
                 }
         }
+        if (depth > 0) {
+                /* The shell refuses it too; an assignment appended to it
+                 * would land inside the open block. */
+                *ret_error = xasprintf("%u: unexpected end of file: an if, case, loop, { or ( is not closed",
+                                       sc.line);
+                ht_grub_file_free(f);
+                return -EINVAL;
+        }
         *ret = f;
         return 0;
 fail:
@@ -546,6 +554,13 @@ typedef enum { FORM_EMPTY, FORM_DQ, FORM_SQ, FORM_BARE } value_form;
 
 static int classify_value(const char *s, size_t start, size_t end, value_form *form,
                           size_t *body_start, size_t *body_end, const char **why) {
+        /* The kernel's word split takes \v and \f as blanks, the shell
+         * does not: with such bytes the two would disagree. */
+        for (size_t i = start; i < end; i++)
+                if (((unsigned char)s[i] < 0x20 && !strchr("\t\r\n", s[i])) || s[i] == 0x7f) {
+                        *why = "the value holds control characters";
+                        return -EINVAL;
+                }
         if (start == end) {
                 *form = FORM_EMPTY;
                 *body_start = *body_end = start;
@@ -727,6 +742,10 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 }
                 strbuf_appendn(&out, content, len);
                 if (len > 0 && content[len - 1] != '\n')
+                        strbuf_append(&out, "\n");
+                /* a backslash-newline at the end would join our line to the
+                 * last one; an empty line ends that statement first */
+                if (out.len >= 2 && out.data[out.len - 2] == '\\')
                         strbuf_append(&out, "\n");
                 strbuf_appendf(&out, "%s=\"%s\"\n", name, new_body);
                 goto verify;

@@ -73,6 +73,12 @@ int ht_sysctl_key_check(const char *key, char **ret_error) {
                 *ret_error = xstrdup("empty sysctl key");
                 return -EINVAL;
         }
+        /* sysctl.d reads a leading '-' as "ignore failures", not as part
+         * of the name */
+        if (key[0] == '-') {
+                *ret_error = xasprintf("sysctl key \"%s\" starts with '-'", key);
+                return -EINVAL;
+        }
         for (const char *p = key; *p; p++) {
                 unsigned char c = *p;
                 if (c <= 0x20 || c >= 0x7f || strchr("=*?[]\\#;\"'", c)) {

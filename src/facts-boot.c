@@ -109,6 +109,10 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
                 } else if (streq(key, "module") && awaiting_module && *rest) {
                         awaiting_module = false;
                         size_t n = strcspn(rest, " \t");
+                        /* a kernel line before the hypervisor's set these */
+                        free(e->kernel);
+                        free(e->version);
+                        free(e->options);
                         e->kernel = xstrndup(rest, n);
                         e->version = version_from_image(e->kernel);
                         e->options = xstrdup(strstrip(rest + n));

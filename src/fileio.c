@@ -168,13 +168,13 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
 
         int dfd;
         _cleanup_free_ char *name = NULL;
-        r = ht_resolve_parent(c, parent, false, &dfd, &name);
+        r = ht_resolve_parent_for_write(c, parent, &dfd, &name);
         if (r == -ENOENT) {
                 /* the grandparent is missing too: make it first */
                 r = ht_mkdir_parents(c, parent, mode);
                 if (r < 0)
                         return r;
-                r = ht_resolve_parent(c, parent, false, &dfd, &name);
+                r = ht_resolve_parent_for_write(c, parent, &dfd, &name);
         }
         if (r < 0)
                 return r;
@@ -236,7 +236,7 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
                 return r;
         int dfd;
         _cleanup_free_ char *name = NULL;
-        r = ht_resolve_parent(c, path, false, &dfd, &name);
+        r = ht_resolve_parent_for_write(c, path, &dfd, &name);
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
@@ -250,7 +250,7 @@ int ht_write_file_exact(const ht_context *c, const char *path, const void *data,
                 return r;
         int dfd;
         _cleanup_free_ char *name = NULL;
-        r = ht_resolve_parent(c, path, false, &dfd, &name);
+        r = ht_resolve_parent_for_write(c, path, &dfd, &name);
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
@@ -260,7 +260,7 @@ int ht_write_file_exact(const ht_context *c, const char *path, const void *data,
 int ht_remove_file(const ht_context *c, const char *path) {
         int dfd;
         _cleanup_free_ char *name = NULL;
-        int r = ht_resolve_parent(c, path, false, &dfd, &name);
+        int r = ht_resolve_parent_for_write(c, path, &dfd, &name);
         if (r == -ENOENT)
                 return 0;
         if (r < 0)
@@ -291,7 +291,7 @@ static bool is_temp_name_for(const char *entry, const char *name) {
 int ht_cleanup_temp_files(const ht_context *c, const char *path) {
         int dfd;
         _cleanup_free_ char *name = NULL;
-        int r = ht_resolve_parent(c, path, false, &dfd, &name);
+        int r = ht_resolve_parent_for_write(c, path, &dfd, &name);
         if (r == -ENOENT)
                 return 0;
         if (r < 0)
@@ -398,7 +398,7 @@ static int find_missing_dirs(const ht_context *c, const char *path, char ***ret)
 int ht_file_snapshot_take(const ht_context *c, const char *path, ht_file_snapshot **ret) {
         int dfd, fd = -1;
         _cleanup_free_ char *name = NULL;
-        int r = ht_resolve_parent(c, path, false, &dfd, &name);
+        int r = ht_resolve_parent_for_write(c, path, &dfd, &name);
         if (r < 0 && r != -ENOENT)
                 return r;
         ht_file_snapshot *s = xcalloc(1, sizeof(*s));
@@ -472,7 +472,7 @@ int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
                 const char *dir = s->missing_dirs[i - 1];
                 int dfd;
                 _cleanup_free_ char *name = NULL;
-                r = ht_resolve_parent(c, dir, false, &dfd, &name);
+                r = ht_resolve_parent_for_write(c, dir, &dfd, &name);
                 if (r == -ENOENT)
                         continue;
                 if (r < 0)

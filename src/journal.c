@@ -469,7 +469,8 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                 BAD("version: missing or invalid");
         if (v > FORMAT_VERSION)
                 BAD("version %" PRId64 " is newer than this hosttune understands (%d)", v, FORMAT_VERSION);
-        if (!streq_ptr(get_str(m, "txid"), txid))
+        /* txid NULL: a manifest checked on its own (ht_journal_manifest_check) */
+        if (txid ? !streq_ptr(get_str(m, "txid"), txid) : !txid_valid(get_str(m, "txid")))
                 BAD("txid: missing or not the directory's name");
         const char *status = get_str(m, "status");
         bool known = false;
@@ -546,6 +547,59 @@ static int corrupt(char **ret_error, const ht_context *c, const char *txid, cons
                          txid, detail, c->state_dir, txid);
 }
 
+/* Parse and validate a manifest's text (what tx_load_at trusts). On
+ * failure *ret_detail says what is wrong. */
+static int manifest_parse(const char *text, size_t len, const char *txid, json_object **ret,
+                          char **ret_detail) {
+        if (len > MANIFEST_MAX) {
+                *ret_detail = xstrdup("too large");
+                return -EBADMSG;
+        }
+        if (strnlen(text, len) != len) {
+                *ret_detail = xstrdup("it contains NUL bytes");
+                return -EBADMSG;
+        }
+        json_tokener *tok = json_tokener_new();
+        json_object *m = json_tokener_parse_ex(tok, text, (int)len);
+        enum json_tokener_error jerr = json_tokener_get_error(tok);
+#if JSON_C_VERSION_NUM >= ((0 << 16) | (15 << 8))
+        size_t end = jerr == json_tokener_success ? json_tokener_get_parse_end(tok) : 0;
+#else
+        size_t end = jerr == json_tokener_success ? (size_t)tok->char_offset : 0;
+#endif
+        json_tokener_free(tok);
+        if (jerr != json_tokener_success || !m) {
+                json_object_put(m);
+                *ret_detail = xasprintf("not valid JSON (%s)",
+                                        jerr == json_tokener_continue ? "truncated" : json_tokener_error_desc(jerr));
+                return -EBADMSG;
+        }
+        if (end + strspn(text + end, " \t\r\n") != len) {
+                json_object_put(m);
+                *ret_detail = xstrdup("trailing garbage after the JSON object");
+                return -EBADMSG;
+        }
+        int r = validate_manifest(m, txid, ret_detail);
+        if (r < 0) {
+                json_object_put(m);
+                return r;
+        }
+        *ret = m;
+        return 0;
+}
+
+int ht_journal_manifest_check(const char *json, size_t len, const char *txid, char **ret_error) {
+        if (txid && !txid_valid(txid))
+                return set_error(ret_error, -EINVAL, "%s is not a transaction id", txid);
+        json_object *m = NULL;
+        _cleanup_free_ char *detail = NULL;
+        int r = manifest_parse(json, len, txid, &m, &detail);
+        if (r < 0)
+                return set_error(ret_error, r, "manifest: %s", detail);
+        json_object_put(m);
+        return 0;
+}
+
 static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **ret, char **ret_error) {
         if (!txid_valid(txid))
                 return set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
@@ -566,31 +620,8 @@ static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **re
                 _cleanup_free_ char *d = xasprintf(MANIFEST ": %s", strerror(-r));
                 return corrupt(ret_error, c, txid, d);
         }
-        if (strlen(text) != len)
-                return corrupt(ret_error, c, txid, "it contains NUL bytes");
-        json_tokener *tok = json_tokener_new();
-        json_object *m = json_tokener_parse_ex(tok, text, (int)len);
-        enum json_tokener_error jerr = json_tokener_get_error(tok);
-#if JSON_C_VERSION_NUM >= ((0 << 16) | (15 << 8))
-        size_t end = jerr == json_tokener_success ? json_tokener_get_parse_end(tok) : 0;
-#else
-        size_t end = jerr == json_tokener_success ? (size_t)tok->char_offset : 0;
-#endif
-        json_tokener_free(tok);
-        if (jerr != json_tokener_success || !m) {
-                json_object_put(m);
-                _cleanup_free_ char *d = xasprintf("not valid JSON (%s)",
-                                                   jerr == json_tokener_continue ? "truncated"
-                                                                                 : json_tokener_error_desc(jerr));
-                return corrupt(ret_error, c, txid, d);
-        }
-        if (text[end + strspn(text + end, " \t\r\n")] != 0) {
-                json_object_put(m);
-                return corrupt(ret_error, c, txid, "trailing garbage after the JSON object");
-        }
-        tx->m = m;
         _cleanup_free_ char *detail = NULL;
-        r = validate_manifest(m, txid, &detail);
+        r = manifest_parse(text, len, txid, &tx->m, &detail);
         if (r < 0)
                 return corrupt(ret_error, c, txid, detail);
 
@@ -764,7 +795,8 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(tx->c, path);
                 return set_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, strerror(-r),
-                                 r == -ELOOP ? " (hosttune never writes through a symlink)" : "");
+                                 r == -ELOOP ? " (hosttune never writes through a symlink)"
+                                 : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
         }
 
         size_t idx = json_object_array_length(items_of(tx));

@@ -170,3 +170,10 @@ size_t ht_tx_n_items(const ht_tx *tx);
 json_object *ht_tx_manifest(const ht_tx *tx);
 void ht_tx_free(ht_tx *tx);
 static inline void ht_tx_freep(ht_tx **tx) { ht_tx_free(*tx); }
+
+/* Parse and validate manifest text as ht_journal_load does before it
+ * trusts a transaction (json NUL-terminated at len). txid: the name of
+ * its directory, which the manifest must carry; NULL: any valid txid.
+ * 0, or -EBADMSG with *ret_error saying what is wrong. For the fuzzer
+ * and for tools that check a journal without a context. */
+int ht_journal_manifest_check(const char *json, size_t len, const char *txid, char **ret_error);

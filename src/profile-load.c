@@ -204,6 +204,7 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                 }
                 if (c == '"') {
                         const char *s = p + 1;
+                        unsigned start_line = line;
                         while (*s && *s != '"') {
                                 if (*s == '\\' && s[1])
                                         s++;
@@ -211,8 +212,14 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                                         line++;
                                 s++;
                         }
-                        if (*s == '"')
-                                s++;
+                        if (!*s) {
+                                /* libconfig 1.5 leaks its string buffer on
+                                 * this, and its message names the last line */
+                                strbuf_done(&out);
+                                *ret_error = xasprintf("%s:%u: unterminated string", path, start_line);
+                                return -EINVAL;
+                        }
+                        s++;
                         strbuf_appendn(&out, p, s - p);
                         p = s;
                         continue;

@@ -90,6 +90,10 @@ typedef struct {
         char *data;
         size_t len, cap;
 } strbuf;
+/* libconfig 1.5 exports a strbuf_append of its own, and an executable's
+ * symbol of the same name would take over libconfig's calls to it: ours
+ * is named ht_strbuf_append in the object files. */
+#define strbuf_append(b, s) ht_strbuf_append(b, s)
 void strbuf_append(strbuf *b, const char *s);
 void strbuf_appendn(strbuf *b, const char *s, size_t n);
 void strbuf_appendf(strbuf *b, const char *fmt, ...) _printf_(2, 3);

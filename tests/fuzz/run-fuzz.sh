@@ -1,58 +1,154 @@
 #!/bin/sh
-# Build the expression fuzz target with libFuzzer and the sanitizers,
-# straight from the sources (not the autotools library, whose flags lack
-# -fsanitize=fuzzer), and run it for a bounded time over the seed corpus.
-# Exit 77 (skipped) when clang or its libFuzzer runtime is missing.
-#   FUZZ_SECONDS  run time, default 20
+# Build every libFuzzer target (tests/fuzz/fuzz-*.c) with the sanitizers,
+# straight from the sources (the autotools library lacks
+# -fsanitize=fuzzer), and run each for a bounded time over its seeds: the
+# reviewed ones in tests/fuzz/corpus/NAME and the matching files of the
+# fixture hosts. Any crash, leak, sanitizer report or broken invariant
+# fails the run; the input is kept as tests/fuzz/crash-NAME-* in the build
+# tree. Exit 77 (skipped) when clang or its libFuzzer runtime is missing.
+#   FUZZ_SECONDS  run time per target, default 20; 0 skips
+#   FUZZ_TARGETS  names to run (e.g. "grub limits"), default all
+#   FUZZ_JOBS     parallel compiles, default 2
 #   CLANG         compiler, default clang
 set -eu
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-$srcdir}
 seconds=${FUZZ_SECONDS:-20}
+jobs=${FUZZ_JOBS:-2}
 cc=${CLANG:-clang}
 
 case $seconds in
 ''|*[!0-9]*) echo "run-fuzz.sh: FUZZ_SECONDS must be a whole number, got '$seconds'" >&2; exit 1 ;;
 esac
 
+if [ "$seconds" -eq 0 ]; then
+        echo "run-fuzz.sh: FUZZ_SECONDS=0, skipping"
+        exit 77
+fi
 if ! command -v "$cc" >/dev/null 2>&1; then
         echo "run-fuzz.sh: $cc not found, skipping"
         exit 77
 fi
 
 outdir=$builddir/tests/fuzz
-mkdir -p "$outdir"
+objdir=$outdir/obj
+mkdir -p "$objdir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-fuzz.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 
 # A toolchain without the libFuzzer runtime is a skip, not a failure.
 printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
-if ! "$cc" $flags -o "$tmp/probe" "$tmp/probe.c" >/dev/null 2>&1; then
+if ! "$cc" $san -fsanitize=fuzzer -o "$tmp/probe" "$tmp/probe.c" >/dev/null 2>&1; then
         echo "run-fuzz.sh: $cc cannot build with -fsanitize=fuzzer, skipping"
         exit 77
 fi
 
-# The sources include config.h; the library needs nothing from it but
-# the GNU extensions configure would turn on.
-printf '#define _GNU_SOURCE 1\n' >"$tmp/config.h"
+pkgs="libconfig libsystemd mount audit json-c"
+if ! deps_cflags=$(pkg-config --cflags $pkgs) || ! deps_libs=$(pkg-config --libs $pkgs); then
+        echo "run-fuzz.sh: pkg-config does not find $pkgs" >&2
+        exit 1
+fi
 
-bin=$outdir/fuzz-expr
-"$cc" $flags -Wall -Wextra -Werror -Wno-unused-parameter -I"$tmp" -I"$srcdir/src" \
-        -o "$bin" \
-        "$srcdir/src/util.c" "$srcdir/src/expr.c" "$srcdir/tests/fuzz/fuzz-expr.c"
+# The sources include config.h: configure's when there is one, else the
+# little the library needs from it.
+if [ -f "$builddir/config.h" ]; then
+        cp "$builddir/config.h" "$objdir/config.h"
+else
+        printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "0.0"\n#define VERSION "0.0"\n' >"$objdir/config.h"
+fi
+cflags="$san -Wall -Wextra -Werror -Wno-unused-parameter -I$objdir -I$srcdir/src $deps_cflags"
+cflags="$cflags -DHT_DATADIR=\"/usr/share/hosttune\" -DHT_SYSCONFDIR=\"/etc\" -DFUZZ_SRCDIR=\"$srcdir\""
 
-# libFuzzer adds what it finds to the first corpus directory: keep that a
-# scratch copy so the seeds in the source tree stay as reviewed.
-mkdir "$tmp/corpus"
-cp "$srcdir"/tests/fuzz/corpus/expr/* "$tmp/corpus/"
+# The library, once for all targets, instrumented for coverage; an object
+# is rebuilt when its source, any header or the flags changed.
+echo "$cflags" >"$tmp/flags"
+if ! cmp -s "$tmp/flags" "$objdir/flags" 2>/dev/null; then
+        rm -f "$objdir"/*.o
+        cp "$tmp/flags" "$objdir/flags"
+fi
+newest_h=$(ls -t "$srcdir"/src/*.h "$srcdir"/tests/fuzz/*.h | head -1)
+: >"$tmp/todo"
+for c in "$srcdir"/src/*.c; do
+        name=$(basename "$c" .c)
+        [ "$name" = hosttune ] && continue
+        o=$objdir/$name.o
+        if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ "$newest_h" -nt "$o" ]; then
+                echo "$c" >>"$tmp/todo"
+        fi
+done
+if [ -s "$tmp/todo" ]; then
+        echo "run-fuzz.sh: compiling $(wc -l <"$tmp/todo") library sources"
+        # shellcheck disable=SC2016
+        xargs -P "$jobs" -I{} sh -c '"$1" $2 -fsanitize=fuzzer-no-link -c -o "$3/$(basename "$4" .c).o" "$4"' \
+                sh "$cc" "$cflags" "$objdir" {} <"$tmp/todo"
+fi
+objs=
+for c in "$srcdir"/src/*.c; do
+        name=$(basename "$c" .c)
+        [ "$name" = hosttune ] || objs="$objs $objdir/$name.o"
+done
 
-echo "run-fuzz.sh: fuzzing the expression parser for ${seconds}s"
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export ASAN_OPTIONS UBSAN_OPTIONS
-"$bin" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$outdir/crash-expr-" -print_final_stats=1 \
-        "$tmp/corpus"
+# Seeds from the fixture hosts: files of the format each target reads.
+fixture_seeds() {
+        hosts=$srcdir/tests/hosts
+        case $1 in
+        profile) ls "$srcdir"/profiles/*.profile "$srcdir"/rules/*.rules ;;
+        grub) find "$hosts" -path '*/etc/default/grub*' -type f ;;
+        bls) find "$hosts" \( -path '*/loader/entries/*.conf' -o -name grubenv -o -path '*/etc/kernel/cmdline' \) -type f ;;
+        grub-legacy) find "$hosts" \( -name grub.conf -o -name menu.lst \) -type f ;;
+        limits) find "$hosts" -path '*/etc/security/limits*' -type f ;;
+        sysctl) find "$hosts" \( -path '*/sysctl.d/*' -o -name sysctl.conf \) -type f ;;
+        meminfo) find "$hosts" -path '*/proc/meminfo' -type f ;;
+        shm) find "$hosts" -path '*/proc/sysvipc/shm' -type f ;;
+        facts) find "$hosts" \( -name os-release -o -name '*-release' -o -name cpuinfo -o -name mountinfo -o -path '*/proc/cmdline' \) -type f ;;
+        diff) find "$hosts" -path '*/etc/default/grub' -type f ;;
+        esac
+}
+
+targets=${FUZZ_TARGETS:-$(cd "$srcdir/tests/fuzz" && ls fuzz-*.c | sed 's/^fuzz-//; s/\.c$//')}
+failed=
+for t in $targets; do
+        src=$srcdir/tests/fuzz/fuzz-$t.c
+        [ -f "$src" ] || { echo "run-fuzz.sh: no target $t" >&2; exit 1; }
+        bin=$outdir/fuzz-$t
+        # shellcheck disable=SC2086
+        "$cc" $cflags -fsanitize=fuzzer -o "$bin" "$src" $objs $deps_libs
+
+        # libFuzzer adds what it finds to the first corpus directory: keep
+        # that a scratch copy so the seeds in the source tree stay reviewed.
+        corpus=$tmp/corpus-$t
+        mkdir -p "$corpus"
+        if [ -d "$srcdir/tests/fuzz/corpus/$t" ]; then
+                cp "$srcdir/tests/fuzz/corpus/$t"/* "$corpus/"
+        fi
+        i=0
+        for f in $(fixture_seeds "$t" | sort); do
+                [ -L "$f" ] && continue
+                i=$((i + 1))
+                cp "$f" "$corpus/fixture-$i"
+        done
+
+        echo "run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+        LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
+        UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+        export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+        if "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+                -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
+                "$corpus" >"$tmp/log-$t" 2>&1; then
+                execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log-$t")
+                cov=$(grep -o 'cov: [0-9]*' "$tmp/log-$t" | tail -1)
+                echo "run-fuzz.sh: $t: ok, ${execs:-?} executions, $cov"
+        else
+                tail -60 "$tmp/log-$t"
+                echo "run-fuzz.sh: $t: FAILED (input kept as $outdir/crash-$t-*)"
+                failed="$failed $t"
+        fi
+done
+if [ -n "$failed" ]; then
+        echo "run-fuzz.sh: failures:$failed"
+        exit 1
+fi
