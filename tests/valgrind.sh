@@ -18,8 +18,18 @@ if [ "${1:-}" = --report ]; then
                 echo "valgrind.sh: no logs in $dir: nothing ran under valgrind" >&2
                 exit 1
         fi
-        # -q logs nothing for a clean process: any line is a finding.
-        bad=$(find "$dir" -name '*.log' -size +0c | sort)
+        # -q logs nothing for a clean process: any line is a finding, but
+        # for valgrind's note that it does not know openat2 (437): the call
+        # then fails with ENOSYS and hosttune takes its component walk,
+        # which is what such kernels get too.
+        bad=
+        for f in $(find "$dir" -name '*.log' -size +0c | sort); do
+                if grep -v -e 'unhandled amd64-linux syscall: 437' -e 'You may be able to write your own handler' \
+                        -e 'README_MISSING_SYSCALL_OR_IOCTL' -e 'Nevertheless we consider this a bug' \
+                        -e 'it at http://valgrind.org/support/bug_reports.html' "$f" | grep -q .; then
+                        bad="$bad $f"
+                fi
+        done
         if [ -n "$bad" ]; then
                 for f in $bad; do
                         echo "==== $f"
