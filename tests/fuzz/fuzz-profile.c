@@ -20,7 +20,10 @@ static void cleanup(void) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
         /* the scratch files are ours, whoever runs the fuzzer */
         setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
-        char t[] = "/tmp/hosttune-fuzz-profile-XXXXXX";
+        /* run-fuzz.sh points TMPDIR at a directory it removes, so even a
+         * crashed run leaves nothing behind */
+        const char *tmpdir = getenv("TMPDIR");
+        _cleanup_free_ char *t = xasprintf("%s/hosttune-fuzz-profile-XXXXXX", tmpdir ? tmpdir : "/tmp");
         if (!mkdtemp(t))
                 abort();
         scratch = xstrdup(t);

@@ -136,7 +136,10 @@ for t in $targets; do
         LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
         UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
         export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
-        if "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        # each target gets its own scratch TMPDIR: a target that empties its
+        # scratch space must never reach this script's logs and corpora
+        mkdir -p "$tmp/scratch-$t"
+        if TMPDIR=$tmp/scratch-$t "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
                 -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
                 "$corpus" >"$tmp/log-$t" 2>&1; then
                 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log-$t")
