@@ -112,7 +112,8 @@ static void parse_table(ht_facts *f, const char *buf, size_t len, const char *wh
                 char *val = NULL;
                 size_t vlen = 0;
                 if (opts && mnt_optstr_get_option(opts, "pagesize", &val, &vlen) == 0) {
-                        _cleanup_free_ char *v = xstrndup(val, vlen);
+                        /* "pagesize" without "=value" gives no value at all */
+                        _cleanup_free_ char *v = val ? xstrndup(val, vlen) : xstrdup("");
                         uint64_t bytes;
                         if (parse_size_bytes(v, &bytes) == 0 && bytes >= 1024)
                                 m.pagesize_kb = bytes / 1024;

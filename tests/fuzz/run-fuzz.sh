@@ -139,7 +139,11 @@ for t in $targets; do
         # each target gets its own scratch TMPDIR: a target that empties its
         # scratch space must never reach this script's logs and corpora
         mkdir -p "$tmp/scratch-$t"
-        if TMPDIR=$tmp/scratch-$t "$bin" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        # make check sets FUZZ_RUNS: a fixed seed and count make its short
+        # runs repeatable (a slow machine only stops earlier in the same
+        # sequence); `make fuzz` explores at random
+        # shellcheck disable=SC2086
+        if TMPDIR=$tmp/scratch-$t "$bin" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS -seed=1} -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
                 -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
                 "$corpus" >"$tmp/log-$t" 2>&1; then
                 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log-$t")

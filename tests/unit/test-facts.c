@@ -542,6 +542,17 @@ static void test_mountinfo_garbage(void **state) {
         assert_int_equal(f->proc_sys_readonly, HT_UNKNOWN);
         assert_true(warned(f, "empty"));
         ht_facts_free(f);
+
+        /* "pagesize" with no value (found by fuzz-facts): a warning, not a
+         * NULL string handed to strndup */
+        f = ht_facts_new();
+        f->hugepage_default_kb = 2048;
+        s = "37 24 0:31 / /dev/hugepages rw,relatime - hugetlbfs hugetlbfs rw,pagesize\n";
+        ht_facts_parse_mountinfo(f, s, strlen(s), "mountinfo");
+        assert_int_equal(f->n_hugetlbfs, 1);
+        assert_int_equal(f->hugetlbfs[0].pagesize_kb, 2048);
+        assert_true(warned(f, "bad pagesize"));
+        ht_facts_free(f);
 }
 
 static void test_json_and_lookup(void **state) {
