@@ -1025,18 +1025,21 @@ static int apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *
         return 0;
 }
 
-static int parse_product(parser *p, bool skip, val *ret) {
+/* One left-associative arithmetic level: operand (op operand)*, where
+ * the operands are parsed by next and op is one of the two tokens. */
+static int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1, tok_type op2,
+                             int (*next)(parser *, bool, val *)) {
         val a = {0};
-        int r = parse_unary(p, skip, &a);
+        int r = next(p, skip, &a);
         if (r < 0)
                 return r;
-        while (p->tok.type == T_STAR || p->tok.type == T_SLASH) {
+        while (p->tok.type == op1 || p->tok.type == op2) {
                 tok_type op = p->tok.type;
                 size_t pos = p->tok.pos;
                 val b = {0}, c = {0};
                 r = lex(p);
                 if (r >= 0)
-                        r = parse_unary(p, skip, &b);
+                        r = next(p, skip, &b);
                 if (r >= 0 && !skip)
                         r = apply_arith(p, op, pos, &a, &b, &c);
                 val_done(&b);
@@ -1051,30 +1054,12 @@ static int parse_product(parser *p, bool skip, val *ret) {
         return 0;
 }
 
+static int parse_product(parser *p, bool skip, val *ret) {
+        return parse_arith_level(p, skip, ret, T_STAR, T_SLASH, parse_unary);
+}
+
 static int parse_sum(parser *p, bool skip, val *ret) {
-        val a = {0};
-        int r = parse_product(p, skip, &a);
-        if (r < 0)
-                return r;
-        while (p->tok.type == T_PLUS || p->tok.type == T_MINUS) {
-                tok_type op = p->tok.type;
-                size_t pos = p->tok.pos;
-                val b = {0}, c = {0};
-                r = lex(p);
-                if (r >= 0)
-                        r = parse_product(p, skip, &b);
-                if (r >= 0 && !skip)
-                        r = apply_arith(p, op, pos, &a, &b, &c);
-                val_done(&b);
-                if (r < 0) {
-                        val_done(&a);
-                        return r;
-                }
-                val_done(&a);
-                a = c;
-        }
-        *ret = a;
-        return 0;
+        return parse_arith_level(p, skip, ret, T_PLUS, T_MINUS, parse_product);
 }
 
 static bool is_cmp(tok_type t) {

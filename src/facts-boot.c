@@ -367,10 +367,10 @@ static char *find_grub_cfg(const ht_context *c, ht_facts *f, bool *ret_has_blscf
                 size_t len;
                 if (ht_facts_read(c, f, candidates[i], false, &buf, &len) < 0)
                         continue;
-                bool stub = is_stub_cfg(buf);
+                bool hands_over = is_stub_cfg(buf);
                 *ret_has_blscfg = strstr(buf, "blscfg") != NULL;
                 free(buf);
-                if (!stub)
+                if (!hands_over)
                         return xstrdup(candidates[i]);
         }
         return NULL;

@@ -229,8 +229,11 @@ int ht_mkdir_p(const char *path, mode_t mode) {
         return mkdir(path, mode) == 0 || errno == EEXIST ? 0 : -errno;
 }
 
-int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
-                         mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
+/* The one way a host file is written: parents made, the directory
+ * resolved for writing, then the atomic replace (exact: force mode and
+ * owner even over an existing file's). */
+static int write_host_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode,
+                           uid_t uid, gid_t gid, bool exact) {
         int r = ht_mkdir_parents(c, path, 0755);
         if (r < 0)
                 return r;
@@ -240,21 +243,17 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        return write_atomic_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false);
+        return write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact);
+}
+
+int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
+                         mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
+        return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false);
 }
 
 int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,
                         mode_t mode, uid_t uid, gid_t gid) {
-        int r = ht_mkdir_parents(c, path, 0755);
-        if (r < 0)
-                return r;
-        int dfd;
-        _cleanup_free_ char *name = NULL;
-        r = ht_resolve_parent_for_write(c, path, &dfd, &name);
-        if (r < 0)
-                return r;
-        _cleanup_close_ int dir_fd = dfd;
-        return write_atomic_at(dir_fd, name, data, len, mode, uid, gid, true);
+        return write_host_file(c, path, data, len, mode, uid, gid, true);
 }
 
 int ht_remove_file(const ht_context *c, const char *path) {
