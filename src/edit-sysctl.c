@@ -38,20 +38,24 @@ char *ht_sysctl_normalize(const char *key) {
         if (n && *n == '.')
                 for (; n; n = strpbrk(n + 1, "/."))
                         *n = *n == '.' ? '/' : '.';
-        /* Fold empty and "." components, as path_simplify() does. */
-        strbuf out = {};
-        _cleanup_strv_free_ char **parts = strv_split(s, "/");
-        free(s);
-        for (size_t i = 0; parts && parts[i]; i++) {
-                if (streq(parts[i], "."))
+        /* Fold empty and "." components, as path_simplify() does: in
+         * place, the result is never longer. */
+        char *out = s;
+        for (const char *p = s; *p;) {
+                p += strspn(p, "/");
+                size_t len = strcspn(p, "/");
+                if (len == 0 || (len == 1 && *p == '.')) {
+                        p += len;
                         continue;
-                if (out.len)
-                        strbuf_append(&out, "/");
-                strbuf_append(&out, parts[i]);
+                }
+                if (out != s)
+                        *out++ = '/';
+                memmove(out, p, len);
+                out += len;
+                p += len;
         }
-        if (!out.data)
-                return xstrdup("");
-        return strbuf_steal(&out);
+        *out = 0;
+        return s;
 }
 
 char *ht_sysctl_dotted(const char *key) {

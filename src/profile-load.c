@@ -162,7 +162,13 @@ static bool ident_char(char c) {
  * bits, and refuse @include, which would read a file no trust check has
  * seen. Strings and comments are left alone; line numbers are kept. */
 static int prescan(const char *path, const char *in, char **ret, char **ret_error) {
+        /* The output is the input without comments and indentation (less
+         * for libconfig's scanner to read; newlines stay, so line numbers
+         * do too) and with the L suffixes: runs between those changes
+         * are copied whole. */
         strbuf out = {0};
+        strbuf_grow(&out, strlen(in) + 1);
+        const char *copied = in;
         unsigned line = 1;
         bool line_start = true;
         const char *p = in;
@@ -172,11 +178,16 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                 if (c == '\n') {
                         line++;
                         line_start = true;
-                        strbuf_appendn(&out, p++, 1);
+                        p++;
                         continue;
                 }
                 if (c == ' ' || c == '\t' || c == '\r') {
-                        strbuf_appendn(&out, p++, 1);
+                        if (line_start) {
+                                strbuf_appendn(&out, copied, p - copied);
+                                p += strspn(p, " \t\r");
+                                copied = p;
+                        } else
+                                p++;
                         continue;
                 }
                 if (line_start && c == '@') {
@@ -187,19 +198,29 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                 }
                 line_start = false;
                 if (c == '#' || (c == '/' && p[1] == '/')) {
-                        size_t n = strcspn(p, "\n");
-                        strbuf_appendn(&out, p, n);
-                        p += n;
+                        strbuf_appendn(&out, copied, p - copied);
+                        p += strcspn(p, "\n");
+                        copied = p;
                         continue;
                 }
                 if (c == '/' && p[1] == '*') {
                         const char *e = strstr(p + 2, "*/");
-                        size_t n = e ? (size_t)(e + 2 - p) : strlen(p);
+                        if (!e) {
+                                strbuf_done(&out);
+                                *ret_error = xasprintf("%s:%u: unterminated comment", path, line);
+                                return -EINVAL;
+                        }
+                        size_t n = (size_t)(e + 2 - p);
+                        strbuf_appendn(&out, copied, p - copied);
+                        /* a space keeps the tokens either side apart */
+                        strbuf_append(&out, " ");
                         for (size_t i = 0; i < n; i++)
-                                if (p[i] == '\n')
+                                if (p[i] == '\n') {
                                         line++;
-                        strbuf_appendn(&out, p, n);
+                                        strbuf_append(&out, "\n");
+                                }
                         p += n;
+                        copied = p;
                         continue;
                 }
                 if (c == '"') {
@@ -219,16 +240,13 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                                 *ret_error = xasprintf("%s:%u: unterminated string", path, start_line);
                                 return -EINVAL;
                         }
-                        s++;
-                        strbuf_appendn(&out, p, s - p);
-                        p = s;
+                        p = s + 1;
                         continue;
                 }
                 if (isalpha((unsigned char)c) || c == '*') {
                         const char *s = p;
                         while (ident_char(*s))
                                 s++;
-                        strbuf_appendn(&out, p, s - p);
                         p = s;
                         continue;
                 }
@@ -253,7 +271,6 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                                 while (isalnum((unsigned char)*s) || *s == '.' ||
                                        ((*s == '-' || *s == '+') && (s[-1] == 'e' || s[-1] == 'E')))
                                         s++;
-                                strbuf_appendn(&out, p, s - p);
                                 p = s;
                                 continue;
                         }
@@ -278,16 +295,19 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                                                        path, line, (int)(s - p), p);
                                 return -ERANGE;
                         }
-                        strbuf_appendn(&out, p, s - p);
                         bool fits32 = neg ? v <= (uint64_t)INT32_MAX + 1 : v <= INT32_MAX;
-                        if (!fits32 && !has_l)
+                        if (!fits32 && !has_l) {
+                                strbuf_appendn(&out, copied, s - copied);
                                 strbuf_append(&out, "L");
+                                copied = s;
+                        }
                         p = s;
                         continue;
                 }
-                strbuf_appendn(&out, p++, 1);
+                p++;
         }
-        *ret = out.data ? strbuf_steal(&out) : xstrdup("");
+        strbuf_append(&out, copied);
+        *ret = strbuf_steal(&out);
         return 0;
 }
 
@@ -316,10 +336,17 @@ int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
 
         /* Read through the fd that was checked, so the file parsed is the
          * file trusted. */
-        _cleanup_free_ char *buf = xmalloc(HT_PROFILE_MAX_SIZE + 1);
+        /* Sized from fstat, grown only if the file grows while read; a
+         * buffer of the maximum size would cost an mmap per file. */
+        size_t cap = (size_t)st.st_size + 2;
+        _cleanup_free_ char *buf = xmalloc(cap);
         size_t len = 0;
         for (;;) {
-                ssize_t n = read(fd, buf + len, HT_PROFILE_MAX_SIZE + 1 - len);
+                if (len + 1 >= cap) {
+                        cap = cap * 2 < (size_t)HT_PROFILE_MAX_SIZE + 2 ? cap * 2 : (size_t)HT_PROFILE_MAX_SIZE + 2;
+                        buf = xrealloc(buf, cap);
+                }
+                ssize_t n = read(fd, buf + len, cap - 1 - len);
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;

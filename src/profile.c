@@ -116,17 +116,27 @@ char *ht_value_format(const ht_value *v) {
 /* --- the lookup behind every expression ----------------------------- */
 
 static json_object *json_dotted(json_object *root, const char *dotted, bool *ret_exists) {
-        _cleanup_strv_free_ char **parts = strv_split(dotted, ".");
         json_object *o = root;
         *ret_exists = false;
-        if (!parts || !root)
+        if (!root)
                 return NULL;
-        for (size_t i = 0; parts[i]; i++) {
-                json_object *n;
-                if (!o || !json_object_is_type(o, json_type_object) ||
-                    !json_object_object_get_ex(o, parts[i], &n))
+        /* A segment at a time, copied to the stack for the lookup: no
+         * list of parts to allocate on every name looked up. */
+        char seg[256];
+        for (const char *p = dotted;;) {
+                size_t n = strcspn(p, ".");
+                if (n == 0 || n >= sizeof seg)
                         return NULL;
-                o = n;
+                memcpy(seg, p, n);
+                seg[n] = 0;
+                json_object *next;
+                if (!o || !json_object_is_type(o, json_type_object) ||
+                    !json_object_object_get_ex(o, seg, &next))
+                        return NULL;
+                o = next;
+                if (!p[n])
+                        break;
+                p += n + 1;
         }
         *ret_exists = true;
         return o;
@@ -342,18 +352,18 @@ static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
                         r->group_file = NULL;
         }
         *ret = ht_value_null();
-        _cleanup_strv_free_ char **lines = r->group_file ? strv_split(r->group_file, "\n") : NULL;
-        for (size_t i = 0; lines && lines[i]; i++) {
+        size_t want = strlen(name.str);
+        for (const char *l = r->group_file; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
                 /* name:password:gid:members */
-                char *f1 = strchr(lines[i], ':');
-                char *f2 = f1 ? strchr(f1 + 1, ':') : NULL;
-                char *f3 = f2 ? strchr(f2 + 1, ':') : NULL;
-                if (!f3 || (size_t)(f1 - lines[i]) != strlen(name.str) ||
-                    strncmp(lines[i], name.str, f1 - lines[i]) != 0)
+                size_t len = strcspn(l, "\n");
+                const char *f1 = memchr(l, ':', len);
+                const char *f2 = f1 ? memchr(f1 + 1, ':', len - (f1 + 1 - l)) : NULL;
+                const char *f3 = f2 ? memchr(f2 + 1, ':', len - (f2 + 1 - l)) : NULL;
+                if (!f3 || (size_t)(f1 - l) != want || strncmp(l, name.str, want) != 0)
                         continue;
-                *f3 = 0;
+                _cleanup_free_ char *gid_text = xstrndup(f2 + 1, f3 - (f2 + 1));
                 uint64_t gid;
-                if (parse_u64(f2 + 1, &gid) == 0 && gid <= UINT32_MAX)
+                if (parse_u64(gid_text, &gid) == 0 && gid <= UINT32_MAX)
                         *ret = ht_value_int((int64_t)gid);
                 break;
         }

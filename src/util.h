@@ -95,6 +95,8 @@ typedef struct {
  * is named ht_strbuf_append in the object files. */
 #define strbuf_append(b, s) ht_strbuf_append(b, s)
 void strbuf_append(strbuf *b, const char *s);
+/* Room for EXTRA more bytes and the NUL, so appends do not realloc. */
+void strbuf_grow(strbuf *b, size_t extra);
 void strbuf_appendn(strbuf *b, const char *s, size_t n);
 void strbuf_appendf(strbuf *b, const char *fmt, ...) _printf_(2, 3);
 /* Hand the NUL-terminated contents to the caller and reset the buffer. */

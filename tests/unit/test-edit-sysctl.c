@@ -73,6 +73,15 @@ static void test_keys(void **state) {
         s = ht_sysctl_normalize("/net//ipv4/./ip_forward");
         assert_string_equal(s, "net/ipv4/ip_forward");
         free(s);
+        s = ht_sysctl_normalize("/vm/./");
+        assert_string_equal(s, "vm");
+        free(s);
+        s = ht_sysctl_normalize("//");
+        assert_string_equal(s, "");
+        free(s);
+        s = ht_sysctl_normalize("kernel/.hidden");
+        assert_string_equal(s, "kernel/.hidden");
+        free(s);
         s = ht_sysctl_dotted("net/ipv4/conf/enp3s0.200/forwarding");
         assert_string_equal(s, "net.ipv4.conf.enp3s0/200.forwarding");
         free(s);

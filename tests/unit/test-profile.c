@@ -450,6 +450,22 @@ static void test_format_errors(void **state) {
         expect_error("cmd2", NULL, -EINVAL, "must not hold spaces, quotes", NULL);
         write_file(pdir, "cmd3.profile", "cmdline = { add = [\"x=1\"]; target = \"hyper\"; };\n");
         expect_error("cmd3", NULL, -EINVAL, "target 'hyper' must be linux or xen", NULL);
+        /* Comments and indentation are dropped before libconfig reads the
+         * file: line numbers must still be the file's own, and a '#' or
+         * a '/' '*' inside a string is no comment. */
+        write_file(pdir, "cmt.profile", "/* a\n   block */ summary = \"# not /* a comment\";\n"
+                                        "  # one\n  // two\n\tsysctl = { vm = { a = = 1; }; };\n");
+        expect_error("cmt", NULL, -EINVAL, "cmt.profile:5: syntax error", NULL);
+        write_file(pdir, "cmt2.profile", "summary = \"x\";\n/* never\n closed\n");
+        expect_error("cmt2", NULL, -EINVAL, "cmt2.profile:2: unterminated comment", NULL);
+        write_file(pdir, "cmt3.profile", "summary = \"a # b\"; /* x */ sysctl = { vm/**/ = { a = 1; }; };\n");
+        ht_resolved *cr;
+        char *cerr;
+        if (resolve("cmt3", NULL, &cr, &cerr) < 0)
+                fail_msg("%s", cerr);
+        assert_string_equal(cr->summary, "a # b");
+        assert_non_null(find(cr, HT_BK_SYSCTL, "vm.a"));
+        ht_resolved_free(cr);
         write_file(pdir, "inc.profile", "# x\n  @include \"/tmp/other\"\n");
         expect_error("inc", NULL, -EINVAL, "inc.profile:2: @include is not supported", NULL);
         write_file(pdir, "huge.profile", "sysctl = { vm = { a = 99999999999999999999; }; };\n");

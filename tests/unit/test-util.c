@@ -1,8 +1,11 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "util.h"
@@ -44,6 +47,61 @@ static void test_strv(void **state) {
         strv_free(l);
 }
 
+static void test_strv_split_edges(void **state) {
+        char **l = strv_split("", " ");
+        assert_int_equal(strv_length(l), 0);
+        strv_free(l);
+        l = strv_split("   ", " ");
+        assert_int_equal(strv_length(l), 0);
+        strv_free(l);
+        l = strv_split("one", " ");
+        assert_int_equal(strv_length(l), 1);
+        assert_string_equal(l[0], "one");
+        strv_free(l);
+        l = strv_split("a\n\nb\n", "\n");
+        assert_int_equal(strv_length(l), 2);
+        assert_string_equal(l[1], "b");
+        strv_free(l);
+}
+
+/* xasprintf() joins %s/%c/%d/%u formats itself and hands the rest to
+ * vasprintf(): both must print what printf would. */
+static void check_format(const char *want, const char *fmt, ...) _printf_(2, 3);
+static void check_format(const char *want, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *got = xvasprintf(fmt, ap);
+        va_end(ap);
+        assert_string_equal(got, want);
+        free(got);
+}
+
+static void test_xasprintf(void **state) {
+        check_format("", "%s", "");
+        check_format("plain", "plain");
+        check_format("a: b", "%s: %s", "a", "b");
+        check_format("rule x: when", "rule %s: when", "x");
+        check_format("f.conf:12: bad", "%s:%u: %s", "f.conf", 12u, "bad");
+        check_format("0 -7 -2147483648 2147483647", "%d %d %d %d", 0, -7, INT32_MIN, INT32_MAX);
+        check_format("4294967295", "%u", UINT32_MAX);
+        check_format("a/b", "%s%c%s", "a", '/', "b");
+        check_format("100%", "%d%%", 100);
+        check_format("%s", "%%s");
+        /* not simple: vasprintf */
+        check_format("  ab", "%4s", "ab");
+        check_format("abc...", "%.3s...", "abcdef");
+        check_format("18446744073709551615", "%" PRIu64, UINT64_MAX);
+        check_format("0x1f", "%#x", 31);
+        /* longer than any stack buffer */
+        char big[5000];
+        memset(big, 'x', sizeof big - 1);
+        big[sizeof big - 1] = 0;
+        char *s = xasprintf("<%s>", big);
+        assert_int_equal(strlen(s), sizeof big + 1);
+        assert_true(s[0] == '<' && s[sizeof big] == '>');
+        free(s);
+}
+
 static void test_normalize_ws(void **state) {
         char *s = normalize_ws("250\t32000\t100\t128\n");
         assert_string_equal(s, "250 32000 100 128");
@@ -61,6 +119,8 @@ int main(void) {
                 cmocka_unit_test(test_parse_size),
                 cmocka_unit_test(test_parse_u64),
                 cmocka_unit_test(test_strv),
+                cmocka_unit_test(test_strv_split_edges),
+                cmocka_unit_test(test_xasprintf),
                 cmocka_unit_test(test_normalize_ws),
                 cmocka_unit_test(test_closest),
         };
