@@ -10,7 +10,7 @@
 
 int ht_cmd_facts(const ht_cmd_opts *o) {
         _cleanup_(ht_facts_freep) ht_facts *f = NULL;
-        int r = ht_facts_collect(o->ctx, &f);
+        int r = ht_facts_collect(o->ctx, HT_FACTS_WITH_WORKLOAD, &f);
         if (r < 0) {
                 ht_report_error("cannot collect facts: %s", strerror(-r));
                 return HT_EXIT_ERROR;

@@ -52,7 +52,7 @@ int ht_cmd_list(const ht_cmd_opts *o) {
 
 int ht_cmd_show(const ht_cmd_opts *o) {
         _cleanup_(ht_facts_freep) ht_facts *f = NULL;
-        int r = ht_facts_collect(o->ctx, &f);
+        int r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &f);
         if (r < 0) {
                 ht_report_error("cannot collect facts: %s", strerror(-r));
                 return HT_EXIT_ERROR;

@@ -166,7 +166,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 return HT_EXIT_ERROR;
         }
         _cleanup_(ht_facts_freep) ht_facts *f = NULL;
-        int r = ht_facts_collect(c, &f);
+        int r = ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f);
         if (r < 0) {
                 ht_report_error("cannot collect facts: %s", strerror(-r));
                 return HT_EXIT_ERROR;

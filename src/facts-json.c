@@ -260,13 +260,20 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *audit = json_object_new_object();
         add(audit, "available", j_bool(f->audit_available));
         add(o, "audit", audit);
-        add(o, "workload", workload_json(f));
+        if (f->workload_collected)
+                add(o, "workload", workload_json(f));
         json_object *image = json_object_new_object();
         add(image, "offline", j_bool(f->offline));
         add(image, "facts_file", j_str(f->facts_file));
         add(o, "image", image);
         add(o, "warnings", j_strv(f->warnings));
         return o;
+}
+
+json_object *ht_facts_workload_json(const ht_context *c) {
+        _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
+        ht_facts_collect_workload(c, f);
+        return workload_json(f);
 }
 
 json_object *ht_facts_lookup(json_object *facts_json, const char *dotted, bool *ret_exists) {

@@ -202,6 +202,7 @@ static void collect_oracle_user(const ht_context *c, ht_facts *f) {
 }
 
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {
+        f->workload_collected = true;
         collect_oracle_user(c, f);
         static const char *const oratabs[] = {"/etc/oratab", "/var/opt/oracle/oratab"};
         for (size_t i = 0; i < ELEMENTSOF(oratabs) && !f->oratab; i++) {

@@ -206,7 +206,7 @@ bool ht_facts_root_live(const ht_context *c) {
         return ht_exists(c, "/proc/sys/kernel") || ht_exists(c, "/sys/kernel");
 }
 
-int ht_facts_collect(const ht_context *c, ht_facts **ret) {
+int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) {
         ht_facts *f = ht_facts_new();
         f->offline = !ht_facts_root_live(c);
         if (c->facts_file && !f->offline) {
@@ -251,7 +251,8 @@ int ht_facts_collect(const ht_context *c, ht_facts **ret) {
                 }
                 ht_facts_collect_boot(c, f);
         }
-        ht_facts_collect_workload(c, f);
+        if (scope == HT_FACTS_WITH_WORKLOAD)
+                ht_facts_collect_workload(c, f);
         *ret = f;
         return 0;
 }

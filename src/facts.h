@@ -141,6 +141,7 @@ typedef struct ht_facts {
         bool audit_available;
 
         /* workload: what is installed and running (facts-workload.c) */
+        bool workload_collected;         /* HT_FACTS_WITH_WORKLOAD */
         bool processes_known;            /* /proc could be listed */
         ht_process *processes;           /* the processes that matter, by pid */
         size_t n_processes;
@@ -163,10 +164,18 @@ ht_facts *ht_facts_new(void);
 /* Add a warning (printf-style) to f->warnings. */
 void ht_facts_warn(ht_facts *f, const char *fmt, ...) _printf_(2, 3);
 
-/* Collect all facts from the host behind the context. Returns 0 (facts
+/* The workload facts read every /proc/PID (hundreds on a database host):
+ * only the commands that show or use them collect them up front; a
+ * profile that names facts.workload gets them when it is resolved. */
+typedef enum ht_facts_scope {
+        HT_FACTS_HOST,
+        HT_FACTS_WITH_WORKLOAD,
+} ht_facts_scope;
+
+/* Collect the facts from the host behind the context. Returns 0 (facts
  * that cannot be read are unknown, with a warning) or -errno on a fatal
  * problem such as an allocation failure. */
-int ht_facts_collect(const ht_context *c, ht_facts **ret);
+int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret);
 void ht_facts_free(ht_facts *f);
 static inline void ht_facts_freep(ht_facts **f) { ht_facts_free(*f); }
 
@@ -189,6 +198,8 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error);
 /* The facts as a JSON tree with the field names of DESIGN.md
  * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */
 json_object *ht_facts_to_json(const ht_facts *f);
+/* The "workload" group of the facts JSON, collected now. */
+json_object *ht_facts_workload_json(const ht_context *c);
 
 /* Look a dotted name ("memory.total_kb") up in a facts JSON tree. Returns
  * the borrowed node or NULL when the name does not exist. A name that

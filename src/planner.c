@@ -37,7 +37,7 @@ static void plan_offline_actions(const ht_context *c, ht_plan *plan) {
 
 int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret, char **ret_error) {
         ht_planning p = {0};
-        int r = ht_facts_collect(c, &p.facts);
+        int r = ht_facts_collect(c, HT_FACTS_HOST, &p.facts);
         if (r < 0) {
                 *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
                 return r;

@@ -196,6 +196,12 @@ static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
+        /* Plans collect no workload facts up front (HT_FACTS_HOST): an
+         * expression that names them has them read now. */
+        if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&
+            json_object_is_type(r->facts, json_type_object) &&
+            !json_object_object_get_ex(r->facts, "workload", NULL))
+                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c));
         bool exists;
         json_object *o = json_dotted(r->facts, dotted, &exists);
         if (!exists) {

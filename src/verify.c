@@ -221,7 +221,7 @@ int ht_verify(const ht_context *c, ht_verify_result *ret, char **ret_error) {
         }
 
         ht_facts *f = NULL;
-        r = ht_facts_collect(c, &f);
+        r = ht_facts_collect(c, HT_FACTS_HOST, &f);
         if (r < 0) {
                 *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
                 ht_resolved_free(want);

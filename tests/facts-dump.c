@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
                 return 1;
         }
         ht_facts *f;
-        r = ht_facts_collect(c, &f);
+        r = ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f);
         if (r < 0) {
                 fprintf(stderr, "collecting facts: %s\n", strerror(-r));
                 ht_context_free(c);

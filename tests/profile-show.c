@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
                 }
         } else {
                 ht_facts *f;
-                r = ht_facts_collect(c, &f);
+                r = ht_facts_collect(c, HT_FACTS_HOST, &f);
                 if (r < 0) {
                         fprintf(stderr, "collecting facts: %s\n", strerror(-r));
                         goto out;

@@ -36,7 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         _cleanup_free_ char *host = xasprintf("%s/tests/hosts/oracle-running", fuzz_srcdir());
         ht_context *c = NULL;
         ht_facts *f = NULL;
-        if (ht_context_new(host, &c) < 0 || ht_facts_collect(c, &f) < 0)
+        if (ht_context_new(host, &c) < 0 || ht_facts_collect(c, HT_FACTS_HOST, &f) < 0)
                 abort();
         facts = ht_facts_to_json(f);
         ht_facts_free(f);

@@ -662,7 +662,7 @@ static void test_collect_broken_root(void **state) {
         ht_context *c;
         assert_int_equal(ht_context_new(tmpl, &c), 0);
         ht_facts *f = NULL;
-        assert_int_equal(ht_facts_collect(c, &f), 0);
+        assert_int_equal(ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f), 0);
 
         assert_true(warned(f, "etc/os-release: a symlink leads out of the root"));
         assert_string_equal(f->os_id, "centos"); /* fell back to centos-release */
@@ -700,7 +700,7 @@ static void test_collect_broken_root(void **state) {
         char *empty = xasprintf("%s/empty", tmpl);
         assert_int_equal(mkdir(empty, 0755), 0);
         assert_int_equal(ht_context_new(empty, &c), 0);
-        assert_int_equal(ht_facts_collect(c, &f), 0);
+        assert_int_equal(ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f), 0);
         assert_null(f->kernel_release);
         assert_null(f->os_id);
         assert_int_equal(f->bootloader, HT_BOOT_NONE);

@@ -42,6 +42,7 @@ static int setup(void **state) {
         assert_int_equal(mkdir(rdir, 0755), 0);
         assert_int_equal(mkdir(etc, 0755), 0);
         write_file(etc, "group", "root:x:0:\ndba:x:54322:oracle\noinstall:x:54321:\n");
+        write_file(etc, "passwd", "root:x:0:0::/root:/bin/sh\noracle:x:54321:54321::/home/oracle:/bin/bash\n");
         return 0;
 }
 
@@ -345,6 +346,17 @@ static void test_params(void **state) {
                 fail_msg("%s", err);
         assert_string_equal(find(r, HT_BK_SYSCTL, "vm.x")->value, "2147483648");
         ht_resolved_free(r);
+
+        /* The facts handed in have no workload group (plans do not collect
+         * it up front): naming it reads it from the host. */
+        write_file(pdir, "wl.profile", "sysctl = { vm = { o = { value = \"= facts.workload.oracle.uid\"; }; }; };\n");
+        if (resolve("wl", NULL, &r, &err) < 0)
+                fail_msg("%s", err);
+        assert_string_equal(find(r, HT_BK_SYSCTL, "vm.o")->value, "54321");
+        ht_resolved_free(r);
+        write_file(pdir, "wl2.profile", "sysctl = { vm = { o = \"= facts.workload.oracle.uidd\"; }; };\n");
+        expect_error("wl2", NULL, -ENOENT, "unknown name 'facts.workload.oracle.uidd' (did you mean "
+                                           "'facts.workload.oracle.uid'?)", NULL);
 
         char *unknown[] = {"sgaa=1G", NULL};
         expect_error("p", unknown, -EINVAL, "unknown parameter 'sgaa' (did you mean 'sga'?)", NULL);
