@@ -297,24 +297,35 @@ static const char *const interesting_flags[] = {
         "pse", "pdpe1gb", "hypervisor", "lm", "nx", "ht", "aes", "sse4_2", "avx", "avx2", "avx512f",
 };
 
+static bool key_is(const char *key, size_t len, const char *want) {
+        return len == strlen(want) && memcmp(key, want, len) == 0;
+}
+
 void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char *where) {
         ht_facts_check_nul(f, buf, len, where);
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
         unsigned count = 0;
         bool have_flags = false;
         strv_free(f->cpu_flags);
         f->cpu_flags = xcalloc(1, sizeof(char *));
-        for (size_t i = 0; lines[i]; i++) {
-                char *colon = strchr(lines[i], ':');
+        /* A line at a time, in place: a big host has thousands of lines
+         * (one block per CPU) and only the first flags line matters. */
+        for (const char *l = buf; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+                size_t n = strcspn(l, "\n");
+                const char *colon = memchr(l, ':', n);
                 if (!colon)
                         continue;
-                _cleanup_free_ char *key = xstrndup(lines[i], (size_t)(colon - lines[i]));
-                strstrip(key);
-                if (streq(key, "processor"))
+                const char *key = l, *key_end = colon;
+                while (key < colon && isspace((unsigned char)*key))
+                        key++;
+                while (key_end > key && isspace((unsigned char)key_end[-1]))
+                        key_end--;
+                size_t klen = (size_t)(key_end - key);
+                if (key_is(key, klen, "processor"))
                         count++;
-                else if (!have_flags && (streq(key, "flags") || streq(key, "Features"))) {
+                else if (!have_flags && (key_is(key, klen, "flags") || key_is(key, klen, "Features"))) {
                         have_flags = true;
-                        _cleanup_strv_free_ char **words = strv_split(colon + 1, " \t");
+                        _cleanup_free_ char *value = xstrndup(colon + 1, (size_t)(l + n - (colon + 1)));
+                        _cleanup_strv_free_ char **words = strv_split(value, " \t");
                         for (size_t k = 0; k < ELEMENTSOF(interesting_flags); k++)
                                 if (strv_contains(words, interesting_flags[k]))
                                         strv_push(&f->cpu_flags, interesting_flags[k]);
