@@ -66,28 +66,25 @@ static void test_parse_errors(void **state) {
 }
 
 static void test_keys(void **state) {
-        char *s;
-        s = ht_sysctl_normalize("net.ipv4.conf.enp3s0/200.forwarding");
-        assert_string_equal(s, "net/ipv4/conf/enp3s0.200/forwarding");
-        free(s);
-        s = ht_sysctl_normalize("/net//ipv4/./ip_forward");
-        assert_string_equal(s, "net/ipv4/ip_forward");
-        free(s);
-        s = ht_sysctl_normalize("/vm/./");
-        assert_string_equal(s, "vm");
-        free(s);
-        s = ht_sysctl_normalize("//");
-        assert_string_equal(s, "");
-        free(s);
-        s = ht_sysctl_normalize("kernel/.hidden");
-        assert_string_equal(s, "kernel/.hidden");
-        free(s);
-        s = ht_sysctl_dotted("net/ipv4/conf/enp3s0.200/forwarding");
-        assert_string_equal(s, "net.ipv4.conf.enp3s0/200.forwarding");
-        free(s);
-        s = ht_sysctl_dotted("vm.nr_hugepages");
-        assert_string_equal(s, "vm.nr_hugepages");
-        free(s);
+        static const struct {
+                const char *key, *normalized, *dotted;
+        } keys[] = {
+                { "net.ipv4.conf.enp3s0/200.forwarding", "net/ipv4/conf/enp3s0.200/forwarding",
+                  "net.ipv4.conf.enp3s0/200.forwarding" },
+                { "/net//ipv4/./ip_forward", "net/ipv4/ip_forward", "net.ipv4.ip_forward" },
+                { "/vm/./", "vm", "vm" },
+                { "//", "", "" },
+                { "kernel/.hidden", "kernel/.hidden", "kernel./hidden" },
+                { "vm.nr_hugepages", "vm/nr_hugepages", "vm.nr_hugepages" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                _cleanup_free_ char *n = ht_sysctl_normalize(keys[i].key);
+                _cleanup_free_ char *d = ht_sysctl_dotted(keys[i].key);
+                assert_string_equal(n, keys[i].normalized);
+                assert_string_equal(d, keys[i].dotted);
+        }
+        _cleanup_free_ char *back = ht_sysctl_dotted("net/ipv4/conf/enp3s0.200/forwarding");
+        assert_string_equal(back, "net.ipv4.conf.enp3s0/200.forwarding");
 
         char *err = NULL, *path = NULL;
         assert_int_equal(ht_sysctl_proc_path("kernel.sem", &path, &err), 0);
