@@ -263,6 +263,25 @@ section_self() {
         say ""
         say "  target: plan oracle within 2x the floor (CPU): $r x -> $(awk -v r="$r" 'BEGIN {print (r <= 2 ? "met" : "NOT met")}')"
         say "  target: peak RSS under 4 MB: $pm KB -> $(awk -v m="$pm" 'BEGIN {print (m < 4096 ? "met" : "NOT met")}')"
+
+        # Times move with the machine's load; instruction counts do not.
+        # One callgrind run each (user space only: exec, page faults and
+        # system calls are not counted, and they are most of the floor).
+        if command -v valgrind >/dev/null 2>&1; then
+                ti=$(instructions /bin/true); fi_=$(instructions "$work/floor" "$list")
+                # shellcheck disable=SC2086
+                pi=$(instructions $ht_plan)
+                say "  user-space instructions (callgrind): /bin/true $ti, floor $fi_, plan oracle $pi ($(ratio "$pi" "$fi_") x the floor)"
+                printf 'instructions\t%s\t%s\t%s\n' "$ti" "$fi_" "$pi" >>"$tsv"
+        else
+                note "valgrind is missing: no instruction counts"
+        fi
+}
+
+# Instructions a command executes in user space, from callgrind.
+instructions() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+                awk '/Collected :/ {print $NF}'
 }
 
 # The oracle profile's sysctl keys at their current values: a sysctl.conf
