@@ -261,7 +261,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         /* verify's verdict on the last apply, in the same terms as 'hosttune verify' */
         ht_verify_result vr = {0};
         _cleanup_free_ char *verr = NULL;
-        bool verified = am && ht_verify(c, &vr, &verr) == 0;
+        bool verified = am && ht_verify(c, f, &vr, &verr) == 0;
         size_t vcount[3] = {0};
         for (size_t i = 0; verified && i < vr.n_checks; i++)
                 vcount[vr.checks[i].status]++;

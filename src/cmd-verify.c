@@ -41,7 +41,7 @@ static void log_boot_result(const ht_verify_result *r) {
 int ht_cmd_verify(const ht_cmd_opts *o) {
         ht_verify_result r;
         _cleanup_free_ char *err = NULL;
-        int k = ht_verify(o->ctx, &r, &err);
+        int k = ht_verify(o->ctx, NULL, &r, &err);
         if (k < 0) {
                 ht_report_error("%s", err ? err : strerror(-k));
                 return HT_EXIT_ERROR;

@@ -188,7 +188,7 @@ static int check_cmp(const void *a, const void *b) {
         return sort_rank(x->status) - sort_rank(y->status);
 }
 
-int ht_verify(const ht_context *c, ht_verify_result *ret, char **ret_error) {
+int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error) {
         ht_tx *tx = NULL;
         char *err = NULL;
         int r = ht_journal_last_committed(c, "apply", &tx, &err);
@@ -220,8 +220,9 @@ int ht_verify(const ht_context *c, ht_verify_result *ret, char **ret_error) {
                 return -EBADMSG;
         }
 
-        ht_facts *f = NULL;
-        r = ht_facts_collect(c, HT_FACTS_HOST, &f);
+        ht_facts *collected = NULL;
+        r = facts ? 0 : ht_facts_collect(c, HT_FACTS_HOST, &collected);
+        const ht_facts *f = facts ? facts : collected;
         if (r < 0) {
                 *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
                 ht_resolved_free(want);
@@ -260,7 +261,7 @@ int ht_verify(const ht_context *c, ht_verify_result *ret, char **ret_error) {
         qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);
 
         ht_plan_free(p);
-        ht_facts_free(f);
+        ht_facts_free(collected);
         ht_resolved_free(want);
         ht_tx_free(tx);
         *ret = res;

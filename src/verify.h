@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "context.h"
+#include "facts.h"
 
 typedef enum {
         HT_CHECK_OK,
@@ -35,8 +36,9 @@ typedef struct {
         char **warnings;
 } ht_verify_result;
 
-/* -ENOENT (with *ret_error) when nothing has been applied. */
-int ht_verify(const ht_context *c, ht_verify_result *ret, char **ret_error);
+/* -ENOENT (with *ret_error) when nothing has been applied. facts: the
+ * host's facts when the caller has them (status), else NULL to collect. */
+int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error);
 void ht_verify_result_done(ht_verify_result *r);
 
 const char *ht_check_status_to_string(ht_check_status s);
