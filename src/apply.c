@@ -88,7 +88,7 @@ static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, ch
         if (r < 0) {
                 _cleanup_free_ char *shown = ht_display_path(c, fe->path);
                 return fail(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
-                            strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
+                            ht_strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
                             : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
         }
         ht_fault_point("apply-file");
@@ -111,7 +111,7 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply
         _cleanup_free_ char *readback = NULL;
         r = ht_write_kernel_value(c, ch->path, ch->desired, &readback);
         if (r < 0)
-                return fail(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, strerror(-r));
+                return fail(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, ht_strerror(-r));
         ht_fault_point("apply-runtime");
         r = ht_tx_mark_done(tx, item, &err);
         if (r < 0)
@@ -272,7 +272,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         return 0;
 
 undo:;
-        _cleanup_free_ char *reason = err ? err : xstrdup(strerror(-r));
+        _cleanup_free_ char *reason = err ? err : xstrdup(ht_strerror(-r));
         char *undo_err = NULL;
         if (ht_tx_abort(tx, reason, &res.undo_messages, &undo_err) < 0) {
                 strv_pushf(&res.undo_messages, "the rollback of the failed apply did not finish: %s; run 'hosttune rollback' after fixing the cause",

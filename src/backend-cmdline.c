@@ -73,7 +73,7 @@ static pending_file *pending_get(const ht_context *c, pending_set *set, const ch
         size_t len = 0;
         int r = ht_read_optional(c, path, &content, &len);
         if (r < 0) {
-                file_error(c, plan, path, ": cannot read: ", strerror(-r));
+                file_error(c, plan, path, ": cannot read: ", ht_strerror(-r));
                 return NULL;
         }
         set->files = xrealloc(set->files, (set->n + 1) * sizeof(*set->files));
@@ -141,7 +141,7 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
                 size_t len = 0;
                 int r = ht_read_optional(c, order[i], &content, &len);
                 if (r < 0) {
-                        file_error(c, plan, order[i], ": cannot read: ", strerror(-r));
+                        file_error(c, plan, order[i], ": cannot read: ", ht_strerror(-r));
                         return r;
                 }
                 if (!content)

@@ -61,7 +61,7 @@ static void load_limits(const ht_context *c, const char *dropin, limits_set *ret
                                 _cleanup_free_ char *shown = ht_display_path(c, order[i]);
                                 ht_plan_warn(plan, "%s: cannot read it (%s): entries there that take precedence "
                                              "over hosttune's are not checked", shown,
-                                             k == -EFBIG ? "larger than 1 MiB" : strerror(-k));
+                                             k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
                         }
                         if (k < 0 || !content)
                                 continue;
@@ -143,7 +143,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         size_t old_len = 0;
         int k = ht_read_optional(c, HT_LIMITS_DROPIN, &old, &old_len);
         if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", HT_LIMITS_DROPIN, strerror(-k));
+                ht_plan_error(plan, "cannot read %s: %s", HT_LIMITS_DROPIN, ht_strerror(-k));
                 return 0;
         }
         if (n == 0) {

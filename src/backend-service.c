@@ -86,7 +86,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 size_t old_len = 0;
                 int k = ht_read_optional(c, path, &old, &old_len);
                 if (k < 0) {
-                        ht_plan_error(plan, "cannot read %s: %s", path, strerror(-k));
+                        ht_plan_error(plan, "cannot read %s: %s", path, ht_strerror(-k));
                         continue;
                 }
                 bool bad = false;

@@ -35,7 +35,7 @@ static void plan_sysctl_conf(const ht_context *c, const ht_sysctl_setting *persi
         size_t old_len = 0, len = 0;
         int k = ht_read_optional(c, HT_SYSCTL_CONF, &old, &old_len);
         if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_CONF, strerror(-k));
+                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_CONF, ht_strerror(-k));
                 return;
         }
         if (ht_sysctl_conf_edit(old ? old : "", old_len, plan->profile, persist, np, &content, &len, &err) < 0) {
@@ -80,7 +80,7 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                                 _cleanup_free_ char *shown = ht_display_path(c, order[i]);
                                 ht_plan_warn(plan, "%s: cannot read it (%s): values there that override "
                                              "hosttune's at boot are not checked", shown,
-                                             k == -EFBIG ? "larger than 1 MiB" : strerror(-k));
+                                             k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
                         }
                         if (k < 0 || !content)
                                 continue;
@@ -186,11 +186,11 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
                                 ht_plan_warn(plan, "%s: skipped (optional): this kernel has no %s (%s)", s->source,
-                                             s->key, strerror(-k));
+                                             s->key, ht_strerror(-k));
                         } else {
                                 ch->outcome = HT_OUTCOME_FAILED;
                                 ht_plan_error(plan, "%s: this kernel has no %s (%s); mark the setting optional or remove it",
-                                              s->source, s->key, strerror(-k));
+                                              s->source, s->key, ht_strerror(-k));
                                 bad = true;
                         }
                         continue;
@@ -225,7 +225,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         size_t old_len = 0;
         int k = ht_read_optional(c, HT_SYSCTL_DROPIN, &old, &old_len);
         if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, strerror(-k));
+                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, ht_strerror(-k));
                 free(persist);
                 return 0;
         }

@@ -60,11 +60,11 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
                                 ht_plan_warn(plan, "%s: skipped (optional): %s is not available on this kernel (%s)",
-                                             s->source, s->key, strerror(-k));
+                                             s->source, s->key, ht_strerror(-k));
                         } else {
                                 ch->outcome = HT_OUTCOME_FAILED;
                                 ht_plan_error(plan, "%s: %s is not available on this kernel (%s); mark the setting optional or use a kernel that has it",
-                                              s->source, s->key, strerror(-k));
+                                              s->source, s->key, ht_strerror(-k));
                         }
                         continue;
                 }
@@ -91,7 +91,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         size_t old_len = 0;
         int k = ht_read_optional(c, SYSFS_TMPFILES, &old, &old_len);
         if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", SYSFS_TMPFILES, strerror(-k));
+                ht_plan_error(plan, "cannot read %s: %s", SYSFS_TMPFILES, ht_strerror(-k));
                 strbuf_done(&persisted);
                 return 0;
         }

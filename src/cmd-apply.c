@@ -22,7 +22,7 @@ static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
         _cleanup_free_ char *err = NULL;
         int r = ht_lock_acquire(o->ctx->lock_path, &lock, &err);
         if (r < 0) {
-                ht_report_error("%s", err ? err : strerror(-r));
+                ht_report_error("%s", err ? err : ht_strerror(-r));
                 return NULL;
         }
         if (ht_recover_locked(o->ctx) < 0) {
@@ -160,7 +160,7 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 }
         }
         if (r < 0) {
-                ht_report_error("%s", err ? err : strerror(-r));
+                ht_report_error("%s", err ? err : ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
 
@@ -180,7 +180,7 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 err = NULL;
                 r = ht_tx_rollback(targets[i], record, 0, &msgs, &err);
                 if (r < 0) {
-                        ht_report_error("%s", err ? err : strerror(-r));
+                        ht_report_error("%s", err ? err : ht_strerror(-r));
                         code = HT_EXIT_ERROR;
                         break;
                 }
@@ -243,7 +243,7 @@ int ht_cmd_history(const ht_cmd_opts *o) {
         _cleanup_free_ char *err = NULL;
         int r = ht_journal_list(o->ctx, &list, &err);
         if (r < 0) {
-                ht_report_error("%s", err ? err : strerror(-r));
+                ht_report_error("%s", err ? err : ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
         if (o->ctx->json) {

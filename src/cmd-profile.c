@@ -54,7 +54,7 @@ int ht_cmd_show(const ht_cmd_opts *o) {
         _cleanup_(ht_facts_freep) ht_facts *f = NULL;
         int r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &f);
         if (r < 0) {
-                ht_report_error("cannot collect facts: %s", strerror(-r));
+                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
         _cleanup_(ht_resolved_freep) ht_resolved *res = NULL;

@@ -44,7 +44,7 @@ int ht_cmd_recommend(const ht_cmd_opts *o) {
         _cleanup_(ht_facts_freep) ht_facts *f = NULL;
         int r = ht_facts_collect(o->ctx, HT_FACTS_WITH_WORKLOAD, &f);
         if (r < 0) {
-                ht_report_error("cannot collect facts: %s", strerror(-r));
+                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
         ht_recommendation rec;

@@ -27,7 +27,7 @@ int ht_recover_locked(const ht_context *c) {
                 return 0;
         }
         if (r < 0) {
-                ht_report_error("cannot recover an unfinished transaction: %s", err ? err : strerror(-r));
+                ht_report_error("cannot recover an unfinished transaction: %s", err ? err : ht_strerror(-r));
                 return r;
         }
         if (r > 0 && !c->quiet)
@@ -56,7 +56,7 @@ void ht_recover_pending(const ht_context *c) {
                                         "hosttune: warning: journal %s: an unfinished transaction (an interrupted "
                                         "apply or rollback) leaves the host half-changed, and this run cannot roll "
                                         "it back (%s); run any hosttune command as root to do so\n",
-                                        *t, lerr ? lerr : strerror(-r));
+                                        *t, lerr ? lerr : ht_strerror(-r));
                 return;
         }
         /* the command goes on either way: history must still show the

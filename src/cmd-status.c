@@ -168,7 +168,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         _cleanup_(ht_facts_freep) ht_facts *f = NULL;
         int r = ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f);
         if (r < 0) {
-                ht_report_error("cannot collect facts: %s", strerror(-r));
+                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
         if (!f->memory_known) {
@@ -182,7 +182,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         r = read_vmstat(c, vm0);
         if (r < 0) {
                 _cleanup_free_ char *d = ht_display_path(c, "/proc/vmstat");
-                strv_pushf(&warnings, "%s: %s: paging counters unknown", d, strerror(-r));
+                strv_pushf(&warnings, "%s: %s: paging counters unknown", d, ht_strerror(-r));
         }
         bool rates = o->interval > 0 && r >= 0;
         if (rates) {
@@ -225,7 +225,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         _cleanup_free_ char *aerr = NULL;
         int ar = ht_journal_last_committed(c, "apply", &applied, &aerr);
         if (ar < 0 && ar != -ENOENT)
-                strv_pushf(&warnings, "cannot read the last apply: %s", aerr ? aerr : strerror(-ar));
+                strv_pushf(&warnings, "cannot read the last apply: %s", aerr ? aerr : ht_strerror(-ar));
         json_object *am = applied ? ht_tx_manifest(applied) : NULL;
         const char *want_s = am ? expected_hugepages(am) : NULL;
         uint64_t want = HT_U64_UNKNOWN;

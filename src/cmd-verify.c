@@ -43,7 +43,7 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
         _cleanup_free_ char *err = NULL;
         int k = ht_verify(o->ctx, NULL, &r, &err);
         if (k < 0) {
-                ht_report_error("%s", err ? err : strerror(-k));
+                ht_report_error("%s", err ? err : ht_strerror(-k));
                 return HT_EXIT_ERROR;
         }
         if (o->ctx->json) {

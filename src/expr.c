@@ -524,7 +524,7 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
         if (r == -ENOENT)
                 return unknown_name(p, name, pos);
         if (r < 0)
-                return fail(p, r, pos, "cannot look up '%s': %s", name, strerror(-r));
+                return fail(p, r, pos, "cannot look up '%s': %s", name, ht_strerror(-r));
         *ret = (val){ .v = v };
         if (v.type == HT_VAL_NULL) {
                 ret->origin_pos = pos;
@@ -561,7 +561,7 @@ static int parse_defined(parser *p, bool skip, val *ret) {
                 return 0;
         }
         if (r < 0)
-                return fail(p, r, pos, "cannot look up '%s': %s", name, strerror(-r));
+                return fail(p, r, pos, "cannot look up '%s': %s", name, ht_strerror(-r));
         bool def = v.type != HT_VAL_NULL;
         ht_value_done(&v);
         *ret = val_of(ht_value_bool(def));
@@ -698,7 +698,7 @@ static int fn_str(parser *p, size_t pos, val *args, size_t n, val *ret) {
                             "str(): %" PRId64 "/%" PRId64 " is not a whole number; use ceil() or floor()",
                             v->num, v->den);
         if (r < 0)
-                return fail(p, r, pos, "str(): %s", strerror(-r));
+                return fail(p, r, pos, "str(): %s", ht_strerror(-r));
         *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = s });
         return 0;
 }
@@ -1210,7 +1210,7 @@ int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char
         if (r < 0) {
                 val_done(&v);
                 if (!p.error)   /* every failure path sets one; stay safe */
-                        fail(&p, r, p.pos, "%s", strerror(-r));
+                        fail(&p, r, p.pos, "%s", ht_strerror(-r));
                 if (ret_error)
                         *ret_error = TAKE_PTR(p.error);
                 free(p.error);

@@ -172,7 +172,7 @@ static int read_json(const char *path, json_object **ret, char **ret_error) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = -errno;
-                *ret_error = xasprintf("cannot open %s: %s", path, strerror(-r));
+                *ret_error = xasprintf("cannot open %s: %s", path, ht_strerror(-r));
                 return r;
         }
         struct stat st;
@@ -193,7 +193,7 @@ static int read_json(const char *path, json_object **ret, char **ret_error) {
                 if (n < 0) {
                         int r = -errno;
                         strbuf_done(&b);
-                        *ret_error = xasprintf("cannot read %s: %s", path, strerror(-r));
+                        *ret_error = xasprintf("cannot read %s: %s", path, ht_strerror(-r));
                         return r;
                 }
                 if (n == 0)

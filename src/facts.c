@@ -112,7 +112,7 @@ static void warn_read_error(const ht_context *c, ht_facts *f, const char *path, 
         else if (r == -ENOENT)
                 ht_facts_warn(f, "%s: missing", d);
         else
-                ht_facts_warn(f, "%s: cannot read: %s", d, strerror(-r));
+                ht_facts_warn(f, "%s: cannot read: %s", d, ht_strerror(-r));
 }
 
 int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool required,

@@ -193,7 +193,7 @@ int main(int argc, char **argv) {
         _cleanup_(ht_context_freep) ht_context *ctx = NULL;
         int r = ht_context_new(root, &ctx);
         if (r < 0) {
-                ht_report_error("cannot open root directory '%s': %s", root, strerror(-r));
+                ht_report_error("cannot open root directory '%s': %s", root, ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
         ctx->json = json;

@@ -187,7 +187,7 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
                 slash[slash == parent ? 1 : 0] = 0;
                 int r = ht_mkdir_p(parent, 0755);
                 if (r < 0)
-                        return set_error(ret_error, r, "cannot create %s: %s", parent, strerror(-r));
+                        return set_error(ret_error, r, "cannot create %s: %s", parent, ht_strerror(-r));
                 if (mkdir(sd, 0700) == 0) {
                         /* the journal must survive a crash as well as the
                          * changes it guards: make its entry durable */
@@ -313,7 +313,7 @@ static int tx_save(ht_tx *tx, char **ret_error) {
         int r = ht_write_file_atomic_at(tx->fd, MANIFEST, text, strlen(text), 0600, HT_UID_ANY, HT_GID_ANY);
         if (r < 0)
                 return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid, tx->dir,
-                                 strerror(-r));
+                                 ht_strerror(-r));
         /* The marker lets every run find unfinished transactions without
          * parsing the whole journal. It is made after the pending manifest
          * and removed after the final one, so a crash in between leaves at
@@ -617,7 +617,7 @@ static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **re
         size_t len = 0;
         int r = ht_read_file_at(fd, MANIFEST, MANIFEST_MAX, &text, &len);
         if (r < 0) {
-                _cleanup_free_ char *d = xasprintf(MANIFEST ": %s", strerror(-r));
+                _cleanup_free_ char *d = xasprintf(MANIFEST ": %s", ht_strerror(-r));
                 return corrupt(ret_error, c, txid, d);
         }
         _cleanup_free_ char *detail = NULL;
@@ -698,7 +698,7 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         if (fd < 0) {
                 r = -errno;
                 (void)unlinkat(journal_fd, tmp, AT_REMOVEDIR);
-                return set_error(ret_error, r, "journal: cannot open %s: %s", tmp, strerror(-r));
+                return set_error(ret_error, r, "journal: cannot open %s: %s", tmp, ht_strerror(-r));
         }
         _cleanup_(ht_tx_freep) ht_tx *tx = tx_new(c, txid, fd);
         if (mkdirat(fd, BACKUP_DIR, 0700) < 0 ||
@@ -742,7 +742,7 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         r = fsync_fd_dir(journal_fd);
         if (r < 0)
                 return set_error(ret_error, r, "journal %s: cannot fsync %s/" JOURNAL_DIR ": %s", txid,
-                                 c->state_dir, strerror(-r));
+                                 c->state_dir, ht_strerror(-r));
         ht_fault_point("tx-begin");
         *ret = TAKE_PTR(tx);
         return 0;
@@ -794,7 +794,7 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
         r = ht_file_snapshot_take(tx->c, path, &s);
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(tx->c, path);
-                return set_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, strerror(-r),
+                return set_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, ht_strerror(-r),
                                  r == -ELOOP ? " (hosttune never writes through a symlink)"
                                  : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
         }
@@ -824,7 +824,7 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                 if (r < 0) {
                         json_object_put(it);
                         return set_error(ret_error, r, "journal %s: cannot write backup %s/" BACKUP_DIR "/%s: %s",
-                                         tx->txid, tx->dir, name, strerror(-r));
+                                         tx->txid, tx->dir, name, ht_strerror(-r));
                 }
                 ht_fault_point("record-backup");
         } else {
@@ -876,7 +876,7 @@ int ht_tx_update_generated(ht_tx *tx, size_t idx, char **ret_error) {
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
         int r = ht_file_snapshot_take(tx->c, path, &s);
         if (r < 0)
-                return set_error(ret_error, r, "journal %s: cannot read %s: %s", tx->txid, path, strerror(-r));
+                return set_error(ret_error, r, "journal %s: cannot read %s: %s", tx->txid, path, ht_strerror(-r));
         json_object *new = json_object_new_object();
         json_object_object_add(new, "existed", json_object_new_boolean(s->existed));
         json_object_object_add(new, "generated", json_object_new_boolean(true));
@@ -912,7 +912,7 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
                 if (r < 0) {
                         _cleanup_free_ char *dp = ht_display_path(tx->c, path);
                         return set_error(ret_error, r, "cannot record the current value of %s (%s): %s", key, dp,
-                                         strerror(-r));
+                                         ht_strerror(-r));
                 }
                 prior_value = read_value;
         }
@@ -1013,7 +1013,7 @@ static int prior_snapshot(const ht_tx *tx, const item *it, ht_file_snapshot **re
                 return set_error(ret_error, r,
                                  "journal %s: backup of %s (%s/" BACKUP_DIR "/%s) cannot be read: %s; nothing was "
                                  "restored",
-                                 tx->txid, it->path, tx->dir, it->backup, strerror(-r));
+                                 tx->txid, it->path, tx->dir, it->backup, ht_strerror(-r));
         }
         char hex[HT_SHA256_HEX_SIZE];
         ht_sha256_hex(s->content, s->len, hex);
@@ -1099,7 +1099,7 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, char ***msgs, cha
         (void)ht_cleanup_temp_files(c, it->path);
         r = ht_file_snapshot_take(c, it->path, &cur);
         if (r < 0) {
-                strv_pushf(errors, "%s: cannot read its current state: %s", dp, strerror(-r));
+                strv_pushf(errors, "%s: cannot read its current state: %s", dp, ht_strerror(-r));
                 return r;
         }
         if (same_file(cur, prior) && (prior->existed || dirs_absent(c, prior->missing_dirs)))
@@ -1118,7 +1118,7 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, char ***msgs, cha
         r = ht_file_restore(c, prior);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
         if (r < 0) {
-                strv_pushf(errors, "%s: cannot restore it: %s", dp, strerror(-r));
+                strv_pushf(errors, "%s: cannot restore it: %s", dp, ht_strerror(-r));
                 return r;
         }
         if (prior->existed)
@@ -1142,7 +1142,7 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
         _cleanup_free_ char *cur = NULL, *err = NULL, *rb = NULL;
         int r = ht_read_line(c, it->path, &cur);
         if (r < 0) {
-                strv_pushf(errors, "%s (%s): cannot read it: %s", it->key, dp, strerror(-r));
+                strv_pushf(errors, "%s (%s): cannot read it: %s", it->key, dp, ht_strerror(-r));
                 return r;
         }
         _cleanup_free_ char *ncur = normalize_ws(cur), *nprior = normalize_ws(it->prior_value);
@@ -1161,7 +1161,7 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
         bool ok = r >= 0 && streq(nrb, nprior);
         ht_audit_change("hosttune-rollback", it->key, cur, it->prior_value, tx->txid, ok);
         if (r < 0) {
-                strv_pushf(errors, "%s (%s): cannot write %s back: %s", it->key, dp, it->prior_value, strerror(-r));
+                strv_pushf(errors, "%s (%s): cannot write %s back: %s", it->key, dp, it->prior_value, ht_strerror(-r));
                 return r;
         }
         if (!ok) {
@@ -1247,7 +1247,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                 _cleanup_free_ char *dp = ht_display_path(c, it.path);
                 if (r < 0)
                         return set_error(ret_error, r, "journal %s: cannot read %s: %s; nothing was restored",
-                                         tx->txid, dp, strerror(-r));
+                                         tx->txid, dp, ht_strerror(-r));
                 if (!file_state_known(tx, it.path, cur))
                         return set_error(ret_error, -ESTALE,
                                          "journal %s: %s was changed since this transaction (its content is "
@@ -1463,7 +1463,7 @@ int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error) {
         r = load_all(c, jfd, &l, &n);
         close(jfd);
         if (r < 0)
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
         json_object *arr = json_object_new_array();
         for (size_t i = 0; i < n; i++)
                 json_object_array_add(arr, summary(&l[i]));
@@ -1486,7 +1486,7 @@ int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error)
         r = load_all_ex(c, jfd, true, &l, &n);
         close(jfd);
         if (r < 0)
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
         char **txids = NULL;
         int k = 0;
         for (size_t i = 0; i < n; i++)
@@ -1527,7 +1527,7 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
         r = load_all(c, jfd, &l, &n);
         if (r < 0) {
                 close(jfd);
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
         }
         ht_tx *found = NULL;
         for (size_t i = n; i > 0 && !found; i--) {
@@ -1551,7 +1551,7 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
                 ht_tx_free(found);
                 close(jfd);
                 return set_error(ret_error, r, "journal: cannot open a transaction in %s: %s", c->state_dir,
-                                 strerror(-r));
+                                 ht_strerror(-r));
         }
         close(jfd);
         if (!found)
@@ -1585,7 +1585,7 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
         r = load_all(c, jfd, &l, &n);
         if (r < 0) {
                 close(jfd);
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
         }
         size_t start = n;
         for (size_t i = 0; i < n; i++)
@@ -1606,7 +1606,7 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
                          !streq_ptr(ht_tx_command(e->tx), "rollback")) {
                         int q = tx_attach(e->tx, jfd);
                         if (q < 0)
-                                r = set_error(ret_error, q, "journal %s: cannot open it: %s", e->txid, strerror(-q));
+                                r = set_error(ret_error, q, "journal %s: cannot open it: %s", e->txid, ht_strerror(-q));
                         else {
                                 out = xrealloc(out, (k + 1) * sizeof(*out));
                                 out[k++] = TAKE_PTR(e->tx);
@@ -1661,7 +1661,7 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
         size_t n;
         r = load_all_ex(c, journal_fd, true, &l, &n);
         if (r < 0)
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, strerror(-r));
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
 
         int recovered = 0, n_corrupt = 0, n_failed = 0;
         char *first_error = NULL;
@@ -1688,7 +1688,7 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 char **msgs = NULL;
                 r = tx_attach(tx, journal_fd);
                 if (r < 0)
-                        err = xasprintf("journal %s: cannot open it: %s", tx->txid, strerror(-r));
+                        err = xasprintf("journal %s: cannot open it: %s", tx->txid, ht_strerror(-r));
                 else
                         r = undo(tx, NULL, 0, "recovered", "interrupted; undone by the next run", &msgs, &err);
                 if (ret_messages) {

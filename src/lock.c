@@ -91,7 +91,7 @@ static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_l
                         break;
                 if (r != -EBUSY) {
                         if (ret_error)
-                                *ret_error = xasprintf("cannot open lock %s: %s", lock_path, strerror(-r));
+                                *ret_error = xasprintf("cannot open lock %s: %s", lock_path, ht_strerror(-r));
                         return r;
                 }
                 struct timespec now;
@@ -121,7 +121,7 @@ static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_l
                 int r = -errno;
                 close(fd);
                 if (ret_error)
-                        *ret_error = xasprintf("cannot write lock %s: %s", lock_path, strerror(-r));
+                        *ret_error = xasprintf("cannot write lock %s: %s", lock_path, ht_strerror(-r));
                 return r;
         }
         ht_lock *l = xcalloc(1, sizeof(*l));

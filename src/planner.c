@@ -39,7 +39,7 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
         ht_planning p = {0};
         int r = ht_facts_collect(c, HT_FACTS_HOST, &p.facts);
         if (r < 0) {
-                *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
+                *ret_error = xasprintf("cannot collect facts: %s", ht_strerror(-r));
                 return r;
         }
         r = ht_profile_resolve(c, p.facts, profile, sets, &p.resolved, ret_error);
@@ -57,7 +57,7 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
         for (size_t i = 0; ht_backends[i]; i++) {
                 r = ht_backends[i]->plan(c, p.facts, p.resolved, p.plan);
                 if (r < 0) {
-                        *ret_error = xasprintf("%s backend failed: %s", ht_backends[i]->name, strerror(-r));
+                        *ret_error = xasprintf("%s backend failed: %s", ht_backends[i]->name, ht_strerror(-r));
                         ht_planning_done(&p);
                         return r;
                 }

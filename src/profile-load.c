@@ -315,7 +315,7 @@ int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0) {
                 int r = -errno;
-                *ret_error = xasprintf("%s: %s", path, strerror(-r));
+                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
                 return r;
         }
         struct stat st;
@@ -351,7 +351,7 @@ int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
                         if (errno == EINTR)
                                 continue;
                         r = -errno;
-                        *ret_error = xasprintf("%s: %s", path, strerror(-r));
+                        *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
                         return r;
                 }
                 if (n == 0)

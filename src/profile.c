@@ -421,9 +421,9 @@ static int eval_expr(ht_resolver *r, const char *text, const char *file, unsigne
                                                       r->lookup_error, file, what);
                 else if (line)
                         *ret_error = xasprintf("%s:%u: %s: %s%s", file, line, what,
-                                               e ? e : strerror(-k), k == -ENODATA ? offline_hint(r) : "");
+                                               e ? e : ht_strerror(-k), k == -ENODATA ? offline_hint(r) : "");
                 else
-                        *ret_error = xasprintf("%s %s: %s%s", file, what, e ? e : strerror(-k),
+                        *ret_error = xasprintf("%s %s: %s%s", file, what, e ? e : ht_strerror(-k),
                                                k == -ENODATA ? offline_hint(r) : "");
                 free(r->lookup_error);
                 r->lookup_error = NULL;
@@ -1288,7 +1288,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
 
         k = ht_search_path_list(rdirs, ".rules", &rpaths, NULL);
         if (k < 0) {
-                *ret_error = xasprintf("reading the rules path: %s", strerror(-k));
+                *ret_error = xasprintf("reading the rules path: %s", ht_strerror(-k));
                 goto out;
         }
         for (size_t i = 0; rpaths && rpaths[i]; i++) {
@@ -1376,7 +1376,7 @@ int ht_profile_list(const ht_context *c, ht_profile_info **ret, size_t *ret_n, c
         _cleanup_strv_free_ char **paths = NULL, **names = NULL;
         int k = ht_search_path_list(dirs, ".profile", &paths, &names);
         if (k < 0) {
-                *ret_error = xasprintf("reading the profile path: %s", strerror(-k));
+                *ret_error = xasprintf("reading the profile path: %s", ht_strerror(-k));
                 return k;
         }
         size_t n = strv_length(names);

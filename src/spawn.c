@@ -105,14 +105,14 @@ int ht_daemon_reload(char **ret_error) {
         sd_bus_error error = SD_BUS_ERROR_NULL;
         int r = sd->bus_open_system(&bus);
         if (r < 0) {
-                *ret_error = xasprintf("cannot connect to the system bus: %s", strerror(-r));
+                *ret_error = xasprintf("cannot connect to the system bus: %s", ht_strerror(-r));
                 return r;
         }
         r = sd->bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
                                "org.freedesktop.systemd1.Manager", "Reload", &error, NULL, "");
         if (r < 0)
                 *ret_error = xasprintf("systemd daemon-reload failed: %s",
-                                       error.message ? error.message : strerror(-r));
+                                       error.message ? error.message : ht_strerror(-r));
         sd->bus_error_free(&error);
         sd->bus_unref(bus);
         return r < 0 ? r : 0;

@@ -121,6 +121,14 @@ char *xasprintf(const char *fmt, ...) {
         return p;
 }
 
+/* The root context reports a path whose symlinks lead out of --root as
+ * EXDEV; "Invalid cross-device link" would tell the user nothing. */
+const char *ht_strerror(int err) {
+        if (err == EXDEV)
+                return "a symlink leads out of the root";
+        return strerror(err);
+}
+
 bool startswith(const char *s, const char *prefix) {
         return strncmp(s, prefix, strlen(prefix)) == 0;
 }

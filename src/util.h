@@ -40,6 +40,8 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 
+/* strerror(err) in hosttune's terms (EXDEV: a symlink out of the root). */
+const char *ht_strerror(int err);
 bool startswith(const char *s, const char *prefix);
 bool endswith(const char *s, const char *suffix);
 /* Strip leading and trailing whitespace in place; returns s moved forward. */

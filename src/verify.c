@@ -224,7 +224,7 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
         r = facts ? 0 : ht_facts_collect(c, HT_FACTS_HOST, &collected);
         const ht_facts *f = facts ? facts : collected;
         if (r < 0) {
-                *ret_error = xasprintf("cannot collect facts: %s", strerror(-r));
+                *ret_error = xasprintf("cannot collect facts: %s", ht_strerror(-r));
                 ht_resolved_free(want);
                 ht_tx_free(tx);
                 ht_verify_result_done(&res);

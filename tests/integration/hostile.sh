@@ -180,7 +180,8 @@ link_case "managed directory linked to etc/shadow" \
 link_case "managed directory linked outside the root" \
         'rm -rf "$h/etc/security/limits.d" && ln -s "$outside/dir" "$h/etc/security/limits.d"' "symlink"
 link_case "managed directory linked up out of the root" \
-        'rm -rf "$h/etc/security/limits.d" && ln -s ../../../../../../../../../../.. "$h/etc/security/limits.d"' "limits.d"
+        'rm -rf "$h/etc/security/limits.d" && ln -s ../../../../../../../../../../.. "$h/etc/security/limits.d"' \
+        "limits.d/90-hosttune.conf: a symlink leads out of the root"
 link_case "state directory linked elsewhere" \
         'mkdir -p "$h/var/lib" "$h/etc/evil" && ln -s ../../etc/evil "$h/var/lib/hosttune"' "is a symlink; refusing it"
 link_case "lock file linked to etc/shadow" \
