@@ -333,7 +333,8 @@ int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, 
          * and plan reads some fifty files. Straight into the buffer. */
         strbuf b = {0};
         for (;;) {
-                strbuf_grow(&b, 4096);
+                /* 1 KB first: most files here are a value or a few lines */
+                strbuf_grow(&b, b.len < 1023 ? 1023 - b.len : b.len);
                 ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
                 if (n < 0 && errno == EINTR)
                         continue;
@@ -356,8 +357,8 @@ int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, 
         b.data[b.len] = 0;
         if (ret_len)
                 *ret_len = b.len;
-        /* most files are a line or two: give the rest back */
-        *ret = xrealloc(b.data, b.len + 1);
+        /* a big buffer mostly empty: give the rest back */
+        *ret = b.cap > 4096 && b.cap / 2 > b.len ? xrealloc(b.data, b.len + 1) : b.data;
         return 0;
 }
 

@@ -80,6 +80,34 @@ static void test_read_through_links(void **state) {
         free(s);
 }
 
+/* Sizes around the read buffer's first size and its doublings, the
+ * maximum, and a directory (read() says EISDIR; there is no fstat). */
+static void test_read_sizes(void **state) {
+        ht_context *c = *state;
+        static const size_t sizes[] = {0, 1, 1022, 1023, 1024, 1025, 2047, 2048, 4095, 4096, 65537, 300000};
+        for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
+                _cleanup_free_ char *want = xmalloc(sizes[i] + 1);
+                for (size_t k = 0; k < sizes[i]; k++)
+                        want[k] = (char)('a' + k % 26);
+                want[sizes[i]] = 0;
+                int fd = ht_open(c, "/etc/sized", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                assert_true(fd >= 0);
+                assert_int_equal(write(fd, want, sizes[i]), (ssize_t)sizes[i]);
+                close(fd);
+                char *got;
+                size_t len;
+                assert_int_equal(ht_read_file(c, "/etc/sized", 1 << 20, &got, &len), 0);
+                assert_int_equal(len, sizes[i]);
+                assert_string_equal(got, want);
+                free(got);
+                if (sizes[i] > 0)
+                        assert_int_equal(ht_read_file(c, "/etc/sized", sizes[i] - 1, &got, &len), -EFBIG);
+        }
+        char *s = NULL;
+        assert_int_equal(ht_read_file(c, "/etc", 4096, &s, NULL), -EISDIR);
+        assert_null(s);
+}
+
 static void test_refuse_escape(void **state) {
         ht_context *c = *state;
         char *s = NULL;
@@ -165,6 +193,7 @@ static void test_path_check(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_read_through_links),
+                cmocka_unit_test(test_read_sizes),
                 cmocka_unit_test(test_refuse_escape),
                 cmocka_unit_test(test_create_does_not_follow),
                 cmocka_unit_test(test_links_mid_path),
