@@ -82,23 +82,61 @@ static void load_limits(const ht_context *c, const char *dropin, limits_set *ret
         }
 }
 
+/* A user domain's account, looked up once per plan: a profile gives the
+ * database owner several limits, and each lookup reads /etc/passwd and
+ * /etc/group. */
+typedef struct {
+        char *name;
+        bool exists;
+        uint32_t uid, gid;
+        char **groups;
+        uint32_t *gids;
+        size_t n_gids;
+} account;
+
+typedef struct {
+        account *list;
+        size_t n;
+} accounts;
+
+static const account *account_of(const ht_context *c, accounts *cache, const char *user) {
+        for (size_t i = 0; i < cache->n; i++)
+                if (streq(cache->list[i].name, user))
+                        return &cache->list[i];
+        cache->list = xrealloc(cache->list, (cache->n + 1) * sizeof(account));
+        account *a = &cache->list[cache->n++];
+        *a = (account){.name = xstrdup(user)};
+        a->exists = ht_account_user(c, user, &a->uid, &a->gid) >= 0;
+        if (a->exists)
+                ht_account_groups_of(c, user, a->gid, &a->groups, &a->gids, &a->n_gids);
+        return a;
+}
+
+static void accounts_done(accounts *cache) {
+        for (size_t i = 0; i < cache->n; i++) {
+                free(cache->list[i].name);
+                strv_free(cache->list[i].groups);
+                free(cache->list[i].gids);
+        }
+        free(cache->list);
+}
+
 /* Report entries of other files that win over hosttune's for a user
  * domain (the case that matters: the database owner). */
-static void check_precedence(const ht_context *c, const ht_setting *s, const limits_set *set, ht_plan *plan) {
+static void check_precedence(const ht_context *c, const ht_setting *s, const limits_set *set, accounts *cache,
+                             ht_plan *plan) {
         if (s->domain[0] == '@' || s->domain[0] == '*' || s->domain[0] == '%' || strchr(s->domain, ':'))
                 return;
-        uint32_t uid, gid;
-        if (ht_account_user(c, s->domain, &uid, &gid) < 0) {
+        const account *a = account_of(c, cache, s->domain);
+        if (!a->exists) {
                 ht_plan_warn(plan, "user %s does not exist on this host (yet); its limits apply once it does",
                              s->domain);
                 return;
         }
-        _cleanup_strv_free_ char **groups = NULL;
-        _cleanup_free_ uint32_t *gids = NULL;
-        size_t ngids = 0;
-        ht_account_groups_of(c, s->domain, gid, &groups, &gids, &ngids);
+        uint32_t uid = a->uid;
         ht_limits_subject who = {
-                .user = s->domain, .uid = uid, .gid = gid, .groups = groups, .gids = gids, .n_gids = ngids,
+                .user = s->domain, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
+                .n_gids = a->n_gids,
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->item,
@@ -177,6 +215,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         }
         limits_set set;
         load_limits(c, content, &set, plan);
+        accounts cache = {0};
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_LIMITS)
@@ -186,8 +225,9 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now, s->value);
                         ch->source = xstrdup(s->source);
                 }
-                check_precedence(c, s, &set, plan);
+                check_precedence(c, s, &set, &cache, plan);
         }
+        accounts_done(&cache);
         limits_set_done(&set);
         ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content, strlen(content), 0644);
         return 0;
