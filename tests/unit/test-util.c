@@ -102,6 +102,18 @@ static void test_xasprintf(void **state) {
         free(s);
 }
 
+static void test_control_chars(void **state) {
+        assert_false(has_control_chars(""));
+        assert_false(has_control_chars("plain value\twith a tab"));
+        assert_false(has_control_chars("caf\xc3\xa9 \xff ~"));
+        for (int c = 1; c < 0x20; c++) {
+                char s[4] = {'a', (char)c, 'b', 0};
+                assert_int_equal(has_control_chars(s), c != '\t');
+        }
+        assert_true(has_control_chars("del\x7f"));
+        assert_false(has_control_chars(" !~\x80"));
+}
+
 static void test_normalize_ws(void **state) {
         char *s = normalize_ws("250\t32000\t100\t128\n");
         assert_string_equal(s, "250 32000 100 128");
@@ -121,6 +133,7 @@ int main(void) {
                 cmocka_unit_test(test_strv),
                 cmocka_unit_test(test_strv_split_edges),
                 cmocka_unit_test(test_xasprintf),
+                cmocka_unit_test(test_control_chars),
                 cmocka_unit_test(test_normalize_ws),
                 cmocka_unit_test(test_closest),
         };
