@@ -292,8 +292,9 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
                 const ht_setting *s = &r->settings[i].s;
                 if (s->backend != b || s->remove || !s->value)
                         continue;
-                _cleanup_free_ char *n = setting_expr_name(s);
-                if (streq(n, dot + 1)) {
+                /* sysctl and cmdline names are their keys: no copy */
+                _cleanup_free_ char *n = b == HT_BK_SYSCTL || b == HT_BK_CMDLINE ? NULL : setting_expr_name(s);
+                if (streq(n ? n : s->key, dot + 1)) {
                         *ret = ht_value_parse_literal(s->value);
                         return 0;
                 }
