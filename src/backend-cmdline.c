@@ -218,6 +218,8 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
  * a parameter already in _DEFAULT is set there; removals go to both. */
 static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
                            pending_set *edits, ht_plan *plan) {
+        if (ops->n == 0) /* GRUB_CMDLINE_XEN on most hosts: nothing to read */
+                return;
         _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
         if (!env)
