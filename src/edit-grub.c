@@ -117,6 +117,24 @@ static int scan_dq(scanner *sc) {
 }
 
 /* $(...), ${...} or a plain $: step over it, quotes and nesting included. */
+/* An escape, a quoted string or a backtick at sc->pos, scanned whole:
+ * 0, or 1 when c starts none of them, or <0 from the scan. */
+static int scan_quoting(scanner *sc, char c) {
+        switch (c) {
+        case '\\':
+                skip_escape(sc);
+                return 0;
+        case '\'':
+                return scan_sq(sc);
+        case '"':
+                return scan_dq(sc);
+        case '`':
+                return scan_backtick(sc);
+        default:
+                return 1;
+        }
+}
+
 static int scan_dollar(scanner *sc) {
         unsigned start = sc->line;
         int r;
@@ -133,27 +151,18 @@ static int scan_dollar(scanner *sc) {
         unsigned depth = 1;
         for (sc->pos += 2; sc->pos < sc->len;) {
                 char c = sc->s[sc->pos];
-                if (c == '\\')
-                        skip_escape(sc);
-                else if (c == '\'') {
-                        if ((r = scan_sq(sc)) < 0)
-                                return r;
-                } else if (c == '"') {
-                        if ((r = scan_dq(sc)) < 0)
-                                return r;
-                } else if (c == '`') {
-                        if ((r = scan_backtick(sc)) < 0)
-                                return r;
-                } else {
-                        if (c == open)
-                                depth++;
-                        else if (c == close && --depth == 0) {
-                                sc->pos++;
-                                return 0;
-                        } else if (c == '\n')
-                                sc->line++;
+                if ((r = scan_quoting(sc, c)) < 0)
+                        return r;
+                if (r == 0)
+                        continue;
+                if (c == open)
+                        depth++;
+                else if (c == close && --depth == 0) {
                         sc->pos++;
-                }
+                        return 0;
+                } else if (c == '\n')
+                        sc->line++;
+                sc->pos++;
         }
         return scan_error(sc, start, open == '(' ? "unterminated $(" : "unterminated ${");
 }
@@ -169,18 +178,11 @@ static int scan_word(scanner *sc) {
                 char c = sc->s[sc->pos];
                 if (is_word_end(c))
                         break;
-                if (c == '\\')
-                        skip_escape(sc);
-                else if (c == '\'') {
-                        if ((r = scan_sq(sc)) < 0)
-                                return r;
-                } else if (c == '"') {
-                        if ((r = scan_dq(sc)) < 0)
-                                return r;
-                } else if (c == '`') {
-                        if ((r = scan_backtick(sc)) < 0)
-                                return r;
-                } else if (c == '$') {
+                if ((r = scan_quoting(sc, c)) < 0)
+                        return r;
+                if (r == 0)
+                        continue;
+                if (c == '$') {
                         if ((r = scan_dollar(sc)) < 0)
                                 return r;
                 } else

@@ -276,35 +276,54 @@ json_object *ht_facts_workload_json(const ht_context *c) {
         return workload_json(f);
 }
 
-json_object *ht_facts_lookup(json_object *facts_json, const char *dotted, bool *ret_exists) {
+/* One walker for both lookups: a segment at a time, copied for the
+ * lookup (to the stack when short), no list of parts allocated. */
+static json_object *walk_dotted(json_object *root, const char *dotted, bool array_indexes, bool *ret_exists) {
         if (ret_exists)
                 *ret_exists = false;
-        if (!facts_json || isempty(dotted))
+        if (!root || isempty(dotted))
                 return NULL;
-        _cleanup_strv_free_ char **parts = strv_split(dotted, ".");
-        /* "a..b", ".a" or "a." name nothing */
-        if (strv_length(parts) == 0 || dotted[0] == '.' || endswith(dotted, ".") ||
-            strstr(dotted, ".."))
-                return NULL;
-        json_object *cur = facts_json;
-        for (size_t i = 0; parts[i]; i++) {
-                json_object *next = NULL;
+        json_object *cur = root;
+        for (const char *p = dotted;;) {
+                size_t n = strcspn(p, ".");
+                if (n == 0)
+                        return NULL; /* "a..b", ".a" or "a." name nothing */
                 if (!cur)
                         return NULL; /* a null in the middle of the path */
+                char small[64];
+                _cleanup_free_ char *big = n < sizeof small ? NULL : xstrndup(p, n);
+                const char *seg = big;
+                if (!big) {
+                        memcpy(small, p, n);
+                        small[n] = 0;
+                        seg = small;
+                }
+                json_object *next = NULL;
                 if (json_object_is_type(cur, json_type_object)) {
-                        if (!json_object_object_get_ex(cur, parts[i], &next))
+                        if (!json_object_object_get_ex(cur, seg, &next))
                                 return NULL;
-                } else if (json_object_is_type(cur, json_type_array)) {
+                } else if (array_indexes && json_object_is_type(cur, json_type_array)) {
                         uint64_t idx;
-                        if (!isdigit((unsigned char)parts[i][0]) || parse_u64(parts[i], &idx) < 0 ||
+                        if (!isdigit((unsigned char)seg[0]) || parse_u64(seg, &idx) < 0 ||
                             idx >= json_object_array_length(cur))
                                 return NULL;
                         next = json_object_array_get_idx(cur, (size_t)idx);
                 } else
                         return NULL;
                 cur = next;
+                if (!p[n])
+                        break;
+                p += n + 1;
         }
         if (ret_exists)
                 *ret_exists = true;
         return cur;
+}
+
+json_object *ht_facts_lookup(json_object *facts_json, const char *dotted, bool *ret_exists) {
+        return walk_dotted(facts_json, dotted, true, ret_exists);
+}
+
+json_object *ht_facts_lookup_field(json_object *facts_json, const char *dotted, bool *ret_exists) {
+        return walk_dotted(facts_json, dotted, false, ret_exists);
 }

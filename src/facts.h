@@ -206,3 +206,5 @@ json_object *ht_facts_workload_json(const ht_context *c);
  * exists with a null value returns a node of type json_type_null via
  * *ret_exists=true and NULL. */
 json_object *ht_facts_lookup(json_object *facts_json, const char *dotted, bool *ret_exists);
+/* The same for expression names: objects only, no list indexes. */
+json_object *ht_facts_lookup_field(json_object *facts_json, const char *dotted, bool *ret_exists);

@@ -115,33 +115,6 @@ char *ht_value_format(const ht_value *v) {
 
 /* --- the lookup behind every expression ----------------------------- */
 
-static json_object *json_dotted(json_object *root, const char *dotted, bool *ret_exists) {
-        json_object *o = root;
-        *ret_exists = false;
-        if (!root)
-                return NULL;
-        /* A segment at a time, copied to the stack for the lookup: no
-         * list of parts to allocate on every name looked up. */
-        char seg[256];
-        for (const char *p = dotted;;) {
-                size_t n = strcspn(p, ".");
-                if (n == 0 || n >= sizeof seg)
-                        return NULL;
-                memcpy(seg, p, n);
-                seg[n] = 0;
-                json_object *next;
-                if (!o || !json_object_is_type(o, json_type_object) ||
-                    !json_object_object_get_ex(o, seg, &next))
-                        return NULL;
-                o = next;
-                if (!p[n])
-                        break;
-                p += n + 1;
-        }
-        *ret_exists = true;
-        return o;
-}
-
 static void fact_names(json_object *o, const char *prefix, char ***l) {
         json_object_object_foreach(o, k, v) {
                 _cleanup_free_ char *n = prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
@@ -175,8 +148,8 @@ static char **take_candidates(void *userdata) {
  * Oracle's hugepages_settings.sh computes it (MOS Doc ID 401749.1). */
 static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
         bool e1, e2;
-        json_object *kb = json_dotted(r->facts, "hugepages.default_size_kb", &e1);
-        json_object *sizes = json_dotted(r->facts, "shm.sizes_bytes", &e2);
+        json_object *kb = ht_facts_lookup_field(r->facts, "hugepages.default_size_kb", &e1);
+        json_object *sizes = ht_facts_lookup_field(r->facts, "shm.sizes_bytes", &e2);
         if (!kb || !json_object_is_type(kb, json_type_int) || json_object_get_int64(kb) <= 0 ||
             !sizes || !json_object_is_type(sizes, json_type_array)) {
                 *ret = ht_value_null();
@@ -203,7 +176,7 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
             !json_object_object_get_ex(r->facts, "workload", NULL))
                 json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c));
         bool exists;
-        json_object *o = json_dotted(r->facts, dotted, &exists);
+        json_object *o = ht_facts_lookup_field(r->facts, dotted, &exists);
         if (!exists) {
                 char **names = NULL;
                 if (r->facts && json_object_is_type(r->facts, json_type_object))
@@ -395,8 +368,8 @@ static int lookup(void *userdata, const char *name, ht_value *ret) {
  * --facts, say where it can come from. "" otherwise. */
 static const char *offline_hint(ht_resolver *r) {
         bool e1, e2;
-        json_object *off = json_dotted(r->facts, "image.offline", &e1);
-        json_object *file = json_dotted(r->facts, "image.facts_file", &e2);
+        json_object *off = ht_facts_lookup_field(r->facts, "image.offline", &e1);
+        json_object *file = ht_facts_lookup_field(r->facts, "image.facts_file", &e2);
         if (off && json_object_is_type(off, json_type_boolean) && json_object_get_boolean(off) && !file)
                 return "\n  (this is an offline image: the facts only a running kernel knows come from "
                        "--facts FILE, what 'hosttune facts --json' prints on a machine of the target shape)";
