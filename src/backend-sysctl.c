@@ -135,6 +135,17 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
         free(names);
 }
 
+/* A setting for the kernel the host boots next (a kernel switch is
+ * pending): persisted now, in effect after that reboot. */
+static void add_after_kernel_switch(ht_plan *plan, const ht_setting *s, const char *cur) {
+        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
+        ch->source = xstrdup(s->source);
+        ch->outcome = HT_OUTCOME_KEPT;
+        ch->reboot_required = true;
+        ch->note = xstrdup("takes effect after the reboot into the new kernel");
+        plan->reboot_required = true;
+}
+
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         size_t n = ht_settings_count(r, HT_BK_SYSCTL);
@@ -172,12 +183,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                          * another kernel is pending): persisted, and shown
                          * as waiting for that reboot */
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
-                        ch->source = xstrdup(s->source);
-                        ch->outcome = HT_OUTCOME_KEPT;
-                        ch->reboot_required = true;
-                        ch->note = xstrdup("takes effect after the reboot into the new kernel");
-                        plan->reboot_required = true;
+                        add_after_kernel_switch(plan, s, NULL);
                         continue;
                 }
                 if (live && k < 0) {
@@ -201,12 +207,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (s->boot_only) {
                         /* the running kernel cannot take it (a kernel switch is
                          * pending): persisted, checked after the reboot */
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
-                        ch->source = xstrdup(s->source);
-                        ch->outcome = HT_OUTCOME_KEPT;
-                        ch->reboot_required = true;
-                        ch->note = xstrdup("takes effect after the reboot into the new kernel");
-                        plan->reboot_required = true;
+                        add_after_kernel_switch(plan, s, cur);
                         continue;
                 }
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);

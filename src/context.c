@@ -330,36 +330,10 @@ int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, 
         if (fd < 0)
                 return fd;
         /* No fstat: read() of a directory fails with EISDIR by itself,
-         * and plan reads some fifty files. Straight into the buffer. */
-        strbuf b = {0};
-        for (;;) {
-                /* 1 KB first: most files here are a value or a few lines */
-                strbuf_grow(&b, b.len < 1023 ? 1023 - b.len : b.len);
-                ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        int r = -errno;
-                        close(fd);
-                        strbuf_done(&b);
-                        return r;
-                }
-                if (n == 0)
-                        break;
-                if (b.len + (size_t)n > max) {
-                        close(fd);
-                        strbuf_done(&b);
-                        return -EFBIG;
-                }
-                b.len += (size_t)n;
-        }
+         * and plan reads some fifty files. */
+        int r = ht_read_fd(fd, max, ret, ret_len);
         close(fd);
-        b.data[b.len] = 0;
-        if (ret_len)
-                *ret_len = b.len;
-        /* a big buffer mostly empty: give the rest back */
-        *ret = b.cap > 4096 && b.cap / 2 > b.len ? xrealloc(b.data, b.len + 1) : b.data;
-        return 0;
+        return r;
 }
 
 int ht_read_line(const ht_context *c, const char *path, char **ret) {

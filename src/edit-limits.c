@@ -112,12 +112,7 @@ static int problem(ht_limits_file *f, unsigned flags, unsigned line, char **ret_
         va_start(ap, fmt);
         _cleanup_free_ char *msg = xvasprintf(fmt, ap);
         va_end(ap);
-        if (flags & HT_LIMITS_LENIENT) {
-                strv_pushf(&f->warnings, "%u: %s", line, msg);
-                return 0;
-        }
-        *ret_error = xasprintf("%u: %s", line, msg);
-        return -EINVAL;
+        return ht_line_problem(&f->warnings, flags & HT_LIMITS_LENIENT, line, msg, ret_error);
 }
 
 int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_file **ret,

@@ -118,12 +118,7 @@ int ht_sysctl_proc_path(const char *key, char **ret, char **ret_error) {
 }
 
 static int line_problem(ht_sysctl_file *f, unsigned flags, unsigned line, const char *msg, char **ret_error) {
-        if (flags & HT_SYSCTL_LENIENT) {
-                strv_pushf(&f->warnings, "%u: %s", line, msg);
-                return 0;
-        }
-        *ret_error = xasprintf("%u: %s", line, msg);
-        return -EINVAL;
+        return ht_line_problem(&f->warnings, flags & HT_SYSCTL_LENIENT, line, msg, ret_error);
 }
 
 int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_file **ret,

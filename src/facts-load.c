@@ -184,46 +184,33 @@ static int read_json(const char *path, json_object **ret, char **ret_error) {
                 *ret_error = xasprintf("%s: too large for a facts file (over %u bytes)", path, MAX_FACTS_FILE);
                 return -EFBIG;
         }
-        strbuf b = {0};
-        char buf[8192];
-        for (;;) {
-                ssize_t n = read(fd, buf, sizeof buf);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        int r = -errno;
-                        strbuf_done(&b);
-                        *ret_error = xasprintf("cannot read %s: %s", path, ht_strerror(-r));
-                        return r;
-                }
-                if (n == 0)
-                        break;
-                if (b.len + (size_t)n > MAX_FACTS_FILE) {
-                        strbuf_done(&b);
-                        *ret_error = xasprintf("%s: too large for a facts file", path);
-                        return -EFBIG;
-                }
-                strbuf_appendn(&b, buf, (size_t)n);
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int k = ht_read_fd(fd, MAX_FACTS_FILE, &text, &len);
+        if (k == -EFBIG) {
+                *ret_error = xasprintf("%s: too large for a facts file", path);
+                return k;
         }
-        const char *text = b.data ? b.data : "";
+        if (k < 0) {
+                *ret_error = xasprintf("cannot read %s: %s", path, ht_strerror(-k));
+                return k;
+        }
         json_tokener *tok = json_tokener_new();
-        json_object *o = json_tokener_parse_ex(tok, text, (int)b.len);
+        json_object *o = json_tokener_parse_ex(tok, text, (int)len);
         enum json_tokener_error jerr = json_tokener_get_error(tok);
         size_t off = (size_t)json_tokener_get_parse_end(tok);
         json_tokener_free(tok);
         if (!o || jerr != json_tokener_success || text[off + strspn(text + off, " \t\r\n")]) {
                 unsigned line = 1;
-                for (size_t i = 0; i < off && i < b.len; i++)
+                for (size_t i = 0; i < off && i < len; i++)
                         line += text[i] == '\n';
                 *ret_error = xasprintf("%s:%u: not valid JSON (%s)", path, line,
                                        o && jerr == json_tokener_success ? "text after the end"
                                        : jerr == json_tokener_continue ? "unexpected end of file"
                                                                         : json_tokener_error_desc(jerr));
                 json_object_put(o);
-                strbuf_done(&b);
                 return -EBADMSG;
         }
-        strbuf_done(&b);
         *ret = o;
         return 0;
 }

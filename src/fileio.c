@@ -44,8 +44,7 @@ static int write_all(int fd, const void *data, size_t len) {
         return 0;
 }
 
-/* fsync a directory given any fd of it (O_PATH fds cannot be fsynced). */
-static int fsync_dir(int dir_fd) {
+int ht_fsync_dir(int dir_fd) {
         int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
@@ -137,7 +136,7 @@ static int write_atomic_at(int dir_fd, const char *name, const void *data, size_
                 r = -errno;
                 goto fail;
         }
-        return fsync_dir(dir_fd);
+        return ht_fsync_dir(dir_fd);
 
 fail:
         if (fd >= 0)
@@ -195,7 +194,7 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
                 close(fd);
                 if (r < 0)
                         return r;
-                return fsync_dir(dir_fd);
+                return ht_fsync_dir(dir_fd);
         }
         if (S_ISDIR(st.st_mode))
                 return 0;
@@ -274,7 +273,7 @@ int ht_remove_file(const ht_context *c, const char *path) {
                 return -EISDIR;
         if (unlinkat(dir_fd, name, 0) < 0)
                 return errno == ENOENT ? 0 : -errno;
-        return fsync_dir(dir_fd);
+        return ht_fsync_dir(dir_fd);
 }
 
 static bool is_temp_name_for(const char *entry, const char *name) {
@@ -318,41 +317,11 @@ int ht_cleanup_temp_files(const ht_context *c, const char *path) {
         }
         closedir(d);
         if (removed > 0) {
-                r = fsync_dir(dir_fd);
+                r = ht_fsync_dir(dir_fd);
                 if (r < 0)
                         return r;
         }
         return removed;
-}
-
-static int read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
-        strbuf b = {0};
-        char buf[65536];
-        for (;;) {
-                ssize_t n = read(fd, buf, sizeof(buf));
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        int r = -errno;
-                        strbuf_done(&b);
-                        return r;
-                }
-                if (n == 0)
-                        break;
-                if (b.len + (size_t)n > max) {
-                        strbuf_done(&b);
-                        return -EFBIG;
-                }
-                strbuf_appendn(&b, buf, (size_t)n);
-        }
-        size_t len = b.len;
-        char *s = strbuf_steal(&b);
-        if (!s)
-                s = xstrdup("");
-        *ret = s;
-        if (ret_len)
-                *ret_len = len;
-        return 0;
 }
 
 int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len) {
@@ -364,7 +333,7 @@ int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t
                 return -errno;
         if (!S_ISREG(st.st_mode))
                 return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-        return read_fd(fd, max, ret, ret_len);
+        return ht_read_fd(fd, max, ret, ret_len);
 }
 
 void ht_file_snapshot_free(ht_file_snapshot *s) {
@@ -441,7 +410,7 @@ int ht_file_snapshot_take(const ht_context *c, const char *path, ht_file_snapsho
                 r = -EAGAIN; /* replaced under us */
                 goto fail;
         }
-        r = read_fd(fd, HT_FILE_MAX, &s->content, &s->len);
+        r = ht_read_fd(fd, HT_FILE_MAX, &s->content, &s->len);
         if (r < 0)
                 goto fail;
         s->existed = true;
@@ -479,7 +448,7 @@ int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
                 struct stat st;
                 if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
                     unlinkat(dfd, name, AT_REMOVEDIR) == 0)
-                        (void)fsync_dir(dfd);
+                        (void)ht_fsync_dir(dfd);
                 close(dfd);
         }
         return 0;

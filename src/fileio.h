@@ -96,6 +96,9 @@ int ht_write_file_exact(const ht_context *c, const char *path, const void *data,
  * (-ELOOP); NUL-terminated; -EFBIG beyond max. */
 int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len);
 
+/* fsync a directory given any fd of it (O_PATH fds cannot be fsynced). */
+int ht_fsync_dir(int dir_fd);
+
 /* Write a runtime kernel value (/proc/sys, /sys; ordinary files in
  * fixture trees): value plus "\n" in one write(2), then read it back.
  * The read-back (trailing newline removed) goes to *ret_readback when

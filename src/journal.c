@@ -241,15 +241,6 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
         return 0;
 }
 
-static int fsync_fd_dir(int dir_fd) {
-        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        int r = fsync(fd) < 0 ? -errno : 0;
-        close(fd);
-        return r;
-}
-
 /* Remove regular files named ".#..." (temps of a crashed atomic write). */
 static void remove_dot_temps(int dir_fd) {
         int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -739,7 +730,7 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 r = set_error(ret_error, -errno, "journal %s: cannot rename %s: %s", txid, tmp, strerror(errno));
                 goto fail;
         }
-        r = fsync_fd_dir(journal_fd);
+        r = ht_fsync_dir(journal_fd);
         if (r < 0)
                 return set_error(ret_error, r, "journal %s: cannot fsync %s/" JOURNAL_DIR ": %s", txid,
                                  c->state_dir, ht_strerror(-r));
@@ -1368,18 +1359,18 @@ static void entries_free(entry *e, size_t n) {
         free(e);
 }
 
-/* Every transaction in the journal, oldest first. No journal: none. */
-/* Every transaction, or (only_pending) those carrying the pending marker:
- * the common question of every run, answered without reading the rest. */
-static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **ret, size_t *ret_n) {
+/* Every transaction in the journal, oldest first, or (only_pending)
+ * those carrying the pending marker: the common question of every run,
+ * answered without reading the rest. */
+static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **ret, size_t *ret_n,
+                       char **ret_error) {
         int fd = openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        DIR *d = fdopendir(fd);
+        DIR *d = fd < 0 ? NULL : fdopendir(fd);
         if (!d) {
                 int r = -errno;
-                close(fd);
-                return r;
+                if (fd >= 0)
+                        close(fd);
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
         }
         entry *l = NULL;
         size_t n = 0;
@@ -1414,8 +1405,8 @@ static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **
         return 0;
 }
 
-static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n) {
-        return load_all_ex(c, jfd, false, ret, ret_n);
+static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n, char **ret_error) {
+        return load_all_ex(c, jfd, false, ret, ret_n, ret_error);
 }
 
 static void copy_key(json_object *to, json_object *from, const char *key) {
@@ -1460,10 +1451,10 @@ int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error) {
                 return r;
         entry *l;
         size_t n;
-        r = load_all(c, jfd, &l, &n);
+        r = load_all(c, jfd, &l, &n, ret_error);
         close(jfd);
         if (r < 0)
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+                return r;
         json_object *arr = json_object_new_array();
         for (size_t i = 0; i < n; i++)
                 json_object_array_add(arr, summary(&l[i]));
@@ -1483,10 +1474,10 @@ int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error)
                 return r;
         entry *l;
         size_t n;
-        r = load_all_ex(c, jfd, true, &l, &n);
+        r = load_all_ex(c, jfd, true, &l, &n, ret_error);
         close(jfd);
         if (r < 0)
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+                return r;
         char **txids = NULL;
         int k = 0;
         for (size_t i = 0; i < n; i++)
@@ -1524,10 +1515,10 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
                 return r;
         entry *l;
         size_t n;
-        r = load_all(c, jfd, &l, &n);
+        r = load_all(c, jfd, &l, &n, ret_error);
         if (r < 0) {
                 close(jfd);
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+                return r;
         }
         ht_tx *found = NULL;
         for (size_t i = n; i > 0 && !found; i--) {
@@ -1582,10 +1573,10 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
                 return r;
         entry *l;
         size_t n;
-        r = load_all(c, jfd, &l, &n);
+        r = load_all(c, jfd, &l, &n, ret_error);
         if (r < 0) {
                 close(jfd);
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+                return r;
         }
         size_t start = n;
         for (size_t i = 0; i < n; i++)
@@ -1659,9 +1650,9 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
 
         entry *l;
         size_t n;
-        r = load_all_ex(c, journal_fd, true, &l, &n);
+        r = load_all_ex(c, journal_fd, true, &l, &n, ret_error);
         if (r < 0)
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+                return r;
 
         int recovered = 0, n_corrupt = 0, n_failed = 0;
         char *first_error = NULL;

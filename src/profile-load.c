@@ -336,33 +336,17 @@ int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
 
         /* Read through the fd that was checked, so the file parsed is the
          * file trusted. */
-        /* Sized from fstat, grown only if the file grows while read; a
-         * buffer of the maximum size would cost an mmap per file. */
-        size_t cap = (size_t)st.st_size + 2;
-        _cleanup_free_ char *buf = xmalloc(cap);
-        size_t len = 0;
-        for (;;) {
-                if (len + 1 >= cap) {
-                        cap = cap * 2 < (size_t)HT_PROFILE_MAX_SIZE + 2 ? cap * 2 : (size_t)HT_PROFILE_MAX_SIZE + 2;
-                        buf = xrealloc(buf, cap);
-                }
-                ssize_t n = read(fd, buf + len, cap - 1 - len);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        r = -errno;
-                        *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
-                        return r;
-                }
-                if (n == 0)
-                        break;
-                len += n;
-                if (len > HT_PROFILE_MAX_SIZE) {
-                        *ret_error = xasprintf("%s: too large", path);
-                        return -EFBIG;
-                }
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        r = ht_read_fd(fd, HT_PROFILE_MAX_SIZE, &buf, &len);
+        if (r == -EFBIG) {
+                *ret_error = xasprintf("%s: too large", path);
+                return r;
         }
-        buf[len] = 0;
+        if (r < 0) {
+                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
+                return r;
+        }
         if (memchr(buf, 0, len)) {
                 *ret_error = xasprintf("%s: holds a NUL byte: not a text file", path);
                 return -EINVAL;

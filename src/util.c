@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -127,6 +128,45 @@ const char *ht_strerror(int err) {
         if (err == EXDEV)
                 return "a symlink leads out of the root";
         return strerror(err);
+}
+
+int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
+        /* Straight into the buffer, 1 KB first: most files read here are
+         * a value or a few lines. */
+        strbuf b = {0};
+        for (;;) {
+                strbuf_grow(&b, b.len < 1023 ? 1023 - b.len : b.len);
+                ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        int r = -errno;
+                        strbuf_done(&b);
+                        return r;
+                }
+                if (n == 0)
+                        break;
+                if (b.len + (size_t)n > max) {
+                        strbuf_done(&b);
+                        return -EFBIG;
+                }
+                b.len += (size_t)n;
+        }
+        b.data[b.len] = 0;
+        if (ret_len)
+                *ret_len = b.len;
+        /* a big buffer mostly empty: give the rest back */
+        *ret = b.cap > 4096 && b.cap / 2 > b.len ? xrealloc(b.data, b.len + 1) : b.data;
+        return 0;
+}
+
+int ht_line_problem(char ***warnings, bool lenient, unsigned line, const char *msg, char **ret_error) {
+        if (lenient) {
+                strv_pushf(warnings, "%u: %s", line, msg);
+                return 0;
+        }
+        *ret_error = xasprintf("%u: %s", line, msg);
+        return -EINVAL;
 }
 
 bool startswith(const char *s, const char *prefix) {

@@ -9,32 +9,23 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <fcntl.h>
-#include <ftw.h>
 
 #include <cmocka.h>
 
 #include "profile.h"
 #include "util.h"
+#include "tmptree.h"
 
 static char *tmp_root;     /* a fake host: etc/group */
 static char *pdir, *rdir;  /* profiles and (empty) rules of one test */
 
 static void write_file(const char *dir, const char *name, const char *content) {
-        _cleanup_free_ char *p = xasprintf("%s/%s", dir, name);
-        FILE *f = fopen(p, "we");
-        assert_non_null(f);
-        fputs(content, f);
-        assert_int_equal(fclose(f), 0);
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
-        return remove(p);
+        tt_put(dir, name, content, 0644);
 }
 
 static int setup(void **state) {
-        char t[] = "/tmp/ht-test-profile-XXXXXX";
-        assert_non_null(mkdtemp(t));
-        tmp_root = xstrdup(t);
+        tmp_root = tt_mkdtemp("test-profile");
+        const char *t = tmp_root;
         pdir = xasprintf("%s/profiles", t);
         rdir = xasprintf("%s/rules", t);
         _cleanup_free_ char *etc = xasprintf("%s/etc", t);
@@ -47,7 +38,7 @@ static int setup(void **state) {
 }
 
 static int teardown(void **state) {
-        nftw(tmp_root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+        tt_rm_rf(tmp_root);
         free(tmp_root);
         free(pdir);
         free(rdir);
