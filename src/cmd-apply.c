@@ -32,13 +32,6 @@ static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
         return lock;
 }
 
-static json_object *strv_json(char *const *l) {
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; l && l[i]; i++)
-                json_object_array_add(a, json_object_new_string(l[i]));
-        return a;
-}
-
 int ht_cmd_apply(const ht_cmd_opts *o) {
         if (o->dry_run)
                 return ht_cmd_plan(o);
@@ -83,7 +76,7 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         json_object *e;
                         if (json_object_object_get_ex(j, "errors", &e))
                                 json_object_array_add(e, json_object_new_string(error));
-                        json_object_object_add(j, "rollback", strv_json(res.undo_messages));
+                        json_object_object_add(j, "rollback", ht_strv_to_json(res.undo_messages));
                 }
                 ht_print_json(stdout, j);
                 json_object_put(j);
@@ -207,7 +200,7 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 json_object_object_add(j, "rollback_txid",
                                        code == HT_EXIT_OK ? json_object_new_string(ht_tx_txid(record)) : NULL);
                 json_object_object_add(j, "reboot_required", json_object_new_boolean(reboot));
-                json_object_object_add(j, "messages", strv_json(msgs));
+                json_object_object_add(j, "messages", ht_strv_to_json(msgs));
                 ht_print_json(stdout, j);
                 json_object_put(j);
         } else {

@@ -33,12 +33,7 @@ static json_object *j_bool(bool b) {
 }
 
 static json_object *j_strv(char *const *l) {
-        if (!l)
-                return NULL;
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; l[i]; i++)
-                json_object_array_add(a, json_object_new_string(l[i]));
-        return a;
+        return l ? ht_strv_to_json(l) : NULL;
 }
 
 static void add(json_object *o, const char *key, json_object *v) {

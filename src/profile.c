@@ -1383,13 +1383,6 @@ void ht_profile_info_free(ht_profile_info *l, size_t n) {
 
 /* --- output --------------------------------------------------------- */
 
-static json_object *strv_json(char *const *l) {
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; l && l[i]; i++)
-                json_object_array_add(a, json_object_new_string(l[i]));
-        return a;
-}
-
 static void add_str(json_object *o, const char *k, const char *v) {
         if (v)
                 json_object_object_add(o, k, json_object_new_string(v));
@@ -1400,7 +1393,7 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
         add_str(o, "profile", r->name);
         json_object_object_add(o, "summary", r->summary ? json_object_new_string(r->summary) : NULL);
         add_str(o, "file", r->file);
-        json_object_object_add(o, "chain", strv_json(r->chain));
+        json_object_object_add(o, "chain", ht_strv_to_json(r->chain));
         json_object *params = json_object_new_array();
         for (size_t i = 0; i < r->n_params; i++) {
                 json_object *p = json_object_new_object();
@@ -1434,8 +1427,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 json_object_array_add(settings, j);
         }
         json_object_object_add(o, "settings", settings);
-        json_object_object_add(o, "warnings", strv_json(r->warnings));
-        json_object_object_add(o, "errors", strv_json(r->errors));
+        json_object_object_add(o, "warnings", ht_strv_to_json(r->warnings));
+        json_object_object_add(o, "errors", ht_strv_to_json(r->errors));
         json_object_object_add(o, "reboot_required", json_object_new_boolean(r->reboot_required));
         return o;
 }

@@ -17,13 +17,6 @@ static json_object *jstr(const char *s) {
         return s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *strv_to_json(char *const *l) {
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; l && l[i]; i++)
-                json_object_array_add(a, json_object_new_string(l[i]));
-        return a;
-}
-
 static const char *outcome_name(ht_outcome o) {
         switch (o) {
         case HT_OUTCOME_KEPT: return "kept";
@@ -98,13 +91,13 @@ json_object *ht_plan_to_json(const ht_plan *p) {
                 json_object *e = json_object_new_object();
                 json_object_object_add(e, "action", jstr(p->actions[i].action));
                 if (p->actions[i].argv)
-                        json_object_object_add(e, "argv", strv_to_json(p->actions[i].argv));
+                        json_object_object_add(e, "argv", ht_strv_to_json(p->actions[i].argv));
                 json_object_object_add(e, "description", jstr(p->actions[i].description));
                 json_object_array_add(actions, e);
         }
         json_object_object_add(o, "actions", actions);
-        json_object_object_add(o, "warnings", strv_to_json(p->warnings));
-        json_object_object_add(o, "errors", strv_to_json(p->errors));
+        json_object_object_add(o, "warnings", ht_strv_to_json(p->warnings));
+        json_object_object_add(o, "errors", ht_strv_to_json(p->errors));
         return o;
 }
 

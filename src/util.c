@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -158,6 +159,13 @@ int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
         /* a big buffer mostly empty: give the rest back */
         *ret = b.cap > 4096 && b.cap / 2 > b.len ? xrealloc(b.data, b.len + 1) : b.data;
         return 0;
+}
+
+json_object *ht_strv_to_json(char *const *l) {
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; l && l[i]; i++)
+                json_object_array_add(a, json_object_new_string(l[i]));
+        return a;
 }
 
 int ht_line_problem(char ***warnings, bool lenient, unsigned line, const char *msg, char **ret_error) {

@@ -46,6 +46,9 @@ const char *ht_strerror(int err);
  * *warnings (0); else *ret_error set to "LINE: MSG" (-EINVAL). */
 /* All of fd (at most max bytes, else -EFBIG), NUL-terminated. */
 int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len);
+/* The list as a JSON array of strings (empty for NULL). */
+struct json_object;
+struct json_object *ht_strv_to_json(char *const *l);
 int ht_line_problem(char ***warnings, bool lenient, unsigned line, const char *msg, char **ret_error);
 bool startswith(const char *s, const char *prefix);
 bool endswith(const char *s, const char *suffix);
