@@ -85,6 +85,13 @@ note() { say "  note: $*"; }
 # ---------------------------------------------------------------- helpers
 $CC -O2 -Wall -o "$work/runbench" "$bench/runbench.c"
 $CC -O2 -Wall -o "$work/floor" "$bench/floor.c"
+# the floor with DESIGN.md's libraries: what they cost for the same work
+have_floor_libs=0
+if pkg-config --exists libconfig mount json-c 2>/dev/null; then
+        # shellcheck disable=SC2046
+        $CC -O2 -Wall -o "$work/floor-libs" "$bench/floor-libs.c" $(pkg-config --cflags --libs libconfig mount json-c) &&
+                have_floor_libs=1
+fi
 $CC -O2 -Wall -o "$work/shm-workload" "$bench/shm-workload.c"
 RB=$work/runbench
 fixture=$srcdir/tests/hosts/debian12-kvm
@@ -187,6 +194,7 @@ section_self() {
 
         b_true() { "$RB" "$@" -- /bin/true; }
         b_floor() { "$RB" "$@" -- "$work/floor" "$list"; }
+        b_floor_libs() { "$RB" "$@" -- "$work/floor-libs" "$list"; }
         b_version() { "$RB" "$@" -- "$HOSTTUNE" --version; }
         b_facts() { "$RB" "$@" -- "$HOSTTUNE" --root "$fixture" facts; }
         b_facts_json() { "$RB" "$@" -- "$HOSTTUNE" --root "$fixture" --json facts; }
@@ -201,6 +209,11 @@ section_self() {
                         "$HOSTTUNE" --root "$work/fx" $PP apply oracle --set sga_max_size=4G
         }
         names="true floor version facts facts_json plan plan_json apply_fixture"
+        if [ "$have_floor_libs" = 1 ]; then
+                names="$names floor_libs"
+        else
+                note "pkg-config cannot find libconfig, mount and json-c: no floor with the libraries"
+        fi
 
         verify_ok=0
         cp -a "$fixture" "$work/fxv"
@@ -245,6 +258,7 @@ section_self() {
         header "/floor"
         row true "process start (/bin/true)" floor
         row floor "floor (libc: reads plan's files)" floor
+        [ "$have_floor_libs" = 1 ] && row floor_libs "floor with the libraries (parses them too)" floor
         row version "hosttune --version" floor
         row facts "hosttune facts" floor
         row facts_json "hosttune --json facts" floor
@@ -263,16 +277,22 @@ section_self() {
         say ""
         say "  target: plan oracle within 2x the floor (CPU): $r x -> $(awk -v r="$r" 'BEGIN {print (r <= 2 ? "met" : "NOT met")}')"
         say "  target: peak RSS under 4 MB: $pm KB -> $(awk -v m="$pm" 'BEGIN {print (m < 4096 ? "met" : "NOT met")}')"
+        if [ "$have_floor_libs" = 1 ]; then
+                l=$(stats floor_libs); lc=$(echo "$l" | cut -d' ' -f2)
+                say "  the libraries' share: floor with the libraries / floor $(ratio "$lc" "$fc") x; hosttune's own code: plan oracle / floor with the libraries $(ratio "$pc" "$lc") x"
+        fi
 
         # Times move with the machine's load; instruction counts do not.
         # One callgrind run each (user space only: exec, page faults and
         # system calls are not counted, and they are most of the floor).
         if command -v valgrind >/dev/null 2>&1; then
                 ti=$(instructions /bin/true); fi_=$(instructions "$work/floor" "$list")
+                li=-
+                [ "$have_floor_libs" = 1 ] && li=$(instructions "$work/floor-libs" "$list")
                 # shellcheck disable=SC2086
                 pi=$(instructions $ht_plan)
-                say "  user-space instructions (callgrind): /bin/true $ti, floor $fi_, plan oracle $pi ($(ratio "$pi" "$fi_") x the floor)"
-                printf 'instructions\t%s\t%s\t%s\n' "$ti" "$fi_" "$pi" >>"$tsv"
+                say "  user-space instructions (callgrind): /bin/true $ti, floor $fi_, floor with the libraries $li, plan oracle $pi ($(ratio "$pi" "$fi_") x the floor)"
+                printf 'instructions\t%s\t%s\t%s\t%s\n' "$ti" "$fi_" "$pi" "$li" >>"$tsv"
         else
                 note "valgrind is missing: no instruction counts"
         fi
