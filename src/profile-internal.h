@@ -90,10 +90,8 @@ void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
 bool ht_profile_name_valid(const char *name);
-/* Read, trust-check and parse one file into *ret_cfg (a config_t the
- * caller destroys). */
-struct config_t;
-int ht_config_load(const char *path, struct config_t *cfg, char **ret_error);
+/* Read and trust-check one file, then parse it (or take its built-in
+ * copy, profile-builtin.h). */
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error);
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error);
 /* Paths of NAME.SUFFIX files over a search path; earlier dirs shadow

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "profile-builtin.h"
 #include "profile-internal.h"
 #include "util.h"
 
@@ -311,7 +312,8 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
         return 0;
 }
 
-int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
+/* Open, check and read one profile or rules file. */
+static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char **ret_error) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0) {
                 int r = -errno;
@@ -351,9 +353,14 @@ int ht_config_load(const char *path, struct config_t *cfg, char **ret_error) {
                 *ret_error = xasprintf("%s: holds a NUL byte: not a text file", path);
                 return -EINVAL;
         }
+        *ret_buf = TAKE_PTR(buf);
+        *ret_len = len;
+        return 0;
+}
 
+static int parse_text(const char *path, const char *buf, struct config_t *cfg, char **ret_error) {
         _cleanup_free_ char *text = NULL;
-        r = prescan(path, buf, &text, ret_error);
+        int r = prescan(path, buf, &text, ret_error);
         if (r < 0)
                 return r;
 
@@ -853,8 +860,16 @@ static const char *const profile_sections[] = {
 };
 
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error) {
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        int r = read_checked(path, &buf, &len, ret_error);
+        if (r < 0)
+                return r;
+        const ht_builtin_file *b = ht_builtin_find(path, buf, len);
+        if (b && (*ret = ht_builtin_get_pfile(b->blob, b->blob_len, path, name)))
+                return 0;
         config_t cfg;
-        int r = ht_config_load(path, &cfg, ret_error);
+        r = parse_text(path, buf, &cfg, ret_error);
         if (r < 0)
                 return r;
 
@@ -1096,8 +1111,16 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, char **
 
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
         static const char *const sections[] = {"params", "rules", NULL};
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        int r = read_checked(path, &buf, &len, ret_error);
+        if (r < 0)
+                return r;
+        const ht_builtin_file *b = ht_builtin_find(path, buf, len);
+        if (b && (*ret = ht_builtin_get_rfile(b->blob, b->blob_len, path)))
+                return 0;
         config_t cfg;
-        int r = ht_config_load(path, &cfg, ret_error);
+        r = parse_text(path, buf, &cfg, ret_error);
         if (r < 0)
                 return r;
         ht_rfile *f = xcalloc(1, sizeof(*f));

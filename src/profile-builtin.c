@@ -1,0 +1,340 @@
+/* The parsed form of the shipped profiles and rules (see profile-builtin.h).
+ *
+ * A byte string: unsigned LEB128 numbers, signed ones zigzag-encoded,
+ * strings as length + 1 then the bytes (0: NULL), arrays as their count
+ * then the elements. The file pointers an entry, parameter or rule borrows
+ * are not stored: they are the path of the file read. The form only ever
+ * travels from ht-freeze to the same build's hosttune, so it has no
+ * version; the reader still checks every bound and gives up (the caller
+ * then parses the file) rather than trust it. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile-builtin.h"
+
+/* A field added to these structures must be written and read here too:
+ * the sizes catch it on 64-bit builds. */
+#if __SIZEOF_POINTER__ == 8
+_Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_entry) == 416, "ht_entry changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_param_decl) == 72, "ht_param_decl changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_pfile) == 72, "ht_pfile changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_rfile) == 40, "ht_rfile changed: update profile-builtin.c");
+#endif
+
+#define PFILE_MAGIC 'P'
+#define RFILE_MAGIC 'R'
+
+/* --- writing -------------------------------------------------------- */
+
+static void put_u(strbuf *b, uint64_t v) {
+        char out[10];
+        size_t n = 0;
+        do {
+                out[n] = (char)(v & 0x7f);
+                v >>= 7;
+                if (v)
+                        out[n] |= (char)0x80;
+                n++;
+        } while (v);
+        strbuf_appendn(b, out, n);
+}
+
+static void put_i(strbuf *b, int64_t v) {
+        put_u(b, v < 0 ? ((uint64_t)~v << 1) | 1 : (uint64_t)v << 1);
+}
+
+static void put_s(strbuf *b, const char *s) {
+        if (!s) {
+                put_u(b, 0);
+                return;
+        }
+        size_t n = strlen(s);
+        put_u(b, (uint64_t)n + 1);
+        strbuf_appendn(b, s, n);
+}
+
+static void put_spec(strbuf *b, const ht_spec *s) {
+        put_u(b, s->kind);
+        put_u(b, s->lit.type);
+        put_i(b, s->lit.num);
+        put_i(b, s->lit.den);
+        put_s(b, s->lit.str);
+        put_s(b, s->text);
+}
+
+enum {
+        F_CMDLINE_WORD = 1 << 0,
+        F_OPTIONAL = 1 << 1,
+        F_REMOVE = 1 << 2,
+        F_BOOT_ONLY = 1 << 3,
+        F_AT_LEAST = 1 << 4,
+        F_HAS_OPTIONAL = 1 << 5,
+        F_HAS_BOOT_ONLY = 1 << 6,
+};
+
+static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path) {
+        put_u(b, n);
+        for (size_t i = 0; i < n; i++) {
+                const ht_entry *e = &l[i];
+                if (e->file != path)
+                        return false;
+                put_u(b, e->backend);
+                put_spec(b, &e->key);
+                put_spec(b, &e->domain);
+                put_spec(b, &e->type);
+                put_spec(b, &e->item);
+                put_spec(b, &e->unit);
+                put_spec(b, &e->directive);
+                put_spec(b, &e->target);
+                put_spec(b, &e->value);
+                put_u(b, (e->cmdline_word ? F_CMDLINE_WORD : 0) | (e->optional ? F_OPTIONAL : 0) |
+                                 (e->remove ? F_REMOVE : 0) | (e->boot_only ? F_BOOT_ONLY : 0) |
+                                 (e->at_least ? F_AT_LEAST : 0) |
+                                 (e->has_optional ? F_HAS_OPTIONAL : 0) |
+                                 (e->has_boot_only ? F_HAS_BOOT_ONLY : 0));
+                put_u(b, e->line);
+        }
+        return true;
+}
+
+static bool put_params(strbuf *b, const ht_param_decl *l, size_t n, const char *path) {
+        put_u(b, n);
+        for (size_t i = 0; i < n; i++) {
+                if (l[i].file != path)
+                        return false;
+                put_s(b, l[i].name);
+                put_spec(b, &l[i].spec);
+                put_u(b, l[i].line);
+        }
+        return true;
+}
+
+bool ht_builtin_put_pfile(strbuf *b, const ht_pfile *p) {
+        put_u(b, PFILE_MAGIC);
+        put_s(b, p->summary);
+        size_t n = p->parents ? strv_length(p->parents) + 1 : 0;
+        put_u(b, n);
+        for (size_t i = 0; i + 1 < n; i++)
+                put_s(b, p->parents[i]);
+        put_u(b, p->inherit_line);
+        return put_params(b, p->params, p->n_params, p->path) &&
+               put_entries(b, p->entries, p->n_entries, p->path);
+}
+
+bool ht_builtin_put_rfile(strbuf *b, const ht_rfile *f) {
+        put_u(b, RFILE_MAGIC);
+        if (!put_params(b, f->params, f->n_params, f->path))
+                return false;
+        put_u(b, f->n_rules);
+        for (size_t i = 0; i < f->n_rules; i++) {
+                const ht_rule *r = &f->rules[i];
+                if (r->file != f->path)
+                        return false;
+                put_s(b, r->name);
+                put_u(b, r->line);
+                put_s(b, r->when);
+                if (!put_entries(b, r->sets, r->n_sets, f->path) ||
+                    !put_entries(b, r->skips, r->n_skips, f->path))
+                        return false;
+                put_spec(b, &r->warn);
+                put_spec(b, &r->error);
+                put_spec(b, &r->fix);
+                put_spec(b, &r->bootloader_default);
+        }
+        return true;
+}
+
+/* --- reading -------------------------------------------------------- */
+
+typedef struct {
+        const unsigned char *p, *end;
+        bool bad;
+} reader;
+
+static uint64_t get_u(reader *r) {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 64; shift += 7) {
+                if (r->p >= r->end) {
+                        r->bad = true;
+                        return 0;
+                }
+                unsigned char c = *r->p++;
+                v |= (uint64_t)(c & 0x7f) << shift;
+                if (!(c & 0x80))
+                        return v;
+        }
+        r->bad = true;
+        return 0;
+}
+
+static int64_t get_i(reader *r) {
+        uint64_t u = get_u(r);
+        return u & 1 ? (int64_t)~(u >> 1) : (int64_t)(u >> 1);
+}
+
+/* A count of elements at least min_size bytes each, bounded by what is left. */
+static size_t get_count(reader *r, size_t min_size) {
+        uint64_t n = get_u(r);
+        if (n > (uint64_t)(r->end - r->p) / min_size) {
+                r->bad = true;
+                return 0;
+        }
+        return (size_t)n;
+}
+
+static unsigned get_line(reader *r) {
+        uint64_t v = get_u(r);
+        if (v > UINT32_MAX)
+                r->bad = true;
+        return (unsigned)v;
+}
+
+static char *get_s(reader *r) {
+        uint64_t n = get_u(r);
+        if (n == 0)
+                return NULL;
+        if (n - 1 > (uint64_t)(r->end - r->p)) {
+                r->bad = true;
+                return NULL;
+        }
+        char *s = xstrndup((const char *)r->p, (size_t)(n - 1));
+        r->p += n - 1;
+        return s;
+}
+
+static void get_spec(reader *r, ht_spec *s) {
+        uint64_t kind = get_u(r), type = get_u(r);
+        if (kind > HT_SPEC_TEMPLATE || type > HT_VAL_STR)
+                r->bad = true;
+        s->kind = (ht_spec_kind)kind;
+        s->lit.type = (ht_value_type)type;
+        s->lit.num = get_i(r);
+        s->lit.den = get_i(r);
+        s->lit.str = get_s(r);
+        s->text = get_s(r);
+}
+
+static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
+        size_t n = get_count(r, 2);
+        ht_entry *l = n ? xcalloc(n, sizeof(*l)) : NULL;
+        for (size_t i = 0; i < n; i++) {
+                ht_entry *e = &l[i];
+                uint64_t b = get_u(r);
+                if (b >= _HT_BK_MAX)
+                        r->bad = true;
+                e->backend = (ht_backend_id)b;
+                get_spec(r, &e->key);
+                get_spec(r, &e->domain);
+                get_spec(r, &e->type);
+                get_spec(r, &e->item);
+                get_spec(r, &e->unit);
+                get_spec(r, &e->directive);
+                get_spec(r, &e->target);
+                get_spec(r, &e->value);
+                uint64_t flags = get_u(r);
+                e->cmdline_word = flags & F_CMDLINE_WORD;
+                e->optional = flags & F_OPTIONAL;
+                e->remove = flags & F_REMOVE;
+                e->boot_only = flags & F_BOOT_ONLY;
+                e->at_least = flags & F_AT_LEAST;
+                e->has_optional = flags & F_HAS_OPTIONAL;
+                e->has_boot_only = flags & F_HAS_BOOT_ONLY;
+                e->line = get_line(r);
+                e->file = path;
+        }
+        *ret_n = n;
+        return l;
+}
+
+static ht_param_decl *get_params(reader *r, size_t *ret_n, const char *path) {
+        size_t n = get_count(r, 2);
+        ht_param_decl *l = n ? xcalloc(n, sizeof(*l)) : NULL;
+        for (size_t i = 0; i < n; i++) {
+                l[i].name = get_s(r);
+                get_spec(r, &l[i].spec);
+                l[i].line = get_line(r);
+                l[i].file = path;
+        }
+        *ret_n = n;
+        return l;
+}
+
+static bool finished(const reader *r) {
+        return !r->bad && r->p == r->end;
+}
+
+ht_pfile *ht_builtin_get_pfile(const unsigned char *blob, size_t len, const char *path,
+                               const char *name) {
+        reader r = {blob, blob + len, false};
+        if (get_u(&r) != PFILE_MAGIC)
+                return NULL;
+        ht_pfile *p = xcalloc(1, sizeof(*p));
+        p->name = xstrdup(name);
+        p->path = xstrdup(path);
+        p->summary = get_s(&r);
+        size_t n = get_count(&r, 1);
+        if (n > 0) {
+                p->parents = xcalloc(n, sizeof(char *));
+                for (size_t i = 0; i + 1 < n && !r.bad; i++)
+                        if (!(p->parents[i] = get_s(&r)))
+                                r.bad = true;
+        }
+        p->inherit_line = get_line(&r);
+        p->params = get_params(&r, &p->n_params, p->path);
+        p->entries = get_entries(&r, &p->n_entries, p->path);
+        if (!finished(&r)) {
+                ht_pfile_free(p);
+                return NULL;
+        }
+        return p;
+}
+
+ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char *path) {
+        reader r = {blob, blob + len, false};
+        if (get_u(&r) != RFILE_MAGIC)
+                return NULL;
+        ht_rfile *f = xcalloc(1, sizeof(*f));
+        f->path = xstrdup(path);
+        f->params = get_params(&r, &f->n_params, f->path);
+        size_t n = get_count(&r, 4);
+        f->rules = n ? xcalloc(n, sizeof(*f->rules)) : NULL;
+        f->n_rules = n;
+        for (size_t i = 0; i < n; i++) {
+                ht_rule *rule = &f->rules[i];
+                rule->file = f->path;
+                rule->name = get_s(&r);
+                rule->line = get_line(&r);
+                rule->when = get_s(&r);
+                rule->sets = get_entries(&r, &rule->n_sets, f->path);
+                rule->skips = get_entries(&r, &rule->n_skips, f->path);
+                get_spec(&r, &rule->warn);
+                get_spec(&r, &rule->error);
+                get_spec(&r, &rule->fix);
+                get_spec(&r, &rule->bootloader_default);
+        }
+        if (!finished(&r)) {
+                ht_rfile_free(f);
+                return NULL;
+        }
+        return f;
+}
+
+const ht_builtin_file *ht_builtin_find(const char *path, const char *buf, size_t len) {
+        const char *off = getenv("HOSTTUNE_NO_BUILTIN_PROFILES");
+        if (off && streq(off, "1"))
+                return NULL;
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        for (size_t i = 0; i < ht_builtin_n_files; i++) {
+                const ht_builtin_file *f = &ht_builtin_files[i];
+                if (f->text_len == len && streq(f->name, base) && memcmp(f->text, buf, len) == 0)
+                        return f;
+        }
+        return NULL;
+}

@@ -1,0 +1,44 @@
+/* Built-in copies of the shipped profiles and rules, parsed when hosttune
+ * was built (tools/ht-freeze.c writes them into builtin-data.c).
+ *
+ * A profile or rules file on the search path whose file name and bytes are
+ * those of a shipped file is taken from its built-in copy instead of being
+ * parsed again: libconfig would turn the same bytes into the same
+ * structures, and parsing them is the biggest part of what `plan` costs
+ * (BENCHMARKS.md). Every other file goes through libconfig, as does every
+ * file when HOSTTUNE_NO_BUILTIN_PROFILES=1. The file is still opened,
+ * trust-checked and read first: only the parse is skipped. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "profile-internal.h"
+#include "util.h"
+
+typedef struct {
+        const char *name;            /* file name: "oracle.profile" */
+        const unsigned char *text;   /* the shipped bytes */
+        size_t text_len;
+        const unsigned char *blob;   /* the parsed form (profile-builtin.c) */
+        size_t blob_len;
+} ht_builtin_file;
+
+/* The table: builtin-data.c in hosttune, an empty one from libhosttune.a
+ * (src/builtin-none.c) in ht-freeze, the unit tests and the fuzzers. */
+extern const ht_builtin_file ht_builtin_files[];
+extern const size_t ht_builtin_n_files;
+
+/* The parsed form of a file the loader parsed; false if a borrowed file
+ * pointer is not the file's own path (the form could not restore it). */
+bool ht_builtin_put_pfile(strbuf *b, const ht_pfile *p);
+bool ht_builtin_put_rfile(strbuf *b, const ht_rfile *f);
+
+/* Rebuild a file from its parsed form, with path (and name) of the file
+ * read. NULL if the form is damaged. */
+ht_pfile *ht_builtin_get_pfile(const unsigned char *blob, size_t len, const char *path,
+                               const char *name);
+ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char *path);
+
+/* The built-in copy of the file at path whose bytes are buf/len, or NULL. */
+const ht_builtin_file *ht_builtin_find(const char *path, const char *buf, size_t len);

@@ -1,0 +1,302 @@
+/* The built-in copies of the shipped profiles and rules (profile-builtin.h):
+ * for every shipped file, libconfig and the built-in copy give the same
+ * structures; only a file with the same name and bytes is taken from the
+ * copy; the trust check still runs; a damaged parsed form is refused. */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profile-builtin.h"
+#include "profile-internal.h"
+#include "tmptree.h"
+
+static bool is_profile(const ht_builtin_file *f) {
+        return endswith(f->name, ".profile");
+}
+
+/* The shipped bytes as a file in dir, under name. */
+static char *put_text(const char *dir, const char *name, const ht_builtin_file *f, const char *extra) {
+        char *text = xstrndup((const char *)f->text, f->text_len);
+        char *content = xasprintf("%s%s", text, extra);
+        tt_put(dir, name, content, 0644);
+        free(text);
+        free(content);
+        return xasprintf("%s/%s", dir, name);
+}
+
+/* Field by field, not through the parsed form: a field the form forgot
+ * would be equal in both forms but lost. */
+static void assert_str_same(const char *a, const char *b) {
+        if (!a || !b)
+                assert_ptr_equal(a, b);
+        else
+                assert_string_equal(a, b);
+}
+
+static void assert_spec_same(const ht_spec *a, const ht_spec *b) {
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->lit.type, b->lit.type);
+        assert_int_equal(a->lit.num, b->lit.num);
+        assert_int_equal(a->lit.den, b->lit.den);
+        assert_str_same(a->lit.str, b->lit.str);
+        assert_str_same(a->text, b->text);
+}
+
+static void assert_entries_same(const ht_entry *a, size_t na, const ht_entry *b, size_t nb) {
+        assert_int_equal(na, nb);
+        for (size_t i = 0; i < na; i++) {
+                assert_int_equal(a[i].backend, b[i].backend);
+                assert_spec_same(&a[i].key, &b[i].key);
+                assert_spec_same(&a[i].domain, &b[i].domain);
+                assert_spec_same(&a[i].type, &b[i].type);
+                assert_spec_same(&a[i].item, &b[i].item);
+                assert_spec_same(&a[i].unit, &b[i].unit);
+                assert_spec_same(&a[i].directive, &b[i].directive);
+                assert_spec_same(&a[i].target, &b[i].target);
+                assert_spec_same(&a[i].value, &b[i].value);
+                assert_int_equal(a[i].cmdline_word, b[i].cmdline_word);
+                assert_int_equal(a[i].optional, b[i].optional);
+                assert_int_equal(a[i].remove, b[i].remove);
+                assert_int_equal(a[i].boot_only, b[i].boot_only);
+                assert_int_equal(a[i].at_least, b[i].at_least);
+                assert_int_equal(a[i].has_optional, b[i].has_optional);
+                assert_int_equal(a[i].has_boot_only, b[i].has_boot_only);
+                assert_string_equal(a[i].file, b[i].file);
+                assert_int_equal(a[i].line, b[i].line);
+        }
+}
+
+static void assert_params_same(const ht_param_decl *a, size_t na, const ht_param_decl *b, size_t nb) {
+        assert_int_equal(na, nb);
+        for (size_t i = 0; i < na; i++) {
+                assert_string_equal(a[i].name, b[i].name);
+                assert_spec_same(&a[i].spec, &b[i].spec);
+                assert_string_equal(a[i].file, b[i].file);
+                assert_int_equal(a[i].line, b[i].line);
+        }
+}
+
+static void assert_pfiles_same(const ht_pfile *a, const ht_pfile *b) {
+        assert_string_equal(a->name, b->name);
+        assert_string_equal(a->path, b->path);
+        assert_str_same(a->summary, b->summary);
+        assert_int_equal(strv_length(a->parents), strv_length(b->parents));
+        assert_int_equal(!a->parents, !b->parents);
+        for (size_t i = 0; a->parents && a->parents[i]; i++)
+                assert_string_equal(a->parents[i], b->parents[i]);
+        assert_int_equal(a->inherit_line, b->inherit_line);
+        assert_params_same(a->params, a->n_params, b->params, b->n_params);
+        assert_entries_same(a->entries, a->n_entries, b->entries, b->n_entries);
+}
+
+static void assert_rfiles_same(const ht_rfile *a, const ht_rfile *b) {
+        assert_string_equal(a->path, b->path);
+        assert_params_same(a->params, a->n_params, b->params, b->n_params);
+        assert_int_equal(a->n_rules, b->n_rules);
+        for (size_t i = 0; i < a->n_rules; i++) {
+                const ht_rule *x = &a->rules[i], *y = &b->rules[i];
+                assert_string_equal(x->name, y->name);
+                assert_string_equal(x->file, y->file);
+                assert_int_equal(x->line, y->line);
+                assert_str_same(x->when, y->when);
+                assert_entries_same(x->sets, x->n_sets, y->sets, y->n_sets);
+                assert_entries_same(x->skips, x->n_skips, y->skips, y->n_skips);
+                assert_spec_same(&x->warn, &y->warn);
+                assert_spec_same(&x->error, &y->error);
+                assert_spec_same(&x->fix, &y->fix);
+                assert_spec_same(&x->bootloader_default, &y->bootloader_default);
+        }
+}
+
+/* Load path as hosttune would, and give its parsed form. */
+static char *load_form(const char *path, const char *name, bool is_prof, size_t *ret_len) {
+        _cleanup_free_ char *error = NULL;
+        strbuf b = {0};
+        if (is_prof) {
+                ht_pfile *p = NULL;
+                assert_int_equal(ht_pfile_load(path, name, &p, &error), 0);
+                assert_string_equal(p->path, path);
+                assert_string_equal(p->name, name);
+                for (size_t i = 0; i < p->n_entries; i++)
+                        assert_ptr_equal(p->entries[i].file, p->path);
+                assert_true(ht_builtin_put_pfile(&b, p));
+                ht_pfile_free(p);
+        } else {
+                ht_rfile *f = NULL;
+                assert_int_equal(ht_rfile_load(path, &f, &error), 0);
+                assert_string_equal(f->path, path);
+                for (size_t i = 0; i < f->n_rules; i++)
+                        assert_ptr_equal(f->rules[i].file, f->path);
+                assert_true(ht_builtin_put_rfile(&b, f));
+                ht_rfile_free(f);
+        }
+        *ret_len = b.len;
+        return strbuf_steal(&b);
+}
+
+static void test_table_is_the_shipped_files(void **state) {
+        /* Makefile.am builds the table from every shipped file */
+        assert_int_equal(ht_builtin_n_files, 10);
+        size_t profiles = 0;
+        for (size_t i = 0; i < ht_builtin_n_files; i++)
+                profiles += is_profile(&ht_builtin_files[i]);
+        assert_int_equal(profiles, 4);
+}
+
+static void test_same_as_libconfig(void **state) {
+        _cleanup_free_ char *dir = tt_mkdtemp("builtin");
+        setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
+        for (size_t i = 0; i < ht_builtin_n_files; i++) {
+                const ht_builtin_file *f = &ht_builtin_files[i];
+                _cleanup_free_ char *name = xstrndup(f->name, strcspn(f->name, "."));
+                _cleanup_free_ char *path = put_text(dir, f->name, f, "");
+                assert_ptr_equal(ht_builtin_find(path, (const char *)f->text, f->text_len), f);
+
+                /* libconfig's structures, in the same form */
+                setenv("HOSTTUNE_NO_BUILTIN_PROFILES", "1", 1);
+                assert_null(ht_builtin_find(path, (const char *)f->text, f->text_len));
+                size_t n_parsed;
+                _cleanup_free_ char *parsed = load_form(path, name, is_profile(f), &n_parsed);
+                unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
+                assert_int_equal(n_parsed, f->blob_len);
+                assert_memory_equal(parsed, f->blob, n_parsed);
+
+                /* the built-in copy, with this path and name */
+                size_t n_copy;
+                _cleanup_free_ char *copy = load_form(path, name, is_profile(f), &n_copy);
+                assert_int_equal(n_copy, f->blob_len);
+                assert_memory_equal(copy, f->blob, n_copy);
+
+                /* and field by field */
+                _cleanup_free_ char *error = NULL;
+                if (is_profile(f)) {
+                        ht_pfile *copied = NULL, *parsed_p = NULL;
+                        assert_int_equal(ht_pfile_load(path, name, &copied, &error), 0);
+                        setenv("HOSTTUNE_NO_BUILTIN_PROFILES", "1", 1);
+                        assert_int_equal(ht_pfile_load(path, name, &parsed_p, &error), 0);
+                        unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
+                        assert_pfiles_same(copied, parsed_p);
+                        ht_pfile_free(copied);
+                        ht_pfile_free(parsed_p);
+                } else {
+                        ht_rfile *copied = NULL, *parsed_r = NULL;
+                        assert_int_equal(ht_rfile_load(path, &copied, &error), 0);
+                        setenv("HOSTTUNE_NO_BUILTIN_PROFILES", "1", 1);
+                        assert_int_equal(ht_rfile_load(path, &parsed_r, &error), 0);
+                        unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
+                        assert_rfiles_same(copied, parsed_r);
+                        ht_rfile_free(copied);
+                        ht_rfile_free(parsed_r);
+                }
+        }
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        tt_rm_rf(dir);
+}
+
+static void test_only_same_name_and_bytes(void **state) {
+        const ht_builtin_file *f = &ht_builtin_files[0];
+        const char *text = (const char *)f->text;
+        _cleanup_free_ char *path = xasprintf("/usr/share/hosttune/x/%s", f->name);
+        assert_ptr_equal(ht_builtin_find(path, text, f->text_len), f);
+        assert_ptr_equal(ht_builtin_find(f->name, text, f->text_len), f);
+        assert_null(ht_builtin_find("/etc/hosttune/profiles/mine.profile", text, f->text_len));
+        assert_null(ht_builtin_find(path, text, f->text_len - 1));
+        _cleanup_free_ char *changed = xstrndup(text, f->text_len);
+        changed[f->text_len / 2] ^= 1;
+        assert_null(ht_builtin_find(path, changed, f->text_len));
+}
+
+static void test_edited_file_is_parsed(void **state) {
+        /* a shipped rules file an admin edited: libconfig reads the edit */
+        _cleanup_free_ char *dir = tt_mkdtemp("builtin");
+        setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
+        const ht_builtin_file *f = NULL;
+        for (size_t i = 0; i < ht_builtin_n_files && !f; i++)
+                if (!is_profile(&ht_builtin_files[i]))
+                        f = &ht_builtin_files[i];
+        assert_non_null(f);
+        _cleanup_free_ char *path = put_text(dir, f->name, f, "\nrules = ();\n");
+        _cleanup_free_ char *error = NULL;
+        ht_rfile *rf = NULL;
+        assert_int_equal(ht_rfile_load(path, &rf, &error), -EINVAL);
+        assert_null(rf);
+        /* the error is libconfig's, with the file and line */
+        assert_non_null(strstr(error, path));
+        assert_non_null(strstr(error, "duplicate"));
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        tt_rm_rf(dir);
+}
+
+static void test_trust_check_still_runs(void **state) {
+        if (geteuid() != 0)
+                skip();
+        _cleanup_free_ char *dir = tt_mkdtemp("builtin");
+        const ht_builtin_file *f = &ht_builtin_files[0];
+        _cleanup_free_ char *path = put_text(dir, f->name, f, "");
+        assert_int_equal(chown(path, 65534, 65534), 0);
+        _cleanup_free_ char *error = NULL;
+        ht_pfile *p = NULL;
+        assert_int_equal(ht_pfile_load(path, "base", &p, &error), -EPERM);
+        assert_null(p);
+        assert_non_null(strstr(error, "not root"));
+        tt_rm_rf(dir);
+}
+
+static void test_damaged_form_refused(void **state) {
+        for (size_t i = 0; i < ht_builtin_n_files; i++) {
+                const ht_builtin_file *f = &ht_builtin_files[i];
+                /* every truncation: refused, never read past the end */
+                for (size_t n = 0; n < f->blob_len; n++) {
+                        unsigned char *cut = malloc(n ? n : 1);
+                        memcpy(cut, f->blob, n);
+                        if (is_profile(f))
+                                assert_null(ht_builtin_get_pfile(cut, n, "/p", "p"));
+                        else
+                                assert_null(ht_builtin_get_rfile(cut, n, "/r"));
+                        free(cut);
+                }
+                /* the wrong kind, and trailing bytes */
+                if (is_profile(f))
+                        assert_null(ht_builtin_get_rfile(f->blob, f->blob_len, "/r"));
+                else
+                        assert_null(ht_builtin_get_pfile(f->blob, f->blob_len, "/p", "p"));
+                unsigned char *longer = malloc(f->blob_len + 1);
+                memcpy(longer, f->blob, f->blob_len);
+                longer[f->blob_len] = 0;
+                if (is_profile(f))
+                        assert_null(ht_builtin_get_pfile(longer, f->blob_len + 1, "/p", "p"));
+                else
+                        assert_null(ht_builtin_get_rfile(longer, f->blob_len + 1, "/r"));
+                /* flipped bytes: refused or rebuilt, but nothing ASan sees */
+                for (size_t k = 0; k < f->blob_len; k += 7) {
+                        memcpy(longer, f->blob, f->blob_len);
+                        longer[k] ^= 0xff;
+                        if (is_profile(f))
+                                ht_pfile_free(ht_builtin_get_pfile(longer, f->blob_len, "/p", "p"));
+                        else
+                                ht_rfile_free(ht_builtin_get_rfile(longer, f->blob_len, "/r"));
+                }
+                free(longer);
+        }
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_table_is_the_shipped_files),
+                cmocka_unit_test(test_same_as_libconfig),
+                cmocka_unit_test(test_only_same_name_and_bytes),
+                cmocka_unit_test(test_edited_file_is_parsed),
+                cmocka_unit_test(test_trust_check_still_runs),
+                cmocka_unit_test(test_damaged_form_refused),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
