@@ -338,3 +338,13 @@ const ht_builtin_file *ht_builtin_find(const char *path, const char *buf, size_t
         }
         return NULL;
 }
+
+ht_pfile *ht_builtin_pfile(const char *path, const char *name, const char *buf, size_t len) {
+        const ht_builtin_file *b = ht_builtin_find(path, buf, len);
+        return b ? ht_builtin_get_pfile(b->blob, b->blob_len, path, name) : NULL;
+}
+
+ht_rfile *ht_builtin_rfile(const char *path, const char *buf, size_t len) {
+        const ht_builtin_file *b = ht_builtin_find(path, buf, len);
+        return b ? ht_builtin_get_rfile(b->blob, b->blob_len, path) : NULL;
+}

@@ -42,3 +42,8 @@ ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char
 
 /* The built-in copy of the file at path whose bytes are buf/len, or NULL. */
 const ht_builtin_file *ht_builtin_find(const char *path, const char *buf, size_t len);
+
+/* The file at path (name, bytes buf/len) rebuilt from its built-in copy;
+ * NULL when it has none: parse it. */
+ht_pfile *ht_builtin_pfile(const char *path, const char *name, const char *buf, size_t len);
+ht_rfile *ht_builtin_rfile(const char *path, const char *buf, size_t len);

@@ -865,8 +865,7 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
         int r = read_checked(path, &buf, &len, ret_error);
         if (r < 0)
                 return r;
-        const ht_builtin_file *b = ht_builtin_find(path, buf, len);
-        if (b && (*ret = ht_builtin_get_pfile(b->blob, b->blob_len, path, name)))
+        if ((*ret = ht_builtin_pfile(path, name, buf, len)))
                 return 0;
         config_t cfg;
         r = parse_text(path, buf, &cfg, ret_error);
@@ -1116,8 +1115,7 @@ int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
         int r = read_checked(path, &buf, &len, ret_error);
         if (r < 0)
                 return r;
-        const ht_builtin_file *b = ht_builtin_find(path, buf, len);
-        if (b && (*ret = ht_builtin_get_rfile(b->blob, b->blob_len, path)))
+        if ((*ret = ht_builtin_rfile(path, buf, len)))
                 return 0;
         config_t cfg;
         r = parse_text(path, buf, &cfg, ret_error);

@@ -14,14 +14,13 @@
  *   floor-libs LIST   LIST: lines "F /abs/path" (read) or "D /abs/dir" (list)
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <libconfig.h>
 #include <libmount.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
+
+#include "floor-list.h"
 
 /* The text without indentation and whole-line # and // comments. */
 static size_t strip(const char *in, size_t n, char *out) {
@@ -47,78 +46,64 @@ static int ends_with(const char *s, const char *suffix) {
         return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-int main(int argc, char **argv) {
-        static char buf[65536];
-        char line[4096];
-        unsigned long bytes = 0, files = 0, entries = 0, settings = 0, mounts = 0;
+static unsigned long bytes, files, settings, mounts;
 
+static void parse_config(const char *path) {
+        static char buf[65536], text[65536];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        size_t len = 0;
+        ssize_t n;
+        while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+                len += (size_t)n;
+        close(fd);
+        bytes += strip(buf, len, text);
+        config_t cfg;
+        config_init(&cfg);
+        if (config_read_string(&cfg, text) == CONFIG_TRUE)
+                settings += (unsigned long)config_setting_length(config_root_setting(&cfg));
+        else
+                fprintf(stderr, "%s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
+        config_destroy(&cfg);
+}
+
+static void read_file(const char *path) {
+        static char buf[65536];
+        files++;
+        if (ends_with(path, ".profile") || ends_with(path, ".rules")) {
+                parse_config(path);
+                return;
+        }
+        if (ends_with(path, "/mountinfo") || ends_with(path, "/proc/mounts")) {
+                struct libmnt_table *tb = mnt_new_table();
+                if (tb && mnt_table_parse_file(tb, path) == 0)
+                        mounts += (unsigned long)mnt_table_get_nents(tb);
+                mnt_unref_table(tb);
+                return;
+        }
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+                files--;
+                return;
+        }
+        ssize_t n;
+        while ((n = read(fd, buf, sizeof(buf))) > 0)
+                bytes += (unsigned long)n;
+        close(fd);
+}
+
+int main(int argc, char **argv) {
         if (argc != 2) {
                 fprintf(stderr, "usage: floor-libs LIST\n");
                 return 2;
         }
-        FILE *list = fopen(argv[1], "re");
-        if (!list) {
-                perror(argv[1]);
+        if (floor_walk(argv[1], read_file))
                 return 1;
-        }
-        while (fgets(line, sizeof(line), list)) {
-                line[strcspn(line, "\n")] = 0;
-                if (strlen(line) < 3)
-                        continue;
-                const char *path = line + 2;
-                if (line[0] == 'D') {
-                        DIR *d = opendir(path);
-                        if (!d)
-                                continue;
-                        while (readdir(d))
-                                entries++;
-                        closedir(d);
-                        continue;
-                }
-                if (ends_with(path, ".profile") || ends_with(path, ".rules")) {
-                        static char text[65536];
-                        int fd = open(path, O_RDONLY | O_CLOEXEC);
-                        if (fd < 0)
-                                continue;
-                        size_t len = 0;
-                        ssize_t n;
-                        while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
-                                len += (size_t)n;
-                        close(fd);
-                        bytes += strip(buf, len, text);
-                        config_t cfg;
-                        config_init(&cfg);
-                        if (config_read_string(&cfg, text) == CONFIG_TRUE)
-                                settings += (unsigned long)config_setting_length(config_root_setting(&cfg));
-                        else
-                                fprintf(stderr, "%s:%d: %s\n", path, config_error_line(&cfg),
-                                        config_error_text(&cfg));
-                        config_destroy(&cfg);
-                        files++;
-                        continue;
-                }
-                if (ends_with(path, "/mountinfo") || ends_with(path, "/proc/mounts")) {
-                        struct libmnt_table *tb = mnt_new_table();
-                        if (tb && mnt_table_parse_file(tb, path) == 0)
-                                mounts += (unsigned long)mnt_table_get_nents(tb);
-                        mnt_unref_table(tb);
-                        files++;
-                        continue;
-                }
-                int fd = open(path, O_RDONLY | O_CLOEXEC);
-                if (fd < 0)
-                        continue;
-                ssize_t n;
-                while ((n = read(fd, buf, sizeof(buf))) > 0)
-                        bytes += (unsigned long)n;
-                close(fd);
-                files++;
-        }
-        fclose(list);
         json_object *o = json_object_new_object();
         json_object_object_add(o, "bytes", json_object_new_int64((int64_t)bytes));
         printf("%lu files, %lu directory entries, %s bytes, %lu top-level settings, %lu mounts\n", files,
-               entries, json_object_get_string(json_object_object_get(o, "bytes")), settings, mounts);
+               floor_entries, json_object_get_string(json_object_object_get(o, "bytes")), settings, mounts);
         json_object_put(o);
         return 0;
 }

@@ -7,50 +7,32 @@
  *   floor LIST       LIST: lines "F /abs/path" (read) or "D /abs/dir" (list)
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
-int main(int argc, char **argv) {
-        static char buf[65536];
-        char line[4096];
-        unsigned long bytes = 0, files = 0, entries = 0;
+#include "floor-list.h"
 
+static unsigned long bytes, files;
+
+static void read_file(const char *path) {
+        static char buf[65536];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        ssize_t n;
+        while ((n = read(fd, buf, sizeof(buf))) > 0)
+                bytes += (unsigned long)n;
+        close(fd);
+        files++;
+}
+
+int main(int argc, char **argv) {
         if (argc != 2) {
                 fprintf(stderr, "usage: floor LIST\n");
                 return 2;
         }
-        FILE *list = fopen(argv[1], "re");
-        if (!list) {
-                perror(argv[1]);
+        if (floor_walk(argv[1], read_file))
                 return 1;
-        }
-        while (fgets(line, sizeof(line), list)) {
-                line[strcspn(line, "\n")] = 0;
-                if (strlen(line) < 3)
-                        continue;
-                const char *path = line + 2;
-                if (line[0] == 'D') {
-                        DIR *d = opendir(path);
-                        if (!d)
-                                continue;
-                        while (readdir(d))
-                                entries++;
-                        closedir(d);
-                        continue;
-                }
-                int fd = open(path, O_RDONLY | O_CLOEXEC);
-                if (fd < 0)
-                        continue;
-                ssize_t n;
-                while ((n = read(fd, buf, sizeof(buf))) > 0)
-                        bytes += (unsigned long)n;
-                close(fd);
-                files++;
-        }
-        fclose(list);
-        printf("%lu files, %lu directory entries, %lu bytes\n", files, entries, bytes);
+        printf("%lu files, %lu directory entries, %lu bytes\n", files, floor_entries, bytes);
         return 0;
 }
