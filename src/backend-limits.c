@@ -133,14 +133,13 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const lim
                              s->domain);
                 return;
         }
-        uint32_t uid = a->uid;
         ht_limits_subject who = {
                 .user = s->domain, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
                 .n_gids = a->n_gids,
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->item,
-                            uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
         const ht_limits_hit *hits[2] = {NULL, NULL};
         if (streq(s->type, "soft") || streq(s->type, "-"))
                 hits[0] = &res.soft;

@@ -116,7 +116,6 @@ static int scan_dq(scanner *sc) {
         return scan_error(sc, start, "unterminated double quote");
 }
 
-/* $(...), ${...} or a plain $: step over it, quotes and nesting included. */
 /* An escape, a quoted string or a backtick at sc->pos, scanned whole:
  * 0, or 1 when c starts none of them, or <0 from the scan. */
 static int scan_quoting(scanner *sc, char c) {
@@ -135,6 +134,7 @@ static int scan_quoting(scanner *sc, char c) {
         }
 }
 
+/* $(...), ${...} or a plain $: step over it, quotes and nesting included. */
 static int scan_dollar(scanner *sc) {
         unsigned start = sc->line;
         int r;

@@ -125,7 +125,8 @@ bool ht_profile_name_valid(const char *name) {
         return true;
 }
 
-int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error) {
+/* The trust check on the stat of the file already open. */
+static int check_trust(const struct stat *st, const char *path, bool as_root, char **ret_error) {
         if (!as_root)
                 return 0;
         /* Escape hatch for test rigs and image builds whose checkout is not
@@ -133,24 +134,28 @@ int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_er
         const char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES");
         if (insecure && streq(insecure, "1"))
                 return 0;
-        struct stat st;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (st.st_uid != 0) {
+        if (st->st_uid != 0) {
                 *ret_error = xasprintf("%s: owned by uid %u, not root: refusing to use it while "
                                        "running as root (chown root %s, or set "
                                        "HOSTTUNE_INSECURE_PROFILES=1)",
-                                       path, (unsigned)st.st_uid, path);
+                                       path, (unsigned)st->st_uid, path);
                 return -EPERM;
         }
-        if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        if (st->st_mode & (S_IWGRP | S_IWOTH)) {
                 *ret_error = xasprintf("%s: writable by group or others (mode %04o): refusing to "
                                        "use it while running as root (chmod go-w %s, or set "
                                        "HOSTTUNE_INSECURE_PROFILES=1)",
-                                       path, (unsigned)(st.st_mode & 07777), path);
+                                       path, (unsigned)(st->st_mode & 07777), path);
                 return -EPERM;
         }
         return 0;
+}
+
+int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error) {
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        return check_trust(&st, path, as_root, ret_error);
 }
 
 static bool ident_char(char c) {
@@ -332,7 +337,7 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
                                        (long long)st.st_size, HT_PROFILE_MAX_SIZE);
                 return -EFBIG;
         }
-        int r = ht_profile_check_trust(fd, path, geteuid() == 0, ret_error);
+        int r = check_trust(&st, path, geteuid() == 0, ret_error);
         if (r < 0)
                 return r;
 

@@ -42,13 +42,13 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 
 /* strerror(err) in hosttune's terms (EXDEV: a symlink out of the root). */
 const char *ht_strerror(int err);
-/* A parser's complaint about LINE: with lenient, a warning pushed to
- * *warnings (0); else *ret_error set to "LINE: MSG" (-EINVAL). */
 /* All of fd (at most max bytes, else -EFBIG), NUL-terminated. */
 int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len);
 /* The list as a JSON array of strings (empty for NULL). */
 struct json_object;
 struct json_object *ht_strv_to_json(char *const *l);
+/* A parser's complaint about LINE: with lenient, a warning pushed to
+ * *warnings (0); else *ret_error set to "LINE: MSG" (-EINVAL). */
 int ht_line_problem(char ***warnings, bool lenient, unsigned line, const char *msg, char **ret_error);
 bool startswith(const char *s, const char *prefix);
 bool endswith(const char *s, const char *suffix);

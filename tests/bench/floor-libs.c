@@ -53,6 +53,7 @@ static void parse_config(const char *path) {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return;
+        files++;
         size_t len = 0;
         ssize_t n;
         while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
@@ -70,23 +71,23 @@ static void parse_config(const char *path) {
 
 static void read_file(const char *path) {
         static char buf[65536];
-        files++;
         if (ends_with(path, ".profile") || ends_with(path, ".rules")) {
                 parse_config(path);
                 return;
         }
         if (ends_with(path, "/mountinfo") || ends_with(path, "/proc/mounts")) {
                 struct libmnt_table *tb = mnt_new_table();
-                if (tb && mnt_table_parse_file(tb, path) == 0)
+                if (tb && mnt_table_parse_file(tb, path) == 0) {
                         mounts += (unsigned long)mnt_table_get_nents(tb);
+                        files++;
+                }
                 mnt_unref_table(tb);
                 return;
         }
         int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-                files--;
+        if (fd < 0)
                 return;
-        }
+        files++;
         ssize_t n;
         while ((n = read(fd, buf, sizeof(buf))) > 0)
                 bytes += (unsigned long)n;

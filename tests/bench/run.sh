@@ -697,20 +697,21 @@ section_scaling() {
 # scale_one SERIES N HOST PROFILE
 scale_one() {
         name="scale_$1_$2"
+        # a plan that fails is not a measurement (checked before the
+        # timed runs, so a bad point costs one run)
         # shellcheck disable=SC2086
-        record "$name" -x -n "$sruns" -w 1 -- "$HOSTTUNE" --root "$3" --profile-path "$sc/profiles" $PP plan "$4"
-        # a plan that fails is not a measurement
-        # shellcheck disable=SC2086
-        rc=0; "$HOSTTUNE" --root "$3" --profile-path "$sc/profiles" $PP plan "$4" >"$work/scale.err" 2>&1 || rc=$?
+        rc=0; "$HOSTTUNE" --root "$3" --profile-path "$sc/profiles" $PP plan "$4" >"$work/scale.out" 2>&1 || rc=$?
         if [ "$rc" != 0 ] && [ "$rc" != 2 ]; then
-                echo "run.sh: plan $4 on $3 failed: $(cat "$work/scale.err")" >&2
+                echo "run.sh: plan $4 on $3 failed: $(cat "$work/scale.out")" >&2
                 return 1
         fi
         # nor is one that skipped the input it was to scale with
-        if grep -q "cannot read it" "$work/scale.err"; then
-                echo "run.sh: plan $4 on $3 skipped its input: $(grep "cannot read it" "$work/scale.err")" >&2
+        if grep -q "cannot read it" "$work/scale.out"; then
+                echo "run.sh: plan $4 on $3 skipped its input: $(grep "cannot read it" "$work/scale.out")" >&2
                 return 1
         fi
+        # shellcheck disable=SC2086
+        record "$name" -x -n "$sruns" -w 1 -- "$HOSTTUNE" --root "$3" --profile-path "$sc/profiles" $PP plan "$4"
         s=$(stats "$name")
         echo "$1 $2 $(echo "$s" | cut -d' ' -f2) $(echo "$s" | cut -d' ' -f3)" >>"$out/scaling.dat"
         printf '%s\t%s\t%s\n' "$1" "$2" "$s" | tr ' ' '\t' >>"$tsv"
