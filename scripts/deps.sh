@@ -8,14 +8,15 @@ set -eu
 # for the fuzzers, systemd-analyze, cloud-init, ansible, bash-completion,
 # mandoc/groff for the man pages, dpkg-dev/debhelper/lintian/rpm for the
 # packages, valgrind for make check-valgrind, time and flock for the
-# hostile-input tests, strace and gnuplot for the benchmarks).
+# hostile-input tests, strace and gnuplot for the benchmarks, grub-mkconfig
+# as the oracle for what hosttune writes into /etc/default/grub).
 DEB_PKGS="build-essential autoconf automake pkg-config libconfig-dev libsystemd-dev \
 libmount-dev libaudit-dev libjson-c-dev libcmocka-dev procps jq mandoc groff-base patch \
 clang libclang-rt-dev systemd cloud-init ansible-core ansible bash-completion python3 \
-dpkg-dev debhelper lintian rpm rpmlint valgrind time util-linux strace gnuplot-nox"
+dpkg-dev debhelper lintian rpm rpmlint valgrind time util-linux strace gnuplot-nox grub2-common"
 RPM_PKGS="gcc make autoconf automake pkgconf-pkg-config libconfig-devel systemd-devel \
 libmount-devel audit-libs-devel json-c-devel libcmocka-devel procps-ng jq mandoc groff patch \
-clang compiler-rt cloud-init ansible-core bash-completion python3 rpm-build rpmlint valgrind time util-linux"
+clang compiler-rt cloud-init ansible-core bash-completion python3 rpm-build rpmlint valgrind time util-linux grub2-tools"
 
 if [ "${1:-}" = "--print" ]; then
         echo "apt: $DEB_PKGS"

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,16 @@ void ht_fault_reset(void) {
 
 void ht_fault_point(const char *step) {
         const char *spec = getenv("HOSTTUNE_FAULT_AFTER");
-        if (isempty(spec) || !step)
+        const char *trace = getenv("HOSTTUNE_FAULT_TRACE");
+        bool tracing = !isempty(trace) && !streq(trace, "0");
+        if ((isempty(spec) && !tracing) || !step)
                 return;
 
         n_points++;
+        if (tracing)
+                dprintf(STDERR_FILENO, "hosttune: fault point %lu: %s\n", n_points, step);
+        if (isempty(spec))
+                return;
         uint64_t n;
         if (parse_u64(spec, &n) == 0) {
                 if (n_points == n)

@@ -18,7 +18,11 @@
  *   rollback-item    one item of a rollback was restored
  *   rollback-status  a rolled-back transaction's new status is on disk
  * The apply command adds its own (e.g. apply-file, apply-runtime) between
- * the record and done of each change. */
+ * the record and done of each change.
+ *
+ * HOSTTUNE_FAULT_TRACE=1 prints each fault point reached to stderr
+ * ("hosttune: fault point N: STEP"), so a crash test knows which step
+ * its Nth kill lands on without asking the journal it is testing. */
 #pragma once
 
 void ht_fault_point(const char *step);

@@ -5,7 +5,8 @@
 # reviewed ones in tests/fuzz/corpus/NAME and the matching files of the
 # fixture hosts. Any crash, leak, sanitizer report or broken invariant
 # fails the run; the input is kept as tests/fuzz/crash-NAME-* in the build
-# tree. Exit 77 (skipped) when clang or its libFuzzer runtime is missing.
+# tree. Speaks TAP (a check per target); a skip ("1..0 # SKIP") when clang
+# or its libFuzzer runtime is missing.
 #   FUZZ_SECONDS  run time per target, default 20; 0 skips
 #   FUZZ_TARGETS  names to run (e.g. "grub limits"), default all
 #   FUZZ_JOBS     parallel compiles, default 2
@@ -23,12 +24,12 @@ case $seconds in
 esac
 
 if [ "$seconds" -eq 0 ]; then
-        echo "run-fuzz.sh: FUZZ_SECONDS=0, skipping"
-        exit 77
+        echo "1..0 # SKIP FUZZ_SECONDS=0"
+        exit 0
 fi
 if ! command -v "$cc" >/dev/null 2>&1; then
-        echo "run-fuzz.sh: $cc not found, skipping"
-        exit 77
+        echo "1..0 # SKIP $cc not found"
+        exit 0
 fi
 
 outdir=$builddir/tests/fuzz
@@ -42,8 +43,8 @@ san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-r
 # A toolchain without the libFuzzer runtime is a skip, not a failure.
 printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
 if ! "$cc" $san -fsanitize=fuzzer -o "$tmp/probe" "$tmp/probe.c" >/dev/null 2>&1; then
-        echo "run-fuzz.sh: $cc cannot build with -fsanitize=fuzzer, skipping"
-        exit 77
+        echo "1..0 # SKIP $cc cannot build with -fsanitize=fuzzer"
+        exit 0
 fi
 
 pkgs="libconfig libsystemd mount audit json-c"
@@ -80,7 +81,7 @@ for c in "$srcdir"/src/*.c; do
         fi
 done
 if [ -s "$tmp/todo" ]; then
-        echo "run-fuzz.sh: compiling $(wc -l <"$tmp/todo") library sources"
+        echo "# run-fuzz.sh: compiling $(wc -l <"$tmp/todo") library sources"
         # shellcheck disable=SC2016
         xargs -P "$jobs" -I{} sh -c '"$1" $2 -fsanitize=fuzzer-no-link -c -o "$3/$(basename "$4" .c).o" "$4"' \
                 sh "$cc" "$cflags" "$objdir" {} <"$tmp/todo"
@@ -110,7 +111,9 @@ fixture_seeds() {
 
 targets=${FUZZ_TARGETS:-$(cd "$srcdir/tests/fuzz" && ls fuzz-*.c | sed 's/^fuzz-//; s/\.c$//')}
 failed=
+t_n=0
 for t in $targets; do
+        t_n=$((t_n + 1))
         src=$srcdir/tests/fuzz/fuzz-$t.c
         [ -f "$src" ] || { echo "run-fuzz.sh: no target $t" >&2; exit 1; }
         bin=$outdir/fuzz-$t
@@ -131,7 +134,7 @@ for t in $targets; do
                 cp "$f" "$corpus/fixture-$i"
         done
 
-        echo "run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
+        echo "# run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
         LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
         UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -148,14 +151,15 @@ for t in $targets; do
                 "$corpus" >"$tmp/log-$t" 2>&1; then
                 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log-$t")
                 cov=$(grep -o 'cov: [0-9]*' "$tmp/log-$t" | tail -1)
-                echo "run-fuzz.sh: $t: ok, ${execs:-?} executions, $cov"
+                echo "ok $t_n - fuzz-$t: ${execs:-?} executions, $cov"
         else
-                tail -60 "$tmp/log-$t"
-                echo "run-fuzz.sh: $t: FAILED (input kept as $outdir/crash-$t-*)"
+                tail -60 "$tmp/log-$t" | sed 's/^/# /'
+                echo "not ok $t_n - fuzz-$t: failed (input kept as $outdir/crash-$t-*)"
                 failed="$failed $t"
         fi
 done
+echo "1..$t_n"
 if [ -n "$failed" ]; then
-        echo "run-fuzz.sh: failures:$failed"
+        echo "# run-fuzz.sh: failures:$failed"
         exit 1
 fi

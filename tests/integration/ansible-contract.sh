@@ -13,10 +13,14 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/profiles"
 echo 'summary = "test profile for the fake binary";' >"$tmp/profiles/test.profile"
 
-HOSTTUNE=$fake HT_ANSIBLE_PROFILE=test HT_ANSIBLE_PROFILE_DIR="$tmp/profiles" \
-        sh "$top_srcdir/tests/integration/ansible.sh"
-
-# ansible.sh has checked that ansible is usable (it exits 77 otherwise).
+# TAP: ansible.sh's checks, then this script's; the plan counts both.
+nested_rc=0
+HT_TAP_NESTED=$tmp/nested-count HOSTTUNE=$fake HT_ANSIBLE_PROFILE=test HT_ANSIBLE_PROFILE_DIR="$tmp/profiles" \
+        sh "$top_srcdir/tests/integration/ansible.sh" || nested_rc=$?
+# ansible.sh has checked that ansible is usable (it printed the skip and
+# exited 77 otherwise).
+[ "$nested_rc" != 77 ] || exit 0
+nested=$(cat "$tmp/nested-count" 2>/dev/null || echo 0)
 export HOME="$tmp/home" PYTHONDONTWRITEBYTECODE=1 ANSIBLE_NOCOLOR=1 \
         ANSIBLE_CONFIG="$tmp/ansible.cfg"
 mkdir -p "$HOME" "$tmp/root/etc/sysctl.d" && : >"$ANSIBLE_CONFIG"
@@ -71,15 +75,25 @@ ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK
         ansible-playbook -i "$tmp/inventory" "$tmp/play.yml" -e ht_binary="$fake" \
         -e ht_root="$tmp/root" -e ht_profiles="$tmp/profiles" >"$tmp/out.json" 2>"$tmp/err" || :
 
-python3 - "$tmp/out.json" <<'PY'
+own_rc=0
+python3 - "$tmp/out.json" "$tmp/count" <<'PY' || own_rc=$?
 import json, sys
-data = json.load(open(sys.argv[1]))
-res = {t["task"]["name"]: t["hosts"]["localhost"] for p in data["plays"] for t in p["tasks"]}
+count_file = sys.argv[2]
 failures = []
+checks = 0
 def check(cond, what):
-    print(("ok     " if cond else "FAILED ") + what)
+    global checks
+    checks += 1
+    open(count_file, "w").write("%d\n" % checks)
+    print(("ok - " if cond else "not ok - ") + what.replace("\n", " "))
     if not cond:
         failures.append(what)
+try:
+    data = json.load(open(sys.argv[1]))
+except ValueError:
+    check(False, "ansible-playbook printed JSON")
+    sys.exit(1)
+res = {t["task"]["name"]: t["hosts"]["localhost"] for p in data["plays"] for t in p["tasks"]}
 
 a = res["apply"]
 check(a.get("changed") is True, "apply with params: %s" % a.get("msg"))
@@ -103,3 +117,6 @@ check(n.get("failed") is True and "profile" in n.get("msg", ""), "applied withou
 if failures:
     sys.exit("%d check(s) failed" % len(failures))
 PY
+[ "$own_rc" = 0 ] || { echo "# --- ansible stderr:"; sed 's/^/# /' "$tmp/err"; }
+echo "1..$((nested + $(cat "$tmp/count" 2>/dev/null || echo 0)))"
+[ "$nested_rc" = 0 ] && [ "$own_rc" = 0 ]

@@ -9,21 +9,26 @@
 # Environment: HOSTTUNE (the binary; default the build's), HT_ANSIBLE_PROFILE
 # (default base), HT_ANSIBLE_PROFILE_DIR (default: a copy of profiles/).
 # Needs ansible-playbook and the ansible.posix collection (Debian: ansible-core
-# and ansible); exits 77 (skipped) without them.
+# and ansible); a TAP skip without them. Speaks TAP; HT_TAP_NESTED=FILE
+# (ansible-contract.sh) leaves the plan to the caller and writes the count
+# of checks to FILE, and a skip exits 77 so the caller stops too.
 set -eu
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 HOSTTUNE=${HOSTTUNE:-$top_builddir/hosttune}
 PROFILE=${HT_ANSIBLE_PROFILE:-base}
+skip_all() {
+        echo "1..0 # SKIP $1"
+        [ -z "${HT_TAP_NESTED:-}" ] || exit 77
+        exit 0
+}
 
 if ! command -v ansible-playbook >/dev/null 2>&1; then
-        echo "SKIP: ansible-playbook not installed (Debian: apt-get install ansible-core ansible)"
-        exit 77
+        skip_all "ansible-playbook not installed (Debian: apt-get install ansible-core ansible)"
 fi
 if ! command -v python3 >/dev/null 2>&1; then
-        echo "SKIP: python3 not installed"
-        exit 77
+        skip_all "python3 not installed"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-ansible.XXXXXX")
@@ -35,8 +40,7 @@ export HOME="$tmp/home" ANSIBLE_LOCAL_TEMP="$tmp/home/.ansible/tmp" \
         ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG="$tmp/ansible.cfg"
 mkdir -p "$HOME" && : >"$ANSIBLE_CONFIG"
 if ! ansible-doc -t callback ansible.posix.json >/dev/null 2>&1; then
-        echo "SKIP: the ansible.posix json callback is missing (Debian: apt-get install ansible)"
-        exit 77
+        skip_all "the ansible.posix json callback is missing (Debian: apt-get install ansible)"
 fi
 
 # The host: a copy of the fixture, or a minimal tree when it is not there.
@@ -170,14 +174,19 @@ ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK
         -e ht_profiles="$tmp/profiles" -e ht_profile="$PROFILE" \
         >"$tmp/out.json" 2>"$tmp/err" || rc=$?
 
-python3 - "$tmp/out.json" "$rc" "$PROFILE" <<'EOF' || { echo "--- ansible stderr:"; cat "$tmp/err"; exit 1; }
+py_rc=0
+python3 - "$tmp/out.json" "$rc" "$PROFILE" "$tmp/count" <<'EOF' || py_rc=$?
 import json, sys
 
-path, rc, profile = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+path, rc, profile, count_file = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 failures = []
+checks = 0
 
 def check(cond, what):
-    print(("ok     " if cond else "FAILED ") + what)
+    global checks
+    checks += 1
+    open(count_file, "w").write("%d\n" % checks)
+    print(("ok - " if cond else "not ok - ") + what.replace("\n", " "))
     if not cond:
         failures.append(what)
 
@@ -185,8 +194,9 @@ text = open(path).read()
 try:
     data = json.loads(text)
 except ValueError:
-    print(text[-3000:])
-    sys.exit("ansible-playbook printed no JSON (rc %d)" % rc)
+    print("\n".join("# " + l for l in text[-3000:].splitlines()))
+    check(False, "ansible-playbook printed JSON (rc %d)" % rc)
+    sys.exit(1)
 
 res = {}
 for play in data["plays"]:
@@ -263,3 +273,14 @@ check(r("snapshot after rollback").get("stdout") == before, "rollback restored t
 if failures:
     sys.exit("%d check(s) failed" % len(failures))
 EOF
+if [ "$py_rc" != 0 ]; then
+        echo "# --- ansible stderr:"
+        sed 's/^/# /' "$tmp/err"
+fi
+count=$(cat "$tmp/count" 2>/dev/null || echo 0)
+if [ -n "${HT_TAP_NESTED:-}" ]; then
+        echo "$count" >"$HT_TAP_NESTED"
+else
+        echo "1..$count"
+fi
+exit "$py_rc"

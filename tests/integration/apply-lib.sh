@@ -8,8 +8,6 @@ export HOSTTUNE_NO_AUDIT=1
 unset HOSTTUNE_FAULT_AFTER
 umask 022
 
-# skip DESCRIPTION REASON: a TAP test skipped with its reason
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 is_root() { [ "$(id -u)" = 0 ]; }
 
 # jq_get FILE PATH: a value from a JSON file (tests/json-query)

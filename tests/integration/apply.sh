@@ -113,7 +113,7 @@ if grep -q "memory is too fragmented" "$tmp/hist1.json"; then ok "history keeps 
 # --- rollback of the last apply -------------------------------------------------
 htrun 0 "rollback" "$h" rollback
 check_contains "rollback names the transaction" "Rolled back $txid1" "$tmp/out"
-check_contains "rollback: reboot note (the command line changed)" "reboot" "$tmp/out"
+check_contains "rollback: reboot note (the command line changed)" "The kernel command line changed: reboot to complete it." "$tmp/out"
 same_tree "rollback: the tree is byte-identical to before, modes and owners too" "$tmp/before" "$h"
 check "rollback: created directory removed" "no" "$([ -e "$h/etc/tmpfiles.d" ] && echo yes || echo no)"
 check "rollback: runtime value restored" "60" "$(cat "$h/proc/sys/vm/swappiness")"

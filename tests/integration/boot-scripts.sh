@@ -16,5 +16,8 @@ for f in "$B"/guest/harness.sh "$B"/scenarios/lib.sh "$B"/scenarios/*/*.sh \
         "$B"/scenarios/infra/hosttune-standin; do
         try sh "$f"
 done
-[ "$n" -gt 10 ] || { echo "not ok - only $n scripts found under $B"; exit 1; }
+n=$((n + 1))
+if [ "$n" -gt 11 ]; then echo "ok $n - $((n - 1)) scripts found"
+else echo "not ok $n - only $((n - 1)) scripts found under $B"; fails=$((fails + 1)); fi
+echo "1..$n"
 [ "$fails" = 0 ]

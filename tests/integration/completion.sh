@@ -6,7 +6,7 @@
 # from fake-hosttune (the JSON contract) or, without a usable binary, from
 # the profile path.
 if [ -z "${BASH_VERSION:-}" ]; then
-        command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+        command -v bash >/dev/null 2>&1 || { echo "1..0 # SKIP bash not installed"; exit 0; }
         exec bash "$0" "$@"
 fi
 set -u
@@ -53,9 +53,10 @@ expect() {
         want=${want% }
         if [[ $got == "$want" ]]; then
                 passed=$((passed + 1))
+                echo "ok $((passed + failed)) - $mode: '$line' -> [$want]"
         else
-                echo "FAILED ($mode): '$line' -> [$got], want [$want]"
                 failed=$((failed + 1))
+                echo "not ok $((passed + failed)) - $mode: '$line' -> [$got], want [$want]"
         fi
 }
 
@@ -117,7 +118,8 @@ for bc in /usr/share/bash-completion/bash_completion /etc/bash_completion; do
                 break
         fi
 done
-[[ $mode == bash-completion ]] || echo "note: bash-completion not installed; only the plain mode ran"
-
-echo "completion: $passed passed, $failed failed"
+[[ $mode == bash-completion ]] ||
+        echo "ok $((passed + failed + 1)) - bash-completion's helpers # SKIP bash-completion not installed; only the plain mode ran"
+[[ $mode == bash-completion ]] || passed=$((passed + 1))
+echo "1..$((passed + failed))"
 [[ $failed -eq 0 ]]

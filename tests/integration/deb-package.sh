@@ -9,13 +9,13 @@ set -eu
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 for tool in dpkg-buildpackage dh dpkg-checkbuilddeps; do
         if ! command -v $tool >/dev/null 2>&1; then
-                echo "SKIP: $tool not installed (Debian: apt-get install dpkg-dev debhelper)"
-                exit 77
+                echo "1..0 # SKIP $tool not installed (Debian: apt-get install dpkg-dev debhelper)"
+                exit 0
         fi
 done
 if ! missing=$(dpkg-checkbuilddeps "$top_srcdir/packaging/debian/control" 2>&1); then
-        echo "SKIP: build dependencies missing: $missing"
-        exit 77
+        echo "1..0 # SKIP build dependencies missing: $missing"
+        exit 0
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-debtest.XXXXXX")

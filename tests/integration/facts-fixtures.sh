@@ -11,7 +11,7 @@ HOSTS=$top_srcdir/tests/hosts
 
 if ! command -v jq >/dev/null 2>&1; then
         echo "1..0 # SKIP jq is not installed"
-        exit 77
+        exit 0
 fi
 [ -x "$DUMP" ] || { echo "Bail out! $DUMP not built"; exit 99; }
 

@@ -2,11 +2,14 @@
 # On the real machine (root "/"): the memory and HugePages facts agree
 # with /proc/meminfo read independently. Read-only. Needs jq.
 set -u
+. "${top_srcdir:-.}/tests/integration/lib.sh"
 top_builddir=${top_builddir:-.}
 DUMP=$top_builddir/tests/facts-dump
+# real-host-apply.sh resizes the HugePages pool: not while this reads it
+real_host_lock
 
-command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 77; }
-[ -r /proc/meminfo ] || { echo "1..0 # SKIP no /proc/meminfo"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 0; }
+[ -r /proc/meminfo ] || { echo "1..0 # SKIP no /proc/meminfo"; exit 0; }
 
 json=$("$DUMP") || { echo "Bail out! facts-dump failed"; exit 1; }
 n=0

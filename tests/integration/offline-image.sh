@@ -6,7 +6,7 @@
 # first boot (or inside the image when it has the tool and we are root),
 # and rollback. Needs jq. TAP output.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
-command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 0; }
 HOSTTUNE_NO_AUDIT=1 HOSTTUNE_INSECURE_PROFILES=1
 export HOSTTUNE_NO_AUDIT HOSTTUNE_INSECURE_PROFILES
 H=$(cd "$HOSTS" && pwd)

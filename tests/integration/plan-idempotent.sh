@@ -11,7 +11,7 @@
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
 export HOSTTUNE_INSECURE_PROFILES HOSTTUNE_NO_AUDIT LC_ALL
-command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq not installed"; exit 0; }
 
 ht() { # ROOT ARGS...
         r=$1

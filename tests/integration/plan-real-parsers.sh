@@ -11,14 +11,16 @@
 # - as root: grub-mkconfig, in a throwaway mount namespace where
 #   /etc/default is the fixture copy's and /boot a scratch directory, puts
 #   the words on the generated linux line.
-# Parts whose tool (or root) is missing are skipped; with none left, 77.
+# Parts whose tool (or root) is missing are TAP skips with the reason.
 [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm && export TMPDIR
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
 export HOSTTUNE_INSECURE_PROFILES HOSTTUNE_NO_AUDIT LC_ALL
 PATH=$PATH:/usr/sbin:/sbin
 mkdir -p "$tmp/profiles" "$tmp/rules"
-skip() { echo "# skipped: $1"; }
+# sysctl -p writes this machine's values back: no other test may change
+# them meanwhile (real-host-apply.sh does)
+real_host_lock
 
 # ---- the GRUB defaults file, through the shell --------------------------
 for case in debian12-kvm:oracle:"transparent_hugepage=never" \
@@ -60,12 +62,11 @@ if command -v systemd-tmpfiles >/dev/null 2>&1; then
         check "tmpfiles: hugetext_pad_threshold written" 4096 "$(cat "$thp/hugetext_pad_threshold")"
         rm -rf "$root"
 else
-        skip "systemd-tmpfiles not installed"
+        skip "tmpfiles: systemd-tmpfiles applies the w lines" "systemd-tmpfiles not installed"
 fi
 
 if [ "$(id -u)" != 0 ]; then
-        skip "sysctl -p, systemd-sysctl and grub-mkconfig need root"
-        [ "$n" -eq 0 ] && exit 77
+        skip "sysctl -p, systemd-sysctl and grub-mkconfig" "they need root"
         finish
 fi
 
@@ -99,6 +100,13 @@ if command -v sysctl >/dev/null 2>&1 && [ -r /proc/sys/vm/swappiness ] && [ -w /
         check "sysctl: apply writes the drop-in" 0 "$?"
         dropin=$root/etc/sysctl.d/90-hosttune.conf
         for k in $(cat "$tmp/keys"); do sysctl -n "$k"; done >"$tmp/before"
+        # the drop-in holds the values read when the profile was made: still
+        # this machine's, or sysctl -p would write a stale value back
+        for k in $(cat "$tmp/keys"); do cat "$root/proc/sys/$(printf %s "$k" | tr . /)"; done >"$tmp/made"
+        if ! cmp -s "$tmp/made" "$tmp/before"; then
+                not_ok "sysctl: this machine's values changed while the test ran; not running sysctl -p: $(diff "$tmp/made" "$tmp/before")"
+                finish
+        fi
         sysctl -p "$dropin" >"$tmp/out" 2>"$tmp/err"
         check "sysctl -p parses the drop-in" 0 "$?"
         check "sysctl -p: no unknown keys or parse errors" "" "$(cat "$tmp/err")"
@@ -134,10 +142,10 @@ if command -v sysctl >/dev/null 2>&1 && [ -r /proc/sys/vm/swappiness ] && [ -w /
                 check "netns: the host's namespace untouched" "$host_range" "$(sysctl -n net.ipv4.ip_local_port_range)"
                 rm -rf "$root"
         else
-                skip "unshare --net does not work here"
+                skip "netns: sysctl -p writes the per-namespace values" "unshare --net does not work here"
         fi
 else
-        skip "no procps sysctl or /proc/sys is read-only"
+        skip "sysctl -p and systemd-sysctl parse the drop-in" "no procps sysctl or /proc/sys is read-only"
 fi
 
 # ---- grub-mkconfig in a throwaway mount namespace ------------------------
@@ -153,12 +161,28 @@ if command -v grub-mkconfig >/dev/null 2>&1 && [ -d "$tmp/debian-oracle" ] && [ 
         : >"$boot/initrd.img-6.1.0-18-amd64"
         # Only inside the new namespace: /etc/default becomes the fixture's,
         # /boot the scratch directory; the output goes to $tmp.
-        timeout 120 unshare -m sh -c 'mount --bind "$1/etc/default" /etc/default && mount --bind "$2" /boot &&
-                grub-mkconfig -o "$3"' sh "$root" "$boot" "$tmp/out.d/grub.cfg" >"$tmp/out" 2>&1
+        mkconfig() { # ETC-DEFAULT-DIR OUTPUT
+                timeout 120 unshare -m sh -c 'mount --bind "$1" /etc/default && mount --bind "$2" /boot &&
+                        grub-mkconfig -o "$3"' sh "$1" "$boot" "$2" >"$tmp/out" 2>&1
+        }
+        # First the fixture as shipped: if grub-mkconfig cannot run on that,
+        # this machine cannot run it (a skip with the reason); if it can,
+        # a failure on hosttune's edit is hosttune's (a failure).
+        mkconfig "$HOSTS/debian12-kvm/etc/default" "$tmp/out.d/grub-orig.cfg"
+        orig=$?
+        orig_out=$(tail -n 2 "$tmp/out" | tr '\n' ' ')
+        mkconfig "$root/etc/default" "$tmp/out.d/grub.cfg"
         code=$?
         rm -rf "$boot"
-        if [ "$code" = 0 ] && [ -s "$tmp/out.d/grub.cfg" ]; then
+        if [ "$orig" != 0 ]; then
+                skip "grub-mkconfig on hosttune's /etc/default/grub" \
+                        "grub-mkconfig fails on the unedited fixture too (exit $orig): $orig_out"
+        elif [ "$code" != 0 ] || [ ! -s "$tmp/out.d/grub.cfg" ]; then
+                not_ok "grub-mkconfig fails on hosttune's edit of a file it takes unedited (exit $code): $(tail -n 5 "$tmp/out" | tr '\n' ' ')"
+        else
                 ok "grub-mkconfig ran on the fixture's /etc/default/grub"
+                check "grub-mkconfig: the unedited fixture has no transparent_hugepage= (the word is hosttune's)" 0 \
+                        "$(grep -c 'transparent_hugepage=' "$tmp/out.d/grub-orig.cfg")"
                 line=$(grep -m1 '^[[:space:]]*linux[[:space:]].*vmlinuz-6.1.0-18-amd64' "$tmp/out.d/grub.cfg")
                 case " $line " in
                 *" transparent_hugepage=never "*) ok "grub-mkconfig: the linux line has transparent_hugepage=never" ;;
@@ -168,13 +192,11 @@ if command -v grub-mkconfig >/dev/null 2>&1 && [ -d "$tmp/debian-oracle" ] && [ 
                 *" quiet "*) ok "grub-mkconfig: ... and GRUB_CMDLINE_LINUX_DEFAULT's quiet" ;;
                 *) not_ok "grub-mkconfig: linux line without quiet: $line" ;;
                 esac
-        else
-                skip "grub-mkconfig cannot run here (exit $code): $(tail -n 2 "$tmp/out" | tr '\n' ' ')"
         fi
         check "grub-mkconfig: the host's /etc/default untouched" "" \
                 "$(find /etc/default -newer "$tmp/out.d" -name grub 2>/dev/null)"
 else
-        skip "grub-mkconfig, /etc/grub.d or unshare -m not available"
+        skip "grub-mkconfig on hosttune's /etc/default/grub" "grub-mkconfig, /etc/grub.d or unshare -m not available"
 fi
 
 finish

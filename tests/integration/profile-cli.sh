@@ -2,7 +2,7 @@
 # list and show through the CLI: the seed case, provenance, JSON, and the
 # errors a user meets first (unknown profile, a typo in --set, a broken file).
 . "${top_srcdir:-.}/tests/integration/lib.sh"
-command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 0; }
 P="--profile-path $PROFILES --rules-path $top_srcdir/rules"
 H="--root $HOSTS/debian12-kvm"
 
@@ -23,17 +23,17 @@ check "swappiness from base, with file:line" "true" \
         "$(jq '[.settings[] | select(.key == "vm.swappiness") | .source | test("base.profile:[0-9]+$")] | any' "$tmp/out")"
 
 run 1 "unknown profile" $H $P show nosuch
-check_contains "unknown profile named" "nosuch" "$tmp/err"
+check_contains "unknown profile named" "profile 'nosuch' not found on the profile path" "$tmp/err"
 run 1 "typo in --set" $H $P show oracle --set sga_max_sise=18G
 check_contains "suggests the right name" "did you mean 'sga_max_size'" "$tmp/err"
 run 1 "bad unit in --set" $H $P show oracle --set sga_max_size=18Q
 mkdir -p "$tmp/prof"
 printf 'summary = "broken";\nsysctl = { vm = { swappiness = 10 }\n' >"$tmp/prof/broken.profile"
 run 1 "syntax error" $H --profile-path "$tmp/prof" $P show broken
-check_contains "syntax error names file and line" "broken.profile:" "$tmp/err"
+check_contains "syntax error names file and line" "broken.profile:3: syntax error" "$tmp/err"
 printf 'summary = "typo";\nsysclt = { vm = { swappiness = 10; }; };\n' >"$tmp/prof/typo.profile"
 run 1 "unknown section" $H --profile-path "$tmp/prof" $P show typo
-check_contains "unknown section: suggestion" "sysctl" "$tmp/err"
+check_contains "unknown section: suggestion" "typo.profile:2: profile: unknown key 'sysclt' (did you mean 'sysctl'?)" "$tmp/err"
 printf 'summary = "z";\nsysctl = { vm = { swappiness = "= 1 / 0"; }; };\n' >"$tmp/prof/zero.profile"
 run 1 "division by zero" $H --profile-path "$tmp/prof" $P show zero
 check_contains "division by zero reported" "division by zero" "$tmp/err"

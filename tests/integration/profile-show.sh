@@ -28,8 +28,12 @@ run() { # NAME HOST PROFILE [ARGS...]
         n=$((n + 1))
         if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
                 cp "$out" "$expected/$name"
-        elif ! diff -u "$expected/$name" "$out"; then
-                echo "FAIL: $name" >&2
+                echo "ok $n - $name rewritten"
+        elif diff -u "$expected/$name" "$out" >"$tmp/diff"; then
+                echo "ok $n - $name"
+        else
+                echo "not ok $n - $name differs from tests/expected/show/$name"
+                sed 's/^/# /' "$tmp/diff"
                 fail=1
         fi
 }
@@ -52,5 +56,6 @@ run "alinux3-hugetext--mysql-largepages.txt" alinux3-hugetext mysql \
         --set innodb_buffer_pool_size=2G --set mysql_unit=mariadb
 run "debian12-kvm--jvm-heap.txt" debian12-kvm jvm --set heap_size=8G --set jvm_user=elasticsearch
 
-[ "${UPDATE_GOLDEN:-}" = 1 ] && echo "rewrote $n expected files"
+[ "${UPDATE_GOLDEN:-}" = 1 ] && echo "# rewrote $n expected files"
+echo "1..$n"
 exit $fail

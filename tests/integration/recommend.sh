@@ -3,7 +3,7 @@
 # pids, checked against the fixture's own files), ties, no match, an
 # offline image, bad input. Needs jq. TAP output.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
-command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 0; }
 H=$(cd "$HOSTS" && pwd)
 
 rec() { # HOST: recommend --json into $tmp/HOST.json

@@ -9,12 +9,15 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 spec=$top_srcdir/packaging/rpm/hosttune.spec
 if ! command -v rpmspec >/dev/null 2>&1; then
-        echo "SKIP: rpmspec not installed (Debian: apt-get install rpm)"
-        exit 77
+        echo "1..0 # SKIP rpmspec not installed (Debian: apt-get install rpm)"
+        exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-rpm.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+# TAP: each step that passes is a check; the first failure ends the run.
+t=0
+pass() { t=$((t + 1)); echo "ok $t - $*"; }
+fail() { t=$((t + 1)); echo "not ok $t - $*"; echo "1..$t"; exit 1; }
 
 rpmspec -P \
         --define '_unitdir /usr/lib/systemd/system' \
@@ -24,16 +27,20 @@ rpmspec -P \
         --define '_prefix /usr' --define '_sysconfdir /etc' \
         "$spec" >"$tmp/spec" 2>"$tmp/err" || fail "rpmspec -P: $(cat "$tmp/err")"
 [ ! -s "$tmp/err" ] || fail "rpmspec -P warned: $(cat "$tmp/err")"
+pass "rpmspec -P parses the spec"
 
 version=$(sed -n 's/^AC_INIT(\[hosttune\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
 grep -q "^Version: *$version\$" "$tmp/spec" || fail "spec Version is not $version"
+pass "spec Version is configure's $version"
 grep -q '^BuildRequires: *libcmocka-devel' "$tmp/spec" || fail "check BuildRequires missing"
+pass "BuildRequires the unit tests' cmocka"
 
 if command -v rpmlint >/dev/null 2>&1; then
         lint=$(rpmlint "$spec" 2>&1) || :
         echo "$lint" | grep -q ' 0 errors' || fail "rpmlint: $lint"
+        pass "rpmlint: 0 errors"
 else
-        echo "note: rpmlint not installed; skipped"
+        t=$((t + 1)); echo "ok $t - rpmlint # SKIP rpmlint not installed"
 fi
 
 # %files against a staged install with the spec's layout.
@@ -53,12 +60,16 @@ while read -r path; do
         [ -e "$1" ] || fail "%files entry $path not installed by make install"
         n=$((n + 1))
 done <"$tmp/files"
+[ "$n" -gt 0 ] || fail "no %files entries found in the spec"
+pass "$n %files entries installed by make install"
 # ...and nothing installed that %files leaves out (rpmbuild would refuse).
 (cd "$tmp/inst" && find . ! -type d | sed 's|^\.||') | while read -r f; do
         covered=no
         while read -r path; do
                 case $f in $path | $path*) covered=yes; break ;; esac
         done <"$tmp/files"
-        [ $covered = yes ] || [ "$f" = /usr/share/doc/hosttune/README.md ] || fail "installed but not in %files: $f"
-done
-echo "rpm spec: ok ($n %files entries installed)"
+        [ $covered = yes ] || [ "$f" = /usr/share/doc/hosttune/README.md ] || { echo "$f"; break; }
+done >"$tmp/uncovered"
+[ ! -s "$tmp/uncovered" ] || fail "installed but not in %files: $(cat "$tmp/uncovered")"
+pass "everything make install installs is in %files"
+echo "1..$t"

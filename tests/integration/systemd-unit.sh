@@ -12,18 +12,22 @@ top_builddir=${top_builddir:-$top_srcdir}
 HOSTTUNE=${HOSTTUNE:-$top_builddir/hosttune}
 
 if ! command -v systemd-analyze >/dev/null 2>&1; then
-        echo "SKIP: systemd-analyze not installed"
-        exit 77
+        echo "1..0 # SKIP systemd-analyze not installed"
+        exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-unit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+# TAP: each step that passes is a check; the first failure ends the run.
+t=0
+pass() { t=$((t + 1)); echo "ok $t - $*"; }
+fail() { t=$((t + 1)); echo "not ok $t - $*"; echo "1..$t"; exit 1; }
 
 # The unit make generated: the sbindir substituted, nothing left over.
 gen=$top_builddir/packaging/systemd/hosttune-verify.service
 [ -f "$gen" ] || fail "$gen was not generated (make all)"
 grep -q '@' "$gen" && fail "unsubstituted @...@ left in $gen"
 grep -q '^ExecStart=/.*/hosttune verify --boot$' "$gen" || fail "ExecStart in $gen: $(grep ExecStart "$gen")"
+pass "the generated unit runs the configured sbindir's hosttune verify --boot"
 
 # The same template, pointed at the built binary for systemd-analyze.
 [ -x "$HOSTTUNE" ] || fail "no built binary at $HOSTTUNE"
@@ -36,6 +40,7 @@ out=$(cd "$tmp" && systemd-analyze verify --man=no "$tmp/hosttune-verify.service
         fail "systemd-analyze verify: $out"
 # verify exits 0 on unknown keys or bad values; any message is a defect.
 [ -z "$out" ] || fail "systemd-analyze verify complained: $out"
+pass "systemd-analyze verify: no complaint"
 
 # The unit's promises (hosttune(8) documents them).
 u=$tmp/hosttune-verify.service
@@ -47,12 +52,14 @@ after=$(sed -n 's/^After=//p' "$u")
 for dep in systemd-sysctl.service systemd-tmpfiles-setup.service; do
         case " $after " in *" $dep "*) ;; *) fail "unit is not ordered after $dep" ;; esac
 done
+pass "the unit's documented settings and ordering"
 
 # A deliberately broken copy must be caught, so the check above means something.
 mkdir "$tmp/broken"
 sed 's/^RemainAfterExit=yes/RemainAfterExit=perhaps/' "$u" >"$tmp/broken/hosttune-verify.service"
 bad=$(cd "$tmp" && systemd-analyze verify --man=no "$tmp/broken/hosttune-verify.service" 2>&1) || :
 [ -n "$bad" ] || fail "systemd-analyze verify did not notice a bad value"
+pass "systemd-analyze verify notices a bad value"
 
 # tmpfiles: the state directory, root-only.
 if command -v systemd-tmpfiles >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
@@ -61,7 +68,8 @@ if command -v systemd-tmpfiles >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
                 fail "systemd-tmpfiles --create failed"
         [ "$(stat -c '%a %U %G %F' "$tmp/root/var/lib/hosttune")" = "700 root root directory" ] ||
                 fail "state directory: $(stat -c '%a %U %G %F' "$tmp/root/var/lib/hosttune")"
+        pass "systemd-tmpfiles makes the state directory 0700 root:root"
 else
-        echo "note: tmpfiles check needs root and systemd-tmpfiles; skipped"
+        t=$((t + 1)); echo "ok $t - tmpfiles # SKIP needs root and systemd-tmpfiles"
 fi
-echo "systemd unit and tmpfiles: ok"
+echo "1..$t"

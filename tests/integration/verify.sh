@@ -3,7 +3,7 @@
 # fixture the way a boot would (boot id, /proc/cmdline, HugePages) — one
 # good boot and the bad ones — and check status, exit codes and JSON.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
-command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq is not installed"; exit 0; }
 export HOSTTUNE_NO_AUDIT=1
 P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
 
