@@ -14,9 +14,9 @@ for page in "$top_srcdir/man/hosttune.8" "$top_srcdir/man/hosttune.profile.5"; d
                 else not_ok "$name: groff: $(head -5 "$tmp/groff")"; fi
         fi
 done
-[ "$n" -gt 0 ] || { echo "1..0 # SKIP neither mandoc nor groff"; exit 77; }
+[ "$n" -gt 0 ] || { echo "1..0 # SKIP neither mandoc nor groff"; exit 0; }
 check_contains "hosttune(8) documents every command" "recommend" "$top_srcdir/man/hosttune.8"
-for cmd in facts list show plan apply verify rollback history recommend; do
+for cmd in facts list show plan apply verify rollback history recommend status; do
         grep -q "^\.B.* $cmd\|^\.B $cmd\|^\.BI $cmd\|^\.BR $cmd" "$top_srcdir/man/hosttune.8" ||
                 not_ok "hosttune(8) has no entry for $cmd"
 done
