@@ -13,6 +13,54 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/profiles"
 echo 'summary = "test profile for the fake binary";' >"$tmp/profiles/test.profile"
 
+# The module's RETURN documents every key it returns (exit_json, fail_json,
+# the result dicts), and nothing it does not return.
+module=$top_srcdir/packaging/ansible/ansible_collections/hosttune/hosttune/plugins/modules/hosttune.py
+python3 - "$module" <<'PY'
+import ast, sys
+tree = ast.parse(open(sys.argv[1]).read())
+consts = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+          for t in n.targets if isinstance(t, ast.Name) and isinstance(n.value, ast.Constant)}
+try:
+    import yaml
+except ImportError:
+    print("SKIP the RETURN check: no PyYAML")
+    sys.exit(0)
+documented = set(yaml.safe_load(consts["RETURN"]))
+# keywords of exit_json/fail_json, of dict() results, and result[...]/extra[...] keys;
+# main()'s argument_spec dicts are options, not results
+specs = set()
+for n in ast.walk(tree):
+    if isinstance(n, ast.keyword) and n.arg == "argument_spec":
+        specs |= {id(x) for x in ast.walk(n.value)}
+returned = set()
+for n in ast.walk(tree):
+    if isinstance(n, ast.Call) and id(n) not in specs:
+        f = n.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name in ("exit_json", "fail_json", "dict"):
+            returned |= {k.arg for k in n.keywords if k.arg}
+    if isinstance(n, ast.Assign):
+        for t in n.targets:
+            if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and \
+                    isinstance(t.value, ast.Name) and t.value.id in ("result", "extra"):
+                returned.add(t.slice.value)
+returned -= {"argument_spec", "required_if", "supports_check_mode"}
+missing, extra = sorted(returned - documented), sorted(documented - returned)
+if missing or extra:
+    sys.exit("FAILED RETURN does not match the module: undocumented %s, documented but never returned %s"
+             % (missing, extra))
+print("ok     RETURN documents every returned key: %s" % " ".join(sorted(returned)))
+PY
+if command -v ansible-doc >/dev/null 2>&1; then
+        # ansible-doc parses DOCUMENTATION, EXAMPLES and RETURN (a UTF-8 locale: see ansible.sh)
+        LC_ALL=C.UTF-8 HOME="$tmp" ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" \
+                ansible-doc hosttune.hosttune.hosttune >"$tmp/doc" 2>&1 ||
+                { echo "FAILED ansible-doc: $(head -c 600 "$tmp/doc")"; exit 1; }
+        grep -q 'rollback_txid' "$tmp/doc" || { echo "FAILED ansible-doc shows no rollback_txid"; exit 1; }
+        echo "ok     ansible-doc renders the module's documentation"
+fi
+
 HOSTTUNE=$fake HT_ANSIBLE_PROFILE=test HT_ANSIBLE_PROFILE_DIR="$tmp/profiles" \
         sh "$top_srcdir/tests/integration/ansible.sh"
 
@@ -67,7 +115,7 @@ cat >"$tmp/play.yml" <<'PLAY'
       ignore_errors: true
 PLAY
 printf 'localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"\n' >"$tmp/inventory"
-ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
+LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
         ansible-playbook -i "$tmp/inventory" "$tmp/play.yml" -e ht_binary="$fake" \
         -e ht_root="$tmp/root" -e ht_profiles="$tmp/profiles" >"$tmp/out.json" 2>"$tmp/err" || :
 
