@@ -13,6 +13,64 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/profiles"
 echo 'summary = "test profile for the fake binary";' >"$tmp/profiles/test.profile"
 
+# The module's RETURN documents every key it returns (exit_json, fail_json,
+# the result dicts), and nothing it does not return.
+module=$top_srcdir/packaging/ansible/ansible_collections/hosttune/hosttune/plugins/modules/hosttune.py
+# TAP: these checks, ansible.sh's, then the playbook's; the plan counts all.
+pre=0 pre_failed=0
+pre_check() { pre=$((pre + 1)); if [ "$1" = 0 ]; then echo "ok $pre - $2"; else echo "not ok $pre - $2"; pre_failed=1; fi; }
+rc=0
+python3 - "$module" >"$tmp/return-check" 2>&1 <<'PY' || rc=$?
+import ast, sys
+tree = ast.parse(open(sys.argv[1]).read())
+consts = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+          for t in n.targets if isinstance(t, ast.Name) and isinstance(n.value, ast.Constant)}
+try:
+    import yaml
+except ImportError:
+    print("SKIP no PyYAML")
+    sys.exit(0)
+documented = set(yaml.safe_load(consts["RETURN"]))
+# keywords of exit_json/fail_json, of dict() results, and result[...]/extra[...] keys;
+# main()'s argument_spec dicts are options, not results
+specs = set()
+for n in ast.walk(tree):
+    if isinstance(n, ast.keyword) and n.arg == "argument_spec":
+        specs |= {id(x) for x in ast.walk(n.value)}
+returned = set()
+for n in ast.walk(tree):
+    if isinstance(n, ast.Call) and id(n) not in specs:
+        f = n.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name in ("exit_json", "fail_json", "dict"):
+            returned |= {k.arg for k in n.keywords if k.arg}
+    if isinstance(n, ast.Assign):
+        for t in n.targets:
+            if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and \
+                    isinstance(t.value, ast.Name) and t.value.id in ("result", "extra"):
+                returned.add(t.slice.value)
+returned -= {"argument_spec", "required_if", "supports_check_mode"}
+missing, extra = sorted(returned - documented), sorted(documented - returned)
+if missing or extra:
+    print("RETURN does not match the module: undocumented %s, documented but never returned %s"
+          % (missing, extra))
+    sys.exit(1)
+print("every returned key: %s" % " ".join(sorted(returned)))
+PY
+if grep -q '^SKIP' "$tmp/return-check"; then
+        pre=$((pre + 1)); echo "ok $pre - RETURN documents every key the module returns # SKIP no PyYAML"
+else
+        pre_check "$rc" "RETURN documents every key the module returns: $(tr '\n' ' ' <"$tmp/return-check")"
+fi
+if command -v ansible-doc >/dev/null 2>&1; then
+        # ansible-doc parses DOCUMENTATION, EXAMPLES and RETURN (a UTF-8 locale: see ansible.sh)
+        LC_ALL=C.UTF-8 HOME="$tmp" ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" \
+                ansible-doc hosttune.hosttune.hosttune >"$tmp/doc" 2>&1 && rc=0 || rc=$?
+        pre_check "$rc" "ansible-doc renders the module's documentation: $(head -c 300 "$tmp/doc" | tr '\n' ' ')"
+        grep -q 'rollback_txid' "$tmp/doc" && rc=0 || rc=$?
+        pre_check "$rc" "ansible-doc shows rollback_txid"
+fi
+
 # TAP: ansible.sh's checks, then this script's; the plan counts both.
 nested_rc=0
 HT_TAP_NESTED=$tmp/nested-count HOSTTUNE=$fake HT_ANSIBLE_PROFILE=test HT_ANSIBLE_PROFILE_DIR="$tmp/profiles" \
@@ -71,7 +129,7 @@ cat >"$tmp/play.yml" <<'PLAY'
       ignore_errors: true
 PLAY
 printf 'localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"\n' >"$tmp/inventory"
-ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
+LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
         ansible-playbook -i "$tmp/inventory" "$tmp/play.yml" -e ht_binary="$fake" \
         -e ht_root="$tmp/root" -e ht_profiles="$tmp/profiles" >"$tmp/out.json" 2>"$tmp/err" || :
 
@@ -118,5 +176,5 @@ if failures:
     sys.exit("%d check(s) failed" % len(failures))
 PY
 [ "$own_rc" = 0 ] || { echo "# --- ansible stderr:"; sed 's/^/# /' "$tmp/err"; }
-echo "1..$((nested + $(cat "$tmp/count" 2>/dev/null || echo 0)))"
-[ "$nested_rc" = 0 ] && [ "$own_rc" = 0 ]
+echo "1..$((pre + nested + $(cat "$tmp/count" 2>/dev/null || echo 0)))"
+[ "$pre_failed" = 0 ] && [ "$nested_rc" = 0 ] && [ "$own_rc" = 0 ]

@@ -16,7 +16,7 @@ for page in "$top_srcdir/man/hosttune.8" "$top_srcdir/man/hosttune.profile.5"; d
 done
 [ "$n" -gt 0 ] || { echo "1..0 # SKIP neither mandoc nor groff"; exit 0; }
 check_contains "hosttune(8) documents every command" "recommend" "$top_srcdir/man/hosttune.8"
-for cmd in facts list show plan apply verify rollback history recommend; do
+for cmd in facts list show plan apply verify rollback history recommend status; do
         grep -q "^\.B.* $cmd\|^\.B $cmd\|^\.BI $cmd\|^\.BR $cmd" "$top_srcdir/man/hosttune.8" ||
                 not_ok "hosttune(8) has no entry for $cmd"
 done

@@ -93,60 +93,106 @@ EXAMPLES = r'''
 
 RETURN = r'''
 changed:
-  description: Whether hosttune changed (or, in check mode, would change) something.
+  description:
+    - Whether hosttune changed (or, in check mode, would change) something.
+    - C(applied) in check mode is plan's exit status 2; otherwise hosttune's own
+      C(changed). C(verified) never reports a change.
   returned: always
   type: bool
-reboot_required:
-  description: Some change only takes effect after a reboot.
+cmd:
+  description: The hosttune command line that was run (or, for C(rolled_back) in check mode, would be).
+  returned: always
+  type: list
+  elements: str
+hosttune_rc:
+  description: hosttune's exit status (0; 2 for plan with changes pending or verify drift; 3 for verify with a reboot pending).
+  returned: whenever hosttune ran and printed its JSON (not for C(rolled_back) in check mode)
+  type: int
+hosttune_warnings:
+  description: hosttune's warnings (also shown as module warnings).
+  returned: whenever hosttune ran and printed its JSON (not for C(rolled_back) in check mode)
+  type: list
+  elements: str
+profile:
+  description: The profile hosttune planned or applied.
   returned: state=applied
+  type: str
+reboot_required:
+  description:
+    - C(applied) some change only takes effect after a reboot.
+    - C(rolled_back) the kernel command line was restored, so a reboot completes the rollback.
+  returned: state=applied, state=rolled_back (not in check mode)
   type: bool
 txid:
   description: The transaction id of the apply (null when nothing changed or in check mode).
   returned: state=applied
   type: str
 changes:
-  description: Runtime and persisted changes (backend, key, current, desired, reboot_required).
+  description: Runtime and persisted changes (backend, key, current, desired, runtime, reboot_required, outcome, source; path and note where there is one).
   returned: state=applied
   type: list
   elements: dict
 files:
-  description: File edits (path, diff, and where hosttune provides them before/after).
+  description: File edits (path, backend, action, diff, before, after).
   returned: state=applied
   type: list
   elements: dict
 actions:
-  description: Follow-up actions apply runs (grub regeneration, daemon-reload).
+  description: Follow-up actions apply runs (grub regeneration, daemon-reload), each with action, argv, description.
   returned: state=applied
   type: list
-hosttune_warnings:
-  description: hosttune's warnings (also shown as module warnings).
-  returned: always
+  elements: dict
+diff:
+  description: One Ansible diff entry per edited file (before/after with the path as header, or hosttune's unified diff as prepared).
+  returned: state=applied in diff mode
   type: list
-  elements: str
+  elements: dict
 status:
   description: verify status (ok, drift, reboot-pending).
-  returned: state=verified
+  returned: state=verified (also when drift fails the task)
   type: str
 checks:
-  description: verify checks (backend, key, expected, actual, status).
-  returned: state=verified
+  description: verify checks (backend, key, expected, actual, status, hint).
+  returned: state=verified (also when drift fails the task)
   type: list
+  elements: dict
 reboot_pending:
   description: Applied changes are waiting for a reboot (verify exit status 3).
   returned: state=verified
   type: bool
 txids:
-  description: Transactions undone by the rollback.
-  returned: state=rolled_back
+  description: Transactions undone by the rollback, newest first (empty when there was nothing to roll back).
+  returned: state=rolled_back (not in check mode)
   type: list
-hosttune_rc:
-  description: hosttune's exit status (0, or 2 for plan with changes / verify drift, 3 for verify with a reboot pending).
-  returned: success, and when verify finds drift
+  elements: str
+rollback_txid:
+  description: The transaction that records the rollback itself (null when there was nothing to roll back).
+  returned: state=rolled_back (not in check mode)
+  type: str
+skipped:
+  description: C(rolled_back) in check mode is skipped, since hosttune has no dry run for rollback.
+  returned: state=rolled_back in check mode
+  type: bool
+msg:
+  description: Why the task was skipped or failed.
+  returned: state=rolled_back in check mode, and on failure
+  type: str
+rc:
+  description: hosttune's exit status when it was not one the state accepts.
+  returned: failure, when hosttune exited with an unexpected status
   type: int
-cmd:
-  description: The command line that was run.
-  returned: always
-  type: list
+stderr:
+  description: hosttune's standard error.
+  returned: failure, when hosttune ran
+  type: str
+stdout:
+  description: hosttune's standard output, when it was not a JSON object.
+  returned: failure, when hosttune printed no JSON object
+  type: str
+hosttune:
+  description: hosttune's JSON result (with its errors) when it failed.
+  returned: failure, when hosttune printed a JSON object
+  type: dict
 '''
 
 import json
@@ -331,6 +377,7 @@ def do_rolled_back(module):
         hosttune_rc=rc,
         cmd=argv,
         txids=data.get('txids') or [],
+        rollback_txid=data.get('rollback_txid'),
         reboot_required=bool(data.get('reboot_required')),
         hosttune_warnings=warn_all(module, data),
     )
