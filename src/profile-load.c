@@ -131,8 +131,7 @@ static int check_trust(const struct stat *st, const char *path, bool as_root, ch
                 return 0;
         /* Escape hatch for test rigs and image builds whose checkout is not
          * root-owned; documented in hosttune.profile(5). */
-        const char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES");
-        if (insecure && streq(insecure, "1"))
+        if (ht_env_true("HOSTTUNE_INSECURE_PROFILES"))
                 return 0;
         if (st->st_uid != 0) {
                 *ret_error = xasprintf("%s: owned by uid %u, not root: refusing to use it while "
