@@ -4,8 +4,17 @@
 
 run 0 "--help" --help
 check_contains "--help lists the commands" "plan PROFILE" "$tmp/out"
+check "--help: apply has its description" "plan, then change the host as one transaction" \
+        "$(sed -n '/^  apply PROFILE/{n;s/^ *//;p;}' "$tmp/out")"
+check_contains "--help lists -q" "-q, --quiet" "$tmp/out"
+check_contains "--help lists -j" "-j, --json" "$tmp/out"
+check_contains "--help lists --colour" "--color=WHEN, --colour=WHEN" "$tmp/out"
+# every command has a description on its line or the next
+check "--help: no command without a description" "" \
+        "$(awk '/^Commands:/ { c = 1; next } /^$/ { c = 0 } c && NF == 1 { print }' "$tmp/out")"
 run 0 "--version" --version
-check_contains "--version prints the version" "hosttune " "$tmp/out"
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+check "--version prints exactly the version" "hosttune $version" "$(cat "$tmp/out")"
 
 run 1 "no command" 
 check_contains "no command: usage on stderr" "Usage: hosttune" "$tmp/err"
@@ -31,6 +40,55 @@ if command -v jq >/dev/null 2>&1; then
 fi
 run 0 "--quiet facts" --quiet --root "$HOSTS/rhel5-xen" facts
 check "--quiet prints no warnings" "" "$(cat "$tmp/err")"
+run 0 "-q facts" -q --root "$HOSTS/rhel5-xen" facts
+check "-q prints no warnings" "" "$(cat "$tmp/err")"
+
+# ---- colour -------------------------------------------------------------
+# An explicit --color=always/never wins over NO_COLOR (no-color.org lets an
+# option override it); NO_COLOR, when not empty, only turns auto off; auto
+# colours a terminal only. The plan of the oracle profile has diffs and
+# warnings, which are coloured.
+ESC=$(printf '\033')
+colour_plan() { # colour_plan NO_COLOR(unset|VALUE) ARGS...: plan's stdout in $tmp/out
+        nc=$1
+        shift
+        if [ "$nc" = unset ]; then
+                (unset NO_COLOR; "$HOSTTUNE" --root "$HOSTS/debian12-kvm" --profile-path "$PROFILES" \
+                        --rules-path "$top_srcdir/rules" "$@" plan oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err")
+        else
+                NO_COLOR=$nc "$HOSTTUNE" --root "$HOSTS/debian12-kvm" --profile-path "$PROFILES" \
+                        --rules-path "$top_srcdir/rules" "$@" plan oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err"
+        fi
+        got=$?
+        [ "$got" = 2 ] || not_ok "colour: plan $*: exit $got, expected 2: $(head -c 300 "$tmp/err")"
+        if grep -q "$ESC" "$tmp/out"; then echo colour; else echo plain; fi
+}
+for nc in unset "" 1; do
+        label="NO_COLOR=${nc:-(empty)}"
+        [ "$nc" = unset ] && label="NO_COLOR unset"
+        check "colour: $label, --color=always" colour "$(colour_plan "$nc" --color=always)"
+        check "colour: $label, --colour=always" colour "$(colour_plan "$nc" --colour=always)"
+        check "colour: $label, --color=never" plain "$(colour_plan "$nc" --color=never)"
+        check "colour: $label, --color=auto, not a terminal" plain "$(colour_plan "$nc" --color=auto)"
+        check "colour: $label, default (auto), not a terminal" plain "$(colour_plan "$nc")"
+done
+# auto on a terminal (script(1) gives one): colour unless NO_COLOR is set
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1 </dev/null; then
+        tty_plan() { # tty_plan ENV...: plan --color=auto on a pty
+                env "$@" TERM=xterm script -qec "'$HOSTTUNE' --root '$HOSTS/debian12-kvm' --profile-path '$PROFILES' \
+                        --rules-path '$top_srcdir/rules' --color=auto plan oracle --set sga_max_size=4G" /dev/null \
+                        </dev/null >"$tmp/tty" 2>&1
+                if grep -q "$ESC\[" "$tmp/tty"; then echo colour; else echo plain; fi
+        }
+        check "colour: auto on a terminal, NO_COLOR unset" colour "$(tty_plan -u NO_COLOR)"
+        check "colour: auto on a terminal, NO_COLOR empty" colour "$(tty_plan NO_COLOR=)"
+        check "colour: auto on a terminal, NO_COLOR=1" plain "$(tty_plan NO_COLOR=1)"
+        check "colour: auto on a terminal, TERM=dumb" plain "$(env -u NO_COLOR TERM=dumb script -qec \
+                "'$HOSTTUNE' --root '$HOSTS/debian12-kvm' --profile-path '$PROFILES' --rules-path '$top_srcdir/rules' plan oracle --set sga_max_size=4G" \
+                /dev/null </dev/null 2>&1 | grep -q "$ESC\[" && echo colour || echo plain)"
+else
+        ok "colour on a terminal # SKIP script(1) cannot make a pty here"
+fi
 
 # a relative --root: the journal still lands inside it, and history finds it
 cp -a "$HOSTS/debian12-kvm" "$tmp/rel"
