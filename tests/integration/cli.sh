@@ -90,6 +90,40 @@ else
         ok "colour on a terminal # SKIP script(1) cannot make a pty here"
 fi
 
+# ---- --facts with a live root -----------------------------------------------
+# --facts is for offline images; a root with /proc/sys has its own kernel.
+# Every command that reads facts says it ignores the file, as 'facts' does:
+# on stderr, and in --json in warnings[].
+"$HOSTTUNE" --root "$HOSTS/rhel5-xen" --json facts >"$tmp/facts.json" 2>/dev/null
+live=$tmp/live
+rm -rf "$live" && cp -a "$HOSTS/debian12-kvm" "$live"
+FX="--root $live --profile-path $PROFILES --rules-path $top_srcdir/rules --facts $tmp/facts.json"
+ignored="hosttune: warning: --facts $tmp/facts.json is ignored: $live/proc/sys is there, so this root has a running kernel whose facts are read instead"
+run 0 "--facts on a live root: facts" $FX facts
+check "facts: warns that --facts is ignored" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+json_warned() { # json_warned FILE: whether warnings[] names the ignored file
+        if command -v jq >/dev/null 2>&1; then
+                jq -r --arg w "${ignored#hosttune: warning: }" '[.warnings[] | select(. == $w)] | length' "$1"
+        else
+                grep -cF -- "--facts $tmp/facts.json is ignored" "$1"
+        fi
+}
+for cmd in plan show "apply --dry-run"; do
+        want=2
+        [ "$cmd" = show ] && want=0
+        run $want "--facts on a live root: $cmd" $FX $cmd oracle --set sga_max_size=4G
+        check "$cmd: warns on stderr as facts does" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+        run $want "--facts on a live root: $cmd --json" $FX --json $cmd oracle --set sga_max_size=4G
+        check "$cmd --json: on stderr" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+        check "$cmd --json: in warnings[]" "1" "$(json_warned "$tmp/out")"
+done
+HOSTTUNE_NO_AUDIT=1 "$HOSTTUNE" $FX --json apply oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err"
+check "--facts on a live root: apply" "0" "$?"
+check "apply: warns on stderr" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+check "apply --json: in warnings[]" "1" "$(json_warned "$tmp/out")"
+run 0 "--facts on a live root: --quiet --json show" $FX --quiet --json show oracle --set sga_max_size=4G
+check "--quiet: nothing on stderr" "" "$(cat "$tmp/err")"
+
 # a relative --root: the journal still lands inside it, and history finds it
 cp -a "$HOSTS/debian12-kvm" "$tmp/rel"
 (cd "$tmp" && HOSTTUNE_NO_AUDIT=1 "$HOSTTUNE" --root rel --profile-path "$top_srcdir/profiles" \
