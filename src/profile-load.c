@@ -1148,15 +1148,20 @@ int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
 }
 
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
-                        char ***ret_names) {
+                        char ***ret_names, char **ret_error) {
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_strv_free_ char **paths = NULL;
         for (size_t i = 0; dirs && dirs[i]; i++) {
                 DIR *d = opendir(dirs[i]);
                 if (!d) {
-                        if (errno == ENOENT || errno == ENOTDIR)
+                        int r = -errno;
+                        if (r == -ENOENT || r == -ENOTDIR)
                                 continue;
-                        return -errno;
+                        if (ret_error)
+                                *ret_error = xasprintf("cannot read %s directory %s: %s",
+                                                       suffix[0] == '.' ? suffix + 1 : suffix, dirs[i],
+                                                       ht_strerror(-r));
+                        return r;
                 }
                 _cleanup_strv_free_ char **found = NULL;
                 struct dirent *de;

@@ -124,6 +124,47 @@ check "apply --json: in warnings[]" "1" "$(json_warned "$tmp/out")"
 run 0 "--facts on a live root: --quiet --json show" $FX --quiet --json show oracle --set sga_max_size=4G
 check "--quiet: nothing on stderr" "" "$(cat "$tmp/err")"
 
+# ---- a search-path directory the user cannot read --------------------------
+# Not the same as a missing profile: the error (or the warning, when the
+# profile is found further down the path) names the directory and why.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+        chmod 0755 "$tmp"
+        mkdir -p "$tmp/locked" "$tmp/open" "$tmp/norules"
+        cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/locked/"
+        cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/open/"
+        chmod 0700 "$tmp/locked"
+        nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$HOSTTUNE" --root "$HOSTS/debian12-kvm" "$@" \
+                >"$tmp/out" 2>"$tmp/err"; }
+        denied="cannot read profile directory $tmp/locked: Permission denied"
+        nobody --profile-path "$tmp/locked" --rules-path "$tmp/norules" plan oracle --set sga_max_size=4G
+        check "unreadable profile directory: plan fails" "1" "$?"
+        check_contains "the error names the directory and the reason" "hosttune: $denied; " "$tmp/err"
+        check_contains "the error says some directories could not be read" \
+                "profile 'oracle' not found in the readable directories of the profile path $tmp/locked:" "$tmp/err"
+        if grep -q "profile 'oracle' not found on the profile path" "$tmp/err"; then
+                not_ok "unreadable directory reported as a plain not-found: $(cat "$tmp/err")"
+        else ok "not reported as a plain not-found"; fi
+        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/norules" \
+                plan oracle --set sga_max_size=4G
+        check "found past an unreadable directory: plan runs" "2" "$?"
+        check_contains "the plan warns of the directory it could not read" \
+                "warning: $denied; profile 'oracle' is read from $tmp/open/oracle.profile" "$tmp/out"
+        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/norules" --json \
+                show oracle --set sga_max_size=4G
+        check "show --json: exit" "0" "$?"
+        check_contains "show --json: in warnings[]" "$denied; profile 'base' is read from $tmp/open/base.profile" "$tmp/out"
+        nobody --profile-path "$tmp/locked" list
+        check "list: unreadable directory is an error" "1" "$?"
+        check "list: names it" "hosttune: $denied" "$(cat "$tmp/err")"
+        nobody --profile-path "$tmp/open" --rules-path "$tmp/locked" plan oracle --set sga_max_size=4G
+        check "unreadable rules directory: plan fails" "1" "$?"
+        check "the error names the rules directory" "hosttune: cannot read rules directory $tmp/locked: Permission denied" \
+                "$(cat "$tmp/err")"
+        chmod 0700 "$tmp"
+else
+        ok "unreadable search-path directories # SKIP needs root and setpriv"
+fi
+
 # a relative --root: the journal still lands inside it, and history finds it
 cp -a "$HOSTS/debian12-kvm" "$tmp/rel"
 (cd "$tmp" && HOSTTUNE_NO_AUDIT=1 "$HOSTTUNE" --root rel --profile-path "$top_srcdir/profiles" \
