@@ -1513,6 +1513,17 @@ int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **r
         return r;
 }
 
+int ht_journal_exists(const ht_context *c, char **ret_error) {
+        int jfd;
+        int r = open_journal_dir(c, false, &jfd, ret_error);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        close(jfd);
+        return 1;
+}
+
 int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error) {
         int jfd;
         int r = open_journal_dir(c, false, &jfd, ret_error);
