@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -246,6 +247,18 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
 
         res.reboot_required = res.reboot_required || plan->reboot_required;
         ht_tx_set_reboot_required(tx, res.reboot_required);
+        /* how it was asked for, so verify can say how to ask again */
+        json_object *sets = ht_strv_to_json(p->sets);
+        ht_tx_set_info(tx, "set", sets);
+        json_object_put(sets);
+        /* absolute, so the command verify suggests works from anywhere */
+        char *profile_file = p->resolved->file ? realpath(p->resolved->file, NULL) : NULL;
+        if (profile_file) {
+                json_object *file = json_object_new_string(profile_file);
+                ht_tx_set_info(tx, "profile_file", file);
+                json_object_put(file);
+                free(profile_file);
+        }
         if (res.notes) {
                 json_object *notes = json_object_new_array();
                 for (size_t i = 0; res.notes[i]; i++)

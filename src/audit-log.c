@@ -51,7 +51,7 @@ char *ht_audit_format(const char *op, const char *key, const char *old_value,
 
 void ht_audit_change(const char *op, const char *key, const char *old_value,
                      const char *new_value, const char *txid, bool success) {
-        if (getenv("HOSTTUNE_NO_AUDIT"))
+        if (ht_env_true("HOSTTUNE_NO_AUDIT"))
                 return;
         int saved = errno;
         const ht_audit_fns *a = ht_audit_lib();

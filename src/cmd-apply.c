@@ -47,9 +47,13 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                 return HT_EXIT_ERROR;
         }
         bool color = ht_use_color(o->ctx, STDOUT_FILENO);
+        if (!o->ctx->json)
+                ht_report_facts_ignored(o->ctx, p.facts, NULL);
         if (p.plan->errors) {
                 if (o->ctx->json) {
-                        json_object *j = ht_plan_to_json(p.plan);
+                        json_object *j = ht_plan_to_json(p.plan), *w = NULL;
+                        json_object_object_get_ex(j, "warnings", &w);
+                        ht_report_facts_ignored(o->ctx, p.facts, w);
                         json_object_object_add(j, "txid", NULL);
                         ht_print_json(stdout, j);
                         json_object_put(j);
@@ -72,6 +76,7 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                 if (json_object_object_get_ex(j, "warnings", &w))
                         for (size_t i = 0; res.notes && res.notes[i]; i++)
                                 json_object_array_add(w, json_object_new_string(res.notes[i]));
+                ht_report_facts_ignored(o->ctx, p.facts, json_object_object_get_ex(j, "warnings", &w) ? w : NULL);
                 if (r < 0) {
                         json_object *e;
                         if (json_object_object_get_ex(j, "errors", &e))

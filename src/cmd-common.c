@@ -21,3 +21,12 @@ void ht_report_warnings(const ht_context *c, char *const *warnings) {
         for (size_t i = 0; warnings && warnings[i]; i++)
                 fprintf(stderr, "hosttune: warning: %s\n", warnings[i]);
 }
+
+void ht_report_facts_ignored(const ht_context *c, const ht_facts *f, json_object *json_warnings) {
+        if (!f || !f->facts_file_ignored)
+                return;
+        char *const one[] = {f->facts_file_ignored, NULL};
+        ht_report_warnings(c, one);
+        if (json_warnings && json_object_is_type(json_warnings, json_type_array))
+                json_object_array_add(json_warnings, json_object_new_string(f->facts_file_ignored));
+}

@@ -17,6 +17,14 @@ static const char *label(ht_check_status s) {
 /* verify --boot: what the boot-time unit leaves in the journal and the
  * audit log, so a fleet can find hosts whose tuning did not survive. */
 static void log_boot_result(const ht_verify_result *r) {
+        if (!r->applied) {
+                /* nothing in effect to audit; the journal says why */
+                _cleanup_free_ char *text = xasprintf("hosttune verify: %s", r->message);
+                if (!ht_log_transaction("verify", r->rolled_back_by, r->rolled_back_profile, "nothing-applied", 0,
+                                        r->rollback_reboot_pending, text))
+                        fprintf(stderr, "%s\n", text);
+                return;
+        }
         strbuf msg = {0};
         size_t drift = 0, pending = 0;
         for (size_t i = 0; i < r->n_checks; i++) {
@@ -50,6 +58,10 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                 json_object *j = ht_verify_to_json(&r);
                 ht_print_json(stdout, j);
                 json_object_put(j);
+        } else if (!r.applied) {
+                printf("Verify: %s\n", r.message);
+                printf("Status: ok (nothing applied)\n");
+                ht_report_warnings(o->ctx, r.warnings);
         } else {
                 bool color = ht_use_color(o->ctx, STDOUT_FILENO);
                 printf("Verify: profile %s, transaction %s%s%s; %s\n", r.profile ? r.profile : "?", r.txid,

@@ -2,9 +2,11 @@
  * result (text or JSON) and returns the process exit code. */
 #pragma once
 
+#include <json-c/json.h>
 #include <stdbool.h>
 
 #include "context.h"
+#include "facts.h"
 
 enum {
         HT_EXIT_OK = 0,
@@ -38,6 +40,10 @@ int ht_cmd_status(const ht_cmd_opts *o);
  * stderr (also under --json, where stdout stays machine-readable). */
 void ht_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ht_report_warnings(const ht_context *c, char *const *warnings);
+/* The commands that take facts but not their warnings (plan, apply, show)
+ * still say that --facts was ignored: on stderr like 'facts' does, and
+ * in json_warnings (a JSON array, or NULL) for --json. */
+void ht_report_facts_ignored(const ht_context *c, const ht_facts *f, json_object *json_warnings);
 
 /* With the run lock held: roll back what a crashed run left pending and
  * report it on stderr. Returns how many were recovered, or -errno

@@ -89,6 +89,7 @@ void ht_facts_free(ht_facts *f) {
         free(f->shm);
         ht_facts_workload_free(f);
         free(f->facts_file);
+        free(f->facts_file_ignored);
         strv_free(f->warnings);
         free(f);
 }
@@ -213,8 +214,10 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                 /* Mixing another machine's kernel with this one's would
                  * plan runtime changes against the wrong values. */
                 _cleanup_free_ char *d = ht_display_path(c, "/proc/sys");
-                ht_facts_warn(f, "--facts %s is ignored: %s is there, so this root has a running kernel "
-                              "whose facts are read instead", c->facts_file, d);
+                f->facts_file_ignored = xasprintf("--facts %s is ignored: %s is there, so this root has a "
+                                                  "running kernel whose facts are read instead",
+                                                  c->facts_file, d);
+                strv_push(&f->warnings, f->facts_file_ignored);
         }
         /* Order matters: the kernel command line feeds THP and audit, the
          * CPU flags feed hypervisor and gigantic pages, the OS id picks the

@@ -155,6 +155,8 @@ typedef struct ht_facts {
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no /proc/sys or /sys under the root */
         char *facts_file;                /* --facts FILE the kernel facts came from */
+        char *facts_file_ignored;        /* the warning (also in warnings) when --facts was
+                                          * given for a root with a running kernel, else NULL */
 
         char **warnings;
 } ht_facts;

@@ -183,14 +183,20 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno != ENOENT)
                         return -errno;
-                if (mkdirat(dir_fd, name, mode) < 0 && errno != EEXIST)
+                bool made = mkdirat(dir_fd, name, mode) == 0;
+                if (!made && errno != EEXIST)
                         return -errno;
                 /* check what is there now without following a link that
                  * may have been put in its place */
                 int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (fd < 0)
                         return errno == ENOTDIR ? -ENOTDIR : -errno;
-                r = fsync(fd) < 0 ? -errno : 0;
+                /* mkdirat took the umask off: a root shell with umask 077
+                 * would leave /etc/tmpfiles.d 0700, unreadable to the
+                 * tools and users the distribution lets read it */
+                r = made && fchmod(fd, mode) < 0 ? -errno : 0;
+                if (r == 0 && fsync(fd) < 0)
+                        r = -errno;
                 close(fd);
                 if (r < 0)
                         return r;
@@ -212,20 +218,35 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
         return -ENOTDIR;
 }
 
+int ht_mkdirat_exact(int dir_fd, const char *name, mode_t mode) {
+        if (mkdirat(dir_fd, name, mode) < 0)
+                return -errno;
+        /* the umask may have taken bits off; what we just made is ours to
+         * set, and a link swapped in meanwhile is not followed */
+        int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int r = fchmod(fd, mode) < 0 ? -errno : 0;
+        close(fd);
+        return r;
+}
+
 int ht_mkdir_p(const char *path, mode_t mode) {
         if (isempty(path))
                 return -EINVAL;
-        if (mkdir(path, mode) == 0 || errno == EEXIST)
+        int r = ht_mkdirat_exact(AT_FDCWD, path, mode);
+        if (r == 0 || r == -EEXIST)
                 return 0;
-        if (errno != ENOENT)
-                return -errno;
+        if (r != -ENOENT)
+                return r;
         _cleanup_free_ char *parent = parent_path(path);
         if (streq(parent, "/") || streq(parent, path))
                 return -ENOENT;
-        int r = ht_mkdir_p(parent, mode);
+        r = ht_mkdir_p(parent, mode);
         if (r < 0)
                 return r;
-        return mkdir(path, mode) == 0 || errno == EEXIST ? 0 : -errno;
+        r = ht_mkdirat_exact(AT_FDCWD, path, mode);
+        return r == -EEXIST ? 0 : r;
 }
 
 /* The one way a host file is written: parents made, the directory

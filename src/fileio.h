@@ -43,13 +43,18 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
 
 /* Create the missing parent directories of host path with mode. Existing
  * components are resolved as the context does (symlinks inside the root
- * are followed); new ones are made with mkdirat and opened O_NOFOLLOW, and
+ * are followed); new ones are made with mkdirat and opened O_NOFOLLOW,
+ * and get exactly mode (not masked by the umask), and
  * nothing is created through a dangling symlink (-ELOOP). A non-directory
  * in the way is -ENOTDIR. */
 int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode);
 
+/* mkdirat(2) with exactly mode, whatever the umask (fchmod on what was
+ * made). -EEXIST, untouched, when something is there already. */
+int ht_mkdirat_exact(int dir_fd, const char *name, mode_t mode);
+
 /* mkdir -p for a real path (not a host path: the state directory, the
- * lock's directory): missing components get mode; existing ones may be
+ * lock's directory): missing components get exactly mode; existing ones may be
  * anything the caller then checks. */
 int ht_mkdir_p(const char *path, mode_t mode);
 

@@ -40,20 +40,31 @@ typedef struct {
         int (*run)(const ht_cmd_opts *o);
         unsigned min_args, max_args;
         unsigned takes;
-        const char *synopsis;
+        const char *usage;
+        const char *description;
 } command;
 
 static const command commands[] = {
-        {"facts", ht_cmd_facts, 0, 0, 0, "facts                        what the host is and can do"},
-        {"list", ht_cmd_list, 0, 0, 0, "list                         profiles found on the profile path"},
-        {"show", ht_cmd_show, 1, 1, TAKES_SET, "show PROFILE [--set K=V]...  the resolved profile and where each value comes from"},
-        {"plan", ht_cmd_plan, 1, 1, TAKES_SET, "plan PROFILE [--set K=V]...  dry run: diffs and runtime changes"},
-        {"apply", ht_cmd_apply, 1, 1, TAKES_SET | TAKES_DRY_RUN, "apply PROFILE [--set K=V]... [--dry-run]"},
-        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT, "verify [--boot]              compare the host with the last apply"},
-        {"rollback", ht_cmd_rollback, 0, 1, 0, "rollback [TXID]              undo the last (or the named) apply"},
-        {"history", ht_cmd_history, 0, 0, 0, "history                      transactions in the journal"},
-        {"recommend", ht_cmd_recommend, 0, 0, 0, "recommend                    which shipped profile fits this host"},
-        {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL, "status [--interval SECONDS]  what the tuning does now: page tables, HugePages, paging"},
+        {"facts", ht_cmd_facts, 0, 0, 0, "facts",
+         "what the host is and can do"},
+        {"list", ht_cmd_list, 0, 0, 0, "list",
+         "profiles found on the profile path"},
+        {"show", ht_cmd_show, 1, 1, TAKES_SET, "show PROFILE [--set K=V]...",
+         "the resolved profile and where each value comes from"},
+        {"plan", ht_cmd_plan, 1, 1, TAKES_SET, "plan PROFILE [--set K=V]...",
+         "dry run: diffs and runtime changes"},
+        {"apply", ht_cmd_apply, 1, 1, TAKES_SET | TAKES_DRY_RUN, "apply PROFILE [--set K=V]... [--dry-run]",
+         "plan, then change the host as one transaction"},
+        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT, "verify [--boot]",
+         "compare the host with the last apply"},
+        {"rollback", ht_cmd_rollback, 0, 1, 0, "rollback [TXID]",
+         "undo the last (or the named) apply"},
+        {"history", ht_cmd_history, 0, 0, 0, "history",
+         "transactions in the journal"},
+        {"recommend", ht_cmd_recommend, 0, 0, 0, "recommend",
+         "which shipped profile fits this host"},
+        {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL, "status [--interval SECONDS]",
+         "what the tuning does now: page tables, HugePages, paging"},
 };
 
 static void usage(FILE *out) {
@@ -64,8 +75,14 @@ static void usage(FILE *out) {
                 "safely: plan first, apply as one transaction, verify after reboot.\n"
                 "\n"
                 "Commands:\n");
-        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-                fprintf(out, "  %s\n", commands[i].synopsis);
+        /* a usage too long for the column puts its description below */
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++) {
+                const command *c = &commands[i];
+                if (strlen(c->usage) <= 28)
+                        fprintf(out, "  %-28s %s\n", c->usage, c->description);
+                else
+                        fprintf(out, "  %s\n  %-28s %s\n", c->usage, "", c->description);
+        }
         fprintf(out,
                 "\n"
                 "Options:\n"
@@ -78,14 +95,17 @@ static void usage(FILE *out) {
                 "  --boot               verify: boot-time mode, log to the journal\n"
                 "  --facts FILE         kernel facts for an offline image (from 'facts --json')\n"
                 "  --interval SECONDS   status: also paging rates over SECONDS\n"
-                "  --json               machine-readable output\n"
-                "  --quiet              no warnings or progress, only results and errors\n"
-                "  --color=WHEN         auto, always or never\n"
+                "  -j, --json           machine-readable output\n"
+                "  -q, --quiet          no warnings or progress, only results and errors\n"
+                "  --color=WHEN, --colour=WHEN\n"
+                "                       auto (the default: colour on a terminal, unless\n"
+                "                       NO_COLOR is set), always or never\n"
                 "  -h, --help           this help\n"
                 "  --version            the version\n"
                 "\n"
                 "Exit status: 0 ok and nothing pending, 1 error (the host is unchanged),\n"
-                "2 plan: changes pending / verify: drift, 3 verify: reboot pending.\n"
+                "2 plan (and apply --dry-run): changes pending / verify: drift,\n"
+                "3 verify: reboot pending.\n"
                 "See hosttune(8) and hosttune.profile(5).\n");
 }
 

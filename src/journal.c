@@ -188,7 +188,8 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
                 int r = ht_mkdir_p(parent, 0755);
                 if (r < 0)
                         return set_error(ret_error, r, "cannot create %s: %s", parent, ht_strerror(-r));
-                if (mkdir(sd, 0700) == 0) {
+                r = ht_mkdirat_exact(AT_FDCWD, sd, 0700);
+                if (r == 0) {
                         /* the journal must survive a crash as well as the
                          * changes it guards: make its entry durable */
                         int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -196,9 +197,9 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
                                 (void)fsync(pfd);
                                 close(pfd);
                         }
-                } else if (errno != EEXIST)
-                        return set_error(ret_error, -errno, "cannot create state directory %s: %s", sd,
-                                         strerror(errno));
+                } else if (r != -EEXIST)
+                        return set_error(ret_error, r, "cannot create state directory %s: %s", sd,
+                                         ht_strerror(-r));
         }
         struct stat st;
         if (lstat(sd, &st) < 0) {
@@ -217,10 +218,11 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
 
         _cleanup_free_ char *jd = xasprintf("%s/" JOURNAL_DIR, sd);
         if (create) {
-                if (mkdirat(sfd, JOURNAL_DIR, 0700) == 0)
+                r = ht_mkdirat_exact(sfd, JOURNAL_DIR, 0700);
+                if (r == 0)
                         (void)fsync(sfd);
-                else if (errno != EEXIST)
-                        return set_error(ret_error, -errno, "cannot create %s: %s", jd, strerror(errno));
+                else if (r != -EEXIST)
+                        return set_error(ret_error, r, "cannot create %s: %s", jd, ht_strerror(-r));
         }
         if (fstatat(sfd, JOURNAL_DIR, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno == ENOENT && !create)
@@ -679,11 +681,14 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 struct stat st;
                 if (fstatat(journal_fd, txid, &st, AT_SYMLINK_NOFOLLOW) == 0)
                         continue;
-                if (mkdirat(journal_fd, tmp, 0700) == 0)
+                r = ht_mkdirat_exact(journal_fd, tmp, 0700);
+                if (r == 0)
                         break;
-                if (errno != EEXIST)
-                        return set_error(ret_error, -errno, "journal: cannot create %s/" JOURNAL_DIR "/%s: %s",
-                                         c->state_dir, tmp, strerror(errno));
+                if (r != -EEXIST) {
+                        (void)unlinkat(journal_fd, tmp, AT_REMOVEDIR);
+                        return set_error(ret_error, r, "journal: cannot create %s/" JOURNAL_DIR "/%s: %s",
+                                         c->state_dir, tmp, ht_strerror(-r));
+                }
         }
         int fd = openat(journal_fd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
@@ -692,10 +697,12 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 return set_error(ret_error, r, "journal: cannot open %s: %s", tmp, ht_strerror(-r));
         }
         _cleanup_(ht_tx_freep) ht_tx *tx = tx_new(c, txid, fd);
-        if (mkdirat(fd, BACKUP_DIR, 0700) < 0 ||
+        if ((r = ht_mkdirat_exact(fd, BACKUP_DIR, 0700)) < 0 ||
             (tx->backup_fd = openat(fd, BACKUP_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-                r = set_error(ret_error, -errno, "journal %s: cannot create the backup directory: %s", txid,
-                              strerror(errno));
+                if (r >= 0)
+                        r = -errno;
+                r = set_error(ret_error, r, "journal %s: cannot create the backup directory: %s", txid,
+                              ht_strerror(-r));
                 goto fail;
         }
 
@@ -1504,6 +1511,17 @@ int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **r
         r = tx_load_at(c, jfd, txid, ret, ret_error);
         close(jfd);
         return r;
+}
+
+int ht_journal_exists(const ht_context *c, char **ret_error) {
+        int jfd;
+        int r = open_journal_dir(c, false, &jfd, ret_error);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        close(jfd);
+        return 1;
 }
 
 int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error) {

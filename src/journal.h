@@ -22,7 +22,8 @@
  *   format "hosttune-journal", version 1, txid, command ("apply",
  *   "rollback", ...), profile (string or null), status, created (ISO 8601
  *   UTC), created_usec, updated, root, boot_id (or null), params {},
- *   facts {}, reboot_required, info {}, expected [] (free-form, for
+ *   facts {}, reboot_required, info {} (an apply's: notes [], set [its
+ *   --set arguments], profile_file), expected [] (free-form, for
  *   verify), items [], and as they happen: committed_at, rolled_back_at,
  *   rolled_back_by (the txid of the rollback that undid it), reverts
  *   [txids a rollback transaction undoes], error, rollback_errors [].
@@ -146,6 +147,10 @@ int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error);
 /* Load one transaction. -ENOENT unknown, -EINVAL not a txid, -EBADMSG
  * corrupt (the message says where to look). */
 int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **ret_error);
+/* Whether the state directory has a journal (1, 0), whatever it holds:
+ * the sign that a transaction was begun there. -errno when it cannot be
+ * used (not ours, a symlink, no permission), with *ret_error. */
+int ht_journal_exists(const ht_context *c, char **ret_error);
 /* The newest committed transaction of command ("apply"; NULL: any);
  * -ENOENT when there is none; -EBADMSG when a newer manifest is corrupt
  * (it might be the one meant). */

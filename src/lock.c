@@ -16,9 +16,33 @@ struct ht_lock {
         char *path;
 };
 
+/* Create the lock file 0644 whatever the umask (O_EXCL tells whether
+ * we made it, and only then is its mode ours to set), else open it. */
+static int open_or_create(const char *path) {
+        const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+        for (int attempt = 0; attempt < 4; attempt++) {
+                int fd = open(path, flags | O_CREAT | O_EXCL, 0644);
+                if (fd >= 0) {
+                        if (fchmod(fd, 0644) < 0) {
+                                int r = -errno;
+                                close(fd);
+                                return r;
+                        }
+                        return fd;
+                }
+                if (errno != EEXIST)
+                        return -errno;
+                fd = open(path, flags);
+                /* removed between the two opens: create it again */
+                if (fd >= 0 || errno != ENOENT)
+                        return fd >= 0 ? fd : -errno;
+        }
+        return -EAGAIN;
+}
+
 static int open_lock_file(const char *path, int *ret_fd) {
-        int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
-        if (fd < 0 && errno == ENOENT) {
+        int fd = open_or_create(path);
+        if (fd == -ENOENT) {
                 _cleanup_free_ char *dir = xstrdup(path);
                 char *slash = strrchr(dir, '/');
                 if (slash && slash != dir) {
@@ -27,10 +51,10 @@ static int open_lock_file(const char *path, int *ret_fd) {
                         if (r < 0)
                                 return r;
                 }
-                fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+                fd = open_or_create(path);
         }
         if (fd < 0)
-                return -errno;
+                return fd;
         struct stat st;
         if (fstat(fd, &st) < 0) {
                 int r = -errno;
@@ -90,7 +114,11 @@ static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_l
                 if (r == 0)
                         break;
                 if (r != -EBUSY) {
-                        if (ret_error)
+                        /* O_NOFOLLOW: a link planted there could point
+                         * the lock's writes at any file */
+                        if (ret_error && r == -ELOOP)
+                                *ret_error = xasprintf("lock %s is a symlink; refusing it", lock_path);
+                        else if (ret_error)
                                 *ret_error = xasprintf("cannot open lock %s: %s", lock_path, ht_strerror(-r));
                         return r;
                 }

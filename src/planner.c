@@ -47,6 +47,8 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
                 ht_planning_done(&p);
                 return r;
         }
+        for (size_t i = 0; sets && sets[i]; i++)
+                strv_push(&p.sets, sets[i]);
         p.plan = ht_plan_new(p.resolved->name);
         p.plan->offline = !ht_root_is_live(c);
         p.plan->reboot_required = p.resolved->reboot_required;
@@ -75,5 +77,6 @@ void ht_planning_done(ht_planning *p) {
         ht_plan_free(p->plan);
         ht_resolved_free(p->resolved);
         ht_facts_free(p->facts);
+        strv_free(p->sets);
         *p = (ht_planning){0};
 }

@@ -11,6 +11,7 @@ typedef struct {
         ht_facts *facts;
         ht_resolved *resolved;
         ht_plan *plan;
+        char **sets;  /* the --set arguments as given, for the journal */
 } ht_planning;
 
 /* Collect facts, resolve profile with sets, and ask every backend. A

@@ -326,8 +326,7 @@ ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char
 }
 
 const ht_builtin_file *ht_builtin_find(const char *path, const char *buf, size_t len) {
-        const char *off = getenv("HOSTTUNE_NO_BUILTIN_PROFILES");
-        if (off && streq(off, "1"))
+        if (ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES"))
                 return NULL;
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;

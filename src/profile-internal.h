@@ -96,9 +96,10 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error);
 /* Paths of NAME.SUFFIX files over a search path; earlier dirs shadow
  * later ones. Sorted by file name. names receives the names without the
- * suffix. */
+ * suffix. A directory that cannot be read (EACCES) is -errno with
+ * *ret_error (when given) naming it: "cannot read profile directory D: ...". */
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
-                        char ***ret_names);
+                        char ***ret_names, char **ret_error);
 const char *ht_backend_section_name(ht_backend_id id);
 int ht_backend_from_string(const char *s, ht_backend_id *ret);
 

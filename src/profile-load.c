@@ -131,8 +131,7 @@ static int check_trust(const struct stat *st, const char *path, bool as_root, ch
                 return 0;
         /* Escape hatch for test rigs and image builds whose checkout is not
          * root-owned; documented in hosttune.profile(5). */
-        const char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES");
-        if (insecure && streq(insecure, "1"))
+        if (ht_env_true("HOSTTUNE_INSECURE_PROFILES"))
                 return 0;
         if (st->st_uid != 0) {
                 *ret_error = xasprintf("%s: owned by uid %u, not root: refusing to use it while "
@@ -1149,15 +1148,20 @@ int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
 }
 
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
-                        char ***ret_names) {
+                        char ***ret_names, char **ret_error) {
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_strv_free_ char **paths = NULL;
         for (size_t i = 0; dirs && dirs[i]; i++) {
                 DIR *d = opendir(dirs[i]);
                 if (!d) {
-                        if (errno == ENOENT || errno == ENOTDIR)
+                        int r = -errno;
+                        if (r == -ENOENT || r == -ENOTDIR)
                                 continue;
-                        return -errno;
+                        if (ret_error)
+                                *ret_error = xasprintf("cannot read %s directory %s: %s",
+                                                       suffix[0] == '.' ? suffix + 1 : suffix, dirs[i],
+                                                       ht_strerror(-r));
+                        return r;
                 }
                 _cleanup_strv_free_ char **found = NULL;
                 struct dirent *de;

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -1072,6 +1073,7 @@ typedef struct {
         ht_pfile **files;
         size_t n_files;
         char ***ancestors;
+        char **warnings;  /* a profile found past a directory we cannot read */
 } chain_state;
 
 static char *stack_chain(char **stack, const char *last) {
@@ -1082,14 +1084,20 @@ static char *stack_chain(char **stack, const char *last) {
         return strbuf_steal(&b);
 }
 
-static int find_profile(char **dirs, const char *name, char **ret) {
+/* The first DIR/NAME.profile on the path. A directory we may not search
+ * (EACCES) could hold the profile meant: it is not skipped silently but
+ * named in *unreadable ("cannot read profile directory D: ..."). */
+static int find_profile(char **dirs, const char *name, char **ret, char ***unreadable) {
         for (size_t i = 0; dirs && dirs[i]; i++) {
                 char *p = xasprintf("%s/%s.profile", dirs[i], name);
-                if (access(p, F_OK) == 0) {
+                if (faccessat(AT_FDCWD, p, F_OK, AT_EACCESS) == 0) {
                         *ret = p;
                         return 0;
                 }
+                int e = errno;
                 free(p);
+                if (e != ENOENT && e != ENOTDIR)
+                        strv_pushf(unreadable, "cannot read profile directory %s: %s", dirs[i], ht_strerror(e));
         }
         return -ENOENT;
 }
@@ -1112,22 +1120,33 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
                 return -ELOOP;
         }
         _cleanup_free_ char *path = NULL;
-        if (find_profile(st->dirs, name, &path) < 0) {
+        _cleanup_strv_free_ char **unreadable = NULL;
+        if (find_profile(st->dirs, name, &path, &unreadable) < 0) {
                 _cleanup_strv_free_ char **names = NULL;
-                ht_search_path_list(st->dirs, ".profile", NULL, &names);
+                ht_search_path_list(st->dirs, ".profile", NULL, &names, NULL);
                 const char *close = closest_word(name, names);
                 _cleanup_free_ char *chain = stack_chain(st->stack, name);
                 _cleanup_free_ char *dirs = strv_join(st->dirs, ":");
+                /* not found where we could look: say where we could not */
+                _cleanup_free_ char *why = unreadable ? strv_join(unreadable, "; ") : NULL;
+                _cleanup_free_ char *prefix = why ? xasprintf("%s; ", why) : xstrdup("");
+                const char *where = why ? "in the readable directories of" : "on";
                 if (from_file)
-                        *ret_error = xasprintf("%s:%u: parent profile '%s' not found (%s) on the "
-                                               "profile path %s%s%s%s", from_file, from_line, name,
-                                               chain, dirs, close ? "; did you mean '" : "",
+                        *ret_error = xasprintf("%s%s:%u: parent profile '%s' not found (%s) %s the "
+                                               "profile path %s%s%s%s", prefix, from_file, from_line, name,
+                                               chain, where, dirs, close ? "; did you mean '" : "",
                                                close ? close : "", close ? "'?" : "");
                 else
-                        *ret_error = xasprintf("profile '%s' not found on the profile path %s%s%s%s",
-                                               name, dirs, close ? "; did you mean '" : "",
+                        *ret_error = xasprintf("%sprofile '%s' not found %s the profile path %s%s%s%s",
+                                               prefix, name, where, dirs, close ? "; did you mean '" : "",
                                                close ? close : "", close ? "'?" : "");
                 return -ENOENT;
+        }
+        for (size_t i = 0; unreadable && unreadable[i]; i++) {
+                _cleanup_free_ char *w = xasprintf("%s; profile '%s' is read from %s, which a copy there "
+                                                   "would have shadowed", unreadable[i], name, path);
+                if (!strv_contains(st->warnings, w))
+                        strv_push(&st->warnings, w);
         }
         ht_pfile *p = NULL;
         int k = ht_pfile_load(path, name, &p, ret_error);
@@ -1255,16 +1274,19 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         r.chain = st.files;
         r.ancestors = st.ancestors;
         r.n_chain = st.n_files;
+        for (size_t i = 0; st.warnings && st.warnings[i]; i++)
+                strv_push(&r.warnings, st.warnings[i]);
+        strv_free(st.warnings);
         strv_free(st.dirs);
         strv_free(st.stack);
         if (k < 0)
                 goto out;
 
-        k = ht_search_path_list(rdirs, ".rules", &rpaths, NULL);
-        if (k < 0) {
-                *ret_error = xasprintf("reading the rules path: %s", ht_strerror(-k));
+        /* an unreadable rules directory is an error, not a warning: its
+         * rules may be the safety caps this plan must obey */
+        k = ht_search_path_list(rdirs, ".rules", &rpaths, NULL, ret_error);
+        if (k < 0)
                 goto out;
-        }
         for (size_t i = 0; rpaths && rpaths[i]; i++) {
                 ht_rfile *f = NULL;
                 k = ht_rfile_load(rpaths[i], &f, ret_error);
@@ -1348,11 +1370,9 @@ void ht_resolved_free(ht_resolved *r) {
 int ht_profile_list(const ht_context *c, ht_profile_info **ret, size_t *ret_n, char **ret_error) {
         _cleanup_strv_free_ char **dirs = profile_dirs(c);
         _cleanup_strv_free_ char **paths = NULL, **names = NULL;
-        int k = ht_search_path_list(dirs, ".profile", &paths, &names);
-        if (k < 0) {
-                *ret_error = xasprintf("reading the profile path: %s", ht_strerror(-k));
+        int k = ht_search_path_list(dirs, ".profile", &paths, &names, ret_error);
+        if (k < 0)
                 return k;
-        }
         size_t n = strv_length(names);
         ht_profile_info *l = xcalloc(n ? n : 1, sizeof(*l));
         for (size_t i = 0; i < n; i++) {

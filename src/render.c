@@ -7,6 +7,9 @@
 #include "util.h"
 
 bool ht_use_color(const ht_context *c, int fd) {
+        /* An explicit --color=always or never wins over the environment
+         * (no-color.org lets a command-line option override NO_COLOR);
+         * NO_COLOR and TERM=dumb only change what auto decides. */
         switch (c->color) {
         case HT_COLOR_ALWAYS:
                 return true;
@@ -15,7 +18,7 @@ bool ht_use_color(const ht_context *c, int fd) {
         default:
                 break;
         }
-        /* NO_COLOR is the common convention for "never colour". */
+        /* NO_COLOR: any non-empty value, as the convention says */
         const char *nc = getenv("NO_COLOR");
         if (nc && *nc)
                 return false;

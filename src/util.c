@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -327,6 +328,14 @@ int parse_i64(const char *s, int64_t *ret) {
                 return -EINVAL;
         *ret = v;
         return 0;
+}
+
+bool ht_is_true(const char *s) {
+        return s && (streq(s, "1") || strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0);
+}
+
+bool ht_env_true(const char *name) {
+        return ht_is_true(getenv(name));
 }
 
 int parse_size_bytes(const char *s, uint64_t *ret) {

@@ -83,6 +83,14 @@ int parse_i64(const char *s, int64_t *ret);
 /* "18G", "512M", "4096", "2 kB": a size in bytes with binary suffixes
  * K/M/G/T (and their kB/KiB forms). -ERANGE on overflow. */
 int parse_size_bytes(const char *s, uint64_t *ret);
+/* Whether s is a true value: "1", "yes" or "true", any case. Everything
+ * else (NULL, "", "0", "no", "false", junk) is false, so a switch that
+ * turns a safety feature off needs an unmistakable yes. */
+bool ht_is_true(const char *s);
+/* ht_is_true(getenv(name)): the one reading of hosttune's boolean
+ * environment variables (HOSTTUNE_NO_AUDIT, HOSTTUNE_INSECURE_PROFILES,
+ * HOSTTUNE_NO_BUILTIN_PROFILES). */
+bool ht_env_true(const char *name);
 
 /* Compare versions as rpm does: runs of digits as numbers, runs of
  * letters as bytes, anything else separates; a number ranks above

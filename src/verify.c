@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "fileio.h"
 #include "journal.h"
+#include "profile.h"
 #include "settings-json.h"
 #include "sha256.h"
 #include "util.h"
@@ -33,6 +34,11 @@ void ht_verify_result_done(ht_verify_result *r) {
                 free(r->checks[i].hint);
         }
         free(r->checks);
+        free(r->message);
+        free(r->rolled_back_txid);
+        free(r->rolled_back_profile);
+        free(r->rolled_back_by);
+        free(r->rolled_back_at);
         free(r->txid);
         free(r->profile);
         free(r->applied_at);
@@ -59,6 +65,65 @@ static void add_check(ht_verify_result *r, const char *backend, const char *key,
                 r->status = st;
 }
 
+/* word as the shell reads it back: bare when it is plain, else in
+ * single quotes (a --set value may hold anything). */
+static void append_shell_word(strbuf *b, const char *word) {
+        if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") ==
+                             strlen(word)) {
+                strbuf_append(b, word);
+                return;
+        }
+        strbuf_append(b, "'");
+        for (const char *p = word; *p; p++) {
+                if (*p == '\'')
+                        strbuf_append(b, "'\\''");
+                else
+                        strbuf_appendn(b, p, 1);
+        }
+        strbuf_append(b, "'");
+}
+
+static bool is_default_profile_dir(const ht_context *c, const char *dir) {
+        _cleanup_strv_free_ char **dflt = NULL;
+        ht_profile_default_path(c, &dflt);
+        return strv_contains(dflt, dir);
+}
+
+/* "hosttune [--root R] [--profile-path D] COMMAND PROFILE [--set K=V]...":
+ * what repeats the transaction's request, from its manifest (older
+ * journals have no info.set: then the profile alone). */
+static char *request_command(const ht_context *c, ht_tx *tx, const char *command) {
+        json_object *info = NULL, *v;
+        json_object_object_get_ex(ht_tx_manifest(tx), "info", &info);
+        strbuf b = {0};
+        strbuf_append(&b, "hosttune");
+        if (c->offline_root) {
+                strbuf_append(&b, " --root ");
+                append_shell_word(&b, c->root);
+        }
+        const char *file = info && json_object_object_get_ex(info, "profile_file", &v) ? json_object_get_string(v) : NULL;
+        const char *slash = file ? strrchr(file, '/') : NULL;
+        if (slash && slash != file) {
+                _cleanup_free_ char *dir = xstrndup(file, (size_t)(slash - file));
+                if (!is_default_profile_dir(c, dir)) {
+                        strbuf_append(&b, " --profile-path ");
+                        append_shell_word(&b, dir);
+                }
+        }
+        strbuf_appendf(&b, " %s ", command);
+        append_shell_word(&b, ht_tx_profile(tx) ? ht_tx_profile(tx) : "PROFILE");
+        json_object *sets;
+        if (info && json_object_object_get_ex(info, "set", &sets) && json_object_is_type(sets, json_type_array))
+                for (size_t i = 0; i < json_object_array_length(sets); i++) {
+                        const char *kv = json_object_get_string(json_object_array_get_idx(sets, i));
+                        if (!kv)
+                                continue;
+                        strbuf_append(&b, " --set ");
+                        append_shell_word(&b, kv);
+                }
+        return strbuf_steal(&b);
+}
+
 static const ht_change *find_change(const ht_plan *p, ht_backend_id b, const char *key) {
         const ht_change *found = NULL;
         for (size_t i = 0; i < p->n_changes; i++)
@@ -76,8 +141,10 @@ static bool is_hugepages(const ht_setting *s) {
 
 /* One check per setting, from what the backends see now. */
 static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_verify_result *res,
-                           ht_verify_result *out) {
+                           const char *reapply, ht_verify_result *out) {
         bool rebooted = res->rebooted;
+        _cleanup_free_ char *runtime_hint = xasprintf("the running value differs: changed since apply; run '%s' "
+                                                      "again or find who changed it", reapply);
         for (size_t i = 0; i < want->n_settings; i++) {
                 const ht_setting *s = &want->settings[i];
                 const char *bk = ht_backend_id_to_string(s->backend);
@@ -122,8 +189,7 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                         if (is_hugepages(s) && ch->runtime)
                                 break;
                         if (ch->runtime)
-                                add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
-                                          "the running value differs: changed since apply; run 'hosttune apply' again or find who changed it");
+                                add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT, runtime_hint);
                         else
                                 add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
                                           "the persisted configuration differs from what was applied");
@@ -137,6 +203,9 @@ static void check_files(const ht_context *c, ht_tx *tx, ht_verify_result *out) {
         json_object *items;
         if (!json_object_object_get_ex(ht_tx_manifest(tx), "items", &items))
                 return;
+        _cleanup_free_ char *plan = request_command(c, tx, "plan");
+        _cleanup_free_ char *edited_hint = xasprintf("edited since apply; see the diff with '%s', re-apply or roll back",
+                                                     plan);
         size_t n = json_object_array_length(items);
         for (size_t i = 0; i < n; i++) {
                 json_object *it = json_object_array_get_idx(items, i), *v, *new;
@@ -175,7 +244,7 @@ static void check_files(const ht_context *c, ht_tx *tx, ht_verify_result *out) {
                 _cleanup_free_ char *got_s = hex[0] ? xasprintf("sha256:%.16s", hex) : xstrdup(actual);
                 bool ok = want ? (hex[0] && streq(hex, want)) : (r == 0 && !s->existed);
                 add_check(out, "file", path, want_s, got_s, ok ? HT_CHECK_OK : HT_CHECK_DRIFT,
-                          ok ? NULL : "edited since apply; see the diff with 'hosttune plan', re-apply or roll back");
+                          ok ? NULL : edited_hint);
         }
 }
 
@@ -188,22 +257,86 @@ static int check_cmp(const void *a, const void *b) {
         return sort_rank(x->status) - sort_rank(y->status);
 }
 
+static const char *summary_string(json_object *o, const char *key) {
+        json_object *v;
+        return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+                       json_object_get_string(v) : NULL;
+}
+
+/* A journal with no apply in effect: say why, from the history — the
+ * newest apply rolled back and the rollback that did it, or none. */
+static int nothing_applied(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error) {
+        json_object *list = NULL;
+        int r = ht_journal_list(c, &list, ret_error);
+        if (r < 0)
+                return r;
+        ht_verify_result res = {.applied = false, .status = HT_CHECK_OK};
+        size_t n = json_object_array_length(list);
+        json_object *undone = NULL;
+        for (size_t i = n; i > 0 && !undone; i--) {
+                json_object *t = json_object_array_get_idx(list, i - 1);
+                if (streq_ptr(summary_string(t, "command"), "apply") &&
+                    streq_ptr(summary_string(t, "status"), "rolled-back"))
+                        undone = t;
+        }
+        if (undone) {
+                res.rolled_back_txid = dup_or_null(summary_string(undone, "txid"));
+                res.rolled_back_profile = dup_or_null(summary_string(undone, "profile"));
+                res.rolled_back_by = dup_or_null(summary_string(undone, "rolled_back_by"));
+                res.rolled_back_at = dup_or_null(summary_string(undone, "rolled_back_at"));
+                /* a rollback of kernel command line words is complete only
+                 * after the next boot */
+                for (size_t i = 0; i < n && res.rolled_back_by; i++) {
+                        json_object *t = json_object_array_get_idx(list, i), *v;
+                        if (!streq_ptr(summary_string(t, "txid"), res.rolled_back_by))
+                                continue;
+                        bool reboot = json_object_object_get_ex(t, "reboot_required", &v) && json_object_get_boolean(v);
+                        const char *boot_then = summary_string(t, "boot_id");
+                        _cleanup_(ht_facts_freep) ht_facts *collected = NULL;
+                        const ht_facts *f = facts;
+                        if (reboot && !f && ht_facts_collect(c, HT_FACTS_HOST, &collected) >= 0)
+                                f = collected;
+                        res.rollback_reboot_pending = reboot && boot_then && f && f->boot_id && streq(boot_then, f->boot_id);
+                }
+                res.message = xasprintf("nothing to verify: the last apply (transaction %s, profile %s) was rolled "
+                                        "back by %s%s%s; none of hosttune's tuning is in effect%s",
+                                        res.rolled_back_txid ? res.rolled_back_txid : "?",
+                                        res.rolled_back_profile ? res.rolled_back_profile : "?",
+                                        res.rolled_back_by ? res.rolled_back_by : "?",
+                                        res.rolled_back_at ? " at " : "", res.rolled_back_at ? res.rolled_back_at : "",
+                                        res.rollback_reboot_pending ? "; the rollback takes full effect at the next boot" : "");
+        } else
+                res.message = xasprintf("nothing to verify: the journal (%s) holds no apply in effect (none was "
+                                        "committed, or each was undone)", c->state_dir);
+        json_object_put(list);
+        *ret = res;
+        return 0;
+}
+
 int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error) {
         ht_tx *tx = NULL;
         char *err = NULL;
         int r = ht_journal_last_committed(c, "apply", &tx, &err);
         if (r == -ENOENT) {
                 free(err);
-                *ret_error = xasprintf("nothing to verify: no committed apply in the journal (%s); run 'hosttune apply PROFILE' first",
-                                       c->state_dir);
-                return r;
+                err = NULL;
+                r = ht_journal_exists(c, &err);
+                if (r > 0)
+                        return nothing_applied(c, facts, ret, ret_error);
+                if (r < 0) {
+                        *ret_error = err;
+                        return r;
+                }
+                *ret_error = xasprintf("nothing to verify: no journal in %s, so nothing was applied there; run "
+                                       "'hosttune apply PROFILE' first", c->state_dir);
+                return -ENOENT;
         }
         if (r < 0) {
                 *ret_error = err;
                 return r;
         }
         json_object *m = ht_tx_manifest(tx), *v;
-        ht_verify_result res = {0};
+        ht_verify_result res = {.applied = true};
         res.txid = xstrdup(ht_tx_txid(tx));
         res.profile = dup_or_null(ht_tx_profile(tx));
         if (json_object_object_get_ex(m, "committed_at", &v) && v)
@@ -237,7 +370,8 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
         p->offline = !ht_root_is_live(c);
         for (size_t i = 0; ht_backends[i]; i++)
                 ht_backends[i]->plan(c, f, want, p);
-        check_settings(want, p, &res, &res);
+        _cleanup_free_ char *reapply = request_command(c, tx, "apply");
+        check_settings(want, p, &res, reapply, &res);
         for (size_t i = 0; p->errors && p->errors[i]; i++)
                 strv_push(&res.warnings, p->errors[i]);
 
@@ -271,7 +405,21 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
 json_object *ht_verify_to_json(const ht_verify_result *r) {
         json_object *o = json_object_new_object();
         json_object_object_add(o, "status", json_object_new_string(ht_check_status_to_string(r->status)));
-        json_object_object_add(o, "txid", json_object_new_string(r->txid));
+        json_object_object_add(o, "applied", json_object_new_boolean(r->applied));
+        if (!r->applied) {
+                json_object_object_add(o, "message", json_object_new_string(r->message ? r->message : ""));
+                json_object *rb = NULL;
+                if (r->rolled_back_txid) {
+                        rb = json_object_new_object();
+                        json_object_object_add(rb, "txid", json_object_new_string(r->rolled_back_txid));
+                        json_object_object_add(rb, "profile", r->rolled_back_profile ? json_object_new_string(r->rolled_back_profile) : NULL);
+                        json_object_object_add(rb, "by", r->rolled_back_by ? json_object_new_string(r->rolled_back_by) : NULL);
+                        json_object_object_add(rb, "at", r->rolled_back_at ? json_object_new_string(r->rolled_back_at) : NULL);
+                        json_object_object_add(rb, "reboot_pending", json_object_new_boolean(r->rollback_reboot_pending));
+                }
+                json_object_object_add(o, "rolled_back", rb);
+        }
+        json_object_object_add(o, "txid", r->txid ? json_object_new_string(r->txid) : NULL);
         json_object_object_add(o, "profile", r->profile ? json_object_new_string(r->profile) : NULL);
         json_object_object_add(o, "applied_at", r->applied_at ? json_object_new_string(r->applied_at) : NULL);
         json_object_object_add(o, "rebooted_since_apply", json_object_new_boolean(r->rebooted));

@@ -26,7 +26,17 @@ typedef struct {
 } ht_check;
 
 typedef struct {
-        char *txid;
+        /* false: the journal holds no apply in effect (the last one was
+         * rolled back, or every apply failed and was undone): nothing to
+         * check, status ok, no checks, and why in message */
+        bool applied;
+        char *message;
+        char *rolled_back_txid;  /* the apply a rollback undid last, or NULL */
+        char *rolled_back_profile;
+        char *rolled_back_by;    /* the rollback's txid */
+        char *rolled_back_at;
+        bool rollback_reboot_pending;  /* the rollback waits for a reboot */
+        char *txid;              /* the apply checked (NULL when !applied) */
         char *profile;
         char *applied_at;
         bool rebooted;           /* boot id differs from the one at apply */
@@ -36,8 +46,10 @@ typedef struct {
         char **warnings;
 } ht_verify_result;
 
-/* -ENOENT (with *ret_error) when nothing has been applied. facts: the
- * host's facts when the caller has them (status), else NULL to collect. */
+/* -ENOENT (with *ret_error) when the state directory has no journal:
+ * nothing was ever applied there. A journal without an apply in effect
+ * is a result (applied false). facts: the host's facts when the caller
+ * has them (status), else NULL to collect. */
 int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error);
 void ht_verify_result_done(ht_verify_result *r);
 

@@ -4,8 +4,17 @@
 
 run 0 "--help" --help
 check_contains "--help lists the commands" "plan PROFILE" "$tmp/out"
+check "--help: apply has its description" "plan, then change the host as one transaction" \
+        "$(sed -n '/^  apply PROFILE/{n;s/^ *//;p;}' "$tmp/out")"
+check_contains "--help lists -q" "-q, --quiet" "$tmp/out"
+check_contains "--help lists -j" "-j, --json" "$tmp/out"
+check_contains "--help lists --colour" "--color=WHEN, --colour=WHEN" "$tmp/out"
+# every command has a description on its line or the next
+check "--help: no command without a description" "" \
+        "$(awk '/^Commands:/ { c = 1; next } /^$/ { c = 0 } c && NF == 1 { print }' "$tmp/out")"
 run 0 "--version" --version
-check_contains "--version prints the version" "hosttune " "$tmp/out"
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+check "--version prints exactly the version" "hosttune $version" "$(cat "$tmp/out")"
 
 run 1 "no command" 
 check_contains "no command: usage on stderr" "Usage: hosttune" "$tmp/err"
@@ -31,6 +40,130 @@ if command -v jq >/dev/null 2>&1; then
 fi
 run 0 "--quiet facts" --quiet --root "$HOSTS/rhel5-xen" facts
 check "--quiet prints no warnings" "" "$(cat "$tmp/err")"
+run 0 "-q facts" -q --root "$HOSTS/rhel5-xen" facts
+check "-q prints no warnings" "" "$(cat "$tmp/err")"
+
+# ---- colour -------------------------------------------------------------
+# An explicit --color=always/never wins over NO_COLOR (no-color.org lets an
+# option override it); NO_COLOR, when not empty, only turns auto off; auto
+# colours a terminal only. The plan of the oracle profile has diffs and
+# warnings, which are coloured.
+ESC=$(printf '\033')
+colour_plan() { # colour_plan NO_COLOR(unset|VALUE) ARGS...: plan's stdout in $tmp/out
+        nc=$1
+        shift
+        if [ "$nc" = unset ]; then
+                (unset NO_COLOR; "$HOSTTUNE" --root "$HOSTS/debian12-kvm" --profile-path "$PROFILES" \
+                        --rules-path "$top_srcdir/rules" "$@" plan oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err")
+        else
+                NO_COLOR=$nc "$HOSTTUNE" --root "$HOSTS/debian12-kvm" --profile-path "$PROFILES" \
+                        --rules-path "$top_srcdir/rules" "$@" plan oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err"
+        fi
+        got=$?
+        [ "$got" = 2 ] || not_ok "colour: plan $*: exit $got, expected 2: $(head -c 300 "$tmp/err")"
+        if grep -q "$ESC" "$tmp/out"; then echo colour; else echo plain; fi
+}
+for nc in unset "" 1; do
+        label="NO_COLOR=${nc:-(empty)}"
+        [ "$nc" = unset ] && label="NO_COLOR unset"
+        check "colour: $label, --color=always" colour "$(colour_plan "$nc" --color=always)"
+        check "colour: $label, --colour=always" colour "$(colour_plan "$nc" --colour=always)"
+        check "colour: $label, --color=never" plain "$(colour_plan "$nc" --color=never)"
+        check "colour: $label, --color=auto, not a terminal" plain "$(colour_plan "$nc" --color=auto)"
+        check "colour: $label, default (auto), not a terminal" plain "$(colour_plan "$nc")"
+done
+# auto on a terminal (script(1) gives one): colour unless NO_COLOR is set
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1 </dev/null; then
+        tty_plan() { # tty_plan ENV...: plan --color=auto on a pty
+                env "$@" TERM=xterm script -qec "'$HOSTTUNE' --root '$HOSTS/debian12-kvm' --profile-path '$PROFILES' \
+                        --rules-path '$top_srcdir/rules' --color=auto plan oracle --set sga_max_size=4G" /dev/null \
+                        </dev/null >"$tmp/tty" 2>&1
+                if grep -q "$ESC\[" "$tmp/tty"; then echo colour; else echo plain; fi
+        }
+        check "colour: auto on a terminal, NO_COLOR unset" colour "$(tty_plan -u NO_COLOR)"
+        check "colour: auto on a terminal, NO_COLOR empty" colour "$(tty_plan NO_COLOR=)"
+        check "colour: auto on a terminal, NO_COLOR=1" plain "$(tty_plan NO_COLOR=1)"
+        check "colour: auto on a terminal, TERM=dumb" plain "$(env -u NO_COLOR TERM=dumb script -qec \
+                "'$HOSTTUNE' --root '$HOSTS/debian12-kvm' --profile-path '$PROFILES' --rules-path '$top_srcdir/rules' plan oracle --set sga_max_size=4G" \
+                /dev/null </dev/null 2>&1 | grep -q "$ESC\[" && echo colour || echo plain)"
+else
+        ok "colour on a terminal # SKIP script(1) cannot make a pty here"
+fi
+
+# ---- --facts with a live root -----------------------------------------------
+# --facts is for offline images; a root with /proc/sys has its own kernel.
+# Every command that reads facts says it ignores the file, as 'facts' does:
+# on stderr, and in --json in warnings[].
+"$HOSTTUNE" --root "$HOSTS/rhel5-xen" --json facts >"$tmp/facts.json" 2>/dev/null
+live=$tmp/live
+rm -rf "$live" && cp -a "$HOSTS/debian12-kvm" "$live"
+FX="--root $live --profile-path $PROFILES --rules-path $top_srcdir/rules --facts $tmp/facts.json"
+ignored="hosttune: warning: --facts $tmp/facts.json is ignored: $live/proc/sys is there, so this root has a running kernel whose facts are read instead"
+run 0 "--facts on a live root: facts" $FX facts
+check "facts: warns that --facts is ignored" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+json_warned() { # json_warned FILE: whether warnings[] names the ignored file
+        if command -v jq >/dev/null 2>&1; then
+                jq -r --arg w "${ignored#hosttune: warning: }" '[.warnings[] | select(. == $w)] | length' "$1"
+        else
+                grep -cF -- "--facts $tmp/facts.json is ignored" "$1"
+        fi
+}
+for cmd in plan show "apply --dry-run"; do
+        want=2
+        [ "$cmd" = show ] && want=0
+        run $want "--facts on a live root: $cmd" $FX $cmd oracle --set sga_max_size=4G
+        check "$cmd: warns on stderr as facts does" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+        run $want "--facts on a live root: $cmd --json" $FX --json $cmd oracle --set sga_max_size=4G
+        check "$cmd --json: on stderr" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+        check "$cmd --json: in warnings[]" "1" "$(json_warned "$tmp/out")"
+done
+HOSTTUNE_NO_AUDIT=1 "$HOSTTUNE" $FX --json apply oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err"
+check "--facts on a live root: apply" "0" "$?"
+check "apply: warns on stderr" "$ignored" "$(grep -F -- '--facts ' "$tmp/err")"
+check "apply --json: in warnings[]" "1" "$(json_warned "$tmp/out")"
+run 0 "--facts on a live root: --quiet --json show" $FX --quiet --json show oracle --set sga_max_size=4G
+check "--quiet: nothing on stderr" "" "$(cat "$tmp/err")"
+
+# ---- a search-path directory the user cannot read --------------------------
+# Not the same as a missing profile: the error (or the warning, when the
+# profile is found further down the path) names the directory and why.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+        chmod 0755 "$tmp"
+        mkdir -p "$tmp/locked" "$tmp/open" "$tmp/norules"
+        cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/locked/"
+        cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/open/"
+        chmod 0700 "$tmp/locked"
+        nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$HOSTTUNE" --root "$HOSTS/debian12-kvm" "$@" \
+                >"$tmp/out" 2>"$tmp/err"; }
+        denied="cannot read profile directory $tmp/locked: Permission denied"
+        nobody --profile-path "$tmp/locked" --rules-path "$tmp/norules" plan oracle --set sga_max_size=4G
+        check "unreadable profile directory: plan fails" "1" "$?"
+        check_contains "the error names the directory and the reason" "hosttune: $denied; " "$tmp/err"
+        check_contains "the error says some directories could not be read" \
+                "profile 'oracle' not found in the readable directories of the profile path $tmp/locked:" "$tmp/err"
+        if grep -q "profile 'oracle' not found on the profile path" "$tmp/err"; then
+                not_ok "unreadable directory reported as a plain not-found: $(cat "$tmp/err")"
+        else ok "not reported as a plain not-found"; fi
+        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/norules" \
+                plan oracle --set sga_max_size=4G
+        check "found past an unreadable directory: plan runs" "2" "$?"
+        check_contains "the plan warns of the directory it could not read" \
+                "warning: $denied; profile 'oracle' is read from $tmp/open/oracle.profile" "$tmp/out"
+        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/norules" --json \
+                show oracle --set sga_max_size=4G
+        check "show --json: exit" "0" "$?"
+        check_contains "show --json: in warnings[]" "$denied; profile 'base' is read from $tmp/open/base.profile" "$tmp/out"
+        nobody --profile-path "$tmp/locked" list
+        check "list: unreadable directory is an error" "1" "$?"
+        check "list: names it" "hosttune: $denied" "$(cat "$tmp/err")"
+        nobody --profile-path "$tmp/open" --rules-path "$tmp/locked" plan oracle --set sga_max_size=4G
+        check "unreadable rules directory: plan fails" "1" "$?"
+        check "the error names the rules directory" "hosttune: cannot read rules directory $tmp/locked: Permission denied" \
+                "$(cat "$tmp/err")"
+        chmod 0700 "$tmp"
+else
+        ok "unreadable search-path directories # SKIP needs root and setpriv"
+fi
 
 # a relative --root: the journal still lands inside it, and history finds it
 cp -a "$HOSTS/debian12-kvm" "$tmp/rel"

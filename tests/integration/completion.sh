@@ -33,10 +33,10 @@ fi
 failed=0
 passed=0
 
-# expect "LINE" "EXPECTED REPLIES": LINE ends where the cursor is; words are
-# split like bash does (whitespace, and "=" is a word of its own).
-expect() {
-        local line=$1 want=$2
+# complete "LINE": COMPREPLY for LINE, which ends where the cursor is;
+# words are split like bash does (whitespace, and "=" is a word of its own).
+complete_line() {
+        local line=$1
         local -a w
         read -r -a w <<<"${line//=/ = }"
         [[ $line == *" " ]] && w+=("")
@@ -46,6 +46,12 @@ expect() {
         COMP_POINT=${#line}
         COMPREPLY=()
         _hosttune hosttune "${w[-1]}" "${w[-2]:-}"
+}
+
+# expect "LINE" "EXPECTED REPLIES"
+expect() {
+        local line=$1 want=$2
+        complete_line "$line"
         local got
         got=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' ')
         got=${got% }
@@ -68,7 +74,14 @@ run_cases() {
         expect "$H pl" "plan"
         expect "$H --json --quiet ap" "apply"
         expect "$H re" "recommend"
-        expect "$H --r" "--root"
+        expect "$H --r" "--root --rules-path"
+        expect "$H --col" "--color --colour"
+        expect "$H --colour " "auto always never"
+        expect "$H --rules-path $tmp/dirs/a" "$tmp/dirs/alpha"
+        # the value of --rules-path is not taken for the command
+        expect "$H --rules-path $tmp/dirs pl" "plan"
+        expect "$H --rules-path $tmp/dirs $P plan " "mysql oracle"
+        expect "$H verify --f" "--facts"
         expect "$H apply --d" "--dry-run"
         expect "$H verify --b" "--boot"
         expect "$H st" "status"
@@ -101,9 +114,46 @@ run_cases() {
         fi
 }
 
+# Every long option and every command 'hosttune --help' lists is
+# completed somewhere (after the command name, or after a command), so
+# the script and the binary cannot drift apart.
+HOSTTUNE=${HOSTTUNE:-${top_builddir:-$top_srcdir}/hosttune}
+check_help() {
+        if [[ ! -x $HOSTTUNE ]]; then
+                passed=$((passed + 1))
+                echo "ok $((passed + failed)) - $mode: --help compared # SKIP $HOSTTUNE not built"
+                return
+        fi
+        local help cmds opt c all="" missing=""
+        help=$("$HOSTTUNE" --help) || { failed=$((failed + 1)); echo "not ok $((passed + failed)) - $mode: hosttune --help failed"; return; }
+        cmds=$(printf '%s\n' "$help" | awk '/^Commands:/ { c = 1; next } /^$/ { c = 0 } c && /^  [a-z]/ { print $1 }')
+        [[ -n $cmds ]] || { failed=$((failed + 1)); echo "not ok $((passed + failed)) - $mode: no commands found in --help"; return; }
+        complete_line "hosttune --"
+        all+=" ${COMPREPLY[*]}"
+        for c in $cmds; do
+                complete_line "hosttune $c --"
+                all+=" ${COMPREPLY[*]}"
+        done
+        complete_line "hosttune "
+        for c in $cmds; do
+                [[ " ${COMPREPLY[*]} " == *" $c "* ]] || missing+=" $c"
+        done
+        for opt in $(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z-]*' | LC_ALL=C sort -u); do
+                [[ " $all " == *" $opt "* ]] || missing+=" $opt"
+        done
+        if [[ -z $missing ]]; then
+                passed=$((passed + 1))
+                echo "ok $((passed + failed)) - $mode: every command and long option of --help is completed"
+        else
+                failed=$((failed + 1))
+                echo "not ok $((passed + failed)) - $mode: in 'hosttune --help' but not completed:$missing"
+        fi
+}
+
 source "$top_srcdir/packaging/bash-completion/hosttune"
 mode=plain
 run_cases
+check_help
 
 for bc in /usr/share/bash-completion/bash_completion /etc/bash_completion; do
         if [[ -f $bc ]]; then
@@ -114,6 +164,7 @@ for bc in /usr/share/bash-completion/bash_completion /etc/bash_completion; do
                 if declare -F _init_completion >/dev/null; then
                         mode=bash-completion
                         run_cases
+                        check_help
                 fi
                 break
         fi

@@ -84,8 +84,8 @@ profile k10 'services = ( { unit = "../../../etc/cron.d/x.service"; LimitNOFILE 
 refused "unit name with a path" "is not a unit name" --root "$host" $PLAN apply k10
 profile k11 'services = ( { unit = "a b.service"; LimitNOFILE = 65536; } );'
 refused "unit name with a blank" "is not a unit name" --root "$host" $PLAN apply k11
-refused "profile name with a path" "profile" --root "$host" $PLAN apply ../p/k1
-refused "profile name that is a path" "profile" --root "$host" $PLAN apply /etc/shadow
+refused "profile name with a path" "hosttune: '../p/k1' is not a valid profile name" --root "$host" $PLAN apply ../p/k1
+refused "profile name that is a path" "hosttune: '/etc/shadow' is not a valid profile name" --root "$host" $PLAN apply /etc/shadow
 # A NUL byte can come in through a profile file (and through nothing on
 # the command line: argv strings end at the first NUL).
 printf 'summary = "x";\000\nsysctl = { vm = { swappiness = 1; }; };\n' >"$tmp/p/nul.profile"
@@ -185,7 +185,7 @@ link_case "managed directory linked up out of the root" \
 link_case "state directory linked elsewhere" \
         'mkdir -p "$h/var/lib" "$h/etc/evil" && ln -s ../../etc/evil "$h/var/lib/hosttune"' "is a symlink; refusing it"
 link_case "lock file linked to etc/shadow" \
-        'mkdir -p "$h/run" && ln -s ../etc/shadow "$h/run/hosttune.lock"' "lock"
+        'mkdir -p "$h/run" && ln -s ../etc/shadow "$h/run/hosttune.lock"' "lock $h/run/hosttune.lock is a symlink; refusing it"
 if $as_root; then
         # Links are only as trustworthy as the directories that hold them:
         # as root, hosttune writes only below directories that root owns
@@ -228,7 +228,22 @@ rm "$txdir" && mv "$tmp/txcopy" "$txdir"
 run 0 "restored journal: rollback works" --root "$h" rollback
 
 # ---- modes of what hosttune creates ---------------------------------------
-for mask in 077 000; do
+# CIS-hardened root shells run with umask 027 or 077: what hosttune makes
+# must get the distribution's modes all the same (0755 directories and
+# 0644 drop-ins in /etc, its own state 0700 and 0600), never the umask's.
+# The "modes" profile reaches every backend that writes a drop-in; its
+# host lacks limits.d, /etc/systemd, /var and /run, so all are created.
+profile modes 'sysctl = { vm = { swappiness = 1; }; };
+limits = ( { domain = "oracle"; type = "soft"; item = "nofile"; value = 1024; } );
+sysfs = ( { path = "/sys/kernel/mm/transparent_hugepage/enabled"; value = "never"; } );
+services = ( { unit = "db.service"; LimitNOFILE = 65536; } );'
+# modes_of ROOT PATH...: "PATH MODE" for each, one line
+modes_of() {
+        r=$1
+        shift
+        for m in "$@"; do printf '%s %s ' "$m" "$(stat -c %a "$r/$m" 2>&1)"; done | sed 's/ $//'
+}
+for mask in 077 027 000; do
         h=$(fresh_host)
         (umask $mask && "$HOSTTUNE" --root "$h" --profile-path "$PROFILES" --rules-path "$RULES" \
                 apply oracle --set sga_max_size=4G >"$tmp/out" 2>"$tmp/err")
@@ -236,12 +251,38 @@ for mask in 077 000; do
         check "umask $mask: sysctl drop-in 0644" "644" "$(stat -c %a "$h/etc/sysctl.d/90-hosttune.conf")"
         check "umask $mask: limits drop-in 0644" "644" "$(stat -c %a "$h/etc/security/limits.d/90-hosttune.conf")"
         check "umask $mask: tmpfiles drop-in 0644" "644" "$(stat -c %a "$h/etc/tmpfiles.d/hosttune.conf")"
+        check "umask $mask: the etc/tmpfiles.d it made is 0755" "755" "$(stat -c %a "$h/etc/tmpfiles.d")"
         check "umask $mask: /etc/default/grub keeps its mode" "$(stat -c %a "$HOSTS/debian12-kvm/etc/default/grub")" \
                 "$(stat -c %a "$h/etc/default/grub")"
         check "umask $mask: state directory 0700" "700" "$(stat -c %a "$h/var/lib/hosttune")"
         check "umask $mask: journal 0700" "700" "$(stat -c %a "$h/var/lib/hosttune/journal")"
         check "umask $mask: transaction 0700, manifest and backups 0600" "700 600 600" \
                 "$(stat -c %a "$h"/var/lib/hosttune/journal/2* | head -1) $(stat -c %a "$h"/var/lib/hosttune/journal/2*/manifest.json) $(stat -c %a "$h"/var/lib/hosttune/journal/2*/backup/* | sort -u | tr '\n' ' ' | sed 's/ $//')"
+        check "umask $mask: transaction's backup directory 0700" "700" \
+                "$(stat -c %a "$h"/var/lib/hosttune/journal/2*/backup)"
+
+        # every directory hosttune may create, from nothing
+        h=$(fresh_host)
+        rm -rf "$h/etc/security/limits.d" "$h/etc/systemd" "$h/etc/tmpfiles.d" "$h/var" "$h/run"
+        (umask $mask && "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$tmp/norules" \
+                apply modes >"$tmp/out" 2>"$tmp/err")
+        check "umask $mask: apply modes" "0" "$?"
+        check "umask $mask: host directories it made are 0755" \
+                "etc/security/limits.d 755 etc/tmpfiles.d 755 etc/systemd 755 etc/systemd/system 755 etc/systemd/system/db.service.d 755" \
+                "$(modes_of "$h" etc/security/limits.d etc/tmpfiles.d etc/systemd etc/systemd/system etc/systemd/system/db.service.d)"
+        check "umask $mask: drop-ins it made are 0644" \
+                "etc/security/limits.d/90-hosttune.conf 644 etc/tmpfiles.d/hosttune.conf 644 etc/systemd/system/db.service.d/hosttune.conf 644" \
+                "$(modes_of "$h" etc/security/limits.d/90-hosttune.conf etc/tmpfiles.d/hosttune.conf etc/systemd/system/db.service.d/hosttune.conf)"
+        check "umask $mask: var and var/lib it made are 0755, its state 0700" \
+                "var 755 var/lib 755 var/lib/hosttune 700 var/lib/hosttune/journal 700" \
+                "$(modes_of "$h" var var/lib var/lib/hosttune var/lib/hosttune/journal)"
+        check "umask $mask: run it made is 0755, the lock file 0644" "run 755 run/hosttune.lock 644" \
+                "$(modes_of "$h" run run/hosttune.lock)"
+        # the rollback takes away what apply made, whatever the umask
+        (umask $mask && "$HOSTTUNE" --root "$h" rollback >"$tmp/out" 2>"$tmp/err")
+        check "umask $mask: rollback" "0" "$?"
+        check "umask $mask: rollback removed the directories apply made" "" \
+                "$(cd "$h" && ls -d etc/security/limits.d etc/tmpfiles.d etc/systemd 2>/dev/null)"
 done
 
 # ---- trust in profiles and rules ------------------------------------------

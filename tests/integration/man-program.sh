@@ -22,7 +22,7 @@ else not_ok "HOSTTUNE_FAULT_AFTER's steps differ from src/ (< code, > man page):
 
 # One entry per environment variable the code reads (TERM is the
 # terminal's, not hosttune's).
-vars=$(cat "$top_srcdir"/src/*.c | grep -o 'getenv("[A-Za-z_]*")' | sed 's/.*("\(.*\)")/\1/' | grep -vx TERM | LC_ALL=C sort -u)
+vars=$(cat "$top_srcdir"/src/*.c | grep -oE '(getenv|ht_env_true)\("[A-Za-z_]*"' | sed 's/.*("\(.*\)"/\1/' | grep -vx TERM | LC_ALL=C sort -u)
 check "the code reads at least the known variables" yes \
         "$(for v in NO_COLOR HOSTTUNE_NO_AUDIT HOSTTUNE_FAULT_AFTER; do echo "$vars" | grep -qx "$v" || echo no; done | grep -q no && echo no || echo yes)"
 for v in $vars; do
@@ -98,4 +98,6 @@ json_keys "history --json" 0 "$host" history
 json_keys "rollback --json" 0 "$host" rollback
 json_keys "rollback --json with nothing to roll back" 0 "$host" rollback
 json_keys "history --json after a rollback" 0 "$host" history
+json_keys "verify --json after a rollback" 0 "$host" verify
+json_keys "status --json after a rollback" 0 "$host" status
 finish

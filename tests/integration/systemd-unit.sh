@@ -68,8 +68,38 @@ if command -v systemd-tmpfiles >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
                 fail "systemd-tmpfiles --create failed"
         [ "$(stat -c '%a %U %G %F' "$tmp/root/var/lib/hosttune")" = "700 root root directory" ] ||
                 fail "state directory: $(stat -c '%a %U %G %F' "$tmp/root/var/lib/hosttune")"
+
+        # The condition and verify's exit status fit together. A state
+        # directory tmpfiles just made is empty: the unit is skipped (verify
+        # would say "nothing to verify" and exit 1 there). After an apply and
+        # its rollback the journal stays, so the condition holds and the unit
+        # runs: verify --boot must then exit with a status the unit counts as
+        # success, not fail at every boot.
         pass "systemd-tmpfiles makes the state directory 0700 root:root"
+        export HOSTTUNE_NO_AUDIT=1
+        h=$tmp/host
+        cp -a "$top_srcdir/tests/hosts/debian12-kvm" "$h"
+        systemd-tmpfiles --create --root="$h" "$top_srcdir/packaging/tmpfiles/hosttune.conf" ||
+                fail "systemd-tmpfiles --create on the fixture failed"
+        not_empty() { [ -n "$(ls -A "$h/var/lib/hosttune")" ]; }
+        not_empty && fail "a fresh state directory is not empty: the unit would run before any apply"
+        pass "a fresh state directory is empty: the unit's condition skips it"
+        "$HOSTTUNE" --root "$h" verify --boot >/dev/null 2>&1 && fail "verify with nothing ever applied exits 0"
+        P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
+        "$HOSTTUNE" --root "$h" $P --quiet apply oracle --set sga_max_size=4G >/dev/null 2>&1 || fail "apply failed"
+        not_empty || fail "the state directory is empty after an apply: the unit would not run"
+        "$HOSTTUNE" --root "$h" --quiet rollback >/dev/null 2>&1 || fail "rollback failed"
+        not_empty || fail "the state directory is empty after a rollback"
+        pass "after apply and rollback the journal stays: the unit's condition holds"
+        rc=0
+        "$HOSTTUNE" --root "$h" verify --boot >"$tmp/verify.out" 2>&1 || rc=$?
+        success=" 0 $(sed -n 's/^SuccessExitStatus=//p' "$u") "
+        case $success in *" $rc "*) ;; *) fail "verify --boot after a rollback exits $rc, a failure for the unit: $(cat "$tmp/verify.out")" ;; esac
+        [ "$rc" = 0 ] || fail "verify --boot after a rollback: exit $rc, expected 0"
+        grep -q '^Status: ok (nothing applied)$' "$tmp/verify.out" ||
+                fail "verify --boot after a rollback does not say nothing is applied: $(cat "$tmp/verify.out")"
+        pass "verify --boot after a rollback exits 0 and says nothing is applied"
 else
-        t=$((t + 1)); echo "ok $t - tmpfiles # SKIP needs root and systemd-tmpfiles"
+        t=$((t + 1)); echo "ok $t - tmpfiles and the unit's condition # SKIP need root and systemd-tmpfiles"
 fi
 echo "1..$t"

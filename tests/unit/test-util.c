@@ -126,6 +126,32 @@ static void test_closest(void **state) {
         assert_null(closest_word("zzzzzzzz", cands));
 }
 
+static void test_is_true(void **state) {
+        const char *yes[] = {"1", "yes", "YES", "Yes", "true", "TRUE", "True"};
+        const char *no[] = {"0", "no", "NO", "false", "False", "", " 1", "1 ", "2", "y", "on", "maybe", "yess"};
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                assert_true(ht_is_true(yes[i]));
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                assert_false(ht_is_true(no[i]));
+        assert_false(ht_is_true(NULL));
+
+        /* the environment reading every HOSTTUNE_* switch goes through */
+        const char *var = "HOSTTUNE_TEST_UTIL_BOOL";
+        unsetenv(var);
+        assert_false(ht_env_true(var));
+        setenv(var, "0", 1);
+        assert_false(ht_env_true(var));
+        setenv(var, "", 1);
+        assert_false(ht_env_true(var));
+        setenv(var, "false", 1);
+        assert_false(ht_env_true(var));
+        setenv(var, "1", 1);
+        assert_true(ht_env_true(var));
+        setenv(var, "True", 1);
+        assert_true(ht_env_true(var));
+        unsetenv(var);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse_size),
@@ -136,6 +162,7 @@ int main(void) {
                 cmocka_unit_test(test_control_chars),
                 cmocka_unit_test(test_normalize_ws),
                 cmocka_unit_test(test_closest),
+                cmocka_unit_test(test_is_true),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
