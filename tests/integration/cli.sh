@@ -133,7 +133,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/locked/"
         cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/open/"
         chmod 0700 "$tmp/locked"
-        nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$HOSTTUNE" --root "$HOSTS/debian12-kvm" "$@" \
+        # The checkout may sit under a directory only root can enter, and a
+        # umask 077 clone has fixture files only root may read: the user
+        # gets a readable copy of the host, and of the binary if need be.
+        nobody_root=$(copy_host debian12-kvm)
+        chmod -R a+rX "$nobody_root" "$tmp/open" "$tmp/norules"
+        nobody_bin=$HOSTTUNE
+        if ! setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" --version >/dev/null 2>&1; then
+                cp "$top_builddir/hosttune" "$tmp/hosttune-copy"
+                chmod 0755 "$tmp/hosttune-copy"
+                nobody_bin=$tmp/hosttune-copy
+        fi
+        nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" --root "$nobody_root" "$@" \
                 >"$tmp/out" 2>"$tmp/err"; }
         denied="cannot read profile directory $tmp/locked: Permission denied"
         nobody --profile-path "$tmp/locked" --rules-path "$tmp/norules" plan oracle --set sga_max_size=4G
