@@ -10,6 +10,8 @@ sysctl = {
                 # Swap as little as possible without inviting the OOM killer;
                 # rules/60-swappiness.rules uses 10 on kernels before 3.5
                 # (Red Hat, "Tuning Virtual Memory"; Linux commit fe35004fbf9e).
-                swappiness = 1;
+                # Exact on purpose: neither a minimum nor a maximum (0 invites
+                # the OOM killer, higher values swap more).
+                swappiness = { value = 1; bound = "exact"; };
         };
 };

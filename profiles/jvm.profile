@@ -32,9 +32,12 @@ params = {
 
 sysctl = {
         vm = {
-                # Elasticsearch Reference, "Virtual memory": vm.max_map_count
-                # at least 262144 for mmapped indices and large heaps.
-                max_map_count = 262144;
+                # Elastic, "Increase virtual memory" (Elasticsearch 8.17 and
+                # current, https://www.elastic.co/docs/deploy-manage/deploy/self-managed/vm-max-map-count):
+                # "If the operating system's default vm.max_map_count value is
+                # 1048576 or higher, no configuration change is necessary";
+                # below that, 1048576 (minimum; older releases said 262144).
+                max_map_count = { value = 1048576; bound = "at-least"; };
         };
 };
 

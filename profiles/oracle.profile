@@ -8,6 +8,13 @@
 # Parameter Settings for Installation"
 # (https://docs.oracle.com/en/database/oracle/oracle-database/19/ladbi/minimum-parameter-settings-for-installation.html).
 #
+# That table's values are "minimum values only" and "if the current value
+# for any parameter is greater than the value listed in this table, then
+# the Fixup scripts do not change the value of that parameter": each one
+# is a bound here (at-least; the port range a range that only widens), so
+# a host above it keeps its value (hosttune.profile(5), BOUNDS). Values the
+# table does not list as minimums (panic_on_oops, rp_filter) are exact.
+#
 # HugePages for the SGA (rules/10-hugepages.rules), THP never
 # (rules/40-thp.rules; madvise on UEK7+), swappiness per rule.
 #   hosttune apply oracle --set sga_max_size=18G
@@ -37,39 +44,48 @@ params = {
 
 sysctl = {
         fs = {
-                # preinstall: fs.file-max is 6815744
-                file-max = 6815744;
-                # preinstall: fs.aio-max-nr is 1048576
-                aio-max-nr = 1048576;
+                # preinstall: fs.file-max is 6815744; the guide's table: 6815744 (minimum)
+                file-max = { value = 6815744; bound = "at-least"; };
+                # preinstall: fs.aio-max-nr is 1048576; the guide's table: 1048576 (minimum)
+                aio-max-nr = { value = 1048576; bound = "at-least"; };
         };
         kernel = {
-                # preinstall: kernel.sem is '250 32000 100 128' (SEMMSL SEMMNS SEMOPM SEMMNI)
-                sem = "250 32000 100 128";
-                # preinstall: kernel.shmmni is 4096
-                shmmni = 4096;
-                # preinstall: kernel.shmall is 1073741824 on x86_64 (pages)
-                shmall = 1073741824;
-                # preinstall: kernel.shmmax is 4398046511104 on x86_64 (4 TB)
-                shmmax = 4398046511104;
-                # preinstall: kernel.panic_on_oops is 1 per Orabug 19212317
-                panic_on_oops = 1;
+                # preinstall: kernel.sem is '250 32000 100 128' (SEMMSL SEMMNS SEMOPM SEMMNI);
+                # the guide's table: 250 32000 100 128 (minimum, each field on its own)
+                sem = { value = "250 32000 100 128"; bound = "at-least"; };
+                # preinstall: kernel.shmmni is 4096; the guide's table: 4096 (minimum)
+                shmmni = { value = 4096; bound = "at-least"; };
+                # preinstall: kernel.shmall is 1073741824 on x86_64 (pages); the guide's
+                # table asks for 40 percent of memory in pages (minimum): the package's
+                # value is taken, as a minimum
+                shmall = { value = 1073741824; bound = "at-least"; };
+                # preinstall: kernel.shmmax is 4398046511104 on x86_64 (4 TB); the guide's
+                # table asks for half of memory in bytes (minimum): the package's value
+                # is taken, as a minimum
+                shmmax = { value = 4398046511104; bound = "at-least"; };
+                # preinstall: kernel.panic_on_oops is 1 per Orabug 19212317; the table's
+                # 1 is a switch, not a minimum: exact on purpose
+                panic_on_oops = { value = 1; bound = "exact"; };
         };
         net = {
                 core = {
-                        # preinstall: net.core.rmem_default is 262144
-                        rmem_default = 262144;
-                        # preinstall: net.core.rmem_max is 4194304
-                        rmem_max = 4194304;
-                        # preinstall: net.core.wmem_default is 262144
-                        wmem_default = 262144;
-                        # preinstall: net.core.wmem_max is 1048576
-                        wmem_max = 1048576;
+                        # preinstall: net.core.rmem_default is 262144; the guide's table: 262144 (minimum)
+                        rmem_default = { value = 262144; bound = "at-least"; };
+                        # preinstall: net.core.rmem_max is 4194304; the guide's table: 4194304 (minimum)
+                        rmem_max = { value = 4194304; bound = "at-least"; };
+                        # preinstall: net.core.wmem_default is 262144; the guide's table: 262144 (minimum)
+                        wmem_default = { value = 262144; bound = "at-least"; };
+                        # preinstall: net.core.wmem_max is 1048576; the guide's table: 1048576 (minimum)
+                        wmem_max = { value = 1048576; bound = "at-least"; };
                 };
                 ipv4 = {
-                        # preinstall: net.ipv4.ip_local_port_range is 9000 65500
-                        ip_local_port_range = "9000 65500";
+                        # preinstall: net.ipv4.ip_local_port_range is 9000 65500; the guide's
+                        # table: "Minimum: 9000 Maximum: 65500": a range that may only widen
+                        # (low end at most 9000, high end at least 65500)
+                        ip_local_port_range = { value = "9000 65500"; bound = "range"; };
                         conf = {
-                                # preinstall: net.ipv4.conf.all.rp_filter is 2
+                                # preinstall: net.ipv4.conf.all.rp_filter is 2 (loose mode,
+                                # for multiple interconnects); not in the table: exact
                                 all = { rp_filter = 2; };
                                 # preinstall: net.ipv4.conf.default.rp_filter is 2
                                 default = { rp_filter = 2; };

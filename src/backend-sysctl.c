@@ -9,6 +9,7 @@
 
 #include "backend-common.h"
 #include "backend.h"
+#include "bound.h"
 #include "edit-sysctl.h"
 #include "util.h"
 
@@ -50,9 +51,19 @@ static void plan_sysctl_conf(const ht_context *c, const ht_sysctl_setting *persi
                              "the values are set there, in place", HT_SYSCTL_CONF);
 }
 
-/* Warn about every key whose boot-time value would come from a file read
- * after hosttune's drop-in. dropin holds the drop-in as planned. */
-static void predict_boot(const ht_context *c, const ht_resolved *r, const char *dropin, ht_plan *plan) {
+/* The files the host reads at boot (sysctl.d in systemd-sysctl's order,
+ * sysctl.conf last on procps hosts), parsed once: the bounds need the
+ * value the other files give, the warnings the value with hosttune's
+ * drop-in as planned. */
+typedef struct {
+        char **paths;             /* reading order, hosttune's drop-in included */
+        ht_sysctl_file **files;   /* NULL: absent, unreadable, or ours (not planned yet) */
+        size_t n;
+        size_t own;               /* position of hosttune's drop-in */
+        char **warnings;          /* about the files themselves, for the plan */
+} boot_files;
+
+static void boot_files_load(const ht_context *c, boot_files *bf) {
         size_t ndirs = 0;
         while (ht_sysctl_dirs[ndirs])
                 ndirs++;
@@ -64,47 +75,80 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
         if (!strv_contains(names[0], own))
                 strv_push(&names[0], own);
 
-        _cleanup_strv_free_ char **order = ht_sysctl_order(names, uses_procps_order(c));
-        size_t n = strv_length(order);
-        ht_sysctl_file **files = xcalloc(n + 1, sizeof(*files));
-        for (size_t i = 0; i < n; i++) {
+        *bf = (boot_files){.paths = ht_sysctl_order(names, uses_procps_order(c))};
+        bf->n = strv_length(bf->paths);
+        bf->files = xcalloc(bf->n + 1, sizeof(*bf->files));
+        for (size_t i = 0; i < bf->n; i++) {
                 _cleanup_free_ char *content = NULL, *err = NULL;
                 size_t len = 0;
-                bool ours = streq(order[i], HT_SYSCTL_DROPIN);
-                if (!ours) {
-                        int k = ht_read_file(c, order[i], SYSCTL_FILE_MAX, &content, &len);
-                        if (k == -ENOENT)
-                                continue;
-                        if (k < 0) {
-                                /* not read, but not silently: it may override ours */
-                                _cleanup_free_ char *shown = ht_display_path(c, order[i]);
-                                ht_plan_warn(plan, "%s: cannot read it (%s): values there that override "
-                                             "hosttune's at boot are not checked", shown,
-                                             k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
-                        }
-                        if (k < 0 || !content)
-                                continue;
+                if (streq(bf->paths[i], HT_SYSCTL_DROPIN)) {
+                        bf->own = i;
+                        continue;
                 }
-                if (ht_sysctl_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_SYSCTL_LENIENT,
-                                    &files[i], &err) < 0)
-                        files[i] = NULL;
-                if (!ours && files[i] && files[i]->warnings) {
-                        _cleanup_free_ char *shown = ht_display_path(c, order[i]);
-                        for (size_t w = 0; files[i]->warnings[w]; w++)
-                                ht_plan_warn(plan, "%s:%s; systemd-sysctl ignores that line too", shown,
-                                             files[i]->warnings[w]);
+                int k = ht_read_file(c, bf->paths[i], SYSCTL_FILE_MAX, &content, &len);
+                if (k == -ENOENT)
+                        continue;
+                if (k < 0) {
+                        /* not read, but not silently: it may override ours */
+                        _cleanup_free_ char *shown = ht_display_path(c, bf->paths[i]);
+                        strv_pushf(&bf->warnings, "%s: cannot read it (%s): values there that override "
+                                   "hosttune's at boot are not checked", shown,
+                                   k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
+                }
+                if (k < 0 || !content)
+                        continue;
+                if (ht_sysctl_parse(content, len, HT_SYSCTL_LENIENT, &bf->files[i], &err) < 0)
+                        bf->files[i] = NULL;
+                if (bf->files[i] && bf->files[i]->warnings) {
+                        _cleanup_free_ char *shown = ht_display_path(c, bf->paths[i]);
+                        for (size_t w = 0; bf->files[i]->warnings[w]; w++)
+                                strv_pushf(&bf->warnings, "%s:%s; systemd-sysctl ignores that line too", shown,
+                                           bf->files[i]->warnings[w]);
                 }
         }
-        /* ht_sysctl_effective skips no holes: compact the parsed ones */
-        size_t m = 0;
-        char **paths = NULL;
-        for (size_t i = 0; i < n; i++)
-                if (files[i]) {
-                        files[m++] = files[i];
-                        strv_push(&paths, order[i]);
-                }
+        for (size_t d = 0; d < ndirs; d++)
+                strv_free(names[d]);
+        free(names);
+}
 
-        ht_sysctl_index *idx = ht_sysctl_index_new((const ht_sysctl_file *const *)files, m);
+static void boot_files_done(boot_files *bf) {
+        for (size_t i = 0; i < bf->n; i++)
+                ht_sysctl_file_free(bf->files[i]);
+        free(bf->files);
+        strv_free(bf->paths);
+        strv_free(bf->warnings);
+}
+
+/* An index over the parsed files (without hosttune's when skip_own);
+ * ret_pos maps its file numbers to positions in bf. */
+static ht_sysctl_index *boot_index(const boot_files *bf, bool skip_own, const ht_sysctl_file ***ret_files,
+                                   size_t **ret_pos) {
+        const ht_sysctl_file **files = xcalloc(bf->n + 1, sizeof(*files));
+        size_t *pos = xcalloc(bf->n + 1, sizeof(*pos));
+        size_t m = 0;
+        /* ht_sysctl_effective skips no holes: compact the parsed ones */
+        for (size_t i = 0; i < bf->n; i++)
+                if (bf->files[i] && !(skip_own && i == bf->own)) {
+                        pos[m] = i;
+                        files[m++] = bf->files[i];
+                }
+        *ret_files = files;
+        *ret_pos = pos;
+        return ht_sysctl_index_new(files, m);
+}
+
+/* Warn about every key whose boot-time value would come from a file read
+ * after hosttune's drop-in and miss the setting: another value for an
+ * exact one, a value outside the bound for a bounded one. dropin holds
+ * the drop-in as planned. */
+static void predict_boot(const ht_context *c, const ht_resolved *r, boot_files *bf, const char *dropin,
+                         ht_plan *plan) {
+        _cleanup_free_ char *err = NULL;
+        if (ht_sysctl_parse(dropin, strlen(dropin), HT_SYSCTL_LENIENT, &bf->files[bf->own], &err) < 0)
+                bf->files[bf->own] = NULL;
+        const ht_sysctl_file **files;
+        size_t *pos;
+        ht_sysctl_index *idx = boot_index(bf, false, &files, &pos);
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_SYSCTL)
@@ -112,27 +156,27 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, const char *
                 ht_sysctl_hit hit;
                 if (ht_sysctl_index_effective(idx, s->key, &hit) <= 0)
                         continue;
-                if (streq(paths[hit.file], HT_SYSCTL_DROPIN))
+                const char *path = bf->paths[pos[hit.file]];
+                if (streq(path, HT_SYSCTL_DROPIN))
                         continue;
-                if (ht_kernel_values_equal(hit.value, s->value))
+                if (ht_bound_satisfied(s->bound, s->value, hit.value))
                         continue;
-                _cleanup_free_ char *shown = ht_display_path(c, paths[hit.file]);
+                _cleanup_free_ char *shown = ht_display_path(c, path);
+                _cleanup_free_ char *want = ht_bound_describe(s->bound, s->value);
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, hit.value, s->value);
                 ch->outcome = HT_OUTCOME_OVERRIDDEN;
                 ch->source = xstrdup(s->source);
+                ch->bound = s->bound;
+                if (s->bound != HT_BOUND_EXACT)
+                        ch->bound_value = xstrdup(s->value);
                 ch->note = xasprintf("%s:%u sets it at boot, after hosttune's file", shown, hit.line);
                 ht_plan_warn(plan, "%s:%u sets %s = %s and is read after %s: at boot %s will be %s, not %s; "
                              "remove the line there or override the profile value",
-                             shown, hit.line, s->key, hit.value, HT_SYSCTL_DROPIN, s->key, hit.value, s->value);
+                             shown, hit.line, s->key, hit.value, HT_SYSCTL_DROPIN, s->key, hit.value, want);
         }
         ht_sysctl_index_free(idx);
-        for (size_t i = 0; i < m; i++)
-                ht_sysctl_file_free(files[i]);
         free(files);
-        strv_free(paths);
-        for (size_t d = 0; d < ndirs; d++)
-                strv_free(names[d]);
-        free(names);
+        free(pos);
 }
 
 /* A setting for the kernel the host boots next (a kernel switch is
@@ -146,12 +190,89 @@ static void add_after_kernel_switch(ht_plan *plan, const ht_setting *s, const ch
         plan->reboot_required = true;
 }
 
+/* What the boot-time files already give for bounded keys: the other
+ * files the host reads, and hosttune's drop-in as it is now. */
+typedef struct {
+        boot_files files;
+        bool loaded;
+        const ht_sysctl_file **others_files;
+        size_t *others_pos;
+        ht_sysctl_index *others;  /* every file but hosttune's */
+        ht_sysctl_file *own_old;  /* hosttune's drop-in as it is */
+        ht_sysctl_index *own;
+} boot_view;
+
+static void boot_view_load(const ht_context *c, const char *old, size_t old_len, boot_view *v) {
+        _cleanup_free_ char *err = NULL;
+        boot_files_load(c, &v->files);
+        v->loaded = true;
+        v->others = boot_index(&v->files, true, &v->others_files, &v->others_pos);
+        if (old && ht_sysctl_parse(old, old_len, HT_SYSCTL_LENIENT, &v->own_old, &err) < 0)
+                v->own_old = NULL;
+        v->own = ht_sysctl_index_new((const ht_sysctl_file *const *)&v->own_old, v->own_old ? 1 : 0);
+}
+
+static void boot_view_done(boot_view *v) {
+        if (!v->loaded)
+                return;
+        /* NULL-safe: predict_boot may have loaded the files alone */
+        ht_sysctl_index_free(v->others);
+        ht_sysctl_index_free(v->own);
+        ht_sysctl_file_free(v->own_old);
+        free(v->others_files);
+        free(v->others_pos);
+        boot_files_done(&v->files);
+}
+
+/* The value hosttune's drop-in must hold for a bounded key so that the
+ * value at boot meets the bound, or NULL when it needs no line:
+ * - none when a file the host reads anyway gives a value that meets it
+ *   (on sysctl.conf-only hosts: the line there);
+ * - the line the drop-in has now when that meets it, so that a value
+ *   someone raised later is not rewritten (and verify sees no drift);
+ * - else want, the value the host has once the plan runs: the minimum
+ *   where it was below, its own value where it was above (a kernel
+ *   default, or a runtime write nobody persisted), so that a reboot
+ *   never lowers it. */
+static const char *bounded_persist(const ht_setting *s, const char *want, const boot_view *v) {
+        ht_sysctl_hit hit;
+        if (ht_sysctl_index_effective(v->others, s->key, &hit) > 0 &&
+            ht_bound_satisfied(s->bound, s->value, hit.value))
+                return NULL;
+        if (ht_sysctl_index_effective(v->own, s->key, &hit) > 0 && !hit.glob &&
+            ht_bound_satisfied(s->bound, s->value, hit.value))
+                return hit.value;
+        return want;
+}
+
+static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cur, const char *desired) {
+        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, desired);
+        ch->source = xstrdup(s->source);
+        ch->bound = s->bound;
+        ch->bound_value = xstrdup(s->value);
+        return ch;
+}
+
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         size_t n = ht_settings_count(r, HT_BK_SYSCTL);
         ht_sysctl_setting *persist = xcalloc(n + 1, sizeof(*persist));
+        /* values made here (bounded keys) that persist points to */
+        char **owned = NULL;
         size_t np = 0;
         bool bad = false;
+        boot_view view = {0};
+        /* before the first goto: cleanup must never see them uninitialised */
+        _cleanup_free_ char *content = NULL, *rerr = NULL;
+
+        _cleanup_free_ char *old = NULL;
+        size_t old_len = 0;
+        int k = ht_read_optional(c, HT_SYSCTL_DROPIN, &old, &old_len);
+        if (k < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, ht_strerror(-k));
+                free(persist);
+                return 0;
+        }
 
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
@@ -177,7 +298,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         continue;
                 }
                 _cleanup_free_ char *cur = NULL;
-                int k = live ? ht_read_line(c, path, &cur) : 0;
+                k = live ? ht_read_line(c, path, &cur) : 0;
                 if (live && k < 0 && s->boot_only) {
                         /* the running kernel lacks the key (a switch to
                          * another kernel is pending): persisted, and shown
@@ -189,6 +310,9 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (live && k < 0) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
                         ch->source = xstrdup(s->source);
+                        ch->bound = s->bound;
+                        if (s->bound != HT_BOUND_EXACT)
+                                ch->bound_value = xstrdup(s->value);
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
                                 ht_plan_warn(plan, "%s: skipped (optional): this kernel has no %s (%s)", s->source,
@@ -201,18 +325,46 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         }
                         continue;
                 }
-                persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
-                if (!live || ht_kernel_values_equal(cur, s->value))
-                        continue;
+                /* A bounded key: the host keeps any value that meets the
+                 * bound (DESIGN.md, "Do no harm"); only the fields that
+                 * fall short move, and only as far as the bound. */
+                _cleanup_free_ char *want = NULL;
+                if (s->bound != HT_BOUND_EXACT && !s->boot_only) {
+                        if (!view.loaded)
+                                boot_view_load(c, sysctl_conf_only(c) ? NULL : old, old_len, &view);
+                        bool met = live && ht_bound_satisfied(s->bound, s->value, cur);
+                        want = met ? normalize_ws(cur) : ht_bound_merge(s->bound, s->value, live ? cur : NULL);
+                        const char *keep = bounded_persist(s, want, &view);
+                        if (keep) {
+                                char *v = xstrdup(keep);
+                                strv_push_take(&owned, v);
+                                persist[np++] = (ht_sysctl_setting){.key = s->key, .value = v};
+                        }
+                        if (!live)
+                                continue;
+                        if (met) {
+                                if (!ht_kernel_values_equal(cur, s->value)) {
+                                        ht_change *ch = add_bounded(plan, s, cur, want);
+                                        ch->outcome = HT_OUTCOME_KEPT;
+                                }
+                                continue;
+                        }
+                } else {
+                        persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
+                        if (!live || ht_kernel_values_equal(cur, s->value))
+                                continue;
+                }
                 if (s->boot_only) {
                         /* the running kernel cannot take it (a kernel switch is
                          * pending): persisted, checked after the reboot */
                         add_after_kernel_switch(plan, s, cur);
                         continue;
                 }
-                ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
+                ht_change *ch = want ? add_bounded(plan, s, cur, want)
+                                     : ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
                 ch->path = xstrdup(path);
-                ch->source = xstrdup(s->source);
+                if (!want)
+                        ch->source = xstrdup(s->source);
                 ch->runtime = true;
                 if (f->proc_sys_readonly == HT_YES) {
                         ch->runtime = false;
@@ -222,39 +374,36 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
         }
 
-        _cleanup_free_ char *old = NULL;
-        size_t old_len = 0;
-        int k = ht_read_optional(c, HT_SYSCTL_DROPIN, &old, &old_len);
-        if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, ht_strerror(-k));
-                free(persist);
-                return 0;
-        }
-        if (bad) {
-                free(persist);
-                return 0;
-        }
-        if (sysctl_conf_only(c)) {
-                if (np > 0)
+        if (bad || sysctl_conf_only(c)) {
+                if (!bad && np > 0)
                         plan_sysctl_conf(c, persist, np, plan);
-                free(persist);
-                return 0;
+                goto done;
         }
         if (np == 0) {
                 if (old)
                         ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_DROPIN, old, old_len, NULL, 0, 0644);
-                free(persist);
-                return 0;
+                /* the bounds were checked against these files: say what
+                 * could not be read */
+                for (size_t i = 0; view.loaded && view.files.warnings && view.files.warnings[i]; i++)
+                        ht_plan_warn(plan, "%s", view.files.warnings[i]);
+                goto done;
         }
-        _cleanup_free_ char *content = NULL, *err = NULL;
-        if (ht_sysctl_render(plan->profile, persist, np, &content, &err) < 0) {
-                ht_plan_error(plan, "cannot write %s: %s", HT_SYSCTL_DROPIN, err);
-                free(persist);
-                return 0;
+        if (ht_sysctl_render(plan->profile, persist, np, &content, &rerr) < 0) {
+                ht_plan_error(plan, "cannot write %s: %s", HT_SYSCTL_DROPIN, rerr);
+                goto done;
         }
-        free(persist);
         ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_DROPIN, old, old_len, content, strlen(content), 0644);
-        predict_boot(c, r, content, plan);
+        if (!view.loaded) {
+                boot_files_load(c, &view.files);
+                view.loaded = true;
+        }
+        for (size_t i = 0; view.files.warnings && view.files.warnings[i]; i++)
+                ht_plan_warn(plan, "%s", view.files.warnings[i]);
+        predict_boot(c, r, &view.files, content, plan);
+done:
+        boot_view_done(&view);
+        strv_free(owned);
+        free(persist);
         return 0;
 }
 

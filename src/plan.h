@@ -29,6 +29,9 @@ typedef struct {
         ht_outcome outcome;
         char *source;
         char *note;            /* e.g. "restart mysqld.service to take effect" */
+        ht_bound bound;        /* how desired relates to the setting (bound.h) */
+        char *bound_value;     /* the setting's own value when bound is not exact:
+                                * desired is then current moved just into it */
 } ht_change;
 
 /* A whole-file edit. old_content NULL: the file does not exist yet;

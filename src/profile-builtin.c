@@ -20,7 +20,7 @@
 #if __SIZEOF_POINTER__ == 8
 _Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_entry) == 416, "ht_entry changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_entry) == 424, "ht_entry changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_param_decl) == 72, "ht_param_decl changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_pfile) == 72, "ht_pfile changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
@@ -76,6 +76,7 @@ enum {
         F_AT_LEAST = 1 << 4,
         F_HAS_OPTIONAL = 1 << 5,
         F_HAS_BOOT_ONLY = 1 << 6,
+        F_HAS_BOUND = 1 << 7,
 };
 
 static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path) {
@@ -97,7 +98,9 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                                  (e->remove ? F_REMOVE : 0) | (e->boot_only ? F_BOOT_ONLY : 0) |
                                  (e->at_least ? F_AT_LEAST : 0) |
                                  (e->has_optional ? F_HAS_OPTIONAL : 0) |
-                                 (e->has_boot_only ? F_HAS_BOOT_ONLY : 0));
+                                 (e->has_boot_only ? F_HAS_BOOT_ONLY : 0) |
+                                 (e->has_bound ? F_HAS_BOUND : 0));
+                put_u(b, e->bound);
                 put_u(b, e->line);
         }
         return true;
@@ -245,6 +248,11 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                 e->at_least = flags & F_AT_LEAST;
                 e->has_optional = flags & F_HAS_OPTIONAL;
                 e->has_boot_only = flags & F_HAS_BOOT_ONLY;
+                e->has_bound = flags & F_HAS_BOUND;
+                uint64_t bound = get_u(r);
+                if (bound >= _HT_BOUND_MAX)
+                        r->bad = true;
+                e->bound = (ht_bound)bound;
                 e->line = get_line(r);
                 e->file = path;
         }

@@ -37,7 +37,9 @@ typedef struct {
         ht_spec value;               /* NONE: a rule set that only changes flags */
         bool cmdline_word;    /* key holds "key=value" still to be split */
         bool optional, remove, boot_only, at_least;
-        bool has_optional, has_boot_only;
+        bool has_optional, has_boot_only, has_bound;
+        ht_bound bound;       /* sysctl only; has_bound: written (a rule's set
+                               * without a value keeps the old one otherwise) */
         const char *file;     /* borrowed from the owning file struct */
         unsigned line;
 } ht_entry;

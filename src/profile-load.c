@@ -516,9 +516,47 @@ static ht_entry *push_entry(ht_entry **l, size_t *n, ht_backend_id b, const char
         return e;
 }
 
-static const char *const value_group_keys[] = {"value", "optional", NULL};
+/* bound = "exact" | "at-least" | "at-most" | "range" (sysctl only). A
+ * literal value is checked here, so a malformed minimum fails at load
+ * with its file and line; an expression is checked when evaluated. */
+static int get_bound(const config_setting_t *g, const char *file, const char *what, ht_entry *e,
+                     char **ret_error) {
+        const config_setting_t *m = config_setting_get_member(g, "bound");
+        if (!m)
+                return 0;
+        _cleanup_free_ char *w = xasprintf("%s: bound", what);
+        int r = want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
+        if (r < 0)
+                return r;
+        if (e->backend != HT_BK_SYSCTL) {
+                *ret_error = xasprintf("%s:%u: %s: only sysctl settings take a bound", file,
+                                       line_of(m), w);
+                return -EINVAL;
+        }
+        const char *name = config_setting_get_string(m);
+        if (ht_bound_from_string(name, &e->bound) < 0) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
+                                       "range)", file, line_of(m), w, name);
+                return -EINVAL;
+        }
+        e->has_bound = true;
+        if (e->value.kind != HT_SPEC_LIT || e->bound == HT_BOUND_EXACT)
+                return 0;
+        _cleanup_free_ char *text = e->value.lit.type == HT_VAL_STR ? xstrdup(e->value.lit.str)
+                                                                    : ht_value_format(&e->value.lit);
+        _cleanup_free_ char *norm = NULL, *why = NULL;
+        if (e->value.lit.type == HT_VAL_BOOL ||
+            ht_bound_normalize(e->bound, text, &norm, &why) < 0) {
+                *ret_error = xasprintf("%s:%u: %s %s: '%s': %s", file, line_of(m), what, name, text,
+                                       why ? why : "a bound's fields must be integers");
+                return -EINVAL;
+        }
+        return 0;
+}
 
-/* A leaf value: a scalar, or { value = ...; optional = true; }. */
+static const char *const value_group_keys[] = {"value", "optional", "bound", NULL};
+
+/* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; }. */
 static int leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
                       char **ret_error) {
         if (config_setting_type(m) == CONFIG_TYPE_GROUP) {
@@ -528,7 +566,10 @@ static int leaf_value(const config_setting_t *m, const char *file, const char *w
                 r = get_bool(m, "optional", file, what, &e->optional, &e->has_optional, ret_error);
                 if (r < 0)
                         return r;
-                return get_spec(m, "value", true, file, what, &e->value, ret_error);
+                r = get_spec(m, "value", true, file, what, &e->value, ret_error);
+                if (r < 0)
+                        return r;
+                return get_bound(m, file, what, e, ret_error);
         }
         return spec_from(m, file, what, &e->value, ret_error);
 }
@@ -569,7 +610,7 @@ static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, c
  * for keys that are not libconfig names. */
 static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id b,
                           char **ret_error) {
-        static const char *const sysctl_keys[] = {"key", "value", "optional", NULL};
+        static const char *const sysctl_keys[] = {"key", "value", "optional", "bound", NULL};
         static const char *const sysfs_keys[] = {"path", "value", "optional", NULL};
         const char *const *allowed = b == HT_BK_SYSCTL ? sysctl_keys : sysfs_keys;
         for (int i = 0; i < config_setting_length(l); i++) {
@@ -588,6 +629,8 @@ static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id 
                 if (r >= 0)
                         r = get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
                                      ret_error);
+                if (r >= 0)
+                        r = get_bound(m, p->path, what, e, ret_error);
                 if (r < 0)
                         return r;
         }
@@ -917,7 +960,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                             char **ret_error) {
         static const char *const set_keys[] = {
                 "backend", "key", "path", "domain", "type", "item", "unit", "directive",
-                "target", "value", "optional", "remove", "boot_only", "at_least", NULL,
+                "target", "value", "optional", "remove", "boot_only", "at_least", "bound", NULL,
         };
         static const char *const skip_keys[] = {
                 "backend", "key", "path", "domain", "type", "item", "unit", "directive",
@@ -988,11 +1031,14 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                              ret_error);
         if (r >= 0)
                 r = get_bool(g, "at_least", f->path, what, &e->at_least, NULL, ret_error);
+        if (r >= 0)
+                r = get_bound(g, f->path, what, e, ret_error);
         if (r < 0)
                 return r;
-        if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only) {
+        if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only &&
+            !e->has_bound) {
                 *ret_error = xasprintf("%s:%u: %s: needs a 'value' (or only flags: optional, "
-                                       "boot_only)", f->path, line_of(g), what);
+                                       "boot_only, bound)", f->path, line_of(g), what);
                 return -EINVAL;
         }
         if (e->remove && b != HT_BK_CMDLINE) {

@@ -86,6 +86,16 @@ static const char *value_or_removed(const ht_setting *s) {
         return s->value ? s->value : "(unset)";
 }
 
+/* What show prints after a bounded value: which way the host may differ. */
+static const char *bound_suffix(ht_bound b) {
+        switch (b) {
+        case HT_BOUND_AT_LEAST: return " (at least)";
+        case HT_BOUND_AT_MOST: return " (at most)";
+        case HT_BOUND_RANGE: return " (range, only widens)";
+        default: return "";
+        }
+}
+
 /* --- values --------------------------------------------------------- */
 
 char *ht_value_format(const ht_value *v) {
@@ -764,7 +774,7 @@ static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, con
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
                   bool *ret_skipped, char **ret_error) {
         ht_setting s = {.backend = e->backend, .optional = e->optional, .remove = e->remove,
-                        .boot_only = e->boot_only, .at_least = e->at_least};
+                        .boot_only = e->boot_only, .at_least = e->at_least, .bound = e->bound};
         _cleanup_free_ char *word_value = NULL;
         _cleanup_free_ char *label = NULL;
         int k = 0;
@@ -916,6 +926,20 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 return -EINVAL;
         }
         ht_value_done(&v);
+        if (s.bound != HT_BOUND_EXACT) {
+                /* fields in decimal, so that plan, the drop-in and verify
+                 * compare and write the same text */
+                _cleanup_free_ char *norm = NULL, *bwhy = NULL;
+                k = ht_bound_normalize(s.bound, s.value, &norm, &bwhy);
+                if (k < 0) {
+                        *ret_error = xasprintf("%s:%u: %s %s: '%s': %s", e->file, e->line, label,
+                                               ht_bound_to_string(s.bound), s.value, bwhy);
+                        ht_setting_done(&s);
+                        return k;
+                }
+                free(s.value);
+                s.value = TAKE_PTR(norm);
+        }
         *ret = s;
         return 0;
 }
@@ -1029,7 +1053,8 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
                 return 0;
         }
         _cleanup_free_ char *label = setting_label(s);
-        bool same = streq_ptr(old->s.value, s->value) && old->s.remove == s->remove;
+        bool same = streq_ptr(old->s.value, s->value) && old->s.remove == s->remove &&
+                    old->s.bound == s->bound;
         if (!rule) {
                 if (old->origin == origin) {
                         *ret_error = xasprintf("%s:%u: %s is set twice in this file (also at line "
@@ -1443,6 +1468,7 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                         json_object_object_add(j, "boot_only", json_object_new_boolean(true));
                 if (s->at_least)
                         json_object_object_add(j, "at_least", json_object_new_boolean(true));
+                add_str(j, "bound", ht_bound_to_string(s->bound));
                 add_str(j, "source", s->source);
                 json_object_array_add(settings, j);
         }
@@ -1484,9 +1510,10 @@ char *ht_resolved_format_text(const ht_resolved *r) {
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 _cleanup_free_ char *t = setting_text_line(s);
-                strv_push_take(&slines, xasprintf("%s%s%s%s", t, s->optional ? " (optional)" : "",
+                strv_push_take(&slines, xasprintf("%s%s%s%s%s", t, s->optional ? " (optional)" : "",
                                                   s->boot_only ? " (after reboot)" : "",
-                                                  s->at_least ? " (at least)" : ""));
+                                                  s->at_least ? " (at least)" : "",
+                                                  bound_suffix(s->bound)));
         }
         for (size_t i = 0; plines && plines[i]; i++)
                 w = strlen(plines[i]) > w ? strlen(plines[i]) : w;

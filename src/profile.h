@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
+#include "bound.h"
 #include "context.h"
 #include "facts.h"
 
@@ -46,6 +47,8 @@ typedef struct {
                            * persist it, do not write it at runtime */
         bool at_least;    /* limits/service: a larger (or unlimited) value on the
                            * host already satisfies it */
+        ht_bound bound;   /* sysctl: value is a minimum, maximum or range, not a
+                           * target (bound.h); exact by default */
 } ht_setting;
 
 typedef struct {

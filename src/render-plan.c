@@ -64,6 +64,9 @@ json_object *ht_plan_to_json(const ht_plan *p) {
                         json_object_object_add(e, "source", jstr(c->source));
                 if (c->note)
                         json_object_object_add(e, "note", jstr(c->note));
+                json_object_object_add(e, "bound", json_object_new_string(ht_bound_to_string(c->bound)));
+                if (c->bound_value)
+                        json_object_object_add(e, "bound_value", jstr(c->bound_value));
                 json_object_array_add(changes, e);
         }
         json_object_object_add(o, "changes", changes);
@@ -161,7 +164,10 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                 bool header = false;
                 for (size_t i = 0; i < p->n_changes; i++) {
                         const ht_change *c = &p->changes[i];
-                        if ((int)c->backend != bk || c->outcome != HT_OUTCOME_CHANGE)
+                        /* a value kept because it meets its bound is shown with
+                         * the bound, so a reviewer sees why nothing moves */
+                        bool kept = c->outcome == HT_OUTCOME_KEPT && c->bound_value && !c->reboot_required;
+                        if ((int)c->backend != bk || (c->outcome != HT_OUTCOME_CHANGE && !kept))
                                 continue;
                         if (!header) {
                                 fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
@@ -169,11 +175,22 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                         }
                         /* kernel.sem and friends print tabs: one blank reads better */
                         _cleanup_free_ char *cur = c->current ? normalize_ws(c->current) : NULL;
-                        fprintf(out, "  %s: %s \u2192 %s%s%s%s\n", c->key, cur ? cur : "(unset)",
+                        /* the bound in full where desired is not the bound's own
+                         * value (kernel.sem raised field by field), else its name */
+                        _cleanup_free_ char *bound = !c->bound_value ? NULL
+                                : kept || !ht_bound_satisfied(HT_BOUND_EXACT, c->bound_value, c->desired)
+                                        ? ht_bound_describe(c->bound, c->bound_value)
+                                        : xstrdup(c->bound == HT_BOUND_RANGE ? "range, only widens"
+                                                  : c->bound == HT_BOUND_AT_MOST ? "at most" : "at least");
+                        if (kept) {
+                                fprintf(out, "  %s: %s kept (%s)\n", c->key, cur ? cur : "(unset)", bound);
+                                continue;
+                        }
+                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s%s\n", c->key, cur ? cur : "(unset)",
                                 c->desired ? c->desired : "(removed)",
                                 c->runtime ? "" : " (persisted)",
                                 c->reboot_required ? " [reboot]" : "",
-                                "");
+                                bound ? " (" : "", bound ? bound : "", bound ? ")" : "");
                         if (c->note)
                                 fprintf(out, "    note: %s\n", c->note);
                 }

@@ -33,6 +33,9 @@ json_object *ht_settings_to_json(const ht_resolved *r) {
                         json_object_object_add(o, "boot_only", json_object_new_boolean(true));
                 if (s->at_least)
                         json_object_object_add(o, "at_least", json_object_new_boolean(true));
+                /* exact is the default: journals from before bounds have none */
+                if (s->bound != HT_BOUND_EXACT)
+                        add(o, "bound", ht_bound_to_string(s->bound));
                 json_object_array_add(a, o);
         }
         return a;
@@ -65,6 +68,12 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
                         if (streq(backend, ht_backend_id_to_string(b)))
                                 id = b;
                 char *key = id >= 0 ? get(o, "key") : NULL;
+                _cleanup_free_ char *bname = key ? get(o, "bound") : NULL;
+                ht_bound bound = HT_BOUND_EXACT;
+                if (bname && ht_bound_from_string(bname, &bound) < 0) {
+                        free(key);
+                        key = NULL;
+                }
                 if (!key) {
                         ht_resolved_free(r);
                         return -EBADMSG;
@@ -84,6 +93,7 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
                         .remove = flag(o, "remove"),
                         .boot_only = flag(o, "boot_only"),
                         .at_least = flag(o, "at_least"),
+                        .bound = bound,
                 };
                 if (!r->settings[i].source)
                         r->settings[i].source = xstrdup("journal");

@@ -149,7 +149,11 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                 const ht_setting *s = &want->settings[i];
                 const char *bk = ht_backend_id_to_string(s->backend);
                 const ht_change *ch = find_change(p, s->backend, s->key);
-                const char *expected = s->remove ? "(absent)" : s->value;
+                /* a bounded value is expected to meet its bound: "at least
+                 * 6815744", whatever the host has above it */
+                _cleanup_free_ char *described = s->bound != HT_BOUND_EXACT && s->value
+                                                         ? ht_bound_describe(s->bound, s->value) : NULL;
+                const char *expected = s->remove ? "(absent)" : described ? described : s->value;
                 if (s->backend == HT_BK_CMDLINE && !s->remove) {
                         /* the word as it appears on the command line */
                         if (!ch) {
@@ -160,7 +164,7 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                         expected = ch->desired;
                 }
                 if (!ch) {
-                        add_check(out, bk, s->key, expected, expected, HT_CHECK_OK, NULL);
+                        add_check(out, bk, s->key, expected, described ? s->value : expected, HT_CHECK_OK, NULL);
                         continue;
                 }
                 switch (ch->outcome) {
@@ -182,7 +186,8 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                                           rebooted ? "not in effect after the reboot: was the bootloader configuration regenerated (grub-mkconfig/update-grub)?"
                                                    : "takes effect at the next boot");
                         else
-                                add_check(out, bk, s->key, expected, expected, HT_CHECK_OK, NULL);
+                                add_check(out, bk, s->key, expected, ch->bound_value ? ch->current : expected,
+                                          HT_CHECK_OK, NULL);
                         break;
                 case HT_OUTCOME_CHANGE:
                         /* a short vm.nr_hugepages is judged by the HugePages check */

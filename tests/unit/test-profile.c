@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -492,6 +493,98 @@ static void test_format_errors(void **state) {
                                               "(also at line 44)", NULL);
 }
 
+/* Bounds as written (hosttune.profile(5), BOUNDS): the group form in the
+ * tree and in a key list, sizes, expressions, what rules may do, and
+ * every malformed bound named with its file and line. */
+static void test_bounds(void **state) {
+        write_file(pdir, "b.profile", "params = { mem = \"2G\"; };\n"
+                   "sysctl = {\n"
+                   "        fs = { file-max = { value = 6815744; bound = \"at-least\"; }; };\n"
+                   "        kernel = { sem = { value = \"250  32000 100\t128\"; bound = \"at-least\"; };\n"
+                   "                   shmmax = { value = \"4T\"; bound = \"at-least\"; };\n"
+                   "                   shmall = { value = \"= mem / 4096\"; bound = \"at-least\"; };\n"
+                   "                   panic = { value = 10; bound = \"at-most\"; };\n"
+                   "                   panic_on_oops = { value = 1; bound = \"exact\"; }; };\n"
+                   "        net = { ipv4 = { ip_local_port_range = { value = \"9000 65500\"; bound = \"range\"; }; }; };\n"
+                   "        vm = { swappiness = 1; };\n"
+                   "};\n");
+        ht_resolved *r;
+        char *err;
+        if (resolve("b", NULL, &r, &err) < 0)
+                fail_msg("%s", err);
+        const ht_setting *s = find(r, HT_BK_SYSCTL, "fs.file-max");
+        assert_string_equal(s->value, "6815744");
+        assert_int_equal(s->bound, HT_BOUND_AT_LEAST);
+        s = find(r, HT_BK_SYSCTL, "kernel.sem");
+        assert_string_equal(s->value, "250 32000 100 128");
+        assert_int_equal(s->bound, HT_BOUND_AT_LEAST);
+        assert_string_equal(find(r, HT_BK_SYSCTL, "kernel.shmmax")->value, "4398046511104");
+        assert_string_equal(find(r, HT_BK_SYSCTL, "kernel.shmall")->value, "524288");
+        assert_int_equal(find(r, HT_BK_SYSCTL, "kernel.panic")->bound, HT_BOUND_AT_MOST);
+        assert_int_equal(find(r, HT_BK_SYSCTL, "kernel.panic_on_oops")->bound, HT_BOUND_EXACT);
+        assert_int_equal(find(r, HT_BK_SYSCTL, "net.ipv4.ip_local_port_range")->bound, HT_BOUND_RANGE);
+        assert_int_equal(find(r, HT_BK_SYSCTL, "vm.swappiness")->bound, HT_BOUND_EXACT);
+        _cleanup_free_ char *text = ht_resolved_format_text(r);
+        assert_non_null(strstr(text, "fs.file-max = 6815744 (at least)"));
+        assert_non_null(strstr(text, "kernel.panic = 10 (at most)"));
+        assert_non_null(strstr(text, "ip_local_port_range = 9000 65500 (range, only widens)"));
+        json_object *j = ht_resolved_to_json(r);
+        json_object *set = json_object_array_get_idx(json_object_object_get(j, "settings"), 0);
+        assert_string_equal(json_object_get_string(json_object_object_get(set, "bound")), "at-least");
+        json_object_put(j);
+        ht_resolved_free(r);
+
+        /* a key list takes a bound too */
+        write_file(pdir, "kl.profile", "sysctl = ( { key = \"vm.max_map_count\"; value = 1048576; bound = \"at-least\"; } );\n");
+        if (resolve("kl", NULL, &r, &err) < 0)
+                fail_msg("%s", err);
+        assert_int_equal(find(r, HT_BK_SYSCTL, "vm.max_map_count")->bound, HT_BOUND_AT_LEAST);
+        ht_resolved_free(r);
+
+        /* a rule's set is exact unless it says otherwise; a flags-only set
+         * changes the bound alone */
+        write_file(rdir, "50-b.rules",
+                   "rules = ( { name = \"exact-file-max\"; set = { backend = \"sysctl\"; key = \"fs.file-max\"; value = 7000000; }; },\n"
+                   "          { name = \"sem-exact\"; set = { backend = \"sysctl\"; key = \"kernel.sem\"; bound = \"exact\"; }; } );\n");
+        if (resolve("b", NULL, &r, &err) < 0)
+                fail_msg("%s", err);
+        s = find(r, HT_BK_SYSCTL, "fs.file-max");
+        assert_string_equal(s->value, "7000000");
+        assert_int_equal(s->bound, HT_BOUND_EXACT);
+        s = find(r, HT_BK_SYSCTL, "kernel.sem");
+        assert_string_equal(s->value, "250 32000 100 128");
+        assert_int_equal(s->bound, HT_BOUND_EXACT);
+        ht_resolved_free(r);
+        _cleanup_free_ char *rf = xasprintf("%s/50-b.rules", rdir);
+        assert_int_equal(unlink(rf), 0);
+
+        /* malformed bounds: file and line, and what is wrong */
+        write_file(pdir, "e1.profile", "sysctl = {\n  fs = { file-max = { value = 1; bound = \"atleast\"; }; };\n};\n");
+        expect_error("e1", NULL, -EINVAL, "e1.profile:2: sysctl fs.file-max: bound: 'atleast' is not a bound "
+                                          "(exact, at-least, at-most, range)", NULL);
+        write_file(pdir, "e2.profile", "sysctl = {\n\n  fs = { file-max = { value = \"lots\"; bound = \"at-least\"; }; };\n};\n");
+        expect_error("e2", NULL, -EINVAL, "e2.profile:3: sysctl fs.file-max at-least: 'lots': a bound's fields "
+                                          "must be integers", NULL);
+        write_file(pdir, "e3.profile", "sysctl = { net = { r = { value = \"9000\"; bound = \"range\"; }; }; };\n");
+        expect_error("e3", NULL, -EINVAL, "e3.profile:1: sysctl net.r range: '9000': a range takes two fields", NULL);
+        write_file(pdir, "e4.profile", "sysctl = { net = { r = { value = \"65500 9000\"; bound = \"range\"; }; }; };\n");
+        expect_error("e4", NULL, -EINVAL, "e4.profile:1:", "low end is above its high end", NULL);
+        write_file(pdir, "e5.profile", "sysctl = { vm = { a = { value = 1; bound = 1; }; }; };\n");
+        expect_error("e5", NULL, -EINVAL, "e5.profile:1: sysctl vm.a: bound: expected a string", NULL);
+        write_file(pdir, "e6.profile", "sysfs = { kernel = { x = { value = 1; bound = \"at-least\"; }; }; };\n");
+        expect_error("e6", NULL, -EINVAL, "e6.profile:1:", "only sysctl settings take a bound", NULL);
+        write_file(pdir, "e7.profile", "limits = ( { domain = \"x\"; type = \"soft\"; item = \"nofile\"; value = 1; "
+                                       "bound = \"at-least\"; } );\n");
+        expect_error("e7", NULL, -EINVAL, "e7.profile:1: limits entry 1: unknown key 'bound'", NULL);
+        /* an expression is checked once evaluated, at the setting's line */
+        write_file(pdir, "e8.profile", "params = { w = \"many\"; };\nsysctl = {\n  vm = { a = { value = \"= w\"; "
+                                       "bound = \"at-least\"; }; };\n};\n");
+        expect_error("e8", NULL, -EINVAL, "e8.profile:3: sysctl vm.a at-least: 'many': a bound's fields must be "
+                                          "integers", NULL);
+        write_file(pdir, "e9.profile", "sysctl = { vm = { a = { value = true; bound = \"at-most\"; }; }; };\n");
+        expect_error("e9", NULL, -EINVAL, "e9.profile:1: sysctl vm.a at-most:", NULL);
+}
+
 static void test_key_safety(void **state) {
         write_file(pdir, "t1.profile", "sysfs = ( { path = \"/sys/../etc/passwd\"; value = 1; } );\n");
         expect_error("t1", NULL, -EINVAL, "is not a path below /sys", NULL);
@@ -611,6 +704,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_params, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_expression_errors, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_format_errors, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_bounds, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_key_safety, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_trust, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_list_and_paths, setup, teardown),
