@@ -235,8 +235,13 @@ static void dropins_free(dropin *l, size_t n) {
         free(l);
 }
 
+/* The limits compared as minimums: counts and byte sizes. LimitCPU and
+ * LimitRTTIME take time spans ("1h", "500ms") and LimitNICE a priority
+ * ("+5" or 0..40), which "at least" does not order the same way: those
+ * stay exact, written as given, as before. */
 static bool is_limit(const char *directive) {
-        return startswith(directive, "Limit");
+        return startswith(directive, "Limit") && !streq(directive, "LimitCPU") &&
+               !streq(directive, "LimitRTTIME") && !streq(directive, "LimitNICE");
 }
 
 /* Whether value (a unit's) meets the minimum want, field by field. */

@@ -126,4 +126,18 @@ ln -s ../../../../../../../../etc/passwd "$h/etc/systemd/system/mysqld.service"
 htrun 1 "link out of the root: refused" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
 check_contains "link out of the root: says so" "out of the root (refused)" "$tmp/msgs"
+
+# Time spans and priorities are not "at least" values: written as given
+# (systemd.exec(5): LimitCPU= and LimitRTTIME= take time spans)
+h=$(host debian12-kvm debian12-mariadb)
+mkdir -p "$tmp/tprof"
+printf 'summary = "time limits";
+services = { mariadb = { LimitCPU = "1h"; LimitRTTIME = "500ms"; }; };
+' \
+        >"$tmp/tprof/timelimits.profile"
+"$HOSTTUNE" --root "$h" --profile-path "$tmp/tprof" --rules-path "$RULES" apply timelimits >"$tmp/out" 2>"$tmp/err"
+check "time spans: apply (exit status)" 0 "$?"
+check "time spans: LimitCPU as given" "1h" "$(unit_value "$h/etc/systemd/system/mariadb.service.d/hosttune.conf" LimitCPU)"
+check "time spans: LimitRTTIME as given" "500ms" \
+        "$(unit_value "$h/etc/systemd/system/mariadb.service.d/hosttune.conf" LimitRTTIME)"
 finish
