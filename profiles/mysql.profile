@@ -13,8 +13,10 @@ inherit = "base";
 params = {
         mysql_user = "mysql";
         mysql_group = "mysql";
-        # The unit that runs mysqld (mysqld.service on RHEL and MySQL's
-        # packages, mysql.service on Debian, mariadb.service for MariaDB).
+        # The unit that runs mysqld: mysqld.service is MySQL's and RHEL's
+        # mysql-server unit, and an alias of mariadb.service on Debian
+        # (links in /lib/systemd/system) and RHEL (Alias= in [Install]);
+        # hosttune resolves it to the real unit and writes the drop-in there.
         mysql_unit = "mysqld.service";
         # Bytes of buffer pool to put in HugePages (0: no large pages).
         innodb_buffer_pool_size = 0;
@@ -46,8 +48,11 @@ sysctl = {
         };
 };
 
-# limits.conf does not reach services: a unit drop-in does.
+# limits.conf does not reach services: a unit drop-in does. A host has
+# one of these (on Debian both names are one unit, which gets one drop-in);
+# optional, so the other name is skipped with a warning. Limits are
+# minimums: a unit that already allows more keeps its value.
 services = {
-        mysqld = { LimitNOFILE = "= open_files_limit"; };
-        mariadb = { LimitNOFILE = "= open_files_limit"; };
+        mysqld = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
+        mariadb = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
 };

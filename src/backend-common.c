@@ -89,6 +89,47 @@ static char *host_path_simplify(const char *path) {
         return xasprintf("/%s", joined);
 }
 
+int ht_resolve_host_link(const ht_context *c, const char *path, char **ret) {
+        _cleanup_free_ char *cur = xstrdup(path);
+        for (int depth = 0; depth < 8; depth++) {
+                struct stat st;
+                int r = ht_lstat(c, cur, &st);
+                if (r < 0)
+                        return r;
+                if (!S_ISLNK(st.st_mode)) {
+                        *ret = TAKE_PTR(cur);
+                        return 0;
+                }
+                int dfd = -1;
+                _cleanup_free_ char *name = NULL;
+                r = ht_resolve_parent(c, cur, false, &dfd, &name);
+                if (r < 0)
+                        return r;
+                char target[PATH_MAX];
+                ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
+                int e = errno;
+                close(dfd);
+                if (k <= 0)
+                        return k < 0 ? -e : -EINVAL;
+                target[k] = 0;
+                _cleanup_free_ char *dir = xstrndup(cur, (size_t)(strrchr(cur, '/') - cur));
+                _cleanup_free_ char *joined = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
+                char *next = host_path_simplify(joined);
+                if (!next || ht_path_check(next) < 0) {
+                        free(next);
+                        return -EXDEV;
+                }
+                free(cur);
+                cur = next;
+                /* a masked unit links to /dev/null: say so, do not look */
+                if (streq(cur, "/dev/null")) {
+                        *ret = TAKE_PTR(cur);
+                        return 0;
+                }
+        }
+        return -ELOOP;
+}
+
 char *ht_follow_host_link(const ht_context *c, const char *path) {
         char *cur = xstrdup(path);
         for (int depth = 0; depth < 8; depth++) {

@@ -34,3 +34,7 @@ size_t ht_settings_count(const ht_resolved *r, ht_backend_id id);
  * link, so plans edit the target. path itself when it is no symlink or
  * the link cannot be followed safely (apply then refuses it). */
 char *ht_follow_host_link(const ht_context *c, const char *path);
+/* The same, strictly: the final host path in *ret, "/dev/null" for a link
+ * there (a masked unit); -ENOENT, -ELOOP, -EXDEV (a link out of the root
+ * or one that cannot be followed safely) otherwise. */
+int ht_resolve_host_link(const ht_context *c, const char *path, char **ret);

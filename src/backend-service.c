@@ -1,14 +1,23 @@
 /* systemd units: limits for services, which limits.conf never reaches
- * (pam_limits applies to login sessions only). Each unit gets a drop-in
- * /etc/systemd/system/UNIT.d/hosttune.conf with a [Service] section. */
+ * (pam_limits applies to login sessions only). A unit name of the profile
+ * is resolved to the unit the host really has (aliases: symlinks in the
+ * unit load path and [Install] Alias=), and each real unit gets one
+ * drop-in /etc/systemd/system/REAL.d/hosttune.conf with a [Service]
+ * section: systemd reads the drop-in directories of every name of a unit
+ * and keeps only one file of each name, so a second hosttune.conf under an
+ * alias would silently lose. Limit*= values are minimums: one the unit
+ * already has at or above the profile's is kept. */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend-common.h"
 #include "backend.h"
+#include "edit-unit.h"
 #include "util.h"
 
 #define UNIT_DIR "/etc/systemd/system"
@@ -40,29 +49,293 @@ static bool value_valid(const char *v) {
         return true;
 }
 
-/* The value of Key= in a drop-in's text, last one winning; NULL if unset. */
-static char *dropin_value(const char *text, const char *key) {
-        char *found = NULL;
-        size_t kl = strlen(key);
-        const char *line = text;
-        while (line && *line) {
-                const char *end = strchr(line, '\n');
-                size_t n = end ? (size_t)(end - line) : strlen(line);
-                if (n > kl && strncmp(line, key, kl) == 0 && line[kl] == '=') {
-                        free(found);
-                        found = xstrndup(line + kl + 1, n - kl - 1);
-                }
-                line = end ? end + 1 : NULL;
-        }
-        return found;
-}
+
+/* systemd's unit load path in system mode, highest priority first
+ * (systemd.unit(5), "Unit File Load Path"; /lib for split-usr trees). */
+static const char *const unit_path[] = {
+        "/etc/systemd/system.control", "/run/systemd/system.control", "/run/systemd/transient",
+        "/run/systemd/generator.early", "/etc/systemd/system", "/etc/systemd/system.attached",
+        "/run/systemd/system", "/run/systemd/system.attached", "/run/systemd/generator",
+        "/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system",
+        "/run/systemd/generator.late", NULL,
+};
 
 static char *unit_with_suffix(const char *u) {
         return strchr(u, '.') ? xstrdup(u) : xasprintf("%s.service", u);
 }
 
+static const char *base_name(const char *path) {
+        const char *s = strrchr(path, '/');
+        return s ? s + 1 : path;
+}
+
+/* One real unit and what systemd reads for it. */
+typedef struct {
+        char *name;          /* the real name: the unit file's own */
+        char *fragment;      /* host path of the unit file */
+        char *text;          /* its contents */
+        size_t len;
+        char **names;        /* every name: the real one first, then aliases */
+} unit_info;
+
+static void unit_info_done(unit_info *u) {
+        free(u->name);
+        free(u->fragment);
+        free(u->text);
+        strv_free(u->names);
+}
+
+/* The first file or link named name on the load path, followed inside the
+ * root: 0 with the real name and the unit file, -ENOENT when no directory
+ * has it, -ESHUTDOWN when it is masked, other -errno (a link out of the
+ * root: -EXDEV). */
+static int find_fragment(const ht_context *c, const char *name, char **ret_real, char **ret_file) {
+        _cleanup_free_ char *cur = xstrdup(name);
+        for (int depth = 0; depth < 8; depth++) {
+                const char *hit = NULL;
+                _cleanup_free_ char *path = NULL;
+                for (size_t d = 0; unit_path[d] && !hit; d++) {
+                        struct stat st;
+                        free(path);
+                        path = xasprintf("%s/%s", unit_path[d], cur);
+                        int r = ht_lstat(c, path, &st);
+                        if (r == -ENOENT || r == -ENOTDIR)
+                                continue;
+                        if (r < 0)
+                                return r;
+                        hit = path;
+                }
+                if (!hit)
+                        return -ENOENT;
+                _cleanup_free_ char *final = NULL;
+                int r = ht_resolve_host_link(c, hit, &final);
+                if (r < 0)
+                        return r;
+                if (streq(final, "/dev/null"))
+                        return -ESHUTDOWN;
+                /* a link to a file of the same name only places the unit;
+                 * one to another name makes cur an alias of that unit,
+                 * which is then looked up under its own name */
+                if (streq(base_name(final), cur)) {
+                        *ret_real = TAKE_PTR(cur);
+                        *ret_file = TAKE_PTR(final);
+                        return 0;
+                }
+                free(cur);
+                cur = xstrdup(base_name(final));
+        }
+        return -ELOOP;
+}
+
+/* Names in the Alias= lines of [Install] (space-separated lists). */
+static char **install_aliases(const char *text, size_t len) {
+        _cleanup_strv_free_ char **lines = NULL;
+        char **out = NULL;
+        ht_unit_values(text, len, "Install", "Alias", &lines);
+        for (size_t i = 0; lines && lines[i]; i++) {
+                _cleanup_strv_free_ char **words = strv_split(lines[i], " \t");
+                for (size_t w = 0; words && words[w]; w++)
+                        if (*words[w] && unit_name_valid(words[w]) && !strv_contains(out, words[w]))
+                                strv_push(&out, words[w]);
+        }
+        return out;
+}
+
+static int load_unit(const ht_context *c, const char *real, const char *file, unit_info *ret) {
+        unit_info u = {.name = xstrdup(real), .fragment = xstrdup(file)};
+        int r = ht_read_file(c, file, 1 << 20, &u.text, &u.len);
+        if (r < 0) {
+                unit_info_done(&u);
+                return r;
+        }
+        strv_push(&u.names, real);
+        _cleanup_strv_free_ char **aliases = install_aliases(u.text, u.len);
+        for (size_t i = 0; aliases && aliases[i]; i++)
+                if (!strv_contains(u.names, aliases[i]))
+                        strv_push(&u.names, aliases[i]);
+        /* alias links the vendor or 'systemctl enable' made */
+        for (size_t d = 0; unit_path[d]; d++) {
+                _cleanup_strv_free_ char **ents = NULL;
+                ht_list_dir(c, unit_path[d], NULL, &ents);
+                for (size_t i = 0; ents && ents[i]; i++) {
+                        struct stat st;
+                        _cleanup_free_ char *p = xasprintf("%s/%s", unit_path[d], ents[i]), *t = NULL;
+                        if (strv_contains(u.names, ents[i]) || !unit_name_valid(ents[i]) ||
+                            ht_lstat(c, p, &st) < 0 || !S_ISLNK(st.st_mode) || ht_resolve_host_link(c, p, &t) < 0)
+                                continue;
+                        if (streq(base_name(t), real))
+                                strv_push(&u.names, ents[i]);
+                }
+        }
+        *ret = u;
+        return 0;
+}
+
+/* A drop-in systemd reads: its name decides the order, the first
+ * directory on the load path decides which file of that name is used. */
+typedef struct {
+        char *name, *path, *text;
+        size_t len;
+} dropin;
+
+static int dropin_cmp(const void *a, const void *b) {
+        return strcmp(((const dropin *)a)->name, ((const dropin *)b)->name);
+}
+
+static int collect_dropins(const ht_context *c, const unit_info *u, dropin **ret, size_t *ret_n, char ***skipped) {
+        dropin *list = NULL;
+        size_t n = 0;
+        for (size_t d = 0; unit_path[d]; d++)
+                for (size_t k = 0; u->names[k]; k++) {
+                        _cleanup_free_ char *dir = xasprintf("%s/%s.d", unit_path[d], u->names[k]);
+                        _cleanup_strv_free_ char **files = NULL;
+                        ht_list_dir(c, dir, ".conf", &files);
+                        for (size_t i = 0; files && files[i]; i++) {
+                                _cleanup_free_ char *path = xasprintf("%s/%s", dir, files[i]);
+                                bool seen = false;
+                                for (size_t j = 0; j < n && !seen; j++)
+                                        seen = streq(list[j].name, files[i]);
+                                if (seen) {
+                                        /* systemd: "Skipping overridden file" */
+                                        strv_push(skipped, path);
+                                        continue;
+                                }
+                                char *text = NULL;
+                                size_t len = 0;
+                                int r = ht_read_optional(c, path, &text, &len);
+                                if (r < 0) {
+                                        for (size_t j = 0; j < n; j++) {
+                                                free(list[j].name);
+                                                free(list[j].path);
+                                                free(list[j].text);
+                                        }
+                                        free(list);
+                                        return r;
+                                }
+                                if (!text)
+                                        continue;
+                                list = xrealloc(list, (n + 1) * sizeof(*list));
+                                list[n++] = (dropin){.name = xstrdup(files[i]), .path = TAKE_PTR(path),
+                                                     .text = text, .len = len};
+                        }
+                }
+        if (n)
+                qsort(list, n, sizeof(*list), dropin_cmp);
+        *ret = list;
+        *ret_n = n;
+        return 0;
+}
+
+static void dropins_free(dropin *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(l[i].name);
+                free(l[i].path);
+                free(l[i].text);
+        }
+        free(l);
+}
+
+/* The limits compared as minimums: counts and byte sizes. LimitCPU and
+ * LimitRTTIME take time spans ("1h", "500ms") and LimitNICE a priority
+ * ("+5" or 0..40), which "at least" does not order the same way: those
+ * stay exact, written as given, as before. */
+static bool is_limit(const char *directive) {
+        return startswith(directive, "Limit") && !streq(directive, "LimitCPU") &&
+               !streq(directive, "LimitRTTIME") && !streq(directive, "LimitNICE");
+}
+
+/* Whether value (a unit's) meets the minimum want, field by field. */
+static bool limit_meets(const char *directive, const char *value, const char *want) {
+        uint64_t vs, vh, ws, wh;
+        return value && ht_unit_parse_limit(directive, value, &vs, &vh) == 0 &&
+               ht_unit_parse_limit(directive, want, &ws, &wh) == 0 && vs >= ws && vh >= wh;
+}
+
+/* What a unit has for one directive: the value systemd uses now, the one
+ * the files before hosttune's give, and the last file after it that sets
+ * it. hosttune's own drop-ins under other names are left out of before and
+ * after: the plan removes them. */
+typedef struct {
+        char *now;          /* NULL: unset */
+        char *before;
+        char *ours;         /* in REAL.d/hosttune.conf today */
+        bool after_set;
+        char *after;
+        char *after_path;
+} unit_value;
+
+static void unit_value_done(unit_value *v) {
+        free(v->now);
+        free(v->before);
+        free(v->ours);
+        free(v->after);
+        free(v->after_path);
+}
+
+static void read_value(const unit_info *u, const dropin *d, size_t n, const char *own, const char *directive,
+                       unit_value *ret) {
+        unit_value v = {0};
+        char *x = NULL;
+        if (ht_unit_value(u->text, u->len, "Service", directive, &x) > 0) {
+                v.now = x;
+                v.before = x ? xstrdup(x) : NULL;
+        }
+        int cmp_own;
+        for (size_t i = 0; i < n; i++) {
+                x = NULL;
+                if (ht_unit_value(d[i].text, d[i].len, "Service", directive, &x) <= 0)
+                        continue;
+                free(v.now);
+                v.now = x ? xstrdup(x) : NULL;
+                bool ours = strstr(d[i].text, "Managed by hosttune") != NULL;
+                cmp_own = strcmp(d[i].name, DROPIN_NAME);
+                if (streq(d[i].path, own)) {
+                        free(v.ours);
+                        v.ours = x;
+                } else if (ours && cmp_own == 0) {
+                        free(x);
+                } else if (cmp_own < 0) {
+                        free(v.before);
+                        v.before = x;
+                } else {
+                        free(v.after);
+                        free(v.after_path);
+                        v.after = x;
+                        v.after_path = xstrdup(d[i].path);
+                        v.after_set = true;
+                }
+        }
+        *ret = v;
+}
+
+/* The value hosttune's drop-in holds: none when the files before it
+ * already meet a minimum, its own while that still does, else the
+ * profile's, raised field by field to what the host has (never lower). */
+static char *line_value(const char *directive, const char *want, const unit_value *v) {
+        if (!is_limit(directive))
+                return xstrdup(want);
+        if (limit_meets(directive, v->before, want))
+                return NULL;
+        if (limit_meets(directive, v->ours, want))
+                return xstrdup(v->ours);
+        uint64_t bs, bh, ws, wh;
+        if (!v->before || ht_unit_parse_limit(directive, v->before, &bs, &bh) < 0 ||
+            ht_unit_parse_limit(directive, want, &ws, &wh) < 0 || (bs <= ws && bh <= wh))
+                return xstrdup(want);
+        return ht_unit_format_limit(bs > ws ? bs : ws, bh > wh ? bh : wh);
+}
+
+/* One directive of one real unit, from every setting that names it under
+ * any of the unit's names. */
+typedef struct {
+        char *directive;
+        char *want;         /* the largest minimum, or the exact value */
+        size_t *settings;   /* indexes into r->settings */
+        size_t n_settings;
+} wanted;
+
 static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
-        _cleanup_strv_free_ char **units = NULL;
+        _cleanup_strv_free_ char **names = NULL;
         bool any_change = false;
 
         for (size_t i = 0; i < r->n_settings; i++) {
@@ -74,28 +347,105 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         ht_plan_error(plan, "%s: '%s' is not a valid systemd unit name", s->source, s->unit);
                         continue;
                 }
-                if (!strv_contains(units, unit))
-                        strv_push(&units, unit);
+                if (!strv_contains(names, unit))
+                        strv_push(&names, unit);
         }
 
-        for (size_t u = 0; units && units[u]; u++) {
-                const char *unit = units[u];
-                strbuf body = {0};
-                _cleanup_free_ char *path = xasprintf(UNIT_DIR "/%s.d/" DROPIN_NAME, unit);
+        /* Resolve each name; a name no file has may still be an Alias= of
+         * a unit another name found (not enabled: no link yet). */
+        size_t n_names = strv_length(names);
+        unit_info *units = xcalloc(n_names + 1, sizeof(*units));
+        size_t n_units = 0;
+        char **real_of = xcalloc(n_names + 1, sizeof(char *));
+        int *err_of = xcalloc(n_names + 1, sizeof(int));
+        for (size_t k = 0; k < n_names; k++) {
+                _cleanup_free_ char *real = NULL, *file = NULL;
+                err_of[k] = find_fragment(c, names[k], &real, &file);
+                if (err_of[k] < 0)
+                        continue;
+                real_of[k] = xstrdup(real);
+                bool have = false;
+                for (size_t i = 0; i < n_units && !have; i++)
+                        have = streq(units[i].name, real);
+                if (have)
+                        continue;
+                int e = load_unit(c, real, file, &units[n_units]);
+                if (e < 0) {
+                        err_of[k] = e;
+                        free(real_of[k]);
+                        real_of[k] = NULL;
+                        continue;
+                }
+                n_units++;
+        }
+        for (size_t k = 0; k < n_names; k++) {
+                if (err_of[k] != -ENOENT)
+                        continue;
+                for (size_t i = 0; i < n_units && !real_of[k]; i++)
+                        if (strv_contains(units[i].names, names[k])) {
+                                real_of[k] = xstrdup(units[i].name);
+                                err_of[k] = 0;
+                        }
+        }
+
+        /* Names that resolve to nothing: no drop-in. */
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                if (s->backend != HT_BK_SERVICE || !s->unit)
+                        continue;
+                _cleanup_free_ char *unit = unit_with_suffix(s->unit);
+                size_t k = 0;
+                while (k < n_names && !streq(names[k], unit))
+                        k++;
+                if (k == n_names || real_of[k])
+                        continue;
+                const char *why = err_of[k] == -ENOENT ? "no such unit on this host"
+                                  : err_of[k] == -ESHUTDOWN ? "the unit is masked"
+                                  : err_of[k] == -EXDEV ? "its unit file is a link out of the root (refused)"
+                                  : ht_strerror(-err_of[k]);
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key, NULL, s->value);
+                ch->source = xstrdup(s->source);
+                if (s->optional) {
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ht_plan_warn(plan, "%s: skipped %s=%s for %s (optional): %s", s->source, s->directive,
+                                     s->value ? s->value : "", unit, why);
+                } else {
+                        ch->outcome = HT_OUTCOME_FAILED;
+                        ht_plan_error(plan, "%s: %s=%s for %s: %s; install the service first, name the "
+                                      "unit the host has, or mark the setting optional",
+                                      s->source, s->directive, s->value ? s->value : "", unit, why);
+                }
+        }
+
+        for (size_t u = 0; u < n_units; u++) {
+                const unit_info *ui = &units[u];
+                _cleanup_free_ char *path = xasprintf(UNIT_DIR "/%s.d/" DROPIN_NAME, ui->name);
                 _cleanup_free_ char *old = NULL;
                 size_t old_len = 0;
                 int k = ht_read_optional(c, path, &old, &old_len);
+                dropin *dl = NULL;
+                size_t dn = 0;
+                _cleanup_strv_free_ char **skipped = NULL;
+                if (k >= 0)
+                        k = collect_dropins(c, ui, &dl, &dn, &skipped);
                 if (k < 0) {
-                        ht_plan_error(plan, "cannot read %s: %s", path, ht_strerror(-k));
+                        ht_plan_error(plan, "cannot read the drop-ins of %s: %s", ui->name, ht_strerror(-k));
                         continue;
                 }
+
+                /* settings of this unit, merged by directive */
+                wanted *w = NULL;
+                size_t nw = 0;
                 bool bad = false;
                 for (size_t i = 0; i < r->n_settings; i++) {
                         const ht_setting *s = &r->settings[i];
                         if (s->backend != HT_BK_SERVICE || !s->unit)
                                 continue;
                         _cleanup_free_ char *su = unit_with_suffix(s->unit);
-                        if (!streq(su, unit))
+                        size_t nk = 0;
+                        while (nk < n_names && !streq(names[nk], su))
+                                nk++;
+                        if (nk == n_names || !streq_ptr(real_of[nk], ui->name))
                                 continue;
                         if (!s->directive || !strv_contains((char **)directives, s->directive)) {
                                 const char *hint = s->directive ? closest_word(s->directive, (char **)directives) : NULL;
@@ -105,39 +455,120 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                 bad = true;
                                 continue;
                         }
-                        if (!value_valid(s->value)) {
+                        uint64_t a, b;
+                        if (!value_valid(s->value) ||
+                            (is_limit(s->directive) && ht_unit_parse_limit(s->directive, s->value, &a, &b) < 0)) {
                                 ht_plan_error(plan, "%s: invalid value '%s' for %s", s->source,
                                               s->value ? s->value : "", s->directive);
                                 bad = true;
                                 continue;
                         }
-                        strbuf_appendf(&body, "%s=%s\n", s->directive, s->value);
-                        _cleanup_free_ char *cur = old ? dropin_value(old, s->directive) : NULL;
-                        if (streq_ptr(cur, s->value))
-                                continue;
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key, cur, s->value);
-                        ch->source = xstrdup(s->source);
-                        ch->note = xasprintf("takes effect when %s is restarted", unit);
+                        size_t j = 0;
+                        while (j < nw && !streq(w[j].directive, s->directive))
+                                j++;
+                        if (j == nw) {
+                                w = xrealloc(w, (nw + 1) * sizeof(*w));
+                                w[nw++] = (wanted){.directive = xstrdup(s->directive), .want = xstrdup(s->value)};
+                        } else if (is_limit(s->directive)) {
+                                /* two minimums: the larger one meets both */
+                                if (!limit_meets(s->directive, w[j].want, s->value)) {
+                                        free(w[j].want);
+                                        w[j].want = xstrdup(s->value);
+                                }
+                        } else if (!streq(w[j].want, s->value)) {
+                                ht_plan_error(plan, "%s: %s=%s for %s, but another setting for the same unit "
+                                              "wants %s", s->source, s->directive, s->value, ui->name, w[j].want);
+                                bad = true;
+                        }
+                        w[j].settings = xrealloc(w[j].settings, (w[j].n_settings + 1) * sizeof(size_t));
+                        w[j].settings[w[j].n_settings++] = i;
                 }
+
+                strbuf body = {0};
+                for (size_t j = 0; j < nw && !bad; j++) {
+                        unit_value v;
+                        read_value(ui, dl, dn, path, w[j].directive, &v);
+                        _cleanup_free_ char *line = line_value(w[j].directive, w[j].want, &v);
+                        if (line)
+                                strbuf_appendf(&body, "%s=%s\n", w[j].directive, line);
+                        bool minimum = is_limit(w[j].directive);
+                        const char *after = v.after_set ? v.after : NULL;
+                        bool overridden = v.after_set &&
+                                          (minimum ? !limit_meets(w[j].directive, after, w[j].want)
+                                                   : !streq_ptr(after, w[j].want));
+                        const char *then = v.after_set ? after : line ? line : v.before;
+                        for (size_t t = 0; t < w[j].n_settings; t++) {
+                                const ht_setting *s = &r->settings[w[j].settings[t]];
+                                _cleanup_free_ char *su = unit_with_suffix(s->unit);
+                                ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key,
+                                                                   overridden ? after : v.now,
+                                                                   overridden ? w[j].want : then);
+                                ch->source = xstrdup(s->source);
+                                if (minimum) {
+                                        ch->bound = HT_BOUND_AT_LEAST;
+                                        ch->bound_value = xstrdup(w[j].want);
+                                }
+                                if (overridden) {
+                                        _cleanup_free_ char *shown = ht_display_path(c, v.after_path);
+                                        ch->outcome = HT_OUTCOME_OVERRIDDEN;
+                                        ch->note = xasprintf("%s sets %s=%s, after hosttune's drop-in", shown,
+                                                             w[j].directive, after ? after : "(reset)");
+                                        if (t == 0)
+                                                ht_plan_warn(plan, "%s sets %s=%s and is read after %s: %s starts "
+                                                             "with %s, not %s; remove the line there or "
+                                                             "override the profile value", shown, w[j].directive,
+                                                             after ? after : "(its default)", path, ui->name,
+                                                             after ? after : "its default", w[j].want);
+                                        continue;
+                                }
+                                if (streq_ptr(then, v.now)) {
+                                        ch->outcome = HT_OUTCOME_KEPT;
+                                        continue;
+                                }
+                                ch->note = streq(su, ui->name)
+                                        ? xasprintf("takes effect when %s is restarted", ui->name)
+                                        : xasprintf("%s is an alias of %s; takes effect when it is restarted", su,
+                                                    ui->name);
+                        }
+                        unit_value_done(&v);
+                }
+                for (size_t j = 0; j < nw; j++) {
+                        free(w[j].directive);
+                        free(w[j].want);
+                        free(w[j].settings);
+                }
+                free(w);
+                dropins_free(dl, dn);
                 if (bad) {
                         strbuf_done(&body);
                         continue;
                 }
-                _cleanup_free_ char *header = ht_managed_header(plan->profile, "#");
                 _cleanup_free_ char *b = strbuf_steal(&body);
-                _cleanup_free_ char *content = xasprintf("%s[Service]\n%s", header, b);
                 size_t before = plan->n_files;
-                ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, content, strlen(content), 0644);
+                if (isempty(b)) {
+                        /* every limit is met without it: no file, or the
+                         * old one goes */
+                        if (old && strstr(old, "Managed by hosttune"))
+                                ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
+                } else {
+                        _cleanup_free_ char *header = ht_managed_header(plan->profile, "#");
+                        _cleanup_free_ char *content = xasprintf("%s[Service]\n%s", header, b);
+                        ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, content, strlen(content), 0644);
+                }
                 if (plan->n_files > before)
                         any_change = true;
         }
 
-        /* Drop-ins of an earlier profile for units this one does not name. */
+        /* hosttune's drop-ins for units this plan does not write: an
+         * earlier profile's, or one under an alias name */
         _cleanup_strv_free_ char **dirs = NULL;
         ht_list_dir(c, UNIT_DIR, ".d", &dirs);
         for (size_t i = 0; dirs && dirs[i]; i++) {
                 _cleanup_free_ char *unit = xstrndup(dirs[i], strlen(dirs[i]) - 2);
-                if (strv_contains(units, unit))
+                bool mine = false;
+                for (size_t u = 0; u < n_units && !mine; u++)
+                        mine = streq(units[u].name, unit);
+                if (mine)
                         continue;
                 _cleanup_free_ char *path = xasprintf(UNIT_DIR "/%s/" DROPIN_NAME, dirs[i]);
                 _cleanup_free_ char *old = NULL;
@@ -147,6 +578,14 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
                 any_change = true;
         }
+
+        for (size_t i = 0; i < n_units; i++)
+                unit_info_done(&units[i]);
+        free(units);
+        for (size_t k = 0; k < n_names; k++)
+                free(real_of[k]);
+        free(real_of);
+        free(err_of);
 
         if (any_change && f->systemd_running && !c->offline_root)
                 ht_plan_add_action(plan, "daemon-reload", NULL,

@@ -81,6 +81,9 @@ def root_for(name, offline, applied=False):
     if key not in roots:
         d = os.path.join(tmp, "root-%d" % len(roots))
         shutil.copytree(fixture, d, symlinks=True)
+        # the MariaDB units Debian ships: the mysql examples tune a host that has the server
+        shutil.copytree(os.path.join(os.environ["SRC"], "tests/units/debian12-mariadb"), d,
+                        symlinks=True, dirs_exist_ok=True)
         if offline:
             shutil.rmtree(os.path.join(d, "proc"), ignore_errors=True)
             shutil.rmtree(os.path.join(d, "sys"), ignore_errors=True)

@@ -264,6 +264,9 @@ for mask in 077 027 000; do
         # every directory hosttune may create, from nothing
         h=$(fresh_host)
         rm -rf "$h/etc/security/limits.d" "$h/etc/systemd" "$h/etc/tmpfiles.d" "$h/var" "$h/run"
+        # the unit the drop-in is for (hosttune writes none for an absent unit)
+        mkdir -p "$h/usr/lib/systemd/system"
+        printf '[Service]\nExecStart=/usr/bin/db\n' >"$h/usr/lib/systemd/system/db.service"
         (umask $mask && "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$tmp/norules" \
                 apply modes >"$tmp/out" 2>"$tmp/err")
         check "umask $mask: apply modes" "0" "$?"

@@ -24,6 +24,10 @@ converge() {
         name=$1 host=$2 profile=$3
         shift 3
         root=$(copy_host "$host")
+        # UNITS=OVERLAY: the unit files of tests/units/OVERLAY/lib on the copy (the
+        # service the limits are for; not its absolute wants link, which
+        # dangles outside a chroot and diff -r follows)
+        [ -z "${UNITS:-}" ] || cp -a "$top_srcdir/tests/units/$UNITS/lib" "$root/"
         ht "$root" --json apply "$profile" "$@" >"$tmp/apply1" 2>"$tmp/err"
         code=$?
         check "$name: first apply" 0 "$code"
@@ -99,7 +103,9 @@ converge oracle-running/oracle-sga18g oracle-running oracle --set sga_max_size=1
 refused debian12-kvm/oracle-sga18g debian12-kvm oracle --set sga_max_size=18G
 refused rhel5-xen/oracle-sga2g rhel5-xen oracle --set sga_max_size=2G
 converge rhel5-xen/oracle-sga2g-switch rhel5-xen oracle --set sga_max_size=2G --set allow_kernel_switch=true
+UNITS=debian12-mariadb
 converge debian12-kvm/mysql-bp4g debian12-kvm mysql --set innodb_buffer_pool_size=4G
+UNITS=
 converge alinux3-hugetext/mysql-bp2g-mariadb alinux3-hugetext mysql --set innodb_buffer_pool_size=2G \
         --set mysql_unit=mariadb
 

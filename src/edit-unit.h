@@ -1,0 +1,30 @@
+/* systemd unit files and drop-ins (systemd.syntax(7), systemd.unit(5)):
+ * the values of a key in a section, and resource-limit values as
+ * systemd.exec(5) reads them. Pure text functions, no host access. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every assignment of key in [section] of a unit file's text, in order.
+ * Lines continue after a trailing backslash; '#' and ';' start comments;
+ * an empty assignment ("Key=") resets the list, as systemd does.
+ * *ret is NULL when the key is not set. Returns the number of values. */
+int ht_unit_values(const char *text, size_t len, const char *section, const char *key, char ***ret);
+
+/* The last assignment of key, the one systemd keeps for single-valued
+ * settings: 1 when the text assigns key (*ret NULL for an empty
+ * assignment, which resets it to the default), 0 when it does not. */
+int ht_unit_value(const char *text, size_t len, const char *section, const char *key, char **ret);
+
+#define HT_LIMIT_INFINITY UINT64_MAX
+
+/* A Limit*= value: "infinity", "N" or "SOFT:HARD". Byte limits (LimitAS,
+ * LimitCORE, LimitDATA, LimitFSIZE, LimitMEMLOCK, LimitMSGQUEUE,
+ * LimitRSS, LimitSTACK) take K, M, G, T, P, E suffixes, base 1024.
+ * Time and nice limits are read as plain numbers only. 0 or -EINVAL,
+ * -ERANGE. */
+int ht_unit_parse_limit(const char *directive, const char *value, uint64_t *ret_soft, uint64_t *ret_hard);
+
+/* The text of a soft:hard pair: "N" when both are equal, infinity by name. */
+char *ht_unit_format_limit(uint64_t soft, uint64_t hard);
