@@ -89,6 +89,33 @@ static char *host_path_simplify(const char *path) {
         return xasprintf("/%s", joined);
 }
 
+/* One step along the link at cur (a path inside the root): where it
+ * points, simplified and checked; -EXDEV for a target that leaves the
+ * root. */
+static int link_step(const ht_context *c, const char *cur, char **ret_next) {
+        int dfd = -1;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_resolve_parent(c, cur, false, &dfd, &name);
+        if (r < 0)
+                return r;
+        char target[PATH_MAX];
+        ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
+        int e = errno;
+        close(dfd);
+        if (k <= 0)
+                return k < 0 ? -e : -EINVAL;
+        target[k] = 0;
+        _cleanup_free_ char *dir = xstrndup(cur, (size_t)(strrchr(cur, '/') - cur));
+        _cleanup_free_ char *joined = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
+        char *next = host_path_simplify(joined);
+        if (!next || ht_path_check(next) < 0) {
+                free(next);
+                return -EXDEV;
+        }
+        *ret_next = next;
+        return 0;
+}
+
 int ht_resolve_host_link(const ht_context *c, const char *path, char **ret) {
         _cleanup_free_ char *cur = xstrdup(path);
         for (int depth = 0; depth < 8; depth++) {
@@ -100,25 +127,10 @@ int ht_resolve_host_link(const ht_context *c, const char *path, char **ret) {
                         *ret = TAKE_PTR(cur);
                         return 0;
                 }
-                int dfd = -1;
-                _cleanup_free_ char *name = NULL;
-                r = ht_resolve_parent(c, cur, false, &dfd, &name);
+                char *next;
+                r = link_step(c, cur, &next);
                 if (r < 0)
                         return r;
-                char target[PATH_MAX];
-                ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
-                int e = errno;
-                close(dfd);
-                if (k <= 0)
-                        return k < 0 ? -e : -EINVAL;
-                target[k] = 0;
-                _cleanup_free_ char *dir = xstrndup(cur, (size_t)(strrchr(cur, '/') - cur));
-                _cleanup_free_ char *joined = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
-                char *next = host_path_simplify(joined);
-                if (!next || ht_path_check(next) < 0) {
-                        free(next);
-                        return -EXDEV;
-                }
                 free(cur);
                 cur = next;
                 /* a masked unit links to /dev/null: say so, do not look */
@@ -134,25 +146,11 @@ char *ht_follow_host_link(const ht_context *c, const char *path) {
         char *cur = xstrdup(path);
         for (int depth = 0; depth < 8; depth++) {
                 struct stat st;
+                char *next;
                 if (ht_lstat(c, cur, &st) < 0 || !S_ISLNK(st.st_mode))
                         return cur;
-                int dfd = -1;
-                _cleanup_free_ char *name = NULL;
-                if (ht_resolve_parent(c, cur, false, &dfd, &name) < 0)
+                if (link_step(c, cur, &next) < 0)
                         break;
-                char target[PATH_MAX];
-                ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
-                close(dfd);
-                if (k <= 0)
-                        break;
-                target[k] = 0;
-                _cleanup_free_ char *dir = xstrndup(cur, (size_t)(strrchr(cur, '/') - cur));
-                _cleanup_free_ char *joined = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
-                char *next = host_path_simplify(joined);
-                if (!next || ht_path_check(next) < 0) {
-                        free(next);
-                        break;
-                }
                 free(cur);
                 cur = next;
         }
