@@ -33,24 +33,6 @@ int ht_read_optional(const ht_context *c, const char *path, char **ret, size_t *
         return 0;
 }
 
-bool ht_kernel_values_equal(const char *a, const char *b) {
-        if (!a || !b)
-                return a == b;
-        char *na = normalize_ws(a), *nb = normalize_ws(b);
-        bool eq = streq(na, nb);
-        free(na);
-        free(nb);
-        return eq;
-}
-
-char *ht_kernel_value_effective(const char *raw) {
-        const char *open = strchr(raw, '[');
-        const char *close = open ? strchr(open, ']') : NULL;
-        if (open && close)
-                return xstrndup(open + 1, (size_t)(close - open - 1));
-        return normalize_ws(raw);
-}
-
 bool ht_root_is_live(const ht_context *c) {
         /* one definition: the facts say "offline" by the same test */
         return ht_facts_root_live(c);

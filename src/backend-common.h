@@ -12,15 +12,6 @@ char *ht_managed_header(const char *profile, const char *comment_prefix);
  * 0 with contents, or -errno. Files over 16 MiB are refused (-EFBIG). */
 int ht_read_optional(const ht_context *c, const char *path, char **ret, size_t *ret_len);
 
-/* A kernel value as the kernel prints it, compared without caring about
- * runs of whitespace ("250\t32000" == "250 32000"). */
-bool ht_kernel_values_equal(const char *a, const char *b);
-
-/* A kernel value as it counts: for a choice such as THP's
- * "always [madvise] never" the bracketed word, else the value with runs of
- * whitespace folded. */
-char *ht_kernel_value_effective(const char *raw);
-
 /* Whether the context's root has a running kernel behind it (procfs and
  * sysfs present); an image tree does not. */
 bool ht_root_is_live(const ht_context *c);

@@ -9,6 +9,7 @@
 
 #include "backend-common.h"
 #include "backend.h"
+#include "fileio.h"
 #include "bound.h"
 #include "edit-sysctl.h"
 #include "util.h"

@@ -9,6 +9,7 @@
 
 #include "backend-common.h"
 #include "backend.h"
+#include "fileio.h"
 #include "util.h"
 
 #define SYSFS_TMPFILES "/etc/tmpfiles.d/hosttune.conf"

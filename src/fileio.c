@@ -475,6 +475,34 @@ int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
         return 0;
 }
 
+/* A kernel choice file ("always [madvise] never") takes one of its words
+ * and then shows the list with that one marked; it refuses anything else
+ * with EINVAL, the list it shows included. list is such a line. */
+static int choice_select(const char *list, const char *value, char **ret_shown) {
+        if (isempty(value) || strpbrk(value, " \t[]"))
+                return -EINVAL;
+        _cleanup_strv_free_ char **words = strv_split(list, " \t");
+        bool found = false;
+        for (size_t i = 0; words && words[i]; i++) {
+                char *w = words[i];
+                size_t n = strlen(w);
+                if (n >= 2 && w[0] == '[' && w[n - 1] == ']') {
+                        memmove(w, w + 1, n - 2);
+                        w[n - 2] = 0;
+                }
+                if (streq(w, value)) {
+                        char *marked = xasprintf("[%s]", w);
+                        free(words[i]);
+                        words[i] = marked;
+                        found = true;
+                }
+        }
+        if (!found)
+                return -EINVAL;
+        *ret_shown = strv_join(words, " ");
+        return 0;
+}
+
 int ht_write_kernel_value(const ht_context *c, const char *path, const char *value, char **ret_readback) {
         if (!value || has_control_chars(value))
                 return -EINVAL;
@@ -487,14 +515,25 @@ int ht_write_kernel_value(const ht_context *c, const char *path, const char *val
         if (!S_ISREG(st.st_mode))
                 return -EINVAL;
         /* procfs and sysfs take the value as one write at offset 0;
-         * ordinary files (fixture trees) must lose their old bytes. */
+         * ordinary files (fixture trees) must lose their old bytes, and one
+         * that stands for a choice file behaves as the kernel's does, so a
+         * fixture refuses what the kernel would refuse. */
         struct statfs sfs;
         if (fstatfs(fd, &sfs) < 0)
                 return -errno;
-        if (sfs.f_type != PROC_SUPER_MAGIC && sfs.f_type != SYSFS_MAGIC && ftruncate(fd, 0) < 0)
-                return -errno;
+        _cleanup_free_ char *shown = NULL;
+        if (sfs.f_type != PROC_SUPER_MAGIC && sfs.f_type != SYSFS_MAGIC) {
+                _cleanup_free_ char *cur = NULL;
+                if (ht_read_line(c, path, &cur) >= 0 && strchr(cur, '[')) {
+                        int r = choice_select(cur, value, &shown);
+                        if (r < 0)
+                                return r;
+                }
+                if (ftruncate(fd, 0) < 0)
+                        return -errno;
+        }
 
-        _cleanup_free_ char *line = xasprintf("%s\n", value);
+        _cleanup_free_ char *line = xasprintf("%s\n", shown ? shown : value);
         size_t len = strlen(line);
         ssize_t n;
         do
@@ -510,4 +549,26 @@ int ht_write_kernel_value(const ht_context *c, const char *path, const char *val
         if (!ret_readback)
                 return 0;
         return ht_read_line(c, path, ret_readback);
+}
+
+bool ht_kernel_values_equal(const char *a, const char *b) {
+        if (!a || !b)
+                return a == b;
+        char *na = normalize_ws(a), *nb = normalize_ws(b);
+        bool eq = streq(na, nb);
+        free(na);
+        free(nb);
+        return eq;
+}
+
+char *ht_kernel_value_effective(const char *raw) {
+        const char *open = strchr(raw, '[');
+        const char *close = open ? strchr(open, ']') : NULL;
+        if (open && close)
+                return xstrndup(open + 1, (size_t)(close - open - 1));
+        return normalize_ws(raw);
+}
+
+char *ht_kernel_value_to_restore(const char *raw) {
+        return strchr(raw, '[') ? ht_kernel_value_effective(raw) : xstrdup(raw);
 }

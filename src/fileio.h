@@ -111,3 +111,17 @@ int ht_fsync_dir(int dir_fd);
  * Values with control characters (tab aside) are -EINVAL; the kernel's
  * own refusal comes back as its errno. */
 int ht_write_kernel_value(const ht_context *c, const char *path, const char *value, char **ret_readback);
+
+/* A kernel value as the kernel prints it, compared without caring about
+ * runs of whitespace ("250\t32000" == "250 32000"). */
+bool ht_kernel_values_equal(const char *a, const char *b);
+
+/* A kernel value as it counts: for a choice such as THP's
+ * "always [madvise] never" the bracketed word, else the value with runs of
+ * whitespace folded. */
+char *ht_kernel_value_effective(const char *raw);
+
+/* What to write to put back a value read from a kernel file: for a choice
+ * the bracketed word (the file refuses the three words it shows with
+ * EINVAL), else the value exactly as read. */
+char *ht_kernel_value_to_restore(const char *raw);

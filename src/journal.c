@@ -1143,9 +1143,14 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
                 strv_pushf(errors, "%s (%s): cannot read it: %s", it->key, dp, ht_strerror(-r));
                 return r;
         }
-        _cleanup_free_ char *ncur = normalize_ws(cur), *nprior = normalize_ws(it->prior_value);
-        if (streq(ncur, nprior))
+        /* The prior value is kept as the kernel printed it; what goes back is
+         * what it counts as: a choice file such as THP's takes one word
+         * ("madvise"), not the three it shows ("always [madvise] never"). */
+        _cleanup_free_ char *want = ht_kernel_value_effective(it->prior_value);
+        _cleanup_free_ char *ecur = ht_kernel_value_effective(cur);
+        if (streq(ecur, want))
                 return 0;
+        _cleanup_free_ char *restore = ht_kernel_value_to_restore(it->prior_value);
         size_t ridx = 0;
         if (record) {
                 r = ht_tx_record_runtime(record, it->backend, it->key, it->path, cur, it->prior_value, &ridx, &err);
@@ -1154,9 +1159,9 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
                         return r;
                 }
         }
-        r = ht_write_kernel_value(c, it->path, it->prior_value, &rb);
-        _cleanup_free_ char *nrb = r >= 0 ? normalize_ws(rb) : NULL;
-        bool ok = r >= 0 && streq(nrb, nprior);
+        r = ht_write_kernel_value(c, it->path, restore, &rb);
+        _cleanup_free_ char *erb = r >= 0 ? ht_kernel_value_effective(rb) : NULL;
+        bool ok = r >= 0 && streq(erb, want);
         ht_audit_change("hosttune-rollback", it->key, cur, it->prior_value, tx->txid, ok);
         if (r < 0) {
                 strv_pushf(errors, "%s (%s): cannot write %s back: %s", it->key, dp, it->prior_value, ht_strerror(-r));

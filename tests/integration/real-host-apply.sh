@@ -25,10 +25,28 @@ had_sysctl_d=no
 [ -d /etc/sysctl.d ] && had_sysctl_d=yes
 had_lock=no
 [ -e /run/hosttune.lock ] && had_lock=yes
+# THP: a choice file that shows three words and takes one (a fixture's
+# plain file takes anything; the kernel's refuses "always [madvise] never")
+thp=/sys/kernel/mm/transparent_hugepage
+tmpfiles_dropin=/etc/tmpfiles.d/hosttune.conf
+word() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
+thp_ok=no
+if [ -w "$thp/enabled" ] && [ -w "$thp/defrag" ] && [ ! -e "$tmpfiles_dropin" ]; then
+        thp_en0=$(word "$thp/enabled") thp_df0=$(word "$thp/defrag")
+        thp_ok=yes
+fi
+had_tmpfiles_d=no
+[ -d /etc/tmpfiles.d ] && had_tmpfiles_d=yes
 
 restore() {
         printf '%s\n' "$swap0" >/proc/sys/vm/swappiness 2>/dev/null
         printf '%s\n' "$hp0" >/proc/sys/vm/nr_hugepages 2>/dev/null
+        if [ "$thp_ok" = yes ]; then
+                printf '%s\n' "$thp_en0" >"$thp/enabled" 2>/dev/null
+                printf '%s\n' "$thp_df0" >"$thp/defrag" 2>/dev/null
+                rm -f "$tmpfiles_dropin"
+                [ "$had_tmpfiles_d" = yes ] || rmdir /etc/tmpfiles.d 2>/dev/null
+        fi
         # only what this test may have made: the drop-in it checked was absent
         rm -f "$dropin"
         [ "$had_sysctl_d" = yes ] || rmdir /etc/sysctl.d 2>/dev/null
@@ -114,5 +132,26 @@ check "/etc/sysctl.d as before" "$had_sysctl_d" "$([ -d /etc/sysctl.d ] && echo 
 hr 0 "history" --json history
 check "history: the apply is rolled back, the rollback recorded" "rolled-back committed" \
         "$(jq_get "$tmp/out" 'transactions.*.status' | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- THP enabled and defrag on the real kernel: apply, roll back --------
+if [ "$thp_ok" = yes ]; then
+        en1=$([ "$thp_en0" = never ] && echo madvise || echo never)
+        df1=$([ "$thp_df0" = never ] && echo madvise || echo never)
+        cat >"$tmp/profiles/ht-real-host-thp.profile" <<EOP
+summary = "hosttune real-host test: THP enabled and defrag, nothing else";
+sysfs = ( { path = "$thp/enabled"; value = "$en1"; }, { path = "$thp/defrag"; value = "$df1"; } );
+EOP
+        hr 0 "THP: apply on the real kernel" apply ht-real-host-thp
+        check "THP: enabled is $en1" "$en1" "$(word "$thp/enabled")"
+        check "THP: defrag is $df1" "$df1" "$(word "$thp/defrag")"
+        hr 0 "THP: rollback on the real kernel" rollback
+        check "THP: enabled as before" "$thp_en0" "$(word "$thp/enabled")"
+        check "THP: defrag as before" "$thp_df0" "$(word "$thp/defrag")"
+        check "THP: the tmpfiles drop-in is gone" "no" "$([ -e "$tmpfiles_dropin" ] && echo yes || echo no)"
+        check "THP: /etc/tmpfiles.d as before" "$had_tmpfiles_d" "$([ -d /etc/tmpfiles.d ] && echo yes || echo no)"
+else
+        skip "THP: apply and roll back on the real kernel" \
+                "no writable $thp/enabled and defrag, or $tmpfiles_dropin exists (hosttune manages this machine)"
+fi
 
 finish

@@ -289,6 +289,37 @@ static void test_kernel_value(void **state) {
         assert_file(f, "etc/target", "link target\n");
 }
 
+/* A fixture's stand-in for a kernel choice file behaves as the kernel's:
+ * one of its words is taken and shown marked; the three words it shows,
+ * or a word it does not offer, are refused and leave it as it was. */
+static void test_kernel_choice(void **state) {
+        fixture *f = *state;
+        const char *thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+        tt_mkdir(f->dir, "sys");
+        tt_mkdir(f->dir, "sys/kernel");
+        tt_mkdir(f->dir, "sys/kernel/mm");
+        tt_mkdir(f->dir, "sys/kernel/mm/transparent_hugepage");
+        tt_put(f->dir, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n", 0644);
+        char *rb = NULL;
+        assert_int_equal(ht_write_kernel_value(f->c, thp, "never", &rb), 0);
+        assert_string_equal(rb, "always madvise [never]");
+        free(rb);
+        assert_int_equal(ht_write_kernel_value(f->c, thp, "always [madvise] never", NULL), -EINVAL);
+        assert_int_equal(ht_write_kernel_value(f->c, thp, "sometimes", NULL), -EINVAL);
+        assert_int_equal(ht_write_kernel_value(f->c, thp, "", NULL), -EINVAL);
+        assert_file(f, "sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
+        /* what rollback writes back: the word the list had marked */
+        char *w = ht_kernel_value_to_restore("always [madvise] never");
+        assert_string_equal(w, "madvise");
+        assert_int_equal(ht_write_kernel_value(f->c, thp, w, NULL), 0);
+        free(w);
+        assert_file(f, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+        /* a plain value is restored exactly as read, tabs and all */
+        w = ht_kernel_value_to_restore("32000\t1024000000\t500\t32000");
+        assert_string_equal(w, "32000\t1024000000\t500\t32000");
+        free(w);
+}
+
 static void test_read_file_at(void **state) {
         fixture *f = *state;
         int dfd = open(f->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -320,6 +351,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_remove_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_cleanup_temp_files, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_kernel_value, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_kernel_choice, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
