@@ -64,6 +64,15 @@ static char *unit_with_suffix(const char *u) {
         return strchr(u, '.') ? xstrdup(u) : xasprintf("%s.service", u);
 }
 
+/* Which of names a service setting's unit is; n when none. */
+static size_t name_index(char *const *names, size_t n, const ht_setting *s) {
+        _cleanup_free_ char *unit = unit_with_suffix(s->unit);
+        size_t k = 0;
+        while (k < n && !streq(names[k], unit))
+                k++;
+        return k;
+}
+
 static const char *base_name(const char *path) {
         const char *s = strrchr(path, '/');
         return s ? s + 1 : path;
@@ -393,10 +402,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_SERVICE || !s->unit)
                         continue;
-                _cleanup_free_ char *unit = unit_with_suffix(s->unit);
-                size_t k = 0;
-                while (k < n_names && !streq(names[k], unit))
-                        k++;
+                size_t k = name_index(names, n_names, s);
                 if (k == n_names || real_of[k])
                         continue;
                 const char *why = err_of[k] == -ENOENT ? "no such unit on this host"
@@ -408,12 +414,12 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 if (s->optional) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         ht_plan_warn(plan, "%s: skipped %s=%s for %s (optional): %s", s->source, s->directive,
-                                     s->value ? s->value : "", unit, why);
+                                     s->value ? s->value : "", names[k], why);
                 } else {
                         ch->outcome = HT_OUTCOME_FAILED;
                         ht_plan_error(plan, "%s: %s=%s for %s: %s; install the service first, name the "
                                       "unit the host has, or mark the setting optional",
-                                      s->source, s->directive, s->value ? s->value : "", unit, why);
+                                      s->source, s->directive, s->value ? s->value : "", names[k], why);
                 }
         }
 
@@ -441,10 +447,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         const ht_setting *s = &r->settings[i];
                         if (s->backend != HT_BK_SERVICE || !s->unit)
                                 continue;
-                        _cleanup_free_ char *su = unit_with_suffix(s->unit);
-                        size_t nk = 0;
-                        while (nk < n_names && !streq(names[nk], su))
-                                nk++;
+                        size_t nk = name_index(names, n_names, s);
                         if (nk == n_names || !streq_ptr(real_of[nk], ui->name))
                                 continue;
                         if (!s->directive || !strv_contains((char **)directives, s->directive)) {

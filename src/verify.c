@@ -268,6 +268,19 @@ static const char *summary_string(json_object *o, const char *key) {
                        json_object_get_string(v) : NULL;
 }
 
+/* The newest summary in list matching command and status, or the one
+ * with txid (when txid is not NULL); NULL when there is none. */
+static json_object *find_summary(json_object *list, const char *command, const char *status, const char *txid) {
+        for (size_t i = json_object_array_length(list); i > 0; i--) {
+                json_object *t = json_object_array_get_idx(list, i - 1);
+                if (txid ? streq_ptr(summary_string(t, "txid"), txid)
+                         : streq_ptr(summary_string(t, "command"), command) &&
+                                   streq_ptr(summary_string(t, "status"), status))
+                        return t;
+        }
+        return NULL;
+}
+
 /* A journal with no apply in effect: say why, from the history — the
  * newest apply rolled back and the rollback that did it, or none. */
 static int nothing_applied(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error) {
@@ -276,14 +289,7 @@ static int nothing_applied(const ht_context *c, const ht_facts *facts, ht_verify
         if (r < 0)
                 return r;
         ht_verify_result res = {.applied = false, .status = HT_CHECK_OK};
-        size_t n = json_object_array_length(list);
-        json_object *undone = NULL;
-        for (size_t i = n; i > 0 && !undone; i--) {
-                json_object *t = json_object_array_get_idx(list, i - 1);
-                if (streq_ptr(summary_string(t, "command"), "apply") &&
-                    streq_ptr(summary_string(t, "status"), "rolled-back"))
-                        undone = t;
-        }
+        json_object *undone = find_summary(list, "apply", "rolled-back", NULL);
         if (undone) {
                 res.rolled_back_txid = dup_or_null(summary_string(undone, "txid"));
                 res.rolled_back_profile = dup_or_null(summary_string(undone, "profile"));
@@ -291,10 +297,8 @@ static int nothing_applied(const ht_context *c, const ht_facts *facts, ht_verify
                 res.rolled_back_at = dup_or_null(summary_string(undone, "rolled_back_at"));
                 /* a rollback of kernel command line words is complete only
                  * after the next boot */
-                for (size_t i = 0; i < n && res.rolled_back_by; i++) {
-                        json_object *t = json_object_array_get_idx(list, i), *v;
-                        if (!streq_ptr(summary_string(t, "txid"), res.rolled_back_by))
-                                continue;
+                json_object *t = res.rolled_back_by ? find_summary(list, NULL, NULL, res.rolled_back_by) : NULL, *v;
+                if (t) {
                         bool reboot = json_object_object_get_ex(t, "reboot_required", &v) && json_object_get_boolean(v);
                         const char *boot_then = summary_string(t, "boot_id");
                         _cleanup_(ht_facts_freep) ht_facts *collected = NULL;
