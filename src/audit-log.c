@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 #define SD_JOURNAL_SUPPRESS_LOCATION
@@ -68,8 +70,12 @@ void ht_audit_change(const char *op, const char *key, const char *old_value,
         errno = saved;
 }
 
+/* The socket file outlives journald (a container's /run kept from an image,
+ * a journald started by hand and gone): only a connect tells it is there. */
 bool ht_journald_present(void) {
-        return access("/run/systemd/journal/socket", F_OK) == 0;
+        struct sockaddr_un sa = {.sun_family = AF_UNIX, .sun_path = "/run/systemd/journal/socket"};
+        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        return fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
 }
 
 bool ht_log_transaction(const char *command, const char *txid, const char *profile,

@@ -216,7 +216,8 @@ if is_root && ! auditd_running; then
 else
         skip "apply with audit but no auditd" "not root, or auditd runs (no records written to a real audit log)"
 fi
-if [ -S /run/systemd/journal/socket ] && command -v journalctl >/dev/null 2>&1; then
+# a socket left by a journald that is gone refuses connections: ask it
+if command -v journalctl >/dev/null 2>&1 && systemd-cat true 2>/dev/null; then
         h9=$(prepare_host debian12-kvm)
         htrun 0 "apply with journald present" "$h9" --json apply oracle $SGA
         t9=$(jq_get "$tmp/out" txid)
@@ -232,7 +233,7 @@ if [ -S /run/systemd/journal/socket ] && command -v journalctl >/dev/null 2>&1; 
         check_contains "journald has the transaction's profile" "HOSTTUNE_PROFILE=oracle" "$tmp/journal"
         check_contains "journald has the transaction's id" "HOSTTUNE_TXID=$t9" "$tmp/journal"
 else
-        skip "journald entry per transaction" "no journald socket"
+        skip "journald entry per transaction" "no journald answers on /run/systemd/journal"
 fi
 
 finish
