@@ -64,6 +64,7 @@ void ht_setting_done(ht_setting *s) {
         free(s->key);
         free(s->value);
         free(s->source);
+        free(s->citation);
         free(s->domain);
         free(s->type);
         free(s->item);
@@ -527,6 +528,7 @@ static void declare_param(ht_resolver *r, const ht_param_decl *d) {
                 }
         }
         p->source = xasprintf("%s:%u", d->file, d->line);
+        p->citation = d->comment;
         p->file = d->file;
         p->line = d->line;
 }
@@ -645,6 +647,7 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
         p->spec = sp;
         free(p->source);
         p->source = xstrdup("--set");
+        p->citation = NULL;
         p->file = "--set";
         p->line = 0;
         return 0;
@@ -769,6 +772,23 @@ static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, con
         *ret = ht_value_format(&v);
         ht_value_done(&v);
         return 0;
+}
+
+/* What a setting cites: its comment in the file; for a value that is one
+ * parameter ("= open_files_limit") without a comment of its own, that
+ * parameter's; and a parameter given with --set says so, since the value
+ * is then the user's, not the source's. */
+static char *entry_citation(ht_resolver *r, const ht_entry *e) {
+        const char *name = ht_entry_param_ref(e);
+        const ht_rparam *p = name ? find_param(r, name) : NULL;
+        if (p && streq(p->source, "--set"))
+                return e->comment ? xasprintf("%s (value: --set %s)", e->comment, name)
+                                  : xasprintf("--set %s", name);
+        if (e->comment)
+                return xstrdup(e->comment);
+        if (p && p->citation)
+                return xasprintf("%s: %s", name, p->citation);
+        return NULL;
 }
 
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
@@ -940,6 +960,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 free(s.value);
                 s.value = TAKE_PTR(norm);
         }
+        s.citation = entry_citation(r, e);
         *ret = s;
         return 0;
 }
@@ -1268,6 +1289,7 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                         .name = xstrdup(p->name),
                         .value = ht_value_format(&p->value),
                         .source = xstrdup(p->source),
+                        .citation = p->citation ? xstrdup(p->citation) : NULL,
                 };
         }
         qsort(res->params, res->n_params, sizeof(*res->params), param_cmp);
@@ -1380,6 +1402,7 @@ void ht_resolved_free(ht_resolved *r) {
                 free(r->params[i].name);
                 free(r->params[i].value);
                 free(r->params[i].source);
+                free(r->params[i].citation);
         }
         free(r->params);
         for (size_t i = 0; i < r->n_settings; i++)
@@ -1445,6 +1468,9 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 add_str(p, "name", r->params[i].name);
                 add_str(p, "value", r->params[i].value);
                 add_str(p, "source", r->params[i].source);
+                json_object_object_add(p, "citation", r->params[i].citation
+                                                              ? json_object_new_string(r->params[i].citation)
+                                                              : NULL);
                 json_object_array_add(params, p);
         }
         json_object_object_add(o, "params", params);
@@ -1470,6 +1496,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                         json_object_object_add(j, "at_least", json_object_new_boolean(true));
                 add_str(j, "bound", ht_bound_to_string(s->bound));
                 add_str(j, "source", s->source);
+                json_object_object_add(j, "citation",
+                                       s->citation ? json_object_new_string(s->citation) : NULL);
                 json_object_array_add(settings, j);
         }
         json_object_object_add(o, "settings", settings);
@@ -1490,6 +1518,27 @@ static char *setting_text_line(const ht_setting *s) {
                                  s->value ? s->value : "", t);
         }
         return xasprintf("%-8s %s = %s", b, s->key, s->value ? s->value : "(unchanged)");
+}
+
+/* A citation under its value: indented, as "# ..." lines of at most
+ * about 80 columns, broken at spaces. */
+static void append_citation(strbuf *b, const char *text) {
+        const size_t width = 74;
+        const char *p = text;
+        while (*p) {
+                size_t n = strlen(p);
+                if (n > width) {
+                        size_t cut = width;
+                        while (cut > 0 && p[cut] != ' ')
+                                cut--;
+                        if (cut == 0)  /* one long word (a URL): whole */
+                                cut = strcspn(p, " ");
+                        n = cut;
+                }
+                strbuf_appendf(b, "      # %.*s\n", (int)n, p);
+                p += n;
+                p += strspn(p, " ");
+        }
 }
 
 char *ht_resolved_format_text(const ht_resolved *r) {
@@ -1523,13 +1572,19 @@ char *ht_resolved_format_text(const ht_resolved *r) {
                 w = 60;
 
         strbuf_append(&b, "\nparams:\n");
-        for (size_t i = 0; i < r->n_params; i++)
+        for (size_t i = 0; i < r->n_params; i++) {
                 strbuf_appendf(&b, "  %-*s  %s\n", (int)w, plines[i], r->params[i].source);
+                if (r->params[i].citation)
+                        append_citation(&b, r->params[i].citation);
+        }
         strbuf_append(&b, "\nsettings:\n");
         if (!r->n_settings)
                 strbuf_append(&b, "  (none)\n");
-        for (size_t i = 0; i < r->n_settings; i++)
+        for (size_t i = 0; i < r->n_settings; i++) {
                 strbuf_appendf(&b, "  %-*s  %s\n", (int)w, slines[i], r->settings[i].source);
+                if (r->settings[i].citation)
+                        append_citation(&b, r->settings[i].citation);
+        }
         if (r->warnings) {
                 strbuf_append(&b, "\nwarnings:\n");
                 for (size_t i = 0; r->warnings[i]; i++)
