@@ -132,6 +132,7 @@ typedef struct {
 
 typedef struct {
         ht_setting s;
+        bool pinned;          /* from --set sysctl.KEY=VALUE: rules keep its value */
         int origin;           /* index into the chain, or -1 for a rule */
         const char *file;
         unsigned line;

@@ -655,6 +655,74 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
 
 /* --- settings ------------------------------------------------------- */
 
+static int check_sysctl_key(const char *k);
+static ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
+                                   unsigned line);
+
+#define SYSCTL_SET_PREFIX "sysctl."
+
+/* --set sysctl.KEY=VALUE: checked like a profile's key and value. */
+static int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_value,
+                            char **ret_error) {
+        const char *k = assignment + strlen(SYSCTL_SET_PREFIX);
+        const char *eq = strchr(k, '=');
+        if (!eq) {
+                *ret_error = xasprintf("--set %s: expected sysctl.KEY=VALUE", assignment);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *key = xstrndup(k, eq - k);
+        if (check_sysctl_key(key) < 0) {
+                *ret_error = xasprintf("--set %s: '%s' is not a sysctl name (levels of letters, "
+                                       "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
+                                       "empty, '.' or '..' levels)", assignment, key);
+                return -EINVAL;
+        }
+        if (has_control_chars(eq + 1)) {
+                *ret_error = xasprintf("--set sysctl.%s: control characters are not allowed", key);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *value = normalize_ws(eq + 1);
+        if (isempty(value)) {
+                *ret_error = xasprintf("--set sysctl.%s: needs a value (sysctl.%s=VALUE)", key, key);
+                return -EINVAL;
+        }
+        if (value[0] == '=') {
+                *ret_error = xasprintf("--set sysctl.%s=%s: a sysctl value is written as it is, "
+                                       "not as an expression (expressions are for parameters)",
+                                       key, eq + 1);
+                return -EINVAL;
+        }
+        if (strlen(value) > 4096) {
+                *ret_error = xasprintf("--set sysctl.%s: the value is too long", key);
+                return -EINVAL;
+        }
+        *ret_key = TAKE_PTR(key);
+        *ret_value = TAKE_PTR(value);
+        return 0;
+}
+
+/* A --set sysctl value: exact, whatever bound the profile gave, and kept
+ * over what the rules would set (they still see it, and still warn or
+ * fail over it). */
+static void pin_sysctl(ht_resolver *r, const char *key, const char *value) {
+        ht_setting s = {.backend = HT_BK_SYSCTL, .key = xstrdup(key), .value = xstrdup(value),
+                        .source = xstrdup("--set"), .bound = HT_BOUND_EXACT};
+        ht_rsetting *old = ht_resolver_find(r, &s);
+        if (!old) {
+                append_setting(r, &s, -1, "--set", 0)->pinned = true;
+                return;
+        }
+        if (!old->pinned && (!streq_ptr(old->s.value, value) || old->s.bound != HT_BOUND_EXACT))
+                strv_pushf(&r->warnings, "sysctl %s: --set %s replaces %s%s from %s", key, value,
+                           value_or_removed(&old->s), bound_suffix(old->s.bound), old->s.source);
+        ht_setting_done(&old->s);
+        old->s = s;
+        old->pinned = true;
+        old->origin = -1;
+        old->file = "--set";
+        old->line = 0;
+}
+
 static bool word_chars(const char *s, const char *extra) {
         for (const char *p = s; *p; p++)
                 if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
@@ -1051,6 +1119,25 @@ static bool is_ancestor(ht_resolver *r, int of, int who) {
         return who >= 0 && of >= 0 && strv_contains(r->ancestors[of], r->chain[who]->name);
 }
 
+/* A new setting at the end; takes s. */
+static ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
+                                   unsigned line) {
+        if (r->n_settings == r->settings_cap) {
+                r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
+                r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
+        }
+        r->settings[r->n_settings++] = (ht_rsetting){.s = *s, .origin = origin, .file = file,
+                                                     .line = line};
+        *s = (ht_setting){0};
+        if (r->index) {
+                if (2 * (r->n_settings + 1) > r->index_size)
+                        index_rebuild(r);
+                else
+                        index_insert(r, r->n_settings - 1);
+        }
+        return &r->settings[r->n_settings - 1];
+}
+
 int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                     unsigned line, char **ret_error) {
         free(s->source);
@@ -1058,22 +1145,19 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
                          : xasprintf("%s:%u", file, line);
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
-                if (r->n_settings == r->settings_cap) {
-                        r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
-                        r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
-                }
-                r->settings[r->n_settings++] = (ht_rsetting){.s = *s, .origin = origin,
-                                                             .file = file, .line = line};
-                *s = (ht_setting){0};
-                if (r->index) {
-                        if (2 * (r->n_settings + 1) > r->index_size)
-                                index_rebuild(r);
-                        else
-                                index_insert(r, r->n_settings - 1);
-                }
+                append_setting(r, s, origin, file, line);
                 return 0;
         }
         _cleanup_free_ char *label = setting_label(s);
+        if (old->pinned) {
+                /* the user named this value on the command line */
+                if (!streq_ptr(old->s.value, s->value) || s->bound != HT_BOUND_EXACT)
+                        strv_pushf(&r->warnings, "%s: rule %s would set %s%s; kept %s from --set",
+                                   label, rule ? rule : file, value_or_removed(s),
+                                   bound_suffix(s->bound), old->s.value);
+                ht_setting_done(s);
+                return 0;
+        }
         bool same = streq_ptr(old->s.value, s->value) && old->s.remove == s->remove &&
                     old->s.bound == s->bound;
         if (!rule) {
@@ -1317,6 +1401,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         chain_state st = {.dirs = profile_dirs(c)};
         _cleanup_strv_free_ char **rdirs = rules_dirs(c);
         _cleanup_strv_free_ char **rpaths = NULL;
+        _cleanup_strv_free_ char **pins = NULL;  /* --set sysctl.: key, value, ... */
         int k = visit(&st, name, NULL, 0, ret_error);
         r.chain = st.files;
         r.ancestors = st.ancestors;
@@ -1351,6 +1436,15 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                 for (size_t j = 0; j < r.chain[i]->n_params; j++)
                         declare_param(&r, &r.chain[i]->params[j]);
         for (size_t i = 0; sets && sets[i]; i++) {
+                if (startswith(sets[i], SYSCTL_SET_PREFIX)) {
+                        char *key, *value;
+                        k = parse_sysctl_set(sets[i], &key, &value, ret_error);
+                        if (k < 0)
+                                goto out;
+                        strv_push_take(&pins, key);
+                        strv_push_take(&pins, value);
+                        continue;
+                }
                 k = apply_set(&r, sets[i], ret_error);
                 if (k < 0)
                         goto out;
@@ -1373,6 +1467,10 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                                 goto out;
                 }
         }
+
+        /* before the rules, which size other settings from it */
+        for (size_t i = 0; pins && pins[i]; i += 2)
+                pin_sysctl(&r, pins[i], pins[i + 1]);
 
         k = ht_rules_run(&r, ret_error);
         if (k < 0)

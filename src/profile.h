@@ -78,7 +78,9 @@ typedef struct {
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"
- * strings from --set. On error returns -errno and sets *ret_error to a
+ * strings from --set: a parameter, or "sysctl.KEY=VALUE", which makes
+ * that sysctl setting exactly VALUE (source "--set") whatever the profile
+ * and the rules say. On error returns -errno and sets *ret_error to a
  * message naming the file and line. Errors of the files themselves
  * (syntax, types, unknown names, cycles, overflow...) fail the call; what
  * the rules find wrong with the host goes to r->errors. The profile and

@@ -221,6 +221,13 @@ static void test_resolved_citations(void **state) {
                        "its own, over the parameter's (value: --set nofile)");
         ht_resolved_free(r);
 
+        /* a --set sysctl value cites nothing but --set */
+        char *sets2[] = {(char *)"sysctl.vm.swappiness=1", NULL};
+        r = resolve(sets2);
+        assert_string_equal(find(r, "vm.swappiness")->value, "1");
+        assert_string_equal(find(r, "vm.swappiness")->source, "--set");
+        assert_null(find(r, "vm.swappiness")->citation);
+        ht_resolved_free(r);
 }
 
 int main(void) {
