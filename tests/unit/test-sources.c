@@ -1,7 +1,10 @@
 /* Sources: the comment a profile or rules file writes above a setting (or
- * at the end of its line) is what the setting cites; show carries it. */
+ * at the end of its line) is what the setting cites; show carries it. And
+ * every setting the project ships cites one (issue 15, "Sources"): a
+ * shipped value without a source comment fails here, by file:line. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -230,11 +233,164 @@ static void test_resolved_citations(void **state) {
         ht_resolved_free(r);
 }
 
+/* --- every shipped value cites its source ---------------------------- */
+
+typedef struct {
+        char *name;
+        bool cited;       /* every declaration of it has a comment */
+} param_seen;
+
+typedef struct {
+        param_seen *params;
+        size_t n;
+        strbuf missing;       /* one "\n# FILE:LINE: WHAT" each */
+        size_t n_missing;
+        size_t checked;
+} shipped;
+
+static void saw_param(shipped *s, const ht_param_decl *d) {
+        for (size_t i = 0; i < s->n; i++)
+                if (streq(s->params[i].name, d->name)) {
+                        s->params[i].cited = s->params[i].cited && d->comment;
+                        return;
+                }
+        s->params = xrealloc(s->params, (s->n + 1) * sizeof(*s->params));
+        s->params[s->n++] = (param_seen){xstrdup(d->name), d->comment != NULL};
+}
+
+static bool param_cited(const shipped *s, const char *name) {
+        for (size_t i = 0; i < s->n; i++)
+                if (streq(s->params[i].name, name))
+                        return s->params[i].cited;
+        return false;
+}
+
+/* "profiles/oracle.profile" for messages, from top_srcdir/profiles/... */
+static const char *rel(const char *path) {
+        const char *top = getenv("top_srcdir");
+        size_t n = top ? strlen(top) : 0;
+        return top && strncmp(path, top, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+}
+
+static void check_params(shipped *s, const ht_param_decl *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                s->checked++;
+                /* a literal is a value someone chose; an expression derives one */
+                if (l[i].spec.kind == HT_SPEC_LIT && !l[i].comment) {
+                        strbuf_appendf(&s->missing, "# %s:%u: params %s\n", rel(l[i].file),
+                                       l[i].line, l[i].name);
+                        s->n_missing++;
+                }
+        }
+}
+
+static void check_entry(shipped *s, const ht_entry *e, const char *what) {
+        /* a rule's set without a value changes flags of a value cited elsewhere */
+        if (e->value.kind == HT_SPEC_NONE)
+                return;
+        s->checked++;
+        if (e->comment)
+                return;
+        const char *p = ht_entry_param_ref(e);
+        if (p && param_cited(s, p))
+                return;
+        strbuf_appendf(&s->missing, "# %s:%u: %s%s%s%s\n", rel(e->file), e->line, what,
+                       p ? " (its parameter " : "", p ? p : "", p ? " cites nothing either)" : "");
+        s->n_missing++;
+}
+
+static char **list_dir(const char *dir, const char *suffix) {
+        DIR *d = opendir(dir);
+        if (!d)
+                fail_msg("%s: %s", dir, strerror(errno));
+        char **l = NULL;
+        struct dirent *de;
+        while ((de = readdir(d)))
+                if (endswith(de->d_name, suffix))
+                        strv_push_take(&l, xasprintf("%s/%s", dir, de->d_name));
+        closedir(d);
+        qsort(l, strv_length(l), sizeof(char *), strv_sort_cmp);
+        return l;
+}
+
+static void test_shipped_values_cite_sources(void **state) {
+        const char *top = getenv("top_srcdir");
+        if (!top)
+                top = ".";
+        _cleanup_free_ char *pd = xasprintf("%s/profiles", top), *rd = xasprintf("%s/rules", top);
+        _cleanup_strv_free_ char **profiles = list_dir(pd, ".profile");
+        _cleanup_strv_free_ char **rules = list_dir(rd, ".rules");
+        assert_true(strv_length(profiles) >= 4);
+        assert_true(strv_length(rules) >= 6);
+
+        ht_pfile **pf = xcalloc(strv_length(profiles), sizeof(*pf));
+        ht_rfile **rf = xcalloc(strv_length(rules), sizeof(*rf));
+        shipped s = {0};
+        for (size_t i = 0; profiles[i]; i++) {
+                _cleanup_free_ char *err = NULL;
+                const char *base = strrchr(profiles[i], '/') + 1;
+                _cleanup_free_ char *name = xstrndup(base, strlen(base) - strlen(".profile"));
+                if (ht_pfile_load(profiles[i], name, &pf[i], &err) < 0)
+                        fail_msg("%s", err);
+                for (size_t j = 0; j < pf[i]->n_params; j++)
+                        saw_param(&s, &pf[i]->params[j]);
+        }
+        for (size_t i = 0; rules[i]; i++) {
+                _cleanup_free_ char *err = NULL;
+                if (ht_rfile_load(rules[i], &rf[i], &err) < 0)
+                        fail_msg("%s", err);
+                for (size_t j = 0; j < rf[i]->n_params; j++)
+                        saw_param(&s, &rf[i]->params[j]);
+        }
+
+        for (size_t i = 0; profiles[i]; i++) {
+                check_params(&s, pf[i]->params, pf[i]->n_params);
+                for (size_t j = 0; j < pf[i]->n_entries; j++) {
+                        const ht_entry *e = &pf[i]->entries[j];
+                        const ht_spec *k = e->backend == HT_BK_LIMITS ? &e->item
+                                           : e->backend == HT_BK_SERVICE ? &e->directive : &e->key;
+                        _cleanup_free_ char *what = xasprintf(
+                                "%s %s", ht_backend_id_to_string(e->backend),
+                                k->kind == HT_SPEC_LIT && k->lit.str ? k->lit.str : "(computed)");
+                        check_entry(&s, e, what);
+                }
+        }
+        for (size_t i = 0; rules[i]; i++) {
+                check_params(&s, rf[i]->params, rf[i]->n_params);
+                for (size_t j = 0; j < rf[i]->n_rules; j++)
+                        for (size_t k = 0; k < rf[i]->rules[j].n_sets; k++) {
+                                _cleanup_free_ char *what = xasprintf("rule %s: set",
+                                                                      rf[i]->rules[j].name);
+                                check_entry(&s, &rf[i]->rules[j].sets[k], what);
+                        }
+        }
+        /* the check looked at something: the shipped files have dozens */
+        assert_true(s.checked > 50);
+        _cleanup_free_ char *missing = strbuf_steal(&s.missing);
+        for (size_t i = 0; profiles[i]; i++)
+                ht_pfile_free(pf[i]);
+        for (size_t i = 0; rules[i]; i++)
+                ht_rfile_free(rf[i]);
+        free(pf);
+        free(rf);
+        for (size_t i = 0; i < s.n; i++)
+                free(s.params[i].name);
+        free(s.params);
+        if (s.n_missing) {
+                /* TAP diagnostics, one a line: cmocka's message would cut the list */
+                printf("# shipped values without a source comment (say what the source says, "
+                       "hosttune.profile(5) SOURCES):\n%s", missing);
+                fflush(stdout);
+                fail_msg("%zu shipped values have no source comment (listed above)", s.n_missing);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_comment_above_and_trailing),
                 cmocka_unit_test(test_rule_set_comment),
                 cmocka_unit_test(test_resolved_citations),
+                cmocka_unit_test(test_shipped_values_cite_sources),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
