@@ -10,7 +10,10 @@ summary = "JVM hosts: THP madvise, hugetext for JIT code, map count, file and th
 inherit = "base";
 
 params = {
+        # The JVM's user and group: no source names one; "java" is hosttune's
+        # placeholder. Set the service's own (--set jvm_user=elasticsearch).
         jvm_user = "java";
+        # The same placeholder for its group (vm.hugetlb_shm_group gets its gid).
         jvm_group = "java";
         # Java heap in bytes to put in HugePages (0: no large pages).
         heap_size = 0;

@@ -27,6 +27,10 @@ params = {
         sga_max_size = 0;
         # Pages on top of ceil(SGA / Hugepagesize).
         hugepage_slack = 2;
+        # The Oracle software owner: Oracle Database Installation Guide 19c for
+        # Linux, "About the Oracle Database Preinstallation RPM": the RPM "creates
+        # an oracle user, and creates the oraInventory (oinstall) and OSDBA (dba)
+        # groups for that user".
         oracle_user = "oracle";
         # The OSDBA group: vm.hugetlb_shm_group gets its gid.
         oracle_group = "dba";
@@ -39,6 +43,9 @@ params = {
         # Oracle Database Installation Guide for Linux, "Disabling Transparent
         # HugePages"; My Oracle Support Doc ID 1557478.1.
         thp = "never";
+        # madvise instead of never on UEK7 (5.15) and later, as the Oracle
+        # Database 23ai Installation Guide for Linux section cited in
+        # rules/40-thp.rules says.
         thp_uek7_madvise = true;
 };
 

@@ -20,11 +20,11 @@
 #if __SIZEOF_POINTER__ == 8
 _Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_entry) == 424, "ht_entry changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_param_decl) == 72, "ht_param_decl changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_pfile) == 72, "ht_pfile changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_entry) == 432, "ht_entry changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_param_decl) == 80, "ht_param_decl changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_pfile) == 80, "ht_pfile changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_rfile) == 40, "ht_rfile changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_rfile) == 48, "ht_rfile changed: update profile-builtin.c");
 #endif
 
 #define PFILE_MAGIC 'P'
@@ -57,6 +57,13 @@ static void put_s(strbuf *b, const char *s) {
         size_t n = strlen(s);
         put_u(b, (uint64_t)n + 1);
         strbuf_appendn(b, s, n);
+}
+
+/* A string the reader borrows: put_s's form with a NUL after it. */
+static void put_s0(strbuf *b, const char *s) {
+        put_s(b, s);
+        if (s)
+                strbuf_appendn(b, "", 1);
 }
 
 static void put_spec(strbuf *b, const ht_spec *s) {
@@ -102,6 +109,7 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                                  (e->has_bound ? F_HAS_BOUND : 0));
                 put_u(b, e->bound);
                 put_u(b, e->line);
+                put_s0(b, e->comment);
         }
         return true;
 }
@@ -114,6 +122,7 @@ static bool put_params(strbuf *b, const ht_param_decl *l, size_t n, const char *
                 put_s(b, l[i].name);
                 put_spec(b, &l[i].spec);
                 put_u(b, l[i].line);
+                put_s0(b, l[i].comment);
         }
         return true;
 }
@@ -211,6 +220,21 @@ static char *get_s(reader *r) {
         return s;
 }
 
+/* A put_s0 string, borrowed from the form: the comments, which are
+ * the longest strings and only `show` prints, cost no copy. */
+static const char *get_s0(reader *r) {
+        uint64_t n = get_u(r);
+        if (n == 0)
+                return NULL;
+        if (n > (uint64_t)(r->end - r->p) || r->p[n - 1] != 0) {
+                r->bad = true;
+                return NULL;
+        }
+        const char *s = (const char *)r->p;
+        r->p += n;
+        return s;
+}
+
 static void get_spec(reader *r, ht_spec *s) {
         uint64_t kind = get_u(r), type = get_u(r);
         if (kind > HT_SPEC_TEMPLATE || type > HT_VAL_STR)
@@ -254,6 +278,7 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                         r->bad = true;
                 e->bound = (ht_bound)bound;
                 e->line = get_line(r);
+                e->comment = get_s0(r);
                 e->file = path;
         }
         *ret_n = n;
@@ -267,6 +292,7 @@ static ht_param_decl *get_params(reader *r, size_t *ret_n, const char *path) {
                 l[i].name = get_s(r);
                 get_spec(r, &l[i].spec);
                 l[i].line = get_line(r);
+                l[i].comment = get_s0(r);
                 l[i].file = path;
         }
         *ret_n = n;

@@ -42,6 +42,12 @@ typedef struct {
                                * without a value keeps the old one otherwise) */
         const char *file;     /* borrowed from the owning file struct */
         unsigned line;
+        const char *comment;  /* what the file says about it: the '#' or '//'
+                               * lines directly above, then a comment on its
+                               * own line (a rule's set: else the rule's);
+                               * NULL when there is none. Borrowed from the
+                               * file struct's comments, or from its built-in
+                               * copy: decoding a built-in file copies none */
 } ht_entry;
 
 typedef struct {
@@ -49,6 +55,7 @@ typedef struct {
         ht_spec spec;
         const char *file;
         unsigned line;
+        const char *comment;  /* as ht_entry's */
 } ht_param_decl;
 
 typedef struct {
@@ -61,6 +68,8 @@ typedef struct {
         size_t n_params;
         ht_entry *entries;
         size_t n_entries;
+        char **comments;      /* owns what entries and params borrow (parsed
+                               * files; NULL for a built-in copy) */
 } ht_pfile;
 
 typedef struct {
@@ -81,6 +90,7 @@ typedef struct {
         size_t n_params;
         ht_rule *rules;
         size_t n_rules;
+        char **comments;      /* as ht_pfile's */
 } ht_rfile;
 
 /* profile-load.c */
@@ -92,6 +102,9 @@ void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
 bool ht_profile_name_valid(const char *name);
+/* The parameter an entry's value is, when it is only that ("= name"), or
+ * NULL: such a setting cites the parameter's comment. */
+const char *ht_entry_param_ref(const ht_entry *e);
 /* Read and trust-check one file, then parse it (or take its built-in
  * copy, profile-builtin.h). */
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error);
@@ -110,6 +123,7 @@ typedef struct {
         char *name;
         ht_spec spec;
         char *source;         /* "file:line" or "--set" */
+        const char *citation; /* the declaration's comment (borrowed); NULL after --set */
         const char *file;     /* for messages: where the spec is written */
         unsigned line;
         int state;            /* 0 not evaluated, 1 evaluating, 2 done */
@@ -118,6 +132,7 @@ typedef struct {
 
 typedef struct {
         ht_setting s;
+        bool pinned;          /* from --set sysctl.KEY=VALUE: rules keep its value */
         int origin;           /* index into the chain, or -1 for a rule */
         const char *file;
         unsigned line;

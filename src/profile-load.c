@@ -85,6 +85,7 @@ void ht_pfile_free(ht_pfile *p) {
         for (size_t i = 0; i < p->n_entries; i++)
                 ht_entry_done(&p->entries[i]);
         free(p->entries);
+        strv_free(p->comments);
         free(p);
 }
 
@@ -113,6 +114,7 @@ void ht_rfile_free(ht_rfile *f) {
         for (size_t i = 0; i < f->n_rules; i++)
                 rule_done(&f->rules[i]);
         free(f->rules);
+        strv_free(f->comments);
         free(f);
 }
 
@@ -123,6 +125,17 @@ bool ht_profile_name_valid(const char *name) {
                 if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
                         return false;
         return true;
+}
+
+const char *ht_entry_param_ref(const ht_entry *e) {
+        const char *t = e->value.kind == HT_SPEC_EXPR ? e->value.text : NULL;
+        if (!t || !(isalpha((unsigned char)t[0]) || t[0] == '_') || streq(t, "true") ||
+            streq(t, "false") || streq(t, "null"))
+                return NULL;
+        for (const char *p = t; *p; p++)
+                if (!isalnum((unsigned char)*p) && *p != '_')
+                        return NULL;
+        return t;
 }
 
 /* The trust check on the stat of the file already open. */
@@ -161,16 +174,99 @@ static bool ident_char(char c) {
         return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '*';
 }
 
+/* What prescan saw on each line: libconfig drops comments, but a
+ * setting's comment is where a shipped value cites its source
+ * (hosttune.profile(5), SOURCES). */
+typedef struct {
+        const char *comment;  /* the text after '#' or '//', in the file's bytes */
+        size_t len;
+        bool code;            /* starts with something that is not a comment */
+} line_info;
+
+typedef struct {
+        line_info *lines;     /* by line number; [0] unused */
+        unsigned n, cap;
+} comment_map;
+
+static line_info *line_at(comment_map *m, unsigned line) {
+        if (line >= m->cap) {
+                unsigned cap = m->cap ? m->cap : 64;
+                while (cap <= line)
+                        cap *= 2;
+                m->lines = xrealloc(m->lines, cap * sizeof(*m->lines));
+                memset(m->lines + m->cap, 0, (cap - m->cap) * sizeof(*m->lines));
+                m->cap = cap;
+        }
+        if (line > m->n)
+                m->n = line;
+        return &m->lines[line];
+}
+
+static void comment_map_done(comment_map *m) {
+        free(m->lines);
+        *m = (comment_map){0};
+}
+
+static void append_comment_line(strbuf *b, const line_info *li) {
+        const char *s = li->comment, *e = li->comment + li->len;
+        while (s < e && (*s == ' ' || *s == '\t'))
+                s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+                e--;
+        if (s == e)
+                return;
+        if (b->len)
+                strbuf_append(b, " ");
+        /* one line of text: a tab is a space, other control bytes go */
+        for (const char *p = s; p < e;) {
+                size_t run = 0;
+                while (p + run < e && (unsigned char)p[run] >= 0x20 && p[run] != 0x7f)
+                        run++;
+                strbuf_appendn(b, p, run);
+                p += run;
+                if (p < e) {
+                        if (*p == '\t')
+                                strbuf_append(b, " ");
+                        p++;
+                }
+        }
+}
+
+/* The comment of whatever starts at line: the comment lines directly
+ * above it (no blank line between), then a comment at the end of its own
+ * line; joined into one line. NULL when there is none; else kept in
+ * *owned, which the file struct frees. */
+static const char *comment_for(const comment_map *m, unsigned line, char ***owned) {
+        if (!m || line == 0 || line > m->n)
+                return NULL;
+        unsigned top = line;
+        while (top > 1 && !m->lines[top - 1].code && m->lines[top - 1].comment)
+                top--;
+        strbuf b = {0};
+        for (unsigned l = top; l < line; l++)
+                append_comment_line(&b, &m->lines[l]);
+        if (m->lines[line].code && m->lines[line].comment)
+                append_comment_line(&b, &m->lines[line]);
+        if (!b.len) {
+                strbuf_done(&b);
+                return NULL;
+        }
+        char *c = strbuf_steal(&b);
+        strv_push_take(owned, c);
+        return c;
+}
+
 /* libconfig 1.5 silently truncates an integer literal that does not fit
  * in 32 bits unless it carries an L suffix (shmmax = 4398046511104 would
  * become 0). Add the suffix where needed, refuse what does not fit in 64
  * bits, and refuse @include, which would read a file no trust check has
  * seen. Strings and comments are left alone; line numbers are kept. */
-static int prescan(const char *path, const char *in, char **ret, char **ret_error) {
+static int prescan(const char *path, const char *in, comment_map *cm, char **ret,
+                   char **ret_error) {
         /* The output is the input without comments and indentation (less
          * for libconfig's scanner to read; newlines stay, so line numbers
          * do too) and with the L suffixes: runs between those changes
-         * are copied whole. */
+         * are copied whole. The comments go to cm, by line. */
         strbuf out = {0};
         strbuf_grow(&out, strlen(in) + 1);
         const char *copied = in;
@@ -201,13 +297,19 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                                                "to build on another profile", path, line);
                         return -EINVAL;
                 }
+                bool first = line_start;
                 line_start = false;
                 if (c == '#' || (c == '/' && p[1] == '/')) {
                         strbuf_appendn(&out, copied, p - copied);
-                        p += strcspn(p, "\n");
+                        line_info *li = line_at(cm, line);
+                        li->comment = p + (c == '#' ? 1 : 2);
+                        li->len = strcspn(li->comment, "\n");
+                        p = li->comment + li->len;
                         copied = p;
                         continue;
                 }
+                if (first && !(c == '/' && p[1] == '*'))
+                        line_at(cm, line)->code = true;
                 if (c == '/' && p[1] == '*') {
                         const char *e = strstr(p + 2, "*/");
                         if (!e) {
@@ -226,6 +328,10 @@ static int prescan(const char *path, const char *in, char **ret, char **ret_erro
                                 }
                         p += n;
                         copied = p;
+                        /* what follows it on its last line may still be
+                         * the first token there */
+                        if (first || memchr(p - n, '\n', n))
+                                line_start = true;
                         continue;
                 }
                 if (c == '"') {
@@ -362,17 +468,21 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
         return 0;
 }
 
-static int parse_text(const char *path, const char *buf, struct config_t *cfg, char **ret_error) {
+static int parse_text(const char *path, const char *buf, struct config_t *cfg, comment_map *cm,
+                      char **ret_error) {
         _cleanup_free_ char *text = NULL;
-        int r = prescan(path, buf, &text, ret_error);
-        if (r < 0)
+        int r = prescan(path, buf, cm, &text, ret_error);
+        if (r < 0) {
+                comment_map_done(cm);
                 return r;
+        }
 
         config_init(cfg);
         if (!config_read_string(cfg, text)) {
                 *ret_error = xasprintf("%s:%d: %s", path, config_error_line(cfg),
                                        config_error_text(cfg));
                 config_destroy(cfg);
+                comment_map_done(cm);
                 return -EINVAL;
         }
         return 0;
@@ -915,7 +1025,8 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
         if ((*ret = ht_builtin_pfile(path, name, buf, len)))
                 return 0;
         config_t cfg;
-        r = parse_text(path, buf, &cfg, ret_error);
+        comment_map cm = {0};
+        r = parse_text(path, buf, &cfg, &cm, ret_error);
         if (r < 0)
                 return r;
 
@@ -947,6 +1058,11 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
                         r = parse_cmdline(p, s, ret_error);
         }
         config_destroy(&cfg);
+        for (size_t i = 0; r >= 0 && i < p->n_params; i++)
+                p->params[i].comment = comment_for(&cm, p->params[i].line, &p->comments);
+        for (size_t i = 0; r >= 0 && i < p->n_entries; i++)
+                p->entries[i].comment = comment_for(&cm, p->entries[i].line, &p->comments);
+        comment_map_done(&cm);
         if (r < 0) {
                 ht_pfile_free(p);
                 return r;
@@ -1065,7 +1181,35 @@ static int parse_rule_entries(ht_rfile *f, ht_rule *rule, const config_setting_t
         return parse_rule_entry(f, rule, s, skip, ret_error);
 }
 
-static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, char **ret_error) {
+/* A set's comment is its own, else the rule's: above the rule, above its
+ * name, or its description. */
+static void rule_comments(ht_rfile *f, ht_rule *rule, const config_setting_t *g,
+                          const comment_map *cm) {
+        const char *rc = NULL;
+        bool looked = false;
+        for (size_t i = 0; i < rule->n_sets; i++) {
+                ht_entry *e = &rule->sets[i];
+                if ((e->comment = comment_for(cm, e->line, &f->comments)))
+                        continue;
+                if (!looked) {
+                        looked = true;
+                        const config_setting_t *n = config_setting_get_member(g, "name");
+                        const config_setting_t *d = config_setting_get_member(g, "description");
+                        rc = comment_for(cm, rule->line, &f->comments);
+                        if (!rc && n && line_of(n) != rule->line)
+                                rc = comment_for(cm, line_of(n), &f->comments);
+                        if (!rc && d && config_setting_type(d) == CONFIG_TYPE_STRING &&
+                            !isempty(config_setting_get_string(d))) {
+                                strv_push(&f->comments, config_setting_get_string(d));
+                                rc = f->comments[strv_length(f->comments) - 1];
+                        }
+                }
+                e->comment = rc;
+        }
+}
+
+static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const comment_map *cm,
+                      char **ret_error) {
         static const char *const keys[] = {
                 "name", "description", "when", "set", "skip", "warn", "error", "fix",
                 "bootloader_default", NULL,
@@ -1141,6 +1285,7 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, char **
         s = config_setting_get_member(g, "set");
         if (s && (r = parse_rule_entries(f, rule, s, false, ret_error)) < 0)
                 return r;
+        rule_comments(f, rule, g, cm);
         s = config_setting_get_member(g, "skip");
         if (s && (r = parse_rule_entries(f, rule, s, true, ret_error)) < 0)
                 return r;
@@ -1168,7 +1313,8 @@ int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
         if ((*ret = ht_builtin_rfile(path, buf, len)))
                 return 0;
         config_t cfg;
-        r = parse_text(path, buf, &cfg, ret_error);
+        comment_map cm = {0};
+        r = parse_text(path, buf, &cfg, &cm, ret_error);
         if (r < 0)
                 return r;
         ht_rfile *f = xcalloc(1, sizeof(*f));
@@ -1182,9 +1328,12 @@ int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
         if (r >= 0 && s) {
                 r = want_type(s, CONFIG_TYPE_LIST, path, "rules", ret_error);
                 for (int i = 0; r >= 0 && i < config_setting_length(s); i++)
-                        r = parse_rule(f, config_setting_get_elem(s, i), i, ret_error);
+                        r = parse_rule(f, config_setting_get_elem(s, i), i, &cm, ret_error);
         }
         config_destroy(&cfg);
+        for (size_t i = 0; r >= 0 && i < f->n_params; i++)
+                f->params[i].comment = comment_for(&cm, f->params[i].line, &f->comments);
+        comment_map_done(&cm);
         if (r < 0) {
                 ht_rfile_free(f);
                 return r;

@@ -64,6 +64,7 @@ void ht_setting_done(ht_setting *s) {
         free(s->key);
         free(s->value);
         free(s->source);
+        free(s->citation);
         free(s->domain);
         free(s->type);
         free(s->item);
@@ -527,6 +528,7 @@ static void declare_param(ht_resolver *r, const ht_param_decl *d) {
                 }
         }
         p->source = xasprintf("%s:%u", d->file, d->line);
+        p->citation = d->comment;
         p->file = d->file;
         p->line = d->line;
 }
@@ -645,12 +647,81 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
         p->spec = sp;
         free(p->source);
         p->source = xstrdup("--set");
+        p->citation = NULL;
         p->file = "--set";
         p->line = 0;
         return 0;
 }
 
 /* --- settings ------------------------------------------------------- */
+
+static int check_sysctl_key(const char *k);
+static ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
+                                   unsigned line);
+
+#define SYSCTL_SET_PREFIX "sysctl."
+
+/* --set sysctl.KEY=VALUE: checked like a profile's key and value. */
+static int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_value,
+                            char **ret_error) {
+        const char *k = assignment + strlen(SYSCTL_SET_PREFIX);
+        const char *eq = strchr(k, '=');
+        if (!eq) {
+                *ret_error = xasprintf("--set %s: expected sysctl.KEY=VALUE", assignment);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *key = xstrndup(k, eq - k);
+        if (check_sysctl_key(key) < 0) {
+                *ret_error = xasprintf("--set %s: '%s' is not a sysctl name (levels of letters, "
+                                       "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
+                                       "empty, '.' or '..' levels)", assignment, key);
+                return -EINVAL;
+        }
+        if (has_control_chars(eq + 1)) {
+                *ret_error = xasprintf("--set sysctl.%s: control characters are not allowed", key);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *value = normalize_ws(eq + 1);
+        if (isempty(value)) {
+                *ret_error = xasprintf("--set sysctl.%s: needs a value (sysctl.%s=VALUE)", key, key);
+                return -EINVAL;
+        }
+        if (value[0] == '=') {
+                *ret_error = xasprintf("--set sysctl.%s=%s: a sysctl value is written as it is, "
+                                       "not as an expression (expressions are for parameters)",
+                                       key, eq + 1);
+                return -EINVAL;
+        }
+        if (strlen(value) > 4096) {
+                *ret_error = xasprintf("--set sysctl.%s: the value is too long", key);
+                return -EINVAL;
+        }
+        *ret_key = TAKE_PTR(key);
+        *ret_value = TAKE_PTR(value);
+        return 0;
+}
+
+/* A --set sysctl value: exact, whatever bound the profile gave, and kept
+ * over what the rules would set (they still see it, and still warn or
+ * fail over it). */
+static void pin_sysctl(ht_resolver *r, const char *key, const char *value) {
+        ht_setting s = {.backend = HT_BK_SYSCTL, .key = xstrdup(key), .value = xstrdup(value),
+                        .source = xstrdup("--set"), .bound = HT_BOUND_EXACT};
+        ht_rsetting *old = ht_resolver_find(r, &s);
+        if (!old) {
+                append_setting(r, &s, -1, "--set", 0)->pinned = true;
+                return;
+        }
+        if (!old->pinned && (!streq_ptr(old->s.value, value) || old->s.bound != HT_BOUND_EXACT))
+                strv_pushf(&r->warnings, "sysctl %s: --set %s replaces %s%s from %s", key, value,
+                           value_or_removed(&old->s), bound_suffix(old->s.bound), old->s.source);
+        ht_setting_done(&old->s);
+        old->s = s;
+        old->pinned = true;
+        old->origin = -1;
+        old->file = "--set";
+        old->line = 0;
+}
 
 static bool word_chars(const char *s, const char *extra) {
         for (const char *p = s; *p; p++)
@@ -769,6 +840,23 @@ static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, con
         *ret = ht_value_format(&v);
         ht_value_done(&v);
         return 0;
+}
+
+/* What a setting cites: its comment in the file; for a value that is one
+ * parameter ("= open_files_limit") without a comment of its own, that
+ * parameter's; and a parameter given with --set says so, since the value
+ * is then the user's, not the source's. */
+static char *entry_citation(ht_resolver *r, const ht_entry *e) {
+        const char *name = ht_entry_param_ref(e);
+        const ht_rparam *p = name ? find_param(r, name) : NULL;
+        if (p && streq(p->source, "--set"))
+                return e->comment ? xasprintf("%s (value: --set %s)", e->comment, name)
+                                  : xasprintf("--set %s", name);
+        if (e->comment)
+                return xstrdup(e->comment);
+        if (p && p->citation)
+                return xasprintf("%s: %s", name, p->citation);
+        return NULL;
 }
 
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
@@ -940,6 +1028,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 free(s.value);
                 s.value = TAKE_PTR(norm);
         }
+        s.citation = entry_citation(r, e);
         *ret = s;
         return 0;
 }
@@ -1030,6 +1119,25 @@ static bool is_ancestor(ht_resolver *r, int of, int who) {
         return who >= 0 && of >= 0 && strv_contains(r->ancestors[of], r->chain[who]->name);
 }
 
+/* A new setting at the end; takes s. */
+static ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
+                                   unsigned line) {
+        if (r->n_settings == r->settings_cap) {
+                r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
+                r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
+        }
+        r->settings[r->n_settings++] = (ht_rsetting){.s = *s, .origin = origin, .file = file,
+                                                     .line = line};
+        *s = (ht_setting){0};
+        if (r->index) {
+                if (2 * (r->n_settings + 1) > r->index_size)
+                        index_rebuild(r);
+                else
+                        index_insert(r, r->n_settings - 1);
+        }
+        return &r->settings[r->n_settings - 1];
+}
+
 int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                     unsigned line, char **ret_error) {
         free(s->source);
@@ -1037,22 +1145,19 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
                          : xasprintf("%s:%u", file, line);
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
-                if (r->n_settings == r->settings_cap) {
-                        r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
-                        r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
-                }
-                r->settings[r->n_settings++] = (ht_rsetting){.s = *s, .origin = origin,
-                                                             .file = file, .line = line};
-                *s = (ht_setting){0};
-                if (r->index) {
-                        if (2 * (r->n_settings + 1) > r->index_size)
-                                index_rebuild(r);
-                        else
-                                index_insert(r, r->n_settings - 1);
-                }
+                append_setting(r, s, origin, file, line);
                 return 0;
         }
         _cleanup_free_ char *label = setting_label(s);
+        if (old->pinned) {
+                /* the user named this value on the command line */
+                if (!streq_ptr(old->s.value, s->value) || s->bound != HT_BOUND_EXACT)
+                        strv_pushf(&r->warnings, "%s: rule %s would set %s%s; kept %s from --set",
+                                   label, rule ? rule : file, value_or_removed(s),
+                                   bound_suffix(s->bound), old->s.value);
+                ht_setting_done(s);
+                return 0;
+        }
         bool same = streq_ptr(old->s.value, s->value) && old->s.remove == s->remove &&
                     old->s.bound == s->bound;
         if (!rule) {
@@ -1268,6 +1373,7 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                         .name = xstrdup(p->name),
                         .value = ht_value_format(&p->value),
                         .source = xstrdup(p->source),
+                        .citation = p->citation ? xstrdup(p->citation) : NULL,
                 };
         }
         qsort(res->params, res->n_params, sizeof(*res->params), param_cmp);
@@ -1295,6 +1401,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         chain_state st = {.dirs = profile_dirs(c)};
         _cleanup_strv_free_ char **rdirs = rules_dirs(c);
         _cleanup_strv_free_ char **rpaths = NULL;
+        _cleanup_strv_free_ char **pins = NULL;  /* --set sysctl.: key, value, ... */
         int k = visit(&st, name, NULL, 0, ret_error);
         r.chain = st.files;
         r.ancestors = st.ancestors;
@@ -1329,6 +1436,15 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                 for (size_t j = 0; j < r.chain[i]->n_params; j++)
                         declare_param(&r, &r.chain[i]->params[j]);
         for (size_t i = 0; sets && sets[i]; i++) {
+                if (startswith(sets[i], SYSCTL_SET_PREFIX)) {
+                        char *key, *value;
+                        k = parse_sysctl_set(sets[i], &key, &value, ret_error);
+                        if (k < 0)
+                                goto out;
+                        strv_push_take(&pins, key);
+                        strv_push_take(&pins, value);
+                        continue;
+                }
                 k = apply_set(&r, sets[i], ret_error);
                 if (k < 0)
                         goto out;
@@ -1351,6 +1467,10 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                                 goto out;
                 }
         }
+
+        /* before the rules, which size other settings from it */
+        for (size_t i = 0; pins && pins[i]; i += 2)
+                pin_sysctl(&r, pins[i], pins[i + 1]);
 
         k = ht_rules_run(&r, ret_error);
         if (k < 0)
@@ -1380,6 +1500,7 @@ void ht_resolved_free(ht_resolved *r) {
                 free(r->params[i].name);
                 free(r->params[i].value);
                 free(r->params[i].source);
+                free(r->params[i].citation);
         }
         free(r->params);
         for (size_t i = 0; i < r->n_settings; i++)
@@ -1445,6 +1566,9 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 add_str(p, "name", r->params[i].name);
                 add_str(p, "value", r->params[i].value);
                 add_str(p, "source", r->params[i].source);
+                json_object_object_add(p, "citation", r->params[i].citation
+                                                              ? json_object_new_string(r->params[i].citation)
+                                                              : NULL);
                 json_object_array_add(params, p);
         }
         json_object_object_add(o, "params", params);
@@ -1470,6 +1594,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                         json_object_object_add(j, "at_least", json_object_new_boolean(true));
                 add_str(j, "bound", ht_bound_to_string(s->bound));
                 add_str(j, "source", s->source);
+                json_object_object_add(j, "citation",
+                                       s->citation ? json_object_new_string(s->citation) : NULL);
                 json_object_array_add(settings, j);
         }
         json_object_object_add(o, "settings", settings);
@@ -1490,6 +1616,27 @@ static char *setting_text_line(const ht_setting *s) {
                                  s->value ? s->value : "", t);
         }
         return xasprintf("%-8s %s = %s", b, s->key, s->value ? s->value : "(unchanged)");
+}
+
+/* A citation under its value: indented, as "# ..." lines of at most
+ * about 80 columns, broken at spaces. */
+static void append_citation(strbuf *b, const char *text) {
+        const size_t width = 74;
+        const char *p = text;
+        while (*p) {
+                size_t n = strlen(p);
+                if (n > width) {
+                        size_t cut = width;
+                        while (cut > 0 && p[cut] != ' ')
+                                cut--;
+                        if (cut == 0)  /* one long word (a URL): whole */
+                                cut = strcspn(p, " ");
+                        n = cut;
+                }
+                strbuf_appendf(b, "      # %.*s\n", (int)n, p);
+                p += n;
+                p += strspn(p, " ");
+        }
 }
 
 char *ht_resolved_format_text(const ht_resolved *r) {
@@ -1523,13 +1670,19 @@ char *ht_resolved_format_text(const ht_resolved *r) {
                 w = 60;
 
         strbuf_append(&b, "\nparams:\n");
-        for (size_t i = 0; i < r->n_params; i++)
+        for (size_t i = 0; i < r->n_params; i++) {
                 strbuf_appendf(&b, "  %-*s  %s\n", (int)w, plines[i], r->params[i].source);
+                if (r->params[i].citation)
+                        append_citation(&b, r->params[i].citation);
+        }
         strbuf_append(&b, "\nsettings:\n");
         if (!r->n_settings)
                 strbuf_append(&b, "  (none)\n");
-        for (size_t i = 0; i < r->n_settings; i++)
+        for (size_t i = 0; i < r->n_settings; i++) {
                 strbuf_appendf(&b, "  %-*s  %s\n", (int)w, slines[i], r->settings[i].source);
+                if (r->settings[i].citation)
+                        append_citation(&b, r->settings[i].citation);
+        }
         if (r->warnings) {
                 strbuf_append(&b, "\nwarnings:\n");
                 for (size_t i = 0; r->warnings[i]; i++)

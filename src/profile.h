@@ -39,7 +39,10 @@ typedef struct {
         char *value;
         bool optional;
         bool remove;
-        char *source;     /* "path/oracle.profile:42" or "rule NAME (path:line)" */
+        char *source;     /* "path/oracle.profile:42", "rule NAME (path:line)" or
+                           * "--set" (--set sysctl.KEY=VALUE) */
+        char *citation;   /* what the file's comment says about the value (its
+                           * source: document, section, URL); NULL: none */
         char *domain, *type, *item;  /* limits */
         char *unit, *directive;      /* service */
         char *target;                /* cmdline: "linux" (default) or "xen" */
@@ -55,6 +58,7 @@ typedef struct {
         char *name;
         char *value;   /* text form */
         char *source;  /* "file:line" or "--set" */
+        char *citation;  /* the comment of the declaration that won; NULL: none */
 } ht_param;
 
 typedef struct {
@@ -74,7 +78,9 @@ typedef struct {
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"
- * strings from --set. On error returns -errno and sets *ret_error to a
+ * strings from --set: a parameter, or "sysctl.KEY=VALUE", which makes
+ * that sysctl setting exactly VALUE (source "--set") whatever the profile
+ * and the rules say. On error returns -errno and sets *ret_error to a
  * message naming the file and line. Errors of the files themselves
  * (syntax, types, unknown names, cycles, overflow...) fail the call; what
  * the rules find wrong with the host goes to r->errors. The profile and

@@ -186,11 +186,13 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                                 fprintf(out, "  %s: %s kept (%s)\n", c->key, cur ? cur : "(unset)", bound);
                                 continue;
                         }
-                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s%s\n", c->key, cur ? cur : "(unset)",
+                        /* a value the user named (--set sysctl.KEY=VALUE) says so */
+                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s%s%s\n", c->key, cur ? cur : "(unset)",
                                 c->desired ? c->desired : "(removed)",
                                 c->runtime ? "" : " (persisted)",
                                 c->reboot_required ? " [reboot]" : "",
-                                bound ? " (" : "", bound ? bound : "", bound ? ")" : "");
+                                bound ? " (" : "", bound ? bound : "", bound ? ")" : "",
+                                streq_ptr(c->source, "--set") ? " (--set)" : "");
                         if (c->note)
                                 fprintf(out, "    note: %s\n", c->note);
                 }

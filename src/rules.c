@@ -57,7 +57,8 @@ static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                                         old->s.optional = e->optional;
                                 if (e->has_boot_only)
                                         old->s.boot_only = e->boot_only;
-                                if (e->has_bound)
+                                /* a --set value stays exact */
+                                if (e->has_bound && !old->pinned)
                                         old->s.bound = e->bound;
                         }
                         ht_setting_done(&s);

@@ -74,6 +74,7 @@ static void assert_entries_same(const ht_entry *a, size_t na, const ht_entry *b,
                 assert_int_equal(a[i].bound, b[i].bound);
                 assert_string_equal(a[i].file, b[i].file);
                 assert_int_equal(a[i].line, b[i].line);
+                assert_str_same(a[i].comment, b[i].comment);
         }
 }
 
@@ -84,6 +85,7 @@ static void assert_params_same(const ht_param_decl *a, size_t na, const ht_param
                 assert_spec_same(&a[i].spec, &b[i].spec);
                 assert_string_equal(a[i].file, b[i].file);
                 assert_int_equal(a[i].line, b[i].line);
+                assert_str_same(a[i].comment, b[i].comment);
         }
 }
 
@@ -154,7 +156,15 @@ static void test_table_is_the_shipped_files(void **state) {
         assert_int_equal(profiles, 4);
 }
 
+static size_t n_commented(const ht_entry *l, size_t n) {
+        size_t c = 0;
+        for (size_t i = 0; i < n; i++)
+                c += !isempty(l[i].comment);
+        return c;
+}
+
 static void test_same_as_libconfig(void **state) {
+        size_t commented = 0;  /* the comments compared are really there */
         _cleanup_free_ char *dir = tt_mkdtemp("builtin");
         setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
         for (size_t i = 0; i < ht_builtin_n_files; i++) {
@@ -187,6 +197,7 @@ static void test_same_as_libconfig(void **state) {
                         assert_int_equal(ht_pfile_load(path, name, &parsed_p, &error), 0);
                         unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
                         assert_pfiles_same(copied, parsed_p);
+                        commented += n_commented(copied->entries, copied->n_entries);
                         ht_pfile_free(copied);
                         ht_pfile_free(parsed_p);
                 } else {
@@ -196,12 +207,15 @@ static void test_same_as_libconfig(void **state) {
                         assert_int_equal(ht_rfile_load(path, &parsed_r, &error), 0);
                         unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
                         assert_rfiles_same(copied, parsed_r);
+                        for (size_t j = 0; j < copied->n_rules; j++)
+                                commented += n_commented(copied->rules[j].sets, copied->rules[j].n_sets);
                         ht_rfile_free(copied);
                         ht_rfile_free(parsed_r);
                 }
         }
         unsetenv("HOSTTUNE_INSECURE_PROFILES");
         tt_rm_rf(dir);
+        assert_true(commented > 20);
 }
 
 static void test_only_same_name_and_bytes(void **state) {
