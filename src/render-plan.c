@@ -99,6 +99,7 @@ json_object *ht_plan_to_json(const ht_plan *p) {
                 json_object_array_add(actions, e);
         }
         json_object_object_add(o, "actions", actions);
+        json_object_object_add(o, "skipped", ht_skips_to_json(&p->skipped));
         json_object_object_add(o, "warnings", ht_strv_to_json(p->warnings));
         json_object_object_add(o, "errors", ht_strv_to_json(p->errors));
         return o;
@@ -126,14 +127,11 @@ static void print_diff(FILE *out, const char *d, bool color) {
         }
 }
 
-void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
-        size_t runtime = 0, skipped = 0;
-        for (size_t i = 0; i < p->n_changes; i++) {
+void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
+        size_t runtime = 0;
+        for (size_t i = 0; i < p->n_changes; i++)
                 if (p->changes[i].outcome == HT_OUTCOME_CHANGE && p->changes[i].runtime)
                         runtime++;
-                if (p->changes[i].outcome == HT_OUTCOME_SKIPPED)
-                        skipped++;
-        }
         const char *b = color ? C_BOLD : "", *r = color ? C_RESET : "";
         size_t nerr = strv_length(p->errors);
         /* With errors apply refuses the whole plan: say so before the
@@ -150,8 +148,6 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                         nerr ? "Without the errors" : "Profile ", nerr ? "" : p->profile,
                         runtime, runtime == 1 ? "" : "s", p->n_files, p->n_files == 1 ? "" : "s",
                         p->reboot_required ? ", reboot required" : "", p->offline ? " (offline image)" : "", r);
-        if (skipped)
-                fprintf(out, "%zu setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
         /* persisted by an earlier apply, waiting for the next boot */
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
@@ -218,6 +214,12 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                         }
                         fputc('\n', out);
                 }
+        }
+        /* what the host cannot take and the profile can do without: one
+         * quiet line each, no warning (and nothing under --quiet) */
+        for (size_t i = 0; !quiet && i < p->skipped.n; i++) {
+                _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
+                fprintf(out, "skipped (optional): %s\n", t);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++)
                 fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, p->warnings[i]);
