@@ -127,11 +127,27 @@ static void print_diff(FILE *out, const char *d, bool color) {
         }
 }
 
+/* Whether a skipped change is one of the plan's skipped optional
+ * settings ("BACKEND KEY"). */
+static bool listed_skipped(const ht_plan *p, const ht_change *c) {
+        _cleanup_free_ char *name = xasprintf("%s %s", ht_backend_id_to_string(c->backend), c->key);
+        for (size_t i = 0; i < p->skipped.n; i++)
+                if (streq(p->skipped.items[i].setting, name))
+                        return true;
+        return false;
+}
+
 void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
-        size_t runtime = 0;
-        for (size_t i = 0; i < p->n_changes; i++)
-                if (p->changes[i].outcome == HT_OUTCOME_CHANGE && p->changes[i].runtime)
+        size_t runtime = 0, skipped = 0;
+        for (size_t i = 0; i < p->n_changes; i++) {
+                const ht_change *c = &p->changes[i];
+                if (c->outcome == HT_OUTCOME_CHANGE && c->runtime)
                         runtime++;
+                /* skipped for a reason the warnings give (a read-only
+                 * /proc/sys); the optional ones are listed at the end */
+                if (c->outcome == HT_OUTCOME_SKIPPED && !listed_skipped(p, c))
+                        skipped++;
+        }
         const char *b = color ? C_BOLD : "", *r = color ? C_RESET : "";
         size_t nerr = strv_length(p->errors);
         /* With errors apply refuses the whole plan: say so before the
@@ -148,6 +164,8 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         nerr ? "Without the errors" : "Profile ", nerr ? "" : p->profile,
                         runtime, runtime == 1 ? "" : "s", p->n_files, p->n_files == 1 ? "" : "s",
                         p->reboot_required ? ", reboot required" : "", p->offline ? " (offline image)" : "", r);
+        if (skipped)
+                fprintf(out, "%zu setting%s skipped (see warnings).\n", skipped, skipped == 1 ? "" : "s");
         /* persisted by an earlier apply, waiting for the next boot */
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
