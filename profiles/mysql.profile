@@ -48,15 +48,16 @@ params = {
         # page buffers has been allocated"); since 10.6.17 (and
         # the releases after 19 January 2024) mariadbd turns THP off for
         # itself once its buffers are allocated (MariaDB documentation,
-        # "MariaDB Memory Allocation", section "Huge Pages"). MySQL and
-        # Percona Server do no such thing; the MySQL Reference Manual
-        # says nothing about THP, only about HugeTLB large pages
-        # ("Enabling Large Page Support", which the large-page rules
-        # follow), and Percona's TokuDB refused to start with THP
-        # enabled ("TokuDB will not run with transparent huge pages
-        # enabled"; TokuDB is gone since Percona Server 8.0.28-19). So
-        # the system-wide switch stays the only protection for MySQL:
-        # never, as tuned's postgresql and oracle profiles also set it.
+        # "MariaDB Memory Allocation", section "Huge Pages"). No such
+        # self-protection was found for MySQL or Percona Server; no THP
+        # guidance was found in the MySQL Reference Manual, only HugeTLB
+        # large pages ("Enabling Large Page Support", which the
+        # large-page rules follow); Percona's TokuDB refused to start with
+        # THP enabled (its startup error: "TokuDB will not run with
+        # transparent huge pages enabled"; TokuDB is unsupported since
+        # Percona Server 8.0.28-19, Percona's "TokuDB installation"). So
+        # the system-wide switch stays the protection for MySQL: never,
+        # as tuned's postgresql and oracle profiles also set it.
         # (This used to cite MongoDB's "Disable Transparent Huge Pages";
         # MongoDB 8.0 asks for THP enabled instead, with its new TCMalloc,
         # "TCMalloc Performance Optimization for a Self-Managed
@@ -73,7 +74,7 @@ sysctl = {
                 # recommended to set swappiness to a value of 1" (MariaDB
                 # documentation, "Configuring Swappiness",
                 # https://mariadb.com/docs/server/server-management/install-and-upgrade-mariadb/configuring-mariadb/mariadb-performance-advanced-configurations/configuring-swappiness).
-                # The MySQL Reference Manual gives no value. As in base:
+                # No value was found in the MySQL Reference Manual. As in base:
                 # exact, and 10 on kernels before 3.5 (rules/60-swappiness.rules).
                 swappiness = { value = 1; bound = "exact"; };
                 dirty_ratio = "= dirty_ratio";
@@ -83,8 +84,8 @@ sysctl = {
 
 # limits.conf does not reach services: a unit drop-in does. A host has
 # one of these (on Debian both names are one unit, which gets one drop-in);
-# optional, so the other name is skipped with a warning. Limits are
-# minimums: a unit that already allows more keeps its value.
+# optional, so the other name is listed as skipped, not warned about.
+# Limits are minimums: a unit that already allows more keeps its value.
 services = {
         mysqld = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
         mariadb = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
