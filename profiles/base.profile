@@ -7,11 +7,22 @@ summary = "Common safe defaults for database and JVM hosts";
 
 sysctl = {
         vm = {
-                # Swap as little as possible without inviting the OOM killer;
-                # rules/60-swappiness.rules uses 10 on kernels before 3.5
-                # (Red Hat, "Tuning Virtual Memory"; Linux commit fe35004fbf9e).
-                # Exact on purpose: neither a minimum nor a maximum (0 invites
-                # the OOM killer, higher values swap more).
+                # 1: swap only when the alternative is the OOM killer. The
+                # kernel: "At 0, the kernel will not initiate swap until
+                # the amount of free and file-backed pages is less than
+                # the high watermark in a zone" (Documentation/admin-guide/
+                # sysctl/vm.rst, "swappiness"), so 0 trades swap for the
+                # OOM killer and 1 is the lowest value that still swaps.
+                # The workloads' vendors that give a number give 1
+                # (MariaDB, "Configuring Swappiness"; Elastic, "Disable
+                # swapping"); mysql and jvm set it again with their own
+                # source. Red Hat recommends 10 for Oracle (RHEL 6
+                # Performance Tuning Guide, 5.5 "Tuning Virtual Memory"),
+                # which is the oracle profile's to say, not this one's.
+                # rules/60-swappiness.rules gives kernels before 3.5 (other
+                # than RHEL 6.4's 2.6.32-303.el6 and later) 10 instead.
+                # Exact on purpose: neither a minimum nor a maximum (0
+                # invites the OOM killer, higher values swap more).
                 swappiness = { value = 1; bound = "exact"; };
         };
 };

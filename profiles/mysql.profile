@@ -28,21 +28,45 @@ params = {
         # (MySQL Reference Manual, "Managing MySQL Server with systemd",
         # https://dev.mysql.com/doc/refman/8.0/en/using-systemd.html).
         open_files_limit = 65535;
-        # Start background write-back earlier than the kernel's 10/20 % so
-        # InnoDB's flushing is not stalled by huge bursts (Percona, "Tuning
-        # Linux for Your Database"; kernel Documentation/admin-guide/sysctl/vm.rst).
+        # Start write-back earlier than the kernel's 20/10 % so InnoDB's
+        # flushing does not meet one huge burst: "Red Hat recommends a
+        # slightly lower value of 15 for database workloads"
+        # (dirty_ratio) and "a slightly lower value of 3"
+        # (dirty_background_ratio) (Red Hat Enterprise Linux 6
+        # Performance Tuning Guide, 5.5 "Tuning Virtual Memory",
+        # https://access.redhat.com/documentation/en-us/red_hat_enterprise_linux/6/html/performance_tuning_guide/s-memory-tunables;
+        # what the values mean: kernel Documentation/admin-guide/sysctl/vm.rst).
+        # The background ratio was 5, cited to a Percona article that
+        # could not be found again; Red Hat's 3 replaces it.
         dirty_ratio = 15;
-        # Background write-back from 5 % of memory (kernel default 10 %), below
-        # dirty_ratio: hosttune's choice with the Percona article above, whose
-        # exact figure for this knob could not be re-checked here.
-        dirty_background_ratio = 5;
+        # Red Hat's 3 for database workloads (the guide quoted above).
+        dirty_background_ratio = 3;
 
         hugepages_bytes = "= innodb_buffer_pool_size";
         hugepages_owner = "= mysql_user";
         hugepages_group = "= mysql_group";
         hugepages_unit = "= mysql_unit";
-        # THP off for databases (MySQL/Percona and MongoDB guidance: THP
-        # stalls and memory bloat with database allocation patterns).
+        # THP never. MariaDB: "The effect of using THP are that MariaDB
+        # will use much more (10x) more memory and will no be able to
+        # release memory back to the system" (MariaDB server commit
+        # c777429cf9, MDEV-33279 "Disable transparent huge pages after
+        # page buffers has been allocated"); since 10.6.17 (and
+        # the releases after 19 January 2024) mariadbd turns THP off for
+        # itself once its buffers are allocated (MariaDB documentation,
+        # "MariaDB Memory Allocation", section "Huge Pages"). No such
+        # self-protection was found for MySQL or Percona Server; no THP
+        # guidance was found in the MySQL Reference Manual, only HugeTLB
+        # large pages ("Enabling Large Page Support", which the
+        # large-page rules follow); Percona's TokuDB refused to start with
+        # THP enabled (its startup error: "TokuDB will not run with
+        # transparent huge pages enabled"; TokuDB is unsupported since
+        # Percona Server 8.0.28-19, Percona's "TokuDB installation"). So
+        # the system-wide switch stays the protection for MySQL: never,
+        # as tuned's postgresql and oracle profiles also set it.
+        # (This used to cite MongoDB's "Disable Transparent Huge Pages";
+        # MongoDB 8.0 asks for THP enabled instead, with its new TCMalloc,
+        # "TCMalloc Performance Optimization for a Self-Managed
+        # Deployment", so that citation no longer supports this value.)
         thp = "never";
         # hugetext mode 1 (binaries and libraries) where the kernel has it.
         workload = "db";
@@ -50,6 +74,14 @@ params = {
 
 sysctl = {
         vm = {
+                # MariaDB: "A low swappiness setting is recommended for
+                # database workloads. For MariaDB databases, it is
+                # recommended to set swappiness to a value of 1" (MariaDB
+                # documentation, "Configuring Swappiness",
+                # https://mariadb.com/docs/server/server-management/install-and-upgrade-mariadb/configuring-mariadb/mariadb-performance-advanced-configurations/configuring-swappiness).
+                # No value was found in the MySQL Reference Manual. As in base:
+                # exact, and 10 on kernels before 3.5 (rules/60-swappiness.rules).
+                swappiness = { value = 1; bound = "exact"; };
                 dirty_ratio = "= dirty_ratio";
                 dirty_background_ratio = "= dirty_background_ratio";
         };
@@ -57,8 +89,8 @@ sysctl = {
 
 # limits.conf does not reach services: a unit drop-in does. A host has
 # one of these (on Debian both names are one unit, which gets one drop-in);
-# optional, so the other name is skipped with a warning. Limits are
-# minimums: a unit that already allows more keeps its value.
+# optional, so the other name is listed as skipped, not warned about.
+# Limits are minimums: a unit that already allows more keeps its value.
 services = {
         mysqld = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
         mariadb = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };

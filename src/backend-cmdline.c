@@ -481,10 +481,14 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
                         ch->source = xstrdup(s->source);
                         ch->outcome = s->optional ? HT_OUTCOME_SKIPPED : HT_OUTCOME_FAILED;
+                        if (optional_only) {
+                                _cleanup_free_ char *what = xasprintf("cmdline %s", s->key);
+                                ht_plan_skip(plan, what, s->source, "%s%s%s: no bootloader configuration "
+                                             "found (a container?)", s->key, isempty(s->value) ? "" : "=",
+                                             s->value ? s->value : "");
+                        }
                 }
-                if (optional_only)
-                        ht_plan_warn(plan, "no bootloader configuration found (a container?): kernel command line settings skipped");
-                else
+                if (!optional_only)
                         ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf): "
                                       "the kernel command line cannot be set here; in a container, set it on the host");
                 op_list_done(&linux_ops);

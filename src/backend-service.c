@@ -413,7 +413,8 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 ch->source = xstrdup(s->source);
                 if (s->optional) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
-                        ht_plan_warn(plan, "%s: skipped %s=%s for %s (optional): %s", s->source, s->directive,
+                        _cleanup_free_ char *what = xasprintf("service %s", s->key);
+                        ht_plan_skip(plan, what, s->source, "%s=%s for %s: %s", s->directive,
                                      s->value ? s->value : "", names[k], why);
                 } else {
                         ch->outcome = HT_OUTCOME_FAILED;

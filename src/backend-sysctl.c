@@ -316,8 +316,9 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                 ch->bound_value = xstrdup(s->value);
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
-                                ht_plan_warn(plan, "%s: skipped (optional): this kernel has no %s (%s)", s->source,
-                                             s->key, ht_strerror(-k));
+                                _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
+                                ht_plan_skip(plan, what, s->source, "this kernel has no %s (%s)", s->key,
+                                             ht_strerror(-k));
                         } else {
                                 ch->outcome = HT_OUTCOME_FAILED;
                                 ht_plan_error(plan, "%s: this kernel has no %s (%s); mark the setting optional or remove it",

@@ -60,8 +60,9 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         ch->source = xstrdup(s->source);
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
-                                ht_plan_warn(plan, "%s: skipped (optional): %s is not available on this kernel (%s)",
-                                             s->source, s->key, ht_strerror(-k));
+                                _cleanup_free_ char *what = xasprintf("sysfs %s", s->key);
+                                ht_plan_skip(plan, what, s->source, "%s is not available on this kernel (%s)",
+                                             s->key, ht_strerror(-k));
                         } else {
                                 ch->outcome = HT_OUTCOME_FAILED;
                                 ht_plan_error(plan, "%s: %s is not available on this kernel (%s); mark the setting optional or use a kernel that has it",

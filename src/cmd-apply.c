@@ -58,7 +58,7 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         ht_print_json(stdout, j);
                         json_object_put(j);
                 } else
-                        ht_print_plan(stdout, p.plan, color);
+                        ht_print_plan(stdout, p.plan, color, o->ctx->quiet);
                 ht_report_error("the plan has errors; nothing was changed");
                 ht_planning_done(&p);
                 return HT_EXIT_ERROR;
@@ -87,7 +87,7 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                 json_object_put(j);
         } else if (r >= 0) {
                 if (!o->ctx->quiet || res.changed)
-                        ht_print_plan(stdout, p.plan, color);
+                        ht_print_plan(stdout, p.plan, color, o->ctx->quiet);
                 for (size_t i = 0; res.notes && res.notes[i]; i++)
                         printf("note: %s\n", res.notes[i]);
                 if (res.changed)

@@ -8,6 +8,9 @@
 
 void ht_report_error(const char *fmt, ...) {
         va_list ap;
+        /* what went to stdout first (the plan an apply refuses) comes
+         * first when both go to one file or pipe, not cut by this line */
+        fflush(stdout);
         va_start(ap, fmt);
         fputs("hosttune: ", stderr);
         vfprintf(stderr, fmt, ap);

@@ -24,7 +24,7 @@ int ht_cmd_plan(const ht_cmd_opts *o) {
                 json_object_put(j);
         } else {
                 ht_report_facts_ignored(o->ctx, p.facts, NULL);
-                ht_print_plan(stdout, p.plan, ht_use_color(o->ctx, STDOUT_FILENO));
+                ht_print_plan(stdout, p.plan, ht_use_color(o->ctx, STDOUT_FILENO), o->ctx->quiet);
         }
         int code = p.plan->errors ? HT_EXIT_ERROR : ht_plan_changed(p.plan) ? HT_EXIT_PENDING : HT_EXIT_OK;
         ht_planning_done(&p);

@@ -248,6 +248,9 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         add(o, "hugetext", hugetext_json(f));
         add(o, "bootloader", bootloader_json(f));
         add(o, "mounts", mounts_json(f));
+        json_object *cgroup = json_object_new_object();
+        add(cgroup, "version", f->cgroup_version ? json_object_new_int64(f->cgroup_version) : NULL);
+        add(o, "cgroup", cgroup);
         add(o, "shm", shm_json(f));
         json_object *systemd = json_object_new_object();
         add(systemd, "running", j_bool(f->systemd_running));

@@ -271,6 +271,12 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
         r = r ?: load_tri(&l, "hugetext.supported", &t->hugetext_supported);
         r = r ?: load_i64(&l, "hugetext.enabled", &t->hugetext_enabled);
         r = r ?: load_i64(&l, "hugetext.pad_threshold", &t->hugetext_pad_threshold);
+        /* the running system's choice (systemd and the kernel command
+         * line), not the image's: taken from the file like the kernel */
+        uint64_t cgv = HT_U64_UNKNOWN;
+        r = r ?: load_u64(&l, "cgroup.version", &cgv);
+        if (r == 0 && cgv != HT_U64_UNKNOWN && cgv != 1 && cgv != 2)
+                r = bad(&l, "cgroup.version", "must be 1 or 2, not %llu", (unsigned long long)cgv);
         if (r == 0 && (cpus > 65536 && cpus != HT_U64_UNKNOWN))
                 r = bad(&l, "cpu.count", "%llu CPUs is not a real machine", (unsigned long long)cpus);
         if (r == 0 && (nodes > 65536 && nodes != HT_U64_UNKNOWN))
@@ -321,6 +327,7 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
         f->cpu_count = cpus == HT_U64_UNKNOWN ? 0 : (unsigned)cpus;
         f->numa_nodes = nodes == HT_U64_UNKNOWN ? 0 : (unsigned)nodes;
         f->memory_known = f->mem_total_kb != HT_U64_UNKNOWN;
+        f->cgroup_version = cgv == HT_U64_UNKNOWN ? 0 : (unsigned)cgv;
         free(f->thp_cmdline);
         f->thp_cmdline = ht_cmdline_value(f->kernel_cmdline, "transparent_hugepage");
         free(f->facts_file);

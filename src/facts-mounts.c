@@ -1,6 +1,6 @@
 /* Mount facts through libmount: hugetlbfs mounts and their page sizes,
  * whether /sys and /proc/sys are read-only (containers), whether /boot is
- * a mount of its own. /proc/self/mountinfo is read through the context
+ * a mount of its own, which cgroup version holds the memory controller. /proc/self/mountinfo is read through the context
  * and handed to libmount as a memory stream, so fixtures work. */
 #include "config.h"
 
@@ -95,12 +95,24 @@ static void parse_table(ht_facts *f, const char *buf, size_t len, const char *wh
 
         struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
         struct libmnt_fs *fs;
+        bool memory_v1 = false, any_v1 = false, v2 = false;
         while (it && mnt_table_next_fs(tb, it, &fs) == 0) {
                 const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
                 if (!type || !target)
                         continue;
                 if (streq(target, "/boot"))
                         f->boot_separate = true;
+                if (streq(type, "cgroup2"))
+                        v2 = true;
+                else if (streq(type, "cgroup")) {
+                        /* v1 names its controllers in the superblock
+                         * options ("rw,memory"); hybrid systems mount
+                         * cgroup2 beside them, with no controllers */
+                        const char *o = mnt_fs_get_fs_options(fs);
+                        any_v1 = true;
+                        if (o && mnt_optstr_get_option(o, "memory", NULL, NULL) == 0)
+                                memory_v1 = true;
+                }
                 if (!streq(type, "hugetlbfs"))
                         continue;
                 ht_hugetlbfs_mount m = {
@@ -125,6 +137,7 @@ static void parse_table(ht_facts *f, const char *buf, size_t len, const char *wh
                 f->hugetlbfs[f->n_hugetlbfs++] = m;
         }
         mnt_free_iter(it);
+        f->cgroup_version = memory_v1 ? 1 : v2 ? 2 : any_v1 ? 1 : 0;
         f->sys_readonly = readonly_of(tb, "/sys");
         f->proc_sys_readonly = readonly_of(tb, "/proc/sys");
         mnt_unref_table(tb);

@@ -129,6 +129,11 @@ typedef struct ht_facts {
         size_t n_hugetlbfs;
         ht_tristate sys_readonly, proc_sys_readonly;
         bool boot_separate;
+        /* 1: the memory controller is mounted as cgroup v1 (legacy or
+         * hybrid), so every memory cgroup has its own memory.swappiness;
+         * 2: unified cgroup2 only; 0: unknown (no mount table, no cgroup
+         * mounts) */
+        unsigned cgroup_version;
 
         /* SysV shared memory */
         bool shm_known;

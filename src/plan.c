@@ -42,6 +42,7 @@ void ht_plan_free(ht_plan *p) {
         }
         free(p->actions);
         strv_free(p->warnings);
+        ht_skips_done(&p->skipped);
         strv_free(p->errors);
         free(p->profile);
         free(p);
@@ -117,6 +118,14 @@ void ht_plan_warn(ht_plan *p, const char *fmt, ...) {
         va_start(ap, fmt);
         push_unique(&p->warnings, xvasprintf(fmt, ap));
         va_end(ap);
+}
+
+void ht_plan_skip(ht_plan *p, const char *setting, const char *source, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        _cleanup_free_ char *why = xvasprintf(fmt, ap);
+        va_end(ap);
+        ht_skips_add(&p->skipped, setting, why, source ? source : "");
 }
 
 void ht_plan_error(ht_plan *p, const char *fmt, ...) {

@@ -63,6 +63,7 @@ typedef struct {
         ht_post_action *actions;
         size_t n_actions;
         char **warnings;
+        ht_skips skipped;      /* optional settings the host cannot take (profile.h) */
         char **errors;
         bool reboot_required;
         bool offline;          /* no running kernel behind the root */
@@ -81,6 +82,10 @@ void ht_plan_add_file(ht_plan *p, ht_backend_id backend, const char *path,
                       const char *new_content, size_t new_len, mode_t mode);
 void ht_plan_add_action(ht_plan *p, const char *action, char *const *argv, const char *description);
 void ht_plan_warn(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An optional setting the host cannot take: listed in p->skipped with the
+ * reason (printf-style), not warned about. */
+void ht_plan_skip(ht_plan *p, const char *setting, const char *source, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
 void ht_plan_error(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* True when something would change: a runtime change, a file edit or an

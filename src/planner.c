@@ -54,6 +54,7 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
         p.plan->reboot_required = p.resolved->reboot_required;
         for (size_t i = 0; p.resolved->warnings && p.resolved->warnings[i]; i++)
                 strv_push(&p.plan->warnings, p.resolved->warnings[i]);
+        ht_skips_copy(&p.plan->skipped, &p.resolved->skipped);
         for (size_t i = 0; p.resolved->errors && p.resolved->errors[i]; i++)
                 strv_push(&p.plan->errors, p.resolved->errors[i]);
         for (size_t i = 0; ht_backends[i]; i++) {

@@ -157,6 +157,7 @@ typedef struct {
         size_t *index;
         size_t index_size;    /* a power of two, or 0 */
         char **warnings;
+        ht_skips skipped;
         char **errors;
         bool reboot_required;
         /* Set by the lookup callback so an evaluation error can say more

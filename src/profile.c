@@ -992,8 +992,9 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
         }
         if (v.type == HT_VAL_NULL) {
                 if (s.optional) {
-                        strv_pushf(&r->warnings, "%s:%u: skipped optional %s: its value is unknown "
-                                   "on this host", e->file, e->line, label);
+                        _cleanup_free_ char *src = xasprintf("%s:%u", e->file, e->line);
+                        _cleanup_free_ char *why = xasprintf("%s: its value is unknown on this host", label);
+                        ht_skips_add(&r->skipped, label, why, src);
                         ht_setting_done(&s);
                         *ret_skipped = true;
                         return 0;
@@ -1315,6 +1316,47 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
 
 /* --- resolution ----------------------------------------------------- */
 
+void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source) {
+        for (size_t i = 0; i < l->n; i++)
+                if (streq(l->items[i].setting, setting) && streq(l->items[i].reason, reason) &&
+                    streq(l->items[i].source, source))
+                        return;
+        l->items = xrealloc(l->items, (l->n + 1) * sizeof(*l->items));
+        l->items[l->n++] = (ht_skip){.setting = xstrdup(setting), .reason = xstrdup(reason),
+                                     .source = xstrdup(source)};
+}
+
+void ht_skips_copy(ht_skips *dst, const ht_skips *src) {
+        for (size_t i = 0; i < src->n; i++)
+                ht_skips_add(dst, src->items[i].setting, src->items[i].reason, src->items[i].source);
+}
+
+void ht_skips_done(ht_skips *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                free(l->items[i].setting);
+                free(l->items[i].reason);
+                free(l->items[i].source);
+        }
+        free(l->items);
+        *l = (ht_skips){0};
+}
+
+json_object *ht_skips_to_json(const ht_skips *l) {
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; i < l->n; i++) {
+                json_object *e = json_object_new_object();
+                json_object_object_add(e, "setting", json_object_new_string(l->items[i].setting));
+                json_object_object_add(e, "reason", json_object_new_string(l->items[i].reason));
+                json_object_object_add(e, "source", json_object_new_string(l->items[i].source));
+                json_object_array_add(a, e);
+        }
+        return a;
+}
+
+char *ht_skip_format(const ht_skip *s) {
+        return xasprintf("%s (%s)", s->reason, s->source);
+}
+
 static void resolver_done(ht_resolver *r) {
         for (size_t i = 0; i < r->n_chain; i++) {
                 ht_pfile_free(r->chain[i]);
@@ -1337,6 +1379,7 @@ static void resolver_done(ht_resolver *r) {
         free(r->settings);
         free(r->index);
         strv_free(r->warnings);
+        ht_skips_done(&r->skipped);
         strv_free(r->errors);
         free(r->lookup_error);
         strv_free(r->candidates);
@@ -1385,6 +1428,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         }
         res->n_settings = r->n_settings;
         res->warnings = TAKE_PTR(r->warnings);
+        res->skipped = r->skipped;
+        r->skipped = (ht_skips){0};
         res->errors = TAKE_PTR(r->errors);
         res->reboot_required = r->reboot_required;
         *ret = res;
@@ -1507,6 +1552,7 @@ void ht_resolved_free(ht_resolved *r) {
                 ht_setting_done(&r->settings[i]);
         free(r->settings);
         strv_free(r->warnings);
+        ht_skips_done(&r->skipped);
         strv_free(r->errors);
         free(r);
 }
@@ -1599,6 +1645,7 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 json_object_array_add(settings, j);
         }
         json_object_object_add(o, "settings", settings);
+        json_object_object_add(o, "skipped", ht_skips_to_json(&r->skipped));
         json_object_object_add(o, "warnings", ht_strv_to_json(r->warnings));
         json_object_object_add(o, "errors", ht_strv_to_json(r->errors));
         json_object_object_add(o, "reboot_required", json_object_new_boolean(r->reboot_required));
@@ -1682,6 +1729,13 @@ char *ht_resolved_format_text(const ht_resolved *r) {
                 strbuf_appendf(&b, "  %-*s  %s\n", (int)w, slines[i], r->settings[i].source);
                 if (r->settings[i].citation)
                         append_citation(&b, r->settings[i].citation);
+        }
+        if (r->skipped.n) {
+                strbuf_append(&b, "\nskipped (optional):\n");
+                for (size_t i = 0; i < r->skipped.n; i++) {
+                        _cleanup_free_ char *t = ht_skip_format(&r->skipped.items[i]);
+                        strbuf_appendf(&b, "  %s\n", t);
+                }
         }
         if (r->warnings) {
                 strbuf_append(&b, "\nwarnings:\n");

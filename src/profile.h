@@ -61,6 +61,31 @@ typedef struct {
         char *citation;  /* the comment of the declaration that won; NULL: none */
 } ht_param;
 
+/* Optional settings left out because the host lacks what they need (a
+ * kernel without the knob, no such unit, no bootloader): not warnings,
+ * but listed by show, plan and --json with the reason, so that a host
+ * without hugetext is not warned about it on every plan. */
+typedef struct {
+        char *setting;  /* "sysfs /sys/kernel/mm/...", several joined by ", " */
+        char *reason;   /* a sentence that stands alone */
+        char *source;   /* where the setting or the rule that dropped it is */
+} ht_skip;
+
+typedef struct {
+        ht_skip *items;
+        size_t n;
+} ht_skips;
+
+/* Append one entry (copies the strings); an entry equal to one already
+ * listed is not added twice. */
+void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source);
+void ht_skips_copy(ht_skips *dst, const ht_skips *src);
+void ht_skips_done(ht_skips *l);
+/* [{ "setting", "reason", "source" }, ...] */
+json_object *ht_skips_to_json(const ht_skips *l);
+/* "REASON (SOURCE)", as show and plan print an entry. */
+char *ht_skip_format(const ht_skip *s);
+
 typedef struct {
         char *name;
         char *summary;
@@ -70,7 +95,8 @@ typedef struct {
         size_t n_params;
         ht_setting *settings;
         size_t n_settings;
-        char **warnings;       /* rule warnings, optional skips, conflicts */
+        char **warnings;       /* rule warnings, conflicts */
+        ht_skips skipped;      /* optional settings the host cannot take */
         char **errors;         /* the host cannot take this profile (rule errors):
                                 * show prints them and fails, plan copies them
                                 * into plan->errors; the rest is still resolved */

@@ -99,6 +99,7 @@ json_object *ht_plan_to_json(const ht_plan *p) {
                 json_object_array_add(actions, e);
         }
         json_object_object_add(o, "actions", actions);
+        json_object_object_add(o, "skipped", ht_skips_to_json(&p->skipped));
         json_object_object_add(o, "warnings", ht_strv_to_json(p->warnings));
         json_object_object_add(o, "errors", ht_strv_to_json(p->errors));
         return o;
@@ -126,12 +127,25 @@ static void print_diff(FILE *out, const char *d, bool color) {
         }
 }
 
-void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
+/* Whether a skipped change is one of the plan's skipped optional
+ * settings ("BACKEND KEY"). */
+static bool listed_skipped(const ht_plan *p, const ht_change *c) {
+        _cleanup_free_ char *name = xasprintf("%s %s", ht_backend_id_to_string(c->backend), c->key);
+        for (size_t i = 0; i < p->skipped.n; i++)
+                if (streq(p->skipped.items[i].setting, name))
+                        return true;
+        return false;
+}
+
+void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         size_t runtime = 0, skipped = 0;
         for (size_t i = 0; i < p->n_changes; i++) {
-                if (p->changes[i].outcome == HT_OUTCOME_CHANGE && p->changes[i].runtime)
+                const ht_change *c = &p->changes[i];
+                if (c->outcome == HT_OUTCOME_CHANGE && c->runtime)
                         runtime++;
-                if (p->changes[i].outcome == HT_OUTCOME_SKIPPED)
+                /* skipped for a reason the warnings give (a read-only
+                 * /proc/sys); the optional ones are listed at the end */
+                if (c->outcome == HT_OUTCOME_SKIPPED && !listed_skipped(p, c))
                         skipped++;
         }
         const char *b = color ? C_BOLD : "", *r = color ? C_RESET : "";
@@ -220,6 +234,12 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color) {
                         }
                         fputc('\n', out);
                 }
+        }
+        /* what the host cannot take and the profile can do without: one
+         * quiet line each, no warning (and nothing under --quiet) */
+        for (size_t i = 0; !quiet && i < p->skipped.n; i++) {
+                _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
+                fprintf(out, "skipped (optional): %s\n", t);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++)
                 fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, p->warnings[i]);

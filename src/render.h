@@ -26,5 +26,6 @@ void ht_print_flat(FILE *out, json_object *o, const char *skip_key);
  * changes[], files[] (path, diff), actions[], warnings[], errors[]. */
 json_object *ht_plan_to_json(const ht_plan *p);
 /* The plan as a reviewer reads it: a summary, then per backend the runtime
- * changes and a unified diff of every file. */
-void ht_print_plan(FILE *out, const ht_plan *p, bool color);
+ * changes and a unified diff of every file; quiet leaves out the skipped
+ * optional settings. */
+void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet);

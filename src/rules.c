@@ -72,7 +72,11 @@ static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
         return 0;
 }
 
-static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, char **ret_error) {
+/* Drop the settings the rule names; *ret_skipped lists them with their
+ * sources for the warning, *ret_names as "backend key", and *ret_required
+ * says whether one of them was not optional. */
+static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, char ***ret_names,
+                     bool *ret_required, char **ret_error) {
         _cleanup_free_ char *what = xasprintf("rule %s: skip", rule->name);
         for (size_t i = 0; i < rule->n_skips; i++) {
                 ht_setting s = {0};
@@ -85,6 +89,10 @@ static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, c
                         strv_pushf(ret_skipped, "%s %s (from %s)",
                                    ht_backend_id_to_string(old->s.backend), old->s.key,
                                    old->s.source);
+                        strv_pushf(ret_names, "%s %s", ht_backend_id_to_string(old->s.backend),
+                                   old->s.key);
+                        if (!old->s.optional)
+                                *ret_required = true;
                         ht_resolver_remove(r, old);
                 }
                 ht_setting_done(&s);
@@ -122,8 +130,9 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
         k = run_sets(r, rule, ret_error);
         if (k < 0)
                 return k;
-        _cleanup_strv_free_ char **skipped = NULL;
-        k = run_skips(r, rule, &skipped, ret_error);
+        _cleanup_strv_free_ char **skipped = NULL, **names = NULL;
+        bool required = false;
+        k = run_skips(r, rule, &skipped, &names, &required, ret_error);
         if (k < 0)
                 return k;
         if (rule->bootloader_default.kind != HT_SPEC_NONE) {
@@ -139,7 +148,15 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                 if (k < 0)
                         return k;
         }
-        if (skipped) {
+        if (skipped && !required) {
+                /* Only optional settings dropped: the host cannot take
+                 * them (a kernel without the knob), which is no warning;
+                 * show and plan list it with the rule's reason. */
+                _cleanup_free_ char *list = strv_join(names, ", ");
+                _cleanup_free_ char *src = xasprintf("rule %s (%s:%u)", rule->name, rule->file, rule->line);
+                _cleanup_free_ char *why = warn ? NULL : xasprintf("left out by rule %s", rule->name);
+                ht_skips_add(&r->skipped, list, warn ? warn : why, src);
+        } else if (skipped) {
                 _cleanup_free_ char *list = strv_join(skipped, ", ");
                 strv_pushf(&r->warnings, "skipped %s%s%s (rule %s)", list, warn ? ": " : "",
                            warn ? warn : "", rule->name);

@@ -34,6 +34,16 @@ check_str() {
 }
 # the value of KEY in a meminfo file, without the unit
 meminfo() { awk -v k="$2:" '$1 == k { print $2 }' "$1/proc/meminfo"; }
+# the cgroup version of the memory controller in a mountinfo or
+# /proc/mounts file: 1, 2 or null
+cgroup_version() {
+        awk '
+        / - / { split($0, p, " - "); split(p[2], f, " "); type = f[1]; opts = f[3] }
+        !/ - / { type = $3; opts = $4 }
+        type == "cgroup" { v1 = 1; if (("," opts ",") ~ /,memory,/) mem = 1 }
+        type == "cgroup2" { v2 = 1 }
+        END { print mem ? 1 : v2 ? 2 : v1 ? 1 : "null" }' "$1"
+}
 # a value from an os-release file, as the shell reads it
 osrel() { (. "$1/etc/os-release" && eval "printf '%s' \"\${$2}\""); }
 
@@ -101,6 +111,12 @@ for dir in "$HOSTS"/*/; do
         if [ -d "$H/boot/loader/entries" ]; then
                 check "$h" '.bootloader.entries | length' "$(ls "$H/boot/loader/entries" | grep -c '\.conf$')"
         fi
+        # cgroup.version: 1 where a cgroup (v1) mount carries the memory
+        # controller, else 2 where cgroup2 is mounted, read from the
+        # fixture's mount table here with awk
+        mt=$H/proc/self/mountinfo
+        [ -f "$mt" ] || mt=$H/proc/mounts
+        check "$h" .cgroup.version "$(cgroup_version "$mt")"
         check "$h" .warnings "[]"
 done
 
@@ -186,6 +202,38 @@ if grep -q '^oracle:x:54321:' "$HOSTS/oracle-running/etc/passwd" &&
 else
         not_ok "oracle-running: oracle user or groups missing"
 fi
+
+# ---- cgroup versions the fixtures do not show. The EL 8 fixtures are
+# cgroup v1 (RHEL 8's default), debian12-kvm and container cgroup2 only,
+# rhel5-xen none (RHEL 5's 2.6.18 predates cgroups).
+check ol8-bls .cgroup.version 1
+check debian12-kvm .cgroup.version 2
+check rhel5-xen .cgroup.version null
+# systemd's hybrid layout (Ubuntu 20.04, Debian 10): cgroup2 beside the
+# v1 controllers, memory still on v1
+Y=$tmp/hybrid
+cp -R "$HOSTS/debian12-kvm" "$Y"
+grep -v ' /sys/fs/cgroup ' "$HOSTS/debian12-kvm/proc/self/mountinfo" >"$Y/proc/self/mountinfo"
+cat >>"$Y/proc/self/mountinfo" <<'MI'
+32 22 0:27 / /sys/fs/cgroup ro,nosuid,nodev,noexec shared:9 - tmpfs tmpfs ro,mode=755,inode64
+42 32 0:28 / /sys/fs/cgroup/unified rw,nosuid,nodev,noexec,relatime shared:10 - cgroup2 cgroup2 rw,nsdelegate
+43 32 0:29 / /sys/fs/cgroup/systemd rw,nosuid,nodev,noexec,relatime shared:11 - cgroup cgroup rw,xattr,name=systemd
+44 32 0:33 / /sys/fs/cgroup/memory rw,nosuid,nodev,noexec,relatime shared:15 - cgroup cgroup rw,memory
+45 32 0:34 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid,nodev,noexec,relatime shared:16 - cgroup cgroup rw,cpu,cpuacct
+MI
+"$DUMP" --root "$Y" >"$tmp/hybrid.json" 2>/dev/null && ok "hybrid: facts-dump exits 0" || not_ok "hybrid: facts-dump failed"
+check hybrid .cgroup.version 1
+# RHEL 6: libcgroup's cgconfig service mounts the v1 controllers under
+# /cgroup (its default /etc/cgconfig.conf)
+S=$tmp/el6
+cp -R "$HOSTS/rhel5-xen" "$S"
+cat >>"$S/proc/mounts" <<'MI'
+cgroup /cgroup/cpuset cgroup rw,relatime,cpuset 0 0
+cgroup /cgroup/cpu cgroup rw,relatime,cpu 0 0
+cgroup /cgroup/memory cgroup rw,relatime,memory 0 0
+MI
+"$DUMP" --root "$S" >"$tmp/el6.json" 2>/dev/null && ok "el6: facts-dump exits 0" || not_ok "el6: facts-dump failed"
+check el6 .cgroup.version 1
 
 # ---- a broken copy: hostile sources give warnings, nulls, exit 0
 B=$tmp/broken

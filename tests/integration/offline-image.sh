@@ -38,7 +38,7 @@ check "the image's own files still read" '"debian" "grub2"' "$(jq -c '.os.id, .b
 check_contains "one warning says it is an image" "is an offline image (no /proc/sys or /sys)" "$tmp/err"
 check "and only one" 1 "$(grep -c warning "$tmp/err")"
 run 0 "facts with --facts" --root "$I" --facts "$FACTS" facts --json
-for k in .kernel.release .kernel.cmdline .memory.total_kb .hugepages.default_size_kb .hugepages.sizes_kb .thp.enabled .cpu.flags .hypervisor .hugetext.supported; do
+for k in .kernel.release .kernel.cmdline .memory.total_kb .hugepages.default_size_kb .hugepages.sizes_kb .thp.enabled .cpu.flags .hypervisor .hugetext.supported .cgroup.version; do
         check "--facts gives $k" "$(jq -c "$k" "$FACTS")" "$(jq -c "$k" "$tmp/out")"
 done
 check "--facts: not the target's boot id or mounts" 'null []' "$(jq -c '.boot_id, .mounts.hugetlbfs' "$tmp/out" | paste -sd' ' -)"
@@ -57,6 +57,13 @@ check_contains "offline in the summary" "(offline image)" "$tmp/out"
 # jvm: hugetext cannot be decided, and says why
 run 2 "plan jvm without --facts" --root "$I" $PR plan jvm
 check_contains "hugetext skipped for want of facts" "facts.hugetext.supported is unknown: this is an offline image" "$tmp/out"
+check_contains "as a skipped optional setting, with the fix" \
+        "skipped (optional): hugetext=2: facts.hugetext.supported is unknown: this is an offline image; pass --facts FILE" "$tmp/out"
+check "no hugetext word for the image's command line" "" "$(grep 'hugetext=' "$I/etc/default/grub")"
+# with the target's facts (a kernel without hugetext): skipped for that
+run 2 "plan jvm with --facts" --root "$I" $PR --facts "$FACTS" --json plan jvm
+check "--facts: hugetext skipped because the target kernel has none" "rule hugetext-unavailable" \
+        "$(jq -r '.skipped[] | select(.setting | contains("hugetext_enabled")) | .source' "$tmp/out" | cut -d' ' -f1-2)"
 
 # ---- with --facts
 run 2 "plan with --facts" --root "$I" $PR --facts "$FACTS" plan oracle --set sga_max_size=4G --json

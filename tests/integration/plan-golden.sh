@@ -112,6 +112,11 @@ golden ol8-bls--mysql-bp8g ol8-bls mysql --set innodb_buffer_pool_size=8G
 golden alinux3-hugetext--mysql-bp2g-mariadb alinux3-hugetext mysql --set innodb_buffer_pool_size=2G \
         --set mysql_unit=mariadb
 golden ol8-bls--jvm-heap8g ol8-bls jvm --set heap_size=8G
+# The JVM's limits also for its unit: Elasticsearch's own unit already has
+# them (kept); more nofile and large pages raise its drop-in.
+golden ol8-bls--jvm-unit ol8-bls jvm --set jvm_unit=elasticsearch.service
+golden ol8-bls--jvm-unit-heap8g ol8-bls jvm --set jvm_unit=elasticsearch.service --set heap_size=8G \
+        --set nofile=131072
 
 find tests/hosts -exec ls -ld --time-style=+%s {} + | sort >"$tmp/fixtures-after"
 if cmp -s "$tmp/fixtures-before" "$tmp/fixtures-after"; then ok "plan wrote nothing into the fixtures"; else

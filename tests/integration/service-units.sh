@@ -95,8 +95,9 @@ check "rhel mysqld: the drop-in of mysqld.service" "/etc/systemd/system/mysqld.s
         "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
 check "rhel mysqld: current LimitNOFILE" "$(unit_value "$R" LimitNOFILE)" \
         "$(jq -r '.changes[] | select(.key == "mysqld.service LimitNOFILE") | .current' "$tmp/out")"
-jq -r '.warnings[]' "$tmp/out" >"$tmp/msgs"
-check_contains "rhel mysqld: mariadb.service skipped" "skipped LimitNOFILE=65535 for mariadb.service (optional): no such unit" "$tmp/msgs"
+jq -r '.skipped[] | .reason' "$tmp/out" >"$tmp/msgs"
+check_contains "rhel mysqld: mariadb.service skipped" "LimitNOFILE=65535 for mariadb.service: no such unit" "$tmp/msgs"
+check "rhel mysqld: and not warned about" 0 "$(jq '[.warnings[] | select(contains("mariadb.service"))] | length' "$tmp/out")"
 htrun 0 "rhel mysqld: apply" "$h" --quiet apply mysql --set innodb_buffer_pool_size=$BP
 sd_dump "$h" mysqld.service
 sd_check "systemd: mysqld.service LimitNOFILE" "65535" "$(sd_limit LimitNOFILE)"

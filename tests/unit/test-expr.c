@@ -305,6 +305,19 @@ static void test_versions(void **state) {
         assert_true(eval_bool("version_ge(facts.kernel.release, \"5.10.112-11\")"));
         assert_true(eval_bool("version_ge(\"10\", 9)"));
         assert_true(eval_bool("version_ge(\"3.010\", \"3.9\")"));
+        /* RHEL 6 kernels: 60-swappiness.rules takes 2.6.32-303 and later
+         * (RHEL 6.4+, the swappiness==0 change backported) for 3.5. The
+         * release number after the dash is compared as a number, the
+         * ".el6.x86_64" after it only breaks a tie. */
+        assert_true(eval_bool("version_ge(\"2.6.32-754.el6.x86_64\", \"2.6.32-303\")"));
+        assert_true(eval_bool("version_ge(\"2.6.32-358.el6.x86_64\", \"2.6.32-303\")"));
+        assert_true(eval_bool("version_ge(\"2.6.32-303.el6\", \"2.6.32-303\")"));
+        assert_false(eval_bool("version_ge(\"2.6.32-279.el6.x86_64\", \"2.6.32-303\")"));
+        assert_false(eval_bool("version_ge(\"2.6.32-71.el6.x86_64\", \"2.6.32-303\")"));
+        assert_true(eval_bool("version_lt(\"2.6.32-754.el6.x86_64\", \"3.5\")"));
+        /* Debian 6's and kernel.org's 2.6.32 are not RHEL's 2.6.32-303 */
+        assert_false(eval_bool("version_ge(\"2.6.32-5-amd64\", \"2.6.32-303\")"));
+        assert_false(eval_bool("version_ge(\"2.6.32.61\", \"2.6.32-303\")"));
         assert_true(eval_bool("version_ge(\"99999999999999999999999.1\", \"9999999999999999999999.2\")"));
 
         assert_int_equal(ht_version_compare("5.10", "5.10"), 0);

@@ -402,7 +402,8 @@ static void test_expression_errors(void **state) {
         write_file(pdir, "e8.profile", "sysctl = { vm = { x = \"${1 + 1\"; }; };\n");
         expect_error("e8", NULL, -EINVAL, "without a closing", NULL);
 
-        /* an optional setting whose value is unknown is skipped, with a warning */
+        /* an optional setting whose value is unknown is skipped: listed,
+         * with the reason, not warned about */
         write_file(pdir, "opt.profile", "sysctl = { vm = { x = { value = \"= facts.thp.cmdline\"; "
                                         "optional = true; }; y = 1; }; };\n");
         ht_resolved *r;
@@ -411,7 +412,11 @@ static void test_expression_errors(void **state) {
                 fail_msg("%s", err);
         assert_null(find(r, HT_BK_SYSCTL, "vm.x"));
         assert_non_null(find(r, HT_BK_SYSCTL, "vm.y"));
-        assert_true(any_contains(r->warnings, "skipped optional sysctl vm.x"));
+        assert_false(any_contains(r->warnings, "vm.x"));
+        assert_int_equal(r->skipped.n, 1);
+        assert_string_equal(r->skipped.items[0].setting, "sysctl vm.x");
+        assert_true(strstr(r->skipped.items[0].reason, "sysctl vm.x: its value is unknown on this host"));
+        assert_true(strstr(r->skipped.items[0].source, "opt.profile:1"));
         ht_resolved_free(r);
 }
 

@@ -287,12 +287,27 @@ static void test_hugetext(void **state) {
         assert_string_equal(find(r, HT_BK_CMDLINE, "hugetext")->value, "3");
         ht_resolved_free(r);
 
+        /* a kernel without hugetext: skipped, with the reason, and no
+         * warning at all (it would be on every plan of every such host) */
         r = shipped(&kvm, "mysql", NULL);
         assert_null(find(r, HT_BK_CMDLINE, "hugetext"));
-        assert_true(any_contains(r->warnings, "skipped hugetext=1 (optional)"));
-        assert_true(any_contains(r->warnings, "Alibaba Cloud Linux 2 with kernel 4.19.91-25"));
-        assert_true(any_contains(r->warnings, "Alibaba Cloud Linux 3 with kernel 5.10.112-11"));
+        assert_null(find(r, HT_BK_SYSFS, "/sys/kernel/mm/transparent_hugepage/hugetext_enabled"));
+        assert_false(any_contains(r->warnings, "hugetext"));
+        assert_int_equal(r->skipped.n, 1);
+        assert_string_equal(r->skipped.items[0].setting,
+                            "sysfs /sys/kernel/mm/transparent_hugepage/hugetext_enabled, "
+                            "sysfs /sys/kernel/mm/transparent_hugepage/hugetext_pad_threshold, cmdline hugetext");
+        assert_true(strstr(r->skipped.items[0].reason, "hugetext=1: this kernel (5.14.0-362.el9.x86_64) has no "));
+        assert_true(strstr(r->skipped.items[0].reason, "Alibaba Cloud Linux 2 with kernel 4.19.91-25"));
+        assert_true(strstr(r->skipped.items[0].reason, "Alibaba Cloud Linux 3 with kernel 5.10.112-11"));
+        assert_true(startswith(r->skipped.items[0].source, "rule hugetext-unavailable ("));
         assert_null(r->errors);
+        ht_resolved_free(r);
+
+        /* hugetext=0: nothing set, nothing skipped */
+        char *off[] = {"hugetext=0", NULL};
+        r = shipped(&kvm, "mysql", off);
+        assert_int_equal(r->skipped.n, 0);
         ht_resolved_free(r);
 
         char *bad[] = {"hugetext=4", NULL};
@@ -333,8 +348,9 @@ static void test_swappiness(void **state) {
         _cleanup_free_ char *src = xasprintf("%s/rules/60-swappiness.rules", srcdir());
         FILE *f = fopen(src, "re");
         assert_non_null(f);
-        char buf[8192];
+        char buf[65536];
         size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        assert_true(n < sizeof(buf) - 1);
         buf[n] = 0;
         fclose(f);
         write_file(rdir, "60-swappiness.rules", buf);
@@ -344,6 +360,97 @@ static void test_swappiness(void **state) {
                 fail_msg("%s", err);
         assert_true(any_contains(r->errors, "vm.swappiness=0 keeps the kernel from swapping"));
         assert_true(any_contains(r->errors, "(rule swappiness-zero, "));
+        ht_resolved_free(r);
+}
+
+/* vm.swappiness on one kernel: the resolved value and whether the rule
+ * said why it is 10. */
+static void expect_swappiness(const char *release, const char *value) {
+        host h = kvm;
+        h.release = release;
+        ht_resolved *r = shipped(&h, "base", NULL);
+        const ht_setting *s = find(r, HT_BK_SYSCTL, "vm.swappiness");
+        if (!streq(s->value, value))
+                fail_msg("kernel %s: vm.swappiness %s, expected %s", release, s->value, value);
+        assert_int_equal(any_contains(r->warnings, "is older than 3.5"), streq(value, "10"));
+        ht_resolved_free(r);
+}
+
+static void test_swappiness_kernels(void **state) {
+        expect_swappiness("5.14.0-362.el9.x86_64", "1");
+        expect_swappiness("3.10.0-1160.el7.x86_64", "1");
+        expect_swappiness("3.5.0", "1");
+        /* RHEL 6.4 and later (2.6.32-303.el6 on) have the 3.5 behaviour */
+        expect_swappiness("2.6.32-754.35.1.el6.x86_64", "1");
+        expect_swappiness("2.6.32-358.el6.x86_64", "1");
+        expect_swappiness("2.6.32-303.el6.x86_64", "1");
+        /* RHEL 6.3 and before, other 2.6.32s, UEK R1, RHEL 5: 10 */
+        expect_swappiness("2.6.32-279.el6.x86_64", "10");
+        expect_swappiness("2.6.32-5-amd64", "10");
+        expect_swappiness("2.6.32-400.37.15.el6uek.x86_64", "10");
+        expect_swappiness("2.6.18-398.el5", "10");
+        expect_swappiness("3.4.113", "10");
+}
+
+/* cgroup v1: a warning that memory cgroups keep their own swappiness;
+ * cgroup v2 or an unknown version: none. */
+static void test_swappiness_cgroup(void **state) {
+        static const char *const versions[] = {"1", "2", "null"};
+        for (size_t i = 0; i < ELEMENTSOF(versions); i++) {
+                ht_context *c;
+                assert_int_equal(ht_context_new(tmp_root, &c), 0);
+                strv_pushf(&c->profile_path, "%s/profiles", srcdir());
+                strv_pushf(&c->rules_path, "%s/rules", srcdir());
+                _cleanup_free_ char *fj = facts_json(&kvm);
+                json_object *f = json_tokener_parse(fj), *cg = json_object_new_object();
+                json_object_object_add(cg, "version", json_tokener_parse(versions[i]));
+                json_object_object_add(f, "cgroup", cg);
+                assert_non_null(f);
+                ht_resolved *r = NULL;
+                char *err = NULL;
+                if (ht_profile_resolve_json(c, f, "mysql", NULL, &r, &err) < 0)
+                        fail_msg("%s", err);
+                bool warned = any_contains(r->warnings, "memory controller as cgroup v1") &&
+                              any_contains(r->warnings, "vm.swappiness=1 does not reach") &&
+                              any_contains(r->warnings, "(rule swappiness-cgroup-v1)");
+                assert_int_equal(warned, i == 0);
+                ht_resolved_free(r);
+                json_object_put(f);
+                ht_context_free(c);
+        }
+}
+
+/* A rule that drops only optional settings lists them as skipped with its
+ * message; one that drops a required setting still warns. */
+static void test_rule_skips(void **state) {
+        write_file(pdir, "s.profile",
+                   "sysctl = { vm = { a = { value = 1; optional = true; }; b = 2; }; };\n");
+        write_file(rdir, "10-s.rules",
+                   "rules = (\n"
+                   "  { name = \"no-a\"; skip = { backend = \"sysctl\"; key = \"vm.a\"; };\n"
+                   "    warn = \"vm.a: not on this kernel\"; },\n"
+                   "  { name = \"no-b\"; skip = { backend = \"sysctl\"; key = \"vm.b\"; }; }\n"
+                   ");\n");
+        ht_resolved *r;
+        char *err;
+        if (custom("s", NULL, &r, &err) < 0)
+                fail_msg("%s", err);
+        assert_null(find(r, HT_BK_SYSCTL, "vm.a"));
+        assert_null(find(r, HT_BK_SYSCTL, "vm.b"));
+        assert_int_equal(r->skipped.n, 1);
+        assert_string_equal(r->skipped.items[0].setting, "sysctl vm.a");
+        assert_string_equal(r->skipped.items[0].reason, "vm.a: not on this kernel");
+        assert_true(startswith(r->skipped.items[0].source, "rule no-a ("));
+        assert_true(strstr(r->skipped.items[0].source, "10-s.rules:2)"));
+        assert_false(any_contains(r->warnings, "vm.a"));
+        assert_true(any_contains(r->warnings, "skipped sysctl vm.b (from "));
+        _cleanup_free_ char *text = ht_resolved_format_text(r);
+        assert_true(strstr(text, "\nskipped (optional):\n  vm.a: not on this kernel (rule no-a ("));
+        json_object *j = ht_resolved_to_json(r);
+        json_object *sk = NULL;
+        assert_true(json_object_object_get_ex(j, "skipped", &sk));
+        assert_int_equal(json_object_array_length(sk), 1);
+        json_object_put(j);
         ht_resolved_free(r);
 }
 
@@ -452,6 +559,9 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_hugetext, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_large_pages, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_swappiness, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_swappiness_kernels, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_swappiness_cgroup, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_rule_skips, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_custom_rules, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rule_errors, setup, teardown),
         };

@@ -80,6 +80,7 @@ static void test_load_kernel(void **state) {
         src->cpu_count = 4;
         strv_push(&src->cpu_flags, "pdpe1gb");
         src->hypervisor = xstrdup("kvm");
+        src->cgroup_version = 1;
         json_object *j = ht_facts_to_json(src);
         char *good = write_tmp(d, "good.json", json_object_to_json_string(j));
         json_object_put(j);
@@ -97,6 +98,7 @@ static void test_load_kernel(void **state) {
         assert_int_equal(f->cpu_count, 4);
         assert_string_equal(f->thp_cmdline, "never");
         assert_string_equal(f->hypervisor, "kvm");
+        assert_int_equal(f->cgroup_version, 1);
         assert_string_equal(f->facts_file, good);
         assert_null(f->boot_id);
 
@@ -111,6 +113,8 @@ static void test_load_kernel(void **state) {
                 {"{\"kernel\": {\"cmdline\": \"a\\nb\"}, \"memory\": {}}", "kernel.cmdline"},
                 {"{\"kernel\": {}, \"memory\": {}, \"cpu\": {\"flags\": [\"a b\"]}}", "cpu.flags"},
                 {"{\"kernel\": {}, \"memory\": {}, \"hugepages\": {\"default_size_kb\": 0}}", "0 is not a page size"},
+                {"{\"kernel\": {}, \"memory\": {}, \"cgroup\": {\"version\": 3}}", "cgroup.version: must be 1 or 2, not 3"},
+                {"{\"kernel\": {}, \"memory\": {}, \"cgroup\": {\"version\": \"1\"}}", "cgroup.version: expected a whole number"},
                 {"{\"kernel\": {}, \"memory\": {}, \"image\": {\"offline\": true}}", "collected from an offline image"},
                 {"{\"kernel\": {}}", "does not look like the output"},
                 {"[]", "does not look like the output"},
