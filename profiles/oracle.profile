@@ -1,12 +1,24 @@
 # oracle: Oracle Database on Linux.
 #
 # Kernel parameters and oracle user limits: the values of Oracle's
-# oracle-database-preinstall-19c package (also 21c/23ai), as written in the
-# sysctl.conf and /etc/security/limits.d/oracle-database-preinstall-19c.conf
-# it installs, each with the comment "oracle-database-preinstall-19c setting
-# for ... is ..."; Oracle Database Installation Guide for Linux, "Minimum
-# Parameter Settings for Installation"
+# oracle-database-preinstall-19c package, as written in the sysctl.conf and
+# /etc/security/limits.d/oracle-database-preinstall-19c.conf it installs,
+# each with the comment "oracle-database-preinstall-19c setting for ... is
+# ..."; Oracle Database Installation Guide for Linux, "Minimum Parameter
+# Settings for Installation"
 # (https://docs.oracle.com/en/database/oracle/oracle-database/19/ladbi/minimum-parameter-settings-for-installation.html).
+#
+# oracle_release picks what differs between releases. The 21c and 23ai
+# packages write the same lines as 19c's except: 23ai sets kernel.panic = 10
+# (rules/15-oracle.rules) and ip_local_port_range = 9000 65535, both rows of
+# the 23ai table too; 21c changes nothing (its package's sysctl lines
+# equal 19c's; the 21c guide's table could not be read here). The packages'
+# files were compared as reproduced in public install notes, not from the
+# RPMs themselves. The 23ai table also words shmall differently ("greater
+# than or equal to the value of shmmax, in pages", 19c: "40 percent of the
+# size of physical memory in pages"); the package value taken below,
+# 1073741824 pages of 4 KB, is exactly shmmax's 4398046511104 bytes, so it
+# serves both.
 #
 # That table's values are "minimum values only" and "if the current value
 # for any parameter is greater than the value listed in this table, then
@@ -15,9 +27,15 @@
 # a host above it keeps its value (hosttune.profile(5), BOUNDS). Values the
 # table does not list as minimums (panic_on_oops, rp_filter) are exact.
 #
-# HugePages for the SGA (rules/10-hugepages.rules), THP never
-# (rules/40-thp.rules; madvise on UEK7+), swappiness per rule.
+# Limits are minimums too (at_least): a larger value another limits file
+# already gives the oracle user is kept. kernel.numa_balancing = 0 on NUMA
+# hosts, as tuned's oracle profile (rules/15-oracle.rules).
+#
+# HugePages for the SGA (rules/10-hugepages.rules) take at most 70 % of the
+# memory (rules/20-memory.rules), THP never (rules/40-thp.rules; madvise on
+# UEK7+), swappiness per rule.
 #   hosttune apply oracle --set sga_max_size=18G
+#   hosttune apply oracle --set oracle_release=23ai --set sga_max_size=18G
 
 summary = "Oracle Database: preinstall kernel parameters and limits, HugePages for the SGA, THP off";
 inherit = "base";
@@ -27,19 +45,43 @@ params = {
         sga_max_size = 0;
         # Pages on top of ceil(SGA / Hugepagesize).
         hugepage_slack = 2;
+        # The database release: "19c", "21c" or "23ai" (rules/15-oracle.rules).
+        oracle_release = "19c";
         # The Oracle software owner: Oracle Database Installation Guide 19c for
         # Linux, "About the Oracle Database Preinstallation RPM": the RPM "creates
         # an oracle user, and creates the oraInventory (oinstall) and OSDBA (dba)
         # groups for that user".
         oracle_user = "oracle";
-        # The OSDBA group: vm.hugetlb_shm_group gets its gid.
-        oracle_group = "dba";
-        # MEMORY_TARGET in bytes: AMM cannot use HugePages (rules/20-memory.rules).
+        # vm.hugetlb_shm_group gets this group's gid. Oracle's "Configuring
+        # HugePages on Linux" (Database Installation Guide 19c and 23ai,
+        # https://docs.oracle.com/en/database/oracle/oracle-database/19/cwlin/configure-hugepages.html)
+        # has you run "id oracle" and "note the value of gid", the oracle
+        # user's primary group, "gid=54321(oinstall)" in its example, and set
+        # vm.hugetlb_shm_group to it (the step that sets it could be read
+        # only in part here). So oinstall, the Oracle Inventory group, not
+        # OSDBA (dba): the kernel also accepts a supplementary group
+        # (in_group_p()), so dba works for an oracle user in it, but oinstall
+        # is what Oracle's procedure names and what every Oracle software
+        # owner (oracle, grid) has as its primary group.
+        oracle_group = "oinstall";
+        # MEMORY_TARGET and MEMORY_MAX_TARGET in bytes: either one set means
+        # AMM, which cannot use HugePages (rules/20-memory.rules).
         memory_target = 0;
+        memory_max_target = 0;
 
         hugepages_bytes = "= sga_max_size";
         hugepages_owner = "= oracle_user";
         hugepages_group = "= oracle_group";
+        # Without the group (or CAP_IPC_LOCK) a kernel from 5.16 on refuses
+        # the SGA's SHM_HUGETLB segments: an error (rules/10-hugepages.rules).
+        hugepages_group_required = true;
+        # Oracle's "Configuring HugePages on Linux" (as above): "Oracle
+        # recommends that you reserve a minimum of 30 percent of the total
+        # memory for standard pages and not more than 70 percent of the total
+        # memory for HugePages."
+        hugepages_max_percent = 70;
+        # tuned's oracle profile: kernel.numa_balancing = 0 (rules/15-oracle.rules).
+        numa_balancing_off = true;
         # Oracle Database Installation Guide for Linux, "Disabling Transparent
         # HugePages"; My Oracle Support Doc ID 1557478.1.
         thp = "never";
@@ -55,6 +97,15 @@ sysctl = {
                 file-max = { value = 6815744; bound = "at-least"; };
                 # preinstall: fs.aio-max-nr is 1048576; the guide's table: 1048576 (minimum)
                 aio-max-nr = { value = 1048576; bound = "at-least"; };
+        };
+        vm = {
+                # Red Hat: "for Oracle databases, Red Hat recommends a swappiness
+                # value of 10" (Red Hat Enterprise Linux 6 Performance Tuning
+                # Guide, 5.5 "Tuning Virtual Memory"); tuned's oracle profile
+                # (profiles/oracle/tuned.conf) sets vm.swappiness = 10. The
+                # preinstall package sets none. Chosen over base's 1: these are
+                # the sources that speak of Oracle. Exact, as in base.
+                swappiness = { value = 10; bound = "exact"; };
         };
         kernel = {
                 # preinstall: kernel.sem is '250 32000 100 128' (SEMMSL SEMMNS SEMOPM SEMMNI);
@@ -86,10 +137,17 @@ sysctl = {
                         wmem_max = { value = 1048576; bound = "at-least"; };
                 };
                 ipv4 = {
-                        # preinstall: net.ipv4.ip_local_port_range is 9000 65500; the guide's
-                        # table: "Minimum: 9000 Maximum: 65500": a range that may only widen
-                        # (low end at most 9000, high end at least 65500)
-                        ip_local_port_range = { value = "9000 65500"; bound = "range"; };
+                        # preinstall-19c/21c: net.ipv4.ip_local_port_range is 9000 65500;
+                        # the 19c guide's table: "Minimum: 9000 Maximum: 65500". 23ai: the
+                        # table says "Minimum: 9000 Maximum: 65535" and preinstall-23ai
+                        # writes "9000 65535" (under a comment that still says 9000
+                        # 65500). tuned's oracle profile has 9000 65499; Oracle's own
+                        # values are taken. A range that may only widen (low end at most
+                        # 9000, high end at least the release's maximum)
+                        ip_local_port_range = {
+                                value = "= if(oracle_release == \"23ai\", \"9000 65535\", \"9000 65500\")";
+                                bound = "range";
+                        };
                         conf = {
                                 # preinstall: net.ipv4.conf.all.rp_filter is 2 (loose mode,
                                 # for multiple interconnects); not in the table: exact
@@ -101,23 +159,34 @@ sysctl = {
         };
 };
 
-# /etc/security/limits.d/oracle-database-preinstall-19c.conf
+# /etc/security/limits.d/oracle-database-preinstall-19c.conf (the 21c and
+# 23ai packages write the same limits). Every one is a minimum (at_least):
+# the guide's note on its tables covers "kernel parameter and shell limit
+# values" ("minimum values only"), so a larger value, or unlimited, that
+# another limits file already gives the oracle user is kept and
+# hosttune's file holds no line for it.
 limits = (
         # preinstall: nofile soft limit is 1024
-        { domain = "= oracle_user"; type = "soft"; item = "nofile"; value = 1024; },
+        { domain = "= oracle_user"; type = "soft"; item = "nofile"; value = 1024; at_least = true; },
         # preinstall: nofile hard limit is 65536
-        { domain = "= oracle_user"; type = "hard"; item = "nofile"; value = 65536; },
+        { domain = "= oracle_user"; type = "hard"; item = "nofile"; value = 65536; at_least = true; },
         # preinstall: nproc soft limit is 16384 (Orabug 15971421)
-        { domain = "= oracle_user"; type = "soft"; item = "nproc"; value = 16384; },
+        { domain = "= oracle_user"; type = "soft"; item = "nproc"; value = 16384; at_least = true; },
         # preinstall: nproc hard limit is 16384
-        { domain = "= oracle_user"; type = "hard"; item = "nproc"; value = 16384; },
+        { domain = "= oracle_user"; type = "hard"; item = "nproc"; value = 16384; at_least = true; },
         # preinstall: stack soft limit is 10240KB
-        { domain = "= oracle_user"; type = "soft"; item = "stack"; value = 10240; },
+        { domain = "= oracle_user"; type = "soft"; item = "stack"; value = 10240; at_least = true; },
         # preinstall: stack hard limit is 32768KB
-        { domain = "= oracle_user"; type = "hard"; item = "stack"; value = 32768; },
+        { domain = "= oracle_user"; type = "hard"; item = "stack"; value = 32768; at_least = true; },
         # preinstall: memlock hard limit is maximum of 128GB on x86_64 (KB);
         # rules/10-hugepages.rules raises it when the HugePages need more.
-        { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; },
+        { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: memlock soft limit is maximum of 128GB on x86_64 (KB)
-        { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; }
+        { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; at_least = true; },
+        # preinstall: "setting for data soft limit is 'unlimited'" (the 19c
+        # and 23ai packages' file as reproduced in public install notes; the
+        # RPMs themselves not inspected, nor which 19c version added it)
+        { domain = "= oracle_user"; type = "soft"; item = "data"; value = "unlimited"; at_least = true; },
+        # preinstall: "setting for data hard limit is 'unlimited'"
+        { domain = "= oracle_user"; type = "hard"; item = "data"; value = "unlimited"; at_least = true; }
 );

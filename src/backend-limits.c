@@ -34,7 +34,8 @@ static void limits_set_done(limits_set *s) {
 
 /* Every file pam_limits would read at the next login, with hosttune's as
  * planned (dropin; NULL when it goes away). Unreadable or unparsable
- * files of others are skipped leniently, as pam_limits skips bad lines. */
+ * files of others are skipped leniently, as pam_limits skips bad lines;
+ * plan gets the warnings about them (NULL: already given). */
 static void load_limits(const ht_context *c, const char *dropin, limits_set *ret, ht_plan *plan) {
         _cleanup_strv_free_ char **names = NULL;
         ht_list_dir(c, HT_LIMITS_DIR, ".conf", &names);
@@ -55,7 +56,7 @@ static void load_limits(const ht_context *c, const char *dropin, limits_set *ret
                         int k = ht_read_file(c, order[i], LIMITS_FILE_MAX, &content, &len);
                         if (k == -ENOENT)
                                 continue;
-                        if (k < 0) {
+                        if (k < 0 && plan) {
                                 /* a huge or unreadable file is not read, but
                                  * not silently: it may override ours */
                                 _cleanup_free_ char *shown = ht_display_path(c, order[i]);
@@ -71,7 +72,7 @@ static void load_limits(const ht_context *c, const char *dropin, limits_set *ret
                                     &err) < 0)
                         continue;
                 /* say which lines were left out of the precedence check */
-                if (!ours && f->warnings) {
+                if (!ours && f->warnings && plan) {
                         _cleanup_free_ char *shown = ht_display_path(c, order[i]);
                         for (size_t w = 0; f->warnings[w]; w++)
                                 ht_plan_warn(plan, "%s:%s; pam_limits skips that line too", shown, f->warnings[w]);
@@ -121,6 +122,17 @@ static void accounts_done(accounts *cache) {
         free(cache->list);
 }
 
+/* Whether limits.conf value a is at least b: unlimited (infinity, -1)
+ * is above every number; a value that is not a number meets nothing. */
+static bool limit_at_least(const char *a, const char *b) {
+        bool ua = streq(a, "unlimited") || streq(a, "infinity") || streq(a, "-1");
+        bool ub = streq(b, "unlimited") || streq(b, "infinity") || streq(b, "-1");
+        if (ua || ub)
+                return ua;
+        uint64_t x, y;
+        return parse_u64(a, &x) >= 0 && parse_u64(b, &y) >= 0 && x >= y;
+}
+
 /* Report entries of other files that win over hosttune's for a user
  * domain (the case that matters: the database owner). */
 static void check_precedence(const ht_context *c, const ht_setting *s, const limits_set *set, accounts *cache,
@@ -149,7 +161,7 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const lim
                 const ht_limits_hit *h = hits[i];
                 if (!h || !h->set || streq(set->paths[h->file], HT_LIMITS_DROPIN))
                         continue;
-                if (streq(h->value, s->value))
+                if (streq(h->value, s->value) || (s->at_least && limit_at_least(h->value, s->value)))
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, set->paths[h->file]);
                 ht_plan_warn(plan, "%s:%u takes precedence over hosttune's entry: %s gets %s %s %s, not %s; "
@@ -161,6 +173,33 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const lim
                 ht_plan_warn(plan, "%s:%u exempts %s from all limits: hosttune's entries for it have no effect",
                              shown, res.no_limits_line, s->domain);
         }
+}
+
+/* Whether the files other than hosttune's already give user domain s at
+ * least s's value for each type s sets (soft, hard or both for "-");
+ * ret_hit: the entry that does (the hard one for "-"). A user that does
+ * not exist yet has nothing to keep. */
+static bool host_meets(const ht_context *c, const ht_setting *s, const limits_set *others, accounts *cache,
+                       ht_limits_hit *ret_hit) {
+        const account *a = account_of(c, cache, s->domain);
+        if (!a->exists)
+                return false;
+        ht_limits_subject who = {
+                .user = s->domain, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
+                .n_gids = a->n_gids,
+        };
+        ht_limits_result res;
+        ht_limits_effective((const ht_limits_file *const *)others->files, others->n, &who, s->item,
+                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+        if (res.no_limits)
+                return false;
+        bool soft = streq(s->type, "soft") || streq(s->type, "-");
+        bool hard = streq(s->type, "hard") || streq(s->type, "-");
+        if ((soft && !(res.soft.set && limit_at_least(res.soft.value, s->value))) ||
+            (hard && !(res.hard.set && limit_at_least(res.hard.value, s->value))))
+                return false;
+        *ret_hit = hard ? res.hard : res.soft;
+        return true;
 }
 
 /* The value hosttune's current file gives domain/type/item, if any. */
@@ -189,11 +228,24 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 return 0;
         }
 
+        /* What the other files give, for minimums (at_least): a value they
+         * already give at or above the profile's is the host's and stays;
+         * hosttune's file holds no line for it, which would lower it. */
+        limits_set others;
+        load_limits(c, NULL, &others, plan);
+        accounts cache = {0};
+        bool *kept = xcalloc(n, sizeof(*kept));
+        ht_limits_hit *kept_hit = xcalloc(n, sizeof(*kept_hit));
         ht_limits_setting *want = xcalloc(n, sizeof(*want));
-        size_t nw = 0;
+        size_t nw = 0, ni = 0;
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
-                if (s->backend == HT_BK_LIMITS)
+                if (s->backend != HT_BK_LIMITS)
+                        continue;
+                size_t at = ni++;
+                if (s->at_least && !strchr("@*%", s->domain[0]) && !strchr(s->domain, ':'))
+                        kept[at] = host_meets(c, s, &others, &cache, &kept_hit[at]);
+                if (!kept[at])
                         want[nw++] = (ht_limits_setting){
                                 .domain = s->domain, .type = s->type, .item = s->item, .value = s->value,
                         };
@@ -203,6 +255,10 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         free(want);
         if (k < 0) {
                 ht_plan_error(plan, "%s: %s", HT_LIMITS_DROPIN, err);
+                free(kept);
+                free(kept_hit);
+                accounts_done(&cache);
+                limits_set_done(&others);
                 return 0;
         }
 
@@ -213,21 +269,40 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 ht_limits_parse(old, old_len, HT_LIMITS_LENIENT, &cur, &perr);
         }
         limits_set set;
-        load_limits(c, content, &set, plan);
-        accounts cache = {0};
+        load_limits(c, content, &set, NULL);
+        ni = 0;
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_LIMITS)
                         continue;
+                size_t at = ni++;
                 const char *now = current_value(cur, s);
+                if (kept[at]) {
+                        const ht_limits_hit *h = &kept_hit[at];
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, h->value, h->value);
+                        ch->source = xstrdup(s->source);
+                        ch->outcome = HT_OUTCOME_KEPT;
+                        ch->bound = HT_BOUND_AT_LEAST;
+                        ch->bound_value = xstrdup(s->value);
+                        _cleanup_free_ char *shown = ht_display_path(c, others.paths[h->file]);
+                        ch->note = xasprintf("%s:%u gives %s", shown, h->line, h->value);
+                        continue;
+                }
                 if (!streq_ptr(now, s->value)) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now, s->value);
                         ch->source = xstrdup(s->source);
+                        if (s->at_least) {
+                                ch->bound = HT_BOUND_AT_LEAST;
+                                ch->bound_value = xstrdup(s->value);
+                        }
                 }
                 check_precedence(c, s, &set, &cache, plan);
         }
+        free(kept);
+        free(kept_hit);
         accounts_done(&cache);
         limits_set_done(&set);
+        limits_set_done(&others);
         ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content, strlen(content), 0644);
         return 0;
 }

@@ -760,7 +760,7 @@ static int parse_sysctl_sysfs(ht_pfile *p, const config_setting_t *s, ht_backend
 }
 
 static int parse_limits(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const keys[] = {"domain", "type", "item", "value", "optional", NULL};
+        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", NULL};
         int t = config_setting_type(s);
         if (t != CONFIG_TYPE_LIST) {
                 *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
@@ -787,6 +787,8 @@ static int parse_limits(ht_pfile *p, const config_setting_t *s, char **ret_error
                 if (r >= 0)
                         r = get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
                                      ret_error);
+                if (r >= 0)
+                        r = get_bool(m, "at_least", p->path, what, &e->at_least, NULL, ret_error);
                 if (r < 0)
                         return r;
         }

@@ -148,8 +148,14 @@ static void test_seed_oracle(void **state) {
         assert_string_equal(s->value, "134217728");
         assert_string_equal(s->domain, "oracle");
         assert_string_equal(s->item, "memlock");
-        /* gid of dba from the fake host's /etc/group */
-        assert_string_equal(find(r, HT_BK_SYSCTL, "vm.hugetlb_shm_group")->value, "54322");
+        /* a minimum, like every oracle limit (profile-load: at_least) */
+        assert_true(s->at_least);
+        s = find(r, HT_BK_LIMITS, "oracle hard data");
+        assert_string_equal(s->value, "unlimited");
+        assert_true(s->at_least);
+        /* gid of oinstall (Oracle's "Configuring HugePages on Linux")
+         * from the fake host's /etc/group */
+        assert_string_equal(find(r, HT_BK_SYSCTL, "vm.hugetlb_shm_group")->value, "54321");
         assert_string_equal(find(r, HT_BK_SYSFS, "/sys/kernel/mm/transparent_hugepage/enabled")->value,
                             "never");
         s = find(r, HT_BK_CMDLINE, "transparent_hugepage");

@@ -153,9 +153,15 @@ static void test_memory_safety(void **state) {
         h.mem_kb = "16777216"; /* 16 GB */
         char *sets[] = {"sga_max_size=18G", NULL};
         ht_resolved *r = shipped(&h, "oracle", sets);
+        /* oracle: at most 70 % (Oracle's "Configuring HugePages on Linux") */
         assert_true(any_contains(r->errors, "the plan needs 18.0 GB of HugePages (9218 pages of 2048 KB), "
                                             "the host has 16 GB of memory and HugePages may take at "
-                                            "most 90% of it (14.4 GB)."));
+                                            "most 70% of it (11.2 GB)."));
+        ht_resolved_free(r);
+        /* other profiles keep hosttune's 90 % */
+        char *mysql[] = {"innodb_buffer_pool_size=18G", NULL};
+        r = shipped(&h, "mysql", mysql);
+        assert_true(any_contains(r->errors, "HugePages may take at most 90% of it (14.4 GB)."));
         ht_resolved_free(r);
         char *raised[] = {"sga_max_size=14G", "hugepages_max_percent=95", NULL};
         r = shipped(&h, "oracle", raised);
@@ -166,6 +172,12 @@ static void test_memory_safety(void **state) {
         assert_true(any_contains(r->errors, "Oracle automatic memory management (MEMORY_TARGET=6442450944) "
                                             "cannot use HugePages."));
         assert_true(any_contains(r->errors, "use ASMM"));
+        ht_resolved_free(r);
+        /* MEMORY_MAX_TARGET alone is AMM too, and is named */
+        char *amm_max[] = {"sga_max_size=4G", "memory_max_target=6G", NULL};
+        r = shipped(&h, "oracle", amm_max);
+        assert_true(any_contains(r->errors, "Oracle automatic memory management (MEMORY_MAX_TARGET=6442450944) "
+                                            "cannot use HugePages."));
         ht_resolved_free(r);
         /* AMM without HugePages is fine */
         char *amm_only[] = {"memory_target=6G", NULL};
