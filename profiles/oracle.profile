@@ -67,6 +67,7 @@ params = {
         # MEMORY_TARGET and MEMORY_MAX_TARGET in bytes: either one set means
         # AMM, which cannot use HugePages (rules/20-memory.rules).
         memory_target = 0;
+        # Oracle Database Reference, MEMORY_MAX_TARGET (as above): 0, not set.
         memory_max_target = 0;
 
         hugepages_bytes = "= sga_max_size";

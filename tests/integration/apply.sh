@@ -19,7 +19,7 @@ cp -a "$h" "$tmp/before"
 
 # --- dry run: nothing at all changes, not even the state directory --------
 htrun 2 "apply --dry-run shows pending changes" "$h" apply --dry-run oracle $SGA
-check_contains "apply --dry-run prints the plan" "vm.swappiness: 60 → 1" "$tmp/out"
+check_contains "apply --dry-run prints the plan" "vm.swappiness: 60 → 10" "$tmp/out"
 if d=$(diff -r "$tmp/before" "$h" 2>&1); then ok "apply --dry-run changes nothing (diff -r)"; else
         not_ok "apply --dry-run changed the tree: $d"; fi
 check "apply --dry-run makes no state directory" "no" "$([ -e "$h/var/lib/hosttune" ] && echo yes || echo no)"
@@ -38,11 +38,11 @@ check "apply --json profile" "oracle" "$(jq_get "$tmp/apply1.json" profile)"
 for f in changes files warnings errors actions; do
         jq_get "$tmp/apply1.json" "$f.#" >/dev/null && ok "apply --json has $f[]" || not_ok "apply --json lacks $f[]"
 done
-check "apply --json changes[0] has backend/key/current/desired" "sysctl vm.swappiness 60 1" \
+check "apply --json changes[0] has backend/key/current/desired" "sysctl vm.swappiness 60 10" \
         "$(jq_get "$tmp/apply1.json" changes.0.backend) $(jq_get "$tmp/apply1.json" changes.0.key) $(jq_get "$tmp/apply1.json" changes.0.current) $(jq_get "$tmp/apply1.json" changes.0.desired)"
 
 # runtime values are written (and were read back)
-check "vm.swappiness written" "1" "$(cat "$h/proc/sys/vm/swappiness")"
+check "vm.swappiness written" "10" "$(cat "$h/proc/sys/vm/swappiness")"
 # kernel.sem is a minimum (oracle.profile) and the fixture is above it in
 # every field: kept as it was; fs.aio-max-nr is below: raised to it
 check "kernel.sem kept" "$(cat "$HOSTS/debian12-kvm/proc/sys/kernel/sem")" "$(cat "$h/proc/sys/kernel/sem")"
@@ -50,7 +50,7 @@ check "fs.aio-max-nr raised" "1048576" "$(cat "$h/proc/sys/fs/aio-max-nr")"
 # the fixture behaves as the kernel: one word taken, the list shown with it marked
 check "THP written" "always madvise [never]" "$(cat "$h/sys/kernel/mm/transparent_hugepage/enabled")"
 # files: new ones 0644 root:root (as root), existing ones keep theirs
-check_contains "sysctl drop-in written" "vm.swappiness = 1" "$h/etc/sysctl.d/90-hosttune.conf"
+check_contains "sysctl drop-in written" "vm.swappiness = 10" "$h/etc/sysctl.d/90-hosttune.conf"
 check_contains "grub defaults edited" 'GRUB_CMDLINE_LINUX="transparent_hugepage=never"' "$h/etc/default/grub"
 check "new file mode" "644" "$(stat -c %a "$h/etc/sysctl.d/90-hosttune.conf")"
 check "new limits file mode" "644" "$(stat -c %a "$h/etc/security/limits.d/90-hosttune.conf")"

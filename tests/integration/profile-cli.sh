@@ -19,8 +19,8 @@ check "nr_hugepages in JSON" "9218" \
         "$(jq -r '.settings[] | select(.key == "vm.nr_hugepages") | .value' "$tmp/out")"
 check "derived by the hugepages rule" "true" \
         "$(jq '[.settings[] | select(.key == "vm.nr_hugepages") | .source | test("^rule ")] | any' "$tmp/out")"
-check "swappiness from base, with file:line" "true" \
-        "$(jq '[.settings[] | select(.key == "vm.swappiness") | .source | test("base.profile:[0-9]+$")] | any' "$tmp/out")"
+check "swappiness from oracle (overriding base), with file:line" "true" \
+        "$(jq '[.settings[] | select(.key == "vm.swappiness") | .source | test("oracle.profile:[0-9]+$")] | any' "$tmp/out")"
 
 run 1 "unknown profile" $H $P show nosuch
 check_contains "unknown profile named" "profile 'nosuch' not found on the profile path" "$tmp/err"

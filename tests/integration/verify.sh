@@ -57,7 +57,7 @@ check "HugePages actual" "100" "$(jq -r '.checks[] | select(.key == "HugePages_T
 
 fresh
 reboot_host "$h" transparent_hugepage=never 2050
-sed -i 's/^vm.swappiness = 1$/vm.swappiness = 5/' "$h/etc/sysctl.d/90-hosttune.conf"
+sed -i 's/^vm.swappiness = 10$/vm.swappiness = 5/' "$h/etc/sysctl.d/90-hosttune.conf"
 run 2 "someone edited the sysctl drop-in: drift" --root "$h" --json verify
 check "file hash drift" "drift" "$(status_of "$tmp/out" /etc/sysctl.d/90-hosttune.conf)"
 
@@ -94,7 +94,7 @@ check "the hint names profile and parameters" \
 # the command as printed (with this build's binary for "hosttune")
 (eval "set -- ${cmd#hosttune }" && HOSTTUNE_NO_AUDIT=1 "$HOSTTUNE" "$@" >"$tmp/hint.out" 2>"$tmp/hint.err")
 check "the hinted apply runs" "0" "$?"
-check "it was the same apply: only vm.swappiness changed back" "1" "$(cat "$h/proc/sys/vm/swappiness")"
+check "it was the same apply: only vm.swappiness changed back" "10" "$(cat "$h/proc/sys/vm/swappiness")"
 run 3 "after the hinted apply: no drift, only the reboot pending" --root "$h" --json verify
 check "after the hinted apply: swappiness ok" "ok" "$(status_of "$tmp/out" vm.swappiness)"
 h=$(copy_host debian12-kvm)
@@ -102,7 +102,7 @@ mkdir -p "$h/etc/hosttune/rules"
 cp "$top_srcdir"/rules/*.rules "$h/etc/hosttune/rules/"
 "$HOSTTUNE" --root "$h" --profile-path "$top_srcdir/profiles" --quiet apply oracle --set sga_max_size=4G \
         --set "hugepage_slack=3" >/dev/null 2>&1 || { echo "Bail out! apply for the hint failed"; exit 99; }
-sed -i 's/^vm.swappiness = 1$/vm.swappiness = 5/' "$h/etc/sysctl.d/90-hosttune.conf"
+sed -i 's/^vm.swappiness = 10$/vm.swappiness = 5/' "$h/etc/sysctl.d/90-hosttune.conf"
 run 2 "file drift for the plan hint" --root "$h" --json verify
 hint=$(jq -r '.checks[] | select(.key == "/etc/sysctl.d/90-hosttune.conf") | .hint' "$tmp/out")
 cmd=$(printf '%s\n' "$hint" | sed -n "s/^edited since apply; see the diff with '\(hosttune .*\)', re-apply or roll back$/\1/p")

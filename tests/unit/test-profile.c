@@ -143,7 +143,7 @@ static void test_seed_oracle(void **state) {
         assert_true(strstr(s->source, "profiles/oracle.profile:"));
         assert_string_equal(find(r, HT_BK_SYSCTL, "kernel.sem")->value, "250 32000 100 128");
         assert_string_equal(find(r, HT_BK_SYSCTL, "net.ipv4.conf.all.rp_filter")->value, "2");
-        assert_string_equal(find(r, HT_BK_SYSCTL, "vm.swappiness")->value, "1");
+        assert_string_equal(find(r, HT_BK_SYSCTL, "vm.swappiness")->value, "10");
         s = find(r, HT_BK_LIMITS, "oracle soft memlock");
         assert_string_equal(s->value, "134217728");
         assert_string_equal(s->domain, "oracle");
