@@ -21,7 +21,13 @@
 /* Hosts without systemd-sysctl apply sysctl.d through procps'
  * `sysctl --system`, which also reads /etc/sysctl.conf last. */
 static bool uses_procps_order(const ht_context *c) {
-        return !ht_exists(c, "/usr/lib/systemd/systemd-sysctl") && !ht_exists(c, "/lib/systemd/systemd-sysctl");
+        ht_context *memo = (ht_context *)c; /* its memo field only */
+        if (!memo->memo_systemd_sysctl)
+                memo->memo_systemd_sysctl = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") ||
+                                                            ht_exists(c, "/lib/systemd/systemd-sysctl")
+                                                    ? 1
+                                                    : -1;
+        return memo->memo_systemd_sysctl < 0;
 }
 
 /* Hosts whose boot reads /etc/sysctl.conf only: no systemd-sysctl and no

@@ -380,6 +380,16 @@ int ht_lstat(const ht_context *c, const char *path, struct stat *ret) {
 }
 
 bool ht_exists(const ht_context *c, const char *path) {
+        /* an O_PATH open that succeeds is the answer: no fstat needed */
+        if (ht_path_check(path) < 0)
+                return false;
+        int fd = open_beneath(c, path, O_PATH, 0);
+        if (fd >= 0) {
+                close(fd);
+                return true;
+        }
+        if (fd != -EAGAIN)
+                return false;
         struct stat st;
         return ht_stat(c, path, &st) == 0;
 }

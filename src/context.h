@@ -27,7 +27,13 @@ typedef struct ht_context {
         bool quiet;
         ht_color_mode color;
         char *facts_file;    /* --facts FILE: kernel facts for an offline image, or NULL */
+        /* What the tree under root is, asked once (hosttune creates
+         * neither /proc nor systemd's binaries): 0 not asked yet, 1 yes,
+         * -1 no. The only fields written through a const context. */
+        signed char memo_root_live;
+        signed char memo_systemd_sysctl;
 } ht_context;
+
 
 /* Open root (a directory) and fill in defaults. -errno on failure. */
 int ht_context_new(const char *root, ht_context **ret);

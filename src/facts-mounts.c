@@ -78,7 +78,11 @@ static void parse_table(ht_facts *f, const char *buf, size_t len, const char *wh
                 mnt_unref_table(tb);
                 return;
         }
-        int r = mnt_table_parse_stream(tb, stream, where);
+        /* libmount resolves the name it is given (realpath: a readlink per
+         * component) only to learn which task's mount table this is, which
+         * hosttune never asks; "/" resolves with no system call. Messages
+         * name the file with `where`. */
+        int r = mnt_table_parse_stream(tb, stream, "/");
         fclose(stream);
         /* libmount guesses the format from the first line: a table without
          * mount roots was not mountinfo. */

@@ -204,7 +204,10 @@ static void collect_services(const ht_context *c, ht_facts *f) {
 }
 
 bool ht_facts_root_live(const ht_context *c) {
-        return ht_exists(c, "/proc/sys/kernel") || ht_exists(c, "/sys/kernel");
+        ht_context *memo = (ht_context *)c; /* its memo field only */
+        if (!memo->memo_root_live)
+                memo->memo_root_live = ht_exists(c, "/proc/sys/kernel") || ht_exists(c, "/sys/kernel") ? 1 : -1;
+        return memo->memo_root_live > 0;
 }
 
 int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) {

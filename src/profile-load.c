@@ -442,7 +442,10 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
                                        (long long)st.st_size, HT_PROFILE_MAX_SIZE);
                 return -EFBIG;
         }
-        int r = check_trust(&st, path, geteuid() == 0, ret_error);
+        static int euid = -1; /* hosttune never changes its ids: ask once */
+        if (euid < 0)
+                euid = (int)geteuid();
+        int r = check_trust(&st, path, euid == 0, ret_error);
         if (r < 0)
                 return r;
 
@@ -450,7 +453,7 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
          * file trusted. */
         _cleanup_free_ char *buf = NULL;
         size_t len;
-        r = ht_read_fd(fd, HT_PROFILE_MAX_SIZE, &buf, &len);
+        r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, &buf, &len);
         if (r == -EFBIG) {
                 *ret_error = xasprintf("%s: too large", path);
                 return r;

@@ -132,12 +132,17 @@ const char *ht_strerror(int err) {
         return strerror(err);
 }
 
-int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
-        /* Straight into the buffer, 1 KB first: most files read here are
-         * a value or a few lines. */
+int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len) {
+        /* Every read(2) is a system call, and they cost more than the
+         * copying here: one page first (most files read here are a value
+         * or a few lines; /proc and /sys files report no size), or the
+         * size the caller got from fstat with room for the EOF read, then
+         * four times as much each time. */
         strbuf b = {0};
+        strbuf_grow(&b, size_hint && size_hint < max ? size_hint + 1024 : 4095);
         for (;;) {
-                strbuf_grow(&b, b.len < 1023 ? 1023 - b.len : b.len);
+                if (b.cap - b.len - 1 < 1024)
+                        strbuf_grow(&b, 3 * b.cap);
                 ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
                 if (n < 0 && errno == EINTR)
                         continue;
@@ -157,9 +162,13 @@ int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
         b.data[b.len] = 0;
         if (ret_len)
                 *ret_len = b.len;
-        /* a big buffer mostly empty: give the rest back */
-        *ret = b.cap > 4096 && b.cap / 2 > b.len ? xrealloc(b.data, b.len + 1) : b.data;
+        /* give back what the file did not fill (in place for malloc) */
+        *ret = b.cap - b.len > 1024 ? xrealloc(b.data, b.len + 1) : b.data;
         return 0;
+}
+
+int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
+        return ht_read_fd_hint(fd, max, 0, ret, ret_len);
 }
 
 json_object *ht_strv_to_json(char *const *l) {

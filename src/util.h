@@ -44,6 +44,8 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 const char *ht_strerror(int err);
 /* All of fd (at most max bytes, else -EFBIG), NUL-terminated. */
 int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len);
+/* The same, for a file whose size the caller knows (fstat): fewer reads. */
+int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len);
 /* The list as a JSON array of strings (empty for NULL). */
 struct json_object;
 struct json_object *ht_strv_to_json(char *const *l);
