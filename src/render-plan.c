@@ -200,13 +200,20 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                                 fprintf(out, "  %s: %s kept (%s)\n", c->key, cur ? cur : "(unset)", bound);
                                 continue;
                         }
-                        /* a value the user named (--set sysctl.KEY=VALUE) says so */
-                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s%s%s\n", c->key, cur ? cur : "(unset)",
-                                c->desired ? c->desired : "(removed)",
-                                c->runtime ? "" : " (persisted)",
-                                c->reboot_required ? " [reboot]" : "",
-                                bound ? " (" : "", bound ? bound : "", bound ? ")" : "",
-                                streq_ptr(c->source, "--set") ? " (--set)" : "");
+                        /* one parenthesis: the bound, that only the file changes,
+                         * and a value the user named (--set sysctl.KEY=VALUE) */
+                        strbuf why = {0};
+                        if (bound)
+                                strbuf_append(&why, bound);
+                        if (!c->runtime)
+                                strbuf_appendf(&why, "%spersisted", why.len ? "; " : "");
+                        if (streq_ptr(c->source, "--set"))
+                                strbuf_appendf(&why, "%s--set", why.len ? "; " : "");
+                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s\n", c->key, cur ? cur : "(unset)",
+                                c->desired ? c->desired : "(removed)", why.len ? " (" : "",
+                                why.len ? why.data : "", why.len ? ")" : "",
+                                c->reboot_required ? " [reboot]" : "");
+                        strbuf_done(&why);
                         if (c->note)
                                 fprintf(out, "    note: %s\n", c->note);
                 }

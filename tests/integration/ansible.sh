@@ -253,6 +253,10 @@ check(isinstance(a.get("txid"), str) and a["txid"] != "", "apply returns a txid:
 check(isinstance(a.get("reboot_required"), bool), "apply returns reboot_required")
 check(isinstance(a.get("files"), list) and all("path" in f for f in a["files"]), "apply returns files[]")
 check(isinstance(a.get("hosttune_warnings"), list), "apply returns hosttune_warnings")
+check(isinstance(a.get("hosttune_skipped"), list) and
+      all({"setting", "reason", "source"} <= set(s) for s in a["hosttune_skipped"]),
+      "apply returns hosttune_skipped (setting, reason, source): %r" % a.get("hosttune_skipped"))
+check(a.get("skipped") is not True, "the task itself is not reported skipped")
 for w in a.get("hosttune_warnings") or []:
     check(w in (a.get("warnings") or []), "hosttune warning is an Ansible warning: %r" % w)
 check(r("snapshot after apply").get("stdout") != before, "apply changed the tree")

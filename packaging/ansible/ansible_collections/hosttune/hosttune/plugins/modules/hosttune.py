@@ -108,6 +108,15 @@ hosttune_rc:
   description: hosttune's exit status (0; 2 for plan with changes pending or verify drift; 3 for verify with a reboot pending).
   returned: whenever hosttune ran and printed its JSON (not for C(rolled_back) in check mode)
   type: int
+hosttune_skipped:
+  description:
+    - Optional settings hosttune left out because this host cannot take them
+      (a kernel without hugetext, a sysctl key the kernel lacks, a unit the host
+      does not have), each with setting, reason and source. Not C(skipped),
+      which Ansible reserves for a skipped task.
+  returned: state=applied
+  type: list
+  elements: dict
 hosttune_warnings:
   description: hosttune's warnings (also shown as module warnings).
   returned: whenever hosttune ran and printed its JSON (not for C(rolled_back) in check mode)
@@ -335,6 +344,7 @@ def do_applied(module):
         changes=data.get('changes') or [],
         files=data.get('files') or [],
         actions=data.get('actions') or [],
+        hosttune_skipped=data.get('skipped') or [],
         hosttune_warnings=warn_all(module, data),
     )
     if module._diff:
