@@ -114,8 +114,21 @@ static int find_fragment(const ht_context *c, const char *name, char **ret_real,
                                 return r;
                         hit = path;
                 }
-                if (!hit)
-                        return -ENOENT;
+                if (!hit) {
+                        /* an instance (foo@bar.service) without a file of its
+                         * own is its template's (foo@.service): systemd
+                         * loads that, and reads the instance's drop-ins */
+                        const char *at = strchr(cur, '@'), *dot = strrchr(cur, '.');
+                        if (depth > 0 || !at || !dot || at + 1 >= dot)
+                                return -ENOENT;
+                        _cleanup_free_ char *tmpl = xasprintf("%.*s%s", (int)(at - cur + 1), cur, dot);
+                        _cleanup_free_ char *tmpl_real = NULL;
+                        int r = find_fragment(c, tmpl, &tmpl_real, ret_file);
+                        if (r < 0)
+                                return r;
+                        *ret_real = TAKE_PTR(cur);
+                        return 0;
+                }
                 _cleanup_free_ char *final = NULL;
                 int r = ht_resolve_host_link(c, hit, &final);
                 if (r < 0)
@@ -191,12 +204,39 @@ static int dropin_cmp(const void *a, const void *b) {
         return strcmp(((const dropin *)a)->name, ((const dropin *)b)->name);
 }
 
+/* The drop-in directories systemd reads for a unit besides NAME.d, in
+ * its order (systemd.unit(5), "Description"): for each name the template's
+ * (foo@.service.d for foo@bar.service), then the name cut after each dash
+ * from the right (foo-bar-.service.d, foo-.service.d), and last the
+ * type's (service.d), which applies to every service. */
+static char **dropin_dirs(char *const *names) {
+        char **dirs = NULL;
+        for (size_t k = 0; names[k]; k++) {
+                const char *name = names[k], *dot = strrchr(name, '.');
+                if (!dot)
+                        continue;
+                strv_pushf(&dirs, "%s.d", name);
+                const char *at = strchr(name, '@');
+                if (at && at + 1 < dot)
+                        strv_pushf(&dirs, "%.*s%s.d", (int)(at - name + 1), name, dot);
+                const char *stem_end = at ? at : dot;
+                for (const char *p = stem_end; p > name; p--)
+                        if (p[-1] == '-' && p - 1 > name)
+                                strv_pushf(&dirs, "%.*s%s.d", (int)(p - name), name, dot);
+        }
+        const char *dot = names[0] ? strrchr(names[0], '.') : NULL;
+        if (dot)
+                strv_pushf(&dirs, "%s.d", dot + 1);
+        return dirs;
+}
+
 static int collect_dropins(const ht_context *c, const unit_info *u, dropin **ret, size_t *ret_n, char ***skipped) {
         dropin *list = NULL;
         size_t n = 0;
+        _cleanup_strv_free_ char **dir_names = dropin_dirs(u->names);
         for (size_t d = 0; unit_path[d]; d++)
-                for (size_t k = 0; u->names[k]; k++) {
-                        _cleanup_free_ char *dir = xasprintf("%s/%s.d", unit_path[d], u->names[k]);
+                for (size_t k = 0; dir_names && dir_names[k]; k++) {
+                        _cleanup_free_ char *dir = xasprintf("%s/%s", unit_path[d], dir_names[k]);
                         _cleanup_strv_free_ char **files = NULL;
                         ht_list_dir(c, dir, ".conf", &files);
                         for (size_t i = 0; files && files[i]; i++) {

@@ -87,6 +87,41 @@ check "higher: drop-in raises only the soft memlock, keeps 8G hard" \
         "LimitMEMLOCK=$memlock:8589934592" \
         "$(jq -r '.files[] | select(.backend == "service") | .after' "$tmp/out" | grep '^Limit')"
 
+# --- never lower: what systemd reads from other drop-in directories too:
+# the type's service.d (every service) and a template's foo@.service.d
+h=$(host debian12-kvm debian12-mariadb)
+mkdir -p "$h/etc/systemd/system/service.d"
+printf '[Service]\nLimitNOFILE=1048576\n' >"$h/etc/systemd/system/service.d/00-site.conf"
+htrun 2 "type drop-in: plan" "$h" --json plan mysql
+check "type drop-in: LimitNOFILE 1048576 from service.d kept" "kept 1048576" \
+        "$(jq -r '.changes[] | select(.key == "mariadb.service LimitNOFILE") | .outcome + " " + .current' "$tmp/out")"
+check "type drop-in: no unit drop-in written to lower it" "" \
+        "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
+sd_dump "$h" mariadb.service
+sd_check "systemd agrees: LimitNOFILE from service.d" "1048576" "$(sd_limit LimitNOFILE)"
+# a template instance reads its template's drop-ins (prefix cut before '@')
+h=$(prepare_host debian12-kvm)
+mkdir -p "$h/lib/systemd/system" "$h/etc/systemd/system/app@.service.d"
+printf '[Unit]\nDescription=app %%i\n[Service]\nExecStart=/bin/true\n' >"$h/lib/systemd/system/app@.service"
+printf '[Service]\nLimitNOFILE=262144\n' >"$h/etc/systemd/system/app@.service.d/10-site.conf"
+htrun 2 "template drop-in: plan" "$h" --json plan jvm --set jvm_unit=app@one.service
+check "template drop-in: the instance is its template's unit" "app@one.service" \
+        "$(jq -r '[.changes[] | select(.backend == "service") | .key | split(" ")[0]] | unique | join(" ")' "$tmp/out")"
+check "template drop-in: LimitNOFILE 262144 from app@.service.d kept" "kept 262144" \
+        "$(jq -r '.changes[] | select(.key | endswith("LimitNOFILE")) | .outcome + " " + .current' "$tmp/out")"
+check "template drop-in: the instance's drop-in raises LimitNPROC" "/etc/systemd/system/app@one.service.d/hosttune.conf" \
+        "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
+# a name with dashes reads the drop-ins of each prefix (my-.service.d)
+mkdir -p "$h/etc/systemd/system/my-.service.d"
+printf '[Service]\nExecStart=/bin/true\n' >"$h/lib/systemd/system/my-app.service"
+printf '[Service]\nLimitNOFILE=300000\n' >"$h/etc/systemd/system/my-.service.d/10-site.conf"
+htrun 2 "prefix drop-in: plan" "$h" --json plan jvm --set jvm_unit=my-app.service
+check "prefix drop-in: LimitNOFILE 300000 from my-.service.d kept" "kept 300000" \
+        "$(jq -r '.changes[] | select(.key | endswith("LimitNOFILE")) | .outcome + " " + .current' "$tmp/out")"
+htrun 0 "template drop-in: apply" "$h" apply jvm --set jvm_unit=app@one.service
+sd_dump "$h" app@one.service
+sd_check "systemd agrees: the instance keeps the template drop-in's LimitNOFILE" "262144" "$(sd_limit LimitNOFILE)"
+
 # --- RHEL 9 MySQL: mysqld.service; mariadb.service absent (optional)
 h=$(host ol8-bls rhel9-mysqld)
 R=$U/rhel9-mysqld/usr/lib/systemd/system/mysqld.service
