@@ -23,63 +23,87 @@ typedef struct {
         char **paths;
         ht_limits_file **files;
         size_t n;
+        bool borrowed;              /* files are another set's */
+        ht_limits_file *ours;       /* hosttune's drop-in as planned, owned */
 } limits_set;
 
 static void limits_set_done(limits_set *s) {
-        for (size_t i = 0; i < s->n; i++)
+        for (size_t i = 0; i < s->n && !s->borrowed; i++)
                 ht_limits_file_free(s->files[i]);
+        ht_limits_file_free(s->ours);
         free(s->files);
         strv_free(s->paths);
 }
 
-/* Every file pam_limits would read at the next login, with hosttune's as
- * planned (dropin; NULL when it goes away). Unreadable or unparsable
- * files of others are skipped leniently, as pam_limits skips bad lines;
- * plan gets the warnings about them (NULL: already given). */
-static void load_limits(const ht_context *c, const char *dropin, limits_set *ret, ht_plan *plan) {
+static void set_push(limits_set *s, const char *path, ht_limits_file *f) {
+        s->files = xrealloc(s->files, (s->n + 1) * sizeof(*s->files));
+        s->files[s->n++] = f;
+        strv_push(&s->paths, path);
+}
+
+/* Every file other than hosttune's that pam_limits would read at the next
+ * login. Unreadable or unparsable files are skipped leniently, as
+ * pam_limits skips bad lines, and plan gets warnings about them. */
+static void load_limits(const ht_context *c, limits_set *ret, ht_plan *plan) {
         _cleanup_strv_free_ char **names = NULL;
         ht_list_dir(c, HT_LIMITS_DIR, ".conf", &names);
-        const char *own = strrchr(HT_LIMITS_DROPIN, '/') + 1;
-        if (dropin && !strv_contains(names, own)) {
-                strv_push(&names, own);
-                qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);
-        }
         _cleanup_strv_free_ char **order = ht_limits_order(names);
         *ret = (limits_set){0};
         for (size_t i = 0; order[i]; i++) {
                 _cleanup_free_ char *content = NULL, *err = NULL;
                 size_t len = 0;
-                bool ours = streq(order[i], HT_LIMITS_DROPIN);
-                if (ours && !dropin)
+                if (streq(order[i], HT_LIMITS_DROPIN))
                         continue;
-                if (!ours) {
-                        int k = ht_read_file(c, order[i], LIMITS_FILE_MAX, &content, &len);
-                        if (k == -ENOENT)
-                                continue;
-                        if (k < 0 && plan) {
-                                /* a huge or unreadable file is not read, but
-                                 * not silently: it may override ours */
-                                _cleanup_free_ char *shown = ht_display_path(c, order[i]);
-                                ht_plan_warn(plan, "%s: cannot read it (%s): entries there that take precedence "
-                                             "over hosttune's are not checked", shown,
-                                             k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
-                        }
-                        if (k < 0 || !content)
-                                continue;
+                int k = ht_read_file(c, order[i], LIMITS_FILE_MAX, &content, &len);
+                if (k == -ENOENT)
+                        continue;
+                if (k < 0) {
+                        /* a huge or unreadable file is not read, but not
+                         * silently: it may override ours */
+                        _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                        ht_plan_warn(plan, "%s: cannot read it (%s): entries there that take precedence "
+                                     "over hosttune's are not checked", shown,
+                                     k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
                 }
+                if (k < 0 || !content)
+                        continue;
                 ht_limits_file *f = NULL;
-                if (ht_limits_parse(ours ? dropin : content, ours ? strlen(dropin) : len, HT_LIMITS_LENIENT, &f,
-                                    &err) < 0)
+                if (ht_limits_parse(content, len, HT_LIMITS_LENIENT, &f, &err) < 0)
                         continue;
                 /* say which lines were left out of the precedence check */
-                if (!ours && f->warnings && plan) {
+                if (f->warnings) {
                         _cleanup_free_ char *shown = ht_display_path(c, order[i]);
                         for (size_t w = 0; f->warnings[w]; w++)
                                 ht_plan_warn(plan, "%s:%s; pam_limits skips that line too", shown, f->warnings[w]);
                 }
-                ret->files = xrealloc(ret->files, (ret->n + 1) * sizeof(*ret->files));
-                ret->files[ret->n++] = f;
-                strv_push(&ret->paths, order[i]);
+                set_push(ret, order[i], f);
+        }
+}
+
+/* others with hosttune's drop-in as planned (dropin) where pam_limits
+ * reads it; the other files are borrowed, not read again. */
+static void with_dropin(const limits_set *others, const char *dropin, limits_set *ret) {
+        *ret = (limits_set){.borrowed = true};
+        _cleanup_strv_free_ char **names = NULL;
+        size_t dir_len = strlen(HT_LIMITS_DIR);
+        for (size_t i = 0; i < others->n; i++)
+                if (strncmp(others->paths[i], HT_LIMITS_DIR "/", dir_len + 1) == 0)
+                        strv_push(&names, others->paths[i] + dir_len + 1);
+        strv_push(&names, strrchr(HT_LIMITS_DROPIN, '/') + 1);
+        qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);
+        _cleanup_strv_free_ char **order = ht_limits_order(names);
+        for (size_t i = 0; order[i]; i++) {
+                if (streq(order[i], HT_LIMITS_DROPIN)) {
+                        _cleanup_free_ char *err = NULL;
+                        if (ht_limits_parse(dropin, strlen(dropin), HT_LIMITS_LENIENT, &ret->ours, &err) == 0)
+                                set_push(ret, order[i], ret->ours);
+                        continue;
+                }
+                for (size_t j = 0; j < others->n; j++)
+                        if (streq(others->paths[j], order[i])) {
+                                set_push(ret, order[i], others->files[j]);
+                                break;
+                        }
         }
 }
 
@@ -232,7 +256,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
          * already give at or above the profile's is the host's and stays;
          * hosttune's file holds no line for it, which would lower it. */
         limits_set others;
-        load_limits(c, NULL, &others, plan);
+        load_limits(c, &others, plan);
         accounts cache = {0};
         bool *kept = xcalloc(n, sizeof(*kept));
         ht_limits_hit *kept_hit = xcalloc(n, sizeof(*kept_hit));
@@ -269,7 +293,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 ht_limits_parse(old, old_len, HT_LIMITS_LENIENT, &cur, &perr);
         }
         limits_set set;
-        load_limits(c, content, &set, NULL);
+        with_dropin(&others, content, &set);
         ni = 0;
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];

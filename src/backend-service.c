@@ -175,10 +175,11 @@ static int load_unit(const ht_context *c, const char *real, const char *file, un
         for (size_t i = 0; aliases && aliases[i]; i++)
                 if (!strv_contains(u.names, aliases[i]))
                         strv_push(&u.names, aliases[i]);
-        /* alias links the vendor or 'systemctl enable' made */
+        /* alias links the vendor or 'systemctl enable' made (only links:
+         * a unit directory holds hundreds of plain unit files) */
         for (size_t d = 0; unit_path[d]; d++) {
                 _cleanup_strv_free_ char **ents = NULL;
-                ht_list_dir(c, unit_path[d], NULL, &ents);
+                ht_list_links(c, unit_path[d], &ents);
                 for (size_t i = 0; ents && ents[i]; i++) {
                         struct stat st;
                         _cleanup_free_ char *p = xasprintf("%s/%s", unit_path[d], ents[i]), *t = NULL;
@@ -202,6 +203,15 @@ typedef struct {
 
 static int dropin_cmp(const void *a, const void *b) {
         return strcmp(((const dropin *)a)->name, ((const dropin *)b)->name);
+}
+
+static void dropins_free(dropin *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(l[i].name);
+                free(l[i].path);
+                free(l[i].text);
+        }
+        free(l);
 }
 
 /* The drop-in directories systemd reads for a unit besides NAME.d, in
@@ -253,12 +263,7 @@ static int collect_dropins(const ht_context *c, const unit_info *u, dropin **ret
                                 size_t len = 0;
                                 int r = ht_read_optional(c, path, &text, &len);
                                 if (r < 0) {
-                                        for (size_t j = 0; j < n; j++) {
-                                                free(list[j].name);
-                                                free(list[j].path);
-                                                free(list[j].text);
-                                        }
-                                        free(list);
+                                        dropins_free(list, n);
                                         return r;
                                 }
                                 if (!text)
@@ -273,15 +278,6 @@ static int collect_dropins(const ht_context *c, const unit_info *u, dropin **ret
         *ret = list;
         *ret_n = n;
         return 0;
-}
-
-static void dropins_free(dropin *l, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                free(l[i].name);
-                free(l[i].path);
-                free(l[i].text);
-        }
-        free(l);
 }
 
 /* The limits compared as minimums: counts and byte sizes. LimitCPU and

@@ -22,11 +22,10 @@
  * `sysctl --system`, which also reads /etc/sysctl.conf last. */
 static bool uses_procps_order(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo field only */
-        if (!memo->memo_systemd_sysctl)
-                memo->memo_systemd_sysctl = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") ||
-                                                            ht_exists(c, "/lib/systemd/systemd-sysctl")
-                                                    ? 1
-                                                    : -1;
+        if (!memo->memo_systemd_sysctl) {
+                bool sd = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") || ht_exists(c, "/lib/systemd/systemd-sysctl");
+                memo->memo_systemd_sysctl = sd ? 1 : -1;
+        }
         return memo->memo_systemd_sysctl < 0;
 }
 

@@ -416,7 +416,7 @@ int ht_opendir(const ht_context *c, const char *path, DIR **ret) {
         return 0;
 }
 
-int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char ***ret) {
+static int list_dir(const ht_context *c, const char *path, const char *suffix, bool links_only, char ***ret) {
         DIR *d;
         char **l = xcalloc(1, sizeof(char *));
         int r = ht_opendir(c, path, &d);
@@ -434,12 +434,24 @@ int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char 
                         continue;
                 if (suffix && !endswith(de->d_name, suffix))
                         continue;
+                /* d_type spares a stat of every other entry; a file system
+                 * that does not fill it in (DT_UNKNOWN) lists them all */
+                if (links_only && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+                        continue;
                 strv_push(&l, de->d_name);
         }
         closedir(d);
         qsort(l, strv_length(l), sizeof(char *), strv_sort_cmp);
         *ret = l;
         return 0;
+}
+
+int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char ***ret) {
+        return list_dir(c, path, suffix, false, ret);
+}
+
+int ht_list_links(const ht_context *c, const char *path, char ***ret) {
+        return list_dir(c, path, NULL, true, ret);
 }
 
 char *ht_display_path(const ht_context *c, const char *path) {

@@ -82,6 +82,9 @@ int ht_opendir(const ht_context *c, const char *path, DIR **ret);
 /* Sorted names of the entries of a host directory (no "." or ".."),
  * optionally only those ending with suffix. Missing directory: empty list. */
 int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char ***ret);
+/* The same for the entries that may be symlinks (the directory says so,
+ * or cannot tell): check each with ht_lstat. */
+int ht_list_links(const ht_context *c, const char *path, char ***ret);
 
 /* A path for messages: the host path prefixed with the root when the root
  * is not "/", so users can open the file they are told about. */
