@@ -52,6 +52,11 @@ run() {
 copy_host() {
         rm -rf "$tmp/host-$1"
         cp -a "$HOSTS/$1" "$tmp/host-$1"
+        # git keeps only the execute bit: a checkout made under umask 077
+        # has 0600 files, which no host ships; give the copy the modes a
+        # distribution gives (0755 directories, 0644 files), so checks
+        # that run as an unprivileged user can read what any user can
+        chmod -R u+rwX,go+rX,go-w "$tmp/host-$1"
         printf '%s\n' "$tmp/host-$1"
 }
 finish() {
