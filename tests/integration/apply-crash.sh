@@ -13,7 +13,7 @@ if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then TMPDIR=/dev/
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
 SGA="--set sga_max_size=4G"
-pristine=$(prepare_host debian12-kvm)
+pristine=$(prepare_host debian12-kvm); scratch "$pristine"
 # as root the bootloader tool runs too (chrooted), so its steps are killed too
 is_root && fake_tool "$pristine" ok
 cp -a "$pristine" "$tmp/applied"

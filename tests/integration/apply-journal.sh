@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
 SGA="--set sga_max_size=4G"
-h=$(prepare_host debian12-kvm)
+h=$(prepare_host debian12-kvm); scratch "$h"
 cp -a "$h" "$tmp/before"
 htrun 0 "apply oracle" "$h" --json apply oracle $SGA
 t1=$(jq_get "$tmp/out" txid)
@@ -83,7 +83,7 @@ htrun 0 "rollback after the repairs" "$h" rollback
 same_tree "rollback after the repairs: the tree is as before" "$tmp/before" "$h"
 
 # a state directory others can write is refused, nothing changed
-h4=$(prepare_host debian12-kvm)
+h4=$(prepare_host debian12-kvm); scratch "$h4"
 cp -a "$h4" "$tmp/before4"
 mkdir -p "$h4/var/lib/hosttune"
 chmod 0777 "$h4/var/lib/hosttune"
@@ -93,7 +93,7 @@ rmdir "$h4/var/lib/hosttune"
 same_tree "a refused state directory: the tree is unchanged" "$tmp/before4" "$h4"
 
 # --- one run at a time --------------------------------------------------------
-h5=$(prepare_host debian12-kvm)
+h5=$(prepare_host debian12-kvm); scratch "$h5"
 cp -a "$h5" "$tmp/before5"
 lock=$h5/run/hosttune.lock
 if command -v flock >/dev/null 2>&1; then
@@ -122,7 +122,7 @@ fi
 
 if is_root; then
         # a real hosttune holds it: its apply waits inside grub-mkconfig
-        h6=$(prepare_host debian12-kvm)
+        h6=$(prepare_host debian12-kvm); scratch "$h6"
         fake_tool "$h6" block
         mkfifo "$h6/block.fifo"
         lock=$h6/run/hosttune.lock
@@ -158,7 +158,7 @@ fi
 
 # --- a crash, then a run that may not recover -------------------------------------
 if is_root && command -v setpriv >/dev/null 2>&1; then
-        h7=$(prepare_host debian12-kvm)
+        h7=$(prepare_host debian12-kvm); scratch "$h7"
         st7=$tmp/state7
         cp -a "$h7" "$tmp/before7"
         { HOSTTUNE_FAULT_AFTER=apply-runtime:3 "$HOSTTUNE" --root "$h7" --profile-path "$PROFILES" \
@@ -205,7 +205,7 @@ auditd_running() {
         return 1
 }
 if is_root && ! auditd_running; then
-        h8=$(prepare_host debian12-kvm)
+        h8=$(prepare_host debian12-kvm); scratch "$h8"
         (unset HOSTTUNE_NO_AUDIT; "$HOSTTUNE" --root "$h8" --profile-path "$PROFILES" --rules-path "$RULES" \
                 apply oracle $SGA >"$tmp/out" 2>"$tmp/err")
         check "apply with audit enabled but no auditd (exit status)" "0" "$?"
@@ -218,7 +218,7 @@ else
 fi
 # a socket left by a journald that is gone refuses connections: ask it
 if command -v journalctl >/dev/null 2>&1 && systemd-cat true 2>/dev/null; then
-        h9=$(prepare_host debian12-kvm)
+        h9=$(prepare_host debian12-kvm); scratch "$h9"
         htrun 0 "apply with journald present" "$h9" --json apply oracle $SGA
         t9=$(jq_get "$tmp/out" txid)
         # journald stores asynchronously: poll a while, no fixed sleep

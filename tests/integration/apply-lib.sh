@@ -51,7 +51,7 @@ same_tree() {
 # prepare_host NAME: a fixture copy ready for apply (its lock file made,
 # so trees compare without it); prints its path
 prepare_host() {
-        p=$(copy_host "$1")
+        p=$(copy_host "$1"); scratch "$p"
         mkdir -p "$p/run" "$p/var/lib"
         : >"$p/run/hosttune.lock"
         printf '%s\n' "$p"

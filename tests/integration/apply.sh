@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
 SGA="--set sga_max_size=4G"
-h=$(prepare_host debian12-kvm)
+h=$(prepare_host debian12-kvm); scratch "$h"
 if is_root; then
         # an existing managed file keeps its mode and owner
         chmod 0640 "$h/etc/default/grub"
@@ -163,7 +163,7 @@ check "history: the two-transaction rollback reverts both" "$tc $tb" \
         "$(jq_get "$tmp/out" transactions.5.reverts.0) $(jq_get "$tmp/out" transactions.5.reverts.1)"
 
 # --- bootloader tool missing: apply still succeeds, says what to run ----------
-h2=$(prepare_host debian12-kvm)
+h2=$(prepare_host debian12-kvm); scratch "$h2"
 htrun 0 "apply without grub-mkconfig in the image" "$h2" apply oracle $SGA
 check_contains "note: run grub-mkconfig at first boot" "run 'grub-mkconfig -o /boot/grub/grub.cfg' at its first boot" "$tmp/out"
 check_contains "note: HugePages short, reboot" "memory is too fragmented" "$tmp/out"
@@ -171,7 +171,7 @@ check_contains "text result: reboot to complete" "Reboot to complete it" "$tmp/o
 
 # --- bootloader tool fails: apply fails, everything rolled back --------------
 if is_root; then
-        h3=$(prepare_host debian12-kvm)
+        h3=$(prepare_host debian12-kvm); scratch "$h3"
         fake_tool "$h3" fail
         cp -a "$h3" "$tmp/before-fail"
         htrun 1 "apply with a failing grub-mkconfig" "$h3" apply oracle $SGA

@@ -21,7 +21,7 @@ TAB=$(printf '\t')
 
 # --- Oracle Linux 8: the kernel's own values are above Oracle's minimums -----
 ol8() {
-        h=$(prepare_host ol8-bls)
+        h=$(prepare_host ol8-bls); scratch "$h"
         setv "$h" fs.file-max 9223372036854775807
         setv "$h" kernel.shmall 18446744073692774399
         setv "$h" kernel.sem "32000${TAB}1024000000${TAB}500${TAB}32000"
@@ -150,7 +150,7 @@ check "runtime and a persisted file above the bound: no change at all" "" \
 
 # --- RHEL 6 with a DBA's larger values in sysctl.conf ----------------------------
 rhel6() {
-        h=$(prepare_host rhel5-xen)
+        h=$(prepare_host rhel5-xen); scratch "$h"
         printf '2.6.32-754.el6.x86_64\n' >"$h/proc/sys/kernel/osrelease"
         printf 'Red Hat Enterprise Linux Server release 6.10 (Santiago)\n' >"$h/etc/redhat-release"
         mkdir -p "$h/etc/sysctl.d"
@@ -176,7 +176,7 @@ check_contains "RHEL 6, runtime only: the host's fs.aio-max-nr persisted" "fs.ai
 check_contains "RHEL 6, runtime only: the host's net.core.rmem_max persisted" "net.core.rmem_max = 16777216" "$tmp/dropin"
 
 # --- Elasticsearch: vm.max_map_count at least 1048576 (Elastic) ------------------
-h=$(prepare_host debian12-kvm)
+h=$(prepare_host debian12-kvm); scratch "$h"
 setv "$h" vm.max_map_count 1048576
 ht "$h" --json plan jvm
 check "Elasticsearch host at 1048576: no change" "" "$(change "$tmp/out" vm.max_map_count outcome)"
@@ -189,7 +189,7 @@ check "at the old 262144: raised to 1048576" "262144 1048576" \
         "$(change "$tmp/out" vm.max_map_count current) $(change "$tmp/out" vm.max_map_count desired)"
 
 # --- rules still ask for exact values --------------------------------------------
-h=$(prepare_host ol8-bls)
+h=$(prepare_host ol8-bls); scratch "$h"
 mkdir -p "$tmp/rules"
 cp "$RULES"/*.rules "$tmp/rules/"
 printf 'rules = ( { name = "exact-file-max"; set = { backend = "sysctl"; key = "fs.file-max"; value = 7000000; }; } );\n' \

@@ -136,7 +136,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         # The checkout may sit under a directory only root can enter, and a
         # umask 077 clone has fixture files only root may read: the user
         # gets a readable copy of the host, and of the binary if need be.
-        nobody_root=$(copy_host debian12-kvm)
+        nobody_root=$(copy_host debian12-kvm); scratch "$nobody_root"
         chmod -R a+rX "$nobody_root" "$tmp/open" "$tmp/norules"
         nobody_bin=$HOSTTUNE
         if ! setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" --version >/dev/null 2>&1; then

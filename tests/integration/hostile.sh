@@ -16,7 +16,7 @@ as_root=false
 
 # A fixture copy with a file standing for /etc/shadow.
 fresh_host() {
-        h=$(copy_host "${1:-debian12-kvm}")
+        h=$(copy_host "${1:-debian12-kvm}"); scratch "$h"
         printf 'root:$6$SECRET:19000:0:99999:7:::\n' >"$h/etc/shadow"
         chmod 0640 "$h/etc/shadow"
         mkdir -p "$h/run"       # where the lock goes
@@ -59,7 +59,7 @@ profile() {
 PLAN="--profile-path $tmp/p --rules-path $tmp/norules"
 
 # ---- keys and paths ---------------------------------------------------
-host=$(fresh_host)
+host=$(fresh_host); scratch "$host"
 before=$(tree_state "$host")
 profile k1 'sysctl = ( { key = "../../etc/shadow"; value = 1; } );'
 refused "sysctl key with .." "'../../etc/shadow' is not a sysctl name" --root "$host" $PLAN apply k1
@@ -140,7 +140,7 @@ same_tree "values: host tree unchanged" "$before" "$host"
 # BLS entries and grubenv (RHEL 8), legacy grub.conf (RHEL 5): the same
 # words, refused before either file is read.
 for fixture in ol8-bls rhel5-xen; do
-        h=$(fresh_host $fixture)
+        h=$(fresh_host $fixture); scratch "$h"
         b=$(tree_state "$h")
         refused "$fixture: kernel parameter with \$()" "value may not contain" --root "$h" $PLAN apply v11
         refused "$fixture: kernel parameter with quotes" "must not hold spaces" --root "$h" $PLAN apply v13
@@ -149,7 +149,7 @@ done
 # A value that is only odd, not dangerous, is written as it is: quoted
 # where the format needs it, never interpreted.
 profile v15 'sysctl = ( { key = "kernel.sem"; value = "250  32000 $HOME `id` 128"; } );'
-h=$(fresh_host)
+h=$(fresh_host); scratch "$h"
 run 0 "odd sysctl string value: applied" --root "$h" $PLAN apply v15
 check "odd value written verbatim, blanks collapsed" 'kernel.sem = 250 32000 $HOME `id` 128' \
         "$(grep '^kernel.sem' "$h/etc/sysctl.d/90-hosttune.conf")"
@@ -160,7 +160,7 @@ check "odd value written verbatim, blanks collapsed" 'kernel.sem = 250 32000 $HO
 # target (etc/shadow, or a file outside the root) as they were.
 outside=$tmp/outside
 link_case() {
-        h=$(fresh_host)
+        h=$(fresh_host); scratch "$h"
         rm -rf "$outside" && mkdir -p "$outside/dir" && echo "outside" >"$outside/file"
         eval "$2"
         b=$(tree_state "$h")
@@ -199,7 +199,7 @@ fi
 
 # The journal: a backup, a transaction directory or the state directory
 # replaced after an apply. Rollback refuses; etc/shadow stays as it is.
-h=$(fresh_host)
+h=$(fresh_host); scratch "$h"
 run 0 "apply for the journal cases" --root "$h" --profile-path "$PROFILES" --rules-path "$RULES" apply oracle --set sga_max_size=4G
 txid=$(sed -n 's/^Applied as transaction \([^.]*\)\..*/\1/p' "$tmp/out")
 applied=$(tree_state "$h")
@@ -244,7 +244,7 @@ modes_of() {
         for m in "$@"; do printf '%s %s ' "$m" "$(stat -c %a "$r/$m" 2>&1)"; done | sed 's/ $//'
 }
 for mask in 077 027 000; do
-        h=$(fresh_host)
+        h=$(fresh_host); scratch "$h"
         # a mode of the host's own, neither the umask's nor a new file's
         chmod 0640 "$h/etc/default/grub"
         (umask $mask && "$HOSTTUNE" --root "$h" --profile-path "$PROFILES" --rules-path "$RULES" \
@@ -263,7 +263,7 @@ for mask in 077 027 000; do
                 "$(stat -c %a "$h"/var/lib/hosttune/journal/2*/backup)"
 
         # every directory hosttune may create, from nothing
-        h=$(fresh_host)
+        h=$(fresh_host); scratch "$h"
         rm -rf "$h/etc/security/limits.d" "$h/etc/systemd" "$h/etc/tmpfiles.d" "$h/var" "$h/run"
         # the unit the drop-in is for (hosttune writes none for an absent unit)
         mkdir -p "$h/usr/lib/systemd/system"
@@ -291,7 +291,7 @@ done
 
 # ---- trust in profiles and rules ------------------------------------------
 if $as_root; then
-        h=$(fresh_host)
+        h=$(fresh_host); scratch "$h"
         profile trust 'sysctl = { vm = { swappiness = 1; }; };'
         chown 1000 "$tmp/p/trust.profile"
         refused "profile not owned by root" "owned by uid 1000, not root" --root "$h" $PLAN plan trust
@@ -314,7 +314,7 @@ if $as_root; then
 fi
 
 # ---- resource limits -------------------------------------------------------
-h=$(fresh_host)
+h=$(fresh_host); scratch "$h"
 # 100 MB, sparse: refused on its size, before anything is read.
 truncate -s 100M "$tmp/p/huge.profile"
 start=$(date +%s)
@@ -373,7 +373,7 @@ refused "--set size beyond 64 bits" "does not fit in 64 bits" --root "$h" --prof
 # ---- apply while rollback runs ---------------------------------------------
 # Deterministic: the lock held (as by a running rollback) refuses both.
 if command -v flock >/dev/null 2>&1; then
-        h=$(fresh_host)
+        h=$(fresh_host); scratch "$h"
         run 0 "apply before the lock case" --root "$h" --profile-path "$PROFILES" --rules-path "$RULES" apply oracle --set sga_max_size=4G
         applied=$(tree_state "$h")
         flock "$h/run/hosttune.lock" sleep 30 &
@@ -394,7 +394,7 @@ fi
 # Real races: rollback and apply started together, many times. Each run
 # either does its work or is refused on the lock; the journal never has a
 # pending transaction left and history still reads.
-h=$(fresh_host)
+h=$(fresh_host); scratch "$h"
 run 0 "apply before the races" --root "$h" --profile-path "$PROFILES" --rules-path "$RULES" apply oracle --set sga_max_size=4G
 race_ok=yes
 k=0

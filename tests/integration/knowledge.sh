@@ -44,7 +44,7 @@ check "alinux3: nothing about hugetext skipped" 0 "$(jq '[.skipped[] | select(.s
 for rel in 2.6.32-754.35.1.el6.x86_64:1 2.6.32-358.el6.x86_64:1 2.6.32-279.el6.x86_64:10 \
            2.6.32-400.37.15.el6uek.x86_64:10 3.10.0-1160.el7.x86_64:1; do
         r=${rel%:*} sw=${rel#*:}
-        k=$(copy_host oracle-running)
+        k=$(copy_host oracle-running); scratch "$k"
         printf '%s\n' "$r" >"$k/proc/sys/kernel/osrelease"
         htrun 2 "plan base, kernel $r" "$k" --json plan base
         check "kernel $r: vm.swappiness $sw" "$sw" \
@@ -60,7 +60,7 @@ htrun 2 "plan base on debian12-kvm (cgroup2)" "$HOSTS/debian12-kvm" plan base
 check "cgroup2: no such warning" 0 "$(grep -c 'cgroup v1' "$tmp/out")"
 
 # ---- the JVM's limits for its unit
-h=$(prepare_host ol8-bls)
+h=$(prepare_host ol8-bls); scratch "$h"
 unit=$h/usr/lib/systemd/system/elasticsearch.service
 check "the fixture's unit has Elastic's limits" "LimitNOFILE=65535 LimitNPROC=4096" \
         "$(grep -E '^Limit(NOFILE|NPROC)=' "$unit" | paste -sd' ' -)"

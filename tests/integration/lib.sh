@@ -33,7 +33,9 @@ skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 # never runs one while another changes the values it reads or restores.
 real_host_lock() {
         command -v flock >/dev/null 2>&1 || { echo "Bail out! flock (util-linux) is needed"; exit 99; }
-        HT_REAL_HOST_LOCK=${HT_REAL_HOST_LOCK:-${TMPDIR:-/tmp}/hosttune-real-host-tests.lock}
+        # one fixed path for the machine, not under $TMPDIR: a package build
+        # runs the suite with a TMPDIR of its own, on the same real host
+        HT_REAL_HOST_LOCK=${HT_REAL_HOST_LOCK:-/tmp/hosttune-real-host-tests.lock}
         # read-only: a lock file another user made first still serves
         ( umask 0; : >>"$HT_REAL_HOST_LOCK" ) 2>/dev/null
         exec 9<"$HT_REAL_HOST_LOCK" || { echo "Bail out! cannot open $HT_REAL_HOST_LOCK"; exit 99; }
@@ -49,6 +51,17 @@ run() {
                 not_ok "$desc: exit $got, expected $want; stderr: $(head -c 600 "$tmp/err")"; fi
 }
 # copy_host NAME: a writable copy of a fixture host; prints its path
+# scratch DIR: DIR must be a directory inside this test's $tmp. A host
+# copy is taken by command substitution, which yields "" if the copy is
+# killed; "$h/etc/sysctl.d" would then be the real host's. Every test that
+# edits a copy by hand checks it first.
+scratch() {
+        case ${1:-} in
+        "$tmp"/?*) [ -d "$1" ] && [ ! -L "$1" ] && return 0 ;;
+        esac
+        echo "Bail out! not a scratch copy inside $tmp: '${1:-}'"
+        exit 99
+}
 copy_host() {
         rm -rf "$tmp/host-$1"
         cp -a "$HOSTS/$1" "$tmp/host-$1"

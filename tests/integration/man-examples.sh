@@ -80,7 +80,7 @@ if grep -q 'HTEX_' "$tmp/page.txt" && [ "$got" -lt "$marks" ]; then
 fi
 
 # A 64 GB Oracle Linux 8 host: room for the examples' SGA.
-host=$(prepare_host ol8-bls)
+host=$(prepare_host ol8-bls); scratch "$host"
 mkdir "$tmp/profiles"
 i=0
 while IFS= read -r mark; do

@@ -66,8 +66,8 @@ else
         skip "JSON OUTPUT names every key the commands print" "neither jq nor python3"
         finish
 fi
-host=$(prepare_host debian12-kvm)
-ora=$(prepare_host oracle-running)
+host=$(prepare_host debian12-kvm); scratch "$host"
+ora=$(prepare_host oracle-running); scratch "$ora"
 : >"$tmp/undocumented"
 # json_keys DESCRIPTION WANT-EXIT [top] ROOT ARGS...: the keys it prints are documented
 json_keys() {

@@ -99,7 +99,7 @@ for dir in "$top_srcdir"/tests/hosts/*/; do
                 set --
                 [ "$case" = "$profile" ] || set -- --set "${case#* }"
                 for mode in as-is above across; do
-                        h=$(prepare_host "$host")
+                        h=$(prepare_host "$host"); scratch "$h"
                         if [ $mode != as-is ]; then
                                 plan_json "$h" "$profile" "$tmp/first.json" "$@"
                                 shift_values "$h" "$tmp/first.json" $mode

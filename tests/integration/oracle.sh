@@ -26,7 +26,7 @@ SYSCTL_D=/etc/sysctl.d/90-hosttune.conf
 LIMITS_D=/etc/security/limits.d/90-hosttune.conf
 
 # --- oracle_release: 19c, 21c and 23ai ------------------------------------------
-d=$(prepare_host debian12-kvm)
+d=$(prepare_host debian12-kvm); scratch "$d"
 for rel in 19c 21c 23ai; do
         htrun 2 "plan oracle, oracle_release=$rel" "$d" --json plan oracle --set oracle_release=$rel
         cp "$tmp/out" "$tmp/$rel.json"
@@ -65,7 +65,7 @@ for bad in 23AI 18c 19; do
 done
 
 # --- kernel.numa_balancing = 0 on NUMA hosts (tuned's oracle profile) ------------
-o=$(prepare_host ol8-bls)
+o=$(prepare_host ol8-bls); scratch "$o"
 htrun 2 "ol8-bls (2 NUMA nodes): plan oracle" "$o" --json plan oracle
 check "2 nodes: kernel.numa_balancing 1 -> 0" "1 0" \
         "$(change "$tmp/out" sysctl kernel.numa_balancing current) $(change "$tmp/out" sysctl kernel.numa_balancing desired)"
@@ -85,7 +85,7 @@ check "debian12-kvm: no NUMA setting" "" "$(change "$tmp/out" sysctl kernel.numa
 # --- HugePages: at most 70 % of memory for Oracle, 90 % for others ----------------
 # ol8-bls: MemTotal 65248412 kB, 70 % = 45673888 kB. 43G of SGA is 22018
 # pages of 2 MB (45092864 kB), 44G is 22530 (46141440 kB).
-o=$(prepare_host ol8-bls)
+o=$(prepare_host ol8-bls); scratch "$o"
 htrun 2 "ol8-bls: sga_max_size=43G fits in 70 %" "$o" --json plan oracle --set sga_max_size=43G
 check "43G: 22018 pages" "22018" "$(change "$tmp/out" sysctl vm.nr_hugepages desired)"
 htrun 1 "ol8-bls: sga_max_size=44G does not" "$o" --json plan oracle --set sga_max_size=44G
@@ -118,7 +118,7 @@ check "vm.hugetlb_shm_group is oinstall's gid (54321 in the fixture's /etc/group
         "$(change "$tmp/out" sysctl vm.hugetlb_shm_group desired)"
 htrun 2 "--set oracle_group=dba" "$d" --json plan oracle --set sga_max_size=4G --set oracle_group=dba
 check "oracle_group=dba: dba's gid (54322)" "54322" "$(change "$tmp/out" sysctl vm.hugetlb_shm_group desired)"
-g=$(prepare_host debian12-kvm)
+g=$(prepare_host debian12-kvm); scratch "$g"
 grep -v '^oinstall:' "$HOSTS/debian12-kvm/etc/group" >"$g/etc/group"
 for c in "6.1.0-18-amd64|1" "5.16.0-1-amd64|1" "5.15.0-206.153.7.1.el8uek.x86_64|2" \
         "4.18.0-553.el8_10.x86_64|2" "2.6.32-754.el6.x86_64|2"; do
@@ -158,7 +158,7 @@ check "offline image: the group error says the target kernel is unknown" "1" \
 dropin "$tmp/19c.json" $LIMITS_D >"$tmp/limits"
 check_contains "data soft unlimited (preinstall)" "oracle     soft    data     unlimited" "$tmp/limits"
 check_contains "data hard unlimited (preinstall)" "oracle     hard    data     unlimited" "$tmp/limits"
-r=$(prepare_host oracle-running)
+r=$(prepare_host oracle-running); scratch "$r"
 # an administrator raised two of the preinstall file's limits; pam_limits
 # reads limits.conf first and limits.d in name order, a later line for
 # the same user winning, so limits.conf's 512 never applies

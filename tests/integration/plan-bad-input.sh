@@ -23,7 +23,7 @@ prepare() { :; }
 refused() {
         name=$1 host=$2 needle=$3
         shift 3
-        root=$(copy_host "$host")
+        root=$(copy_host "$host"); scratch "$root"
         prepare "$root"
         cp -a "$root" "$tmp/before"
         ht "$root" plan "$@" >"$tmp/out" 2>&1
@@ -58,7 +58,7 @@ refused "a grub.conf with a bare kernel line" rhel5-xen "grub.conf" oracle --set
 
 # Other people's limits files are read leniently, as pam_limits reads
 # them: garbage is reported with file:line, not an error.
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 printf 'oracle soft nofile 1024\n\001\002\377\376 garbage\n@dba hard\n' >"$root/etc/security/limits.d/50-junk.conf"
 ht "$root" plan oracle >"$tmp/out" 2>&1
 check "garbage in someone else's limits.d file: plan still works" 2 "$?"
@@ -66,7 +66,7 @@ check_contains "... and names the line pam_limits skips" "$root/etc/security/lim
 check_contains "... and the next one" "$root/etc/security/limits.d/50-junk.conf:3:" "$tmp/out"
 rm -rf "$root"
 # hosttune's own file, broken by hand, is simply rewritten
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 printf '\377\376 junk\n' >"$root/etc/security/limits.d/90-hosttune.conf"
 ht "$root" apply oracle >"$tmp/out" 2>&1
 check "hosttune's own limits file broken by hand: rewritten" 0 "$?"
@@ -112,7 +112,7 @@ refused "unit directive value with a newline" debian12-kvm "$tmp/profiles/svcnl.
 profile hp 'sysctl = ( { key = "vm.nr_hugepages"; value = 512; } );'
 refused "vm.nr_hugepages on the Xen kernel" rhel5-xen "$tmp/profiles/hp.profile:2: this kernel has no vm.nr_hugepages" hp
 profile hpopt 'sysctl = ( { key = "vm.nr_hugepages"; value = 512; optional = true; }, { key = "vm.swappiness"; value = 10; } );'
-root=$(copy_host rhel5-xen)
+root=$(copy_host rhel5-xen); scratch "$root"
 # without the shipped rules: rules/30-xen.rules refuses HugePages on Xen
 # whatever the profile says
 "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" apply hpopt >"$tmp/out" 2>&1

@@ -63,7 +63,7 @@ grub_words() { # ROOT
 # sourcing, with runs of blanks folded.
 grub_case() {
         name=$1
-        root=$(copy_host debian12-kvm)
+        root=$(copy_host debian12-kvm); scratch "$root"
         printf "$2" >"$root/etc/default/grub"
         printf "$3" >"$tmp/expected"
         if [ $# -ge 6 ]; then
@@ -143,7 +143,7 @@ grub_case dropin-linux \
 # What hosttune cannot edit without running shell code is an error naming
 # file:line, and nothing is written.
 grub_refused() { # NAME INPUT NEEDLE
-        root=$(copy_host debian12-kvm)
+        root=$(copy_host debian12-kvm); scratch "$root"
         printf "$2" >"$root/etc/default/grub"
         cp -a "$root" "$tmp/before"
         ht "$root" plan grubwords >"$tmp/plan" 2>&1
@@ -165,7 +165,7 @@ grub_refused command-substitution 'GRUB_CMDLINE_LINUX="$(cat /etc/cmdline)"\n' \
 grub_refused conditional 'if [ -e /etc/foo ]; then\n  GRUB_CMDLINE_LINUX="quiet"\nfi\n' "/etc/default/grub:2"
 
 # ---- sysctl.d ----------------------------------------------------------
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 # the kernel prints kernel.sem with tabs; an interface with a dot
 printf '250\t32000\t100\t128\n' >"$root/proc/sys/kernel/sem"
 mkdir -p "$root/proc/sys/net/ipv4/conf/eth0.100"
@@ -206,7 +206,7 @@ check "sysctl: kernel.sem not rewritten (still as the kernel printed it)" "$(pri
 rm -rf "$root"
 
 # sysctl.conf in place where the boot reads nothing else (RHEL 5)
-root=$(copy_host rhel5-xen)
+root=$(copy_host rhel5-xen); scratch "$root"
 cp "$root/etc/sysctl.conf" "$tmp/sysctl.conf.orig"
 echo 65536 >"$root/proc/sys/kernel/msgmax"
 printf 'summary = "x";\nsysctl = { kernel = { shmmax = 4398046511104; msgmax = 65536; }; fs = { file-max = 6815744; }; };\n' \
@@ -221,7 +221,7 @@ check "sysctl.conf (RHEL 5): no sysctl.d drop-in nobody would read" no "$([ -e "
 rm -rf "$root"
 
 # ---- limits ------------------------------------------------------------
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 echo 'oracle:x:54321:54321:Oracle:/home/oracle:/bin/bash' >>"$root/etc/passwd"
 printf 'oinstall:x:54321:\ndba:x:54322:oracle\n' >>"$root/etc/group"
 printf '# /etc/security/limits.conf\n#<domain>      <type>  <item>         <value>\n*               soft    core            0\n*\thard\tnofile\t4096\n@dba\t\thard\tmemlock\t\t1024\n@dba\t-\tnproc\t2047\noracle\thard\tmemlock\t1024     # a stale entry\nroot            -       nofile          1048576\n# End of file\n' \

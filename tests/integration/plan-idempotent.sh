@@ -23,7 +23,7 @@ ht() { # ROOT ARGS...
 converge() {
         name=$1 host=$2 profile=$3
         shift 3
-        root=$(copy_host "$host")
+        root=$(copy_host "$host"); scratch "$root"
         # UNITS=OVERLAY: the unit files of tests/units/OVERLAY/lib on the copy (the
         # service the limits are for; not its absolute wants link, which
         # dangles outside a chroot and diff -r follows)
@@ -73,7 +73,7 @@ converge() {
 refused() {
         name=$1 host=$2 profile=$3
         shift 3
-        root=$(copy_host "$host")
+        root=$(copy_host "$host"); scratch "$root"
         ht "$root" --json plan "$profile" "$@" >"$tmp/plan" 2>&1
         check "$name: plan exits 1" 1 "$?"
         check "$name: plan lists errors" true "$(jq '.errors | length > 0' "$tmp/plan" 2>/dev/null)"
@@ -111,7 +111,7 @@ converge alinux3-hugetext/mysql-bp2g-mariadb alinux3-hugetext mysql --set innodb
 
 # The Xen switch: after apply the new default entry and vm.nr_hugepages
 # wait for the reboot (the running kernel has no vm.nr_hugepages at all).
-root=$(copy_host rhel5-xen)
+root=$(copy_host rhel5-xen); scratch "$root"
 ht "$root" apply oracle --set sga_max_size=2G --set allow_kernel_switch=true >/dev/null 2>&1
 ht "$root" --json plan oracle --set sga_max_size=2G --set allow_kernel_switch=true >"$tmp/plan" 2>&1
 check "xen switch: plan after apply exits 0" 0 "$?"

@@ -29,7 +29,7 @@ for case in debian12-kvm:oracle:"transparent_hugepage=never" \
             alinux3-hugetext:mysql:"cgroup.memory=nokmem rd.lvm=0 rd.md=0 rd.dm=0 rd.luks=0 vring_force_dma_api net.ifnames=0 console=ttyS0,115200n8 console=tty0 crashkernel=0M-2G:0M,2G-8G:192M,8G-:256M fsck.repair=yes transparent_hugepage=never hugetext=1"; do
         host=${case%%:*} rest=${case#*:}
         profile=${rest%%:*} words=${rest#*:}
-        root=$(copy_host "$host")
+        root=$(copy_host "$host"); scratch "$root"
         "$HOSTTUNE" --root "$root" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" apply "$profile" \
                 >"$tmp/out" 2>&1
         check "$host/$profile: apply" 0 "$?"
@@ -46,7 +46,7 @@ done
 
 # ---- tmpfiles.d: systemd-tmpfiles applies the "w" lines -------------------
 if command -v systemd-tmpfiles >/dev/null 2>&1; then
-        root=$(copy_host alinux3-hugetext)
+        root=$(copy_host alinux3-hugetext); scratch "$root"
         "$HOSTTUNE" --root "$root" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" apply jvm >"$tmp/out" 2>&1
         check "tmpfiles: apply jvm" 0 "$?"
         thp=$root/sys/kernel/mm/transparent_hugepage
@@ -72,7 +72,7 @@ fi
 
 # ---- sysctl.d: procps and systemd-sysctl parse hosttune's drop-in ---------
 if command -v sysctl >/dev/null 2>&1 && [ -r /proc/sys/vm/swappiness ] && [ -w /proc/sys/vm/swappiness ]; then
-        root=$(copy_host debian12-kvm)
+        root=$(copy_host debian12-kvm); scratch "$root"
         # Keys in both forms, one with tabs in the kernel's output, one with
         # an interface level; values: this machine's, blanks folded.
         printf 'summary = "current values";\nsysctl = (\n' >"$tmp/profiles/current.profile"
@@ -126,7 +126,7 @@ if command -v sysctl >/dev/null 2>&1 && [ -r /proc/sys/vm/swappiness ] && [ -w /
         # A throwaway network namespace: the oracle profile's per-namespace
         # values really written by sysctl -p from hosttune's drop-in.
         if unshare --net true 2>/dev/null; then
-                root=$(copy_host debian12-kvm)
+                root=$(copy_host debian12-kvm); scratch "$root"
                 printf 'summary = "netns";\nsysctl = { net = { ipv4 = { ip_local_port_range = "9000 65500"; conf = { all = { rp_filter = 2; }; default = { rp_filter = 2; }; }; }; }; };\n' \
                         >"$tmp/profiles/netns.profile"
                 "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" apply netns \

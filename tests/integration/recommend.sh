@@ -75,7 +75,7 @@ run 0 "ol8-bls: text" --root "$H/ol8-bls" recommend
 check_contains "base: the reason" "Why: no Oracle Database" "$tmp/out"
 
 # ---- a tie: a big JVM and a running mysqld, 5 each: the database wins
-T=$(copy_host ol8-bls)
+T=$(copy_host ol8-bls); scratch "$T"
 mkdir -p "$T/proc/500" "$T/proc/600"
 echo java >"$T/proc/500/comm"; printf '/usr/bin/java\0-Xmx16g\0-jar\0x.jar\0' >"$T/proc/500/cmdline"
 echo mysqld >"$T/proc/600/comm"; printf '/usr/sbin/mysqld\0' >"$T/proc/600/cmdline"
@@ -97,7 +97,7 @@ check_contains "says why" "takes no arguments" "$tmp/err"
 run 1 "a missing root" --root "$tmp/nonexistent" recommend
 check_contains "names it" "cannot open root directory" "$tmp/err"
 # junk in the process table: no crash, nothing recognised
-J=$(copy_host debian12-kvm)
+J=$(copy_host debian12-kvm); scratch "$J"
 printf '\001\377ora_\n' >"$J/proc/3001/comm"; printf '\377\376' >"$J/proc/3001/cmdline"
 printf 'java\0-Xmx\0-Xmx99999999999999999999g\0-Xmxjunk\0' >"$J/proc/3050/cmdline"
 mkdir -p "$J/proc/99999999999" "$J/proc/12ab"

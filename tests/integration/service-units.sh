@@ -14,7 +14,7 @@ BP_BYTES=2147483648
 
 # host NAME OVERLAY: a fixture copy with a unit overlay on it
 host() {
-        p=$(prepare_host "$1")
+        p=$(prepare_host "$1"); scratch "$p"
         cp -a "$U/$2/." "$p/"
         printf '%s\n' "$p"
 }
@@ -34,7 +34,7 @@ sd_check() { # sd_check DESC EXPECTED ACTUAL (skipped without systemd-analyze)
 }
 
 # --- Debian 12: mysqld.service and mysql.service are links to mariadb.service
-h=$(host debian12-kvm debian12-mariadb)
+h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 htrun 2 "debian: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 check "debian: LimitNOFILE current from the vendor unit" "$(unit_value "$DEB_UNIT" LimitNOFILE)" \
         "$(jq -r '.changes[] | select(.key == "mariadb.service LimitNOFILE") | .current' "$tmp/out")"
@@ -77,7 +77,7 @@ sd_dump "$h" mariadb.service
 sd_check "systemd agrees: LimitMEMLOCK lowered" "1048576" "$(sd_limit LimitMEMLOCK)"
 
 # --- never lower: a drop-in before hosttune's that already allows more
-h=$(host debian12-kvm debian12-mariadb)
+h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 mkdir -p "$h/etc/systemd/system/mariadb.service.d"
 printf '[Service]\nLimitNOFILE=infinity\nLimitMEMLOCK=1024:8G\n' >"$h/etc/systemd/system/mariadb.service.d/10-local.conf"
 htrun 2 "higher: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
@@ -89,7 +89,7 @@ check "higher: drop-in raises only the soft memlock, keeps 8G hard" \
 
 # --- never lower: what systemd reads from other drop-in directories too:
 # the type's service.d (every service) and a template's foo@.service.d
-h=$(host debian12-kvm debian12-mariadb)
+h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 mkdir -p "$h/etc/systemd/system/service.d"
 printf '[Service]\nLimitNOFILE=1048576\n' >"$h/etc/systemd/system/service.d/00-site.conf"
 htrun 2 "type drop-in: plan" "$h" --json plan mysql
@@ -100,7 +100,7 @@ check "type drop-in: no unit drop-in written to lower it" "" \
 sd_dump "$h" mariadb.service
 sd_check "systemd agrees: LimitNOFILE from service.d" "1048576" "$(sd_limit LimitNOFILE)"
 # a template instance reads its template's drop-ins (prefix cut before '@')
-h=$(prepare_host debian12-kvm)
+h=$(prepare_host debian12-kvm); scratch "$h"
 mkdir -p "$h/lib/systemd/system" "$h/etc/systemd/system/app@.service.d"
 printf '[Unit]\nDescription=app %%i\n[Service]\nExecStart=/bin/true\n' >"$h/lib/systemd/system/app@.service"
 printf '[Service]\nLimitNOFILE=262144\n' >"$h/etc/systemd/system/app@.service.d/10-site.conf"
@@ -123,7 +123,7 @@ sd_dump "$h" app@one.service
 sd_check "systemd agrees: the instance keeps the template drop-in's LimitNOFILE" "262144" "$(sd_limit LimitNOFILE)"
 
 # --- RHEL 9 MySQL: mysqld.service; mariadb.service absent (optional)
-h=$(host ol8-bls rhel9-mysqld)
+h=$(host ol8-bls rhel9-mysqld); scratch "$h"
 R=$U/rhel9-mysqld/usr/lib/systemd/system/mysqld.service
 htrun 2 "rhel mysqld: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 check "rhel mysqld: the drop-in of mysqld.service" "/etc/systemd/system/mysqld.service.d/hosttune.conf" \
@@ -138,7 +138,7 @@ sd_dump "$h" mysqld.service
 sd_check "systemd: mysqld.service LimitNOFILE" "65535" "$(sd_limit LimitNOFILE)"
 
 # --- RHEL 9 MariaDB, not enabled: mysqld.service only in Alias=
-h=$(host ol8-bls rhel9-mariadb)
+h=$(host ol8-bls rhel9-mariadb); scratch "$h"
 htrun 2 "rhel mariadb: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 check "rhel mariadb: one drop-in, for mariadb.service" "/etc/systemd/system/mariadb.service.d/hosttune.conf" \
         "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
@@ -146,18 +146,18 @@ check "rhel mariadb: both settings in it" "LimitNOFILE=65535 LimitMEMLOCK" \
         "$(jq -r '.files[] | select(.backend == "service") | .after' "$tmp/out" | grep '^Limit' | sed 's/^LimitMEMLOCK=.*/LimitMEMLOCK/' | paste -sd' ' -)"
 
 # --- no unit, a masked one, a link out of the root
-h=$(prepare_host debian12-kvm)
+h=$(prepare_host debian12-kvm); scratch "$h"
 htrun 1 "no unit: large pages need the unit" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
 check_contains "no unit: the error says so" "for mysqld.service: no such unit on this host" "$tmp/msgs"
 check "no unit: no drop-in" "0" "$(jq '[.files[] | select(.backend == "service")] | length' "$tmp/out")"
 htrun 2 "no unit, no large pages: optional limits skipped" "$h" --json plan mysql
-h=$(host debian12-kvm debian12-mariadb)
+h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 ln -s /dev/null "$h/etc/systemd/system/mariadb.service"
 htrun 1 "masked: plan fails" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
 check_contains "masked: says so" "the unit is masked" "$tmp/msgs"
-h=$(host debian12-kvm debian12-mariadb)
+h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 ln -s ../../../../../../../../etc/passwd "$h/etc/systemd/system/mysqld.service"
 htrun 1 "link out of the root: refused" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
@@ -165,7 +165,7 @@ check_contains "link out of the root: says so" "out of the root (refused)" "$tmp
 
 # Time spans and priorities are not "at least" values: written as given
 # (systemd.exec(5): LimitCPU= and LimitRTTIME= take time spans)
-h=$(host debian12-kvm debian12-mariadb)
+h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 mkdir -p "$tmp/tprof"
 printf 'summary = "time limits";
 services = { mariadb = { LimitCPU = "1h"; LimitRTTIME = "500ms"; }; };

@@ -12,7 +12,7 @@ change() { jq -r --arg k "$2" "[.changes[] | select(.backend == \"sysctl\" and .
 setting() { jq -r --arg k "$2" "[.settings[] | select(.key == \$k)][0].$3 // \"\"" "$1"; }
 getv() { cat "$1/proc/sys/$(printf '%s' "$2" | tr . /)"; }
 
-h=$(prepare_host debian12-kvm)
+h=$(prepare_host debian12-kvm); scratch "$h"
 check "fixture: fs.file-max above Oracle's minimum" 9223372036854775807 "$(getv "$h" fs.file-max)"
 
 # --- show: exact, source --set, over the profile's at-least ---------------

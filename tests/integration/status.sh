@@ -49,7 +49,7 @@ check "alinux3: static counters, zero rates" '{"pgmajfault":0,"pswpin":0,"pswpou
         "$(q '.vmstat.per_second, .vmstat.interval_seconds' | paste -sd' ' -)"
 
 # ---- after an apply: what the profile asked for, the pending reboot
-O=$(copy_host oracle-running)
+O=$(copy_host oracle-running); scratch "$O"
 "$HOSTTUNE" --root "$O" --profile-path "$P" --rules-path "$R" --json apply oracle --set hugepages_from=shm \
         >"$tmp/apply.out" 2>"$tmp/apply.err"
 check "oracle-running: apply exits 0" 0 $?
@@ -88,7 +88,7 @@ I=$tmp/image
 mkdir -p "$I/etc"
 run 1 "an offline image has no status" --root "$I" status
 check_contains "says why" "is an offline image: status reads a running kernel" "$tmp/err"
-G=$(copy_host debian12-kvm)
+G=$(copy_host debian12-kvm); scratch "$G"
 printf 'FilePmdMapped: junk kB\n\001\377' >"$G/proc/3001/smaps"
 printf 'pgmajfault -5\npswpin 99999999999999999999999\n' >"$G/proc/vmstat"
 "$HOSTTUNE" --root "$G" status --json >"$tmp/s.json" 2>"$tmp/err"

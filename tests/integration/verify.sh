@@ -8,7 +8,7 @@ export HOSTTUNE_NO_AUDIT=1
 P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
 
 fresh() {
-        h=$(copy_host debian12-kvm)
+        h=$(copy_host debian12-kvm); scratch "$h"
         "$HOSTTUNE" --root "$h" $P --quiet apply oracle --set sga_max_size=4G >/dev/null 2>&1 ||
                 { echo "Bail out! apply failed"; exit 99; }
 }
@@ -19,7 +19,7 @@ reboot_host() { # reboot_host ROOT CMDLINE-WORD HUGEPAGES
 }
 status_of() { jq -r --arg k "$2" '.checks[] | select(.key == $k) | .status' "$1"; }
 
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 run 1 "verify with nothing ever applied (no journal)" --root "$h" verify
 check "nothing applied: says so" \
         "hosttune: nothing to verify: no journal in $h/var/lib/hosttune, so nothing was applied there; run 'hosttune apply PROFILE' first" \
@@ -79,7 +79,7 @@ check "runtime drift" "60" "$(jq -r '.checks[] | select(.key == "vm.swappiness")
 # (from the journal) and where the profile was found. The rules come from
 # the root's /etc/hosttune/rules, a default place, so that the command is
 # run exactly as printed.
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 mkdir -p "$h/etc/hosttune/rules"
 cp "$top_srcdir"/rules/*.rules "$h/etc/hosttune/rules/"
 "$HOSTTUNE" --root "$h" --profile-path "$top_srcdir/profiles" --quiet apply oracle --set sga_max_size=4G \
@@ -97,7 +97,7 @@ check "the hinted apply runs" "0" "$?"
 check "it was the same apply: only vm.swappiness changed back" "10" "$(cat "$h/proc/sys/vm/swappiness")"
 run 3 "after the hinted apply: no drift, only the reboot pending" --root "$h" --json verify
 check "after the hinted apply: swappiness ok" "ok" "$(status_of "$tmp/out" vm.swappiness)"
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 mkdir -p "$h/etc/hosttune/rules"
 cp "$top_srcdir"/rules/*.rules "$h/etc/hosttune/rules/"
 "$HOSTTUNE" --root "$h" --profile-path "$top_srcdir/profiles" --quiet apply oracle --set sga_max_size=4G \
@@ -113,7 +113,7 @@ check "the hinted plan runs and shows the change" "2" "$?"
 check_contains "the hinted plan shows the edited line" "-vm.swappiness = 5" "$tmp/hint.out"
 # a --set value the shell would split is quoted in the hint, and the
 # hinted command gives the value back as it was
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 mkdir -p "$h/etc/hosttune/rules"
 cp "$top_srcdir"/rules/*.rules "$h/etc/hosttune/rules/"
 "$HOSTTUNE" --root "$h" --profile-path "$top_srcdir/profiles" --quiet apply oracle --set sga_max_size=4G \
@@ -134,7 +134,7 @@ check "the value came back as it was" "a b'c" "$(jq -r .params.workload "$h/var/
 # The journal stays (so the unit's ConditionDirectoryNotEmpty holds), but
 # nothing hosttune applied is in effect: verify says so and exits 0, also
 # at boot (--boot), so the unit does not fail on every boot.
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 "$HOSTTUNE" --root "$h" $P --quiet apply oracle --set sga_max_size=4G >/dev/null 2>&1 ||
         { echo "Bail out! apply failed"; exit 99; }
 applied=$(ls "$h/var/lib/hosttune/journal")
@@ -165,7 +165,7 @@ run 3 "apply again after the rollback: verified again" --root "$h" --json verify
 check "json: applied true again" "true" "$(jq -r .applied "$tmp/out")"
 
 # Two applies, the second rolled back: the first is in effect and verified.
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 "$HOSTTUNE" --root "$h" $P --quiet apply base >/dev/null 2>&1
 first=$(ls "$h/var/lib/hosttune/journal")
 "$HOSTTUNE" --root "$h" $P --quiet apply oracle --set sga_max_size=4G >/dev/null 2>&1
@@ -177,7 +177,7 @@ check "second apply rolled back: the first is verified" "$first base true" \
 # A journal whose only apply never took effect (it crashed, and the next
 # run cleared what it left, down to an empty journal): nothing in effect either, exit 0 — the unit would
 # otherwise fail at every boot after a first apply that did not make it.
-h=$(copy_host debian12-kvm)
+h=$(copy_host debian12-kvm); scratch "$h"
 HOSTTUNE_FAULT_AFTER=1 HOSTTUNE="$HOSTTUNE" P="$P" h="$h" \
         sh -c '"$HOSTTUNE" --root "$h" $P --quiet apply oracle --set sga_max_size=4G' >/dev/null 2>&1
 if [ -d "$h/var/lib/hosttune/journal" ]; then
