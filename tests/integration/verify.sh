@@ -141,8 +141,10 @@ applied=$(ls "$h/var/lib/hosttune/journal")
 "$HOSTTUNE" --root "$h" --quiet rollback >/dev/null 2>&1 || { echo "Bail out! rollback failed"; exit 99; }
 rolled=$(ls "$h/var/lib/hosttune/journal" | grep -vx "$applied")
 run 0 "verify after the rollback of the only apply" --root "$h" verify
+# the time is the one the journal records for the rollback of that apply
+# (the rollback's own commit may fall in the next second)
 check "text: says what was rolled back, by which transaction" \
-        "Verify: nothing to verify: the last apply (transaction $applied, profile oracle) was rolled back by $rolled at $(jq -r .committed_at "$h/var/lib/hosttune/journal/$rolled/manifest.json"); none of hosttune's tuning is in effect; the rollback takes full effect at the next boot" \
+        "Verify: nothing to verify: the last apply (transaction $applied, profile oracle) was rolled back by $rolled at $(jq -r .rolled_back_at "$h/var/lib/hosttune/journal/$applied/manifest.json"); none of hosttune's tuning is in effect; the rollback takes full effect at the next boot" \
         "$(sed -n 1p "$tmp/out")"
 check "text: status line" "Status: ok (nothing applied)" "$(sed -n 2p "$tmp/out")"
 check "text: nothing on stderr" "" "$(cat "$tmp/err")"
