@@ -37,6 +37,8 @@ typedef struct {
         ht_spec value;               /* NONE: a rule set that only changes flags */
         bool cmdline_word;    /* key holds "key=value" still to be split */
         bool optional, remove, boot_only, at_least;
+        bool required;        /* cmdline: an error even where a container's node or a
+                               * VM's host sets the command line (not hosttune) */
         bool has_optional, has_boot_only, has_bound;
         ht_bound bound;       /* sysctl only; has_bound: written (a rule's set
                                * without a value keeps the old one otherwise) */

@@ -861,7 +861,8 @@ static char *entry_citation(ht_resolver *r, const ht_entry *e) {
 
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
                   bool *ret_skipped, char **ret_error) {
-        ht_setting s = {.backend = e->backend, .optional = e->optional, .remove = e->remove,
+        ht_setting s = {.backend = e->backend, .optional = e->optional, .required = e->required,
+                        .remove = e->remove,
                         .boot_only = e->boot_only, .at_least = e->at_least, .bound = e->bound};
         _cleanup_free_ char *word_value = NULL;
         _cleanup_free_ char *label = NULL;
@@ -1316,19 +1317,25 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
 
 /* --- resolution ----------------------------------------------------- */
 
-void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source) {
+void ht_skips_add_set_by(ht_skips *l, const char *setting, const char *reason, const char *source,
+                         const char *set_by) {
         for (size_t i = 0; i < l->n; i++)
                 if (streq(l->items[i].setting, setting) && streq(l->items[i].reason, reason) &&
-                    streq(l->items[i].source, source))
+                    streq(l->items[i].source, source) && streq_ptr(l->items[i].set_by, set_by))
                         return;
         l->items = xrealloc(l->items, (l->n + 1) * sizeof(*l->items));
         l->items[l->n++] = (ht_skip){.setting = xstrdup(setting), .reason = xstrdup(reason),
-                                     .source = xstrdup(source)};
+                                     .source = xstrdup(source), .set_by = set_by ? xstrdup(set_by) : NULL};
+}
+
+void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source) {
+        ht_skips_add_set_by(l, setting, reason, source, NULL);
 }
 
 void ht_skips_copy(ht_skips *dst, const ht_skips *src) {
         for (size_t i = 0; i < src->n; i++)
-                ht_skips_add(dst, src->items[i].setting, src->items[i].reason, src->items[i].source);
+                ht_skips_add_set_by(dst, src->items[i].setting, src->items[i].reason, src->items[i].source,
+                                    src->items[i].set_by);
 }
 
 void ht_skips_done(ht_skips *l) {
@@ -1336,6 +1343,7 @@ void ht_skips_done(ht_skips *l) {
                 free(l->items[i].setting);
                 free(l->items[i].reason);
                 free(l->items[i].source);
+                free(l->items[i].set_by);
         }
         free(l->items);
         *l = (ht_skips){0};
@@ -1348,6 +1356,8 @@ json_object *ht_skips_to_json(const ht_skips *l) {
                 json_object_object_add(e, "setting", json_object_new_string(l->items[i].setting));
                 json_object_object_add(e, "reason", json_object_new_string(l->items[i].reason));
                 json_object_object_add(e, "source", json_object_new_string(l->items[i].source));
+                if (l->items[i].set_by)
+                        json_object_object_add(e, "set_by", json_object_new_string(l->items[i].set_by));
                 json_object_array_add(a, e);
         }
         return a;
@@ -1634,6 +1644,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
                 if (s->backend == HT_BK_CMDLINE)
                         json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
+                if (s->required)
+                        json_object_object_add(j, "required", json_object_new_boolean(true));
                 if (s->boot_only)
                         json_object_object_add(j, "boot_only", json_object_new_boolean(true));
                 if (s->at_least)
@@ -1704,7 +1716,8 @@ char *ht_resolved_format_text(const ht_resolved *r) {
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 _cleanup_free_ char *t = setting_text_line(s);
-                strv_push_take(&slines, xasprintf("%s%s%s%s%s", t, s->optional ? " (optional)" : "",
+                strv_push_take(&slines, xasprintf("%s%s%s%s%s%s", t, s->optional ? " (optional)" : "",
+                                                  s->required ? " (required)" : "",
                                                   s->boot_only ? " (after reboot)" : "",
                                                   s->at_least ? " (at least)" : "",
                                                   bound_suffix(s->bound)));
