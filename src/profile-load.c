@@ -1329,13 +1329,27 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         return 0;
 }
 
+static int rfile_parse(const char *path, const char *buf, size_t len, ht_rfile **ret, char **ret_error);
+
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
-        static const char *const sections[] = {"params", "rules", NULL};
         _cleanup_free_ char *buf = NULL;
         size_t len;
         int r = read_checked(path, &buf, &len, ret_error);
         if (r < 0)
                 return r;
+        return rfile_parse(path, buf, len, ret, ret_error);
+}
+
+int ht_rfile_load_builtin(const struct ht_builtin_file *b, ht_rfile **ret, char **ret_error) {
+        _cleanup_free_ char *path = xasprintf(HT_BUILTIN_RULES_DIR "/%s", b->name);
+        _cleanup_free_ char *buf = xstrndup((const char *)b->text, b->text_len);
+        return rfile_parse(path, buf, b->text_len, ret, ret_error);
+}
+
+/* buf is NUL-terminated (len bytes before it). */
+static int rfile_parse(const char *path, const char *buf, size_t len, ht_rfile **ret, char **ret_error) {
+        static const char *const sections[] = {"params", "rules", NULL};
+        int r;
         if ((*ret = ht_builtin_rfile(path, buf, len)))
                 return 0;
         config_t cfg;

@@ -127,7 +127,8 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                             char *const *sets, ht_resolved **ret, char **ret_error);
 
 /* Default search paths: /etc/hosttune/{profiles,rules} under the context's
- * root, then HT_DATADIR/{profiles,rules} (the shipped files). */
+ * root, then HT_DATADIR/{profiles,rules} (the shipped files; the
+ * directory HOSTTUNE_DATADIR names, when set to an absolute path). */
 int ht_profile_default_path(const ht_context *c, char ***ret);
 int ht_rules_default_path(const ht_context *c, char ***ret);
 
