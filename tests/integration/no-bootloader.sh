@@ -111,6 +111,25 @@ check "nspawn: plan mysql plans (exit 2)" 2 "$rc"
 check_contains "nspawn: the warning names the container's host" \
         "set it on the host that runs this container" "$tmp/out"
 
+# apply writes what the pod holds, and verify says who sets the word
+P=$(prepare_host k8s-pod)
+ht "$P" apply jvm
+check "k8s-pod: apply jvm (exit 0)" 0 "$rc"
+check "k8s-pod: the sysctl drop-in is written" yes "$([ -f "$P/etc/sysctl.d/90-hosttune.conf" ] && echo yes || echo no)"
+ht "$P" --json verify
+check "k8s-pod: verify ok (exit 0)" 0 "$rc"
+cp "$tmp/out" "$tmp/verify.json"
+hint=""
+nchecks=$(jq_get "$tmp/verify.json" 'checks.#')
+i=0
+while [ "$i" -lt "$nchecks" ]; do
+        [ "$(jq_get "$tmp/verify.json" "checks.$i.key")" = transparent_hugepage ] &&
+                hint="$(jq_get "$tmp/verify.json" "checks.$i.status") $(jq_get "$tmp/verify.json" "checks.$i.hint")"
+        i=$((i + 1))
+done
+check "k8s-pod: verify names who sets the word" \
+        "ok set by the Kubernetes node that runs this pod (its bootloader or machine image), not here" "$hint"
+
 # ---- a host without a bootloader hosttune cannot place stays an error -------
 P=$(copy_host debian12-kvm)
 rm -rf "$P/etc/default" "$P/boot"
