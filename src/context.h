@@ -23,6 +23,9 @@ typedef struct ht_context {
         char *lock_path;     /* real path; default: root + /run/hosttune.lock */
         char **profile_path; /* real directories, searched in order */
         char **rules_path;
+        /* how many of rules_path's first directories the user named
+         * (--rules-path): each must hold rules files */
+        size_t rules_path_given;
         bool json;
         bool quiet;
         ht_color_mode color;

@@ -68,6 +68,14 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
 void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_mounts(const ht_context *c, ht_facts *f);
 
+/* facts-virt.c: after the mounts and the bootloader, whose facts they use */
+/* "container" from PID 1's environment (NUL-separated "name=value"):
+ * NULL when absent, "" when set empty (not a container). *ret_kubernetes
+ * tells whether KUBERNETES_SERVICE_HOST is set (a Kubernetes pod). */
+char *ht_environ_container(const char *buf, size_t len, bool *ret_kubernetes);
+void ht_facts_collect_container(const ht_context *c, ht_facts *f);
+void ht_facts_collect_direct_kernel(const ht_context *c, ht_facts *f);
+
 /* facts-workload.c */
 /* The heap a JVM command line (NUL-separated argv) asks for: the last
  * -Xmx or -XX:MaxHeapSize. -ENOENT when it gives none. */

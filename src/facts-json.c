@@ -129,6 +129,8 @@ static json_object *bootloader_json(const ht_facts *f) {
         add(o, "legacy_conf", j_str(f->grub_legacy_conf));
         add(o, "kernelopts", j_str(f->grubenv_kernelopts));
         add(o, "saved_entry", j_str(f->grubenv_saved_entry));
+        add(o, "direct_kernel", j_bool(f->direct_kernel));
+        add(o, "direct_kernel_detected_by", f->direct_kernel ? j_strv(f->direct_kernel_evidence) : NULL);
         bool have_default = f->default_entry >= 0 && (size_t)f->default_entry < f->n_boot_entries;
         add(o, "default", have_default ? json_object_new_int(f->default_entry) : NULL);
         add(o, "default_is_xen",
@@ -167,6 +169,7 @@ static json_object *mounts_json(const ht_facts *f) {
         add(o, "sys_readonly", j_tri(f->sys_readonly));
         add(o, "proc_sys_readonly", j_tri(f->proc_sys_readonly));
         add(o, "boot_separate", j_bool(f->boot_separate));
+        add(o, "root_fstype", j_str(f->root_fstype));
         return o;
 }
 
@@ -238,6 +241,7 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         add(o, "hypervisor", j_str(f->hypervisor));
         add(o, "xen", xen_json(f));
         add(o, "container", j_str(f->container));
+        add(o, "container_detected_by", f->container ? j_strv(f->container_evidence) : NULL);
         add(o, "cpu", cpu_json(f));
         json_object *numa = json_object_new_object();
         add(numa, "nodes", f->numa_nodes ? json_object_new_int64(f->numa_nodes) : NULL);

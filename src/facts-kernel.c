@@ -1,6 +1,6 @@
 /* Kernel, OS, CPU and virtualization facts: /proc/sys/kernel, /proc/cmdline,
  * /etc/os-release (or the release files of older distributions),
- * /proc/cpuinfo, NUMA nodes, Xen, DMI and container markers. */
+ * /proc/cpuinfo, NUMA nodes, Xen and DMI (containers: facts-virt.c). */
 #include "config.h"
 
 #include <ctype.h>
@@ -454,16 +454,4 @@ void ht_facts_collect_virt(const ht_context *c, ht_facts *f) {
                 f->hypervisor = xstrdup(dmi);
         else if (flag)
                 f->hypervisor = xstrdup("other");
-
-        /* Container managers leave these markers; read-only probes. */
-        char *s = read_optional_line(c, f, "/run/systemd/container");
-        if (s && *s && !has_control_chars(s))
-                f->container = s;
-        else {
-                free(s);
-                if (ht_exists(c, "/run/.containerenv"))
-                        f->container = xstrdup("podman");
-                else if (ht_exists(c, "/.dockerenv"))
-                        f->container = xstrdup("docker");
-        }
 }

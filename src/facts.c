@@ -62,6 +62,9 @@ void ht_facts_free(ht_facts *f) {
         free(f->xen_guest_type);
         free(f->hypervisor);
         free(f->container);
+        strv_free(f->container_evidence);
+        strv_free(f->direct_kernel_evidence);
+        free(f->root_fstype);
         free(f->os_id);
         free(f->os_version_id);
         free(f->os_name);
@@ -225,7 +228,9 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
         /* Order matters: the kernel command line feeds THP and audit, the
          * CPU flags feed hypervisor and gigantic pages, the OS id picks the
          * EFI vendor directory, Hugepagesize is the default page size of
-         * hugetlbfs mounts, the container tells audit. */
+         * hugetlbfs mounts, the mounts tell a container without markers, the
+ * container and the bootloader tell a direct-kernel VM, the container
+ * tells audit. */
         if (!f->offline) {
                 ht_facts_collect_kernel(c, f);
                 ht_facts_collect_os(c, f);
@@ -236,6 +241,8 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                 ht_facts_collect_shm(c, f);
                 ht_facts_collect_boot(c, f);
                 ht_facts_collect_mounts(c, f);
+                ht_facts_collect_container(c, f);
+                ht_facts_collect_direct_kernel(c, f);
                 collect_services(c, f);
         } else {
                 /* An image: no kernel, no processes, no mounts to read.

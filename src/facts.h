@@ -75,7 +75,9 @@ typedef struct ht_facts {
         char *xen_guest_type;      /* /sys/hypervisor/guest_type as read ("PV", "HVM", "PVH") */
         bool xen_dom0;
         char *hypervisor;          /* "xen", "kvm", "vmware", "hyperv", ..., "none", NULL unknown */
-        char *container;           /* "docker", "podman", or /run/systemd/container; NULL: none seen */
+        char *container;           /* "docker", "podman", "kubernetes", "container-other", the
+                                    * manager's own name...; NULL: none seen (facts-virt.c) */
+        char **container_evidence; /* what showed it, one sign a line, the decisive one first */
 
         /* OS */
         char *os_id, *os_version_id, *os_name, *os_pretty_name;
@@ -120,6 +122,11 @@ typedef struct ht_facts {
         char *grubenv_kernelopts;        /* kernelopts= in grubenv (RHEL 8 BLS) */
         char *grubenv_saved_entry;       /* saved_entry= in grubenv */
         char **grubenv;                  /* every "name=value" of grubenv, for $name in BLS options */
+        /* a VM its VMM booted with a kernel it gives directly (qemu -kernel,
+         * Firecracker, cloud-hypervisor): no bootloader in the guest, the
+         * command line comes from the VM's host (facts-virt.c) */
+        bool direct_kernel;
+        char **direct_kernel_evidence;
         ht_boot_entry *boot_entries;     /* BLS in boot menu order, legacy in file order */
         size_t n_boot_entries;
         int default_entry;               /* index into boot_entries, -1 unknown */
@@ -129,6 +136,7 @@ typedef struct ht_facts {
         size_t n_hugetlbfs;
         ht_tristate sys_readonly, proc_sys_readonly;
         bool boot_separate;
+        char *root_fstype;               /* type of the mount on / ("overlay" in most containers) */
         /* 1: the memory controller is mounted as cgroup v1 (legacy or
          * hybrid), so every memory cgroup has its own memory.swappiness;
          * 2: unified cgroup2 only; 0: unknown (no mount table, no cgroup

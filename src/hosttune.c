@@ -253,6 +253,7 @@ int main(int argc, char **argv) {
                 strv_push(&profile_path, dflt_profiles[i]);
         for (size_t i = 0; dflt_rules && dflt_rules[i]; i++)
                 strv_push(&rules_path, dflt_rules[i]);
+        ctx->rules_path_given = strv_length(rules_path) - strv_length(dflt_rules);
         ctx->profile_path = TAKE_PTR(profile_path);
         ctx->rules_path = TAKE_PTR(rules_path);
 

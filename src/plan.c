@@ -128,6 +128,15 @@ void ht_plan_skip(ht_plan *p, const char *setting, const char *source, const cha
         ht_skips_add(&p->skipped, setting, why, source ? source : "");
 }
 
+void ht_plan_skip_set_by(ht_plan *p, const char *setting, const char *source, const char *set_by,
+                         const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        _cleanup_free_ char *why = xvasprintf(fmt, ap);
+        va_end(ap);
+        ht_skips_add_set_by(&p->skipped, setting, why, source ? source : "", set_by);
+}
+
 void ht_plan_error(ht_plan *p, const char *fmt, ...) {
         va_list ap;
         va_start(ap, fmt);

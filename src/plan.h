@@ -86,6 +86,10 @@ void ht_plan_warn(ht_plan *p, const char *fmt, ...) __attribute__((format(printf
  * reason (printf-style), not warned about. */
 void ht_plan_skip(ht_plan *p, const char *setting, const char *source, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
+/* A setting the profile needs that this host cannot hold because another
+ * machine sets it (set_by: a container's node, a VM's host). */
+void ht_plan_skip_set_by(ht_plan *p, const char *setting, const char *source, const char *set_by,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void ht_plan_error(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* True when something would change: a runtime change, a file edit or an

@@ -84,6 +84,7 @@ enum {
         F_HAS_OPTIONAL = 1 << 5,
         F_HAS_BOOT_ONLY = 1 << 6,
         F_HAS_BOUND = 1 << 7,
+        F_REQUIRED = 1 << 8,
 };
 
 static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path) {
@@ -106,7 +107,8 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                                  (e->at_least ? F_AT_LEAST : 0) |
                                  (e->has_optional ? F_HAS_OPTIONAL : 0) |
                                  (e->has_boot_only ? F_HAS_BOOT_ONLY : 0) |
-                                 (e->has_bound ? F_HAS_BOUND : 0));
+                                 (e->has_bound ? F_HAS_BOUND : 0) |
+                                 (e->required ? F_REQUIRED : 0));
                 put_u(b, e->bound);
                 put_u(b, e->line);
                 put_s0(b, e->comment);
@@ -273,6 +275,7 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                 e->has_optional = flags & F_HAS_OPTIONAL;
                 e->has_boot_only = flags & F_HAS_BOOT_ONLY;
                 e->has_bound = flags & F_HAS_BOUND;
+                e->required = flags & F_REQUIRED;
                 uint64_t bound = get_u(r);
                 if (bound >= _HT_BOUND_MAX)
                         r->bad = true;

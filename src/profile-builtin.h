@@ -16,7 +16,7 @@
 #include "profile-internal.h"
 #include "util.h"
 
-typedef struct {
+typedef struct ht_builtin_file {
         const char *name;            /* file name: "oracle.profile" */
         const unsigned char *text;   /* the shipped bytes */
         size_t text_len;

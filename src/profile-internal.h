@@ -37,6 +37,8 @@ typedef struct {
         ht_spec value;               /* NONE: a rule set that only changes flags */
         bool cmdline_word;    /* key holds "key=value" still to be split */
         bool optional, remove, boot_only, at_least;
+        bool required;        /* cmdline: an error even where a container's node or a
+                               * VM's host sets the command line (not hosttune) */
         bool has_optional, has_boot_only, has_bound;
         ht_bound bound;       /* sysctl only; has_bound: written (a rule's set
                                * without a value keeps the old one otherwise) */
@@ -109,6 +111,13 @@ const char *ht_entry_param_ref(const ht_entry *e);
  * copy, profile-builtin.h). */
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error);
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error);
+/* Where the built-in copy of a shipped rules file says it comes from:
+ * "<built-in>/40-thp.rules" in sources and messages (no such directory). */
+#define HT_BUILTIN_RULES_DIR "<built-in>"
+struct ht_builtin_file;
+/* A shipped rules file from its built-in copy (profile-builtin.h), for
+ * an installation whose rules directory does not exist. */
+int ht_rfile_load_builtin(const struct ht_builtin_file *b, ht_rfile **ret, char **ret_error);
 /* Paths of NAME.SUFFIX files over a search path; earlier dirs shadow
  * later ones. Sorted by file name. names receives the names without the
  * suffix. A directory that cannot be read (EACCES) is -errno with

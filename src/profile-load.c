@@ -882,7 +882,7 @@ static int parse_services(ht_pfile *p, const config_setting_t *s, char **ret_err
 }
 
 static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const char *name,
-                               bool remove, bool optional, const ht_spec *target,
+                               bool remove, bool optional, bool required, const ht_spec *target,
                                char **ret_error) {
         const config_setting_t *l = config_setting_get_member(g, name);
         if (!l)
@@ -905,6 +905,7 @@ static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const cha
                 e->remove = remove;
                 e->optional = optional;
                 e->has_optional = true;
+                e->required = required;
                 ht_spec_copy(&e->target, target);
                 r = spec_from(w, p->path, what, &e->key, ret_error);
                 if (r < 0)
@@ -929,20 +930,27 @@ static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const cha
 }
 
 static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **ret_error) {
-        static const char *const keys[] = {"add", "remove", "optional", "target", NULL};
+        static const char *const keys[] = {"add", "remove", "optional", "required", "target", NULL};
         int r = check_members(g, keys, p->path, "cmdline", ret_error);
         if (r < 0)
                 return r;
-        bool optional = false;
+        bool optional = false, required = false;
         r = get_bool(g, "optional", p->path, "cmdline", &optional, NULL, ret_error);
+        if (r >= 0)
+                r = get_bool(g, "required", p->path, "cmdline", &required, NULL, ret_error);
         if (r < 0)
                 return r;
+        if (optional && required) {
+                *ret_error = xasprintf("%s:%u: cmdline: 'optional' and 'required' contradict each other; "
+                                       "give one", p->path, line_of(g));
+                return -EINVAL;
+        }
         ht_spec target = {0};
         r = get_spec(g, "target", false, p->path, "cmdline", &target, ret_error);
         if (r >= 0)
-                r = parse_cmdline_words(p, g, "add", false, optional, &target, ret_error);
+                r = parse_cmdline_words(p, g, "add", false, optional, required, &target, ret_error);
         if (r >= 0)
-                r = parse_cmdline_words(p, g, "remove", true, optional, &target, ret_error);
+                r = parse_cmdline_words(p, g, "remove", true, optional, required, &target, ret_error);
         ht_spec_done(&target);
         return r;
 }
@@ -1081,7 +1089,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                             char **ret_error) {
         static const char *const set_keys[] = {
                 "backend", "key", "path", "domain", "type", "item", "unit", "directive",
-                "target", "value", "optional", "remove", "boot_only", "at_least", "bound", NULL,
+                "target", "value", "optional", "required", "remove", "boot_only", "at_least", "bound", NULL,
         };
         static const char *const skip_keys[] = {
                 "backend", "key", "path", "domain", "type", "item", "unit", "directive",
@@ -1146,6 +1154,8 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 r = get_bool(g, "optional", f->path, what, &e->optional, &e->has_optional,
                              ret_error);
         if (r >= 0)
+                r = get_bool(g, "required", f->path, what, &e->required, NULL, ret_error);
+        if (r >= 0)
                 r = get_bool(g, "remove", f->path, what, &e->remove, NULL, ret_error);
         if (r >= 0)
                 r = get_bool(g, "boot_only", f->path, what, &e->boot_only, &e->has_boot_only,
@@ -1157,9 +1167,20 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         if (r < 0)
                 return r;
         if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only &&
-            !e->has_bound) {
+            !e->has_bound && !e->required) {
                 *ret_error = xasprintf("%s:%u: %s: needs a 'value' (or only flags: optional, "
-                                       "boot_only, bound)", f->path, line_of(g), what);
+                                       "required, boot_only, bound)", f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        if (e->required && b != HT_BK_CMDLINE) {
+                *ret_error = xasprintf("%s:%u: %s: 'required' is only for the cmdline backend "
+                                       "(other settings are required unless optional)",
+                                       f->path, line_of(g), what);
+                return -EINVAL;
+        }
+        if (e->required && e->optional) {
+                *ret_error = xasprintf("%s:%u: %s: 'optional' and 'required' contradict each other; "
+                                       "give one", f->path, line_of(g), what);
                 return -EINVAL;
         }
         if (e->remove && b != HT_BK_CMDLINE) {
@@ -1308,13 +1329,27 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         return 0;
 }
 
+static int rfile_parse(const char *path, const char *buf, size_t len, ht_rfile **ret, char **ret_error);
+
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error) {
-        static const char *const sections[] = {"params", "rules", NULL};
         _cleanup_free_ char *buf = NULL;
         size_t len;
         int r = read_checked(path, &buf, &len, ret_error);
         if (r < 0)
                 return r;
+        return rfile_parse(path, buf, len, ret, ret_error);
+}
+
+int ht_rfile_load_builtin(const struct ht_builtin_file *b, ht_rfile **ret, char **ret_error) {
+        _cleanup_free_ char *path = xasprintf(HT_BUILTIN_RULES_DIR "/%s", b->name);
+        _cleanup_free_ char *buf = xstrndup((const char *)b->text, b->text_len);
+        return rfile_parse(path, buf, b->text_len, ret, ret_error);
+}
+
+/* buf is NUL-terminated (len bytes before it). */
+static int rfile_parse(const char *path, const char *buf, size_t len, ht_rfile **ret, char **ret_error) {
+        static const char *const sections[] = {"params", "rules", NULL};
+        int r;
         if ((*ret = ht_builtin_rfile(path, buf, len)))
                 return 0;
         config_t cfg;

@@ -8,13 +8,25 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "profile-builtin.h"
 #include "profile-internal.h"
 #include "util.h"
 
 #ifndef HT_DATADIR
 #define HT_DATADIR "/usr/share/hosttune"
 #endif
+
+/* The installation's data directory: HOSTTUNE_DATADIR (absolute) runs an
+ * unpacked or relocated installation, and lets the tests give one that
+ * is incomplete or missing; else where hosttune was installed. */
+static const char *datadir(void) {
+        const char *e = getenv("HOSTTUNE_DATADIR");
+        return e && e[0] == '/' ? e : HT_DATADIR;
+}
 
 static char *join_root(const ht_context *c, const char *path) {
         const char *root = c && c->root ? c->root : "/";
@@ -27,7 +39,7 @@ static char *join_root(const ht_context *c, const char *path) {
 int ht_profile_default_path(const ht_context *c, char ***ret) {
         char **l = NULL;
         strv_push_take(&l, join_root(c, "/etc/hosttune/profiles"));
-        strv_push(&l, HT_DATADIR "/profiles");
+        strv_push_take(&l, xasprintf("%s/profiles", datadir()));
         *ret = l;
         return 0;
 }
@@ -35,7 +47,7 @@ int ht_profile_default_path(const ht_context *c, char ***ret) {
 int ht_rules_default_path(const ht_context *c, char ***ret) {
         char **l = NULL;
         strv_push_take(&l, join_root(c, "/etc/hosttune/rules"));
-        strv_push(&l, HT_DATADIR "/rules");
+        strv_push_take(&l, xasprintf("%s/rules", datadir()));
         *ret = l;
         return 0;
 }
@@ -48,6 +60,95 @@ static char **profile_dirs(const ht_context *c) {
         else
                 ht_profile_default_path(c, &l);
         return l;
+}
+
+/* The rules files to read, by name, with the built-in copy to use where
+ * there is no file (entries of *ret_builtin are NULL for files). Rules
+ * are not optional by accident:
+ *  - a directory named with --rules-path must exist and hold *.rules;
+ *  - every rules file hosttune ships (the built-in table knows them) must
+ *    be on the path, under /etc/hosttune/rules or a --rules-path to
+ *    replace it, or in the installation's directory. When that directory
+ *    exists and lacks one, the installation is incomplete: an error
+ *    naming the file. When it does not exist at all (hosttune run from
+ *    its build tree, or installed without its data files), the built-in
+ *    copies stand in, and *ret_warning says so. */
+static int find_rules(const ht_context *c, char *const *dirs, char ***ret_paths,
+                      const ht_builtin_file ***ret_builtin, char **ret_warning, char **ret_error) {
+        for (size_t i = 0; c->rules_path && i < c->rules_path_given && c->rules_path[i]; i++) {
+                const char *d = c->rules_path[i];
+                struct stat st;
+                if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode)) {
+                        int r = stat(d, &st) < 0 ? -errno : -ENOTDIR;
+                        *ret_error = xasprintf("--rules-path %s: %s", d, ht_strerror(-r));
+                        return r;
+                }
+                _cleanup_strv_free_ char **found = NULL;
+                int r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &found, ret_error);
+                if (r < 0)
+                        return r;
+                if (!found) {
+                        *ret_error = xasprintf("--rules-path %s: no rules files (NAME.rules) in this directory; "
+                                               "name a directory that holds rules, or leave the option out "
+                                               "to use the installed ones", d);
+                        return -ENOENT;
+                }
+        }
+        _cleanup_strv_free_ char **paths = NULL, **names = NULL;
+        int r = ht_search_path_list(dirs, ".rules", &paths, &names, ret_error);
+        if (r < 0)
+                return r;
+        size_t n = strv_length(names);
+        const ht_builtin_file **builtin = xcalloc(n + ht_builtin_n_files + 1, sizeof(*builtin));
+
+        _cleanup_free_ char *inst = xasprintf("%s/rules", datadir());
+        struct stat st;
+        bool inst_exists = stat(inst, &st) == 0;
+        _cleanup_free_ char *used = NULL;
+        for (size_t i = 0; i < ht_builtin_n_files; i++) {
+                const ht_builtin_file *b = &ht_builtin_files[i];
+                if (!endswith(b->name, ".rules"))
+                        continue;
+                _cleanup_free_ char *name = xstrndup(b->name, strlen(b->name) - strlen(".rules"));
+                if (strv_contains(names, name))
+                        continue;
+                if (inst_exists) {
+                        _cleanup_free_ char *searched = strv_join((char **)dirs, ":");
+                        *ret_error = xasprintf("%s/%s: missing: hosttune ships this rules file, and it is on no "
+                                               "directory of the rules path (%s); the installation is incomplete: "
+                                               "reinstall hosttune, or put a file of that name in "
+                                               "/etc/hosttune/rules to replace it",
+                                               inst, b->name, searched);
+                        free(builtin);
+                        return -ENOENT;
+                }
+                strv_push(&names, name);
+                strv_push_take(&paths, xasprintf(HT_BUILTIN_RULES_DIR "/%s", b->name));
+                builtin[n++] = b;
+                char *u = xasprintf("%s%s%s", used ? used : "", used ? ", " : "", b->name);
+                free(used);
+                used = u;
+        }
+        /* the rules run in file name order, whichever copy each comes from */
+        for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+                        char *t = names[j];
+                        names[j] = names[j - 1];
+                        names[j - 1] = t;
+                        t = paths[j];
+                        paths[j] = paths[j - 1];
+                        paths[j - 1] = t;
+                        const ht_builtin_file *bt = builtin[j];
+                        builtin[j] = builtin[j - 1];
+                        builtin[j - 1] = bt;
+                }
+        if (used)
+                *ret_warning = xasprintf("%s does not exist (hosttune's data files are not installed), so the rules "
+                                         "hosttune ships are taken from the copies built into hosttune %s: %s",
+                                         inst, PACKAGE_VERSION, used);
+        *ret_paths = TAKE_PTR(paths);
+        *ret_builtin = builtin;
+        return 0;
 }
 
 static char **rules_dirs(const ht_context *c) {
@@ -861,7 +962,8 @@ static char *entry_citation(ht_resolver *r, const ht_entry *e) {
 
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
                   bool *ret_skipped, char **ret_error) {
-        ht_setting s = {.backend = e->backend, .optional = e->optional, .remove = e->remove,
+        ht_setting s = {.backend = e->backend, .optional = e->optional, .required = e->required,
+                        .remove = e->remove,
                         .boot_only = e->boot_only, .at_least = e->at_least, .bound = e->bound};
         _cleanup_free_ char *word_value = NULL;
         _cleanup_free_ char *label = NULL;
@@ -1316,19 +1418,25 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
 
 /* --- resolution ----------------------------------------------------- */
 
-void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source) {
+void ht_skips_add_set_by(ht_skips *l, const char *setting, const char *reason, const char *source,
+                         const char *set_by) {
         for (size_t i = 0; i < l->n; i++)
                 if (streq(l->items[i].setting, setting) && streq(l->items[i].reason, reason) &&
-                    streq(l->items[i].source, source))
+                    streq(l->items[i].source, source) && streq_ptr(l->items[i].set_by, set_by))
                         return;
         l->items = xrealloc(l->items, (l->n + 1) * sizeof(*l->items));
         l->items[l->n++] = (ht_skip){.setting = xstrdup(setting), .reason = xstrdup(reason),
-                                     .source = xstrdup(source)};
+                                     .source = xstrdup(source), .set_by = set_by ? xstrdup(set_by) : NULL};
+}
+
+void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source) {
+        ht_skips_add_set_by(l, setting, reason, source, NULL);
 }
 
 void ht_skips_copy(ht_skips *dst, const ht_skips *src) {
         for (size_t i = 0; i < src->n; i++)
-                ht_skips_add(dst, src->items[i].setting, src->items[i].reason, src->items[i].source);
+                ht_skips_add_set_by(dst, src->items[i].setting, src->items[i].reason, src->items[i].source,
+                                    src->items[i].set_by);
 }
 
 void ht_skips_done(ht_skips *l) {
@@ -1336,6 +1444,7 @@ void ht_skips_done(ht_skips *l) {
                 free(l->items[i].setting);
                 free(l->items[i].reason);
                 free(l->items[i].source);
+                free(l->items[i].set_by);
         }
         free(l->items);
         *l = (ht_skips){0};
@@ -1348,6 +1457,8 @@ json_object *ht_skips_to_json(const ht_skips *l) {
                 json_object_object_add(e, "setting", json_object_new_string(l->items[i].setting));
                 json_object_object_add(e, "reason", json_object_new_string(l->items[i].reason));
                 json_object_object_add(e, "source", json_object_new_string(l->items[i].source));
+                if (l->items[i].set_by)
+                        json_object_object_add(e, "set_by", json_object_new_string(l->items[i].set_by));
                 json_object_array_add(a, e);
         }
         return a;
@@ -1461,17 +1572,25 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
 
         /* an unreadable rules directory is an error, not a warning: its
          * rules may be the safety caps this plan must obey */
-        k = ht_search_path_list(rdirs, ".rules", &rpaths, NULL, ret_error);
+        const ht_builtin_file **rbuiltin = NULL;
+        char *rwarning = NULL;
+        k = find_rules(c, rdirs, &rpaths, &rbuiltin, &rwarning, ret_error);
         if (k < 0)
                 goto out;
+        if (rwarning)
+                strv_push_take(&r.warnings, rwarning);
         for (size_t i = 0; rpaths && rpaths[i]; i++) {
                 ht_rfile *f = NULL;
-                k = ht_rfile_load(rpaths[i], &f, ret_error);
-                if (k < 0)
+                k = rbuiltin[i] ? ht_rfile_load_builtin(rbuiltin[i], &f, ret_error) :
+                                  ht_rfile_load(rpaths[i], &f, ret_error);
+                if (k < 0) {
+                        free(rbuiltin);
                         goto out;
+                }
                 r.rfiles = xrealloc(r.rfiles, (r.n_rfiles + 1) * sizeof(*r.rfiles));
                 r.rfiles[r.n_rfiles++] = f;
         }
+        free(rbuiltin);
 
         /* Defaults: the rules' own, then the chain's, later wins. */
         for (size_t i = 0; i < r.n_rfiles; i++)
@@ -1634,6 +1753,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
                 if (s->backend == HT_BK_CMDLINE)
                         json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
+                if (s->required)
+                        json_object_object_add(j, "required", json_object_new_boolean(true));
                 if (s->boot_only)
                         json_object_object_add(j, "boot_only", json_object_new_boolean(true));
                 if (s->at_least)
@@ -1704,7 +1825,8 @@ char *ht_resolved_format_text(const ht_resolved *r) {
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
                 _cleanup_free_ char *t = setting_text_line(s);
-                strv_push_take(&slines, xasprintf("%s%s%s%s%s", t, s->optional ? " (optional)" : "",
+                strv_push_take(&slines, xasprintf("%s%s%s%s%s%s", t, s->optional ? " (optional)" : "",
+                                                  s->required ? " (required)" : "",
                                                   s->boot_only ? " (after reboot)" : "",
                                                   s->at_least ? " (at least)" : "",
                                                   bound_suffix(s->bound)));

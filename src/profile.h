@@ -38,6 +38,8 @@ typedef struct {
         char *key;
         char *value;
         bool optional;
+        bool required;    /* cmdline: a host whose command line is not its own (a
+                           * container, a direct-kernel VM) cannot skip it: error */
         bool remove;
         char *source;     /* "path/oracle.profile:42", "rule NAME (path:line)" or
                            * "--set" (--set sysctl.KEY=VALUE) */
@@ -69,6 +71,9 @@ typedef struct {
         char *setting;  /* "sysfs /sys/kernel/mm/...", several joined by ", " */
         char *reason;   /* a sentence that stands alone */
         char *source;   /* where the setting or the rule that dropped it is */
+        char *set_by;   /* NULL: optional, the host cannot take it; else a setting the
+                         * profile needs that another machine sets (a container's
+                         * node, a direct-kernel VM's host): who */
 } ht_skip;
 
 typedef struct {
@@ -79,9 +84,12 @@ typedef struct {
 /* Append one entry (copies the strings); an entry equal to one already
  * listed is not added twice. */
 void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source);
+/* The same for a setting another machine sets (ht_skip.set_by). */
+void ht_skips_add_set_by(ht_skips *l, const char *setting, const char *reason, const char *source,
+                         const char *set_by);
 void ht_skips_copy(ht_skips *dst, const ht_skips *src);
 void ht_skips_done(ht_skips *l);
-/* [{ "setting", "reason", "source" }, ...] */
+/* [{ "setting", "reason", "source" [, "set_by"] }, ...] */
 json_object *ht_skips_to_json(const ht_skips *l);
 /* "REASON (SOURCE)", as show and plan print an entry. */
 char *ht_skip_format(const ht_skip *s);
@@ -119,7 +127,8 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                             char *const *sets, ht_resolved **ret, char **ret_error);
 
 /* Default search paths: /etc/hosttune/{profiles,rules} under the context's
- * root, then HT_DATADIR/{profiles,rules} (the shipped files). */
+ * root, then HT_DATADIR/{profiles,rules} (the shipped files; the
+ * directory HOSTTUNE_DATADIR names, when set to an absolute path). */
 int ht_profile_default_path(const ht_context *c, char ***ret);
 int ht_rules_default_path(const ht_context *c, char ***ret);
 

@@ -55,6 +55,10 @@ static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                         if (old) {
                                 if (e->has_optional)
                                         old->s.optional = e->optional;
+                                if (e->required) {
+                                        old->s.required = true;
+                                        old->s.optional = false;
+                                }
                                 if (e->has_boot_only)
                                         old->s.boot_only = e->boot_only;
                                 /* a --set value stays exact */

@@ -27,6 +27,8 @@ json_object *ht_settings_to_json(const ht_resolved *r) {
                 add(o, "target", s->target);
                 if (s->optional)
                         json_object_object_add(o, "optional", json_object_new_boolean(true));
+                if (s->required)
+                        json_object_object_add(o, "required", json_object_new_boolean(true));
                 if (s->remove)
                         json_object_object_add(o, "remove", json_object_new_boolean(true));
                 if (s->boot_only)
@@ -90,6 +92,7 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
                         .directive = get(o, "directive"),
                         .target = get(o, "target"),
                         .optional = flag(o, "optional"),
+                        .required = flag(o, "required"),
                         .remove = flag(o, "remove"),
                         .boot_only = flag(o, "boot_only"),
                         .at_least = flag(o, "at_least"),

@@ -169,8 +169,9 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                 }
                 switch (ch->outcome) {
                 case HT_OUTCOME_SKIPPED:
+                        /* a note says who sets it instead (a container's node) */
                         add_check(out, bk, s->key, expected, ch->current, HT_CHECK_OK,
-                                  "skipped: the host cannot take it (optional)");
+                                  ch->note ? ch->note : "skipped: the host cannot take it (optional)");
                         break;
                 case HT_OUTCOME_OVERRIDDEN:
                         add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT, ch->note);

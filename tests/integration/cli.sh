@@ -129,7 +129,8 @@ check "--quiet: nothing on stderr" "" "$(cat "$tmp/err")"
 # profile is found further down the path) names the directory and why.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         chmod 0755 "$tmp"
-        mkdir -p "$tmp/locked" "$tmp/open" "$tmp/norules"
+        mkdir -p "$tmp/locked" "$tmp/open" "$tmp/rules"
+        cp "$top_srcdir"/rules/*.rules "$tmp/rules/"
         cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/locked/"
         cp "$PROFILES/oracle.profile" "$PROFILES/base.profile" "$tmp/open/"
         chmod 0700 "$tmp/locked"
@@ -137,7 +138,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         # umask 077 clone has fixture files only root may read: the user
         # gets a readable copy of the host, and of the binary if need be.
         nobody_root=$(copy_host debian12-kvm); scratch "$nobody_root"
-        chmod -R a+rX "$nobody_root" "$tmp/open" "$tmp/norules"
+        chmod -R a+rX "$nobody_root" "$tmp/open" "$tmp/rules"
         nobody_bin=$HOSTTUNE
         if ! setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" --version >/dev/null 2>&1; then
                 cp "$top_builddir/hosttune" "$tmp/hosttune-copy"
@@ -147,7 +148,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" --root "$nobody_root" "$@" \
                 >"$tmp/out" 2>"$tmp/err"; }
         denied="cannot read profile directory $tmp/locked: Permission denied"
-        nobody --profile-path "$tmp/locked" --rules-path "$tmp/norules" plan oracle --set sga_max_size=4G
+        nobody --profile-path "$tmp/locked" --rules-path "$tmp/rules" plan oracle --set sga_max_size=4G
         check "unreadable profile directory: plan fails" "1" "$?"
         check_contains "the error names the directory and the reason" "hosttune: $denied; " "$tmp/err"
         check_contains "the error says some directories could not be read" \
@@ -155,12 +156,12 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         if grep -q "profile 'oracle' not found on the profile path" "$tmp/err"; then
                 not_ok "unreadable directory reported as a plain not-found: $(cat "$tmp/err")"
         else ok "not reported as a plain not-found"; fi
-        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/norules" \
+        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/rules" \
                 plan oracle --set sga_max_size=4G
         check "found past an unreadable directory: plan runs" "2" "$?"
         check_contains "the plan warns of the directory it could not read" \
                 "warning: $denied; profile 'oracle' is read from $tmp/open/oracle.profile" "$tmp/out"
-        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/norules" --json \
+        nobody --profile-path "$tmp/locked" --profile-path "$tmp/open" --rules-path "$tmp/rules" --json \
                 show oracle --set sga_max_size=4G
         check "show --json: exit" "0" "$?"
         check_contains "show --json: in warnings[]" "$denied; profile 'base' is read from $tmp/open/base.profile" "$tmp/out"

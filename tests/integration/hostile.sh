@@ -52,11 +52,11 @@ refused() {
 }
 
 # profile NAME TEXT: a profile in the scratch profile directory.
-mkdir -p "$tmp/p" "$tmp/norules"
+mkdir -p "$tmp/p"
 profile() {
         printf '%s\n' "$2" >"$tmp/p/$1.profile"
 }
-PLAN="--profile-path $tmp/p --rules-path $tmp/norules"
+PLAN="--profile-path $tmp/p --rules-path $RULES"
 
 # ---- keys and paths ---------------------------------------------------
 host=$(fresh_host); scratch "$host"
@@ -268,7 +268,7 @@ for mask in 077 027 000; do
         # the unit the drop-in is for (hosttune writes none for an absent unit)
         mkdir -p "$h/usr/lib/systemd/system"
         printf '[Service]\nExecStart=/usr/bin/db\n' >"$h/usr/lib/systemd/system/db.service"
-        (umask $mask && "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$tmp/norules" \
+        (umask $mask && "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$RULES" \
                 apply modes >"$tmp/out" 2>"$tmp/err")
         check "umask $mask: apply modes" "0" "$?"
         check "umask $mask: host directories it made are 0755" \
@@ -355,7 +355,7 @@ while [ $i -le 1000 ]; do
 done
 echo 'sysctl = { vm = { swappiness = 1; }; };' >"$tmp/deep/d1001.profile"
 refused "1000 levels of inheritance" "inheritance deeper than 32 levels" \
-        --root "$h" --profile-path "$tmp/deep" --rules-path "$tmp/norules" plan d1
+        --root "$h" --profile-path "$tmp/deep" --rules-path "$RULES" plan d1
 # Numbers beyond 64 bits, in a file, on the command line, in arithmetic.
 profile n1 'sysctl = ( { key = "vm.swappiness"; value = 99999999999999999999; } );'
 refused "integer over 2^64 in a profile" "does not fit in 64 bits" --root "$h" $PLAN plan n1

@@ -7,7 +7,7 @@
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
 export HOSTTUNE_INSECURE_PROFILES HOSTTUNE_NO_AUDIT LC_ALL
-mkdir -p "$tmp/profiles" "$tmp/rules"
+mkdir -p "$tmp/profiles"
 
 ht() { # ROOT ARGS...
         r=$1
@@ -113,9 +113,13 @@ profile hp 'sysctl = ( { key = "vm.nr_hugepages"; value = 512; } );'
 refused "vm.nr_hugepages on the Xen kernel" rhel5-xen "$tmp/profiles/hp.profile:2: this kernel has no vm.nr_hugepages" hp
 profile hpopt 'sysctl = ( { key = "vm.nr_hugepages"; value = 512; optional = true; }, { key = "vm.swappiness"; value = 10; } );'
 root=$(copy_host rhel5-xen); scratch "$root"
-# without the shipped rules: rules/30-xen.rules refuses HugePages on Xen
-# whatever the profile says
-"$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" apply hpopt >"$tmp/out" 2>&1
+# rules/30-xen.rules refuses HugePages on Xen whatever the profile says:
+# turned off here the way an administrator does it, by an empty rules
+# file of the same name earlier on the rules path
+mkdir -p "$tmp/noxen"
+cp "$top_srcdir"/rules/*.rules "$tmp/noxen/"
+: >"$tmp/noxen/30-xen.rules"
+"$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/noxen" apply hpopt >"$tmp/out" 2>&1
 check "optional vm.nr_hugepages on the Xen kernel: applied" 0 "$?"
 check_contains "... skipped, listed once" "skipped (optional): this kernel has no vm.nr_hugepages (No such file or directory) ($tmp/profiles/hpopt.profile:2)" "$tmp/out"
 check "... not as a warning" 0 "$(grep '^warning:' "$tmp/out" | grep -c nr_hugepages)"

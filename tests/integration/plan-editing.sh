@@ -12,7 +12,7 @@ HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
 export HOSTTUNE_INSECURE_PROFILES HOSTTUNE_NO_AUDIT LC_ALL
 
 # Test profiles: no rules, so only the words and keys below are planned.
-mkdir -p "$tmp/profiles" "$tmp/rules"
+mkdir -p "$tmp/profiles"
 cat >"$tmp/profiles/grubwords.profile" <<'EOF'
 summary = "set one parameter, replace another's value, remove a flag";
 cmdline = { add = [ "transparent_hugepage=never", "numa_balancing=disable" ]; remove = [ "quiet" ]; };
@@ -40,7 +40,7 @@ EOF
 ht() { # ROOT ARGS...
         r=$1
         shift
-        "$HOSTTUNE" --root "$r" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" --color=never "$@"
+        "$HOSTTUNE" --root "$r" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" --color=never "$@"
 }
 
 # same DESCRIPTION EXPECTED-FILE ACTUAL-FILE: byte for byte

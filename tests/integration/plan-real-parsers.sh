@@ -17,7 +17,7 @@
 HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
 export HOSTTUNE_INSECURE_PROFILES HOSTTUNE_NO_AUDIT LC_ALL
 PATH=$PATH:/usr/sbin:/sbin
-mkdir -p "$tmp/profiles" "$tmp/rules"
+mkdir -p "$tmp/profiles"
 # sysctl -p writes this machine's values back: no other test may change
 # them meanwhile (real-host-apply.sh does)
 real_host_lock
@@ -89,14 +89,14 @@ if command -v sysctl >/dev/null 2>&1 && [ -r /proc/sys/vm/swappiness ] && [ -w /
         done
         sed -i '$ s/},$/}/' "$tmp/profiles/current.profile"
         printf ');\n' >>"$tmp/profiles/current.profile"
-        "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" --json plan current \
+        "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" --json plan current \
                 >"$tmp/plan.json" 2>&1
         check "sysctl: hosttune sees this machine's values as they are (kernel.sem tabs included)" 2 "$?"
         if command -v jq >/dev/null 2>&1; then
                 check "sysctl: ... no runtime change, only the drop-in" "0 1" \
                         "$(jq -r '"\([.changes[] | select(.outcome == "change")] | length) \(.files | length)"' "$tmp/plan.json")"
         fi
-        "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" apply current >"$tmp/out" 2>&1
+        "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" apply current >"$tmp/out" 2>&1
         check "sysctl: apply writes the drop-in" 0 "$?"
         dropin=$root/etc/sysctl.d/90-hosttune.conf
         for k in $(cat "$tmp/keys"); do sysctl -n "$k"; done >"$tmp/before"
@@ -129,7 +129,7 @@ if command -v sysctl >/dev/null 2>&1 && [ -r /proc/sys/vm/swappiness ] && [ -w /
                 root=$(copy_host debian12-kvm); scratch "$root"
                 printf 'summary = "netns";\nsysctl = { net = { ipv4 = { ip_local_port_range = "9000 65500"; conf = { all = { rp_filter = 2; }; default = { rp_filter = 2; }; }; }; }; };\n' \
                         >"$tmp/profiles/netns.profile"
-                "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" apply netns \
+                "$HOSTTUNE" --root "$root" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" apply netns \
                         >"$tmp/out" 2>&1
                 check "netns: apply writes the drop-in" 0 "$?"
                 host_range=$(sysctl -n net.ipv4.ip_local_port_range)

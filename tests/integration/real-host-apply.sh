@@ -58,7 +58,7 @@ trap 'restore; exit 1' INT TERM
 
 swap1=$((swap0 == 33 ? 34 : 33))
 hp1=$((hp0 + 2))
-mkdir -p "$tmp/profiles" "$tmp/rules"
+mkdir -p "$tmp/profiles"
 cat >"$tmp/profiles/ht-real-host-test.profile" <<EOP
 summary = "hosttune real-host test: two sysctl values, nothing else";
 sysctl = { vm = { swappiness = $swap1; nr_hugepages = $hp1; }; };
@@ -67,7 +67,7 @@ state=$tmp/state
 hr() {
         want=$1 desc=$2
         shift 2
-        "$HOSTTUNE" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" --state-dir "$state" "$@" \
+        "$HOSTTUNE" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" --state-dir "$state" "$@" \
                 >"$tmp/out" 2>"$tmp/err"
         rc=$?
         if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else

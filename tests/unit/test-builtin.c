@@ -69,6 +69,7 @@ static void assert_entries_same(const ht_entry *a, size_t na, const ht_entry *b,
                 assert_int_equal(a[i].boot_only, b[i].boot_only);
                 assert_int_equal(a[i].at_least, b[i].at_least);
                 assert_int_equal(a[i].has_optional, b[i].has_optional);
+                assert_int_equal(a[i].required, b[i].required);
                 assert_int_equal(a[i].has_boot_only, b[i].has_boot_only);
                 assert_int_equal(a[i].has_bound, b[i].has_bound);
                 assert_int_equal(a[i].bound, b[i].bound);

@@ -715,6 +715,36 @@ static void test_collect_broken_root(void **state) {
         free(empty);
 }
 
+/* container= in PID 1's environment: NUL-separated, the last one wins,
+ * an empty value means "no container", junk is container-other. */
+static void test_environ_container(void **state) {
+        (void)state;
+        bool k8s = true;
+        static const char a[] = "PATH=/bin\0container=podman\0HOME=/";
+        char *v = ht_environ_container(a, sizeof a - 1, &k8s);
+        assert_string_equal(v, "podman");
+        assert_false(k8s);
+        free(v);
+        static const char b[] = "container=lxc\0KUBERNETES_SERVICE_HOST=10.96.0.1\0container=systemd-nspawn";
+        v = ht_environ_container(b, sizeof b - 1, &k8s);
+        assert_string_equal(v, "systemd-nspawn");
+        assert_true(k8s);
+        free(v);
+        static const char c[] = "container=\0X=1";
+        v = ht_environ_container(c, sizeof c - 1, NULL);
+        assert_string_equal(v, "");
+        free(v);
+        static const char d[] = "container=a\033[2Jb";
+        v = ht_environ_container(d, sizeof d - 1, NULL);
+        assert_string_equal(v, "container-other");
+        free(v);
+        static const char e[] = "CONTAINER=docker\0xcontainer=docker\0KUBERNETES_SERVICE_HOST=";
+        v = ht_environ_container(e, sizeof e - 1, &k8s);
+        assert_null(v);
+        assert_false(k8s);
+        assert_null(ht_environ_container("", 0, NULL));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_meminfo_ok),
@@ -733,6 +763,7 @@ int main(void) {
                 cmocka_unit_test(test_vercmp),
                 cmocka_unit_test(test_cpuinfo),
                 cmocka_unit_test(test_dmi),
+                cmocka_unit_test(test_environ_container),
                 cmocka_unit_test(test_cmdline_value),
                 cmocka_unit_test(test_mountinfo),
                 cmocka_unit_test(test_mountinfo_garbage),

@@ -1,0 +1,208 @@
+/* Containers and direct-kernel VMs: hosts whose kernel command line is
+ * not theirs to set. A container shares its node's kernel; a microVM
+ * (Firecracker, cloud-hypervisor, qemu -kernel) is booted by its VMM with
+ * a kernel and command line the VM's host gives. Neither has a bootloader
+ * for hosttune to edit, and the facts say how that was seen.
+ *
+ * Containers are found in the order systemd-detect-virt uses
+ * (src/basic/virt.c, detect_container): the manager's own word first
+ * (/run/host/container-manager, /run/systemd/container, container= in
+ * PID 1's environment), then the files Podman and Docker leave, then the
+ * cgroup namespace. A Kubernetes pod under containerd or CRI-O has none
+ * of the markers, so hosttune goes on where systemd stops: a read-only
+ * /proc/sys mount (runc's default readonlyPaths; no host mounts it so) is
+ * a container too. An overlay root alone is not (live images boot on
+ * one), but it is listed as a sign beside the others. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "facts-internal.h"
+#include "facts.h"
+#include "util.h"
+
+char *ht_environ_container(const char *buf, size_t len, bool *ret_kubernetes) {
+        char *found = NULL;
+        bool k8s = false;
+        for (const char *p = buf, *end = buf + len; p < end;) {
+                const char *z = memchr(p, 0, (size_t)(end - p));
+                size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
+                if (n >= 10 && strncmp(p, "container=", 10) == 0) {
+                        free(found);
+                        found = xstrndup(p + 10, n - 10);
+                } else if (n > 24 && strncmp(p, "KUBERNETES_SERVICE_HOST=", 24) == 0)
+                        k8s = true;
+                p += n + 1;
+        }
+        if (found && (has_control_chars(found) || !ht_valid_utf8(found) || strlen(found) > 64)) {
+                free(found);
+                found = xstrdup("container-other");
+        }
+        if (ret_kubernetes)
+                *ret_kubernetes = k8s;
+        return found;
+}
+
+static char *read_word(const ht_context *c, const char *path) {
+        char *s = NULL;
+        if (ht_read_line(c, path, &s) < 0)
+                return NULL;
+        strstrip(s);
+        if (!*s || has_control_chars(s) || !ht_valid_utf8(s) || strlen(s) > 64) {
+                free(s);
+                return NULL;
+        }
+        return s;
+}
+
+/* systemd's running_in_cgroupns() for cgroup2: cgroup.events exists in
+ * every cgroup but the root, cgroup.type in every one but the root; a
+ * kernel without /sys/kernel/cgroup/features (before 4.15) has no
+ * cgroup.type at all, and there cgroup.events alone tells. */
+static bool in_cgroup_namespace(const ht_context *c) {
+        if (!ht_exists(c, "/sys/fs/cgroup/cgroup.events"))
+                return false;
+        return ht_exists(c, "/sys/fs/cgroup/cgroup.type") || !ht_exists(c, "/sys/kernel/cgroup/features");
+}
+
+/* PID 1's cgroup as /proc/1/cgroup gives it for the unified hierarchy
+ * ("0::/PATH"), NULL when unknown. */
+static char *pid1_cgroup(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0;
+        if (ht_read_file(c, "/proc/1/cgroup", HT_FACTS_MAX_FILE, &buf, &len) < 0 || memchr(buf, 0, len))
+                return NULL;
+        for (char *line = buf, *next; line && *line; line = next) {
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = 0;
+                if (startswith(line, "0::") && !has_control_chars(line))
+                        return xstrdup(line + 3);
+        }
+        return NULL;
+}
+
+void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
+        char **ev = NULL;
+        char *kind = NULL;
+        bool k8s = false, decided = false;
+
+        /* OpenVZ: /proc/vz inside and outside, /proc/bc only outside */
+        if (ht_exists(c, "/proc/vz") && !ht_exists(c, "/proc/bc")) {
+                kind = xstrdup("openvz");
+                strv_push(&ev, "/proc/vz without /proc/bc (OpenVZ)");
+                decided = true;
+        }
+        static const char *const manager_files[] = {"/run/host/container-manager", "/run/systemd/container"};
+        for (size_t i = 0; !decided && i < ELEMENTSOF(manager_files); i++)
+                if ((kind = read_word(c, manager_files[i]))) {
+                        strv_push_take(&ev, xasprintf("%s says %s", manager_files[i], kind));
+                        decided = true;
+                }
+
+        /* PID 1 that is not systemd (a shell, tini, an nspawn --as-pid2
+         * stub) writes nothing to /run: its environment tells. Reading it
+         * needs root (ptrace access), which hosttune has. */
+        _cleanup_free_ char *env = NULL;
+        size_t env_len = 0;
+        if (ht_read_file(c, "/proc/1/environ", HT_FACTS_MAX_FILE, &env, &env_len) == 0) {
+                char *v = ht_environ_container(env, env_len, &k8s);
+                if (!decided && v && *v) {
+                        kind = v;
+                        strv_push_take(&ev, xasprintf("container=%s in the environment of PID 1 (/proc/1/environ)", v));
+                        decided = true;
+                } else if (!decided && v) {
+                        /* container= set empty: the manager says "no container" */
+                        free(v);
+                        decided = true;
+                } else
+                        free(v);
+        }
+
+        static const struct {
+                const char *path, *kind;
+        } marker_files[] = {
+                {"/run/.containerenv", "podman"},
+                {"/.dockerenv", "docker"},
+        };
+        for (size_t i = 0; !decided && i < ELEMENTSOF(marker_files); i++)
+                if (ht_exists(c, marker_files[i].path)) {
+                        kind = xstrdup(marker_files[i].kind);
+                        strv_push_take(&ev, xasprintf("%s exists", marker_files[i].path));
+                        decided = true;
+                }
+
+        /* No marker: the signs a containerd or CRI-O pod shows. */
+        bool cgns = in_cgroup_namespace(c);
+        _cleanup_free_ char *cg = cgns ? pid1_cgroup(c) : NULL;
+        bool overlay = streq_ptr(f->root_fstype, "overlay");
+        bool proc_ro = f->proc_sys_readonly == HT_YES;
+        if (!decided && (cgns || proc_ro)) {
+                kind = xstrdup(k8s ? "kubernetes" : "container-other");
+                decided = true;
+        }
+        if (kind) {
+                if (cgns)
+                        strv_push_take(&ev, xasprintf("PID 1 is in cgroup %s of a cgroup namespace (/proc/1/cgroup; "
+                                                      "/sys/fs/cgroup is not the host's root cgroup)",
+                                                      cg ? cg : "(unknown)"));
+                if (proc_ro)
+                        strv_push(&ev, "/proc/sys is mounted read-only (/proc/self/mountinfo)");
+                if (overlay)
+                        strv_push(&ev, "/ is an overlay mount (/proc/self/mountinfo)");
+                if (k8s)
+                        strv_push(&ev, "KUBERNETES_SERVICE_HOST in the environment of PID 1 (a Kubernetes pod)");
+        }
+        f->container = kind;
+        f->container_evidence = ev;
+}
+
+static bool has_kernel_image(const ht_context *c) {
+        _cleanup_strv_free_ char **names = NULL;
+        if (ht_list_dir(c, "/boot", NULL, &names) < 0)
+                return false;
+        for (size_t i = 0; names && names[i]; i++)
+                if (startswith(names[i], "vmlinuz") || startswith(names[i], "vmlinux") ||
+                    startswith(names[i], "bzImage") || startswith(names[i], "Image"))
+                        return true;
+        return false;
+}
+
+void ht_facts_collect_direct_kernel(const ht_context *c, ht_facts *f) {
+        /* Evidence lines hold no commas: `hosttune facts` joins a list with
+         * ", ". Only a guest without a bootloader of its own and without a
+         * word a bootloader adds: GRUB passes BOOT_IMAGE=, systemd-boot
+         * and EFI stubs leave EFI variables. */
+        if (f->container || f->bootloader != HT_BOOT_NONE || f->efi || !f->kernel_cmdline)
+                return;
+        if (!f->hypervisor || streq(f->hypervisor, "none"))
+                return;
+        _cleanup_free_ char *image = ht_cmdline_value(f->kernel_cmdline, "BOOT_IMAGE");
+        if (image)
+                return;
+        char **ev = NULL;
+        bool flag = strv_contains(f->cpu_flags, "hypervisor");
+        if (streq(f->hypervisor, "other"))
+                strv_push(&ev, "a virtual machine (the hypervisor flag in /proc/cpuinfo; no DMI names the hypervisor)");
+        else
+                strv_push_take(&ev, xasprintf("a virtual machine (%s%s)", f->hypervisor,
+                                              flag ? "; the hypervisor flag in /proc/cpuinfo" : ""));
+        strv_push(&ev, "no bootloader configuration (no /etc/default/grub or BLS entries or grub.conf)");
+        strv_push(&ev, "/proc/cmdline has no BOOT_IMAGE= (no bootloader passed the kernel)");
+        strv_push(&ev, "no EFI (/sys/firmware/efi)");
+        struct stat st;
+        if (ht_lstat(c, "/boot", &st) < 0)
+                strv_push(&ev, "no /boot");
+        else if (!has_kernel_image(c))
+                strv_push(&ev, "no kernel image in /boot");
+        /* Firecracker's documented boot arguments (docs/api_requests,
+         * "boot_args": "console=ttyS0 reboot=k panic=1 pci=off") */
+        _cleanup_free_ char *reboot = ht_cmdline_value(f->kernel_cmdline, "reboot");
+        _cleanup_free_ char *pci = ht_cmdline_value(f->kernel_cmdline, "pci");
+        if (streq_ptr(reboot, "k") && streq_ptr(pci, "off"))
+                strv_push(&ev, "reboot=k pci=off on /proc/cmdline (the boot arguments of a microVM such as Firecracker)");
+        f->direct_kernel = true;
+        f->direct_kernel_evidence = ev;
+}
