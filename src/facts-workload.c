@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 
@@ -243,4 +246,135 @@ void ht_facts_workload_free(ht_facts *f) {
         strv_free(f->oratab_sids);
         strv_free(f->mysql_units);
         strv_free(f->mysql_binaries);
+}
+
+/* Sum each of n "Name:   123 kB" fields over the lines of path (smaps has
+ * one block per mapping, smaps_rollup and status one line each). A field
+ * no line has stays HT_U64_UNKNOWN; -ENODATA when none was there. */
+static int sum_kb_fields(const ht_context *c, const char *path, const char *const *names, size_t n,
+                         uint64_t *out) {
+        for (size_t i = 0; i < n; i++)
+                out[i] = HT_U64_UNKNOWN;
+        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        FILE *f = fdopen(fd, "r");
+        if (!f) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        bool seen = false;
+        char *line = NULL;
+        size_t cap = 0;
+        int r = 0;
+        errno = 0;
+        while (getline(&line, &cap, f) > 0) {
+                for (size_t i = 0; i < n; i++) {
+                        size_t len = strlen(names[i]);
+                        if (strncmp(line, names[i], len) != 0 || line[len] != ':')
+                                continue;
+                        char *p = line + len + 1, *end;
+                        errno = 0;
+                        unsigned long long v = strtoull(p, &end, 10);
+                        /* a negative or garbled number tells nothing */
+                        if (errno || end == p || strchr(p, '-') || v > UINT64_MAX / 2)
+                                break;
+                        out[i] = (out[i] == HT_U64_UNKNOWN ? 0 : out[i]) + v;
+                        seen = true;
+                        break;
+                }
+        }
+        /* reading smaps of another user's process is EACCES at read time */
+        if (ferror(f))
+                r = errno ? -errno : -EIO;
+        free(line);
+        fclose(f);
+        if (r < 0)
+                return r;
+        return seen ? 0 : -ENODATA;
+}
+
+/* Field k (1-based, as proc(5) numbers them) of /proc/PID/stat: the
+ * fields after the command, which is in parentheses and may hold spaces
+ * or parentheses itself, so counting starts after its last ')'. */
+static int stat_fields(const ht_context *c, unsigned pid, const unsigned *ks, size_t n, uint64_t *out) {
+        _cleanup_free_ char *path = xasprintf("/proc/%u/stat", pid);
+        _cleanup_free_ char *buf = NULL;
+        int r = ht_read_file(c, path, 4096, &buf, NULL);
+        if (r < 0)
+                return r;
+        const char *p = strrchr(buf, ')');
+        if (!p)
+                return -EBADMSG;
+        _cleanup_strv_free_ char **words = strv_split(p + 1, " \n");
+        for (size_t i = 0; i < n; i++) {
+                out[i] = HT_U64_UNKNOWN;
+                /* words[0] is field 3 (state) */
+                size_t at = ks[i] - 3;
+                if (ks[i] >= 3 && at < strv_length(words)) {
+                        uint64_t v;
+                        if (parse_u64(words[at], &v) == 0)
+                                out[i] = v;
+                }
+        }
+        return 0;
+}
+
+int ht_proc_majflt_read(const ht_context *c, unsigned pid, uint64_t *ret) {
+        static const unsigned k[] = {12};
+        uint64_t v;
+        int r = stat_fields(c, pid, k, 1, &v);
+        if (r < 0)
+                return r;
+        if (v == HT_U64_UNKNOWN)
+                return -ENODATA;
+        *ret = v;
+        return 0;
+}
+
+int ht_proc_memory_read(const ht_context *c, unsigned pid, ht_proc_memory *ret) {
+        ht_proc_memory m = {.vm_pte_kb = HT_U64_UNKNOWN, .hugetlb_kb = HT_U64_UNKNOWN,
+                            .private_hugetlb_kb = HT_U64_UNKNOWN, .shared_hugetlb_kb = HT_U64_UNKNOWN,
+                            .file_pmd_mapped_kb = HT_U64_UNKNOWN, .majflt = HT_U64_UNKNOWN,
+                            .start_ticks = HT_U64_UNKNOWN};
+        _cleanup_free_ char *dir = xasprintf("/proc/%u", pid);
+        if (!ht_exists(c, dir))
+                return -ENOENT;
+
+        static const char *const st_names[] = {"VmPTE", "HugetlbPages"};
+        uint64_t st[2];
+        _cleanup_free_ char *p_status = xasprintf("/proc/%u/status", pid);
+        if (sum_kb_fields(c, p_status, st_names, 2, st) == 0)
+                m.vm_pte_kb = st[0];
+
+        /* smaps_rollup (4.14+) sums the mappings; smaps before it */
+        static const char *const sm_names[] = {"Private_Hugetlb", "Shared_Hugetlb", "FilePmdMapped"};
+        static const char *const files[] = {"smaps_rollup", "smaps"};
+        uint64_t sm[3] = {HT_U64_UNKNOWN, HT_U64_UNKNOWN, HT_U64_UNKNOWN};
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                _cleanup_free_ char *p = xasprintf("/proc/%u/%s", pid, files[i]);
+                int r = sum_kb_fields(c, p, sm_names, 3, sm);
+                if (r == -ENOENT)
+                        continue;
+                if (r == -EACCES || r == -EPERM)
+                        m.smaps_unreadable = true;
+                break;
+        }
+        m.private_hugetlb_kb = sm[0];
+        m.shared_hugetlb_kb = sm[1];
+        m.file_pmd_mapped_kb = sm[2];
+        if (sm[0] != HT_U64_UNKNOWN || sm[1] != HT_U64_UNKNOWN)
+                m.hugetlb_kb = (sm[0] == HT_U64_UNKNOWN ? 0 : sm[0]) + (sm[1] == HT_U64_UNKNOWN ? 0 : sm[1]);
+        else
+                m.hugetlb_kb = st[1];
+
+        static const unsigned ks[] = {12, 22};
+        uint64_t sv[2];
+        if (stat_fields(c, pid, ks, 2, sv) == 0) {
+                m.majflt = sv[0];
+                m.start_ticks = sv[1];
+        }
+        *ret = m;
+        return 0;
 }
