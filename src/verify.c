@@ -290,9 +290,12 @@ static int64_t parse_iso_time(const char *s) {
  * Documentation/admin-guide/mm/hugetlbpage.rst). Fewer than half of the
  * pages asked for in use is drift; at boot, before the database has
  * started, there is nothing to judge. */
-static void check_hugepages_used(const ht_context *c, const ht_facts *f, uint64_t asked, const char *applied_at,
-                                 ht_verify_result *out) {
-        if (!f->n_processes || asked == 0 || f->hugepages_total == HT_U64_UNKNOWN ||
+static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigned kinds, uint64_t asked,
+                                 const char *applied_at, ht_verify_result *out) {
+        size_t n_workload = 0;
+        for (size_t i = 0; i < f->n_processes; i++)
+                n_workload += !!(kinds & (1u << f->processes[i].kind));
+        if (!n_workload || asked == 0 || f->hugepages_total == HT_U64_UNKNOWN ||
             f->hugepages_free == HT_U64_UNKNOWN || f->hugepages_rsvd == HT_U64_UNKNOWN)
                 return;
         uint64_t base = asked < f->hugepages_total ? asked : f->hugepages_total;
@@ -320,7 +323,7 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, uint64_
         for (size_t i = 0; i < f->n_processes; i++) {
                 const ht_process *p = &f->processes[i];
                 ht_proc_memory m;
-                if (ht_proc_memory_read(c, p->pid, &m) < 0)
+                if (!(kinds & (1u << p->kind)) || ht_proc_memory_read(c, p->pid, &m) < 0)
                         continue;
                 if (m.hugetlb_kb != HT_U64_UNKNOWN)
                         hugetlb_kb += m.hugetlb_kb;
@@ -350,6 +353,25 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, uint64_
                 used == 0 ? "all HugePages free" : "far fewer HugePages in use than asked for", who_s,
                 shown == 1 ? "runs" : "run", restart, hugetlb_kb);
         add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_DRIFT, hint);
+}
+
+/* Whose pages they are: the kinds of process the applied profile tunes,
+ * from its parameters (oracle_user, mysql_user, jvm_user: the shipped
+ * profiles and those inheriting them), as a mask of 1 << ht_process_kind;
+ * every kind for a profile with none of them. A JVM on a host tuned for
+ * Oracle does not take the SGA's pages. */
+static unsigned workload_kinds(json_object *manifest) {
+        static const struct {
+                const char *param;
+                ht_process_kind kind;
+        } map[] = {{"oracle_user", HT_PROC_ORACLE}, {"mysql_user", HT_PROC_MYSQL}, {"jvm_user", HT_PROC_JAVA}};
+        json_object *params, *v;
+        unsigned kinds = 0;
+        if (json_object_object_get_ex(manifest, "params", &params) && json_object_is_type(params, json_type_object))
+                for (size_t i = 0; i < ELEMENTSOF(map); i++)
+                        if (json_object_object_get_ex(params, map[i].param, &v))
+                                kinds |= 1u << map[i].kind;
+        return kinds ? kinds : (1u << HT_PROC_ORACLE) | (1u << HT_PROC_MYSQL) | (1u << HT_PROC_JAVA);
 }
 
 static int sort_rank(ht_check_status s) {
@@ -503,7 +525,7 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
                 uint64_t asked;
                 if (is_hugepages(&want->settings[i]) && parse_u64(want->settings[i].value, &asked) == 0 &&
                     f->workload_collected)
-                        check_hugepages_used(c, f, asked, res.applied_at, &res);
+                        check_hugepages_used(c, f, workload_kinds(m), asked, res.applied_at, &res);
         }
         check_files(c, tx, &res);
         qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);
