@@ -384,6 +384,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                         json_object_object_add(p, "hugetlb_kb", ju64(u->m.hugetlb_kb));
                         json_object_object_add(p, "private_hugetlb_kb", ju64(u->m.private_hugetlb_kb));
                         json_object_object_add(p, "shared_hugetlb_kb", ju64(u->m.shared_hugetlb_kb));
+                        json_object_object_add(p, "hugetlb_mapped_kb", ju64(u->m.hugetlb_mapped_kb));
                         json_object_object_add(p, "file_pmd_mapped_kb", ju64(u->m.file_pmd_mapped_kb));
                         json_object_object_add(p, "majflt", ju64(rates && u->majflt1 != HT_U64_UNKNOWN ? u->majflt1 : u->m.majflt));
                         double rt = rates ? majflt_rate(u, o->interval) : -1;
@@ -499,6 +500,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                                 print_kb_row("  private (Private_Hugetlb)", u->m.private_hugetlb_kb);
                                 print_kb_row("  shared (Shared_Hugetlb)", u->m.shared_hugetlb_kb);
                         }
+                        print_kb_row("HugePages mapped (reserved or in use)", u->m.hugetlb_mapped_kb);
                         print_kb_row("file text in THP (FilePmdMapped)", u->m.file_pmd_mapped_kb);
                         uint64_t mf = rates && u->majflt1 != HT_U64_UNKNOWN ? u->majflt1 : u->m.majflt;
                         if (mf == HT_U64_UNKNOWN)

@@ -321,6 +321,70 @@ static int stat_fields(const ht_context *c, unsigned pid, const unsigned *ks, si
         return 0;
 }
 
+/* The size of the process's HugeTLB mappings in smaps: reserved and
+ * faulted alike (Private/Shared_Hugetlb count only pages faulted in; a
+ * JVM's heap mapped with MAP_HUGETLB is mostly reserved until touched).
+ * A HugeTLB mapping's KernelPageSize is its huge page size (proc.rst);
+ * the base page size is the smallest one the process has (every process
+ * has ordinary mappings: stack, text), so no architecture's base page
+ * size is assumed. */
+static int hugetlb_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) {
+        _cleanup_free_ char *path = xasprintf("/proc/%u/smaps", pid);
+        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        FILE *f = fdopen(fd, "r");
+        if (!f) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        /* Size summed by KernelPageSize, for the few page sizes there are */
+        struct page_sum {
+                uint64_t page_kb, size_kb;
+        } by[8];
+        size_t n_by = 0;
+        uint64_t size = HT_U64_UNKNOWN;
+        char *line = NULL;
+        size_t cap = 0;
+        int r = 0;
+        errno = 0;
+        while (getline(&line, &cap, f) > 0) {
+                uint64_t v;
+                char num[32];
+                if (sscanf(line, "Size: %31s", num) == 1)
+                        size = parse_u64(num, &v) == 0 ? v : HT_U64_UNKNOWN;
+                else if (sscanf(line, "KernelPageSize: %31s", num) == 1 && parse_u64(num, &v) == 0 && v > 0 &&
+                         size != HT_U64_UNKNOWN) {
+                        size_t k = 0;
+                        while (k < n_by && by[k].page_kb != v)
+                                k++;
+                        if (k == n_by && n_by < ELEMENTSOF(by))
+                                by[n_by++] = (struct page_sum){v, 0};
+                        if (k < n_by && by[k].size_kb <= UINT64_MAX / 2 - size)
+                                by[k].size_kb += size;
+                        size = HT_U64_UNKNOWN;
+                }
+        }
+        if (ferror(f))
+                r = errno ? -errno : -EIO;
+        free(line);
+        fclose(f);
+        if (r < 0)
+                return r;
+        if (n_by == 0)
+                return -ENODATA;
+        uint64_t base = by[0].page_kb, sum = 0;
+        for (size_t k = 1; k < n_by; k++)
+                if (by[k].page_kb < base)
+                        base = by[k].page_kb;
+        for (size_t k = 0; k < n_by; k++)
+                if (by[k].page_kb > base)
+                        sum += by[k].size_kb;
+        *ret = sum;
+        return 0;
+}
+
 int ht_proc_majflt_read(const ht_context *c, unsigned pid, uint64_t *ret) {
         static const unsigned k[] = {12};
         uint64_t v;
@@ -337,6 +401,7 @@ int ht_proc_memory_read(const ht_context *c, unsigned pid, ht_proc_memory *ret) 
         ht_proc_memory m = {.vm_pte_kb = HT_U64_UNKNOWN, .hugetlb_kb = HT_U64_UNKNOWN,
                             .private_hugetlb_kb = HT_U64_UNKNOWN, .shared_hugetlb_kb = HT_U64_UNKNOWN,
                             .file_pmd_mapped_kb = HT_U64_UNKNOWN, .majflt = HT_U64_UNKNOWN,
+                            .hugetlb_mapped_kb = HT_U64_UNKNOWN,
                             .start_ticks = HT_U64_UNKNOWN};
         _cleanup_free_ char *dir = xasprintf("/proc/%u", pid);
         if (!ht_exists(c, dir))
@@ -361,6 +426,9 @@ int ht_proc_memory_read(const ht_context *c, unsigned pid, ht_proc_memory *ret) 
                         m.smaps_unreadable = true;
                 break;
         }
+        uint64_t mapped = HT_U64_UNKNOWN;
+        if (hugetlb_mapped_kb(c, pid, &mapped) == 0)
+                m.hugetlb_mapped_kb = mapped;
         m.private_hugetlb_kb = sm[0];
         m.shared_hugetlb_kb = sm[1];
         m.file_pmd_mapped_kb = sm[2];

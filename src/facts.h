@@ -202,6 +202,7 @@ typedef struct {
         uint64_t hugetlb_kb;          /* Private_Hugetlb + Shared_Hugetlb, else status HugetlbPages */
         uint64_t private_hugetlb_kb;
         uint64_t shared_hugetlb_kb;
+        uint64_t hugetlb_mapped_kb;   /* Size of its HugeTLB mappings in smaps: reserved or faulted in */
         uint64_t file_pmd_mapped_kb;
         uint64_t majflt;
         uint64_t start_ticks;         /* clock ticks after boot */

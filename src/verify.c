@@ -325,8 +325,12 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
                 ht_proc_memory m;
                 if (!(kinds & (1u << p->kind)) || ht_proc_memory_read(c, p->pid, &m) < 0)
                         continue;
-                if (m.hugetlb_kb != HT_U64_UNKNOWN)
-                        hugetlb_kb += m.hugetlb_kb;
+                /* mapped counts the reserved pages too; an SGA is shared:
+                 * every process attached maps it, so the most any one maps */
+                if (m.hugetlb_mapped_kb != HT_U64_UNKNOWN && m.hugetlb_mapped_kb > hugetlb_kb)
+                        hugetlb_kb = m.hugetlb_mapped_kb;
+                if (m.hugetlb_kb != HT_U64_UNKNOWN && m.hugetlb_kb > hugetlb_kb)
+                        hugetlb_kb = m.hugetlb_kb;
                 if (shown++ < 3)
                         strbuf_appendf(&who, "%s%s (pid %u)", who.len ? ", " : "", p->name, p->pid);
                 if (btime >= 0 && applied >= 0 && tck > 0 && m.start_ticks != HT_U64_UNKNOWN &&
@@ -348,8 +352,8 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
                 "%s while %s %s: the workload runs without its HugePages; likely causes: large pages off in its "
                 "configuration (MariaDB/MySQL large_pages=ON, JVM -XX:+UseLargePages, Oracle use_large_pages), its "
                 "memlock limit (LimitMEMLOCK, limits.conf memlock), not restarted since the apply, or the pages taken "
-                "by another process first (its other caches, another program)%s; its processes have %" PRIu64
-                " kB in HugePages (Hugetlb in /proc/PID/smaps_rollup)",
+                "by another process first (its other caches, another program)%s; the most any of its processes "
+                "maps in HugePages is %" PRIu64 " kB (/proc/PID/smaps)",
                 used == 0 ? "all HugePages free" : "far fewer HugePages in use than asked for", who_s,
                 shown == 1 ? "runs" : "run", restart, hugetlb_kb);
         add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_DRIFT, hint);

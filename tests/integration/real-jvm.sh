@@ -104,6 +104,9 @@ used=$(rw_in_use)
 if [ "$used" -ge 128 ]; then ok "the heap took its pages ($used in use, read from /proc/meminfo)"
 else not_ok "only $used HugePages in use after the restart: $(head -c 600 "$rw_work/jvm.out")"; fi
 check_process "$jvm_pid" java
+# the heap is mapped whole, reserved or faulted in: 256 MiB at least
+check_between "status: HugePages mapped cover the heap" 262144 "$(jq "$sel | .hugetlb_mapped_kb" "$tmp/status.json")" \
+        "$(($(meminfo HugePages_Total) * $(meminfo Hugepagesize)))"
 hr 0 "verify: pages in use" --json verify
 check "verify: ok" '"ok"' "$(jq -c .status "$tmp/out")"
 check "the check: ok" '"ok"' "$(use_check .status)"

@@ -117,6 +117,9 @@ else not_ok "only $used HugePages in use after the restart: $(grep -i 'large\|hu
 if [ "$(hugetlb_kb "$db_pid")" -gt 0 ]; then ok "mariadbd maps HugePages (smaps_rollup: $(hugetlb_kb "$db_pid") kB)"
 else not_ok "mariadbd maps no HugePages (smaps_rollup)"; fi
 check_process "$db_pid" mariadbd
+# the pool is mapped whole, reserved or faulted in: 256 MiB at least
+check_between "status: HugePages mapped cover the pool" 262144 "$(jq "$sel | .hugetlb_mapped_kb" "$tmp/status.json")" \
+        "$(($(meminfo HugePages_Total) * $(meminfo Hugepagesize)))"
 hr 0 "verify: pages in use" --json verify
 check "verify: ok" '"ok"' "$(jq -c .status "$tmp/out")"
 check "the check: ok" '"ok"' "$(use_check .status)"
