@@ -157,6 +157,28 @@ typedef struct {
         uint64_t kb;
 } mapped;
 
+typedef struct {
+        const ht_process *p;
+        ht_proc_memory m;
+        uint64_t majflt1;  /* after --interval, else HT_U64_UNKNOWN */
+} proc_usage;
+
+/* Major faults per second over the interval, or < 0 when unknown. */
+static double majflt_rate(const proc_usage *u, unsigned interval) {
+        if (!interval || u->m.majflt == HT_U64_UNKNOWN || u->majflt1 == HT_U64_UNKNOWN || u->majflt1 < u->m.majflt)
+                return -1;
+        return (double)(u->majflt1 - u->m.majflt) / interval;
+}
+
+static void print_kb_row(const char *label, uint64_t kb) {
+        if (kb == HT_U64_UNKNOWN) {
+                printf("    %-40s unknown\n", label);
+                return;
+        }
+        _cleanup_free_ char *h = human(kb * 1024);
+        printf("    %-40s %12" PRIu64 " kB  %s\n", label, kb, h);
+}
+
 int ht_cmd_status(const ht_cmd_opts *o) {
         const ht_context *c = o->ctx;
         if (!ht_facts_root_live(c)) {
@@ -185,10 +207,32 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 strv_pushf(&warnings, "%s: %s: paging counters unknown", d, ht_strerror(-r));
         }
         bool rates = o->interval > 0 && r >= 0;
+
+        /* What each database or JVM process took: page tables, HugeTLB
+         * pages, major faults. The figures a DBA otherwise gets with
+         * SystemTap or by reading /proc by hand (kernel
+         * Documentation/filesystems/proc.rst). */
+        proc_usage *use = NULL;
+        size_t n_use = 0, use_unreadable = 0;
+        for (size_t i = 0; i < f->n_processes; i++) {
+                ht_proc_memory m;
+                if (ht_proc_memory_read(c, f->processes[i].pid, &m) < 0)
+                        continue;  /* gone meanwhile */
+                if (m.smaps_unreadable)
+                        use_unreadable++;
+                use = xrealloc(use, (n_use + 1) * sizeof(*use));
+                use[n_use++] = (proc_usage){&f->processes[i], m, HT_U64_UNKNOWN};
+        }
+        if (use_unreadable)
+                strv_pushf(&warnings, "the HugePages of %zu process%s are unknown: smaps_rollup needs root", use_unreadable,
+                           use_unreadable == 1 ? "" : "es");
         if (rates) {
                 sleep_seconds(o->interval);
                 if (read_vmstat(c, vm1) < 0)
                         rates = false;
+                for (size_t i = 0; rates && i < n_use; i++)
+                        if (ht_proc_majflt_read(c, use[i].p->pid, &use[i].majflt1) < 0)
+                                use[i].majflt1 = HT_U64_UNKNOWN;
         }
 
         /* hugetext: text the database and JVM processes have in huge pages */
@@ -329,6 +373,26 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 json_object_object_add(ht, "file_pmd_mapped_kb", n_maps ? ju64(mapped_total) : NULL);
                 json_object_object_add(j, "hugetext", ht);
 
+                json_object *pa = json_object_new_array();
+                for (size_t i = 0; i < n_use; i++) {
+                        const proc_usage *u = &use[i];
+                        json_object *p = json_object_new_object();
+                        json_object_object_add(p, "pid", json_object_new_int64(u->p->pid));
+                        json_object_object_add(p, "name", json_object_new_string(u->p->name));
+                        json_object_object_add(p, "kind", json_object_new_string(ht_process_kind_to_string(u->p->kind)));
+                        json_object_object_add(p, "vm_pte_kb", ju64(u->m.vm_pte_kb));
+                        json_object_object_add(p, "hugetlb_kb", ju64(u->m.hugetlb_kb));
+                        json_object_object_add(p, "private_hugetlb_kb", ju64(u->m.private_hugetlb_kb));
+                        json_object_object_add(p, "shared_hugetlb_kb", ju64(u->m.shared_hugetlb_kb));
+                        json_object_object_add(p, "hugetlb_mapped_kb", ju64(u->m.hugetlb_mapped_kb));
+                        json_object_object_add(p, "file_pmd_mapped_kb", ju64(u->m.file_pmd_mapped_kb));
+                        json_object_object_add(p, "majflt", ju64(rates && u->majflt1 != HT_U64_UNKNOWN ? u->majflt1 : u->m.majflt));
+                        double rt = rates ? majflt_rate(u, o->interval) : -1;
+                        json_object_object_add(p, "majflt_per_second", rt >= 0 ? json_object_new_double(rt) : NULL);
+                        json_object_array_add(pa, p);
+                }
+                json_object_object_add(j, "processes", pa);
+
                 json_object_object_add(j, "last_transaction", last ? json_object_get(last) : NULL);
                 json_object *ap = NULL;
                 if (am) {
@@ -417,12 +481,38 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 else
                         printf("hugetext:     %s\n", f->hugetext_supported == HT_NO ? "not in this kernel" : "unknown");
                 if (n_maps) {
-                        printf("  text in huge pages (FilePmdMapped):\n");
+                        printf("  text in transparent huge pages (FilePmdMapped, not HugePages):\n");
                         for (size_t i = 0; i < n_maps; i++)
                                 printf("    %-20s pid %-8u %10" PRIu64 " kB\n", maps[i].name, maps[i].pid, maps[i].kb);
                         printf("    %-33s %10" PRIu64 " kB\n", "total", mapped_total);
                 } else if (f->processes_known)
                         printf("  no database or JVM process found\n");
+
+                if (n_use)
+                        printf("Processes:    the database and JVM processes%s\n",
+                               rates ? "; major faults since start, and per second over the interval" : "");
+                for (size_t i = 0; i < n_use; i++) {
+                        const proc_usage *u = &use[i];
+                        printf("  %s pid %u (%s)\n", u->p->name, u->p->pid, ht_process_kind_to_string(u->p->kind));
+                        print_kb_row("page tables (VmPTE)", u->m.vm_pte_kb);
+                        print_kb_row("HugePages in use (Hugetlb)", u->m.hugetlb_kb);
+                        if (u->m.private_hugetlb_kb != HT_U64_UNKNOWN || u->m.shared_hugetlb_kb != HT_U64_UNKNOWN) {
+                                print_kb_row("  private (Private_Hugetlb)", u->m.private_hugetlb_kb);
+                                print_kb_row("  shared (Shared_Hugetlb)", u->m.shared_hugetlb_kb);
+                        }
+                        print_kb_row("HugePages mapped (reserved or in use)", u->m.hugetlb_mapped_kb);
+                        print_kb_row("file text in THP (FilePmdMapped)", u->m.file_pmd_mapped_kb);
+                        uint64_t mf = rates && u->majflt1 != HT_U64_UNKNOWN ? u->majflt1 : u->m.majflt;
+                        if (mf == HT_U64_UNKNOWN)
+                                printf("    %-40s unknown\n", "major faults (majflt)");
+                        else {
+                                printf("    %-40s %12" PRIu64, "major faults (majflt)", mf);
+                                double rt = rates ? majflt_rate(u, o->interval) : -1;
+                                if (rt >= 0)
+                                        printf("  %.1f/s", rt);
+                                putchar('\n');
+                        }
+                }
 
                 if (last)
                         printf("Last transaction: %s %s %s, %s (%s)\n", jget(last, "txid"),
@@ -452,6 +542,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
 #undef BYTES
         ht_verify_result_done(&vr);
         free(maps);
+        free(use);
         ht_tx_free(applied);
         json_object_put(history);
         return HT_EXIT_OK;

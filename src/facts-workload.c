@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 
@@ -243,4 +246,203 @@ void ht_facts_workload_free(ht_facts *f) {
         strv_free(f->oratab_sids);
         strv_free(f->mysql_units);
         strv_free(f->mysql_binaries);
+}
+
+/* Sum each of n "Name:   123 kB" fields over the lines of path (smaps has
+ * one block per mapping, smaps_rollup and status one line each). A field
+ * no line has stays HT_U64_UNKNOWN; -ENODATA when none was there. */
+static int sum_kb_fields(const ht_context *c, const char *path, const char *const *names, size_t n,
+                         uint64_t *out) {
+        for (size_t i = 0; i < n; i++)
+                out[i] = HT_U64_UNKNOWN;
+        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        FILE *f = fdopen(fd, "r");
+        if (!f) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        bool seen = false;
+        char *line = NULL;
+        size_t cap = 0;
+        int r = 0;
+        errno = 0;
+        while (getline(&line, &cap, f) > 0) {
+                for (size_t i = 0; i < n; i++) {
+                        size_t len = strlen(names[i]);
+                        if (strncmp(line, names[i], len) != 0 || line[len] != ':')
+                                continue;
+                        char *p = line + len + 1, *end;
+                        errno = 0;
+                        unsigned long long v = strtoull(p, &end, 10);
+                        /* a negative or garbled number tells nothing */
+                        if (errno || end == p || strchr(p, '-') || v > UINT64_MAX / 2)
+                                break;
+                        out[i] = (out[i] == HT_U64_UNKNOWN ? 0 : out[i]) + v;
+                        seen = true;
+                        break;
+                }
+        }
+        /* reading smaps of another user's process is EACCES at read time */
+        if (ferror(f))
+                r = errno ? -errno : -EIO;
+        free(line);
+        fclose(f);
+        if (r < 0)
+                return r;
+        return seen ? 0 : -ENODATA;
+}
+
+/* Field k (1-based, as proc(5) numbers them) of /proc/PID/stat: the
+ * fields after the command, which is in parentheses and may hold spaces
+ * or parentheses itself, so counting starts after its last ')'. */
+static int stat_fields(const ht_context *c, unsigned pid, const unsigned *ks, size_t n, uint64_t *out) {
+        _cleanup_free_ char *path = xasprintf("/proc/%u/stat", pid);
+        _cleanup_free_ char *buf = NULL;
+        int r = ht_read_file(c, path, 4096, &buf, NULL);
+        if (r < 0)
+                return r;
+        const char *p = strrchr(buf, ')');
+        if (!p)
+                return -EBADMSG;
+        _cleanup_strv_free_ char **words = strv_split(p + 1, " \n");
+        for (size_t i = 0; i < n; i++) {
+                out[i] = HT_U64_UNKNOWN;
+                /* words[0] is field 3 (state) */
+                size_t at = ks[i] - 3;
+                if (ks[i] >= 3 && at < strv_length(words)) {
+                        uint64_t v;
+                        if (parse_u64(words[at], &v) == 0)
+                                out[i] = v;
+                }
+        }
+        return 0;
+}
+
+/* The size of the process's HugeTLB mappings in smaps: reserved and
+ * faulted alike (Private/Shared_Hugetlb count only pages faulted in; a
+ * JVM's heap mapped with MAP_HUGETLB is mostly reserved until touched).
+ * A HugeTLB mapping's KernelPageSize is its huge page size (proc.rst);
+ * the base page size is the smallest one the process has (every process
+ * has ordinary mappings: stack, text), so no architecture's base page
+ * size is assumed. */
+static int hugetlb_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) {
+        _cleanup_free_ char *path = xasprintf("/proc/%u/smaps", pid);
+        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        FILE *f = fdopen(fd, "r");
+        if (!f) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        /* Size summed by KernelPageSize, for the few page sizes there are */
+        struct page_sum {
+                uint64_t page_kb, size_kb;
+        } by[8];
+        size_t n_by = 0;
+        uint64_t size = HT_U64_UNKNOWN;
+        char *line = NULL;
+        size_t cap = 0;
+        int r = 0;
+        errno = 0;
+        while (getline(&line, &cap, f) > 0) {
+                uint64_t v;
+                char num[32];
+                if (sscanf(line, "Size: %31s", num) == 1)
+                        size = parse_u64(num, &v) == 0 ? v : HT_U64_UNKNOWN;
+                else if (sscanf(line, "KernelPageSize: %31s", num) == 1 && parse_u64(num, &v) == 0 && v > 0 &&
+                         size != HT_U64_UNKNOWN) {
+                        size_t k = 0;
+                        while (k < n_by && by[k].page_kb != v)
+                                k++;
+                        if (k == n_by && n_by < ELEMENTSOF(by))
+                                by[n_by++] = (struct page_sum){v, 0};
+                        if (k < n_by && by[k].size_kb <= UINT64_MAX / 2 - size)
+                                by[k].size_kb += size;
+                        size = HT_U64_UNKNOWN;
+                }
+        }
+        if (ferror(f))
+                r = errno ? -errno : -EIO;
+        free(line);
+        fclose(f);
+        if (r < 0)
+                return r;
+        if (n_by == 0)
+                return -ENODATA;
+        uint64_t base = by[0].page_kb, sum = 0;
+        for (size_t k = 1; k < n_by; k++)
+                if (by[k].page_kb < base)
+                        base = by[k].page_kb;
+        for (size_t k = 0; k < n_by; k++)
+                if (by[k].page_kb > base)
+                        sum += by[k].size_kb;
+        *ret = sum;
+        return 0;
+}
+
+int ht_proc_majflt_read(const ht_context *c, unsigned pid, uint64_t *ret) {
+        static const unsigned k[] = {12};
+        uint64_t v;
+        int r = stat_fields(c, pid, k, 1, &v);
+        if (r < 0)
+                return r;
+        if (v == HT_U64_UNKNOWN)
+                return -ENODATA;
+        *ret = v;
+        return 0;
+}
+
+int ht_proc_memory_read(const ht_context *c, unsigned pid, ht_proc_memory *ret) {
+        ht_proc_memory m = {.vm_pte_kb = HT_U64_UNKNOWN, .hugetlb_kb = HT_U64_UNKNOWN,
+                            .private_hugetlb_kb = HT_U64_UNKNOWN, .shared_hugetlb_kb = HT_U64_UNKNOWN,
+                            .file_pmd_mapped_kb = HT_U64_UNKNOWN, .majflt = HT_U64_UNKNOWN,
+                            .hugetlb_mapped_kb = HT_U64_UNKNOWN,
+                            .start_ticks = HT_U64_UNKNOWN};
+        _cleanup_free_ char *dir = xasprintf("/proc/%u", pid);
+        if (!ht_exists(c, dir))
+                return -ENOENT;
+
+        static const char *const st_names[] = {"VmPTE", "HugetlbPages"};
+        uint64_t st[2];
+        _cleanup_free_ char *p_status = xasprintf("/proc/%u/status", pid);
+        if (sum_kb_fields(c, p_status, st_names, 2, st) == 0)
+                m.vm_pte_kb = st[0];
+
+        /* smaps_rollup (4.14+) sums the mappings; smaps before it */
+        static const char *const sm_names[] = {"Private_Hugetlb", "Shared_Hugetlb", "FilePmdMapped"};
+        static const char *const files[] = {"smaps_rollup", "smaps"};
+        uint64_t sm[3] = {HT_U64_UNKNOWN, HT_U64_UNKNOWN, HT_U64_UNKNOWN};
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                _cleanup_free_ char *p = xasprintf("/proc/%u/%s", pid, files[i]);
+                int r = sum_kb_fields(c, p, sm_names, 3, sm);
+                if (r == -ENOENT)
+                        continue;
+                if (r == -EACCES || r == -EPERM)
+                        m.smaps_unreadable = true;
+                break;
+        }
+        uint64_t mapped = HT_U64_UNKNOWN;
+        if (hugetlb_mapped_kb(c, pid, &mapped) == 0)
+                m.hugetlb_mapped_kb = mapped;
+        m.private_hugetlb_kb = sm[0];
+        m.shared_hugetlb_kb = sm[1];
+        m.file_pmd_mapped_kb = sm[2];
+        if (sm[0] != HT_U64_UNKNOWN || sm[1] != HT_U64_UNKNOWN)
+                m.hugetlb_kb = (sm[0] == HT_U64_UNKNOWN ? 0 : sm[0]) + (sm[1] == HT_U64_UNKNOWN ? 0 : sm[1]);
+        else
+                m.hugetlb_kb = st[1];
+
+        static const unsigned ks[] = {12, 22};
+        uint64_t sv[2];
+        if (stat_fields(c, pid, ks, 2, sv) == 0) {
+                m.majflt = sv[0];
+                m.start_ticks = sv[1];
+        }
+        *ret = m;
+        return 0;
 }

@@ -198,6 +198,31 @@ const char *ht_bootloader_kind_to_string(ht_bootloader_kind k);
 /* "oracle", "mysql", "java" */
 const char *ht_process_kind_to_string(ht_process_kind k);
 
+/* What one process has of memory, as status and verify report it
+ * (facts-workload.c); each field HT_U64_UNKNOWN when the kernel or the
+ * fixture does not tell. Sources: kernel Documentation/filesystems/proc.rst,
+ * /proc/PID/status (VmPTE, HugetlbPages), /proc/PID/smaps_rollup or smaps
+ * (Private_Hugetlb, Shared_Hugetlb: HugeTLB pages mapped; FilePmdMapped:
+ * file pages mapped by PMD, i.e. text in transparent huge pages, not
+ * HugeTLB) and /proc/PID/stat (majflt, field 12; starttime, field 22, proc(5)). */
+typedef struct {
+        uint64_t vm_pte_kb;
+        uint64_t hugetlb_kb;          /* Private_Hugetlb + Shared_Hugetlb, else status HugetlbPages */
+        uint64_t private_hugetlb_kb;
+        uint64_t shared_hugetlb_kb;
+        uint64_t hugetlb_mapped_kb;   /* Size of its HugeTLB mappings in smaps: reserved or faulted in */
+        uint64_t file_pmd_mapped_kb;
+        uint64_t majflt;
+        uint64_t start_ticks;         /* clock ticks after boot */
+        bool smaps_unreadable;        /* smaps_rollup/smaps there but not readable (not root) */
+} ht_proc_memory;
+
+/* -ENOENT/-ESRCH when the process is gone (or never was); else 0 with
+ * whatever could be read. */
+int ht_proc_memory_read(const ht_context *c, unsigned pid, ht_proc_memory *ret);
+/* The major-fault counter alone (for --interval's second sample). */
+int ht_proc_majflt_read(const ht_context *c, unsigned pid, uint64_t *ret);
+
 /* Whether the root has a running kernel behind it (procfs or sysfs
  * present); an image tree does not. */
 bool ht_facts_root_live(const ht_context *c);

@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "backend-common.h"
@@ -254,6 +256,129 @@ static void check_files(const ht_context *c, ht_tx *tx, ht_verify_result *out) {
         }
 }
 
+/* btime of /proc/stat: the boot's wall-clock time, or -1. */
+static int64_t boot_time(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/proc/stat", 1u << 20, &buf, NULL) < 0)
+                return -1;
+        const char *p = strstr(buf, "\nbtime ");
+        uint64_t v;
+        if (!p)
+                return -1;
+        _cleanup_free_ char *num = xstrndup(p + 7, strcspn(p + 7, "\n"));
+        return parse_u64(num, &v) == 0 && v < INT64_MAX ? (int64_t)v : -1;
+}
+
+/* "2026-12-01T15:33:22Z" (the journal's times) as seconds, or -1. */
+static int64_t parse_iso_time(const char *s) {
+        struct tm tm = {0};
+        const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+        if (!end || *end)
+                return -1;
+        time_t t = timegm(&tm);
+        return t == (time_t)-1 ? -1 : (int64_t)t;
+}
+
+/* The workload runs: does it use the HugePages reserved for it? The
+ * database that restarted without them (large pages off in its
+ * configuration, a memlock limit too low, or its caches taking the pages
+ * first so that the buffer pool's mmap(MAP_HUGETLB) fails with ENOMEM and
+ * falls back to 4 KB pages: MariaDB says nothing in its error log) leaves
+ * the pool idle, and every other check is still ok. In use is taken from
+ * /proc/meminfo: pages faulted in (Total - Free) and pages reserved for a
+ * mapping not yet touched (Rsvd: mmap(MAP_HUGETLB) and shmget(SHM_HUGETLB)
+ * reserve the whole size at once; kernel
+ * Documentation/admin-guide/mm/hugetlbpage.rst). Fewer than half of the
+ * pages asked for in use is drift; at boot, before the database has
+ * started, there is nothing to judge. */
+static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigned kinds, uint64_t asked,
+                                 const char *applied_at, ht_verify_result *out) {
+        size_t n_workload = 0;
+        for (size_t i = 0; i < f->n_processes; i++)
+                n_workload += !!(kinds & (1u << f->processes[i].kind));
+        if (!n_workload || asked == 0 || f->hugepages_total == HT_U64_UNKNOWN ||
+            f->hugepages_free == HT_U64_UNKNOWN || f->hugepages_rsvd == HT_U64_UNKNOWN)
+                return;
+        uint64_t base = asked < f->hugepages_total ? asked : f->hugepages_total;
+        if (base == 0)
+                return;  /* none came: the HugePages_Total check says so */
+        uint64_t faulted = f->hugepages_total >= f->hugepages_free ? f->hugepages_total - f->hugepages_free : 0;
+        uint64_t used = faulted + f->hugepages_rsvd;
+        if (used > f->hugepages_total)
+                used = f->hugepages_total;
+        _cleanup_free_ char *expected = xasprintf("%" PRIu64 " in use (at least half of them)", base);
+        _cleanup_free_ char *actual = xasprintf("%" PRIu64 " in use (%" PRIu64 " free, %" PRIu64 " reserved)", used,
+                                                f->hugepages_free, f->hugepages_rsvd);
+        if (used * 2 >= base) {
+                add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_OK, NULL);
+                return;
+        }
+        /* who runs, and which of them started before the apply (its pages
+         * are taken when it starts: a server not restarted since runs
+         * without them) */
+        int64_t btime = boot_time(c), applied = parse_iso_time(applied_at);
+        long tck = sysconf(_SC_CLK_TCK);
+        strbuf who = {0}, stale = {0};
+        size_t shown = 0, n_stale = 0;
+        uint64_t hugetlb_kb = 0;
+        for (size_t i = 0; i < f->n_processes; i++) {
+                const ht_process *p = &f->processes[i];
+                ht_proc_memory m;
+                if (!(kinds & (1u << p->kind)) || ht_proc_memory_read(c, p->pid, &m) < 0)
+                        continue;
+                /* mapped counts the reserved pages too; an SGA is shared:
+                 * every process attached maps it, so the most any one maps */
+                if (m.hugetlb_mapped_kb != HT_U64_UNKNOWN && m.hugetlb_mapped_kb > hugetlb_kb)
+                        hugetlb_kb = m.hugetlb_mapped_kb;
+                if (m.hugetlb_kb != HT_U64_UNKNOWN && m.hugetlb_kb > hugetlb_kb)
+                        hugetlb_kb = m.hugetlb_kb;
+                if (shown++ < 3)
+                        strbuf_appendf(&who, "%s%s (pid %u)", who.len ? ", " : "", p->name, p->pid);
+                if (btime >= 0 && applied >= 0 && tck > 0 && m.start_ticks != HT_U64_UNKNOWN &&
+                    btime + (int64_t)(m.start_ticks / (uint64_t)tck) < applied && n_stale++ < 3)
+                        strbuf_appendf(&stale, "%s%s (pid %u)", stale.len ? ", " : "", p->name, p->pid);
+        }
+        if (!shown) {
+                free(strbuf_steal(&who));
+                free(strbuf_steal(&stale));
+                return;  /* gone meanwhile */
+        }
+        if (shown > 3)
+                strbuf_appendf(&who, " and %zu more", shown - 3);
+        _cleanup_free_ char *who_s = strbuf_steal(&who), *stale_s = strbuf_steal(&stale);
+        _cleanup_free_ char *restart = *stale_s ? xasprintf("; not restarted since the apply: %s started before it, "
+                                                            "restart it to take the pages", stale_s)
+                                                : xstrdup("");
+        _cleanup_free_ char *hint = xasprintf(
+                "%s while %s %s: the workload runs without its HugePages; likely causes: large pages off in its "
+                "configuration (MariaDB/MySQL large_pages=ON, JVM -XX:+UseLargePages, Oracle use_large_pages), its "
+                "memlock limit (LimitMEMLOCK, limits.conf memlock), not restarted since the apply, or the pages taken "
+                "by another process first (its other caches, another program)%s; the most any of its processes "
+                "maps in HugePages is %" PRIu64 " kB (/proc/PID/smaps)",
+                used == 0 ? "all HugePages free" : "far fewer HugePages in use than asked for", who_s,
+                shown == 1 ? "runs" : "run", restart, hugetlb_kb);
+        add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_DRIFT, hint);
+}
+
+/* Whose pages they are: the kinds of process the applied profile tunes,
+ * from its parameters (oracle_user, mysql_user, jvm_user: the shipped
+ * profiles and those inheriting them), as a mask of 1 << ht_process_kind;
+ * every kind for a profile with none of them. A JVM on a host tuned for
+ * Oracle does not take the SGA's pages. */
+static unsigned workload_kinds(json_object *manifest) {
+        static const struct {
+                const char *param;
+                ht_process_kind kind;
+        } map[] = {{"oracle_user", HT_PROC_ORACLE}, {"mysql_user", HT_PROC_MYSQL}, {"jvm_user", HT_PROC_JAVA}};
+        json_object *params, *v;
+        unsigned kinds = 0;
+        if (json_object_object_get_ex(manifest, "params", &params) && json_object_is_type(params, json_type_object))
+                for (size_t i = 0; i < ELEMENTSOF(map); i++)
+                        if (json_object_object_get_ex(params, map[i].param, &v))
+                                kinds |= 1u << map[i].kind;
+        return kinds ? kinds : (1u << HT_PROC_ORACLE) | (1u << HT_PROC_MYSQL) | (1u << HT_PROC_JAVA);
+}
+
 static int sort_rank(ht_check_status s) {
         return s == HT_CHECK_DRIFT ? 0 : s == HT_CHECK_PENDING ? 1 : 2;
 }
@@ -364,7 +489,7 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
         }
 
         ht_facts *collected = NULL;
-        r = facts ? 0 : ht_facts_collect(c, HT_FACTS_HOST, &collected);
+        r = facts ? 0 : ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &collected);
         const ht_facts *f = facts ? facts : collected;
         if (r < 0) {
                 *ret_error = xasprintf("cannot collect facts: %s", ht_strerror(-r));
@@ -400,6 +525,12 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
                           st == HT_CHECK_OK ? NULL :
                           res.rebooted ? "short after a reboot: the host lacks the memory, or something else holds it"
                                        : "memory too fragmented now; the boot-time setting allocates them at the next boot");
+        }
+        for (size_t i = 0; i < want->n_settings; i++) {
+                uint64_t asked;
+                if (is_hugepages(&want->settings[i]) && parse_u64(want->settings[i].value, &asked) == 0 &&
+                    f->workload_collected)
+                        check_hugepages_used(c, f, workload_kinds(m), asked, res.applied_at, &res);
         }
         check_files(c, tx, &res);
         qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);

@@ -1,0 +1,137 @@
+#!/bin/sh
+# A real JVM (Debian's openjdk-17-jdk-headless), started by the test as
+# an unprivileged user (issue 20, part 4), with -XX:+UseLargePages and a
+# 256 MiB heap. First it runs before the apply (no pages yet: verify
+# reports it was not restarted since); restarted, its heap takes the
+# pages and status and verify see them in use; restarted with
+# -XX:-UseLargePages the pages sit idle, which verify reports as drift
+# (exit 2). Then rollback, and the host is checked to be as before. Root
+# only (real-workload-lib.sh).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+command -v java >/dev/null 2>&1 && command -v javac >/dev/null 2>&1 ||
+        skip_all "no java and javac (openjdk-17-jdk-headless)"
+command -v setpriv >/dev/null 2>&1 || skip_all "no setpriv (util-linux)"
+user=nobody
+group=$(id -gn "$user" 2>/dev/null) || skip_all "no user $user"
+rw_dropins="/etc/sysctl.d/90-hosttune.conf /etc/security/limits.d/90-hosttune.conf"
+rw_stop() {
+        [ -n "${jvm_pid:-}" ] || return 0
+        kill "$jvm_pid" 2>/dev/null
+        i=0
+        while kill -0 "$jvm_pid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+        kill -9 "$jvm_pid" 2>/dev/null
+        wait "$jvm_pid" 2>/dev/null
+        jvm_pid=""
+}
+. "$top_srcdir/tests/integration/real-workload-lib.sh"
+
+# a program that only waits, so the JVM's memory is what its flags ask for
+cat >"$rw_work/Idle.java" <<'EOF'
+public class Idle {
+        public static void main(String[] args) throws Exception {
+                System.out.println("ready");
+                System.out.flush();
+                Thread.sleep(Long.MAX_VALUE);
+        }
+}
+EOF
+javac -d "$rw_work" "$rw_work/Idle.java" 2>"$rw_work/javac.log"
+check "javac compiles the test program" 0 $?
+chmod -R a+rX "$rw_work"
+
+# HotSpot's large pages (JDK documentation, "Large Pages"; "Java Support
+# for Large Memory Pages"): -XX:+UseLargePages on Linux maps the heap with
+# mmap(MAP_HUGETLB), reserving it whole when the JVM starts (so -Xms =
+# -Xmx). The code cache takes large pages too, and first, when it holds
+# several of them: at 12 MiB it stays in ordinary pages, so the heap gets
+# the pages hosttune sized for it. -Xshare:off: no CDS archive mapping.
+start_jvm() {
+        memlock=$(awk -v u="$user" '$1 == u && $2 == "hard" && $3 == "memlock" { print $4 }' \
+                /etc/security/limits.d/90-hosttune.conf 2>/dev/null)
+        : >"$rw_work/jvm.out"
+        chmod 0666 "$rw_work/jvm.out"
+        # the limit the JVM's user gets at login (pam_limits), when this
+        # machine lets root raise it (mmap(MAP_HUGETLB) does not count
+        # against RLIMIT_MEMLOCK: kernel Documentation/admin-guide/mm/hugetlbpage.rst)
+        ( [ -z "$memlock" ] || ulimit -l "$memlock" 2>/dev/null ||
+                echo "# cannot raise the memlock limit to $memlock kB here; kept $(ulimit -l) kB"
+          exec setpriv --reuid="$user" --regid="$group" --clear-groups java "$1" -Xms256m -Xmx256m \
+                -XX:ReservedCodeCacheSize=12m -Xshare:off -cp "$rw_work" Idle </dev/null >>"$rw_work/jvm.out" 2>&1 ) &
+        jvm_pid=$!
+        i=0
+        until grep -q '^ready' "$rw_work/jvm.out" || ! kill -0 "$jvm_pid" 2>/dev/null || [ $i -ge 600 ]
+        do sleep 0.1; i=$((i + 1)); done
+        if grep -q '^ready' "$rw_work/jvm.out" && kill -0 "$jvm_pid" 2>/dev/null; then ok "java $1 started (pid $jvm_pid)"
+        else not_ok "java did not start: $(head -c 600 "$rw_work/jvm.out")"; jvm_pid=""; fi
+}
+start_jvm -XX:+UseLargePages
+sleep 2  # its start time must be before the apply's, second by second
+
+# ---- apply jvm. The --set heap_size goes once sizing from the JVM's
+# flags (branch appconfig) lands. thp= keeps THP and the kernel command
+# line out (the test cannot restore a bootloader change).
+set_args="--set heap_size=256M --set jvm_user=$user --set jvm_group=$group --set thp="
+# shellcheck disable=SC2086
+hr 2 "plan jvm on the real host" --json plan jvm $set_args
+cp "$tmp/out" "$tmp/plan.json"
+rw_check_plan "$tmp/plan.json"
+if [ "$failed" -gt 0 ]; then
+        echo "# the plan would touch more than this test restores; not applying"
+        finish
+fi
+# shellcheck disable=SC2086
+hr 0 "apply jvm on the real host" --json apply jvm $set_args
+asked=$(cat /proc/sys/vm/nr_hugepages)
+if [ "$asked" -ge 128 ]; then ok "vm.nr_hugepages covers the heap ($asked)"; else not_ok "vm.nr_hugepages is $asked"; fi
+check "the kernel has them all" "$asked" "$(meminfo HugePages_Total)"
+check "vm.hugetlb_shm_group is the JVM user's group" "$(getent group "$group" | cut -d: -f3)" \
+        "$(cat /proc/sys/vm/hugetlb_shm_group)"
+
+# ---- not restarted since the apply: the heap is in ordinary pages
+hr 2 "verify: java runs without its pages" --json verify
+check "the check: drift" '"drift"' "$(use_check .status)"
+use_check .hint >"$tmp/hint"
+check_contains "hint: not restarted since the apply" "not restarted since the apply:" "$tmp/hint"
+sed -n 's/.*not restarted since the apply: \(.*\) started before it.*/\1/p' "$tmp/hint" >"$tmp/stale"
+check_contains "hint: this java started before the apply" "java (pid $jvm_pid)" "$tmp/stale"
+
+# ---- restarted: the heap takes its pages
+rw_stop
+start_jvm -XX:+UseLargePages
+used=$(rw_in_use)
+if [ "$used" -ge 128 ]; then ok "the heap took its pages ($used in use, read from /proc/meminfo)"
+else not_ok "only $used HugePages in use after the restart: $(head -c 600 "$rw_work/jvm.out")"; fi
+check_process "$jvm_pid" java
+# the heap is mapped whole, reserved or faulted in: 256 MiB at least
+check_between "status: HugePages mapped cover the heap" 262144 "$(jq "$sel | .hugetlb_mapped_kb" "$tmp/status.json")" \
+        "$(($(meminfo HugePages_Total) * $(meminfo Hugepagesize)))"
+hr 0 "verify: pages in use" --json verify
+check "verify: ok" '"ok"' "$(jq -c .status "$tmp/out")"
+check "the check: ok" '"ok"' "$(use_check .status)"
+check "actual: as /proc/meminfo has it" \
+        "\"$(rw_in_use) in use ($(meminfo HugePages_Free) free, $(meminfo HugePages_Rsvd) reserved)\"" "$(use_check .actual)"
+
+# ---- -XX:-UseLargePages: the pages sit idle while the JVM runs
+rw_stop
+start_jvm -XX:-UseLargePages
+check "-XX:-UseLargePages: none in use (/proc/meminfo)" 0 "$(rw_in_use)"
+check "-XX:-UseLargePages: java maps no HugePages (smaps_rollup)" 0 "$(hugetlb_kb "$jvm_pid")"
+hr 2 "verify: pages unused is drift" --json verify
+check "the check: drift" '"drift"' "$(use_check .status)"
+use_check .hint >"$tmp/hint"
+check_contains "hint: all free" "all HugePages free while" "$tmp/hint"
+# another server of the host may run too: this one is named among them
+check_contains "hint: names java" "java (pid $jvm_pid)" "$tmp/hint"
+check_contains "hint: large pages off in its configuration" "-XX:+UseLargePages" "$tmp/hint"
+hr 0 "status: text" status
+check_contains "status: the process" "java pid $jvm_pid (java)" "$tmp/out"
+check_contains "status: verify's drift" "Verify:           drift" "$tmp/out"
+
+# ---- restore
+rw_stop
+hr 0 "rollback" rollback
+rw_check_restored
+check "no java of this test left" no "$(pgrep -f "$rw_work" >/dev/null && echo yes || echo no)"
+finish
