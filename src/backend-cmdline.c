@@ -755,9 +755,12 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                              s->value ? s->value : "");
                         }
                 }
+                /* facts found /etc/grub.conf and did not take it (SUSE's
+                 * grub-install script): say so where the error is read */
+                const char *script = ht_exists(c, "/etc/grub.conf") ? "; /etc/grub.conf is not a boot menu" : "";
                 if (!optional_only)
-                        ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf): "
-                                      "the kernel command line cannot be set here; in a container, set it on the host");
+                        ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf%s): "
+                                      "the kernel command line cannot be set here; in a container, set it on the host", script);
                 op_list_done(&linux_ops);
                 op_list_done(&xen_ops);
                 return 0;
