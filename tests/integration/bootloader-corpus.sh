@@ -166,6 +166,25 @@ if grep -q 'pending reboot\|kept' "$tmp/plan"; then not_ok "cfg-only quoted: a w
         ok "cfg-only quoted: no word reported as persisted"; fi
 rm -rf "$root" "$tmp/before"
 
+# Files hosttune cannot parse are errors naming them, never skipped:
+# a grub.cfg with a NUL byte, a BLS entry with one (GRUB would still list it)
+bad_file_case() { # NAME HOST FILE NEEDLE [rm-defaults]
+        root=$(copy_host "$2")
+        [ "${5:-}" = rm-defaults ] && rm -f "$root/etc/default/grub"
+        printf 'linux /vmlinuz\000 ro\n' >>"$root$3"
+        cp -a "$root" "$tmp/before"
+        ht "$root" plan thp >"$tmp/plan" 2>&1
+        check "$1: plan exit" 1 "$?"
+        check_contains "$1: the error names the file" "$root$3$4" "$tmp/plan"
+        ht "$root" apply thp >"$tmp/out" 2>&1
+        check "$1: apply exit" 1 "$?"
+        same_tree "$1: nothing written" "$tmp/before" "$root"
+        rm -rf "$root" "$tmp/before"
+}
+bad_file_case "cfg-only NUL byte" debian12-kvm /boot/grub/grub.cfg ": holds NUL bytes" rm-defaults
+bad_file_case "bls entry NUL byte" ol8-bls \
+        /boot/loader/entries/d2b4b7a5c3e14f6f9b0e8a1c7d3f2e61-0-rescue.conf ": holds NUL bytes, not a boot entry"
+
 # ---- GRUB 2 with /etc/default/grub: odd quoting (grubby 8.40 does not
 # edit defaults files: nothing to compare with) ----------------------------
 grub_words() { # ROOT: what grub-mkconfig's shell sees
