@@ -200,6 +200,20 @@ static int apply_op(model_t *m, char *const *hidden, const ht_cmdline_op *op, ch
         ht_cmdline_op_kind kind = op->kind;
         if (kind == HT_CMDLINE_SET && ht_cmdline_repeatable(op->key))
                 kind = HT_CMDLINE_ADD; /* replacing one would drop the others */
+        /* hugepages= counts pages of the hugepagesz= before it
+         * (Documentation/admin-guide/mm/hugetlbpage.rst: "hugepagesz=1G
+         * hugepages=4 hugepagesz=2M hugepages=512"): replacing or removing
+         * one word would move a count to another size. */
+        if (ht_cmdline_key_eq(op->key, "hugepages") || (kind == HT_CMDLINE_REMOVE && ht_cmdline_key_eq(op->key, "hugepagesz"))) {
+                bool sized = in_hidden(hidden, "hugepagesz", NULL);
+                for (size_t i = 0; i < m->n && !sized; i++)
+                        sized = !m->items[i].deleted && ht_cmdline_word_matches(m->items[i].text, "hugepagesz", NULL);
+                if (sized) {
+                        *ret_error = xasprintf("kernel parameter %s: the command line pairs hugepages= with hugepagesz= "
+                                               "words by position; change them by hand", op->key);
+                        return -EINVAL;
+                }
+        }
         switch (kind) {
         case HT_CMDLINE_SET: {
                 /* A parameter that also comes through a reference can only be

@@ -115,6 +115,26 @@ static void test_repeatable(void **state) {
         assert_false(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_REMOVE, "quiet", NULL}));
         assert_true(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_REMOVE, "thp", "3"}));
         assert_false(ht_cmdline_satisfied(NULL, &(ht_cmdline_op){HT_CMDLINE_SET, "thp", "1"}));
+
+        /* hugepages= paired with hugepagesz= by position: refused */
+        static const char paired[] = "ro hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=512";
+        ht_word_span *ws = NULL;
+        size_t nw = ht_word_spans_simple(paired, strlen(paired), &ws);
+        ht_cmdline_op hp = {HT_CMDLINE_SET, "hugepages", "1024"};
+        char *out = NULL, *err = NULL;
+        size_t out_len = 0;
+        assert_int_equal(ht_cmdline_edit_body(paired, strlen(paired), ws, nw, NULL, &hp, 1, &out, &out_len, &err), -EINVAL);
+        assert_null(out);
+        assert_non_null(strstr(err, "hugepagesz="));
+        free(err);
+        ht_word_spans_free(ws, nw);
+        /* without hugepagesz= it is a single-valued word as any other */
+        static const char plain[] = "ro hugepages=4";
+        nw = ht_word_spans_simple(plain, strlen(plain), &ws);
+        assert_int_equal(ht_cmdline_edit_body(plain, strlen(plain), ws, nw, NULL, &hp, 1, &out, &out_len, &err), 0);
+        assert_string_equal(out, "ro hugepages=1024");
+        free(out);
+        ht_word_spans_free(ws, nw);
 }
 
 int main(void) {
