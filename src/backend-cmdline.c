@@ -3,14 +3,20 @@
  * bootloader's command line is really set —
  *   GRUB 2: the last assignment of GRUB_CMDLINE_LINUX (or _DEFAULT, or
  *           the XEN ones) across /etc/default/grub and grub.d/ *.cfg, then
- *           grub-mkconfig regenerates grub.cfg;
+ *           grub-mkconfig regenerates grub.cfg; without any defaults file
+ *           (images that ship grub.cfg only) the kernel lines of grub.cfg
+ *           in place, as grubby does, and never a regeneration, which
+ *           would build every entry from an empty GRUB_CMDLINE_LINUX;
  *   BLS:    every entry's options line, grubenv's kernelopts (RHEL 8),
  *           /etc/kernel/cmdline (RHEL 9) and /etc/default/grub, the way
  *           grubby does, so new kernels and a later grub2-mkconfig keep
  *           the words;
  *   legacy: the kernel (or, for Xen entries, first module) lines of
  *           grub.conf, and default= when a rule asks for another kernel.
- * /proc/cmdline says whether the running kernel already has a word. */
+ * /proc/cmdline says whether the running kernel already has a word; the
+ * edited files, read back as the bootloader reads them, say whether the
+ * next boot will (boot_targets): a word is "kept" or "pending reboot"
+ * only when every boot entry really has it. */
 #include "config.h"
 
 #include <errno.h>
@@ -21,6 +27,7 @@
 #include "backend.h"
 #include "edit-bls.h"
 #include "edit-cmdline.h"
+#include "edit-grub-cfg.h"
 #include "edit-grub-legacy.h"
 #include "edit-grub.h"
 #include "util.h"
@@ -112,6 +119,56 @@ static size_t pending_flush(pending_set *set, ht_plan *plan) {
 
 static bool word_present(char *const *words, const char *key) {
         return ht_cmdline_find(words, key, NULL) >= 0;
+}
+
+/* The command lines the next boot gets, read back from the edited files:
+ * one word list per boot entry (GRUB 2 defaults: the one line
+ * grub-mkconfig builds). An op is met only when every list satisfies it;
+ * none at all (a menu without entries) meets nothing, and why_none says
+ * why. */
+typedef struct {
+        char ***lists;
+        size_t n;
+        char *why_none;
+        bool known;     /* false: not computed (an edit failed) */
+} boot_targets;
+
+static void targets_add(boot_targets *t, char **words) {
+        t->lists = xrealloc(t->lists, (t->n + 1) * sizeof(*t->lists));
+        t->lists[t->n++] = words;
+        t->known = true;
+}
+
+static void targets_none(boot_targets *t, char *why) {
+        free(t->why_none);
+        t->why_none = why;
+        t->known = true;
+}
+
+static void targets_done(boot_targets *t) {
+        for (size_t i = 0; i < t->n; i++)
+                strv_free(t->lists[i]);
+        free(t->lists);
+        free(t->why_none);
+        *t = (boot_targets){0};
+}
+
+static bool targets_met(const boot_targets *t, const ht_cmdline_op *op) {
+        if (t->n == 0)
+                return false;
+        for (size_t i = 0; i < t->n; i++)
+                if (!ht_cmdline_satisfied(t->lists[i], op))
+                        return false;
+        return true;
+}
+
+static const char *pending_content(const pending_set *set, const char *path, size_t *ret_len) {
+        for (size_t i = 0; i < set->n; i++)
+                if (streq(set->files[i].path, path)) {
+                        *ret_len = set->files[i].cur_len;
+                        return set->files[i].cur;
+                }
+        return NULL;
 }
 
 /* ---- GRUB 2 ------------------------------------------------------------ */
@@ -230,6 +287,12 @@ static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const ch
         op_list to_plain = {0}, to_default = {0};
         for (size_t i = 0; i < ops->n; i++) {
                 ht_cmdline_op op = ops->ops[i];
+                if (op.kind == HT_CMDLINE_ADD) {
+                        /* a repeatable word: another with its key stays */
+                        if (!ht_cmdline_satisfied(wl, &op) && !ht_cmdline_satisfied(wd, &op))
+                                op_list_add(&to_plain, op, ops->settings[i]);
+                        continue;
+                }
                 if (op.kind == HT_CMDLINE_REMOVE) {
                         if (word_present(wl, op.key))
                                 op_list_add(&to_plain, op, ops->settings[i]);
@@ -269,13 +332,127 @@ static char **grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
         return argv;
 }
 
+/* The words grub-mkconfig's 10_linux puts on the default entry's kernel
+ * line after root= and ro: NAME, then NAME_DEFAULT, as the edited
+ * defaults files leave them. */
+static void grub_defaults_targets(const ht_context *c, const grub_defaults *d, const char *name, pending_set *edits,
+                                  ht_plan *plan, boot_targets *t) {
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
+        if (!env)
+                return;
+        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
+        const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
+        _cleanup_free_ char *line = xasprintf("%s %s", vl && vl->value ? vl->value : "",
+                                              vd && vd->value ? vd->value : "");
+        targets_add(t, ht_cmdline_split(line));
+}
+
+/* The host's own words on a kernel line, as GRUB_CMDLINE_LINUX would
+ * need them: without what 10_linux adds itself (root=, ro) and GRUB
+ * variables. */
+static char *own_words(const char *args) {
+        _cleanup_strv_free_ char **w = ht_cmdline_split(args);
+        strbuf b = {0};
+        strbuf_append(&b, "");
+        for (size_t i = 0; w[i]; i++) {
+                if (w[i][0] == '$' || startswith(w[i], "root=") || streq(w[i], "ro") || streq(w[i], "rw"))
+                        continue;
+                if (b.len)
+                        strbuf_append(&b, " ");
+                strbuf_append(&b, w[i]);
+        }
+        return strbuf_steal(&b);
+}
+
+/* No defaults file at all: grub.cfg is all there is (image pipelines
+ * that write it themselves). Regenerating it would build every entry
+ * from an empty GRUB_CMDLINE_LINUX and drop crashkernel=, rd.lvm.lv=,
+ * console= and the rest, so the kernel lines are edited in place, as
+ * grubby --grub2 --update-kernel=ALL does, and nothing is regenerated. */
+static void plan_grub_cfg_only(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                               const op_list *xen_ops, pending_set *edits, ht_plan *plan, boot_targets *lt,
+                               boot_targets *xt) {
+        if (!f->grub_cfg) {
+                ht_plan_error(plan, "no /etc/default/grub and no grub.cfg: the kernel command line cannot be set");
+                return;
+        }
+        _cleanup_free_ char *path = ht_follow_host_link(c, f->grub_cfg);
+        _cleanup_free_ char *shown = ht_display_path(c, path);
+        pending_file *p = pending_get(c, edits, path, plan);
+        if (!p)
+                return;
+        if (!p->cur) {
+                file_error(c, plan, path, ": ", p->old ? "holds NUL bytes, not a GRUB configuration file" : "missing");
+                return;
+        }
+        const struct {
+                const op_list *ops;
+                ht_grub_cfg_kind kind;
+                boot_targets *t;
+                const char *what;
+        } passes[] = {
+                {linux_ops, HT_GRUB_CFG_LINUX, lt, "no linux, linux16 or linuxefi line"},
+                {xen_ops, HT_GRUB_CFG_XEN, xt, "no Xen entry (multiboot line loading xen)"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(passes); i++) {
+                if (passes[i].ops->n == 0)
+                        continue;
+                char *out = NULL, *err = NULL;
+                size_t out_len = 0, n_lines = 0;
+                if (ht_grub_cfg_edit(p->cur, p->cur_len, passes[i].kind, passes[i].ops->ops, passes[i].ops->n, &out,
+                                     &out_len, &n_lines, &err) < 0) {
+                        file_error(c, plan, path, ":", err);
+                        free(err);
+                        return;
+                }
+                pending_replace(p, out, out_len);
+                if (n_lines == 0)
+                        targets_none(passes[i].t, xasprintf("%s has %s", shown, passes[i].what));
+        }
+        _cleanup_(ht_grub_cfg_freep) ht_grub_cfg *g = NULL;
+        _cleanup_free_ char *err = NULL;
+        if (ht_grub_cfg_parse(p->cur, p->cur_len, &g, &err) < 0)
+                return;
+        const char *first = NULL;
+        for (size_t i = 0; i < g->n_kernels; i++) {
+                const ht_grub_cfg_kernel *k = &g->kernels[i];
+                if (k->kind == HT_GRUB_CFG_LINUX && linux_ops->n)
+                        targets_add(lt, ht_cmdline_split(k->args));
+                else if (k->kind == HT_GRUB_CFG_XEN && xen_ops->n)
+                        targets_add(xt, ht_cmdline_split(k->args));
+                if (k->kind == HT_GRUB_CFG_LINUX && !first)
+                        first = k->args;
+        }
+        _cleanup_free_ char *keep = own_words(first ? first : "");
+        ht_plan_warn(plan, "%s: there is no /etc/default/grub, so hosttune edits the kernel lines of grub.cfg in place "
+                     "(as grubby does) and does not regenerate it; grub-mkconfig (by hand or from a kernel update) "
+                     "builds grub.cfg from /etc/default/grub and would drop these words and the host's own: before "
+                     "it runs, create /etc/default/grub with GRUB_CMDLINE_LINUX=\"%s\"", shown, keep);
+}
+
+/* regenerate: set when grub.cfg must be rebuilt from the edited
+ * defaults (NULL: the caller does not regenerate, as for BLS). */
 static void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                       pending_set *edits, ht_plan *plan) {
+                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate) {
         grub_defaults d;
         if (grub_defaults_load(c, &d, plan) < 0)
                 return;
+        if (d.n == 0 && regenerate) {
+                grub_defaults_done(&d);
+                plan_grub_cfg_only(c, f, linux_ops, xen_ops, edits, plan, lt, xt);
+                return;
+        }
+        size_t errors = strv_length(plan->errors);
         grub_plan_pair(c, &d, "GRUB_CMDLINE_LINUX", linux_ops, edits, plan);
         grub_plan_pair(c, &d, "GRUB_CMDLINE_XEN", xen_ops, edits, plan);
+        if (strv_length(plan->errors) == errors) {
+                if (lt && linux_ops->n)
+                        grub_defaults_targets(c, &d, "GRUB_CMDLINE_LINUX", edits, plan, lt);
+                if (xt && xen_ops->n)
+                        grub_defaults_targets(c, &d, "GRUB_CMDLINE_XEN", edits, plan, xt);
+        }
+        if (regenerate)
+                *regenerate = true;
         grub_defaults_done(&d);
 }
 
@@ -289,7 +466,33 @@ static char *grubenv_path(const ht_context *c) {
         return p ? ht_follow_host_link(c, p) : NULL;
 }
 
-static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan) {
+/* An entry's command line as GRUB's blscfg builds it: $name and ${name}
+ * expand from the GRUB environment (an unset one is empty, as in GRUB;
+ * grub-core/commands/blscfg.c). */
+static char **bls_entry_words(const char *options, const ht_grubenv *env) {
+        _cleanup_strv_free_ char **w = ht_cmdline_split(options ? options : "");
+        strbuf b = {0};
+        strbuf_append(&b, "");
+        for (size_t i = 0; w[i]; i++) {
+                const char *word = w[i];
+                if (word[0] == '$') {
+                        _cleanup_free_ char *name = xstrdup(word + 1 + (word[1] == '{'));
+                        size_t n = strlen(name);
+                        if (n && name[n - 1] == '}')
+                                name[n - 1] = 0;
+                        word = env ? ht_grubenv_get(env, name) : NULL;
+                        if (!word)
+                                continue;
+                }
+                strbuf_append(&b, " ");
+                strbuf_append(&b, word);
+        }
+        _cleanup_free_ char *line = strbuf_steal(&b);
+        return ht_cmdline_split(line);
+}
+
+static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
+                     boot_targets *lt) {
         if (ops->n == 0)
                 return;
         /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
@@ -326,8 +529,13 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
         for (size_t i = 0; entries && entries[i]; i++) {
                 _cleanup_free_ char *path = xasprintf(HT_BLS_ENTRIES_DIR "/%s", entries[i]);
                 pending_file *p = pending_get(c, edits, path, plan);
-                if (!p || !p->cur)
+                if (!p)
                         continue;
+                if (!p->cur) {
+                        /* GRUB would still list it: never skip it silently */
+                        file_error(c, plan, path, ": ", "holds NUL bytes, not a boot entry; repair or remove it");
+                        continue;
+                }
                 _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
                 _cleanup_free_ char *err = NULL;
                 if (ht_bls_parse(p->cur, p->cur_len, &e, &err) < 0) {
@@ -378,8 +586,28 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
         /* grub2-mkconfig rebuilds kernelopts from /etc/default/grub */
         if (ht_exists(c, HT_GRUB_DEFAULTS)) {
                 op_list none = {0};
-                plan_grub2(c, f, ops, &none, edits, plan);
+                plan_grub2(c, f, ops, &none, edits, plan, NULL, NULL, NULL);
         }
+
+        /* What the entries give the kernel after the edits */
+        _cleanup_(ht_grubenv_freep) ht_grubenv *after = NULL;
+        size_t env_len = 0;
+        const char *env_now = envpath ? pending_content(edits, envpath, &env_len) : NULL;
+        _cleanup_free_ char *eerr = NULL;
+        if (env_now)
+                (void)ht_grubenv_parse(env_now, env_len, &after, &eerr);
+        for (size_t i = 0; entries && entries[i]; i++) {
+                _cleanup_free_ char *path = xasprintf(HT_BLS_ENTRIES_DIR "/%s", entries[i]);
+                size_t len = 0;
+                const char *now = pending_content(edits, path, &len);
+                _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
+                _cleanup_free_ char *err = NULL;
+                if (!now || ht_bls_parse(now, len, &e, &err) < 0)
+                        continue;
+                targets_add(lt, bls_entry_words(ht_bls_get(e, "options"), after));
+        }
+        if (lt->n == 0)
+                targets_none(lt, xasprintf("%s has no boot entries", HT_BLS_ENTRIES_DIR));
 }
 
 /* ---- legacy GRUB -------------------------------------------------------- */
@@ -469,8 +697,8 @@ static char *cmdline_owner(const ht_facts *f, char **ret_why) {
         return who;
 }
 
-static void plan_no_bootloader(const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                               bool optional_only, ht_plan *plan) {
+static void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                               const op_list *xen_ops, bool optional_only, ht_plan *plan) {
         _cleanup_free_ char *why = NULL;
         _cleanup_free_ char *who = cmdline_owner(f, &why);
         _cleanup_free_ char *skipped_words = NULL;
@@ -509,9 +737,55 @@ static void plan_no_bootloader(const ht_facts *f, const op_list *linux_ops, cons
                 ht_plan_warn(plan, "kernel command line not planned (%s): %s; set it on %s. The rest of the "
                              "profile is planned; mark a word required = true to make this an error",
                              skipped_words, why, who);
+        /* facts found /etc/grub.conf and did not take it (SUSE's
+         * grub-install script): say so where the error is read */
+        const char *script = ht_exists(c, "/etc/grub.conf") ? "; /etc/grub.conf is not a boot menu" : "";
         if (!who && !optional_only)
-                ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf): "
-                              "the kernel command line cannot be set here; in a container, set it on the host");
+                ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf%s): "
+                              "the kernel command line cannot be set here; in a container, set it on the host", script);
+}
+
+/* The Linux and Xen argument words of every entry of the edited menu. */
+static void legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
+                           boot_targets *xt) {
+        const char *path = f->grub_legacy_conf;
+        if (path && streq(path, "/etc/grub.conf") && ht_exists(c, "/boot/grub/grub.conf"))
+                path = "/boot/grub/grub.conf";
+        size_t len = 0;
+        const char *now = path ? pending_content(edits, path, &len) : NULL;
+        _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
+        _cleanup_free_ char *err = NULL, *shown = path ? ht_display_path(c, path) : NULL;
+        if (!now || ht_grub_legacy_parse(now, len, &conf, &err) < 0)
+                return; /* the error is reported already */
+        for (size_t i = 0; i < conf->n_entries; i++) {
+                const ht_grub_legacy_entry *e = &conf->entries[i];
+                if (!e->linux_kernel)
+                        continue; /* chainloader: another system's */
+                _cleanup_free_ char *la = xstrndup(now + e->linux_args_start, e->linux_args_end - e->linux_args_start);
+                targets_add(lt, ht_cmdline_split(la));
+                if (e->xen) {
+                        _cleanup_free_ char *xa = xstrndup(now + e->xen_args_start, e->xen_args_end - e->xen_args_start);
+                        targets_add(xt, ht_cmdline_split(xa));
+                }
+        }
+        if (lt->n == 0)
+                targets_none(lt, xasprintf("%s has no boot entry (title) with a kernel line", shown));
+        if (xt->n == 0)
+                targets_none(xt, xasprintf("%s has no Xen boot entry", shown));
+}
+
+/* An op the edited files do not give to every boot entry: an error, or
+ * for an optional setting a skip; never "kept" or "pending reboot". */
+static void report_unmet(ht_plan *plan, const ht_setting *s, const ht_cmdline_op *op, const boot_targets *t) {
+        _cleanup_free_ char *word = ht_cmdline_op_word(op);
+        _cleanup_free_ char *why = t->n == 0 ? xstrdup(t->why_none ? t->why_none : "no boot entry found")
+                                             : xstrdup("after the edit, not every boot entry's command line has it");
+        const char *verb = op->kind == HT_CMDLINE_REMOVE ? "removing" : "setting";
+        if (s->optional) {
+                _cleanup_free_ char *what = xasprintf("cmdline %s", s->key);
+                ht_plan_skip(plan, what, s->source, "%s kernel parameter %s: %s", verb, word, why);
+        } else
+                ht_plan_error(plan, "%s: %s kernel parameter %s cannot be done: %s", s->source, verb, word, why);
 }
 
 /* ---- the backend ---------------------------------------------------------- */
@@ -530,11 +804,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 }
                 if (s->backend != HT_BK_CMDLINE)
                         continue;
-                ht_cmdline_op op = {
-                        .kind = s->remove ? HT_CMDLINE_REMOVE : HT_CMDLINE_SET,
-                        .key = s->key,
-                        .value = isempty(s->value) ? NULL : s->value,
-                };
+                ht_cmdline_op op = ht_cmdline_op_make(s->key, isempty(s->value) ? NULL : s->value, s->remove);
                 _cleanup_free_ char *err = NULL;
                 if (ht_cmdline_op_check(&op, &err) < 0) {
                         ht_plan_error(plan, "%s: %s", s->source, err);
@@ -548,7 +818,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 return 0;
 
         if (f->bootloader == HT_BOOT_NONE) {
-                plan_no_bootloader(f, &linux_ops, &xen_ops, optional_only, plan);
+                plan_no_bootloader(c, f, &linux_ops, &xen_ops, optional_only, plan);
                 op_list_done(&linux_ops);
                 op_list_done(&xen_ops);
                 return 0;
@@ -556,15 +826,20 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 
         size_t errors_before = strv_length(plan->errors);
         pending_set edits = {0};
+        boot_targets lt = {0}, xt = {0};
+        bool regenerate = false;
         switch (f->bootloader) {
         case HT_BOOT_GRUB2:
-                plan_grub2(c, f, &linux_ops, &xen_ops, &edits, plan);
+                plan_grub2(c, f, &linux_ops, &xen_ops, &edits, plan, &lt, &xt, &regenerate);
                 break;
         case HT_BOOT_BLS:
-                plan_bls(c, f, &linux_ops, &edits, plan);
+                plan_bls(c, f, &linux_ops, &edits, plan, &lt);
+                targets_none(&xt, xasprintf("the BLS entries in %s carry no Xen hypervisor command line",
+                                            HT_BLS_ENTRIES_DIR));
                 break;
         case HT_BOOT_GRUB_LEGACY:
                 plan_legacy(c, f, &linux_ops, &xen_ops, default_req, &edits, plan);
+                legacy_targets(c, f, &edits, &lt, &xt);
                 break;
         case HT_BOOT_NONE:
                 break;
@@ -577,29 +852,40 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
          * word may be reported as waiting for the reboot. */
         bool failed = strv_length(plan->errors) > errors_before;
 
-        if (changed_files && f->bootloader == HT_BOOT_GRUB2) {
+        if (changed_files && regenerate) {
                 _cleanup_strv_free_ char **argv = grub_mkconfig_argv(c, f);
                 ht_plan_add_action(plan, "regenerate-grub", argv, "regenerate grub.cfg from /etc/default/grub");
         }
 
-        /* What the running kernel was booted with decides the reboot. */
+        /* What the running kernel was booted with decides the reboot; what
+         * the edited files give every boot entry decides whether the word
+         * is persisted at all. */
         _cleanup_free_ char *running = NULL;
         bool live = ht_read_line(c, "/proc/cmdline", &running) == 0;
         _cleanup_strv_free_ char **words = running ? ht_cmdline_split(running) : NULL;
         for (size_t i = 0; i < linux_ops.n; i++) {
                 const ht_cmdline_op *op = &linux_ops.ops[i];
-                const char *val = NULL;
-                int at = live ? ht_cmdline_find(words, op->key, &val) : -1;
+                const ht_setting *s = linux_ops.settings[i];
+                int at = -1;
+                if (live && op->kind == HT_CMDLINE_ADD) {
+                        for (size_t k = 0; words && words[k]; k++)
+                                if (ht_cmdline_satisfied((char *[]){words[k], NULL}, op))
+                                        at = (int)k;
+                } else if (live)
+                        at = ht_cmdline_find(words, op->key, NULL);
                 _cleanup_free_ char *cur = at >= 0 ? xstrdup(words[at]) : NULL;
                 _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
-                bool running_ok = op->kind == HT_CMDLINE_REMOVE ? at < 0 : (at >= 0 && streq_ptr(cur, want));
-                if (running_ok && !changed_files && !failed)
+                bool running_ok = live && ht_cmdline_satisfied(words, op);
+                bool persisted = !failed && lt.known && targets_met(&lt, op);
+                if (!failed && !persisted)
+                        report_unmet(plan, s, op, &lt);
+                if (running_ok && persisted && !changed_files)
                         continue;
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, cur, want);
-                ch->source = xstrdup(linux_ops.settings[i]->source);
+                ch->source = xstrdup(s->source);
                 ch->reboot_required = live && !running_ok;
-                if (failed) {
-                        ch->outcome = HT_OUTCOME_FAILED;
+                if (!persisted) {
+                        ch->outcome = failed || !s->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
                         ch->reboot_required = false;
                 } else if (!changed_files) {
                         /* persisted already (an earlier apply): only the reboot is missing */
@@ -608,13 +894,23 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         plan->reboot_required = true;
                 }
         }
-        for (size_t i = 0; i < xen_ops.n && changed_files; i++) {
-                _cleanup_free_ char *want = xen_ops.ops[i].kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(&xen_ops.ops[i]);
-                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, xen_ops.ops[i].key, NULL, want);
+        for (size_t i = 0; i < xen_ops.n; i++) {
+                const ht_cmdline_op *op = &xen_ops.ops[i];
+                bool persisted = !failed && xt.known && targets_met(&xt, op);
+                if (!failed && !persisted)
+                        report_unmet(plan, xen_ops.settings[i], op, &xt);
+                if (persisted && !changed_files)
+                        continue;
+                _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, NULL, want);
                 ch->source = xstrdup(xen_ops.settings[i]->source);
-                ch->reboot_required = true;
+                ch->reboot_required = persisted;
                 ch->note = xstrdup("Xen hypervisor command line");
+                if (!persisted)
+                        ch->outcome = failed || !xen_ops.settings[i]->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
         }
+        targets_done(&lt);
+        targets_done(&xt);
         op_list_done(&linux_ops);
         op_list_done(&xen_ops);
         return 0;

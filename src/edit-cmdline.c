@@ -79,6 +79,70 @@ int ht_cmdline_find(char *const *words, const char *key, const char **ret_value)
         return found;
 }
 
+/* Parameters taken at every occurrence, with where that is written:
+ * - console: Documentation/admin-guide/serial-console.rst ("You can
+ *   specify multiple console= options ... Output will appear on all of
+ *   them"); earlycon and netconsole are single.
+ * - memmap, hugepagesz, acpi_osi, video, initrd:
+ *   Documentation/admin-guide/kernel-parameters.txt (memmap= regions,
+ *   each acpi_osi= adds or removes one string), mm/hugetlbpage.rst (one
+ *   hugepagesz= per size), fb/modedb.rst (video= per connector),
+ *   efi-stub.rst (several initrd=).
+ * - dracut.cmdline(7), "can be specified multiple times": rd.lvm.lv,
+ *   rd.lvm.vg, rd.luks.uuid, rd.luks.name, rd.md.uuid, rd.dm.uuid, ip,
+ *   nameserver, rd.route, bond, team, vlan, bridge, ifname, rd.driver.pre,
+ *   rd.driver.post, rd.driver.blacklist, rd.zfcp, rd.dasd, rd.znet.
+ * - systemd kernel-command-line(7): systemd.setenv, systemd.mask,
+ *   systemd.wants, rd.systemd.mask, rd.systemd.wants; kmod reads every
+ *   modprobe.blacklist. */
+static const char *const repeatable_keys[] = {
+        "console", "memmap", "hugepagesz", "acpi_osi", "video", "initrd",
+        "rd.lvm.lv", "rd.lvm.vg", "rd.luks.uuid", "rd.luks.name", "rd.md.uuid", "rd.dm.uuid",
+        "ip", "nameserver", "rd.route", "bond", "team", "vlan", "bridge", "ifname",
+        "rd.driver.pre", "rd.driver.post", "rd.driver.blacklist", "rd.zfcp", "rd.dasd", "rd.znet",
+        "systemd.setenv", "systemd.mask", "systemd.wants", "rd.systemd.mask", "rd.systemd.wants",
+        "modprobe.blacklist",
+};
+
+bool ht_cmdline_repeatable(const char *key) {
+        for (size_t i = 0; i < ELEMENTSOF(repeatable_keys); i++)
+                if (ht_cmdline_key_eq(key, repeatable_keys[i]))
+                        return true;
+        return false;
+}
+
+ht_cmdline_op ht_cmdline_op_make(const char *key, const char *value, bool remove) {
+        ht_cmdline_op_kind kind = remove ? HT_CMDLINE_REMOVE : ht_cmdline_repeatable(key) ? HT_CMDLINE_ADD : HT_CMDLINE_SET;
+        return (ht_cmdline_op){.kind = kind, .key = key, .value = value};
+}
+
+static bool word_is(const char *word, const char *key, const char *value) {
+        if (!ht_cmdline_word_matches(word, key, NULL))
+                return false;
+        const char *eq = strchr(word, '=');
+        return value ? eq && streq(eq + 1, value) : !eq;
+}
+
+bool ht_cmdline_satisfied(char *const *words, const ht_cmdline_op *op) {
+        switch (op->kind) {
+        case HT_CMDLINE_SET: {
+                int at = ht_cmdline_find(words, op->key, NULL);
+                return at >= 0 && word_is(words[at], op->key, op->value);
+        }
+        case HT_CMDLINE_ADD:
+                for (size_t i = 0; words && words[i]; i++)
+                        if (word_is(words[i], op->key, op->value))
+                                return true;
+                return false;
+        case HT_CMDLINE_REMOVE:
+                for (size_t i = 0; words && words[i]; i++)
+                        if (ht_cmdline_word_matches(words[i], op->key, op->value))
+                                return false;
+                return true;
+        }
+        return false;
+}
+
 char *ht_cmdline_op_word(const ht_cmdline_op *op) {
         return op->value ? xasprintf("%s=%s", op->key, op->value) : xstrdup(op->key);
 }
@@ -133,7 +197,24 @@ static int apply_op(model_t *m, char *const *hidden, const ht_cmdline_op *op, ch
         _cleanup_free_ char *word = ht_cmdline_op_word(op);
         bool found = false;
 
-        switch (op->kind) {
+        ht_cmdline_op_kind kind = op->kind;
+        if (kind == HT_CMDLINE_SET && ht_cmdline_repeatable(op->key))
+                kind = HT_CMDLINE_ADD; /* replacing one would drop the others */
+        /* hugepages= counts pages of the hugepagesz= before it
+         * (Documentation/admin-guide/mm/hugetlbpage.rst: "hugepagesz=1G
+         * hugepages=4 hugepagesz=2M hugepages=512"): replacing or removing
+         * one word would move a count to another size. */
+        if (ht_cmdline_key_eq(op->key, "hugepages") || (kind == HT_CMDLINE_REMOVE && ht_cmdline_key_eq(op->key, "hugepagesz"))) {
+                bool sized = in_hidden(hidden, "hugepagesz", NULL);
+                for (size_t i = 0; i < m->n && !sized; i++)
+                        sized = !m->items[i].deleted && ht_cmdline_word_matches(m->items[i].text, "hugepagesz", NULL);
+                if (sized) {
+                        *ret_error = xasprintf("kernel parameter %s: the command line pairs hugepages= with hugepagesz= "
+                                               "words by position; change them by hand", op->key);
+                        return -EINVAL;
+                }
+        }
+        switch (kind) {
         case HT_CMDLINE_SET: {
                 /* A parameter that also comes through a reference can only be
                  * left to it when it already has the wanted value there. */
@@ -161,10 +242,10 @@ static int apply_op(model_t *m, char *const *hidden, const ht_cmdline_op *op, ch
 
         case HT_CMDLINE_ADD:
                 for (size_t i = 0; i < m->n; i++)
-                        if (!m->items[i].opaque && !m->items[i].deleted && streq(m->items[i].text, word))
+                        if (!m->items[i].opaque && !m->items[i].deleted && word_is(m->items[i].text, op->key, op->value))
                                 return 0;
                 for (size_t i = 0; hidden && hidden[i]; i++)
-                        if (streq(hidden[i], word))
+                        if (word_is(hidden[i], op->key, op->value))
                                 return 0;
                 model_append(m, word);
                 return 0;

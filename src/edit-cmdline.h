@@ -10,8 +10,10 @@ typedef enum {
         /* key=value (bare key when value is NULL): the first word with that
          * key is replaced, further ones dropped; appended when absent. */
         HT_CMDLINE_SET,
-        /* Append the exact word unless present (for repeatable parameters
-         * such as console=). */
+        /* Append the exact word unless present, never removing another
+         * word with the same key (for repeatable parameters such as
+         * console=; ht_cmdline_repeatable). A SET of a repeatable key
+         * behaves as ADD. */
         HT_CMDLINE_ADD,
         /* Drop every word with this key (only those with this value when
          * value is set). */
@@ -39,6 +41,18 @@ bool ht_cmdline_word_matches(const char *word, const char *key, const char *valu
 /* Index of the last word with this key (the kernel takes the last), or -1;
  * its value (after '=', NULL for a flag) in *ret_value when given. */
 int ht_cmdline_find(char *const *words, const char *key, const char **ret_value);
+/* Whether the kernel (or the initramfs, or systemd) takes every
+ * occurrence of the parameter rather than the last: console=, dracut's
+ * rd.lvm.lv=, ... Such words are added next to the others, never
+ * replaced. */
+bool ht_cmdline_repeatable(const char *key);
+/* The op for "key=value" (value NULL: a flag, or remove every such key):
+ * SET, ADD for a repeatable key, or REMOVE. */
+ht_cmdline_op ht_cmdline_op_make(const char *key, const char *value, bool remove);
+/* Whether words (a command line, in order) already have what op asks:
+ * SET: the last word with key is the op's word (the kernel takes the
+ * last); ADD: the exact word is there; REMOVE: no word matches. */
+bool ht_cmdline_satisfied(char *const *words, const ht_cmdline_op *op);
 /* The word an op adds: "key=value" or "key". */
 char *ht_cmdline_op_word(const ht_cmdline_op *op);
 /* Refuse keys and values that could break out of the word or the quoting

@@ -376,6 +376,22 @@ static char *find_grub_cfg(const ht_context *c, ht_facts *f, bool *ret_has_blscf
         return NULL;
 }
 
+/* SUSE's /etc/grub.conf (SLES 10/11) is no menu: it is the batch of GRUB
+ * shell commands grub-install runs ("setup --stage2=... (hd0,1)",
+ * "quit"); the menu is /boot/grub/menu.lst. */
+static bool is_grub_shell_script(const char *buf) {
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        bool commands = false;
+        for (size_t i = 0; lines[i]; i++) {
+                const char *l = lines[i] + strspn(lines[i], " \t");
+                if (startswith(l, "title"))
+                        return false;
+                if (startswith(l, "setup") || startswith(l, "install") || startswith(l, "quit"))
+                        commands = true;
+        }
+        return commands;
+}
+
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         /* An image has no /sys to ask: its ESP's contents tell. */
         f->efi = ht_exists(c, "/sys/firmware/efi") || (f->offline && ht_exists(c, "/boot/efi/EFI"));
@@ -419,6 +435,13 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         for (size_t i = 0; i < ELEMENTSOF(legacy); i++) {
                 if (ht_facts_read(c, f, legacy[i], false, &buf, &len) < 0)
                         continue;
+                if (is_grub_shell_script(buf)) {
+                        _cleanup_free_ char *d = ht_display_path(c, legacy[i]);
+                        ht_facts_warn(f, "%s is a GRUB shell script for grub-install (SUSE), not a boot menu: "
+                                      "no kernel command line is set there", d);
+                        free(buf);
+                        continue;
+                }
                 f->bootloader = HT_BOOT_GRUB_LEGACY;
                 f->grub_legacy_conf = xstrdup(legacy[i]);
                 _cleanup_free_ char *d = ht_display_path(c, legacy[i]);

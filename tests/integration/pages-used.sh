@@ -17,7 +17,7 @@ kb() { awk -v k="$2:" '$1 == k { s += $2; seen = 1 } END { if (seen) print s; el
 # field N of a stat line (after the command in parentheses)
 statf() { sed 's/.*) //' "$1" | awk -v n="$2" '{ print $(n - 2) }'; }
 
-O=$(copy_host oracle-running)
+O=$(copy_host oracle-running); scratch "$O"
 pid=1234
 pd=$O/proc/$pid
 # what the kernel shows of an Oracle background process attached to an

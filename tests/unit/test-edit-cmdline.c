@@ -86,12 +86,64 @@ static void test_edit_body(void **state) {
         edit("a", NULL, bad, 1, NULL);
 }
 
+/* console= and the other repeatable words: adding one keeps the others;
+ * SET of such a key adds; single-valued keys are still replaced. */
+static void test_repeatable(void **state) {
+        assert_true(ht_cmdline_repeatable("console"));
+        assert_true(ht_cmdline_repeatable("rd.lvm.lv"));
+        assert_false(ht_cmdline_repeatable("transparent_hugepage"));
+        assert_false(ht_cmdline_repeatable("earlycon"));
+        ht_cmdline_op add = ht_cmdline_op_make("console", "ttyS1", false);
+        assert_int_equal(add.kind, HT_CMDLINE_ADD);
+        assert_int_equal(ht_cmdline_op_make("crashkernel", "256M", false).kind, HT_CMDLINE_SET);
+        assert_int_equal(ht_cmdline_op_make("console", NULL, true).kind, HT_CMDLINE_REMOVE);
+
+        _cleanup_strv_free_ char **w = ht_cmdline_split("console=tty0 console=ttyS0,115200n8 thp=1");
+        ht_cmdline_op set_console = {HT_CMDLINE_SET, "console", "ttyS1"};
+        _cleanup_strv_free_ char **r = ht_cmdline_apply(w, &set_console, 1);
+        _cleanup_free_ char *j = strv_join(r, " ");
+        assert_string_equal(j, "console=tty0 console=ttyS0,115200n8 thp=1 console=ttyS1");
+
+        /* satisfied: SET by the last word, ADD by any, REMOVE by none */
+        assert_true(ht_cmdline_satisfied(w, &(ht_cmdline_op){HT_CMDLINE_ADD, "console", "tty0"}));
+        assert_false(ht_cmdline_satisfied(w, &add));
+        _cleanup_strv_free_ char **s = ht_cmdline_split("thp=2 thp=1 quiet");
+        assert_true(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_SET, "thp", "1"}));
+        assert_false(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_SET, "thp", "2"}));
+        assert_false(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_SET, "quiet", "1"}));
+        assert_true(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_SET, "quiet", NULL}));
+        assert_false(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_REMOVE, "quiet", NULL}));
+        assert_true(ht_cmdline_satisfied(s, &(ht_cmdline_op){HT_CMDLINE_REMOVE, "thp", "3"}));
+        assert_false(ht_cmdline_satisfied(NULL, &(ht_cmdline_op){HT_CMDLINE_SET, "thp", "1"}));
+
+        /* hugepages= paired with hugepagesz= by position: refused */
+        static const char paired[] = "ro hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=512";
+        ht_word_span *ws = NULL;
+        size_t nw = ht_word_spans_simple(paired, strlen(paired), &ws);
+        ht_cmdline_op hp = {HT_CMDLINE_SET, "hugepages", "1024"};
+        char *out = NULL, *err = NULL;
+        size_t out_len = 0;
+        assert_int_equal(ht_cmdline_edit_body(paired, strlen(paired), ws, nw, NULL, &hp, 1, &out, &out_len, &err), -EINVAL);
+        assert_null(out);
+        assert_non_null(strstr(err, "hugepagesz="));
+        free(err);
+        ht_word_spans_free(ws, nw);
+        /* without hugepagesz= it is a single-valued word as any other */
+        static const char plain[] = "ro hugepages=4";
+        nw = ht_word_spans_simple(plain, strlen(plain), &ws);
+        assert_int_equal(ht_cmdline_edit_body(plain, strlen(plain), ws, nw, NULL, &hp, 1, &out, &out_len, &err), 0);
+        assert_string_equal(out, "ro hugepages=1024");
+        free(out);
+        ht_word_spans_free(ws, nw);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_split),
                 cmocka_unit_test(test_find),
                 cmocka_unit_test(test_apply),
                 cmocka_unit_test(test_edit_body),
+                cmocka_unit_test(test_repeatable),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
