@@ -386,11 +386,17 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
 
 static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
                         const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
-        const char *path = f->grub_legacy_conf;
-        /* /etc/grub.conf is a link on RHEL: edit the file it names */
-        if (path && streq(path, "/etc/grub.conf") && ht_exists(c, "/boot/grub/grub.conf"))
-                path = "/boot/grub/grub.conf";
-        pending_file *p = path ? pending_get(c, edits, path, plan) : NULL;
+        if (!f->grub_legacy_conf)
+                return;
+        /* RHEL links /etc/grub.conf and menu.lst to grub.conf, which on
+         * UEFI (RHEL 6) is /boot/efi/EFI/redhat/grub.conf: the file itself
+         * is edited (apply never writes through a link), the links stay. */
+        _cleanup_free_ char *path = NULL, *lerr = NULL;
+        if (ht_edit_target(c, f->grub_legacy_conf, &path, &lerr) < 0) {
+                ht_plan_error(plan, "%s", lerr);
+                return;
+        }
+        pending_file *p = pending_get(c, edits, path, plan);
         if (!p || !p->cur)
                 return;
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
@@ -417,10 +423,17 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
         }
         if (!default_req)
                 return;
-        for (size_t i = 0; i < conf->n_entries; i++) {
-                if (!streq_ptr(conf->entries[i].title, default_req->value))
+        /* Titles repeat in the field (two kernels of one version, a copy
+         * made by hand): the entry the facts chose wins over the first of
+         * that title. */
+        int chosen = ht_boot_switch_entry(f);
+        for (size_t k = 0; k <= conf->n_entries; k++) {
+                size_t i = k == 0 ? (size_t)chosen : k - 1;
+                if (i >= conf->n_entries || !streq_ptr(conf->entries[i].title, default_req->value))
                         continue;
-                if ((int)i == conf->default_entry)
+                /* default=saved: /boot/grub/default holds the number */
+                int current = conf->default_entry >= 0 ? conf->default_entry : f->default_entry;
+                if ((int)i == current)
                         return;
                 char *out = NULL;
                 size_t out_len = 0;
@@ -430,7 +443,12 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
                 else {
                         pending_replace(p, out, out_len);
                         char cur[32], want[32];
-                        snprintf(cur, sizeof cur, "%d", conf->default_entry);
+                        if (conf->default_entry >= 0)
+                                snprintf(cur, sizeof cur, "%d", conf->default_entry);
+                        else if (current >= 0)
+                                snprintf(cur, sizeof cur, "saved (%d)", current);
+                        else
+                                snprintf(cur, sizeof cur, "saved");
                         snprintf(want, sizeof want, "%zu", i);
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_BOOTLOADER, "default", cur, want);
                         ch->reboot_required = true;
