@@ -191,3 +191,12 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
         *ret = TAKE_PTR(target);
         return 0;
 }
+
+bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
+        if (!f->kernel_xen)
+                return false;
+        for (size_t i = 0; i < r->n_settings; i++)
+                if (r->settings[i].backend == HT_BK_BOOTLOADER && streq(r->settings[i].key, "default"))
+                        return true;
+        return false;
+}

@@ -40,3 +40,9 @@ int ht_resolve_host_link(const ht_context *c, const char *path, char **ret);
  * something that is no regular file (-EINVAL) or into hosttune's state
  * directory or own files (-EPERM) is an error naming the link. */
 int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret_error);
+
+/* Whether the host boots another kernel next: it runs a Xen kernel and a
+ * rule made a non-Xen entry the default (30-xen.rules). Settings the
+ * running kernel lacks are then for that kernel: persisted, and pending
+ * the reboot, not errors. */
+bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r);

@@ -261,6 +261,7 @@ static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cu
 
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
+        bool switch_pending = ht_kernel_switch_pending(f, r);
         size_t n = ht_settings_count(r, HT_BK_SYSCTL);
         ht_sysctl_setting *persist = xcalloc(n + 1, sizeof(*persist));
         /* values made here (bounded keys) that persist points to */
@@ -305,10 +306,11 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
                 _cleanup_free_ char *cur = NULL;
                 k = live ? ht_read_line(c, path, &cur) : 0;
-                if (live && k < 0 && s->boot_only) {
+                if (live && k < 0 && (s->boot_only || (switch_pending && k == -ENOENT))) {
                         /* the running kernel lacks the key (a switch to
-                         * another kernel is pending): persisted, and shown
-                         * as waiting for that reboot */
+                         * another kernel is pending: the Xen kernel has no
+                         * vm.nr_hugepages, vm.hugetlb_shm_group, ...):
+                         * persisted, and shown as waiting for that reboot */
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
                         add_after_kernel_switch(plan, s, NULL);
                         continue;
