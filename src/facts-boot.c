@@ -472,9 +472,17 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         static const char *const legacy[] = {
                 "/boot/grub/grub.conf", "/boot/grub/menu.lst", "/etc/grub.conf",
         };
+        const char *broken = NULL;
         for (size_t i = 0; i < ELEMENTSOF(legacy); i++) {
-                if (ht_facts_read(c, f, legacy[i], false, &buf, &len) < 0)
+                struct stat st;
+                if (ht_facts_read(c, f, legacy[i], false, &buf, &len) < 0) {
+                        /* a link the distribution made that leads nowhere
+                         * usable: still the bootloader's file, so that plan
+                         * names the link instead of finding no bootloader */
+                        if (!broken && ht_lstat(c, legacy[i], &st) == 0 && S_ISLNK(st.st_mode))
+                                broken = legacy[i];
                         continue;
+                }
                 f->bootloader = HT_BOOT_GRUB_LEGACY;
                 f->grub_legacy_conf = xstrdup(legacy[i]);
                 _cleanup_free_ char *d = ht_display_path(c, legacy[i]);
@@ -490,6 +498,11 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
                                 free(buf);
                         }
                 }
+                return;
+        }
+        if (broken) {
+                f->bootloader = HT_BOOT_GRUB_LEGACY;
+                f->grub_legacy_conf = xstrdup(broken);
                 return;
         }
         f->bootloader = HT_BOOT_NONE;
