@@ -38,20 +38,26 @@ static bool sysctl_conf_only(const ht_context *c) {
 }
 
 static void plan_sysctl_conf(const ht_context *c, const ht_sysctl_setting *persist, size_t np, ht_plan *plan) {
-        _cleanup_free_ char *old = NULL, *content = NULL, *err = NULL;
+        _cleanup_free_ char *old = NULL, *content = NULL, *err = NULL, *path = NULL;
         size_t old_len = 0, len = 0;
-        int k = ht_read_optional(c, HT_SYSCTL_CONF, &old, &old_len);
+        /* a sysctl.conf kept elsewhere and linked: the file is edited,
+         * the link stays */
+        if (ht_edit_target(c, HT_SYSCTL_CONF, &path, &err) < 0) {
+                ht_plan_error(plan, "%s", err);
+                return;
+        }
+        int k = ht_read_optional(c, path, &old, &old_len);
         if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_CONF, ht_strerror(-k));
+                ht_plan_error(plan, "cannot read %s: %s", path, ht_strerror(-k));
                 return;
         }
         if (ht_sysctl_conf_edit(old ? old : "", old_len, plan->profile, persist, np, &content, &len, &err) < 0) {
-                _cleanup_free_ char *shown = ht_display_path(c, HT_SYSCTL_CONF);
+                _cleanup_free_ char *shown = ht_display_path(c, path);
                 ht_plan_error(plan, "%s: %s", shown, err);
                 return;
         }
         size_t before = plan->n_files;
-        ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_CONF, old, old_len, content, len, 0644);
+        ht_plan_add_file(plan, HT_BK_SYSCTL, path, old, old_len, content, len, 0644);
         if (plan->n_files > before)
                 ht_plan_warn(plan, "this host applies only %s at boot (no /etc/sysctl.d, no systemd-sysctl): "
                              "the values are set there, in place", HT_SYSCTL_CONF);

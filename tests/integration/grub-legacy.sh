@@ -173,6 +173,26 @@ check "switch saved-crlf: /boot/grub/default is not touched" "" \
         "$(cmp "$CORPUS/saved-crlf.default" "$h/boot/grub/default" 2>&1)"
 switch_case no-newline "default 1"
 
+# /etc/sysctl.conf a link (kept under /etc/local): RHEL 5 reads only it at
+# boot, so the values go into the file it leads to; the link stays
+h=$(oracle_host xen-dos-memtest)
+mkdir -p "$h/etc/local"
+mv "$h/etc/sysctl.conf" "$h/etc/local/sysctl.conf"
+ln -s local/sysctl.conf "$h/etc/sysctl.conf"
+cp "$h/etc/local/sysctl.conf" "$tmp/sysctl.orig"
+oracle "$h" apply >"$tmp/out" 2>&1
+check "sysctl.conf link: apply exit" 0 "$?"
+check_contains "sysctl.conf link: the file the link leads to is edited" "+++ b/etc/local/sysctl.conf" "$tmp/out"
+check_contains "sysctl.conf link: it holds the pending key" "vm.hugetlb_shm_group = 54321" "$h/etc/local/sysctl.conf"
+"$HOSTTUNE" --root "$h" verify >"$tmp/out" 2>&1
+check "sysctl.conf link: verify says the settings wait for the reboot (exit 3)" 3 "$?"
+check_contains "sysctl.conf link: verify lists vm.hugetlb_shm_group as pending" \
+        "PENDING  sysctl vm.hugetlb_shm_group: expected 54321" "$tmp/out"
+"$HOSTTUNE" --root "$h" rollback >"$tmp/out" 2>&1
+check "sysctl.conf link: rollback exit" 0 "$?"
+same "sysctl.conf link: rollback restores the file" "$tmp/sysctl.orig" "$h/etc/local/sysctl.conf"
+link_is "sysctl.conf link: still a link" "$h/etc/sysctl.conf" local/sysctl.conf
+
 # A grub.conf with nothing but Xen, DOS and Memtest86+: the existing error,
 # and the host untouched
 h=$(oracle_host xen-dos-memtest)
