@@ -460,6 +460,23 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
         ht_plan_error(plan, "%s: no boot entry titled '%s' in %s", default_req->source, default_req->value, path);
 }
 
+static void legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan) {
+        _cleanup_free_ char *path = NULL, *err = NULL, *content = NULL;
+        size_t len = 0;
+        if (!f->grub_legacy_conf || ht_edit_target(c, f->grub_legacy_conf, &path, &err) < 0) {
+                if (err)
+                        ht_plan_warn(plan, "%s", err);
+                return;
+        }
+        if (ht_read_optional(c, path, &content, &len) < 0 || !content)
+                return;
+        _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
+        if (ht_grub_legacy_parse(content, len, &conf, &err) < 0) {
+                _cleanup_free_ char *shown = ht_display_path(c, path);
+                ht_plan_warn(plan, "%s:%s", shown, err);
+        }
+}
+
 /* ---- the backend ---------------------------------------------------------- */
 
 static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
@@ -490,8 +507,14 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         optional_only = false;
                 op_list_add(s->target && streq(s->target, "xen") ? &xen_ops : &linux_ops, op, s);
         }
-        if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req)
+        if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req) {
+                /* a Xen host whose menu file offers no entry to switch to:
+                 * when it is also broken, the line is the reason (a plan
+                 * that needs the switch fails in 30-xen.rules) */
+                if (f->bootloader == HT_BOOT_GRUB_LEGACY && f->kernel_xen && ht_boot_switch_entry(f) < 0)
+                        legacy_check(c, f, plan);
                 return 0;
+        }
 
         if (f->bootloader == HT_BOOT_NONE) {
                 for (size_t i = 0; i < linux_ops.n + xen_ops.n; i++) {

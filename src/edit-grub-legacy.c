@@ -53,9 +53,12 @@ static char *image_path(const char *s, size_t start, size_t end, size_t *after, 
                         return NULL;
                 }
                 if (p - ws >= 2 && s[ws] == '-' && s[ws + 1] == '-') {
-                        /* --type=netbsd, --type=multiboot: not Linux
-                         * (GRUB 0.97 stage2/builtins.c, kernel_func) */
-                        if (p - ws > 7 && memcmp(s + ws, "--type=", 7) == 0)
+                        /* --type=netbsd, freebsd, openbsd, multiboot:
+                         * not Linux; linux and biglinux are (GRUB 0.97
+                         * stage2/builtins.c, kernel_func) */
+                        if (p - ws > 7 && memcmp(s + ws, "--type=", 7) == 0 &&
+                            !(p - ws == 12 && memcmp(s + ws + 7, "linux", 5) == 0) &&
+                            !(p - ws == 15 && memcmp(s + ws + 7, "biglinux", 8) == 0))
                                 *ret_typed = true;
                         continue;
                 }
@@ -64,18 +67,13 @@ static char *image_path(const char *s, size_t start, size_t end, size_t *after, 
         }
 }
 
-/* vmlinuz-VERSION as kernel packages install it (vmlinux, bzImage and
- * SUSE's /boot/vmlinuz link too); memtest86+-1.65 is no Linux. */
+/* Memtest86+ (memtest86+-1.65, elf-memtest86+-4.10 as the memtest86+
+ * package installs it) takes no Linux arguments. Any other image is taken
+ * for Linux: a kernel someone built and named is still edited. */
 static bool is_linux_image(const char *path) {
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
-        static const char *const names[] = {"vmlinuz", "vmlinux", "bzImage"};
-        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-                size_t n = strlen(names[i]);
-                if (strncmp(base, names[i], n) == 0 && (base[n] == 0 || base[n] == '-'))
-                        return true;
-        }
-        return false;
+        return !strstr(base, "memtest");
 }
 
 static bool is_xen_image(const char *path) {

@@ -17,9 +17,9 @@ typedef struct {
          * arguments are on the first module line. */
         bool xen;
         char *linux_kernel;     /* the Linux image: kernel path, or the first module's */
-        /* the image is a Linux kernel (vmlinuz-...): not Memtest86+
-         * (kernel --type=netbsd /elf-memtest86+-4.10, kernel
-         * /memtest86+-1.65) or another multiboot image */
+        /* the image takes Linux arguments: false for Memtest86+ (kernel
+         * --type=netbsd /elf-memtest86+-4.10, kernel /memtest86+-1.65)
+         * and other --type= images that are not linux or biglinux */
         bool linux_image;
         unsigned linux_line;    /* line holding the Linux arguments */
         /* Byte spans of the argument text after the image path, up to the

@@ -111,7 +111,11 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
                          * kernel_func) */
                         bool typed = false;
                         while (startswith(rest, "--")) {
-                                typed = typed || startswith(rest, "--type=");
+                                /* --type=linux and biglinux are Linux */
+                                size_t n = strcspn(rest, " \t");
+                                typed = typed || (startswith(rest, "--type=") &&
+                                                  !(n == 12 && startswith(rest, "--type=linux")) &&
+                                                  !(n == 15 && startswith(rest, "--type=biglinux")));
                                 rest += strcspn(rest, " \t");
                                 rest += strspn(rest, " \t");
                         }

@@ -147,6 +147,12 @@ static void test_edit_field(void **state) {
         assert_string_equal(c->entries[1].kernel, "/elf-memtest86+-4.10");
         assert_false(c->entries[2].linux_image);
         assert_true(c->entries[3].linux_image);
+
+        /* --type=linux is Linux, and so is a kernel built and named by hand */
+        static const char t[] = "title a\nkernel --type=linux /boot/linux-custom ro\n";
+        assert_int_equal(ht_grub_legacy_edit(t, strlen(t), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, ops, 1, &out, &len, &err), 0);
+        assert_string_equal(out, "title a\nkernel --type=linux /boot/linux-custom ro transparent_hugepage=never\n");
+        free(out);
 }
 
 static void test_edit_no_args(void **state) {
