@@ -66,6 +66,9 @@ void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *wh
 void ht_facts_parse_grubenv(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_boot_entry_done(ht_boot_entry *e);
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
+/* On a Xen kernel: what the kernel a switch would boot offers (after
+ * ht_facts_collect_boot and _kernel). */
+void ht_facts_collect_switch(const ht_context *c, ht_facts *f);
 
 /* facts-mounts.c */
 void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where);

@@ -136,6 +136,7 @@ static json_object *bootloader_json(const ht_facts *f) {
         int sw = ht_boot_switch_entry(f);
         add(o, "non_xen_entry", sw >= 0 ? j_str(f->boot_entries[sw].title) : NULL);
         add(o, "non_xen_index", sw >= 0 ? json_object_new_int(sw) : NULL);
+        add(o, "non_xen_thp", j_tri(f->switch_thp));
         json_object *entries = json_object_new_array();
         for (size_t i = 0; i < f->n_boot_entries; i++) {
                 const ht_boot_entry *e = &f->boot_entries[i];

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "facts-internal.h"
 #include "facts.h"
 #include "util.h"
 
@@ -65,4 +66,27 @@ int ht_boot_switch_entry(const ht_facts *f) {
                         newest_at = (int)i;
         }
         return same_at >= 0 ? same_at : newest_at;
+}
+
+/* The kernel packages of RHEL, Oracle Linux and SUSE install the build's
+ * configuration as /boot/config-VERSION. A kernel built with
+ * CONFIG_TRANSPARENT_HUGEPAGE=y has THP (mm/Kconfig, Linux 2.6.38; RHEL
+ * 6's 2.6.32 as a backport); RHEL 5's configs have no such line. */
+void ht_facts_collect_switch(const ht_context *c, ht_facts *f) {
+        if (!f->kernel_xen)
+                return;
+        int i = ht_boot_switch_entry(f);
+        if (i < 0 || !f->boot_entries[i].version)
+                return;
+        _cleanup_free_ char *path = xasprintf("/boot/config-%s", f->boot_entries[i].version);
+        char *buf;
+        size_t len;
+        if (ht_path_check(path) < 0 || ht_facts_read(c, f, path, false, &buf, &len) < 0)
+                return;
+        f->switch_thp = HT_NO;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        free(buf);
+        for (size_t k = 0; lines[k]; k++)
+                if (streq(strstrip(lines[k]), "CONFIG_TRANSPARENT_HUGEPAGE=y"))
+                        f->switch_thp = HT_YES;
 }

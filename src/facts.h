@@ -130,6 +130,9 @@ typedef struct ht_facts {
         int default_entry;               /* index into boot_entries, -1 unknown */
         /* default=saved: GRUB takes the entry number from /boot/grub/default */
         bool grub_legacy_saved;
+        /* whether the kernel of the entry a switch from Xen boots has
+         * transparent HugePages (its /boot/config-VERSION) */
+        ht_tristate switch_thp;
 
         /* mounts */
         ht_hugetlbfs_mount *hugetlbfs;

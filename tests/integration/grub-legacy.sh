@@ -173,6 +173,25 @@ check "switch saved-crlf: /boot/grub/default is not touched" "" \
         "$(cmp "$CORPUS/saved-crlf.default" "$h/boot/grub/default" 2>&1)"
 switch_case no-newline "default 1"
 
+# THP for the kernel booted next. The fixture's /boot/config-2.6.18-398.el5
+# has no CONFIG_TRANSPARENT_HUGEPAGE (RHEL 5 has no THP), so the cases
+# above set no word; a build with it gets transparent_hugepage=never on
+# every Linux entry: 2.6.18-400, -398 and -92 and the two Xen entries'
+# modules, 5 lines, not DOS or the two Memtest86+ entries.
+h=$(oracle_host xen-dos-memtest)
+echo CONFIG_TRANSPARENT_HUGEPAGE=y >>"$h/boot/config-2.6.18-398.el5"
+oracle "$h" apply >"$tmp/out" 2>&1
+check "THP on the next kernel: apply exit" 0 "$?"
+check_contains "THP on the next kernel: says why" "(rule thp-after-switch)" "$tmp/out"
+check "THP on the next kernel: the word on every Linux entry" 5 \
+        "$(grep -c '^	\(kernel /vmlinuz\|module /vmlinuz\).* transparent_hugepage=never$' "$h/boot/grub/grub.conf")"
+check "THP on the next kernel: no word on Memtest86+" 0 "$(grep -c 'memtest.*transparent' "$h/boot/grub/grub.conf")"
+check "THP on the next kernel: the default moves too" default=5 "$(grep '^default' "$h/boot/grub/grub.conf")"
+rm "$h/boot/config-2.6.18-398.el5"
+oracle "$h" plan >"$tmp/out" 2>&1
+check_contains "THP on the next kernel: without its config (unknown), the word stays planned" \
+        "(rule thp-after-switch)" "$tmp/out"
+
 # /etc/sysctl.conf a link (kept under /etc/local): RHEL 5 reads only it at
 # boot, so the values go into the file it leads to; the link stays
 h=$(oracle_host xen-dos-memtest)
