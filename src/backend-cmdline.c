@@ -614,11 +614,17 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
 
 static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
                         const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
-        const char *path = f->grub_legacy_conf;
-        /* /etc/grub.conf is a link on RHEL: edit the file it names */
-        if (path && streq(path, "/etc/grub.conf") && ht_exists(c, "/boot/grub/grub.conf"))
-                path = "/boot/grub/grub.conf";
-        pending_file *p = path ? pending_get(c, edits, path, plan) : NULL;
+        if (!f->grub_legacy_conf)
+                return;
+        /* RHEL links /etc/grub.conf and menu.lst to grub.conf, which on
+         * UEFI (RHEL 6) is /boot/efi/EFI/redhat/grub.conf: the file itself
+         * is edited (apply never writes through a link), the links stay. */
+        _cleanup_free_ char *path = NULL, *lerr = NULL;
+        if (ht_edit_target(c, f->grub_legacy_conf, &path, &lerr) < 0) {
+                ht_plan_error(plan, "%s", lerr);
+                return;
+        }
+        pending_file *p = pending_get(c, edits, path, plan);
         if (!p || !p->cur)
                 return;
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
@@ -645,10 +651,17 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
         }
         if (!default_req)
                 return;
-        for (size_t i = 0; i < conf->n_entries; i++) {
-                if (!streq_ptr(conf->entries[i].title, default_req->value))
+        /* Titles repeat in the field (two kernels of one version, a copy
+         * made by hand): the entry the facts chose wins over the first of
+         * that title. */
+        int chosen = ht_boot_switch_entry(f);
+        for (size_t k = 0; k <= conf->n_entries; k++) {
+                size_t i = k == 0 ? (size_t)chosen : k - 1;
+                if (i >= conf->n_entries || !streq_ptr(conf->entries[i].title, default_req->value))
                         continue;
-                if ((int)i == conf->default_entry)
+                /* default=saved: /boot/grub/default holds the number */
+                int current = conf->default_entry >= 0 ? conf->default_entry : f->default_entry;
+                if ((int)i == current)
                         return;
                 char *out = NULL;
                 size_t out_len = 0;
@@ -658,7 +671,12 @@ static void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *l
                 else {
                         pending_replace(p, out, out_len);
                         char cur[32], want[32];
-                        snprintf(cur, sizeof cur, "%d", conf->default_entry);
+                        if (conf->default_entry >= 0)
+                                snprintf(cur, sizeof cur, "%d", conf->default_entry);
+                        else if (current >= 0)
+                                snprintf(cur, sizeof cur, "saved (%d)", current);
+                        else
+                                snprintf(cur, sizeof cur, "saved");
                         snprintf(want, sizeof want, "%zu", i);
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_BOOTLOADER, "default", cur, want);
                         ch->reboot_required = true;
@@ -748,9 +766,10 @@ static void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_
 /* The Linux and Xen argument words of every entry of the edited menu. */
 static void legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
                            boot_targets *xt) {
-        const char *path = f->grub_legacy_conf;
-        if (path && streq(path, "/etc/grub.conf") && ht_exists(c, "/boot/grub/grub.conf"))
-                path = "/boot/grub/grub.conf";
+        /* the file plan_legacy edited: the target of a distribution's link */
+        _cleanup_free_ char *path = NULL, *lerr = NULL;
+        if (!f->grub_legacy_conf || ht_edit_target(c, f->grub_legacy_conf, &path, &lerr) < 0)
+                return; /* the error is reported already */
         size_t len = 0;
         const char *now = path ? pending_content(edits, path, &len) : NULL;
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
@@ -759,8 +778,8 @@ static void legacy_targets(const ht_context *c, const ht_facts *f, const pending
                 return; /* the error is reported already */
         for (size_t i = 0; i < conf->n_entries; i++) {
                 const ht_grub_legacy_entry *e = &conf->entries[i];
-                if (!e->linux_kernel)
-                        continue; /* chainloader: another system's */
+                if (!e->linux_kernel || !e->linux_image)
+                        continue; /* chainloader: another system's; Memtest86+ takes no Linux words */
                 _cleanup_free_ char *la = xstrndup(now + e->linux_args_start, e->linux_args_end - e->linux_args_start);
                 targets_add(lt, ht_cmdline_split(la));
                 if (e->xen) {
@@ -786,6 +805,23 @@ static void report_unmet(ht_plan *plan, const ht_setting *s, const ht_cmdline_op
                 ht_plan_skip(plan, what, s->source, "%s kernel parameter %s: %s", verb, word, why);
         } else
                 ht_plan_error(plan, "%s: %s kernel parameter %s cannot be done: %s", s->source, verb, word, why);
+}
+
+static void legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan) {
+        _cleanup_free_ char *path = NULL, *err = NULL, *content = NULL;
+        size_t len = 0;
+        if (!f->grub_legacy_conf || ht_edit_target(c, f->grub_legacy_conf, &path, &err) < 0) {
+                if (err)
+                        ht_plan_warn(plan, "%s", err);
+                return;
+        }
+        if (ht_read_optional(c, path, &content, &len) < 0 || !content)
+                return;
+        _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
+        if (ht_grub_legacy_parse(content, len, &conf, &err) < 0) {
+                _cleanup_free_ char *shown = ht_display_path(c, path);
+                ht_plan_warn(plan, "%s:%s", shown, err);
+        }
 }
 
 /* ---- the backend ---------------------------------------------------------- */
@@ -814,8 +850,14 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         optional_only = false;
                 op_list_add(s->target && streq(s->target, "xen") ? &xen_ops : &linux_ops, op, s);
         }
-        if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req)
+        if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req) {
+                /* a Xen host whose menu file offers no entry to switch to:
+                 * when it is also broken, the line is the reason (a plan
+                 * that needs the switch fails in 30-xen.rules) */
+                if (f->bootloader == HT_BOOT_GRUB_LEGACY && f->kernel_xen && ht_boot_switch_entry(f) < 0)
+                        legacy_check(c, f, plan);
                 return 0;
+        }
 
         if (f->bootloader == HT_BOOT_NONE) {
                 plan_no_bootloader(c, f, &linux_ops, &xen_ops, optional_only, plan);

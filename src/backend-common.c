@@ -139,3 +139,64 @@ char *ht_follow_host_link(const ht_context *c, const char *path) {
         free(cur);
         return xstrdup(path);
 }
+
+/* Whether host path p lies in hosttune's own files: the state directory
+ * (the journal and its backups) or a file named after hosttune (its
+ * drop-ins). A distribution's link never leads there; one that does was
+ * made to have hosttune overwrite its own journal or drop-ins. */
+static bool is_own_file(const ht_context *c, const char *p) {
+        _cleanup_strv_free_ char **parts = strv_split(p, "/");
+        for (size_t i = 0; parts && parts[i]; i++)
+                if (strstr(parts[i], "hosttune"))
+                        return true;
+        _cleanup_free_ char *root = realpath(c->root, NULL);
+        if (!root || !c->state_dir)
+                return false;
+        _cleanup_free_ char *real = xasprintf("%s%s", streq(root, "/") ? "" : root, p);
+        size_t n = strlen(c->state_dir);
+        return strncmp(real, c->state_dir, n) == 0 && (real[n] == '/' || real[n] == 0);
+}
+
+int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret_error) {
+        struct stat st;
+        if (ht_lstat(c, path, &st) < 0 || !S_ISLNK(st.st_mode)) {
+                *ret = xstrdup(path);
+                return 0;
+        }
+        _cleanup_free_ char *shown = ht_display_path(c, path), *target = NULL;
+        int r = ht_resolve_host_link(c, path, &target);
+        if (r == -ENOENT) {
+                *ret_error = xasprintf("%s is a symlink to a file that does not exist", shown);
+                return r;
+        }
+        if (r == -EXDEV || (r >= 0 && streq(target, "/dev/null"))) {
+                *ret_error = xasprintf("%s is a symlink that leads out of the root: hosttune never writes through it", shown);
+                return -EXDEV;
+        }
+        if (r < 0) {
+                *ret_error = xasprintf("%s is a symlink that cannot be followed safely (%s): hosttune never writes through it",
+                                       shown, ht_strerror(-r));
+                return r;
+        }
+        if (is_own_file(c, target)) {
+                _cleanup_free_ char *t = ht_display_path(c, target);
+                *ret_error = xasprintf("%s is a symlink to %s, one of hosttune's own files: refused", shown, t);
+                return -EPERM;
+        }
+        if (ht_lstat(c, target, &st) < 0 || !S_ISREG(st.st_mode)) {
+                _cleanup_free_ char *t = ht_display_path(c, target);
+                *ret_error = xasprintf("%s is a symlink to %s, which is not a regular file", shown, t);
+                return -EINVAL;
+        }
+        *ret = TAKE_PTR(target);
+        return 0;
+}
+
+bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
+        if (!f->kernel_xen)
+                return false;
+        for (size_t i = 0; i < r->n_settings; i++)
+                if (r->settings[i].backend == HT_BK_BOOTLOADER && streq(r->settings[i].key, "default"))
+                        return true;
+        return false;
+}

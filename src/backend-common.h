@@ -29,3 +29,20 @@ char *ht_follow_host_link(const ht_context *c, const char *path);
  * there (a masked unit); -ENOENT, -ELOOP, -EXDEV (a link out of the root
  * or one that cannot be followed safely) otherwise. */
 int ht_resolve_host_link(const ht_context *c, const char *path, char **ret);
+
+/* The file to edit for a host file the distribution may ship as a
+ * symlink (RHEL: /etc/grub.conf -> ../boot/grub/grub.conf, on UEFI
+ * -> ../boot/efi/EFI/redhat/grub.conf; menu.lst -> ./grub.conf;
+ * /etc/sysctl.d/99-sysctl.conf -> ../sysctl.conf): path itself when it is
+ * no link (or absent), else the regular file the link leads to inside
+ * the root, which the plan edits and the journal backs up, so the link
+ * stays a link. A link out of the root (-EXDEV), to nothing (-ENOENT), to
+ * something that is no regular file (-EINVAL) or into hosttune's state
+ * directory or own files (-EPERM) is an error naming the link. */
+int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret_error);
+
+/* Whether the host boots another kernel next: it runs a Xen kernel and a
+ * rule made a non-Xen entry the default (30-xen.rules). Settings the
+ * running kernel lacks are then for that kernel: persisted, and pending
+ * the reboot, not errors. */
+bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r);

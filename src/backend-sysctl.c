@@ -38,20 +38,26 @@ static bool sysctl_conf_only(const ht_context *c) {
 }
 
 static void plan_sysctl_conf(const ht_context *c, const ht_sysctl_setting *persist, size_t np, ht_plan *plan) {
-        _cleanup_free_ char *old = NULL, *content = NULL, *err = NULL;
+        _cleanup_free_ char *old = NULL, *content = NULL, *err = NULL, *path = NULL;
         size_t old_len = 0, len = 0;
-        int k = ht_read_optional(c, HT_SYSCTL_CONF, &old, &old_len);
+        /* a sysctl.conf kept elsewhere and linked: the file is edited,
+         * the link stays */
+        if (ht_edit_target(c, HT_SYSCTL_CONF, &path, &err) < 0) {
+                ht_plan_error(plan, "%s", err);
+                return;
+        }
+        int k = ht_read_optional(c, path, &old, &old_len);
         if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_CONF, ht_strerror(-k));
+                ht_plan_error(plan, "cannot read %s: %s", path, ht_strerror(-k));
                 return;
         }
         if (ht_sysctl_conf_edit(old ? old : "", old_len, plan->profile, persist, np, &content, &len, &err) < 0) {
-                _cleanup_free_ char *shown = ht_display_path(c, HT_SYSCTL_CONF);
+                _cleanup_free_ char *shown = ht_display_path(c, path);
                 ht_plan_error(plan, "%s: %s", shown, err);
                 return;
         }
         size_t before = plan->n_files;
-        ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_CONF, old, old_len, content, len, 0644);
+        ht_plan_add_file(plan, HT_BK_SYSCTL, path, old, old_len, content, len, 0644);
         if (plan->n_files > before)
                 ht_plan_warn(plan, "this host applies only %s at boot (no /etc/sysctl.d, no systemd-sysctl): "
                              "the values are set there, in place", HT_SYSCTL_CONF);
@@ -261,6 +267,7 @@ static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cu
 
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
+        bool switch_pending = ht_kernel_switch_pending(f, r);
         size_t n = ht_settings_count(r, HT_BK_SYSCTL);
         ht_sysctl_setting *persist = xcalloc(n + 1, sizeof(*persist));
         /* values made here (bounded keys) that persist points to */
@@ -305,10 +312,11 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
                 _cleanup_free_ char *cur = NULL;
                 k = live ? ht_read_line(c, path, &cur) : 0;
-                if (live && k < 0 && s->boot_only) {
+                if (live && k < 0 && (s->boot_only || (switch_pending && k == -ENOENT))) {
                         /* the running kernel lacks the key (a switch to
-                         * another kernel is pending): persisted, and shown
-                         * as waiting for that reboot */
+                         * another kernel is pending: the Xen kernel has no
+                         * vm.nr_hugepages, vm.hugetlb_shm_group, ...):
+                         * persisted, and shown as waiting for that reboot */
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
                         add_after_kernel_switch(plan, s, NULL);
                         continue;

@@ -39,8 +39,9 @@ static bool parse_int(const char *s, size_t n, int *ret) {
 
 /* The image path on a kernel or module line: the first word not starting
  * with "--" (options such as --type=netbsd); *after points past it. */
-static char *image_path(const char *s, size_t start, size_t end, size_t *after) {
+static char *image_path(const char *s, size_t start, size_t end, size_t *after, bool *ret_typed) {
         size_t p = start;
+        *ret_typed = false;
         for (;;) {
                 while (p < end && is_blank(s[p]))
                         p++;
@@ -51,11 +52,28 @@ static char *image_path(const char *s, size_t start, size_t end, size_t *after) 
                         *after = p;
                         return NULL;
                 }
-                if (p - ws >= 2 && s[ws] == '-' && s[ws + 1] == '-')
+                if (p - ws >= 2 && s[ws] == '-' && s[ws + 1] == '-') {
+                        /* --type=netbsd, freebsd, openbsd, multiboot:
+                         * not Linux; linux and biglinux are (GRUB 0.97
+                         * stage2/builtins.c, kernel_func) */
+                        if (p - ws > 7 && memcmp(s + ws, "--type=", 7) == 0 &&
+                            !(p - ws == 12 && memcmp(s + ws + 7, "linux", 5) == 0) &&
+                            !(p - ws == 15 && memcmp(s + ws + 7, "biglinux", 8) == 0))
+                                *ret_typed = true;
                         continue;
+                }
                 *after = p;
                 return xstrndup(s + ws, p - ws);
         }
+}
+
+/* Memtest86+ (memtest86+-1.65, elf-memtest86+-4.10 as the memtest86+
+ * package installs it) takes no Linux arguments. Any other image is taken
+ * for Linux: a kernel someone built and named is still edited. */
+static bool is_linux_image(const char *path) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        return !strstr(base, "memtest");
 }
 
 static bool is_xen_image(const char *path) {
@@ -135,7 +153,8 @@ int ht_grub_legacy_parse(const char *content, size_t len, ht_grub_legacy_conf **
                                 goto fail;
                         }
                         size_t after;
-                        char *path = image_path(content, as, end, &after);
+                        bool typed;
+                        char *path = image_path(content, as, end, &after, &typed);
                         if (!path) {
                                 *ret_error = xasprintf("%u: %s without an image", line, cmd);
                                 goto fail;
@@ -150,6 +169,7 @@ int ht_grub_legacy_parse(const char *content, size_t len, ht_grub_legacy_conf **
                                 cur->linux_args_start = after;
                                 cur->linux_args_end = end;
                                 cur->xen = false;
+                                cur->linux_image = !typed && is_linux_image(path);
                                 module_seen = false;
                         } else if (!module_seen && cur->kernel && is_xen_image(cur->kernel)) {
                                 /* The first module of a Xen entry is the Linux kernel. */
@@ -161,6 +181,7 @@ int ht_grub_legacy_parse(const char *content, size_t len, ht_grub_legacy_conf **
                                 cur->linux_line = line;
                                 cur->linux_args_start = after;
                                 cur->linux_args_end = end;
+                                cur->linux_image = is_linux_image(path);
                                 module_seen = true;
                         } else {
                                 free(path);
@@ -251,6 +272,10 @@ int ht_grub_legacy_edit(const char *content, size_t len, int entry, ht_grub_lega
                         r = -EINVAL;
                         goto finish;
                 }
+                /* Memtest86+ takes no Linux arguments (grubby adds them
+                 * anyway: tests/corpus/grub-legacy/README) */
+                if (!explicit && target == HT_GRUB_LEGACY_LINUX && !e->linux_image)
+                        continue;
                 if (target == HT_GRUB_LEGACY_HYPERVISOR && !e->xen) {
                         if (!explicit)
                                 continue;

@@ -17,6 +17,10 @@ typedef struct {
          * arguments are on the first module line. */
         bool xen;
         char *linux_kernel;     /* the Linux image: kernel path, or the first module's */
+        /* the image takes Linux arguments: false for Memtest86+ (kernel
+         * --type=netbsd /elf-memtest86+-4.10, kernel /memtest86+-1.65)
+         * and other --type= images that are not linux or biglinux */
+        bool linux_image;
         unsigned linux_line;    /* line holding the Linux arguments */
         /* Byte spans of the argument text after the image path, up to the
          * end of the line: Linux's, and the hypervisor's (Xen only). */
@@ -48,7 +52,8 @@ typedef enum {
 } ht_grub_legacy_target;
 
 /* Apply ops to the arguments of entry (an index, or HT_GRUB_LEGACY_ALL
- * for every entry that has such arguments), keeping all other bytes.
+ * for every entry that has such arguments: Linux kernels only, for the
+ * Linux target), keeping all other bytes.
  * -EINVAL for an index out of range, an entry without a kernel, or
  * hypervisor arguments asked of a non-Xen entry (explicit index only). */
 int ht_grub_legacy_edit(const char *content, size_t len, int entry, ht_grub_legacy_target target,

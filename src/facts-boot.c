@@ -33,6 +33,21 @@ static bool is_xen_hypervisor_image(const char *path) {
         return startswith(base, "xen.gz") || (startswith(base, "xen-") && strstr(base, ".gz"));
 }
 
+/* A Linux kernel image by its name: vmlinuz-VERSION as the kernel
+ * packages install it (also vmlinux, bzImage, SUSE's /boot/vmlinuz link);
+ * memtest86+-1.65, elf-memtest86+-4.10, xen.gz are not. */
+static bool is_linux_image(const char *path) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        static const char *const names[] = {"vmlinuz", "vmlinux", "bzImage"};
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                size_t n = strlen(names[i]);
+                if (strncmp(base, names[i], n) == 0 && (base[n] == 0 || base[n] == '-'))
+                        return true;
+        }
+        return false;
+}
+
 static bool version_is_xen(const char *v) {
         return v && (endswith(v, "xen") || strstr(v, "-xen"));
 }
@@ -91,11 +106,27 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
                         continue;
                 }
                 if (streq(key, "kernel") && *rest) {
+                        /* "kernel --type=netbsd /elf-memtest86+-4.10": options
+                         * come before the image (GRUB 0.97 stage2/builtins.c,
+                         * kernel_func) */
+                        bool typed = false;
+                        while (startswith(rest, "--")) {
+                                /* --type=linux and biglinux are Linux */
+                                size_t n = strcspn(rest, " \t");
+                                typed = typed || (startswith(rest, "--type=") &&
+                                                  !(n == 12 && startswith(rest, "--type=linux")) &&
+                                                  !(n == 15 && startswith(rest, "--type=biglinux")));
+                                rest += strcspn(rest, " \t");
+                                rest += strspn(rest, " \t");
+                        }
+                        if (!*rest)
+                                continue;
                         _cleanup_free_ char *image = xstrndup(rest, strcspn(rest, " \t"));
                         const char *args = strstrip(rest + strlen(image));
                         if (is_xen_hypervisor_image(image)) {
                                 /* the Linux kernel is the first module */
                                 e->xen = true;
+                                e->linux_image = false;
                                 awaiting_module = true;
                         } else {
                                 free(e->kernel);
@@ -105,7 +136,12 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
                                 e->version = version_from_image(e->kernel);
                                 e->options = xstrdup(args);
                                 e->xen = version_is_xen(e->version);
+                                e->linux_image = !typed && is_linux_image(e->kernel);
                         }
+                } else if (streq(key, "chainloader")) {
+                        /* another OS's boot sector (DOS, Windows) */
+                        e->chainloader = true;
+                        e->linux_image = false;
                 } else if (streq(key, "module") && awaiting_module && *rest) {
                         awaiting_module = false;
                         size_t n = strcspn(rest, " \t");
@@ -116,12 +152,13 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
                         e->kernel = xstrndup(rest, n);
                         e->version = version_from_image(e->kernel);
                         e->options = xstrdup(strstrip(rest + n));
+                        e->linux_image = is_linux_image(e->kernel);
                 }
         }
         if (bad > MAX_WARNINGS_PER_FILE)
                 ht_facts_warn(f, "%s: %u more bad lines", where, bad - MAX_WARNINGS_PER_FILE);
         for (size_t i = 0; i < f->n_boot_entries; i++)
-                if (!f->boot_entries[i].kernel)
+                if (!f->boot_entries[i].kernel && !f->boot_entries[i].chainloader)
                         ht_facts_warn(f, "%s: entry \"%s\" has no kernel line", where,
                                       f->boot_entries[i].title);
         if (f->n_boot_entries == 0) {
@@ -133,8 +170,9 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
         uint64_t d = 0;
         if (default_word) {
                 if (streq(default_word, "saved")) {
-                        ht_facts_warn(f, "%s:%zu: default=saved (kept in /boot/grub/default), default entry unknown",
-                                      where, default_line);
+                        /* the number is in /boot/grub/default: see
+                         * ht_facts_parse_grub_default() */
+                        f->grub_legacy_saved = true;
                         return;
                 }
                 if (!isdigit((unsigned char)*default_word) || parse_u64(default_word, &d) < 0) {
@@ -147,6 +185,27 @@ void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const 
                                       where, default_line, default_word, f->n_boot_entries);
                         return;
                 }
+        }
+        f->grub_legacy_default = (int)d;
+        f->default_entry = (int)d;
+}
+
+void ht_facts_parse_grub_default(ht_facts *f, const char *buf, size_t len, const char *where) {
+        /* GRUB 0.97's grub-set-default (util/grub-set-default.in) and
+         * savedefault write the entry number as the file's first line,
+         * followed by comment lines that keep the file's size. */
+        size_t n = strcspn(buf, "\n");
+        _cleanup_free_ char *first = xstrndup(buf, n < len ? n : len);
+        const char *w = strstrip(first);
+        uint64_t d;
+        if (!isdigit((unsigned char)*w) || parse_u64(w, &d) < 0) {
+                ht_facts_warn(f, "%s:1: %.20s is not an entry number, default entry unknown", where, w);
+                return;
+        }
+        if (d >= f->n_boot_entries) {
+                ht_facts_warn(f, "%s:1: entry %.20s is out of range (%zu entries), default entry unknown", where, w,
+                              f->n_boot_entries);
+                return;
         }
         f->grub_legacy_default = (int)d;
         f->default_entry = (int)d;
@@ -256,6 +315,7 @@ void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *wh
         if (!e->title)
                 e->title = xstrdup(e->version ? e->version : e->id ? e->id : "");
         e->xen = (e->kernel && is_xen_hypervisor_image(e->kernel)) || version_is_xen(e->version);
+        e->linux_image = e->kernel && !is_xen_hypervisor_image(e->kernel);
         if (options) {
                 _cleanup_free_ char *joined = strv_join(options, " ");
                 free(e->options);
@@ -432,9 +492,17 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         static const char *const legacy[] = {
                 "/boot/grub/grub.conf", "/boot/grub/menu.lst", "/etc/grub.conf",
         };
+        const char *broken = NULL;
         for (size_t i = 0; i < ELEMENTSOF(legacy); i++) {
-                if (ht_facts_read(c, f, legacy[i], false, &buf, &len) < 0)
+                struct stat st;
+                if (ht_facts_read(c, f, legacy[i], false, &buf, &len) < 0) {
+                        /* a link the distribution made that leads nowhere
+                         * usable: still the bootloader's file, so that plan
+                         * names the link instead of finding no bootloader */
+                        if (!broken && ht_lstat(c, legacy[i], &st) == 0 && S_ISLNK(st.st_mode))
+                                broken = legacy[i];
                         continue;
+                }
                 if (is_grub_shell_script(buf)) {
                         _cleanup_free_ char *d = ht_display_path(c, legacy[i]);
                         ht_facts_warn(f, "%s is a GRUB shell script for grub-install (SUSE), not a boot menu: "
@@ -447,6 +515,21 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
                 _cleanup_free_ char *d = ht_display_path(c, legacy[i]);
                 ht_facts_parse_grub_legacy(f, buf, len, d);
                 free(buf);
+                if (f->grub_legacy_saved) {
+                        _cleanup_free_ char *dd = ht_display_path(c, HT_GRUB_LEGACY_DEFAULT_FILE);
+                        if (ht_facts_read(c, f, HT_GRUB_LEGACY_DEFAULT_FILE, false, &buf, &len) < 0)
+                                ht_facts_warn(f, "%s: default=saved but %s cannot be read, default entry unknown", d,
+                                              dd);
+                        else {
+                                ht_facts_parse_grub_default(f, buf, len, dd);
+                                free(buf);
+                        }
+                }
+                return;
+        }
+        if (broken) {
+                f->bootloader = HT_BOOT_GRUB_LEGACY;
+                f->grub_legacy_conf = xstrdup(broken);
                 return;
         }
         f->bootloader = HT_BOOT_NONE;

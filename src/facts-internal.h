@@ -57,12 +57,18 @@ void ht_facts_collect_shm(const ht_context *c, ht_facts *f);
 
 /* facts-boot.c */
 void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const char *where);
+/* /boot/grub/default, which default=saved refers to: its first line is
+ * the default entry's number. */
+void ht_facts_parse_grub_default(ht_facts *f, const char *buf, size_t len, const char *where);
 /* Parse one BLS entry file into e (fields it lacks stay NULL). */
 void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *where,
                         ht_boot_entry *e);
 void ht_facts_parse_grubenv(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_boot_entry_done(ht_boot_entry *e);
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
+/* On a Xen kernel: what the kernel a switch would boot offers (after
+ * ht_facts_collect_boot and _kernel). */
+void ht_facts_collect_switch(const ht_context *c, ht_facts *f);
 
 /* facts-mounts.c */
 void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where);

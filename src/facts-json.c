@@ -135,11 +135,10 @@ static json_object *bootloader_json(const ht_facts *f) {
         add(o, "default", have_default ? json_object_new_int(f->default_entry) : NULL);
         add(o, "default_is_xen",
             have_default ? j_bool(f->boot_entries[f->default_entry].xen) : NULL);
-        const ht_boot_entry *non_xen = NULL;
-        for (size_t i = 0; i < f->n_boot_entries && !non_xen; i++)
-                if (!f->boot_entries[i].xen)
-                        non_xen = &f->boot_entries[i];
-        add(o, "non_xen_entry", non_xen ? j_str(non_xen->title) : NULL);
+        int sw = ht_boot_switch_entry(f);
+        add(o, "non_xen_entry", sw >= 0 ? j_str(f->boot_entries[sw].title) : NULL);
+        add(o, "non_xen_index", sw >= 0 ? json_object_new_int(sw) : NULL);
+        add(o, "non_xen_thp", j_tri(f->switch_thp));
         json_object *entries = json_object_new_array();
         for (size_t i = 0; i < f->n_boot_entries; i++) {
                 const ht_boot_entry *e = &f->boot_entries[i];
@@ -149,6 +148,7 @@ static json_object *bootloader_json(const ht_facts *f) {
                 add(j, "kernel", j_str(e->kernel));
                 add(j, "version", j_str(e->version));
                 add(j, "xen", j_bool(e->xen));
+                add(j, "linux", j_bool(e->linux_image));
                 add(j, "options", j_str(e->options));
                 json_object_array_add(entries, j);
         }

@@ -25,6 +25,7 @@ ht_facts *ht_facts_new(void) {
         f->hugetext_pad_threshold = -1;
         f->grub_legacy_default = -1;
         f->default_entry = -1;
+        f->switch_thp = HT_UNKNOWN;
         f->sys_readonly = f->proc_sys_readonly = HT_UNKNOWN;
         f->oracle_uid = -1;
         f->warnings = xcalloc(1, sizeof(char *));
@@ -240,6 +241,7 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                 ht_facts_collect_thp(c, f);
                 ht_facts_collect_shm(c, f);
                 ht_facts_collect_boot(c, f);
+                ht_facts_collect_switch(c, f);
                 ht_facts_collect_mounts(c, f);
                 ht_facts_collect_container(c, f);
                 ht_facts_collect_direct_kernel(c, f);

@@ -37,6 +37,11 @@ typedef struct {
         bool xen;        /* boots the Xen hypervisor (kernel /xen.gz) or a -xen kernel */
         char *id;        /* BLS: file name without .conf */
         char *options;   /* kernel command line of the entry ($kernelopts expanded) */
+        /* boots a Linux image (vmlinuz-..., or a Xen entry's Linux module);
+         * false for chainloader, Memtest (--type=netbsd or memtest86+) and
+         * other multiboot images */
+        bool linux_image;
+        bool chainloader; /* legacy: chainloader +1 (DOS, Windows) */
 } ht_boot_entry;
 
 typedef struct {
@@ -130,6 +135,11 @@ typedef struct ht_facts {
         ht_boot_entry *boot_entries;     /* BLS in boot menu order, legacy in file order */
         size_t n_boot_entries;
         int default_entry;               /* index into boot_entries, -1 unknown */
+        /* default=saved: GRUB takes the entry number from /boot/grub/default */
+        bool grub_legacy_saved;
+        /* whether the kernel of the entry a switch from Xen boots has
+         * transparent HugePages (its /boot/config-VERSION) */
+        ht_tristate switch_thp;
 
         /* mounts */
         ht_hugetlbfs_mount *hugetlbfs;
@@ -195,6 +205,15 @@ void ht_facts_free(ht_facts *f);
 static inline void ht_facts_freep(ht_facts **f) { ht_facts_free(*f); }
 
 const char *ht_bootloader_kind_to_string(ht_bootloader_kind k);
+
+/* GRUB 0.97's file for default=saved */
+#define HT_GRUB_LEGACY_DEFAULT_FILE "/boot/grub/default"
+
+/* The boot entry a switch away from the running Xen kernel makes the
+ * default: a Linux entry (no chainloader, Memtest or Xen), the default
+ * itself when it is one, else the non-Xen build of the running kernel's
+ * version, else the newest. -1 when there is none. */
+int ht_boot_switch_entry(const ht_facts *f);
 /* "oracle", "mysql", "java" */
 const char *ht_process_kind_to_string(ht_process_kind k);
 

@@ -70,7 +70,7 @@ run_grubby() {
 cfg_case() {
         name=$1 cfg=$CORPUS/$2 where=$3
         for req in args console; do
-                root=$(copy_host debian12-kvm)
+                root=$(copy_host debian12-kvm); scratch "$root"
                 rm -f "$root/etc/default/grub"
                 rm -rf "$root/boot/grub"
                 [ "${4:-}" = efi ] && mkdir -p "$root/sys/firmware/efi"
@@ -155,7 +155,7 @@ cfg_case rhel7-efi rhel7-efi.grub.cfg /boot/efi/EFI/redhat/grub.cfg efi
 
 # A kernel line hosttune cannot rewrite (GRUB single quotes): an error
 # naming file:line, nothing written
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 rm -f "$root/etc/default/grub"
 sed "119s|ro  quiet|ro 'acpi_osi=Windows 2015' quiet|" "$HOSTS/debian12-kvm/boot/grub/grub.cfg" >"$root/boot/grub/grub.cfg"
 cp -a "$root" "$tmp/before"
@@ -172,7 +172,7 @@ rm -rf "$root" "$tmp/before"
 # Files hosttune cannot parse are errors naming them, never skipped:
 # a grub.cfg with a NUL byte, a BLS entry with one (GRUB would still list it)
 bad_file_case() { # NAME HOST FILE NEEDLE [rm-defaults]
-        root=$(copy_host "$2")
+        root=$(copy_host "$2"); scratch "$root"
         [ "${5:-}" = rm-defaults ] && rm -f "$root/etc/default/grub"
         printf 'linux /vmlinuz\000 ro\n' >>"$root$3"
         cp -a "$root" "$tmp/before"
@@ -194,7 +194,7 @@ grub_words() { # ROOT: what grub-mkconfig's shell sees
         sh -c '. "$1/etc/default/grub"; printf "%s|%s" "$GRUB_CMDLINE_LINUX" "$GRUB_CMDLINE_LINUX_DEFAULT"' sh "$1"
 }
 defaults_case() { # NAME PROFILE INPUT EXPECTED WORDS
-        root=$(copy_host debian12-kvm)
+        root=$(copy_host debian12-kvm); scratch "$root"
         printf "$3" >"$root/etc/default/grub"
         printf "$4" >"$tmp/expected"
         cp -a "$root" "$tmp/before"
@@ -223,7 +223,7 @@ defaults_case single-quoted-default args \
         "console=tty0 console=ttyS0,115200n8 transparent_hugepage=never numa_balancing=disable|splash"
 # a console already there is not added twice, and is honestly "kept"
 # (persisted; the running kernel lacks it, so a reboot is pending)
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 printf 'GRUB_CMDLINE_LINUX="console=ttyS1,115200 console=tty0"\n' >"$root/etc/default/grub"
 cp "$root/etc/default/grub" "$tmp/expected"
 ht "$root" plan console >"$tmp/plan" 2>&1
@@ -233,7 +233,7 @@ if grep -q '^---' "$tmp/plan"; then not_ok "defaults console present: a file dif
         ok "defaults console present: no file diff"; fi
 rm -rf "$root"
 # escaped quotes inside the value: refused with file:line, nothing written
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 printf 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX="acpi_osi=\\"Windows 2015\\" quiet"\n' >"$root/etc/default/grub"
 cp -a "$root" "$tmp/before"
 ht "$root" plan args >"$tmp/plan" 2>&1
@@ -261,7 +261,7 @@ ol8_words() { # ROOT: grubenv's kernelopts
 # RHEL 8: entries take "$kernelopts $tuned_params"; the words go to
 # grubenv's kernelopts (and GRUB_CMDLINE_LINUX, which grub2-mkconfig
 # copies into kernelopts), entries stay as they are
-root=$(copy_host ol8-bls)
+root=$(copy_host ol8-bls); scratch "$root"
 KO="root=/dev/mapper/ol-root ro crashkernel=auto resume=/dev/mapper/ol-swap rd.lvm.lv=ol/root rd.lvm.lv=ol/swap console=tty0 console=ttyS0,115200n8"
 grubenv_write "$root/boot/grub2/grubenv" \
         "saved_entry=d2b4b7a5c3e14f6f9b0e8a1c7d3f2e61-5.15.0-206.153.7.1.el8uek.x86_64" "kernelopts=$KO" \
@@ -289,7 +289,7 @@ rm -rf "$root" "$tmp/before"
 # RHEL 8 with tuned's $tuned_params setting the same word after
 # $kernelopts: editing kernelopts cannot win, so the plan says so rather
 # than report the word as persisted
-root=$(copy_host ol8-bls)
+root=$(copy_host ol8-bls); scratch "$root"
 grubenv_write "$root/boot/grub2/grubenv" "kernelopts=$KO" "tuned_params=transparent_hugepage=always" "tuned_initrd="
 cp -a "$root" "$tmp/before"
 ht "$root" plan thp >"$tmp/plan" 2>&1
@@ -305,7 +305,7 @@ rm -rf "$root" "$tmp/before"
 
 # RHEL 9: literal options in each entry, /etc/kernel/cmdline for new
 # kernels, no kernelopts in grubenv
-root=$(copy_host ol8-bls)
+root=$(copy_host ol8-bls); scratch "$root"
 OPTS="root=/dev/mapper/rhel-root ro crashkernel=1G-4G:192M,4G-64G:256M,64G-:512M resume=/dev/mapper/rhel-swap rd.lvm.lv=rhel/root rd.lvm.lv=rhel/swap console=tty0 console=ttyS0,115200n8 quiet"
 for e in "$root"/boot/loader/entries/*.conf; do
         sed -i "s|^options .*|options $OPTS|" "$e"
@@ -336,7 +336,7 @@ same_tree "bls rhel9: two rollbacks give the tree byte-identical" "$tmp/before" 
 rm -rf "$root" "$tmp/before"
 
 # ---- SUSE's /etc/grub.conf and a menu without entries: no false "kept" --
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 rm -f "$root/etc/default/grub"
 rm -rf "$root/boot/grub"
 # SLES 11: the batch grub-install feeds to the GRUB shell
@@ -356,7 +356,7 @@ check "suse grub.conf: apply exit" 1 "$?"
 same_tree "suse grub.conf: nothing written" "$tmp/before" "$root"
 rm -rf "$root" "$tmp/before"
 
-root=$(copy_host debian12-kvm)
+root=$(copy_host debian12-kvm); scratch "$root"
 rm -f "$root/etc/default/grub"
 rm -rf "$root/boot/grub"
 mkdir -p "$root/boot/grub"

@@ -123,6 +123,38 @@ static void test_edit_all(void **state) {
         assert_non_null(strstr(x, "dom0_vcpus_pin console=com1\n"));
 }
 
+/* Every Linux entry, never DOS or Memtest86+; CRLF and a missing last
+ * newline stay as they were. */
+static void test_edit_field(void **state) {
+        static const char s[] =
+                "default=0\r\n"
+                "title DOS\r\n\trootnoverify (hd0,1)\r\n\tchainloader +1\r\n"
+                "title Memtest86+ (4.10)\r\n\tkernel --type=netbsd /elf-memtest86+-4.10\r\n"
+                "title Memory test\r\n\tkernel /memtest86+-1.65\r\n"
+                "title Linux\r\n\tkernel\t/vmlinuz-2.6.18-398.el5 ro root=LABEL=/ rhgb quiet";
+        ht_cmdline_op ops[] = { { HT_CMDLINE_SET, "transparent_hugepage", "never" } };
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_grub_legacy_edit(s, strlen(s), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, ops, 1, &out, &len, &err), 0);
+        _cleanup_free_ char *want = xasprintf("%s transparent_hugepage=never", s);
+        assert_string_equal(out, want);
+        free(out);
+        _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *c = NULL;
+        assert_int_equal(ht_grub_legacy_parse(s, strlen(s), &c, &err), 0);
+        assert_int_equal(c->n_entries, 4);
+        assert_null(c->entries[0].kernel);
+        assert_false(c->entries[1].linux_image);
+        assert_string_equal(c->entries[1].kernel, "/elf-memtest86+-4.10");
+        assert_false(c->entries[2].linux_image);
+        assert_true(c->entries[3].linux_image);
+
+        /* --type=linux is Linux, and so is a kernel built and named by hand */
+        static const char t[] = "title a\nkernel --type=linux /boot/linux-custom ro\n";
+        assert_int_equal(ht_grub_legacy_edit(t, strlen(t), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, ops, 1, &out, &len, &err), 0);
+        assert_string_equal(out, "title a\nkernel --type=linux /boot/linux-custom ro transparent_hugepage=never\n");
+        free(out);
+}
+
 static void test_edit_no_args(void **state) {
         const char *s = "title a\nkernel /vmlinuz\ntitle b\nkernel /vmlinuz   \n";
         ht_cmdline_op ops[] = { { HT_CMDLINE_SET, "numa", "off" } };
@@ -199,6 +231,7 @@ int main(void) {
                 cmocka_unit_test(test_parse),
                 cmocka_unit_test(test_edit_xen_entry),
                 cmocka_unit_test(test_edit_all),
+                cmocka_unit_test(test_edit_field),
                 cmocka_unit_test(test_edit_no_args),
                 cmocka_unit_test(test_set_default),
                 cmocka_unit_test(test_junk),

@@ -380,10 +380,21 @@ static void test_grub_legacy_bad_default(void **state) {
         ht_facts_free(f);
         free(s);
 
+        /* default=saved: the number comes from /boot/grub/default */
         f = ht_facts_new();
-        ht_facts_parse_grub_legacy(f, "default=saved\ntitle a\nkernel /vmlinuz-1\n", 37, "menu.lst");
+        static const char saved[] = "default=saved\ntitle a\nkernel /vmlinuz-1\ntitle b\nkernel /vmlinuz-2\n";
+        ht_facts_parse_grub_legacy(f, saved, strlen(saved), "menu.lst");
         assert_int_equal(f->default_entry, -1);
-        assert_true(warned(f, "default=saved"));
+        assert_true(f->grub_legacy_saved);
+        assert_int_equal(strv_length(f->warnings), 0);
+        static const char dflt[] = "1\n#\n#\n# WARNING: If you want to edit this file directly, do not remove any line\n";
+        ht_facts_parse_grub_default(f, dflt, strlen(dflt), "default");
+        assert_int_equal(f->default_entry, 1);
+        ht_facts_parse_grub_default(f, "7\n", 2, "default");
+        assert_true(warned(f, "default:1: entry 7 is out of range (2 entries)"));
+        ht_facts_parse_grub_default(f, "\n#\n", 3, "default");
+        assert_true(warned(f, "is not an entry number"));
+        assert_int_equal(f->default_entry, 1);
         ht_facts_free(f);
 
         f = ht_facts_new();
@@ -392,6 +403,75 @@ static void test_grub_legacy_bad_default(void **state) {
         assert_int_equal(f->default_entry, -1);
         assert_true(warned(f, "binary junk"));
         assert_true(warned(f, "no title entries"));
+        ht_facts_free(f);
+}
+
+/* The entry a kernel switch makes the default (facts-switch.c). */
+static const char FIELD_CONF[] =
+        "default=0\n"
+        "title Xen (2.6.18-398.el5xen)\n"
+        "\tkernel /xen.gz-2.6.18-398.el5 dom0_mem=2048M\n"
+        "\tmodule /vmlinuz-2.6.18-398.el5xen ro root=/dev/sda2\n"
+        "\tmodule /initrd-2.6.18-398.el5xen.img\n"
+        "title DOS\n\trootnoverify (hd0,1)\n\tchainloader +1\n"
+        "title Memtest86+ (4.10)\n\tkernel --type=netbsd /elf-memtest86+-4.10\n"
+        "title Memory test\n\tkernel /memtest86+-1.65\n"
+        "title newer (2.6.18-400.el5)\n\tkernel /vmlinuz-2.6.18-400.el5 ro root=/dev/sda2\n"
+        "title debug (2.6.18-402.el5debug)\n\tkernel /vmlinuz-2.6.18-402.el5debug ro root=/dev/sda2\n"
+        "title base (2.6.18-398.el5)\n\tkernel /vmlinuz-2.6.18-398.el5 ro root=/dev/sda2\n";
+
+static ht_facts *field_facts(const char *conf, const char *release) {
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_grub_legacy(f, conf, strlen(conf), "grub.conf");
+        f->kernel_release = xstrdup(release);
+        f->kernel_xen = true;
+        return f;
+}
+
+static void test_switch_entry(void **state) {
+        ht_facts *f = field_facts(FIELD_CONF, "2.6.18-398.el5xen");
+        assert_int_equal(f->n_boot_entries, 7);
+        assert_int_equal(strv_length(f->warnings), 0); /* DOS has no kernel line, and needs none */
+        assert_true(f->boot_entries[1].chainloader);
+        assert_false(f->boot_entries[1].linux_image);
+        assert_false(f->boot_entries[2].linux_image);  /* --type=netbsd */
+        assert_string_equal(f->boot_entries[2].kernel, "/elf-memtest86+-4.10");
+        assert_false(f->boot_entries[3].linux_image);  /* memtest86+-1.65 */
+        assert_true(f->boot_entries[0].linux_image);   /* the Xen entry's Linux module */
+        /* the running kernel's own non-Xen build, not the newest */
+        assert_int_equal(ht_boot_switch_entry(f), 6);
+        ht_facts_free(f);
+
+        /* no build of the running version: the newest, debug builds last */
+        f = field_facts(FIELD_CONF, "2.6.18-92.el5xen");
+        assert_int_equal(ht_boot_switch_entry(f), 4);
+        /* a default that already boots Linux without Xen is kept */
+        f->default_entry = 6;
+        assert_int_equal(ht_boot_switch_entry(f), 6);
+        /* ... but not a default that is Memtest or DOS */
+        f->default_entry = 2;
+        assert_int_equal(ht_boot_switch_entry(f), 4);
+        f->default_entry = 1;
+        assert_int_equal(ht_boot_switch_entry(f), 4);
+        ht_facts_free(f);
+
+        /* SUSE: the flavour replaces "xen" ("-default", "-smp") */
+        static const char sles[] =
+                "default 0\n"
+                "title Xen\n  kernel /boot/xen.gz\n  module /boot/vmlinuz-2.6.16.60-0.21-xen root=/dev/sda2\n"
+                "title SLES 10 SP2 (newer)\n  kernel /boot/vmlinuz-2.6.16.60-0.42-smp root=/dev/sda2\n"
+                "title SLES 10 SP2\n  kernel /boot/vmlinuz-2.6.16.60-0.21-smp root=/dev/sda2\n";
+        f = field_facts(sles, "2.6.16.60-0.21-xen");
+        assert_int_equal(ht_boot_switch_entry(f), 2);
+        ht_facts_free(f);
+
+        /* only Xen, DOS and Memtest: none */
+        static const char none[] =
+                "title Xen\n\tkernel /xen.gz-2.6.18-398.el5\n\tmodule /vmlinuz-2.6.18-398.el5xen ro\n"
+                "title DOS\n\tchainloader +1\n"
+                "title Memtest86+\n\tkernel --type=netbsd /elf-memtest86+-4.10\n";
+        f = field_facts(none, "2.6.18-398.el5xen");
+        assert_int_equal(ht_boot_switch_entry(f), -1);
         ht_facts_free(f);
 }
 
@@ -759,6 +839,7 @@ int main(void) {
                 cmocka_unit_test(test_release_files),
                 cmocka_unit_test(test_grub_legacy),
                 cmocka_unit_test(test_grub_legacy_bad_default),
+                cmocka_unit_test(test_switch_entry),
                 cmocka_unit_test(test_grubenv_and_bls),
                 cmocka_unit_test(test_vercmp),
                 cmocka_unit_test(test_cpuinfo),

@@ -218,7 +218,7 @@ static void test_xen(void **state) {
         assert_string_equal(s->value, "Red Hat Enterprise Linux Server (2.6.18-398.el5)");
         assert_true(strstr(s->source, "rule xen-hugepages-switch"));
         assert_true(find(r, HT_BK_SYSCTL, "vm.nr_hugepages")->boot_only);
-        assert_true(any_contains(r->warnings, "becomes the default"));
+        assert_true(any_contains(r->warnings, "is the default from now on"));
         ht_resolved_free(r);
 
         h.non_xen_entry = "null";
