@@ -199,10 +199,8 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
         if (code == HT_EXIT_OK) {
                 ht_tx_set_reboot_required(record, reboot);
                 r = ht_tx_commit(record, &err);
-                if (r < 0) {
-                        ht_report_error("%s", err);
-                        code = HT_EXIT_ERROR;
-                }
+                if (r < 0)
+                        code = HT_EXIT_ERROR;  /* reported below */
         } else if (code == HT_EXIT_INCOMPLETE) {
                 /* What was restored stays restored (undoing the record would
                  * re-apply it behind the user's back); the target keeps its
