@@ -36,7 +36,20 @@ if [ -w "$thp/enabled" ] && [ -w "$thp/defrag" ]; then
         thp_ok=yes
 fi
 
+# another choice list (mm/shmem.c shmem_enabled_store takes one word) and
+# a value the kernel prints tab-separated (kernel.sem, proc_dointvec)
+shm=$thp/shmem_enabled
+sem=/proc/sys/kernel/sem
+other_ok=no
+if [ -w "$shm" ] && [ -w "$sem" ] && grep -q '\[' "$shm"; then
+        shm0=$(cat "$shm") sem0=$(cat "$sem")
+        other_ok=yes
+fi
 restore() {
+        if [ "$other_ok" = yes ]; then
+                printf '%s\n' "$shm0" | sed 's/.*\[\(.*\)\].*/\1/' >"$shm" 2>/dev/null
+                printf '%s\n' "$sem0" >"$sem" 2>/dev/null
+        fi
         printf '%s\n' "$swap0" >/proc/sys/vm/swappiness 2>/dev/null
         printf '%s\n' "$hp0" >/proc/sys/vm/nr_hugepages 2>/dev/null
         if [ "$thp_ok" = yes ]; then
@@ -136,6 +149,40 @@ EOP
         check "THP: the tree's /etc/tmpfiles.d is gone too" "no" "$([ -d "$CROOT/etc/tmpfiles.d" ] && echo yes || echo no)"
 else
         skip "THP: apply and roll back on the real kernel" "no writable $thp/enabled and defrag"
+fi
+
+# ---- shmem_enabled and kernel.sem on the real kernel ---------------------
+if [ "$other_ok" = yes ]; then
+        shmw0=$(word "$shm")
+        shm1=$([ "$shmw0" = advise ] && echo never || echo advise)
+        # one more semaphore set (semmni): raises a limit, lowers none
+        sem_sp=$(printf '%s\n' "$sem0" | tr -s ' \t' '  ')
+        sem1=$(printf '%s\n' "$sem_sp" | awk '{ $4 = $4 + 1; print }')
+        cat >"$tmp/profiles/ht-real-host-fields.profile" <<EOP
+summary = "hosttune real-host test: shmem_enabled and kernel.sem, nothing else";
+sysctl = { kernel = { sem = "$sem1"; }; };
+sysfs = ( { path = "$shm"; value = "$shm1"; } );
+EOP
+        hr 0 "fields: apply on the real kernel" --json apply ht-real-host-fields
+        ftx=$(jq_get "$tmp/out" txid)
+        check "fields: shmem_enabled is $shm1" "$shm1" "$(word "$shm")"
+        check "fields: kernel.sem is $sem1" "$sem1" "$(tr -s ' \t' '  ' <"$sem")"
+        m=$state/journal/$ftx/manifest.json
+        i=0 jsem= jshm=
+        while [ "$i" -lt "$(jq_get "$m" items.#)" ]; do
+                case $(jq_get "$m" "items.$i.key") in
+                kernel.sem) jsem=$(jq_get "$m" "items.$i.prior.value") ;;
+                "$shm") jshm=$(jq_get "$m" "items.$i.prior.value") ;;
+                esac
+                i=$((i + 1))
+        done
+        check "fields: the journal keeps shmem_enabled as the word the kernel takes" "$shmw0" "$jshm"
+        check "fields: the journal keeps kernel.sem one space apart" "$sem_sp" "$jsem"
+        hr 0 "fields: rollback on the real kernel" rollback
+        check "fields: shmem_enabled as before, as the kernel prints it" "$shm0" "$(cat "$shm")"
+        check "fields: kernel.sem as before, as the kernel prints it (tabs)" "$sem0" "$(cat "$sem")"
+else
+        skip "fields: shmem_enabled and kernel.sem on the real kernel" "no writable $shm choice list or $sem"
 fi
 
 host_files >"$tmp/host-files-after"
