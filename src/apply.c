@@ -110,7 +110,9 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply
         if (r < 0)
                 return fail(ret_error, r, "%s", err), free(err), r;
         _cleanup_free_ char *readback = NULL;
-        r = ht_write_kernel_value(c, ch->path, ch->desired, &readback);
+        r = ht_fault_fail("apply-runtime-write");
+        if (r == 0)
+                r = ht_write_kernel_value(c, ch->path, ch->desired, &readback);
         if (r < 0)
                 return fail(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, ht_strerror(-r));
         ht_fault_point("apply-runtime");
@@ -288,14 +290,15 @@ undo:;
         _cleanup_free_ char *reason = err ? err : xstrdup(ht_strerror(-r));
         char *undo_err = NULL;
         if (ht_tx_abort(tx, reason, &res.undo_messages, &undo_err) < 0) {
-                strv_pushf(&res.undo_messages, "the rollback of the failed apply did not finish: %s; run 'hosttune rollback' after fixing the cause",
-                           undo_err ? undo_err : "unknown error");
+                /* the transaction stays pending: every later run retries */
+                strv_pushf(&res.undo_messages, "the undo of the failed apply did not finish: %s", undo_err ? undo_err : "unknown error");
+                res.undo_incomplete = true;
                 free(undo_err);
         }
         ht_audit_change("hosttune-apply", p->resolved->name, NULL, NULL, ht_tx_txid(tx), false);
         ht_tx_free(tx);
         *ret_error = TAKE_PTR(reason);
         strv_free(res.notes);
-        *ret = (ht_apply_result){.undo_messages = res.undo_messages};
+        *ret = (ht_apply_result){.undo_messages = res.undo_messages, .undo_incomplete = res.undo_incomplete};
         return r;
 }

@@ -15,6 +15,7 @@ typedef struct {
         bool reboot_required;
         char **notes;          /* what apply learnt (HugePages short, ...) */
         char **undo_messages;  /* after a failure: what the rollback did */
+        bool undo_incomplete;  /* after a failure: the undo did not finish */
 } ht_apply_result;
 
 void ht_apply_result_done(ht_apply_result *r);

@@ -82,6 +82,7 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         if (json_object_object_get_ex(j, "errors", &e))
                                 json_object_array_add(e, json_object_new_string(error));
                         json_object_object_add(j, "rollback", ht_strv_to_json(res.undo_messages));
+                        json_object_object_add(j, "rollback_complete", json_object_new_boolean(!res.undo_incomplete));
                 }
                 ht_print_json(stdout, j);
                 json_object_put(j);
@@ -98,8 +99,16 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                 ht_report_error("apply failed: %s", error);
                 for (size_t i = 0; res.undo_messages && res.undo_messages[i]; i++)
                         fprintf(stderr, "hosttune: rollback: %s\n", res.undo_messages[i]);
-                fprintf(stderr, "hosttune: the host is as it was before this apply\n");
-                code = HT_EXIT_ERROR;
+                if (res.undo_incomplete) {
+                        fprintf(stderr, "hosttune: the host is NOT as it was before this apply: the items named "
+                                        "above as not restored keep the values shown, the rest is restored; "
+                                        "the transaction stays in the journal and the next hosttune run (any "
+                                        "command) retries the undo\n");
+                        code = HT_EXIT_INCOMPLETE;
+                } else {
+                        fprintf(stderr, "hosttune: the host is as it was before this apply\n");
+                        code = HT_EXIT_ERROR;
+                }
         }
         if (r >= 0 && res.changed) {
                 _cleanup_free_ char *msg = xasprintf("hosttune applied profile %s (transaction %s)%s", p.plan->profile,
@@ -178,8 +187,9 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 err = NULL;
                 r = ht_tx_rollback(targets[i], record, 0, &msgs, &err);
                 if (r < 0) {
-                        ht_report_error("%s", err ? err : ht_strerror(-r));
-                        code = HT_EXIT_ERROR;
+                        /* -EIO: items were undone before one failed; an
+                         * earlier transaction may be rolled back already */
+                        code = r == -EIO || i > 0 ? HT_EXIT_INCOMPLETE : HT_EXIT_ERROR;
                         break;
                 }
                 json_object_array_add(undone, json_object_new_string(ht_tx_txid(targets[i])));
@@ -189,28 +199,43 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
         if (code == HT_EXIT_OK) {
                 ht_tx_set_reboot_required(record, reboot);
                 r = ht_tx_commit(record, &err);
-                if (r < 0) {
-                        ht_report_error("%s", err);
-                        code = HT_EXIT_ERROR;
-                }
+                if (r < 0)
+                        code = HT_EXIT_ERROR;  /* reported below */
+        } else if (code == HT_EXIT_INCOMPLETE) {
+                /* What was restored stays restored (undoing the record would
+                 * re-apply it behind the user's back); the target keeps its
+                 * status, so 'rollback' again finishes it. */
+                _cleanup_free_ char *cerr = NULL;
+                _cleanup_free_ char *why = xasprintf("rollback incomplete: %s", err ? err : "failed");
+                if (ht_tx_close_failed(record, why, &cerr) < 0)
+                        ht_report_error("%s", cerr);
         } else {
+                /* nothing was changed: the record goes as failed */
                 _cleanup_strv_free_ char **undo_msgs = NULL;
                 _cleanup_free_ char *aerr = NULL;
                 ht_tx_abort(record, err ? err : "rollback failed", &undo_msgs, &aerr);
         }
         if (o->ctx->json) {
                 json_object *j = json_object_new_object();
-                json_object_object_add(j, "changed", json_object_new_boolean(json_object_array_length(undone) > 0));
+                json_object_object_add(j, "changed", json_object_new_boolean(json_object_array_length(undone) > 0 ||
+                                                                             code == HT_EXIT_INCOMPLETE));
                 json_object_object_add(j, "txids", undone);
                 json_object_object_add(j, "rollback_txid",
                                        code == HT_EXIT_OK ? json_object_new_string(ht_tx_txid(record)) : NULL);
                 json_object_object_add(j, "reboot_required", json_object_new_boolean(reboot));
                 json_object_object_add(j, "messages", ht_strv_to_json(msgs));
+                if (code != HT_EXIT_OK) {
+                        json_object *e = json_object_new_array();
+                        json_object_array_add(e, json_object_new_string(err ? err : "rollback failed"));
+                        json_object_object_add(j, "errors", e);
+                        json_object_object_add(j, "complete", json_object_new_boolean(false));
+                }
                 ht_print_json(stdout, j);
                 json_object_put(j);
         } else {
+                /* what was restored is said even with -q when the rest failed */
                 for (size_t i = 0; msgs && msgs[i]; i++)
-                        if (!o->ctx->quiet)
+                        if (!o->ctx->quiet || code != HT_EXIT_OK)
                                 printf("  %s\n", msgs[i]);
                 if (code == HT_EXIT_OK) {
                         _cleanup_free_ char *what = n == 1 ? xstrdup(ht_tx_txid(targets[0])) :
@@ -220,6 +245,14 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 }
                 json_object_put(undone);
         }
+        if (code != HT_EXIT_OK) {
+                fflush(stdout);
+                ht_report_error("%s", err ? err : "rollback failed");
+        }
+        if (code == HT_EXIT_INCOMPLETE)
+                fprintf(stderr, "hosttune: the rollback is incomplete: what is listed as restored stays restored "
+                                "(nothing was re-applied); the items not restored keep the values shown; run "
+                                "'hosttune rollback' again once the cause is fixed\n");
         if (code == HT_EXIT_OK) {
                 _cleanup_free_ char *msg = xasprintf("hosttune rolled back %zu transaction%s", n, n == 1 ? "" : "s");
                 ht_log_transaction("rollback", ht_tx_txid(record), ht_tx_profile(record), "committed", n, reboot, msg);

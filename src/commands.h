@@ -13,6 +13,9 @@ enum {
         HT_EXIT_ERROR = 1,
         HT_EXIT_PENDING = 2,  /* plan: changes pending; verify: drift */
         HT_EXIT_REBOOT = 3,   /* verify: applied changes wait for a reboot */
+        /* apply, rollback: an undo stopped part-way; the messages say which
+         * items are back and which not; the journal keeps the rest */
+        HT_EXIT_INCOMPLETE = 4,
 };
 
 typedef struct {

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -12,10 +13,14 @@
 
 static unsigned long n_points;  /* fault points reached, any name */
 static unsigned long n_named;   /* times the configured step was reached */
+/* times each step of HOSTTUNE_FAULT_FAIL was reached, one per entry */
+#define MAX_FAIL_SPECS 8
+static unsigned long n_fail_reached[MAX_FAIL_SPECS];
 
 void ht_fault_reset(void) {
         n_points = 0;
         n_named = 0;
+        memset(n_fail_reached, 0, sizeof(n_fail_reached));
 }
 
 void ht_fault_point(const char *step) {
@@ -47,4 +52,27 @@ void ht_fault_point(const char *step) {
                 return;
         if (n_named == want)
                 raise(SIGKILL);
+}
+
+
+int ht_fault_fail(const char *step) {
+        const char *spec = getenv("HOSTTUNE_FAULT_FAIL");
+        if (isempty(spec) || !step)
+                return 0;
+        _cleanup_strv_free_ char **specs = strv_split(spec, ",");
+        for (size_t i = 0; specs && specs[i] && i < MAX_FAIL_SPECS; i++) {
+                const char *colon = strchr(specs[i], ':');
+                size_t len = colon ? (size_t)(colon - specs[i]) : strlen(specs[i]);
+                if (strlen(step) != len || strncmp(step, specs[i], len) != 0)
+                        continue;
+                uint64_t want = 1;
+                if (colon && parse_u64(colon + 1, &want) < 0)
+                        continue;
+                if (++n_fail_reached[i] == want) {
+                        if (getenv("HOSTTUNE_FAULT_TRACE"))
+                                dprintf(STDERR_FILENO, "hosttune: fault: %s fails (EIO)\n", step);
+                        return -EIO;
+                }
+        }
+        return 0;
 }

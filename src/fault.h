@@ -26,5 +26,11 @@
 #pragma once
 
 void ht_fault_point(const char *step);
+/* Failure injection for the paths that handle a refused write: with
+ * HOSTTUNE_FAULT_FAIL=STEP[:N][,STEP[:N]]..., the Nth time (default the
+ * first) STEP is reached returns -EIO, as if the kernel had refused the
+ * write; 0 otherwise. Steps: apply-runtime-write (apply writes a runtime
+ * value), restore-runtime (a rollback or undo writes one back). */
+int ht_fault_fail(const char *step);
 /* Forget the counters (for tests that fork repeatedly). */
 void ht_fault_reset(void);

@@ -475,6 +475,45 @@ int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
         return 0;
 }
 
+/* The one [word] of a choice list such as "always [madvise] never"
+ * (mm/huge_memory.c enabled_show/defrag_show, mm/shmem.c
+ * shmem_enabled_show, block/elevator.c elv_iosched_show print the list with
+ * the current one bracketed), NULL when raw is not such a list. */
+static char *choice_word(const char *raw) {
+        _cleanup_strv_free_ char **words = strv_split(raw, " \t");
+        char *found = NULL;
+        for (size_t i = 0; words && words[i]; i++) {
+                const char *w = words[i];
+                size_t n = strlen(w);
+                if (!strpbrk(w, "[]"))
+                        continue;
+                /* one word, wholly bracketed, once */
+                bool marked = n >= 3 && w[0] == '[' && strcspn(w + 1, "[]") == n - 2 && w[n - 1] == ']';
+                if (found || !marked) {
+                        free(found);
+                        return NULL;
+                }
+                found = xstrndup(w + 1, n - 2);
+        }
+        return found;
+}
+
+/* Every field a decimal integer: what proc_dointvec and
+ * proc_doulongvec_minmax print, tab-separated (kernel/sysctl.c,
+ * __do_proc_dointvec: proc_put_char(..., '\t')) and parse separated by any
+ * whitespace: kernel.sem, net.ipv4.ip_local_port_range, tcp_rmem. */
+static bool numeric_fields(const char *raw) {
+        _cleanup_strv_free_ char **words = strv_split(raw, " \t");
+        if (!words || !words[0])
+                return false;
+        for (size_t i = 0; words[i]; i++) {
+                const char *w = words[i] + (words[i][0] == '-');
+                if (!*w || strspn(w, "0123456789") != strlen(w))
+                        return false;
+        }
+        return true;
+}
+
 /* A kernel choice file ("always [madvise] never") takes one of its words
  * and then shows the list with that one marked; it refuses anything else
  * with EINVAL, the list it shows included. list is such a line. */
@@ -528,6 +567,11 @@ int ht_write_kernel_value(const ht_context *c, const char *path, const char *val
                         int r = choice_select(cur, value, &shown);
                         if (r < 0)
                                 return r;
+                } else if (startswith(path, "/proc/sys/") && numeric_fields(value)) {
+                        /* and a sysctl of integer fields prints them
+                         * tab-separated, whatever separated them on write */
+                        _cleanup_strv_free_ char **f = strv_split(value, " \t");
+                        shown = strv_join(f, "\t");
                 }
                 if (ftruncate(fd, 0) < 0)
                         return -errno;
@@ -570,5 +614,9 @@ char *ht_kernel_value_effective(const char *raw) {
 }
 
 char *ht_kernel_value_to_restore(const char *raw) {
-        return strchr(raw, '[') ? ht_kernel_value_effective(raw) : xstrdup(raw);
+        char *w = choice_word(raw);
+        if (w)
+                return w;
+        /* only numbers are folded: a string's blanks (core_pattern) are its own */
+        return numeric_fields(raw) ? normalize_ws(raw) : xstrdup(raw);
 }

@@ -105,7 +105,9 @@ int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t
 int ht_fsync_dir(int dir_fd);
 
 /* Write a runtime kernel value (/proc/sys, /sys; ordinary files in
- * fixture trees): value plus "\n" in one write(2), then read it back.
+ * fixture trees, which behave as the kernel's: a choice list takes one of
+ * its words and shows it marked, a /proc/sys value of integer fields is
+ * shown tab-separated): value plus "\n" in one write(2), then read it back.
  * The read-back (trailing newline removed) goes to *ret_readback when
  * given; the caller compares it, as the kernel may normalise or clamp.
  * Values with control characters (tab aside) are -EINVAL; the kernel's
@@ -121,7 +123,10 @@ bool ht_kernel_values_equal(const char *a, const char *b);
  * whitespace folded. */
 char *ht_kernel_value_effective(const char *raw);
 
-/* What to write to put back a value read from a kernel file: for a choice
- * the bracketed word (the file refuses the three words it shows with
- * EINVAL), else the value exactly as read. */
+/* A value read from a kernel file in the form the kernel takes on write,
+ * as the journal keeps it and rollback writes it back: for a choice list
+ * the bracketed word (the file refuses the list it shows with EINVAL:
+ * mm/huge_memory.c enabled_store takes one of its words), for fields that
+ * are all integers one space between them ("250\t32000" as kernel.sem
+ * prints it is "250 32000"), any other value exactly as read. */
 char *ht_kernel_value_to_restore(const char *raw);

@@ -918,6 +918,10 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
                 return set_error(ret_error, -EINVAL,
                                  "journal %s: the current value of %s spans lines; it could not be restored", tx->txid,
                                  key);
+        /* kept as the kernel takes it back: "madvise", not the "always
+         * [madvise] never" the file shows; "250 32000 32 128" for the
+         * tab-separated fields of kernel.sem */
+        _cleanup_free_ char *writable = ht_kernel_value_to_restore(prior_value);
         if (!value_ok(new_value))
                 return set_error(ret_error, -EINVAL, "journal %s: invalid new value for %s", tx->txid, key);
 
@@ -928,7 +932,7 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
         json_object_object_add(it, "path", json_object_new_string(path));
         json_object_object_add(it, "done", json_object_new_boolean(false));
         json_object *prior = json_object_new_object();
-        json_object_object_add(prior, "value", json_object_new_string(prior_value));
+        json_object_object_add(prior, "value", json_object_new_string(writable));
         json_object_object_add(it, "prior", prior);
         json_object *new = json_object_new_object();
         json_object_object_add(new, "value", json_object_new_string(new_value));
@@ -1131,9 +1135,12 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, char ***msgs, cha
                         return r;
                 }
         }
-        return 0;
+        return 1;
 }
 
+/* Put one runtime value back and read it back. 1 restored, 0 it already
+ * was as before, negative on failure, with the value the kernel has now in
+ * the error (what is where must be clear from the message alone). */
 static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags, char ***msgs, char ***errors) {
         const ht_context *c = tx->c;
         _cleanup_free_ char *dp = ht_display_path(c, it->path);
@@ -1143,39 +1150,49 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
                 strv_pushf(errors, "%s (%s): cannot read it: %s", it->key, dp, ht_strerror(-r));
                 return r;
         }
-        /* The prior value is kept as the kernel printed it; what goes back is
-         * what it counts as: a choice file such as THP's takes one word
-         * ("madvise"), not the three it shows ("always [madvise] never"). */
+        /* What goes back is the value as the kernel takes it: the journal
+         * keeps it so, and a journal written before it did keeps the line
+         * as read ("always [madvise] never"), which the choice file would
+         * refuse. */
+        _cleanup_free_ char *restore = ht_kernel_value_to_restore(it->prior_value);
         _cleanup_free_ char *want = ht_kernel_value_effective(it->prior_value);
         _cleanup_free_ char *ecur = ht_kernel_value_effective(cur);
         if (streq(ecur, want))
                 return 0;
-        _cleanup_free_ char *restore = ht_kernel_value_to_restore(it->prior_value);
         size_t ridx = 0;
         if (record) {
-                r = ht_tx_record_runtime(record, it->backend, it->key, it->path, cur, it->prior_value, &ridx, &err);
+                r = ht_tx_record_runtime(record, it->backend, it->key, it->path, cur, restore, &ridx, &err);
                 if (r < 0) {
                         strv_push(errors, err);
                         return r;
                 }
         }
-        r = ht_write_kernel_value(c, it->path, restore, &rb);
-        _cleanup_free_ char *erb = r >= 0 ? ht_kernel_value_effective(rb) : NULL;
-        bool ok = r >= 0 && streq(erb, want);
-        ht_audit_change("hosttune-rollback", it->key, cur, it->prior_value, tx->txid, ok);
+        r = ht_fault_fail("restore-runtime");
+        if (r == 0)
+                r = ht_write_kernel_value(c, it->path, restore, &rb);
         if (r < 0) {
-                strv_pushf(errors, "%s (%s): cannot write %s back: %s", it->key, dp, it->prior_value, ht_strerror(-r));
+                /* the value found after the refused write, not the one before */
+                _cleanup_free_ char *now = NULL;
+                bool known = ht_read_line(c, it->path, &now) >= 0;
+                _cleanup_free_ char *enow = known ? ht_kernel_value_effective(now) : NULL;
+                ht_audit_change("hosttune-rollback", it->key, cur, restore, tx->txid, false);
+                strv_pushf(errors, "%s (%s): writing '%s' back failed (%s); it is '%s'", it->key, dp,
+                           restore, ht_strerror(-r), known ? enow : "unreadable");
                 return r;
         }
+        /* read back: the kernel may take a write and keep another value */
+        _cleanup_free_ char *erb = ht_kernel_value_effective(rb);
+        bool ok = streq(erb, want);
+        ht_audit_change("hosttune-rollback", it->key, cur, restore, tx->txid, ok);
         if (!ok) {
                 if (!(flags & HT_ROLLBACK_FORCE)) {
-                        strv_pushf(errors, "%s (%s): wrote %s back, the kernel reports %s", it->key, dp,
-                                   it->prior_value, rb);
+                        strv_pushf(errors, "%s (%s): wrote '%s' back, the kernel reads '%s'", it->key,
+                                   dp, restore, erb);
                         return -EIO;
                 }
-                strv_pushf(msgs, "%s: wrote %s back, the kernel reports %s (forced)", it->key, it->prior_value, rb);
+                strv_pushf(msgs, "%s: wrote %s back, the kernel reads %s (forced)", it->key, restore, erb);
         } else
-                strv_pushf(msgs, "%s: restored %s (was %s)", it->key, it->prior_value, cur);
+                strv_pushf(msgs, "%s: restored %s (was %s)", it->key, restore, ecur);
         if (record) {
                 r = ht_tx_mark_done(record, ridx, &err);
                 if (r < 0) {
@@ -1183,7 +1200,7 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
                         return r;
                 }
         }
-        return 0;
+        return 1;
 }
 
 static int open_journal_for(const ht_tx *tx, int *ret_fd) {
@@ -1274,26 +1291,36 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         /* 2. Undo, newest change first; keep going past a failure so as
          * much as possible is back, and report every failure. */
         char **msgs = NULL, **errors = NULL;
+        size_t n_restored = 0, n_same = 0;
         for (size_t i = n; i > 0; i--) {
                 item it;
                 tx_item(tx, i - 1, &it);
-                if (it.file)
-                        (void)undo_file(tx, &it, record, &msgs, &errors);
-                else
-                        (void)undo_runtime(tx, &it, record, flags, &msgs, &errors);
+                int k = it.file ? undo_file(tx, &it, record, &msgs, &errors) :
+                                  undo_runtime(tx, &it, record, flags, &msgs, &errors);
+                if (k > 0)
+                        n_restored++;
+                else if (k == 0)
+                        n_same++;
                 ht_fault_point("rollback-item");
         }
 
-        /* 3. The new status, or the errors for a retry. */
+        /* 3. The new status, or the errors for a retry. What was restored
+         * stays restored: undoing it again would hide the half-way state
+         * behind a second change; the retry skips what is already back. */
         if (errors) {
                 json_object *arr = json_object_new_array();
                 for (char **e = errors; *e; e++)
                         json_object_array_add(arr, json_object_new_string(*e));
                 json_object_object_add(tx->m, "rollback_errors", arr);
+                /* an apply's undo that stopped: why it was undone, for the run that finishes it */
+                if (reason && streq_ptr(ht_tx_status(tx), "pending"))
+                        json_object_object_add(tx->m, "error", json_object_new_string(reason));
                 (void)tx_save(tx, NULL);
                 _cleanup_free_ char *all = strv_join(errors, "; ");
-                r = set_error(ret_error, -EIO, "journal %s: %zu item(s) could not be restored: %s", tx->txid,
-                              strv_length(errors), all);
+                r = set_error(ret_error, -EIO,
+                              "journal %s: %zu of %zu item(s) not restored: %s; %zu restored now, %zu already as "
+                              "before (they stay so)",
+                              tx->txid, strv_length(errors), n, all, n_restored, n_same);
                 goto out;
         }
         saved_status = xstrdup(ht_tx_status(tx));
@@ -1327,6 +1354,19 @@ int ht_tx_rollback(ht_tx *tx, ht_tx *record, unsigned flags, char ***ret_message
                                  "journal %s: transaction is %s; only committed transactions can be rolled back",
                                  tx->txid, ht_tx_status(tx));
         return undo(tx, record, flags, "rolled-back", NULL, ret_messages, ret_error);
+}
+
+int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error) {
+        int r = require_pending(tx, ret_error);
+        if (r < 0)
+                return r;
+        set_status(tx, "failed");
+        set_now(tx, "failed_at");
+        json_object_object_add(tx->m, "error", json_object_new_string(reason ? reason : "failed"));
+        r = tx_save(tx, ret_error);
+        if (r < 0)
+                set_status(tx, "pending");
+        return r;
 }
 
 int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_error) {
@@ -1703,8 +1743,13 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 r = tx_attach(tx, journal_fd);
                 if (r < 0)
                         err = xasprintf("journal %s: cannot open it: %s", tx->txid, ht_strerror(-r));
-                else
-                        r = undo(tx, NULL, 0, "recovered", "interrupted; undone by the next run", &msgs, &err);
+                else {
+                        /* an apply whose own undo stopped part-way says why it failed */
+                        const char *why = get_str(tx->m, "error");
+                        _cleanup_free_ char *reason = why ? xasprintf("%s; its undo finished by the next run", why) :
+                                                            xstrdup("interrupted; undone by the next run");
+                        r = undo(tx, NULL, 0, "recovered", reason, &msgs, &err);
+                }
                 if (ret_messages) {
                         strv_pushf(ret_messages, "journal %s: an unfinished %s was found%s", tx->txid,
                                    ht_tx_command(tx), r < 0 ? "" : "; undone");

@@ -116,11 +116,21 @@ int ht_tx_commit(ht_tx *tx, char **ret_error);
  * mid-rollback is recovered too; the caller commits record afterwards.
  * Status becomes rolled-back. Human-readable lines about what was done go
  * to *ret_messages (appended). A partial failure leaves the status as it
- * was, records rollback_errors and returns -EIO; it can be retried. */
+ * was, records rollback_errors and returns -EIO, the error naming every
+ * item not restored with the value it has; what was restored stays so,
+ * and a retry skips it. */
 int ht_tx_rollback(ht_tx *tx, ht_tx *record, unsigned flags, char ***ret_messages, char **ret_error);
 
+/* A rollback that stopped part-way: mark its own pending transaction
+ * failed, reason stored as error, without undoing what it restored (that
+ * stays restored; the rolled-back transaction keeps its status and
+ * rollback_errors, so the next rollback finishes it). */
+int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error);
+
 /* Apply failed: undo what this pending transaction did, status failed,
- * reason stored as error. */
+ * reason stored as error. When an item cannot be restored the transaction
+ * stays pending (with rollback_errors), so the next run's recovery retries
+ * the undo; -EIO then. */
 int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_error);
 
 /* Find pending transactions (a crash mid-apply or mid-rollback) and undo

@@ -8,7 +8,9 @@
 #   good             hosttune apply -> reboot -> verify --boot: ok
 #   sabotaged        the same, grub.cfg regeneration undone and sysctl
 #                    overridden: verify --boot reports drift
-# HT_BOOT_SCENARIOS chooses (default: all four); other settings in
+#   rollback         good's apply -> reboot -> verify -> rollback -> reboot:
+#                    the original state holds (three boots)
+# HT_BOOT_SCENARIOS chooses (default: all five); other settings in
 # run-scenario.sh and build-image.sh. Host packages: tests/boot/deps.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +31,7 @@ kill -0 "$probe" 2>/dev/null || skip "qemu-system-x86_64 cannot start a machine 
 kill "$probe"
 wait "$probe" 2>/dev/null
 
-SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged}
+SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback}
 export HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
 
 # Children run in the background so that a TERM to this script reaches

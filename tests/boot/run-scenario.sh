@@ -4,8 +4,10 @@
 # (built on this host: same glibc as the Debian 12 guest), the verify
 # unit, profiles/ and rules/ of the source tree and the scenario scripts.
 # Boot 1 runs apply.sh and reboots (qemu is started again: a power cycle
-# through firmware and GRUB), boot 2 runs verify.sh and powers off; the
-# results are read back from the payload disk with debugfs.
+# through firmware and GRUB), boot 2 runs verify.sh and powers off (a
+# scenario with rollback.sh runs it too and reboots: boot 3 runs
+# restored.sh and powers off); the results are read back from the payload
+# disk with debugfs.
 # Exit 0 pass, 1 fail. Environment: HOSTTUNE (the binary, default
 # ./hosttune), HT_PKGDATADIR, HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
 # default 480 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
@@ -75,7 +77,7 @@ qemu-img create -q -f qcow2 -b "$IMG/base.qcow2" -F qcow2 "$WORK/disk.qcow2"
 t0=$(now)
 log "$NAME: booting ($(qemu_accel), ${GUEST_SMP} vCPUs, work dir $WORK)"
 state=
-for boot in 1 2; do
+for boot in 1 2 3; do
         tb=$(now)
         boot_once "$WORK/disk.qcow2" "$WORK/payload.img" "$WORK/serial-$boot.log"
         state=$BOOT_RESULT
@@ -86,7 +88,8 @@ done
 debugfs -R 'cat /results.txt' "$WORK/payload.img" >"$WORK/results.txt" 2>/dev/null || true
 (cd "$WORK" && debugfs -R 'rdump /out .' payload.img >/dev/null 2>&1) || true
 sed 's/^/    /' "$WORK/results.txt"
-if [ "$state" = poweroff ] && grep -q '^HARNESS\[boot2\] RESULT PASS' "$WORK/results.txt"; then
+# the boot that powered off gives the verdict (boot 2, or 3 after a rollback)
+if [ "$state" = poweroff ] && grep -q "^HARNESS\[boot$boot\] RESULT PASS" "$WORK/results.txt"; then
         result=PASS
 else
         log "$NAME: last serial lines of boot ${boot}:"

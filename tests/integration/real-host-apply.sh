@@ -4,53 +4,58 @@
 # directory, check /proc/sys and HugePages_Total, verify, roll back, and
 # check every value is as before. Root only, and only where /proc/sys is
 # writable; whatever happens, the saved values are written back (trap).
+# Confined (real-host-lib.sh): the runtime writes reach the real kernel,
+# the files hosttune writes land in a throwaway tree, and the machine's
+# own /etc, /var/lib/hosttune and /run/hosttune.lock are checked unchanged.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
+. "$top_srcdir/tests/integration/real-host-lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "not root"
 real_host_lock
 [ -r /proc/sys/vm/swappiness ] && [ -r /proc/sys/vm/nr_hugepages ] || skip_all "no vm.swappiness or vm.nr_hugepages"
 grep -q '^HugePages_Total:' /proc/meminfo || skip_all "no HugePages in this kernel"
-dropin=/etc/sysctl.d/90-hosttune.conf
-[ -e "$dropin" ] && skip_all "$dropin exists: hosttune manages this machine; not touching it"
-[ -e /run/hosttune.lock ] && command -v flock >/dev/null 2>&1 && ! flock -n /run/hosttune.lock true &&
-        skip_all "another hosttune runs on this machine"
+confine_ok || skip_all "no private mount namespace here (unshare -m, mount --bind): cannot confine hosttune"
+CROOT=$tmp/root
+mkconfined_root "$CROOT"
+dropin=$CROOT/etc/sysctl.d/90-hosttune.conf
 
 swap0=$(cat /proc/sys/vm/swappiness)
 hp0=$(cat /proc/sys/vm/nr_hugepages)
 # a no-op write tells whether /proc/sys takes writes (read-only in containers)
 printf '%s\n' "$swap0" 2>/dev/null >/proc/sys/vm/swappiness || skip_all "/proc/sys is read-only"
 printf '%s\n' "$hp0" 2>/dev/null >/proc/sys/vm/nr_hugepages || skip_all "/proc/sys/vm/nr_hugepages is read-only"
-had_sysctl_d=no
-[ -d /etc/sysctl.d ] && had_sysctl_d=yes
-had_lock=no
-[ -e /run/hosttune.lock ] && had_lock=yes
 # THP: a choice file that shows three words and takes one (a fixture's
 # plain file takes anything; the kernel's refuses "always [madvise] never")
 thp=/sys/kernel/mm/transparent_hugepage
-tmpfiles_dropin=/etc/tmpfiles.d/hosttune.conf
+tmpfiles_dropin=$CROOT/etc/tmpfiles.d/hosttune.conf
 word() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
 thp_ok=no
-if [ -w "$thp/enabled" ] && [ -w "$thp/defrag" ] && [ ! -e "$tmpfiles_dropin" ]; then
+if [ -w "$thp/enabled" ] && [ -w "$thp/defrag" ]; then
         thp_en0=$(word "$thp/enabled") thp_df0=$(word "$thp/defrag")
         thp_ok=yes
 fi
-had_tmpfiles_d=no
-[ -d /etc/tmpfiles.d ] && had_tmpfiles_d=yes
 
+# another choice list (mm/shmem.c shmem_enabled_store takes one word) and
+# a value the kernel prints tab-separated (kernel.sem, proc_dointvec)
+shm=$thp/shmem_enabled
+sem=/proc/sys/kernel/sem
+other_ok=no
+if [ -w "$shm" ] && [ -w "$sem" ] && grep -q '\[' "$shm"; then
+        shm0=$(cat "$shm") sem0=$(cat "$sem")
+        other_ok=yes
+fi
 restore() {
+        if [ "$other_ok" = yes ]; then
+                printf '%s\n' "$shm0" | sed 's/.*\[\(.*\)\].*/\1/' >"$shm" 2>/dev/null
+                printf '%s\n' "$sem0" >"$sem" 2>/dev/null
+        fi
         printf '%s\n' "$swap0" >/proc/sys/vm/swappiness 2>/dev/null
         printf '%s\n' "$hp0" >/proc/sys/vm/nr_hugepages 2>/dev/null
         if [ "$thp_ok" = yes ]; then
                 printf '%s\n' "$thp_en0" >"$thp/enabled" 2>/dev/null
                 printf '%s\n' "$thp_df0" >"$thp/defrag" 2>/dev/null
-                rm -f "$tmpfiles_dropin"
-                [ "$had_tmpfiles_d" = yes ] || rmdir /etc/tmpfiles.d 2>/dev/null
         fi
-        # only what this test may have made: the drop-in it checked was absent
-        rm -f "$dropin"
-        [ "$had_sysctl_d" = yes ] || rmdir /etc/sysctl.d 2>/dev/null
-        [ "$had_lock" = yes ] || rm -f /run/hosttune.lock
         rm -rf "$tmp"
 }
 trap restore EXIT
@@ -64,21 +69,15 @@ summary = "hosttune real-host test: two sysctl values, nothing else";
 sysctl = { vm = { swappiness = $swap1; nr_hugepages = $hp1; }; };
 EOP
 state=$tmp/state
-hr() {
-        want=$1 desc=$2
-        shift 2
-        "$HOSTTUNE" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" --state-dir "$state" "$@" \
-                >"$tmp/out" 2>"$tmp/err"
-        rc=$?
-        if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
-                not_ok "$desc: exit $rc, expected $want; stderr: $(head -c 600 "$tmp/err")"; fi
-}
+PROFILES=$tmp/profiles RULES=$top_srcdir/rules
+hr() { hc "$@" --state-dir "$state"; }
+host_files >"$tmp/host-files-before"
 
 # the plan must touch the two values and the sysctl drop-in, nothing else
 hr 2 "plan on the real host" --json plan ht-real-host-test
 cp "$tmp/out" "$tmp/plan.json"
 check "plan: only sysctl changes" "sysctl sysctl" "$(jq_get "$tmp/plan.json" 'changes.*.backend' | tr '\n' ' ' | sed 's/ $//')"
-check "plan: only the sysctl drop-in" "$dropin" "$(jq_get "$tmp/plan.json" 'files.*.path' | tr '\n' ' ' | sed 's/ $//')"
+check "plan: only the sysctl drop-in" "/etc/sysctl.d/90-hosttune.conf" "$(jq_get "$tmp/plan.json" 'files.*.path' | tr '\n' ' ' | sed 's/ $//')"
 check "plan: no actions" "0" "$(jq_get "$tmp/plan.json" actions.#)"
 if [ "$failed" -gt 0 ]; then
         echo "# the plan would touch more than this test restores; not applying"
@@ -110,7 +109,7 @@ if [ "$hpk" -gt "$hp0" ] || [ "$hpt" -gt "$hp0" ]; then ok "the kernel's pool gr
 else not_ok "the kernel's pool did not grow: still $hpt after asking for $hp1"; fi
 check_contains "the drop-in persists vm.swappiness" "vm.swappiness = $swap1" "$dropin"
 check "the drop-in is 0644 root:root" "644 0:0" "$(stat -c '%a %u:%g' "$dropin")"
-check "the lock is /run/hosttune.lock" "yes" "$([ -f /run/hosttune.lock ] && echo yes || echo no)"
+check "the lock is the tree's /run/hosttune.lock" "yes" "$([ -f "$CROOT/run/hosttune.lock" ] && echo yes || echo no)"
 
 hr 0 "apply again changes nothing" --json apply ht-real-host-test
 check "second apply: changed false" "false" "$(jq_get "$tmp/out" changed)"
@@ -128,7 +127,6 @@ check_contains "rollback names the transaction" "$txid" "$tmp/out"
 check "vm.swappiness as before" "$swap0" "$(cat /proc/sys/vm/swappiness)"
 check "vm.nr_hugepages as before" "$hp0" "$(cat /proc/sys/vm/nr_hugepages)"
 check "the drop-in is gone" "no" "$([ -e "$dropin" ] && echo yes || echo no)"
-check "/etc/sysctl.d as before" "$had_sysctl_d" "$([ -d /etc/sysctl.d ] && echo yes || echo no)"
 hr 0 "history" --json history
 check "history: the apply is rolled back, the rollback recorded" "rolled-back committed" \
         "$(jq_get "$tmp/out" 'transactions.*.status' | tr '\n' ' ' | sed 's/ $//')"
@@ -148,10 +146,47 @@ EOP
         check "THP: enabled as before" "$thp_en0" "$(word "$thp/enabled")"
         check "THP: defrag as before" "$thp_df0" "$(word "$thp/defrag")"
         check "THP: the tmpfiles drop-in is gone" "no" "$([ -e "$tmpfiles_dropin" ] && echo yes || echo no)"
-        check "THP: /etc/tmpfiles.d as before" "$had_tmpfiles_d" "$([ -d /etc/tmpfiles.d ] && echo yes || echo no)"
+        check "THP: the tree's /etc/tmpfiles.d is gone too" "no" "$([ -d "$CROOT/etc/tmpfiles.d" ] && echo yes || echo no)"
 else
-        skip "THP: apply and roll back on the real kernel" \
-                "no writable $thp/enabled and defrag, or $tmpfiles_dropin exists (hosttune manages this machine)"
+        skip "THP: apply and roll back on the real kernel" "no writable $thp/enabled and defrag"
 fi
 
+# ---- shmem_enabled and kernel.sem on the real kernel ---------------------
+if [ "$other_ok" = yes ]; then
+        shmw0=$(word "$shm")
+        shm1=$([ "$shmw0" = advise ] && echo never || echo advise)
+        # one more semaphore set (semmni): raises a limit, lowers none
+        sem_sp=$(printf '%s\n' "$sem0" | tr -s ' \t' '  ')
+        sem1=$(printf '%s\n' "$sem_sp" | awk '{ $4 = $4 + 1; print }')
+        cat >"$tmp/profiles/ht-real-host-fields.profile" <<EOP
+summary = "hosttune real-host test: shmem_enabled and kernel.sem, nothing else";
+sysctl = { kernel = { sem = "$sem1"; }; };
+sysfs = ( { path = "$shm"; value = "$shm1"; } );
+EOP
+        hr 0 "fields: apply on the real kernel" --json apply ht-real-host-fields
+        ftx=$(jq_get "$tmp/out" txid)
+        check "fields: shmem_enabled is $shm1" "$shm1" "$(word "$shm")"
+        check "fields: kernel.sem is $sem1" "$sem1" "$(tr -s ' \t' '  ' <"$sem")"
+        m=$state/journal/$ftx/manifest.json
+        i=0 jsem= jshm=
+        while [ "$i" -lt "$(jq_get "$m" items.#)" ]; do
+                case $(jq_get "$m" "items.$i.key") in
+                kernel.sem) jsem=$(jq_get "$m" "items.$i.prior.value") ;;
+                "$shm") jshm=$(jq_get "$m" "items.$i.prior.value") ;;
+                esac
+                i=$((i + 1))
+        done
+        check "fields: the journal keeps shmem_enabled as the word the kernel takes" "$shmw0" "$jshm"
+        check "fields: the journal keeps kernel.sem one space apart" "$sem_sp" "$jsem"
+        hr 0 "fields: rollback on the real kernel" rollback
+        check "fields: shmem_enabled as before, as the kernel prints it" "$shm0" "$(cat "$shm")"
+        check "fields: kernel.sem as before, as the kernel prints it (tabs)" "$sem0" "$(cat "$sem")"
+else
+        skip "fields: shmem_enabled and kernel.sem on the real kernel" "no writable $shm choice list or $sem"
+fi
+
+host_files >"$tmp/host-files-after"
+if d=$(diff "$tmp/host-files-before" "$tmp/host-files-after"); then
+        ok "the machine's own /etc, /boot, /var/lib/hosttune and /run/hosttune.lock are untouched"
+else not_ok "the machine's files changed: $(printf '%s' "$d" | head -c 800)"; fi
 finish

@@ -278,6 +278,14 @@ static void test_kernel_value(void **state) {
         assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "1\t2", &rb), 0);
         assert_string_equal(rb, "1\t2");
         free(rb);
+        /* a fixture's sysctl of integer fields prints them as the kernel's
+         * proc_dointvec does, tab-separated, however they were written */
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", " 9000  65500", &rb), 0);
+        assert_string_equal(rb, "9000\t65500");
+        free(rb);
+        assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "a  b", &rb), 0);
+        assert_string_equal(rb, "a  b");
+        free(rb);
         rb = NULL;
         assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", "1\nvm.x=2", &rb), -EINVAL);
         assert_null(rb);
@@ -314,10 +322,53 @@ static void test_kernel_choice(void **state) {
         assert_int_equal(ht_write_kernel_value(f->c, thp, w, NULL), 0);
         free(w);
         assert_file(f, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-        /* a plain value is restored exactly as read, tabs and all */
-        w = ht_kernel_value_to_restore("32000\t1024000000\t500\t32000");
-        assert_string_equal(w, "32000\t1024000000\t500\t32000");
-        free(w);
+}
+
+/* The form the journal keeps and rollback writes back: what the kernel
+ * takes on write, whatever it printed. */
+static void test_kernel_value_to_restore(void **state) {
+        (void)state;
+        static const struct {
+                const char *raw, *want;
+        } cases[] = {
+                /* choice lists: the marked word (mm/huge_memory.c, mm/shmem.c, block/elevator.c) */
+                {"always [madvise] never", "madvise"},
+                {"[always] madvise never", "always"},
+                {"always defer defer+madvise [madvise] never", "madvise"},
+                {"always defer [defer+madvise] madvise never", "defer+madvise"},
+                {"always within_size advise [never] deny force", "never"},
+                {"[mq-deadline] kyber bfq none", "mq-deadline"},
+                {"mq-deadline kyber [bfq] none", "bfq"},
+                {"[none] mq-deadline", "none"},
+                {"always inherit [madvise] never", "madvise"},
+                {"[never]", "never"},
+                {"always\t[madvise]\tnever", "madvise"},
+                /* integer fields: one space between them (kernel.sem, ip_local_port_range, tcp_rmem) */
+                {"32000\t1024000000\t500\t32000", "32000 1024000000 500 32000"},
+                {"32768\t60999", "32768 60999"},
+                {"4096\t131072\t6291456", "4096 131072 6291456"},
+                {"4\t4\t1\t7", "4 4 1 7"},
+                {"  250   32000 ", "250 32000"},
+                {"-1\t5", "-1 5"},
+                {"60", "60"},
+                {"18446744073692774399", "18446744073692774399"},
+                /* anything else exactly as read: a string's blanks are its own */
+                {"|/usr/lib/systemd/systemd-coredump %P %u  %g", "|/usr/lib/systemd/systemd-coredump %P %u  %g"},
+                {"core", "core"},
+                {"1 2 x", "1 2 x"},
+                {"", ""},
+                /* not a choice list: more than one mark, or a mark around blanks or nothing */
+                {"[a] [b]", "[a] [b]"},
+                {"[a b]", "[a b]"},
+                {"a [] b", "a [] b"},
+                {"a [b]c", "a [b]c"},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                char *w = ht_kernel_value_to_restore(cases[i].raw);
+                if (strcmp(w, cases[i].want) != 0)
+                        fail_msg("'%s': got '%s', want '%s'", cases[i].raw, w, cases[i].want);
+                free(w);
+        }
 }
 
 static void test_read_file_at(void **state) {
@@ -352,6 +403,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_cleanup_temp_files, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_kernel_value, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_kernel_choice, setup, teardown),
+                cmocka_unit_test(test_kernel_value_to_restore),
                 cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1019,6 +1019,123 @@ static void test_long_history_few_fds(void **state) {
         json_object_put(list);
 }
 
+/* The journal keeps a runtime value as the kernel takes it on write: the
+ * marked word of a choice list, integer fields one space apart. */
+static void test_runtime_prior_writable(void **state) {
+        fixture *f = *state;
+        tt_mkdir(f->root, "sys");
+        tt_mkdir(f->root, "sys/kernel");
+        tt_mkdir(f->root, "sys/kernel/mm");
+        tt_mkdir(f->root, "sys/kernel/mm/transparent_hugepage");
+        tt_put(f->root, "sys/kernel/mm/transparent_hugepage/defrag",
+               "always defer [defer+madvise] madvise never\n", 0644);
+        tt_put(f->root, "proc/sys/kernel/sem", "32000\t1024000000\t500\t32000\n", 0644);
+        tt_put(f->root, "proc/sys/kernel/core_pattern", "core  %p\n", 0644);
+        ht_tx *tx = NULL;
+        char *err = NULL;
+        must(ht_tx_begin(f->c, "apply", "t", NULL, NULL, &tx, &err), err);
+        size_t i0, i1, i2, i3;
+        err = NULL;
+        must(ht_tx_record_runtime(tx, "sysfs", "/sys/kernel/mm/transparent_hugepage/defrag",
+                                  "/sys/kernel/mm/transparent_hugepage/defrag", NULL, "never", &i0, &err), err);
+        err = NULL;
+        must(ht_tx_record_runtime(tx, "sysctl", "kernel.sem", "/proc/sys/kernel/sem", NULL, "32000 1024000000 500 32000",
+                                  &i1, &err), err);
+        err = NULL;
+        must(ht_tx_record_runtime(tx, "sysctl", "kernel.core_pattern", "/proc/sys/kernel/core_pattern", NULL, "core",
+                                  &i2, &err), err);
+        /* a value given by the caller (a rollback recording what it found) too */
+        err = NULL;
+        must(ht_tx_record_runtime(tx, "sysfs", "x", "/sys/kernel/mm/transparent_hugepage/defrag",
+                                  "[always] madvise never", "madvise", &i3, &err), err);
+        assert_string_equal(str_at(item_at(tx, i0), "prior", "value"), "defer+madvise");
+        assert_string_equal(str_at(item_at(tx, i1), "prior", "value"), "32000 1024000000 500 32000");
+        assert_string_equal(str_at(item_at(tx, i2), "prior", "value"), "core  %p");
+        assert_string_equal(str_at(item_at(tx, i3), "prior", "value"), "always");
+        /* and the manifest on disk says the same */
+        char *mp = xasprintf("%s/journal/%s/manifest.json", f->state, ht_tx_txid(tx));
+        json_object *m = json_object_from_file(mp);
+        assert_non_null(m);
+        json_object *items, *prior, *v;
+        assert_true(json_object_object_get_ex(m, "items", &items));
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(items, i0), "prior", &prior));
+        assert_true(json_object_object_get_ex(prior, "value", &v));
+        assert_string_equal(json_object_get_string(v), "defer+madvise");
+        json_object_put(m);
+        free(mp);
+        ht_tx_free(tx);
+}
+
+static int read_int(const char *root, const char *rel) {
+        char *s = tt_get(root, rel);
+        int v = atoi(s);
+        free(s);
+        return v;
+}
+
+/* A rollback that cannot put one value back: what it restored stays
+ * restored, the error names the item and the value it has, the apply
+ * stays committed, and a second rollback finishes it. */
+static void test_rollback_partial_failure(void **state) {
+        fixture *f = *state;
+        char *before = tt_tree(f->root);
+        ht_tx_free(run_apply(f->c, false, true));
+        ht_tx *tx, *rb = NULL;
+        char *err = NULL;
+        assert_int_equal(ht_journal_last_committed(f->c, "apply", &tx, &err), 0);
+        must(ht_tx_begin(f->c, "rollback", "oracle", NULL, NULL, &rb, &err), err);
+        /* newest first: nr_hugepages is restored, then swappiness fails */
+        setenv("HOSTTUNE_FAULT_FAIL", "restore-runtime:2", 1);
+        ht_fault_reset();
+        char **msgs = NULL;
+        err = NULL;
+        assert_int_equal(ht_tx_rollback(tx, rb, 0, &msgs, &err), -EIO);
+        unsetenv("HOSTTUNE_FAULT_FAIL");
+        assert_non_null(err);
+        assert_non_null(strstr(err, "1 of 6 item(s) not restored"));
+        assert_non_null(strstr(err, "vm.swappiness"));
+        assert_non_null(strstr(err, "writing '60' back failed"));
+        assert_non_null(strstr(err, "it is '10'"));
+        assert_non_null(strstr(err, "5 restored now"));
+        free(err);
+        assert_string_equal(ht_tx_status(tx), "committed");
+        assert_int_equal(read_int(f->root, "proc/sys/vm/nr_hugepages"), 0);
+        assert_int_equal(read_int(f->root, "proc/sys/vm/swappiness"), 10);
+        bool said = false;
+        for (char **m = msgs; m && *m; m++)
+                said = said || strstr(*m, "vm.nr_hugepages: restored 0 (was 512)");
+        assert_true(said);
+        strv_free(msgs);
+        msgs = NULL;
+        /* the rollback record is closed as failed, its restores kept */
+        err = NULL;
+        must(ht_tx_close_failed(rb, "rollback incomplete", &err), err);
+        assert_string_equal(ht_tx_status(rb), "failed");
+        ht_tx_free(rb);
+        assert_int_equal(read_int(f->root, "proc/sys/vm/nr_hugepages"), 0);
+        ht_tx_free(tx);
+
+        /* no pending transaction is left for a recovery to undo */
+        err = NULL;
+        assert_int_equal(ht_journal_recover(f->c, NULL, &err), 0);
+        assert_int_equal(read_int(f->root, "proc/sys/vm/nr_hugepages"), 0);
+
+        /* again: only swappiness is left, and it goes back */
+        err = NULL;
+        assert_int_equal(ht_journal_last_committed(f->c, "apply", &tx, &err), 0);
+        must(ht_tx_rollback(tx, NULL, 0, &msgs, &err), err);
+        assert_int_equal(strv_length(msgs), 1);
+        assert_string_equal(msgs[0], "vm.swappiness: restored 60 (was 10)");
+        assert_string_equal(ht_tx_status(tx), "rolled-back");
+        assert_null(json_object_object_get(ht_tx_manifest(tx), "rollback_errors"));
+        char *after = tt_tree(f->root);
+        assert_string_equal(before, after);
+        strv_free(msgs);
+        ht_tx_free(tx);
+        free(before);
+        free(after);
+}
+
 static void test_fault_spec(void **state) {
         /* numeric, named, named:N; a non-matching spec never fires */
         const struct {
@@ -1085,6 +1202,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_committed_since, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_recover_cleans_leftovers, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_long_history_few_fds, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_runtime_prior_writable, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_rollback_partial_failure, setup, teardown),
                 cmocka_unit_test(test_fault_spec),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,9 @@
 # carries scenario/apply.sh (boot 1) and scenario/verify.sh (boot 2).
 # Boot 1 runs apply.sh then reboots; boot 2 runs verify.sh then powers
 # off. A scenario without verify.sh is a single boot (the image's prime
-# boot). Everything goes to the serial console and /payload/results.txt;
+# boot). A scenario with rollback.sh runs it after verify.sh in boot 2
+# and reboots once more: boot 3 runs restored.sh (a rollback is only
+# complete once the restored kernel command line is booted). Everything goes to the serial console and /payload/results.txt;
 # files the scripts leave in /payload/out come back to the host too.
 P=/payload
 STATE=/var/lib/ht-harness
@@ -36,19 +38,34 @@ run_step() {
 }
 log "uptime=$(cut -d' ' -f1 /proc/uptime)s cmdline=$(cat /proc/cmdline)"
 
-if [ "$stage" = 1 ]; then
-        run_step apply
-        log "apply rc=$rc"
-        [ "$rc" = 0 ] || finish FAIL
-        [ -f $P/scenario/verify.sh ] || finish PASS
-        echo 2 >$STATE/stage
+reboot_to() { # STAGE
+        echo "$1" >$STATE/stage
         save_journal
         umount $P
         sync
         systemctl reboot
         exit 0
+}
+
+if [ "$stage" = 1 ]; then
+        run_step apply
+        log "apply rc=$rc"
+        [ "$rc" = 0 ] || finish FAIL
+        [ -f $P/scenario/verify.sh ] || finish PASS
+        reboot_to 2
+fi
+
+if [ "$stage" = 3 ]; then
+        run_step restored
+        log "restored rc=$rc"
+        if [ "$rc" = 0 ]; then finish PASS; else finish FAIL; fi
 fi
 
 run_step verify
 log "verify rc=$rc"
-if [ "$rc" = 0 ]; then finish PASS; else finish FAIL; fi
+[ "$rc" = 0 ] || finish FAIL
+[ -f $P/scenario/rollback.sh ] || finish PASS
+run_step rollback
+log "rollback rc=$rc"
+[ "$rc" = 0 ] || finish FAIL
+reboot_to 3

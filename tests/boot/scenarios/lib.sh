@@ -14,6 +14,9 @@
 P=/payload
 OUT=$P/out
 EXPECT=/var/lib/ht-boot-test/expect
+# the state before the apply (scenario rollback), in the same format
+ORIG_DIR=/var/lib/ht-boot-test
+ORIG=$ORIG_DIR/orig
 UNIT=hosttune-verify.service
 [ -f $P/env ] && . $P/env
 mkdir -p /var/lib/ht-boot-test $OUT
@@ -129,12 +132,27 @@ check_one() {
         *) echo "skip $kind $*: no independent check" ;;
         esac
 }
-check_expectations() {
-        if [ ! -s $EXPECT ]; then
-                fail "no expectations recorded by apply.sh"
+check_expectations() { check_expectations_in $EXPECT; }
+check_expectations_in() { # FILE
+        if [ ! -s "$1" ]; then
+                fail "no expectations recorded by apply.sh in $1"
                 return
         fi
-        while IFS= read -r line; do check_one "$line"; done <$EXPECT
+        while IFS= read -r line; do check_one "$line"; done <"$1"
+}
+
+# The files hosttune edits or creates, as a list of checksums, modes and
+# link targets: equal lists before an apply and after its rollback mean
+# every file is back and none was left behind.
+files_state() {
+        for f in /etc/default/grub /boot/grub/grub.cfg; do
+                echo "$(stat -c '%a %U:%G' "$f") $(sha256sum "$f")"
+        done
+        find /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/systemd/system \( -type f -o -type l \) \
+                2>/dev/null | sort | while IFS= read -r f; do
+                if [ -L "$f" ]; then echo "link $f -> $(readlink "$f")"
+                else echo "$(stat -c '%a %U:%G' "$f") $(sha256sum "$f")"; fi
+        done
 }
 
 # The boot unit ran, exited with WANT (0 ok, 2 drift...), and logged a
