@@ -232,6 +232,7 @@ void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {
                         strv_push(&f->mysql_binaries, bins[i]);
 
         collect_processes(c, f);
+        ht_facts_collect_oracle(c, f);
 }
 
 void ht_facts_workload_free(ht_facts *f) {
@@ -243,4 +244,5 @@ void ht_facts_workload_free(ht_facts *f) {
         strv_free(f->oratab_sids);
         strv_free(f->mysql_units);
         strv_free(f->mysql_binaries);
+        ht_facts_oracle_free(f);
 }

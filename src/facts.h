@@ -65,6 +65,24 @@ typedef struct {
         uint64_t max_heap_bytes;  /* java: -Xmx / -XX:MaxHeapSize, HT_U64_UNKNOWN when not given */
 } ht_process;
 
+/* One database of oratab and what its parameter file says
+ * (facts-oracle.c). Sizes in bytes, HT_U64_UNKNOWN when not set. */
+typedef struct {
+        char *sid, *home;
+        bool start;                /* oratab's third field is Y */
+        bool asm_instance;         /* +ASM, -MGMTDB: not sized */
+        char *owner;               /* the owner of ORACLE_HOME (/etc/passwd), NULL unknown */
+        int64_t owner_uid;         /* -1 unknown */
+        bool running;              /* ora_pmon_SID runs */
+        char *parameter_file;      /* the file the parameters were read from (as shown) */
+        uint64_t sga_max_size, sga_target, memory_target, memory_max_target;
+        uint64_t pga_aggregate_target, processes;
+        char *use_large_pages;     /* TRUE, FALSE, ONLY, AUTO, AUTO_ONLY as written; NULL not set */
+        ht_tristate lock_sga;
+        uint64_t hugepages_bytes;  /* what its SGA needs in HugePages; 0: none or unknown */
+        char *excluded;            /* why it is left out of the HugePages sum, NULL: not */
+} ht_oracle_db;
+
 typedef struct ht_facts {
         /* kernel */
         char *kernel_release;      /* /proc/sys/kernel/osrelease */
@@ -156,6 +174,12 @@ typedef struct ht_facts {
         char **oratab_sids;              /* the databases it lists */
         char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
+        /* Oracle configuration (facts-oracle.c) */
+        bool oracle_dbs_known;           /* oratab was read */
+        ht_oracle_db *oracle_dbs;        /* in oratab order */
+        size_t n_oracle_dbs;
+        uint64_t oracle_sga_bytes;       /* the sum of hugepages_bytes */
+        char **oracle_sga_from;          /* the parameter files of that sum */
 
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no /proc/sys or /sys under the root */
