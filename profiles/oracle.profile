@@ -41,7 +41,7 @@ summary = "Oracle Database: preinstall kernel parameters and limits, HugePages f
 inherit = "base";
 
 params = {
-        # SGA_MAX_SIZE in bytes (18G...) for vm.nr_hugepages, 0: none; default: the SGAs in oratab's spfiles/pfiles (hosttune(8) FACTS).
+        # SGA_MAX_SIZE in bytes (18G...) for vm.nr_hugepages, 0: none; default: the SGAs in oratab's spfiles/pfiles (hosttune(8), JSON, facts).
         sga_max_size = "= facts.workload.oracle.sga_bytes";
         # Pages on top of ceil(SGA / Hugepagesize).
         hugepage_slack = 2;

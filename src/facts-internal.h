@@ -76,6 +76,10 @@ int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret);
 void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
 
+/* facts-mysql.c */
+void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);
+void ht_facts_mysql_config_free(ht_facts *f);
+
 /* facts-oracle.c */
 /* The name of uid in the root's /etc/passwd, NULL when none. */
 char *ht_facts_passwd_name(const ht_context *c, uint64_t uid);

@@ -255,6 +255,17 @@ static json_object *workload_json(const ht_facts *f) {
         json_object *mysql = json_object_new_object();
         add(mysql, "units", j_strv(f->mysql_units ? f->mysql_units : (char *[]){NULL}));
         add(mysql, "binaries", j_strv(f->mysql_binaries ? f->mysql_binaries : (char *[]){NULL}));
+        const ht_mysql_config *mc = &f->mysql_config;
+        json_object *cfg = json_object_new_object();
+        add(cfg, "files", j_strv(mc->files ? mc->files : (char *[]){NULL}));
+        for (size_t i = 0; i < HT_MYSQL_N_SIZES; i++)
+                add(cfg, ht_mysql_size_name(i), j_u64(mc->sizes[i]));
+        add(cfg, "large_pages", mc->large_pages == HT_UNKNOWN ? NULL : j_bool(mc->large_pages == HT_YES));
+        add(cfg, "user", j_str(mc->user));
+        add(mysql, "config", cfg);
+        add(mysql, "large_pages_bytes", j_u64(mc->large_pages_bytes));
+        _cleanup_free_ char *lfrom = mc->large_pages_bytes_from ? strv_join(mc->large_pages_bytes_from, ", ") : NULL;
+        add(mysql, "large_pages_bytes_from", j_str(lfrom));
         add(o, "mysql", mysql);
         return o;
 }
@@ -302,7 +313,10 @@ json_object *ht_facts_workload_json(const ht_context *c) {
         ht_facts_collect_workload(c, f);
         json_object *o = workload_json(f);
         /* for the resolver, which shows them with the plan and drops them */
-        add(o, "warnings", j_strv(f->warnings ? f->warnings : (char *[]){NULL}));
+        json_object *w = json_object_new_object();
+        add(w, "oracle", j_strv(f->oracle_warnings ? f->oracle_warnings : (char *[]){NULL}));
+        add(w, "mysql", j_strv(f->mysql_warnings ? f->mysql_warnings : (char *[]){NULL}));
+        add(o, "warnings", w);
         return o;
 }
 

@@ -83,6 +83,22 @@ typedef struct {
         char *excluded;            /* why it is left out of the HugePages sum, NULL: not */
 } ht_oracle_db;
 
+/* What the MySQL/MariaDB option files say (facts-mysql.c). */
+#define HT_MYSQL_N_SIZES 5
+typedef struct {
+        char **files;                  /* the option files read, in order */
+        /* innodb_buffer_pool_size, key_buffer_size, aria_pagecache_buffer_size,
+         * innodb_log_buffer_size, query_cache_size (ht_mysql_size_name());
+         * bytes, HT_U64_UNKNOWN when not set */
+        uint64_t sizes[HT_MYSQL_N_SIZES];
+        char *sizes_from[HT_MYSQL_N_SIZES];
+        ht_tristate large_pages;
+        char *large_pages_from;
+        char *user;                    /* user= in a server group */
+        uint64_t large_pages_bytes;    /* what the server puts in large pages; 0: none */
+        char **large_pages_bytes_from;
+} ht_mysql_config;
+
 typedef struct ht_facts {
         /* kernel */
         char *kernel_release;      /* /proc/sys/kernel/osrelease */
@@ -174,6 +190,10 @@ typedef struct ht_facts {
         char **oratab_sids;              /* the databases it lists */
         char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
+        ht_mysql_config mysql_config;    /* facts-mysql.c */
+        /* the warnings reading each workload's files gave (also in
+         * warnings), so a plan shows only its own workload's */
+        char **oracle_warnings, **mysql_warnings;
         /* Oracle configuration (facts-oracle.c) */
         bool oracle_dbs_known;           /* oratab was read */
         ht_oracle_db *oracle_dbs;        /* in oratab order */
@@ -213,6 +233,8 @@ static inline void ht_facts_freep(ht_facts **f) { ht_facts_free(*f); }
 const char *ht_bootloader_kind_to_string(ht_bootloader_kind k);
 /* "oracle", "mysql", "java" */
 const char *ht_process_kind_to_string(ht_process_kind k);
+/* The option name of ht_mysql_config.sizes[i]. */
+const char *ht_mysql_size_name(size_t i);
 
 /* Whether the root has a running kernel behind it (procfs or sysfs
  * present); an image tree does not. */

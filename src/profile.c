@@ -186,19 +186,22 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&
             json_object_is_type(r->facts, json_type_object) &&
             !json_object_object_get_ex(r->facts, "workload", NULL)) {
-                json_object *w = ht_facts_workload_json(r->c);
-                /* what reading the workload's files found wrong is the
-                 * plan's to show (a database left out, a file not read) */
-                json_object *ws;
-                if (json_object_object_get_ex(w, "warnings", &ws)) {
-                        for (size_t i = 0; i < json_object_array_length(ws); i++) {
-                                const char *m = json_object_get_string(json_object_array_get_idx(ws, i));
-                                if (m && !strv_contains(r->warnings, m))
-                                        strv_push(&r->warnings, m);
-                        }
-                        json_object_object_del(w, "warnings");
-                }
-                json_object_object_add(r->facts, "workload", w);
+                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c));
+        }
+        /* What reading a workload's files found wrong (a database left
+         * out, a file not read) is shown by the plans that use its facts:
+         * workload.warnings.oracle for facts.workload.oracle.*, ... */
+        json_object *ws = NULL;
+        if (startswith(dotted, "workload.") && !startswith(dotted, "workload.warnings") && r->facts &&
+            json_object_is_type(r->facts, json_type_object)) {
+                _cleanup_free_ char *group = xstrndup(dotted + 9, strcspn(dotted + 9, "."));
+                _cleanup_free_ char *wn = xasprintf("workload.warnings.%s", group);
+                ws = ht_facts_lookup_field(r->facts, wn, NULL);
+        }
+        for (size_t i = 0; ws && json_object_is_type(ws, json_type_array) && i < json_object_array_length(ws); i++) {
+                const char *m = json_object_get_string(json_object_array_get_idx(ws, i));
+                if (m && !strv_contains(r->warnings, m))
+                        strv_push(&r->warnings, m);
         }
         bool exists;
         json_object *o = ht_facts_lookup_field(r->facts, dotted, &exists);
