@@ -12,26 +12,39 @@ export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
 ht() { r=$1; shift; "$HOSTTUNE" --root "$r" --profile-path "$top_srcdir/profiles" \
         --rules-path "$top_srcdir/rules" "$@"; }
 d=$(copy_host debian12-kvm)
+# the fixture keeps large_pages off (the server's default): as it is,
+# the pool is reported and nothing is reserved
+ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
+check "large_pages not set: off, 0 bytes" "null 0" \
+        "$(jq -r '[.workload.mysql.config.large_pages, .workload.mysql.large_pages_bytes] | map(tostring) | join(" ")' "$tmp/facts.json")"
+# the DBA turns large pages on; the server package's user (preinst)
+printf '[mysqld]\nloose-large_pages\nuser = mysql\n' >"$d/etc/mysql/mariadb.conf.d/65-large-pages.cnf"
+echo 'mysql:x:102:108:MySQL Server,,,:/nonexistent:/bin/false' >>"$d/etc/passwd"
+echo 'mysql:x:108:' >>"$d/etc/group"
 ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
 cfg() { jq -r ".workload.mysql.config.$1" "$tmp/facts.json"; }
 
 check "the alternatives chain is a chain of links" "/etc/alternatives/my.cnf /etc/mysql/mariadb.cnf" \
         "$(readlink "$d/etc/mysql/my.cnf") $(readlink "$d/etc/alternatives/my.cnf")"
 check "files in the server's order: my.cnf, then conf.d/*.cnf, then mariadb.conf.d/*.cnf sorted" \
-        "/etc/mysql/my.cnf /etc/mysql/conf.d/mysql.cnf /etc/mysql/conf.d/mysqldump.cnf /etc/mysql/mariadb.conf.d/50-mysqld_safe.cnf /etc/mysql/mariadb.conf.d/50-server.cnf /etc/mysql/mariadb.conf.d/60-tuning.cnf" \
+        "/etc/mysql/my.cnf /etc/mysql/conf.d/mysql.cnf /etc/mysql/conf.d/mysqldump.cnf /etc/mysql/mariadb.conf.d/50-mysqld_safe.cnf /etc/mysql/mariadb.conf.d/50-server.cnf /etc/mysql/mariadb.conf.d/60-tuning.cnf /etc/mysql/mariadb.conf.d/65-large-pages.cnf" \
         "$(jq -r '.workload.mysql.config.files | join(" ")' "$tmp/facts.json")"
 check "innodb-buffer-pool-size = 6G (dashes, a trailing comment)" $((6 * 1073741824)) "$(cfg innodb_buffer_pool_size)"
-check "loose-large_pages, bare: on" true "$(cfg large_pages)"
+check "loose-large_pages (65-large-pages.cnf), bare: on" true "$(cfg large_pages)"
 check "key_buffer_size = 32M" $((32 * 1048576)) "$(cfg key_buffer_size)"
 check "innodb_log_buffer_size=64M" $((64 * 1048576)) "$(cfg innodb_log_buffer_size)"
 check "aria_pagecache_buffer_size = \"128M\" in [mariadb] (quoted)" $((128 * 1048576)) "$(cfg aria_pagecache_buffer_size)"
 check "query_cache_size: not set" null "$(cfg query_cache_size)"
 check "large_pages_bytes: the pool" $((6 * 1073741824)) "$(jq .workload.mysql.large_pages_bytes "$tmp/facts.json")"
+check "user = mysql" mysql "$(cfg user)"
+check "large_pages_bytes_from: the pool's file and large_pages' file" \
+        "/etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" \
+        "$(jq -r .workload.mysql.large_pages_bytes_from "$tmp/facts.json")"
 check "no warnings" "[]" "$(jq -c .warnings "$tmp/facts.json")"
 
 ht "$d" --color=never show mysql >"$tmp/show" 2>&1
 check_contains "show: the pool from its file" \
-        "profiles/mysql.profile:26 from /etc/mysql/mariadb.conf.d/60-tuning.cnf" "$tmp/show"
+        "profiles/mysql.profile:26 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
 ht "$d" --json plan mysql >"$tmp/plan.json" 2>/dev/null
 check "plan: nr_hugepages = ceil(6G / 2M) + 2" 3074 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
