@@ -14,7 +14,7 @@ params = {
         # The user and group mysqld runs as: MySQL Reference Manual, "Installing
         # MySQL on Unix/Linux Using Generic Binaries" (groupadd mysql; useradd -r
         # -g mysql -s /bin/false mysql).
-        mysql_user = "mysql";
+        mysql_user = "= if(defined(facts.workload.mysql.config.user), facts.workload.mysql.config.user, \"mysql\")";
         # groupadd mysql, as above (vm.hugetlb_shm_group gets its gid).
         mysql_group = "mysql";
         # The unit that runs mysqld: mysqld.service is MySQL's and RHEL's
@@ -22,8 +22,8 @@ params = {
         # (links in /lib/systemd/system) and RHEL (Alias= in [Install]);
         # hosttune resolves it to the real unit and writes the drop-in there.
         mysql_unit = "mysqld.service";
-        # Bytes of buffer pool to put in HugePages (0: no large pages).
-        innodb_buffer_pool_size = 0;
+        # Bytes of buffer pool to put in HugePages (0: none); default: the option files' pool with large_pages on.
+        innodb_buffer_pool_size = "= facts.workload.mysql.large_pages_bytes";
         # LimitNOFILE for the server: mysqld derives open_files_limit from it
         # (MySQL Reference Manual, "Managing MySQL Server with systemd",
         # https://dev.mysql.com/doc/refman/8.0/en/using-systemd.html).

@@ -41,8 +41,8 @@ summary = "Oracle Database: preinstall kernel parameters and limits, HugePages f
 inherit = "base";
 
 params = {
-        # SGA_MAX_SIZE in bytes (18G, 512M...): sizes vm.nr_hugepages. 0: no HugePages.
-        sga_max_size = 0;
+        # SGA_MAX_SIZE in bytes (18G...) for vm.nr_hugepages, 0: none; default: the SGAs in oratab's spfiles/pfiles (hosttune(8), JSON, facts).
+        sga_max_size = "= facts.workload.oracle.sga_bytes";
         # Pages on top of ceil(SGA / Hugepagesize).
         hugepage_slack = 2;
         # The database release: "19c", "21c" or "23ai" (rules/15-oracle.rules).

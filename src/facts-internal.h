@@ -89,4 +89,15 @@ int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret);
 /* The SIDs of an oratab (SID:ORACLE_HOME:Y|N lines). */
 void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
+
+/* facts-mysql.c */
+void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);
+void ht_facts_mysql_config_free(ht_facts *f);
+
+/* facts-oracle.c */
+/* The name of uid in the root's /etc/passwd, NULL when none. */
+char *ht_facts_passwd_name(const ht_context *c, uint64_t uid);
+/* The databases of f->oratab (read after the processes, for pmon). */
+void ht_facts_collect_oracle(const ht_context *c, ht_facts *f);
+void ht_facts_oracle_free(ht_facts *f);
 void ht_facts_workload_free(ht_facts *f);

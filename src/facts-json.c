@@ -225,10 +225,50 @@ static json_object *workload_json(const ht_facts *f) {
         add(oracle, "uid", j_i64(f->oracle_uid));
         add(oracle, "oratab", j_str(f->oratab));
         add(oracle, "sids", f->oratab ? j_strv(f->oratab_sids ? f->oratab_sids : (char *[]){NULL}) : NULL);
+        json_object *dbs = f->oracle_dbs_known ? json_object_new_array() : NULL;
+        for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                const ht_oracle_db *db = &f->oracle_dbs[i];
+                json_object *j = json_object_new_object();
+                add(j, "sid", j_str(db->sid));
+                add(j, "home", j_str(db->home));
+                add(j, "start", j_bool(db->start));
+                add(j, "asm", j_bool(db->asm_instance));
+                add(j, "owner", j_str(db->owner));
+                add(j, "owner_uid", j_i64(db->owner_uid));
+                add(j, "running", j_bool(db->running));
+                add(j, "parameter_file", j_str(db->parameter_file));
+                add(j, "sga_max_size", j_u64(db->sga_max_size));
+                add(j, "sga_target", j_u64(db->sga_target));
+                add(j, "memory_target", j_u64(db->memory_target));
+                add(j, "memory_max_target", j_u64(db->memory_max_target));
+                add(j, "pga_aggregate_target", j_u64(db->pga_aggregate_target));
+                add(j, "processes", j_u64(db->processes));
+                add(j, "use_large_pages", j_str(db->use_large_pages));
+                add(j, "lock_sga", db->lock_sga == HT_UNKNOWN ? NULL : j_bool(db->lock_sga == HT_YES));
+                add(j, "hugepages_bytes", j_u64(db->hugepages_bytes));
+                add(j, "excluded", j_str(db->excluded));
+                json_object_array_add(dbs, j);
+        }
+        add(oracle, "databases", dbs);
+        /* 0 when no database found needs HugePages: a profile default */
+        add(oracle, "sga_bytes", j_u64(f->oracle_sga_bytes));
+        _cleanup_free_ char *from = f->oracle_sga_from ? strv_join(f->oracle_sga_from, ", ") : NULL;
+        add(oracle, "sga_bytes_from", j_str(from));
         add(o, "oracle", oracle);
         json_object *mysql = json_object_new_object();
         add(mysql, "units", j_strv(f->mysql_units ? f->mysql_units : (char *[]){NULL}));
         add(mysql, "binaries", j_strv(f->mysql_binaries ? f->mysql_binaries : (char *[]){NULL}));
+        const ht_mysql_config *mc = &f->mysql_config;
+        json_object *cfg = json_object_new_object();
+        add(cfg, "files", j_strv(mc->files ? mc->files : (char *[]){NULL}));
+        for (size_t i = 0; i < HT_MYSQL_N_SIZES; i++)
+                add(cfg, ht_mysql_size_name(i), j_u64(mc->sizes[i]));
+        add(cfg, "large_pages", mc->large_pages == HT_UNKNOWN ? NULL : j_bool(mc->large_pages == HT_YES));
+        add(cfg, "user", j_str(mc->user));
+        add(mysql, "config", cfg);
+        add(mysql, "large_pages_bytes", j_u64(mc->large_pages_bytes));
+        _cleanup_free_ char *lfrom = mc->large_pages_bytes_from ? strv_join(mc->large_pages_bytes_from, ", ") : NULL;
+        add(mysql, "large_pages_bytes_from", j_str(lfrom));
         add(o, "mysql", mysql);
         return o;
 }
@@ -275,7 +315,13 @@ json_object *ht_facts_to_json(const ht_facts *f) {
 json_object *ht_facts_workload_json(const ht_context *c) {
         _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
         ht_facts_collect_workload(c, f);
-        return workload_json(f);
+        json_object *o = workload_json(f);
+        /* for the resolver, which shows them with the plan and drops them */
+        json_object *w = json_object_new_object();
+        add(w, "oracle", j_strv(f->oracle_warnings ? f->oracle_warnings : (char *[]){NULL}));
+        add(w, "mysql", j_strv(f->mysql_warnings ? f->mysql_warnings : (char *[]){NULL}));
+        add(o, "warnings", w);
+        return o;
 }
 
 /* One walker for both lookups: a segment at a time, copied for the

@@ -235,6 +235,13 @@ void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {
                         strv_push(&f->mysql_binaries, bins[i]);
 
         collect_processes(c, f);
+        size_t n0 = strv_length(f->warnings);
+        ht_facts_collect_oracle(c, f);
+        size_t n1 = strv_length(f->warnings);
+        ht_facts_collect_mysql_config(c, f);
+        size_t n2 = strv_length(f->warnings);
+        for (size_t i = n0; i < n2; i++)
+                strv_push(i < n1 ? &f->oracle_warnings : &f->mysql_warnings, f->warnings[i]);
 }
 
 void ht_facts_workload_free(ht_facts *f) {
@@ -246,6 +253,10 @@ void ht_facts_workload_free(ht_facts *f) {
         strv_free(f->oratab_sids);
         strv_free(f->mysql_units);
         strv_free(f->mysql_binaries);
+        ht_facts_oracle_free(f);
+        ht_facts_mysql_config_free(f);
+        strv_free(f->oracle_warnings);
+        strv_free(f->mysql_warnings);
 }
 
 /* Sum each of n "Name:   123 kB" fields over the lines of path (smaps has

@@ -70,6 +70,40 @@ typedef struct {
         uint64_t max_heap_bytes;  /* java: -Xmx / -XX:MaxHeapSize, HT_U64_UNKNOWN when not given */
 } ht_process;
 
+/* One database of oratab and what its parameter file says
+ * (facts-oracle.c). Sizes in bytes, HT_U64_UNKNOWN when not set. */
+typedef struct {
+        char *sid, *home;
+        bool start;                /* oratab's third field is Y */
+        bool asm_instance;         /* +ASM, -MGMTDB: not sized */
+        char *owner;               /* the owner of ORACLE_HOME (/etc/passwd), NULL unknown */
+        int64_t owner_uid;         /* -1 unknown */
+        bool running;              /* ora_pmon_SID runs */
+        char *parameter_file;      /* the file the parameters were read from (as shown) */
+        uint64_t sga_max_size, sga_target, memory_target, memory_max_target;
+        uint64_t pga_aggregate_target, processes;
+        char *use_large_pages;     /* TRUE, FALSE, ONLY, AUTO, AUTO_ONLY as written; NULL not set */
+        ht_tristate lock_sga;
+        uint64_t hugepages_bytes;  /* what its SGA needs in HugePages; 0: none or unknown */
+        char *excluded;            /* why it is left out of the HugePages sum, NULL: not */
+} ht_oracle_db;
+
+/* What the MySQL/MariaDB option files say (facts-mysql.c). */
+#define HT_MYSQL_N_SIZES 5
+typedef struct {
+        char **files;                  /* the option files read, in order */
+        /* innodb_buffer_pool_size, key_buffer_size, aria_pagecache_buffer_size,
+         * innodb_log_buffer_size, query_cache_size (ht_mysql_size_name());
+         * bytes, HT_U64_UNKNOWN when not set */
+        uint64_t sizes[HT_MYSQL_N_SIZES];
+        char *sizes_from[HT_MYSQL_N_SIZES];
+        ht_tristate large_pages;
+        char *large_pages_from;
+        char *user;                    /* user= in a server group */
+        uint64_t large_pages_bytes;    /* what the server puts in large pages; 0: none */
+        char **large_pages_bytes_from;
+} ht_mysql_config;
+
 typedef struct ht_facts {
         /* kernel */
         char *kernel_release;      /* /proc/sys/kernel/osrelease */
@@ -174,6 +208,16 @@ typedef struct ht_facts {
         char **oratab_sids;              /* the databases it lists */
         char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
+        ht_mysql_config mysql_config;    /* facts-mysql.c */
+        /* the warnings reading each workload's files gave (also in
+         * warnings), so a plan shows only its own workload's */
+        char **oracle_warnings, **mysql_warnings;
+        /* Oracle configuration (facts-oracle.c) */
+        bool oracle_dbs_known;           /* oratab was read */
+        ht_oracle_db *oracle_dbs;        /* in oratab order */
+        size_t n_oracle_dbs;
+        uint64_t oracle_sga_bytes;       /* the sum of hugepages_bytes */
+        char **oracle_sga_from;          /* the parameter files of that sum */
 
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no /proc/sys or /sys under the root */
@@ -216,6 +260,8 @@ const char *ht_bootloader_kind_to_string(ht_bootloader_kind k);
 int ht_boot_switch_entry(const ht_facts *f);
 /* "oracle", "mysql", "java" */
 const char *ht_process_kind_to_string(ht_process_kind k);
+/* The option name of ht_mysql_config.sizes[i]. */
+const char *ht_mysql_size_name(size_t i);
 
 /* What one process has of memory, as status and verify report it
  * (facts-workload.c); each field HT_U64_UNKNOWN when the kernel or the

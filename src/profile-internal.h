@@ -137,6 +137,8 @@ typedef struct {
         unsigned line;
         int state;            /* 0 not evaluated, 1 evaluating, 2 done */
         ht_value value;
+        char *from;           /* the host files its value came from (a fact's
+                               * NAME_from), ", "-joined; NULL: none */
 } ht_rparam;
 
 typedef struct {
@@ -174,6 +176,9 @@ typedef struct {
         char *lookup_error;
         char **candidates;
         char **param_stack;
+        /* The host files behind the facts (and parameters) the expression
+         * being evaluated read: a fact NAME with a NAME_from beside it. */
+        char **fact_from;
         char *group_file;     /* /etc/group, read on first use */
         bool group_file_read;
 } ht_resolver;

@@ -286,10 +286,36 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
          * expression that names them has them read now. */
         if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&
             json_object_is_type(r->facts, json_type_object) &&
-            !json_object_object_get_ex(r->facts, "workload", NULL))
+            !json_object_object_get_ex(r->facts, "workload", NULL)) {
                 json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c));
+        }
+        /* What reading a workload's files found wrong (a database left
+         * out, a file not read) is shown by the plans that use its facts:
+         * workload.warnings.oracle for facts.workload.oracle.*, ... */
+        json_object *ws = NULL;
+        if (startswith(dotted, "workload.") && !startswith(dotted, "workload.warnings") && r->facts &&
+            json_object_is_type(r->facts, json_type_object)) {
+                _cleanup_free_ char *group = xstrndup(dotted + 9, strcspn(dotted + 9, "."));
+                _cleanup_free_ char *wn = xasprintf("workload.warnings.%s", group);
+                ws = ht_facts_lookup_field(r->facts, wn, NULL);
+        }
+        for (size_t i = 0; ws && json_object_is_type(ws, json_type_array) && i < json_object_array_length(ws); i++) {
+                const char *m = json_object_get_string(json_object_array_get_idx(ws, i));
+                if (m && !strv_contains(r->warnings, m))
+                        strv_push(&r->warnings, m);
+        }
         bool exists;
         json_object *o = ht_facts_lookup_field(r->facts, dotted, &exists);
+        /* Provenance: a fact read from the host's files says which, in a
+         * NAME_from string beside it ("sga_bytes_from"). */
+        if (exists && o && !json_object_is_type(o, json_type_null)) {
+                _cleanup_free_ char *fn = xasprintf("%s_from", dotted);
+                bool fe;
+                json_object *from = ht_facts_lookup_field(r->facts, fn, &fe);
+                if (from && json_object_is_type(from, json_type_string) &&
+                    !strv_contains(r->fact_from, json_object_get_string(from)))
+                        strv_push(&r->fact_from, json_object_get_string(from));
+        }
         if (!exists) {
                 char **names = NULL;
                 if (r->facts && json_object_is_type(r->facts, json_type_object))
@@ -417,6 +443,8 @@ static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
                 set_lookup_error(r, e);
                 return k == -ENOENT ? -EINVAL : k;
         }
+        if (p->from && !strv_contains(r->fact_from, p->from))
+                strv_push(&r->fact_from, p->from);
         *ret = ht_value_copy(&p->value);
         return 0;
 }
@@ -658,11 +686,19 @@ static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error) {
         /* Nested lookups reset the evaluator's side channel: keep ours. */
         char *saved_error = TAKE_PTR(r->lookup_error);
         char **saved_cands = TAKE_PTR(r->candidates);
+        char **saved_from = TAKE_PTR(r->fact_from);
         ht_value v = {0};
         int k = ht_spec_eval(r, &p->spec, p->file, p->line, what, &v, ret_error);
         free(r->lookup_error);
         r->lookup_error = saved_error;
         set_candidates(r, saved_cands);
+        /* A value of nothing (0, "", null) took nothing from those files. */
+        _cleanup_strv_free_ char **from = TAKE_PTR(r->fact_from);
+        r->fact_from = saved_from;
+        bool something = k >= 0 && !(v.type == HT_VAL_NULL || (v.type == HT_VAL_INT && v.num == 0) ||
+                                     (v.type == HT_VAL_STR && isempty(v.str)));
+        free(p->from);
+        p->from = something && from ? strv_join(from, ", ") : NULL;
         size_t n = strv_length(r->param_stack);
         free(r->param_stack[n - 1]);
         r->param_stack[n - 1] = NULL;
@@ -718,7 +754,13 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
                 ht_value v = ht_value_parse_literal(text);
                 const ht_value *decl = p->spec.kind == HT_SPEC_LIT ? &p->spec.lit : NULL;
                 bool b;
-                if (decl && decl->type == HT_VAL_INT && v.type != HT_VAL_INT) {
+                /* A default given by an expression has no type to check
+                 * against; a size that does not parse is an error all the
+                 * same (sga_max_size defaults to a fact). */
+                size_t digits = strspn(text, "0123456789");
+                bool size_like = digits > 0 && (!text[digits] || (isalpha((unsigned char)text[digits]) &&
+                                                                   !text[digits + 1]));
+                if (((decl && decl->type == HT_VAL_INT) || (!decl && size_like)) && v.type != HT_VAL_INT) {
                         ht_value_done(&v);
                         bool numeric = isdigit((unsigned char)text[text[0] == '-']);
                         *ret_error = xasprintf("--set %s=%s: parameter %s takes an integer (sizes "
@@ -1482,6 +1524,7 @@ static void resolver_done(ht_resolver *r) {
                 free(r->params[i].name);
                 ht_spec_done(&r->params[i].spec);
                 free(r->params[i].source);
+                free(r->params[i].from);
                 ht_value_done(&r->params[i].value);
         }
         free(r->params);
@@ -1495,6 +1538,7 @@ static void resolver_done(ht_resolver *r) {
         free(r->lookup_error);
         strv_free(r->candidates);
         strv_free(r->param_stack);
+        strv_free(r->fact_from);
         free(r->group_file);
 }
 
@@ -1526,7 +1570,7 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                 res->params[res->n_params++] = (ht_param){
                         .name = xstrdup(p->name),
                         .value = ht_value_format(&p->value),
-                        .source = xstrdup(p->source),
+                        .source = p->from ? xasprintf("%s from %s", p->source, p->from) : xstrdup(p->source),
                         .citation = p->citation ? xstrdup(p->citation) : NULL,
                 };
         }

@@ -101,6 +101,8 @@ fixture_seeds() {
         bls) find "$hosts" \( -path '*/loader/entries/*.conf' -o -name grubenv -o -path '*/etc/kernel/cmdline' \) -type f ;;
         grub-legacy) find "$hosts" \( -name grub.conf -o -name menu.lst \) -type f ;;
         limits) find "$hosts" -path '*/etc/security/limits*' -type f ;;
+        mycnf) find "$hosts" \( -name '*.cnf' -o -name my.cnf.fallback \) -type f ;;
+        oracle) find "$hosts" \( -path '*/dbs/*.ora' -o -path '*/pfile/*.ora' \) -type f ;;
         sysctl) find "$hosts" \( -path '*/sysctl.d/*' -o -name sysctl.conf \) -type f ;;
         meminfo) find "$hosts" -path '*/proc/meminfo' -type f ;;
         shm) find "$hosts" -path '*/proc/sysvipc/shm' -type f ;;

@@ -20,6 +20,7 @@
 #include "edit-grub-legacy.h"
 #include "edit-sysctl.h"
 #include "facts-internal.h"
+#include "format-mycnf.h"
 #include "profile.h"
 #include "util.h"
 
@@ -256,6 +257,19 @@ static void test_sysctl_key_leading_dash(void **state) {
         assert_int_equal(ht_sysctl_key_check("fs.aio-max-nr", &err), 0);
 }
 
+/* fuzz-mycnf: "loose-" alone left an option with an empty name. */
+static void test_mycnf_bare_loose_prefix(void **state) {
+        (void)state;
+        static const char in[] = "[mysqld]\nloose-\nloose-=1\nlarge_pages\n";
+        ht_mycnf m = {0};
+        ht_mycnf_parse(in, sizeof in - 1, "my.cnf", &m);
+        assert_int_equal(m.n, 1);
+        assert_string_equal(m.entries[0].name, "large_pages");
+        assert_int_equal(strv_length(m.warnings), 2);
+        assert_string_equal(m.warnings[0], "my.cnf:2: not an option name: skipped");
+        ht_mycnf_done(&m);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
@@ -269,6 +283,7 @@ int main(void) {
                 cmocka_unit_test(test_grub_append_after_continuation),
                 cmocka_unit_test(test_grubenv_nul_after_backslash),
                 cmocka_unit_test(test_sysctl_key_leading_dash),
+                cmocka_unit_test(test_mycnf_bare_loose_prefix),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

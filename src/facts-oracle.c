@@ -1,0 +1,303 @@
+/* Oracle Database configuration facts: each database oratab lists, the
+ * parameter file its instance starts from, the memory parameters in it,
+ * the owner of its home and whether it runs; and what its SGA needs in
+ * HugePages, summed over the databases that can use them. Read through
+ * the root context; a file that cannot be read or parsed is a warning
+ * and that database's size stays unknown, never a failure. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "facts-internal.h"
+#include "facts.h"
+#include "format-oracle.h"
+#include "util.h"
+
+/* A host with more databases than this in oratab is not read further. */
+#define MAX_DATABASES 64
+
+/* The user name of uid from the root's /etc/passwd (never NSS), or NULL. */
+char *ht_facts_passwd_name(const ht_context *c, uint64_t uid) {
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/etc/passwd", HT_FACTS_MAX_FILE, &buf, NULL) < 0)
+                return NULL;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        for (size_t i = 0; lines[i]; i++) {
+                _cleanup_strv_free_ char **fld = strv_split(lines[i], ":");
+                uint64_t u;
+                if (strv_length(fld) >= 3 && *fld[0] && parse_u64(fld[2], &u) == 0 && u == uid)
+                        return xstrdup(fld[0]);
+        }
+        return NULL;
+}
+
+/* A path as Oracle writes it in IFILE= and SPFILE=: "?" is ORACLE_HOME. */
+static char *ora_path(const char *home, const char *v) {
+        if (v[0] == '?' && (v[1] == '/' || v[1] == 0))
+                return xasprintf("%s%s", home, v + 1);
+        return xstrdup(v);
+}
+
+typedef struct {
+        const ht_context *c;
+        ht_facts *f;
+        const char *home;
+        char **visited;
+} reader;
+
+/* Read one parameter file (text or spfile) into out, following IFILE=
+ * (depth-limited, each file once). Returns 0 or -errno (warned). */
+static int read_params(reader *rd, const char *path, unsigned depth, ht_ora_pfile *out) {
+        _cleanup_free_ char *d = ht_display_path(rd->c, path);
+        if (strv_contains(rd->visited, path)) {
+                ht_facts_warn(rd->f, "%s: included again (an IFILE loop): not read twice", d);
+                return -ELOOP;
+        }
+        strv_push(&rd->visited, path);
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        int k = ht_read_file(rd->c, path, HT_ORA_MAX_FILE, &buf, &len);
+        if (k < 0) {
+                ht_facts_warn(rd->f, "%s: cannot be read: %s", d, strerror(-k));
+                return k;
+        }
+        _cleanup_free_ char *text = NULL;
+        size_t tlen = len;
+        if (ht_ora_is_spfile(buf, len)) {
+                _cleanup_free_ char *e = NULL;
+                k = ht_ora_spfile_text(buf, len, &text, &tlen, &e);
+                if (k < 0) {
+                        ht_facts_warn(rd->f, "%s: not a server parameter file Oracle writes (%s): "
+                                      "its parameters are not read", d, e);
+                        return k;
+                }
+        }
+        ht_ora_pfile p = {0};
+        ht_ora_parse_text(text ? text : buf, tlen, d, &p);
+        for (size_t i = 0; p.warnings && p.warnings[i]; i++)
+                ht_facts_warn(rd->f, "%s", p.warnings[i]);
+        /* an IFILE's parameters count where its line stands (a later line
+         * wins), so its parameters go in at that place */
+        for (size_t i = 0; i < p.n_params; i++) {
+                ht_ora_param *q = &p.params[i];
+                if (!streq(q->name, "ifile")) {
+                        out->params = xrealloc(out->params, (out->n_params + 1) * sizeof(*out->params));
+                        out->params[out->n_params++] = *q;
+                        *q = (ht_ora_param){0};
+                        continue;
+                }
+                if (depth >= HT_ORA_MAX_IFILE_DEPTH) {
+                        ht_facts_warn(rd->f, "%s:%u: IFILE nested deeper than %u levels (Oracle's "
+                                      "limit): not read", d, q->line, HT_ORA_MAX_IFILE_DEPTH);
+                        continue;
+                }
+                _cleanup_free_ char *inc = ora_path(rd->home, q->value);
+                if (inc[0] != '/') {
+                        ht_facts_warn(rd->f, "%s:%u: IFILE=%s is relative to the directory the "
+                                      "instance was started from: not read", d, q->line, inc);
+                        continue;
+                }
+                ht_ora_pfile sub = {0};
+                if (read_params(rd, inc, depth + 1, &sub) == 0) {
+                        out->params = xrealloc(out->params, (out->n_params + sub.n_params + 1) *
+                                                                    sizeof(*out->params));
+                        memcpy(out->params + out->n_params, sub.params, sub.n_params * sizeof(*sub.params));
+                        out->n_params += sub.n_params;
+                        sub.n_params = 0;
+                }
+                ht_ora_pfile_done(&sub);
+        }
+        ht_ora_pfile_done(&p);
+        return 0;
+}
+
+static uint64_t size_param(ht_facts *f, const ht_ora_pfile *p, const char *sid, const char *name,
+                           const char *where) {
+        const char *v = ht_ora_lookup(p, sid, name);
+        uint64_t b;
+        if (!v)
+                return HT_U64_UNKNOWN;
+        if (ht_ora_parse_size(v, &b) < 0) {
+                ht_facts_warn(f, "%s: %s.%s = '%s' is not a size: taken as not set", where, sid, name, v);
+                return HT_U64_UNKNOWN;
+        }
+        return b;
+}
+
+static void read_database(const ht_context *c, ht_facts *f, ht_oracle_db *db) {
+        /* The instance looks for spfileSID.ora, then spfile.ora, then
+         * initSID.ora in $ORACLE_HOME/dbs (Oracle Database Administrator's
+         * Guide, "Server Parameter File Default Names and Locations"). */
+        _cleanup_strv_free_ char **cands = xcalloc(4, sizeof(char *));
+        char *const init[3] = {
+                xasprintf("%s/dbs/spfile%s.ora", db->home, db->sid),
+                xasprintf("%s/dbs/spfile.ora", db->home),
+                xasprintf("%s/dbs/init%s.ora", db->home, db->sid),
+        };
+        memcpy(cands, init, sizeof init);
+        const char *file = NULL;
+        for (size_t i = 0; cands[i] && !file; i++)
+                if (ht_exists(c, cands[i]))
+                        file = cands[i];
+        if (!file) {
+                ht_facts_warn(f, "oracle %s: no spfile%s.ora, spfile.ora or init%s.ora in %s/dbs: its "
+                              "SGA is unknown (--set sga_max_size=SIZE)", db->sid, db->sid, db->sid, db->home);
+                return;
+        }
+        reader rd = {.c = c, .f = f, .home = db->home};
+        ht_ora_pfile p = {0};
+        int k = read_params(&rd, file, 0, &p);
+        /* an init.ora that only points at the spfile: SPFILE='...' */
+        const char *sp = k == 0 ? ht_ora_lookup(&p, db->sid, "spfile") : NULL;
+        _cleanup_free_ char *spath = sp ? ora_path(db->home, sp) : NULL;
+        if (spath && spath[0] == '/') {
+                ht_ora_pfile q = {0};
+                if (read_params(&rd, spath, 0, &q) == 0) {
+                        ht_ora_pfile_done(&p);
+                        p = q;
+                        file = spath;
+                } else
+                        ht_ora_pfile_done(&q);
+        } else if (spath) {
+                _cleanup_free_ char *d = ht_display_path(c, file);
+                ht_facts_warn(f, "%s: SPFILE='%s' is in ASM, which hosttune cannot read: the SGA of "
+                              "%s is unknown (--set sga_max_size=SIZE)", d, spath, db->sid);
+                k = -ENOENT;
+        }
+        strv_free(rd.visited);
+        if (k < 0) {
+                ht_ora_pfile_done(&p);
+                return;
+        }
+        db->parameter_file = xstrdup(file);
+        _cleanup_free_ char *w = ht_display_path(c, file);
+        db->sga_max_size = size_param(f, &p, db->sid, "sga_max_size", w);
+        db->sga_target = size_param(f, &p, db->sid, "sga_target", w);
+        db->memory_target = size_param(f, &p, db->sid, "memory_target", w);
+        db->memory_max_target = size_param(f, &p, db->sid, "memory_max_target", w);
+        db->pga_aggregate_target = size_param(f, &p, db->sid, "pga_aggregate_target", w);
+        const char *v = ht_ora_lookup(&p, db->sid, "processes");
+        uint64_t n;
+        if (v && parse_u64(v, &n) == 0)
+                db->processes = n;
+        v = ht_ora_lookup(&p, db->sid, "use_large_pages");
+        if (v) {
+                db->use_large_pages = xstrdup(v);
+                for (char *q = db->use_large_pages; *q; q++)
+                        *q = (char)toupper((unsigned char)*q);
+        }
+        v = ht_ora_lookup(&p, db->sid, "lock_sga");
+        if (v)
+                db->lock_sga = ht_is_true(v) ? HT_YES : HT_NO;
+        ht_ora_pfile_done(&p);
+
+        /* What the SGA takes in HugePages: SGA_MAX_SIZE, which defaults to
+         * SGA_TARGET (Oracle Database Reference, SGA_MAX_SIZE: "the initial
+         * size of SGA at startup" when not set). AMM (MEMORY_TARGET or
+         * MEMORY_MAX_TARGET) "is not compatible with Linux HugePages"
+         * (Database Administrator's Guide, "About Automatic Memory
+         * Management"); USE_LARGE_PAGES=FALSE asks for none. */
+        bool amm = (db->memory_target != HT_U64_UNKNOWN && db->memory_target > 0) ||
+                   (db->memory_max_target != HT_U64_UNKNOWN && db->memory_max_target > 0);
+        uint64_t sga = db->sga_max_size != HT_U64_UNKNOWN && db->sga_max_size > 0 ? db->sga_max_size
+                                                                                   : db->sga_target;
+        if (amm) {
+                db->excluded = xstrdup("automatic memory management (memory_target/memory_max_target), "
+                                       "which cannot use HugePages");
+                ht_facts_warn(f, "oracle %s: %s sets automatic memory management "
+                              "(memory_target/memory_max_target), which cannot use HugePages: left out "
+                              "of the HugePages sum; switch it to sga_target and pga_aggregate_target to "
+                              "use them", db->sid, w);
+        } else if (db->use_large_pages && streq(db->use_large_pages, "FALSE"))
+                db->excluded = xstrdup("use_large_pages=FALSE");
+        else if (sga == HT_U64_UNKNOWN || sga == 0)
+                ht_facts_warn(f, "oracle %s: %s sets neither sga_max_size nor sga_target: its SGA is "
+                              "unknown (--set sga_max_size=SIZE)", db->sid, w);
+        else
+                db->hugepages_bytes = sga;
+}
+
+void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
+        if (!f->oratab)
+                return;
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        if (ht_read_file(c, f->oratab, HT_FACTS_MAX_FILE, &buf, &len) < 0)
+                return;
+        f->oracle_dbs_known = true;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        _cleanup_free_ char *d = ht_display_path(c, f->oratab);
+        for (size_t i = 0; lines[i]; i++) {
+                char *l = strstrip(lines[i]);
+                if (!*l || *l == '#' || *l == '*')
+                        continue;
+                _cleanup_strv_free_ char **fld = strv_split(l, ":");
+                if (strv_length(fld) < 2 || !*fld[0] || fld[1][0] != '/') {
+                        ht_facts_warn(f, "%s:%zu: not SID:ORACLE_HOME:Y|N: skipped", d, i + 1);
+                        continue;
+                }
+                if (f->n_oracle_dbs >= MAX_DATABASES) {
+                        ht_facts_warn(f, "%s: more than %d databases: the rest are not read", d, MAX_DATABASES);
+                        break;
+                }
+                bool dup = false;
+                for (size_t j = 0; j < f->n_oracle_dbs && !dup; j++)
+                        dup = streq(f->oracle_dbs[j].sid, fld[0]);
+                if (dup || strchr(fld[0], '/') || strstr(fld[1], "/../") || endswith(fld[1], "/.."))
+                        continue;
+                f->oracle_dbs = xrealloc(f->oracle_dbs, (f->n_oracle_dbs + 1) * sizeof(*f->oracle_dbs));
+                ht_oracle_db *db = &f->oracle_dbs[f->n_oracle_dbs++];
+                size_t hl = strlen(fld[1]);
+                while (hl > 1 && fld[1][hl - 1] == '/')
+                        hl--;
+                *db = (ht_oracle_db){
+                        .sid = xstrdup(fld[0]),
+                        .home = xstrndup(fld[1], hl),
+                        .start = strv_length(fld) >= 3 && (streq(fld[2], "Y") || streq(fld[2], "y")),
+                        .owner_uid = -1,
+                        .sga_max_size = HT_U64_UNKNOWN,
+                        .sga_target = HT_U64_UNKNOWN,
+                        .memory_target = HT_U64_UNKNOWN,
+                        .memory_max_target = HT_U64_UNKNOWN,
+                        .pga_aggregate_target = HT_U64_UNKNOWN,
+                        .processes = HT_U64_UNKNOWN,
+                        .lock_sga = HT_UNKNOWN,
+                };
+                /* +ASM, +APX, -MGMTDB: ASM and the Grid management
+                 * database, whose SGAs hosttune does not size */
+                db->asm_instance = db->sid[0] == '+' || db->sid[0] == '-';
+                struct stat st;
+                if (ht_stat(c, db->home, &st) == 0) {
+                        db->owner_uid = st.st_uid;
+                        db->owner = ht_facts_passwd_name(c, st.st_uid);
+                }
+                _cleanup_free_ char *pmon = xasprintf("ora_pmon_%s", db->sid);
+                for (size_t j = 0; j < f->n_processes && !db->running; j++)
+                        db->running = streq(f->processes[j].name, pmon);
+                if (!db->asm_instance)
+                        read_database(c, f, db);
+        }
+        for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                const ht_oracle_db *db = &f->oracle_dbs[i];
+                if (db->hugepages_bytes == 0)
+                        continue;
+                f->oracle_sga_bytes += db->hugepages_bytes;
+                strv_push(&f->oracle_sga_from, db->parameter_file);
+        }
+}
+
+void ht_facts_oracle_free(ht_facts *f) {
+        for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                ht_oracle_db *db = &f->oracle_dbs[i];
+                free(db->sid);
+                free(db->home);
+                free(db->owner);
+                free(db->parameter_file);
+                free(db->use_large_pages);
+                free(db->excluded);
+        }
+        free(f->oracle_dbs);
+        strv_free(f->oracle_sga_from);
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# MySQL/MariaDB sizes itself from its option files: Debian's layout
+# (/etc/mysql/my.cnf -> /etc/alternatives/my.cnf -> /etc/mysql/mariadb.cnf
+# with !includedir conf.d/ and mariadb.conf.d/, as mariadb-common and
+# mariadb-server 10.11 install it), "-" and "_" alike, loose-, quotes,
+# only *.cnf read, versioned groups not used, large_pages off means no
+# HugePages, include loops and bad values warn, --set wins. Expected
+# values come from the fixture's files.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
+export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
+ht() { r=$1; shift; "$HOSTTUNE" --root "$r" --profile-path "$top_srcdir/profiles" \
+        --rules-path "$top_srcdir/rules" "$@"; }
+d=$(copy_host debian12-kvm); scratch "$d"
+# the fixture keeps large_pages off (the server's default): as it is,
+# the pool is reported and nothing is reserved
+ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
+check "large_pages not set: off, 0 bytes" "null 0" \
+        "$(jq -r '[.workload.mysql.config.large_pages, .workload.mysql.large_pages_bytes] | map(tostring) | join(" ")' "$tmp/facts.json")"
+# the DBA turns large pages on; the server package's user (preinst)
+printf '[mysqld]\nloose-large_pages\nuser = mysql\n' >"$d/etc/mysql/mariadb.conf.d/65-large-pages.cnf"
+echo 'mysql:x:102:108:MySQL Server,,,:/nonexistent:/bin/false' >>"$d/etc/passwd"
+echo 'mysql:x:108:' >>"$d/etc/group"
+ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
+cfg() { jq -r ".workload.mysql.config.$1" "$tmp/facts.json"; }
+
+check "the alternatives chain is a chain of links" "/etc/alternatives/my.cnf /etc/mysql/mariadb.cnf" \
+        "$(readlink "$d/etc/mysql/my.cnf") $(readlink "$d/etc/alternatives/my.cnf")"
+check "files in the server's order: my.cnf, then conf.d/*.cnf, then mariadb.conf.d/*.cnf sorted" \
+        "/etc/mysql/my.cnf /etc/mysql/conf.d/mysql.cnf /etc/mysql/conf.d/mysqldump.cnf /etc/mysql/mariadb.conf.d/50-mysqld_safe.cnf /etc/mysql/mariadb.conf.d/50-server.cnf /etc/mysql/mariadb.conf.d/60-tuning.cnf /etc/mysql/mariadb.conf.d/65-large-pages.cnf" \
+        "$(jq -r '.workload.mysql.config.files | join(" ")' "$tmp/facts.json")"
+check "innodb-buffer-pool-size = 6G (dashes, a trailing comment)" $((6 * 1073741824)) "$(cfg innodb_buffer_pool_size)"
+check "loose-large_pages (65-large-pages.cnf), bare: on" true "$(cfg large_pages)"
+check "key_buffer_size = 32M" $((32 * 1048576)) "$(cfg key_buffer_size)"
+check "innodb_log_buffer_size=64M" $((64 * 1048576)) "$(cfg innodb_log_buffer_size)"
+check "aria_pagecache_buffer_size = \"128M\" in [mariadb] (quoted)" $((128 * 1048576)) "$(cfg aria_pagecache_buffer_size)"
+check "query_cache_size: not set" null "$(cfg query_cache_size)"
+check "large_pages_bytes: the pool" $((6 * 1073741824)) "$(jq .workload.mysql.large_pages_bytes "$tmp/facts.json")"
+check "user = mysql" mysql "$(cfg user)"
+check "large_pages_bytes_from: the pool's file and large_pages' file" \
+        "/etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" \
+        "$(jq -r .workload.mysql.large_pages_bytes_from "$tmp/facts.json")"
+check "no warnings" "[]" "$(jq -c .warnings "$tmp/facts.json")"
+
+ht "$d" --color=never show mysql >"$tmp/show" 2>&1
+check_contains "show: the pool from its file" \
+        "profiles/mysql.profile:26 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
+ht "$d" --json plan mysql >"$tmp/plan.json" 2>/dev/null
+check "plan: nr_hugepages = ceil(6G / 2M) + 2" 3074 \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
+ht "$d" --json plan mysql --set innodb_buffer_pool_size=2G >"$tmp/plan2.json" 2>/dev/null
+check "--set innodb_buffer_pool_size=2G wins: 1026 pages" 1026 \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan2.json")"
+
+# --- what the server would not read, and broken input ---------------------------
+c=$d/etc/mysql/mariadb.conf.d
+printf '[mysqld]\ninnodb_buffer_pool_size = 99G\n' >"$c/60-tuning.cnf.dpkg-old"
+printf '[mariadb-10.11]\ninnodb_buffer_pool_size = 1G\n[mysql]\nkey_buffer_size = 1G\n' >"$c/70-version.cnf"
+printf '[mysqld]\nkey_buffer_size = lots\n!include /etc/mysql/mariadb.cnf\n' >"$c/80-bad.cnf"
+ht "$d" --json facts >"$tmp/f2.json" 2>/dev/null
+jq -r '.warnings[]' "$tmp/f2.json" >"$tmp/w2"
+check "a .dpkg-old file is not read (only *.cnf)" $((6 * 1073741824)) \
+        "$(jq .workload.mysql.config.innodb_buffer_pool_size "$tmp/f2.json")"
+check_contains "[mariadb-10.11] is named, not used" "70-version.cnf:2: [mariadb-10.11] sets innodb_buffer_pool_size" "$tmp/w2"
+check "[mysql] is the client's group: not used" $((32 * 1048576)) "$(jq .workload.mysql.config.key_buffer_size "$tmp/f2.json")"
+check_contains "a bad size names file:line" "80-bad.cnf:2: key_buffer_size = lots is not a size" "$tmp/w2"
+check_contains "an include loop is named and not followed" "mariadb.cnf: included again (an include loop)" "$tmp/w2"
+printf '[mysqld]\nskip-large-pages\n' >"$c/90-off.cnf"
+ht "$d" --json plan mysql >"$tmp/off.json" 2>/dev/null
+check "skip-large-pages: no HugePages planned" "" \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/off.json")"
+
+# --- no option files: unchanged ----------------------------------------------------
+o=$(copy_host ol8-bls); scratch "$o"
+ht "$o" --json facts >"$tmp/f0.json" 2>/dev/null
+check "no option files: none read, 0 bytes" "0 0" \
+        "$(jq -r '[(.workload.mysql.config.files | length), .workload.mysql.large_pages_bytes] | map(tostring) | join(" ")' "$tmp/f0.json")"
+finish

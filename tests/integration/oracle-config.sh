@@ -1,0 +1,105 @@
+#!/bin/sh
+# Oracle sizes itself from its own parameter files: oratab, the binary
+# spfile (read here a second way, by shell tools cutting the 512-byte
+# blocks, and compared with what hosttune found), a pfile with IFILE
+# includes, SID-specific values, an AMM database left out with a
+# warning, --set winning, and broken files that warn without breaking
+# the plan. Expected values come from the fixture files, not hosttune.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
+export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
+H=/u01/app/oracle/product/19.0.0/dbhome_1
+ht() { r=$1; shift; "$HOSTTUNE" --root "$r" --profile-path "$top_srcdir/profiles" \
+        --rules-path "$top_srcdir/rules" "$@"; }
+d=$(copy_host oracle-running); scratch "$d"
+ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
+db() { jq -r --arg s "$1" ".workload.oracle.databases[] | select(.sid == \$s) | .$2" "$tmp/facts.json"; }
+
+# --- the spfile, read a second way -------------------------------------------
+# Blocks 1.. each give bytes 21-508 (a 20-byte header, a 4-byte tail);
+# the text ends at the first NUL. dd, tail, head and tr, not the C code.
+spf="$d$H/dbs/spfileORCL.ora"
+blocks=$(($(wc -c <"$spf") / 512))
+i=1
+: >"$tmp/spf.txt"
+while [ $i -lt $blocks ]; do
+        dd if="$spf" bs=512 skip=$i count=1 2>/dev/null | tail -c +21 | head -c 488 >>"$tmp/spf.txt"
+        i=$((i + 1))
+done
+tr '\0' '\n' <"$tmp/spf.txt" | sed '/^$/,$d' >"$tmp/spf.params"
+val() { sed -n "s/^\*\.$1=//p" "$tmp/spf.params" | tr -d "'"; }
+bytes() { # 18G, 6144m, 1500 -> bytes
+        case $1 in
+        *[gG]) echo $((${1%?} * 1073741824)) ;;
+        *[mM]) echo $((${1%?} * 1048576)) ;;
+        *[kK]) echo $((${1%?} * 1024)) ;;
+        *) echo "$1" ;;
+        esac
+}
+check "the spfile's text holds 32 parameter lines" 32 "$(wc -l <"$tmp/spf.params")"
+check "a parameter line spans a block boundary (sga_max_size at byte 972 of the text)" 972 \
+        "$(grep -bo '^\*\.sga_max_size' "$tmp/spf.params" | cut -d: -f1)"
+for p in sga_max_size sga_target pga_aggregate_target; do
+        check "ORCL $p: the spfile's $(val $p)" "$(bytes "$(val $p)")" "$(db ORCL $p)"
+done
+check "ORCL processes: the spfile's" "$(val processes)" "$(db ORCL processes)"
+check "ORCL use_large_pages: the spfile's" "$(val use_large_pages)" "$(db ORCL use_large_pages)"
+check "ORCL reads its spfile" "$H/dbs/spfileORCL.ora" "$(db ORCL parameter_file)"
+check "ORCL runs (ora_pmon_ORCL, pid 1234)" true "$(db ORCL running)"
+check "ORCL starts at boot (Y)" true "$(db ORCL start)"
+check "ORCL's home owner: the directory's" "$(stat -c %U "$d$H")" "$(db ORCL owner)"
+
+# --- oratab, pfiles, IFILE -----------------------------------------------------
+check "oratab: four entries, comments skipped" "ORCL +ASM TEST DEV" \
+        "$(jq -r '[.workload.oracle.databases[].sid] | join(" ")' "$tmp/facts.json")"
+check "+ASM is an ASM instance, not sized" "true 0 null" "$(db +ASM asm) $(db +ASM hugepages_bytes) $(db +ASM parameter_file)"
+check "DEV: pfile initDEV.ora (no spfile)" "$H/dbs/initDEV.ora" "$(db DEV parameter_file)"
+check "DEV: DEV.sga_max_size=2G (IFILE=?/dbs/sizes_dev.ora) wins over *.sga_max_size=1G" 2147483648 "$(db DEV sga_max_size)"
+check "DEV: a value continued with a backslash (pga_aggregate_target 512M)" 536870912 "$(db DEV pga_aggregate_target)"
+check "DEV: lock_sga = true" true "$(db DEV lock_sga)"
+check "DEV is not running" false "$(db DEV running)"
+check "TEST: processes = 300 from its IFILE" 300 "$(db TEST processes)"
+check "TEST: memory_target=4G, AMM" 4294967296 "$(db TEST memory_target)"
+check "TEST: left out of the HugePages sum" 0 "$(db TEST hugepages_bytes)"
+check_contains "TEST: the warning names it and AMM" "oracle TEST: " "$tmp/err"
+check "sga_bytes: ORCL 18G + DEV 2G" $((20 * 1073741824)) "$(jq .workload.oracle.sga_bytes "$tmp/facts.json")"
+check "sga_bytes_from: the two files" "$H/dbs/spfileORCL.ora, $H/dbs/initDEV.ora" \
+        "$(jq -r .workload.oracle.sga_bytes_from "$tmp/facts.json")"
+
+# --- the profile sizes itself ---------------------------------------------------
+ht "$d" --color=never show oracle >"$tmp/show" 2>&1
+check_contains "show: sga_max_size with its files" \
+        "profiles/oracle.profile:45 from $H/dbs/spfileORCL.ora, $H/dbs/initDEV.ora" "$tmp/show"
+ht "$d" --json plan oracle >"$tmp/plan.json" 2>"$tmp/err"
+check "plan: nr_hugepages = ceil(20G / 2M) + 2" 10242 \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
+check "plan: the AMM database is a warning, not an error" "1 0" \
+        "$(jq '[.warnings[] | select(startswith("oracle TEST:"))] | length' "$tmp/plan.json") $(jq '.errors | length' "$tmp/plan.json")"
+ht "$d" --json plan oracle --set sga_max_size=4G >"$tmp/plan4.json" 2>"$tmp/err"
+check "--set sga_max_size=4G wins: 2050 pages" 2050 \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan4.json")"
+ht "$d" --json show oracle --set sga_max_size=4G >"$tmp/show4.json" 2>"$tmp/err"
+check "--set: the source is --set, no files" "--set" \
+        "$(jq -r '.params[] | select(.name == "sga_max_size") | .source' "$tmp/show4.json")"
+
+# --- broken files warn, the rest of the host is planned -------------------------
+b=$(copy_host oracle-running); scratch "$b"
+printf 'garbage' | dd of="$b$H/dbs/spfileORCL.ora" bs=1 seek=513 conv=notrunc 2>/dev/null
+printf 'IFILE=%s\n' "$H/dbs/initDEV.ora" >>"$b$H/dbs/sizes_dev.ora"
+printf "*.sga_target='18G\n" >>"$b$H/dbs/initDEV.ora"
+ht "$b" --json plan oracle >"$tmp/bad.json" 2>"$tmp/err"
+rc=$?
+check "broken files: the plan still works (exit 2, no errors)" "2 0" "$rc $(jq '.errors | length' "$tmp/bad.json")"
+jq -r '.warnings[]' "$tmp/bad.json" >"$tmp/bad.warn"
+check_contains "a torn spfile block is named" "spfileORCL.ora: not a server parameter file Oracle writes (block 1:" "$tmp/bad.warn"
+check_contains "an IFILE loop is named and not followed" "initDEV.ora: included again (an IFILE loop)" "$tmp/bad.warn"
+check_contains "an unterminated quote names file:line" "initDEV.ora:8: a quoted value does not end" "$tmp/bad.warn"
+check "only DEV's 2G is left: 1026 pages" 1026 \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/bad.json")"
+
+# --- no oratab: unchanged --------------------------------------------------------
+n0=$(copy_host debian12-kvm); scratch "$n0"
+ht "$n0" --json facts >"$tmp/f0.json" 2>/dev/null
+check "no oratab: databases null, sga_bytes 0" "null 0 null" \
+        "$(jq -c '.workload.oracle | [.databases, .sga_bytes, .sga_bytes_from] | map(tostring) | join(" ")' "$tmp/f0.json" | tr -d '"')"
+finish
