@@ -56,17 +56,12 @@ static int file_pmd_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) 
         int r = -ENOENT;
         for (size_t i = 0; i < ELEMENTSOF(files); i++) {
                 _cleanup_free_ char *path = xasprintf("/proc/%u/%s", pid, files[i]);
-                int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
-                if (fd < 0) {
-                        r = fd;
-                        continue;
-                }
-                FILE *f = fdopen(fd, "r");
-                if (!f) {
-                        r = -errno;
-                        close(fd);
+                FILE *f = NULL;
+                r = ht_fopen_read(c, path, &f);
+                if (r == -ENOMEM)
                         return r;
-                }
+                if (r < 0)
+                        continue;
                 uint64_t sum = 0;
                 bool seen = false;
                 char *line = NULL;

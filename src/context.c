@@ -325,6 +325,20 @@ int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
         return r;
 }
 
+int ht_fopen_read(const ht_context *c, const char *path, FILE **ret) {
+        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        FILE *f = fdopen(fd, "r");
+        if (!f) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        *ret = f;
+        return 0;
+}
+
 int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
         int fd = ht_open(c, path, O_RDONLY, 0);
         if (fd < 0)

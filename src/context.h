@@ -5,6 +5,7 @@
 #pragma once
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -66,6 +67,10 @@ int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_
  * root; the last component is followed too unless flags has O_NOFOLLOW
  * or O_CREAT (files hosttune writes are never written through a link). */
 int ht_open(const ht_context *c, const char *path, int flags, mode_t mode);
+
+/* A host file opened for reading line by line (/proc/PID/smaps is read a
+ * line at a time: it can be large). -errno on failure. */
+int ht_fopen_read(const ht_context *c, const char *path, FILE **ret);
 
 /* Read a whole host file (at most max bytes; -EFBIG beyond). The result
  * is NUL-terminated; embedded NULs are kept and counted in ret_len. */

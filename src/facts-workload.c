@@ -266,19 +266,13 @@ static int sum_kb_fields(const ht_context *c, const char *path, const char *cons
                          uint64_t *out) {
         for (size_t i = 0; i < n; i++)
                 out[i] = HT_U64_UNKNOWN;
-        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
-        if (fd < 0)
-                return fd;
-        FILE *f = fdopen(fd, "r");
-        if (!f) {
-                int r = -errno;
-                close(fd);
+        FILE *f = NULL;
+        int r = ht_fopen_read(c, path, &f);
+        if (r < 0)
                 return r;
-        }
         bool seen = false;
         char *line = NULL;
         size_t cap = 0;
-        int r = 0;
         errno = 0;
         while (getline(&line, &cap, f) > 0) {
                 for (size_t i = 0; i < n; i++) {
@@ -341,15 +335,10 @@ static int stat_fields(const ht_context *c, unsigned pid, const unsigned *ks, si
  * size is assumed. */
 static int hugetlb_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) {
         _cleanup_free_ char *path = xasprintf("/proc/%u/smaps", pid);
-        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
-        if (fd < 0)
-                return fd;
-        FILE *f = fdopen(fd, "r");
-        if (!f) {
-                int r = -errno;
-                close(fd);
+        FILE *f = NULL;
+        int r = ht_fopen_read(c, path, &f);
+        if (r < 0)
                 return r;
-        }
         /* Size summed by KernelPageSize, for the few page sizes there are */
         struct page_sum {
                 uint64_t page_kb, size_kb;
@@ -358,7 +347,6 @@ static int hugetlb_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) {
         uint64_t size = HT_U64_UNKNOWN;
         char *line = NULL;
         size_t cap = 0;
-        int r = 0;
         errno = 0;
         while (getline(&line, &cap, f) > 0) {
                 uint64_t v;
