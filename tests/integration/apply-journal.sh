@@ -133,6 +133,14 @@ if is_root; then
         while [ ! -s "$lock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
         holder=$(cat "$lock")
         check "the running apply wrote its pid into the lock" "$bg" "$holder"
+        # The lock is taken before the journal records the transaction:
+        # wait until the apply is inside grub-mkconfig (its transaction
+        # begun), or history may run first on a loaded machine (seen in
+        # rpmbuild's %check beside other builds).
+        i=0
+        while [ ! -e "$h6/block.reached" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+        check "the running apply reached the blocking grub-mkconfig" "yes" \
+                "$([ -e "$h6/block.reached" ] && echo yes || echo no)"
         htrun 1 "apply while apply runs" "$h6" apply oracle $SGA
         check_contains "apply names the running apply's pid" "another hosttune (pid $bg) is running" "$tmp/err"
         htrun 1 "rollback while apply runs" "$h6" rollback
