@@ -1,11 +1,12 @@
 #!/bin/sh
-# The newcomer's first command: install build deps, build, and show what
+# The newcomer's first command: install the build set (compiler, autotools,
+# the five libraries: scripts/deps.sh --build), build, and show what
 # `hosttune plan oracle` would change on the bundled example host (a
 # Debian 12 KVM guest under tests/hosts/). A dry run against a tree of
 # ordinary files: nothing on this machine is touched.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh
+sh scripts/deps.sh --build
 sh scripts/build.sh
 set -x
 ./hosttune --root tests/hosts/debian12-kvm --profile-path profiles --rules-path rules \

@@ -1,8 +1,9 @@
 #!/bin/sh
-# The newcomer's second command: install build deps, build, run every test.
+# The newcomer's second command: install what make check uses
+# (scripts/deps.sh --test), build, run every test.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh
+sh scripts/deps.sh --test
 sh scripts/build.sh
 status=0
 make -j"$(nproc)" check || status=$?

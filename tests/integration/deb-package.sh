@@ -22,7 +22,17 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-debtest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAILED: $*"; exit 1; }
 
-deb=$(sh "$top_srcdir/packaging/build-deb.sh" "$tmp/out" | grep '/hosttune_[^/]*\.deb$' | head -1)
+# From a tarball (HT_TARBALL: the release's make dist output, as the RPM
+# is built from), or from this tree.
+src=$top_srcdir
+if [ -n "${HT_TARBALL:-}" ]; then
+        mkdir "$tmp/tarball"
+        tar -C "$tmp/tarball" -xzf "$HT_TARBALL" || fail "cannot unpack $HT_TARBALL"
+        src=$(echo "$tmp"/tarball/hosttune-*)
+        [ -f "$src/packaging/build-deb.sh" ] || fail "$HT_TARBALL carries no packaging/build-deb.sh"
+        echo "from ${HT_TARBALL##*/}"
+fi
+deb=$(sh "$src/packaging/build-deb.sh" "$tmp/out" | grep '/hosttune_[^/]*\.deb$' | head -1)
 [ -f "$deb" ] || fail "no hosttune .deb built"
 echo "built ${deb##*/}"
 version=$(sed -n 's/^AC_INIT(\[hosttune\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")

@@ -8,7 +8,8 @@ HOSTS=$top_srcdir/tests/hosts
 PROFILES=$top_srcdir/profiles
 [ -x "$HOSTTUNE" ] || { echo "Bail out! $HOSTTUNE not built"; exit 99; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ht-test.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# (and user_dir's directory, when it had to make one outside $tmp)
+trap 'rm -rf "$tmp" ${ht_user_tmp:+"$ht_user_tmp"}' EXIT INT TERM
 
 n=0
 failed=0
@@ -50,27 +51,51 @@ run() {
         if [ "$got" = "$want" ]; then ok "$desc (exit $got)"; else
                 not_ok "$desc: exit $got, expected $want; stderr: $(head -c 600 "$tmp/err")"; fi
 }
-# copy_host NAME: a writable copy of a fixture host; prints its path
-# scratch DIR: DIR must be a directory inside this test's $tmp. A host
+# scratch DIR: DIR must be a directory inside this test's $tmp (or the
+# directory user_dir made for it). A host
 # copy is taken by command substitution, which yields "" if the copy is
 # killed; "$h/etc/sysctl.d" would then be the real host's. Every test that
 # edits a copy by hand checks it first.
 scratch() {
         case ${1:-} in
         "$tmp"/?*) [ -d "$1" ] && [ ! -L "$1" ] && return 0 ;;
+        "${ht_user_tmp:-$tmp}"/?*) [ -d "$1" ] && [ ! -L "$1" ] && return 0 ;;
         esac
         echo "Bail out! not a scratch copy inside $tmp: '${1:-}'"
         exit 99
 }
+# copy_host NAME [DIR]: a writable copy of a fixture host in DIR (default
+# $tmp); prints its path
 copy_host() {
-        rm -rf "$tmp/host-$1"
-        cp -a "$HOSTS/$1" "$tmp/host-$1"
+        ch_dir=${2:-$tmp}
+        rm -rf "$ch_dir/host-$1"
+        cp -a "$HOSTS/$1" "$ch_dir/host-$1"
         # git keeps only the execute bit: a checkout made under umask 077
         # has 0600 files, which no host ships; give the copy the modes a
         # distribution gives (0755 directories, 0644 files), so checks
         # that run as an unprivileged user can read what any user can
-        chmod -R u+rwX,go+rX,go-w "$tmp/host-$1"
-        printf '%s\n' "$tmp/host-$1"
+        chmod -R u+rwX,go+rX,go-w "$ch_dir/host-$1"
+        printf '%s\n' "$ch_dir/host-$1"
+}
+# user_dir: sets $udir to a scratch directory that the unprivileged user
+# the tests run hosttune as (uid 65534, through setpriv) can reach: $tmp,
+# opened to 0755, when every directory above it lets that user through;
+# otherwise (TMPDIR, or what lies above it, only root may enter: a private
+# TMPDIR, rpmbuild under a 0700 directory) a new 0755 directory in /tmp,
+# removed at exit. Empty when the user can reach neither: the caller skips
+# with that reason. Root only.
+user_dir() {
+        udir=
+        chmod 0755 "$tmp"
+        if setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$tmp/." 2>/dev/null; then
+                udir=$tmp
+                return 0
+        fi
+        [ -n "${ht_user_tmp:-}" ] || ht_user_tmp=$(mktemp -d /tmp/ht-user.XXXXXX) || return 0
+        chmod 0755 "$ht_user_tmp"
+        if setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$ht_user_tmp/." 2>/dev/null; then
+                udir=$ht_user_tmp
+        fi
 }
 finish() {
         echo "1..$n"
