@@ -116,6 +116,7 @@ typedef struct {
         ht_tristate large_pages;
         char *large_pages_from;
         char *user;                    /* user= in a server group */
+        bool mariadb;                  /* the server is MariaDB (binary, process or files) */
         uint64_t large_pages_bytes;    /* what the server puts in large pages; 0: none */
         char **large_pages_bytes_from;
 } ht_mysql_config;
