@@ -254,6 +254,8 @@ static json_object *workload_json(const ht_facts *f) {
         add(oracle, "sga_bytes", j_u64(f->oracle_sga_bytes));
         _cleanup_free_ char *from = f->oracle_sga_from ? strv_join(f->oracle_sga_from, ", ") : NULL;
         add(oracle, "sga_bytes_from", j_str(from));
+        add(oracle, "owner", j_str(f->oracle_owner));
+        add(oracle, "owner_from", j_str(f->oracle_owner_from));
         add(o, "oracle", oracle);
         json_object *mysql = json_object_new_object();
         add(mysql, "units", j_strv(f->mysql_units ? f->mysql_units : (char *[]){NULL}));

@@ -244,6 +244,8 @@ typedef struct ht_facts {
         size_t n_oracle_dbs;
         uint64_t oracle_sga_bytes;       /* the sum of hugepages_bytes */
         char **oracle_sga_from;          /* the parameter files of that sum */
+        char *oracle_owner;              /* the homes' one installation owner, NULL none */
+        char *oracle_owner_from;         /* the home it owns */
 
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no /proc/sys or /sys under the root */
