@@ -269,6 +269,8 @@ static json_object *workload_json(const ht_facts *f) {
         add(cfg, "user", j_str(mc->user));
         add(mysql, "config", cfg);
         add(mysql, "mariadb", j_bool(mc->mariadb));
+        add(mysql, "unit", j_str(mc->unit));
+        add(mysql, "unit_from", j_str(mc->unit_from));
         add(mysql, "large_pages_bytes", j_u64(mc->large_pages_bytes));
         _cleanup_free_ char *lfrom = mc->large_pages_bytes_from ? strv_join(mc->large_pages_bytes_from, ", ") : NULL;
         add(mysql, "large_pages_bytes_from", j_str(lfrom));

@@ -30,7 +30,7 @@
  * cgroup path systemd gives it, from the v2 line ("0::/system.slice/
  * elasticsearch.service") or v1's "name=systemd" hierarchy. A process of
  * a user's session (under user@UID.service) has no system unit. */
-static char *unit_of(const char *buf) {
+char *ht_facts_cgroup_unit(const char *buf) {
         _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
         char *v2 = NULL, *v1 = NULL;
         for (size_t i = 0; lines[i]; i++) {
@@ -208,7 +208,7 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
                 j.user = ht_facts_passwd_name(c, uid);
         }
         if (ht_read_file(c, p_cgroup, 1 << 16, &cg, NULL) == 0)
-                j.unit = unit_of(cg);
+                j.unit = ht_facts_cgroup_unit(cg);
 
         /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
          * with explicit huge pages (HugeTLB); with

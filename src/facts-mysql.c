@@ -209,6 +209,32 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         for (size_t i = 0; m->files && m->files[i]; i++)
                 mariadb = mariadb || strstr(m->files[i], "mariadb");
         m->mariadb = mariadb;
+        /* The unit the running server is in (/proc/PID/cgroup): the one
+         * whose drop-in reaches it, whatever the unit files are called. */
+        for (size_t i = 0; i < f->n_processes; i++) {
+                if (f->processes[i].kind != HT_PROC_MYSQL)
+                        continue;
+                _cleanup_free_ char *p = xasprintf("/proc/%u/cgroup", f->processes[i].pid);
+                _cleanup_free_ char *cg = NULL;
+                if (ht_read_file(c, p, 1 << 16, &cg, NULL) < 0)
+                        continue;
+                _cleanup_free_ char *u = ht_facts_cgroup_unit(cg);
+                if (!u)
+                        continue;
+                if (m->unit && !streq(m->unit, u)) {
+                        ht_facts_warn(f, "MySQL/MariaDB servers run in several units (%s and %s): none is taken "
+                                      "for mysql_unit", m->unit, u);
+                        m->unit_conflict = true;
+                } else if (!m->unit) {
+                        m->unit = xstrdup(u);
+                        m->unit_from = xstrdup(p);
+                }
+        }
+        if (m->unit_conflict) {
+                free(m->unit);
+                free(m->unit_from);
+                m->unit = m->unit_from = NULL;
+        }
         if (m->large_pages == HT_YES) {
                 static const size_t counted[] = {0, 1, 2}; /* pool, key cache, Aria */
                 size_t n = mariadb ? 3 : 1;
@@ -236,6 +262,8 @@ void ht_facts_mysql_config_free(ht_facts *f) {
                 free(m->sizes_from[i]);
         free(m->large_pages_from);
         free(m->user);
+        free(m->unit);
+        free(m->unit_from);
         strv_free(m->large_pages_bytes_from);
 }
 

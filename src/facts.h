@@ -117,6 +117,8 @@ typedef struct {
         char *large_pages_from;
         char *user;                    /* user= in a server group */
         bool mariadb;                  /* the server is MariaDB (binary, process or files) */
+        char *unit, *unit_from;        /* the running server's unit (/proc/PID/cgroup), NULL none */
+        bool unit_conflict;            /* servers in several units */
         uint64_t large_pages_bytes;    /* what the server puts in large pages; 0: none */
         char **large_pages_bytes_from;
 } ht_mysql_config;

@@ -137,9 +137,11 @@ static void suggest(const ht_facts *f, ht_recommendation *r) {
                 /* the running SGA sizes the HugePages exactly */
                 strv_push(&r->sets, shm ? "hugepages_from=shm" : "sga_max_size=SIZE");
         } else if (streq(r->profile, "mysql")) {
-                /* the profile's default unit is mysqld.service; the first
-                 * unit found (an /etc one first) is the one in use */
-                const char *unit = f->mysql_units ? strrchr(f->mysql_units[0], '/') + 1 : NULL;
+                /* the profile's default unit is mysqld.service; the running
+                 * server's unit is the one in use, else the first unit
+                 * file found (an /etc one first) */
+                const char *unit = f->mysql_config.unit ? f->mysql_config.unit
+                                   : f->mysql_units ? strrchr(f->mysql_units[0], '/') + 1 : NULL;
                 if (unit && !streq(unit, "mysqld.service"))
                         strv_pushf(&r->sets, "mysql_unit=%s", unit);
         } else if (streq(r->profile, "jvm")) {

@@ -46,13 +46,30 @@ check "no warnings" "[]" "$(jq -c .warnings "$tmp/facts.json")"
 
 ht "$d" --color=never show mysql >"$tmp/show" 2>&1
 check_contains "show: the pool from its file" \
-        "profiles/mysql.profile:29 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
+        "profiles/mysql.profile:31 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
 ht "$d" --json plan mysql >"$tmp/plan.json" 2>/dev/null
 check "plan: nr_hugepages = ceil((6G + 32M + 128M) / 2M) + 2" 3154 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
 ht "$d" --json plan mysql --set innodb_buffer_pool_size=2G >"$tmp/plan2.json" 2>/dev/null
 check "--set innodb_buffer_pool_size=2G wins: 1026 pages" 1026 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan2.json")"
+
+# --- mysql_unit: the unit the running server is in ------------------------------
+mkdir -p "$d/proc/880" "$d/usr/lib/systemd/system"
+printf '/usr/sbin/mariadbd\0' >"$d/proc/880/cmdline"
+echo mariadbd >"$d/proc/880/comm"
+printf '0::/system.slice/mariadb.service\n' >"$d/proc/880/cgroup"
+printf '[Unit]\nDescription=MariaDB\n[Service]\nExecStart=/usr/sbin/mariadbd\n' >"$d/usr/lib/systemd/system/mariadb.service"
+ht "$d" --json facts >"$tmp/fu.json" 2>/dev/null
+check "the running mariadbd's unit, from its cgroup" "mariadb.service /proc/880/cgroup" \
+        "$(jq -r '.workload.mysql | "\(.unit) \(.unit_from)"' "$tmp/fu.json")"
+ht "$d" --color=never show mysql >"$tmp/showu" 2>&1
+check_contains "show: mysql_unit from the cgroup" "from /proc/880/cgroup" "$tmp/showu"
+ht "$d" --color=never plan mysql >"$tmp/planu" 2>&1
+check_contains "plan: the drop-in goes to mariadb.service" "mariadb.service LimitNOFILE" "$tmp/planu"
+"$HOSTTUNE" --root "$d" --json recommend >"$tmp/recu.json" 2>/dev/null
+check "recommend: names the running server's unit" '["mysql_unit=mariadb.service"]' "$(jq -c .sets "$tmp/recu.json")"
+rm -r "$d/proc/880" "$d/usr/lib/systemd/system/mariadb.service"
 
 # --- what the server would not read, and broken input ---------------------------
 c=$d/etc/mysql/mariadb.conf.d
