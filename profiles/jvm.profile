@@ -1,22 +1,27 @@
 # jvm: hosts running large JVMs (application servers, Elasticsearch,
 # Kafka...).
 #
-# --set heap_size=SIZE sizes HugePages for -XX:+UseLargePages and gives the
-# JVM user the memlock limit and vm.hugetlb_shm_group it needs ("Java
-# Support for Large Memory Pages",
+# HugePages for -XX:+UseLargePages are sized from the running JVMs' own
+# options (heap and code cache, facts.workload.jvm); --set heap_size=SIZE
+# sizes them instead. The JVM user gets the memlock limit and
+# vm.hugetlb_shm_group it needs ("Java Support for Large Memory Pages",
 # https://www.oracle.com/java/technologies/javase/largememory-pages.html).
 
 summary = "JVM hosts: THP madvise, hugetext for JIT code, map count, file and thread limits, optional large pages";
 inherit = "base";
 
 params = {
-        # The JVM's user and group: no source names one; "java" is hosttune's
-        # placeholder. Set the service's own (--set jvm_user=elasticsearch).
-        jvm_user = "java";
-        # The same placeholder for its group (vm.hugetlb_shm_group gets its gid).
-        jvm_group = "java";
-        # Java heap in bytes to put in HugePages (0: no large pages).
-        heap_size = 0;
+        # The JVM's user: the owner of the running JVMs when they have one
+        # (facts.workload.jvm.user, from /proc/PID/status and /etc/passwd);
+        # else "java", hosttune's placeholder: set the service's own
+        # (--set jvm_user=elasticsearch).
+        jvm_user = "= if(defined(facts.workload.jvm.user), facts.workload.jvm.user, \"java\")";
+        # Its group (vm.hugetlb_shm_group gets its gid): that owner's primary
+        # group (facts.workload.jvm.group), else the same placeholder.
+        jvm_group = "= if(defined(facts.workload.jvm.group), facts.workload.jvm.group, \"java\")";
+        # Bytes to put in HugePages (0: no large pages); default: what the
+        # running JVMs with -XX:+UseLargePages need, heap plus code cache.
+        heap_size = "= facts.workload.jvm.large_pages_bytes";
         # Elastic, "Increase the file descriptor limit": "Make sure to
         # increase the limit on the number of open files descriptors for
         # the user running Elasticsearch to 65,535 or higher"
@@ -31,8 +36,9 @@ params = {
         # for none). A service takes its limits from the unit, not from
         # limits.conf (rules/70-unit-limits.rules cites Elastic), so with
         # a unit the same nofile and nproc also go into a drop-in for it,
-        # as minimums. A unit the host does not have is an error.
-        jvm_unit = "";
+        # as minimums. A unit the host does not have is an error. Default:
+        # the unit the running JVMs are in (/proc/PID/cgroup), when one.
+        jvm_unit = "= if(defined(facts.workload.jvm.unit), facts.workload.jvm.unit, \"\")";
         limits_unit = "= jvm_unit";
         limits_unit_nofile = "= nofile";
         limits_unit_nproc = "= nproc";

@@ -21,8 +21,13 @@ params = {
         # mysql-server unit, and an alias of mariadb.service on Debian
         # (links in /lib/systemd/system) and RHEL (Alias= in [Install]);
         # hosttune resolves it to the real unit and writes the drop-in there.
-        mysql_unit = "mysqld.service";
-        # Bytes of buffer pool to put in HugePages (0: none); default: the option files' pool with large_pages on.
+        # Default: the unit the running server is in (/proc/PID/cgroup,
+        # facts.workload.mysql.unit), else mysqld.service.
+        mysql_unit = "= if(defined(facts.workload.mysql.unit), facts.workload.mysql.unit, \"mysqld.service\")";
+        # Bytes to put in HugePages (0: none); default: with large_pages on in
+        # the option files, the buffer pool, and on MariaDB also the key
+        # cache and the Aria page cache, which take large pages too
+        # (facts.workload.mysql.large_pages_bytes). --set sizes the total.
         innodb_buffer_pool_size = "= facts.workload.mysql.large_pages_bytes";
         # LimitNOFILE for the server: mysqld derives open_files_limit from it
         # (MySQL Reference Manual, "Managing MySQL Server with systemd",

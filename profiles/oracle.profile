@@ -50,8 +50,10 @@ params = {
         # The Oracle software owner: Oracle Database Installation Guide 19c for
         # Linux, "About the Oracle Database Preinstallation RPM": the RPM "creates
         # an oracle user, and creates the oraInventory (oinstall) and OSDBA (dba)
-        # groups for that user".
-        oracle_user = "oracle";
+        # groups for that user". Default: the owner of the databases' homes in
+        # oratab when it is an installation owner (in oinstall or dba;
+        # facts.workload.oracle.owner), else oracle.
+        oracle_user = "= if(defined(facts.workload.oracle.owner), facts.workload.oracle.owner, \"oracle\")";
         # vm.hugetlb_shm_group gets this group's gid. Oracle's "Configuring
         # HugePages on Linux" (Database Installation Guide 19c and 23ai,
         # https://docs.oracle.com/en/database/oracle/oracle-database/19/cwlin/configure-hugepages.html)

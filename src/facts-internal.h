@@ -93,6 +93,12 @@ void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
 /* facts-mysql.c */
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);
 void ht_facts_mysql_config_free(ht_facts *f);
+/* The systemd service of a process from its /proc/PID/cgroup text, NULL
+ * none (facts-jvm.c). */
+char *ht_facts_cgroup_unit(const char *buf);
+/* The running JVMs' options, owners and units (facts-jvm.c). */
+void ht_facts_collect_jvm(const ht_context *c, ht_facts *f);
+void ht_facts_jvm_free(ht_facts *f);
 
 /* facts-oracle.c */
 /* The name of uid in the root's /etc/passwd, NULL when none. */

@@ -254,6 +254,8 @@ static json_object *workload_json(const ht_facts *f) {
         add(oracle, "sga_bytes", j_u64(f->oracle_sga_bytes));
         _cleanup_free_ char *from = f->oracle_sga_from ? strv_join(f->oracle_sga_from, ", ") : NULL;
         add(oracle, "sga_bytes_from", j_str(from));
+        add(oracle, "owner", j_str(f->oracle_owner));
+        add(oracle, "owner_from", j_str(f->oracle_owner_from));
         add(o, "oracle", oracle);
         json_object *mysql = json_object_new_object();
         add(mysql, "units", j_strv(f->mysql_units ? f->mysql_units : (char *[]){NULL}));
@@ -266,10 +268,47 @@ static json_object *workload_json(const ht_facts *f) {
         add(cfg, "large_pages", mc->large_pages == HT_UNKNOWN ? NULL : j_bool(mc->large_pages == HT_YES));
         add(cfg, "user", j_str(mc->user));
         add(mysql, "config", cfg);
+        add(mysql, "mariadb", j_bool(mc->mariadb));
+        add(mysql, "unit", j_str(mc->unit));
+        add(mysql, "unit_from", j_str(mc->unit_from));
         add(mysql, "large_pages_bytes", j_u64(mc->large_pages_bytes));
         _cleanup_free_ char *lfrom = mc->large_pages_bytes_from ? strv_join(mc->large_pages_bytes_from, ", ") : NULL;
         add(mysql, "large_pages_bytes_from", j_str(lfrom));
         add(o, "mysql", mysql);
+        json_object *jvm = json_object_new_object();
+        json_object *jl = json_object_new_array();
+        for (size_t i = 0; i < f->n_jvms; i++) {
+                const ht_jvm *v = &f->jvms[i];
+                json_object *j = json_object_new_object();
+                add(j, "pid", json_object_new_int64(v->pid));
+                add(j, "user", j_str(v->user));
+                add(j, "uid", j_i64(v->uid));
+                add(j, "unit", j_str(v->unit));
+                add(j, "max_heap_size", j_u64(v->opt.max_heap));
+                add(j, "initial_heap_size", j_u64(v->opt.initial_heap));
+                add(j, "heap_bytes", j_u64(v->heap_bytes));
+                add(j, "heap_default", j_bool(v->heap_default));
+                add(j, "use_large_pages", v->opt.use_large_pages < 0 ? NULL : j_bool(v->opt.use_large_pages));
+                add(j, "use_transparent_huge_pages", v->opt.use_thp < 0 ? NULL : j_bool(v->opt.use_thp));
+                add(j, "large_page_size_in_bytes", j_u64(v->opt.large_page_size));
+                add(j, "reserved_code_cache_size", j_u64(v->opt.code_cache));
+                add(j, "code_cache_in_large_pages", j_bool(v->code_cache_large));
+                add(j, "large_pages_bytes", j_u64(v->large_pages_bytes));
+                _cleanup_free_ char *of = v->options_from ? strv_join(v->options_from, ", ") : NULL;
+                add(j, "options_from", j_str(of));
+                json_object_array_add(jl, j);
+        }
+        add(jvm, "processes", jl);
+        add(jvm, "large_pages_bytes", j_u64(f->jvm_large_pages_bytes));
+        _cleanup_free_ char *jfrom = f->jvm_large_pages_from ? strv_join(f->jvm_large_pages_from, ", ") : NULL;
+        add(jvm, "large_pages_bytes_from", j_str(jfrom));
+        add(jvm, "user", j_str(f->jvm_user));
+        add(jvm, "user_from", j_str(f->jvm_user_from));
+        add(jvm, "group", j_str(f->jvm_group));
+        add(jvm, "group_from", j_str(f->jvm_group ? f->jvm_user_from : NULL));
+        add(jvm, "unit", j_str(f->jvm_unit));
+        add(jvm, "unit_from", j_str(f->jvm_unit_from));
+        add(o, "jvm", jvm);
         return o;
 }
 
@@ -320,6 +359,7 @@ json_object *ht_facts_workload_json(const ht_context *c) {
         json_object *w = json_object_new_object();
         add(w, "oracle", j_strv(f->oracle_warnings ? f->oracle_warnings : (char *[]){NULL}));
         add(w, "mysql", j_strv(f->mysql_warnings ? f->mysql_warnings : (char *[]){NULL}));
+        add(w, "jvm", j_strv(f->jvm_warnings ? f->jvm_warnings : (char *[]){NULL}));
         add(o, "warnings", w);
         return o;
 }

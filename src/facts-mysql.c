@@ -179,18 +179,79 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
                 read_file(&rd, option_files[i], 0);
         strv_free(rd.visited);
-        /* HugePages for what the server puts in large pages: the InnoDB
-         * buffer pool ("In MySQL, large pages can be used by InnoDB, to
-         * allocate memory for its buffer pool", MySQL Reference Manual,
-         * "Enabling Large Page Support"), its default 128M when not set
-         * (innodb_buffer_pool_size, "Default Value: 134217728"), and only
-         * with large_pages on: without it the server takes none. */
+        /* HugePages for what the server puts in large pages, only with
+         * large_pages on (without it the server takes none):
+         * - the InnoDB buffer pool ("In MySQL, large pages can be used by
+         *   InnoDB, to allocate memory for its buffer pool", MySQL
+         *   Reference Manual, "Enabling Large Page Support"), its default
+         *   128M when not set (innodb_buffer_pool_size, "Default Value:
+         *   134217728");
+         * - on MariaDB also the MyISAM key cache and the Aria page cache:
+         *   their block buffers come from my_large_malloc()
+         *   (mysys/mf_keycache.c init_simple_key_cache: keycache->block_mem;
+         *   storage/maria/ma_pagecache.c init_pagecache:
+         *   pagecache->block_mem), which tries large pages first; the
+         *   server sets these caches up before InnoDB's pool, so on
+         *   MariaDB 10.11 they took the HugePages first (issue 20).
+         *   Their defaults are 128M each (MariaDB server system variables
+         *   key_buffer_size and aria_pagecache_buffer_size, 134217728).
+         *   MySQL documents only InnoDB, so for MySQL they are left out.
+         * innodb_log_buffer_size and query_cache_size are reported but not
+         * counted: no my_large_malloc() caller for them was confirmed. */
+        bool mariadb = false;
+        for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)
+                mariadb = mariadb || endswith(f->mysql_binaries[i], "/mariadbd");
+        for (size_t i = 0; i < f->n_processes; i++)
+                mariadb = mariadb || (f->processes[i].kind == HT_PROC_MYSQL &&
+                                      streq(f->processes[i].name, "mariadbd"));
+        /* MariaDB's own option files (Debian's mariadb.cnf,
+         * mariadb.conf.d/, RHEL's my.cnf.d/mariadb-server.cnf) */
+        for (size_t i = 0; m->files && m->files[i]; i++)
+                mariadb = mariadb || strstr(m->files[i], "mariadb");
+        m->mariadb = mariadb;
+        /* The unit the running server is in (/proc/PID/cgroup): the one
+         * whose drop-in reaches it, whatever the unit files are called. */
+        for (size_t i = 0; i < f->n_processes; i++) {
+                if (f->processes[i].kind != HT_PROC_MYSQL)
+                        continue;
+                _cleanup_free_ char *p = xasprintf("/proc/%u/cgroup", f->processes[i].pid);
+                _cleanup_free_ char *cg = NULL;
+                if (ht_read_file(c, p, 1 << 16, &cg, NULL) < 0)
+                        continue;
+                _cleanup_free_ char *u = ht_facts_cgroup_unit(cg);
+                if (!u)
+                        continue;
+                if (m->unit && !streq(m->unit, u)) {
+                        ht_facts_warn(f, "MySQL/MariaDB servers run in several units (%s and %s): none is taken "
+                                      "for mysql_unit", m->unit, u);
+                        m->unit_conflict = true;
+                } else if (!m->unit) {
+                        m->unit = xstrdup(u);
+                        m->unit_from = xstrdup(p);
+                }
+        }
+        if (m->unit_conflict) {
+                free(m->unit);
+                free(m->unit_from);
+                m->unit = m->unit_from = NULL;
+        }
         if (m->large_pages == HT_YES) {
-                bool set = m->sizes[0] != HT_U64_UNKNOWN;
-                m->large_pages_bytes = set ? m->sizes[0] : UINT64_C(134217728);
-                strv_push(&m->large_pages_bytes_from, set ? m->sizes_from[0] : m->large_pages_from);
-                if (set && !streq(m->sizes_from[0], m->large_pages_from))
+                static const size_t counted[] = {0, 1, 2}; /* pool, key cache, Aria */
+                size_t n = mariadb ? 3 : 1;
+                uint64_t sum = 0;
+                for (size_t k = 0; k < n; k++) {
+                        size_t i = counted[k];
+                        bool set = m->sizes[i] != HT_U64_UNKNOWN;
+                        uint64_t v = set ? m->sizes[i] : UINT64_C(134217728);
+                        if (sum > UINT64_MAX / 2 - v)
+                                break;
+                        sum += v;
+                        if (set && !strv_contains(m->large_pages_bytes_from, m->sizes_from[i]))
+                                strv_push(&m->large_pages_bytes_from, m->sizes_from[i]);
+                }
+                if (!strv_contains(m->large_pages_bytes_from, m->large_pages_from))
                         strv_push(&m->large_pages_bytes_from, m->large_pages_from);
+                m->large_pages_bytes = sum;
         }
 }
 
@@ -201,6 +262,8 @@ void ht_facts_mysql_config_free(ht_facts *f) {
                 free(m->sizes_from[i]);
         free(m->large_pages_from);
         free(m->user);
+        free(m->unit);
+        free(m->unit_from);
         strv_free(m->large_pages_bytes_from);
 }
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "accounts.h"
 #include "facts-internal.h"
 #include "facts.h"
 #include "format-oracle.h"
@@ -286,6 +287,45 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                 f->oracle_sga_bytes += db->hugepages_bytes;
                 strv_push(&f->oracle_sga_from, db->parameter_file);
         }
+        /* The software owner for oracle_user: the owner of the databases'
+         * homes (ASM's Grid home has its own, grid), when they share one
+         * and it looks like an installation owner: not root, and in
+         * oinstall, the Oracle Inventory group an installation owner has
+         * as its primary one, or in dba, the OSDBA group (Oracle Database
+         * Installation Guide 19c for Linux, its chapter on configuring
+         * users and groups; the preinstallation RPM makes oracle so, as
+         * quoted in profiles/oracle.profile). So a home owned
+         * by whoever copied the files (a checkout, an image build) is not
+         * taken for the oracle user. */
+        const ht_oracle_db *own = NULL;
+        bool several = false;
+        for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                const ht_oracle_db *db = &f->oracle_dbs[i];
+                if (db->asm_instance || !db->owner || db->owner_uid == 0)
+                        continue;
+                if (own && !streq(own->owner, db->owner))
+                        several = true;
+                else if (!own)
+                        own = db;
+        }
+        if (own && !several) {
+                uint32_t uid, gid, oinstall = UINT32_MAX;
+                _cleanup_strv_free_ char **groups = NULL;
+                _cleanup_free_ uint32_t *gids = NULL;
+                size_t n = 0;
+                bool member = false;
+                (void)ht_account_group(c, "oinstall", &oinstall);
+                if (ht_account_user(c, own->owner, &uid, &gid) == 0 &&
+                    ht_account_groups_of(c, own->owner, gid, &groups, &gids, &n) >= 0)
+                        member = gid == oinstall || strv_contains(groups, "oinstall") ||
+                                 strv_contains(groups, "dba");
+                if (member) {
+                        f->oracle_owner = xstrdup(own->owner);
+                        f->oracle_owner_from = xstrdup(own->home);
+                }
+        } else if (several)
+                ht_facts_warn(f, "the Oracle homes in oratab have several owners (%s and others): none is taken "
+                              "for oracle_user", own->owner);
 }
 
 void ht_facts_oracle_free(ht_facts *f) {
@@ -300,4 +340,6 @@ void ht_facts_oracle_free(ht_facts *f) {
         }
         free(f->oracle_dbs);
         strv_free(f->oracle_sga_from);
+        free(f->oracle_owner);
+        free(f->oracle_owner_from);
 }

@@ -48,36 +48,14 @@ static char *clean_name(const char *s, size_t n) {
 }
 
 int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret) {
-        /* The JVM takes the last of repeated options. */
-        bool found = false;
-        uint64_t heap = 0;
-        for (size_t off = 0; off < len;) {
-                size_t n = strnlen(cmdline + off, len - off);
-                /* an argument cut short (no NUL before len) is not read */
-                if (off + n >= len)
-                        break;
-                const char *arg = cmdline + off;
-                const char *v = NULL;
-                if (n > 4 && startswith(arg, "-Xmx"))
-                        v = arg + 4;
-                else if (startswith(arg, "-XX:MaxHeapSize="))
-                        v = arg + strlen("-XX:MaxHeapSize=");
-                if (v) {
-                        uint64_t b;
-                        /* the JVM's sizes: digits and one of k, m, g, t */
-                        size_t digits = strspn(v, "0123456789");
-                        bool ok = digits > 0 && (v[digits] == 0 ||
-                                                 (strchr("kKmMgGtT", v[digits]) && v[digits + 1] == 0));
-                        if (ok && parse_size_bytes(v, &b) == 0) {
-                                heap = b;
-                                found = true;
-                        }
-                }
-                off += n + 1;
-        }
-        if (!found)
+        /* the launcher's options only, the last -Xmx winning (format-jvm.c);
+         * JAVA_TOOL_OPTIONS and the rest are read by facts-jvm.c */
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, cmdline, len);
+        if (o.max_heap == UINT64_MAX)
                 return -ENOENT;
-        *ret = heap;
+        *ret = o.max_heap;
         return 0;
 }
 
@@ -240,8 +218,11 @@ void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {
         size_t n1 = strv_length(f->warnings);
         ht_facts_collect_mysql_config(c, f);
         size_t n2 = strv_length(f->warnings);
-        for (size_t i = n0; i < n2; i++)
-                strv_push(i < n1 ? &f->oracle_warnings : &f->mysql_warnings, f->warnings[i]);
+        ht_facts_collect_jvm(c, f);
+        size_t n3 = strv_length(f->warnings);
+        for (size_t i = n0; i < n3; i++)
+                strv_push(i < n1 ? &f->oracle_warnings : i < n2 ? &f->mysql_warnings : &f->jvm_warnings,
+                          f->warnings[i]);
 }
 
 void ht_facts_workload_free(ht_facts *f) {
@@ -255,6 +236,7 @@ void ht_facts_workload_free(ht_facts *f) {
         strv_free(f->mysql_binaries);
         ht_facts_oracle_free(f);
         ht_facts_mysql_config_free(f);
+        ht_facts_jvm_free(f);
         strv_free(f->oracle_warnings);
         strv_free(f->mysql_warnings);
 }

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "context.h"
+#include "format-jvm.h"
 #include "util.h"
 
 /* A numeric fact that could not be read (memory figures, hugetext knobs
@@ -70,6 +71,21 @@ typedef struct {
         uint64_t max_heap_bytes;  /* java: -Xmx / -XX:MaxHeapSize, HT_U64_UNKNOWN when not given */
 } ht_process;
 
+/* A running JVM (facts-jvm.c). */
+typedef struct {
+        unsigned pid;
+        ht_jvm_options opt;        /* what its options say (format-jvm.h) */
+        char *user;                /* its owner (real uid) in /etc/passwd, NULL unknown */
+        int64_t uid;               /* -1 unknown */
+        char *unit;                /* its systemd service from /proc/PID/cgroup, NULL none */
+        uint64_t heap_bytes;       /* -Xmx, or HotSpot's default (heap_default); UINT64_MAX unknown */
+        bool heap_default;
+        uint64_t code_cache_bytes; /* with large pages: the code cache's size */
+        bool code_cache_large;     /* it is in large pages */
+        uint64_t large_pages_bytes;/* what it needs in HugePages; 0: none */
+        char **options_from;       /* where its options were read */
+} ht_jvm;
+
 /* One database of oratab and what its parameter file says
  * (facts-oracle.c). Sizes in bytes, HT_U64_UNKNOWN when not set. */
 typedef struct {
@@ -100,6 +116,9 @@ typedef struct {
         ht_tristate large_pages;
         char *large_pages_from;
         char *user;                    /* user= in a server group */
+        bool mariadb;                  /* the server is MariaDB (binary, process or files) */
+        char *unit, *unit_from;        /* the running server's unit (/proc/PID/cgroup), NULL none */
+        bool unit_conflict;            /* servers in several units */
         uint64_t large_pages_bytes;    /* what the server puts in large pages; 0: none */
         char **large_pages_bytes_from;
 } ht_mysql_config;
@@ -209,6 +228,15 @@ typedef struct ht_facts {
         char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
         ht_mysql_config mysql_config;    /* facts-mysql.c */
+        /* JVMs (facts-jvm.c) */
+        ht_jvm *jvms;
+        size_t n_jvms;
+        uint64_t jvm_large_pages_bytes;  /* summed over those with -XX:+UseLargePages */
+        char **jvm_large_pages_from;
+        char *jvm_user, *jvm_user_from;  /* the one owner, NULL none or several */
+        char *jvm_group;                 /* its primary group (/etc/passwd, /etc/group) */
+        char *jvm_unit, *jvm_unit_from;  /* the one unit, NULL none or several */
+        char **jvm_warnings;
         /* the warnings reading each workload's files gave (also in
          * warnings), so a plan shows only its own workload's */
         char **oracle_warnings, **mysql_warnings;
@@ -218,6 +246,8 @@ typedef struct ht_facts {
         size_t n_oracle_dbs;
         uint64_t oracle_sga_bytes;       /* the sum of hugepages_bytes */
         char **oracle_sga_from;          /* the parameter files of that sum */
+        char *oracle_owner;              /* the homes' one installation owner, NULL none */
+        char *oracle_owner_from;         /* the home it owns */
 
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no /proc/sys or /sys under the root */

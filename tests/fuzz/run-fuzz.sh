@@ -102,6 +102,7 @@ fixture_seeds() {
         grub-legacy) find "$hosts" \( -name grub.conf -o -name menu.lst \) -type f ;;
         limits) find "$hosts" -path '*/etc/security/limits*' -type f ;;
         mycnf) find "$hosts" \( -name '*.cnf' -o -name my.cnf.fallback \) -type f ;;
+        jvm) find "$hosts" "$srcdir/tests/integration/jvm-elasticsearch" -path '*/proc/*' \( -name cmdline -o -name environ \) -type f ;;
         oracle) find "$hosts" \( -path '*/dbs/*.ora' -o -path '*/pfile/*.ora' \) -type f ;;
         sysctl) find "$hosts" \( -path '*/sysctl.d/*' -o -name sysctl.conf \) -type f ;;
         meminfo) find "$hosts" -path '*/proc/meminfo' -type f ;;

@@ -35,22 +35,41 @@ check "key_buffer_size = 32M" $((32 * 1048576)) "$(cfg key_buffer_size)"
 check "innodb_log_buffer_size=64M" $((64 * 1048576)) "$(cfg innodb_log_buffer_size)"
 check "aria_pagecache_buffer_size = \"128M\" in [mariadb] (quoted)" $((128 * 1048576)) "$(cfg aria_pagecache_buffer_size)"
 check "query_cache_size: not set" null "$(cfg query_cache_size)"
-check "large_pages_bytes: the pool" $((6 * 1073741824)) "$(jq .workload.mysql.large_pages_bytes "$tmp/facts.json")"
+check "MariaDB's option files (mariadb.conf.d/): MariaDB" true "$(jq .workload.mysql.mariadb "$tmp/facts.json")"
+check "large_pages_bytes: the pool + the key cache + the Aria page cache (MariaDB's my_large_malloc users)" \
+        $((6 * 1073741824 + 32 * 1048576 + 128 * 1048576)) "$(jq .workload.mysql.large_pages_bytes "$tmp/facts.json")"
 check "user = mysql" mysql "$(cfg user)"
-check "large_pages_bytes_from: the pool's file and large_pages' file" \
+check "large_pages_bytes_from: the sizes' file and large_pages' file" \
         "/etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" \
         "$(jq -r .workload.mysql.large_pages_bytes_from "$tmp/facts.json")"
 check "no warnings" "[]" "$(jq -c .warnings "$tmp/facts.json")"
 
 ht "$d" --color=never show mysql >"$tmp/show" 2>&1
 check_contains "show: the pool from its file" \
-        "profiles/mysql.profile:26 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
+        "profiles/mysql.profile:31 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
 ht "$d" --json plan mysql >"$tmp/plan.json" 2>/dev/null
-check "plan: nr_hugepages = ceil(6G / 2M) + 2" 3074 \
+check "plan: nr_hugepages = ceil((6G + 32M + 128M) / 2M) + 2" 3154 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
 ht "$d" --json plan mysql --set innodb_buffer_pool_size=2G >"$tmp/plan2.json" 2>/dev/null
 check "--set innodb_buffer_pool_size=2G wins: 1026 pages" 1026 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan2.json")"
+
+# --- mysql_unit: the unit the running server is in ------------------------------
+mkdir -p "$d/proc/880" "$d/usr/lib/systemd/system"
+printf '/usr/sbin/mariadbd\0' >"$d/proc/880/cmdline"
+echo mariadbd >"$d/proc/880/comm"
+printf '0::/system.slice/mariadb.service\n' >"$d/proc/880/cgroup"
+printf '[Unit]\nDescription=MariaDB\n[Service]\nExecStart=/usr/sbin/mariadbd\n' >"$d/usr/lib/systemd/system/mariadb.service"
+ht "$d" --json facts >"$tmp/fu.json" 2>/dev/null
+check "the running mariadbd's unit, from its cgroup" "mariadb.service /proc/880/cgroup" \
+        "$(jq -r '.workload.mysql | "\(.unit) \(.unit_from)"' "$tmp/fu.json")"
+ht "$d" --color=never show mysql >"$tmp/showu" 2>&1
+check_contains "show: mysql_unit from the cgroup" "from /proc/880/cgroup" "$tmp/showu"
+ht "$d" --color=never plan mysql >"$tmp/planu" 2>&1
+check_contains "plan: the drop-in goes to mariadb.service" "mariadb.service LimitNOFILE" "$tmp/planu"
+"$HOSTTUNE" --root "$d" --json recommend >"$tmp/recu.json" 2>/dev/null
+check "recommend: names the running server's unit" '["mysql_unit=mariadb.service"]' "$(jq -c .sets "$tmp/recu.json")"
+rm -r "$d/proc/880" "$d/usr/lib/systemd/system/mariadb.service"
 
 # --- what the server would not read, and broken input ---------------------------
 c=$d/etc/mysql/mariadb.conf.d
@@ -69,6 +88,18 @@ printf '[mysqld]\nskip-large-pages\n' >"$c/90-off.cnf"
 ht "$d" --json plan mysql >"$tmp/off.json" 2>/dev/null
 check "skip-large-pages: no HugePages planned" "" \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/off.json")"
+
+# --- MySQL (no MariaDB binary, process or file): the pool alone --------------------
+m=$(copy_host ol8-bls); scratch "$m"
+printf '[mysqld]\nlarge_pages = ON\ninnodb_buffer_pool_size = 1G\nkey_buffer_size = 64M\n' >"$m/etc/my.cnf"
+ht "$m" --json facts >"$tmp/fm.json" 2>/dev/null
+check "MySQL: not MariaDB, only the pool counted (the key cache is MariaDB's large-page user)" "false $((1073741824))" \
+        "$(jq -r '[.workload.mysql.mariadb, .workload.mysql.large_pages_bytes] | map(tostring) | join(" ")' "$tmp/fm.json")"
+printf '[mysqld]\nlarge_pages = ON\n' >"$m/etc/my.cnf"
+mkdir -p "$m/usr/sbin" && : >"$m/usr/sbin/mariadbd"
+ht "$m" --json facts >"$tmp/fm2.json" 2>/dev/null
+check "MariaDB (its binary), nothing set: the three defaults of 128M" "true $((3 * 134217728))" \
+        "$(jq -r '[.workload.mysql.mariadb, .workload.mysql.large_pages_bytes] | map(tostring) | join(" ")' "$tmp/fm2.json")"
 
 # --- no option files: unchanged ----------------------------------------------------
 o=$(copy_host ol8-bls); scratch "$o"

@@ -97,6 +97,33 @@ check_contains "an unterminated quote names file:line" "initDEV.ora:8: a quoted 
 check "only DEV's 2G is left: 1026 pages" 1026 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/bad.json")"
 
+# --- oracle_user: the homes' owner, named through the root's /etc/passwd -------
+# The fixture's home is owned by whoever checked it out: not an Oracle
+# installation owner (root, or a uid the fixture does not know), so it
+# is not taken. A copy whose home belongs to orasw, in oinstall, is.
+check "the checkout's owner of the home is not taken" null "$(jq .workload.oracle.owner "$tmp/facts.json")"
+o=$(copy_host oracle-running); scratch "$o"
+if [ "$(id -u)" -eq 0 ]; then ouid=54329; chown "$ouid" "$o$H"; else ouid=$(id -u); fi
+if cut -d: -f3 "$o/etc/passwd" | grep -qx "$ouid"; then
+        skip "oracle_user from the home's owner" "uid $ouid is already in the fixture's /etc/passwd"
+else
+        echo "orasw:x:$ouid:54321:Oracle software owner:/home/orasw:/bin/bash" >>"$o/etc/passwd"
+        ht "$o" --json facts >"$tmp/fo.json" 2>/dev/null
+        check "the home's owner in oinstall: orasw, from the home" "orasw $H" \
+                "$(jq -r '.workload.oracle | "\(.owner) \(.owner_from)"' "$tmp/fo.json")"
+        ht "$o" --color=never show oracle >"$tmp/showo" 2>&1
+        check_contains "show: oracle_user from the home" "from $H" "$tmp/showo"
+        ht "$o" --color=never plan oracle >"$tmp/plano" 2>&1
+        check_contains "plan: the limits go to orasw" "orasw soft nofile" "$tmp/plano"
+        ht "$o" --json plan oracle --set oracle_user=oracle >"$tmp/planos.json" 2>/dev/null
+        check "--set oracle_user=oracle wins" oracle \
+                "$(jq -r '[.changes[] | select(.backend == "limits") | .key | split(" ")[0]] | unique | join(",")' "$tmp/planos.json")"
+        # not in oinstall or dba: not an installation owner
+        sed -i "s/^orasw:x:$ouid:54321:/orasw:x:$ouid:100:/" "$o/etc/passwd"
+        ht "$o" --json facts >"$tmp/fo2.json" 2>/dev/null
+        check "an owner in neither oinstall nor dba is not taken" null "$(jq .workload.oracle.owner "$tmp/fo2.json")"
+fi
+
 # --- no oratab: unchanged --------------------------------------------------------
 n0=$(copy_host debian12-kvm); scratch "$n0"
 ht "$n0" --json facts >"$tmp/f0.json" 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A real JVM (Debian's openjdk-17-jdk-headless), started by the test as
 # an unprivileged user (issue 20, part 4), with -XX:+UseLargePages and a
-# 256 MiB heap. First it runs before the apply (no pages yet: verify
+# 256 MiB heap; the plan is sized from its flags (issue 20, part 2). First it runs before the apply (no pages yet: verify
 # reports it was not restarted since); restarted, its heap takes the
 # pages and status and verify see them in use; restarted with
 # -XX:-UseLargePages the pages sit idle, which verify reports as drift
@@ -69,13 +69,36 @@ start_jvm() {
 start_jvm -XX:+UseLargePages
 sleep 2  # its start time must be before the apply's, second by second
 
-# ---- apply jvm. The --set heap_size goes once sizing from the JVM's
-# flags (branch appconfig) lands. thp= keeps THP and the kernel command
-# line out (the test cannot restore a bootloader change).
-set_args="--set heap_size=256M --set jvm_user=$user --set jvm_group=$group --set thp="
+# ---- apply jvm, sized by the JVM's own flags: no --set heap_size. What
+# it needs, from its command line as the test reads it: -Xmx, plus the
+# code cache when it holds 8 large pages or more (HotSpot's codeCache.cpp,
+# CodeCache::initialize_heaps; 12m does not, so it stays out), plus the
+# rules' 2 pages of slack. jvm_user comes from the host too (the JVM's
+# owner), unless another JVM of another user runs here; jvm_unit= keeps
+# the drop-in for the unit this test runs in (if any) out of the plan.
+# thp= keeps THP and the kernel command line out (the test cannot restore
+# a bootloader change).
+pagesz=$(($(meminfo Hugepagesize) * 1024))
+arg() { tr '\0' '\n' <"/proc/$jvm_pid/cmdline" | sed -n "s/^$1//p" | tail -n1; }
+to_bytes() { case $1 in *[kK]) echo $((${1%?} * 1024));; *[mM]) echo $((${1%?} * 1048576));;
+        *[gG]) echo $((${1%?} * 1073741824));; *) echo "$1";; esac; }
+heap=$(to_bytes "$(arg -Xmx)") cc=$(to_bytes "$(arg -XX:ReservedCodeCacheSize=)")
+[ $((cc / pagesz)) -ge 8 ] || cc=0
+want_pages=$(( (heap + cc + pagesz - 1) / pagesz + 2 ))
+set_args="--set jvm_group=$group --set jvm_unit= --set thp="
+others=$(pgrep -x java | grep -vx "$jvm_pid" | while read -r p; do stat -c %U "/proc/$p"; done | grep -vx "$user" | head -n1)
+[ -z "$others" ] || { echo "# another JVM runs as $others: jvm_user set"; set_args="$set_args --set jvm_user=$user"; }
 # shellcheck disable=SC2086
 hr 2 "plan jvm on the real host" --json plan jvm $set_args
 cp "$tmp/out" "$tmp/plan.json"
+if [ -n "$(pgrep -x java | grep -vx "$jvm_pid")" ]; then
+        skip "plan: HugePages for this JVM alone" "other JVMs run on this host"
+else
+        check "plan: HugePages for -Xmx + code cache from the JVM's command line ($heap + $cc bytes)" "$want_pages" \
+                "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
+fi
+check "plan: the limits go to the JVM's owner" "$user" \
+        "$(jq -r '[.changes[] | select(.backend == "limits") | .key | split(" ")[0]] | unique | join(",")' "$tmp/plan.json")"
 rw_check_plan "$tmp/plan.json"
 if [ "$failed" -gt 0 ]; then
         echo "# the plan would touch more than this test restores; not applying"

@@ -79,9 +79,13 @@ start_db
 # its start time must be before the apply's, second by second
 sleep 2
 
-# ---- apply mysql. The --set goes once sizing from the option files
-# (branch appconfig) lands: hosttune will read innodb_buffer_pool_size from
-# my.cnf itself. thp= keeps THP and the kernel command line out (the test
+# ---- apply mysql. The --set stays: hosttune sizes from the option files
+# the server reads by default (/etc/my.cnf, /etc/mysql/my.cnf, under
+# --root), but this server reads only its --defaults-file in $rw_work,
+# which is outside the throwaway root hosttune is confined to; making the
+# facts find it would mean writing the machine's /etc/mysql, which this
+# test must not touch (mysql-config.sh tests the sizing from option files
+# on fixtures). thp= keeps THP and the kernel command line out (the test
 # cannot restore a bootloader change; real-host-apply.sh does THP).
 set_args="--set innodb_buffer_pool_size=256M --set thp="
 # shellcheck disable=SC2086

@@ -1,0 +1,323 @@
+/* JVM facts: for each running java, the options that decide its heap
+ * and large pages, from its command line and the environment variables
+ * the launcher and the JVM read; its owner and its systemd unit; and
+ * what the JVMs with -XX:+UseLargePages need in HugePages. Read through
+ * the root context (/proc/PID/ of a fixture works); a process that
+ * cannot be read is a warning and left out, never a failure. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "accounts.h"
+#include "facts-internal.h"
+#include "facts.h"
+#include "format-jvm.h"
+#include "util.h"
+
+/* The code cache's default size, java(1), -XX:ReservedCodeCacheSize:
+ * "The default maximum code cache size is 240 MB; if you disable tiered
+ * compilation with the option -XX:-TieredCompilation, then the default
+ * size is 48 MB." */
+#define CODE_CACHE_TIERED (UINT64_C(240) << 20)
+#define CODE_CACHE_NO_TIERED (UINT64_C(48) << 20)
+/* HotSpot's default -XX:MaxRAM on 64-bit servers, which caps the memory
+ * the default heap is a share of (runtime/globals.hpp, arguments.cpp
+ * Arguments::set_heap_size: phys_mem = MIN2(physical_memory, MaxRAM)). */
+#define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
+
+/* The unit of a process from /proc/PID/cgroup: the ".service" in the
+ * cgroup path systemd gives it, from the v2 line ("0::/system.slice/
+ * elasticsearch.service") or v1's "name=systemd" hierarchy. A process of
+ * a user's session (under user@UID.service) has no system unit. */
+char *ht_facts_cgroup_unit(const char *buf) {
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        char *v2 = NULL, *v1 = NULL;
+        for (size_t i = 0; lines[i]; i++) {
+                const char *l = lines[i], *path;
+                if (startswith(l, "0::"))
+                        path = l + 3;
+                else {
+                        const char *c = strchr(l, ':');
+                        if (!c || !startswith(c + 1, "name=systemd:"))
+                                continue;
+                        path = c + 1 + strlen("name=systemd:");
+                }
+                if (strstr(path, "/user@"))
+                        continue;
+                _cleanup_strv_free_ char **parts = strv_split(path, "/");
+                for (size_t k = 0; parts[k]; k++) {
+                        const char *p = parts[k];
+                        size_t n = strlen(p);
+                        bool ok = n > 8 && n <= 256 && endswith(p, ".service");
+                        for (size_t j = 0; ok && j < n; j++)
+                                ok = p[j] > 0x20 && p[j] < 0x7f;
+                        if (!ok)
+                                continue;
+                        char **slot = startswith(l, "0::") ? &v2 : &v1;
+                        if (!*slot)
+                                *slot = xstrdup(p);
+                        break;
+                }
+        }
+        if (v2) {
+                free(v1);
+                return v2;
+        }
+        return v1;
+}
+
+/* The real uid of /proc/PID/status ("Uid:\treal\teffective\t..."). */
+static int uid_of(const char *buf, uint64_t *ret) {
+        const char *p = strstr(buf, "\nUid:");
+        if (!p && startswith(buf, "Uid:"))
+                p = buf - 1;
+        if (!p)
+                return -ENODATA;
+        p += 5;
+        while (*p == '\t' || *p == ' ')
+                p++;
+        _cleanup_free_ char *num = xstrndup(p, strspn(p, "0123456789"));
+        uint64_t u;
+        if (parse_u64(num, &u) < 0 || u >= UINT32_MAX)
+                return -EBADMSG;
+        *ret = u;
+        return 0;
+}
+
+/* The name of the primary group of user in the root's /etc/passwd and
+ * /etc/group (never NSS), or NULL. */
+static char *primary_group(const ht_context *c, const char *user) {
+        uint32_t uid, gid;
+        if (ht_account_user(c, user, &uid, &gid) < 0)
+                return NULL;
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/etc/group", HT_FACTS_MAX_FILE, &buf, NULL) < 0)
+                return NULL;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        for (size_t i = 0; lines[i]; i++) {
+                _cleanup_strv_free_ char **fld = strv_split(lines[i], ":");
+                uint64_t g;
+                if (strv_length(fld) >= 3 && *fld[0] && parse_u64(fld[2], &g) == 0 && g == gid)
+                        return xstrdup(fld[0]);
+        }
+        return NULL;
+}
+
+/* MemTotal of /proc/meminfo in bytes, 0 unknown. */
+static uint64_t mem_total(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/proc/meminfo", 1 << 20, &buf, NULL) < 0)
+                return 0;
+        const char *p = strstr(buf, "MemTotal:");
+        uint64_t kb;
+        if (!p)
+                return 0;
+        p += strlen("MemTotal:");
+        while (*p == ' ' || *p == '\t')
+                p++;
+        _cleanup_free_ char *num = xstrndup(p, strspn(p, "0123456789"));
+        if (parse_u64(num, &kb) < 0 || kb > UINT64_MAX / 1024)
+                return 0;
+        return kb * 1024;
+}
+
+/* Hugepagesize of /proc/meminfo in bytes, 2 MiB when unknown. */
+static uint64_t hugepage_size(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        uint64_t kb;
+        if (ht_read_file(c, "/proc/meminfo", 1 << 20, &buf, NULL) == 0) {
+                const char *p = strstr(buf, "Hugepagesize:");
+                if (p) {
+                        p += strlen("Hugepagesize:");
+                        while (*p == ' ' || *p == '\t')
+                                p++;
+                        _cleanup_free_ char *num = xstrndup(p, strspn(p, "0123456789"));
+                        if (parse_u64(num, &kb) == 0 && kb > 0 && kb < (UINT64_C(1) << 32))
+                                return kb * 1024;
+                }
+        }
+        return UINT64_C(2) << 20;
+}
+
+/* Read one env variable's options into o; says in from where it came. */
+static void env_options(ht_jvm_options *o, const char *env, size_t env_len, const char *name,
+                        const char *p_env, char ***from) {
+        size_t n;
+        const char *v = env ? ht_jvm_environ_get(env, env_len, name, &n) : NULL;
+        if (!v)
+                return;
+        ht_jvm_options before = *o;
+        ht_jvm_parse_env(o, v, n);
+        if (memcmp(&before, o, sizeof(before)) != 0) {
+                _cleanup_free_ char *s = xasprintf("%s (%s)", p_env, name);
+                strv_push(from, s);
+        }
+}
+
+static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t ram, uint64_t page) {
+        _cleanup_free_ char *p_cmd = xasprintf("/proc/%u/cmdline", pid);
+        _cleanup_free_ char *p_env = xasprintf("/proc/%u/environ", pid);
+        _cleanup_free_ char *p_status = xasprintf("/proc/%u/status", pid);
+        _cleanup_free_ char *p_cgroup = xasprintf("/proc/%u/cgroup", pid);
+        _cleanup_free_ char *cmd = NULL, *env = NULL, *status = NULL, *cg = NULL;
+        size_t cmd_len = 0, env_len = 0;
+        int r = ht_read_file(c, p_cmd, HT_JVM_MAX_ARGS, &cmd, &cmd_len);
+        if (r == -ENOENT || r == -ESRCH)
+                return; /* gone since it was listed */
+        _cleanup_free_ char *d_cmd = ht_display_path(c, p_cmd);
+        if (r < 0) {
+                ht_facts_warn(f, "%s: cannot be read (%s): java %u left out", d_cmd,
+                              r == -EFBIG ? "longer than 256 KiB" : strerror(-r), pid);
+                return;
+        }
+        r = ht_read_file(c, p_env, HT_JVM_MAX_ARGS, &env, &env_len);
+        if (r < 0 && r != -ENOENT) {
+                _cleanup_free_ char *d = ht_display_path(c, p_env);
+                ht_facts_warn(f, "%s: cannot be read (%s): JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS of java %u "
+                              "not known", d, r == -EFBIG ? "longer than 256 KiB" : strerror(-r), pid);
+        }
+
+        ht_jvm j = {.pid = pid, .uid = -1};
+        ht_jvm_options_init(&j.opt);
+        /* The order HotSpot reads them in, the last value winning:
+         * JAVA_TOOL_OPTIONS first (the JVM prepends its options to those
+         * the launcher passes to JNI_CreateJavaVM: JVM TI specification,
+         * "Environment Variable JAVA_TOOL_OPTIONS"; arguments.cpp parses
+         * it before them); then JDK_JAVA_OPTIONS, which only the java
+         * launcher of JDK 9 and later reads, prepending its content to
+         * the command line's arguments in the process (java(1), "Using
+         * the JDK_JAVA_OPTIONS Launcher Environment Variable"; JDK 8's
+         * launcher ignores it), so it is not in /proc/PID/cmdline; then
+         * the command line; then _JAVA_OPTIONS, which arguments.cpp
+         * parses last, overriding both. */
+        env_options(&j.opt, env, env_len, "JAVA_TOOL_OPTIONS", p_env, &j.options_from);
+        env_options(&j.opt, env, env_len, "JDK_JAVA_OPTIONS", p_env, &j.options_from);
+        ht_jvm_options before = j.opt;
+        ht_jvm_parse_cmdline(&j.opt, cmd, cmd_len);
+        if (memcmp(&before, &j.opt, sizeof(before)) != 0)
+                strv_push(&j.options_from, p_cmd);
+        env_options(&j.opt, env, env_len, "_JAVA_OPTIONS", p_env, &j.options_from);
+        if (j.opt.argfiles)
+                ht_facts_warn(f, "%s: %u @argfile(s) on java %u's command line are not read: "
+                              "options in them are not known", d_cmd, j.opt.argfiles, pid);
+
+        uint64_t uid;
+        if (ht_read_file(c, p_status, 1 << 16, &status, NULL) == 0 && uid_of(status, &uid) == 0) {
+                j.uid = (int64_t)uid;
+                j.user = ht_facts_passwd_name(c, uid);
+        }
+        if (ht_read_file(c, p_cgroup, 1 << 16, &cg, NULL) == 0)
+                j.unit = ht_facts_cgroup_unit(cg);
+
+        /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
+         * with explicit huge pages (HugeTLB); with
+         * -XX:+UseTransparentHugePages it uses THP instead and takes no
+         * HugePages (java(1), "Large Pages"). */
+        j.heap_bytes = j.opt.max_heap;
+        if (j.heap_bytes == UINT64_MAX && ram) {
+                /* not given: HotSpot's default, MaxRAMPercentage (25 %)
+                 * of the physical memory (java(1), -XX:MaxRAMPercentage;
+                 * a container's memory limit, which HotSpot takes
+                 * instead, is not read here) */
+                uint64_t pct = j.opt.max_ram_percentage_milli != UINT64_MAX ? j.opt.max_ram_percentage_milli
+                                                                            : 25000;
+                uint64_t m = ram < MAX_RAM_DEFAULT ? ram : MAX_RAM_DEFAULT;
+                j.heap_bytes = m / 100000 * pct;
+                j.heap_default = true;
+        }
+        if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1) {
+                uint64_t lp = j.opt.large_page_size != UINT64_MAX && j.opt.large_page_size ? j.opt.large_page_size
+                                                                                           : page;
+                uint64_t cc = j.opt.code_cache != UINT64_MAX ? j.opt.code_cache
+                              : j.opt.tiered == 0            ? CODE_CACHE_NO_TIERED
+                                                             : CODE_CACHE_TIERED;
+                j.code_cache_bytes = cc;
+                /* The code cache takes large pages when it holds at least
+                 * 8 of them (codeCache.cpp, CodeCache::initialize_heaps:
+                 * page_size(false, 8)), else ordinary ones. */
+                j.code_cache_large = cc / lp >= 8;
+                if (j.heap_bytes != UINT64_MAX) {
+                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0);
+                        if (j.heap_default)
+                                ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
+                                              "is counted as HotSpot's default, a quarter of the memory", d_cmd,
+                                              pid);
+                }
+        }
+        f->jvms = xrealloc(f->jvms, (f->n_jvms + 1) * sizeof(*f->jvms));
+        f->jvms[f->n_jvms++] = j;
+}
+
+void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
+        uint64_t ram = 0, page = 0;
+        for (size_t i = 0; i < f->n_processes; i++) {
+                if (f->processes[i].kind != HT_PROC_JAVA)
+                        continue;
+                if (!page) {
+                        ram = mem_total(c);
+                        page = hugepage_size(c);
+                }
+                collect_one(c, f, f->processes[i].pid, ram, page);
+        }
+        for (size_t i = 0; i < f->n_jvms; i++) {
+                const ht_jvm *j = &f->jvms[i];
+                if (j->large_pages_bytes > 0 && f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
+                        f->jvm_large_pages_bytes += j->large_pages_bytes;
+                        for (size_t k = 0; j->options_from && j->options_from[k]; k++)
+                                if (!strv_contains(f->jvm_large_pages_from, j->options_from[k]))
+                                        strv_push(&f->jvm_large_pages_from, j->options_from[k]);
+                }
+        }
+        /* The owner and unit for the profile: one each, or none. */
+        const ht_jvm *uj = NULL, *nj = NULL;
+        bool several_users = false, several_units = false;
+        for (size_t i = 0; i < f->n_jvms; i++) {
+                const ht_jvm *j = &f->jvms[i];
+                if (j->user) {
+                        if (uj && !streq(uj->user, j->user))
+                                several_users = true;
+                        else if (!uj)
+                                uj = j;
+                }
+                if (j->unit) {
+                        if (nj && !streq(nj->unit, j->unit))
+                                several_units = true;
+                        else if (!nj)
+                                nj = j;
+                }
+        }
+        if (several_users)
+                ht_facts_warn(f, "JVMs run as several users (%s and others): none is taken for jvm_user",
+                              uj->user);
+        else if (uj) {
+                f->jvm_user = xstrdup(uj->user);
+                f->jvm_user_from = xasprintf("/proc/%u/status", uj->pid);
+                /* vm.hugetlb_shm_group and the limits want the owner's
+                 * group: its primary one */
+                f->jvm_group = primary_group(c, uj->user);
+        }
+        if (several_units)
+                ht_facts_warn(f, "JVMs run in several units (%s and others): none is taken for jvm_unit",
+                              nj->unit);
+        else if (nj) {
+                f->jvm_unit = xstrdup(nj->unit);
+                f->jvm_unit_from = xasprintf("/proc/%u/cgroup", nj->pid);
+        }
+}
+
+void ht_facts_jvm_free(ht_facts *f) {
+        for (size_t i = 0; i < f->n_jvms; i++) {
+                free(f->jvms[i].user);
+                free(f->jvms[i].unit);
+                strv_free(f->jvms[i].options_from);
+        }
+        free(f->jvms);
+        strv_free(f->jvm_large_pages_from);
+        free(f->jvm_user);
+        free(f->jvm_user_from);
+        free(f->jvm_group);
+        free(f->jvm_unit);
+        free(f->jvm_unit_from);
+        strv_free(f->jvm_warnings);
+}

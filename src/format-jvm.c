@@ -1,0 +1,200 @@
+/* HotSpot's options as a running JVM got them. Sources: the java(1) man
+ * page of JDK 17/21 ("Overview of Java Options", "Advanced Runtime
+ * Options", "Using the JDK_JAVA_OPTIONS Launcher Environment Variable",
+ * "Large Pages") and HotSpot's src/hotspot/share/runtime/arguments.cpp
+ * (Arguments::parse_vm_init_args: JAVA_TOOL_OPTIONS, then the command
+ * line, then _JAVA_OPTIONS; a later option overrides an earlier one). */
+#include "config.h"
+
+#include <string.h>
+
+#include "format-jvm.h"
+#include "util.h"
+
+void ht_jvm_options_init(ht_jvm_options *o) {
+        *o = (ht_jvm_options){.max_heap = UINT64_MAX, .initial_heap = UINT64_MAX,
+                              .large_page_size = UINT64_MAX, .code_cache = UINT64_MAX,
+                              .max_ram_percentage_milli = UINT64_MAX,
+                              .use_large_pages = -1, .use_thp = -1, .tiered = -1};
+}
+
+/* HotSpot's sizes: digits and at most one of k, m, g, t (either case),
+ * nothing else ("-Xmxsize ... Append the letter k or K to indicate
+ * kilobytes, m or M ..., or g or G", java(1)). */
+static bool jvm_size(const char *v, uint64_t *ret) {
+        size_t digits = strspn(v, "0123456789");
+        if (digits == 0 || digits > 20)
+                return false;
+        if (v[digits] && !(strchr("kKmMgGtT", v[digits]) && v[digits + 1] == 0))
+                return false;
+        uint64_t b;
+        if (parse_size_bytes(v, &b) < 0)
+                return false;
+        *ret = b;
+        return true;
+}
+
+/* A percentage as HotSpot's double flags take it: "50", "37.5" (0 to 100). */
+static bool jvm_percentage(const char *v, uint64_t *ret) {
+        size_t digits = strspn(v, "0123456789");
+        if (digits == 0 || digits > 3)
+                return false;
+        uint64_t milli = 0;
+        for (size_t i = 0; i < digits; i++)
+                milli = milli * 10 + (uint64_t)(v[i] - '0');
+        milli *= 1000;
+        const char *p = v + digits;
+        if (*p == '.') {
+                p++;
+                size_t frac = strspn(p, "0123456789");
+                if (frac == 0)
+                        return false;
+                uint64_t scale = 100;
+                for (size_t i = 0; i < frac && i < 3; i++, scale /= 10)
+                        milli += (uint64_t)(p[i] - '0') * scale;
+                p += frac;
+        }
+        if (*p || milli > 100000)
+                return false;
+        *ret = milli;
+        return true;
+}
+
+bool ht_jvm_option(ht_jvm_options *o, const char *a) {
+        static const struct {
+                const char *prefix;
+                size_t offset;
+        } sizes[] = {
+                {"-Xmx", offsetof(ht_jvm_options, max_heap)},
+                {"-XX:MaxHeapSize=", offsetof(ht_jvm_options, max_heap)},
+                {"-Xms", offsetof(ht_jvm_options, initial_heap)},
+                {"-XX:InitialHeapSize=", offsetof(ht_jvm_options, initial_heap)},
+                {"-XX:LargePageSizeInBytes=", offsetof(ht_jvm_options, large_page_size)},
+                {"-XX:ReservedCodeCacheSize=", offsetof(ht_jvm_options, code_cache)},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(sizes); i++)
+                if (startswith(a, sizes[i].prefix)) {
+                        uint64_t b;
+                        if (!jvm_size(a + strlen(sizes[i].prefix), &b))
+                                return false;
+                        *(uint64_t *)((char *)o + sizes[i].offset) = b;
+                        return true;
+                }
+        if (startswith(a, "-XX:MaxRAMPercentage="))
+                return jvm_percentage(a + strlen("-XX:MaxRAMPercentage="), &o->max_ram_percentage_milli);
+        static const struct {
+                const char *name;
+                size_t offset;
+        } flags[] = {
+                {"UseLargePages", offsetof(ht_jvm_options, use_large_pages)},
+                {"UseTransparentHugePages", offsetof(ht_jvm_options, use_thp)},
+                {"TieredCompilation", offsetof(ht_jvm_options, tiered)},
+        };
+        if (startswith(a, "-XX:+") || startswith(a, "-XX:-"))
+                for (size_t i = 0; i < ELEMENTSOF(flags); i++)
+                        if (streq(a + 5, flags[i].name)) {
+                                *(int *)((char *)o + flags[i].offset) = a[4] == '+';
+                                return true;
+                        }
+        return false;
+}
+
+void ht_jvm_parse_env(ht_jvm_options *o, const char *v, size_t len) {
+        /* arguments.cpp, parse_options_environment_variable: options are
+         * separated by white space; a single- or double-quoted part keeps
+         * its white space. */
+        char *word = xmalloc(len + 1);
+        size_t i = 0;
+        while (i < len) {
+                while (i < len && strchr(" \t\n\r\f\v", v[i]) && v[i])
+                        i++;
+                if (i >= len || !v[i])
+                        break;
+                size_t n = 0;
+                char quote = 0;
+                for (; i < len && v[i]; i++) {
+                        char ch = v[i];
+                        if (quote) {
+                                if (ch == quote)
+                                        quote = 0;
+                                else
+                                        word[n++] = ch;
+                        } else if (ch == '\'' || ch == '"')
+                                quote = ch;
+                        else if (strchr(" \t\n\r\f\v", ch))
+                                break;
+                        else
+                                word[n++] = ch;
+                }
+                word[n] = 0;
+                (void)ht_jvm_option(o, word);
+        }
+        free(word);
+}
+
+/* Launcher options that take the next argument as their value (java(1),
+ * "Standard Options for Java"): it is not an option itself. */
+static bool takes_value(const char *a) {
+        static const char *const with_value[] = {"-cp", "-classpath", "--class-path", "-p", "--module-path",
+                                                 "--upgrade-module-path", "--add-modules", "--limit-modules",
+                                                 "--add-reads", "--add-exports", "--add-opens",
+                                                 "--patch-module", "--enable-native-access", "--source"};
+        for (size_t i = 0; i < ELEMENTSOF(with_value); i++)
+                if (streq(a, with_value[i]))
+                        return true;
+        return false;
+}
+
+void ht_jvm_parse_cmdline(ht_jvm_options *o, const char *cmd, size_t len) {
+        bool first = true, skip_next = false;
+        for (size_t off = 0; off < len;) {
+                size_t n = strnlen(cmd + off, len - off);
+                /* an argument cut short (no NUL before len) is not read */
+                if (off + n >= len)
+                        break;
+                const char *a = cmd + off;
+                off += n + 1;
+                if (first) {
+                        first = false;
+                        continue;
+                }
+                if (skip_next) {
+                        skip_next = false;
+                        continue;
+                }
+                /* what follows the main class, -jar FILE or -m MODULE is
+                 * the application's, not the JVM's */
+                if (a[0] != '-' && a[0] != '@')
+                        break;
+                if (streq(a, "-jar") || streq(a, "-m") || streq(a, "--module") || startswith(a, "--module="))
+                        break;
+                if (a[0] == '@') {
+                        o->argfiles++;
+                        continue;
+                }
+                if (takes_value(a)) {
+                        skip_next = true;
+                        continue;
+                }
+                (void)ht_jvm_option(o, a);
+        }
+}
+
+const char *ht_jvm_environ_get(const char *env, size_t len, const char *name, size_t *ret_len) {
+        size_t nl = strlen(name);
+        const char *found = NULL;
+        size_t found_len = 0;
+        for (size_t off = 0; off < len;) {
+                size_t n = strnlen(env + off, len - off);
+                /* the first, as getenv(3) in glibc finds it */
+                if (n > nl && memcmp(env + off, name, nl) == 0 && env[off + nl] == '=') {
+                        found = env + off + nl + 1;
+                        found_len = n - nl - 1;
+                        break;
+                }
+                off += n + 1;
+        }
+        if (found && ret_len)
+                *ret_len = found_len;
+        return found;
+}

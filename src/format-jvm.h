@@ -1,0 +1,40 @@
+/* HotSpot's options as a running JVM got them: the command line and the
+ * environment variables the launcher and the JVM read. Pure parsing, no
+ * host access (facts-jvm.c reads /proc/PID). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A JVM's environment or command line is read up to this much. */
+#define HT_JVM_MAX_ARGS (256u << 10)
+
+/* The options that decide a JVM's large pages; sizes in bytes,
+ * UINT64_MAX when not given; -1 not given, 0 off, 1 on for the flags. */
+typedef struct {
+        uint64_t max_heap;          /* -Xmx, -XX:MaxHeapSize= */
+        uint64_t initial_heap;      /* -Xms, -XX:InitialHeapSize= */
+        uint64_t large_page_size;   /* -XX:LargePageSizeInBytes= */
+        uint64_t code_cache;        /* -XX:ReservedCodeCacheSize= */
+        /* -XX:MaxRAMPercentage= in thousandths of a percent (25000: 25 %) */
+        uint64_t max_ram_percentage_milli;
+        int use_large_pages;        /* -XX:[+-]UseLargePages */
+        int use_thp;                /* -XX:[+-]UseTransparentHugePages */
+        int tiered;                 /* -XX:[+-]TieredCompilation */
+        unsigned argfiles;          /* @argfiles on the command line (not read) */
+} ht_jvm_options;
+
+void ht_jvm_options_init(ht_jvm_options *o);
+/* One option ("-Xmx4g"); true when it is one of those above and well
+ * formed. The last occurrence wins, as in HotSpot. */
+bool ht_jvm_option(ht_jvm_options *o, const char *arg);
+/* An environment variable's value (JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS):
+ * options separated by white space, quotes grouping. */
+void ht_jvm_parse_env(ht_jvm_options *o, const char *value, size_t len);
+/* /proc/PID/cmdline (NUL-separated, argv[0] first): the launcher's
+ * options, up to the main class, -jar FILE or -m MODULE. */
+void ht_jvm_parse_cmdline(ht_jvm_options *o, const char *cmd, size_t len);
+/* The value of NAME in /proc/PID/environ (NUL-separated NAME=value), the
+ * first when repeated, as getenv(3); NULL when absent. Points into env. */
+const char *ht_jvm_environ_get(const char *env, size_t len, const char *name, size_t *ret_len);

@@ -1,0 +1,106 @@
+#!/bin/sh
+# A JVM sizes itself from its own options: an Elasticsearch JVM
+# (tests/integration/jvm-elasticsearch, laid over debian12-kvm) with
+# -XX:+UseLargePages in JAVA_TOOL_OPTIONS, the code cache there and again
+# in JDK_JAVA_OPTIONS, the heap on the command line, application arguments
+# after the main class; its owner from /proc/PID/status and /etc/passwd,
+# its unit from /proc/PID/cgroup. heap_size, jvm_user and jvm_unit default
+# to them with provenance, --set wins, several owners fall back with a
+# warning, hostile process files warn and leave the plan whole. Expected
+# values come from the fixture's files.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
+export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
+ht() { r=$1; shift; "$HOSTTUNE" --root "$r" --profile-path "$top_srcdir/profiles" \
+        --rules-path "$top_srcdir/rules" "$@"; }
+M=1048576 G=1073741824
+d=$(copy_host debian12-kvm); scratch "$d"
+cp -R "$top_srcdir/tests/integration/jvm-elasticsearch/proc/." "$d/proc/"
+cp -R "$top_srcdir/tests/integration/jvm-elasticsearch/usr/." "$d/usr/"
+echo 'elasticsearch:x:112:117::/nonexistent:/bin/false' >>"$d/etc/passwd"
+echo 'elasticsearch:x:117:' >>"$d/etc/group"
+ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
+check "facts exits 0" 0 $?
+p() { jq -r ".workload.jvm.processes[] | select(.pid == $1) | .$2" "$tmp/facts.json"; }
+check "the fixture's cmdline is NUL-separated, the heap on it" "-Xmx4g" \
+        "$(tr '\0' '\n' <"$d/proc/4200/cmdline" | grep -m1 '^-Xmx')"
+check "java 4200: -Xmx4g from the command line beats JAVA_TOOL_OPTIONS' -Xmx1g" $((4 * G)) "$(p 4200 max_heap_size)"
+check "java 4200: -Xms4g" $((4 * G)) "$(p 4200 initial_heap_size)"
+check "java 4200: -XX:+UseLargePages from JAVA_TOOL_OPTIONS; the -XX:-UseLargePages after the main class is the application's" \
+        true "$(p 4200 use_large_pages)"
+check "java 4200: JDK_JAVA_OPTIONS' 128m beats JAVA_TOOL_OPTIONS' quoted 64m" $((128 * M)) "$(p 4200 reserved_code_cache_size)"
+check "java 4200: a 128M code cache holds 8 or more 2M pages: in large pages" true "$(p 4200 code_cache_in_large_pages)"
+check "java 4200: needs heap + code cache" $((4 * G + 128 * M)) "$(p 4200 large_pages_bytes)"
+check "java 4200: owner uid 112 (status) is elasticsearch (/etc/passwd)" "112 elasticsearch" "$(p 4200 uid) $(p 4200 user)"
+check "java 4200: unit from the cgroup" elasticsearch.service "$(p 4200 unit)"
+check "java 4200: where its options came from" \
+        "/proc/4200/environ (JAVA_TOOL_OPTIONS), /proc/4200/environ (JDK_JAVA_OPTIONS), /proc/4200/cmdline" \
+        "$(p 4200 options_from)"
+check "java 3001 (-Xmx8g -XX:+UseLargePages, no -XX:ReservedCodeCacheSize): heap + HotSpot's 240M" \
+        $((8 * G + 240 * M)) "$(p 3001 large_pages_bytes)"
+check "java 3050 (no -XX:+UseLargePages): none" 0 "$(p 3050 large_pages_bytes)"
+check "the sum over the JVMs with large pages" $((8 * G + 240 * M + 4 * G + 128 * M)) \
+        "$(jq .workload.jvm.large_pages_bytes "$tmp/facts.json")"
+check "user, group and unit: the one found, with where" \
+        "elasticsearch /proc/4200/status elasticsearch /proc/4200/status elasticsearch.service /proc/4200/cgroup" \
+        "$(jq -r '.workload.jvm | [.user, .user_from, .group, .group_from, .unit, .unit_from] | join(" ")' "$tmp/facts.json")"
+check "no warnings" "[]" "$(jq -c .warnings "$tmp/facts.json")"
+"$HOSTTUNE" --root "$d" --json recommend >"$tmp/rec.json" 2>/dev/null
+check "recommend: jvm, the owner, group and unit found named as --set" \
+        'jvm ["jvm_user=elasticsearch","jvm_group=elasticsearch","jvm_unit=elasticsearch.service"]' \
+        "$(jq -r '.profile' "$tmp/rec.json") $(jq -c .sets "$tmp/rec.json")"
+check "recommend: the heap evidence is the JVM's -Xmx4g, not the application's -Xmx99g" true \
+        "$(jq '[.candidates[2].evidence[] | select(.pid == 4200) | .what | contains("4.0 GiB")] | all' "$tmp/rec.json")"
+
+ht "$d" --color=never show jvm >"$tmp/show" 2>&1
+check_contains "show: heap_size from the JVMs' files" \
+        "from /proc/3001/cmdline, /proc/4200/environ (JAVA_TOOL_OPTIONS), /proc/4200/environ (JDK_JAVA_OPTIONS), /proc/4200/cmdline" "$tmp/show"
+check_contains "show: jvm_user from the status file" "from /proc/4200/status" "$tmp/show"
+check_contains "show: jvm_unit from the cgroup file" "from /proc/4200/cgroup" "$tmp/show"
+ht "$d" --json plan jvm >"$tmp/plan.json" 2>"$tmp/plan.err"
+check "plan jvm exits 2 (changes pending)" 2 $?
+want=$(( (8 * G + 240 * M + 4 * G + 128 * M + 2 * M - 1) / (2 * M) + 2 ))
+check "plan: nr_hugepages = ceil(sum / 2M) + 2" "$want" \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
+ht "$d" --color=never plan jvm >"$tmp/plan.txt" 2>&1
+check_contains "plan: the limits go to elasticsearch" "elasticsearch soft nofile" "$tmp/plan.txt"
+check "plan: vm.hugetlb_shm_group is elasticsearch's gid (117, /etc/group)" 117 \
+        "$(jq -r '.changes[] | select(.key == "vm.hugetlb_shm_group") | .desired' "$tmp/plan.json")"
+check_contains "plan: a drop-in for elasticsearch.service" "elasticsearch.service.d" "$tmp/plan.txt"
+if grep -q '^  java ' "$tmp/plan.txt"; then not_ok "plan: no limits for a java user that does not exist"
+else ok "plan: no limits for a java user that does not exist"; fi
+ht "$d" --json plan jvm --set heap_size=1G --set jvm_user=debian --set jvm_unit= >"$tmp/set.json" 2>/dev/null
+check "--set heap_size=1G wins: 514 pages" 514 \
+        "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/set.json")"
+check "--set jvm_user=debian wins" debian \
+        "$(jq -r '[.changes[] | select(.backend == "limits") | .key | split(" ")[0]] | unique | join(",")' "$tmp/set.json")"
+
+# --- two owners: no jvm_user from the host, a warning -------------------------
+printf 'Name:\tjava\nUid:\t1000\t1000\t1000\t1000\n' >"$d/proc/3050/status"
+ht "$d" --json facts >"$tmp/f2.json" 2>/dev/null
+check "two owners: no user" null "$(jq .workload.jvm.user "$tmp/f2.json")"
+jq -r '.warnings[]' "$tmp/f2.json" >"$tmp/w2"
+check_contains "two owners: a warning" "JVMs run as several users" "$tmp/w2"
+ht "$d" --color=never show jvm >"$tmp/show2" 2>&1
+check_contains "two owners: jvm_user is the placeholder" "jvm_user = java" "$tmp/show2"
+rm "$d/proc/3050/status"
+
+# --- hostile process files ----------------------------------------------------------
+mkdir -p "$d/proc/4300"
+printf 'java\n' >"$d/proc/4300/comm"
+# a command line longer than 256 KiB: warned, that JVM left out
+head -c 300000 /dev/zero | tr '\0' 'x' >"$d/proc/4300/cmdline"
+# an environment cut short, no NUL at its end
+printf 'JAVA_TOOL_OPTIONS=-XX:+UseLargePages -Xmx' >"$d/proc/4200/environ"
+printf '0::/system.slice/../../etc/x y.service\n1:name=systemd:/\n' >"$d/proc/4200/cgroup"
+ht "$d" --json facts >"$tmp/f3.json" 2>/dev/null
+check "hostile: facts exits 0" 0 $?
+jq -r '.warnings[]' "$tmp/f3.json" >"$tmp/w3"
+check_contains "hostile: the long command line is named" "/proc/4300/cmdline: cannot be read (longer than 256 KiB)" "$tmp/w3"
+check "hostile: JAVA_TOOL_OPTIONS cut short still reads -XX:+UseLargePages, not a bare -Xmx" "true $((4 * G))" \
+        "$(jq -r '.workload.jvm.processes[] | select(.pid == 4200) | "\(.use_large_pages) \(.max_heap_size)"' "$tmp/f3.json")"
+check "hostile: a unit name with a space is not taken" null \
+        "$(jq '.workload.jvm.processes[] | select(.pid == 4200) | .unit' "$tmp/f3.json")"
+ht "$d" --json plan jvm >/dev/null 2>&1
+check "hostile: plan jvm still exits 2 (changes pending, no failure)" 2 $?
+finish

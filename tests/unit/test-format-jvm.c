@@ -1,0 +1,124 @@
+/* format-jvm: HotSpot's options as a JVM gets them — sizes with k/m/g/t,
+ * the last occurrence winning, +/- flags, the environment variables'
+ * white space and quotes, the launcher's options ending at the main
+ * class, -jar or -m, options that take a value, an argument cut short. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "format-jvm.h"
+
+#define M (UINT64_C(1) << 20)
+#define G (UINT64_C(1) << 30)
+
+static void test_option(void **state) {
+        (void)state;
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-Xmx4g"));
+        assert_int_equal(o.max_heap, 4 * G);
+        assert_true(ht_jvm_option(&o, "-XX:MaxHeapSize=512M"));
+        assert_int_equal(o.max_heap, 512 * M);
+        assert_true(ht_jvm_option(&o, "-Xms1024k"));
+        assert_int_equal(o.initial_heap, 1024 * 1024);
+        assert_true(ht_jvm_option(&o, "-XX:InitialHeapSize=2147483648"));
+        assert_int_equal(o.initial_heap, 2 * G);
+        assert_true(ht_jvm_option(&o, "-XX:LargePageSizeInBytes=1g"));
+        assert_int_equal(o.large_page_size, G);
+        assert_true(ht_jvm_option(&o, "-XX:ReservedCodeCacheSize=256m"));
+        assert_int_equal(o.code_cache, 256 * M);
+        assert_true(ht_jvm_option(&o, "-XX:+UseLargePages"));
+        assert_int_equal(o.use_large_pages, 1);
+        assert_true(ht_jvm_option(&o, "-XX:-UseLargePages"));
+        assert_int_equal(o.use_large_pages, 0);
+        assert_true(ht_jvm_option(&o, "-XX:+UseTransparentHugePages"));
+        assert_int_equal(o.use_thp, 1);
+        assert_true(ht_jvm_option(&o, "-XX:-TieredCompilation"));
+        assert_int_equal(o.tiered, 0);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=37.5"));
+        assert_int_equal(o.max_ram_percentage_milli, 37500);
+        /* not sizes HotSpot takes: the value stays */
+        static const char *const bad[] = {"-Xmx", "-Xmx4gb", "-Xmx4 g", "-Xmx-1g", "-Xmx4x", "-Xmx 4g",
+                                          "-Xmx99999999999999999999999g", "-XX:MaxRAMPercentage=101",
+                                          "-XX:MaxRAMPercentage=.5", "-XX:+UseLargePagesX", "-XX:UseLargePages"};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                assert_false(ht_jvm_option(&o, bad[i]));
+        assert_int_equal(o.max_heap, 512 * M);
+        assert_int_equal(o.max_ram_percentage_milli, 37500);
+        assert_int_equal(o.use_large_pages, 0);
+}
+
+static void test_env(void **state) {
+        (void)state;
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        const char *v = "  -XX:+UseLargePages\t'-Xmx2g' \"-XX:ReservedCodeCacheSize=64m\" -Dx=\"a b\" -Xmx3g  ";
+        ht_jvm_parse_env(&o, v, strlen(v));
+        assert_int_equal(o.use_large_pages, 1);
+        assert_int_equal(o.max_heap, 3 * G);
+        assert_int_equal(o.code_cache, 64 * M);
+        /* a length shorter than the string: what follows is not read */
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_env(&o, "-Xmx1g -Xmx2g", 6);
+        assert_int_equal(o.max_heap, G);
+        ht_jvm_parse_env(&o, "", 0);
+        /* an unmatched quote (HotSpot refuses to start): one word, no option */
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_env(&o, "'unterminated -Xmx1g", 20);
+        assert_int_equal(o.max_heap, UINT64_MAX);
+}
+
+#define CMD(s) s, sizeof(s) - 1
+
+static void test_cmdline(void **state) {
+        (void)state;
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        /* argv[0] is not an option even when it looks like one */
+        ht_jvm_parse_cmdline(&o, CMD("-Xmx9g\0-cp\0-Xmx1g\0-Xmx2g\0-XX:+UseLargePages\0Main\0-Xmx5g\0"));
+        assert_int_equal(o.max_heap, 2 * G);
+        assert_int_equal(o.use_large_pages, 1);
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, CMD("java\0-Xmx2g\0-jar\0app.jar\0-Xmx5g\0"));
+        assert_int_equal(o.max_heap, 2 * G);
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, CMD("java\0-Xmx2g\0-m\0mod/Main\0-Xmx5g\0"));
+        assert_int_equal(o.max_heap, 2 * G);
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, CMD("java\0@/etc/app/jvm.options\0-Xmx2g\0Main\0"));
+        assert_int_equal(o.argfiles, 1);
+        assert_int_equal(o.max_heap, 2 * G);
+        /* the last argument without its NUL (cut short) is not read */
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, CMD("java\0-Xmx2g\0-Xmx4"));
+        assert_int_equal(o.max_heap, 2 * G);
+        ht_jvm_parse_cmdline(&o, "", 0);
+}
+
+static void test_environ(void **state) {
+        (void)state;
+        size_t n = 0;
+        const char env[] = "A=1\0JAVA_TOOL_OPTIONS=-Xmx1g\0JAVA_TOOL_OPTIONSX=no\0JAVA_TOOL_OPTIONS=-Xmx2g\0";
+        const char *v = ht_jvm_environ_get(env, sizeof(env) - 1, "JAVA_TOOL_OPTIONS", &n);
+        assert_non_null(v);
+        assert_int_equal(n, 6);
+        assert_memory_equal(v, "-Xmx1g", 6);
+        assert_null(ht_jvm_environ_get(env, sizeof(env) - 1, "JDK_JAVA_OPTIONS", &n));
+        /* cut short: the value ends where the buffer does */
+        v = ht_jvm_environ_get("X=abc", 5, "X", &n);
+        assert_non_null(v);
+        assert_int_equal(n, 3);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_option),
+                cmocka_unit_test(test_env),
+                cmocka_unit_test(test_cmdline),
+                cmocka_unit_test(test_environ),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
