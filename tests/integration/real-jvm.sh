@@ -49,7 +49,7 @@ chmod -R a+rX "$rw_work"
 # the pages hosttune sized for it. -Xshare:off: no CDS archive mapping.
 start_jvm() {
         memlock=$(awk -v u="$user" '$1 == u && $2 == "hard" && $3 == "memlock" { print $4 }' \
-                /etc/security/limits.d/90-hosttune.conf 2>/dev/null)
+                "$CROOT/etc/security/limits.d/90-hosttune.conf" 2>/dev/null)
         : >"$rw_work/jvm.out"
         chmod 0666 "$rw_work/jvm.out"
         # the limit the JVM's user gets at login (pam_limits), when this

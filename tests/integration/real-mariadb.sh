@@ -26,6 +26,10 @@ rw_stop() {
 }
 . "$top_srcdir/tests/integration/real-workload-lib.sh"
 
+# the server's option file, where the server reads it (--defaults-file)
+# and where the facts read a host's (/etc/mysql/my.cnf, in the tree)
+cnf_file=$CROOT/etc/mysql/my.cnf
+mkdir -p "$CROOT/etc/mysql"
 datadir=$rw_work/data
 run=$rw_work/run  # socket, pid file, error log: the server's user writes them
 mkdir "$datadir" "$run" && chown mysql:mysql "$datadir" "$run"
@@ -36,7 +40,7 @@ mkdir "$datadir" "$run" && chown mysql:mysql "$datadir" "$run"
 # than one 2 MiB page) they stay in ordinary pages, so the pool gets the
 # pages hosttune sized for it.
 cnf() {
-        cat >"$rw_work/my.cnf" <<EOF
+        cat >"$cnf_file" <<EOF
 [mariadbd]
 datadir=$datadir
 socket=$run/mysqld.sock
@@ -48,10 +52,10 @@ innodb_buffer_pool_size=256M
 key_buffer_size=1M
 aria_pagecache_buffer_size=1M
 EOF
-        chmod 0644 "$rw_work/my.cnf"
+        chmod 0644 "$cnf_file"
 }
 cnf 1
-mariadb-install-db --defaults-file="$rw_work/my.cnf" --user=mysql --skip-test-db \
+mariadb-install-db --defaults-file="$cnf_file" --user=mysql --skip-test-db \
         --auth-root-authentication-method=normal >"$rw_work/install.log" 2>&1
 check "mariadb-install-db makes the datadir" 0 $?
 
@@ -62,11 +66,11 @@ check "mariadb-install-db makes the datadir" 0 $?
 # vm.hugetlb_shm_group does: kernel Documentation/admin-guide/mm/hugetlbpage.rst),
 # so the server still takes its pages with the limit it has.
 start_db() {
-        memlock=$(sed -n 's/^LimitMEMLOCK=//p' /etc/systemd/system/mariadb.service.d/hosttune.conf 2>/dev/null)
+        memlock=$(sed -n 's/^LimitMEMLOCK=//p' "$CROOT/etc/systemd/system/mariadb.service.d/hosttune.conf" 2>/dev/null)
         rm -f "$run/mysqld.pid"
         ( [ -z "$memlock" ] || ulimit -l $((memlock / 1024)) 2>/dev/null ||
                 echo "# cannot raise the memlock limit to $memlock bytes here; kept $(ulimit -l) kB"
-          exec "$mariadbd" --defaults-file="$rw_work/my.cnf" --user=mysql </dev/null >>"$rw_work/stdout.log" 2>&1) &
+          exec "$mariadbd" --defaults-file="$cnf_file" --user=mysql </dev/null >>"$rw_work/stdout.log" 2>&1) &
         bg=$!
         i=0
         until [ -S "$run/mysqld.sock" ] && [ -s "$run/mysqld.pid" ] || ! kill -0 "$bg" 2>/dev/null || [ $i -ge 600 ]
@@ -79,15 +83,12 @@ start_db
 # its start time must be before the apply's, second by second
 sleep 2
 
-# ---- apply mysql. The --set stays: hosttune sizes from the option files
-# the server reads by default (/etc/my.cnf, /etc/mysql/my.cnf, under
-# --root), but this server reads only its --defaults-file in $rw_work,
-# which is outside the throwaway root hosttune is confined to; making the
-# facts find it would mean writing the machine's /etc/mysql, which this
-# test must not touch (mysql-config.sh tests the sizing from option files
-# on fixtures). thp= keeps THP and the kernel command line out (the test
-# cannot restore a bootloader change; real-host-apply.sh does THP).
-set_args="--set innodb_buffer_pool_size=256M --set thp="
+# ---- apply mysql, sized from the server's own option file (no --set of
+# the pool): on MariaDB the buffer pool, the key cache and the Aria page
+# cache, 256M + 1M + 1M. thp= keeps THP and the kernel command line out
+# (the test cannot restore a bootloader change; real-host-apply.sh does
+# THP).
+set_args="--set thp="
 # shellcheck disable=SC2086
 hr 2 "plan mysql on the real host" --json plan mysql $set_args
 cp "$tmp/out" "$tmp/plan.json"
@@ -99,8 +100,14 @@ fi
 # shellcheck disable=SC2086
 hr 0 "apply mysql on the real host" --json apply mysql $set_args
 asked=$(cat /proc/sys/vm/nr_hugepages)
-# 256 MiB of 2 MiB pages, and the slack the rules add
-if [ "$asked" -ge 128 ]; then ok "vm.nr_hugepages covers the pool ($asked)"; else not_ok "vm.nr_hugepages is $asked"; fi
+# what the option file asks for in large pages (pool, key cache, Aria
+# page cache), read from the file here, in whole pages, and the slack of
+# rules/10-hugepages.rules (hugepage_slack = 2)
+pagesz_kb=$(meminfo Hugepagesize)
+cnf_kb=$(awk -F= '$1 == "innodb_buffer_pool_size" || $1 == "key_buffer_size" || $1 == "aria_pagecache_buffer_size" {
+        v = $2; sub(/M$/, "", v); s += v * 1024 } END { print s }' "$cnf_file")
+want_pages=$(( (cnf_kb + pagesz_kb - 1) / pagesz_kb + 2 ))
+check "vm.nr_hugepages sized from the server's option file (no --set)" "$want_pages" "$asked"
 check "the kernel has them all" "$asked" "$(meminfo HugePages_Total)"
 
 # ---- not restarted since the apply: the server runs without them
@@ -153,5 +160,5 @@ check_contains "status: verify's drift" "Verify:           drift" "$tmp/out"
 rw_stop
 hr 0 "rollback" rollback
 rw_check_restored
-check "no mariadbd of this test left" no "$(pgrep -f "$rw_work/my.cnf" >/dev/null && echo yes || echo no)"
+check "no mariadbd of this test left" no "$(pgrep -f "$cnf_file" >/dev/null && echo yes || echo no)"
 finish

@@ -1,5 +1,8 @@
 # Shared by real-mariadb.sh and real-jvm.sh (issue 20, part 4): the real
-# host, confined as real-host-apply.sh confines it. Root only; the real
+# host, confined as real-host-apply.sh confines it (real-host-lib.sh:
+# hosttune runs with --root on a throwaway tree whose proc/ and sys/ are
+# the machine's, so its runtime writes reach the real kernel and its files
+# stay in the tree; the machine's own drop-in paths are checked untouched). Root only; the real
 # /proc/sys under real_host_lock; a temporary state directory; hosttune's
 # drop-ins must be absent before (this machine is not managed by
 # hosttune) and are removed by the rollback; every value the plan changes
@@ -32,6 +35,20 @@ for d in /etc/sysctl.d /etc/security/limits.d /etc/systemd/system; do [ -d "$d" 
 # own user), removed by the trap
 rw_work=$(mktemp -d /var/tmp/hosttune-real-workload.XXXXXX) || exit 99
 chmod 0755 "$rw_work"
+. "$top_srcdir/tests/integration/real-host-lib.sh"
+confine_ok || { rm -rf "$rw_work"; skip_all "no private mount namespace (unshare -m) to confine hosttune to a throwaway root"; }
+PROFILES=$top_srcdir/profiles RULES=$top_srcdir/rules
+# the tree hosttune is confined to; inside $rw_work, so the server's user
+# can read the option file the test writes there for it and for the facts
+CROOT=$rw_work/root
+mkconfined_root "$CROOT"
+# the unit files the machine has for the workload (Debian's mariadb-server
+# ships mariadb.service, with mysql.service and mysqld.service as aliases)
+for u in mariadb.service mysql.service mysqld.service; do
+        for d in /lib/systemd/system /usr/lib/systemd/system; do
+                [ -e "$d/$u" ] && { cp -P "$d/$u" "$CROOT/lib/systemd/system/$u"; break; }
+        done
+done
 
 rw_restore() {
         rw_stop
@@ -44,26 +61,15 @@ rw_restore() {
                         printf '%s\n' "$v" >"/proc/sys/$(echo "$k" | tr . /)" 2>/dev/null ;;
                 esac
         done <"$tmp/vm-before"
-        for f in $rw_dropins; do rm -f "$f"; done
-        rmdir /etc/systemd/system/mariadb.service.d 2>/dev/null
-        [ "$rw_had_lock" = yes ] || rm -f /run/hosttune.lock
         rm -rf "$rw_work" "$tmp"
 }
 trap rw_restore EXIT
 trap 'rw_restore; exit 1' INT TERM
 
-# hr EXPECTED-EXIT DESC ARGS...: hosttune on the real host, the shipped
-# profiles, this test's journal
+# hr EXPECTED-EXIT DESC ARGS...: hosttune confined to $CROOT (the real
+# kernel's /proc and /sys), the shipped profiles, this test's journal
 rw_state=$tmp/state
-hr() {
-        want=$1 desc=$2
-        shift 2
-        "$HOSTTUNE" --profile-path "$top_srcdir/profiles" --rules-path "$top_srcdir/rules" --state-dir "$rw_state" \
-                "$@" >"$tmp/out" 2>"$tmp/err"
-        rc=$?
-        if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
-                not_ok "$desc: exit $rc, expected $want; stderr: $(head -c 600 "$tmp/err") stdout: $(head -c 600 "$tmp/out")"; fi
-}
+hr() { hc "$@" --state-dir "$rw_state"; }
 # the plan may change only what the rollback and the trap restore
 rw_check_plan() {
         check "plan: files are the drop-ins this test restores" "$(echo $rw_dropins | tr ' ' '\n' | sort | paste -sd' ' -)" \
@@ -110,8 +116,11 @@ rw_check_restored() {
         if diff "$tmp/vm-before" "$tmp/vm-after" >"$tmp/vm-diff"; then ok "vm.* as before the test"
         else not_ok "vm.* differs after the rollback: $(head -c 600 "$tmp/vm-diff")"; fi
         for f in $rw_dropins; do
-                check "$f is gone" no "$([ -e "$f" ] && echo yes || echo no)"
+                check "$f is gone from the tree" no "$([ -e "$CROOT$f" ] && echo yes || echo no)"
+                check "the machine's $f never written" no "$([ -e "$f" ] && echo yes || echo no)"
         done
+        [ "$rw_had_lock" = yes ] ||
+                check "no /run/hosttune.lock on the machine" no "$([ -e /run/hosttune.lock ] && echo yes || echo no)"
         for d in $rw_dirs; do check "$d still there" yes "$([ -d "$d" ] && echo yes || echo no)"; done
         check "HugePages_Total as before" "$rw_hp0" "$(meminfo HugePages_Total)"
 }
