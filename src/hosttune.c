@@ -105,7 +105,8 @@ static void usage(FILE *out) {
                 "\n"
                 "Exit status: 0 ok and nothing pending, 1 error (the host is unchanged),\n"
                 "2 plan (and apply --dry-run): changes pending / verify: drift,\n"
-                "3 verify: reboot pending.\n"
+                "3 verify: reboot pending, 4 apply/rollback: an undo stopped part-way\n"
+                "(the message says what is where; rollback again finishes it).\n"
                 "See hosttune(8) and hosttune.profile(5).\n");
 }
 
