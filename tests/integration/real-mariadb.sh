@@ -47,6 +47,7 @@ socket=$run/mysqld.sock
 pid-file=$run/mysqld.pid
 log-error=$run/error.log
 skip-networking
+tmpdir=$run
 large-pages=$1
 innodb_buffer_pool_size=256M
 key_buffer_size=1M
@@ -55,7 +56,9 @@ EOF
         chmod 0644 "$cnf_file"
 }
 cnf 1
-mariadb-install-db --defaults-file="$cnf_file" --user=mysql --skip-test-db \
+# the server's temporary files go where its user may write: a package
+# build's TMPDIR is root's own 0700 directory
+TMPDIR=$run mariadb-install-db --defaults-file="$cnf_file" --user=mysql --skip-test-db \
         --auth-root-authentication-method=normal >"$rw_work/install.log" 2>&1
 check "mariadb-install-db makes the datadir" 0 $?
 
@@ -70,7 +73,7 @@ start_db() {
         rm -f "$run/mysqld.pid"
         ( [ -z "$memlock" ] || ulimit -l $((memlock / 1024)) 2>/dev/null ||
                 echo "# cannot raise the memlock limit to $memlock bytes here; kept $(ulimit -l) kB"
-          exec "$mariadbd" --defaults-file="$cnf_file" --user=mysql </dev/null >>"$rw_work/stdout.log" 2>&1) &
+          TMPDIR=$run exec "$mariadbd" --defaults-file="$cnf_file" --user=mysql </dev/null >>"$rw_work/stdout.log" 2>&1) &
         bg=$!
         i=0
         until [ -S "$run/mysqld.sock" ] && [ -s "$run/mysqld.pid" ] || ! kill -0 "$bg" 2>/dev/null || [ $i -ge 600 ]
