@@ -130,11 +130,7 @@ check_process "$jvm_pid" java
 # the heap is mapped whole, reserved or faulted in: 256 MiB at least
 check_between "status: HugePages mapped cover the heap" 262144 "$(jq "$sel | .hugetlb_mapped_kb" "$tmp/status.json")" \
         "$(($(meminfo HugePages_Total) * $(meminfo Hugepagesize)))"
-hr 0 "verify: pages in use" --json verify
-check "verify: ok" '"ok"' "$(jq -c .status "$tmp/out")"
-check "the check: ok" '"ok"' "$(use_check .status)"
-check "actual: as /proc/meminfo has it" \
-        "\"$(rw_in_use) in use ($(meminfo HugePages_Free) free, $(meminfo HugePages_Rsvd) reserved)\"" "$(use_check .actual)"
+rw_check_pages_in_use
 
 # ---- -XX:-UseLargePages: the pages sit idle while the JVM runs
 rw_stop

@@ -134,11 +134,7 @@ check_process "$db_pid" mariadbd
 # the pool is mapped whole, reserved or faulted in: 256 MiB at least
 check_between "status: HugePages mapped cover the pool" 262144 "$(jq "$sel | .hugetlb_mapped_kb" "$tmp/status.json")" \
         "$(($(meminfo HugePages_Total) * $(meminfo Hugepagesize)))"
-hr 0 "verify: pages in use" --json verify
-check "verify: ok" '"ok"' "$(jq -c .status "$tmp/out")"
-check "the check: ok" '"ok"' "$(use_check .status)"
-check "actual: as /proc/meminfo has it" \
-        "\"$(rw_in_use) in use ($(meminfo HugePages_Free) free, $(meminfo HugePages_Rsvd) reserved)\"" "$(use_check .actual)"
+rw_check_pages_in_use
 
 # ---- large-pages=0: the pages sit idle while the server runs
 rw_stop

@@ -110,6 +110,15 @@ check_process() {
 }
 # use_check FIELD: verify's "HugePages in use" check in $tmp/out
 use_check() { jq -c '.checks[] | select(.key == "HugePages in use") | '"$1" "$tmp/out"; }
+# rw_check_pages_in_use: verify with the workload running on its pages:
+# ok, and the in-use figure as /proc/meminfo has it
+rw_check_pages_in_use() {
+        hr 0 "verify: pages in use" --json verify
+        check "verify: ok" '"ok"' "$(jq -c .status "$tmp/out")"
+        check "the check: ok" '"ok"' "$(use_check .status)"
+        check "actual: as /proc/meminfo has it" \
+                "\"$(rw_in_use) in use ($(meminfo HugePages_Free) free, $(meminfo HugePages_Rsvd) reserved)\"" "$(use_check .actual)"
+}
 # after the rollback: vm.* as before, the drop-ins gone
 rw_check_restored() {
         rw_vm >"$tmp/vm-after"
