@@ -265,6 +265,24 @@ static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cu
         return ch;
 }
 
+/* An image has no running kernel: its change is the value its boot-time
+ * files give now (hosttune's drop-in first, then the others) against
+ * the value hosttune persists. Nothing to do when they agree. */
+static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s, const char *persisted,
+                        const char *old, size_t old_len, boot_view *view) {
+        if (!view->loaded)
+                boot_view_load(c, sysctl_conf_only(c) ? NULL : old, old_len, view);
+        ht_sysctl_hit hit;
+        const char *now = ht_sysctl_index_effective(view->own, s->key, &hit) > 0 ? hit.value
+                          : ht_sysctl_index_effective(view->others, s->key, &hit) > 0 ? hit.value : NULL;
+        if (now && ht_kernel_values_equal(now, persisted))
+                return;
+        ht_change *ch = s->bound != HT_BOUND_EXACT ? add_bounded(plan, s, now, persisted)
+                                                  : ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, now, persisted);
+        if (!ch->source)
+                ch->source = xstrdup(s->source);
+}
+
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         bool switch_pending = ht_kernel_switch_pending(f, r);
@@ -355,8 +373,12 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                 strv_push_take(&owned, v);
                                 persist[np++] = (ht_sysctl_setting){.key = s->key, .value = v};
                         }
-                        if (!live)
+                        if (!live) {
+                                /* no keep: a file the image reads anyway meets it */
+                                if (keep)
+                                        add_offline(c, plan, s, keep, old, old_len, &view);
                                 continue;
+                        }
                         if (met) {
                                 if (!ht_kernel_values_equal(cur, s->value)) {
                                         ht_change *ch = add_bounded(plan, s, cur, want);
@@ -366,6 +388,8 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         }
                 } else {
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
+                        if (!live)
+                                add_offline(c, plan, s, s->value, old, old_len, &view);
                         if (!live || ht_kernel_values_equal(cur, s->value))
                                 continue;
                 }

@@ -33,6 +33,30 @@ static bool value_safe_for_tmpfiles(const char *v) {
                (v[0] == 0 || v[strlen(v) - 1] != ' ');
 }
 
+/* An image has no running kernel: the change is the value its first
+ * boot writes now (hosttune's tmpfiles.d file, as an earlier apply left
+ * it) against the one planned. The file is hosttune's own, so its w
+ * lines are "w PATH - - - - VALUE". */
+static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s, const char *path) {
+        _cleanup_free_ char *old = NULL;
+        if (ht_read_optional(c, SYSFS_TMPFILES, &old, NULL) < 0)
+                old = NULL; /* said where the file is planned */
+        _cleanup_strv_free_ char **lines = old ? strv_split(old, "\n") : NULL;
+        _cleanup_free_ char *cur = NULL;
+        for (size_t i = 0; lines && lines[i]; i++) {
+                _cleanup_strv_free_ char **w = strv_split(lines[i], " \t");
+                if (strv_length(w) >= 7 && streq(w[0], "w") && streq(w[1], path)) {
+                        free(cur);
+                        cur = strv_join(w + 6, " ");
+                }
+        }
+        if (cur && streq(cur, s->value))
+                return;
+        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, cur, s->value);
+        ch->path = xstrdup(path);
+        ch->source = xstrdup(s->source);
+}
+
 static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         strbuf persisted = {0};
@@ -72,8 +96,10 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 }
                 strbuf_appendf(&persisted, "w %s - - - - %s\n", path, s->value);
                 n++;
-                if (!live)
+                if (!live) {
+                        add_offline(c, plan, s, path);
                         continue;
+                }
                 _cleanup_free_ char *cur = ht_kernel_value_effective(raw);
                 if (ht_kernel_values_equal(cur, s->value))
                         continue;

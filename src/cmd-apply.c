@@ -20,7 +20,9 @@
 static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
         ht_lock *lock = NULL;
         _cleanup_free_ char *err = NULL;
-        int r = ht_lock_acquire(o->ctx->lock_path, &lock, &err);
+        int r = o->ctx->lock_in_state_dir ? ht_state_dir_create(o->ctx, &err) : 0;
+        if (r >= 0)
+                r = ht_lock_acquire(o->ctx->lock_path, &lock, &err);
         if (r < 0) {
                 ht_report_error("%s", err ? err : ht_strerror(-r));
                 return NULL;
@@ -48,12 +50,12 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
         }
         bool color = ht_use_color(o->ctx, STDOUT_FILENO);
         if (!o->ctx->json)
-                ht_report_facts_ignored(o->ctx, p.facts, NULL);
+                ht_report_facts_notices(o->ctx, p.facts, NULL);
         if (p.plan->errors) {
                 if (o->ctx->json) {
                         json_object *j = ht_plan_to_json(p.plan), *w = NULL;
                         json_object_object_get_ex(j, "warnings", &w);
-                        ht_report_facts_ignored(o->ctx, p.facts, w);
+                        ht_report_facts_notices(o->ctx, p.facts, w);
                         json_object_object_add(j, "txid", NULL);
                         ht_print_json(stdout, j);
                         json_object_put(j);
@@ -76,7 +78,7 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                 if (json_object_object_get_ex(j, "warnings", &w))
                         for (size_t i = 0; res.notes && res.notes[i]; i++)
                                 json_object_array_add(w, json_object_new_string(res.notes[i]));
-                ht_report_facts_ignored(o->ctx, p.facts, json_object_object_get_ex(j, "warnings", &w) ? w : NULL);
+                ht_report_facts_notices(o->ctx, p.facts, json_object_object_get_ex(j, "warnings", &w) ? w : NULL);
                 if (r < 0) {
                         json_object *e;
                         if (json_object_object_get_ex(j, "errors", &e))

@@ -25,11 +25,18 @@ void ht_report_warnings(const ht_context *c, char *const *warnings) {
                 fprintf(stderr, "hosttune: warning: %s\n", warnings[i]);
 }
 
-void ht_report_facts_ignored(const ht_context *c, const ht_facts *f, json_object *json_warnings) {
-        if (!f || !f->facts_file_ignored)
+/* The facts' warnings a plan must show too (the others are for `facts`):
+ * an ignored --facts, an image recognised by its mounted /proc. */
+void ht_report_facts_notices(const ht_context *c, const ht_facts *f, json_object *json_warnings) {
+        if (!f)
                 return;
-        char *const one[] = {f->facts_file_ignored, NULL};
-        ht_report_warnings(c, one);
-        if (json_warnings && json_object_is_type(json_warnings, json_type_array))
-                json_object_array_add(json_warnings, json_object_new_string(f->facts_file_ignored));
+        char *const notices[] = {f->image_warning, f->facts_file_ignored};
+        for (size_t i = 0; i < ELEMENTSOF(notices); i++) {
+                if (!notices[i])
+                        continue;
+                char *const one[] = {notices[i], NULL};
+                ht_report_warnings(c, one);
+                if (json_warnings && json_object_is_type(json_warnings, json_type_array))
+                        json_object_array_add(json_warnings, json_object_new_string(notices[i]));
+        }
 }

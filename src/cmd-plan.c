@@ -19,11 +19,11 @@ int ht_cmd_plan(const ht_cmd_opts *o) {
         if (o->ctx->json) {
                 json_object *j = ht_plan_to_json(p.plan), *w = NULL;
                 json_object_object_get_ex(j, "warnings", &w);
-                ht_report_facts_ignored(o->ctx, p.facts, w);
+                ht_report_facts_notices(o->ctx, p.facts, w);
                 ht_print_json(stdout, j);
                 json_object_put(j);
         } else {
-                ht_report_facts_ignored(o->ctx, p.facts, NULL);
+                ht_report_facts_notices(o->ctx, p.facts, NULL);
                 ht_print_plan(stdout, p.plan, ht_use_color(o->ctx, STDOUT_FILENO), o->ctx->quiet);
         }
         int code = p.plan->errors ? HT_EXIT_ERROR : ht_plan_changed(p.plan) ? HT_EXIT_PENDING : HT_EXIT_OK;

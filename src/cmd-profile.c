@@ -67,13 +67,13 @@ int ht_cmd_show(const ht_cmd_opts *o) {
         if (o->ctx->json) {
                 json_object *j = ht_resolved_to_json(res), *w = NULL;
                 json_object_object_get_ex(j, "warnings", &w);
-                ht_report_facts_ignored(o->ctx, f, w);
+                ht_report_facts_notices(o->ctx, f, w);
                 ht_print_json(stdout, j);
                 json_object_put(j);
         } else {
                 _cleanup_free_ char *text = ht_resolved_format_text(res);
                 fputs(text, stdout);
-                ht_report_facts_ignored(o->ctx, f, NULL);
+                ht_report_facts_notices(o->ctx, f, NULL);
                 ht_report_warnings(o->ctx, res->warnings);
         }
         return HT_EXIT_OK;

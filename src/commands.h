@@ -46,7 +46,7 @@ void ht_report_warnings(const ht_context *c, char *const *warnings);
 /* The commands that take facts but not their warnings (plan, apply, show)
  * still say that --facts was ignored: on stderr like 'facts' does, and
  * in json_warnings (a JSON array, or NULL) for --json. */
-void ht_report_facts_ignored(const ht_context *c, const ht_facts *f, json_object *json_warnings);
+void ht_report_facts_notices(const ht_context *c, const ht_facts *f, json_object *json_warnings);
 
 /* With the run lock held: roll back what a crashed run left pending and
  * report it on stderr. Returns how many were recovered, or -errno

@@ -4,8 +4,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/magic.h>
 #if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
 #endif
@@ -54,10 +56,126 @@ void ht_context_free(ht_context *c) {
         free(c->root);
         free(c->state_dir);
         free(c->lock_path);
+        free(c->memo_image_why);
         strv_free(c->profile_path);
         strv_free(c->rules_path);
         free(c->facts_file);
         free(c);
+}
+
+/* The file system type of name under the root (not following a link
+ * there), or 0. */
+static long fs_type_at(int root_fd, const char *name) {
+        int fd = openat(root_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        struct statfs sfs;
+        long t = fstatfs(fd, &sfs) == 0 ? (long)sfs.f_type : 0;
+        close(fd);
+        return t;
+}
+
+static bool exists_at(int root_fd, const char *name) {
+        struct stat st;
+        return fstatat(root_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* Whether our own root directory is the root of a mount, as a system's
+ * is: in a chroot into a directory no mountinfo line has "/" as its mount
+ * point (the kernel leaves out mounts our root cannot reach). */
+static bool own_root_is_mount(int root_fd) {
+        int fd = openat(root_fd, "proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return true; /* cannot tell: the usual host */
+        char *s = NULL;
+        size_t n = 0;
+        int r = ht_read_fd(fd, 4u << 20, &s, &n);
+        close(fd);
+        if (r < 0)
+                return true;
+        bool found = false;
+        for (char *line = s; line && *line && !found;) {
+                char *nl = strchr(line, '\n');
+                /* ID PARENT MAJ:MIN ROOT MOUNTPOINT ...: the fifth field */
+                const char *p = line;
+                for (int field = 0; field < 4 && p; field++) {
+                        p = strchr(p, ' ');
+                        p = p ? p + 1 : NULL;
+                }
+                if (p && p[0] == '/' && (p[1] == ' ' || p[1] == '\n' || p[1] == 0))
+                        found = true;
+                line = nl ? nl + 1 : NULL;
+        }
+        free(s);
+        return found;
+}
+
+/* 1 live, -1 an image; *ret_why says what showed an image that has a
+ * kernel's files mounted in. Raw system calls on root_fd: this decides
+ * what the root context lets through, so it cannot use it. */
+static signed char detect_root_live(const ht_context *c, char **ret_why) {
+        if (c->live_root_forced)
+                return 1;
+        bool proc = exists_at(c->root_fd, "proc/sys/kernel"), sys = exists_at(c->root_fd, "sys/kernel");
+        if (!proc && !sys)
+                return -1;
+        bool real_proc = fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC;
+        bool real_sys = fs_type_at(c->root_fd, "sys") == SYSFS_MAGIC;
+        if (!real_proc && !real_sys)
+                return 1; /* plain files standing for a kernel: a test fixture */
+        bool own = streq(c->root, "/");
+        const char *shown = own ? "" : c->root;
+        if (!real_proc) {
+                *ret_why = xasprintf("%s/sys is a sysfs but %s/proc is no procfs: the kernel files are the build "
+                                     "machine's, not this tree's", shown, shown);
+                return -1;
+        }
+        /* The tree is that kernel's system when PID 1 runs in it. Reading
+         * PID 1's root needs the right to trace it (root, usually). */
+        struct stat init_root, tree;
+        if (fstatat(c->root_fd, "proc/1/root", &init_root, 0) == 0) {
+                if (fstat(c->root_fd, &tree) < 0 ||
+                    (init_root.st_dev == tree.st_dev && init_root.st_ino == tree.st_ino))
+                        return 1;
+                *ret_why = xasprintf("%s/proc and %s/sys are a running kernel's, but its PID 1 has another root "
+                                     "directory: this tree is not that system (a chroot or image build with "
+                                     "the build machine's /proc and /sys mounted in)", own ? "" : shown,
+                                     own ? "" : shown);
+                return -1;
+        }
+        int e = errno;
+        if (own) {
+                if (own_root_is_mount(c->root_fd))
+                        return 1;
+                *ret_why = xstrdup("/ is a chroot into a directory (no mount has it as its mount point) with "
+                                   "the build machine's /proc and /sys mounted in");
+                return -1;
+        }
+        *ret_why = xasprintf("%s/proc is a running kernel's, and whether this tree is that system cannot be "
+                             "told (its PID 1's root: %s); pass --live-root if it is", shown, strerror(e));
+        return -1;
+}
+
+bool ht_context_root_live(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo fields only */
+        if (!memo->memo_root_live)
+                memo->memo_root_live = detect_root_live(c, &memo->memo_image_why);
+        return memo->memo_root_live > 0;
+}
+
+const char *ht_context_image_why(const ht_context *c) {
+        return ht_context_root_live(c) ? NULL : c->memo_image_why;
+}
+
+/* In an image with the build machine's /proc or /sys mounted in, that
+ * kernel is none of hosttune's business: its files read as missing, as
+ * in an image without them. */
+static bool kernel_path_hidden(const ht_context *c, const char *path) {
+        const char *p = path + strspn(path, "/");
+        size_t n = strcspn(p, "/");
+        if (!((n == 4 && strncmp(p, "proc", 4) == 0) || (n == 3 && strncmp(p, "sys", 3) == 0)))
+                return false;
+        return ht_context_image_why(c) != NULL;
 }
 
 int ht_path_check(const char *path) {
@@ -298,10 +416,14 @@ static int open_beneath(const ht_context *c, const char *path, int flags, mode_t
 
 int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                       int *ret_dir_fd, char **ret_name) {
+        if (path && kernel_path_hidden(c, path))
+                return -ENOENT;
         return resolve_parent(c, path, follow_last, false, ret_dir_fd, ret_name);
 }
 
 int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
+        if (path && kernel_path_hidden(c, path))
+                return -ENOENT;
         return resolve_parent(c, path, false, true, ret_dir_fd, ret_name);
 }
 
@@ -310,6 +432,8 @@ int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
         int fd = open_beneath(c, path, follow ? flags : flags | O_NOFOLLOW, mode);
         if (fd != -EAGAIN)
                 return fd;
@@ -366,6 +490,8 @@ static int stat_impl(const ht_context *c, const char *path, bool follow, struct 
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
         int fd = open_beneath(c, path, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
         if (fd >= 0) {
                 r = fstat(fd, ret) < 0 ? -errno : 0;
@@ -395,7 +521,7 @@ int ht_lstat(const ht_context *c, const char *path, struct stat *ret) {
 
 bool ht_exists(const ht_context *c, const char *path) {
         /* an O_PATH open that succeeds is the answer: no fstat needed */
-        if (ht_path_check(path) < 0)
+        if (ht_path_check(path) < 0 || kernel_path_hidden(c, path))
                 return false;
         int fd = open_beneath(c, path, O_PATH, 0);
         if (fd >= 0) {

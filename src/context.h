@@ -20,8 +20,13 @@ typedef struct ht_context {
         char *root;          /* "/" or the --root directory, as given */
         int root_fd;         /* O_PATH directory fd of root */
         bool offline_root;   /* root != "/" */
+        /* --live-root: the tree is the running system, whatever its
+         * /proc says (the real-host tests' confinement) */
+        bool live_root_forced;
         char *state_dir;     /* real path; default: root + /var/lib/hosttune */
-        char *lock_path;     /* real path; default: root + /run/hosttune.lock */
+        char *lock_path;     /* real path; default: root + /run/hosttune.lock, and
+                              * state_dir + /lock for an offline image */
+        bool lock_in_state_dir;
         char **profile_path; /* real directories, searched in order */
         char **rules_path;
         /* how many of rules_path's first directories the user named
@@ -36,6 +41,9 @@ typedef struct ht_context {
          * -1 no. The only fields written through a const context. */
         signed char memo_root_live;
         signed char memo_systemd_sysctl;
+        /* why a tree with a kernel's /proc or /sys is an image (NULL:
+         * it is not, or it has neither) */
+        char *memo_image_why;
 } ht_context;
 
 
@@ -43,6 +51,19 @@ typedef struct ht_context {
 int ht_context_new(const char *root, ht_context **ret);
 void ht_context_free(ht_context *c);
 static inline void ht_context_freep(ht_context **c) { ht_context_free(*c); }
+
+/* Whether the tree is a running system: "/" (unless this is a chroot of
+ * an image whose /proc is the build machine's), a tree whose /proc or
+ * /sys are plain files (a test fixture), or a tree that PID 1 of its
+ * procfs has as its root (a host's / mounted into a tuning container).
+ * A tree without /proc/sys and /sys, or with the build machine's procfs
+ * and sysfs mounted in (the chroot recipe), is an offline image: then
+ * every /proc and /sys path reads as missing, so nothing of the build
+ * machine's kernel is read or changed. Asked once. */
+bool ht_context_root_live(const ht_context *c);
+/* For an image with a kernel's /proc or /sys mounted in: what showed it
+ * (for the warning); NULL otherwise. */
+const char *ht_context_image_why(const ht_context *c);
 
 /* Check that path is an absolute host path with no "..", no empty or
  * control-character components and a sane length. 0 or -EINVAL. */

@@ -346,6 +346,7 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *image = json_object_new_object();
         add(image, "offline", j_bool(f->offline));
         add(image, "facts_file", j_str(f->facts_file));
+        add(image, "detected_by", j_str(f->image_why));
         add(o, "image", image);
         add(o, "warnings", j_strv(f->warnings));
         return o;

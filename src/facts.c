@@ -94,6 +94,8 @@ void ht_facts_free(ht_facts *f) {
         ht_facts_workload_free(f);
         free(f->facts_file);
         free(f->facts_file_ignored);
+        free(f->image_why);
+        free(f->image_warning);
         strv_free(f->warnings);
         free(f);
 }
@@ -208,15 +210,19 @@ static void collect_services(const ht_context *c, ht_facts *f) {
 }
 
 bool ht_facts_root_live(const ht_context *c) {
-        ht_context *memo = (ht_context *)c; /* its memo field only */
-        if (!memo->memo_root_live)
-                memo->memo_root_live = ht_exists(c, "/proc/sys/kernel") || ht_exists(c, "/sys/kernel") ? 1 : -1;
-        return memo->memo_root_live > 0;
+        return ht_context_root_live(c);
 }
 
 int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) {
         ht_facts *f = ht_facts_new();
         f->offline = !ht_facts_root_live(c);
+        if (ht_context_image_why(c)) {
+                /* the chroot recipe: said once, whatever else is said */
+                f->image_why = xstrdup(ht_context_image_why(c));
+                f->image_warning = xasprintf("%s is treated as an offline image: %s; nothing of the running "
+                                             "kernel is read or changed", c->root, f->image_why);
+                strv_push(&f->warnings, f->image_warning);
+        }
         if (c->facts_file && !f->offline) {
                 /* Mixing another machine's kernel with this one's would
                  * plan runtime changes against the wrong values. */
@@ -259,10 +265,10 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                                 return r;
                         }
                 } else {
-                        ht_facts_warn(f, "%s is an offline image (no /proc/sys or /sys): the facts only a running "
+                        ht_facts_warn(f, "%s is an offline image (%s): the facts only a running "
                                       "kernel knows (memory, HugePages, CPU, THP, hugetext, kernel release and "
                                       "command line) are unknown; pass --facts FILE from a machine of the target shape",
-                                      c->root);
+                                      c->root, f->image_why ? "its /proc and /sys are not its own" : "no /proc/sys or /sys");
                 }
                 ht_facts_collect_boot(c, f);
         }

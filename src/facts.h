@@ -250,7 +250,10 @@ typedef struct ht_facts {
         char *oracle_owner_from;         /* the home it owns */
 
         /* offline images (--root without a running kernel) */
-        bool offline;                    /* no /proc/sys or /sys under the root */
+        bool offline;                    /* no running kernel of its own under the root */
+        char *image_why;                 /* what showed the build machine's /proc or /sys mounted
+                                          * into an image (ht_context_image_why), else NULL */
+        char *image_warning;             /* the warning saying so (also in warnings), or NULL */
         char *facts_file;                /* --facts FILE the kernel facts came from */
         char *facts_file_ignored;        /* the warning (also in warnings) when --facts was
                                           * given for a root with a running kernel, else NULL */

@@ -16,6 +16,7 @@
 enum {
         OPT_ROOT = 0x100,
         OPT_STATE_DIR,
+        OPT_LIVE_ROOT,
         OPT_PROFILE_PATH,
         OPT_RULES_PATH,
         OPT_COLOR,
@@ -89,7 +90,10 @@ static void usage(FILE *out) {
                 "  --root DIR           operate on the host tree under DIR (image builds, tests)\n"
                 "  --profile-path DIR   look for profiles in DIR (repeatable; searched first)\n"
                 "  --rules-path DIR     look for rules in DIR (repeatable; searched first)\n"
-                "  --state-dir DIR      journal and backups (default ROOT/var/lib/hosttune)\n"
+                "  --state-dir DIR      journal, backups and an image's lock (default\n"
+                "                       ROOT/var/lib/hosttune; DIR itself is not under ROOT)\n"
+                "  --live-root          the --root tree is the running system (its /proc\n"
+                "                       and /sys are its own kernel's), not an image\n"
                 "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
                 "  --dry-run            apply: print the plan, change nothing\n"
                 "  --boot               verify: boot-time mode, log to the journal\n"
@@ -133,6 +137,7 @@ int main(int argc, char **argv) {
         static const struct option options[] = {
                 {"root", required_argument, NULL, OPT_ROOT},
                 {"state-dir", required_argument, NULL, OPT_STATE_DIR},
+                {"live-root", no_argument, NULL, OPT_LIVE_ROOT},
                 {"profile-path", required_argument, NULL, OPT_PROFILE_PATH},
                 {"rules-path", required_argument, NULL, OPT_RULES_PATH},
                 {"json", no_argument, NULL, 'j'},
@@ -150,7 +155,7 @@ int main(int argc, char **argv) {
         };
         const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL;
         _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL;
-        bool json = false, quiet = false, dry_run = false, boot = false;
+        bool json = false, quiet = false, dry_run = false, boot = false, live_root = false;
         unsigned used = 0, interval = 0;
 
         opterr = 0;
@@ -162,6 +167,7 @@ int main(int argc, char **argv) {
                 switch (opt) {
                 case OPT_ROOT: root = optarg; break;
                 case OPT_STATE_DIR: state_dir = optarg; break;
+                case OPT_LIVE_ROOT: live_root = true; break;
                 case OPT_PROFILE_PATH: strv_push(&profile_path, optarg); break;
                 case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
                 case 'j': json = true; break;
@@ -240,9 +246,18 @@ int main(int argc, char **argv) {
                 }
                 ctx->facts_file = xstrdup(facts_file);
         }
+        ctx->live_root_forced = live_root;
         if (state_dir) {
                 free(ctx->state_dir);
                 ctx->state_dir = xstrdup(state_dir);
+        }
+        if (!ht_context_root_live(ctx)) {
+                /* An image's /run is not a running system's: a lock left
+                 * there would ship in the image. Its state directory holds
+                 * hosttune's own files anyway. */
+                free(ctx->lock_path);
+                ctx->lock_path = xasprintf("%s/lock", ctx->state_dir);
+                ctx->lock_in_state_dir = true;
         }
         /* Directories given on the command line come first; the defaults
          * (/etc/hosttune under the root, then the shipped ones) stay

@@ -243,6 +243,15 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
         return 0;
 }
 
+int ht_state_dir_create(const ht_context *c, char **ret_error) {
+        int fd;
+        int r = open_journal_dir(c, true, &fd, ret_error);
+        if (r < 0)
+                return r;
+        close(fd);
+        return 0;
+}
+
 /* Remove regular files named ".#..." (temps of a crashed atomic write). */
 static void remove_dot_temps(int dir_fd) {
         int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -140,6 +140,11 @@ int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_
  * corrupt (it is left alone and named in the messages; the others are
  * still recovered); -EIO when an undo failed. Run it, with the lock held,
  * before anything else. */
+/* Create the state directory (and its journal directory) if missing,
+ * with the checks every journal access makes: an image keeps its run
+ * lock there. */
+int ht_state_dir_create(const ht_context *c, char **ret_error);
+
 int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_error);
 
 /* The txids of pending transactions (a crash mid-apply or mid-rollback,

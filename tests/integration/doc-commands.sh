@@ -51,6 +51,7 @@ EXPECT = {
 NOT_RUN = [
     (r"sh scripts/(example|test)\.sh", "builds and runs the suite itself (scripts/test.sh is make check)"),
     (r"dnf .*", "installs packages on a RHEL-like host"),
+    (r"chroot /mnt/image .*", "runs inside an image being built (tests/boot/image-offline.sh does it in a real image)"),
     (r"apt-get install \./hosttune_[^ ]*\.deb", "installs the package onto this machine (deb-package.sh checks the package)"),
     (r"sh packaging/build-deb\.sh", "builds the .deb (deb-package.sh, from .ci/run)"),
     (r"rpmbuild -tb hosttune-[^ ]*\.tar\.gz", "builds the RPM on an EL host (rpm-package.sh builds it here, from .ci/run)"),

@@ -6,8 +6,11 @@
 # hosttune writes (sysctl.d, limits.d, tmpfiles.d, /etc/default/grub, its
 # journal and lock) lands in the tree, never in the machine's /etc, /var
 # or /run. A --root other than / also keeps hosttune from running the
-# bootloader tool or daemon-reload on the machine (hosttune(8): an image
-# without the tool gets a note). Sourced after lib.sh and apply-lib.sh.
+# bootloader tool or daemon-reload on the machine. Such a tree is what an
+# image build with the build machine's /proc mounted in looks like, which
+# hosttune refuses to retune (an offline image, issue 17): --live-root
+# says that here retuning the machine's kernel is the point. Sourced
+# after lib.sh and apply-lib.sh.
 
 # confine_ok: whether this machine can give hosttune such a tree
 confine_ok() {
@@ -52,7 +55,7 @@ hc() {
         shift 2
         unshare -m --propagation private sh -c \
                 'r=$1; shift; mount --bind /proc "$r/proc" && mount --bind /sys "$r/sys" && exec "$@"' \
-                sh "$CROOT" "$HOSTTUNE" --root "$CROOT" --profile-path "$PROFILES" --rules-path "$RULES" "$@" \
+                sh "$CROOT" "$HOSTTUNE" --root "$CROOT" --live-root --profile-path "$PROFILES" --rules-path "$RULES" "$@" \
                 </dev/null >"$tmp/out" 2>"$tmp/err"
         rc=$?
         if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
