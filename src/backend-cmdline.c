@@ -12,7 +12,12 @@
  *           grubby does, so new kernels and a later grub2-mkconfig keep
  *           the words;
  *   legacy: the kernel (or, for Xen entries, first module) lines of
- *           grub.conf, and default= when a rule asks for another kernel.
+ *           grub.conf, and default= when a rule asks for another kernel;
+ *   images: (offline, never booted) the same files, but grub-mkconfig is
+ *           never run: grub.cfg's kernel lines are edited in place too;
+ *           without any bootloader configuration yet, Debian's grub.d
+ *           (hosttune.cfg) or a complete /etc/kernel/cmdline, else the
+ *           words are skipped with where they must go.
  * /proc/cmdline says whether the running kernel already has a word; the
  * edited files, read back as the bootloader reads them, say whether the
  * next boot will (boot_targets): a word is "kept" or "pending reboot"
@@ -457,7 +462,7 @@ static void plan_image_grub_cfg(const ht_context *c, const ht_facts *f, const op
         if (linux_ops->n == 0 && xen_ops->n == 0)
                 return;
         if (f->grub_cfg) {
-                _cleanup_free_ char *keep = grub_cfg_edit_in_place(c, f, linux_ops, xen_ops, edits, plan, lt, xt);
+                free(grub_cfg_edit_in_place(c, f, linux_ops, xen_ops, edits, plan, lt, xt));
                 return;
         }
         ht_plan_warn(plan, "this image has no grub.cfg yet: hosttune does not run grub-mkconfig for an image (it "
@@ -822,8 +827,8 @@ static bool os_is_debian_like(const ht_facts *f) {
 }
 
 /* The variables grub-mkconfig would see: unset ones are empty, then the
- * image's grub.d files other than hosttune's (there is no
- * /etc/default/grub), then hosttune's as content says (NULL: absent). */
+ * image's grub.d files in its order (there is no /etc/default/grub),
+ * hosttune's as content says (NULL: absent). */
 static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t len, ht_plan *plan) {
         ht_grub_env *env = ht_grub_env_new();
         static const char unset[] = "GRUB_CMDLINE_LINUX=\nGRUB_CMDLINE_LINUX_DEFAULT=\nGRUB_CMDLINE_XEN=\n"
@@ -832,24 +837,27 @@ static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t 
         (void)ht_grub_eval_file(env, 0, unset, sizeof unset - 1, &err);
         _cleanup_strv_free_ char **names = NULL;
         ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        const char *mine = strrchr(HT_GRUB_D_HOSTTUNE, '/') + 1;
+        if (!strv_contains(names, mine)) {
+                strv_push(&names, mine);
+                qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);
+        }
         _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
         for (size_t i = 0; order[i]; i++) {
-                if (streq(order[i], HT_GRUB_DEFAULTS) || streq(order[i], HT_GRUB_D_HOSTTUNE))
+                if (streq(order[i], HT_GRUB_DEFAULTS))
                         continue;
+                bool ours = streq(order[i], HT_GRUB_D_HOSTTUNE);
                 _cleanup_free_ char *other = NULL, *e = NULL;
                 size_t olen = 0;
-                if (ht_read_optional(c, order[i], &other, &olen) < 0 || !other)
+                if (!ours && (ht_read_optional(c, order[i], &other, &olen) < 0 || !other))
                         continue;
-                if (ht_grub_eval_file(env, i + 1, other, olen, &e) < 0) {
+                if (ours && !content)
+                        continue;
+                if (ht_grub_eval_file(env, i + 1, ours ? content : other, ours ? len : olen, &e) < 0) {
                         file_error(c, plan, order[i], ":", e);
                         ht_grub_env_free(env);
                         return NULL;
                 }
-        }
-        if (content && ht_grub_eval_file(env, SIZE_MAX, content, len, &err) < 0) {
-                file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
-                ht_grub_env_free(env);
-                return NULL;
         }
         return env;
 }
