@@ -89,7 +89,9 @@ check "grub image: re-apply: the word kept, for when the image boots" \
         '"kept" "in the image'"'"'s bootloader configuration; takes effect when the image boots"' \
         "$(jq -c '.changes[] | select(.backend == "cmdline") | .outcome, .note' "$tmp/out" | paste -sd' ' -)"
 run 0 "grub image: verify" --root "$I" $PR verify
-check "grub image: verify has nothing pending a reboot" "" "$(grep -i 'pending' "$tmp/out" | grep -v ' 0 pending')"
+check "grub image: verify says image, and nothing of reboots or boots" "" "$(grep -i 'reboot\|boot as' "$tmp/out")"
+check_contains "grub image: verify: an offline image" "; an offline image" "$tmp/out"
+check_contains "grub image: verify: the word ok" "ok       cmdline transparent_hugepage: expected transparent_hugepage=never" "$tmp/out"
 run 0 "grub image: rollback" --root "$I" rollback
 check "grub image: rollback does not ask for a reboot" "" "$(grep -i reboot "$tmp/out")"
 same_as "grub image: rollback gives grub.cfg and the rest back byte for byte" "$tmp/pristine" "$I"
