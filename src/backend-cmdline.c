@@ -12,7 +12,12 @@
  *           grubby does, so new kernels and a later grub2-mkconfig keep
  *           the words;
  *   legacy: the kernel (or, for Xen entries, first module) lines of
- *           grub.conf, and default= when a rule asks for another kernel.
+ *           grub.conf, and default= when a rule asks for another kernel;
+ *   images: (offline, never booted) the same files, but grub-mkconfig is
+ *           never run: grub.cfg's kernel lines are edited in place too;
+ *           without any bootloader configuration yet, Debian's grub.d
+ *           (hosttune.cfg) or a complete /etc/kernel/cmdline, else the
+ *           words are skipped with where they must go.
  * /proc/cmdline says whether the running kernel already has a word; the
  * edited files, read back as the bootloader reads them, say whether the
  * next boot will (boot_targets): a word is "kept" or "pending reboot"
@@ -364,26 +369,22 @@ static char *own_words(const char *args) {
         return strbuf_steal(&b);
 }
 
-/* No defaults file at all: grub.cfg is all there is (image pipelines
- * that write it themselves). Regenerating it would build every entry
- * from an empty GRUB_CMDLINE_LINUX and drop crashkernel=, rd.lvm.lv=,
- * console= and the rest, so the kernel lines are edited in place, as
- * grubby --grub2 --update-kernel=ALL does, and nothing is regenerated. */
-static void plan_grub_cfg_only(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
-                               const op_list *xen_ops, pending_set *edits, ht_plan *plan, boot_targets *lt,
-                               boot_targets *xt) {
-        if (!f->grub_cfg) {
-                ht_plan_error(plan, "no /etc/default/grub and no grub.cfg: the kernel command line cannot be set");
-                return;
-        }
+/* Edit the kernel lines of grub.cfg in place, as grubby
+ * --grub2 --update-kernel=ALL does, and take its entries as the boot
+ * targets. Returns the host's own words of the first Linux entry (for
+ * advice about /etc/default/grub), NULL when the file could not be
+ * edited (the error is in the plan). */
+static char *grub_cfg_edit_in_place(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                                    const op_list *xen_ops, pending_set *edits, ht_plan *plan, boot_targets *lt,
+                                    boot_targets *xt) {
         _cleanup_free_ char *path = ht_follow_host_link(c, f->grub_cfg);
         _cleanup_free_ char *shown = ht_display_path(c, path);
         pending_file *p = pending_get(c, edits, path, plan);
         if (!p)
-                return;
+                return NULL;
         if (!p->cur) {
                 file_error(c, plan, path, ": ", p->old ? "holds NUL bytes, not a GRUB configuration file" : "missing");
-                return;
+                return NULL;
         }
         const struct {
                 const op_list *ops;
@@ -403,7 +404,7 @@ static void plan_grub_cfg_only(const ht_context *c, const ht_facts *f, const op_
                                      &out_len, &n_lines, &err) < 0) {
                         file_error(c, plan, path, ":", err);
                         free(err);
-                        return;
+                        return NULL;
                 }
                 pending_replace(p, out, out_len);
                 if (n_lines == 0)
@@ -412,7 +413,7 @@ static void plan_grub_cfg_only(const ht_context *c, const ht_facts *f, const op_
         _cleanup_(ht_grub_cfg_freep) ht_grub_cfg *g = NULL;
         _cleanup_free_ char *err = NULL;
         if (ht_grub_cfg_parse(p->cur, p->cur_len, &g, &err) < 0)
-                return;
+                return NULL;
         const char *first = NULL;
         for (size_t i = 0; i < g->n_kernels; i++) {
                 const ht_grub_cfg_kernel *k = &g->kernels[i];
@@ -423,11 +424,51 @@ static void plan_grub_cfg_only(const ht_context *c, const ht_facts *f, const op_
                 if (k->kind == HT_GRUB_CFG_LINUX && !first)
                         first = k->args;
         }
-        _cleanup_free_ char *keep = own_words(first ? first : "");
+        return own_words(first ? first : "");
+}
+
+/* No defaults file at all: grub.cfg is all there is (image pipelines
+ * that write it themselves). Regenerating it would build every entry
+ * from an empty GRUB_CMDLINE_LINUX and drop crashkernel=, rd.lvm.lv=,
+ * console= and the rest, so the kernel lines are edited in place and
+ * nothing is regenerated. */
+static void plan_grub_cfg_only(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                               const op_list *xen_ops, pending_set *edits, ht_plan *plan, boot_targets *lt,
+                               boot_targets *xt) {
+        if (!f->grub_cfg) {
+                ht_plan_error(plan, "no /etc/default/grub and no grub.cfg: the kernel command line cannot be set");
+                return;
+        }
+        _cleanup_free_ char *keep = grub_cfg_edit_in_place(c, f, linux_ops, xen_ops, edits, plan, lt, xt);
+        if (!keep)
+                return;
+        _cleanup_free_ char *path = ht_follow_host_link(c, f->grub_cfg);
+        _cleanup_free_ char *shown = ht_display_path(c, path);
         ht_plan_warn(plan, "%s: there is no /etc/default/grub, so hosttune edits the kernel lines of grub.cfg in place "
                      "(as grubby does) and does not regenerate it; grub-mkconfig (by hand or from a kernel update) "
                      "builds grub.cfg from /etc/default/grub and would drop these words and the host's own: before "
                      "it runs, create /etc/default/grub with GRUB_CMDLINE_LINUX=\"%s\"", shown, keep);
+}
+
+/* An image that has never booted: grub-mkconfig is never run for it,
+ * not even chrooted, because grub-probe would find the build machine's
+ * disks (or none, without /dev) and write them into root= of every
+ * entry. The defaults files carry the words for the image's own later
+ * grub-mkconfig; a grub.cfg the image already has gets them on its
+ * kernel lines, so the image boots with them. */
+static void plan_image_grub_cfg(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                                const op_list *xen_ops, pending_set *edits, ht_plan *plan, boot_targets *lt,
+                                boot_targets *xt) {
+        if (linux_ops->n == 0 && xen_ops->n == 0)
+                return;
+        if (f->grub_cfg) {
+                free(grub_cfg_edit_in_place(c, f, linux_ops, xen_ops, edits, plan, lt, xt));
+                return;
+        }
+        ht_plan_warn(plan, "this image has no grub.cfg yet: hosttune does not run grub-mkconfig for an image (it "
+                     "would probe the build machine's disks), so the words are in the defaults files only; the "
+                     "image's own GRUB setup (update-grub or grub-mkconfig when the GRUB package is installed, or "
+                     "at its first boot) generates grub.cfg with them");
 }
 
 /* regenerate: set when grub.cfg must be rebuilt from the edited
@@ -451,7 +492,9 @@ static void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *li
                 if (xt && xen_ops->n)
                         grub_defaults_targets(c, &d, "GRUB_CMDLINE_XEN", edits, plan, xt);
         }
-        if (regenerate)
+        if (regenerate && plan->offline)
+                plan_image_grub_cfg(c, f, linux_ops, xen_ops, edits, plan, lt, xt);
+        else if (regenerate)
                 *regenerate = true;
         grub_defaults_done(&d);
 }
@@ -763,6 +806,230 @@ static void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_
                               "the kernel command line cannot be set here; in a container, set it on the host", script);
 }
 
+/* ---- an image without a bootloader configuration yet ------------------ */
+
+/* hosttune's own defaults file: Debian's grub-mkconfig sources
+ * /etc/default/grub.d/ *.cfg after /etc/default/grub (the file the GRUB
+ * package's postinst creates from its template, then runs update-grub),
+ * so words appended here to the variable's earlier value reach every
+ * kernel line it generates. */
+#define HT_GRUB_D_HOSTTUNE HT_GRUB_DEFAULTS_DIR "/hosttune.cfg"
+
+static const char grub_d_header[] =
+        "# Written by hosttune: the kernel command line words of its profile, for\n"
+        "# grub-mkconfig (update-grub), which reads this file after /etc/default/grub.\n"
+        "# 'hosttune rollback' removes it.\n";
+
+static bool os_is_debian_like(const ht_facts *f) {
+        _cleanup_free_ char *ids = xasprintf("%s %s", f->os_id ? f->os_id : "", f->os_id_like ? f->os_id_like : "");
+        _cleanup_strv_free_ char **w = ht_cmdline_split(ids);
+        return strv_contains(w, "debian") || strv_contains(w, "ubuntu");
+}
+
+/* The variables grub-mkconfig would see: unset ones are empty, then the
+ * image's grub.d files in its order (there is no /etc/default/grub),
+ * hosttune's as content says (NULL: absent). */
+static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t len, ht_plan *plan) {
+        ht_grub_env *env = ht_grub_env_new();
+        static const char unset[] = "GRUB_CMDLINE_LINUX=\nGRUB_CMDLINE_LINUX_DEFAULT=\nGRUB_CMDLINE_XEN=\n"
+                                    "GRUB_CMDLINE_XEN_DEFAULT=\n";
+        _cleanup_free_ char *err = NULL;
+        (void)ht_grub_eval_file(env, 0, unset, sizeof unset - 1, &err);
+        _cleanup_strv_free_ char **names = NULL;
+        ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        const char *mine = strrchr(HT_GRUB_D_HOSTTUNE, '/') + 1;
+        if (!strv_contains(names, mine)) {
+                strv_push(&names, mine);
+                qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);
+        }
+        _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
+        for (size_t i = 0; order[i]; i++) {
+                if (streq(order[i], HT_GRUB_DEFAULTS))
+                        continue;
+                bool ours = streq(order[i], HT_GRUB_D_HOSTTUNE);
+                _cleanup_free_ char *other = NULL, *e = NULL;
+                size_t olen = 0;
+                if (!ours && (ht_read_optional(c, order[i], &other, &olen) < 0 || !other))
+                        continue;
+                if (ours && !content)
+                        continue;
+                if (ht_grub_eval_file(env, i + 1, ours ? content : other, ours ? len : olen, &e) < 0) {
+                        file_error(c, plan, order[i], ":", e);
+                        ht_grub_env_free(env);
+                        return NULL;
+                }
+        }
+        return env;
+}
+
+static char **grub_d_words(const ht_grub_env *env, const char *name) {
+        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
+        const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
+        _cleanup_free_ char *line = xasprintf("%s %s", vl && vl->value ? vl->value : "",
+                                              vd && vd->value ? vd->value : "");
+        return ht_cmdline_split(line);
+}
+
+/* Debian or Ubuntu before grub-pc: /etc/default/grub.d/hosttune.cfg
+ * with NAME="$NAME words" for the image's later update-grub. */
+static void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                              pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
+        pending_file *p = pending_get(c, edits, HT_GRUB_D_HOSTTUNE, plan);
+        if (!p)
+                return;
+        if (p->old && !p->cur) {
+                file_error(c, plan, HT_GRUB_D_HOSTTUNE, ": ", "holds NUL bytes, not a GRUB defaults file");
+                return;
+        }
+        _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_d_env(c, NULL, 0, plan);
+        if (!before)
+                return;
+        char *cur = p->cur ? xstrndup(p->cur, p->cur_len) : xstrdup(grub_d_header);
+        size_t cur_len = strlen(cur);
+        const struct {
+                const char *name;
+                const op_list *ops;
+        } vars[] = {{"GRUB_CMDLINE_LINUX", linux_ops}, {"GRUB_CMDLINE_XEN", xen_ops}};
+        for (size_t i = 0; i < ELEMENTSOF(vars); i++) {
+                if (vars[i].ops->n == 0)
+                        continue;
+                _cleanup_(ht_grub_file_freep) ht_grub_file *g = NULL;
+                _cleanup_free_ char *err = NULL;
+                if (ht_grub_parse(cur, cur_len, &g, &err) < 0) {
+                        file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
+                        free(cur);
+                        return;
+                }
+                bool assigned = false;
+                for (size_t k = 0; k < g->n_assignments; k++)
+                        assigned = assigned || streq(g->assignments[k].name, vars[i].name);
+                if (!assigned) {
+                        /* build on what the files before left: never replace it */
+                        char *more = xasprintf("%s%s=\"$%s\"\n", cur, vars[i].name, vars[i].name);
+                        free(cur);
+                        cur = more;
+                        cur_len = strlen(cur);
+                }
+                char *out = NULL;
+                size_t out_len = 0;
+                free(err);
+                err = NULL;
+                if (ht_grub_edit(cur, cur_len, vars[i].name, before, vars[i].ops->ops, vars[i].ops->n, &out, &out_len,
+                                 &err) < 0) {
+                        file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
+                        free(cur);
+                        return;
+                }
+                free(cur);
+                cur = out;
+                cur_len = out_len;
+        }
+        _cleanup_(ht_grub_env_freep) ht_grub_env *after = grub_d_env(c, cur, cur_len, plan);
+        if (!after) {
+                free(cur);
+                return;
+        }
+        /* no file for nothing: removals of words nobody set yet */
+        bool adds = false;
+        for (size_t i = 0; i < ELEMENTSOF(vars); i++) {
+                _cleanup_strv_free_ char **w0 = grub_d_words(before, vars[i].name);
+                _cleanup_strv_free_ char **w1 = grub_d_words(after, vars[i].name);
+                _cleanup_free_ char *j0 = strv_join(w0, " "), *j1 = strv_join(w1, " ");
+                adds = adds || !streq(j0, j1);
+        }
+        if (!p->old && !adds) {
+                free(cur);
+                cur = NULL;
+                cur_len = 0;
+        }
+        pending_replace(p, cur, cur_len);
+        if (linux_ops->n)
+                targets_add(lt, grub_d_words(after, "GRUB_CMDLINE_LINUX"));
+        if (xen_ops->n)
+                targets_add(xt, grub_d_words(after, "GRUB_CMDLINE_XEN"));
+        ht_plan_warn(plan, "this image has no GRUB configuration yet (no /etc/default/grub, no grub.cfg): the kernel "
+                     "command line words go to %s, which Debian's grub-mkconfig reads after /etc/default/grub; "
+                     "update-grub, which the GRUB package (grub-pc, grub-efi) runs when it is installed in the "
+                     "image, puts them on every kernel line of grub.cfg, and they take effect when the image boots",
+                     HT_GRUB_D_HOSTTUNE);
+}
+
+/* kernel-install (systemd-boot, BLS entries it writes) takes the whole
+ * command line of a new kernel from /etc/kernel/cmdline, else
+ * /usr/lib/kernel/cmdline, else /proc/cmdline, which in an image build
+ * is the build machine's (90-loaderentry.install). A complete line the
+ * image already has is edited in place; hosttune never makes one up. */
+static void plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                      pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
+        if (xen_ops->n)
+                targets_none(xt, xasprintf("%s carries no Xen hypervisor command line", HT_KERNEL_CMDLINE));
+        if (linux_ops->n == 0)
+                return;
+        pending_file *p = pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
+        if (!p)
+                return;
+        if (!p->cur) {
+                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", "holds NUL bytes, not a kernel command line");
+                return;
+        }
+        char *out = NULL;
+        size_t out_len = 0;
+        _cleanup_free_ char *err = NULL;
+        if (ht_kernel_cmdline_edit(p->cur, p->cur_len, linux_ops->ops, linux_ops->n, &out, &out_len, &err) < 0) {
+                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
+                return;
+        }
+        pending_replace(p, out, out_len);
+        _cleanup_free_ char *line = xstrndup(out, out_len);
+        targets_add(lt, ht_cmdline_split(line));
+}
+
+/* The words of an image whose layout hosttune does not know: skipped
+ * (the rest of the profile is planned), an error only for a required
+ * word, and one warning saying where they must go. */
+static void plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                               ht_plan *plan) {
+        _cleanup_free_ char *skipped_words = NULL;
+        bool kernel_install = ht_exists(c, "/usr/bin/kernel-install") || ht_exists(c, "/usr/lib/kernel/install.d");
+        const char *where = kernel_install ?
+                "this image has kernel-install, which takes the whole command line of a new kernel from "
+                "/etc/kernel/cmdline, else /usr/lib/kernel/cmdline, else /proc/cmdline (in an image build the build "
+                "machine's): write the image's complete line (root= and the rest) with these words to "
+                "/etc/kernel/cmdline, then apply again" :
+                "put them where the image's bootloader will read its command line: GRUB_CMDLINE_LINUX in "
+                "/etc/default/grub once the GRUB package has created it (then apply again), /etc/kernel/cmdline for "
+                "kernel-install (the whole line), or the boot entries the image build writes";
+        for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
+                const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
+                _cleanup_free_ char *word = xasprintf("%s%s%s%s", s->remove ? "(remove) " : "", s->key,
+                                                      isempty(s->value) ? "" : "=", s->value ? s->value : "");
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
+                ch->source = xstrdup(s->source);
+                _cleanup_free_ char *what = xasprintf("cmdline %s", s->key);
+                if (s->required) {
+                        ch->outcome = HT_OUTCOME_FAILED;
+                        ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but this image "
+                                      "has no bootloader configuration yet (no /etc/default/grub, grub.cfg, BLS "
+                                      "entries or grub.conf) that hosttune can edit; %s", s->source, word, where);
+                        continue;
+                }
+                ch->outcome = HT_OUTCOME_SKIPPED;
+                ch->note = xstrdup("no bootloader configuration in the image yet");
+                ht_plan_skip(plan, what, s->source, "%s: this image has no bootloader configuration yet", word);
+                if (!s->optional) {
+                        char *l = xasprintf("%s%s%s", skipped_words ? skipped_words : "", skipped_words ? " " : "",
+                                            word);
+                        free(skipped_words);
+                        skipped_words = l;
+                }
+        }
+        if (skipped_words)
+                ht_plan_warn(plan, "kernel command line not planned (%s): this image has no bootloader configuration "
+                             "yet (no /etc/default/grub, grub.cfg, BLS entries or grub.conf); %s. The rest of the "
+                             "profile is planned; mark a word required = true to make this an error",
+                             skipped_words, where);
+}
+
 /* The Linux and Xen argument words of every entry of the edited menu. */
 static void legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
                            boot_targets *xt) {
@@ -859,7 +1126,21 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 return 0;
         }
 
-        if (f->bootloader == HT_BOOT_NONE) {
+        /* an image: the layout its bootloader will have decides */
+        bool image_grub_d = false, image_kernel_cmdline = false;
+        if (f->bootloader == HT_BOOT_NONE && plan->offline) {
+                image_grub_d = os_is_debian_like(f);
+                image_kernel_cmdline = !image_grub_d && ht_exists(c, HT_KERNEL_CMDLINE);
+                if (!image_grub_d && !image_kernel_cmdline) {
+                        plan_image_unknown(c, &linux_ops, &xen_ops, plan);
+                        if (default_req)
+                                ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy "
+                                              "GRUB only", default_req->source);
+                        op_list_done(&linux_ops);
+                        op_list_done(&xen_ops);
+                        return 0;
+                }
+        } else if (f->bootloader == HT_BOOT_NONE) {
                 plan_no_bootloader(c, f, &linux_ops, &xen_ops, optional_only, plan);
                 op_list_done(&linux_ops);
                 op_list_done(&xen_ops);
@@ -884,6 +1165,10 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 legacy_targets(c, f, &edits, &lt, &xt);
                 break;
         case HT_BOOT_NONE:
+                if (image_grub_d)
+                        plan_image_grub_d(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
+                else if (image_kernel_cmdline)
+                        plan_image_kernel_cmdline(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
                 break;
         }
         if (default_req && f->bootloader != HT_BOOT_GRUB_LEGACY)
@@ -903,7 +1188,9 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
          * the edited files give every boot entry decides whether the word
          * is persisted at all. */
         _cleanup_free_ char *running = NULL;
-        bool live = ht_read_line(c, "/proc/cmdline", &running) == 0;
+        /* an image has never booted: no running kernel to compare with
+         * (a /proc in its tree is the build machine's), no reboot */
+        bool live = !plan->offline && ht_read_line(c, "/proc/cmdline", &running) == 0;
         _cleanup_strv_free_ char **words = running ? ht_cmdline_split(running) : NULL;
         for (size_t i = 0; i < linux_ops.n; i++) {
                 const ht_cmdline_op *op = &linux_ops.ops[i];
@@ -929,12 +1216,17 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 if (!persisted) {
                         ch->outcome = failed || !s->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
                         ch->reboot_required = false;
+                } else if (!changed_files && plan->offline) {
+                        /* persisted already (an earlier apply) in an image */
+                        ch->outcome = HT_OUTCOME_KEPT;
+                        ch->note = xstrdup("in the image's bootloader configuration; takes effect when the image boots");
                 } else if (!changed_files) {
                         /* persisted already (an earlier apply): only the reboot is missing */
                         ch->outcome = HT_OUTCOME_KEPT;
                         ch->note = xstrdup("in the bootloader configuration; takes effect at the next boot");
                         plan->reboot_required = true;
-                }
+                } else if (plan->offline)
+                        ch->note = xstrdup("takes effect when the image boots");
         }
         for (size_t i = 0; i < xen_ops.n; i++) {
                 const ht_cmdline_op *op = &xen_ops.ops[i];
@@ -946,8 +1238,9 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, NULL, want);
                 ch->source = xstrdup(xen_ops.settings[i]->source);
-                ch->reboot_required = persisted;
-                ch->note = xstrdup("Xen hypervisor command line");
+                ch->reboot_required = persisted && !plan->offline;
+                ch->note = xstrdup(plan->offline ? "Xen hypervisor command line; takes effect when the image boots"
+                                                 : "Xen hypervisor command line");
                 if (!persisted)
                         ch->outcome = failed || !xen_ops.settings[i]->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
         }

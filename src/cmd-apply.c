@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "audit-log.h"
+#include "backend-common.h"
 #include "commands.h"
 #include "journal.h"
 #include "lock.h"
@@ -57,6 +58,8 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         json_object_object_get_ex(j, "warnings", &w);
                         ht_report_facts_notices(o->ctx, p.facts, w);
                         json_object_object_add(j, "txid", NULL);
+                        /* refused: nothing was changed, whatever the plan would change */
+                        json_object_object_add(j, "changed", json_object_new_boolean(false));
                         ht_print_json(stdout, j);
                         json_object_put(j);
                 } else
@@ -195,7 +198,8 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                         break;
                 }
                 json_object_array_add(undone, json_object_new_string(ht_tx_txid(targets[i])));
-                reboot = reboot || touched_cmdline(targets[i]);
+                /* an image that has never booted boots with the rollback */
+                reboot = reboot || (touched_cmdline(targets[i]) && ht_root_is_live(o->ctx));
                 ht_audit_change("hosttune-rollback", ht_tx_txid(targets[i]), NULL, NULL, ht_tx_txid(record), true);
         }
         if (code == HT_EXIT_OK) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "audit-log.h"
+#include "backend-common.h"
 #include "commands.h"
 #include "render.h"
 #include "util.h"
@@ -64,9 +65,11 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                 ht_report_warnings(o->ctx, r.warnings);
         } else {
                 bool color = ht_use_color(o->ctx, STDOUT_FILENO);
+                /* an image has never booted: no boot to compare or wait for */
+                bool image = !ht_root_is_live(o->ctx);
                 printf("Verify: profile %s, transaction %s%s%s; %s\n", r.profile ? r.profile : "?", r.txid,
                        r.applied_at ? " applied " : "", r.applied_at ? r.applied_at : "",
-                       r.rebooted ? "rebooted since" : "same boot as the apply");
+                       image ? "an offline image" : r.rebooted ? "rebooted since" : "same boot as the apply");
                 size_t counts[3] = {0};
                 for (size_t i = 0; i < r.n_checks; i++) {
                         const ht_check *c = &r.checks[i];
@@ -79,8 +82,13 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                                color ? "\033[0m" : "", c->backend, c->key, c->expected ? c->expected : "(none)",
                                c->actual ? c->actual : "(none)", c->hint ? " \u2014 " : "", c->hint ? c->hint : "");
                 }
-                printf("Status: %s (%zu ok, %zu drift, %zu pending a reboot)\n", ht_check_status_to_string(r.status),
-                       counts[HT_CHECK_OK], counts[HT_CHECK_DRIFT], counts[HT_CHECK_PENDING]);
+                if (image && !counts[HT_CHECK_PENDING])
+                        printf("Status: %s (%zu ok, %zu drift)\n", ht_check_status_to_string(r.status),
+                               counts[HT_CHECK_OK], counts[HT_CHECK_DRIFT]);
+                else
+                        printf("Status: %s (%zu ok, %zu drift, %zu pending a reboot)\n",
+                               ht_check_status_to_string(r.status), counts[HT_CHECK_OK], counts[HT_CHECK_DRIFT],
+                               counts[HT_CHECK_PENDING]);
                 ht_report_warnings(o->ctx, r.warnings);
         }
         if (o->boot)

@@ -111,6 +111,8 @@ void ht_facts_parse_os_release(ht_facts *f, const char *buf, size_t len, const c
                 *eq = 0;
                 if (streq(line, "ID"))
                         dst = &f->os_id;
+                else if (streq(line, "ID_LIKE"))
+                        dst = &f->os_id_like;
                 else if (streq(line, "VERSION_ID"))
                         dst = &f->os_version_id;
                 else if (streq(line, "NAME"))

@@ -68,6 +68,7 @@ void ht_facts_free(ht_facts *f) {
         free(f->root_fstype);
         free(f->os_id);
         free(f->os_version_id);
+        free(f->os_id_like);
         free(f->os_name);
         free(f->os_pretty_name);
         free(f->hugepage_sizes_kb);

@@ -139,6 +139,7 @@ typedef struct ht_facts {
 
         /* OS */
         char *os_id, *os_version_id, *os_name, *os_pretty_name;
+        char *os_id_like;          /* ID_LIKE: "debian", "rhel fedora"; NULL: none */
 
         /* memory (/proc/meminfo, KB); each figure HT_U64_UNKNOWN when absent
          * or garbled, memory_known tells whether MemTotal was read */

@@ -2,38 +2,11 @@
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backend-common.h"
 #include "backend.h"
 #include "planner.h"
-#include "spawn.h"
 #include "util.h"
-
-/* An image's bootloader files are edited in place; its own tool then
- * regenerates grub.cfg inside it (chrooted) when the image has the tool
- * and we may chroot, else someone runs it at the image's first boot.
- * Say which, as apply will do it. */
-static void plan_offline_actions(const ht_context *c, ht_plan *plan) {
-        for (size_t i = 0; i < plan->n_actions; i++) {
-                ht_post_action *a = &plan->actions[i];
-                if (!a->argv)
-                        continue;
-                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
-                char *d;
-                if (!ht_spawn_available(c, a->argv)) {
-                        ht_plan_warn(plan, "%s is not in this image: run '%s' at its first boot", a->argv[0], cmd);
-                        d = xasprintf("%s, at the image's first boot", a->description ? a->description : a->action);
-                } else if (geteuid() != 0) {
-                        ht_plan_warn(plan, "only root can run %s inside the image (chroot): run '%s' at its first boot, "
-                                     "or apply as root", a->argv[0], cmd);
-                        d = xasprintf("%s, at the image's first boot", a->description ? a->description : a->action);
-                } else
-                        d = xasprintf("%s, inside the image (chroot)", a->description ? a->description : a->action);
-                free(a->description);
-                a->description = d;
-        }
-}
 
 int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret, char **ret_error) {
         ht_planning p = {0};
@@ -65,8 +38,14 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
                         return r;
                 }
         }
-        if (c->offline_root && p.plan->offline)
-                plan_offline_actions(c, p.plan);
+        /* An image has never booted: it boots with everything persisted
+         * in it, so no apply of an image needs a reboot, the first or a
+         * repeated one. */
+        if (p.plan->offline) {
+                p.plan->reboot_required = false;
+                for (size_t i = 0; i < p.plan->n_changes; i++)
+                        p.plan->changes[i].reboot_required = false;
+        }
         for (size_t i = 0; i < p.plan->n_changes; i++)
                 if (p.plan->changes[i].reboot_required && p.plan->changes[i].outcome == HT_OUTCOME_CHANGE)
                         p.plan->reboot_required = true;
