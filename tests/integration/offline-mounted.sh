@@ -140,6 +140,44 @@ hm 0 "--live-root: facts" --live-root facts --json
 check "--live-root reads the running kernel" "false $(jq -Rc . /proc/sys/kernel/osrelease)" \
         "$(jq -c '.image.offline, .kernel.release' "$tmp/out" | paste -sd' ' -)"
 check "without the image warning" false "$(grep -q 'treated as an offline image' "$tmp/err" && echo true || echo false)"
+# hosttune run inside the chroot (no --root): / is the image
+BIN=$(cd "$top_builddir" && pwd)/hosttune
+if head -c 4 "$BIN" | grep -q ELF && command -v ldd >/dev/null 2>&1 && command -v chroot >/dev/null 2>&1; then
+        C=$(image chroot-img)
+        scratch "$C"
+        mkdir -p "$C/proc" "$C/sys" "$C/usr/sbin" "$C/srv"
+        cp "$BIN" "$C/usr/sbin/hosttune"
+        for lib in $(ldd "$BIN" | awk '/=>/ && $3 ~ /^\// { print $3 } /^[ \t]*\// { print $1 }'); do
+                mkdir -p "$C$(dirname "$lib")"
+                cp "$(readlink -f "$lib")" "$C$lib"
+        done
+        cp -R "$PROFILES" "$C/srv/profiles"
+        cp -R "$top_srcdir/rules" "$C/srv/rules"
+        cp "$FACTS" "$C/srv/target.json"
+        hchroot() {
+                unshare -m --propagation private sh -c \
+                        'r=$1; shift; mount --bind /proc "$r/proc" && mount --bind /sys "$r/sys" && exec chroot "$r" "$@"' \
+                        sh "$C" /usr/sbin/hosttune "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+        }
+        hchroot facts --json
+        check "in the chroot: an offline image" true "$(jq -c '.image.offline' "$tmp/out")"
+        check "in the chroot: no kernel facts of the build machine" null "$(jq -c '.kernel.release' "$tmp/out")"
+        check_contains "in the chroot: the warning" "is treated as an offline image" "$tmp/err"
+        hchroot --profile-path /srv/profiles --rules-path /srv/rules --facts /srv/target.json --json plan oracle \
+                --set sga_max_size=4G
+        check "in the chroot: plan exits 2" 2 $?
+        check "in the chroot: offline, no runtime change" "true 0" \
+                "$(jq -c '.offline, ([.changes[] | select(.runtime)] | length)' "$tmp/out" | paste -sd' ' -)"
+        hchroot --profile-path /srv/profiles --rules-path /srv/rules --facts /srv/target.json apply oracle \
+                --set sga_max_size=4G
+        check "in the chroot: apply" 0 $?
+        machine >"$tmp/machine-after"
+        if cmp -s "$tmp/machine-before" "$tmp/machine-after"; then ok "in the chroot: the build machine is unchanged"
+        else not_ok "in the chroot: the build machine changed: $(diff "$tmp/machine-before" "$tmp/machine-after")"; fi
+        check_contains "in the chroot: the image got the drop-in" "vm.nr_hugepages = 2050" "$C/etc/sysctl.d/90-hosttune.conf"
+else
+        skip "hosttune in a chroot" "the built hosttune is no ELF binary here (valgrind wrapper) or ldd/chroot missing"
+fi
 # a sysfs alone (no procfs) is the build machine's too
 rmdir "$M/proc"
 unshare -m --propagation private sh -c 'mount --bind /sys "$1/sys" && exec "$2" --root "$1" facts --json' \
