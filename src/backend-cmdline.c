@@ -1256,3 +1256,11 @@ const ht_backend ht_backend_cmdline = {
         .name = "cmdline",
         .plan = cmdline_plan,
 };
+
+/* The entry the bootloader boots by default (a rule's bootloader_default,
+ * the Xen rule): cmdline_plan plans it with the kernel command line. */
+const ht_backend ht_backend_bootloader = {
+        .id = HT_BK_BOOTLOADER,
+        .name = "bootloader",
+        .internal = true,
+};

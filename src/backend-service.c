@@ -636,5 +636,6 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 const ht_backend ht_backend_service = {
         .id = HT_BK_SERVICE,
         .name = "service",
+        .section = "services",
         .plan = service_plan,
 };

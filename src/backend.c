@@ -1,16 +1,42 @@
-/* The registry: every backend, in the order plans list them. */
+/* The registry: every backend's descriptor, indexed by its id, in the
+ * order plans list them (backends.def). */
 #include "config.h"
 
+#include <errno.h>
+
 #include "backend.h"
+#include "util.h"
 
-extern const ht_backend ht_backend_sysctl, ht_backend_sysfs, ht_backend_limits, ht_backend_service,
-        ht_backend_cmdline;
+#define HT_BACKEND(id, name) extern const ht_backend ht_backend_##name;
+#include "backends.def"
+#undef HT_BACKEND
 
-const ht_backend *const ht_backends[] = {
-        &ht_backend_sysctl,
-        &ht_backend_sysfs,
-        &ht_backend_limits,
-        &ht_backend_service,
-        &ht_backend_cmdline,
+const ht_backend *const ht_backends[_HT_BK_MAX + 1] = {
+#define HT_BACKEND(id, name) [HT_BK_##id] = &ht_backend_##name,
+#include "backends.def"
+#undef HT_BACKEND
         NULL,
 };
+
+const ht_backend *ht_backend_get(ht_backend_id id) {
+        return id >= 0 && id < _HT_BK_MAX ? ht_backends[id] : NULL;
+}
+
+const char *ht_backend_id_to_string(ht_backend_id id) {
+        const ht_backend *b = ht_backend_get(id);
+        return b ? b->name : NULL;
+}
+
+const char *ht_backend_section_name(ht_backend_id id) {
+        const ht_backend *b = ht_backend_get(id);
+        return b && b->section ? b->section : ht_backend_id_to_string(id);
+}
+
+int ht_backend_from_string(const char *s, ht_backend_id *ret) {
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                if (streq(s, ht_backends[i]->name) || streq(s, ht_backend_section_name(i))) {
+                        *ret = i;
+                        return 0;
+                }
+        return -EINVAL;
+}

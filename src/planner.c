@@ -31,6 +31,8 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
         for (size_t i = 0; p.resolved->errors && p.resolved->errors[i]; i++)
                 strv_push(&p.plan->errors, p.resolved->errors[i]);
         for (size_t i = 0; ht_backends[i]; i++) {
+                if (!ht_backends[i]->plan)
+                        continue;
                 r = ht_backends[i]->plan(c, p.facts, p.resolved, p.plan);
                 if (r < 0) {
                         *ret_error = xasprintf("%s backend failed: %s", ht_backends[i]->name, ht_strerror(-r));

@@ -124,8 +124,6 @@ int ht_rfile_load_builtin(const struct ht_builtin_file *b, ht_rfile **ret, char 
  * *ret_error (when given) naming it: "cannot read profile directory D: ...". */
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
                         char ***ret_names, char **ret_error);
-const char *ht_backend_section_name(ht_backend_id id);
-int ht_backend_from_string(const char *s, ht_backend_id *ret);
 
 /* A parameter during resolution. */
 typedef struct {

@@ -13,35 +13,9 @@
 #include <sys/stat.h>
 
 #include "profile-builtin.h"
+#include "backend.h"
 #include "profile-internal.h"
 #include "util.h"
-
-static const char *const backend_names[_HT_BK_MAX] = {
-        [HT_BK_SYSCTL] = "sysctl",
-        [HT_BK_SYSFS] = "sysfs",
-        [HT_BK_LIMITS] = "limits",
-        [HT_BK_SERVICE] = "service",
-        [HT_BK_CMDLINE] = "cmdline",
-        [HT_BK_BOOTLOADER] = "bootloader",
-};
-
-const char *ht_backend_id_to_string(ht_backend_id id) {
-        return id >= 0 && id < _HT_BK_MAX ? backend_names[id] : NULL;
-}
-
-/* The profile section of each backend ("services" is plural there). */
-const char *ht_backend_section_name(ht_backend_id id) {
-        return id == HT_BK_SERVICE ? "services" : ht_backend_id_to_string(id);
-}
-
-int ht_backend_from_string(const char *s, ht_backend_id *ret) {
-        for (int i = 0; i < _HT_BK_MAX; i++)
-                if (streq(s, backend_names[i]) || streq(s, ht_backend_section_name(i))) {
-                        *ret = i;
-                        return 0;
-                }
-        return -EINVAL;
-}
 
 void ht_spec_done(ht_spec *s) {
         if (!s)
@@ -697,7 +671,7 @@ static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, c
                 _cleanup_free_ char *key = prefix ? xasprintf("%s%c%s", prefix, sep,
                                                               config_setting_name(m))
                                                   : xstrdup(config_setting_name(m));
-                _cleanup_free_ char *what = xasprintf("%s %s", backend_names[b], key);
+                _cleanup_free_ char *what = xasprintf("%s %s", ht_backend_id_to_string(b), key);
                 int t = config_setting_type(m);
                 if (t == CONFIG_TYPE_GROUP && !config_setting_get_member(m, "value")) {
                         int r = parse_tree(p, m, b, key, ret_error);
@@ -728,7 +702,7 @@ static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id 
         const char *const *allowed = b == HT_BK_SYSCTL ? sysctl_keys : sysfs_keys;
         for (int i = 0; i < config_setting_length(l); i++) {
                 const config_setting_t *m = config_setting_get_elem(l, i);
-                _cleanup_free_ char *what = xasprintf("%s entry %d", backend_names[b], i + 1);
+                _cleanup_free_ char *what = xasprintf("%s entry %d", ht_backend_id_to_string(b), i + 1);
                 int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
                 if (r < 0)
                         return r;
@@ -758,7 +732,7 @@ static int parse_sysctl_sysfs(ht_pfile *p, const config_setting_t *s, ht_backend
         if (t == CONFIG_TYPE_LIST)
                 return parse_key_list(p, s, b, ret_error);
         *ret_error = xasprintf("%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
-                               line_of(s), backend_names[b], type_name(t));
+                               line_of(s), ht_backend_id_to_string(b), type_name(t));
         return -EINVAL;
 }
 
@@ -1101,17 +1075,22 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 r = check_members(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
         if (r < 0)
                 return r;
+        /* the backends a rule may name: all but the internal ones */
+        _cleanup_strv_free_ char **names = NULL;
+        for (size_t i = 0; ht_backends[i]; i++)
+                if (!ht_backends[i]->internal)
+                        strv_push(&names, ht_backends[i]->name);
         const config_setting_t *bs = config_setting_get_member(g, "backend");
         if (!bs || config_setting_type(bs) != CONFIG_TYPE_STRING) {
-                *ret_error = xasprintf("%s:%u: %s: 'backend' must be a string (sysctl, sysfs, "
-                                       "limits, service, cmdline)", f->path, line_of(g), what);
+                _cleanup_free_ char *list = strv_join(names, ", ");
+                *ret_error = xasprintf("%s:%u: %s: 'backend' must be a string (%s)", f->path,
+                                       line_of(g), what, list);
                 return -EINVAL;
         }
         ht_backend_id b;
         const char *bname = config_setting_get_string(bs);
-        if (ht_backend_from_string(bname, &b) < 0 || b == HT_BK_BOOTLOADER) {
-                const char *const names[] = {"sysctl", "sysfs", "limits", "service", "cmdline", NULL};
-                const char *close = closest_word(bname, (char *const *)names);
+        if (ht_backend_from_string(bname, &b) < 0 || ht_backends[b]->internal) {
+                const char *close = closest_word(bname, names);
                 *ret_error = xasprintf("%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
                                        line_of(bs), what, bname, close ? " (did you mean '" : "",
                                        close ? close : "", close ? "'?)" : "");

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "profile-builtin.h"
+#include "backend.h"
 #include "profile-internal.h"
 #include "util.h"
 

@@ -9,16 +9,15 @@
 #include "context.h"
 #include "facts.h"
 
+/* A backend is an index into the registry (backend.h, backends.def). */
 typedef enum {
-        HT_BK_SYSCTL,
-        HT_BK_SYSFS,
-        HT_BK_LIMITS,
-        HT_BK_SERVICE,
-        HT_BK_CMDLINE,
-        HT_BK_BOOTLOADER,  /* bootloader default entry (the Xen rule) */
+#define HT_BACKEND(id, name) HT_BK_##id,
+#include "backends.def"
+#undef HT_BACKEND
         _HT_BK_MAX,
 } ht_backend_id;
 
+/* The backend's name (backend.c): "sysctl", "service", ...; NULL: no such id. */
 const char *ht_backend_id_to_string(ht_backend_id id);
 
 /* One desired setting. Keys are canonical per backend:

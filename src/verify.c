@@ -504,7 +504,8 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
         ht_plan *p = ht_plan_new(res.profile);
         p->offline = !ht_root_is_live(c);
         for (size_t i = 0; ht_backends[i]; i++)
-                ht_backends[i]->plan(c, f, want, p);
+                if (ht_backends[i]->plan)
+                        ht_backends[i]->plan(c, f, want, p);
         _cleanup_free_ char *reapply = request_command(c, tx, "apply");
         check_settings(want, p, &res, reapply, &res);
         for (size_t i = 0; p->errors && p->errors[i]; i++)
