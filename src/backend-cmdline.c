@@ -24,12 +24,14 @@
  * only when every boot entry really has it. */
 #include "config.h"
 
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "backend-common.h"
 #include "backend.h"
+#include "profile-section.h"
 #include "edit-bls.h"
 #include "edit-cmdline.h"
 #include "edit-grub-cfg.h"
@@ -1251,9 +1253,112 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         return 0;
 }
 
+static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const char *name,
+                               bool remove, bool optional, bool required, const ht_spec *target,
+                               char **ret_error) {
+        const config_setting_t *l = config_setting_get_member(g, name);
+        if (!l)
+                return 0;
+        _cleanup_free_ char *what = xasprintf("cmdline %s", name);
+        int t = config_setting_type(l);
+        int n = t == CONFIG_TYPE_STRING ? 1 : config_setting_length(l);
+        if (t != CONFIG_TYPE_STRING && t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
+                *ret_error = xasprintf("%s:%u: %s: expected a string or an array of strings, not %s",
+                                       p->path, ht_cfg_line(l), what, ht_cfg_type_name(t));
+                return -EINVAL;
+        }
+        for (int i = 0; i < n; i++) {
+                const config_setting_t *w = t == CONFIG_TYPE_STRING ? l : config_setting_get_elem(l, i);
+                int r = ht_cfg_want_type(w, CONFIG_TYPE_STRING, p->path, what, ret_error);
+                if (r < 0)
+                        return r;
+                ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_CMDLINE, p->path,
+                                         ht_cfg_line(w) ?: ht_cfg_line(l));
+                e->remove = remove;
+                e->optional = optional;
+                e->has_optional = true;
+                e->required = required;
+                ht_spec_copy(&e->target, target);
+                r = ht_cfg_spec(w, p->path, what, &e->key, ret_error);
+                if (r < 0)
+                        return r;
+                if (e->key.kind != HT_SPEC_LIT) {
+                        e->cmdline_word = true;
+                        continue;
+                }
+                /* Split a literal word now so the key is known early. */
+                const char *word = e->key.lit.str;
+                const char *eq = strchr(word, '=');
+                if (eq) {
+                        e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(eq + 1)};
+                        char *k = xstrndup(word, eq - word);
+                        ht_value_done(&e->key.lit);
+                        e->key.lit = ht_value_str(k);
+                        free(k);
+                } else
+                        e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
+        }
+        return 0;
+}
+
+static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **ret_error) {
+        static const char *const keys[] = {"add", "remove", "optional", "required", "target", NULL};
+        int r = ht_cfg_check_members(g, keys, p->path, "cmdline", ret_error);
+        if (r < 0)
+                return r;
+        bool optional = false, required = false;
+        r = ht_cfg_get_bool(g, "optional", p->path, "cmdline", &optional, NULL, ret_error);
+        if (r >= 0)
+                r = ht_cfg_get_bool(g, "required", p->path, "cmdline", &required, NULL, ret_error);
+        if (r < 0)
+                return r;
+        if (optional && required) {
+                *ret_error = xasprintf("%s:%u: cmdline: 'optional' and 'required' contradict each other; "
+                                       "give one", p->path, ht_cfg_line(g));
+                return -EINVAL;
+        }
+        ht_spec target = {0};
+        r = ht_cfg_get_spec(g, "target", false, p->path, "cmdline", &target, ret_error);
+        if (r >= 0)
+                r = parse_cmdline_words(p, g, "add", false, optional, required, &target, ret_error);
+        if (r >= 0)
+                r = parse_cmdline_words(p, g, "remove", true, optional, required, &target, ret_error);
+        ht_spec_done(&target);
+        return r;
+}
+
+static int cmdline_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        int t = config_setting_type(s);
+        if (t == CONFIG_TYPE_GROUP)
+                return parse_cmdline_group(p, s, ret_error);
+        if (t == CONFIG_TYPE_LIST) {
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, "cmdline", ret_error);
+                        if (r >= 0)
+                                r = parse_cmdline_group(p, m, ret_error);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        *ret_error = xasprintf("%s:%u: cmdline: expected a group { add = [...]; remove = [...]; } "
+                               "or a list of them, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
+        return -EINVAL;
+}
+
+static const ht_backend_field cmdline_rule_fields[] = {
+        {.name = "key", .offset = offsetof(ht_entry, key)},
+        {.name = "target", .offset = offsetof(ht_entry, target), .optional = true},
+        {0},
+};
+
 const ht_backend ht_backend_cmdline = {
         .id = HT_BK_CMDLINE,
         .name = "cmdline",
+        .entry_flags = HT_ENTRY_REQUIRED | HT_ENTRY_REMOVE,
+        .rule_fields = cmdline_rule_fields,
+        .parse_section = cmdline_parse_section,
         .plan = cmdline_plan,
 };
 

@@ -6,12 +6,14 @@
  * covers them. */
 #include "config.h"
 
+#include <stddef.h>
 #include <errno.h>
 #include <string.h>
 
 #include "accounts.h"
 #include "backend-common.h"
 #include "backend.h"
+#include "profile-section.h"
 #include "edit-limits.h"
 #include "util.h"
 
@@ -331,8 +333,53 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         return 0;
 }
 
+static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", NULL};
+        int t = config_setting_type(s);
+        if (t != CONFIG_TYPE_LIST) {
+                *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
+                                       p->path, ht_cfg_line(s), ht_cfg_type_name(t));
+                return -EINVAL;
+        }
+        for (int i = 0; i < config_setting_length(s); i++) {
+                const config_setting_t *m = config_setting_get_elem(s, i);
+                _cleanup_free_ char *what = xasprintf("limits entry %d", i + 1);
+                int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_check_members(m, keys, p->path, what, ret_error);
+                if (r < 0)
+                        return r;
+                ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_LIMITS, p->path,
+                                         ht_cfg_line(m));
+                r = ht_cfg_get_spec(m, "domain", true, p->path, what, &e->domain, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_spec(m, "type", true, p->path, what, &e->type, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_spec(m, "item", true, p->path, what, &e->item, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_spec(m, "value", true, p->path, what, &e->value, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
+                                     ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_bool(m, "at_least", p->path, what, &e->at_least, NULL, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static const ht_backend_field limits_rule_fields[] = {
+        {.name = "domain", .offset = offsetof(ht_entry, domain)},
+        {.name = "type", .offset = offsetof(ht_entry, type)},
+        {.name = "item", .offset = offsetof(ht_entry, item)},
+        {0},
+};
+
 const ht_backend ht_backend_limits = {
         .id = HT_BK_LIMITS,
         .name = "limits",
+        .rule_fields = limits_rule_fields,
+        .parse_section = limits_parse_section,
         .plan = limits_plan,
 };

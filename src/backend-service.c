@@ -9,6 +9,7 @@
  * already has at or above the profile's is kept. */
 #include "config.h"
 
+#include <stddef.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "backend-common.h"
 #include "backend.h"
+#include "profile-section.h"
 #include "edit-unit.h"
 #include "util.h"
 
@@ -633,9 +635,100 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         return 0;
 }
 
+/* systemd resource-limit directives a unit drop-in may set. */
+static const char *const service_directives[] = {
+        "LimitCPU", "LimitFSIZE", "LimitDATA", "LimitSTACK", "LimitCORE", "LimitRSS",
+        "LimitNOFILE", "LimitAS", "LimitNPROC", "LimitMEMLOCK", "LimitLOCKS",
+        "LimitSIGPENDING", "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME",
+        "TasksMax", NULL,
+};
+
+bool ht_service_directive_known(const char *d) {
+        return strv_contains((char *const *)service_directives, d);
+}
+
+static int parse_unit_directives(ht_pfile *p, const config_setting_t *g, const ht_spec *unit,
+                                 const char *unit_label, char **ret_error) {
+        for (int i = 0; i < config_setting_length(g); i++) {
+                const config_setting_t *m = config_setting_get_elem(g, i);
+                const char *d = config_setting_name(m);
+                if (streq(d, "unit"))
+                        continue;
+                _cleanup_free_ char *what = xasprintf("services %s", unit_label);
+                if (!ht_service_directive_known(d)) {
+                        const char *close = closest_word(d, (char *const *)service_directives);
+                        *ret_error = xasprintf("%s:%u: %s: unknown directive '%s'%s%s%s", p->path,
+                                               ht_cfg_line(m), what, d,
+                                               close ? " (did you mean '" : "",
+                                               close ? close : "", close ? "'?)" : "");
+                        return -EINVAL;
+                }
+                free(what);
+                what = xasprintf("services %s %s", unit_label, d);
+                ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_SERVICE, p->path,
+                                         ht_cfg_line(m));
+                ht_spec_copy(&e->unit, unit);
+                e->directive = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(d)};
+                int r = ht_cfg_leaf_value(m, p->path, what, e, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int service_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        int t = config_setting_type(s);
+        if (t == CONFIG_TYPE_GROUP) {
+                /* unit names cannot hold a dot here: NAME means NAME.service */
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        _cleanup_free_ char *unit = xasprintf("%s.service", config_setting_name(m));
+                        int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, unit, ret_error);
+                        if (r < 0)
+                                return r;
+                        ht_spec u = {.kind = HT_SPEC_LIT, .lit = ht_value_str(unit)};
+                        r = parse_unit_directives(p, m, &u, unit, ret_error);
+                        ht_spec_done(&u);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        if (t == CONFIG_TYPE_LIST) {
+                for (int i = 0; i < config_setting_length(s); i++) {
+                        const config_setting_t *m = config_setting_get_elem(s, i);
+                        _cleanup_free_ char *what = xasprintf("services entry %d", i + 1);
+                        int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
+                        if (r < 0)
+                                return r;
+                        ht_spec u = {0};
+                        r = ht_cfg_get_spec(m, "unit", true, p->path, what, &u, ret_error);
+                        if (r >= 0)
+                                r = parse_unit_directives(p, m, &u,
+                                                          u.kind == HT_SPEC_LIT ? u.lit.str : u.text,
+                                                          ret_error);
+                        ht_spec_done(&u);
+                        if (r < 0)
+                                return r;
+                }
+                return 0;
+        }
+        *ret_error = xasprintf("%s:%u: services: expected a group { } or a list ( ), not %s",
+                               p->path, ht_cfg_line(s), ht_cfg_type_name(t));
+        return -EINVAL;
+}
+
+static const ht_backend_field service_rule_fields[] = {
+        {.name = "unit", .offset = offsetof(ht_entry, unit)},
+        {.name = "directive", .offset = offsetof(ht_entry, directive)},
+        {0},
+};
+
 const ht_backend ht_backend_service = {
         .id = HT_BK_SERVICE,
         .name = "service",
+        .rule_fields = service_rule_fields,
+        .parse_section = service_parse_section,
         .section = "services",
         .plan = service_plan,
 };

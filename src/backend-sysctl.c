@@ -4,11 +4,13 @@
  * warns when a later file would override hosttune's. */
 #include "config.h"
 
+#include <stddef.h>
 #include <errno.h>
 #include <string.h>
 
 #include "backend-common.h"
 #include "backend.h"
+#include "profile-section.h"
 #include "fileio.h"
 #include "bound.h"
 #include "edit-sysctl.h"
@@ -446,8 +448,23 @@ done:
         return 0;
 }
 
+/* sysctl { vm { swappiness = 10; }; "kernel.sem" = "..."; } or a list of
+ * { key = "..."; value = ...; optional = ...; bound = ...; }. */
+static int sysctl_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        static const char *const list_keys[] = {"key", "value", "optional", "bound", NULL};
+        return ht_cfg_keyed_section(p, s, HT_BK_SYSCTL, '.', NULL, list_keys, ret_error);
+}
+
+static const ht_backend_field sysctl_rule_fields[] = {
+        {.name = "key", .offset = offsetof(ht_entry, key)},
+        {0},
+};
+
 const ht_backend ht_backend_sysctl = {
         .id = HT_BK_SYSCTL,
         .name = "sysctl",
+        .entry_flags = HT_ENTRY_BOUND,
+        .rule_fields = sysctl_rule_fields,
+        .parse_section = sysctl_parse_section,
         .plan = sysctl_plan,
 };

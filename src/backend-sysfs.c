@@ -4,11 +4,13 @@
  * at every boot. */
 #include "config.h"
 
+#include <stddef.h>
 #include <errno.h>
 #include <string.h>
 
 #include "backend-common.h"
 #include "backend.h"
+#include "profile-section.h"
 #include "fileio.h"
 #include "util.h"
 
@@ -138,8 +140,22 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         return 0;
 }
 
+/* sysfs { kernel { mm { ... } } } below /sys, or a list of
+ * { path = "/sys/..."; value = ...; optional = ...; }. */
+static int sysfs_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        static const char *const list_keys[] = {"path", "value", "optional", NULL};
+        return ht_cfg_keyed_section(p, s, HT_BK_SYSFS, '/', "/sys", list_keys, ret_error);
+}
+
+static const ht_backend_field sysfs_rule_fields[] = {
+        {.name = "path", .alias = "key", .offset = offsetof(ht_entry, key)},
+        {0},
+};
+
 const ht_backend ht_backend_sysfs = {
         .id = HT_BK_SYSFS,
         .name = "sysfs",
+        .rule_fields = sysfs_rule_fields,
+        .parse_section = sysfs_parse_section,
         .plan = sysfs_plan,
 };

@@ -12,6 +12,25 @@
 #include "plan.h"
 #include "profile.h"
 
+struct config_setting_t;
+struct ht_pfile;
+
+/* What an entry of a backend may say beyond value and optional. */
+enum {
+        HT_ENTRY_BOUND = 1 << 0,     /* bound = "at-least", ... (bound.h) */
+        HT_ENTRY_REQUIRED = 1 << 1,  /* required = true: no host may skip it */
+        HT_ENTRY_REMOVE = 1 << 2,    /* remove = true: take it away */
+};
+
+/* A key field of a rule's set or skip (in the spirit of systemd's
+ * ConfigTableItem): its name there and where it goes in the entry. */
+typedef struct {
+        const char *name;   /* "key", "domain", "unit", ... */
+        const char *alias;  /* also accepted when name is absent; NULL: none */
+        size_t offset;      /* offsetof(ht_entry, FIELD), an ht_spec */
+        bool optional;      /* else missing is an error */
+} ht_backend_field;
+
 typedef struct ht_backend {
         ht_backend_id id;  /* its index in ht_backends[] */
         const char *name;  /* in settings, plans, journals, rules' backend = "..." */
@@ -20,6 +39,14 @@ typedef struct ht_backend {
         /* Not named by profiles or rules' set/skip: only generic code
          * creates its settings (the bootloader default of a rule). */
         bool internal;
+        unsigned entry_flags;  /* HT_ENTRY_* */
+        /* The key fields of a rule's set/skip, in the order they are read;
+         * terminated by a NULL name. */
+        const ht_backend_field *rule_fields;
+        /* Parse the backend's profile section s into p's entries
+         * (profile-section.h); -EINVAL with *ret_error naming file and
+         * line. NULL: profiles have no such section. */
+        int (*parse_section)(struct ht_pfile *p, const struct config_setting_t *s, char **ret_error);
         /* Compare the host with the settings of this backend and add to plan
          * the runtime changes, file edits, follow-up actions and warnings.
          * Problems with the host or its files (a required setting the host

@@ -28,7 +28,7 @@ typedef struct {
 } ht_spec;
 
 /* One setting as written in a file, before evaluation. */
-typedef struct {
+typedef struct ht_entry {
         ht_backend_id backend;
         ht_spec key;          /* sysctl, sysfs (path), cmdline (key, or the whole word) */
         ht_spec domain, type, item;  /* limits */
@@ -60,7 +60,7 @@ typedef struct {
         const char *comment;  /* as ht_entry's */
 } ht_param_decl;
 
-typedef struct {
+typedef struct ht_pfile {
         char *name;
         char *path;
         char *summary;
@@ -98,8 +98,9 @@ typedef struct {
 /* profile-load.c */
 void ht_spec_done(ht_spec *s);
 void ht_spec_copy(ht_spec *dst, const ht_spec *src);
-bool ht_service_directive_known(const char *d);
 void ht_entry_done(ht_entry *e);
+/* backend-service.c: a systemd resource-limit directive a drop-in may set. */
+bool ht_service_directive_known(const char *d);
 void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);

@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 
 #include "profile-builtin.h"
-#include "backend.h"
-#include "profile-internal.h"
+#include "profile-section.h"
 #include "util.h"
 
 void ht_spec_done(ht_spec *s) {
@@ -465,11 +464,11 @@ static int parse_text(const char *path, const char *buf, struct config_t *cfg, c
         return 0;
 }
 
-static unsigned line_of(const config_setting_t *s) {
+unsigned ht_cfg_line(const config_setting_t *s) {
         return config_setting_source_line(s);
 }
 
-static const char *type_name(int type) {
+const char *ht_cfg_type_name(int type) {
         switch (type) {
         case CONFIG_TYPE_GROUP: return "a group { }";
         case CONFIG_TYPE_LIST: return "a list ( )";
@@ -483,7 +482,7 @@ static const char *type_name(int type) {
         }
 }
 
-static bool is_scalar(const config_setting_t *s) {
+bool ht_cfg_is_scalar(const config_setting_t *s) {
         int t = config_setting_type(s);
         return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 || t == CONFIG_TYPE_BOOL ||
                t == CONFIG_TYPE_STRING || t == CONFIG_TYPE_FLOAT;
@@ -491,7 +490,7 @@ static bool is_scalar(const config_setting_t *s) {
 
 /* A value as written: integers and booleans are literals, a string
  * starting with '=' an expression, a string with ${ a template. */
-static int spec_from(const config_setting_t *s, const char *file, const char *what, ht_spec *ret,
+int ht_cfg_spec(const config_setting_t *s, const char *file, const char *what, ht_spec *ret,
                      char **ret_error) {
         switch (config_setting_type(s)) {
         case CONFIG_TYPE_INT:
@@ -507,14 +506,14 @@ static int spec_from(const config_setting_t *s, const char *file, const char *wh
                 const char *str = config_setting_get_string(s);
                 if (has_control_chars(str)) {
                         *ret_error = xasprintf("%s:%u: %s: control characters are not allowed in "
-                                               "values", file, line_of(s), what);
+                                               "values", file, ht_cfg_line(s), what);
                         return -EINVAL;
                 }
                 if (str[0] == '=') {
                         _cleanup_free_ char *e = xstrdup(str + 1);
                         if (isempty(strstrip(e))) {
                                 *ret_error = xasprintf("%s:%u: %s: empty expression after '='",
-                                                       file, line_of(s), what);
+                                                       file, ht_cfg_line(s), what);
                                 return -EINVAL;
                         }
                         *ret = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
@@ -530,28 +529,28 @@ static int spec_from(const config_setting_t *s, const char *file, const char *wh
         case CONFIG_TYPE_FLOAT:
                 *ret_error = xasprintf("%s:%u: %s: floating point numbers are not supported; "
                                        "write an integer (sizes take K, M, G, T)",
-                                       file, line_of(s), what);
+                                       file, ht_cfg_line(s), what);
                 return -EINVAL;
         default:
                 *ret_error = xasprintf("%s:%u: %s: expected a number, a string or a boolean, "
-                                       "not %s", file, line_of(s), what,
-                                       type_name(config_setting_type(s)));
+                                       "not %s", file, ht_cfg_line(s), what,
+                                       ht_cfg_type_name(config_setting_type(s)));
                 return -EINVAL;
         }
 }
 
-static int want_type(const config_setting_t *s, int type, const char *file, const char *what,
+int ht_cfg_want_type(const config_setting_t *s, int type, const char *file, const char *what,
                      char **ret_error) {
         int t = config_setting_type(s);
         if (t == type || (type == CONFIG_TYPE_INT && t == CONFIG_TYPE_INT64))
                 return 0;
-        *ret_error = xasprintf("%s:%u: %s: expected %s, not %s", file, line_of(s), what,
-                               type_name(type), type_name(t));
+        *ret_error = xasprintf("%s:%u: %s: expected %s, not %s", file, ht_cfg_line(s), what,
+                               ht_cfg_type_name(type), ht_cfg_type_name(t));
         return -EINVAL;
 }
 
 /* Every member of group g must be one of allowed. */
-static int check_members(const config_setting_t *g, const char *const *allowed, const char *file,
+int ht_cfg_check_members(const config_setting_t *g, const char *const *allowed, const char *file,
                          const char *what, char **ret_error) {
         for (int i = 0; i < config_setting_length(g); i++) {
                 const config_setting_t *m = config_setting_get_elem(g, i);
@@ -559,7 +558,7 @@ static int check_members(const config_setting_t *g, const char *const *allowed, 
                 if (strv_contains((char *const *)allowed, n))
                         continue;
                 const char *close = closest_word(n, (char *const *)allowed);
-                *ret_error = xasprintf("%s:%u: %s: unknown key '%s'%s%s%s", file, line_of(m), what,
+                *ret_error = xasprintf("%s:%u: %s: unknown key '%s'%s%s%s", file, ht_cfg_line(m), what,
                                        n, close ? " (did you mean '" : "", close ? close : "",
                                        close ? "'?)" : "");
                 return -EINVAL;
@@ -567,7 +566,7 @@ static int check_members(const config_setting_t *g, const char *const *allowed, 
         return 0;
 }
 
-static int get_bool(const config_setting_t *g, const char *name, const char *file, const char *what,
+int ht_cfg_get_bool(const config_setting_t *g, const char *name, const char *file, const char *what,
                     bool *ret, bool *ret_present, char **ret_error) {
         const config_setting_t *m = config_setting_get_member(g, name);
         if (ret_present)
@@ -575,27 +574,27 @@ static int get_bool(const config_setting_t *g, const char *name, const char *fil
         if (!m)
                 return 0;
         _cleanup_free_ char *w = xasprintf("%s: %s", what, name);
-        int r = want_type(m, CONFIG_TYPE_BOOL, file, w, ret_error);
+        int r = ht_cfg_want_type(m, CONFIG_TYPE_BOOL, file, w, ret_error);
         if (r < 0)
                 return r;
         *ret = config_setting_get_bool(m);
         return 0;
 }
 
-static int get_spec(const config_setting_t *g, const char *name, bool required, const char *file,
+int ht_cfg_get_spec(const config_setting_t *g, const char *name, bool required, const char *file,
                     const char *what, ht_spec *ret, char **ret_error) {
         const config_setting_t *m = config_setting_get_member(g, name);
         if (!m) {
                 if (!required)
                         return 0;
-                *ret_error = xasprintf("%s:%u: %s: '%s' is missing", file, line_of(g), what, name);
+                *ret_error = xasprintf("%s:%u: %s: '%s' is missing", file, ht_cfg_line(g), what, name);
                 return -EINVAL;
         }
         _cleanup_free_ char *w = xasprintf("%s: %s", what, name);
-        return spec_from(m, file, w, ret, ret_error);
+        return ht_cfg_spec(m, file, w, ret, ret_error);
 }
 
-static ht_entry *push_entry(ht_entry **l, size_t *n, ht_backend_id b, const char *file,
+ht_entry *ht_entry_push(ht_entry **l, size_t *n, ht_backend_id b, const char *file,
                             unsigned line) {
         *l = xrealloc(*l, (*n + 1) * sizeof(**l));
         ht_entry *e = &(*l)[(*n)++];
@@ -612,18 +611,18 @@ static int get_bound(const config_setting_t *g, const char *file, const char *wh
         if (!m)
                 return 0;
         _cleanup_free_ char *w = xasprintf("%s: bound", what);
-        int r = want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
+        int r = ht_cfg_want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
         if (r < 0)
                 return r;
-        if (e->backend != HT_BK_SYSCTL) {
+        if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND)) {
                 *ret_error = xasprintf("%s:%u: %s: only sysctl settings take a bound", file,
-                                       line_of(m), w);
+                                       ht_cfg_line(m), w);
                 return -EINVAL;
         }
         const char *name = config_setting_get_string(m);
         if (ht_bound_from_string(name, &e->bound) < 0) {
                 *ret_error = xasprintf("%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
-                                       "range)", file, line_of(m), w, name);
+                                       "range)", file, ht_cfg_line(m), w, name);
                 return -EINVAL;
         }
         e->has_bound = true;
@@ -634,7 +633,7 @@ static int get_bound(const config_setting_t *g, const char *file, const char *wh
         _cleanup_free_ char *norm = NULL, *why = NULL;
         if (e->value.lit.type == HT_VAL_BOOL ||
             ht_bound_normalize(e->bound, text, &norm, &why) < 0) {
-                *ret_error = xasprintf("%s:%u: %s %s: '%s': %s", file, line_of(m), what, name, text,
+                *ret_error = xasprintf("%s:%u: %s %s: '%s': %s", file, ht_cfg_line(m), what, name, text,
                                        why ? why : "a bound's fields must be integers");
                 return -EINVAL;
         }
@@ -644,28 +643,27 @@ static int get_bound(const config_setting_t *g, const char *file, const char *wh
 static const char *const value_group_keys[] = {"value", "optional", "bound", NULL};
 
 /* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; }. */
-static int leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
+int ht_cfg_leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
                       char **ret_error) {
         if (config_setting_type(m) == CONFIG_TYPE_GROUP) {
-                int r = check_members(m, value_group_keys, file, what, ret_error);
+                int r = ht_cfg_check_members(m, value_group_keys, file, what, ret_error);
                 if (r < 0)
                         return r;
-                r = get_bool(m, "optional", file, what, &e->optional, &e->has_optional, ret_error);
+                r = ht_cfg_get_bool(m, "optional", file, what, &e->optional, &e->has_optional, ret_error);
                 if (r < 0)
                         return r;
-                r = get_spec(m, "value", true, file, what, &e->value, ret_error);
+                r = ht_cfg_get_spec(m, "value", true, file, what, &e->value, ret_error);
                 if (r < 0)
                         return r;
                 return get_bound(m, file, what, e, ret_error);
         }
-        return spec_from(m, file, what, &e->value, ret_error);
+        return ht_cfg_spec(m, file, what, &e->value, ret_error);
 }
 
 /* sysctl and sysfs as nested groups: names joined with '.' (sysctl) or
  * '/' (sysfs). A group with a "value" member is a leaf. */
-static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, const char *prefix,
-                      char **ret_error) {
-        char sep = b == HT_BK_SYSCTL ? '.' : '/';
+static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, char sep,
+                      const char *prefix, char **ret_error) {
         for (int i = 0; i < config_setting_length(g); i++) {
                 const config_setting_t *m = config_setting_get_elem(g, i);
                 _cleanup_free_ char *key = prefix ? xasprintf("%s%c%s", prefix, sep,
@@ -674,19 +672,19 @@ static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, c
                 _cleanup_free_ char *what = xasprintf("%s %s", ht_backend_id_to_string(b), key);
                 int t = config_setting_type(m);
                 if (t == CONFIG_TYPE_GROUP && !config_setting_get_member(m, "value")) {
-                        int r = parse_tree(p, m, b, key, ret_error);
+                        int r = parse_tree(p, m, b, sep, key, ret_error);
                         if (r < 0)
                                 return r;
                         continue;
                 }
-                if (t != CONFIG_TYPE_GROUP && !is_scalar(m)) {
+                if (t != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m)) {
                         *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s",
-                                               p->path, line_of(m), what, type_name(t));
+                                               p->path, ht_cfg_line(m), what, ht_cfg_type_name(t));
                         return -EINVAL;
                 }
-                ht_entry *e = push_entry(&p->entries, &p->n_entries, b, p->path, line_of(m));
+                ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, b, p->path, ht_cfg_line(m));
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(key)};
-                int r = leaf_value(m, p->path, what, e, ret_error);
+                int r = ht_cfg_leaf_value(m, p->path, what, e, ret_error);
                 if (r < 0)
                         return r;
         }
@@ -696,25 +694,22 @@ static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, c
 /* sysctl and sysfs as a list of { key|path = ...; value = ...; optional = ...; }
  * for keys that are not libconfig names. */
 static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id b,
-                          char **ret_error) {
-        static const char *const sysctl_keys[] = {"key", "value", "optional", "bound", NULL};
-        static const char *const sysfs_keys[] = {"path", "value", "optional", NULL};
-        const char *const *allowed = b == HT_BK_SYSCTL ? sysctl_keys : sysfs_keys;
+                          const char *const *allowed, char **ret_error) {
         for (int i = 0; i < config_setting_length(l); i++) {
                 const config_setting_t *m = config_setting_get_elem(l, i);
                 _cleanup_free_ char *what = xasprintf("%s entry %d", ht_backend_id_to_string(b), i + 1);
-                int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
+                int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
                 if (r < 0)
                         return r;
-                r = check_members(m, allowed, p->path, what, ret_error);
+                r = ht_cfg_check_members(m, allowed, p->path, what, ret_error);
                 if (r < 0)
                         return r;
-                ht_entry *e = push_entry(&p->entries, &p->n_entries, b, p->path, line_of(m));
-                r = get_spec(m, allowed[0], true, p->path, what, &e->key, ret_error);
+                ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, b, p->path, ht_cfg_line(m));
+                r = ht_cfg_get_spec(m, allowed[0], true, p->path, what, &e->key, ret_error);
                 if (r >= 0)
-                        r = get_spec(m, "value", true, p->path, what, &e->value, ret_error);
+                        r = ht_cfg_get_spec(m, "value", true, p->path, what, &e->value, ret_error);
                 if (r >= 0)
-                        r = get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
+                        r = ht_cfg_get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
                                      ret_error);
                 if (r >= 0)
                         r = get_bound(m, p->path, what, e, ret_error);
@@ -724,241 +719,28 @@ static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id 
         return 0;
 }
 
-static int parse_sysctl_sysfs(ht_pfile *p, const config_setting_t *s, ht_backend_id b,
-                              char **ret_error) {
+int ht_cfg_keyed_section(ht_pfile *p, const config_setting_t *s, ht_backend_id b, char sep,
+                         const char *root, const char *const *list_keys, char **ret_error) {
         int t = config_setting_type(s);
         if (t == CONFIG_TYPE_GROUP)
-                return parse_tree(p, s, b, b == HT_BK_SYSFS ? "/sys" : NULL, ret_error);
+                return parse_tree(p, s, b, sep, root, ret_error);
         if (t == CONFIG_TYPE_LIST)
-                return parse_key_list(p, s, b, ret_error);
+                return parse_key_list(p, s, b, list_keys, ret_error);
         *ret_error = xasprintf("%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
-                               line_of(s), ht_backend_id_to_string(b), type_name(t));
-        return -EINVAL;
-}
-
-static int parse_limits(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", NULL};
-        int t = config_setting_type(s);
-        if (t != CONFIG_TYPE_LIST) {
-                *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
-                                       p->path, line_of(s), type_name(t));
-                return -EINVAL;
-        }
-        for (int i = 0; i < config_setting_length(s); i++) {
-                const config_setting_t *m = config_setting_get_elem(s, i);
-                _cleanup_free_ char *what = xasprintf("limits entry %d", i + 1);
-                int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
-                if (r >= 0)
-                        r = check_members(m, keys, p->path, what, ret_error);
-                if (r < 0)
-                        return r;
-                ht_entry *e = push_entry(&p->entries, &p->n_entries, HT_BK_LIMITS, p->path,
-                                         line_of(m));
-                r = get_spec(m, "domain", true, p->path, what, &e->domain, ret_error);
-                if (r >= 0)
-                        r = get_spec(m, "type", true, p->path, what, &e->type, ret_error);
-                if (r >= 0)
-                        r = get_spec(m, "item", true, p->path, what, &e->item, ret_error);
-                if (r >= 0)
-                        r = get_spec(m, "value", true, p->path, what, &e->value, ret_error);
-                if (r >= 0)
-                        r = get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
-                                     ret_error);
-                if (r >= 0)
-                        r = get_bool(m, "at_least", p->path, what, &e->at_least, NULL, ret_error);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-/* systemd resource-limit directives a unit drop-in may set. */
-static const char *const service_directives[] = {
-        "LimitCPU", "LimitFSIZE", "LimitDATA", "LimitSTACK", "LimitCORE", "LimitRSS",
-        "LimitNOFILE", "LimitAS", "LimitNPROC", "LimitMEMLOCK", "LimitLOCKS",
-        "LimitSIGPENDING", "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME",
-        "TasksMax", NULL,
-};
-
-bool ht_service_directive_known(const char *d) {
-        return strv_contains((char *const *)service_directives, d);
-}
-
-static int parse_unit_directives(ht_pfile *p, const config_setting_t *g, const ht_spec *unit,
-                                 const char *unit_label, char **ret_error) {
-        for (int i = 0; i < config_setting_length(g); i++) {
-                const config_setting_t *m = config_setting_get_elem(g, i);
-                const char *d = config_setting_name(m);
-                if (streq(d, "unit"))
-                        continue;
-                _cleanup_free_ char *what = xasprintf("services %s", unit_label);
-                if (!ht_service_directive_known(d)) {
-                        const char *close = closest_word(d, (char *const *)service_directives);
-                        *ret_error = xasprintf("%s:%u: %s: unknown directive '%s'%s%s%s", p->path,
-                                               line_of(m), what, d,
-                                               close ? " (did you mean '" : "",
-                                               close ? close : "", close ? "'?)" : "");
-                        return -EINVAL;
-                }
-                free(what);
-                what = xasprintf("services %s %s", unit_label, d);
-                ht_entry *e = push_entry(&p->entries, &p->n_entries, HT_BK_SERVICE, p->path,
-                                         line_of(m));
-                ht_spec_copy(&e->unit, unit);
-                e->directive = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(d)};
-                int r = leaf_value(m, p->path, what, e, ret_error);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int parse_services(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        int t = config_setting_type(s);
-        if (t == CONFIG_TYPE_GROUP) {
-                /* unit names cannot hold a dot here: NAME means NAME.service */
-                for (int i = 0; i < config_setting_length(s); i++) {
-                        const config_setting_t *m = config_setting_get_elem(s, i);
-                        _cleanup_free_ char *unit = xasprintf("%s.service", config_setting_name(m));
-                        int r = want_type(m, CONFIG_TYPE_GROUP, p->path, unit, ret_error);
-                        if (r < 0)
-                                return r;
-                        ht_spec u = {.kind = HT_SPEC_LIT, .lit = ht_value_str(unit)};
-                        r = parse_unit_directives(p, m, &u, unit, ret_error);
-                        ht_spec_done(&u);
-                        if (r < 0)
-                                return r;
-                }
-                return 0;
-        }
-        if (t == CONFIG_TYPE_LIST) {
-                for (int i = 0; i < config_setting_length(s); i++) {
-                        const config_setting_t *m = config_setting_get_elem(s, i);
-                        _cleanup_free_ char *what = xasprintf("services entry %d", i + 1);
-                        int r = want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
-                        if (r < 0)
-                                return r;
-                        ht_spec u = {0};
-                        r = get_spec(m, "unit", true, p->path, what, &u, ret_error);
-                        if (r >= 0)
-                                r = parse_unit_directives(p, m, &u,
-                                                          u.kind == HT_SPEC_LIT ? u.lit.str : u.text,
-                                                          ret_error);
-                        ht_spec_done(&u);
-                        if (r < 0)
-                                return r;
-                }
-                return 0;
-        }
-        *ret_error = xasprintf("%s:%u: services: expected a group { } or a list ( ), not %s",
-                               p->path, line_of(s), type_name(t));
-        return -EINVAL;
-}
-
-static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const char *name,
-                               bool remove, bool optional, bool required, const ht_spec *target,
-                               char **ret_error) {
-        const config_setting_t *l = config_setting_get_member(g, name);
-        if (!l)
-                return 0;
-        _cleanup_free_ char *what = xasprintf("cmdline %s", name);
-        int t = config_setting_type(l);
-        int n = t == CONFIG_TYPE_STRING ? 1 : config_setting_length(l);
-        if (t != CONFIG_TYPE_STRING && t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
-                *ret_error = xasprintf("%s:%u: %s: expected a string or an array of strings, not %s",
-                                       p->path, line_of(l), what, type_name(t));
-                return -EINVAL;
-        }
-        for (int i = 0; i < n; i++) {
-                const config_setting_t *w = t == CONFIG_TYPE_STRING ? l : config_setting_get_elem(l, i);
-                int r = want_type(w, CONFIG_TYPE_STRING, p->path, what, ret_error);
-                if (r < 0)
-                        return r;
-                ht_entry *e = push_entry(&p->entries, &p->n_entries, HT_BK_CMDLINE, p->path,
-                                         line_of(w) ?: line_of(l));
-                e->remove = remove;
-                e->optional = optional;
-                e->has_optional = true;
-                e->required = required;
-                ht_spec_copy(&e->target, target);
-                r = spec_from(w, p->path, what, &e->key, ret_error);
-                if (r < 0)
-                        return r;
-                if (e->key.kind != HT_SPEC_LIT) {
-                        e->cmdline_word = true;
-                        continue;
-                }
-                /* Split a literal word now so the key is known early. */
-                const char *word = e->key.lit.str;
-                const char *eq = strchr(word, '=');
-                if (eq) {
-                        e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(eq + 1)};
-                        char *k = xstrndup(word, eq - word);
-                        ht_value_done(&e->key.lit);
-                        e->key.lit = ht_value_str(k);
-                        free(k);
-                } else
-                        e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
-        }
-        return 0;
-}
-
-static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **ret_error) {
-        static const char *const keys[] = {"add", "remove", "optional", "required", "target", NULL};
-        int r = check_members(g, keys, p->path, "cmdline", ret_error);
-        if (r < 0)
-                return r;
-        bool optional = false, required = false;
-        r = get_bool(g, "optional", p->path, "cmdline", &optional, NULL, ret_error);
-        if (r >= 0)
-                r = get_bool(g, "required", p->path, "cmdline", &required, NULL, ret_error);
-        if (r < 0)
-                return r;
-        if (optional && required) {
-                *ret_error = xasprintf("%s:%u: cmdline: 'optional' and 'required' contradict each other; "
-                                       "give one", p->path, line_of(g));
-                return -EINVAL;
-        }
-        ht_spec target = {0};
-        r = get_spec(g, "target", false, p->path, "cmdline", &target, ret_error);
-        if (r >= 0)
-                r = parse_cmdline_words(p, g, "add", false, optional, required, &target, ret_error);
-        if (r >= 0)
-                r = parse_cmdline_words(p, g, "remove", true, optional, required, &target, ret_error);
-        ht_spec_done(&target);
-        return r;
-}
-
-static int parse_cmdline(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        int t = config_setting_type(s);
-        if (t == CONFIG_TYPE_GROUP)
-                return parse_cmdline_group(p, s, ret_error);
-        if (t == CONFIG_TYPE_LIST) {
-                for (int i = 0; i < config_setting_length(s); i++) {
-                        const config_setting_t *m = config_setting_get_elem(s, i);
-                        int r = want_type(m, CONFIG_TYPE_GROUP, p->path, "cmdline", ret_error);
-                        if (r >= 0)
-                                r = parse_cmdline_group(p, m, ret_error);
-                        if (r < 0)
-                                return r;
-                }
-                return 0;
-        }
-        *ret_error = xasprintf("%s:%u: cmdline: expected a group { add = [...]; remove = [...]; } "
-                               "or a list of them, not %s", p->path, line_of(s), type_name(t));
+                               ht_cfg_line(s), ht_backend_id_to_string(b), ht_cfg_type_name(t));
         return -EINVAL;
 }
 
 static int parse_params(const config_setting_t *s, const char *file, ht_param_decl **params,
                         size_t *n_params, char **ret_error) {
-        int r = want_type(s, CONFIG_TYPE_GROUP, file, "params", ret_error);
+        int r = ht_cfg_want_type(s, CONFIG_TYPE_GROUP, file, "params", ret_error);
         if (r < 0)
                 return r;
         for (int i = 0; i < config_setting_length(s); i++) {
                 const config_setting_t *m = config_setting_get_elem(s, i);
                 _cleanup_free_ char *what = xasprintf("params %s", config_setting_name(m));
                 ht_spec sp = {0};
-                r = spec_from(m, file, what, &sp, ret_error);
+                r = ht_cfg_spec(m, file, what, &sp, ret_error);
                 if (r < 0)
                         return r;
                 *params = xrealloc(*params, (*n_params + 1) * sizeof(**params));
@@ -966,7 +748,7 @@ static int parse_params(const config_setting_t *s, const char *file, ht_param_de
                         .name = xstrdup(config_setting_name(m)),
                         .spec = sp,
                         .file = file,
-                        .line = line_of(m),
+                        .line = ht_cfg_line(m),
                 };
         }
         return 0;
@@ -974,20 +756,20 @@ static int parse_params(const config_setting_t *s, const char *file, ht_param_de
 
 static int parse_inherit(ht_pfile *p, const config_setting_t *s, char **ret_error) {
         int t = config_setting_type(s);
-        p->inherit_line = line_of(s);
+        p->inherit_line = ht_cfg_line(s);
         if (t == CONFIG_TYPE_STRING) {
                 strv_push(&p->parents, config_setting_get_string(s));
         } else if (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST) {
                 for (int i = 0; i < config_setting_length(s); i++) {
                         const config_setting_t *m = config_setting_get_elem(s, i);
-                        int r = want_type(m, CONFIG_TYPE_STRING, p->path, "inherit", ret_error);
+                        int r = ht_cfg_want_type(m, CONFIG_TYPE_STRING, p->path, "inherit", ret_error);
                         if (r < 0)
                                 return r;
                         strv_push(&p->parents, config_setting_get_string(m));
                 }
         } else {
                 *ret_error = xasprintf("%s:%u: inherit: expected a profile name or an array of "
-                                       "names, not %s", p->path, line_of(s), type_name(t));
+                                       "names, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
                 return -EINVAL;
         }
         for (size_t i = 0; p->parents && p->parents[i]; i++)
@@ -999,9 +781,24 @@ static int parse_inherit(ht_pfile *p, const config_setting_t *s, char **ret_erro
         return 0;
 }
 
-static const char *const profile_sections[] = {
-        "summary", "inherit", "params", "sysctl", "sysfs", "limits", "services", "cmdline", NULL,
-};
+/* A profile's own keys, then every backend's section. */
+static char **profile_sections(void) {
+        char **l = NULL;
+        strv_push(&l, "summary");
+        strv_push(&l, "inherit");
+        strv_push(&l, "params");
+        for (size_t i = 0; ht_backends[i]; i++)
+                if (ht_backends[i]->parse_section)
+                        strv_push(&l, ht_backend_section_name(i));
+        return l;
+}
+
+static const ht_backend *section_backend(const char *name) {
+        for (size_t i = 0; ht_backends[i]; i++)
+                if (ht_backends[i]->parse_section && streq(name, ht_backend_section_name(i)))
+                        return ht_backends[i];
+        return NULL;
+}
 
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error) {
         _cleanup_free_ char *buf = NULL;
@@ -1021,28 +818,21 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
         p->name = xstrdup(name);
         p->path = xstrdup(path);
         const config_setting_t *root = config_root_setting(&cfg);
-        r = check_members(root, profile_sections, path, "profile", ret_error);
+        _cleanup_strv_free_ char **sections = profile_sections();
+        r = ht_cfg_check_members(root, (const char *const *)sections, path, "profile", ret_error);
         for (int i = 0; r >= 0 && i < config_setting_length(root); i++) {
                 const config_setting_t *s = config_setting_get_elem(root, i);
                 const char *n = config_setting_name(s);
                 if (streq(n, "summary")) {
-                        r = want_type(s, CONFIG_TYPE_STRING, path, "summary", ret_error);
+                        r = ht_cfg_want_type(s, CONFIG_TYPE_STRING, path, "summary", ret_error);
                         if (r >= 0)
                                 p->summary = xstrdup(config_setting_get_string(s));
                 } else if (streq(n, "inherit"))
                         r = parse_inherit(p, s, ret_error);
                 else if (streq(n, "params"))
                         r = parse_params(s, p->path, &p->params, &p->n_params, ret_error);
-                else if (streq(n, "sysctl"))
-                        r = parse_sysctl_sysfs(p, s, HT_BK_SYSCTL, ret_error);
-                else if (streq(n, "sysfs"))
-                        r = parse_sysctl_sysfs(p, s, HT_BK_SYSFS, ret_error);
-                else if (streq(n, "limits"))
-                        r = parse_limits(p, s, ret_error);
-                else if (streq(n, "services"))
-                        r = parse_services(p, s, ret_error);
-                else if (streq(n, "cmdline"))
-                        r = parse_cmdline(p, s, ret_error);
+                else
+                        r = section_backend(n)->parse_section(p, s, ret_error);
         }
         config_destroy(&cfg);
         for (size_t i = 0; r >= 0 && i < p->n_params; i++)
@@ -1070,9 +860,9 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 "target", NULL,
         };
         _cleanup_free_ char *what = xasprintf("rule %s: %s", rule->name, skip ? "skip" : "set");
-        int r = want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
+        int r = ht_cfg_want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
         if (r >= 0)
-                r = check_members(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
+                r = ht_cfg_check_members(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
         if (r < 0)
                 return r;
         /* the backends a rule may name: all but the internal ones */
@@ -1084,7 +874,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         if (!bs || config_setting_type(bs) != CONFIG_TYPE_STRING) {
                 _cleanup_free_ char *list = strv_join(names, ", ");
                 *ret_error = xasprintf("%s:%u: %s: 'backend' must be a string (%s)", f->path,
-                                       line_of(g), what, list);
+                                       ht_cfg_line(g), what, list);
                 return -EINVAL;
         }
         ht_backend_id b;
@@ -1092,55 +882,36 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         if (ht_backend_from_string(bname, &b) < 0 || ht_backends[b]->internal) {
                 const char *close = closest_word(bname, names);
                 *ret_error = xasprintf("%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
-                                       line_of(bs), what, bname, close ? " (did you mean '" : "",
+                                       ht_cfg_line(bs), what, bname, close ? " (did you mean '" : "",
                                        close ? close : "", close ? "'?)" : "");
                 return -EINVAL;
         }
         ht_entry **l = skip ? &rule->skips : &rule->sets;
         size_t *n = skip ? &rule->n_skips : &rule->n_sets;
-        ht_entry *e = push_entry(l, n, b, f->path, line_of(g));
-        switch (b) {
-        case HT_BK_SYSCTL:
-        case HT_BK_CMDLINE:
-                r = get_spec(g, "key", true, f->path, what, &e->key, ret_error);
-                break;
-        case HT_BK_SYSFS:
-                r = get_spec(g, config_setting_get_member(g, "path") ? "path" : "key", true,
-                             f->path, what, &e->key, ret_error);
-                break;
-        case HT_BK_LIMITS:
-                r = get_spec(g, "domain", true, f->path, what, &e->domain, ret_error);
-                if (r >= 0)
-                        r = get_spec(g, "type", true, f->path, what, &e->type, ret_error);
-                if (r >= 0)
-                        r = get_spec(g, "item", true, f->path, what, &e->item, ret_error);
-                break;
-        case HT_BK_SERVICE:
-                r = get_spec(g, "unit", true, f->path, what, &e->unit, ret_error);
-                if (r >= 0)
-                        r = get_spec(g, "directive", true, f->path, what, &e->directive,
-                                     ret_error);
-                break;
-        default:
-                break;
+        ht_entry *e = ht_entry_push(l, n, b, f->path, ht_cfg_line(g));
+        const ht_backend *bk = ht_backends[b];
+        for (const ht_backend_field *fl = bk->rule_fields; r >= 0 && fl && fl->name; fl++) {
+                /* sysfs: "path", or "key" as the other backends call it */
+                const char *name = fl->alias && !config_setting_get_member(g, fl->name) ? fl->alias
+                                                                                        : fl->name;
+                r = ht_cfg_get_spec(g, name, !fl->optional, f->path, what,
+                                    (ht_spec *)((char *)e + fl->offset), ret_error);
         }
-        if (r >= 0 && b == HT_BK_CMDLINE)
-                r = get_spec(g, "target", false, f->path, what, &e->target, ret_error);
         if (r < 0 || skip)
                 return r;
-        r = get_spec(g, "value", false, f->path, what, &e->value, ret_error);
+        r = ht_cfg_get_spec(g, "value", false, f->path, what, &e->value, ret_error);
         if (r >= 0)
-                r = get_bool(g, "optional", f->path, what, &e->optional, &e->has_optional,
+                r = ht_cfg_get_bool(g, "optional", f->path, what, &e->optional, &e->has_optional,
                              ret_error);
         if (r >= 0)
-                r = get_bool(g, "required", f->path, what, &e->required, NULL, ret_error);
+                r = ht_cfg_get_bool(g, "required", f->path, what, &e->required, NULL, ret_error);
         if (r >= 0)
-                r = get_bool(g, "remove", f->path, what, &e->remove, NULL, ret_error);
+                r = ht_cfg_get_bool(g, "remove", f->path, what, &e->remove, NULL, ret_error);
         if (r >= 0)
-                r = get_bool(g, "boot_only", f->path, what, &e->boot_only, &e->has_boot_only,
+                r = ht_cfg_get_bool(g, "boot_only", f->path, what, &e->boot_only, &e->has_boot_only,
                              ret_error);
         if (r >= 0)
-                r = get_bool(g, "at_least", f->path, what, &e->at_least, NULL, ret_error);
+                r = ht_cfg_get_bool(g, "at_least", f->path, what, &e->at_least, NULL, ret_error);
         if (r >= 0)
                 r = get_bound(g, f->path, what, e, ret_error);
         if (r < 0)
@@ -1148,23 +919,23 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only &&
             !e->has_bound && !e->required) {
                 *ret_error = xasprintf("%s:%u: %s: needs a 'value' (or only flags: optional, "
-                                       "required, boot_only, bound)", f->path, line_of(g), what);
+                                       "required, boot_only, bound)", f->path, ht_cfg_line(g), what);
                 return -EINVAL;
         }
-        if (e->required && b != HT_BK_CMDLINE) {
+        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED)) {
                 *ret_error = xasprintf("%s:%u: %s: 'required' is only for the cmdline backend "
                                        "(other settings are required unless optional)",
-                                       f->path, line_of(g), what);
+                                       f->path, ht_cfg_line(g), what);
                 return -EINVAL;
         }
         if (e->required && e->optional) {
                 *ret_error = xasprintf("%s:%u: %s: 'optional' and 'required' contradict each other; "
-                                       "give one", f->path, line_of(g), what);
+                                       "give one", f->path, ht_cfg_line(g), what);
                 return -EINVAL;
         }
-        if (e->remove && b != HT_BK_CMDLINE) {
+        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE)) {
                 *ret_error = xasprintf("%s:%u: %s: 'remove' is only for the cmdline backend",
-                                       f->path, line_of(g), what);
+                                       f->path, ht_cfg_line(g), what);
                 return -EINVAL;
         }
         if (e->remove && e->value.kind == HT_SPEC_NONE)
@@ -1201,8 +972,8 @@ static void rule_comments(ht_rfile *f, ht_rule *rule, const config_setting_t *g,
                         const config_setting_t *n = config_setting_get_member(g, "name");
                         const config_setting_t *d = config_setting_get_member(g, "description");
                         rc = comment_for(cm, rule->line, &f->comments);
-                        if (!rc && n && line_of(n) != rule->line)
-                                rc = comment_for(cm, line_of(n), &f->comments);
+                        if (!rc && n && ht_cfg_line(n) != rule->line)
+                                rc = comment_for(cm, ht_cfg_line(n), &f->comments);
                         if (!rc && d && config_setting_type(d) == CONFIG_TYPE_STRING &&
                             !isempty(config_setting_get_string(d))) {
                                 strv_push(&f->comments, config_setting_get_string(d));
@@ -1220,43 +991,43 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
                 "bootloader_default", NULL,
         };
         _cleanup_free_ char *what = xasprintf("rule %d", index + 1);
-        int r = want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
+        int r = ht_cfg_want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
         if (r >= 0)
-                r = check_members(g, keys, f->path, what, ret_error);
+                r = ht_cfg_check_members(g, keys, f->path, what, ret_error);
         if (r < 0)
                 return r;
         const config_setting_t *n = config_setting_get_member(g, "name");
         if (!n || config_setting_type(n) != CONFIG_TYPE_STRING ||
             !ht_profile_name_valid(config_setting_get_string(n))) {
                 *ret_error = xasprintf("%s:%u: %s: needs a 'name' (letters, digits, '-', '_')",
-                                       f->path, line_of(g), what);
+                                       f->path, ht_cfg_line(g), what);
                 return -EINVAL;
         }
         for (size_t i = 0; i < f->n_rules; i++)
                 if (streq(f->rules[i].name, config_setting_get_string(n))) {
                         *ret_error = xasprintf("%s:%u: rule '%s' is defined twice (also at line %u)",
-                                               f->path, line_of(g), f->rules[i].name,
+                                               f->path, ht_cfg_line(g), f->rules[i].name,
                                                f->rules[i].line);
                         return -EINVAL;
                 }
         f->rules = xrealloc(f->rules, (f->n_rules + 1) * sizeof(*f->rules));
         ht_rule *rule = &f->rules[f->n_rules++];
         *rule = (ht_rule){.name = xstrdup(config_setting_get_string(n)), .file = f->path,
-                          .line = line_of(g)};
+                          .line = ht_cfg_line(g)};
         free(what);
         what = xasprintf("rule %s", rule->name);
 
         const config_setting_t *s = config_setting_get_member(g, "when");
         if (s) {
                 _cleanup_free_ char *w = xasprintf("%s: when", what);
-                r = want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
+                r = ht_cfg_want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
                 if (r < 0)
                         return r;
                 /* when is always an expression; a leading '=' is allowed. */
                 const char *t = config_setting_get_string(s);
                 rule->when = xstrdup(t[0] == '=' ? t + 1 : t);
                 if (isempty(strstrip(rule->when))) {
-                        *ret_error = xasprintf("%s:%u: %s: empty condition", f->path, line_of(s), w);
+                        *ret_error = xasprintf("%s:%u: %s: empty condition", f->path, ht_cfg_line(s), w);
                         return -EINVAL;
                 }
         }
@@ -1274,16 +1045,16 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
                 if (!s)
                         continue;
                 _cleanup_free_ char *w = xasprintf("%s: %s", what, strings[i].name);
-                r = want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
+                r = ht_cfg_want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
                 if (r >= 0)
-                        r = spec_from(s, f->path, w, strings[i].spec, ret_error);
+                        r = ht_cfg_spec(s, f->path, w, strings[i].spec, ret_error);
                 if (r < 0)
                         return r;
         }
         s = config_setting_get_member(g, "description");
         if (s) {
                 _cleanup_free_ char *w = xasprintf("%s: description", what);
-                r = want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
+                r = ht_cfg_want_type(s, CONFIG_TYPE_STRING, f->path, w, ret_error);
                 if (r < 0)
                         return r;
         }
@@ -1295,14 +1066,14 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         if (s && (r = parse_rule_entries(f, rule, s, true, ret_error)) < 0)
                 return r;
         if (rule->fix.kind != HT_SPEC_NONE && rule->error.kind == HT_SPEC_NONE) {
-                *ret_error = xasprintf("%s:%u: %s: 'fix' goes with 'error'", f->path, line_of(g),
+                *ret_error = xasprintf("%s:%u: %s: 'fix' goes with 'error'", f->path, ht_cfg_line(g),
                                        what);
                 return -EINVAL;
         }
         if (!rule->n_sets && !rule->n_skips && rule->warn.kind == HT_SPEC_NONE &&
             rule->error.kind == HT_SPEC_NONE && rule->bootloader_default.kind == HT_SPEC_NONE) {
                 *ret_error = xasprintf("%s:%u: %s: has no action (set, skip, warn, error, "
-                                       "bootloader_default)", f->path, line_of(g), what);
+                                       "bootloader_default)", f->path, ht_cfg_line(g), what);
                 return -EINVAL;
         }
         return 0;
@@ -1339,13 +1110,13 @@ static int rfile_parse(const char *path, const char *buf, size_t len, ht_rfile *
         ht_rfile *f = xcalloc(1, sizeof(*f));
         f->path = xstrdup(path);
         const config_setting_t *root = config_root_setting(&cfg);
-        r = check_members(root, sections, path, "rules file", ret_error);
+        r = ht_cfg_check_members(root, sections, path, "rules file", ret_error);
         const config_setting_t *s = config_setting_get_member(root, "params");
         if (r >= 0 && s)
                 r = parse_params(s, f->path, &f->params, &f->n_params, ret_error);
         s = config_setting_get_member(root, "rules");
         if (r >= 0 && s) {
-                r = want_type(s, CONFIG_TYPE_LIST, path, "rules", ret_error);
+                r = ht_cfg_want_type(s, CONFIG_TYPE_LIST, path, "rules", ret_error);
                 for (int i = 0; r >= 0 && i < config_setting_length(s); i++)
                         r = parse_rule(f, config_setting_get_elem(s, i), i, &cm, ret_error);
         }
