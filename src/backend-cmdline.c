@@ -1353,12 +1353,69 @@ static const ht_backend_field cmdline_rule_fields[] = {
         {0},
 };
 
+static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
+                             char **ret_value, char **ret_error) {
+        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        if (k < 0)
+                return k;
+        if (e->cmdline_word) {
+                char *eq = strchr(s->key, '=');
+                if (eq) {
+                        *ret_value = xstrdup(eq + 1);
+                        *eq = 0;
+                } else
+                        *ret_value = xstrdup("");
+        }
+        if (e->target.kind != HT_SPEC_NONE)
+                k = ht_entry_eval_string(r, &e->target, e, what, "target", &s->target, ret_error);
+        else
+                s->target = xstrdup("linux");
+        if (k < 0)
+                return k;
+        if (isempty(s->key) || !ht_word_chars(s->key, "_.-")) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a kernel parameter name", e->file,
+                                       e->line, what, s->key);
+                return -EINVAL;
+        }
+        if (!streq(s->target, "linux") && !streq(s->target, "xen")) {
+                *ret_error = xasprintf("%s:%u: %s: target '%s' must be linux or xen", e->file,
+                                       e->line, what, s->target);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static const char *cmdline_check_value(const char *t) {
+        return strpbrk(t, " \t\"'\\") ? "must not hold spaces, quotes or backslashes" : NULL;
+}
+
+static char *cmdline_label(const ht_setting *s) {
+        if (s->target && !streq(s->target, "linux"))
+                return xasprintf("cmdline (%s) %s", s->target, s->key);
+        return xasprintf("cmdline %s", s->key);
+}
+
+/* "cmdline  KEY=VALUE", "cmdline  remove KEY", "... (xen)" */
+static char *cmdline_show_line(const ht_setting *s) {
+        const char *b = "cmdline";
+        const char *t = s->target && !streq(s->target, "linux") ? " (xen)" : "";
+        if (s->remove)
+                return xasprintf("%-8s remove %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
+                                 s->value ? s->value : "", t);
+        return xasprintf("%-8s %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
+                         s->value ? s->value : "", t);
+}
+
 const ht_backend ht_backend_cmdline = {
         .id = HT_BK_CMDLINE,
         .name = "cmdline",
         .entry_flags = HT_ENTRY_REQUIRED | HT_ENTRY_REMOVE,
         .rule_fields = cmdline_rule_fields,
         .parse_section = cmdline_parse_section,
+        .canon_key = cmdline_canon_key,
+        .check_value = cmdline_check_value,
+        .label = cmdline_label,
+        .show_line = cmdline_show_line,
         .plan = cmdline_plan,
 };
 

@@ -376,10 +376,63 @@ static const ht_backend_field limits_rule_fields[] = {
         {0},
 };
 
+static const char *const limit_items[] = {
+        "core", "data", "fsize", "memlock", "nofile", "rss", "stack", "cpu", "nproc", "as",
+        "maxlogins", "maxsyslogins", "nonewprivs", "priority", "locks", "sigpending", "msgqueue",
+        "nice", "rtprio", NULL,
+};
+
+static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
+                            char **ret_value, char **ret_error) {
+        int k = ht_entry_eval_string(r, &e->domain, e, what, "domain", &s->domain, ret_error);
+        if (k >= 0)
+                k = ht_entry_eval_string(r, &e->type, e, what, "type", &s->type, ret_error);
+        if (k >= 0)
+                k = ht_entry_eval_string(r, &e->item, e, what, "item", &s->item, ret_error);
+        if (k < 0)
+                return k;
+        if (isempty(s->domain) || !ht_word_chars(s->domain, "_.@%*:-")) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a limits.conf domain (a "
+                                       "user, @group, %%group or *)", e->file, e->line,
+                                       what, s->domain);
+                return -EINVAL;
+        }
+        if (!streq(s->type, "soft") && !streq(s->type, "hard") && !streq(s->type, "-")) {
+                *ret_error = xasprintf("%s:%u: %s: type '%s' must be soft, hard or -",
+                                       e->file, e->line, what, s->type);
+                return -EINVAL;
+        }
+        if (!strv_contains((char *const *)limit_items, s->item)) {
+                const char *close = closest_word(s->item, (char *const *)limit_items);
+                *ret_error = xasprintf("%s:%u: %s: unknown limits item '%s'%s%s%s", e->file,
+                                       e->line, what, s->item,
+                                       close ? " (did you mean '" : "", close ? close : "",
+                                       close ? "'?)" : "");
+                return -EINVAL;
+        }
+        s->key = xasprintf("%s %s %s", s->domain, s->type, s->item);
+        return 0;
+}
+
+static const char *limits_check_value(const char *t) {
+        int64_t v;
+        if (parse_i64(t, &v) < 0 && !streq(t, "unlimited") && !streq(t, "infinity"))
+                return "must be an integer, \"unlimited\" or \"infinity\"";
+        return NULL;
+}
+
+/* setting.limits.DOMAIN.TYPE.ITEM */
+static char *limits_expr_name(const ht_setting *s) {
+        return xasprintf("%s.%s.%s", s->domain, s->type, s->item);
+}
+
 const ht_backend ht_backend_limits = {
         .id = HT_BK_LIMITS,
         .name = "limits",
         .rule_fields = limits_rule_fields,
         .parse_section = limits_parse_section,
+        .canon_key = limits_canon_key,
+        .check_value = limits_check_value,
+        .expr_name = limits_expr_name,
         .plan = limits_plan,
 };

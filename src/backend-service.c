@@ -643,7 +643,7 @@ static const char *const service_directives[] = {
         "TasksMax", NULL,
 };
 
-bool ht_service_directive_known(const char *d) {
+static bool service_directive_known(const char *d) {
         return strv_contains((char *const *)service_directives, d);
 }
 
@@ -655,7 +655,7 @@ static int parse_unit_directives(ht_pfile *p, const config_setting_t *g, const h
                 if (streq(d, "unit"))
                         continue;
                 _cleanup_free_ char *what = xasprintf("services %s", unit_label);
-                if (!ht_service_directive_known(d)) {
+                if (!service_directive_known(d)) {
                         const char *close = closest_word(d, (char *const *)service_directives);
                         *ret_error = xasprintf("%s:%u: %s: unknown directive '%s'%s%s%s", p->path,
                                                ht_cfg_line(m), what, d,
@@ -724,11 +724,53 @@ static const ht_backend_field service_rule_fields[] = {
         {0},
 };
 
+static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
+                             char **ret_value, char **ret_error) {
+        int k = ht_entry_eval_string(r, &e->unit, e, what, "unit", &s->unit, ret_error);
+        if (k >= 0)
+                k = ht_entry_eval_string(r, &e->directive, e, what, "directive", &s->directive,
+                                         ret_error);
+        if (k < 0)
+                return k;
+        if (!strchr(s->unit, '.')) {
+                char *u = xasprintf("%s.service", s->unit);
+                free(s->unit);
+                s->unit = u;
+        }
+        if (!ht_word_chars(s->unit, ":_.@\\-") || s->unit[0] == '.' || strlen(s->unit) > 255) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a unit name", e->file, e->line,
+                                       what, s->unit);
+                return -EINVAL;
+        }
+        if (!service_directive_known(s->directive)) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a resource limit directive "
+                                       "(LimitNOFILE, LimitMEMLOCK, ...)", e->file, e->line, what,
+                                       s->directive);
+                return -EINVAL;
+        }
+        s->key = xasprintf("%s %s", s->unit, s->directive);
+        return 0;
+}
+
+static const char *service_check_value(const char *t) {
+        if (isempty(t) || !ht_word_chars(t, ":._-"))
+                return "must be a number (K, M, G suffixes allowed), \"infinity\" or SOFT:HARD";
+        return NULL;
+}
+
+/* setting.service.UNIT.DIRECTIVE */
+static char *service_expr_name(const ht_setting *s) {
+        return xasprintf("%s.%s", s->unit, s->directive);
+}
+
 const ht_backend ht_backend_service = {
         .id = HT_BK_SERVICE,
         .name = "service",
         .rule_fields = service_rule_fields,
         .parse_section = service_parse_section,
+        .canon_key = service_canon_key,
+        .check_value = service_check_value,
+        .expr_name = service_expr_name,
         .section = "services",
         .plan = service_plan,
 };

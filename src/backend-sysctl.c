@@ -460,11 +460,40 @@ static const ht_backend_field sysctl_rule_fields[] = {
         {0},
 };
 
+static int sysctl_check_key(const char *k) {
+        /* Dots separate levels; a '/' stands for a dot inside one level
+         * (net.ipv4.conf.eth0/100.rp_filter), as in sysctl.d(5). */
+        if (isempty(k) || strlen(k) > 256 || !ht_word_chars(k, "._-/") || k[0] == '.' ||
+            k[0] == '/' || endswith(k, ".") || endswith(k, "/") || strstr(k, "..") ||
+            strstr(k, "./") || strstr(k, "/.") || strstr(k, "//"))
+                return -EINVAL;
+        return 0;
+}
+
+static int sysctl_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
+                            char **ret_value, char **ret_error) {
+        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        if (k >= 0 && sysctl_check_key(s->key) < 0) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a sysctl name", e->file, e->line,
+                                       what, s->key);
+                k = -EINVAL;
+        }
+        return k;
+}
+
+static const char *sysctl_check_value(const char *t) {
+        return isempty(t) || strchr(t, '\n') ? "is empty" : NULL;
+}
+
 const ht_backend ht_backend_sysctl = {
         .id = HT_BK_SYSCTL,
         .name = "sysctl",
         .entry_flags = HT_ENTRY_BOUND,
         .rule_fields = sysctl_rule_fields,
         .parse_section = sysctl_parse_section,
+        .canon_key = sysctl_canon_key,
+        .check_key = sysctl_check_key,
+        .collapse_ws = true,
+        .check_value = sysctl_check_value,
         .plan = sysctl_plan,
 };

@@ -152,10 +152,50 @@ static const ht_backend_field sysfs_rule_fields[] = {
         {0},
 };
 
+static int sysfs_check_key(const char *k) {
+        if (!startswith(k, "/sys/") || ht_path_check(k) < 0 || !ht_word_chars(k, "/._-:@+,") ||
+            endswith(k, "/") || strstr(k, "//"))
+                return -EINVAL;
+        /* No "." or ".." components: the path must stay below /sys. */
+        for (const char *p = k; (p = strchr(p, '/')); p++)
+                if (p[1] == '.' && (p[2] == '/' || p[2] == 0 || (p[2] == '.' && (p[3] == '/' || p[3] == 0))))
+                        return -EINVAL;
+        return 0;
+}
+
+static int sysfs_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
+                           char **ret_value, char **ret_error) {
+        int k = ht_entry_eval_string(r, &e->key, e, what, "path", &s->key, ret_error);
+        if (k >= 0 && sysfs_check_key(s->key) < 0) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a path below /sys (no '.' "
+                                       "or '..' components, no odd characters)",
+                                       e->file, e->line, what, s->key);
+                k = -EINVAL;
+        }
+        return k;
+}
+
+static const char *sysfs_check_value(const char *t) {
+        return isempty(t) || strchr(t, '\n') ? "is empty" : NULL;
+}
+
+/* setting.sysfs.NAME: the path below /sys with '/' as '.' */
+static char *sysfs_expr_name(const ht_setting *s) {
+        char *n = xstrdup(startswith(s->key, "/sys/") ? s->key + 5 : s->key);
+        for (char *p = n; *p; p++)
+                if (*p == '/')
+                        *p = '.';
+        return n;
+}
+
 const ht_backend ht_backend_sysfs = {
         .id = HT_BK_SYSFS,
         .name = "sysfs",
         .rule_fields = sysfs_rule_fields,
         .parse_section = sysfs_parse_section,
+        .canon_key = sysfs_canon_key,
+        .check_key = sysfs_check_key,
+        .check_value = sysfs_check_value,
+        .expr_name = sysfs_expr_name,
         .plan = sysfs_plan,
 };

@@ -22,6 +22,13 @@ const ht_backend *ht_backend_get(ht_backend_id id) {
         return id >= 0 && id < _HT_BK_MAX ? ht_backends[id] : NULL;
 }
 
+const ht_backend *ht_backend_by_name(const char *name) {
+        for (size_t i = 0; ht_backends[i]; i++)
+                if (streq(ht_backends[i]->name, name))
+                        return ht_backends[i];
+        return NULL;
+}
+
 const char *ht_backend_id_to_string(ht_backend_id id) {
         const ht_backend *b = ht_backend_get(id);
         return b ? b->name : NULL;

@@ -14,6 +14,8 @@
 
 struct config_setting_t;
 struct ht_pfile;
+struct ht_resolver;
+struct ht_entry;
 
 /* What an entry of a backend may say beyond value and optional. */
 enum {
@@ -47,6 +49,26 @@ typedef struct ht_backend {
          * (profile-section.h); -EINVAL with *ret_error naming file and
          * line. NULL: profiles have no such section. */
         int (*parse_section)(struct ht_pfile *p, const struct config_setting_t *s, char **ret_error);
+        /* Evaluate the key fields of entry e (ht_entry_eval_string) into
+         * s: its key, canonical (ht_setting), and the fields it is made
+         * of; check them. *ret_value: a value the key carried (cmdline's
+         * KEY=VALUE words), else left NULL. -EINVAL with *ret_error "FILE:
+         * LINE: WHAT: ...". NULL: no entry of a file names this backend. */
+        int (*canon_key)(struct ht_resolver *r, const struct ht_entry *e, const char *what,
+                         ht_setting *s, char **ret_value, char **ret_error);
+        /* A key as a user writes it outside files (--set sysctl.KEY=...):
+         * 0 when it is one. NULL: none is. */
+        int (*check_key)(const char *key);
+        bool collapse_ws;  /* string values: runs of whitespace become one space */
+        /* Why text (a value as single-line text) cannot be a value of this
+         * backend, or NULL when it can. NULL: any text can. */
+        const char *(*check_value)(const char *text);
+        /* "cmdline (xen) KEY" for messages; NULL: "NAME KEY". */
+        char *(*label)(const ht_setting *s);
+        /* The name after setting.NAME. in expressions; NULL: the key. */
+        char *(*expr_name)(const ht_setting *s);
+        /* The line profile show prints; NULL: "NAME     KEY = VALUE". */
+        char *(*show_line)(const ht_setting *s);
         /* Compare the host with the settings of this backend and add to plan
          * the runtime changes, file edits, follow-up actions and warnings.
          * Problems with the host or its files (a required setting the host
@@ -59,6 +81,9 @@ typedef struct ht_backend {
 /* The registry, indexed by ht_backend_id, NULL-terminated. */
 extern const ht_backend *const ht_backends[];
 
+/* By name ("sysctl"): for the few generic places that need one backend
+ * (rules.c's bootloader default, --set sysctl.KEY); NULL: none. */
+const ht_backend *ht_backend_by_name(const char *name);
 /* NULL for an id out of range. */
 const ht_backend *ht_backend_get(ht_backend_id id);
 /* The profile section of a backend: "services" for service. */

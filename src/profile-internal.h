@@ -99,8 +99,6 @@ typedef struct {
 void ht_spec_done(ht_spec *s);
 void ht_spec_copy(ht_spec *dst, const ht_spec *src);
 void ht_entry_done(ht_entry *e);
-/* backend-service.c: a systemd resource-limit directive a drop-in may set. */
-bool ht_service_directive_known(const char *d);
 void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
@@ -148,7 +146,7 @@ typedef struct {
         unsigned line;
 } ht_rsetting;
 
-typedef struct {
+typedef struct ht_resolver {
         const ht_context *c;
         json_object *facts;
         ht_pfile **chain;
@@ -190,6 +188,10 @@ int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, un
                          const char *what, char **ret, char **ret_error);
 /* A value as text for messages; fractions with two decimals. */
 char *ht_value_format(const ht_value *v);
+/* A key field of entry e (a string or a number that must be known) as
+ * text: for a backend's canon_key. what: "sysctl vm.x", field: "key". */
+int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
+                         const char *field, char **ret, char **ret_error);
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
                   bool *ret_skipped, char **ret_error);
 void ht_setting_done(ht_setting *s);

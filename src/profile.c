@@ -178,8 +178,9 @@ void ht_setting_done(ht_setting *s) {
 
 /* "sysctl vm.swappiness", "limits oracle soft memlock", for messages. */
 static char *setting_label(const ht_setting *s) {
-        if (s->backend == HT_BK_CMDLINE && s->target && !streq(s->target, "linux"))
-                return xasprintf("cmdline (%s) %s", s->target, s->key);
+        const ht_backend *bk = ht_backend_get(s->backend);
+        if (bk && bk->label)
+                return bk->label(s);
         return xasprintf("%s %s", ht_backend_id_to_string(s->backend), s->key);
 }
 
@@ -368,27 +369,6 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         }
 }
 
-/* The name a setting has in expressions: setting.BACKEND.NAME, where
- * NAME is the sysctl key, the sysfs path below /sys with '/' as '.',
- * "DOMAIN.TYPE.ITEM", "UNIT.DIRECTIVE" or the cmdline key. */
-static char *setting_expr_name(const ht_setting *s) {
-        switch (s->backend) {
-        case HT_BK_SYSFS: {
-                char *n = xstrdup(startswith(s->key, "/sys/") ? s->key + 5 : s->key);
-                for (char *p = n; *p; p++)
-                        if (*p == '/')
-                                *p = '.';
-                return n;
-        }
-        case HT_BK_LIMITS:
-                return xasprintf("%s.%s.%s", s->domain, s->type, s->item);
-        case HT_BK_SERVICE:
-                return xasprintf("%s.%s", s->unit, s->directive);
-        default:
-                return xstrdup(s->key);
-        }
-}
-
 static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
         const char *dot = strchr(rest, '.');
         _cleanup_free_ char *bname = dot ? xstrndup(rest, dot - rest) : xstrdup(rest);
@@ -405,8 +385,8 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
                 const ht_setting *s = &r->settings[i].s;
                 if (s->backend != b || s->remove || !s->value)
                         continue;
-                /* sysctl and cmdline names are their keys: no copy */
-                _cleanup_free_ char *n = b == HT_BK_SYSCTL || b == HT_BK_CMDLINE ? NULL : setting_expr_name(s);
+                /* most names are their keys: no copy */
+                _cleanup_free_ char *n = ht_backends[b]->expr_name ? ht_backends[b]->expr_name(s) : NULL;
                 if (streq(n ? n : s->key, dot + 1)) {
                         *ret = ht_value_parse_literal(s->value);
                         return 0;
@@ -799,11 +779,18 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
 
 /* --- settings ------------------------------------------------------- */
 
-static int check_sysctl_key(const char *k);
 static ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
                                    unsigned line);
 
 #define SYSCTL_SET_PREFIX "sysctl."
+
+/* --set sysctl.KEY=VALUE is the one setting the command line gives. */
+static const ht_backend *sysctl_backend(void) {
+        const ht_backend *b = ht_backend_by_name("sysctl");
+        if (!b || !b->check_key)
+                abort();  /* the registry lost it: a build mistake */
+        return b;
+}
 
 /* --set sysctl.KEY=VALUE: checked like a profile's key and value. */
 static int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_value,
@@ -815,7 +802,7 @@ static int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_v
                 return -EINVAL;
         }
         _cleanup_free_ char *key = xstrndup(k, eq - k);
-        if (check_sysctl_key(key) < 0) {
+        if (sysctl_backend()->check_key(key) < 0) {
                 *ret_error = xasprintf("--set %s: '%s' is not a sysctl name (levels of letters, "
                                        "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
                                        "empty, '.' or '..' levels)", assignment, key);
@@ -849,7 +836,7 @@ static int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_v
  * over what the rules would set (they still see it, and still warn or
  * fail over it). */
 static void pin_sysctl(ht_resolver *r, const char *key, const char *value) {
-        ht_setting s = {.backend = HT_BK_SYSCTL, .key = xstrdup(key), .value = xstrdup(value),
+        ht_setting s = {.backend = sysctl_backend()->id, .key = xstrdup(key), .value = xstrdup(value),
                         .source = xstrdup("--set"), .bound = HT_BOUND_EXACT};
         ht_rsetting *old = ht_resolver_find(r, &s);
         if (!old) {
@@ -867,47 +854,9 @@ static void pin_sysctl(ht_resolver *r, const char *key, const char *value) {
         old->line = 0;
 }
 
-static bool word_chars(const char *s, const char *extra) {
-        for (const char *p = s; *p; p++)
-                if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
-                        return false;
-        return true;
-}
-
-static int check_sysctl_key(const char *k) {
-        /* Dots separate levels; a '/' stands for a dot inside one level
-         * (net.ipv4.conf.eth0/100.rp_filter), as in sysctl.d(5). */
-        if (isempty(k) || strlen(k) > 256 || !word_chars(k, "._-/") || k[0] == '.' ||
-            k[0] == '/' || endswith(k, ".") || endswith(k, "/") || strstr(k, "..") ||
-            strstr(k, "./") || strstr(k, "/.") || strstr(k, "//"))
-                return -EINVAL;
-        return 0;
-}
-
-static int check_sysfs_key(const char *k) {
-        if (!startswith(k, "/sys/") || ht_path_check(k) < 0 || !word_chars(k, "/._-:@+,") ||
-            endswith(k, "/") || strstr(k, "//"))
-                return -EINVAL;
-        /* No "." or ".." components: the path must stay below /sys. */
-        for (const char *p = k; (p = strchr(p, '/')); p++)
-                if (p[1] == '.' && (p[2] == '/' || p[2] == 0 || (p[2] == '.' && (p[3] == '/' || p[3] == 0))))
-                        return -EINVAL;
-        return 0;
-}
-
-static const char *const limit_items[] = {
-        "core", "data", "fsize", "memlock", "nofile", "rss", "stack", "cpu", "nproc", "as",
-        "maxlogins", "maxsyslogins", "nonewprivs", "priority", "locks", "sigpending", "msgqueue",
-        "nice", "rtprio", NULL,
-};
-
-static bool is_integer(const char *s) {
-        int64_t v;
-        return parse_i64(s, &v) == 0;
-}
-
 /* Value text for a backend; NULL with *why when it cannot be one. */
 static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) {
+        const ht_backend *bk = ht_backends[b];
         char *t;
         switch (v->type) {
         case HT_VAL_INT:
@@ -921,7 +870,7 @@ static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) 
                 t = xstrdup(v->num ? "1" : "0");
                 break;
         case HT_VAL_STR:
-                t = b == HT_BK_SYSCTL ? normalize_ws(v->str) : xstrdup(v->str);
+                t = bk->collapse_ws ? normalize_ws(v->str) : xstrdup(v->str);
                 break;
         default:
                 *why = "is unknown";
@@ -931,36 +880,8 @@ static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) 
                 *why = "holds control characters or is too long";
                 goto bad;
         }
-        switch (b) {
-        case HT_BK_SYSCTL:
-        case HT_BK_SYSFS:
-                if (isempty(t) || strchr(t, '\n')) {
-                        *why = "is empty";
-                        goto bad;
-                }
-                break;
-        case HT_BK_LIMITS:
-                if (!is_integer(t) && !streq(t, "unlimited") && !streq(t, "infinity")) {
-                        *why = "must be an integer, \"unlimited\" or \"infinity\"";
-                        goto bad;
-                }
-                break;
-        case HT_BK_SERVICE:
-                if (isempty(t) || !word_chars(t, ":._-")) {
-                        *why = "must be a number (K, M, G suffixes allowed), \"infinity\" or "
-                               "SOFT:HARD";
-                        goto bad;
-                }
-                break;
-        case HT_BK_CMDLINE:
-                if (strpbrk(t, " \t\"'\\")) {
-                        *why = "must not hold spaces, quotes or backslashes";
-                        goto bad;
-                }
-                break;
-        default:
-                break;
-        }
+        if (bk->check_value && (*why = bk->check_value(t)))
+                goto bad;
         return t;
 bad:
         free(t);
@@ -968,8 +889,8 @@ bad:
 }
 
 /* A key field: a string (or a number) that must be known. */
-static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
-                       const char *field, char **ret, char **ret_error) {
+int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
+                         const char *field, char **ret, char **ret_error) {
         _cleanup_free_ char *w = xasprintf("%s: %s", what, field);
         ht_value v = {0};
         int k = ht_spec_eval(r, sp, e->file, e->line, w, &v, ret_error);
@@ -1013,104 +934,10 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
         int k = 0;
         *ret_skipped = false;
 
-        switch (e->backend) {
-        case HT_BK_SYSCTL:
-                k = eval_string(r, &e->key, e, what, "key", &s.key, ret_error);
-                if (k >= 0 && check_sysctl_key(s.key) < 0) {
-                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a sysctl name", e->file,
-                                               e->line, what, s.key);
-                        k = -EINVAL;
-                }
-                break;
-        case HT_BK_SYSFS:
-                k = eval_string(r, &e->key, e, what, "path", &s.key, ret_error);
-                if (k >= 0 && check_sysfs_key(s.key) < 0) {
-                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a path below /sys (no '.' "
-                                               "or '..' components, no odd characters)",
-                                               e->file, e->line, what, s.key);
-                        k = -EINVAL;
-                }
-                break;
-        case HT_BK_LIMITS:
-                k = eval_string(r, &e->domain, e, what, "domain", &s.domain, ret_error);
-                if (k >= 0)
-                        k = eval_string(r, &e->type, e, what, "type", &s.type, ret_error);
-                if (k >= 0)
-                        k = eval_string(r, &e->item, e, what, "item", &s.item, ret_error);
-                if (k < 0)
-                        break;
-                if (isempty(s.domain) || !word_chars(s.domain, "_.@%*:-")) {
-                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a limits.conf domain (a "
-                                               "user, @group, %%group or *)", e->file, e->line,
-                                               what, s.domain);
-                        k = -EINVAL;
-                } else if (!streq(s.type, "soft") && !streq(s.type, "hard") && !streq(s.type, "-")) {
-                        *ret_error = xasprintf("%s:%u: %s: type '%s' must be soft, hard or -",
-                                               e->file, e->line, what, s.type);
-                        k = -EINVAL;
-                } else if (!strv_contains((char *const *)limit_items, s.item)) {
-                        const char *close = closest_word(s.item, (char *const *)limit_items);
-                        *ret_error = xasprintf("%s:%u: %s: unknown limits item '%s'%s%s%s", e->file,
-                                               e->line, what, s.item,
-                                               close ? " (did you mean '" : "", close ? close : "",
-                                               close ? "'?)" : "");
-                        k = -EINVAL;
-                } else
-                        s.key = xasprintf("%s %s %s", s.domain, s.type, s.item);
-                break;
-        case HT_BK_SERVICE:
-                k = eval_string(r, &e->unit, e, what, "unit", &s.unit, ret_error);
-                if (k >= 0)
-                        k = eval_string(r, &e->directive, e, what, "directive", &s.directive,
-                                        ret_error);
-                if (k < 0)
-                        break;
-                if (!strchr(s.unit, '.')) {
-                        char *u = xasprintf("%s.service", s.unit);
-                        free(s.unit);
-                        s.unit = u;
-                }
-                if (!word_chars(s.unit, ":_.@\\-") || s.unit[0] == '.' || strlen(s.unit) > 255) {
-                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a unit name", e->file,
-                                               e->line, what, s.unit);
-                        k = -EINVAL;
-                } else if (!ht_service_directive_known(s.directive)) {
-                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a resource limit directive "
-                                               "(LimitNOFILE, LimitMEMLOCK, ...)", e->file,
-                                               e->line, what, s.directive);
-                        k = -EINVAL;
-                } else
-                        s.key = xasprintf("%s %s", s.unit, s.directive);
-                break;
-        case HT_BK_CMDLINE:
-                k = eval_string(r, &e->key, e, what, "key", &s.key, ret_error);
-                if (k < 0)
-                        break;
-                if (e->cmdline_word) {
-                        char *eq = strchr(s.key, '=');
-                        if (eq) {
-                                word_value = xstrdup(eq + 1);
-                                *eq = 0;
-                        } else
-                                word_value = xstrdup("");
-                }
-                if (e->target.kind != HT_SPEC_NONE)
-                        k = eval_string(r, &e->target, e, what, "target", &s.target, ret_error);
-                else
-                        s.target = xstrdup("linux");
-                if (k < 0)
-                        break;
-                if (isempty(s.key) || !word_chars(s.key, "_.-")) {
-                        *ret_error = xasprintf("%s:%u: %s: '%s' is not a kernel parameter name",
-                                               e->file, e->line, what, s.key);
-                        k = -EINVAL;
-                } else if (!streq(s.target, "linux") && !streq(s.target, "xen")) {
-                        *ret_error = xasprintf("%s:%u: %s: target '%s' must be linux or xen",
-                                               e->file, e->line, what, s.target);
-                        k = -EINVAL;
-                }
-                break;
-        default:
+        const ht_backend *bk = ht_backend_get(e->backend);
+        if (bk && bk->canon_key)
+                k = bk->canon_key(r, e, what, &s, &word_value, ret_error);
+        else {
                 *ret_error = xasprintf("%s:%u: %s: unsupported backend", e->file, e->line, what);
                 k = -EINVAL;
         }
@@ -1796,7 +1623,7 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 add_str(j, "directive", s->directive);
                 add_str(j, "target", s->target);
                 json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
-                if (s->backend == HT_BK_CMDLINE)
+                if (ht_backends[s->backend]->entry_flags & HT_ENTRY_REMOVE)
                         json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
                 if (s->required)
                         json_object_object_add(j, "required", json_object_new_boolean(true));
@@ -1820,14 +1647,9 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
 
 static char *setting_text_line(const ht_setting *s) {
         const char *b = ht_backend_id_to_string(s->backend);
-        if (s->backend == HT_BK_CMDLINE) {
-                const char *t = s->target && !streq(s->target, "linux") ? " (xen)" : "";
-                if (s->remove)
-                        return xasprintf("%-8s remove %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
-                                         s->value ? s->value : "", t);
-                return xasprintf("%-8s %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
-                                 s->value ? s->value : "", t);
-        }
+        const ht_backend *bk = ht_backends[s->backend];
+        if (bk->show_line)
+                return bk->show_line(s);
         return xasprintf("%-8s %s = %s", b, s->key, s->value ? s->value : "(unchanged)");
 }
 

@@ -514,3 +514,10 @@ void strbuf_done(strbuf *b) {
         free(b->data);
         *b = (strbuf){0};
 }
+
+bool ht_word_chars(const char *s, const char *extra) {
+        for (const char *p = s; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
+                        return false;
+        return true;
+}

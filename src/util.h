@@ -59,6 +59,8 @@ char *strstrip(char *s);
 /* Collapse runs of whitespace to one space and strip the ends (kernel
  * values like kernel.sem are printed with tabs). Returns a new string. */
 char *normalize_ws(const char *s);
+/* Every character of s is a letter, a digit or one of extra. */
+bool ht_word_chars(const char *s, const char *extra);
 /* True when s holds a byte < 0x20 (other than tab) or 0x7f. */
 bool has_control_chars(const char *s);
 
