@@ -9,6 +9,7 @@
 #include "apply.h"
 #include "audit-log.h"
 #include "backend-common.h"
+#include "backend.h"
 #include "fault.h"
 #include "fileio.h"
 #include "journal.h"
@@ -120,9 +121,7 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply
         if (r < 0)
                 return fail(ret_error, r, "%s", err), free(err), r;
 
-        bool hugepages = ch->backend == HT_BK_SYSCTL &&
-                         (streq(ch->key, "vm.nr_hugepages") || streq(ch->key, "vm/nr_hugepages"));
-        if (hugepages) {
+        if (ht_backend_sets_hugepages(ch->backend, ch->key)) {
                 uint64_t want = 0, total = 0;
                 if (parse_u64(ch->desired, &want) == 0 && ht_read_hugepages_total(c, &total) == 0 && total < want) {
                         strv_pushf(&res->notes,

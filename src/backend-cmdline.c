@@ -1416,6 +1416,7 @@ const ht_backend ht_backend_cmdline = {
         .check_value = cmdline_check_value,
         .label = cmdline_label,
         .show_line = cmdline_show_line,
+        .words = true,
         .plan = cmdline_plan,
 };
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "backend-common.h"
+#include "backend.h"
 #include "util.h"
 
 #define HT_MAX_MANAGED_FILE (16u << 20)
@@ -195,8 +196,9 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
 bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
         if (!f->kernel_xen)
                 return false;
+        const ht_backend *bl = ht_backend_by_name("bootloader");
         for (size_t i = 0; i < r->n_settings; i++)
-                if (r->settings[i].backend == HT_BK_BOOTLOADER && streq(r->settings[i].key, "default"))
+                if (r->settings[i].backend == bl->id && streq(r->settings[i].key, "default"))
                         return true;
         return false;
 }

@@ -481,6 +481,11 @@ static int sysctl_canon_key(ht_resolver *r, const ht_entry *e, const char *what,
         return k;
 }
 
+/* '/' for '.' as sysctl.d(5) allows */
+static bool sysctl_hugepages_key(const char *key) {
+        return streq(key, "vm.nr_hugepages") || streq(key, "vm/nr_hugepages");
+}
+
 static const char *sysctl_check_value(const char *t) {
         return isempty(t) || strchr(t, '\n') ? "is empty" : NULL;
 }
@@ -495,5 +500,6 @@ const ht_backend ht_backend_sysctl = {
         .check_key = sysctl_check_key,
         .collapse_ws = true,
         .check_value = sysctl_check_value,
+        .hugepages_key = sysctl_hugepages_key,
         .plan = sysctl_plan,
 };

@@ -47,3 +47,8 @@ int ht_backend_from_string(const char *s, ht_backend_id *ret) {
                 }
         return -EINVAL;
 }
+
+bool ht_backend_sets_hugepages(ht_backend_id id, const char *key) {
+        const ht_backend *b = ht_backend_get(id);
+        return b && b->hugepages_key && b->hugepages_key(key);
+}

@@ -69,6 +69,14 @@ typedef struct ht_backend {
         char *(*expr_name)(const ht_setting *s);
         /* The line profile show prints; NULL: "NAME     KEY = VALUE". */
         char *(*show_line)(const ht_setting *s);
+        /* Settings are command-line words, KEY or KEY=VALUE: verify shows
+         * them as such. */
+        bool words;
+        /* key is the setting that asks the kernel for huge pages
+         * (vm.nr_hugepages): apply checks HugePages_Total after writing it
+         * and verify judges it by the HugePages check, not the value read
+         * back. NULL: none is. */
+        bool (*hugepages_key)(const char *key);
         /* Compare the host with the settings of this backend and add to plan
          * the runtime changes, file edits, follow-up actions and warnings.
          * Problems with the host or its files (a required setting the host
@@ -84,6 +92,8 @@ extern const ht_backend *const ht_backends[];
 /* By name ("sysctl"): for the few generic places that need one backend
  * (rules.c's bootloader default, --set sysctl.KEY); NULL: none. */
 const ht_backend *ht_backend_by_name(const char *name);
+/* Whether setting key of backend b asks for huge pages (hugepages_key). */
+bool ht_backend_sets_hugepages(ht_backend_id b, const char *key);
 /* NULL for an id out of range. */
 const ht_backend *ht_backend_get(ht_backend_id id);
 /* The profile section of a backend: "services" for service. */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "backend.h"
 #include "profile-internal.h"
 #include "util.h"
 
@@ -117,7 +118,7 @@ static int run_bootloader(ht_resolver *r, const ht_rule *rule, char **ret_error)
                                        rule->line, what);
                 return -EINVAL;
         }
-        ht_setting s = {.backend = HT_BK_BOOTLOADER, .key = xstrdup("default"),
+        ht_setting s = {.backend = ht_backend_by_name("bootloader")->id, .key = xstrdup("default"),
                         .value = xstrdup(v.str)};
         ht_value_done(&v);
         r->reboot_required = true;

@@ -138,7 +138,7 @@ static const ht_change *find_change(const ht_plan *p, ht_backend_id b, const cha
 }
 
 static bool is_hugepages(const ht_setting *s) {
-        return s->backend == HT_BK_SYSCTL && (streq(s->key, "vm.nr_hugepages") || streq(s->key, "vm/nr_hugepages"));
+        return ht_backend_sets_hugepages(s->backend, s->key);
 }
 
 /* One check per setting, from what the backends see now. */
@@ -156,7 +156,7 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                 _cleanup_free_ char *described = s->bound != HT_BOUND_EXACT && s->value
                                                          ? ht_bound_describe(s->bound, s->value) : NULL;
                 const char *expected = s->remove ? "(absent)" : described ? described : s->value;
-                if (s->backend == HT_BK_CMDLINE && !s->remove) {
+                if (ht_backends[s->backend]->words && !s->remove) {
                         /* the word as it appears on the command line */
                         if (!ch) {
                                 _cleanup_free_ char *w = isempty(s->value) ? xstrdup(s->key) : xasprintf("%s=%s", s->key, s->value);
