@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "profile-builtin.h"
 #include "backend.h"
+#include "profile-builtin.h"
 #include "profile-internal.h"
 #include "util.h"
 
