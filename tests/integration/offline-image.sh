@@ -13,12 +13,6 @@ H=$(cd "$HOSTS" && pwd)
 P=$(cd "$PROFILES" && pwd)
 R=$(cd "$top_srcdir/rules" && pwd)
 
-# image NAME FIXTURE: a copy of the fixture without proc/ and sys/
-image() {
-        mkdir -p "$tmp/$1"
-        (cd "$H/$2" && tar cf - --exclude=./proc --exclude=./sys .) | (cd "$tmp/$1" && tar xf -)
-        printf '%s\n' "$tmp/$1"
-}
 # a listing of the tree with checksums: what "unchanged" means
 snapshot() { (cd "$1" && find . -path ./var/lib/hosttune -prune -o -path ./run -prune -o -type f -print | sort | xargs sha256sum); }
 # the checkout's profiles and rules (word-split on purpose: no blanks in them)
@@ -27,7 +21,7 @@ PR="--profile-path $P --rules-path $R"
 FACTS=$tmp/target-facts.json
 "$HOSTTUNE" --root "$H/debian12-kvm" facts --json >"$FACTS" 2>/dev/null
 check "the target's facts" 0 $?
-I=$(image img debian12-kvm)
+I=$(offline_image img debian12-kvm)
 snapshot "$I" >"$tmp/pristine"
 
 # ---- facts of an image
@@ -120,7 +114,7 @@ check_contains "the warning" "is ignored" "$tmp/err"
 
 # ---- the image has grub-mkconfig: it is never run (it would probe the
 # build machine's disks), chrooted or not
-C=$(image mkconfig-img debian12-kvm)
+C=$(offline_image mkconfig-img debian12-kvm)
 mkdir -p "$C/usr/sbin"
 printf '#!/bin/sh\necho ran >/ran-grub-mkconfig\necho "# regenerated" >"$2"\n' >"$C/usr/sbin/grub-mkconfig"
 chmod 755 "$C/usr/sbin/grub-mkconfig"
