@@ -91,17 +91,7 @@ static char *primary_group(const ht_context *c, const char *user) {
         uint32_t uid, gid;
         if (ht_account_user(c, user, &uid, &gid) < 0)
                 return NULL;
-        _cleanup_free_ char *buf = NULL;
-        if (ht_read_file(c, "/etc/group", HT_FACTS_MAX_FILE, &buf, NULL) < 0)
-                return NULL;
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 0; lines[i]; i++) {
-                _cleanup_strv_free_ char **fld = strv_split(lines[i], ":");
-                uint64_t g;
-                if (strv_length(fld) >= 3 && *fld[0] && parse_u64(fld[2], &g) == 0 && g == gid)
-                        return xstrdup(fld[0]);
-        }
-        return NULL;
+        return ht_account_group_name(c, gid);
 }
 
 /* MemTotal of /proc/meminfo in bytes, 0 unknown. */
