@@ -11,6 +11,9 @@
 /* Biggest file any fact source may be; a larger one is garbage. */
 #define HT_FACTS_MAX_FILE (4u << 20)
 
+/* The warning ht_facts_read gives when path cannot be read (r < 0), for
+ * sources read by another module (accounts.h). */
+void ht_facts_warn_read_error(const ht_context *c, ht_facts *f, const char *path, int r);
 /* Read a host file for a fact. On failure adds a warning (a missing file
  * only when required) and returns -errno; *ret is then untouched. */
 int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool required,

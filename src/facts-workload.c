@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "accounts.h"
 #include "facts-internal.h"
 #include "facts.h"
 #include "util.h"
@@ -156,30 +157,19 @@ void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char 
 
 /* The "oracle" user: uid from the root's /etc/passwd (never NSS). */
 static void collect_oracle_user(const ht_context *c, ht_facts *f) {
-        _cleanup_free_ char *buf = NULL;
-        size_t len;
-        if (ht_facts_read(c, f, "/etc/passwd", false, &buf, &len) < 0)
-                return;
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 0; lines[i]; i++) {
-                if (!startswith(lines[i], "oracle:"))
-                        continue;
-                /* name:x:uid:... — count colons: fields may be empty */
-                const char *p = lines[i];
-                for (int k = 0; k < 2 && p; k++) {
-                        p = strchr(p, ':');
-                        if (p)
-                                p++;
-                }
-                uint64_t uid;
-                if (!p)
-                        continue;
-                _cleanup_free_ char *num = xstrndup(p, strcspn(p, ":"));
-                f->oracle_user = xstrdup("oracle");
-                if (parse_u64(num, &uid) == 0 && uid < UINT32_MAX)
-                        f->oracle_uid = (int64_t)uid;
+        ht_passwd p;
+        int r = ht_passwd_read(c, &p);
+        if (r < 0) {
+                if (r != -ENOENT && r != -ENOTDIR)
+                        ht_facts_warn_read_error(c, f, "/etc/passwd", r);
                 return;
         }
+        const ht_passwd_entry *e = ht_passwd_by_name(&p, "oracle");
+        if (e) {
+                f->oracle_user = xstrdup(e->name);
+                f->oracle_uid = (int64_t)e->uid;
+        }
+        ht_passwd_done(&p);
 }
 
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "accounts.h"
 #include "profile-builtin.h"
 #include "profile-internal.h"
 #include "util.h"
@@ -467,27 +468,14 @@ static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
                 *ret = ht_value_null();
                 return 0;
         }
-        if (!r->group_file_read) {
-                r->group_file_read = true;
-                if (r->c && ht_read_file(r->c, "/etc/group", 4 * 1024 * 1024, &r->group_file, NULL) < 0)
-                        r->group_file = NULL;
+        if (!r->groups_read) {
+                r->groups_read = true;
+                /* unreadable: no group is known, as with an empty file */
+                if (!r->c || ht_group_read(r->c, &r->groups) < 0)
+                        r->groups = (ht_group){0};
         }
-        *ret = ht_value_null();
-        size_t want = strlen(name.str);
-        for (const char *l = r->group_file; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
-                /* name:password:gid:members */
-                size_t len = strcspn(l, "\n");
-                const char *f1 = memchr(l, ':', len);
-                const char *f2 = f1 ? memchr(f1 + 1, ':', len - (f1 + 1 - l)) : NULL;
-                const char *f3 = f2 ? memchr(f2 + 1, ':', len - (f2 + 1 - l)) : NULL;
-                if (!f3 || (size_t)(f1 - l) != want || strncmp(l, name.str, want) != 0)
-                        continue;
-                _cleanup_free_ char *gid_text = xstrndup(f2 + 1, f3 - (f2 + 1));
-                uint64_t gid;
-                if (parse_u64(gid_text, &gid) == 0 && gid <= UINT32_MAX)
-                        *ret = ht_value_int((int64_t)gid);
-                break;
-        }
+        const ht_group_entry *g = ht_group_by_name(&r->groups, name.str);
+        *ret = g ? ht_value_int((int64_t)g->gid) : ht_value_null();
         ht_value_done(&name);
         return 0;
 }
@@ -1539,7 +1527,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->candidates);
         strv_free(r->param_stack);
         strv_free(r->fact_from);
-        free(r->group_file);
+        ht_group_done(&r->groups);
 }
 
 static int param_cmp(const void *a, const void *b) {
