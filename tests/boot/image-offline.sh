@@ -364,12 +364,14 @@ check "rollback: exit" "$rc" 0
 check_unchanged "rollback"
 
 # --- c(ii). the build machine's /proc, /sys, /dev bound into the tree ---
-# Every readable and writable value of /proc/sys/{vm,kernel,fs,net/core},
-# THP and HugePages; values that change by themselves (read twice, a
-# second apart) are left out.
+# The build machine's state: every readable and writable value of
+# /proc/sys/{vm,kernel,fs,net/core} and every key the plan changes
+# (net.ipv4.* too), THP and HugePages; values that change by themselves
+# (read twice, a second apart) are left out.
+jq -r '.changes[] | select(.backend == "sysctl") | .key' "$W/plan.json" | tr . / | sed 's|^|/proc/sys/|' >"$W/host.keys"
 host_state() {
-        find /proc/sys/vm /proc/sys/kernel /proc/sys/fs /proc/sys/net/core -type f -perm -u+r -perm -u+w -print0 2>/dev/null |
-                sort -z | xargs -0 grep -H -s '' 2>/dev/null || true
+        { find /proc/sys/vm /proc/sys/kernel /proc/sys/fs /proc/sys/net/core -type f -perm -u+r -perm -u+w 2>/dev/null
+          cat "$W/host.keys"; } | sort -u | tr '\n' '\0' | xargs -0 grep -H -s '' 2>/dev/null || true
         grep -H '' /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag \
                 /sys/kernel/mm/transparent_hugepage/shmem_enabled /sys/kernel/mm/hugepages/*/nr_hugepages 2>/dev/null || true
 }
@@ -378,11 +380,10 @@ sleep 1
 host_state >"$W/host.1"
 { diff "$W/host.0" "$W/host.1" || true; } | sed -n 's/^[<>] \([^:]*\):.*/\1/p' | sort -u >"$W/host.volatile"
 grep -vF -f <(sed 's/$/:/' "$W/host.volatile") "$W/host.1" >"$W/host.before" || true
-for k in $(jq -r '.changes[] | select(.backend == "sysctl") | .key' "$W/plan.json"); do
-        f=/proc/sys/$(echo "$k" | tr . /)
+while read -r f; do
         [ -r "$f" ] || continue
-        grep -q "^$f:" "$W/host.before" || fail "the profile's $k is not among the stable host values compared"
-done
+        grep -q "^$f:" "$W/host.before" || fail "the profile's $f is not among the stable host values compared"
+done <"$W/host.keys"
 step "tuning offline with the build machine's /proc, /sys, /dev bound ($(wc -l <"$W/host.before") host values, $(wc -l <"$W/host.volatile") volatile left out)"
 # the plan first: apply only if it promises to stay offline (else it
 # would tune the build machine)
