@@ -112,7 +112,7 @@ fs_listing >"$W/fs.list"
 tree_listing "$W/pristine" >"$W/tree.list"
 # rdump skips device nodes (mmdebstrap made a few in /dev): made here
 # from debugfs stat's major/minor.
-awk '$1 == "c" || $1 == "b"' "$W/fs.list" | while read -r ty perm uid gid size path; do
+awk '$1 == "c" || $1 == "b"' "$W/fs.list" | while read -r ty perm uid gid _size path; do
         [ -e "$W/pristine/$path" ] && continue
         mm=$(debugfs -R "stat \"/$path\"" "$FS" 2>/dev/null | sed -n 's/.*Device major\/minor number: *\([0-9]*\):\([0-9]*\).*/\1 \2/p')
         [ -n "$mm" ] || die "no device number for /$path"
