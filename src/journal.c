@@ -494,6 +494,8 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                         BAD("%s: not an object", objects[i]);
         if (json_object_object_get_ex(m, "expected", &o) && o && !json_object_is_type(o, json_type_array))
                 BAD("expected: not an array");
+        if (json_object_object_get_ex(m, "offline", &o) && o && !json_object_is_type(o, json_type_boolean))
+                BAD("offline: not a boolean");
         const char *strings[] = {"boot_id", "committed_at"};
         for (size_t i = 0; i < ELEMENTSOF(strings); i++)
                 if (json_object_object_get_ex(m, strings[i], &o) && o && !json_object_is_type(o, json_type_string))
@@ -749,6 +751,10 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 boot_id = NULL;
         }
         json_object_object_add(m, "boot_id", jstr(boot_id));
+        /* an image's apply: its first boot is a boot since, though no
+         * boot id was there to record */
+        if (!ht_context_root_live(c))
+                json_object_object_add(m, "offline", json_object_new_boolean(true));
         json_object_object_add(m, "params", params ? json_object_get(params) : json_object_new_object());
         json_object_object_add(m, "facts", facts ? json_object_get(facts) : json_object_new_object());
         json_object_object_add(m, "reboot_required", json_object_new_boolean(false));
@@ -1859,6 +1865,11 @@ bool ht_tx_reboot_required(const ht_tx *tx) {
 
 const char *ht_tx_boot_id(const ht_tx *tx) {
         return get_str(tx->m, "boot_id");
+}
+
+bool ht_tx_offline(const ht_tx *tx) {
+        json_object *v;
+        return json_object_object_get_ex(tx->m, "offline", &v) && v && json_object_get_boolean(v);
 }
 
 static json_object *info_of(const ht_tx *tx) {

@@ -219,6 +219,9 @@ const char *ht_tx_committed_at(const ht_tx *tx);
 bool ht_tx_reboot_required(const ht_tx *tx);
 /* The boot the transaction was begun in; NULL unknown. */
 const char *ht_tx_boot_id(const ht_tx *tx);
+/* Whether the transaction was applied to an offline image (no kernel of
+ * its own, so no boot id). */
+bool ht_tx_offline(const ht_tx *tx);
 /* An apply's request: the profile file it loaded (a real path; NULL
  * unknown) and a copy of its --set arguments ("K=V"; strv_free it; NULL
  * when the journal predates them). */

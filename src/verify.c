@@ -481,7 +481,9 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
                 return r;
         }
         const char *boot_then = ht_tx_boot_id(tx);
-        res.rebooted = boot_then && f->boot_id && !streq(boot_then, f->boot_id);
+        /* An image applied offline that now runs a kernel has booted:
+         * its first boot is the reboot the apply waited for. */
+        res.rebooted = boot_then ? f->boot_id && !streq(boot_then, f->boot_id) : ht_tx_offline(tx) && f->boot_id;
 
         ht_plan *p = ht_plan_new(res.profile);
         p->offline = !ht_root_is_live(c);

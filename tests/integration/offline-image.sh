@@ -122,4 +122,19 @@ run 0 "grub-mkconfig in the image: apply" --root "$C" $PR --facts "$FACTS" apply
 check "grub-mkconfig in the image: not run" "no" "$([ -e "$C/ran-grub-mkconfig" ] && echo yes || echo no)"
 check_contains "grub-mkconfig in the image: grub.cfg edited in place instead" "ro  quiet transparent_hugepage=never" "$C/boot/grub/grub.cfg"
 
+# ---- the image's first boot: the boot the apply waited for, although no
+# boot id was there to record (verify's drift, not "reboot pending")
+B=$(offline_image first-boot debian12-kvm)
+run 0 "first boot: apply to the image" --root "$B" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
+txid=$("$HOSTTUNE" --root "$B" history --json | jq -r '.transactions[-1].txid')
+check "the manifest says offline, with no boot id" 'true null' \
+        "$(jq -c '.offline, .boot_id' "$B/var/lib/hosttune/journal/$txid/manifest.json" | paste -sd' ' -)"
+# it boots: the fixture's kernel files stand for the running kernel, whose
+# command line lacks the word (its bootloader was not the one tuned)
+cp -R "$H/debian12-kvm/proc" "$H/debian12-kvm/sys" "$B/"
+run 2 "first boot: verify finds drift" --root "$B" $PR --json verify
+check "rebooted since the apply" true "$(jq -c .rebooted_since_apply "$tmp/out")"
+check "the missing word is drift, not pending" '"drift"' \
+        "$(jq -c '.checks[] | select(.backend == "cmdline") | .status' "$tmp/out")"
+
 finish
