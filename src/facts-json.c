@@ -351,9 +351,9 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         return o;
 }
 
-json_object *ht_facts_workload_json(const ht_context *c) {
+json_object *ht_facts_workload_json(const ht_context *c, unsigned parts) {
         _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
-        ht_facts_collect_workload(c, f);
+        ht_facts_collect_workload_parts(c, f, parts);
         json_object *o = workload_json(f);
         /* for the resolver, which shows them with the plan and drops them */
         json_object *w = json_object_new_object();

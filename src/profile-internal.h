@@ -181,6 +181,7 @@ typedef struct {
         char **fact_from;
         char *group_file;     /* /etc/group, read on first use */
         bool group_file_read;
+        unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
 } ht_resolver;
 
 /* profile.c */
