@@ -353,7 +353,8 @@ static int lex(parser *p) {
         free(p->tok.str);
         p->tok = (token){0};
 
-        while (p->pos < p->len && strchr(" \t\r\n", p->src[p->pos]))
+        while (p->pos < p->len && (p->src[p->pos] == ' ' || p->src[p->pos] == '\t' ||
+                                   p->src[p->pos] == '\r' || p->src[p->pos] == '\n'))
                 p->pos++;
         p->tok.pos = p->pos;
         if (p->pos >= p->len) {
@@ -396,25 +397,31 @@ static int lex(parser *p) {
                 if (r < 0)
                         return r;
         } else {
-                static const struct {
-                        const char *text;
-                        tok_type type;
-                } ops[] = {
-                        { "&&", T_AND }, { "||", T_OR }, { "==", T_EQ }, { "!=", T_NE },
-                        { "<=", T_LE }, { ">=", T_GE }, { "<", T_LT }, { ">", T_GT },
-                        { "!", T_NOT }, { "+", T_PLUS }, { "-", T_MINUS }, { "*", T_STAR },
-                        { "/", T_SLASH }, { "(", T_LPAREN }, { ")", T_RPAREN }, { ",", T_COMMA },
-                };
-                size_t i;
-                for (i = 0; i < ELEMENTSOF(ops); i++) {
-                        size_t n = strlen(ops[i].text);
-                        if (n <= rest && memcmp(s, ops[i].text, n) == 0) {
-                                p->tok.type = ops[i].type;
-                                p->tok.len = n;
-                                break;
-                        }
+                /* one switch, not a table search: plans lex about a
+                 * thousand tokens */
+                tok_type t = T_END;
+                size_t n = 1;
+                switch (c) {
+                case '&': if (c1 == '&') { t = T_AND; n = 2; } break;
+                case '|': if (c1 == '|') { t = T_OR; n = 2; } break;
+                case '=': if (c1 == '=') { t = T_EQ; n = 2; } break;
+                case '!': t = c1 == '=' ? T_NE : T_NOT; n = c1 == '=' ? 2 : 1; break;
+                case '<': t = c1 == '=' ? T_LE : T_LT; n = c1 == '=' ? 2 : 1; break;
+                case '>': t = c1 == '=' ? T_GE : T_GT; n = c1 == '=' ? 2 : 1; break;
+                case '+': t = T_PLUS; break;
+                case '-': t = T_MINUS; break;
+                case '*': t = T_STAR; break;
+                case '/': t = T_SLASH; break;
+                case '(': t = T_LPAREN; break;
+                case ')': t = T_RPAREN; break;
+                case ',': t = T_COMMA; break;
+                default: break;
                 }
-                if (i == ELEMENTSOF(ops)) {
+                if (t != T_END) {
+                        p->tok.type = t;
+                        p->tok.len = n;
+                }
+                if (t == T_END) {
                         if (c == '=')
                                 return fail(p, -EINVAL, p->pos, "unexpected '=' (use '==' to compare)");
                         if ((c == '&' && c1 != '&') || (c == '|' && c1 != '|'))
