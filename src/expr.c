@@ -516,6 +516,18 @@ static int unknown_name(parser *p, const char *name, size_t pos) {
         return fail(p, -ENOENT, pos, "unknown name '%s'", name);
 }
 
+/* A token's text as a string: on the stack when short (names are looked
+ * up a hundred times a plan), else in *heap, which the caller frees. */
+static const char *tok_name(const parser *p, size_t pos, size_t len, char small[static 128], char **heap) {
+        *heap = NULL;
+        if (len < 128) {
+                memcpy(small, p->src + pos, len);
+                small[len] = 0;
+                return small;
+        }
+        return *heap = xstrndup(p->src + pos, len);
+}
+
 static int parse_name_value(parser *p, bool skip, val *ret) {
         size_t pos = p->tok.pos, len = p->tok.len;
         int r = lex(p);
@@ -525,7 +537,9 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
                 *ret = val_of(ht_value_null());
                 return 0;
         }
-        _cleanup_free_ char *name = xstrndup(p->src + pos, len);
+        char small[128];
+        _cleanup_free_ char *heap = NULL;
+        const char *name = tok_name(p, pos, len, small, &heap);
         ht_value v;
         r = lookup_name(p, name, &v);
         if (r == -ENOENT)
@@ -815,7 +829,9 @@ static const struct builtin {
 
 static int parse_call(parser *p, bool skip, val *ret) {
         size_t pos = p->tok.pos, len = p->tok.len;
-        _cleanup_free_ char *name = xstrndup(p->src + pos, len);
+        char small[128];
+        _cleanup_free_ char *heap = NULL;
+        const char *name = tok_name(p, pos, len, small, &heap);
         const struct builtin *f = NULL;
         for (size_t i = 0; i < ELEMENTSOF(builtins); i++)
                 if (streq(builtins[i].name, name))
