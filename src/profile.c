@@ -1029,6 +1029,12 @@ bad:
 /* A key field: a string (or a number) that must be known. */
 static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
                        const char *field, char **ret, char **ret_error) {
+        /* most keys are literal strings: no copy, and the label for
+         * messages only when there is one to give */
+        if (sp->kind == HT_SPEC_LIT && sp->lit.type == HT_VAL_STR) {
+                *ret = xstrdup(sp->lit.str ? sp->lit.str : "");
+                return 0;
+        }
         _cleanup_free_ char *w = xasprintf("%s: %s", what, field);
         ht_value v = {0};
         int k = ht_spec_eval(r, sp, e->file, e->line, w, &v, ret_error);
