@@ -36,8 +36,10 @@ static json_object *j_strv(char *const *l) {
         return l ? ht_strv_to_json(l) : NULL;
 }
 
+/* Every key here is a string literal (or ht_mysql_size_name()'s static
+ * names): json-c need not copy it and free the copy. */
 static void add(json_object *o, const char *key, json_object *v) {
-        json_object_object_add(o, key, v);
+        json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
 static json_object *kernel_json(const ht_facts *f) {
