@@ -92,6 +92,8 @@ int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret);
 /* The SIDs of an oratab (SID:ORACLE_HOME:Y|N lines). */
 void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
+/* The parts (HT_WORKLOAD_*) only, each with what it needs. */
+void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned parts);
 
 /* facts-mysql.c */
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);

@@ -182,6 +182,7 @@ typedef struct {
         char **fact_from;
         ht_group groups;      /* /etc/group, read on first use */
         bool groups_read;
+        unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
 } ht_resolver;
 
 /* profile.c */

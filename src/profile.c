@@ -280,16 +280,76 @@ static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
         return 0;
 }
 
+/* The part of the workload facts a dotted name needs:
+ * workload.oracle.*, workload.warnings.oracle, ... read only that
+ * workload's files; anything else ("workload", workload.processes) all. */
+static unsigned workload_part(const char *dotted) {
+        static const struct {
+                const char *name;
+                unsigned part;
+        } parts[] = {
+                {"oracle", HT_WORKLOAD_ORACLE},
+                {"mysql", HT_WORKLOAD_MYSQL},
+                {"jvm", HT_WORKLOAD_JVM},
+        };
+        const char *g = startswith(dotted, "workload.warnings.") ? dotted + 18
+                        : startswith(dotted, "workload.")        ? dotted + 9
+                                                                 : NULL;
+        if (!g)
+                return HT_WORKLOAD_ALL;
+        size_t n = strcspn(g, ".");
+        for (size_t i = 0; i < ELEMENTSOF(parts); i++)
+                if (strlen(parts[i].name) == n && strncmp(g, parts[i].name, n) == 0)
+                        return parts[i].part;
+        return HT_WORKLOAD_ALL;
+}
+
+static void load_workload(ht_resolver *r, const char *dotted) {
+        /* facts that came with their workload part (collected with it, or
+         * a --facts file) are kept as they are */
+        if (!r->workload_parts && json_object_object_get_ex(r->facts, "workload", NULL))
+                r->workload_parts = HT_WORKLOAD_ALL;
+        unsigned want = workload_part(dotted);
+        if ((want & r->workload_parts) == want)
+                return;
+        json_object *have = NULL;
+        if (want == HT_WORKLOAD_ALL || !r->workload_parts ||
+            !json_object_object_get_ex(r->facts, "workload", &have)) {
+                /* all of it read anew: what was read before is replaced */
+                if (r->workload_parts)
+                        want = HT_WORKLOAD_ALL;
+                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c, want));
+                r->workload_parts |= want;
+                return;
+        }
+        json_object *fresh = ht_facts_workload_json(r->c, want);
+        /* one more workload beside those read before: its group and its
+         * warnings move into the tree the resolver has */
+        static const char *const groups[] = {"oracle", "mysql", "jvm"};
+        json_object *ws_have = NULL, *ws_fresh = NULL;
+        json_object_object_get_ex(have, "warnings", &ws_have);
+        json_object_object_get_ex(fresh, "warnings", &ws_fresh);
+        for (size_t i = 0; i < ELEMENTSOF(groups); i++) {
+                if (!(want & (1u << i)))
+                        continue;
+                json_object *o = NULL;
+                if (json_object_object_get_ex(fresh, groups[i], &o))
+                        json_object_object_add(have, groups[i], json_object_get(o));
+                if (ws_have && ws_fresh && json_object_object_get_ex(ws_fresh, groups[i], &o))
+                        json_object_object_add(ws_have, groups[i], json_object_get(o));
+        }
+        json_object_put(fresh);
+        r->workload_parts |= want;
+}
+
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
         /* Plans collect no workload facts up front (HT_FACTS_HOST): an
          * expression that names them has them read now. */
         if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&
-            json_object_is_type(r->facts, json_type_object) &&
-            !json_object_object_get_ex(r->facts, "workload", NULL)) {
-                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c));
-        }
+            json_object_is_type(r->facts, json_type_object))
+                load_workload(r, dotted);
         /* What reading a workload's files found wrong (a database left
          * out, a file not read) is shown by the plans that use its facts:
          * workload.warnings.oracle for facts.workload.oracle.*, ... */
@@ -957,6 +1017,12 @@ bad:
 /* A key field: a string (or a number) that must be known. */
 static int eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
                        const char *field, char **ret, char **ret_error) {
+        /* most keys are literal strings: no copy, and the label for
+         * messages only when there is one to give */
+        if (sp->kind == HT_SPEC_LIT && sp->lit.type == HT_VAL_STR) {
+                *ret = xstrdup(sp->lit.str ? sp->lit.str : "");
+                return 0;
+        }
         _cleanup_free_ char *w = xasprintf("%s: %s", what, field);
         ht_value v = {0};
         int k = ht_spec_eval(r, sp, e->file, e->line, w, &v, ret_error);
