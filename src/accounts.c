@@ -6,125 +6,94 @@
 #include "accounts.h"
 #include "util.h"
 
-#define MAX_ACCOUNT_FILE (16u << 20)
-
-/* Call fn for each well-formed colon-separated line of a host file, with
- * its fields; stop when fn returns non-zero and return that. */
-static int each_entry(const ht_context *c, const char *path,
-                      int (*fn)(char **fields, size_t n, void *userdata), void *userdata) {
+int ht_passwd_read(const ht_context *c, ht_passwd *ret) {
         _cleanup_free_ char *content = NULL;
-        int r = ht_read_file(c, path, MAX_ACCOUNT_FILE, &content, NULL);
+        size_t len = 0;
+        int r = ht_read_file(c, "/etc/passwd", HT_ACCOUNT_FILE_MAX, &content, &len);
         if (r < 0)
                 return r;
-        char *save = NULL;
-        for (char *line = strtok_r(content, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                if (line[0] == '#' || line[0] == '+' || line[0] == '-')
-                        continue; /* comments and NIS compat entries */
-                char *fields[8];
-                size_t n = 0;
-                char *p = line;
-                while (n < ELEMENTSOF(fields)) {
-                        fields[n++] = p;
-                        char *colon = strchr(p, ':');
-                        if (!colon)
-                                break;
-                        *colon = 0;
-                        p = colon + 1;
-                }
-                int k = fn(fields, n, userdata);
-                if (k)
-                        return k;
-        }
+        ht_passwd_parse(content, len, ret);
         return 0;
 }
 
-static int parse_id(const char *s, uint32_t *ret) {
-        uint64_t v;
-        if (parse_u64(s, &v) < 0 || v > UINT32_MAX)
-                return -EINVAL;
-        *ret = (uint32_t)v;
+int ht_group_read(const ht_context *c, ht_group *ret) {
+        _cleanup_free_ char *content = NULL;
+        size_t len = 0;
+        int r = ht_read_file(c, "/etc/group", HT_ACCOUNT_FILE_MAX, &content, &len);
+        if (r < 0)
+                return r;
+        ht_group_parse(content, len, ret);
         return 0;
-}
-
-typedef struct {
-        const char *name;
-        uint32_t id, gid;
-} id_query;
-
-static int find_user(char **f, size_t n, void *userdata) {
-        id_query *q = userdata;
-        if (n < 4 || !streq(f[0], q->name))
-                return 0;
-        return parse_id(f[2], &q->id) < 0 || parse_id(f[3], &q->gid) < 0 ? 0 : 1;
-}
-
-static int find_group(char **f, size_t n, void *userdata) {
-        id_query *q = userdata;
-        if (n < 3 || !streq(f[0], q->name))
-                return 0;
-        return parse_id(f[2], &q->id) < 0 ? 0 : 1;
 }
 
 int ht_account_user(const ht_context *c, const char *name, uint32_t *ret_uid, uint32_t *ret_gid) {
-        id_query q = {.name = name};
-        int r = each_entry(c, "/etc/passwd", find_user, &q);
+        ht_passwd p;
+        int r = ht_passwd_read(c, &p);
         if (r < 0)
                 return r;
-        if (r == 0)
-                return -ENOENT;
-        *ret_uid = q.id;
-        *ret_gid = q.gid;
-        return 0;
+        const ht_passwd_entry *e = ht_passwd_by_name(&p, name);
+        if (e) {
+                *ret_uid = e->uid;
+                *ret_gid = e->gid;
+        }
+        ht_passwd_done(&p);
+        return e ? 0 : -ENOENT;
 }
 
 int ht_account_group(const ht_context *c, const char *name, uint32_t *ret_gid) {
-        id_query q = {.name = name};
-        int r = each_entry(c, "/etc/group", find_group, &q);
+        ht_group g;
+        int r = ht_group_read(c, &g);
         if (r < 0)
                 return r;
-        if (r == 0)
-                return -ENOENT;
-        *ret_gid = q.id;
-        return 0;
+        const ht_group_entry *e = ht_group_by_name(&g, name);
+        if (e)
+                *ret_gid = e->gid;
+        ht_group_done(&g);
+        return e ? 0 : -ENOENT;
 }
 
-typedef struct {
-        const char *user;
-        uint32_t primary;
-        char **names;
-        uint32_t *gids;
-        size_t n;
-} groups_query;
+char *ht_account_user_name(const ht_context *c, uint32_t uid) {
+        ht_passwd p;
+        if (ht_passwd_read(c, &p) < 0)
+                return NULL;
+        const ht_passwd_entry *e = ht_passwd_by_uid(&p, uid);
+        char *name = e ? xstrdup(e->name) : NULL;
+        ht_passwd_done(&p);
+        return name;
+}
 
-static int collect_group(char **f, size_t n, void *userdata) {
-        groups_query *q = userdata;
-        uint32_t gid;
-        if (n < 3 || parse_id(f[2], &gid) < 0)
-                return 0;
-        bool member = gid == q->primary;
-        if (!member && n >= 4) {
-                _cleanup_strv_free_ char **members = strv_split(f[3], ",");
-                member = strv_contains(members, q->user);
-        }
-        if (member && !strv_contains(q->names, f[0])) {
-                strv_push(&q->names, f[0]);
-                q->gids = xrealloc(q->gids, (q->n + 1) * sizeof(uint32_t));
-                q->gids[q->n++] = gid;
-        }
-        return 0;
+char *ht_account_group_name(const ht_context *c, uint32_t gid) {
+        ht_group g;
+        if (ht_group_read(c, &g) < 0)
+                return NULL;
+        const ht_group_entry *e = ht_group_by_gid(&g, gid);
+        char *name = e ? xstrdup(e->name) : NULL;
+        ht_group_done(&g);
+        return name;
 }
 
 int ht_account_groups_of(const ht_context *c, const char *user, uint32_t primary_gid, char ***ret_names,
                          uint32_t **ret_gids, size_t *ret_n) {
-        groups_query q = {.user = user, .primary = primary_gid};
-        int r = each_entry(c, "/etc/group", collect_group, &q);
-        if (r < 0 && r != -ENOENT) {
-                strv_free(q.names);
-                free(q.gids);
+        ht_group g;
+        int r = ht_group_read(c, &g);
+        if (r < 0 && r != -ENOENT)
                 return r;
+        if (r < 0)
+                g = (ht_group){0};
+        char **names = xcalloc(1, sizeof(char *));
+        uint32_t *gids = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i < g.n_groups; i++) {
+                const ht_group_entry *e = &g.groups[i];
+                if ((e->gid != primary_gid && !strv_contains(e->members, user)) || strv_contains(names, e->name))
+                        continue;
+                strv_push(&names, e->name);
+                gids = xrealloc(gids, (n + 1) * sizeof(uint32_t));
+                gids[n++] = e->gid;
         }
-        *ret_names = q.names ? q.names : xcalloc(1, sizeof(char *));
-        *ret_gids = q.gids;
-        *ret_n = q.n;
+        ht_group_done(&g);
+        *ret_names = names;
+        *ret_gids = gids;
+        *ret_n = n;
         return 0;
 }

@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "fault.h"
 #include "fileio.h"
+#include "format-meminfo.h"
 #include "journal.h"
 #include "settings-json.h"
 #include "spawn.h"
@@ -25,20 +26,14 @@ void ht_apply_result_done(ht_apply_result *r) {
 }
 
 int ht_read_hugepages_total(const ht_context *c, uint64_t *ret) {
-        _cleanup_free_ char *m = NULL;
-        int r = ht_read_file(c, "/proc/meminfo", 1 << 20, &m, NULL);
+        ht_meminfo m;
+        int r = ht_meminfo_read(c, &m);
         if (r < 0)
                 return r;
-        const char *p = strstr(m, "HugePages_Total:");
-        if (!p)
+        uint64_t v = m.hugepages_total;
+        ht_meminfo_done(&m);
+        if (v == HT_MEMINFO_UNKNOWN)
                 return -ENODATA;
-        p += strlen("HugePages_Total:");
-        while (*p == ' ' || *p == '\t')
-                p++;
-        _cleanup_free_ char *num = xstrndup(p, strcspn(p, " \t\n"));
-        uint64_t v;
-        if (parse_u64(num, &v) < 0)
-                return -EBADMSG;
         *ret = v;
         return 0;
 }

@@ -25,5 +25,6 @@ void ht_apply_result_done(ht_apply_result *r);
  * 0, or -errno with *ret_error set and the host as it was. */
 int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **ret_error);
 
-/* HugePages_Total from /proc/meminfo under the context, or -errno. */
+/* HugePages_Total from /proc/meminfo under the context (as the facts read
+ * it: format-meminfo.h), or -errno; -ENODATA when it gives none. */
 int ht_read_hugepages_total(const ht_context *c, uint64_t *ret);

@@ -760,6 +760,17 @@ static char *cmdline_owner(const ht_facts *f, char **ret_why) {
         return who;
 }
 
+/* A word that no bootloader file of the host will carry: its change
+ * (the caller sets the outcome), the word as shown and the skip's name. */
+static ht_change *add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what) {
+        *ret_word = xasprintf("%s%s%s%s", s->remove ? "(remove) " : "", s->key, isempty(s->value) ? "" : "=",
+                              s->value ? s->value : "");
+        *ret_what = xasprintf("cmdline %s", s->key);
+        ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
+        ch->source = xstrdup(s->source);
+        return ch;
+}
+
 static void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
                                const op_list *xen_ops, bool optional_only, ht_plan *plan) {
         _cleanup_free_ char *why = NULL;
@@ -767,11 +778,8 @@ static void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_
         _cleanup_free_ char *skipped_words = NULL;
         for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
                 const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
-                _cleanup_free_ char *word = xasprintf("%s%s%s%s", s->remove ? "(remove) " : "", s->key,
-                                                      isempty(s->value) ? "" : "=", s->value ? s->value : "");
-                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
-                ch->source = xstrdup(s->source);
-                _cleanup_free_ char *what = xasprintf("cmdline %s", s->key);
+                _cleanup_free_ char *word = NULL, *what = NULL;
+                ht_change *ch = add_unplanned_word(plan, s, &word, &what);
                 if (who && s->required) {
                         ch->outcome = HT_OUTCOME_FAILED;
                         ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but %s: "
@@ -1003,11 +1011,8 @@ static void plan_image_unknown(const ht_context *c, const op_list *linux_ops, co
                 "kernel-install (the whole line), or the boot entries the image build writes";
         for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
                 const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
-                _cleanup_free_ char *word = xasprintf("%s%s%s%s", s->remove ? "(remove) " : "", s->key,
-                                                      isempty(s->value) ? "" : "=", s->value ? s->value : "");
-                ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
-                ch->source = xstrdup(s->source);
-                _cleanup_free_ char *what = xasprintf("cmdline %s", s->key);
+                _cleanup_free_ char *word = NULL, *what = NULL;
+                ht_change *ch = add_unplanned_word(plan, s, &word, &what);
                 if (s->required) {
                         ch->outcome = HT_OUTCOME_FAILED;
                         ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but this image "

@@ -128,13 +128,10 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
 
 /* Whether a transaction's items touched the kernel command line. */
 static bool touched_cmdline(ht_tx *tx) {
-        json_object *items;
-        if (!json_object_object_get_ex(ht_tx_manifest(tx), "items", &items))
-                return false;
-        for (size_t i = 0; i < json_object_array_length(items); i++) {
-                json_object *b;
-                if (json_object_object_get_ex(json_object_array_get_idx(items, i), "backend", &b) &&
-                    streq(json_object_get_string(b), "cmdline"))
+        for (size_t i = 0; i < ht_tx_n_items(tx); i++) {
+                ht_tx_item it;
+                ht_tx_get_item(tx, i, &it);
+                if (streq(it.backend, "cmdline"))
                         return true;
         }
         return false;

@@ -126,18 +126,21 @@ static const char *hugetext_mode(int64_t m) {
         return "unknown mode";
 }
 
-/* vm.nr_hugepages in a transaction's expected settings, or NULL. */
-static const char *expected_hugepages(json_object *manifest) {
-        json_object *exp;
-        if (!json_object_object_get_ex(manifest, "expected", &exp) || !json_object_is_type(exp, json_type_array))
+/* vm.nr_hugepages of the state verify checks (what the apply asked for),
+ * a copy or NULL. */
+static char *expected_hugepages(const ht_tx *tx) {
+        ht_resolved *want = NULL;
+        if (ht_tx_expected(tx, &want) < 0)
                 return NULL;
-        for (size_t i = 0; i < json_object_array_length(exp); i++) {
-                json_object *s = json_object_array_get_idx(exp, i);
-                if (streq_ptr(jget(s, "backend"), "sysctl") &&
-                    (streq_ptr(jget(s, "key"), "vm.nr_hugepages") || streq_ptr(jget(s, "key"), "vm/nr_hugepages")))
-                        return jget(s, "value");
+        char *v = NULL;
+        for (size_t i = 0; i < want->n_settings && !v; i++) {
+                const ht_setting *s = &want->settings[i];
+                if (s->backend == HT_BK_SYSCTL && s->value &&
+                    (streq(s->key, "vm.nr_hugepages") || streq(s->key, "vm/nr_hugepages")))
+                        v = xstrdup(s->value);
         }
-        return NULL;
+        ht_resolved_free(want);
+        return v;
 }
 
 static void sleep_seconds(unsigned s) {
@@ -265,8 +268,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         int ar = ht_journal_last_committed(c, "apply", &applied, &aerr);
         if (ar < 0 && ar != -ENOENT)
                 strv_pushf(&warnings, "cannot read the last apply: %s", aerr ? aerr : ht_strerror(-ar));
-        json_object *am = applied ? ht_tx_manifest(applied) : NULL;
-        const char *want_s = am ? expected_hugepages(am) : NULL;
+        _cleanup_free_ char *want_s = applied ? expected_hugepages(applied) : NULL;
         uint64_t want = HT_U64_UNKNOWN;
         if (want_s && parse_u64(want_s, &want) < 0)
                 want = HT_U64_UNKNOWN;
@@ -300,7 +302,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         /* verify's verdict on the last apply, in the same terms as 'hosttune verify' */
         ht_verify_result vr = {0};
         _cleanup_free_ char *verr = NULL;
-        bool verified = am && ht_verify(c, f, &vr, &verr) == 0;
+        bool verified = applied && ht_verify(c, f, &vr, &verr) == 0;
         size_t vcount[3] = {0};
         for (size_t i = 0; verified && i < vr.n_checks; i++)
                 vcount[vr.checks[i].status]++;
@@ -326,7 +328,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                         _cleanup_free_ char *bn = xasprintf("%s_bytes", rows[i].name);
                         json_object_object_add(h, bn, ju64(BYTES(rows[i].v)));
                 }
-                json_object_object_add(h, "requested_by", am ? json_object_new_string(ht_tx_txid(applied)) : NULL);
+                json_object_object_add(h, "requested_by", applied ? json_object_new_string(ht_tx_txid(applied)) : NULL);
                 json_object_object_add(j, "hugepages", h);
 
                 json_object *vm = json_object_new_object(), *since = json_object_new_object();
@@ -390,14 +392,14 @@ int ht_cmd_status(const ht_cmd_opts *o) {
 
                 json_object_object_add(j, "last_transaction", last ? json_object_get(last) : NULL);
                 json_object *ap = NULL;
-                if (am) {
+                if (applied) {
                         ap = json_object_new_object();
                         json_object_object_add(ap, "txid", json_object_new_string(ht_tx_txid(applied)));
                         json_object_object_add(ap, "profile", ht_tx_profile(applied) ? json_object_new_string(ht_tx_profile(applied)) : NULL);
-                        const char *at = jget(am, "committed_at") ? jget(am, "committed_at") : jget(am, "created");
+                        const char *at = ht_tx_committed_at(applied) ? ht_tx_committed_at(applied) : ht_tx_created(applied);
                         json_object_object_add(ap, "time", at ? json_object_new_string(at) : NULL);
-                        json_object_object_add(ap, "boot_id", jget(am, "boot_id") ? json_object_new_string(jget(am, "boot_id")) : NULL);
-                        json_object_object_add(ap, "reboot_required", json_object_new_boolean(jbool(am, "reboot_required")));
+                        json_object_object_add(ap, "boot_id", ht_tx_boot_id(applied) ? json_object_new_string(ht_tx_boot_id(applied)) : NULL);
+                        json_object_object_add(ap, "reboot_required", json_object_new_boolean(ht_tx_reboot_required(applied)));
                 }
                 json_object_object_add(j, "applied", ap);
                 json_object_object_add(j, "boot_id", f->boot_id ? json_object_new_string(f->boot_id) : NULL);
@@ -451,7 +453,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                                        ht_tx_txid(applied),
                                        f->hugepages_total != HT_U64_UNKNOWN && f->hugepages_total < want
                                                ? ": short of it" : "");
-                        } else if (am)
+                        } else if (applied)
                                 printf("  %-30s none (profile %s sets no vm.nr_hugepages)\n", "asked for",
                                        ht_tx_profile(applied) ? ht_tx_profile(applied) : "-");
                 }
@@ -516,8 +518,8 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                                jget(last, "created") ? jget(last, "created") : "-");
                 else
                         printf("Last transaction: none in %s\n", c->state_dir);
-                if (am) {
-                        const char *at = jget(am, "committed_at") ? jget(am, "committed_at") : jget(am, "created");
+                if (applied) {
+                        const char *at = ht_tx_committed_at(applied) ? ht_tx_committed_at(applied) : ht_tx_created(applied);
                         printf("Applied profile:  %s (%s, %s)\n", ht_tx_profile(applied) ? ht_tx_profile(applied) : "-",
                                ht_tx_txid(applied), at ? at : "-");
                 } else

@@ -353,7 +353,8 @@ static int lex(parser *p) {
         free(p->tok.str);
         p->tok = (token){0};
 
-        while (p->pos < p->len && strchr(" \t\r\n", p->src[p->pos]))
+        while (p->pos < p->len && (p->src[p->pos] == ' ' || p->src[p->pos] == '\t' ||
+                                   p->src[p->pos] == '\r' || p->src[p->pos] == '\n'))
                 p->pos++;
         p->tok.pos = p->pos;
         if (p->pos >= p->len) {
@@ -396,25 +397,31 @@ static int lex(parser *p) {
                 if (r < 0)
                         return r;
         } else {
-                static const struct {
-                        const char *text;
-                        tok_type type;
-                } ops[] = {
-                        { "&&", T_AND }, { "||", T_OR }, { "==", T_EQ }, { "!=", T_NE },
-                        { "<=", T_LE }, { ">=", T_GE }, { "<", T_LT }, { ">", T_GT },
-                        { "!", T_NOT }, { "+", T_PLUS }, { "-", T_MINUS }, { "*", T_STAR },
-                        { "/", T_SLASH }, { "(", T_LPAREN }, { ")", T_RPAREN }, { ",", T_COMMA },
-                };
-                size_t i;
-                for (i = 0; i < ELEMENTSOF(ops); i++) {
-                        size_t n = strlen(ops[i].text);
-                        if (n <= rest && memcmp(s, ops[i].text, n) == 0) {
-                                p->tok.type = ops[i].type;
-                                p->tok.len = n;
-                                break;
-                        }
+                /* one switch, not a table search: plans lex about a
+                 * thousand tokens */
+                tok_type t = T_END;
+                size_t n = 1;
+                switch (c) {
+                case '&': if (c1 == '&') { t = T_AND; n = 2; } break;
+                case '|': if (c1 == '|') { t = T_OR; n = 2; } break;
+                case '=': if (c1 == '=') { t = T_EQ; n = 2; } break;
+                case '!': t = c1 == '=' ? T_NE : T_NOT; n = c1 == '=' ? 2 : 1; break;
+                case '<': t = c1 == '=' ? T_LE : T_LT; n = c1 == '=' ? 2 : 1; break;
+                case '>': t = c1 == '=' ? T_GE : T_GT; n = c1 == '=' ? 2 : 1; break;
+                case '+': t = T_PLUS; break;
+                case '-': t = T_MINUS; break;
+                case '*': t = T_STAR; break;
+                case '/': t = T_SLASH; break;
+                case '(': t = T_LPAREN; break;
+                case ')': t = T_RPAREN; break;
+                case ',': t = T_COMMA; break;
+                default: break;
                 }
-                if (i == ELEMENTSOF(ops)) {
+                if (t != T_END) {
+                        p->tok.type = t;
+                        p->tok.len = n;
+                }
+                if (t == T_END) {
                         if (c == '=')
                                 return fail(p, -EINVAL, p->pos, "unexpected '=' (use '==' to compare)");
                         if ((c == '&' && c1 != '&') || (c == '|' && c1 != '|'))
@@ -509,6 +516,18 @@ static int unknown_name(parser *p, const char *name, size_t pos) {
         return fail(p, -ENOENT, pos, "unknown name '%s'", name);
 }
 
+/* A token's text as a string: on the stack when short (names are looked
+ * up a hundred times a plan), else in *heap, which the caller frees. */
+static const char *tok_name(const parser *p, size_t pos, size_t len, char small[static 128], char **heap) {
+        *heap = NULL;
+        if (len < 128) {
+                memcpy(small, p->src + pos, len);
+                small[len] = 0;
+                return small;
+        }
+        return *heap = xstrndup(p->src + pos, len);
+}
+
 static int parse_name_value(parser *p, bool skip, val *ret) {
         size_t pos = p->tok.pos, len = p->tok.len;
         int r = lex(p);
@@ -518,7 +537,9 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
                 *ret = val_of(ht_value_null());
                 return 0;
         }
-        _cleanup_free_ char *name = xstrndup(p->src + pos, len);
+        char small[128];
+        _cleanup_free_ char *heap = NULL;
+        const char *name = tok_name(p, pos, len, small, &heap);
         ht_value v;
         r = lookup_name(p, name, &v);
         if (r == -ENOENT)
@@ -808,7 +829,9 @@ static const struct builtin {
 
 static int parse_call(parser *p, bool skip, val *ret) {
         size_t pos = p->tok.pos, len = p->tok.len;
-        _cleanup_free_ char *name = xstrndup(p->src + pos, len);
+        char small[128];
+        _cleanup_free_ char *heap = NULL;
+        const char *name = tok_name(p, pos, len, small, &heap);
         const struct builtin *f = NULL;
         for (size_t i = 0; i < ELEMENTSOF(builtins); i++)
                 if (streq(builtins[i].name, name))

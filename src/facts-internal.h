@@ -11,6 +11,9 @@
 /* Biggest file any fact source may be; a larger one is garbage. */
 #define HT_FACTS_MAX_FILE (4u << 20)
 
+/* The warning ht_facts_read gives when path cannot be read (r < 0), for
+ * sources read by another module (accounts.h). */
+void ht_facts_warn_read_error(const ht_context *c, ht_facts *f, const char *path, int r);
 /* Read a host file for a fact. On failure adds a warning (a missing file
  * only when required) and returns -errno; *ret is then untouched. */
 int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool required,
@@ -89,6 +92,8 @@ int ht_java_max_heap(const char *cmdline, size_t len, uint64_t *ret);
 /* The SIDs of an oratab (SID:ORACLE_HOME:Y|N lines). */
 void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
+/* The parts (HT_WORKLOAD_*) only, each with what it needs. */
+void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned parts);
 
 /* facts-mysql.c */
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);

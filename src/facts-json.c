@@ -36,8 +36,10 @@ static json_object *j_strv(char *const *l) {
         return l ? ht_strv_to_json(l) : NULL;
 }
 
+/* Every key here is a string literal (or ht_mysql_size_name()'s static
+ * names): json-c need not copy it and free the copy. */
 static void add(json_object *o, const char *key, json_object *v) {
-        json_object_object_add(o, key, v);
+        json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
 static json_object *kernel_json(const ht_facts *f) {
@@ -352,9 +354,9 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         return o;
 }
 
-json_object *ht_facts_workload_json(const ht_context *c) {
+json_object *ht_facts_workload_json(const ht_context *c, unsigned parts) {
         _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
-        ht_facts_collect_workload(c, f);
+        ht_facts_collect_workload_parts(c, f, parts);
         json_object *o = workload_json(f);
         /* for the resolver, which shows them with the plan and drops them */
         json_object *w = json_object_new_object();

@@ -12,6 +12,7 @@
 #include "accounts.h"
 #include "facts-internal.h"
 #include "facts.h"
+#include "format-meminfo.h"
 #include "format-jvm.h"
 #include "util.h"
 
@@ -91,53 +92,28 @@ static char *primary_group(const ht_context *c, const char *user) {
         uint32_t uid, gid;
         if (ht_account_user(c, user, &uid, &gid) < 0)
                 return NULL;
-        _cleanup_free_ char *buf = NULL;
-        if (ht_read_file(c, "/etc/group", HT_FACTS_MAX_FILE, &buf, NULL) < 0)
-                return NULL;
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 0; lines[i]; i++) {
-                _cleanup_strv_free_ char **fld = strv_split(lines[i], ":");
-                uint64_t g;
-                if (strv_length(fld) >= 3 && *fld[0] && parse_u64(fld[2], &g) == 0 && g == gid)
-                        return xstrdup(fld[0]);
-        }
-        return NULL;
+        return ht_account_group_name(c, gid);
 }
 
 /* MemTotal of /proc/meminfo in bytes, 0 unknown. */
 static uint64_t mem_total(const ht_context *c) {
-        _cleanup_free_ char *buf = NULL;
-        if (ht_read_file(c, "/proc/meminfo", 1 << 20, &buf, NULL) < 0)
+        ht_meminfo m;
+        if (ht_meminfo_read(c, &m) < 0)
                 return 0;
-        const char *p = strstr(buf, "MemTotal:");
-        uint64_t kb;
-        if (!p)
-                return 0;
-        p += strlen("MemTotal:");
-        while (*p == ' ' || *p == '\t')
-                p++;
-        _cleanup_free_ char *num = xstrndup(p, strspn(p, "0123456789"));
-        if (parse_u64(num, &kb) < 0 || kb > UINT64_MAX / 1024)
-                return 0;
-        return kb * 1024;
+        uint64_t kb = m.mem_total_kb;
+        ht_meminfo_done(&m);
+        return kb == HT_MEMINFO_UNKNOWN || kb > UINT64_MAX / 1024 ? 0 : kb * 1024;
 }
 
 /* Hugepagesize of /proc/meminfo in bytes, 2 MiB when unknown. */
 static uint64_t hugepage_size(const ht_context *c) {
-        _cleanup_free_ char *buf = NULL;
-        uint64_t kb;
-        if (ht_read_file(c, "/proc/meminfo", 1 << 20, &buf, NULL) == 0) {
-                const char *p = strstr(buf, "Hugepagesize:");
-                if (p) {
-                        p += strlen("Hugepagesize:");
-                        while (*p == ' ' || *p == '\t')
-                                p++;
-                        _cleanup_free_ char *num = xstrndup(p, strspn(p, "0123456789"));
-                        if (parse_u64(num, &kb) == 0 && kb > 0 && kb < (UINT64_C(1) << 32))
-                                return kb * 1024;
-                }
+        ht_meminfo m;
+        uint64_t kb = HT_MEMINFO_UNKNOWN;
+        if (ht_meminfo_read(c, &m) == 0) {
+                kb = m.hugepage_size_kb;
+                ht_meminfo_done(&m);
         }
-        return UINT64_C(2) << 20;
+        return kb > 0 && kb < (UINT64_C(1) << 32) ? kb * 1024 : UINT64_C(2) << 20;
 }
 
 /* Read one env variable's options into o; says in from where it came. */

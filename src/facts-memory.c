@@ -9,6 +9,7 @@
 
 #include "facts-internal.h"
 #include "facts.h"
+#include "format-meminfo.h"
 #include "util.h"
 
 #define MAX_WARNINGS_PER_FILE 3
@@ -32,80 +33,55 @@ static char **split_lines(const char *buf, bool *ret_truncated) {
 }
 
 void ht_facts_parse_meminfo(ht_facts *f, const char *buf, size_t len, const char *where) {
-        bool nul = ht_facts_check_nul(f, buf, len, where);
-        bool truncated;
-        _cleanup_strv_free_ char **lines = split_lines(buf, &truncated);
-        truncated = truncated || nul;
-        size_t n = strv_length(lines);
-        static const struct {
-                const char *key;
-                size_t off;
-        } fields[] = {
-                {"MemTotal", offsetof(ht_facts, mem_total_kb)},
-                {"MemFree", offsetof(ht_facts, mem_free_kb)},
-                {"MemAvailable", offsetof(ht_facts, mem_available_kb)},
-                {"PageTables", offsetof(ht_facts, page_tables_kb)},
-                {"SwapTotal", offsetof(ht_facts, swap_total_kb)},
-                {"HugePages_Total", offsetof(ht_facts, hugepages_total)},
-                {"HugePages_Free", offsetof(ht_facts, hugepages_free)},
-                {"HugePages_Rsvd", offsetof(ht_facts, hugepages_rsvd)},
-                {"HugePages_Surp", offsetof(ht_facts, hugepages_surp)},
-                {"Hugepagesize", offsetof(ht_facts, hugepage_default_kb)},
-        };
-        bool hugepage_lines = false;
+        ht_facts_check_nul(f, buf, len, where);
+        ht_meminfo m;
+        ht_meminfo_parse(buf, len, &m);
         unsigned bad = 0;
-        for (size_t i = 0; i < n; i++) {
-                char *line = lines[i];
-                if (truncated && i == n - 1) {
-                        ht_facts_warn(f, "%s:%zu: truncated line \"%.40s\", ignored", where, i + 1, line);
-                        break;
-                }
-                char *colon = strchr(line, ':');
-                if (!colon) {
-                        if (*strstrip(line) && ++bad <= MAX_WARNINGS_PER_FILE)
-                                ht_facts_warn(f, "%s:%zu: not a \"Key: value\" line, ignored", where, i + 1);
+        for (size_t i = 0; i < m.n_problems; i++) {
+                const ht_meminfo_problem *p = &m.problems[i];
+                if (p->kind == HT_MEMINFO_TRUNCATED)
+                        ht_facts_warn(f, "%s:%u: truncated line \"%.40s\", ignored", where, p->line, p->text);
+                else if (++bad > MAX_WARNINGS_PER_FILE)
                         continue;
-                }
-                *colon = 0;
-                const char *key = line;
-                if (startswith(key, "HugePages_") || streq(key, "Hugepagesize"))
-                        hugepage_lines = true;
-                size_t k;
-                for (k = 0; k < ELEMENTSOF(fields); k++)
-                        if (streq(key, fields[k].key))
-                                break;
-                if (k == ELEMENTSOF(fields))
-                        continue;
-                char *v = strstrip(colon + 1);
-                bool kb = endswith(v, " kB");
-                if (kb)
-                        v[strlen(v) - 3] = 0;
-                v = strstrip(v);
-                uint64_t x;
-                /* Sizes carry " kB", page counts do not: anything else is junk. */
-                bool want_kb = !startswith(key, "HugePages_");
-                if (kb != want_kb || !isdigit((unsigned char)*v) || parse_u64(v, &x) < 0 ||
-                    x > INT64_MAX) {
-                        if (++bad <= MAX_WARNINGS_PER_FILE)
-                                ht_facts_warn(f, "%s:%zu: %s has a garbled value, unknown", where, i + 1, key);
-                        continue;
-                }
-                *(uint64_t *)((char *)f + fields[k].off) = x;
+                else if (p->kind == HT_MEMINFO_NOT_KEY_VALUE)
+                        ht_facts_warn(f, "%s:%u: not a \"Key: value\" line, ignored", where, p->line);
+                else
+                        ht_facts_warn(f, "%s:%u: %s has a garbled value, unknown", where, p->line, p->key);
         }
         if (bad > MAX_WARNINGS_PER_FILE)
                 ht_facts_warn(f, "%s: %u more bad lines", where, bad - MAX_WARNINGS_PER_FILE);
+        static const struct {
+                size_t from, to;
+        } copy[] = {
+                {offsetof(ht_meminfo, mem_total_kb), offsetof(ht_facts, mem_total_kb)},
+                {offsetof(ht_meminfo, mem_free_kb), offsetof(ht_facts, mem_free_kb)},
+                {offsetof(ht_meminfo, mem_available_kb), offsetof(ht_facts, mem_available_kb)},
+                {offsetof(ht_meminfo, page_tables_kb), offsetof(ht_facts, page_tables_kb)},
+                {offsetof(ht_meminfo, swap_total_kb), offsetof(ht_facts, swap_total_kb)},
+                {offsetof(ht_meminfo, hugepages_total), offsetof(ht_facts, hugepages_total)},
+                {offsetof(ht_meminfo, hugepages_free), offsetof(ht_facts, hugepages_free)},
+                {offsetof(ht_meminfo, hugepages_rsvd), offsetof(ht_facts, hugepages_rsvd)},
+                {offsetof(ht_meminfo, hugepages_surp), offsetof(ht_facts, hugepages_surp)},
+                {offsetof(ht_meminfo, hugepage_size_kb), offsetof(ht_facts, hugepage_default_kb)},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(copy); i++) {
+                uint64_t v = *(const uint64_t *)((const char *)&m + copy[i].from);
+                if (v != HT_MEMINFO_UNKNOWN)
+                        *(uint64_t *)((char *)f + copy[i].to) = v;
+        }
 
         f->memory_known = f->mem_total_kb != HT_U64_UNKNOWN;
         if (!f->memory_known)
                 ht_facts_warn(f, "%s: no valid MemTotal, memory size unknown", where);
-        if (hugepage_lines)
+        if (m.hugepage_lines)
                 f->hugepages_supported = HT_YES;
-        else if (!truncated && f->memory_known)
+        else if (!m.truncated && f->memory_known)
                 /* Kernels without hugetlbfs (old Xen kernels) print no
                  * HugePages lines at all. A cut-short file proves nothing. */
                 f->hugepages_supported = HT_NO;
         if (f->hugepages_supported == HT_YES && f->hugepage_default_kb == HT_U64_UNKNOWN)
                 ht_facts_warn(f, "%s: HugePages lines without a valid Hugepagesize", where);
+        ht_meminfo_done(&m);
 }
 
 int ht_parse_bracketed(const char *s, char **ret) {

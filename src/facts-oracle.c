@@ -21,17 +21,7 @@
 
 /* The user name of uid from the root's /etc/passwd (never NSS), or NULL. */
 char *ht_facts_passwd_name(const ht_context *c, uint64_t uid) {
-        _cleanup_free_ char *buf = NULL;
-        if (ht_read_file(c, "/etc/passwd", HT_FACTS_MAX_FILE, &buf, NULL) < 0)
-                return NULL;
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 0; lines[i]; i++) {
-                _cleanup_strv_free_ char **fld = strv_split(lines[i], ":");
-                uint64_t u;
-                if (strv_length(fld) >= 3 && *fld[0] && parse_u64(fld[2], &u) == 0 && u == uid)
-                        return xstrdup(fld[0]);
-        }
-        return NULL;
+        return uid < UINT32_MAX ? ht_account_user_name(c, (uint32_t)uid) : NULL;
 }
 
 /* A path as Oracle writes it in IFILE= and SPFILE=: "?" is ORACLE_HOME. */

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "accounts.h"
 #include "facts-internal.h"
 #include "facts.h"
 #include "util.h"
@@ -156,69 +157,75 @@ void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char 
 
 /* The "oracle" user: uid from the root's /etc/passwd (never NSS). */
 static void collect_oracle_user(const ht_context *c, ht_facts *f) {
-        _cleanup_free_ char *buf = NULL;
-        size_t len;
-        if (ht_facts_read(c, f, "/etc/passwd", false, &buf, &len) < 0)
-                return;
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 0; lines[i]; i++) {
-                if (!startswith(lines[i], "oracle:"))
-                        continue;
-                /* name:x:uid:... — count colons: fields may be empty */
-                const char *p = lines[i];
-                for (int k = 0; k < 2 && p; k++) {
-                        p = strchr(p, ':');
-                        if (p)
-                                p++;
-                }
-                uint64_t uid;
-                if (!p)
-                        continue;
-                _cleanup_free_ char *num = xstrndup(p, strcspn(p, ":"));
-                f->oracle_user = xstrdup("oracle");
-                if (parse_u64(num, &uid) == 0 && uid < UINT32_MAX)
-                        f->oracle_uid = (int64_t)uid;
+        ht_passwd p;
+        int r = ht_passwd_read(c, &p);
+        if (r < 0) {
+                if (r != -ENOENT && r != -ENOTDIR)
+                        ht_facts_warn_read_error(c, f, "/etc/passwd", r);
                 return;
         }
+        const ht_passwd_entry *e = ht_passwd_by_name(&p, "oracle");
+        if (e) {
+                f->oracle_user = xstrdup(e->name);
+                f->oracle_uid = (int64_t)e->uid;
+        }
+        ht_passwd_done(&p);
 }
 
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {
+        ht_facts_collect_workload_parts(c, f, HT_WORKLOAD_ALL);
+}
+
+void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned parts) {
         f->workload_collected = true;
-        collect_oracle_user(c, f);
-        static const char *const oratabs[] = {"/etc/oratab", "/var/opt/oracle/oratab"};
-        for (size_t i = 0; i < ELEMENTSOF(oratabs) && !f->oratab; i++) {
-                char *buf;
-                size_t len;
-                if (ht_facts_read(c, f, oratabs[i], false, &buf, &len) < 0)
-                        continue;
-                f->oratab = xstrdup(oratabs[i]);
-                _cleanup_free_ char *d = ht_display_path(c, oratabs[i]);
-                ht_facts_parse_oratab(f, buf, len, d);
-                free(buf);
+        if (parts & HT_WORKLOAD_ORACLE) {
+                collect_oracle_user(c, f);
+                static const char *const oratabs[] = {"/etc/oratab", "/var/opt/oracle/oratab"};
+                for (size_t i = 0; i < ELEMENTSOF(oratabs) && !f->oratab; i++) {
+                        char *buf;
+                        size_t len;
+                        if (ht_facts_read(c, f, oratabs[i], false, &buf, &len) < 0)
+                                continue;
+                        f->oratab = xstrdup(oratabs[i]);
+                        _cleanup_free_ char *d = ht_display_path(c, oratabs[i]);
+                        ht_facts_parse_oratab(f, buf, len, d);
+                        free(buf);
+                }
+                /* whether a database runs: its ora_pmon_SID process */
+                if (f->oratab)
+                        parts |= HT_WORKLOAD_PROCESSES;
         }
 
-        static const char *const unit_dirs[] = {"/etc/systemd/system", "/usr/lib/systemd/system",
-                                                "/lib/systemd/system"};
-        static const char *const units[] = {"mysqld.service", "mariadb.service", "mysql.service"};
-        for (size_t d = 0; d < ELEMENTSOF(unit_dirs); d++)
-                for (size_t u = 0; u < ELEMENTSOF(units); u++) {
-                        _cleanup_free_ char *p = xasprintf("%s/%s", unit_dirs[d], units[u]);
-                        if (ht_exists(c, p))
-                                strv_push(&f->mysql_units, p);
-                }
-        static const char *const bins[] = {"/usr/sbin/mysqld", "/usr/sbin/mariadbd", "/usr/libexec/mysqld",
-                                           "/usr/libexec/mariadbd"};
-        for (size_t i = 0; i < ELEMENTSOF(bins); i++)
-                if (ht_exists(c, bins[i]))
-                        strv_push(&f->mysql_binaries, bins[i]);
+        if (parts & HT_WORKLOAD_MYSQL) {
+                static const char *const unit_dirs[] = {"/etc/systemd/system", "/usr/lib/systemd/system",
+                                                        "/lib/systemd/system"};
+                static const char *const units[] = {"mysqld.service", "mariadb.service", "mysql.service"};
+                for (size_t d = 0; d < ELEMENTSOF(unit_dirs); d++)
+                        for (size_t u = 0; u < ELEMENTSOF(units); u++) {
+                                _cleanup_free_ char *p = xasprintf("%s/%s", unit_dirs[d], units[u]);
+                                if (ht_exists(c, p))
+                                        strv_push(&f->mysql_units, p);
+                        }
+                static const char *const bins[] = {"/usr/sbin/mysqld", "/usr/sbin/mariadbd", "/usr/libexec/mysqld",
+                                                   "/usr/libexec/mariadbd"};
+                for (size_t i = 0; i < ELEMENTSOF(bins); i++)
+                        if (ht_exists(c, bins[i]))
+                                strv_push(&f->mysql_binaries, bins[i]);
+        }
 
-        collect_processes(c, f);
+        if (parts & (HT_WORKLOAD_MYSQL | HT_WORKLOAD_JVM))
+                parts |= HT_WORKLOAD_PROCESSES;
+        if (parts & HT_WORKLOAD_PROCESSES)
+                collect_processes(c, f);
         size_t n0 = strv_length(f->warnings);
-        ht_facts_collect_oracle(c, f);
+        if (parts & HT_WORKLOAD_ORACLE)
+                ht_facts_collect_oracle(c, f);
         size_t n1 = strv_length(f->warnings);
-        ht_facts_collect_mysql_config(c, f);
+        if (parts & HT_WORKLOAD_MYSQL)
+                ht_facts_collect_mysql_config(c, f);
         size_t n2 = strv_length(f->warnings);
-        ht_facts_collect_jvm(c, f);
+        if (parts & HT_WORKLOAD_JVM)
+                ht_facts_collect_jvm(c, f);
         size_t n3 = strv_length(f->warnings);
         for (size_t i = n0; i < n3; i++)
                 strv_push(i < n1 ? &f->oracle_warnings : i < n2 ? &f->mysql_warnings : &f->jvm_warnings,

@@ -111,7 +111,7 @@ const char *ht_bootloader_kind_to_string(ht_bootloader_kind k) {
         return "none";
 }
 
-static void warn_read_error(const ht_context *c, ht_facts *f, const char *path, int r) {
+void ht_facts_warn_read_error(const ht_context *c, ht_facts *f, const char *path, int r) {
         _cleanup_free_ char *d = ht_display_path(c, path);
         if (r == -EXDEV)
                 ht_facts_warn(f, "%s: a symlink leads out of the root, not followed", d);
@@ -130,7 +130,7 @@ int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool requi
         int r = ht_read_file(c, path, HT_FACTS_MAX_FILE, &s, &len);
         if (r < 0) {
                 if (required || (r != -ENOENT && r != -ENOTDIR))
-                        warn_read_error(c, f, path, r);
+                        ht_facts_warn_read_error(c, f, path, r);
                 return r;
         }
         if (ret_len)

@@ -337,8 +337,18 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error);
 /* The facts as a JSON tree with the field names of DESIGN.md
  * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */
 json_object *ht_facts_to_json(const ht_facts *f);
-/* The "workload" group of the facts JSON, collected now. */
-json_object *ht_facts_workload_json(const ht_context *c);
+/* Parts of the workload facts: a plan collects only those its
+ * expressions name (facts.workload.oracle.* reads no MySQL file). */
+enum {
+        HT_WORKLOAD_ORACLE = 1 << 0,
+        HT_WORKLOAD_MYSQL = 1 << 1,
+        HT_WORKLOAD_JVM = 1 << 2,
+        HT_WORKLOAD_PROCESSES = 1 << 3,
+        HT_WORKLOAD_ALL = (1 << 4) - 1,
+};
+/* The "workload" group of the facts JSON, its parts collected now; the
+ * parts not asked for read as empty and must not be looked at. */
+json_object *ht_facts_workload_json(const ht_context *c, unsigned parts);
 
 /* Look a dotted name ("memory.total_kb") up in a facts JSON tree. Returns
  * the borrowed node or NULL when the name does not exist. A name that

@@ -13,6 +13,7 @@
 #include "fault.h"
 #include "fileio.h"
 #include "journal.h"
+#include "settings-json.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -493,6 +494,25 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                         BAD("%s: not an object", objects[i]);
         if (json_object_object_get_ex(m, "expected", &o) && o && !json_object_is_type(o, json_type_array))
                 BAD("expected: not an array");
+        if (json_object_object_get_ex(m, "offline", &o) && o && !json_object_is_type(o, json_type_boolean))
+                BAD("offline: not a boolean");
+        const char *strings[] = {"boot_id", "committed_at"};
+        for (size_t i = 0; i < ELEMENTSOF(strings); i++)
+                if (json_object_object_get_ex(m, strings[i], &o) && o && !json_object_is_type(o, json_type_string))
+                        BAD("%s: not a string", strings[i]);
+        json_object *info;
+        if (json_object_object_get_ex(m, "info", &info) && info) {
+                if (json_object_object_get_ex(info, "profile_file", &o) && o &&
+                    !json_object_is_type(o, json_type_string))
+                        BAD("info.profile_file: not a string");
+                if (json_object_object_get_ex(info, "set", &o) && o) {
+                        if (!json_object_is_type(o, json_type_array))
+                                BAD("info.set: not an array");
+                        for (size_t i = 0; i < json_object_array_length(o); i++)
+                                if (!json_object_is_type(json_object_array_get_idx(o, i), json_type_string))
+                                        BAD("info.set[%zu]: not a string", i);
+                }
+        }
         if (json_object_object_get_ex(m, "reverts", &o)) {
                 if (!json_object_is_type(o, json_type_array))
                         BAD("reverts: not an array");
@@ -731,6 +751,10 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 boot_id = NULL;
         }
         json_object_object_add(m, "boot_id", jstr(boot_id));
+        /* an image's apply: its first boot is a boot since, though no
+         * boot id was there to record */
+        if (!ht_context_root_live(c))
+                json_object_object_add(m, "offline", json_object_new_boolean(true));
         json_object_object_add(m, "params", params ? json_object_get(params) : json_object_new_object());
         json_object_object_add(m, "facts", facts ? json_object_get(facts) : json_object_new_object());
         json_object_object_add(m, "reboot_required", json_object_new_boolean(false));
@@ -1808,6 +1832,76 @@ size_t ht_tx_n_items(const ht_tx *tx) {
         return items ? json_object_array_length(items) : 0;
 }
 
-json_object *ht_tx_manifest(const ht_tx *tx) {
-        return tx->m;
+void ht_tx_get_item(const ht_tx *tx, size_t i, ht_tx_item *ret) {
+        item it;
+        tx_item(tx, i, &it);
+        *ret = (ht_tx_item){
+                .kind = it.file ? HT_TX_ITEM_FILE : HT_TX_ITEM_RUNTIME,
+                .backend = it.backend,
+                .path = it.path,
+                .key = it.key,
+                .done = it.done,
+                .prior_existed = it.file && it.prior_existed,
+                .new_existed = it.file && it.new_existed,
+                .generated = it.generated,
+                .new_sha256 = it.file && it.new_existed ? it.new_sha : NULL,
+                .prior_value = it.prior_value,
+                .new_value = it.new_value,
+        };
+}
+
+const char *ht_tx_created(const ht_tx *tx) {
+        return get_str(tx->m, "created");
+}
+
+const char *ht_tx_committed_at(const ht_tx *tx) {
+        return get_str(tx->m, "committed_at");
+}
+
+bool ht_tx_reboot_required(const ht_tx *tx) {
+        json_object *v;
+        return json_object_object_get_ex(tx->m, "reboot_required", &v) && v && json_object_get_boolean(v);
+}
+
+const char *ht_tx_boot_id(const ht_tx *tx) {
+        return get_str(tx->m, "boot_id");
+}
+
+bool ht_tx_offline(const ht_tx *tx) {
+        json_object *v;
+        return json_object_object_get_ex(tx->m, "offline", &v) && v && json_object_get_boolean(v);
+}
+
+static json_object *info_of(const ht_tx *tx) {
+        json_object *info = NULL;
+        json_object_object_get_ex(tx->m, "info", &info);
+        return info;
+}
+
+const char *ht_tx_profile_file(const ht_tx *tx) {
+        return get_str(info_of(tx), "profile_file");
+}
+
+char **ht_tx_set_args(const ht_tx *tx) {
+        json_object *info = info_of(tx), *sets;
+        if (!info || !json_object_object_get_ex(info, "set", &sets) || !json_object_is_type(sets, json_type_array))
+                return NULL;
+        char **l = NULL;
+        size_t n = json_object_array_length(sets);
+        l = xcalloc(n + 1, sizeof(char *));
+        for (size_t i = 0; i < n; i++)
+                l[i] = xstrdup(json_object_get_string(json_object_array_get_idx(sets, i)));
+        return l;
+}
+
+bool ht_tx_has_param(const ht_tx *tx, const char *name) {
+        json_object *params;
+        return json_object_object_get_ex(tx->m, "params", &params) && params &&
+               json_object_object_get_ex(params, name, NULL);
+}
+
+int ht_tx_expected(const ht_tx *tx, ht_resolved **ret) {
+        json_object *expected = NULL;
+        json_object_object_get_ex(tx->m, "expected", &expected);
+        return ht_settings_from_json(expected, ht_tx_profile(tx), ret);
 }

@@ -7,6 +7,7 @@
 
 #include "context.h"
 #include "expr.h"
+#include "format-accounts.h"
 #include "profile.h"
 
 /* Profile and rule files are small; anything bigger is a mistake. */
@@ -176,8 +177,9 @@ typedef struct ht_resolver {
         /* The host files behind the facts (and parameters) the expression
          * being evaluated read: a fact NAME with a NAME_from beside it. */
         char **fact_from;
-        char *group_file;     /* /etc/group, read on first use */
-        bool group_file_read;
+        ht_group groups;      /* /etc/group, read on first use */
+        bool groups_read;
+        unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
 } ht_resolver;
 
 /* profile.c */

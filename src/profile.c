@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "accounts.h"
 #include "backend.h"
 #include "profile-builtin.h"
 #include "profile-internal.h"
@@ -281,16 +282,76 @@ static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
         return 0;
 }
 
+/* The part of the workload facts a dotted name needs:
+ * workload.oracle.*, workload.warnings.oracle, ... read only that
+ * workload's files; anything else ("workload", workload.processes) all. */
+static unsigned workload_part(const char *dotted) {
+        static const struct {
+                const char *name;
+                unsigned part;
+        } parts[] = {
+                {"oracle", HT_WORKLOAD_ORACLE},
+                {"mysql", HT_WORKLOAD_MYSQL},
+                {"jvm", HT_WORKLOAD_JVM},
+        };
+        const char *g = startswith(dotted, "workload.warnings.") ? dotted + 18
+                        : startswith(dotted, "workload.")        ? dotted + 9
+                                                                 : NULL;
+        if (!g)
+                return HT_WORKLOAD_ALL;
+        size_t n = strcspn(g, ".");
+        for (size_t i = 0; i < ELEMENTSOF(parts); i++)
+                if (strlen(parts[i].name) == n && strncmp(g, parts[i].name, n) == 0)
+                        return parts[i].part;
+        return HT_WORKLOAD_ALL;
+}
+
+static void load_workload(ht_resolver *r, const char *dotted) {
+        /* facts that came with their workload part (collected with it, or
+         * a --facts file) are kept as they are */
+        if (!r->workload_parts && json_object_object_get_ex(r->facts, "workload", NULL))
+                r->workload_parts = HT_WORKLOAD_ALL;
+        unsigned want = workload_part(dotted);
+        if ((want & r->workload_parts) == want)
+                return;
+        json_object *have = NULL;
+        if (want == HT_WORKLOAD_ALL || !r->workload_parts ||
+            !json_object_object_get_ex(r->facts, "workload", &have)) {
+                /* all of it read anew: what was read before is replaced */
+                if (r->workload_parts)
+                        want = HT_WORKLOAD_ALL;
+                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c, want));
+                r->workload_parts |= want;
+                return;
+        }
+        json_object *fresh = ht_facts_workload_json(r->c, want);
+        /* one more workload beside those read before: its group and its
+         * warnings move into the tree the resolver has */
+        static const char *const groups[] = {"oracle", "mysql", "jvm"};
+        json_object *ws_have = NULL, *ws_fresh = NULL;
+        json_object_object_get_ex(have, "warnings", &ws_have);
+        json_object_object_get_ex(fresh, "warnings", &ws_fresh);
+        for (size_t i = 0; i < ELEMENTSOF(groups); i++) {
+                if (!(want & (1u << i)))
+                        continue;
+                json_object *o = NULL;
+                if (json_object_object_get_ex(fresh, groups[i], &o))
+                        json_object_object_add(have, groups[i], json_object_get(o));
+                if (ws_have && ws_fresh && json_object_object_get_ex(ws_fresh, groups[i], &o))
+                        json_object_object_add(ws_have, groups[i], json_object_get(o));
+        }
+        json_object_put(fresh);
+        r->workload_parts |= want;
+}
+
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
         /* Plans collect no workload facts up front (HT_FACTS_HOST): an
          * expression that names them has them read now. */
         if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&
-            json_object_is_type(r->facts, json_type_object) &&
-            !json_object_object_get_ex(r->facts, "workload", NULL)) {
-                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c));
-        }
+            json_object_is_type(r->facts, json_type_object))
+                load_workload(r, dotted);
         /* What reading a workload's files found wrong (a database left
          * out, a file not read) is shown by the plans that use its facts:
          * workload.warnings.oracle for facts.workload.oracle.*, ... */
@@ -448,27 +509,14 @@ static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
                 *ret = ht_value_null();
                 return 0;
         }
-        if (!r->group_file_read) {
-                r->group_file_read = true;
-                if (r->c && ht_read_file(r->c, "/etc/group", 4 * 1024 * 1024, &r->group_file, NULL) < 0)
-                        r->group_file = NULL;
+        if (!r->groups_read) {
+                r->groups_read = true;
+                /* unreadable: no group is known, as with an empty file */
+                if (!r->c || ht_group_read(r->c, &r->groups) < 0)
+                        r->groups = (ht_group){0};
         }
-        *ret = ht_value_null();
-        size_t want = strlen(name.str);
-        for (const char *l = r->group_file; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
-                /* name:password:gid:members */
-                size_t len = strcspn(l, "\n");
-                const char *f1 = memchr(l, ':', len);
-                const char *f2 = f1 ? memchr(f1 + 1, ':', len - (f1 + 1 - l)) : NULL;
-                const char *f3 = f2 ? memchr(f2 + 1, ':', len - (f2 + 1 - l)) : NULL;
-                if (!f3 || (size_t)(f1 - l) != want || strncmp(l, name.str, want) != 0)
-                        continue;
-                _cleanup_free_ char *gid_text = xstrndup(f2 + 1, f3 - (f2 + 1));
-                uint64_t gid;
-                if (parse_u64(gid_text, &gid) == 0 && gid <= UINT32_MAX)
-                        *ret = ht_value_int((int64_t)gid);
-                break;
-        }
+        const ht_group_entry *g = ht_group_by_name(&r->groups, name.str);
+        *ret = g ? ht_value_int((int64_t)g->gid) : ht_value_null();
         ht_value_done(&name);
         return 0;
 }
@@ -891,6 +939,12 @@ bad:
 /* A key field: a string (or a number) that must be known. */
 int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
                          const char *field, char **ret, char **ret_error) {
+        /* most keys are literal strings: no copy, and the label for
+         * messages only when there is one to give */
+        if (sp->kind == HT_SPEC_LIT && sp->lit.type == HT_VAL_STR) {
+                *ret = xstrdup(sp->lit.str ? sp->lit.str : "");
+                return 0;
+        }
         _cleanup_free_ char *w = xasprintf("%s: %s", what, field);
         ht_value v = {0};
         int k = ht_spec_eval(r, sp, e->file, e->line, w, &v, ret_error);
@@ -1367,7 +1421,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->candidates);
         strv_free(r->param_stack);
         strv_free(r->fact_from);
-        free(r->group_file);
+        ht_group_done(&r->groups);
 }
 
 static int param_cmp(const void *a, const void *b) {

@@ -40,68 +40,73 @@ static char *file_diff(const ht_file_edit *f) {
         return d ? d : xstrdup("");
 }
 
+/* The keys are string literals: json-c need not copy them. */
+static void add(json_object *o, const char *key, json_object *v) {
+        json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
 json_object *ht_plan_to_json(const ht_plan *p) {
         json_object *o = json_object_new_object();
-        json_object_object_add(o, "profile", jstr(p->profile));
-        json_object_object_add(o, "changed", json_object_new_boolean(ht_plan_changed(p)));
-        json_object_object_add(o, "reboot_required", json_object_new_boolean(p->reboot_required));
-        json_object_object_add(o, "offline", json_object_new_boolean(p->offline));
+        add(o, "profile", jstr(p->profile));
+        add(o, "changed", json_object_new_boolean(ht_plan_changed(p)));
+        add(o, "reboot_required", json_object_new_boolean(p->reboot_required));
+        add(o, "offline", json_object_new_boolean(p->offline));
 
         json_object *changes = json_object_new_array();
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
                 json_object *e = json_object_new_object();
-                json_object_object_add(e, "backend", json_object_new_string(ht_backend_id_to_string(c->backend)));
-                json_object_object_add(e, "key", jstr(c->key));
-                json_object_object_add(e, "current", jstr(c->current));
-                json_object_object_add(e, "desired", jstr(c->desired));
-                json_object_object_add(e, "runtime", json_object_new_boolean(c->runtime));
-                json_object_object_add(e, "reboot_required", json_object_new_boolean(c->reboot_required));
-                json_object_object_add(e, "outcome", json_object_new_string(outcome_name(c->outcome)));
+                add(e, "backend", json_object_new_string(ht_backend_id_to_string(c->backend)));
+                add(e, "key", jstr(c->key));
+                add(e, "current", jstr(c->current));
+                add(e, "desired", jstr(c->desired));
+                add(e, "runtime", json_object_new_boolean(c->runtime));
+                add(e, "reboot_required", json_object_new_boolean(c->reboot_required));
+                add(e, "outcome", json_object_new_string(outcome_name(c->outcome)));
                 if (c->path)
-                        json_object_object_add(e, "path", jstr(c->path));
+                        add(e, "path", jstr(c->path));
                 if (c->source)
-                        json_object_object_add(e, "source", jstr(c->source));
+                        add(e, "source", jstr(c->source));
                 if (c->note)
-                        json_object_object_add(e, "note", jstr(c->note));
-                json_object_object_add(e, "bound", json_object_new_string(ht_bound_to_string(c->bound)));
+                        add(e, "note", jstr(c->note));
+                add(e, "bound", json_object_new_string(ht_bound_to_string(c->bound)));
                 if (c->bound_value)
-                        json_object_object_add(e, "bound_value", jstr(c->bound_value));
+                        add(e, "bound_value", jstr(c->bound_value));
                 json_object_array_add(changes, e);
         }
-        json_object_object_add(o, "changes", changes);
+        add(o, "changes", changes);
 
         json_object *files = json_object_new_array();
         for (size_t i = 0; i < p->n_files; i++) {
                 const ht_file_edit *f = &p->files[i];
                 json_object *e = json_object_new_object();
-                json_object_object_add(e, "path", jstr(f->path));
-                json_object_object_add(e, "backend", json_object_new_string(ht_backend_id_to_string(f->backend)));
-                json_object_object_add(e, "action", json_object_new_string(!f->old_content ? "create" :
+                add(e, "path", jstr(f->path));
+                add(e, "backend", json_object_new_string(ht_backend_id_to_string(f->backend)));
+                add(e, "action", json_object_new_string(!f->old_content ? "create" :
                                                                            !f->new_content ? "remove" : "modify"));
                 char *d = file_diff(f);
-                json_object_object_add(e, "diff", json_object_new_string(d));
+                add(e, "diff", json_object_new_string(d));
                 free(d);
                 /* Ansible's diff mode wants before/after texts. */
-                json_object_object_add(e, "before", json_object_new_string_len(f->old_content ? f->old_content : "", (int)f->old_len));
-                json_object_object_add(e, "after", json_object_new_string_len(f->new_content ? f->new_content : "", (int)f->new_len));
+                add(e, "before", json_object_new_string_len(f->old_content ? f->old_content : "", (int)f->old_len));
+                add(e, "after", json_object_new_string_len(f->new_content ? f->new_content : "", (int)f->new_len));
                 json_object_array_add(files, e);
         }
-        json_object_object_add(o, "files", files);
+        add(o, "files", files);
 
         json_object *actions = json_object_new_array();
         for (size_t i = 0; i < p->n_actions; i++) {
                 json_object *e = json_object_new_object();
-                json_object_object_add(e, "action", jstr(p->actions[i].action));
+                add(e, "action", jstr(p->actions[i].action));
                 if (p->actions[i].argv)
-                        json_object_object_add(e, "argv", ht_strv_to_json(p->actions[i].argv));
-                json_object_object_add(e, "description", jstr(p->actions[i].description));
+                        add(e, "argv", ht_strv_to_json(p->actions[i].argv));
+                add(e, "description", jstr(p->actions[i].description));
                 json_object_array_add(actions, e);
         }
-        json_object_object_add(o, "actions", actions);
-        json_object_object_add(o, "skipped", ht_skips_to_json(&p->skipped));
-        json_object_object_add(o, "warnings", ht_strv_to_json(p->warnings));
-        json_object_object_add(o, "errors", ht_strv_to_json(p->errors));
+        add(o, "actions", actions);
+        add(o, "skipped", ht_skips_to_json(&p->skipped));
+        add(o, "warnings", ht_strv_to_json(p->warnings));
+        add(o, "errors", ht_strv_to_json(p->errors));
         return o;
 }
 

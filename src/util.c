@@ -47,10 +47,30 @@ char *xstrndup(const char *s, size_t n) {
 
 /* Whether FMT uses only %s, %c, %d, %u and %%: the conversions of the
  * labels and keys built on every run, which join_simple() formats. */
+/* The length modifiers join_simple() takes before d and u: none, l,
+ * ll and z (PRId64 and PRIu64 are l on this ABI). */
+static size_t int_modifier(const char *p, int *size) {
+        if (p[0] == 'l' && p[1] == 'l') {
+                *size = 2;
+                return 2;
+        }
+        if (p[0] == 'l' || p[0] == 'z') {
+                *size = p[0] == 'z' ? 3 : 1;
+                return 1;
+        }
+        *size = 0;
+        return 0;
+}
+
 static bool simple_format(const char *fmt) {
-        for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 2, '%'))
-                if (!strchr("scdu%", p[1]) || !p[1])
+        for (const char *p = strchr(fmt, '%'); p;) {
+                int size;
+                size_t m = int_modifier(p + 1, &size);
+                char conv = p[1 + m];
+                if (!conv || !strchr(m ? "du" : "scdu%", conv))
                         return false;
+                p = strchr(p + 2 + m, '%');
+        }
         return true;
 }
 
@@ -75,6 +95,40 @@ static char *join_simple(const char *fmt, va_list ap) {
                 strbuf_appendn(&b, p, pct - p);
                 if (!*pct)
                         break;
+                int size;
+                size_t m = int_modifier(pct + 1, &size);
+                if (m) {
+                        /* simple_format() let only d and u follow a modifier */
+                        bool is_signed = pct[1 + m] == 'd';
+                        long long sv = 0;
+                        unsigned long long uv = 0;
+                        switch (size) {
+                        case 1:
+                                if (is_signed)
+                                        sv = va_arg(ap, long);
+                                else
+                                        uv = va_arg(ap, unsigned long);
+                                break;
+                        case 2:
+                                if (is_signed)
+                                        sv = va_arg(ap, long long);
+                                else
+                                        uv = va_arg(ap, unsigned long long);
+                                break;
+                        default:
+                                if (is_signed)
+                                        sv = va_arg(ap, ssize_t);
+                                else
+                                        uv = va_arg(ap, size_t);
+                        }
+                        if (is_signed)
+                                append_unsigned(&b, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv,
+                                                sv < 0);
+                        else
+                                append_unsigned(&b, uv, false);
+                        p = pct + 2 + m;
+                        continue;
+                }
                 switch (pct[1]) {
                 case 's': {
                         const char *a = va_arg(ap, const char *);

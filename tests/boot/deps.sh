@@ -3,7 +3,8 @@
 # Idempotent: installs only what is missing, so CI can call it every run.
 set -eu
 
-PKGS="qemu-system-x86 qemu-utils mmdebstrap grub-pc-bin grub2-common fdisk e2fsprogs"
+# jq and systemd (systemctl --root, systemd-tmpfiles --root): image-offline.sh
+PKGS="qemu-system-x86 qemu-utils mmdebstrap grub-pc-bin grub2-common fdisk e2fsprogs jq systemd"
 APT_OPTS="-o DPkg::Lock::Timeout=600 -o Acquire::Retries=3"
 
 missing=

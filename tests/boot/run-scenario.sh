@@ -12,6 +12,9 @@
 # ./hosttune), HT_PKGDATADIR, HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
 # default 480 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
 # HT_BOOT_SETS, HT_VERIFY_MESSAGE_ID are passed to the guest scripts.
+# HT_BOOT_DISK (a raw disk image) is booted instead of the cached image,
+# through a throwaway overlay too, and HT_BOOT_INPUT (a directory) goes to
+# the payload as input/: image-offline.sh boots its tuned image so.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +22,9 @@ NAME=${1:?usage: run-scenario.sh NAME}
 SCEN=$BOOT_DIR/scenarios/$NAME
 [ -f "$SCEN/apply.sh" ] || die "no scenario $NAME (no $SCEN/apply.sh)"
 [ "$(id -u)" = 0 ] || die "needs root"
+if [ -f "$SCEN/needs-disk" ] && [ -z "${HT_BOOT_DISK:-}" ]; then
+        die "scenario $NAME boots a prepared disk: run it with tests/boot/image-offline.sh"
+fi
 HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
 UNIT_IN=$TOP_SRCDIR/packaging/systemd/hosttune-verify.service.in
 TMPFILES=$TOP_SRCDIR/packaging/tmpfiles/hosttune.conf
@@ -44,6 +50,7 @@ mkdir -p "$PL/scenarios"
 cp "$BOOT_DIR/scenarios/lib.sh" "$PL/lib.sh"
 for d in "$BOOT_DIR"/scenarios/*/; do cp -r "$d" "$PL/scenarios/"; done
 ln -s "scenarios/$NAME" "$PL/scenario"
+if [ -n "${HT_BOOT_INPUT:-}" ]; then cp -r "$HT_BOOT_INPUT" "$PL/input"; fi
 # The unit and tmpfiles entry as a package installs them (binary in /usr/sbin).
 sed 's|@sbindir[@]|/usr/sbin|g' "$UNIT_IN" >"$PL/hosttune-verify.service"
 cp "$TMPFILES" "$PL/hosttune.tmpfiles"
@@ -71,7 +78,11 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
         done
 } >"$PL/env"
 make_payload "$PL" "$WORK/payload.img"
-qemu-img create -q -f qcow2 -b "$IMG/base.qcow2" -F qcow2 "$WORK/disk.qcow2"
+if [ -n "${HT_BOOT_DISK:-}" ]; then
+        qemu-img create -q -f qcow2 -b "$(realpath "$HT_BOOT_DISK")" -F raw "$WORK/disk.qcow2"
+else
+        qemu-img create -q -f qcow2 -b "$IMG/base.qcow2" -F qcow2 "$WORK/disk.qcow2"
+fi
 
 # --- the boots -----------------------------------------------------------
 t0=$(now)

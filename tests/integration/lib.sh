@@ -77,6 +77,15 @@ copy_host() {
         chmod -R u+rwX,go+rX,go-w "$ch_dir/host-$1"
         printf '%s\n' "$ch_dir/host-$1"
 }
+# offline_image NAME FIXTURE: a copy of the fixture host without proc/
+# and sys/ (an image that has never booted) in $tmp/NAME, with the modes
+# copy_host gives; prints its path
+offline_image() {
+        mkdir -p "$tmp/$1"
+        (cd "$HOSTS/$2" && tar cf - --exclude=./proc --exclude=./sys .) | (cd "$tmp/$1" && tar xf -)
+        chmod -R u+rwX,go+rX,go-w "$tmp/$1"
+        printf '%s\n' "$tmp/$1"
+}
 # user_dir: sets $udir to a scratch directory that the unprivileged user
 # the tests run hosttune as (uid 65534, through setpriv) can reach: $tmp,
 # opened to 0755, when every directory above it lets that user through;

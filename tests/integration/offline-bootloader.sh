@@ -17,12 +17,6 @@ H=$(cd "$HOSTS" && pwd)
 P=$(cd "$PROFILES" && pwd)
 R=$(cd "$top_srcdir/rules" && pwd)
 
-# image NAME FIXTURE: a copy of the fixture without proc/ and sys/
-image() {
-        mkdir -p "$tmp/$1"
-        (cd "$H/$2" && tar cf - --exclude=./proc --exclude=./sys .) | (cd "$tmp/$1" && tar xf -)
-        printf '%s\n' "$tmp/$1"
-}
 # a listing of the tree with checksums and modes: what "as it was" means
 snapshot() { (cd "$1" && find . -path ./var/lib/hosttune -prune -o -path ./run -prune -o -print | sort |
         while read -r f; do if [ -f "$f" ]; then sha256sum "$f"; else echo "dir $f"; fi; done); }
@@ -57,7 +51,7 @@ ran_nothing() { # NAME
 }
 
 # ---- an image with /etc/default/grub and grub.cfg (debian12-kvm) -----------
-I=$(image img debian12-kvm)
+I=$(offline_image img debian12-kvm)
 scratch "$I"
 # and with grub-mkconfig of its own, which records a run too
 mkdir -p "$I/usr/sbin"
@@ -98,7 +92,7 @@ same_as "grub image: rollback gives grub.cfg and the rest back byte for byte" "$
 ran_nothing "grub image: rollback ran no GRUB tool"
 
 # ---- an image with /etc/default/grub and no grub.cfg yet ---------------------
-N=$(image nocfg debian12-kvm)
+N=$(offline_image nocfg debian12-kvm)
 scratch "$N"
 rm -f "$N/boot/grub/grub.cfg"
 run 2 "no grub.cfg: plan" --root "$N" $PR --json plan thp
@@ -109,7 +103,7 @@ check "no grub.cfg: the plan says who generates it" true \
 ran_nothing "no grub.cfg: no GRUB tool ran"
 
 # ---- a Debian image before grub-pc: no /etc/default/grub, no grub.cfg -------
-D=$(image debootstrap debian12-kvm)
+D=$(offline_image debootstrap debian12-kvm)
 scratch "$D"
 rm -rf "$D/etc/default/grub" "$D/boot/grub"
 snapshot "$D" >"$tmp/pristine-d"
@@ -153,7 +147,7 @@ if [ -f "$TEMPLATE" ]; then
         check "sh, after grub-pc installs /etc/default/grub from its template: the word and the template's quiet" \
                 " transparent_hugepage=never|quiet" "$(source_like_mkconfig "$tmp/with-template" 2>/dev/null)"
         # and hosttune, asked again once that file is there, keeps it as it is
-        W=$(image grubpc-later debian12-kvm)
+        W=$(offline_image grubpc-later debian12-kvm)
         scratch "$W"
         rm -rf "$W/etc/default" "$W/boot/grub"
         cp -R "$tmp/with-template" "$W/etc/default"
@@ -205,7 +199,7 @@ check "debootstrap: rollback does not ask for a reboot" "" "$(grep -i reboot "$t
 same_as "debootstrap: rollback removes hosttune.cfg, the image as it was" "$tmp/pristine-d" "$D"
 
 # ---- an image of a layout hosttune does not know (Oracle Linux, no GRUB) ---
-U=$(image unknown ol8-bls)
+U=$(offline_image unknown ol8-bls)
 scratch "$U"
 rm -rf "$U/boot" "$U/etc/default/grub" "$U/etc/kernel/cmdline"
 run 2 "unknown layout: plan" --root "$U" $PR --json plan thp
@@ -241,7 +235,7 @@ run 0 "kernel-install: rollback" --root "$U" rollback
 same_as "kernel-install: rollback restores /etc/kernel/cmdline byte for byte" "$tmp/pristine-u" "$U"
 
 # ---- a failed apply: changed false, the image as it was --------------------
-F=$(image failing debian12-kvm)
+F=$(offline_image failing debian12-kvm)
 scratch "$F"
 # a directory others may write on the way to grub.cfg: apply refuses to
 # write there after it wrote the files before it, and rolls back

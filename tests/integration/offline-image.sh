@@ -13,12 +13,6 @@ H=$(cd "$HOSTS" && pwd)
 P=$(cd "$PROFILES" && pwd)
 R=$(cd "$top_srcdir/rules" && pwd)
 
-# image NAME FIXTURE: a copy of the fixture without proc/ and sys/
-image() {
-        mkdir -p "$tmp/$1"
-        (cd "$H/$2" && tar cf - --exclude=./proc --exclude=./sys .) | (cd "$tmp/$1" && tar xf -)
-        printf '%s\n' "$tmp/$1"
-}
 # a listing of the tree with checksums: what "unchanged" means
 snapshot() { (cd "$1" && find . -path ./var/lib/hosttune -prune -o -path ./run -prune -o -type f -print | sort | xargs sha256sum); }
 # the checkout's profiles and rules (word-split on purpose: no blanks in them)
@@ -27,7 +21,7 @@ PR="--profile-path $P --rules-path $R"
 FACTS=$tmp/target-facts.json
 "$HOSTTUNE" --root "$H/debian12-kvm" facts --json >"$FACTS" 2>/dev/null
 check "the target's facts" 0 $?
-I=$(image img debian12-kvm)
+I=$(offline_image img debian12-kvm)
 snapshot "$I" >"$tmp/pristine"
 
 # ---- facts of an image
@@ -120,12 +114,27 @@ check_contains "the warning" "is ignored" "$tmp/err"
 
 # ---- the image has grub-mkconfig: it is never run (it would probe the
 # build machine's disks), chrooted or not
-C=$(image mkconfig-img debian12-kvm)
+C=$(offline_image mkconfig-img debian12-kvm)
 mkdir -p "$C/usr/sbin"
 printf '#!/bin/sh\necho ran >/ran-grub-mkconfig\necho "# regenerated" >"$2"\n' >"$C/usr/sbin/grub-mkconfig"
 chmod 755 "$C/usr/sbin/grub-mkconfig"
 run 0 "grub-mkconfig in the image: apply" --root "$C" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
 check "grub-mkconfig in the image: not run" "no" "$([ -e "$C/ran-grub-mkconfig" ] && echo yes || echo no)"
 check_contains "grub-mkconfig in the image: grub.cfg edited in place instead" "ro  quiet transparent_hugepage=never" "$C/boot/grub/grub.cfg"
+
+# ---- the image's first boot: the boot the apply waited for, although no
+# boot id was there to record (verify's drift, not "reboot pending")
+B=$(offline_image first-boot debian12-kvm)
+run 0 "first boot: apply to the image" --root "$B" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
+txid=$("$HOSTTUNE" --root "$B" history --json | jq -r '.transactions[-1].txid')
+check "the manifest says offline, with no boot id" 'true null' \
+        "$(jq -c '.offline, .boot_id' "$B/var/lib/hosttune/journal/$txid/manifest.json" | paste -sd' ' -)"
+# it boots: the fixture's kernel files stand for the running kernel, whose
+# command line lacks the word (its bootloader was not the one tuned)
+cp -R "$H/debian12-kvm/proc" "$H/debian12-kvm/sys" "$B/"
+run 2 "first boot: verify finds drift" --root "$B" $PR --json verify
+check "rebooted since the apply" true "$(jq -c .rebooted_since_apply "$tmp/out")"
+check "the missing word is drift, not pending" '"drift"' \
+        "$(jq -c '.checks[] | select(.backend == "cmdline") | .status' "$tmp/out")"
 
 finish

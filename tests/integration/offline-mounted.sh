@@ -14,12 +14,6 @@ export HOSTTUNE_NO_AUDIT HOSTTUNE_INSECURE_PROFILES
 H=$(cd "$HOSTS" && pwd)
 PR="--profile-path $(cd "$PROFILES" && pwd) --rules-path $(cd "$top_srcdir/rules" && pwd)"
 
-# image NAME: a copy of debian12-kvm without proc/ and sys/
-image() {
-        mkdir -p "$tmp/$1"
-        (cd "$H/debian12-kvm" && tar cf - --exclude=./proc --exclude=./sys .) | (cd "$tmp/$1" && tar xf -)
-        printf '%s\n' "$tmp/$1"
-}
 # every file, link and directory of the tree but the state directory,
 # with its checksum: what "nothing else left in the image" means
 listing() {
@@ -34,7 +28,7 @@ FACTS=$tmp/target-facts.json
 check "the target's facts" 0 $?
 
 # ---- the lock of an image is in its state directory
-I=$(image lock-img)
+I=$(offline_image lock-img debian12-kvm)
 scratch "$I"
 listing "$I" >"$tmp/before"
 run 2 "plan of an image" --root "$I" $PR --facts "$FACTS" --json plan oracle --set sga_max_size=4G
@@ -66,7 +60,7 @@ if [ "$(id -u)" != 0 ] || ! unshare -m --propagation private true 2>/dev/null ||
 fi
 # the real-host tests retune this machine: not while its values are compared
 real_host_lock
-M=$(image mounted-img)
+M=$(offline_image mounted-img debian12-kvm)
 scratch "$M"
 mkdir -p "$M/proc" "$M/sys" "$M/dev"
 listing "$M" >"$tmp/before-m"
@@ -143,7 +137,7 @@ check "without the image warning" false "$(grep -q 'treated as an offline image'
 # hosttune run inside the chroot (no --root): / is the image
 BIN=$(cd "$top_builddir" && pwd)/hosttune
 if head -c 4 "$BIN" | grep -q ELF && command -v ldd >/dev/null 2>&1 && command -v chroot >/dev/null 2>&1; then
-        C=$(image chroot-img)
+        C=$(offline_image chroot-img debian12-kvm)
         scratch "$C"
         mkdir -p "$C/proc" "$C/sys" "$C/usr/sbin" "$C/srv"
         cp "$BIN" "$C/usr/sbin/hosttune"

@@ -13,6 +13,7 @@
 #include "fault.h"
 #include "fileio.h"
 #include "journal.h"
+#include "sha256.h"
 #include "tmptree.h"
 #include "util.h"
 
@@ -22,6 +23,10 @@ typedef struct {
         char *top, *root, *state;
         ht_context *c;
 } fixture;
+
+static const char *current_state_dir;
+static json_object *loaded_manifests[64];
+static size_t n_loaded_manifests;
 
 static void build_host(fixture *f) {
         const char *dirs[] = {"etc", "etc/sysctl.d", "etc/default", "etc/systemd", "etc/systemd/system",
@@ -46,6 +51,7 @@ static void rebuild(fixture *f) {
         assert_int_equal(ht_context_new(f->root, &f->c), 0);
         free(f->c->state_dir);
         f->c->state_dir = xstrdup(f->state);
+        current_state_dir = f->state;
 }
 
 static int setup(void **state) {
@@ -62,6 +68,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
         fixture *f = *state;
+        while (n_loaded_manifests > 0)
+                json_object_put(loaded_manifests[--n_loaded_manifests]);
         ht_context_free(f->c);
         tt_rm_rf(f->top);
         free(f->top);
@@ -155,9 +163,21 @@ static ht_tx *run_apply(const ht_context *c, bool interleaved, bool commit) {
         return tx;
 }
 
+/* manifest_of's: the manifest as written to disk (the documented
+ * format), kept until the test's teardown. */
+static json_object *manifest_of(const ht_tx *tx) {
+        char *path = xasprintf("%s/journal/%s/manifest.json", current_state_dir, ht_tx_txid(tx));
+        json_object *m = json_object_from_file(path);
+        free(path);
+        assert_non_null(m);
+        assert_true(n_loaded_manifests < ELEMENTSOF(loaded_manifests));
+        loaded_manifests[n_loaded_manifests++] = m;
+        return m;
+}
+
 static json_object *item_at(ht_tx *tx, size_t i) {
         json_object *items;
-        assert_true(json_object_object_get_ex(ht_tx_manifest(tx), "items", &items));
+        assert_true(json_object_object_get_ex(manifest_of(tx), "items", &items));
         return json_object_array_get_idx(items, i);
 }
 
@@ -167,6 +187,120 @@ static const char *str_at(json_object *o, const char *k1, const char *k2) {
         if (k2)
                 assert_true(json_object_object_get_ex(v, k2, &v));
         return json_object_get_string(v);
+}
+
+/* The accessors give what the manifest on disk says, item by item. */
+static void test_item_accessors(void **state) {
+        fixture *f = *state;
+        ht_tx *tx = run_apply(f->c, false, false);
+        json_object *sets = json_object_new_array();
+        json_object_array_add(sets, json_object_new_string("sga_max_size=18G"));
+        json_object_array_add(sets, json_object_new_string("oracle_user=o r"));
+        ht_tx_set_info(tx, "set", sets);
+        json_object_put(sets);
+        json_object *file = json_object_new_string("/usr/share/hosttune/profiles/oracle.conf");
+        ht_tx_set_info(tx, "profile_file", file);
+        json_object_put(file);
+        char *err = NULL;
+        must(ht_tx_commit(tx, &err), err);
+        char *txid = xstrdup(ht_tx_txid(tx));
+        ht_tx_free(tx);
+        assert_int_equal(ht_journal_load(f->c, txid, &tx, &err), 0);
+
+        json_object *m = manifest_of(tx);
+        assert_int_equal(ht_tx_n_items(tx), 6);
+        for (size_t i = 0; i < ht_tx_n_items(tx); i++) {
+                ht_tx_item it;
+                ht_tx_get_item(tx, i, &it);
+                json_object *o = item_at(tx, i);
+                bool file_item = streq(str_at(o, "kind", NULL), "file");
+                assert_int_equal(it.kind, file_item ? HT_TX_ITEM_FILE : HT_TX_ITEM_RUNTIME);
+                assert_string_equal(it.backend, str_at(o, "backend", NULL));
+                assert_string_equal(it.path, str_at(o, "path", NULL));
+                assert_true(it.done);
+                assert_false(it.generated);
+                if (file_item) {
+                        assert_string_equal(it.key, it.path);
+                        assert_int_equal(it.prior_existed, streq(str_at(o, "prior", "existed"), "true"));
+                        assert_int_equal(it.new_existed, streq(str_at(o, "new", "existed"), "true"));
+                        if (it.new_existed)
+                                assert_string_equal(it.new_sha256, str_at(o, "new", "sha256"));
+                        else
+                                assert_null(it.new_sha256);
+                        assert_null(it.prior_value);
+                } else {
+                        assert_string_equal(it.key, str_at(o, "key", NULL));
+                        assert_string_equal(it.prior_value, str_at(o, "prior", "value"));
+                        assert_string_equal(it.new_value, str_at(o, "new", "value"));
+                        assert_null(it.new_sha256);
+                }
+        }
+        /* the expectations as the fixture wrote them */
+        ht_tx_item it;
+        ht_tx_get_item(tx, 0, &it);
+        char hex[HT_SHA256_HEX_SIZE];
+        ht_sha256_hex(NEW_SYSCTL, strlen(NEW_SYSCTL), hex);
+        assert_string_equal(it.new_sha256, hex);
+        ht_tx_get_item(tx, 3, &it);
+        assert_true(it.prior_existed);
+        assert_false(it.new_existed);
+        ht_tx_get_item(tx, 5, &it);
+        assert_string_equal(it.key, "vm.nr_hugepages");
+        assert_string_equal(it.prior_value, "0");
+        assert_string_equal(it.new_value, "512");
+
+        assert_string_equal(ht_tx_boot_id(tx), "0f3c2b9e-6a1d-4e8f-9b7a-2c4d6e8f0a1b");
+        assert_string_equal(ht_tx_committed_at(tx), str_at(m, "committed_at", NULL));
+        assert_string_equal(ht_tx_created(tx), str_at(m, "created", NULL));
+        assert_true(ht_tx_reboot_required(tx));
+        assert_true(ht_tx_has_param(tx, "sga_max_size"));
+        assert_false(ht_tx_has_param(tx, "oracle_user"));
+        assert_string_equal(ht_tx_profile_file(tx), "/usr/share/hosttune/profiles/oracle.conf");
+        char **set = ht_tx_set_args(tx);
+        assert_int_equal(strv_length(set), 2);
+        assert_string_equal(set[0], "sga_max_size=18G");
+        assert_string_equal(set[1], "oracle_user=o r");
+        strv_free(set);
+        /* run_apply's expected state is not a settings array */
+        ht_resolved *want = NULL;
+        assert_int_equal(ht_tx_expected(tx, &want), -EBADMSG);
+        assert_null(want);
+        ht_tx_free(tx);
+        free(txid);
+}
+
+/* A manifest whose request fields have the wrong type is corrupt, not
+ * read as something else. */
+static void test_manifest_request_fields_checked(void **state) {
+        (void)state;
+        static const char *const bad[] = {
+                "\"info\": {\"set\": \"a=1\"}",
+                "\"info\": {\"set\": [\"a=1\", 2]}",
+                "\"info\": {\"profile_file\": 7}",
+                "\"boot_id\": 5",
+                "\"committed_at\": true",
+        };
+        static const char *const what[] = {"info.set: not an array", "info.set[1]: not a string",
+                                           "info.profile_file: not a string", "boot_id: not a string",
+                                           "committed_at: not a string"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                char *json = xasprintf("{\"format\": \"hosttune-journal\", \"version\": 1, "
+                                       "\"txid\": \"20261201T120000Z-0123abcd\", \"status\": \"committed\", "
+                                       "\"command\": \"apply\", \"created\": \"2026-12-01T12:00:00Z\", "
+                                       "\"created_usec\": 1, \"items\": [], %s}", bad[i]);
+                char *err = NULL;
+                assert_int_equal(ht_journal_manifest_check(json, strlen(json), NULL, &err), -EBADMSG);
+                assert_non_null(strstr(err, what[i]));
+                free(err);
+                free(json);
+        }
+        const char *good = "{\"format\": \"hosttune-journal\", \"version\": 1, "
+                           "\"txid\": \"20261201T120000Z-0123abcd\", \"status\": \"committed\", "
+                           "\"command\": \"apply\", \"created\": \"2026-12-01T12:00:00Z\", "
+                           "\"created_usec\": 1, \"items\": [], \"boot_id\": null, "
+                           "\"info\": {\"set\": [\"a=1\"], \"profile_file\": \"/p\"}}";
+        char *err = NULL;
+        assert_int_equal(ht_journal_manifest_check(good, strlen(good), NULL, &err), 0);
 }
 
 static void test_begin_record_commit_list_load(void **state) {
@@ -196,7 +330,7 @@ static void test_begin_record_commit_list_load(void **state) {
 
         char *err = NULL;
         assert_int_equal(ht_journal_load(f->c, txid, &tx, &err), 0);
-        json_object *m = ht_tx_manifest(tx);
+        json_object *m = manifest_of(tx);
         assert_string_equal(str_at(m, "command", NULL), "apply");
         assert_string_equal(str_at(m, "profile", NULL), "oracle");
         assert_string_equal(str_at(m, "params", "sga_max_size"), "18G");
@@ -301,7 +435,7 @@ static void test_rollback_is_recorded_and_can_be_undone(void **state) {
         must(ht_tx_commit(rb, &err), err);
         char *after = tt_tree(f->root);
         assert_string_equal(before, after);
-        assert_string_equal(str_at(ht_tx_manifest(apply), "rolled_back_by", NULL), ht_tx_txid(rb));
+        assert_string_equal(str_at(manifest_of(apply), "rolled_back_by", NULL), ht_tx_txid(rb));
         assert_int_equal(ht_tx_n_items(rb), 6);
 
         /* undoing the rollback brings the apply back */
@@ -363,7 +497,7 @@ static void test_abort(void **state) {
         char *after = tt_tree(f->root);
         assert_string_equal(before, after);
         assert_string_equal(ht_tx_status(tx), "failed");
-        assert_string_equal(str_at(ht_tx_manifest(tx), "error", NULL), "grub2-mkconfig failed");
+        assert_string_equal(str_at(manifest_of(tx), "error", NULL), "grub2-mkconfig failed");
         ht_tx_free(tx);
         strv_free(msgs);
         free(before);
@@ -1127,7 +1261,7 @@ static void test_rollback_partial_failure(void **state) {
         assert_int_equal(strv_length(msgs), 1);
         assert_string_equal(msgs[0], "vm.swappiness: restored 60 (was 10)");
         assert_string_equal(ht_tx_status(tx), "rolled-back");
-        assert_null(json_object_object_get(ht_tx_manifest(tx), "rollback_errors"));
+        assert_null(json_object_object_get(manifest_of(tx), "rollback_errors"));
         char *after = tt_tree(f->root);
         assert_string_equal(before, after);
         strv_free(msgs);
@@ -1185,6 +1319,8 @@ static void test_fault_spec(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_begin_record_commit_list_load, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_item_accessors, setup, teardown),
+                cmocka_unit_test(test_manifest_request_fields_checked),
                 cmocka_unit_test_setup_teardown(test_sha_recorded, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_restores_tree, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_is_recorded_and_can_be_undone, setup, teardown),

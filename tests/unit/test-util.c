@@ -1,10 +1,12 @@
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -64,8 +66,9 @@ static void test_strv_split_edges(void **state) {
         strv_free(l);
 }
 
-/* xasprintf() joins %s/%c/%d/%u formats itself and hands the rest to
- * vasprintf(): both must print what printf would. */
+/* xasprintf() joins %s/%c/%d/%u formats (also with l, ll and z before
+ * d and u) itself and hands the rest to vasprintf(): both must print
+ * what printf would. */
 static void check_format(const char *want, const char *fmt, ...) _printf_(2, 3);
 static void check_format(const char *want, const char *fmt, ...) {
         va_list ap;
@@ -87,7 +90,15 @@ static void test_xasprintf(void **state) {
         check_format("a/b", "%s%c%s", "a", '/', "b");
         check_format("100%", "%d%%", 100);
         check_format("%s", "%%s");
+        check_format("-9223372036854775808 9223372036854775807 0", "%" PRId64 " %" PRId64 " %" PRId64,
+                     INT64_MIN, INT64_MAX, (int64_t)0);
+        check_format("18446744073709551615 42", "%" PRIu64 " %lu", UINT64_MAX, 42ul);
+        check_format("-1 18446744073709551615", "%lld %llu", -1ll, ULLONG_MAX);
+        check_format("k=12 n=-3", "k=%zu n=%zd", (size_t)12, (ssize_t)-3);
+        check_format("7:8%", "%ld:%u%%", 7l, 8u);
         /* not simple: vasprintf */
+        check_format("ff 1f", "%lx %zx", 255ul, (size_t)31);
+        check_format(" -5", "%3ld", -5l);
         check_format("  ab", "%4s", "ab");
         check_format("abc...", "%.3s...", "abcdef");
         check_format("18446744073709551615", "%" PRIu64, UINT64_MAX);

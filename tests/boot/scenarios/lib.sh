@@ -36,6 +36,20 @@ checks_done() {
 }
 
 expect() { echo "$*" >>$EXPECT; }
+# plan_expectations PLAN.json: one expectation a change of the plan.
+plan_expectations() {
+        jq -r '.changes[] |
+                if .backend == "sysctl" or .backend == "sysfs" or .backend == "limits" then
+                        "\(.backend) \(.key) \(.desired)"
+                elif .backend == "cmdline" then
+                        # desired is the whole word ("transparent_hugepage=never"),
+                        # a bare flag, or null when the word is to go away
+                        if .desired == null then "nocmdline \(.key)"
+                        elif .desired == "" then "cmdline \(.key)"
+                        elif .key as $k | .desired | startswith($k) then "cmdline \(.desired)"
+                        else "cmdline \(.key)=\(.desired)" end
+                else "\(.backend) \(.key) \(.desired)" end' "$1"
+}
 
 # Install hosttune the way a package would: binary, verify unit (enabled,
 # so it runs in the next boot), shipped profiles and rules.

@@ -46,17 +46,7 @@ grep -n transparent_hugepage /etc/default/grub /boot/grub/grub.cfg | head -5
 ls -l /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /var/lib/hosttune
 
 # Expectations from the plan: every change, checked after the reboot.
-jq -r '.changes[] |
-        if .backend == "sysctl" or .backend == "sysfs" or .backend == "limits" then
-                "\(.backend) \(.key) \(.desired)"
-        elif .backend == "cmdline" then
-                # desired is the whole word ("transparent_hugepage=never"),
-                # a bare flag, or null when the word is to go away
-                if .desired == null then "nocmdline \(.key)"
-                elif .desired == "" then "cmdline \(.key)"
-                elif .key as $k | .desired | startswith($k) then "cmdline \(.desired)"
-                else "cmdline \(.key)=\(.desired)" end
-        else "\(.backend) \(.key) \(.desired)" end' $OUT/plan.json >>$EXPECT
+plan_expectations $OUT/plan.json >>$EXPECT
 # ... and what the test is about, whatever the rules chose.
 expect cmdline transparent_hugepage=never
 expect sysfs /sys/kernel/mm/transparent_hugepage/enabled never

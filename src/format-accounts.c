@@ -1,0 +1,147 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "format-accounts.h"
+#include "util.h"
+
+/* Calls fn with each line nss_files reads (blanks before it skipped, not
+ * a comment, not empty) and its 1-based number. */
+static void each_line(const char *text, size_t len, void (*fn)(char *line, unsigned no, void *userdata),
+                      void *userdata) {
+        unsigned no = 0;
+        for (size_t pos = 0; pos < len;) {
+                const char *nl = memchr(text + pos, '\n', len - pos);
+                size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+                no++;
+                _cleanup_free_ char *line = xstrndup(text + pos, n);
+                pos += n + (nl ? 1 : 0);
+                char *p = line;
+                while (isspace((unsigned char)*p))
+                        p++;
+                if (*p == 0 || *p == '#')
+                        continue;
+                fn(p, no, userdata);
+        }
+}
+
+/* The next field: up to ':' or the end of the line, which is cut there;
+ * *line moves past the colon. NULL at the end of the line. */
+static char *next_field(char **line) {
+        if (!*line)
+                return NULL;
+        char *f = *line, *colon = strchr(f, ':');
+        if (colon) {
+                *colon = 0;
+                *line = colon + 1;
+        } else
+                *line = NULL;
+        return f;
+}
+
+/* A numeric field as INT_FIELD takes it: strtoul's blanks and '+' before
+ * the digits, nothing after them. */
+static bool parse_id(const char *s, uint32_t *ret) {
+        uint64_t v;
+        if (!s)
+                return false;
+        while (isspace((unsigned char)*s))
+                s++;
+        if (*s == '+')
+                s++;
+        if (!isdigit((unsigned char)*s) || parse_u64(s, &v) < 0 || v >= UINT32_MAX)
+                return false;
+        *ret = (uint32_t)v;
+        return true;
+}
+
+static bool nis_compat(const char *name) {
+        return name[0] == '+' || name[0] == '-';
+}
+
+static void passwd_line(char *line, unsigned no, void *userdata) {
+        ht_passwd *p = userdata;
+        char *name = next_field(&line);
+        next_field(&line); /* password */
+        uint32_t uid, gid;
+        if (isempty(name) || nis_compat(name) || !parse_id(next_field(&line), &uid) ||
+            !parse_id(next_field(&line), &gid))
+                return;
+        p->users = xrealloc(p->users, (p->n_users + 1) * sizeof(*p->users));
+        p->users[p->n_users++] = (ht_passwd_entry){.name = xstrdup(name), .uid = uid, .gid = gid, .line = no};
+}
+
+void ht_passwd_parse(const char *text, size_t len, ht_passwd *ret) {
+        *ret = (ht_passwd){0};
+        each_line(text, len, passwd_line, ret);
+}
+
+static void group_line(char *line, unsigned no, void *userdata) {
+        ht_group *g = userdata;
+        char *name = next_field(&line);
+        next_field(&line); /* password */
+        uint32_t gid;
+        if (isempty(name) || nis_compat(name) || !parse_id(next_field(&line), &gid))
+                return;
+        char **members = xcalloc(1, sizeof(char *));
+        /* the rest of the line, colons included, is the member list */
+        for (char *m = line; m && *m;) {
+                m += strspn(m, " \t\n\v\f\r");
+                size_t n = strcspn(m, ",");
+                if (n > 0)
+                        strv_push_take(&members, xstrndup(m, n));
+                m += n + (m[n] == ',');
+        }
+        g->groups = xrealloc(g->groups, (g->n_groups + 1) * sizeof(*g->groups));
+        g->groups[g->n_groups++] = (ht_group_entry){.name = xstrdup(name), .gid = gid, .members = members, .line = no};
+}
+
+void ht_group_parse(const char *text, size_t len, ht_group *ret) {
+        *ret = (ht_group){0};
+        each_line(text, len, group_line, ret);
+}
+
+void ht_passwd_done(ht_passwd *p) {
+        for (size_t i = 0; i < p->n_users; i++)
+                free(p->users[i].name);
+        free(p->users);
+        *p = (ht_passwd){0};
+}
+
+void ht_group_done(ht_group *g) {
+        for (size_t i = 0; i < g->n_groups; i++) {
+                free(g->groups[i].name);
+                strv_free(g->groups[i].members);
+        }
+        free(g->groups);
+        *g = (ht_group){0};
+}
+
+const ht_passwd_entry *ht_passwd_by_name(const ht_passwd *p, const char *name) {
+        for (size_t i = 0; name && i < p->n_users; i++)
+                if (streq(p->users[i].name, name))
+                        return &p->users[i];
+        return NULL;
+}
+
+const ht_passwd_entry *ht_passwd_by_uid(const ht_passwd *p, uint32_t uid) {
+        for (size_t i = 0; i < p->n_users; i++)
+                if (p->users[i].uid == uid)
+                        return &p->users[i];
+        return NULL;
+}
+
+const ht_group_entry *ht_group_by_name(const ht_group *g, const char *name) {
+        for (size_t i = 0; name && i < g->n_groups; i++)
+                if (streq(g->groups[i].name, name))
+                        return &g->groups[i];
+        return NULL;
+}
+
+const ht_group_entry *ht_group_by_gid(const ht_group *g, uint32_t gid) {
+        for (size_t i = 0; i < g->n_groups; i++)
+                if (g->groups[i].gid == gid)
+                        return &g->groups[i];
+        return NULL;
+}
