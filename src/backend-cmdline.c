@@ -1422,6 +1422,7 @@ const ht_backend ht_backend_cmdline = {
         .label = cmdline_label,
         .show_line = cmdline_show_line,
         .words = true,
+        .boot_effect = true,
         .plan = cmdline_plan,
 };
 

@@ -72,6 +72,9 @@ typedef struct ht_backend {
         /* Settings are command-line words, KEY or KEY=VALUE: verify shows
          * them as such. */
         bool words;
+        /* Its file edits take effect at the next boot (the kernel command
+         * line): a rollback of them on a live host asks for a reboot. */
+        bool boot_effect;
         /* key is the setting that asks the kernel for huge pages
          * (vm.nr_hugepages): apply checks HugePages_Total after writing it
          * and verify judges it by the HugePages check, not the value read

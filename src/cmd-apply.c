@@ -11,6 +11,7 @@
 #include "apply.h"
 #include "audit-log.h"
 #include "backend-common.h"
+#include "backend.h"
 #include "commands.h"
 #include "journal.h"
 #include "lock.h"
@@ -126,12 +127,14 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
         return code;
 }
 
-/* Whether a transaction's items touched the kernel command line. */
-static bool touched_cmdline(ht_tx *tx) {
+/* Whether a transaction's items touched what takes effect at boot (the
+ * kernel command line). */
+static bool touched_boot(ht_tx *tx) {
         for (size_t i = 0; i < ht_tx_n_items(tx); i++) {
                 ht_tx_item it;
                 ht_tx_get_item(tx, i, &it);
-                if (streq(it.backend, "cmdline"))
+                ht_backend_id b;
+                if (it.backend && ht_backend_from_string(it.backend, &b) == 0 && ht_backends[b]->boot_effect)
                         return true;
         }
         return false;
@@ -196,7 +199,7 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 }
                 json_object_array_add(undone, json_object_new_string(ht_tx_txid(targets[i])));
                 /* an image that has never booted boots with the rollback */
-                reboot = reboot || (touched_cmdline(targets[i]) && ht_root_is_live(o->ctx));
+                reboot = reboot || (touched_boot(targets[i]) && ht_root_is_live(o->ctx));
                 ht_audit_change("hosttune-rollback", ht_tx_txid(targets[i]), NULL, NULL, ht_tx_txid(record), true);
         }
         if (code == HT_EXIT_OK) {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "commands.h"
 #include "facts.h"
 #include "journal.h"
@@ -135,8 +136,7 @@ static char *expected_hugepages(const ht_tx *tx) {
         char *v = NULL;
         for (size_t i = 0; i < want->n_settings && !v; i++) {
                 const ht_setting *s = &want->settings[i];
-                if (s->backend == HT_BK_SYSCTL && s->value &&
-                    (streq(s->key, "vm.nr_hugepages") || streq(s->key, "vm/nr_hugepages")))
+                if (s->value && ht_backend_sets_hugepages(s->backend, s->key))
                         v = xstrdup(s->value);
         }
         ht_resolved_free(want);
