@@ -344,9 +344,7 @@ static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **r
         for (int i = 0; i < config_setting_length(s); i++) {
                 const config_setting_t *m = config_setting_get_elem(s, i);
                 _cleanup_free_ char *what = xasprintf("limits entry %d", i + 1);
-                int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
-                if (r >= 0)
-                        r = ht_cfg_check_members(m, keys, p->path, what, ret_error);
+                int r = ht_cfg_want_group(m, keys, p->path, what, ret_error);
                 if (r < 0)
                         return r;
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_LIMITS, p->path,

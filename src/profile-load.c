@@ -566,6 +566,12 @@ int ht_cfg_check_members(const config_setting_t *g, const char *const *allowed, 
         return 0;
 }
 
+int ht_cfg_want_group(const config_setting_t *g, const char *const *allowed, const char *file, const char *what,
+                      char **ret_error) {
+        int r = ht_cfg_want_type(g, CONFIG_TYPE_GROUP, file, what, ret_error);
+        return r < 0 ? r : ht_cfg_check_members(g, allowed, file, what, ret_error);
+}
+
 int ht_cfg_get_bool(const config_setting_t *g, const char *name, const char *file, const char *what,
                     bool *ret, bool *ret_present, char **ret_error) {
         const config_setting_t *m = config_setting_get_member(g, name);
@@ -860,9 +866,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 "target", NULL,
         };
         _cleanup_free_ char *what = xasprintf("rule %s: %s", rule->name, skip ? "skip" : "set");
-        int r = ht_cfg_want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
-        if (r >= 0)
-                r = ht_cfg_check_members(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
+        int r = ht_cfg_want_group(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
         if (r < 0)
                 return r;
         /* the backends a rule may name: all but the internal ones */
@@ -991,9 +995,7 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
                 "bootloader_default", NULL,
         };
         _cleanup_free_ char *what = xasprintf("rule %d", index + 1);
-        int r = ht_cfg_want_type(g, CONFIG_TYPE_GROUP, f->path, what, ret_error);
-        if (r >= 0)
-                r = ht_cfg_check_members(g, keys, f->path, what, ret_error);
+        int r = ht_cfg_want_group(g, keys, f->path, what, ret_error);
         if (r < 0)
                 return r;
         const config_setting_t *n = config_setting_get_member(g, "name");

@@ -22,6 +22,10 @@ int ht_cfg_want_type(const config_setting_t *s, int type, const char *file, cons
 /* Every member of group g must be one of allowed. */
 int ht_cfg_check_members(const config_setting_t *g, const char *const *allowed, const char *file,
                          const char *what, char **ret_error);
+/* A group whose members are all in allowed: ht_cfg_want_type for
+ * CONFIG_TYPE_GROUP, then ht_cfg_check_members. */
+int ht_cfg_want_group(const config_setting_t *g, const char *const *allowed, const char *file, const char *what,
+                      char **ret_error);
 /* Member name of g; absent: *ret untouched, *ret_present (if given) false. */
 int ht_cfg_get_bool(const config_setting_t *g, const char *name, const char *file, const char *what,
                     bool *ret, bool *ret_present, char **ret_error);
