@@ -39,10 +39,7 @@ static bool value_safe_for_tmpfiles(const char *v) {
  * boot writes now (hosttune's tmpfiles.d file, as an earlier apply left
  * it) against the one planned. The file is hosttune's own, so its w
  * lines are "w PATH - - - - VALUE". */
-static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s, const char *path) {
-        _cleanup_free_ char *old = NULL;
-        if (ht_read_optional(c, SYSFS_TMPFILES, &old, NULL) < 0)
-                old = NULL; /* said where the file is planned */
+static void add_offline(ht_plan *plan, const ht_setting *s, const char *path, const char *old) {
         _cleanup_strv_free_ char **lines = old ? strv_split(old, "\n") : NULL;
         _cleanup_free_ char *cur = NULL;
         for (size_t i = 0; lines && lines[i]; i++) {
@@ -63,6 +60,11 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         bool live = ht_root_is_live(c);
         strbuf persisted = {0};
         size_t n = 0;
+        /* read once: the offline changes compare with it, the plan edits it;
+         * a read error is said below, where the file is planned */
+        _cleanup_free_ char *old = NULL;
+        size_t old_len = 0;
+        int old_r = ht_read_optional(c, SYSFS_TMPFILES, &old, &old_len);
 
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
@@ -99,7 +101,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 strbuf_appendf(&persisted, "w %s - - - - %s\n", path, s->value);
                 n++;
                 if (!live) {
-                        add_offline(c, plan, s, path);
+                        add_offline(plan, s, path, old_r < 0 ? NULL : old);
                         continue;
                 }
                 _cleanup_free_ char *cur = ht_kernel_value_effective(raw);
@@ -117,11 +119,8 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 }
         }
 
-        _cleanup_free_ char *old = NULL;
-        size_t old_len = 0;
-        int k = ht_read_optional(c, SYSFS_TMPFILES, &old, &old_len);
-        if (k < 0) {
-                ht_plan_error(plan, "cannot read %s: %s", SYSFS_TMPFILES, ht_strerror(-k));
+        if (old_r < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", SYSFS_TMPFILES, ht_strerror(-old_r));
                 strbuf_done(&persisted);
                 return 0;
         }

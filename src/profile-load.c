@@ -704,10 +704,7 @@ static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id 
         for (int i = 0; i < config_setting_length(l); i++) {
                 const config_setting_t *m = config_setting_get_elem(l, i);
                 _cleanup_free_ char *what = xasprintf("%s entry %d", ht_backend_id_to_string(b), i + 1);
-                int r = ht_cfg_want_type(m, CONFIG_TYPE_GROUP, p->path, what, ret_error);
-                if (r < 0)
-                        return r;
-                r = ht_cfg_check_members(m, allowed, p->path, what, ret_error);
+                int r = ht_cfg_want_group(m, allowed, p->path, what, ret_error);
                 if (r < 0)
                         return r;
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, b, p->path, ht_cfg_line(m));
