@@ -184,6 +184,12 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                             r < 0 ? -r : r, output ? strstrip(output) : "");
         }
         if (generated) {
+                /* durable before the journal calls it done (fileio.h) */
+                r = ht_fsync_path(c, generated);
+                if (r < 0) {
+                        _cleanup_free_ char *shown = ht_display_path(c, generated);
+                        return fail(ret_error, r, "cannot fsync %s after %s: %s", shown, a->argv[0], ht_strerror(-r));
+                }
                 r = ht_tx_update_generated(tx, item, &err);
                 if (r < 0)
                         return fail(ret_error, r, "%s", err), free(err), r;

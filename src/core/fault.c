@@ -13,6 +13,7 @@
 
 static unsigned long n_points;  /* fault points reached, any name */
 static unsigned long n_named;   /* times the configured step was reached */
+static unsigned long n_paused;  /* the same for HOSTTUNE_FAULT_PAUSE */
 /* times each step of HOSTTUNE_FAULT_FAIL was reached, one per entry */
 #define MAX_FAIL_SPECS 8
 static unsigned long n_fail_reached[MAX_FAIL_SPECS];
@@ -20,38 +21,49 @@ static unsigned long n_fail_reached[MAX_FAIL_SPECS];
 void ht_fault_reset(void) {
         n_points = 0;
         n_named = 0;
+        n_paused = 0;
         memset(n_fail_reached, 0, sizeof(n_fail_reached));
+}
+
+/* Whether this fault point is the one spec (N, STEP or STEP:N) names;
+ * counts the named step's hits in *named. */
+static bool spec_hit(const char *spec, const char *step, unsigned long *named) {
+        uint64_t n;
+        if (parse_u64(spec, &n) == 0)
+                return n_points == n;
+        const char *colon = strchr(spec, ':');
+        size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+        if (strlen(step) != len || strncmp(step, spec, len) != 0)
+                return false;
+        (*named)++;
+        uint64_t want = 1;
+        if (colon && parse_u64(colon + 1, &want) < 0)
+                return false;
+        return *named == want;
 }
 
 void ht_fault_point(const char *step) {
         const char *spec = getenv("HOSTTUNE_FAULT_AFTER");
+        const char *pause_spec = getenv("HOSTTUNE_FAULT_PAUSE");
         const char *trace = getenv("HOSTTUNE_FAULT_TRACE");
         bool tracing = !isempty(trace) && !streq(trace, "0");
-        if ((isempty(spec) && !tracing) || !step)
+        if ((isempty(spec) && isempty(pause_spec) && !tracing) || !step)
                 return;
 
         n_points++;
         if (tracing)
                 dprintf(STDERR_FILENO, "hosttune: fault point %lu: %s\n", n_points, step);
-        if (isempty(spec))
-                return;
-        uint64_t n;
-        if (parse_u64(spec, &n) == 0) {
-                if (n_points == n)
-                        raise(SIGKILL);
-                return;
-        }
-
-        const char *colon = strchr(spec, ':');
-        size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-        if (strlen(step) != len || strncmp(step, spec, len) != 0)
-                return;
-        n_named++;
-        uint64_t want = 1;
-        if (colon && parse_u64(colon + 1, &want) < 0)
-                return;
-        if (n_named == want)
+        if (!isempty(spec) && spec_hit(spec, step, &n_named))
                 raise(SIGKILL);
+        if (!isempty(pause_spec) && spec_hit(pause_spec, step, &n_paused)) {
+                /* The power-cut test (tests/boot, scenario powercut) cuts
+                 * the machine's power while we wait here: whatever this
+                 * step has not fsynced is then lost. */
+                dprintf(STDERR_FILENO, "hosttune: fault point %lu: %s: paused (HOSTTUNE_FAULT_PAUSE)\n", n_points,
+                        step);
+                for (;;)
+                        pause();
+        }
 }
 
 

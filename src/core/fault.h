@@ -22,7 +22,12 @@
  *
  * HOSTTUNE_FAULT_TRACE=1 prints each fault point reached to stderr
  * ("hosttune: fault point N: STEP"), so a crash test knows which step
- * its Nth kill lands on without asking the journal it is testing. */
+ * its Nth kill lands on without asking the journal it is testing.
+ *
+ * HOSTTUNE_FAULT_PAUSE takes the same values as HOSTTUNE_FAULT_AFTER but
+ * stops there instead of dying: it prints "hosttune: fault point N: STEP:
+ * paused (HOSTTUNE_FAULT_PAUSE)" to stderr and waits forever, so the
+ * real-boot power-cut test can cut a guest's power at that exact step. */
 #pragma once
 
 void ht_fault_point(const char *step);

@@ -53,6 +53,23 @@ int ht_fsync_dir(int dir_fd) {
         return r;
 }
 
+int ht_fsync_path(const ht_context *c, const char *path) {
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_resolve_parent_for_write(c, path, &dfd, &name);
+        if (r < 0)
+                return r == -ENOENT ? 0 : r;
+        _cleanup_close_ int dir_fd = dfd;
+        int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOENT ? ht_fsync_dir(dir_fd) : -errno;
+        r = fsync(fd) < 0 ? -errno : 0;
+        close(fd);
+        if (r < 0)
+                return r;
+        return ht_fsync_dir(dir_fd);
+}
+
 /* exact: set mode and owner as given, whatever the old file has. */
 static int write_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
                            mode_t mode, uid_t uid, gid_t gid, bool exact) {

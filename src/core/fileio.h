@@ -104,6 +104,13 @@ int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t
 /* fsync a directory given any fd of it (O_PATH fds cannot be fsynced). */
 int ht_fsync_dir(int dir_fd);
 
+/* Make a file another program wrote durable: fsync the host path (not
+ * followed if a symlink) and its directory. Tools such as grub-mkconfig
+ * rename their output into place without an fsync; after a power cut
+ * that file could be empty on disk while our journal says it is done.
+ * Missing: 0 (the tool removed it; the journal records that). */
+int ht_fsync_path(const ht_context *c, const char *path);
+
 /* Write a runtime kernel value (/proc/sys, /sys; ordinary files in
  * fixture trees, which behave as the kernel's: a choice list takes one of
  * its words and shows it marked, a /proc/sys value of integer fields is

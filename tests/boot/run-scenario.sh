@@ -73,7 +73,7 @@ fi
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 {
         echo "PKGDATADIR=$(q "${HT_PKGDATADIR:-/usr/local/share/hosttune}")"
-        for v in HT_BOOT_PROFILE HT_BOOT_SETS HT_VERIFY_MESSAGE_ID; do
+        for v in HT_BOOT_PROFILE HT_BOOT_SETS HT_VERIFY_MESSAGE_ID HT_POWERCUT_RUNS; do
                 if [ -n "${!v:-}" ]; then echo "$v=$(q "${!v}")"; fi
         done
 } >"$PL/env"
@@ -88,17 +88,28 @@ fi
 t0=$(now)
 log "$NAME: booting ($(qemu_accel), ${GUEST_SMP} vCPUs, work dir $WORK)"
 state=
-for boot in 1 2 3; do
+# A power-cut scenario: one cut a boot (boot 1 arms the first), so
+# HT_POWERCUT_RUNS cuts take that many boots plus one.
+boots=3 cut=
+if [ -f "$SCEN/powercut" ]; then
+        runs=${HT_POWERCUT_RUNS:-3}
+        case $runs in '' | *[!0-9]* | 0) die "HT_POWERCUT_RUNS must be a number above 0, not '$runs'" ;; esac
+        boots=$((runs + 1)) cut=1
+fi
+boot=0
+while [ $boot -lt $boots ]; do
+        boot=$((boot + 1))
         tb=$(now)
-        boot_once "$WORK/disk.qcow2" "$WORK/payload.img" "$WORK/serial-$boot.log"
+        boot_once "$WORK/disk.qcow2" "$WORK/payload.img" "$WORK/serial-$boot.log" $cut
         state=$BOOT_RESULT
         log "$NAME: boot $boot ended: $state after $(( $(now) - tb ))s"
-        [ "$state" = reboot ] || break
+        [ "$state" = reboot ] || [ "$state" = cut ] || break
 done
 
 debugfs -R 'cat /results.txt' "$WORK/payload.img" >"$WORK/results.txt" 2>/dev/null || true
 (cd "$WORK" && debugfs -R 'rdump /out .' payload.img >/dev/null 2>&1) || true
 sed 's/^/    /' "$WORK/results.txt"
+if [ -n "$cut" ]; then powercut_table "$WORK" "$runs"; fi
 # the boot that powered off gives the verdict (boot 2, or 3 after a rollback)
 if [ "$state" = poweroff ] && grep -q "^HARNESS\[boot$boot\] RESULT PASS" "$WORK/results.txt"; then
         result=PASS
