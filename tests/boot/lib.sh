@@ -97,14 +97,14 @@ boot_once() {
                         continue
                 fi
                 if [ -z "$cut_at" ]; then
-                        line=$(grep -a -o 'HT-POWERCUT armed cut=[0-9]* [a-z]*=[0-9]*' "$logf" | tail -n 1)
+                        line=$(grep -a -o 'HT-POWERCUT armed cut=[0-9]* [a-z]*=[0-9]*' "$logf" 2>/dev/null | tail -n 1 || true)
                         case $line in
                         *time=*) cut_at=$(( $(now_ms) + ${line##*time=} )) ;;
                         *point=*) cut_at=marker ;;
                         esac
                 fi
                 if { [ "$cut_at" = marker ] &&
-                        grep -a -q 'paused (HOSTTUNE_FAULT_PAUSE)\|HT-POWERCUT apply-exited' "$logf"; } ||
+                        grep -a -q 'paused (HOSTTUNE_FAULT_PAUSE)\|HT-POWERCUT apply-exited' "$logf" 2>/dev/null; } ||
                         { [ -n "$cut_at" ] && [ "$cut_at" != marker ] && [ "$(now_ms)" -ge "$cut_at" ]; }; then
                         kill -KILL "$QEMU_PID" 2>/dev/null || true
                         wait "$QEMU_PID" 2>/dev/null || true
