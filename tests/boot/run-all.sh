@@ -10,11 +10,16 @@
 #                    overridden: verify --boot reports drift
 #   rollback         good's apply -> reboot -> verify -> rollback -> reboot:
 #                    the original state holds (three boots)
+#   powercut         good's apply with the power cut (qemu SIGKILLed) at
+#                    HT_POWERCUT_RUNS moments (default 3) spread over it:
+#                    each next boot gets through GRUB, recovers, every
+#                    managed file is wholly old or new, and the rollback
+#                    gives the tree back byte for byte; a table at the end
 #   image            image-offline.sh: a copy of the image tuned offline on
 #                    this machine (--root, with and without its /proc, /sys,
 #                    /dev bound), checked with the image's tools, rolled
 #                    back, then booted once: verify --boot ok
-# HT_BOOT_SCENARIOS chooses (default: all six); other settings in
+# HT_BOOT_SCENARIOS chooses (default: all seven); other settings in
 # run-scenario.sh and build-image.sh. Host packages: tests/boot/deps.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +40,7 @@ kill -0 "$probe" 2>/dev/null || skip "qemu-system-x86_64 cannot start a machine 
 kill "$probe"
 wait "$probe" 2>/dev/null
 
-SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback image}
+SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback powercut image}
 export HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
 
 # Children run in the background so that a TERM to this script reaches

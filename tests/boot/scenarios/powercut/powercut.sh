@@ -45,9 +45,16 @@ check_wholly() {
 # apply exited, nothing synced since), and every second cut a random time
 # within the measured length of a whole apply instead (moments between
 # fault points: inside grub-mkconfig, between a write and its fsync).
+# HT_POWERCUT_AT ("point=N time=MS point=end ...", one word a cut)
+# replays chosen moments instead (a cut the table showed failing).
 cut_spec() { # K
         points=$(cat $PC/points)
         span=$((points + 1))
+        chosen=$(echo "${HT_POWERCUT_AT:-}" | awk -v k="$1" '{ print $k }')
+        case $chosen in
+        point=end) echo "point=$span"; return ;;
+        point=[0-9]* | time=[0-9]*) echo "$chosen"; return ;;
+        esac
         if [ $(($1 % 2)) = 0 ] && [ "$RUNS" -gt 1 ]; then
                 echo "time=$(random_below "$(cat $PC/apply-ms)")"
                 return

@@ -17,7 +17,7 @@ managed_state >$PC/cut-$k-before
 check_wholly $PC/cut-$k-before "cut $k, before recovery"
 if cmp -s $PC/cut-$k-before $PC/pre; then before=old
 elif cmp -s $PC/cut-$k-before $PC/new; then before=new
-else before=mixed; fi
+else before=partly-new; fi
 
 hosttune status >$OUT/status-$k.log 2>&1
 check "cut $k: hosttune status (the recovering command): exit" "$?" 0
