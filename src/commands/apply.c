@@ -135,6 +135,32 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply
         return 0;
 }
 
+/* Debian's grub-mkconfig (2.06) rewrites its -o file in place ("cat
+ * grub.cfg.new > grub.cfg") and syncs nothing: a power cut in that window
+ * leaves a truncated grub.cfg, and GRUB cannot boot the machine that would
+ * recover it. So the tool writes a file beside it (ht_tool_temp_path),
+ * which apply then puts in place as any other (fsync, rename, directory
+ * fsync); recovery removes what a crash left of it. */
+static void remove_tool_temps(const ht_context *c, const char *tmp) {
+        _cleanup_free_ char *tool_new = xasprintf("%s.new", tmp);
+        (void)ht_remove_file(c, tmp);
+        (void)ht_remove_file(c, tool_new);     /* grub-mkconfig's own temp, left by a crash */
+}
+
+static int install_tool_output(const ht_context *c, const char *tmp, const char *path, char **ret_error) {
+        _cleanup_free_ char *data = NULL;
+        size_t len;
+        int r = ht_read_file(c, tmp, HT_FILE_MAX, &data, &len);
+        if (r >= 0)
+                r = ht_write_file_atomic(c, path, data, len, 0644, 0, 0);
+        remove_tool_temps(c, tmp);
+        if (r < 0) {
+                _cleanup_free_ char *shown = ht_display_path(c, path);
+                return fail(ret_error, r, "cannot put the new %s in place: %s", shown, ht_strerror(-r));
+        }
+        return 0;
+}
+
 static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a,
                       ht_apply_result *res, char **ret_error) {
         if (streq(a->action, "daemon-reload")) {
@@ -175,17 +201,35 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                 if (r < 0)
                         return fail(ret_error, r, "%s", err), free(err), r;
         }
+        /* the argument naming the generated file names a temp file instead */
+        _cleanup_strv_free_ char **argv = NULL;
+        _cleanup_free_ char *tmp = NULL;
+        for (size_t i = 0; a->argv[i]; i++) {
+                bool names_it = generated && streq(a->argv[i], generated);
+                if (names_it && !tmp)
+                        tmp = ht_tool_temp_path(generated);
+                strv_push(&argv, names_it ? tmp : a->argv[i]);
+        }
+        if (tmp)
+                remove_tool_temps(c, tmp);
         _cleanup_free_ char *output = NULL;
-        r = ht_spawn(c, a->argv, &output);
+        r = ht_spawn(c, argv, &output);
         ht_fault_point("apply-action");
+        if (r != 0 && tmp)
+                remove_tool_temps(c, tmp);
         if (r != 0) {
                 _cleanup_free_ char *cmd = strv_join(a->argv, " ");
                 return fail(ret_error, r < 0 ? r : -EIO, "%s failed (%s%d): %s", cmd, r < 0 ? "error " : "exit status ",
                             r < 0 ? -r : r, output ? strstrip(output) : "");
         }
         if (generated) {
-                /* durable before the journal calls it done (fileio.h) */
-                r = ht_fsync_path(c, generated);
+                /* in place and durable before the journal calls it done */
+                if (tmp) {
+                        r = install_tool_output(c, tmp, generated, ret_error);
+                        if (r < 0)
+                                return r;
+                } else
+                        r = ht_fsync_path(c, generated);
                 if (r < 0) {
                         _cleanup_free_ char *shown = ht_display_path(c, generated);
                         return fail(ret_error, r, "cannot fsync %s after %s: %s", shown, a->argv[0], ht_strerror(-r));

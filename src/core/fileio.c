@@ -314,7 +314,18 @@ int ht_remove_file(const ht_context *c, const char *path) {
         return ht_fsync_dir(dir_fd);
 }
 
+char *ht_tool_temp_path(const char *path) {
+        const char *slash = strrchr(path, '/');
+        if (!slash)
+                return xasprintf("." HT_TOOL_TEMP_FMT, path);
+        return xasprintf("%.*s/." HT_TOOL_TEMP_FMT, (int)(slash - path), path, slash + 1);
+}
+
 static bool is_temp_name_for(const char *entry, const char *name) {
+        /* a tool's output (ht_tool_temp_path) and the tool's own ".new" */
+        _cleanup_free_ char *tool = xasprintf("." HT_TOOL_TEMP_FMT, name);
+        if (streq(entry, tool) || (startswith(entry, tool) && streq(entry + strlen(tool), ".new")))
+                return true;
         _cleanup_free_ char *prefix = xasprintf(".#%.*s.", TEMP_NAME_KEEP, name);
         if (!startswith(entry, prefix))
                 return false;

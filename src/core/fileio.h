@@ -62,8 +62,15 @@ int ht_mkdir_p(const char *path, mode_t mode);
  * symlink there is -ELOOP) and fsync the directory. Absent already: 0. */
 int ht_remove_file(const ht_context *c, const char *path);
 
+/* Where an external tool writes the file it generates (grub-mkconfig -o),
+ * so that apply can put it in place atomically: ".NAME.hosttune-tmp"
+ * beside path (the tool may add its own ".new" to that). */
+#define HT_TOOL_TEMP_FMT "%s.hosttune-tmp"
+char *ht_tool_temp_path(const char *path);
+
 /* Remove temp files a crashed ht_write_file_atomic left next to path
- * (".#NAME.<16 hex>"). Returns how many were removed, or -errno. */
+ * (".#NAME.<16 hex>"), and a crashed tool's (ht_tool_temp_path and its
+ * ".new"). Returns how many were removed, or -errno. */
 int ht_cleanup_temp_files(const ht_context *c, const char *path);
 
 /* A file's state before hosttune changes it. */

@@ -144,7 +144,8 @@ make_payload() {
 powercut_table() {
         local work=$1 runs=$2 k aimed reached res booted
         local cuts=0 recovered=0 bootfail=0 failed=0
-        printf '%-4s %-12s %-34s %-7s %-12s %-5s %-9s %s\n' cut aimed "last fault point before the cut" booted recovery tree rollback checks
+        printf '%-4s %-12s %-34s %-7s %-12s %-5s %-9s %-8s %s\n' cut aimed "last fault point before the cut" booted recovery tree rollback \
+                "runtime*" checks
         for k in $(seq 1 "$runs"); do
                 [ -f "$work/serial-$k.log" ] || break
                 aimed=$(grep -a -o 'HT-POWERCUT armed cut=[0-9]* [a-z]*=[0-9]*' "$work/serial-$k.log" | tail -n 1 | sed 's/.* //')
@@ -163,8 +164,9 @@ powercut_table() {
                 fi
                 field() { printf '%s\n' "$res" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
                 [ "$(field checks)" = ok ] && recovered=$((recovered + 1)) || failed=$((failed + 1))
-                printf '%-4s %-12s %-34s %-7s %-12s %-5s %-9s %s\n' "$k" "$aimed" "${reached:-(none)}" "$booted" \
-                        "$(field recovery)" "$(field tree)" "$(field rollback)" "$(field checks)"
+                printf '%-4s %-12s %-34s %-7s %-12s %-5s %-9s %-8s %s\n' "$k" "$aimed" "${reached:-(none)}" "$booted" \
+                        "$(field recovery)" "$(field tree)" "$(field rollback)" "$(field runtime_kept)" "$(field checks)"
         done
+        echo "(runtime*: values the boot after the cut loaded from the files it left, which recovery did not undo)"
         echo "powercut: $cuts cuts, $recovered recovered, $bootfail boot failures, $failed failed checks"
 }

@@ -73,7 +73,7 @@ fi
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 {
         echo "PKGDATADIR=$(q "${HT_PKGDATADIR:-/usr/local/share/hosttune}")"
-        for v in HT_BOOT_PROFILE HT_BOOT_SETS HT_VERIFY_MESSAGE_ID HT_POWERCUT_RUNS; do
+        for v in HT_BOOT_PROFILE HT_BOOT_SETS HT_VERIFY_MESSAGE_ID HT_POWERCUT_RUNS HT_POWERCUT_AT; do
                 if [ -n "${!v:-}" ]; then echo "$v=$(q "${!v}")"; fi
         done
 } >"$PL/env"
@@ -111,7 +111,8 @@ debugfs -R 'cat /results.txt' "$WORK/payload.img" >"$WORK/results.txt" 2>/dev/nu
 sed 's/^/    /' "$WORK/results.txt"
 if [ -n "$cut" ]; then powercut_table "$WORK" "$runs"; fi
 # the boot that powered off gives the verdict (boot 2, or 3 after a rollback)
-if [ "$state" = poweroff ] && grep -q "^HARNESS\[boot$boot\] RESULT PASS" "$WORK/results.txt"; then
+# (its harness stage, which a power-cut run repeats: the last RESULT line)
+if [ "$state" = poweroff ] && grep "^HARNESS\[boot[0-9]*\] RESULT " "$WORK/results.txt" | tail -n 1 | grep -q 'RESULT PASS$'; then
         result=PASS
 else
         log "$NAME: last serial lines of boot ${boot}:"

@@ -32,6 +32,7 @@ echo "managed files:"
 cat $PC/paths
 managed_state >$PC/pre
 files_state >$PC/files-pre
+runtime_state >$PC/runtime-pre
 
 t0=$(now_ms)
 HOSTTUNE_FAULT_TRACE=1 $HT apply $PROFILE $SETS 2>$OUT/trace.err

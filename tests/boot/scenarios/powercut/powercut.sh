@@ -27,6 +27,29 @@ managed_state() {
         done <$PC/paths
 }
 
+# runtime_state: the sysctl and sysfs values the plan changes, read with
+# plain tools ("sysctl KEY VALUE", "sysfs PATH VALUE").
+runtime_state() {
+        jq -r '.changes[] | select(.backend == "sysctl" or .backend == "sysfs") | "\(.backend) \(.key)"' \
+                $OUT/plan.json | sort -u | while read -r backend key; do
+                case $backend in
+                sysctl) echo "sysctl $key $(sysctl -n "$key" | squeeze)" ;;
+                sysfs) echo "sysfs $key $(sysfs_value "$key")" ;;
+                esac
+        done
+}
+# runtime_reset: back to the values before the first apply, with plain
+# tools, so that every cut's apply makes the same changes (and reaches as
+# many fault points) as the one boot 1 measured.
+runtime_reset() {
+        while read -r backend key value; do
+                case $backend in
+                sysctl) sysctl -q -w "$key=$value" ;;
+                sysfs) echo "$value" >"$key" ;;
+                esac
+        done <$PC/runtime-pre
+}
+
 # check_wholly FILE: every managed file in FILE's state equals its
 # pre-apply or its applied line, none a mix or a torn write.
 check_wholly() {

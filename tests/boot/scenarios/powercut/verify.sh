@@ -55,9 +55,21 @@ files_state >$PC/cut-$k-files
 diff $PC/files-pre $PC/cut-$k-files
 check "cut $k: files byte for byte as before the apply" "$(sha256sum <$PC/cut-$k-files)" "$(sha256sum <$PC/files-pre)"
 check "cut $k: managed files as before the apply" "$(managed_state | sha256sum)" "$(sha256sum <$PC/pre)"
+# The boot after the cut loaded whatever sysctl.d and tmpfiles.d files
+# the cut left; recovery restores the files, not the values the boot took
+# from them (reported, not failed: see HACKING.md, "Power cuts").
+runtime_state >$PC/cut-$k-runtime
+kept=$(grep -cvxF -f $PC/runtime-pre $PC/cut-$k-runtime)
+if [ "$kept" -gt 0 ]; then
+        echo "note: cut $k: $kept runtime values differ from before the apply after recovery and rollback" \
+                "(the boot loaded the files the cut left):"
+        grep -vxF -f $PC/runtime-pre $PC/cut-$k-runtime | sed 's/^/note:   /'
+        runtime_reset
+        check "cut $k: runtime values reset with plain tools" "$(runtime_state | sha256sum)" "$(sha256sum <$PC/runtime-pre)"
+fi
 verdict=ok
 [ "$n_fail" = 0 ] || verdict=FAIL
-echo "POWERCUT-RESULT cut=$k spec=$spec booted=yes before=$before recovery=$recovery tree=$tree rollback=$rollback checks=$verdict"
+echo "POWERCUT-RESULT cut=$k spec=$spec booted=yes before=$before recovery=$recovery tree=$tree rollback=$rollback runtime_kept=$kept checks=$verdict"
 [ "$n_fail" = 0 ] || { checks_done; exit 1; }
 if [ "$k" -lt "$RUNS" ]; then
         checks_done
