@@ -33,7 +33,6 @@ char *ht_cmdline_value(const char *cmdline, const char *key);
 /* A shell-style value as os-release(5) and /etc/default/grub write them
  * ("..." with \\ escapes, '...', bare words). NULL when quoting is broken. */
 char *ht_shell_unquote(const char *v);
-bool ht_valid_utf8(const char *s);
 void ht_facts_parse_os_release(ht_facts *f, const char *buf, size_t len, const char *where);
 /* /etc/redhat-release and friends: name is the file's basename. Returns 0
  * and sets the id (always) and version (when one is found), or -EINVAL. */

@@ -80,6 +80,8 @@ void ht_facts_free(ht_facts *f) {
         free(f->grub_cfg);
         free(f->grub_legacy_conf);
         free(f->grub_default);
+        free(f->grub_cmdline_linux);
+        free(f->grub_cmdline_linux_default);
         free(f->grubenv_kernelopts);
         free(f->grubenv_saved_entry);
         strv_free(f->grubenv);
