@@ -11,7 +11,7 @@
 #include "facts.h"
 #include "format-bls.h"
 #include "format-grub-legacy.h"
-#include "edit-grub.h"
+#include "format-grub-defaults.h"
 #include "util.h"
 
 #define MAX_WARNINGS_PER_FILE 3
@@ -248,7 +248,8 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
 
 /* The GRUB defaults as grub-mkconfig leaves them after sourcing
  * /etc/default/grub and then /etc/default/grub.d/ *.cfg in order (the
- * files and the one reader the cmdline backend edits with, edit-grub.h):
+ * files and the one reader the cmdline backend edits with,
+ * format-grub-defaults.h):
  * GRUB_DEFAULT, GRUB_ENABLE_BLSCFG and the command line words. A value
  * that needs shell code to compute is unknown, and said so. */
 static void collect_grub_defaults(const ht_context *c, ht_facts *f, bool *ret_blscfg) {
