@@ -511,28 +511,12 @@ static char *grubenv_path(const ht_context *c) {
         return p ? ht_follow_host_link(c, p) : NULL;
 }
 
-/* An entry's command line as GRUB's blscfg builds it: $name and ${name}
- * expand from the GRUB environment (an unset one is empty, as in GRUB;
- * grub-core/commands/blscfg.c). */
-static char **bls_entry_words(const char *options, const ht_grubenv *env) {
-        _cleanup_strv_free_ char **w = ht_cmdline_split(options ? options : "");
-        strbuf b = {0};
-        strbuf_append(&b, "");
-        for (size_t i = 0; w[i]; i++) {
-                const char *word = w[i];
-                if (word[0] == '$') {
-                        _cleanup_free_ char *name = xstrdup(word + 1 + (word[1] == '{'));
-                        size_t n = strlen(name);
-                        if (n && name[n - 1] == '}')
-                                name[n - 1] = 0;
-                        word = env ? ht_grubenv_get(env, name) : NULL;
-                        if (!word)
-                                continue;
-                }
-                strbuf_append(&b, " ");
-                strbuf_append(&b, word);
-        }
-        _cleanup_free_ char *line = strbuf_steal(&b);
+/* An entry's command line as GRUB's blscfg builds it, as the facts see
+ * it too: every options line, $name and ${name} expanded from the GRUB
+ * environment (format-bls.h). */
+static char **bls_entry_words(const ht_bls_entry *e, const ht_grubenv *env) {
+        _cleanup_free_ char *options = ht_bls_options(e);
+        _cleanup_free_ char *line = ht_bls_expand_env(options, env);
         return ht_cmdline_split(line);
 }
 
@@ -649,7 +633,7 @@ static void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops,
                 _cleanup_free_ char *err = NULL;
                 if (!now || ht_bls_parse(now, len, &e, &err) < 0)
                         continue;
-                targets_add(lt, bls_entry_words(ht_bls_get(e, "options"), after));
+                targets_add(lt, bls_entry_words(e, after));
         }
         if (lt->n == 0)
                 targets_none(lt, xasprintf("%s has no boot entries", HT_BLS_ENTRIES_DIR));

@@ -575,3 +575,27 @@ bool ht_word_chars(const char *s, const char *extra) {
                         return false;
         return true;
 }
+
+/* Well-formed UTF-8 (no overlong two-byte forms, nothing past U+10FFFF
+ * by the lead byte): text json-c and a terminal show as it is. */
+bool ht_valid_utf8(const char *s) {
+        const unsigned char *p = (const unsigned char *)s;
+        while (*p) {
+                int n;
+                if (*p < 0x80)
+                        n = 0;
+                else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+                        n = 1;
+                else if ((*p & 0xf0) == 0xe0)
+                        n = 2;
+                else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+                        n = 3;
+                else
+                        return false;
+                p++;
+                for (int i = 0; i < n; i++, p++)
+                        if ((*p & 0xc0) != 0x80)
+                                return false;
+        }
+        return true;
+}

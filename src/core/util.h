@@ -63,6 +63,7 @@ char *normalize_ws(const char *s);
 bool ht_word_chars(const char *s, const char *extra);
 /* True when s holds a byte < 0x20 (other than tab) or 0x7f. */
 bool has_control_chars(const char *s);
+bool ht_valid_utf8(const char *s);
 
 /* A NULL-terminated list of owned strings. */
 typedef char **strv_t;

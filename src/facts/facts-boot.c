@@ -9,59 +9,15 @@
 
 #include "facts-internal.h"
 #include "facts.h"
+#include "format-bls.h"
+#include "format-grub-legacy.h"
+#include "format-grub-defaults.h"
 #include "util.h"
 
 #define MAX_WARNINGS_PER_FILE 3
-#define GRUBENV_SIZE 1024
-
-/* "vmlinuz-2.6.18-398.el5xen" → "2.6.18-398.el5xen"; paths may carry a
- * GRUB device prefix ("(hd0,0)/vmlinuz-..."). */
-static char *version_from_image(const char *path) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        static const char *const prefixes[] = {"vmlinuz-", "vmlinux-", "bzImage-", "kernel-"};
-        for (size_t i = 0; i < ELEMENTSOF(prefixes); i++)
-                if (startswith(base, prefixes[i]) && base[strlen(prefixes[i])])
-                        return xstrdup(base + strlen(prefixes[i]));
-        return NULL;
-}
-
-static bool is_xen_hypervisor_image(const char *path) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        /* xen.gz, xen-4.4.gz, xen.gz-2.6.18-398.el5 */
-        return startswith(base, "xen.gz") || (startswith(base, "xen-") && strstr(base, ".gz"));
-}
-
-/* A Linux kernel image by its name: vmlinuz-VERSION as the kernel
- * packages install it (also vmlinux, bzImage, SUSE's /boot/vmlinuz link);
- * memtest86+-1.65, elf-memtest86+-4.10, xen.gz are not. */
-static bool is_linux_image(const char *path) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        static const char *const names[] = {"vmlinuz", "vmlinux", "bzImage"};
-        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-                size_t n = strlen(names[i]);
-                if (strncmp(base, names[i], n) == 0 && (base[n] == 0 || base[n] == '-'))
-                        return true;
-        }
-        return false;
-}
 
 static bool version_is_xen(const char *v) {
         return v && (endswith(v, "xen") || strstr(v, "-xen"));
-}
-
-/* Split "word rest" (or "word=rest" for legacy directives). */
-static void split_directive(char *line, bool allow_eq, char **ret_key, char **ret_rest) {
-        size_t n = strcspn(line, allow_eq ? " \t=" : " \t");
-        char *rest = line + n;
-        if (*rest) {
-                *rest++ = 0;
-                rest += strspn(rest, allow_eq ? " \t=" : " \t");
-        }
-        *ret_key = line;
-        *ret_rest = strstrip(rest);
 }
 
 static ht_boot_entry *add_entry(ht_facts *f) {
@@ -71,134 +27,74 @@ static ht_boot_entry *add_entry(ht_facts *f) {
         return e;
 }
 
+/* The menu as the editor sees it (format-grub-legacy.h), in facts'
+ * words: what GRUB would not take is warned about, the rest is used. */
 void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const char *where) {
-        ht_facts_check_nul(f, buf, len, where);
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        _cleanup_free_ char *default_word = NULL;
-        size_t default_line = 0;
-        ht_boot_entry *e = NULL;
-        bool awaiting_module = false;
+        _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *c = ht_grub_legacy_parse_menu(buf, len);
         unsigned bad = 0;
-
-        for (size_t i = 0; lines[i]; i++) {
-                char *line = strstrip(lines[i]);
-                if (!*line || *line == '#')
-                        continue;
-                if (has_control_chars(line) || !ht_valid_utf8(line)) {
-                        if (++bad <= MAX_WARNINGS_PER_FILE)
-                                ht_facts_warn(f, "%s:%zu: binary junk, ignored", where, i + 1);
+        const ht_grub_legacy_problem *bad_default = NULL;
+        for (size_t i = 0; i < c->n_problems; i++) {
+                const ht_grub_legacy_problem *p = &c->problems[i];
+                if (p->kind == HT_GRUB_LEGACY_BAD_DEFAULT) {
+                        bad_default = p;
                         continue;
                 }
-                char *key, *rest;
-                split_directive(line, !e, &key, &rest);
-                if (streq(key, "title")) {
-                        e = add_entry(f);
-                        e->title = xstrdup(rest);
-                        awaiting_module = false;
+                if (++bad > MAX_WARNINGS_PER_FILE)
                         continue;
-                }
-                if (!e) {
-                        if (streq(key, "default")) {
-                                free(default_word);
-                                default_word = xstrdup(rest);
-                                default_line = i + 1;
-                        }
-                        continue;
-                }
-                if (streq(key, "kernel") && *rest) {
-                        /* "kernel --type=netbsd /elf-memtest86+-4.10": options
-                         * come before the image (GRUB 0.97 stage2/builtins.c,
-                         * kernel_func) */
-                        bool typed = false;
-                        while (startswith(rest, "--")) {
-                                /* --type=linux and biglinux are Linux */
-                                size_t n = strcspn(rest, " \t");
-                                typed = typed || (startswith(rest, "--type=") &&
-                                                  !(n == 12 && startswith(rest, "--type=linux")) &&
-                                                  !(n == 15 && startswith(rest, "--type=biglinux")));
-                                rest += strcspn(rest, " \t");
-                                rest += strspn(rest, " \t");
-                        }
-                        if (!*rest)
-                                continue;
-                        _cleanup_free_ char *image = xstrndup(rest, strcspn(rest, " \t"));
-                        const char *args = strstrip(rest + strlen(image));
-                        if (is_xen_hypervisor_image(image)) {
-                                /* the Linux kernel is the first module */
-                                e->xen = true;
-                                e->linux_image = false;
-                                awaiting_module = true;
-                        } else {
-                                free(e->kernel);
-                                free(e->version);
-                                free(e->options);
-                                e->kernel = TAKE_PTR(image);
-                                e->version = version_from_image(e->kernel);
-                                e->options = xstrdup(args);
-                                e->xen = version_is_xen(e->version);
-                                e->linux_image = !typed && is_linux_image(e->kernel);
-                        }
-                } else if (streq(key, "chainloader")) {
-                        /* another OS's boot sector (DOS, Windows) */
-                        e->chainloader = true;
-                        e->linux_image = false;
-                } else if (streq(key, "module") && awaiting_module && *rest) {
-                        awaiting_module = false;
-                        size_t n = strcspn(rest, " \t");
-                        /* a kernel line before the hypervisor's set these */
-                        free(e->kernel);
-                        free(e->version);
-                        free(e->options);
-                        e->kernel = xstrndup(rest, n);
-                        e->version = version_from_image(e->kernel);
-                        e->options = xstrdup(strstrip(rest + n));
-                        e->linux_image = is_linux_image(e->kernel);
-                }
+                if (p->kind == HT_GRUB_LEGACY_JUNK)
+                        ht_facts_warn(f, "%s:%u: binary junk, ignored", where, p->line);
+                else
+                        ht_facts_warn(f, "%s:%u: %s, ignored", where, p->line, p->message);
         }
         if (bad > MAX_WARNINGS_PER_FILE)
                 ht_facts_warn(f, "%s: %u more bad lines", where, bad - MAX_WARNINGS_PER_FILE);
-        for (size_t i = 0; i < f->n_boot_entries; i++)
-                if (!f->boot_entries[i].kernel && !f->boot_entries[i].chainloader)
-                        ht_facts_warn(f, "%s: entry \"%s\" has no kernel line", where,
-                                      f->boot_entries[i].title);
+        for (size_t i = 0; i < c->n_entries; i++) {
+                const ht_grub_legacy_entry *g = &c->entries[i];
+                ht_boot_entry *e = add_entry(f);
+                e->title = xstrdup(g->title);
+                e->kernel = g->linux_kernel ? xstrdup(g->linux_kernel) : NULL;
+                e->version = g->linux_kernel ? ht_kernel_image_version(g->linux_kernel) : NULL;
+                e->options = g->linux_args ? xstrdup(g->linux_args) : NULL;
+                e->chainloader = g->chainloader;
+                e->xen = g->xen || version_is_xen(e->version);
+                e->linux_image = g->linux_kernel && g->linux_image && !g->chainloader;
+                if (!g->kernel && !g->chainloader)
+                        ht_facts_warn(f, "%s: entry \"%s\" has no kernel line", where, g->title);
+                else if (g->kernel && !g->linux_kernel)
+                        ht_facts_warn(f, "%s: entry \"%s\" loads Xen but no Linux kernel (module line)", where,
+                                      g->title);
+        }
         if (f->n_boot_entries == 0) {
                 ht_facts_warn(f, "%s: no title entries", where);
                 return;
         }
 
-        /* Without default= legacy GRUB boots the first entry. */
-        uint64_t d = 0;
-        if (default_word) {
-                if (streq(default_word, "saved")) {
-                        /* the number is in /boot/grub/default: see
-                         * ht_facts_parse_grub_default() */
-                        f->grub_legacy_saved = true;
-                        return;
-                }
-                if (!isdigit((unsigned char)*default_word) || parse_u64(default_word, &d) < 0) {
-                        ht_facts_warn(f, "%s:%zu: default=%.20s is not an entry number, default entry unknown",
-                                      where, default_line, default_word);
-                        return;
-                }
-                if (d >= f->n_boot_entries) {
-                        ht_facts_warn(f, "%s:%zu: default=%.20s is out of range (%zu entries), default entry unknown",
-                                      where, default_line, default_word, f->n_boot_entries);
-                        return;
-                }
+        /* Without default= legacy GRUB boots the first entry; a bad last
+         * default line leaves it unknown (GRUB refuses that line). */
+        if (bad_default && bad_default->line > c->default_line) {
+                ht_facts_warn(f, "%s:%u: default=%.20s is not an entry number, default entry unknown", where,
+                              bad_default->line, bad_default->text);
+                return;
         }
-        f->grub_legacy_default = (int)d;
-        f->default_entry = (int)d;
+        if (c->default_entry < 0) {
+                /* the number is in /boot/grub/default: see
+                 * ht_facts_parse_grub_default() */
+                f->grub_legacy_saved = true;
+                return;
+        }
+        if ((size_t)c->default_entry >= f->n_boot_entries) {
+                ht_facts_warn(f, "%s:%u: default=%d is out of range (%zu entries), default entry unknown", where,
+                              c->default_line, c->default_entry, f->n_boot_entries);
+                return;
+        }
+        f->grub_legacy_default = c->default_entry;
+        f->default_entry = c->default_entry;
 }
 
 void ht_facts_parse_grub_default(ht_facts *f, const char *buf, size_t len, const char *where) {
-        /* GRUB 0.97's grub-set-default (util/grub-set-default.in) and
-         * savedefault write the entry number as the file's first line,
-         * followed by comment lines that keep the file's size. */
-        size_t n = strcspn(buf, "\n");
-        _cleanup_free_ char *first = xstrndup(buf, n < len ? n : len);
-        const char *w = strstrip(first);
-        uint64_t d;
-        if (!isdigit((unsigned char)*w) || parse_u64(w, &d) < 0) {
+        unsigned d;
+        _cleanup_free_ char *w = NULL;
+        if (ht_grub_legacy_saved_default(buf, len, &d, &w) < 0) {
                 ht_facts_warn(f, "%s:1: %.20s is not an entry number, default entry unknown", where, w);
                 return;
         }
@@ -212,114 +108,92 @@ void ht_facts_parse_grub_default(ht_facts *f, const char *buf, size_t len, const
 }
 
 void ht_facts_parse_grubenv(ht_facts *f, const char *buf, size_t len, const char *where) {
-        ht_facts_check_nul(f, buf, len, where);
-        if (!startswith(buf, "# GRUB Environment Block\n")) {
-                ht_facts_warn(f, "%s: no \"# GRUB Environment Block\" header, ignored", where);
-                return;
+        _cleanup_(ht_grubenv_freep) ht_grubenv *env = ht_grubenv_parse_block(buf, len);
+        for (size_t i = 0; i < env->n_problems; i++) {
+                const ht_grubenv_problem *p = &env->problems[i];
+                switch (p->kind) {
+                case HT_GRUBENV_NO_HEADER:
+                        ht_facts_warn(f, "%s: no \"# GRUB Environment Block\" header, ignored", where);
+                        return;
+                case HT_GRUBENV_NUL:
+                        ht_facts_check_nul(f, buf, len, where);
+                        break;
+                case HT_GRUBENV_BAD_LINE:
+                        ht_facts_warn(f, "%s:%u: not a name=value line, ignored", where, p->line);
+                        break;
+                case HT_GRUBENV_TRUNCATED:
+                        ht_facts_warn(f, "%s:%u: no newline after the last variable, ignored (GRUB stops there)",
+                                      where, p->line);
+                        break;
+                }
         }
         /* grub-editenv refuses a block of any other size */
-        if (len != GRUBENV_SIZE)
-                ht_facts_warn(f, "%s: %zu bytes, GRUB wants exactly %d", where, len, GRUBENV_SIZE);
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 1; lines[i]; i++) {
-                const char *line = lines[i];
-                if (*line == '#')
-                        continue;
-                const char *eq = strchr(line, '=');
-                if (!eq || eq == line || has_control_chars(line)) {
-                        ht_facts_warn(f, "%s:%zu: not a name=value line, ignored", where, i + 1);
+        if (len != HT_GRUBENV_SIZE)
+                ht_facts_warn(f, "%s: %zu bytes, GRUB wants exactly %d", where, len, HT_GRUBENV_SIZE);
+        for (size_t i = 0; i < env->n; i++) {
+                const ht_grubenv_var *v = &env->vars[i];
+                if (has_control_chars(v->value)) {
+                        /* an escaped newline: GRUB takes it, a fact cannot show it */
+                        ht_facts_warn(f, "%s:%u: %s holds control characters, ignored", where, v->line, v->name);
                         continue;
                 }
-                strv_push(&f->grubenv, line);
-                if (startswith(line, "kernelopts=")) {
+                strv_pushf(&f->grubenv, "%s=%s", v->name, v->value);
+                if (streq(v->name, "kernelopts")) {
                         free(f->grubenv_kernelopts);
-                        f->grubenv_kernelopts = xstrdup(eq + 1);
-                } else if (startswith(line, "saved_entry=")) {
+                        f->grubenv_kernelopts = xstrdup(v->value);
+                } else if (streq(v->name, "saved_entry")) {
                         free(f->grubenv_saved_entry);
-                        f->grubenv_saved_entry = xstrdup(eq + 1);
+                        f->grubenv_saved_entry = xstrdup(v->value);
                 }
         }
 }
 
-static const char *grubenv_get(const ht_facts *f, const char *name, size_t n) {
+/* grubenv's value of name as GRUB's load_env leaves it: the last line. */
+static const char *facts_grubenv_lookup(const void *userdata, const char *name) {
+        const ht_facts *f = userdata;
+        size_t n = strlen(name);
+        const char *found = NULL;
         for (size_t i = 0; f->grubenv && f->grubenv[i]; i++)
                 if (strncmp(f->grubenv[i], name, n) == 0 && f->grubenv[i][n] == '=')
-                        return f->grubenv[i] + n + 1;
-        return NULL;
-}
-
-/* GRUB's blscfg expands $name and ${name} from its environment (grubenv);
- * an unset variable becomes empty, as in GRUB. */
-static char *expand_options(const ht_facts *f, const char *s) {
-        strbuf b = {0};
-        strbuf_append(&b, "");
-        while (*s) {
-                if (*s != '$') {
-                        strbuf_appendn(&b, s, 1);
-                        s++;
-                        continue;
-                }
-                s++;
-                bool brace = *s == '{';
-                if (brace)
-                        s++;
-                size_t n = 0;
-                while (isalnum((unsigned char)s[n]) || s[n] == '_')
-                        n++;
-                const char *v = grubenv_get(f, s, n);
-                if (v)
-                        strbuf_append(&b, v);
-                s += n;
-                if (brace && *s == '}')
-                        s++;
-        }
-        _cleanup_free_ char *raw = strbuf_steal(&b);
-        return normalize_ws(raw);
+                        found = f->grubenv[i] + n + 1;
+        return found;
 }
 
 void ht_parse_bls_entry(ht_facts *f, const char *buf, size_t len, const char *where,
                         ht_boot_entry *e) {
-        ht_facts_check_nul(f, buf, len, where);
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        _cleanup_strv_free_ char **options = NULL;
-        unsigned bad = 0;
-        for (size_t i = 0; lines[i]; i++) {
-                char *line = strstrip(lines[i]);
-                if (!*line || *line == '#')
-                        continue;
-                if (has_control_chars(line) || !ht_valid_utf8(line)) {
-                        if (++bad <= MAX_WARNINGS_PER_FILE)
-                                ht_facts_warn(f, "%s:%zu: binary junk, ignored", where, i + 1);
-                        continue;
-                }
-                char *key, *rest;
-                split_directive(line, false, &key, &rest);
-                if (streq(key, "title")) {
-                        free(e->title);
-                        e->title = xstrdup(rest);
-                } else if (streq(key, "linux")) {
-                        free(e->kernel);
-                        e->kernel = xstrdup(rest);
-                } else if (streq(key, "version")) {
-                        free(e->version);
-                        e->version = xstrdup(rest);
-                } else if (streq(key, "options")) {
-                        /* several options lines are concatenated (BLS spec) */
-                        strv_push(&options, rest);
-                }
+        _cleanup_(ht_bls_entry_freep) ht_bls_entry *b = ht_bls_parse_entry(buf, len);
+        for (size_t i = 0; i < b->n_problems && i < MAX_WARNINGS_PER_FILE; i++)
+                ht_facts_warn(f, "%s:%u: %s, ignored", where, b->problems[i].line,
+                              startswith(b->problems[i].message, "invalid") ? b->problems[i].message
+                                                                             : "binary junk");
+        if (b->n_problems > MAX_WARNINGS_PER_FILE)
+                ht_facts_warn(f, "%s: %zu more bad lines", where, b->n_problems - MAX_WARNINGS_PER_FILE);
+        const char *title = ht_bls_get(b, "title"), *image = ht_bls_get(b, "linux"),
+                   *version = ht_bls_get(b, "version");
+        if (title) {
+                free(e->title);
+                e->title = xstrdup(title);
+        }
+        if (image) {
+                free(e->kernel);
+                e->kernel = xstrdup(image);
+        }
+        if (version) {
+                free(e->version);
+                e->version = xstrdup(version);
         }
         if (!e->kernel)
                 ht_facts_warn(f, "%s: no linux line", where);
         if (!e->version && e->kernel)
-                e->version = version_from_image(e->kernel);
+                e->version = ht_kernel_image_version(e->kernel);
         if (!e->title)
                 e->title = xstrdup(e->version ? e->version : e->id ? e->id : "");
-        e->xen = (e->kernel && is_xen_hypervisor_image(e->kernel)) || version_is_xen(e->version);
-        e->linux_image = e->kernel && !is_xen_hypervisor_image(e->kernel);
+        e->xen = (e->kernel && ht_is_xen_hypervisor_image(e->kernel)) || version_is_xen(e->version);
+        e->linux_image = e->kernel && !ht_is_xen_hypervisor_image(e->kernel);
+        _cleanup_free_ char *options = ht_bls_options(b);
         if (options) {
-                _cleanup_free_ char *joined = strv_join(options, " ");
                 free(e->options);
-                e->options = expand_options(f, joined);
+                e->options = ht_bls_expand(options, facts_grubenv_lookup, f);
         }
 }
 
@@ -372,32 +246,54 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
         }
 }
 
-/* GRUB_DEFAULT and GRUB_ENABLE_BLSCFG from /etc/default/grub. */
-static void parse_default_grub(ht_facts *f, const char *buf, size_t len, const char *where,
-                               bool *ret_blscfg) {
-        ht_facts_check_nul(f, buf, len, where);
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        for (size_t i = 0; lines[i]; i++) {
-                char *line = strstrip(lines[i]);
-                if (startswith(line, "export "))
-                        line = strstrip(line + 7);
-                bool is_default = startswith(line, "GRUB_DEFAULT=");
-                bool is_bls = startswith(line, "GRUB_ENABLE_BLSCFG=");
-                if (!is_default && !is_bls)
+/* The GRUB defaults as grub-mkconfig leaves them after sourcing
+ * /etc/default/grub and then /etc/default/grub.d/ *.cfg in order (the
+ * files and the one reader the cmdline backend edits with,
+ * format-grub-defaults.h):
+ * GRUB_DEFAULT, GRUB_ENABLE_BLSCFG and the command line words. A value
+ * that needs shell code to compute is unknown, and said so. */
+static void collect_grub_defaults(const ht_context *c, ht_facts *f, bool *ret_blscfg) {
+        _cleanup_strv_free_ char **names = NULL;
+        (void)ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
+        for (size_t i = 0; order[i]; i++) {
+                char *buf;
+                size_t len;
+                if (ht_facts_read(c, f, order[i], false, &buf, &len) < 0)
                         continue;
-                char *v = ht_shell_unquote(strchr(line, '=') + 1);
-                if (!v || has_control_chars(v)) {
-                        ht_facts_warn(f, "%s:%zu: broken quoting, ignored", where, i + 1);
-                        free(v);
+                _cleanup_free_ char *d = ht_display_path(c, order[i]), *err = NULL;
+                if (ht_grub_eval_file(env, i, buf, len, &err) < 0)
+                        /* the shell would stop there too */
+                        ht_facts_warn(f, "%s:%s, not read", d, err);
+                free(buf);
+        }
+        static const struct {
+                const char *name;
+                size_t off;
+        } vars[] = {
+                {"GRUB_DEFAULT", offsetof(ht_facts, grub_default)},
+                {"GRUB_CMDLINE_LINUX", offsetof(ht_facts, grub_cmdline_linux)},
+                {"GRUB_CMDLINE_LINUX_DEFAULT", offsetof(ht_facts, grub_cmdline_linux_default)},
+                {"GRUB_ENABLE_BLSCFG", 0},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(vars); i++) {
+                const ht_grub_var *v = ht_grub_env_get(env, vars[i].name);
+                if (!v)
+                        continue;
+                if (!v->value || has_control_chars(v->value) || !ht_valid_utf8(v->value)) {
+                        _cleanup_free_ char *d = ht_display_path(c, order[v->file]);
+                        ht_facts_warn(f, "%s:%s: %s unknown", d, v->why ? v->why : "control characters",
+                                      vars[i].name);
                         continue;
                 }
-                if (is_default) {
-                        free(f->grub_default);
-                        f->grub_default = v;
-                } else {
-                        *ret_blscfg = streq(v, "true");
-                        free(v);
+                if (!vars[i].off) {
+                        *ret_blscfg = streq(v->value, "true");
+                        continue;
                 }
+                char **dst = (char **)((char *)f + vars[i].off);
+                free(*dst);
+                *dst = xstrdup(v->value);
         }
 }
 
@@ -461,9 +357,8 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         size_t len;
         bool have_default_grub = ht_facts_read(c, f, "/etc/default/grub", false, &buf, &len) == 0;
         if (have_default_grub) {
-                _cleanup_free_ char *d = ht_display_path(c, "/etc/default/grub");
-                parse_default_grub(f, buf, len, d, &blscfg);
                 free(buf);
+                collect_grub_defaults(c, f, &blscfg);
         }
         f->grub_cfg = find_grub_cfg(c, f, &cfg_blscfg);
 

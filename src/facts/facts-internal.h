@@ -11,6 +11,8 @@
 /* Biggest file any fact source may be; a larger one is garbage. */
 #define HT_FACTS_MAX_FILE (4u << 20)
 
+/* facts-util.c: below every collector, calling none (docs/DESIGN.md) */
+
 /* The warning ht_facts_read gives when path cannot be read (r < 0), for
  * sources read by another module (accounts.h). */
 void ht_facts_warn_read_error(const ht_context *c, ht_facts *f, const char *path, int r);
@@ -30,10 +32,9 @@ bool ht_facts_check_nul(ht_facts *f, const char *buf, size_t len, const char *wh
 char *ht_cmdline_value(const char *cmdline, const char *key);
 
 /* facts-kernel.c */
-/* A shell-style value as os-release(5) and /etc/default/grub write them
+/* A shell-style value as os-release(5) writes them
  * ("..." with \\ escapes, '...', bare words). NULL when quoting is broken. */
 char *ht_shell_unquote(const char *v);
-bool ht_valid_utf8(const char *s);
 void ht_facts_parse_os_release(ht_facts *f, const char *buf, size_t len, const char *where);
 /* /etc/redhat-release and friends: name is the file's basename. Returns 0
  * and sets the id (always) and version (when one is found), or -EINVAL. */
@@ -58,7 +59,8 @@ void ht_facts_collect_memory(const ht_context *c, ht_facts *f);
 void ht_facts_collect_thp(const ht_context *c, ht_facts *f);
 void ht_facts_collect_shm(const ht_context *c, ht_facts *f);
 
-/* facts-boot.c */
+/* facts-boot.c: the boot files through their formats (format-grub-legacy.h,
+ * format-bls.h, format-grub-defaults.h), problems worded as warnings */
 void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const char *where);
 /* /boot/grub/default, which default=saved refers to: its first line is
  * the default entry's number. */

@@ -128,6 +128,8 @@ static json_object *bootloader_json(const ht_facts *f) {
         add(o, "efi", j_bool(f->efi));
         add(o, "grub_cfg", j_str(f->grub_cfg));
         add(o, "grub_default", j_str(f->grub_default));
+        add(o, "grub_cmdline_linux", j_str(f->grub_cmdline_linux));
+        add(o, "grub_cmdline_linux_default", j_str(f->grub_cmdline_linux_default));
         add(o, "legacy_conf", j_str(f->grub_legacy_conf));
         add(o, "kernelopts", j_str(f->grubenv_kernelopts));
         add(o, "saved_entry", j_str(f->grubenv_saved_entry));

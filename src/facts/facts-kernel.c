@@ -15,28 +15,6 @@
 /* A garbled file should say so, not fill the report with one line each. */
 #define MAX_WARNINGS_PER_FILE 3
 
-bool ht_valid_utf8(const char *s) {
-        const unsigned char *p = (const unsigned char *)s;
-        while (*p) {
-                int n;
-                if (*p < 0x80)
-                        n = 0;
-                else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-                        n = 1;
-                else if ((*p & 0xf0) == 0xe0)
-                        n = 2;
-                else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-                        n = 3;
-                else
-                        return false;
-                p++;
-                for (int i = 0; i < n; i++, p++)
-                        if ((*p & 0xc0) != 0x80)
-                                return false;
-        }
-        return true;
-}
-
 /* One os-release value with shell quoting (os-release(5)): "..." with
  * backslash escapes for $ " \ `, '...' literal, or a bare word with
  * backslash escapes. NULL when the quoting is broken. */

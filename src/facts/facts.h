@@ -177,7 +177,11 @@ typedef struct ht_facts {
         bool efi;
         char *grub_legacy_conf;          /* /boot/grub/grub.conf or menu.lst */
         int grub_legacy_default;         /* -1 unknown */
-        char *grub_default;              /* GRUB_DEFAULT= in /etc/default/grub */
+        /* /etc/default/grub, then grub.d/ *.cfg, as grub-mkconfig sources
+         * them: the values they leave (NULL: unset or unknown) */
+        char *grub_default;              /* GRUB_DEFAULT */
+        char *grub_cmdline_linux;        /* GRUB_CMDLINE_LINUX */
+        char *grub_cmdline_linux_default; /* GRUB_CMDLINE_LINUX_DEFAULT */
         char *grubenv_kernelopts;        /* kernelopts= in grubenv (RHEL 8 BLS) */
         char *grubenv_saved_entry;       /* saved_entry= in grubenv */
         char **grubenv;                  /* every "name=value" of grubenv, for $name in BLS options */

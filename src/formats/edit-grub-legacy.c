@@ -12,191 +12,6 @@ static bool is_blank(char c) {
         return c == ' ' || c == '\t' || c == '\r';
 }
 
-void ht_grub_legacy_conf_free(ht_grub_legacy_conf *c) {
-        if (!c)
-                return;
-        for (size_t i = 0; i < c->n_entries; i++) {
-                free(c->entries[i].title);
-                free(c->entries[i].kernel);
-                free(c->entries[i].linux_kernel);
-        }
-        free(c->entries);
-        free(c);
-}
-
-static bool parse_int(const char *s, size_t n, int *ret) {
-        int v = 0;
-        if (n == 0 || n > 6)
-                return false;
-        for (size_t i = 0; i < n; i++) {
-                if (!isdigit((unsigned char)s[i]))
-                        return false;
-                v = v * 10 + (s[i] - '0');
-        }
-        *ret = v;
-        return true;
-}
-
-/* The image path on a kernel or module line: the first word not starting
- * with "--" (options such as --type=netbsd); *after points past it. */
-static char *image_path(const char *s, size_t start, size_t end, size_t *after, bool *ret_typed) {
-        size_t p = start;
-        *ret_typed = false;
-        for (;;) {
-                while (p < end && is_blank(s[p]))
-                        p++;
-                size_t ws = p;
-                while (p < end && !is_blank(s[p]))
-                        p++;
-                if (ws == p) {
-                        *after = p;
-                        return NULL;
-                }
-                if (p - ws >= 2 && s[ws] == '-' && s[ws + 1] == '-') {
-                        /* --type=netbsd, freebsd, openbsd, multiboot:
-                         * not Linux; linux and biglinux are (GRUB 0.97
-                         * stage2/builtins.c, kernel_func) */
-                        if (p - ws > 7 && memcmp(s + ws, "--type=", 7) == 0 &&
-                            !(p - ws == 12 && memcmp(s + ws + 7, "linux", 5) == 0) &&
-                            !(p - ws == 15 && memcmp(s + ws + 7, "biglinux", 8) == 0))
-                                *ret_typed = true;
-                        continue;
-                }
-                *after = p;
-                return xstrndup(s + ws, p - ws);
-        }
-}
-
-/* Memtest86+ (memtest86+-1.65, elf-memtest86+-4.10 as the memtest86+
- * package installs it) takes no Linux arguments. Any other image is taken
- * for Linux: a kernel someone built and named is still edited. */
-static bool is_linux_image(const char *path) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        return !strstr(base, "memtest");
-}
-
-static bool is_xen_image(const char *path) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        return startswith(base, "xen");
-}
-
-int ht_grub_legacy_parse(const char *content, size_t len, ht_grub_legacy_conf **ret, char **ret_error) {
-        ht_grub_legacy_conf *c = xcalloc(1, sizeof(*c));
-        c->timeout = -1;
-        size_t pos = 0;
-        unsigned line = 0;
-        ht_grub_legacy_entry *cur = NULL;
-        bool module_seen = false;
-
-        while (pos < len) {
-                const char *nl = memchr(content + pos, '\n', len - pos);
-                size_t end = nl ? (size_t)(nl - content) : len;
-                size_t next = nl ? end + 1 : len;
-                line++;
-                for (size_t i = pos; i < end; i++) {
-                        unsigned char ch = content[i];
-                        if ((ch < 0x20 && ch != '\t' && ch != '\r') || ch == 0x7f) {
-                                *ret_error = xasprintf("%u: %s", line, ch ? "control character" : "NUL byte");
-                                goto fail;
-                        }
-                }
-                while (end > pos && is_blank(content[end - 1]))
-                        end--;
-                size_t p = pos;
-                while (p < end && is_blank(content[p]))
-                        p++;
-                if (p >= end || content[p] == '#') {
-                        pos = next;
-                        continue;
-                }
-                size_t cs = p;
-                while (p < end && !is_blank(content[p]) && content[p] != '=')
-                        p++;
-                _cleanup_free_ char *cmd = xstrndup(content + cs, p - cs);
-                /* GRUB legacy takes blanks or '=' between command and argument. */
-                while (p < end && is_blank(content[p]))
-                        p++;
-                if (p < end && content[p] == '=')
-                        p++;
-                while (p < end && is_blank(content[p]))
-                        p++;
-                size_t as = p;
-
-                if (streq(cmd, "default")) {
-                        c->default_line = line;
-                        c->default_value_start = as;
-                        c->default_value_end = end;
-                        if (end - as == 5 && memcmp(content + as, "saved", 5) == 0)
-                                c->default_entry = -1;
-                        else if (!parse_int(content + as, end - as, &c->default_entry)) {
-                                *ret_error = xasprintf("%u: default is not a number", line);
-                                goto fail;
-                        }
-                } else if (streq(cmd, "timeout")) {
-                        if (!parse_int(content + as, end - as, &c->timeout)) {
-                                *ret_error = xasprintf("%u: timeout is not a number", line);
-                                goto fail;
-                        }
-                } else if (streq(cmd, "title")) {
-                        c->entries = xrealloc(c->entries, (c->n_entries + 1) * sizeof(ht_grub_legacy_entry));
-                        cur = &c->entries[c->n_entries++];
-                        *cur = (ht_grub_legacy_entry){
-                                .title = xstrndup(content + as, end - as),
-                                .title_line = line,
-                        };
-                        module_seen = false;
-                } else if (streq(cmd, "kernel") || streq(cmd, "module")) {
-                        if (!cur) {
-                                *ret_error = xasprintf("%u: %s outside a title block", line, cmd);
-                                goto fail;
-                        }
-                        size_t after;
-                        bool typed;
-                        char *path = image_path(content, as, end, &after, &typed);
-                        if (!path) {
-                                *ret_error = xasprintf("%u: %s without an image", line, cmd);
-                                goto fail;
-                        }
-                        if (streq(cmd, "kernel")) {
-                                free(cur->kernel);
-                                free(cur->linux_kernel);
-                                cur->kernel = path;
-                                cur->kernel_line = line;
-                                cur->linux_kernel = xstrdup(path);
-                                cur->linux_line = line;
-                                cur->linux_args_start = after;
-                                cur->linux_args_end = end;
-                                cur->xen = false;
-                                cur->linux_image = !typed && is_linux_image(path);
-                                module_seen = false;
-                        } else if (!module_seen && cur->kernel && is_xen_image(cur->kernel)) {
-                                /* The first module of a Xen entry is the Linux kernel. */
-                                cur->xen = true;
-                                cur->xen_args_start = cur->linux_args_start;
-                                cur->xen_args_end = cur->linux_args_end;
-                                free(cur->linux_kernel);
-                                cur->linux_kernel = path;
-                                cur->linux_line = line;
-                                cur->linux_args_start = after;
-                                cur->linux_args_end = end;
-                                cur->linux_image = is_linux_image(path);
-                                module_seen = true;
-                        } else {
-                                free(path);
-                                module_seen = true;
-                        }
-                }
-                pos = next;
-        }
-        *ret = c;
-        return 0;
-fail:
-        ht_grub_legacy_conf_free(c);
-        return -EINVAL;
-}
-
 typedef struct {
         size_t start, end;
         char *text;
@@ -276,6 +91,15 @@ int ht_grub_legacy_edit(const char *content, size_t len, int entry, ht_grub_lega
                  * anyway: tests/corpus/grub-legacy/README) */
                 if (!explicit && target == HT_GRUB_LEGACY_LINUX && !e->linux_image)
                         continue;
+                if (target == HT_GRUB_LEGACY_LINUX && !e->linux_kernel) {
+                        /* a hypervisor without its dom0 kernel (module line) */
+                        if (!explicit)
+                                continue;
+                        *ret_error = xasprintf("%u: entry \"%s\" loads Xen but no Linux kernel (module line)",
+                                               e->title_line, e->title);
+                        r = -EINVAL;
+                        goto finish;
+                }
                 if (target == HT_GRUB_LEGACY_HYPERVISOR && !e->xen) {
                         if (!explicit)
                                 continue;

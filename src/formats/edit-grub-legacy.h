@@ -1,48 +1,14 @@
-/* Legacy GRUB (0.97) menu files: /boot/grub/grub.conf, menu.lst. Parsing
- * of default/timeout and the title blocks, in-place edits of kernel
- * arguments and of the default entry. Pure functions over buffers. */
+/* Legacy GRUB (0.97) menu files: /boot/grub/grub.conf, menu.lst.
+ * In-place edits of kernel arguments and of the default entry, on the
+ * spans the one parser of the format gives (format-grub-legacy.h). Pure
+ * functions over buffers. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "edit-cmdline.h"
-
-typedef struct {
-        char *title;
-        unsigned title_line;
-        char *kernel;           /* path on the kernel line (NULL: none, e.g. chainloader) */
-        unsigned kernel_line;
-        /* Xen: the kernel line loads the hypervisor; Linux and its
-         * arguments are on the first module line. */
-        bool xen;
-        char *linux_kernel;     /* the Linux image: kernel path, or the first module's */
-        /* the image takes Linux arguments: false for Memtest86+ (kernel
-         * --type=netbsd /elf-memtest86+-4.10, kernel /memtest86+-1.65)
-         * and other --type= images that are not linux or biglinux */
-        bool linux_image;
-        unsigned linux_line;    /* line holding the Linux arguments */
-        /* Byte spans of the argument text after the image path, up to the
-         * end of the line: Linux's, and the hypervisor's (Xen only). */
-        size_t linux_args_start, linux_args_end;
-        size_t xen_args_start, xen_args_end;
-} ht_grub_legacy_entry;
-
-typedef struct {
-        ht_grub_legacy_entry *entries;
-        size_t n_entries;
-        int default_entry;      /* the "default" value; 0 when absent; -1 when "saved" */
-        unsigned default_line;  /* 0: no default line */
-        size_t default_value_start, default_value_end;
-        int timeout;            /* -1 when absent */
-} ht_grub_legacy_conf;
-
-/* Parse a menu file. -EINVAL with "LINE: message" on NUL bytes, control
- * characters, a non-numeric default/timeout (other than "saved"), or
- * kernel/module lines outside a title block. */
-int ht_grub_legacy_parse(const char *content, size_t len, ht_grub_legacy_conf **ret, char **ret_error);
-void ht_grub_legacy_conf_free(ht_grub_legacy_conf *c);
-static inline void ht_grub_legacy_conf_freep(ht_grub_legacy_conf **c) { ht_grub_legacy_conf_free(*c); }
+#include "format-grub-legacy.h"
 
 #define HT_GRUB_LEGACY_ALL (-1)
 

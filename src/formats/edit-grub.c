@@ -1,8 +1,6 @@
-/* GRUB defaults files: a small reader of POSIX shell syntax, enough to
- * find plain assignments and their quoted values, never to run them.
- * Anything beyond that (commands, conditionals, substitutions) is noted,
- * so the values that depend on it are reported as unknown instead of
- * guessed. */
+/* GRUB defaults: in-place edits of one variable's words, on the
+ * assignments the one reader of these files finds
+ * (format-grub-defaults.h). */
 #include "config.h"
 
 #include <ctype.h>
@@ -12,542 +10,12 @@
 #include "edit-grub.h"
 #include "util.h"
 
-typedef struct {
-        const char *s;
-        size_t len, pos;
-        unsigned line;
-        char **error;
-} scanner;
-
-static int scan_error(scanner *sc, unsigned line, const char *what) {
-        *sc->error = xasprintf("%u: %s", line, what);
-        return -EINVAL;
-}
-
 static bool is_name_start(char c) {
         return isalpha((unsigned char)c) || c == '_';
 }
 
 static bool is_name_char(char c) {
         return isalnum((unsigned char)c) || c == '_';
-}
-
-static bool at_continuation(const scanner *sc) {
-        return sc->pos + 1 < sc->len && sc->s[sc->pos] == '\\' && sc->s[sc->pos + 1] == '\n';
-}
-
-static void skip_blanks(scanner *sc) {
-        while (sc->pos < sc->len) {
-                char c = sc->s[sc->pos];
-                if (c == ' ' || c == '\t' || c == '\r')
-                        sc->pos++;
-                else if (at_continuation(sc)) {
-                        sc->pos += 2;
-                        sc->line++;
-                } else
-                        break;
-        }
-}
-
-/* Step over a backslash escape (two bytes), counting a newline. */
-static void skip_escape(scanner *sc) {
-        if (sc->pos + 1 < sc->len && sc->s[sc->pos + 1] == '\n')
-                sc->line++;
-        sc->pos += sc->pos + 1 < sc->len ? 2 : 1;
-}
-
-static int scan_dq(scanner *sc);
-static int scan_dollar(scanner *sc);
-
-static int scan_sq(scanner *sc) {
-        unsigned start = sc->line;
-        for (sc->pos++; sc->pos < sc->len; sc->pos++) {
-                if (sc->s[sc->pos] == '\'') {
-                        sc->pos++;
-                        return 0;
-                }
-                if (sc->s[sc->pos] == '\n')
-                        sc->line++;
-        }
-        return scan_error(sc, start, "unterminated single quote");
-}
-
-static int scan_backtick(scanner *sc) {
-        unsigned start = sc->line;
-        for (sc->pos++; sc->pos < sc->len;) {
-                char c = sc->s[sc->pos];
-                if (c == '\\') {
-                        skip_escape(sc);
-                        continue;
-                }
-                if (c == '`') {
-                        sc->pos++;
-                        return 0;
-                }
-                if (c == '\n')
-                        sc->line++;
-                sc->pos++;
-        }
-        return scan_error(sc, start, "unterminated backquote");
-}
-
-static int scan_dq(scanner *sc) {
-        unsigned start = sc->line;
-        int r;
-        for (sc->pos++; sc->pos < sc->len;) {
-                char c = sc->s[sc->pos];
-                if (c == '\\')
-                        skip_escape(sc);
-                else if (c == '"') {
-                        sc->pos++;
-                        return 0;
-                } else if (c == '$') {
-                        if ((r = scan_dollar(sc)) < 0)
-                                return r;
-                } else if (c == '`') {
-                        if ((r = scan_backtick(sc)) < 0)
-                                return r;
-                } else {
-                        if (c == '\n')
-                                sc->line++;
-                        sc->pos++;
-                }
-        }
-        return scan_error(sc, start, "unterminated double quote");
-}
-
-/* An escape, a quoted string or a backtick at sc->pos, scanned whole:
- * 0, or 1 when c starts none of them, or <0 from the scan. */
-static int scan_quoting(scanner *sc, char c) {
-        switch (c) {
-        case '\\':
-                skip_escape(sc);
-                return 0;
-        case '\'':
-                return scan_sq(sc);
-        case '"':
-                return scan_dq(sc);
-        case '`':
-                return scan_backtick(sc);
-        default:
-                return 1;
-        }
-}
-
-/* $(...), ${...} or a plain $: step over it, quotes and nesting included. */
-static int scan_dollar(scanner *sc) {
-        unsigned start = sc->line;
-        int r;
-        if (sc->pos + 1 >= sc->len) {
-                sc->pos++;
-                return 0;
-        }
-        char open = sc->s[sc->pos + 1];
-        if (open != '(' && open != '{') {
-                sc->pos++;
-                return 0;
-        }
-        char close = open == '(' ? ')' : '}';
-        unsigned depth = 1;
-        for (sc->pos += 2; sc->pos < sc->len;) {
-                char c = sc->s[sc->pos];
-                if ((r = scan_quoting(sc, c)) < 0)
-                        return r;
-                if (r == 0)
-                        continue;
-                if (c == open)
-                        depth++;
-                else if (c == close && --depth == 0) {
-                        sc->pos++;
-                        return 0;
-                } else if (c == '\n')
-                        sc->line++;
-                sc->pos++;
-        }
-        return scan_error(sc, start, open == '(' ? "unterminated $(" : "unterminated ${");
-}
-
-static bool is_word_end(char c) {
-        return strchr(" \t\r\n;&|<>()", c) != NULL;
-}
-
-/* One shell word from sc->pos; stops at an unquoted blank or operator. */
-static int scan_word(scanner *sc) {
-        int r;
-        while (sc->pos < sc->len) {
-                char c = sc->s[sc->pos];
-                if (is_word_end(c))
-                        break;
-                if ((r = scan_quoting(sc, c)) < 0)
-                        return r;
-                if (r == 0)
-                        continue;
-                if (c == '$') {
-                        if ((r = scan_dollar(sc)) < 0)
-                                return r;
-                } else
-                        sc->pos++;
-        }
-        return 0;
-}
-
-static bool word_is(const scanner *sc, size_t start, const char *kw) {
-        size_t n = strlen(kw);
-        return sc->pos - start == n && memcmp(sc->s + start, kw, n) == 0;
-}
-
-void ht_grub_file_free(ht_grub_file *f) {
-        if (!f)
-                return;
-        for (size_t i = 0; i < f->n_assignments; i++)
-                free(f->assignments[i].name);
-        free(f->assignments);
-        free(f);
-}
-
-int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **ret_error) {
-        _cleanup_free_ char *error = NULL;
-        scanner sc = { content, len, 0, 1, &error };
-        ht_grub_file *f = xcalloc(1, sizeof(*f));
-        unsigned depth = 0;     /* nesting of compound commands and subshells */
-        unsigned parens = 0;    /* open subshell parentheses */
-        int r;
-
-        const char *nul = memchr(content, 0, len);
-        if (nul) {
-                unsigned line = 1;
-                for (const char *p = content; p < nul; p++)
-                        line += *p == '\n';
-                *ret_error = xasprintf("%u: NUL byte in a shell file", line);
-                ht_grub_file_free(f);
-                return -EINVAL;
-        }
-
-        while (sc.pos < len) {
-                /* One statement. */
-                bool first = true, exported = false, command = false;
-                bool cond_once = false;
-                size_t pending_start = f->n_assignments;
-
-                for (;;) {
-                        skip_blanks(&sc);
-                        if (sc.pos >= len)
-                                break;
-                        char c = content[sc.pos];
-                        if (c == '\n' || c == ';')
-                                break;
-                        if (c == '#') {
-                                while (sc.pos < len && content[sc.pos] != '\n')
-                                        sc.pos++;
-                                break;
-                        }
-                        if (c == '&' || c == '|') {
-                                /* What follows && || | runs only sometimes (or in a subshell). */
-                                bool cond = sc.pos + 1 < len && content[sc.pos + 1] != c ? c == '|' : true;
-                                while (sc.pos < len && (content[sc.pos] == '&' || content[sc.pos] == '|'))
-                                        sc.pos++;
-                                if (!f->complex_line)
-                                        f->complex_line = sc.line;
-                                command = false;
-                                first = true;
-                                cond_once = cond;
-                                pending_start = f->n_assignments;
-                                continue;
-                        }
-                        if (c == '(' || c == ')' || c == '<' || c == '>') {
-                                if (!f->complex_line)
-                                        f->complex_line = sc.line;
-                                sc.pos++;
-                                if (c == '(') {
-                                        parens++;
-                                        depth++;
-                                } else if (c == ')') {
-                                        /* Closes a subshell, or ends a case pattern;
-                                         * either way a new statement follows. */
-                                        if (parens > 0) {
-                                                parens--;
-                                                depth--;
-                                        }
-                                        command = false;
-                                        first = true;
-                                        pending_start = f->n_assignments;
-                                        continue;
-                                }
-                                command = true;
-                                continue;
-                        }
-
-                        size_t start = sc.pos;
-                        unsigned line = sc.line;
-                        size_t p = start;
-                        if (!command && is_name_start(content[p])) {
-                                while (p < len && is_name_char(content[p]))
-                                        p++;
-                                if (p < len && content[p] == '=') {
-                                        sc.pos = p + 1;
-                                        if ((r = scan_word(&sc)) < 0)
-                                                goto fail;
-                                        f->assignments = xrealloc(f->assignments,
-                                                                  (f->n_assignments + 1) * sizeof(ht_grub_assignment));
-                                        f->assignments[f->n_assignments++] = (ht_grub_assignment){
-                                                .name = xstrndup(content + start, p - start),
-                                                .line = line,
-                                                .value_start = p + 1,
-                                                .value_end = sc.pos,
-                                                .exported = exported,
-                                                .conditional = depth > 0 || cond_once,
-                                        };
-                                        first = false;
-                                        continue;
-                                }
-                        }
-                        if ((r = scan_word(&sc)) < 0)
-                                goto fail;
-                        if (command)
-                                continue;
-                        if (first && word_is(&sc, start, "export")) {
-                                exported = true;
-                                first = false;
-                                continue;
-                        }
-                        if (exported) {
-                                bool plain_name = is_name_start(content[start]);
-                                for (size_t i = start; i < sc.pos; i++)
-                                        plain_name = plain_name && is_name_char(content[i]);
-                                if (plain_name)
-                                        continue;
-                        }
-                        if (first && (word_is(&sc, start, "then") || word_is(&sc, start, "else") ||
-                                      word_is(&sc, start, "do"))) {
-                                first = true;
-                                continue;
-                        }
-                        if (first && (word_is(&sc, start, "if") || word_is(&sc, start, "case") ||
-                                      word_is(&sc, start, "for") || word_is(&sc, start, "while") ||
-                                      word_is(&sc, start, "until") || word_is(&sc, start, "{")))
-                                depth++;
-                        else if (first && (word_is(&sc, start, "fi") || word_is(&sc, start, "esac") ||
-                                           word_is(&sc, start, "done") || word_is(&sc, start, "}"))) {
-                                if (depth > 0)
-                                        depth--;
-                        }
-                        /* A command: assignments before it only reach its
-                         * environment, so they are not variables of the file. */
-                        for (size_t i = pending_start; i < f->n_assignments; i++)
-                                free(f->assignments[i].name);
-                        f->n_assignments = pending_start;
-                        if (!f->complex_line)
-                                f->complex_line = line;
-                        command = true;
-                        first = false;
-                }
-                if (sc.pos < len) {
-                        if (content[sc.pos] == '\n')
-                                sc.line++;
-                        sc.pos++;
-                }
-        }
-        if (depth > 0) {
-                /* The shell refuses it too; an assignment appended to it
-                 * would land inside the open block. */
-                *ret_error = xasprintf("%u: unexpected end of file: an if, case, loop, { or ( is not closed",
-                                       sc.line);
-                ht_grub_file_free(f);
-                return -EINVAL;
-        }
-        *ret = f;
-        return 0;
-fail:
-        ht_grub_file_free(f);
-        *ret_error = TAKE_PTR(error);
-        return r;
-}
-
-ht_grub_env *ht_grub_env_new(void) {
-        return xcalloc(1, sizeof(ht_grub_env));
-}
-
-void ht_grub_env_free(ht_grub_env *e) {
-        if (!e)
-                return;
-        for (size_t i = 0; i < e->n_vars; i++) {
-                free(e->vars[i].name);
-                free(e->vars[i].value);
-                free(e->vars[i].why);
-        }
-        free(e->vars);
-        free(e);
-}
-
-const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name) {
-        for (size_t i = 0; e && i < e->n_vars; i++)
-                if (streq(e->vars[i].name, name))
-                        return &e->vars[i];
-        return NULL;
-}
-
-static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
-        ht_grub_var *v = (ht_grub_var *)ht_grub_env_get(e, name);
-        if (v) {
-                free(v->value);
-                free(v->why);
-                v->value = v->why = NULL;
-                return v;
-        }
-        e->vars = xrealloc(e->vars, (e->n_vars + 1) * sizeof(ht_grub_var));
-        v = &e->vars[e->n_vars++];
-        *v = (ht_grub_var){ .name = xstrdup(name) };
-        return v;
-}
-
-static ht_grub_env *env_copy(const ht_grub_env *src) {
-        ht_grub_env *e = ht_grub_env_new();
-        for (size_t i = 0; src && i < src->n_vars; i++) {
-                ht_grub_var *v = env_slot(e, src->vars[i].name);
-                v->value = src->vars[i].value ? xstrdup(src->vars[i].value) : NULL;
-                v->why = src->vars[i].why ? xstrdup(src->vars[i].why) : NULL;
-                v->file = src->vars[i].file;
-                v->line = src->vars[i].line;
-        }
-        return e;
-}
-
-/* Expand $NAME or ${NAME} at s[*i] (s[*i] == '$'). Returns false with
- * *why when the expansion needs the shell. */
-static bool expand_dollar(const char *s, size_t end, size_t *i, const ht_grub_env *env, strbuf *out,
-                          const char **why) {
-        size_t p = *i + 1;
-        if (p >= end) {
-                strbuf_append(out, "$");
-                *i = p;
-                return true;
-        }
-        size_t name_start, name_end;
-        if (s[p] == '(') {
-                *why = "command substitution";
-                return false;
-        }
-        if (s[p] == '{') {
-                name_start = p + 1;
-                name_end = name_start;
-                while (name_end < end && is_name_char(s[name_end]))
-                        name_end++;
-                if (name_end == name_start || name_end >= end || s[name_end] != '}' ||
-                    !is_name_start(s[name_start])) {
-                        *why = "parameter expansion beyond ${NAME}";
-                        return false;
-                }
-                *i = name_end + 1;
-        } else if (is_name_start(s[p])) {
-                name_start = p;
-                name_end = p;
-                while (name_end < end && is_name_char(s[name_end]))
-                        name_end++;
-                *i = name_end;
-        } else if (isdigit((unsigned char)s[p]) || strchr("@*#?$!-", s[p])) {
-                *why = "special shell parameter";
-                return false;
-        } else {
-                strbuf_append(out, "$");
-                *i = p;
-                return true;
-        }
-        _cleanup_free_ char *name = xstrndup(s + name_start, name_end - name_start);
-        const ht_grub_var *v = ht_grub_env_get(env, name);
-        if (v && !v->value) {
-                *why = "reference to a variable with an unknown value";
-                return false;
-        }
-        if (v)
-                strbuf_append(out, v->value);
-        return true;
-}
-
-/* The value the shell assigns for the raw word s[start..end). */
-static bool expand_value(const char *s, size_t start, size_t end, const ht_grub_env *env, char **ret,
-                         const char **why) {
-        strbuf out = {};
-        size_t i = start;
-        while (i < end) {
-                char c = s[i];
-                if (c == '\\') {
-                        if (i + 1 < end && s[i + 1] != '\n')
-                                strbuf_appendn(&out, s + i + 1, 1);
-                        i += 2;
-                } else if (c == '\'') {
-                        size_t q = i + 1;
-                        while (q < end && s[q] != '\'')
-                                q++;
-                        strbuf_appendn(&out, s + i + 1, q - i - 1);
-                        i = q + 1;
-                } else if (c == '"') {
-                        for (i++; i < end && s[i] != '"';) {
-                                if (s[i] == '\\' && i + 1 < end && strchr("$`\"\\\n", s[i + 1])) {
-                                        if (s[i + 1] != '\n')
-                                                strbuf_appendn(&out, s + i + 1, 1);
-                                        i += 2;
-                                } else if (s[i] == '$') {
-                                        if (!expand_dollar(s, end, &i, env, &out, why))
-                                                goto unknown;
-                                } else if (s[i] == '`') {
-                                        *why = "command substitution";
-                                        goto unknown;
-                                } else
-                                        strbuf_appendn(&out, s + i++, 1);
-                        }
-                        i++;
-                } else if (c == '$') {
-                        if (!expand_dollar(s, end, &i, env, &out, why))
-                                goto unknown;
-                } else if (c == '`') {
-                        *why = "command substitution";
-                        goto unknown;
-                } else
-                        strbuf_appendn(&out, s + i++, 1);
-        }
-        if (!out.data)
-                strbuf_append(&out, "");
-        *ret = strbuf_steal(&out);
-        return true;
-unknown:
-        strbuf_done(&out);
-        return false;
-}
-
-static void eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
-                            const ht_grub_assignment *a) {
-        char *value = NULL;
-        const char *why = NULL;
-        bool ok = !a->conditional &&
-                  expand_value(content, a->value_start, a->value_end, env, &value, &why);
-        ht_grub_var *v = env_slot(env, a->name);
-        v->file = file_index;
-        v->line = a->line;
-        if (ok)
-                v->value = value;
-        else
-                v->why = xasprintf("%u: %s", a->line,
-                                   a->conditional ? "assigned inside a shell conditional or command list" : why);
-}
-
-int ht_grub_eval_file(ht_grub_env *env, size_t file_index, const char *content, size_t len,
-                      char **ret_error) {
-        _cleanup_(ht_grub_file_freep) ht_grub_file *f = NULL;
-        int r = ht_grub_parse(content, len, &f, ret_error);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < f->n_assignments; i++)
-                eval_assignment(env, file_index, content, &f->assignments[i]);
-        return 0;
-}
-
-char **ht_grub_defaults_files(char *const *grubd_names) {
-        char **l = NULL;
-        strv_push(&l, HT_GRUB_DEFAULTS);
-        for (size_t i = 0; grubd_names && grubd_names[i]; i++)
-                if (endswith(grubd_names[i], ".cfg") && !strchr(grubd_names[i], '/'))
-                        strv_pushf(&l, "%s/%s", HT_GRUB_DEFAULTS_DIR, grubd_names[i]);
-        return l;
 }
 
 /* The editable body of a value: one double-quoted, single-quoted or
@@ -686,7 +154,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                  const ht_cmdline_op *ops, size_t n_ops,
                  char **ret, size_t *ret_len, char **ret_error) {
         _cleanup_(ht_grub_file_freep) ht_grub_file *f = NULL;
-        _cleanup_(ht_grub_env_freep) ht_grub_env *env = env_copy(before);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_copy(before);
         _cleanup_free_ char *err = NULL, *new_body = NULL, *old_value = NULL;
         _cleanup_strv_free_ char **hidden = NULL, **expected = NULL;
         ht_word_span *words = NULL;
@@ -760,7 +228,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 return -EINVAL;
         }
         for (ssize_t i = 0; i < last; i++)
-                eval_assignment(env, 0, content, &f->assignments[i]);
+                ht_grub_eval_assignment(env, 0, content, &f->assignments[i]);
 
         value_form form;
         size_t bs, be;
@@ -769,7 +237,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 *ret_error = xasprintf("%u: cannot edit %s safely: %s", a->line, name, why);
                 return -EINVAL;
         }
-        if (!expand_value(content, a->value_start, a->value_end, env, &old_value, &why)) {
+        if (!ht_grub_expand_value(content, a->value_start, a->value_end, env, &old_value, &why)) {
                 *ret_error = xasprintf("%u: cannot edit %s safely: %s", a->line, name, why);
                 r = -EINVAL;
                 goto finish;
@@ -778,7 +246,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 if (!words[i].opaque)
                         continue;
                 _cleanup_free_ char *expanded = NULL;
-                if (!expand_value(words[i].text, 0, strlen(words[i].text), env, &expanded, &why)) {
+                if (!ht_grub_expand_value(words[i].text, 0, strlen(words[i].text), env, &expanded, &why)) {
                         *ret_error = xasprintf("%u: cannot edit %s safely: %s %s", a->line, name, words[i].text, why);
                         r = -EINVAL;
                         goto finish;
@@ -817,7 +285,7 @@ verify:
         /* Check the edit against the model: the new file must leave the
          * words the ops ask for. */
         {
-                _cleanup_(ht_grub_env_freep) ht_grub_env *e_old = env_copy(before), *e_new = env_copy(before);
+                _cleanup_(ht_grub_env_freep) ht_grub_env *e_old = ht_grub_env_copy(before), *e_new = ht_grub_env_copy(before);
                 _cleanup_free_ char *e1 = NULL, *e2 = NULL;
                 if (ht_grub_eval_file(e_old, 0, content, len, &e1) < 0 ||
                     ht_grub_eval_file(e_new, 0, out.data, out.len, &e2) < 0) {

@@ -1,7 +1,9 @@
 /* libFuzzer target for Boot Loader Specification entries, the GRUB
- * environment block and /etc/kernel/cmdline: parsing (the editor's and
- * the facts room's) and the word edits. Input: a BLS entry, optionally
- * FUZZ_SEP and a grubenv block. */
+ * environment block and /etc/kernel/cmdline: the formats' one parser
+ * (format-bls.h: lenient for the facts, strict for the editors; both
+ * agree), the options' expansion, the word edits, and the facts' use of
+ * the same parser. Input: a BLS entry, optionally FUZZ_SEP and a grubenv
+ * block. */
 #include "config.h"
 
 #include "edit-bls.h"
@@ -25,8 +27,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *err = NULL, *out = NULL;
         size_t out_len;
 
+        /* the lenient parse: spans inside the text, and the strict one
+         * fails exactly when it lists a problem */
+        ht_bls_entry *all = ht_bls_parse_entry(entry, entry_len);
+        for (size_t i = 0; i < all->n_lines; i++)
+                FUZZ_ASSERT(all->lines[i].value_start <= all->lines[i].value_end &&
+                            all->lines[i].value_end <= entry_len);
+        ht_grubenv *block = ht_grubenv_parse_block(envtext, env_len);
+        for (size_t i = 0; i < block->n; i++)
+                FUZZ_ASSERT(block->vars[i].start < block->vars[i].end && block->vars[i].end <= env_len &&
+                            block->vars[i].value_start < block->vars[i].end);
+        FUZZ_ASSERT(block->data_end <= env_len);
+        char *options = ht_bls_options(all);
+        char *words = ht_bls_expand_env(options, block);
+        FUZZ_ASSERT(words && !strstr(words, "  "));
+        free(words);
+        free(options);
+
         ht_bls_entry *e = NULL;
         int r = ht_bls_parse(entry, entry_len, &e, &err);
+        FUZZ_ASSERT((r == 0) == (all->n_problems == 0));
+        ht_bls_entry_free(all);
         if (r < 0)
                 FUZZ_ASSERT(err && r == -EINVAL);
         else {
@@ -45,6 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         r = ht_grubenv_parse(envtext, env_len, &env, &err);
         if (r < 0)
                 FUZZ_ASSERT(err);
+        FUZZ_ASSERT((r == 0) == (block->n_problems == 0));
+        ht_grubenv_free(block);
         free(err);
         err = NULL;
 

@@ -1,6 +1,8 @@
 /* libFuzzer target for legacy GRUB menu files (grub.conf, menu.lst):
- * the editor's parser, argument edits of every entry for Linux and the
- * hypervisor, the default entry, and the facts room's reader. */
+ * the format's one parser (format-grub-legacy.h: lenient for the facts,
+ * strict for the editor; both agree), argument edits of every entry for
+ * Linux and the hypervisor, the default entry, /boot/grub/default, and
+ * the facts' use of the same parser. */
 #include "config.h"
 
 #include "edit-grub-legacy.h"
@@ -14,8 +16,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *err = NULL, *out = NULL;
         size_t out_len;
 
+        ht_grub_legacy_conf *all = ht_grub_legacy_parse_menu(text, size);
+        for (size_t i = 0; i < all->n_entries; i++) {
+                const ht_grub_legacy_entry *e = &all->entries[i];
+                FUZZ_ASSERT(e->linux_args_start <= e->linux_args_end && e->linux_args_end <= size);
+                FUZZ_ASSERT(e->xen_args_start <= e->xen_args_end && e->xen_args_end <= size);
+                FUZZ_ASSERT(!e->linux_kernel == !e->linux_args);
+                FUZZ_ASSERT(e->xen || (e->linux_kernel != NULL) == (e->kernel != NULL));
+        }
+        unsigned saved;
+        char *word = NULL;
+        (void)ht_grub_legacy_saved_default(text, size, &saved, &word);
+        FUZZ_ASSERT(word);
+        free(word);
+
         ht_grub_legacy_conf *conf = NULL;
         int r = ht_grub_legacy_parse(text, size, &conf, &err);
+        FUZZ_ASSERT((r == 0) == (all->n_problems == 0));
+        ht_grub_legacy_conf_free(all);
         if (r < 0)
                 FUZZ_ASSERT(err && r == -EINVAL);
         free(err);

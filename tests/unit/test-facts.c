@@ -507,8 +507,8 @@ static void test_grubenv_and_bls(void **state) {
 
         /* wrong size and no header */
         f = ht_facts_new();
-        ht_facts_parse_grubenv(f, "# GRUB Environment Block\nkernelopts=ro\n", 38, "grubenv");
-        assert_true(warned(f, "38 bytes, GRUB wants exactly 1024"));
+        ht_facts_parse_grubenv(f, "# GRUB Environment Block\nkernelopts=ro\n", 39, "grubenv");
+        assert_true(warned(f, "39 bytes, GRUB wants exactly 1024"));
         assert_string_equal(f->grubenv_kernelopts, "ro");
         ht_facts_free(f);
         f = ht_facts_new();

@@ -1,0 +1,126 @@
+/* The bottom of the facts room: warnings, reading sources through the
+ * context, the helpers every collector shares. It calls no other facts
+ * file, so the collectors' dependencies point one way (docs/DESIGN.md). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+
+#include "facts-internal.h"
+#include "facts.h"
+#include "util.h"
+
+void ht_facts_warn(ht_facts *f, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *s = xvasprintf(fmt, ap);
+        va_end(ap);
+        /* Sources are untrusted: never let a byte of junk reach a terminal. */
+        for (char *p = s; *p; p++)
+                if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                        *p = '?';
+        strv_push_take(&f->warnings, s);
+}
+
+void ht_boot_entry_done(ht_boot_entry *e) {
+        free(e->title);
+        free(e->kernel);
+        free(e->version);
+        free(e->id);
+        free(e->options);
+        *e = (ht_boot_entry){0};
+}
+
+const char *ht_bootloader_kind_to_string(ht_bootloader_kind k) {
+        switch (k) {
+        case HT_BOOT_NONE: return "none";
+        case HT_BOOT_GRUB2: return "grub2";
+        case HT_BOOT_BLS: return "bls";
+        case HT_BOOT_GRUB_LEGACY: return "grub-legacy";
+        }
+        return "none";
+}
+
+void ht_facts_warn_read_error(const ht_context *c, ht_facts *f, const char *path, int r) {
+        _cleanup_free_ char *d = ht_display_path(c, path);
+        if (r == -EXDEV)
+                ht_facts_warn(f, "%s: a symlink leads out of the root, not followed", d);
+        else if (r == -EFBIG)
+                ht_facts_warn(f, "%s: too large for a fact source, ignored", d);
+        else if (r == -ENOENT)
+                ht_facts_warn(f, "%s: missing", d);
+        else
+                ht_facts_warn(f, "%s: cannot read: %s", d, ht_strerror(-r));
+}
+
+int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool required,
+                  char **ret, size_t *ret_len) {
+        size_t len = 0;
+        char *s;
+        int r = ht_read_file(c, path, HT_FACTS_MAX_FILE, &s, &len);
+        if (r < 0) {
+                if (required || (r != -ENOENT && r != -ENOTDIR))
+                        ht_facts_warn_read_error(c, f, path, r);
+                return r;
+        }
+        if (ret_len)
+                *ret_len = len;
+        *ret = s;
+        return 0;
+}
+
+int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool required,
+                       char **ret) {
+        char *s;
+        size_t len;
+        int r = ht_facts_read(c, f, path, required, &s, &len);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *d = ht_display_path(c, path);
+        ht_facts_check_nul(f, s, len, d);
+        len = strlen(s);
+        while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+                s[--len] = 0;
+        if (has_control_chars(s) || strchr(s, '\n')) {
+                ht_facts_warn(f, "%s: not a one-line value, ignored", d);
+                free(s);
+                return -EINVAL;
+        }
+        *ret = s;
+        return 0;
+}
+
+bool ht_facts_check_nul(ht_facts *f, const char *buf, size_t len, const char *where) {
+        if (strlen(buf) == len)
+                return false;
+        ht_facts_warn(f, "%s: holds binary data (NUL byte at offset %zu), read up to it", where,
+                      strlen(buf));
+        return true;
+}
+
+char *ht_cmdline_value(const char *cmdline, const char *key) {
+        if (!cmdline)
+                return NULL;
+        size_t kl = strlen(key);
+        char *found = NULL;
+        const char *p = cmdline;
+        while (*p) {
+                while (isspace((unsigned char)*p))
+                        p++;
+                const char *start = p;
+                /* quoted words ("a b") are one word to the kernel */
+                bool quoted = false;
+                while (*p && (quoted || !isspace((unsigned char)*p))) {
+                        if (*p == '"')
+                                quoted = !quoted;
+                        p++;
+                }
+                size_t n = (size_t)(p - start);
+                if (n > kl && strncmp(start, key, kl) == 0 && start[kl] == '=') {
+                        free(found);
+                        found = xstrndup(start + kl + 1, n - kl - 1);
+                }
+        }
+        return found;
+}

@@ -1,0 +1,80 @@
+/* /etc/default/grub and /etc/default/grub.d/ *.cfg: shell fragments that
+ * grub-mkconfig sources (Debian's grub-mkconfig: `. /etc/default/grub`,
+ * then a `for x in` loop over grub.d's NAME.cfg in the shell's glob
+ * order). The one reader of them for the bootloader facts (facts-boot.c:
+ * GRUB_DEFAULT, GRUB_ENABLE_BLSCFG, GRUB_CMDLINE_LINUX and _DEFAULT) and for the
+ * editor and the cmdline backend (edit-grub.c, backend-cmdline.c).
+ * hosttune never runs them: it parses the plain assignments and computes
+ * the values they leave behind where that needs no shell code; a value
+ * that does is unknown, with the reason. Pure: text in, assignments and
+ * values out. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HT_GRUB_DEFAULTS "/etc/default/grub"
+#define HT_GRUB_DEFAULTS_DIR "/etc/default/grub.d"
+
+typedef struct {
+        char *name;
+        unsigned line;                   /* line of the name */
+        size_t value_start, value_end;   /* byte span of the value word */
+        bool exported;
+        bool conditional;                /* inside if/case/for/while/{ } */
+} ht_grub_assignment;
+
+typedef struct {
+        ht_grub_assignment *assignments;
+        size_t n_assignments;
+        /* First statement that is not a plain assignment, comment or
+         * export (a command, a conditional); 0 when there is none. */
+        unsigned complex_line;
+} ht_grub_file;
+
+/* Parse a defaults file. -EINVAL with "LINE: message" on what the shell
+ * would reject too (an unterminated quote or substitution) or on NUL
+ * bytes. */
+int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **ret_error);
+void ht_grub_file_free(ht_grub_file *f);
+static inline void ht_grub_file_freep(ht_grub_file **f) { ht_grub_file_free(*f); }
+
+typedef struct {
+        char *name;
+        char *value;    /* NULL: not computable without running shell code */
+        char *why;      /* then: "LINE: why" */
+        size_t file;    /* index of the file of the last assignment */
+        unsigned line;
+} ht_grub_var;
+
+typedef struct {
+        ht_grub_var *vars;
+        size_t n_vars;
+} ht_grub_env;
+
+ht_grub_env *ht_grub_env_new(void);
+void ht_grub_env_free(ht_grub_env *e);
+static inline void ht_grub_env_freep(ht_grub_env **e) { ht_grub_env_free(*e); }
+const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name);
+
+/* Feed one more file (in grub-mkconfig's order: /etc/default/grub, then
+ * grub.d/ *.cfg sorted) into env: `VAR=...`, `export VAR=...`, quotes,
+ * $VAR and ${VAR} references to earlier values; the last assignment
+ * counts. file_index is recorded in the variables it sets. */
+int ht_grub_eval_file(ht_grub_env *env, size_t file_index, const char *content, size_t len,
+                      char **ret_error);
+
+/* The files grub-mkconfig sources, in order, given the sorted names in
+ * /etc/default/grub.d (only *.cfg are taken). */
+char **ht_grub_defaults_files(char *const *grubd_names);
+
+/* A copy of env (NULL: an empty one). */
+ht_grub_env *ht_grub_env_copy(const ht_grub_env *env);
+/* Set a->name in env to the value the shell assigns (unknown, with why,
+ * when that needs shell code or a is conditional). */
+void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
+                             const ht_grub_assignment *a);
+/* The value the shell assigns for the raw word s[start..end), with the
+ * variables of env; false with *why when that needs the shell. */
+bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub_env *env, char **ret,
+                          const char **why);
