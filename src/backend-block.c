@@ -496,13 +496,17 @@ static void add_line(rule_line **l, size_t *n, const char *matches, const char *
                                    .source = xstrdup(source)};
 }
 
-static void lines_free(rule_line *l, size_t n) {
+static void lines_clear(rule_line *l, size_t n) {
         for (size_t i = 0; i < n; i++) {
                 free(l[i].matches);
                 free(l[i].attr);
                 free(l[i].value);
                 free(l[i].source);
         }
+}
+
+static void lines_free(rule_line *l, size_t n) {
+        lines_clear(l, n);
         free(l);
 }
 
@@ -566,14 +570,14 @@ static void skip_or_fail(block_run *b, const ht_setting *s, const char *dev, con
 /* One device's runtime change for setting s; *ret_persist: the value its
  * line in the rules file needs when it differs from the setting's (a
  * bound the device exceeds, a scheduler's other name), else NULL. */
-static void plan_device(block_run *b, const ht_setting *s, const char *attr, const device *d, char **ret_persist) {
+static bool plan_device(block_run *b, const ht_setting *s, const char *attr, const device *d, char **ret_persist) {
         _cleanup_free_ char *path = xasprintf("%s/%s", d->dir, attr), *raw = NULL;
         *ret_persist = NULL;
         int k = ht_read_line(b->c, path, &raw);
         if (k < 0) {
                 _cleanup_free_ char *why = xasprintf("%s has no %s (%s)", d->name, attr, ht_strerror(-k));
                 skip_or_fail(b, s, d->name, attr, why);
-                return;
+                return false;
         }
         const char *want = s->value;
         _cleanup_free_ char *cur = NULL, *merged = NULL;
@@ -587,7 +591,7 @@ static void plan_device(block_run *b, const ht_setting *s, const char *attr, con
                                 : xasprintf("%s has no I/O scheduler to choose (%s reads \"%s\")", d->name, attr,
                                             strstrip(raw));
                         skip_or_fail(b, s, d->name, attr, why);
-                        return;
+                        return false;
                 }
                 cur = ht_kernel_value_effective(raw);
                 if (!streq(want, s->value))
@@ -608,13 +612,13 @@ static void plan_device(block_run *b, const ht_setting *s, const char *attr, con
                                 ch->bound_value = xstrdup(s->value);
                                 ch->outcome = HT_OUTCOME_KEPT;
                         }
-                        return;
+                        return true;
                 }
                 merged = ht_bound_merge(s->bound, s->value, cur);
                 want = merged;
         }
         if (streq(cur, want))
-                return;
+                return true;
         ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, cur, want);
         ch->path = xstrdup(path);
         ch->source = xstrdup(s->source);
@@ -630,6 +634,7 @@ static void plan_device(block_run *b, const ht_setting *s, const char *attr, con
                 ht_plan_warn(b->plan, "%s: /sys is read-only here (a container?): the runtime change is skipped; "
                              "the udev rule still applies when the device appears", key);
         }
+        return true;
 }
 
 /* First pass: which setting each device's attribute ends with. */
@@ -691,6 +696,8 @@ static void plan_setting(block_run *b, const ht_setting *s) {
         bool direct = false;
         for (size_t i = 0; targets[i] && !direct; i++)
                 direct = !named || selector_matches(b->c, &sel, devices_find(&b->devs, targets[i]));
+        size_t first_line = b->n_lines;
+        bool taken = false, tried = false;
         if (direct)
                 add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
         _cleanup_strv_free_ char **below = NULL;  /* disks a stacked device passed it to */
@@ -703,13 +710,23 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 if (claimed_by_later(b, d->name, attr))
                         continue;
                 _cleanup_free_ char *persist = NULL;
-                plan_device(b, s, attr, d, &persist);
+                tried = true;
+                if (plan_device(b, s, attr, d, &persist))
+                        taken = true;
                 if (!persist || reached)
                         continue;
                 selector one = {.kind = SEL_KERNEL, .pattern = d->name};
                 _cleanup_free_ char *m = rule_matches(&one, attr);
                 if (m)
                         add_line(&b->lines, &b->n_lines, m, attr, persist, s->source);
+        }
+        if (tried && !taken) {
+                /* no device here takes it (skipped or failed): no line that
+                 * udev would fail to apply at every boot */
+                lines_clear(b->lines + first_line, b->n_lines - first_line);
+                b->n_lines = first_line;
+                selector_done(&sel);
+                return;
         }
         if (below) {
                 /* the disks under a named stacked device, by their names now */
