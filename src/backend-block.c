@@ -955,8 +955,8 @@ static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, 
         }
         bool numeric = streq(attr, "queue/read_ahead_kb") || streq(attr, "queue/nr_requests");
         if (e->bound != HT_BOUND_EXACT && (!numeric || e->bound == HT_BOUND_RANGE)) {
-                *ret_error = xasprintf("%s:%u: %s: only queue/read_ahead_kb and queue/nr_requests take a bound, "
-                                       "at-least or at-most", e->file, e->line, what);
+                *ret_error = xasprintf("%s:%u: block %s %s: only queue/read_ahead_kb and queue/nr_requests take a "
+                                       "bound, at-least or at-most", e->file, e->line, canon, attr);
                 return -EINVAL;
         }
         s->key = xasprintf("%s %s", canon, attr);

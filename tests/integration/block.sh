@@ -220,11 +220,13 @@ check_contains "bad value: named with file and line" "badval.profile:2: block ro
 # rules file and names each line it refuses ("FILE:LINE Invalid key/value
 # pair, ignoring"). It runs in a private mount namespace whose rules
 # directories hold only hosttune's file, on loop0, which every line of
-# the file leaves alone (test mode applies ATTR assignments); /run/udev
-# and /dev/block are scratch there too.
+# the file leaves alone (test mode applies ATTR assignments); /run and
+# /dev, where it records the device, are scratch there too.
 if ! is_root || ! command -v udevadm >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1 ||
         [ ! -e /sys/devices/virtual/block/loop0 ]; then
         skip "udevadm test reads hosttune's rules file" "needs root, udevadm (apt-get install udev), unshare and /sys/devices/virtual/block/loop0"
+elif [ ! -d /etc/udev/rules.d ]; then
+        skip "udevadm test reads hosttune's rules file" "/etc/udev/rules.d is missing (the udev package makes it)"
 else
         cp "$tmp/oracle.rules" "$tmp/ht.rules"
         h=$(prepare_host baremetal-numa); scratch "$h"
@@ -233,10 +235,10 @@ else
         printf 'KERNEL=="sd*", ATTR{queue/scheduler}=none\n' >"$tmp/bad.rules"
         unshare -m sh -c '
                 set -e
-                for d in /etc/udev/rules.d /run/udev /lib/udev/rules.d /usr/lib/udev/rules.d /dev/block; do
-                        [ -d "$d" ] && [ ! -L "$d" ] && mount -t tmpfs tmpfs "$d"
+                # /run and /dev too: udevadm records the device there
+                for d in /run /dev /etc/udev/rules.d /lib/udev/rules.d /usr/lib/udev/rules.d; do
+                        if [ -d "$d" ]; then mount -t tmpfs tmpfs "$d"; fi
                 done
-                mkdir -p /etc/udev/rules.d
                 cp "$1" /etc/udev/rules.d/99-hosttune-block.rules
                 cp "$2" /etc/udev/rules.d/98-bad.rules
                 udevadm test --action=add /sys/devices/virtual/block/loop0' sh "$tmp/ht.rules" "$tmp/bad.rules" \
