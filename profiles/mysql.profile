@@ -113,6 +113,8 @@ services = {
 # have none to order, is hosttune's reading. Optional: a device without
 # the scheduler is skipped.
 block = {
+        # MySQL: "a noop or deadline I/O scheduler": deadline for rotating disks
         rotational = { queue = { scheduler = { value = "mq-deadline"; optional = true; }; }; };
+        # MySQL: "a noop or deadline I/O scheduler": noop (none) for SSD and NVMe
         non-rotational = { queue = { scheduler = { value = "none"; optional = true; }; }; };
 };

@@ -208,6 +208,8 @@ limits = (
 # "on such environments". Written as a udev rule, as the guide does
 # (/etc/udev/rules.d/60-oracle-schedulers.rules there).
 block = {
+        # Oracle: "mq-deadline for rotating storage devices (HDDs)"
         rotational = { queue = { scheduler = { value = "mq-deadline"; optional = true; }; }; };
+        # Oracle: "none for non-rotating storage devices such as SSDs and NVMe"
         non-rotational = { queue = { scheduler = { value = "none"; optional = true; }; }; };
 };
