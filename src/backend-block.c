@@ -748,9 +748,15 @@ static char *render_rules(const block_run *b, const char *profile) {
         strbuf_append(&body, header);
         strbuf_append(&body, "# Applied by udevd when a block device appears or changes (udev(7)); a later\n"
                              "# line for the same device and attribute wins.\n");
-        for (size_t i = 0; i < b->n_lines; i++)
-                strbuf_appendf(&body, "# %s\n%s, ATTR{%s}=\"%s\"\n", b->lines[i].source, b->lines[i].matches,
-                               b->lines[i].attr, b->lines[i].value);
+        for (size_t i = 0; i < b->n_lines; i++) {
+                /* the source is a path: one comment line whatever it holds */
+                _cleanup_free_ char *src = xstrdup(b->lines[i].source);
+                for (char *p = src; *p; p++)
+                        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                                *p = '?';
+                strbuf_appendf(&body, "# %s\n%s, ATTR{%s}=\"%s\"\n", src, b->lines[i].matches, b->lines[i].attr,
+                               b->lines[i].value);
+        }
         return strbuf_steal(&body);
 }
 
