@@ -100,3 +100,21 @@ services = {
         mysqld = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
         mariadb = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
 };
+
+# MySQL Reference Manual 8.4, 10.5.8 "Optimizing InnoDB Disk I/O"
+# (https://dev.mysql.com/doc/refman/8.4/en/optimizing-innodb-diskio.html):
+# "Use a noop or deadline I/O scheduler with native AIO on Linux ... With
+# native AIO, the type of I/O scheduler has greater influence on I/O
+# performance. Conduct benchmarks to determine which I/O scheduler
+# provides the best results for your workload and environment." On blk-mq
+# kernels noop is "none" and deadline "mq-deadline" (hosttune takes
+# either name). The manual does not say which for which disks: deadline
+# for rotating disks, whose seeks it orders, noop for SSD and NVMe, which
+# have none to order, is hosttune's reading. Optional: a device without
+# the scheduler is skipped.
+block = {
+        # MySQL: "a noop or deadline I/O scheduler": deadline for rotating disks
+        rotational = { queue = { scheduler = { value = "mq-deadline"; optional = true; }; }; };
+        # MySQL: "a noop or deadline I/O scheduler": noop (none) for SSD and NVMe
+        non-rotational = { queue = { scheduler = { value = "none"; optional = true; }; }; };
+};

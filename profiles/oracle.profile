@@ -193,3 +193,23 @@ limits = (
         # preinstall: "setting for data hard limit is 'unlimited'"
         { domain = "= oracle_user"; type = "hard"; item = "data"; value = "unlimited"; at_least = true; }
 );
+
+# Disk I/O scheduler per device class: Oracle Grid Infrastructure
+# Installation and Upgrade Guide 19c for Linux, "Verifying the Disk I/O
+# Scheduler on Linux 8 and Later Systems"
+# (https://docs.oracle.com/en/database/oracle/oracle-database/19/cwlin/setting-the-disk-io-scheduler-on-linux-8.html):
+# "In general, Oracle recommends that you set the I/O Scheduler to
+# mq-deadline for rotating storage devices (HDDs) and to none for
+# non-rotating storage devices such as SSDs and NVMe". Its page for Linux
+# 7 says deadline and none; hosttune takes deadline for mq-deadline (and
+# noop for none) where a device offers only the other name. Optional: a
+# kernel without the scheduler, or a device without a choice (a VM's
+# "none"), is skipped, as the guide says not to change the scheduler
+# "on such environments". Written as a udev rule, as the guide does
+# (/etc/udev/rules.d/60-oracle-schedulers.rules there).
+block = {
+        # Oracle: "mq-deadline for rotating storage devices (HDDs)"
+        rotational = { queue = { scheduler = { value = "mq-deadline"; optional = true; }; }; };
+        # Oracle: "none for non-rotating storage devices such as SSDs and NVMe"
+        non-rotational = { queue = { scheduler = { value = "none"; optional = true; }; }; };
+};

@@ -26,12 +26,13 @@ DEB_BUILD="build-essential autoconf automake pkg-config
 libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # make check: cmocka and jq; the real tools used as oracles or peers (procps
 # sysctl, GNU patch, systemd-analyze and systemd-tmpfiles, grub-mkconfig,
-# time for the hostile-input tests); clang for the fuzzers; the man pages'
+# udevadm for the block backend's rules file, time for the hostile-input
+# tests); clang for the fuzzers; the man pages'
 # mandoc and groff; bash-completion; python3 with PyYAML; cloud-init and
 # Ansible for the fleet tests; rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
 # start them themselves.
-DEB_TEST="libcmocka-dev jq procps patch systemd grub2-common time util-linux
+DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
 clang libclang-rt-dev
 mandoc groff-base bash-completion python3 python3-yaml
 cloud-init ansible-core ansible
@@ -51,7 +52,7 @@ strace gnuplot-nox"
 # rpmlint and ansible-core's collections in EPEL (README.md).
 RPM_BUILD="gcc make autoconf automake pkgconf-pkg-config
 libconfig-devel systemd-devel libmount-devel audit-libs-devel json-c-devel"
-RPM_TEST="libcmocka-devel jq procps-ng patch systemd grub2-tools time util-linux
+RPM_TEST="libcmocka-devel jq procps-ng patch systemd systemd-udev grub2-tools time util-linux
 clang compiler-rt
 mandoc groff bash-completion python3 python3-pyyaml
 cloud-init ansible-core

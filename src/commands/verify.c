@@ -120,14 +120,19 @@ static char *request_command(const ht_context *c, ht_tx *tx, const char *command
         return strbuf_steal(&b);
 }
 
+/* The change that judges a setting: a boot-time override outranks a
+ * plain difference, and of a setting's changes on several devices
+ * (ht_change.setting) one that still differs outranks one kept. */
 static const ht_change *find_change(const ht_plan *p, ht_backend_id b, const char *key) {
         const ht_change *found = NULL;
-        for (size_t i = 0; i < p->n_changes; i++)
-                if (p->changes[i].backend == b && streq(p->changes[i].key, key)) {
-                        /* a boot-time override outranks a plain difference */
-                        if (!found || p->changes[i].outcome == HT_OUTCOME_OVERRIDDEN)
-                                found = &p->changes[i];
-                }
+        for (size_t i = 0; i < p->n_changes; i++) {
+                const ht_change *ch = &p->changes[i];
+                if (ch->backend != b || !streq(ch->setting ? ch->setting : ch->key, key))
+                        continue;
+                if (!found || ch->outcome == HT_OUTCOME_OVERRIDDEN ||
+                    (found->outcome == HT_OUTCOME_KEPT && ch->outcome != HT_OUTCOME_KEPT))
+                        found = ch;
+        }
         return found;
 }
 

@@ -29,6 +29,10 @@ typedef struct {
         ht_outcome outcome;
         char *source;
         char *note;            /* e.g. "restart mysqld.service to take effect" */
+        char *setting;         /* the key of the setting this change is one device's
+                                * part of (block: "sda queue/scheduler" for
+                                * "rotational queue/scheduler"), which verify
+                                * judges it by; NULL: key itself */
         ht_bound bound;        /* how desired relates to the setting (bound.h) */
         char *bound_value;     /* the setting's own value when bound is not exact:
                                 * desired is then current moved just into it */

@@ -69,6 +69,8 @@ json_object *ht_plan_to_json(const ht_plan *p) {
                         add(e, "source", jstr(c->source));
                 if (c->note)
                         add(e, "note", jstr(c->note));
+                if (c->setting)
+                        add(e, "setting", jstr(c->setting));
                 add(e, "bound", json_object_new_string(ht_bound_to_string(c->bound)));
                 if (c->bound_value)
                         add(e, "bound_value", jstr(c->bound_value));

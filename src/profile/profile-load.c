@@ -621,7 +621,7 @@ static int get_bound(const config_setting_t *g, const char *file, const char *wh
         if (r < 0)
                 return r;
         if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND)) {
-                *ret_error = xasprintf("%s:%u: %s: only sysctl settings take a bound", file,
+                *ret_error = xasprintf("%s:%u: %s: only sysctl and block settings take a bound", file,
                                        ht_cfg_line(m), w);
                 return -EINVAL;
         }
@@ -854,16 +854,24 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
 /* A `set` or `skip` of a rule: backend plus the key fields. */
 static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *g, bool skip,
                             char **ret_error) {
-        static const char *const set_keys[] = {
-                "backend", "key", "path", "domain", "type", "item", "unit", "directive",
-                "target", "value", "optional", "required", "remove", "boot_only", "at_least", "bound", NULL,
+        static const char *const flag_keys[] = {
+                "value", "optional", "required", "remove", "boot_only", "at_least", "bound", NULL,
         };
-        static const char *const skip_keys[] = {
-                "backend", "key", "path", "domain", "type", "item", "unit", "directive",
-                "target", NULL,
-        };
+        /* backend, every backend's key fields (rule_fields), and for a set
+         * the value and flags: a new backend's fields need no line here */
+        _cleanup_strv_free_ char **allowed = NULL;
+        strv_push(&allowed, "backend");
+        for (size_t i = 0; ht_backends[i]; i++)
+                for (const ht_backend_field *fl = ht_backends[i]->rule_fields; fl && fl->name; fl++) {
+                        if (!strv_contains(allowed, fl->name))
+                                strv_push(&allowed, fl->name);
+                        if (fl->alias && !strv_contains(allowed, fl->alias))
+                                strv_push(&allowed, fl->alias);
+                }
+        for (size_t i = 0; !skip && flag_keys[i]; i++)
+                strv_push(&allowed, flag_keys[i]);
         _cleanup_free_ char *what = xasprintf("rule %s: %s", rule->name, skip ? "skip" : "set");
-        int r = ht_cfg_want_group(g, skip ? skip_keys : set_keys, f->path, what, ret_error);
+        int r = ht_cfg_want_group(g, (const char *const *)allowed, f->path, what, ret_error);
         if (r < 0)
                 return r;
         /* the backends a rule may name: all but the internal ones */

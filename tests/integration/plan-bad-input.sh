@@ -108,6 +108,30 @@ refused "limits value with a newline" debian12-kvm "$tmp/profiles/limnl.profile:
 profile svcnl 'services = { mysqld = { LimitNOFILE = "1\nExecStartPre=/bin/sh"; }; };'
 refused "unit directive value with a newline" debian12-kvm "$tmp/profiles/svcnl.profile:2:" svcnl
 
+# ---- block: device selectors, attributes and values a udev rule carries --
+profile blkclass 'block = { spinning = { queue = { scheduler = "none"; }; }; };'
+refused "block: unknown device class" baremetal-numa "$tmp/profiles/blkclass.profile:2: block: unknown key 'spinning'" blkclass
+profile blkattr 'block = { rotational = { queue = { nr_request = 64; }; }; };'
+refused "block: unknown queue attribute" baremetal-numa "$tmp/profiles/blkattr.profile:2: block rotational queue: unknown key 'nr_request' (did you mean 'nr_requests'?)" blkattr
+profile blkkq 'block = { match = ( { kernel = "sd\"a"; queue = { scheduler = "none"; }; } ); };'
+refused "block: kernel pattern with a quote" baremetal-numa "$tmp/profiles/blkkq.profile:2: block match 1: kernel: 'sd\"a' is not a kernel name pattern" blkkq
+profile blkuas 'block = { match = ( { udev = "ATTR{queue/scheduler}=\"none\""; queue = { scheduler = "none"; }; } ); };'
+refused "block: udev match that assigns" baremetal-numa "$tmp/profiles/blkuas.profile:2: block match 1: udev:" blkuas
+profile blkrun 'block = { match = ( { udev = "KERNEL==\"sda\", RUN+=\"/bin/sh -c reboot\""; queue = { scheduler = "none"; }; } ); };'
+refused "block: udev match that runs a program" baremetal-numa "only KERNEL, ATTR{...} and ATTRS{...} with == or !=" blkrun
+profile blkboth 'block = { match = ( { kernel = "sda"; udev = "KERNEL==\"sda\""; queue = { scheduler = "none"; }; } ); };'
+refused "block: kernel and udev in one match" baremetal-numa "$tmp/profiles/blkboth.profile:2: block match 1: give exactly one of 'kernel'" blkboth
+profile blkinj 'block = { rotational = { queue = { scheduler = "none\", RUN+=\"/bin/sh"; }; }; };'
+refused "block: value that would end the udev value" baremetal-numa "$tmp/profiles/blkinj.profile:2: block rotational queue/scheduler: the value" blkinj
+profile blknl 'block = { rotational = { queue = { scheduler = "none\nKERNEL==\"x\""; }; }; };'
+refused "block: value with a newline" baremetal-numa "$tmp/profiles/blknl.profile:2:" blknl
+profile blkrq 'block = { non-rotational = { queue = { rq_affinity = 3; }; }; };'
+refused "block: rq_affinity out of range" baremetal-numa "$tmp/profiles/blkrq.profile:2: block non-rotational queue/rq_affinity: the value '3' must be 0, 1 or 2" blkrq
+profile blkbound 'block = { rotational = { queue = { rq_affinity = { value = 1; bound = "at-least"; }; }; }; };'
+refused "block: a bound on rq_affinity" baremetal-numa "$tmp/profiles/blkbound.profile:2: block rotational queue/rq_affinity: only queue/read_ahead_kb and queue/nr_requests take a bound" blkbound
+profile blkcfq 'block = { rotational = { queue = { scheduler = "cfq"; }; }; };'
+refused "block: a scheduler the disk does not offer (required)" baremetal-numa "$tmp/profiles/blkcfq.profile:2: sda does not offer the I/O scheduler cfq" blkcfq
+
 # ---- a key the kernel lacks: an error, or with optional a skip ----------
 profile hp 'sysctl = ( { key = "vm.nr_hugepages"; value = 512; } );'
 refused "vm.nr_hugepages on the Xen kernel" rhel5-xen "$tmp/profiles/hp.profile:2: this kernel has no vm.nr_hugepages" hp

@@ -67,7 +67,7 @@ hc() {
 # means the confinement held
 host_files() {
         for _d in /etc/sysctl.d /etc/sysctl.conf /etc/tmpfiles.d /etc/security/limits.d /etc/security/limits.conf \
-                /etc/default /etc/systemd/system /boot /var/lib/hosttune /run/hosttune.lock; do
+                /etc/default /etc/systemd/system /etc/udev/rules.d /boot /var/lib/hosttune /run/hosttune.lock; do
                 if [ -e "$_d" ]; then
                         find "$_d" \( -type f -o -type l \) -print 2>/dev/null | LC_ALL=C sort |
                                 while IFS= read -r _f; do

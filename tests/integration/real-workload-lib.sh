@@ -27,6 +27,10 @@ printf '%s\n' "$rw_hp0" 2>/dev/null >/proc/sys/vm/nr_hugepages || skip_all "/pro
 # vm.* as the test found it (the keys the plans change are all there)
 rw_vm() { sysctl vm 2>/dev/null | grep -v '^vm.stat_refresh' | sort; }
 rw_vm >"$tmp/vm-before"
+# the disks' schedulers (mysql's block settings), restored by the trap too
+for d in /sys/block/*/queue/scheduler; do
+        [ -w "$d" ] && grep -q '\[' "$d" && printf '%s %s\n' "$d" "$(sed 's/.*\[\(.*\)\].*/\1/' "$d")"
+done >"$tmp/sched-before"
 rw_had_lock=no
 [ -e /run/hosttune.lock ] && rw_had_lock=yes
 rw_dirs=""
@@ -61,6 +65,7 @@ rw_restore() {
                         printf '%s\n' "$v" >"/proc/sys/$(echo "$k" | tr . /)" 2>/dev/null ;;
                 esac
         done <"$tmp/vm-before"
+        while read -r f w; do printf '%s\n' "$w" >"$f" 2>/dev/null; done <"$tmp/sched-before"
         rm -rf "$rw_work" "$tmp"
 }
 trap rw_restore EXIT

@@ -40,7 +40,7 @@ static void test_names_resolve(void **state) {
                         assert_string_not_equal(ht_backends[j]->name, b->name);
         }
         ht_backend_id id = 0;
-        assert_int_equal(ht_backend_from_string("block", &id), -EINVAL);
+        assert_int_equal(ht_backend_from_string("blocks", &id), -EINVAL);
         assert_null(ht_backend_by_name("services"));  /* a section, not a name */
         ht_backend_id svc;
         assert_int_equal(ht_backend_from_string("services", &svc), 0);
@@ -70,7 +70,7 @@ static void test_descriptors_complete(void **state) {
         }
         _cleanup_free_ char *l = strv_join(sections, " ");
         /* hosttune.profile(5), PROFILE FORMAT */
-        assert_string_equal(l, "sysctl sysfs limits services cmdline");
+        assert_string_equal(l, "sysctl sysfs block limits services cmdline");
 }
 
 static void test_hugepages_key(void **state) {

@@ -583,7 +583,7 @@ static void test_bounds(void **state) {
         write_file(pdir, "e5.profile", "sysctl = { vm = { a = { value = 1; bound = 1; }; }; };\n");
         expect_error("e5", NULL, -EINVAL, "e5.profile:1: sysctl vm.a: bound: expected a string", NULL);
         write_file(pdir, "e6.profile", "sysfs = { kernel = { x = { value = 1; bound = \"at-least\"; }; }; };\n");
-        expect_error("e6", NULL, -EINVAL, "e6.profile:1:", "only sysctl settings take a bound", NULL);
+        expect_error("e6", NULL, -EINVAL, "e6.profile:1:", "only sysctl and block settings take a bound", NULL);
         write_file(pdir, "e7.profile", "limits = ( { domain = \"x\"; type = \"soft\"; item = \"nofile\"; value = 1; "
                                        "bound = \"at-least\"; } );\n");
         expect_error("e7", NULL, -EINVAL, "e7.profile:1: limits entry 1: unknown key 'bound'", NULL);

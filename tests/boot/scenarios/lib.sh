@@ -92,6 +92,9 @@ sysfs_value() {
         *) echo "$v" ;;
         esac
 }
+# block_value DEV ATTR: a block device's queue file, as sysfs_value reads it
+# (the device's /sys/block link followed, as udev and hosttune do)
+block_value() { sysfs_value "/sys/block/$1/$2"; }
 limit_flag() {
         case $1 in
         nofile) echo n ;; nproc) echo u ;; stack) echo s ;; memlock) echo l ;;
@@ -132,6 +135,27 @@ check_one() {
                 check "sysctl $k" "$(sysctl -n "$k" 2>&1 | squeeze)" "$(echo "$*" | squeeze)" ;;
         sysfs)
                 check "sysfs $1" "$(sysfs_value "$1")" "$2" ;;
+        block)
+                # "block vda queue/scheduler mq-deadline": after a reboot
+                # the value udev's rule gave the device when it appeared;
+                # an image's plan names the class ("block rotational
+                # queue/scheduler mq-deadline"): every such disk of the guest
+                case $1 in
+                rotational | non-rotational)
+                        rot=1
+                        [ "$1" = non-rotational ] && rot=0
+                        found=
+                        for d in /sys/block/*; do
+                                n=${d##*/}
+                                case $n in loop* | ram* | zram* | sr* | nbd* | fd* | dm-* | md*) continue ;; esac
+                                [ "$(cat "$d/queue/rotational" 2>/dev/null)" = "$rot" ] || continue
+                                found=1
+                                check "block $n $2 ($1)" "$(block_value "$n" "$2")" "$3"
+                        done
+                        [ -n "$found" ] || echo "skip block $1 $2: the guest has no such disk" ;;
+                kernel:* | udev:*) echo "skip block $*: no independent check" ;;
+                *) check "block $1 $2" "$(block_value "$1" "$2")" "$3" ;;
+                esac ;;
         limits)
                 u=$1
                 [ "$u" = "*" ] && u=nobody
@@ -162,7 +186,7 @@ files_state() {
         for f in /etc/default/grub /boot/grub/grub.cfg; do
                 echo "$(stat -c '%a %U:%G' "$f") $(sha256sum "$f")"
         done
-        find /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/systemd/system \( -type f -o -type l \) \
+        find /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/systemd/system /etc/udev/rules.d \( -type f -o -type l \) \
                 2>/dev/null | sort | while IFS= read -r f; do
                 if [ -L "$f" ]; then echo "link $f -> $(readlink "$f")"
                 else echo "$(stat -c '%a %U:%G' "$f") $(sha256sum "$f")"; fi

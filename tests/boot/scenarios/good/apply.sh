@@ -1,7 +1,8 @@
 # good, boot 1: `hosttune apply` of the shipped oracle profile (or
 # $HT_BOOT_PROFILE with $HT_BOOT_SETS): kernel command line through
 # /etc/default/grub and update-grub run by hosttune itself, sysctl
-# drop-ins, THP through sysfs persisted by tmpfiles.d, limits.d entries.
+# drop-ins, THP through sysfs persisted by tmpfiles.d, limits.d entries,
+# the virtio disk's I/O scheduler persisted by hosttune's udev rule.
 # The plan's changes become the expectations verify.sh checks after the
 # reboot with plain tools.
 . /payload/lib.sh
@@ -36,6 +37,11 @@ need "the kernel command line (transparent_hugepage)" 'select(.backend == "cmdli
 need "sysctl vm.swappiness" 'select(.backend == "sysctl" and .key == "vm.swappiness")'
 need "sysfs THP enabled" 'select(.backend == "sysfs" and (.key | endswith("transparent_hugepage/enabled")))'
 need "limits" 'select(.backend == "limits")'
+# The guest's virtio disk is rotational and, with a queue per vCPU, has no
+# scheduler by default (blk-mq picks mq-deadline only for single-queue
+# devices): oracle's rotational mq-deadline is a change, which only
+# hosttune's udev rule can bring back after the reboot.
+need "the virtio disk's I/O scheduler (vda)" 'select(.backend == "block" and .key == "vda queue/scheduler" and .current != .desired)'
 [ -z "$missing" ] || exit 1
 
 $HT apply $PROFILE $SETS
@@ -43,7 +49,7 @@ rc=$?
 echo "hosttune apply: exit $rc"
 [ "$rc" = 0 ] || exit 1
 grep -n transparent_hugepage /etc/default/grub /boot/grub/grub.cfg | head -5
-ls -l /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /var/lib/hosttune
+ls -l /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/udev/rules.d /var/lib/hosttune
 
 # Expectations from the plan: every change, checked after the reboot.
 plan_expectations $OUT/plan.json >>$EXPECT

@@ -1,5 +1,6 @@
 # rollback, boot 1: the original state of everything the plan touches is
-# recorded with plain tools (sysctl, the sysfs files, /proc/cmdline, su -l
+# recorded with plain tools (sysctl, the sysfs files, the block devices'
+# queue files, /proc/cmdline, su -l
 # for limits, checksums of the files hosttune edits or creates), then the
 # good scenario's apply runs. The keys come from the plan; the values
 # never come from hosttune.
@@ -22,6 +23,9 @@ jq -r '.changes[] | "\(.backend) \(.key)"' $OUT/plan-before.json | while read -r
         case $backend in
         sysctl) echo "sysctl $key $(sysctl -n "$key" | squeeze)" ;;
         sysfs) echo "sysfs $key $(sysfs_value "$key")" ;;
+        block)
+                set -- $key
+                echo "block $1 $2 $(block_value "$1" "$2")" ;;
         limits)
                 set -- $key
                 for t in soft hard; do

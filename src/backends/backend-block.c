@@ -1,0 +1,995 @@
+/* block: I/O scheduler and queue settings of block devices, per device
+ * class (rotational, non-rotational), per kernel name or per udev match.
+ * Runtime values are written to each matching device's queue/ files in
+ * /sys (read back like every runtime change); they are persisted as a
+ * udev rules file of hosttune's own, which udevd applies when a device
+ * appears (at boot and on hot-plug). The plan warns when a rules file
+ * udev reads later sets the same attribute.
+ *
+ * Devices are /sys/block's entries (symlinks into /sys/devices); loop,
+ * ram, zram, optical (sr), nbd and floppy devices are never touched.
+ * Stacked devices (dm-*, md*) are bio-based or have no scheduler of
+ * their own on blk-mq ("none", unbracketed): they take read-ahead only,
+ * which is theirs (the file system above reads through their queue); the
+ * scheduler and the request queue belong to the devices below them
+ * (slaves/), which are disks of their own class here. A device a
+ * kernel: or udev: selector names that is stacked passes its scheduler
+ * settings to its slaves (Documentation/admin-guide/device-mapper). */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "backend-common.h"
+#include "backend.h"
+#include "bound.h"
+#include "edit-udev.h"
+#include "fileio.h"
+#include "profile-section.h"
+#include "util.h"
+
+/* udev rules files are small; a huge one is not worth a plan's time */
+#define UDEV_FILE_MAX (1u << 20)
+
+static const char *const block_attrs[] = {
+        /* in the order they are written: a scheduler switch resets
+         * nr_requests (blk_mq_init_sched), so the scheduler goes first */
+        "queue/scheduler", "queue/nr_requests", "queue/read_ahead_kb", "queue/rq_affinity", NULL,
+};
+
+/* Never touched: their queues belong to files, memory, a network peer
+ * or removable media. udev globs, for the rules file too. */
+#define NEVER_TOUCHED "loop*|ram*|zram*|sr*|nbd*|fd*"
+
+static bool never_touched(const char *name) {
+        static const char *const prefixes[] = {"loop", "ram", "zram", "sr", "nbd", "fd", NULL};
+        for (size_t i = 0; prefixes[i]; i++)
+                if (startswith(name, prefixes[i]))
+                        return true;
+        return false;
+}
+
+static bool is_stacked(const char *name) {
+        return startswith(name, "dm-") || startswith(name, "md");
+}
+
+/* A udev glob with '|' alternatives, as udev matches KERNEL== and ATTR==. */
+static bool udev_glob_match(const char *pattern, const char *s) {
+        _cleanup_strv_free_ char **alts = strv_split(pattern, "|");
+        for (size_t i = 0; alts && alts[i]; i++)
+                if (fnmatch(alts[i], s, 0) == 0)
+                        return true;
+        /* an empty pattern matches the empty string */
+        return !alts || !alts[0] ? isempty(s) : false;
+}
+
+/* ---- keys: "SELECTOR ATTR" ---- */
+
+typedef enum { SEL_ROTATIONAL, SEL_NON_ROTATIONAL, SEL_KERNEL, SEL_UDEV } sel_kind;
+
+typedef struct {
+        sel_kind kind;
+        char *pattern;          /* SEL_KERNEL */
+        ht_udev_token *tokens;  /* SEL_UDEV: the matches */
+        size_t n_tokens;
+} selector;
+
+static void selector_done(selector *s) {
+        free(s->pattern);
+        ht_udev_tokens_free(s->tokens, s->n_tokens);
+        *s = (selector){0};
+}
+
+static bool kernel_pattern_valid(const char *p) {
+        return !isempty(p) && strlen(p) <= 128 && ht_word_chars(p, "*?[]!|-_.:") && !strstr(p, "||") &&
+               p[0] != '|' && !endswith(p, "|");
+}
+
+/* "rotational", "non-rotational", "kernel:PATTERN" or "udev:MATCHES";
+ * -EINVAL with *ret_why. */
+static int selector_parse(const char *text, selector *ret, char **ret_why) {
+        selector s = {0};
+        if (streq(text, "rotational"))
+                s.kind = SEL_ROTATIONAL;
+        else if (streq(text, "non-rotational"))
+                s.kind = SEL_NON_ROTATIONAL;
+        else if (startswith(text, "kernel:")) {
+                s.kind = SEL_KERNEL;
+                if (!kernel_pattern_valid(text + 7)) {
+                        *ret_why = xasprintf("'%s' is not a kernel name pattern (letters, digits, "
+                                             "udev's * ? [ ] and | alternatives)", text + 7);
+                        return -EINVAL;
+                }
+                s.pattern = xstrdup(text + 7);
+        } else if (startswith(text, "udev:")) {
+                s.kind = SEL_UDEV;
+                _cleanup_free_ char *why = NULL;
+                if (ht_udev_parse_rule(text + 5, &s.tokens, &s.n_tokens, &why) < 0) {
+                        *ret_why = xasprintf("'%s' is not a udev match: %s", text + 5, why);
+                        return -EINVAL;
+                }
+                for (size_t i = 0; i < s.n_tokens; i++) {
+                        const ht_udev_token *t = &s.tokens[i];
+                        bool key_ok = (streq(t->key, "KERNEL") && !t->attr) ||
+                                      ((streq(t->key, "ATTR") || streq(t->key, "ATTRS")) && !isempty(t->attr) &&
+                                       ht_word_chars(t->attr, "/_-.") && !strstr(t->attr, "..") &&
+                                       t->attr[0] != '/');
+                        if (!key_ok || ht_udev_op_assigns(t->op) || t->op == HT_UDEV_REMOVE ||
+                            !ht_udev_value_safe(t->value)) {
+                                *ret_why = xasprintf("'%s' is not a udev match hosttune takes: only "
+                                                     "KERNEL, ATTR{...} and ATTRS{...} with == or != "
+                                                     "and values without quotes or backslashes",
+                                                     text + 5);
+                                selector_done(&s);
+                                return -EINVAL;
+                        }
+                }
+        } else {
+                *ret_why = xasprintf("'%s' is not a device selector (rotational, non-rotational, "
+                                     "kernel:PATTERN or udev:MATCH)", text);
+                return -EINVAL;
+        }
+        *ret = s;
+        return 0;
+}
+
+/* The canonical text of a selector (the udev matches formatted). */
+static char *selector_format(const selector *s) {
+        switch (s->kind) {
+        case SEL_ROTATIONAL: return xstrdup("rotational");
+        case SEL_NON_ROTATIONAL: return xstrdup("non-rotational");
+        case SEL_KERNEL: return xasprintf("kernel:%s", s->pattern);
+        case SEL_UDEV: {
+                _cleanup_free_ char *m = ht_udev_format_rule(s->tokens, s->n_tokens);
+                return xasprintf("udev:%s", m ? m : "");
+        }
+        }
+        return NULL;
+}
+
+/* A setting's key, split: the attribute is the last word. */
+static int key_split(const char *key, selector *ret_sel, const char **ret_attr, char **ret_why) {
+        const char *sp = strrchr(key, ' ');
+        if (!sp || !strv_contains((char *const *)block_attrs, sp + 1)) {
+                *ret_why = xasprintf("'%s' is not DEVICES ATTRIBUTE", key);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *sel = xstrndup(key, (size_t)(sp - key));
+        int k = selector_parse(sel, ret_sel, ret_why);
+        if (k < 0)
+                return k;
+        *ret_attr = sp + 1;
+        return 0;
+}
+
+/* ---- devices ---- */
+
+typedef struct {
+        char *name;         /* "sda" */
+        char *dir;          /* its directory, the /sys/block link followed */
+        int rotational;     /* 1, 0; -1: unknown (no queue: no device to tune) */
+        char **slaves;      /* names below a stacked device */
+} device;
+
+typedef struct {
+        device *d;
+        size_t n;
+} device_list;
+
+static void devices_done(device_list *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                free(l->d[i].name);
+                free(l->d[i].dir);
+                strv_free(l->d[i].slaves);
+        }
+        free(l->d);
+}
+
+static void devices_load(const ht_context *c, device_list *l) {
+        _cleanup_strv_free_ char **names = NULL;
+        *l = (device_list){0};
+        if (ht_list_dir(c, "/sys/block", NULL, &names) < 0)
+                return;
+        for (size_t i = 0; names && names[i]; i++) {
+                if (never_touched(names[i]) || strchr(names[i], '/'))
+                        continue;
+                _cleanup_free_ char *link = xasprintf("/sys/block/%s", names[i]), *dir = NULL;
+                /* old kernels (SYSFS_DEPRECATED) have directories here */
+                if (ht_resolve_host_link(c, link, &dir) < 0 || !startswith(dir, "/sys/"))
+                        continue;
+                _cleanup_free_ char *rpath = xasprintf("%s/queue/rotational", dir), *rot = NULL;
+                int rotational = -1;
+                if (ht_read_line(c, rpath, &rot) >= 0)
+                        rotational = streq(strstrip(rot), "1") ? 1 : streq(rot, "0") ? 0 : -1;
+                if (rotational < 0)
+                        continue;
+                _cleanup_free_ char *sdir = xasprintf("%s/slaves", dir);
+                char **slaves = NULL;
+                if (is_stacked(names[i]))
+                        ht_list_dir(c, sdir, NULL, &slaves);
+                l->d = xrealloc(l->d, (l->n + 1) * sizeof(*l->d));
+                l->d[l->n++] = (device){.name = xstrdup(names[i]), .dir = TAKE_PTR(dir),
+                                        .rotational = rotational, .slaves = slaves};
+        }
+}
+
+static const device *devices_find(const device_list *l, const char *name) {
+        for (size_t i = 0; i < l->n; i++)
+                if (streq(l->d[i].name, name))
+                        return &l->d[i];
+        return NULL;
+}
+
+/* ATTRS{x}: the device's directory, then each parent up to /sys/devices */
+static bool attrs_match(const ht_context *c, const device *d, const ht_udev_token *t) {
+        _cleanup_free_ char *dir = xstrdup(d->dir);
+        while (startswith(dir, "/sys/devices/")) {
+                _cleanup_free_ char *p = xasprintf("%s/%s", dir, t->attr), *v = NULL;
+                if (ht_read_line(c, p, &v) >= 0 && udev_glob_match(t->value, strstrip(v)))
+                        return true;
+                char *slash = strrchr(dir, '/');
+                *slash = 0;
+        }
+        return false;
+}
+
+static bool token_match(const ht_context *c, const device *d, const ht_udev_token *t) {
+        bool m;
+        if (streq(t->key, "KERNEL"))
+                m = udev_glob_match(t->value, d->name);
+        else if (streq(t->key, "ATTR")) {
+                _cleanup_free_ char *p = xasprintf("%s/%s", d->dir, t->attr), *v = NULL;
+                /* udev strips trailing blanks of an attribute before matching */
+                m = ht_read_line(c, p, &v) >= 0 && udev_glob_match(t->value, strstrip(v));
+        } else
+                m = attrs_match(c, d, t);
+        return t->op == HT_UDEV_NOMATCH ? !m : m;
+}
+
+static bool selector_matches(const ht_context *c, const selector *s, const device *d) {
+        switch (s->kind) {
+        case SEL_ROTATIONAL: return d->rotational == 1;
+        case SEL_NON_ROTATIONAL: return d->rotational == 0;
+        case SEL_KERNEL: return udev_glob_match(s->pattern, d->name);
+        case SEL_UDEV:
+                for (size_t i = 0; i < s->n_tokens; i++)
+                        if (!token_match(c, d, &s->tokens[i]))
+                                return false;
+                return true;
+        }
+        return false;
+}
+
+/* The devices a setting of attr reaches through selector s: stacked
+ * devices keep read-ahead; their scheduler and queue settings go to the
+ * disks below them when a kernel:/udev: selector names them (a class
+ * reaches those disks as what they are). */
+static char **targets_for(const ht_context *c, const device_list *l, const selector *s, const char *attr) {
+        char **out = NULL;
+        bool ra = streq(attr, "queue/read_ahead_kb");
+        for (size_t i = 0; i < l->n; i++) {
+                const device *d = &l->d[i];
+                if (!selector_matches(c, s, d))
+                        continue;
+                if (!is_stacked(d->name) || ra) {
+                        if (!strv_contains(out, d->name))
+                                strv_push(&out, d->name);
+                        continue;
+                }
+                if (s->kind == SEL_ROTATIONAL || s->kind == SEL_NON_ROTATIONAL)
+                        continue;
+                /* dm on dm (LVM on multipath): down to the disks */
+                _cleanup_strv_free_ char **todo = NULL;
+                for (size_t j = 0; d->slaves && d->slaves[j]; j++)
+                        strv_push(&todo, d->slaves[j]);
+                for (size_t j = 0; todo && todo[j] && j < 256; j++) {
+                        const device *sd = devices_find(l, todo[j]);
+                        /* LVM on a partition: slaves/sda3, a partition of sda */
+                        for (size_t k = 0; !sd && k < l->n; k++) {
+                                _cleanup_free_ char *part = xasprintf("%s/%s/partition", l->d[k].dir, todo[j]);
+                                if (ht_exists(c, part))
+                                        sd = &l->d[k];
+                        }
+                        if (!sd)
+                                continue;
+                        if (is_stacked(sd->name)) {
+                                for (size_t k = 0; sd->slaves && sd->slaves[k]; k++)
+                                        if (!strv_contains(todo, sd->slaves[k]))
+                                                strv_push(&todo, sd->slaves[k]);
+                        } else if (!strv_contains(out, sd->name))
+                                strv_push(&out, sd->name);
+                }
+        }
+        return out;
+}
+
+/* ---- values ---- */
+
+static bool is_uint(const char *v) {
+        uint64_t x;
+        return !isempty(v) && v[0] != '+' && v[0] != '-' && parse_u64(v, &x) >= 0 && x <= UINT32_MAX;
+}
+
+/* Why value cannot be one for attr, or NULL. */
+static const char *value_problem(const char *attr, const char *value) {
+        if (!ht_udev_value_safe(value) || isempty(value))
+                return "holds characters a udev rule cannot carry";
+        if (streq(attr, "queue/scheduler"))
+                return ht_word_chars(value, "-_") ? NULL : "is not a scheduler name";
+        if (streq(attr, "queue/rq_affinity"))
+                return streq(value, "0") || streq(value, "1") || streq(value, "2") ? NULL : "must be 0, 1 or 2";
+        return is_uint(value) ? NULL : "must be a non-negative integer";
+}
+
+/* The old and new names of a scheduler: single-queue kernels offer
+ * deadline and noop, blk-mq ones mq-deadline and none (tuned profiles
+ * and Oracle's guide for Linux 7 say "deadline"). */
+static const char *scheduler_alias(const char *name) {
+        if (streq(name, "deadline"))
+                return "mq-deadline";
+        if (streq(name, "mq-deadline"))
+                return "deadline";
+        if (streq(name, "noop"))
+                return "none";
+        if (streq(name, "none"))
+                return "noop";
+        return NULL;
+}
+
+/* What the device offers: the words of "mq-deadline kyber [bfq] none";
+ * NULL when it has no choice (no brackets: "none" alone). */
+static char **scheduler_offered(const char *raw) {
+        if (!strchr(raw, '['))
+                return NULL;
+        char **w = strv_split(raw, " \t");
+        for (size_t i = 0; w && w[i]; i++) {
+                size_t n = strlen(w[i]);
+                if (w[i][0] == '[' && n >= 2 && w[i][n - 1] == ']') {
+                        memmove(w[i], w[i] + 1, n - 2);
+                        w[i][n - 2] = 0;
+                }
+        }
+        return w;
+}
+
+/* The word to write for want on a device offering offered, or NULL. */
+static const char *scheduler_pick(char *const *offered, const char *want) {
+        if (strv_contains(offered, want))
+                return want;
+        const char *alias = scheduler_alias(want);
+        return alias && strv_contains(offered, alias) ? alias : NULL;
+}
+
+/* ---- the rules file ---- */
+
+/* The matches every line of hosttune's file starts with: added or
+ * changed whole disks, never the devices hosttune leaves alone. */
+static void push_common(ht_udev_token **t, size_t *n) {
+        static const struct { const char *key, *attr; ht_udev_op op; const char *value; } common[] = {
+                {"ACTION", NULL, HT_UDEV_MATCH, "add|change"},
+                {"SUBSYSTEM", NULL, HT_UDEV_MATCH, "block"},
+                {"ENV", "DEVTYPE", HT_UDEV_MATCH, "disk"},
+                {"KERNEL", NULL, HT_UDEV_NOMATCH, NEVER_TOUCHED},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(common); i++) {
+                *t = xrealloc(*t, (*n + 1) * sizeof(**t));
+                (*t)[(*n)++] = (ht_udev_token){.key = xstrdup(common[i].key),
+                                               .attr = common[i].attr ? xstrdup(common[i].attr) : NULL,
+                                               .op = common[i].op, .value = xstrdup(common[i].value)};
+        }
+}
+
+static void push_token(ht_udev_token **t, size_t *n, const char *key, const char *attr, ht_udev_op op,
+                       const char *value) {
+        *t = xrealloc(*t, (*n + 1) * sizeof(**t));
+        (*t)[(*n)++] = (ht_udev_token){.key = xstrdup(key), .attr = attr ? xstrdup(attr) : NULL, .op = op,
+                                       .value = xstrdup(value)};
+}
+
+/* The matches of a line for selector s and attr: stacked devices are
+ * left out of all but read-ahead. */
+static char *rule_matches(const selector *s, const char *attr) {
+        ht_udev_token *t = NULL;
+        size_t n = 0;
+        push_common(&t, &n);
+        if (!streq(attr, "queue/read_ahead_kb"))
+                push_token(&t, &n, "KERNEL", NULL, HT_UDEV_NOMATCH, "dm-*|md*");
+        switch (s->kind) {
+        case SEL_ROTATIONAL: push_token(&t, &n, "ATTR", "queue/rotational", HT_UDEV_MATCH, "1"); break;
+        case SEL_NON_ROTATIONAL: push_token(&t, &n, "ATTR", "queue/rotational", HT_UDEV_MATCH, "0"); break;
+        case SEL_KERNEL: push_token(&t, &n, "KERNEL", NULL, HT_UDEV_MATCH, s->pattern); break;
+        case SEL_UDEV:
+                for (size_t i = 0; i < s->n_tokens; i++)
+                        push_token(&t, &n, s->tokens[i].key, s->tokens[i].attr, s->tokens[i].op,
+                                   s->tokens[i].value);
+                break;
+        }
+        char *m = ht_udev_format_rule(t, n);
+        ht_udev_tokens_free(t, n);
+        return m;
+}
+
+/* The value hosttune's file as it is gives attr for the line matches,
+ * or NULL (an image's change compares with it). */
+static const char *old_value(const ht_udev_file *old, const char *matches, const char *attr) {
+        const char *v = NULL;
+        for (size_t i = 0; old && i < old->n_rules; i++) {
+                const ht_udev_rule *r = &old->rules[i];
+                size_t nm = 0;
+                while (nm < r->n_tokens && !ht_udev_op_assigns(r->tokens[nm].op))
+                        nm++;
+                _cleanup_free_ char *m = ht_udev_format_rule(r->tokens, nm);
+                if (!m || !streq(m, matches))
+                        continue;
+                for (size_t j = nm; j < r->n_tokens; j++)
+                        if (streq(r->tokens[j].key, "ATTR") && streq_ptr(r->tokens[j].attr, attr))
+                                v = r->tokens[j].value;
+        }
+        return v;
+}
+
+/* Warn about every rules file udev reads after hosttune's that sets one
+ * of the attributes hosttune's file sets: its value wins at boot. */
+static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *plan) {
+        size_t nd = 0;
+        while (ht_udev_dirs[nd])
+                nd++;
+        char ***names = xcalloc(nd + 1, sizeof(char **));
+        for (size_t d = 0; d < nd; d++)
+                ht_list_dir(c, ht_udev_dirs[d], ".rules", &names[d]);
+        const char *own = strrchr(HT_UDEV_RULES, '/') + 1;
+        if (!strv_contains(names[0], own))
+                strv_push(&names[0], own);
+        _cleanup_strv_free_ char **order = ht_udev_order(ht_udev_dirs, (char *const *const *)names);
+        for (size_t d = 0; d < nd; d++)
+                strv_free(names[d]);
+        free(names);
+        bool after = false;
+        for (size_t i = 0; order && order[i]; i++) {
+                if (streq(order[i], HT_UDEV_RULES)) {
+                        after = true;
+                        continue;
+                }
+                if (!after)
+                        continue;
+                _cleanup_free_ char *text = NULL, *shown = ht_display_path(c, order[i]);
+                size_t len = 0;
+                int k = ht_read_file(c, order[i], UDEV_FILE_MAX, &text, &len);
+                if (k == -ENOENT)
+                        continue;
+                if (k < 0) {
+                        ht_plan_warn(plan, "%s: cannot read it (%s): an attribute it sets after hosttune's "
+                                     "udev rules is not checked", shown,
+                                     k == -EFBIG ? "larger than 1 MiB" : ht_strerror(-k));
+                        continue;
+                }
+                _cleanup_(ht_udev_file_freep) ht_udev_file *f = NULL;
+                ht_udev_parse(text, len, &f);
+                for (size_t r = 0; r < f->n_rules; r++)
+                        for (size_t t = 0; t < f->rules[r].n_tokens; t++) {
+                                const ht_udev_token *tk = &f->rules[r].tokens[t];
+                                if (!streq(tk->key, "ATTR") || !ht_udev_op_assigns(tk->op) ||
+                                    !strv_contains(attrs, tk->attr))
+                                        continue;
+                                ht_plan_warn(plan, "%s:%u sets ATTR{%s}=\"%s\" and udev reads it after %s: "
+                                             "on the devices it matches that value wins when they appear; "
+                                             "remove the assignment there or rename the file",
+                                             shown, f->rules[r].line, tk->attr, tk->value, HT_UDEV_RULES);
+                        }
+        }
+}
+
+/* One line of the rules file, in profile order. */
+typedef struct {
+        char *matches;
+        char *attr;
+        char *value;
+        char *source;
+} rule_line;
+
+static void add_line(rule_line **l, size_t *n, const char *matches, const char *attr, const char *value,
+                     const char *source) {
+        *l = xrealloc(*l, (*n + 1) * sizeof(**l));
+        (*l)[(*n)++] = (rule_line){.matches = xstrdup(matches), .attr = xstrdup(attr), .value = xstrdup(value),
+                                   .source = xstrdup(source)};
+}
+
+static void lines_clear(rule_line *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(l[i].matches);
+                free(l[i].attr);
+                free(l[i].value);
+                free(l[i].source);
+        }
+}
+
+static void lines_free(rule_line *l, size_t n) {
+        lines_clear(l, n);
+        free(l);
+}
+
+/* ---- the plan ---- */
+
+typedef struct {
+        const ht_context *c;
+        const ht_facts *f;
+        ht_plan *plan;
+        bool live;
+        device_list devs;
+        rule_line *lines;
+        size_t n_lines;
+        const ht_udev_file *old;
+        /* "DEV ATTR" and the setting (its position in planning order)
+         * whose value the device ends with: the last one, as in udev */
+        char **claims;
+        size_t *claim_by;
+        size_t order;  /* the setting being planned */
+} block_run;
+
+static ssize_t claim_find(const block_run *b, const char *key) {
+        for (size_t i = 0; b->claims && b->claims[i]; i++)
+                if (streq(b->claims[i], key))
+                        return (ssize_t)i;
+        return -1;
+}
+
+static void claim(block_run *b, const char *dev, const char *attr) {
+        _cleanup_free_ char *key = xasprintf("%s %s", dev, attr);
+        ssize_t i = claim_find(b, key);
+        if (i < 0) {
+                i = (ssize_t)strv_length(b->claims);
+                strv_push(&b->claims, key);
+                b->claim_by = xrealloc(b->claim_by, ((size_t)i + 1) * sizeof(size_t));
+        }
+        b->claim_by[i] = b->order;
+}
+
+static bool claimed_by_later(const block_run *b, const char *dev, const char *attr) {
+        _cleanup_free_ char *key = xasprintf("%s %s", dev, attr);
+        ssize_t i = claim_find(b, key);
+        return i >= 0 && b->claim_by[i] != b->order;
+}
+
+static void skip_or_fail(block_run *b, const ht_setting *s, const char *dev, const char *attr, const char *why) {
+        _cleanup_free_ char *key = xasprintf("%s %s", dev, attr);
+        ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, NULL, s->value);
+        ch->source = xstrdup(s->source);
+        ch->setting = xstrdup(s->key);
+        if (s->optional) {
+                ch->outcome = HT_OUTCOME_SKIPPED;
+                _cleanup_free_ char *what = xasprintf("block %s", key);
+                ht_plan_skip(b->plan, what, s->source, "%s", why);
+        } else {
+                ch->outcome = HT_OUTCOME_FAILED;
+                ht_plan_error(b->plan, "%s: %s; mark the setting optional or choose another value", s->source, why);
+        }
+}
+
+/* One device's runtime change for setting s; *ret_persist: the value its
+ * line in the rules file needs when it differs from the setting's (a
+ * bound the device exceeds, a scheduler's other name), else NULL. */
+static bool plan_device(block_run *b, const ht_setting *s, const char *attr, const device *d, char **ret_persist) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", d->dir, attr), *raw = NULL;
+        *ret_persist = NULL;
+        int k = ht_read_line(b->c, path, &raw);
+        if (k < 0) {
+                _cleanup_free_ char *why = xasprintf("%s has no %s (%s)", d->name, attr, ht_strerror(-k));
+                skip_or_fail(b, s, d->name, attr, why);
+                return false;
+        }
+        const char *want = s->value;
+        _cleanup_free_ char *cur = NULL, *merged = NULL;
+        if (streq(attr, "queue/scheduler")) {
+                _cleanup_strv_free_ char **offered = scheduler_offered(raw);
+                want = offered ? scheduler_pick(offered, s->value) : NULL;
+                if (!want) {
+                        _cleanup_free_ char *list = offered ? strv_join(offered, ", ") : NULL;
+                        _cleanup_free_ char *why = offered
+                                ? xasprintf("%s does not offer the I/O scheduler %s (it offers %s)", d->name, s->value, list)
+                                : xasprintf("%s has no I/O scheduler to choose (%s reads \"%s\")", d->name, attr,
+                                            strstrip(raw));
+                        skip_or_fail(b, s, d->name, attr, why);
+                        return false;
+                }
+                cur = ht_kernel_value_effective(raw);
+                if (!streq(want, s->value))
+                        *ret_persist = xstrdup(want);
+        } else {
+                cur = normalize_ws(raw);
+        }
+        _cleanup_free_ char *key = xasprintf("%s %s", d->name, attr);
+        if (s->bound != HT_BOUND_EXACT) {
+                if (ht_bound_satisfied(s->bound, s->value, cur)) {
+                        /* the host's value stands, here and at boot */
+                        if (!streq(cur, s->value)) {
+                                *ret_persist = xstrdup(cur);
+                                ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, cur, cur);
+                                ch->source = xstrdup(s->source);
+                                ch->setting = xstrdup(s->key);
+                                ch->bound = s->bound;
+                                ch->bound_value = xstrdup(s->value);
+                                ch->outcome = HT_OUTCOME_KEPT;
+                        }
+                        return true;
+                }
+                merged = ht_bound_merge(s->bound, s->value, cur);
+                want = merged;
+        }
+        if (streq(cur, want))
+                return true;
+        ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, cur, want);
+        ch->path = xstrdup(path);
+        ch->source = xstrdup(s->source);
+        ch->setting = xstrdup(s->key);
+        ch->runtime = true;
+        if (s->bound != HT_BOUND_EXACT) {
+                ch->bound = s->bound;
+                ch->bound_value = xstrdup(s->value);
+        }
+        if (b->f->sys_readonly == HT_YES) {
+                ch->runtime = false;
+                ch->outcome = HT_OUTCOME_SKIPPED;
+                ht_plan_warn(b->plan, "%s: /sys is read-only here (a container?): the runtime change is skipped; "
+                             "the udev rule still applies when the device appears", key);
+        }
+        return true;
+}
+
+/* First pass: which setting each device's attribute ends with. */
+static void claim_setting(block_run *b, const ht_setting *s) {
+        selector sel = {0};
+        const char *attr = NULL;
+        _cleanup_free_ char *why = NULL;
+        if (key_split(s->key, &sel, &attr, &why) < 0)
+                return;
+        _cleanup_strv_free_ char **targets = targets_for(b->c, &b->devs, &sel, attr);
+        for (size_t i = 0; targets && targets[i]; i++)
+                claim(b, targets[i], attr);
+        selector_done(&sel);
+}
+
+static void plan_setting(block_run *b, const ht_setting *s) {
+        selector sel = {0};
+        const char *attr = NULL;
+        _cleanup_free_ char *why = NULL;
+        if (key_split(s->key, &sel, &attr, &why) < 0) {
+                ht_plan_error(b->plan, "%s: block %s", s->source, why);
+                return;
+        }
+        const char *bad = s->value ? value_problem(attr, s->value) : "is missing";
+        if (bad) {
+                ht_plan_error(b->plan, "%s: block %s: the value '%s' %s", s->source, s->key,
+                              s->value ? s->value : "", bad);
+                selector_done(&sel);
+                return;
+        }
+        _cleanup_free_ char *matches = rule_matches(&sel, attr);
+        if (!matches) {
+                ht_plan_error(b->plan, "%s: block %s cannot be written as a udev rule", s->source, s->key);
+                selector_done(&sel);
+                return;
+        }
+        if (!b->live) {
+                /* an image: the rule is the change */
+                const char *now = old_value(b->old, matches, attr);
+                if (!now || !streq(now, s->value)) {
+                        ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, s->key, now, s->value);
+                        ch->source = xstrdup(s->source);
+                }
+                add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
+                selector_done(&sel);
+                return;
+        }
+        _cleanup_strv_free_ char **targets = targets_for(b->c, &b->devs, &sel, attr);
+        if (!targets) {
+                /* no such device here: nothing planned for it */
+                selector_done(&sel);
+                return;
+        }
+        /* the selector's line first (unless it only reached disks below
+         * stacked devices); devices that need another value (a bound they
+         * exceed, another name of the scheduler) get their own line after
+         * it, which udev applies later */
+        bool named = sel.kind == SEL_KERNEL || sel.kind == SEL_UDEV;
+        bool direct = false;
+        for (size_t i = 0; targets[i] && !direct; i++)
+                direct = !named || selector_matches(b->c, &sel, devices_find(&b->devs, targets[i]));
+        size_t first_line = b->n_lines;
+        bool taken = false, tried = false;
+        if (direct)
+                add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
+        _cleanup_strv_free_ char **below = NULL;  /* disks a stacked device passed it to */
+        for (size_t i = 0; targets[i]; i++) {
+                const device *d = devices_find(&b->devs, targets[i]);
+                bool reached = named && !selector_matches(b->c, &sel, d);
+                if (reached)
+                        strv_push(&below, d->name);
+                /* a later setting for the same device and attribute wins */
+                if (claimed_by_later(b, d->name, attr))
+                        continue;
+                _cleanup_free_ char *persist = NULL;
+                tried = true;
+                if (plan_device(b, s, attr, d, &persist))
+                        taken = true;
+                if (!persist || reached)
+                        continue;
+                selector one = {.kind = SEL_KERNEL, .pattern = d->name};
+                _cleanup_free_ char *m = rule_matches(&one, attr);
+                if (m)
+                        add_line(&b->lines, &b->n_lines, m, attr, persist, s->source);
+        }
+        if (tried && !taken) {
+                /* no device here takes it (skipped or failed): no line that
+                 * udev would fail to apply at every boot */
+                lines_clear(b->lines + first_line, b->n_lines - first_line);
+                b->n_lines = first_line;
+                selector_done(&sel);
+                return;
+        }
+        if (below) {
+                /* the disks under a named stacked device, by their names now */
+                _cleanup_free_ char *pat = strv_join(below, "|");
+                selector one = {.kind = SEL_KERNEL, .pattern = pat};
+                _cleanup_free_ char *m = rule_matches(&one, attr);
+                if (m)
+                        add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+                ht_plan_warn(b->plan, "%s: %s is set on %s, the disks below the stacked devices it names "
+                             "(a dm or md device has no I/O scheduler of its own); the udev rule names them "
+                             "as the kernel calls them now", s->source, s->key, pat);
+        }
+        selector_done(&sel);
+}
+
+static char *render_rules(const block_run *b, const char *profile) {
+        strbuf body = {0};
+        _cleanup_free_ char *header = ht_managed_header(profile, "#");
+        strbuf_append(&body, header);
+        strbuf_append(&body, "# Applied by udevd when a block device appears or changes (udev(7)); a later\n"
+                             "# line for the same device and attribute wins.\n");
+        for (size_t i = 0; i < b->n_lines; i++) {
+                /* the source is a path: one comment line whatever it holds */
+                _cleanup_free_ char *src = xstrdup(b->lines[i].source);
+                for (char *p = src; *p; p++)
+                        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                                *p = '?';
+                strbuf_appendf(&body, "# %s\n%s, ATTR{%s}=\"%s\"\n", src, b->lines[i].matches, b->lines[i].attr,
+                               b->lines[i].value);
+        }
+        return strbuf_steal(&body);
+}
+
+static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
+        _cleanup_free_ char *old = NULL;
+        size_t old_len = 0;
+        int k = ht_read_optional(c, HT_UDEV_RULES, &old, &old_len);
+        if (k < 0) {
+                ht_plan_error(plan, "cannot read %s: %s", HT_UDEV_RULES, ht_strerror(-k));
+                return 0;
+        }
+        if (ht_settings_count(r, HT_BK_BLOCK) == 0) {
+                /* a file from an earlier profile goes */
+                if (old)
+                        ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL, 0, 0644);
+                return 0;
+        }
+        _cleanup_(ht_udev_file_freep) ht_udev_file *oldf = NULL;
+        if (old)
+                ht_udev_parse(old, old_len, &oldf);
+        block_run b = {.c = c, .f = f, .plan = plan, .live = ht_root_is_live(c), .old = oldf};
+        if (b.live)
+                devices_load(c, &b.devs);
+        size_t errors = strv_length(plan->errors);
+        /* attribute order within the profile's order of selectors; the
+         * first pass finds which setting a device ends with */
+        for (int pass = 0; pass < 2; pass++) {
+                b.order = 0;
+                for (size_t a = 0; block_attrs[a]; a++)
+                        for (size_t i = 0; i < r->n_settings; i++) {
+                                const ht_setting *s = &r->settings[i];
+                                const char *sp = s->backend == HT_BK_BLOCK ? strrchr(s->key, ' ') : NULL;
+                                if (!sp || !streq(sp + 1, block_attrs[a]))
+                                        continue;
+                                if (pass == 0 && b.live)
+                                        claim_setting(&b, s);
+                                else if (pass == 1)
+                                        plan_setting(&b, s);
+                                b.order++;
+                        }
+        }
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                const char *sp = s->backend == HT_BK_BLOCK ? strrchr(s->key, ' ') : NULL;
+                if (s->backend == HT_BK_BLOCK && (!sp || !strv_contains((char *const *)block_attrs, sp + 1)))
+                        plan_setting(&b, s);
+        }
+        if (strv_length(plan->errors) > errors) {
+                /* nothing is written when a setting is wrong */
+        } else if (b.n_lines == 0) {
+                if (old)
+                        ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL, 0, 0644);
+        } else {
+                _cleanup_free_ char *content = render_rules(&b, plan->profile);
+                ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, content, strlen(content), 0644);
+                _cleanup_strv_free_ char **attrs = NULL;
+                for (size_t i = 0; i < b.n_lines; i++)
+                        if (!strv_contains(attrs, b.lines[i].attr))
+                                strv_push(&attrs, b.lines[i].attr);
+                warn_later_rules(c, attrs, plan);
+        }
+        lines_free(b.lines, b.n_lines);
+        devices_done(&b.devs);
+        strv_free(b.claims);
+        free(b.claim_by);
+        return 0;
+}
+
+/* ---- the profile section ---- */
+
+static const char *const queue_members[] = {"scheduler", "read_ahead_kb", "nr_requests", "rq_affinity", NULL};
+
+/* queue { scheduler = ...; read_ahead_kb = { value = ...; bound = ...; }; }
+ * for the devices selector text devices (canonical). */
+static int parse_queue(ht_pfile *p, const config_setting_t *q, const char *devices, const char *what,
+                       char **ret_error) {
+        _cleanup_free_ char *qwhat = xasprintf("%s queue", what);
+        int r = ht_cfg_want_group(q, queue_members, p->path, qwhat, ret_error);
+        if (r < 0)
+                return r;
+        for (int i = 0; i < config_setting_length(q); i++) {
+                const config_setting_t *m = config_setting_get_elem(q, i);
+                _cleanup_free_ char *attr = xasprintf("queue/%s", config_setting_name(m));
+                _cleanup_free_ char *w = xasprintf("block %s %s", devices, attr);
+                if (config_setting_type(m) != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m)) {
+                        *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s", p->path,
+                                               ht_cfg_line(m), w, ht_cfg_type_name(config_setting_type(m)));
+                        return -EINVAL;
+                }
+                ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_BLOCK, p->path, ht_cfg_line(m));
+                e->target = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(devices)};
+                e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(attr)};
+                r = ht_cfg_leaf_value(m, p->path, w, e, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int get_queue(ht_pfile *p, const config_setting_t *g, const char *devices, const char *what,
+                     char **ret_error) {
+        const config_setting_t *q = config_setting_get_member(g, "queue");
+        if (!q) {
+                *ret_error = xasprintf("%s:%u: %s: 'queue' is missing", p->path, ht_cfg_line(g), what);
+                return -EINVAL;
+        }
+        return parse_queue(p, q, devices, what, ret_error);
+}
+
+/* block { rotational { queue { scheduler = ...; }; }; non-rotational {
+ * ... }; match = ( { kernel = "sdb"; queue { ... }; },
+ * { udev = "ATTRS{model}==\"X\""; queue { ... }; } ); } */
+static int block_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
+        static const char *const members[] = {"rotational", "non-rotational", "match", NULL};
+        static const char *const match_keys[] = {"kernel", "udev", "queue", NULL};
+        int r = ht_cfg_want_group(s, members, p->path, "block", ret_error);
+        if (r < 0)
+                return r;
+        for (int i = 0; i < config_setting_length(s); i++) {
+                const config_setting_t *m = config_setting_get_elem(s, i);
+                const char *name = config_setting_name(m);
+                if (!streq(name, "match")) {
+                        static const char *const class_members[] = {"queue", NULL};
+                        _cleanup_free_ char *what = xasprintf("block %s", name);
+                        r = ht_cfg_want_group(m, class_members, p->path, what, ret_error);
+                        if (r >= 0)
+                                r = get_queue(p, m, name, what, ret_error);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                r = ht_cfg_want_type(m, CONFIG_TYPE_LIST, p->path, "block match", ret_error);
+                if (r < 0)
+                        return r;
+                for (int j = 0; j < config_setting_length(m); j++) {
+                        const config_setting_t *g = config_setting_get_elem(m, j);
+                        _cleanup_free_ char *what = xasprintf("block match %d", j + 1);
+                        r = ht_cfg_want_group(g, match_keys, p->path, what, ret_error);
+                        if (r < 0)
+                                return r;
+                        const config_setting_t *kn = config_setting_get_member(g, "kernel");
+                        const config_setting_t *ud = config_setting_get_member(g, "udev");
+                        if (!kn == !ud) {
+                                *ret_error = xasprintf("%s:%u: %s: give exactly one of 'kernel' (a name "
+                                                       "pattern) and 'udev' (a udev match)",
+                                                       p->path, ht_cfg_line(g), what);
+                                return -EINVAL;
+                        }
+                        const config_setting_t *sel = kn ? kn : ud;
+                        _cleanup_free_ char *sw = xasprintf("%s: %s", what, kn ? "kernel" : "udev");
+                        r = ht_cfg_want_type(sel, CONFIG_TYPE_STRING, p->path, sw, ret_error);
+                        if (r < 0)
+                                return r;
+                        _cleanup_free_ char *text = xasprintf("%s:%s", kn ? "kernel" : "udev",
+                                                              config_setting_get_string(sel));
+                        selector check = {0};
+                        _cleanup_free_ char *why = NULL;
+                        if (selector_parse(text, &check, &why) < 0) {
+                                *ret_error = xasprintf("%s:%u: %s: %s", p->path, ht_cfg_line(sel), sw, why);
+                                return -EINVAL;
+                        }
+                        _cleanup_free_ char *canon = selector_format(&check);
+                        selector_done(&check);
+                        r = get_queue(p, g, canon, what, ret_error);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+/* A rule's set: devices = "rotational" (the entry's target field, which
+ * says which devices as cmdline's says which kernel); key = "queue/...". */
+static const ht_backend_field block_rule_fields[] = {
+        {.name = "devices", .offset = offsetof(ht_entry, target)},
+        {.name = "key", .offset = offsetof(ht_entry, key)},
+        {0},
+};
+
+static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
+                           char **ret_value, char **ret_error) {
+        _cleanup_free_ char *devs = NULL, *attr = NULL, *why = NULL;
+        int k = ht_entry_eval_string(r, &e->target, e, what, "devices", &devs, ret_error);
+        if (k >= 0)
+                k = ht_entry_eval_string(r, &e->key, e, what, "key", &attr, ret_error);
+        if (k < 0)
+                return k;
+        selector sel = {0};
+        if (selector_parse(devs, &sel, &why) < 0) {
+                *ret_error = xasprintf("%s:%u: %s: %s", e->file, e->line, what, why);
+                return -EINVAL;
+        }
+        _cleanup_free_ char *canon = selector_format(&sel);
+        selector_done(&sel);
+        if (!strv_contains((char *const *)block_attrs, attr)) {
+                const char *close = closest_word(attr, (char *const *)block_attrs);
+                *ret_error = xasprintf("%s:%u: %s: '%s' is not a block attribute hosttune sets (%s, %s, %s, "
+                                       "%s)%s%s%s", e->file, e->line, what, attr, block_attrs[0], block_attrs[1],
+                                       block_attrs[2], block_attrs[3], close ? "; did you mean '" : "",
+                                       close ? close : "", close ? "'?" : "");
+                return -EINVAL;
+        }
+        bool numeric = streq(attr, "queue/read_ahead_kb") || streq(attr, "queue/nr_requests");
+        if (e->bound != HT_BOUND_EXACT && (!numeric || e->bound == HT_BOUND_RANGE)) {
+                *ret_error = xasprintf("%s:%u: block %s %s: only queue/read_ahead_kb and queue/nr_requests take a "
+                                       "bound, at-least or at-most", e->file, e->line, canon, attr);
+                return -EINVAL;
+        }
+        s->key = xasprintf("%s %s", canon, attr);
+        return 0;
+}
+
+static const char *block_check_value(const char *t) {
+        return isempty(t) || strchr(t, '\n') ? "is empty" : NULL;
+}
+
+/* setting.block.NAME: the key with '/' and ' ' as '.' */
+static char *block_expr_name(const ht_setting *s) {
+        char *n = xstrdup(s->key);
+        for (char *p = n; *p; p++)
+                if (*p == '/' || *p == ' ')
+                        *p = '.';
+        return n;
+}
+
+const ht_backend ht_backend_block = {
+        .id = HT_BK_BLOCK,
+        .name = "block",
+        .entry_flags = HT_ENTRY_BOUND,
+        .rule_fields = block_rule_fields,
+        .parse_section = block_parse_section,
+        .canon_key = block_canon_key,
+        .check_value = block_check_value,
+        .expr_name = block_expr_name,
+        .plan = block_plan,
+};

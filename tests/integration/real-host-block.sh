@@ -1,0 +1,100 @@
+#!/bin/sh
+# The block backend on the machine's real kernel: apply a profile that
+# names one real disk (the first whole disk of /sys/block hosttune may
+# touch, vda on the test machine) with another I/O scheduler
+# (mq-deadline -> none, or back) and more read-ahead, check the kernel
+# took both, verify, roll back and check both are as before; then have
+# systemd's udev apply hosttune's rules file to that disk (udevadm test in
+# a private mount namespace) and check the rule set the scheduler, and
+# put it back. Root only; confined (real-host-lib.sh): the files land in a
+# throwaway tree, and the machine's own files are checked unchanged.
+# Whatever happens, the saved values are written back (trap).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+. "$top_srcdir/tests/integration/real-host-lib.sh"
+export HOSTTUNE_INSECURE_PROFILES=1
+
+[ "$(id -u)" = 0 ] || skip_all "not root"
+real_host_lock
+confine_ok || skip_all "no private mount namespace here (unshare -m, mount --bind): cannot confine hosttune"
+
+# the disk: not one hosttune leaves alone, with a scheduler to choose
+dev=
+for l in /sys/block/*; do
+        bn=${l##*/}
+        case $bn in loop* | ram* | zram* | sr* | nbd* | fd* | dm-* | md*) continue ;; esac
+        [ -w "$l/queue/scheduler" ] && [ -w "$l/queue/read_ahead_kb" ] || continue
+        grep -q '\[' "$l/queue/scheduler" && grep -qw none "$l/queue/scheduler" || continue
+        dev=$bn
+        break
+done
+[ -n "$dev" ] || skip_all "no writable disk with a choice of I/O scheduler in /sys/block"
+q=/sys/block/$dev/queue
+word() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
+sched0=$(word "$q/scheduler") ra0=$(cat "$q/read_ahead_kb")
+# a no-op write tells whether /sys takes writes (read-only in containers)
+printf '%s\n' "$sched0" 2>/dev/null >"$q/scheduler" || skip_all "$q/scheduler is read-only"
+restore() {
+        printf '%s\n' "$sched0" >"$q/scheduler" 2>/dev/null
+        printf '%s\n' "$ra0" >"$q/read_ahead_kb" 2>/dev/null
+        rm -rf "$tmp"
+}
+trap restore EXIT INT TERM
+
+if [ "$sched0" = none ]; then
+        sched1=$(tr -d '[]' <"$q/scheduler" | tr ' ' '\n' | grep -v '^none$' | grep . | head -1)
+else
+        sched1=none
+fi
+ra1=$((ra0 + 1024))
+CROOT=$tmp/root
+mkconfined_root "$CROOT"
+mkdir -p "$tmp/profiles"
+cat >"$tmp/profiles/realdisk.profile" <<EOF
+summary = "one real disk";
+block = { match = ( { kernel = "$dev"; queue = { scheduler = "$sched1"; read_ahead_kb = $ra1; }; } ); };
+EOF
+rules=$CROOT/etc/udev/rules.d/99-hosttune-block.rules
+host_files >"$tmp/host-before"
+
+hc 2 "plan: $dev $sched0 -> $sched1, read-ahead $ra0 -> $ra1" --profile-path "$tmp/profiles" plan realdisk
+check_contains "plan names the device" "$dev queue/scheduler: $sched0 → $sched1" "$tmp/out"
+hc 0 "apply" --profile-path "$tmp/profiles" apply realdisk
+check "the kernel took the scheduler" "$sched1" "$(word "$q/scheduler")"
+check "the kernel took the read-ahead" "$ra1" "$(cat "$q/read_ahead_kb")"
+check_contains "the rules file is in the tree" "KERNEL==\"$dev\", ATTR{queue/scheduler}=\"$sched1\"" "$rules"
+cp "$rules" "$tmp/ht.rules" 2>/dev/null
+hc 0 "verify" verify
+hc 0 "rollback" rollback
+check "scheduler restored" "$sched0" "$(word "$q/scheduler")"
+check "read-ahead restored" "$ra0" "$(cat "$q/read_ahead_kb")"
+[ -e "$rules" ] && not_ok "rollback left the rules file" || ok "rollback removed the rules file"
+host_files >"$tmp/host-after"
+if diff "$tmp/host-before" "$tmp/host-after" >"$tmp/host-diff"; then ok "the machine's own files are unchanged"; else
+        not_ok "the machine's files changed: $(head -c 600 "$tmp/host-diff")"; fi
+
+# udev itself applies the rule to the real disk: udevadm test runs the
+# rules (and, in systemd 252, their ATTR assignments) for one device;
+# only hosttune's file is in the rules directories, /run and /dev are
+# scratch, so nothing else of udev's runs or stays
+if ! command -v udevadm >/dev/null 2>&1 || [ ! -d /etc/udev/rules.d ] || [ ! -s "$tmp/ht.rules" ]; then
+        skip "udev applies hosttune's rule to $dev" "no udevadm (apt-get install udev) or no rules file"
+else
+        unshare -m sh -c '
+                set -e
+                for d in /run /dev /etc/udev/rules.d /lib/udev/rules.d /usr/lib/udev/rules.d; do
+                        if [ -d "$d" ]; then mount -t tmpfs tmpfs "$d"; fi
+                done
+                cp "$1" /etc/udev/rules.d/99-hosttune-block.rules
+                udevadm test --action=add "/sys/block/$2"' sh "$tmp/ht.rules" "$dev" >"$tmp/udevadm.out" 2>&1
+        check "udev's rule set the scheduler on $dev" "$sched1" "$(word "$q/scheduler")"
+        check "udev's rule set the read-ahead on $dev" "$ra1" "$(cat "$q/read_ahead_kb")"
+        if grep -Eq "^/etc/udev/rules.d/99-hosttune-block.rules:[0-9]+ " "$tmp/udevadm.out"; then
+                not_ok "udev refused a line: $(grep -E "^/etc/udev/rules.d/99-hosttune-block.rules:[0-9]+ " "$tmp/udevadm.out" | head -2)"
+        else ok "udev took every line"; fi
+        printf '%s\n' "$sched0" >"$q/scheduler"
+        printf '%s\n' "$ra0" >"$q/read_ahead_kb"
+        check "scheduler back after udev's test" "$sched0" "$(word "$q/scheduler")"
+        check "read-ahead back after udev's test" "$ra0" "$(cat "$q/read_ahead_kb")"
+fi
+finish
