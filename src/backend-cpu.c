@@ -191,7 +191,7 @@ static void cannot_take(ht_plan *plan, const ht_setting *s, const char *why) {
         if (s->optional) {
                 ch->outcome = HT_OUTCOME_SKIPPED;
                 _cleanup_free_ char *what = xasprintf("cpu %s", s->key);
-                ht_plan_skip(plan, what, s->source, "%s", why);
+                ht_plan_skip(plan, what, s->source, "cpu %s = %s: %s", s->key, s->value, why);
         } else {
                 ch->outcome = HT_OUTCOME_FAILED;
                 ht_plan_error(plan, "%s: cpu %s = %s: %s; mark the setting optional to skip it on such hosts",
