@@ -100,3 +100,8 @@ services = {
         mysqld = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
         mariadb = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
 };
+
+# No cpu section: a search of the MySQL Reference Manual and MariaDB's
+# documentation found no recommendation of a CPU frequency governor or
+# energy preference, and none is set without a source (the oracle
+# profile's comes from tuned's oracle profile).
