@@ -206,8 +206,8 @@ typedef struct {
         bool warned_readonly;
 } planner;
 
-static void add_runtime(planner *p, const ht_setting *s, const char *path, const char *cur, const char *desired,
-                        const char *note) {
+static ht_change *add_runtime(planner *p, const ht_setting *s, const char *path, const char *cur,
+                              const char *desired, const char *note) {
         ht_change *ch = ht_plan_add_change(p->plan, HT_BK_CPU, s->key, cur, desired);
         ch->path = xstrdup(path);
         ch->source = xstrdup(s->source);
@@ -220,6 +220,7 @@ static void add_runtime(planner *p, const ht_setting *s, const char *path, const
                         ht_plan_warn(p->plan, "cpu: /sys is read-only here (a container?): the runtime changes are skipped; the tmpfiles.d entries still apply at the next boot of the host");
                 p->warned_readonly = true;
         }
+        return ch;
 }
 
 /* The first of the active policies pred rejects, and how many it
@@ -406,9 +407,9 @@ static bool plan_min_perf_pct(planner *p, const ht_setting *s, unsigned want) {
                 return true;
         }
         _cleanup_free_ char *value = xasprintf("%u", want);
-        add_runtime(p, s, PSTATE_DIR "/min_perf_pct", cur, value, NULL);
-        p->plan->changes[p->plan->n_changes - 1].bound = HT_BOUND_AT_LEAST;
-        p->plan->changes[p->plan->n_changes - 1].bound_value = xstrdup(s->value);
+        ht_change *ch = add_runtime(p, s, PSTATE_DIR "/min_perf_pct", cur, value, NULL);
+        ch->bound = HT_BOUND_AT_LEAST;
+        ch->bound_value = xstrdup(s->value);
         return true;
 }
 
@@ -502,7 +503,7 @@ static int cpu_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r
                 else if (k == KEY_EPB)
                         ok = plan_epb(&p, s, value);
                 else
-                        ok = plan_min_perf_pct(&p, s, (unsigned)atoi(value));
+                        ok = plan_min_perf_pct(&p, s, (unsigned)strtoul(value, NULL, 10));
                 if (!ok)
                         continue;
                 ht_tmpfiles_append_w(&persisted, persist_paths[k], value);
