@@ -131,15 +131,17 @@ static int cmp_numbered(const void *a, const void *b) {
 /* The entries of dir named PREFIX<number>, in number order. */
 static char **list_numbered(const ht_context *c, const char *dir, const char *prefix) {
         _cleanup_strv_free_ char **names = NULL;
-        char **out = NULL;
         ht_list_dir(c, dir, NULL, &names);
-        for (size_t i = 0; names && names[i]; i++) {
+        /* filled in place: strv_push counts the list at every push, and a
+         * host may have thousands of CPUs */
+        size_t n = 0, total = strv_length(names);
+        char **out = xcalloc(total + 1, sizeof(char *));
+        for (size_t i = 0; i < total; i++) {
                 unsigned long v;
                 if (numbered(names[i], prefix, &v))
-                        strv_push(&out, names[i]);
+                        out[n++] = xstrdup(names[i]);
         }
-        if (out)
-                qsort(out, strv_length(out), sizeof(char *), cmp_numbered);
+        qsort(out, n, sizeof(char *), cmp_numbered);
         return out;
 }
 
