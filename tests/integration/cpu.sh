@@ -267,6 +267,30 @@ chtrun 1 "VM: required governor is an error" "$h" plan gov
 check_contains "... with the fix" "no cpufreq on this host (/sys/devices/system/cpu/cpufreq has no policy; most virtual machines have none); mark the setting optional" "$tmp/out"
 rm -rf "$h"
 
+# --- rules: set and skip name the backend and its key -----------------------------
+mkdir -p "$tmp/rules"
+cp "$top_srcdir"/rules/*.rules "$tmp/rules/"
+cat >"$tmp/rules/80-cpu.rules" <<'EOF'
+rules = (
+        { name = "cpu-set"; set = { backend = "cpu"; key = "governor"; value = "performance"; optional = true; }; },
+        { name = "cpu-skip"; skip = { backend = "cpu"; key = "energy_perf_bias"; }; }
+);
+EOF
+h=$(server); scratch "$h"
+"$HOSTTUNE" --root "$h" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" --json plan epb >"$tmp/out" 2>"$tmp/err"
+check "rules: exit" 2 "$?"
+check "rules: set adds the governor, skip drops the bias" "8 0" \
+        "$(jq -r '"\([.changes[] | select(.key == "governor")] | length) \([.changes[] | select(.key == "energy_perf_bias")] | length)"' "$tmp/out")"
+"$HOSTTUNE" --root "$h" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" --color=never show epb >"$tmp/out" 2>&1
+check_contains "rules: show names the rule" "governor = performance (optional)  rule cpu-set ($tmp/rules/80-cpu.rules:2)" "$tmp/out"
+printf 'rules = ( { name = "bad"; set = { backend = "cpu"; key = "govenor"; value = "performance"; }; } );\n' \
+        >"$tmp/rules/81-bad.rules"
+"$HOSTTUNE" --root "$h" --profile-path "$tmp/profiles" --rules-path "$tmp/rules" plan epb >"$tmp/out" 2>&1
+check "rules: an unknown cpu key is an error" 1 "$?"
+check_contains "... naming the rules file and line" "$tmp/rules/81-bad.rules:1: " "$tmp/out"
+check_contains "... with a suggestion" "unknown cpu key 'govenor' (did you mean 'governor'?)" "$tmp/out"
+rm -rf "$h"
+
 # --- an offline image: only the tmpfiles.d file ----------------------------------
 i=$(offline_image img debian12-kvm)
 chtrun 2 "image: plan governor performance" "$i" --json plan gov
