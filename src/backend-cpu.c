@@ -110,15 +110,12 @@ static void policies_done(policies *p) {
         free(p->list);
 }
 
-static bool numbered(const char *name, const char *prefix, unsigned long *ret) {
+/* "policy12" for prefix "policy": the kernel's names, a number after it */
+static bool numbered(const char *name, const char *prefix) {
         if (!startswith(name, prefix))
                 return false;
         const char *d = name + strlen(prefix);
-        uint64_t v;
-        if (!*d || strspn(d, "0123456789") != strlen(d) || parse_u64(d, &v) < 0)
-                return false;
-        *ret = v;
-        return true;
+        return *d && strspn(d, "0123456789") == strlen(d);
 }
 
 /* policy2 before policy10, as the kernel numbers them */
@@ -137,8 +134,7 @@ static char **list_numbered(const ht_context *c, const char *dir, const char *pr
         size_t n = 0, total = strv_length(names);
         char **out = xcalloc(total + 1, sizeof(char *));
         for (size_t i = 0; i < total; i++) {
-                unsigned long v;
-                if (numbered(names[i], prefix, &v))
+                if (numbered(names[i], prefix))
                         out[n++] = xstrdup(names[i]);
         }
         qsort(out, n, sizeof(char *), cmp_numbered);
