@@ -88,3 +88,8 @@ limits = (
         { domain = "= jvm_user"; type = "soft"; item = "nproc"; value = "= nproc"; },
         { domain = "= jvm_user"; type = "hard"; item = "nproc"; value = "= nproc"; }
 );
+
+# No cpu section: a search of the JVM's documentation and Elastic's
+# "Important system configuration" found no recommendation of a CPU
+# frequency governor or energy preference, and none is set without a
+# source.

@@ -118,3 +118,7 @@ block = {
         # MySQL: "a noop or deadline I/O scheduler": noop (none) for SSD and NVMe
         non-rotational = { queue = { scheduler = { value = "none"; optional = true; }; }; };
 };
+# No cpu section: a search of the MySQL Reference Manual and MariaDB's
+# documentation found no recommendation of a CPU frequency governor or
+# energy preference, and none is set without a source (the oracle
+# profile's comes from tuned's oracle profile).

@@ -213,3 +213,23 @@ block = {
         # Oracle: "none for non-rotating storage devices such as SSDs and NVMe"
         non-rotational = { queue = { scheduler = { value = "none"; optional = true; }; }; };
 };
+
+# tuned's oracle profile (profiles/oracle/tuned.conf) has
+# "include=throughput-performance", whose [cpu] section
+# (profiles/throughput-performance/tuned.conf, redhat-performance/tuned at
+# 2bfa4423) reads "governor=performance", "energy_perf_bias=performance",
+# "min_perf_pct=100" and "energy_performance_preference=performance". Only
+# the governor is taken. Under intel_pstate in active mode the performance
+# governor holds the energy-performance preference at performance itself
+# (kernel Documentation/admin-guide/pm/intel_pstate.rst: attempts to change
+# "the EPP/EPB to a value different from 0 ("performance") via sysfs in
+# this configuration will be rejected"); energy_perf_bias matters on CPUs
+# without hardware P-states, and min_perf_pct=100 keeps every CPU at its
+# highest P-state even when idle: both are the administrator's to add (a
+# cpu section in a profile that inherits this one). Optional: most virtual
+# machines have no cpufreq, and a host whose driver lacks the performance
+# governor skips it (hosttune.profile(5), cpu).
+cpu = {
+        # tuned throughput-performance (included by tuned's oracle profile): governor=performance
+        governor = { value = "performance"; optional = true; };
+};

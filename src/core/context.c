@@ -550,6 +550,9 @@ static int list_dir(const ht_context *c, const char *path, const char *suffix, b
                 return r;
         }
         struct dirent *de;
+        /* counted here, capacity doubled: strv_push counts the list at
+         * every push, quadratic in a /sys directory of thousands of CPUs */
+        size_t n = 0, cap = 0;
         while ((de = readdir(d))) {
                 if (streq(de->d_name, ".") || streq(de->d_name, ".."))
                         continue;
@@ -559,10 +562,15 @@ static int list_dir(const ht_context *c, const char *path, const char *suffix, b
                  * that does not fill it in (DT_UNKNOWN) lists them all */
                 if (links_only && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
                         continue;
-                strv_push(&l, de->d_name);
+                if (n + 1 >= cap) {
+                        cap = cap ? 2 * cap : 16;
+                        l = xrealloc(l, cap * sizeof(char *));
+                }
+                l[n++] = xstrdup(de->d_name);
+                l[n] = NULL;
         }
         closedir(d);
-        qsort(l, strv_length(l), sizeof(char *), strv_sort_cmp);
+        qsort(l, n, sizeof(char *), strv_sort_cmp);
         *ret = l;
         return 0;
 }

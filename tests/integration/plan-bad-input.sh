@@ -107,6 +107,22 @@ profile limnl 'limits = ( { domain = "oracle"; type = "soft"; item = "nofile"; v
 refused "limits value with a newline" debian12-kvm "$tmp/profiles/limnl.profile:2:" limnl
 profile svcnl 'services = { mysqld = { LimitNOFILE = "1\nExecStartPre=/bin/sh"; }; };'
 refused "unit directive value with a newline" debian12-kvm "$tmp/profiles/svcnl.profile:2:" svcnl
+profile cpukey 'cpu = { governer = "performance"; };'
+refused "cpu: unknown key, with a suggestion" debian12-kvm "$tmp/profiles/cpukey.profile:2: cpu: unknown key 'governer' (did you mean 'governor'?)" cpukey
+profile cpulist 'cpu = ( { governor = "performance"; } );'
+refused "cpu: a list, not a group" debian12-kvm "$tmp/profiles/cpulist.profile:2: cpu: expected a group" cpulist
+profile cpunl 'cpu = { governor = "performance\nw /etc/shadow - - - - x"; };'
+refused "cpu value with a newline" debian12-kvm "$tmp/profiles/cpunl.profile:2: cpu governor" cpunl
+profile cpuesc 'cpu = { governor = "perf\\\\nw"; };'
+refused "cpu value with a backslash (tmpfiles would unescape it)" debian12-kvm "$tmp/profiles/cpuesc.profile:2: cpu governor" cpuesc
+profile cpubound 'cpu = { governor = { value = "performance"; bound = "at-least"; }; };'
+refused "cpu: no bound" debian12-kvm "$tmp/profiles/cpubound.profile:2: cpu governor: bound: only sysctl settings take a bound" cpubound
+profile cpuepb 'cpu = { energy_perf_bias = 16; };'
+refused "cpu: energy_perf_bias out of 0..15" debian12-kvm "$tmp/profiles/cpuepb.profile:2: cpu energy_perf_bias: '16' must be 0..15" cpuepb
+profile cpupct 'cpu = { min_perf_pct = 101; };'
+refused "cpu: min_perf_pct over 100" debian12-kvm "$tmp/profiles/cpupct.profile:2: cpu min_perf_pct: '101' must be a percentage" cpupct
+profile cpuvm 'cpu = { governor = "performance"; };'
+refused "cpu: a required governor on a VM without cpufreq" debian12-kvm "$tmp/profiles/cpuvm.profile:2: cpu governor = performance: no cpufreq on this host" cpuvm
 
 # ---- block: device selectors, attributes and values a udev rule carries --
 profile blkclass 'block = { spinning = { queue = { scheduler = "none"; }; }; };'

@@ -70,7 +70,11 @@ while IFS='|' read -r prof sets; do
         while [ "$i" -lt "$(jq_get "$tmp/plan-$prof.json" changes.#)" ]; do
                 b=$(jq_get "$tmp/plan-$prof.json" "changes.$i.backend")
                 k=$(jq_get "$tmp/plan-$prof.json" "changes.$i.key")
-                case $b in sysctl | sysfs)
+                # a cpu setting has one change per cpufreq policy or CPU:
+                # its path is the key
+                [ "$b" = cpu ] && k=$(jq_get "$tmp/plan-$prof.json" "changes.$i.path")
+                case $b in sysctl | sysfs | cpu)
+                        case $k in "" | null) i=$((i + 1)); continue ;; esac
                         echo "$k" >>"$tmp/keys-$prof"
                         [ "$(jq_get "$tmp/plan-$prof.json" "changes.$i.runtime")" = true ] &&
                                 printf '%s\t%s\n' "$k" "$(jq_get "$tmp/plan-$prof.json" "changes.$i.desired")" \
@@ -78,6 +82,26 @@ while IFS='|' read -r prof sets; do
                 esac
                 i=$((i + 1))
         done
+        # oracle's governor is optional: this machine's real cpufreq takes
+        # it, one change per policy, or it has none (most VMs, as the
+        # machine this was written on) and the plan says so on one line
+        if [ "$prof" = oracle ]; then
+                if ls /sys/devices/system/cpu/cpufreq 2>/dev/null | grep -q '^policy'; then
+                        check "$prof: the governor is planned per cpufreq policy, or already performance" "" \
+                                "$(for pol in /sys/devices/system/cpu/cpufreq/policy*; do
+                                        [ -s "$pol/affected_cpus" ] || continue
+                                        [ "$(cat "$pol/scaling_governor")" = performance ] && continue
+                                        grep -qF "$pol/scaling_governor" "$tmp/keys-$prof" || echo "$pol"
+                                done)"
+                elif ! command -v jq >/dev/null 2>&1; then
+                        skip "$prof: no cpufreq here: the optional governor is one skip" "jq is not installed (scripts/deps.sh installs it)"
+                else
+                        check "$prof: no cpufreq here: the optional governor is one skip" 1 \
+                                "$(jq -r '[.skipped[] | select(.setting == "cpu governor") | .reason] | length' "$tmp/plan-$prof.json")"
+                        check "... and no cpu change is written" 0 \
+                                "$(jq -r '[.changes[] | select(.backend == "cpu" and .runtime)] | length' "$tmp/plan-$prof.json")"
+                fi
+        fi
         printf '%s\n%s\n' "$thp/enabled" "$thp/defrag" >>"$tmp/keys-$prof"
         sort -u -o "$tmp/keys-$prof" "$tmp/keys-$prof"
         nrt=$(wc -l <"$tmp/runtime-$prof")
