@@ -352,10 +352,13 @@ bool ht_sdconf_meets(const ht_sdconf_key *k, const char *value, const char *want
 }
 
 char *ht_sdconf_raise(const ht_sdconf_key *k, const char *have, const char *want) {
+        _cleanup_free_ char *h = NULL, *w = NULL;
+        const char *why;
         uint64_t hs, hh, ws, wh;
-        if (k->type != HT_SDCONF_LIMIT || !have ||
-            ht_unit_parse_limit(limit_directive(k), have, &hs, &hh) < 0 ||
-            ht_unit_parse_limit(limit_directive(k), want, &ws, &wh) < 0 || (hs <= ws && hh <= wh))
+        if (k->type != HT_SDCONF_LIMIT || !have || ht_sdconf_canon_value(k, have, &h, &why) < 0 ||
+            ht_sdconf_canon_value(k, want, &w, &why) < 0 ||
+            ht_unit_parse_limit(limit_directive(k), h, &hs, &hh) < 0 ||
+            ht_unit_parse_limit(limit_directive(k), w, &ws, &wh) < 0 || (hs <= ws && hh <= wh))
                 return xstrdup(want);
         return ht_unit_format_limit(hs > ws ? hs : ws, hh > wh ? hh : wh);
 }

@@ -110,6 +110,7 @@ fixture_seeds() {
         shm) find "$hosts" -path '*/proc/sysvipc/shm' -type f ;;
         facts) find "$hosts" \( -name os-release -o -name '*-release' -o -name cpuinfo -o -name mountinfo -o -path '*/proc/cmdline' \) -type f ;;
         diff) find "$hosts" -path '*/etc/default/grub' -type f ;;
+        systemd-conf) find "$hosts" \( -path '*/systemd/logind.conf*' -o -path '*/systemd/system.conf*' \) -type f ;;
         unit) find "$srcdir/tests/units" "$hosts" \( -name '*.service' -o -path '*.service.d/*.conf' \) -type f ;;
         esac
 }
