@@ -210,10 +210,12 @@ limits = (
 # RemoveIPC=no as the default (their logind.conf shows "#RemoveIPC=no";
 # Red Hat bugs 1523233, 1959836), so a plan there changes nothing; Debian
 # keeps systemd's yes and gets the drop-in. The Database Installation
-# Guide 19c's own section on it was not found to quote here.
+# Guide 19c's own section on it was not found to quote here. Optional: a
+# host without systemd-logind (RHEL 5, a container without systemd) has no
+# sessions whose end could remove the IPC.
 systemd = {
         logind = {
                 # Oracle: "set RemoveIPC=no" (Bug ID 22224874, above)
-                RemoveIPC = "no";
+                RemoveIPC = { value = "no"; optional = true; };
         };
 };

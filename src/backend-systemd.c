@@ -152,6 +152,51 @@ static const char *takes_effect(const ht_sdconf_daemon *d, bool live) {
                     : "takes effect when systemd starts (at boot)";
 }
 
+/* Whether the host has the daemon at all: systemd runs there, or its
+ * binary, main file or a conf.d directory is in the tree (an image). A
+ * RHEL 5 host or a container image without systemd has none, and a
+ * drop-in there would be read by nothing. */
+static bool daemon_present(const ht_context *c, const ht_facts *f, const ht_sdconf_daemon *d) {
+        if (f->systemd_running)
+                return true;
+        const char *binary = streq(d->name, "logind") ? "systemd-logind" : "systemd";
+        for (size_t i = 0; conf_dirs[i]; i++) {
+                if (startswith(conf_dirs[i], "/usr/lib") || startswith(conf_dirs[i], "/lib")) {
+                        _cleanup_free_ char *bin = xasprintf("%s/%s", conf_dirs[i], binary);
+                        if (ht_exists(c, bin))
+                                return true;
+                }
+                _cleanup_free_ char *main = xasprintf("%s/%s.conf", conf_dirs[i], d->name);
+                _cleanup_free_ char *dir = xasprintf("%s/%s.conf.d", conf_dirs[i], d->name);
+                if (ht_exists(c, main) || ht_exists(c, dir))
+                        return true;
+        }
+        return false;
+}
+
+/* Settings of a daemon the host does not have: skipped when optional,
+ * else errors. */
+static void plan_absent(const ht_sdconf_daemon *d, const ht_resolved *r, const wanted *w, size_t nw, ht_plan *plan) {
+        const char *who = streq(d->name, "logind") ? "systemd-logind" : "systemd";
+        for (size_t j = 0; j < nw; j++)
+                for (size_t t = 0; t < w[j].n_settings; t++) {
+                        const ht_setting *s = &r->settings[w[j].settings[t]];
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSTEMD, s->key, NULL, w[j].want);
+                        ch->source = xstrdup(s->source);
+                        if (s->optional) {
+                                ch->outcome = HT_OUTCOME_SKIPPED;
+                                _cleanup_free_ char *what = xasprintf("systemd %s", s->key);
+                                ht_plan_skip(plan, what, s->source, "this host has no %s (no %s.conf, no %s.conf.d, "
+                                             "systemd not running)", who, d->name, d->name);
+                        } else {
+                                ch->outcome = HT_OUTCOME_FAILED;
+                                ht_plan_error(plan, "%s: systemd %s=%s: this host has no %s (no %s.conf, no %s.conf.d, "
+                                              "systemd not running); mark the setting optional or install systemd",
+                                              s->source, s->key, w[j].want, who, d->name, d->name);
+                        }
+                }
+}
+
 static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolved *r, const ht_sdconf_daemon *d,
                         ht_plan *plan) {
         _cleanup_free_ char *own = xasprintf("/etc/systemd/%s.conf.d/" DROPIN_NAME, d->name);
@@ -215,6 +260,10 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
         }
         if (bad)
                 goto done;
+        if (nw > 0 && !daemon_present(c, f, d)) {
+                plan_absent(d, r, w, nw, plan);
+                goto done;
+        }
         if (nw == 0) {
                 /* nothing to set: a drop-in from an earlier profile goes */
                 if (old && strstr(old, "Managed by hosttune"))

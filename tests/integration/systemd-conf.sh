@@ -161,4 +161,15 @@ check "image: a libconfig false is no" "yes no" "$(change logind.RemoveIPC curre
 check "image: the drop-in planned" "/$OWN create" "$(files)"
 check "image: no action" "" "$(jq -r '.actions[]?.action' "$tmp/out" | grep -E 'logind|daemon-reload')"
 
+# ---- a host without systemd (RHEL 5): nothing reads a drop-in ----------
+h=$(prepare_host rhel5-xen); scratch "$h"
+hp "$h" --json plan ipc
+check "no systemd, a required setting: an error" "1 failed" "$rc $(change logind.RemoveIPC outcome)"
+check_contains "... saying why" "this host has no systemd-logind" "$tmp/out"
+check "... and no drop-in" "" "$(files)"
+htrun 2 "no systemd: oracle, where RemoveIPC is optional" "$h" --json plan oracle --set hugepages_bytes=0
+check "no systemd: skipped" "skipped" "$(change logind.RemoveIPC outcome)"
+check "no systemd: listed with the reason" "1" \
+        "$(jq '[.skipped[] | select(.setting == "systemd logind.RemoveIPC")] | length' "$tmp/out")"
+
 finish
