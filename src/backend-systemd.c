@@ -264,11 +264,13 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
                 plan_absent(d, r, w, nw, plan);
                 goto done;
         }
+        size_t files_before = plan->n_files;
         if (nw == 0) {
-                /* nothing to set: a drop-in from an earlier profile goes */
+                /* nothing to set: a drop-in from an earlier profile goes,
+                 * which the daemon must hear of too */
                 if (old && strstr(old, "Managed by hosttune"))
                         ht_plan_add_file(plan, HT_BK_SYSTEMD, own, old, old_len, NULL, 0, 0644);
-                goto done;
+                goto follow_up;
         }
 
         /* The files in systemd's order, split around hosttune's drop-in:
@@ -384,7 +386,6 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
         free(all);
 
         b = strbuf_steal(&body);
-        size_t files_before = plan->n_files;
         if (isempty(b)) {
                 /* the host meets every value without it */
                 if (old && strstr(old, "Managed by hosttune"))
@@ -394,6 +395,7 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
                 _cleanup_free_ char *content = xasprintf("%s[%s]\n%s", header, d->section, b);
                 ht_plan_add_file(plan, HT_BK_SYSTEMD, own, old, old_len, content, strlen(content), 0644);
         }
+follow_up:
         if (plan->n_files == files_before || !live)
                 goto done;
         /* An image or a copied tree: the drop-in is the change, read at
