@@ -88,3 +88,9 @@ limits = (
         { domain = "= jvm_user"; type = "soft"; item = "nproc"; value = "= nproc"; },
         { domain = "= jvm_user"; type = "hard"; item = "nproc"; value = "= nproc"; }
 );
+
+# No systemd section: Elastic's and the JDK's documentation set limits for
+# the unit that runs the JVM (the drop-in above, rules/70-unit-limits.rules),
+# none recommends a manager-wide DefaultLimitNOFILE= or logind setting, and
+# a JVM's large pages are mapped memory, not SysV IPC that RemoveIPC=
+# would remove (SysV shared memory only with -XX:+UseSHM).

@@ -100,3 +100,10 @@ services = {
         mysqld = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
         mariadb = { LimitNOFILE = { value = "= open_files_limit"; optional = true; }; };
 };
+
+# No systemd section: the MySQL and MariaDB manuals set the server's limits
+# in its own unit (LimitNOFILE= above, "Managing MySQL Server with
+# systemd"), not a manager-wide DefaultLimitNOFILE=. With large_pages the
+# buffer pool is SysV shared memory, but of the mysql system user, whose
+# IPC logind's RemoveIPC= leaves alone ("IPC objects of the root user and
+# other system users are excluded", logind.conf(5)).

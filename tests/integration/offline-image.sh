@@ -66,7 +66,7 @@ check "offline in JSON" true "$(jq -c .offline "$tmp/plan.json")"
 check "no runtime change" '[]' "$(jq -c '[.changes[] | select(.runtime)]' "$tmp/plan.json")"
 check "nr_hugepages from the target's page size: ceil(4G/2M)+2" '"vm.nr_hugepages = 2050"' \
         "$(jq -c '.files[] | select(.path == "/etc/sysctl.d/90-hosttune.conf") | .after | split("\n") | map(select(startswith("vm.nr_hugepages")))[0]' "$tmp/plan.json")"
-check "files planned" '["/boot/grub/grub.cfg","/etc/default/grub","/etc/security/limits.d/90-hosttune.conf","/etc/sysctl.d/90-hosttune.conf","/etc/tmpfiles.d/hosttune.conf"]' \
+check "files planned" '["/boot/grub/grub.cfg","/etc/default/grub","/etc/security/limits.d/90-hosttune.conf","/etc/sysctl.d/90-hosttune.conf","/etc/systemd/logind.conf.d/90-hosttune.conf","/etc/tmpfiles.d/hosttune.conf"]' \
         "$(jq -c '[.files[].path] | sort' "$tmp/plan.json")"
 check "no grub-mkconfig for an image" '[]' "$(jq -c .actions "$tmp/plan.json")"
 run 2 "plan text" --root "$I" $PR --facts "$FACTS" plan oracle --set sga_max_size=4G
