@@ -64,6 +64,16 @@ sd_check "debian: systemd reads the vendor drop-in after it (unattended-upgrades
 htrun 0 "debian: plan again: nothing to change" "$h" --json plan oracle $SGA
 check "debian: RemoveIPC kept" "kept" "$(change logind.RemoveIPC outcome)"
 check "debian: RemoveIPC now no, from the drop-in" "no" "$(change logind.RemoveIPC current)"
+# verify: the setting as applied (the command line waits for a reboot: 3),
+# then a later drop-in that sets it back is drift
+htrun 3 "debian: verify" "$h" verify
+check_contains "debian: verify: RemoveIPC ok" "ok       systemd logind.RemoveIPC: expected no, actual no" "$tmp/out"
+printf '[Login]\nRemoveIPC=yes\n' >"$h/etc/systemd/logind.conf.d/99-admin.conf"
+htrun 2 "debian: verify with a later drop-in" "$h" verify
+check_contains "debian: verify names the drift and the file" \
+        "DRIFT    systemd logind.RemoveIPC: expected no, actual yes — $h/etc/systemd/logind.conf.d/99-admin.conf sets RemoveIPC=yes" \
+        "$tmp/out"
+rm "$h/etc/systemd/logind.conf.d/99-admin.conf"
 htrun 0 "debian: rollback" "$h" --quiet rollback
 check "debian: rollback removes the drop-in" "no" "$([ -e "$h/$OWN" ] && echo yes || echo no)"
 
