@@ -473,7 +473,10 @@ static int systemd_canon_key(ht_resolver *r, const ht_entry *e, const char *what
 }
 
 static const char *systemd_check_value(const char *t) {
-        return isempty(t) || strchr(t, '\n') ? "is empty" : NULL;
+        if (isempty(t))
+                return "is empty";
+        /* a second line would be a second assignment in the drop-in */
+        return strchr(t, '\n') ? "holds a newline" : NULL;
 }
 
 const ht_backend ht_backend_systemd = {
