@@ -1,4 +1,4 @@
-/* libFuzzer target for systemd unit files and drop-ins (src/edit-unit.c):
+/* libFuzzer target for systemd unit files and drop-ins (src/formats/edit-unit.c):
  * the values of keys in sections, and every Limit*= value read, written
  * back and read again unchanged. Input: one unit file. */
 #include "config.h"

@@ -60,7 +60,7 @@ if [ -f "$builddir/config.h" ]; then
 else
         printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "0.0"\n#define VERSION "0.0"\n' >"$objdir/config.h"
 fi
-cflags="$san -Wall -Wextra -Werror -Wno-unused-parameter -I$objdir -I$srcdir/src $deps_cflags"
+cflags="$san -Wall -Wextra -Werror -Wno-unused-parameter -I$objdir -I$srcdir/src $(for d in "$srcdir"/src/*/; do printf -- '-I%s ' "${d%/}"; done)$deps_cflags"
 cflags="$cflags -DHT_DATADIR=\"/usr/share/hosttune\" -DHT_SYSCONFDIR=\"/etc\" -DFUZZ_SRCDIR=\"$srcdir\""
 
 # The library, once for all targets, instrumented for coverage; an object
@@ -70,9 +70,9 @@ if ! cmp -s "$tmp/flags" "$objdir/flags" 2>/dev/null; then
         rm -f "$objdir"/*.o
         cp "$tmp/flags" "$objdir/flags"
 fi
-newest_h=$(ls -t "$srcdir"/src/*.h "$srcdir"/tests/fuzz/*.h | head -1)
+newest_h=$(ls -t "$srcdir"/src/*/*.h "$srcdir"/tests/fuzz/*.h | head -1)
 : >"$tmp/todo"
-for c in "$srcdir"/src/*.c; do
+for c in "$srcdir"/src/*.c "$srcdir"/src/*/*.c; do
         name=$(basename "$c" .c)
         [ "$name" = hosttune ] && continue
         o=$objdir/$name.o
@@ -87,7 +87,7 @@ if [ -s "$tmp/todo" ]; then
                 sh "$cc" "$cflags" "$objdir" {} <"$tmp/todo"
 fi
 objs=
-for c in "$srcdir"/src/*.c; do
+for c in "$srcdir"/src/*.c "$srcdir"/src/*/*.c; do
         name=$(basename "$c" .c)
         [ "$name" = hosttune ] || objs="$objs $objdir/$name.o"
 done

@@ -12,7 +12,7 @@
 page=$top_srcdir/man/hosttune.8
 
 # Fault points in the code, and in the page.
-cat "$top_srcdir"/src/*.c | grep -o 'ht_fault_point("[a-z-]*")' | sed 's/.*("\(.*\)")/\1/' |
+cat "$top_srcdir"/src/*.c "$top_srcdir"/src/*/*.c | grep -o 'ht_fault_point("[a-z-]*")' | sed 's/.*("\(.*\)")/\1/' |
         LC_ALL=C sort -u >"$tmp/fault-src"
 sed -n '/^\.\\" fault points/,/^\.\\" end fault points/p' "$page" | grep '^\.BR ' |
         sed -e 's/^\.BR //' -e 's/ .*//' -e 's/\\-/-/g' | LC_ALL=C sort -u >"$tmp/fault-man"
@@ -22,7 +22,7 @@ else not_ok "HOSTTUNE_FAULT_AFTER's steps differ from src/ (< code, > man page):
 
 # One entry per environment variable the code reads (TERM is the
 # terminal's, not hosttune's).
-vars=$(cat "$top_srcdir"/src/*.c | grep -oE '(getenv|ht_env_true)\("[A-Za-z_]*"' | sed 's/.*("\(.*\)"/\1/' | grep -vx TERM | LC_ALL=C sort -u)
+vars=$(cat "$top_srcdir"/src/*.c "$top_srcdir"/src/*/*.c | grep -oE '(getenv|ht_env_true)\("[A-Za-z_]*"' | sed 's/.*("\(.*\)"/\1/' | grep -vx TERM | LC_ALL=C sort -u)
 check "the code reads at least the known variables" yes \
         "$(for v in NO_COLOR HOSTTUNE_NO_AUDIT HOSTTUNE_FAULT_AFTER; do echo "$vars" | grep -qx "$v" || echo no; done | grep -q no && echo no || echo yes)"
 for v in $vars; do

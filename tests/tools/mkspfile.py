@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write an Oracle server parameter file (spfile) from pfile text, laid
-out as src/format-oracle.c describes it (and as the 12.1 spfile sample in
+out as src/formats/format-oracle.c describes it (and as the 12.1 spfile sample in
 RedHatInsights/insights-core, insights/parsers/tests/test_oracle.py,
 shows): 512-byte blocks; block 0 the file header; from block 1 on a
 20-byte block header (type, format 0x22, block number, sequence 1,

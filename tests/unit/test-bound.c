@@ -1,4 +1,4 @@
-/* Bounds (src/bound.c): the comparison and the value written, for
+/* Bounds (src/profile/bound.c): the comparison and the value written, for
  * numbers, byte sizes, kernel.sem field by field and the port range. */
 #include <errno.h>
 #include <setjmp.h>

@@ -19,7 +19,7 @@ char *ht_audit_format(const char *op, const char *key, const char *old_value,
                       const char *new_value, const char *txid);
 
 /* NAME=VALUE encoded as audit_encode_nv_string does; used when libaudit
- * (dlopen()ed, src/dlib.c) cannot be loaded. */
+ * (dlopen()ed, src/core/dlib.c) cannot be loaded. */
 char *ht_audit_encode_fallback(const char *name, const char *value);
 
 /* Send one AUDIT_USYS_CONFIG record with result success/failure. Skipped

@@ -1188,7 +1188,9 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 
         if (changed_files && regenerate) {
                 _cleanup_strv_free_ char **argv = grub_mkconfig_argv(c, f);
-                ht_plan_add_action(plan, "regenerate-grub", argv, "regenerate grub.cfg from /etc/default/grub");
+                /* grub_mkconfig_argv ends with "-o" and the grub.cfg it writes */
+                ht_plan_add_action(plan, HT_BK_CMDLINE, "regenerate-grub", argv,
+                                   "regenerate grub.cfg from /etc/default/grub", argv[strv_length(argv) - 1]);
         }
 
         /* What the running kernel was booted with decides the reboot; what

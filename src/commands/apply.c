@@ -165,16 +165,13 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                            a->argv[0], cmd);
                 return 0;
         }
-        /* The generated file (grub.cfg after -o) is journaled too. */
+        /* The file the command writes (grub.cfg) is journaled too. */
         size_t item = SIZE_MAX;
-        const char *generated = NULL;
-        for (size_t i = 0; a->argv[i] && a->argv[i + 1]; i++)
-                if (streq(a->argv[i], "-o"))
-                        generated = a->argv[i + 1];
+        const char *generated = a->generates;
         char *err = NULL;
         int r;
         if (generated) {
-                r = ht_tx_record_generated(tx, "cmdline", generated, &item, &err);
+                r = ht_tx_record_generated(tx, ht_backend_id_to_string(a->backend), generated, &item, &err);
                 if (r < 0)
                         return fail(ret_error, r, "%s", err), free(err), r;
         }

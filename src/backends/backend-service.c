@@ -630,8 +630,9 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         free(err_of);
 
         if (any_change && f->systemd_running && !c->offline_root)
-                ht_plan_add_action(plan, "daemon-reload", NULL,
-                                   "reload systemd so the unit drop-ins take effect (then restart the services named above)");
+                ht_plan_add_action(plan, HT_BK_SERVICE, "daemon-reload", NULL,
+                                   "reload systemd so the unit drop-ins take effect (then restart the services named above)",
+                                   NULL);
         return 0;
 }
 

@@ -25,7 +25,7 @@ typedef struct ht_builtin_file {
 } ht_builtin_file;
 
 /* The table: builtin-data.c in hosttune, an empty one from libhosttune.a
- * (src/builtin-none.c) in ht-freeze, the unit tests and the fuzzers. */
+ * (src/profile/builtin-none.c) in ht-freeze, the unit tests and the fuzzers. */
 extern const ht_builtin_file ht_builtin_files[];
 extern const size_t ht_builtin_n_files;
 

@@ -407,15 +407,16 @@ follow_up:
                  * display server does not survive it (NEWS of 234) */
                 if (ht_exists(c, "/run/systemd/seats")) {
                         char *const argv[] = {"systemctl", "kill", "--signal=SIGHUP", "systemd-logind.service", NULL};
-                        ht_plan_add_action(plan, "reload-logind", argv,
-                                           "make systemd-logind re-read logind.conf and its drop-ins (SIGHUP)");
+                        ht_plan_add_action(plan, HT_BK_SYSTEMD, "reload-logind", argv,
+                                           "make systemd-logind re-read logind.conf and its drop-ins (SIGHUP)", NULL);
                 }
         } else
                 /* "The systemd daemon will now reload its main
                  * configuration on daemon-reload" (systemd 223 NEWS): no
                  * daemon-reexec, no reboot */
-                ht_plan_add_action(plan, "daemon-reload", NULL,
-                                   "reload systemd so the manager drop-in takes effect for services started after it");
+                ht_plan_add_action(plan, HT_BK_SYSTEMD, "daemon-reload", NULL,
+                                   "reload systemd so the manager drop-in takes effect for services started after it",
+                                   NULL);
 done:
         free(b);
         for (size_t j = 0; j < nw; j++) {

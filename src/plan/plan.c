@@ -39,6 +39,7 @@ void ht_plan_free(ht_plan *p) {
                 strv_free(p->actions[i].argv);
                 free(p->actions[i].action);
                 free(p->actions[i].description);
+                free(p->actions[i].generates);
         }
         free(p->actions);
         strv_free(p->warnings);
@@ -90,7 +91,8 @@ void ht_plan_add_file(ht_plan *p, ht_backend_id backend, const char *path,
         };
 }
 
-void ht_plan_add_action(ht_plan *p, const char *action, char *const *argv, const char *description) {
+void ht_plan_add_action(ht_plan *p, int backend, const char *action, char *const *argv,
+                        const char *description, const char *generates) {
         for (size_t i = 0; i < p->n_actions; i++)
                 if (streq(p->actions[i].action, action))
                         return; /* one daemon-reload is enough, whoever asks */
@@ -102,6 +104,8 @@ void ht_plan_add_action(ht_plan *p, const char *action, char *const *argv, const
                 .argv = copy,
                 .action = xstrdup(action),
                 .description = dup_or_null(description),
+                .backend = backend,
+                .generates = dup_or_null(generates),
         };
 }
 

@@ -52,6 +52,8 @@ typedef struct {
         char **argv;           /* NULL for a built-in action */
         char *action;          /* "daemon-reload", "regenerate-grub", ... */
         char *description;
+        int backend;           /* the backend that asked for it */
+        char *generates;       /* a file the command writes (grub.cfg), journaled */
 } ht_post_action;
 
 typedef struct {
@@ -80,7 +82,10 @@ ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key
 void ht_plan_add_file(ht_plan *p, ht_backend_id backend, const char *path,
                       const char *old_content, size_t old_len,
                       const char *new_content, size_t new_len, mode_t mode);
-void ht_plan_add_action(ht_plan *p, const char *action, char *const *argv, const char *description);
+/* Adds action once, whoever asks; generates (may be NULL) is the file the
+ * command writes, which apply journals around it. */
+void ht_plan_add_action(ht_plan *p, int backend, const char *action, char *const *argv,
+                        const char *description, const char *generates);
 void ht_plan_warn(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An optional setting the host cannot take: listed in p->skipped with the
  * reason (printf-style), not warned about. */
