@@ -93,3 +93,8 @@ limits = (
 # "Important system configuration" found no recommendation of a CPU
 # frequency governor or energy preference, and none is set without a
 # source.
+# No systemd section: Elastic's and the JDK's documentation set limits for
+# the unit that runs the JVM (the drop-in above, rules/70-unit-limits.rules),
+# none recommends a manager-wide DefaultLimitNOFILE= or logind setting, and
+# a JVM's large pages are mapped memory, not SysV IPC that RemoveIPC=
+# would remove (SysV shared memory only with -XX:+UseSHM).

@@ -122,3 +122,9 @@ block = {
 # documentation found no recommendation of a CPU frequency governor or
 # energy preference, and none is set without a source (the oracle
 # profile's comes from tuned's oracle profile).
+# No systemd section: the MySQL and MariaDB manuals set the server's limits
+# in its own unit (LimitNOFILE= above, "Managing MySQL Server with
+# systemd"), not a manager-wide DefaultLimitNOFILE=. With large_pages the
+# buffer pool is SysV shared memory, but of the mysql system user, whose
+# IPC logind's RemoveIPC= leaves alone ("IPC objects of the root user and
+# other system users are excluded", logind.conf(5)).

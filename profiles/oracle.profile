@@ -233,3 +233,29 @@ cpu = {
         # tuned throughput-performance (included by tuned's oracle profile): governor=performance
         governor = { value = "performance"; optional = true; };
 };
+
+# systemd-logind: "RemoveIPC= Controls whether System V and POSIX IPC
+# objects belonging to the user shall be removed when the user fully logs
+# out. ... Defaults to "yes"." (logind.conf(5), systemd 252; system users
+# are excluded, the oracle user is not one). With yes, the SGA's shared
+# memory and the instance's semaphores go when the last session of the
+# user who started it ends, and the instance crashes (ORA-27157,
+# ORA-27300). Oracle Linux 7 Update 2 Release Notes, "Database
+# Installation and Operation Fails if RemoveIPC=yes Is Configured for
+# systemd": "To avoid database crashes, set RemoveIPC=no in
+# /etc/systemd/logind.conf" (Bug ID 22224874); My Oracle Support Doc ID
+# 2081410.1, "ALERT: Setting RemoveIPC=yes on Redhat 7.2 Crashes ASM and
+# Database Instances as Well as Any Application That Uses a Shared Memory
+# Segment (SHM) or Semaphores (SEM)". RHEL 8 and 9 build logind with
+# RemoveIPC=no as the default (their logind.conf shows "#RemoveIPC=no";
+# Red Hat bugs 1523233, 1959836), so a plan there changes nothing; Debian
+# keeps systemd's yes and gets the drop-in. The Database Installation
+# Guide 19c's own section on it was not found to quote here. Optional: a
+# host without systemd-logind (RHEL 5, a container without systemd) has no
+# sessions whose end could remove the IPC.
+systemd = {
+        logind = {
+                # Oracle: "set RemoveIPC=no" (Bug ID 22224874, above)
+                RemoveIPC = { value = "no"; optional = true; };
+        };
+};

@@ -111,6 +111,7 @@ fixture_seeds() {
         facts) find "$hosts" \( -name os-release -o -name '*-release' -o -name cpuinfo -o -name mountinfo -o -path '*/proc/cmdline' \) -type f ;;
         diff) find "$hosts" -path '*/etc/default/grub' -type f ;;
         udev) find "$hosts" -name '*.rules' -path '*/udev/*' -type f ;;
+        systemd-conf) find "$hosts" \( -path '*/systemd/logind.conf*' -o -path '*/systemd/system.conf*' \) -type f ;;
         unit) find "$srcdir/tests/units" "$hosts" \( -name '*.service' -o -path '*.service.d/*.conf' \) -type f ;;
         esac
 }

@@ -68,7 +68,7 @@ check "nr_hugepages from the target's page size: ceil(4G/2M)+2" '"vm.nr_hugepage
         "$(jq -c '.files[] | select(.path == "/etc/sysctl.d/90-hosttune.conf") | .after | split("\n") | map(select(startswith("vm.nr_hugepages")))[0]' "$tmp/plan.json")"
 # (hosttune-cpu.conf: oracle's optional governor, a glob line that its
 # first boot writes to whatever cpufreq policies the machine has, or none)
-check "files planned" '["/boot/grub/grub.cfg","/etc/default/grub","/etc/security/limits.d/90-hosttune.conf","/etc/sysctl.d/90-hosttune.conf","/etc/tmpfiles.d/hosttune-cpu.conf","/etc/tmpfiles.d/hosttune.conf","/etc/udev/rules.d/99-hosttune-block.rules"]' \
+check "files planned" '["/boot/grub/grub.cfg","/etc/default/grub","/etc/security/limits.d/90-hosttune.conf","/etc/sysctl.d/90-hosttune.conf","/etc/systemd/logind.conf.d/90-hosttune.conf","/etc/tmpfiles.d/hosttune-cpu.conf","/etc/tmpfiles.d/hosttune.conf","/etc/udev/rules.d/99-hosttune-block.rules"]' \
         "$(jq -c '[.files[].path] | sort' "$tmp/plan.json")"
 check "the image's governor line" "w /sys/devices/system/cpu/cpufreq/policy*/scaling_governor - - - - performance" \
         "$(jq -r '.files[] | select(.path == "/etc/tmpfiles.d/hosttune-cpu.conf") | .after' "$tmp/plan.json" | grep '^w ')"

@@ -147,6 +147,18 @@ profile blkbound 'block = { rotational = { queue = { rq_affinity = { value = 1; 
 refused "block: a bound on rq_affinity" baremetal-numa "$tmp/profiles/blkbound.profile:2: block rotational queue/rq_affinity: only queue/read_ahead_kb and queue/nr_requests take a bound" blkbound
 profile blkcfq 'block = { rotational = { queue = { scheduler = "cfq"; }; }; };'
 refused "block: a scheduler the disk does not offer (required)" baremetal-numa "$tmp/profiles/blkcfq.profile:2: sda does not offer the I/O scheduler cfq" blkcfq
+# the systemd section: keys of systemd 252's [Login] and [Manager] only,
+# values of the key's type
+profile sdkey 'systemd = { logind = { RemoveIpc = "no"; }; };'
+refused "systemd: unknown logind key" debian12-kvm "$tmp/profiles/sdkey.profile:2: systemd: 'RemoveIpc' is not a key of [Login] in logind.conf hosttune knows (did you mean 'RemoveIPC'?)" sdkey
+profile sdfile 'systemd = { journald = { Storage = "persistent"; }; };'
+refused "systemd: a file that is neither logind.conf nor system.conf" debian12-kvm "$tmp/profiles/sdfile.profile:2: systemd: 'journald.Storage' is not a systemd setting: write logind.KEY" sdfile
+profile sdbool 'systemd = { logind = { RemoveIPC = "maybe"; }; };'
+refused "systemd: a boolean that is none" debian12-kvm "$tmp/profiles/sdbool.profile:2: invalid value 'maybe' for systemd logind.RemoveIPC: must be a boolean (yes or no)" sdbool
+profile sdlimit 'systemd = { system = { DefaultLimitNOFILE = "4096:1024"; }; };'
+refused "systemd: a limit whose soft part is above its hard one" debian12-kvm "$tmp/profiles/sdlimit.profile:2: invalid value '4096:1024' for systemd system.DefaultLimitNOFILE" sdlimit
+profile sdnl 'systemd = { logind = { HandlePowerKey = "ignore\nRemoveIPC=yes"; }; };'
+refused "systemd: a value with a newline" debian12-kvm "$tmp/profiles/sdnl.profile:2:" sdnl
 
 # ---- a key the kernel lacks: an error, or with optional a skip ----------
 profile hp 'sysctl = ( { key = "vm.nr_hugepages"; value = 512; } );'

@@ -27,7 +27,8 @@ confine_ok() {
 # not under /proc or /sys: os-release, accounts (plus the users the
 # shipped profiles name, in the tree only), an empty sysctl.d and
 # limits.d, a GRUB defaults file (from the debian12-kvm fixture, so the
-# command-line part plans and persists inside the tree) and a mysqld unit
+# command-line part plans and persists inside the tree), logind.conf and
+# system.conf, and a mysqld unit
 mkconfined_root() {
         _root=$1
         mkdir -p "$_root/proc" "$_root/sys" "$_root/etc/sysctl.d" "$_root/etc/security/limits.d" "$_root/etc/default" \
@@ -43,6 +44,14 @@ mkconfined_root() {
                         echo "$_u:x:${_v#*:}::/nonexistent:/usr/sbin/nologin" >>"$_root/etc/passwd"
         done
         cp "$HOSTS/debian12-kvm/etc/default/grub" "$_root/etc/default/grub"
+        # logind's and the manager's main files (the machine's, else Debian
+        # 12's), so the systemd section writes its drop-ins in the tree; with
+        # --root hosttune never signals or reloads the machine's systemd
+        mkdir -p "$_root/etc/systemd"
+        for _f in logind.conf system.conf; do
+                cp "/etc/systemd/$_f" "$_root/etc/systemd/" 2>/dev/null ||
+                        cp "$HOSTS/debian12-kvm/etc/systemd/$_f" "$_root/etc/systemd/"
+        done
         printf '[Unit]\nDescription=MySQL stand-in for the real-host test\n\n[Service]\nExecStart=/usr/sbin/mysqld\n' \
                 >"$_root/lib/systemd/system/mysqld.service"
         chmod -R go-w "$_root"
@@ -67,7 +76,8 @@ hc() {
 # means the confinement held
 host_files() {
         for _d in /etc/sysctl.d /etc/sysctl.conf /etc/tmpfiles.d /etc/security/limits.d /etc/security/limits.conf \
-                /etc/default /etc/systemd/system /etc/udev/rules.d /boot /var/lib/hosttune /run/hosttune.lock; do
+                /etc/default /etc/systemd/system /etc/systemd/logind.conf.d /etc/systemd/system.conf.d \
+                /etc/systemd/logind.conf /etc/systemd/system.conf /etc/udev/rules.d /boot /var/lib/hosttune /run/hosttune.lock; do
                 if [ -e "$_d" ]; then
                         find "$_d" \( -type f -o -type l \) -print 2>/dev/null | LC_ALL=C sort |
                                 while IFS= read -r _f; do

@@ -134,13 +134,20 @@ while IFS='|' read -r prof sets; do
         check "$prof: the sysctl drop-in is in the tree" yes \
                 "$([ -f "$CROOT/etc/sysctl.d/90-hosttune.conf" ] && echo yes || echo no)"
 
+        # the oracle profile's logind drop-in: written in the tree only
+        # (the machine's /etc is compared at the end)
+        if [ "$(jq -r '[.changes[] | select(.backend == "systemd" and .outcome == "change")] | length' "$tmp/out")" != 0 ]; then
+                check "$prof: the logind drop-in is in the tree" "RemoveIPC=no" \
+                        "$(grep -h '^RemoveIPC=' "$CROOT/etc/systemd/logind.conf.d/90-hosttune.conf" 2>&1)"
+        fi
         hc 0 "$prof: rollback on the real kernel" rollback
         snapshot "$tmp/keys-$prof" "$tmp/after-$prof"
         while IFS="$(printf '\t')" read -r k f v; do
                 check "$prof: $k as before" "$v" "$(grep "^$k$(printf '\t')" "$tmp/after-$prof" | cut -f3-)"
         done <"$tmp/before-$prof"
         check "$prof: no drop-in left in the tree" "" \
-                "$(find "$CROOT/etc/sysctl.d" "$CROOT/etc/security/limits.d" "$CROOT/etc/tmpfiles.d" -type f 2>/dev/null)"
+                "$(find "$CROOT/etc/sysctl.d" "$CROOT/etc/security/limits.d" "$CROOT/etc/tmpfiles.d" \
+                        "$CROOT/etc/systemd/logind.conf.d" "$CROOT/etc/systemd/system.conf.d" -type f 2>/dev/null)"
         check "$prof: the GRUB defaults in the tree as before" "" \
                 "$(cmp "$HOSTS/debian12-kvm/etc/default/grub" "$CROOT/etc/default/grub" 2>&1)"
         guard=

@@ -70,7 +70,7 @@ static void test_descriptors_complete(void **state) {
         }
         _cleanup_free_ char *l = strv_join(sections, " ");
         /* hosttune.profile(5), PROFILE FORMAT */
-        assert_string_equal(l, "sysctl sysfs block cpu limits services cmdline");
+        assert_string_equal(l, "sysctl sysfs block cpu limits services systemd cmdline");
 }
 
 static void test_hugepages_key(void **state) {

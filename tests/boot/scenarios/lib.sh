@@ -167,6 +167,18 @@ check_one() {
                                 check "limits $u $t $3" "$(login_limit "$u" $t "$3")" "$(limit_norm "$4")"
                         done ;;
                 esac ;;
+        systemd)
+                # logind's settings as the running logind has them (its D-Bus
+                # properties carry the [Login] key names); the manager's are
+                # not checked independently
+                case $1 in
+                logind.*)
+                        k=${1#logind.}
+                        v=$(busctl get-property org.freedesktop.login1 /org/freedesktop/login1 \
+                                org.freedesktop.login1.Manager "$k" 2>&1 | sed 's/^b true$/yes/; s/^b false$/no/')
+                        check "systemd-logind $k" "$v" "$2" ;;
+                *) echo "skip systemd $*: no independent check" ;;
+                esac ;;
         *) echo "skip $kind $*: no independent check" ;;
         esac
 }
@@ -186,7 +198,8 @@ files_state() {
         for f in /etc/default/grub /boot/grub/grub.cfg; do
                 echo "$(stat -c '%a %U:%G' "$f") $(sha256sum "$f")"
         done
-        find /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/systemd/system /etc/udev/rules.d \( -type f -o -type l \) \
+        find /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/systemd/system /etc/udev/rules.d \
+                /etc/systemd/logind.conf.d /etc/systemd/system.conf.d \( -type f -o -type l \) \
                 2>/dev/null | sort | while IFS= read -r f; do
                 if [ -L "$f" ]; then echo "link $f -> $(readlink "$f")"
                 else echo "$(stat -c '%a %U:%G' "$f") $(sha256sum "$f")"; fi

@@ -49,6 +49,14 @@ rc=$?
 echo "hosttune apply: exit $rc"
 [ "$rc" = 0 ] || exit 1
 grep -n transparent_hugepage /etc/default/grub /boot/grub/grub.cfg | head -5
+# logind re-read its configuration at once: apply's SIGHUP, not the reboot
+if jq -e '[.changes[] | select(.backend == "systemd" and .key == "logind.RemoveIPC" and .outcome == "change")] | length > 0' \
+        $OUT/plan.json >/dev/null; then
+        jq -r '.actions[] | .action' $OUT/plan.json
+        v=$(busctl get-property org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager RemoveIPC)
+        echo "systemd-logind RemoveIPC after apply, before the reboot: $v"
+        [ "$v" = "b false" ] || { echo "FAIL logind still has RemoveIPC $v after apply's SIGHUP"; exit 1; }
+fi
 ls -l /etc/sysctl.d /etc/security/limits.d /etc/tmpfiles.d /etc/udev/rules.d /var/lib/hosttune
 
 # Expectations from the plan: every change, checked after the reboot.
