@@ -16,6 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 # TAP: each example that passes is a check; the first failure ends the run.
 fail() { n=$((n + 1)); echo "not ok $n - $*"; echo "1..$n"; exit 1; }
 
+# cloud-init's own Python, for the script it writes from runcmd
+ci_python=$(sed -n '1s/^#! *//p' "$(command -v cloud-init)")
 n=0
 for f in "$top_srcdir"/packaging/cloud-init/*.yaml; do
         [ -f "$f" ] || fail "no cloud-config examples in packaging/cloud-init"
@@ -28,8 +30,16 @@ for f in "$top_srcdir"/packaging/cloud-init/*.yaml; do
         grep -Eq 'hosttune.*apply' "$f" || fail "$name: no hosttune apply in runcmd"
         grep -Eq '\[systemctl, enable, hosttune-verify.service\]' "$f" || fail "$name: does not enable the verify unit"
         grep -Eq 'condition:.*hosttune verify.*-eq 3' "$f" || fail "$name: reboot is not conditional on verify's exit 3"
+        # runcmd becomes one /bin/sh script run without -e (cloud-init's
+        # util.shellify, as cc_runcmd calls it): a failing step must end it.
+        script=$($ci_python -c 'import sys, yaml
+from cloudinit import util
+sys.stdout.write(util.shellify(yaml.safe_load(open(sys.argv[1]))["runcmd"]))' "$f" 2>&1) ||
+                fail "$name: cloud-init cannot write its runcmd script: $script"
+        [ "$(printf '%s\n' "$script" | sed -n 2p)" = "set -e" ] ||
+                fail "$name: the runcmd script cloud-init writes does not start with set -e: $script"
         n=$((n + 1))
-        echo "ok $n - $name: valid, installs, applies, enables verify, reboots only on exit 3"
+        echo "ok $n - $name: valid, installs, applies (runcmd under set -e), enables verify, reboots only on exit 3"
 done
 [ "$n" -ge 2 ] || fail "expected at least two examples, found $n"
 
