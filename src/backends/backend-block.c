@@ -166,11 +166,16 @@ static int key_split(const char *key, selector *ret_sel, const char **ret_attr, 
 
 /* ---- devices ---- */
 
+#define N_BLOCK_ATTRS (ELEMENTSOF(block_attrs) - 1)
+
 typedef struct {
         char *name;         /* "sda" */
         char *dir;          /* its directory, the /sys/block link followed */
         int rotational;     /* 1, 0; -1: unknown (no queue: no device to tune) */
         char **slaves;      /* names below a stacked device */
+        /* per attribute of block_attrs: 1 + the planning order of the
+         * setting the device ends with (the last, as in udev); 0: none */
+        size_t claim_by[N_BLOCK_ATTRS];
 } device;
 
 typedef struct {
@@ -215,11 +220,14 @@ static void devices_load(const ht_context *c, device_list *l) {
         }
 }
 
-static const device *devices_find(const device_list *l, const char *name) {
-        for (size_t i = 0; i < l->n; i++)
-                if (streq(l->d[i].name, name))
-                        return &l->d[i];
-        return NULL;
+static int device_name_cmp(const void *key, const void *d) {
+        return strcmp(key, ((const device *)d)->name);
+}
+
+/* l->d is in ht_list_dir's order, sorted by name: a search, so that
+ * thousands of disks stay linear (BENCHMARKS.md, scaling). */
+static device *devices_find(const device_list *l, const char *name) {
+        return l->n ? bsearch(name, l->d, l->n, sizeof(*l->d), device_name_cmp) : NULL;
 }
 
 /* ATTRS{x}: the device's directory, then each parent up to /sys/devices */
@@ -269,13 +277,15 @@ static bool selector_matches(const ht_context *c, const selector *s, const devic
 static char **targets_for(const ht_context *c, const device_list *l, const selector *s, const char *attr) {
         char **out = NULL;
         bool ra = streq(attr, "queue/read_ahead_kb");
+        _cleanup_free_ bool *in_out = l->n ? xcalloc(l->n, sizeof(bool)) : NULL;
         for (size_t i = 0; i < l->n; i++) {
                 const device *d = &l->d[i];
                 if (!selector_matches(c, s, d))
                         continue;
                 if (!is_stacked(d->name) || ra) {
-                        if (!strv_contains(out, d->name))
+                        if (!in_out[i])
                                 strv_push(&out, d->name);
+                        in_out[i] = true;
                         continue;
                 }
                 if (s->kind == SEL_ROTATIONAL || s->kind == SEL_NON_ROTATIONAL)
@@ -298,8 +308,10 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                                 for (size_t k = 0; sd->slaves && sd->slaves[k]; k++)
                                         if (!strv_contains(todo, sd->slaves[k]))
                                                 strv_push(&todo, sd->slaves[k]);
-                        } else if (!strv_contains(out, sd->name))
+                        } else if (!in_out[sd - l->d]) {
                                 strv_push(&out, sd->name);
+                                in_out[sd - l->d] = true;
+                        }
                 }
         }
         return out;
@@ -521,35 +533,29 @@ typedef struct {
         rule_line *lines;
         size_t n_lines;
         const ht_udev_file *old;
-        /* "DEV ATTR" and the setting (its position in planning order)
-         * whose value the device ends with: the last one, as in udev */
-        char **claims;
-        size_t *claim_by;
         size_t order;  /* the setting being planned */
 } block_run;
 
-static ssize_t claim_find(const block_run *b, const char *key) {
-        for (size_t i = 0; b->claims && b->claims[i]; i++)
-                if (streq(b->claims[i], key))
-                        return (ssize_t)i;
+static ssize_t attr_index(const char *attr) {
+        for (size_t a = 0; block_attrs[a]; a++)
+                if (streq(block_attrs[a], attr))
+                        return (ssize_t)a;
         return -1;
 }
 
+/* The setting being planned reaches dev's attr: a later one that reaches
+ * it too will take it over (devices' claim_by). */
 static void claim(block_run *b, const char *dev, const char *attr) {
-        _cleanup_free_ char *key = xasprintf("%s %s", dev, attr);
-        ssize_t i = claim_find(b, key);
-        if (i < 0) {
-                i = (ssize_t)strv_length(b->claims);
-                strv_push(&b->claims, key);
-                b->claim_by = xrealloc(b->claim_by, ((size_t)i + 1) * sizeof(size_t));
-        }
-        b->claim_by[i] = b->order;
+        device *d = devices_find(&b->devs, dev);
+        ssize_t a = attr_index(attr);
+        if (d && a >= 0)
+                d->claim_by[a] = b->order + 1;
 }
 
 static bool claimed_by_later(const block_run *b, const char *dev, const char *attr) {
-        _cleanup_free_ char *key = xasprintf("%s %s", dev, attr);
-        ssize_t i = claim_find(b, key);
-        return i >= 0 && b->claim_by[i] != b->order;
+        const device *d = devices_find(&b->devs, dev);
+        ssize_t a = attr_index(attr);
+        return d && a >= 0 && d->claim_by[a] && d->claim_by[a] != b->order + 1;
 }
 
 static void skip_or_fail(block_run *b, const ht_setting *s, const char *dev, const char *attr, const char *why) {
@@ -820,8 +826,6 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         }
         lines_free(b.lines, b.n_lines);
         devices_done(&b.devs);
-        strv_free(b.claims);
-        free(b.claim_by);
         return 0;
 }
 

@@ -89,5 +89,7 @@ def cpus(h, n):
 if __name__ == "__main__":
     if len(sys.argv) != 4 or not os.path.isdir(sys.argv[1]):
         sys.exit("usage: gen-devices.py HOST NBLOCK NCPU (HOST a fixture tree)")
-    block(sys.argv[1], int(sys.argv[2]))
-    cpus(sys.argv[1], int(sys.argv[3]))
+    if int(sys.argv[2]) > 0:
+        block(sys.argv[1], int(sys.argv[2]))
+    if int(sys.argv[3]) > 0:
+        cpus(sys.argv[1], int(sys.argv[3]))

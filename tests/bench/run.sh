@@ -561,9 +561,11 @@ section_scaling() {
         mkdir -p "$sc/profiles"
         if [ "$short" = 1 ]; then
                 ns_sysctl="0 10 100 1000" ns_limits="10 100 1000 10000" ns_shm="1 10 100"
+                ns_block="4 40 400" ns_cpu="1 10 100"
                 sruns=3
         else
                 ns_sysctl="0 10 100 1000 10000" ns_limits="10 100 1000 10000 100000" ns_shm="1 10 100 1000"
+                ns_block="4 40 400 4096" ns_cpu="1 10 100 1024"
                 sruns=15
         fi
         : >"$out/scaling.dat"
@@ -633,6 +635,32 @@ section_scaling() {
                         } >"$sc/profiles/scale-shm.profile"
                 fi
                 scale_one shm "$n" "$h" scale-shm
+        done
+        # block and cpu: the backends enumerate /sys/block and the cpufreq
+        # policies while planning (facts hold neither), a change per
+        # device or policy; gen-devices.py lays the trees out as sysfs does
+        cat >"$sc/profiles/scale-block.profile" <<'PROFILE'
+summary = "Benchmark: schedulers for every rotational and non-rotational disk";
+block = {
+        rotational = { queue = { scheduler = "bfq"; read_ahead_kb = { value = 4096; bound = "at-least"; }; }; };
+        non-rotational = { queue = { scheduler = "mq-deadline"; }; };
+};
+PROFILE
+        cat >"$sc/profiles/scale-cpu.profile" <<'PROFILE'
+summary = "Benchmark: the performance governor on every cpufreq policy";
+cpu = { governor = "performance"; energy_performance_preference = "performance"; };
+PROFILE
+        for n in $ns_block; do
+                h=$sc/block-$n
+                gen_host "$h"
+                python3 "$bench/gen-devices.py" "$h" "$n" 0
+                scale_one block "$n" "$h" scale-block
+        done
+        for n in $ns_cpu; do
+                h=$sc/cpu-$n
+                gen_host "$h"
+                python3 "$bench/gen-devices.py" "$h" 0 "$n"
+                scale_one cpu "$n" "$h" scale-cpu
         done
 
         # apply with a journal of n earlier transactions (apply + rollback
