@@ -276,6 +276,7 @@ static bool selector_matches(const ht_context *c, const selector *s, const devic
  * reaches those disks as what they are). */
 static char **targets_for(const ht_context *c, const device_list *l, const selector *s, const char *attr) {
         char **out = NULL;
+        size_t n_out = 0, cap_out = 0;
         bool ra = streq(attr, "queue/read_ahead_kb");
         _cleanup_free_ bool *in_out = l->n ? xcalloc(l->n, sizeof(bool)) : NULL;
         for (size_t i = 0; i < l->n; i++) {
@@ -284,7 +285,7 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                         continue;
                 if (!is_stacked(d->name) || ra) {
                         if (!in_out[i])
-                                strv_push(&out, d->name);
+                                strv_push_counted(&out, &n_out, &cap_out, d->name);
                         in_out[i] = true;
                         continue;
                 }
@@ -309,7 +310,7 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                                         if (!strv_contains(todo, sd->slaves[k]))
                                                 strv_push(&todo, sd->slaves[k]);
                         } else if (!in_out[sd - l->d]) {
-                                strv_push(&out, sd->name);
+                                strv_push_counted(&out, &n_out, &cap_out, sd->name);
                                 in_out[sd - l->d] = true;
                         }
                 }

@@ -550,9 +550,9 @@ static int list_dir(const ht_context *c, const char *path, const char *suffix, b
                 return r;
         }
         struct dirent *de;
-        /* counted here, capacity doubled: strv_push counts the list at
-         * every push, quadratic in a /sys directory of thousands of CPUs */
-        size_t n = 0, cap = 0;
+        /* counted: quadratic otherwise in a /sys directory of thousands
+         * of CPUs */
+        size_t n = 0, cap = 1;
         while ((de = readdir(d))) {
                 if (streq(de->d_name, ".") || streq(de->d_name, ".."))
                         continue;
@@ -562,12 +562,7 @@ static int list_dir(const ht_context *c, const char *path, const char *suffix, b
                  * that does not fill it in (DT_UNKNOWN) lists them all */
                 if (links_only && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
                         continue;
-                if (n + 1 >= cap) {
-                        cap = cap ? 2 * cap : 16;
-                        l = xrealloc(l, cap * sizeof(char *));
-                }
-                l[n++] = xstrdup(de->d_name);
-                l[n] = NULL;
+                strv_push_counted(&l, &n, &cap, de->d_name);
         }
         closedir(d);
         qsort(l, n, sizeof(char *), strv_sort_cmp);

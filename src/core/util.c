@@ -315,6 +315,15 @@ void strv_push_take(char ***l, char *s) {
         (*l)[n + 1] = NULL;
 }
 
+void strv_push_counted(char ***l, size_t *n, size_t *cap, const char *s) {
+        if (*n + 1 >= *cap) {
+                *cap = *cap ? 2 * *cap : 16;
+                *l = xrealloc(*l, *cap * sizeof(char *));
+        }
+        (*l)[(*n)++] = xstrdup(s);
+        (*l)[*n] = NULL;
+}
+
 void strv_push(char ***l, const char *s) {
         strv_push_take(l, xstrdup(s));
 }

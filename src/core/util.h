@@ -74,6 +74,9 @@ static inline void strv_freep(char ***l) { strv_free(*l); }
 /* Append a copy of s; *l may be NULL. */
 void strv_push(char ***l, const char *s);
 void strv_push_take(char ***l, char *s);
+/* strv_push for long lists: *n counts it and *cap is its room, doubled
+ * when full, where strv_push counts the list at every push. */
+void strv_push_counted(char ***l, size_t *n, size_t *cap, const char *s);
 void strv_pushf(char ***l, const char *fmt, ...) _printf_(2, 3);
 bool strv_contains(char *const *l, const char *s);
 /* Split on any byte of sep, dropping empty words. */

@@ -49,6 +49,24 @@ static void test_strv(void **state) {
         strv_free(l);
 }
 
+/* the counted push keeps the list NULL-terminated across every growth */
+static void test_strv_push_counted(void **state) {
+        (void)state;
+        char **l = NULL;
+        size_t n = 0, cap = 0;
+        for (int i = 0; i < 100; i++) {
+                _cleanup_free_ char *e = xasprintf("e%d", i);
+                strv_push_counted(&l, &n, &cap, e);
+                assert_int_equal(n, (size_t)i + 1);
+                assert_int_equal(strv_length(l), n);
+                assert_true(cap > n);
+        }
+        assert_string_equal(l[0], "e0");
+        assert_string_equal(l[99], "e99");
+        assert_null(l[100]);
+        strv_free(l);
+}
+
 static void test_strv_split_edges(void **state) {
         char **l = strv_split("", " ");
         assert_int_equal(strv_length(l), 0);
@@ -168,6 +186,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_size),
                 cmocka_unit_test(test_parse_u64),
                 cmocka_unit_test(test_strv),
+                cmocka_unit_test(test_strv_push_counted),
                 cmocka_unit_test(test_strv_split_edges),
                 cmocka_unit_test(test_xasprintf),
                 cmocka_unit_test(test_control_chars),
