@@ -19,7 +19,9 @@ rc=$?
 
 : >$ORIG
 : >$OUT/orig-problems
-jq -r '.changes[] | "\(.backend) \(.key)"' $OUT/plan-before.json | while read -r backend key; do
+jq -r '.changes[] | "\(.backend) \(.outcome) \(.path) \(.key)"' $OUT/plan-before.json | while read -r backend outcome path key; do
+        # a skipped change (no cpufreq in the guest) changes nothing
+        [ "$outcome" = skipped ] && continue
         case $backend in
         sysctl) echo "sysctl $key $(sysctl -n "$key" | squeeze)" ;;
         sysfs) echo "sysfs $key $(sysfs_value "$key")" ;;
@@ -34,6 +36,15 @@ jq -r '.changes[] | "\(.backend) \(.key)"' $OUT/plan-before.json | while read -r
                         case $v in \(*) echo "cannot read the limit $1 $t $3: $v" >>$OUT/orig-problems ;; esac
                         echo "limits $1 $t $3 $v"
                 done ;;
+        cpu) echo "sysfs $path $(sysfs_value "$path")" ;;
+        systemd)
+                case $key in
+                logind.*)
+                        v=$(busctl get-property org.freedesktop.login1 /org/freedesktop/login1 \
+                                org.freedesktop.login1.Manager "${key#logind.}" 2>&1 | sed 's/^b true$/yes/; s/^b false$/no/')
+                        echo "systemd $key $v" ;;
+                *) echo "systemd $key (not checked)" ;;
+                esac ;;
         cmdline) ;;     # the whole command line is kept below
         *) echo "the plan has a $backend change this test cannot check after the rollback" >>$OUT/orig-problems ;;
         esac
