@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend-common.h"
+#include "edit-tmpfiles.h"
 #include "backend.h"
 #include "profile-section.h"
 #include "fileio.h"
@@ -25,30 +26,12 @@ static char *sysfs_host_path(const ht_context *c, const ht_facts *f, const char 
         return xstrdup(key);
 }
 
-static bool value_safe_for_tmpfiles(const char *v) {
-        /* one line, no specifiers (%), no backslashes (tmpfiles.d(5): "C-style
-         * backslash escapes are interpreted" in w arguments, so boot would
-         * write something else than the runtime write), no quotes (no knob
-         * takes them; a profile writing "\"never\"" meant never), and no
-         * leading/trailing blanks that tmpfiles would strip */
-        return !has_control_chars(v) && !strpbrk(v, "%\\\"'\t") && v[0] != ' ' &&
-               (v[0] == 0 || v[strlen(v) - 1] != ' ');
-}
-
 /* An image has no running kernel: the change is the value its first
  * boot writes now (hosttune's tmpfiles.d file, as an earlier apply left
  * it) against the one planned. The file is hosttune's own, so its w
  * lines are "w PATH - - - - VALUE". */
 static void add_offline(ht_plan *plan, const ht_setting *s, const char *path, const char *old) {
-        _cleanup_strv_free_ char **lines = old ? strv_split(old, "\n") : NULL;
-        _cleanup_free_ char *cur = NULL;
-        for (size_t i = 0; lines && lines[i]; i++) {
-                _cleanup_strv_free_ char **w = strv_split(lines[i], " \t");
-                if (strv_length(w) >= 7 && streq(w[0], "w") && streq(w[1], path)) {
-                        free(cur);
-                        cur = strv_join(w + 6, " ");
-                }
-        }
+        _cleanup_free_ char *cur = old ? ht_tmpfiles_w_argument(old, path) : NULL;
         if (cur && streq(cur, s->value))
                 return;
         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, cur, s->value);
@@ -75,7 +58,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         ht_plan_error(plan, "%s: sysfs key '%s' is not a plain path under /sys", s->source, s->key);
                         continue;
                 }
-                if (!s->value || !value_safe_for_tmpfiles(s->value)) {
+                if (!s->value || !ht_tmpfiles_value_ok(s->value)) {
                         ht_plan_error(plan, "%s: value for %s holds characters that cannot be persisted safely",
                                       s->source, s->key);
                         continue;
@@ -98,7 +81,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         }
                         continue;
                 }
-                strbuf_appendf(&persisted, "w %s - - - - %s\n", path, s->value);
+                ht_tmpfiles_append_w(&persisted, path, s->value);
                 n++;
                 if (!live) {
                         add_offline(plan, s, path, old_r < 0 ? NULL : old);
