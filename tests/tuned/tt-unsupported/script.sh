@@ -1,0 +1,3 @@
+#!/bin/sh
+# never run: the [script] plugin is not carried over
+exit 0
