@@ -215,6 +215,39 @@ section_self() {
                 note "pkg-config cannot find libconfig, mount and json-c: no floor with the libraries"
         fi
 
+        # tuned's throughput-performance read in place (issue 19's target:
+        # within 2x the floor), with a floor of its own: what that plan reads
+        tuned_ok=0
+        tp=/usr/lib/tuned/throughput-performance
+        ht_plan_tuned="$HOSTTUNE --root $fixture $PP --tuned-path /usr/lib/tuned plan tuned:throughput-performance"
+        rc_t=0
+        if [ -f "$tp/tuned.conf" ]; then
+                # shellcheck disable=SC2086
+                $ht_plan_tuned >/dev/null 2>"$work/tuned-plan.err" || rc_t=$?
+        fi
+        if [ ! -f "$tp/tuned.conf" ]; then
+                note "no $tp/tuned.conf (Debian: apt-get install tuned): no plan tuned:throughput-performance"
+        elif [ "$rc_t" != 0 ] && [ "$rc_t" != 2 ]; then
+                note "plan tuned:throughput-performance fails in this build: $(head -1 "$work/tuned-plan.err")"
+        else
+                tlist=$work/plan-tuned-files.list
+                if command -v strace >/dev/null 2>&1; then
+                        # shellcheck disable=SC2086
+                        sh "$bench/files-read.sh" "$tlist" "$fixture:$work/profiles:$work/rules:/usr/lib/tuned" -- $ht_plan_tuned
+                        sed "s|$srcdir/||; s|$work/|WORK/|" "$tlist" >"$out/plan-tuned-files.txt"
+                else
+                        sed "s|WORK/|$work/|; s|^\([FD]\) \([^/]\)|\1 $srcdir/\2|" "$bench/results/plan-tuned-files.txt" >"$tlist"
+                fi
+                say "  plan tuned:throughput-performance reads $(grep -c '^F' "$tlist") files and lists $(grep -c '^D' "$tlist") directories (results/plan-tuned-files.txt)"
+                b_floor_tuned() { "$RB" "$@" -- "$work/floor" "$tlist"; }
+                # shellcheck disable=SC2086
+                b_plan_tuned() { "$RB" "$@" -- $ht_plan_tuned; }
+                # shellcheck disable=SC2086
+                b_plan_tuned_json() { "$RB" "$@" -- $ht_plan_tuned --json; }
+                names="$names floor_tuned plan_tuned plan_tuned_json"
+                tuned_ok=1
+        fi
+
         verify_ok=0
         cp -a "$fixture" "$work/fxv"
         # shellcheck disable=SC2086
@@ -266,6 +299,11 @@ section_self() {
         row plan_json "hosttune --json plan oracle" floor
         row apply_fixture "hosttune apply oracle (fixture copy)" floor
         [ "$verify_ok" = 1 ] && row verify_fixture "hosttune verify (fixture)" floor
+        if [ "$tuned_ok" = 1 ]; then
+                row floor_tuned "floor of plan tuned:throughput-performance" floor_tuned
+                row plan_tuned "hosttune plan tuned:throughput-performance" floor_tuned
+                row plan_tuned_json "hosttune --json plan tuned:throughput-perf." floor_tuned
+        fi
         case " $names " in *" apply_real "*)
                 row plan_real "hosttune plan (real host, 15 sysctls)" floor
                 row apply_real "hosttune apply (real host, 15 sysctls)" floor ;;
@@ -277,6 +315,11 @@ section_self() {
         say ""
         say "  target: plan oracle within 2x the floor (CPU): $r x -> $(awk -v r="$r" 'BEGIN {print (r <= 2 ? "met" : "NOT met")}')"
         say "  target: peak RSS under 4 MB: $pm KB -> $(awk -v m="$pm" 'BEGIN {print (m < 4096 ? "met" : "NOT met")}')"
+        if [ "$tuned_ok" = 1 ]; then
+                t=$(stats plan_tuned); tf=$(stats floor_tuned)
+                r=$(ratio "$(echo "$t" | cut -d' ' -f2)" "$(echo "$tf" | cut -d' ' -f2)")
+                say "  target: plan tuned:throughput-performance within 2x its floor (CPU): $r x -> $(awk -v r="$r" 'BEGIN {print (r <= 2 ? "met" : "NOT met")}')"
+        fi
         if [ "$have_floor_libs" = 1 ]; then
                 l=$(stats floor_libs); lc=$(echo "$l" | cut -d' ' -f2)
                 say "  the libraries' share: floor with the libraries / floor $(ratio "$lc" "$fc") x; hosttune's own code: plan oracle / floor with the libraries $(ratio "$pc" "$lc") x"
@@ -436,12 +479,23 @@ peer_tuned() {
         # verify needs the daemon on a system bus: a private one in a mount namespace
         if command -v dbus-daemon >/dev/null 2>&1 && command -v unshare >/dev/null 2>&1; then
                 vruns=$([ $short = 1 ] && echo 1 || echo 10)
-                if unshare -m sh "$bench/tuned-dbus.sh" "$RB" "$vruns" hosttune-bench "$work" >"$work/tuned-dbus.log" 2>&1; then
+                switch=""
+                [ -f /usr/lib/tuned/throughput-performance/tuned.conf ] && switch=throughput-performance
+                if unshare -m sh "$bench/tuned-dbus.sh" "$RB" "$vruns" hosttune-bench "$work" $switch >"$work/tuned-dbus.log" 2>&1; then
                         cp "$work/tuned-verify.samples" "$work/samples/tuned_verify"
                         cp "$work/tuned-active.samples" "$work/samples/tuned_active"
                         row tuned_verify "tuned-adm verify (private system bus)"
                         row tuned_active "tuned-adm active"
                         say "  tuned-adm verify said: $(grep -v '^runs=' "$work/tuned-verify.out" | head -1)"
+                        if [ -n "$switch" ]; then
+                                cp "$work/tuned-profile.samples" "$work/samples/tuned_profile"
+                                # the same profile planned by hosttune on this host, read in place
+                                record ht_plan_tuned_real -x -n "$([ $short = 1 ] && echo 2 || echo 20)" -w 1 -- \
+                                        "$HOSTTUNE" --state-dir "$work/state-tplan" $PP plan tuned:throughput-performance
+                                row ht_plan_tuned_real "hosttune plan tuned:throughput-performance (this host)"
+                                row tuned_profile "tuned-adm profile throughput-performance" ht_plan_tuned_real
+                                note "tuned-adm profile: wall time until the daemon says applied; CPU time tuned-adm's and the daemon's meanwhile (clock ticks); RSS the daemon's"
+                        fi
                 else
                         note "tuned on a private system bus failed: $(tail -3 "$work/tuned-dbus.log" | tr '\n' ' ')"
                 fi

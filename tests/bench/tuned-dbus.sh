@@ -2,13 +2,18 @@
 # Runs inside `unshare -m` (a private mount namespace), started by run.sh:
 # a private system bus (tmpfs over /run/dbus, so the host's bus, if any, is
 # neither seen nor touched), the tuned daemon on it with PROFILE, then
-# `tuned-adm verify` and `tuned-adm active` timed by runbench.
+# `tuned-adm verify` and `tuned-adm active` timed by runbench; with
+# SWITCH, `tuned-adm profile SWITCH` too, from PROFILE each time (the
+# switch back is untimed).
 #
-#   tuned-dbus.sh RUNBENCH RUNS PROFILE OUTDIR
+#   tuned-dbus.sh RUNBENCH RUNS PROFILE OUTDIR [SWITCH]
 # Writes OUTDIR/tuned-verify.samples, OUTDIR/tuned-active.samples (runbench
-# -r lines) and OUTDIR/tuned-verify.out (the last verify's output).
+# -r lines) and OUTDIR/tuned-verify.out (the last verify's output); with
+# SWITCH OUTDIR/tuned-profile.samples: "WALL_MS CPU_MS RSS_KB" a run, the
+# CPU time tuned-adm's own plus what the daemon spent meanwhile (its
+# /proc/PID/stat, in clock ticks), the RSS the daemon's peak.
 set -eu
-rb=$1 runs=$2 profile=$3 out=$4
+rb=$1 runs=$2 profile=$3 out=$4 switch=${5:-}
 
 mount --make-rprivate / 2>/dev/null || true
 mount -t tmpfs tmpfs /run/dbus
@@ -37,3 +42,21 @@ fi
 "$rb" -x -n 1 -w 0 -v -- tuned-adm verify >"$out/tuned-verify.out" 2>&1 || true
 "$rb" -x -r -n "$runs" -w 1 -- tuned-adm verify >"$out/tuned-verify.samples"
 "$rb" -x -r -n "$runs" -w 1 -- tuned-adm active >"$out/tuned-active.samples"
+
+if [ -n "$switch" ]; then
+        # the daemon's user + system time in ms
+        ticks() { awk -v t="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) * 1000 / t}' "/proc/$tuned_pid/stat"; }
+        : >"$out/tuned-profile.samples"
+        i=0
+        while [ "$i" -lt "$runs" ]; do
+                tuned-adm profile "$profile" >/dev/null 2>&1
+                c0=$(ticks)
+                s=$("$rb" -r -n 1 -w 0 -- tuned-adm profile "$switch")
+                c1=$(ticks)
+                rss=$(awk '/^VmHWM/ {print $2}' "/proc/$tuned_pid/status")
+                echo "$s" | awk -v d="$c0" -v e="$c1" -v m="$rss" '{printf "%s %.3f %s\n", $1, $2 + e - d, m}' >>"$out/tuned-profile.samples"
+                i=$((i + 1))
+        done
+        grep -q "static tuning from profile '$switch' applied" "$log" ||
+                { echo "tuned did not apply $switch" >&2; exit 1; }
+fi
