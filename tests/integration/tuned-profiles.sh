@@ -281,7 +281,7 @@ same_as_tuned tt-disabled
 
 # --- [sysfs] with a glob -----------------------------------------------------
 plan_json tt-sysfs "$METAL"
-check "[sysfs] glob: sd* reaches sda only" "128 -> 256 change" "$(change "$tmp/tt-sysfs.plan.json" sysfs /sys/block/sda/queue/nr_requests)"
+check "[sysfs] glob: sd* reaches sda only" "256 -> 512 change" "$(change "$tmp/tt-sysfs.plan.json" sysfs /sys/block/sda/queue/nr_requests)"
 check "[sysfs] glob: nvme0n1 is not sd*" "" "$(change "$tmp/tt-sysfs.plan.json" sysfs /sys/block/nvme0n1/queue/nr_requests)"
 check "[sysfs] a plain path" "1 -> 0 change" \
         "$(change "$tmp/tt-sysfs.plan.json" sysfs /sys/kernel/mm/transparent_hugepage/use_zero_page)"
