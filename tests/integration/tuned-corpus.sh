@@ -2,7 +2,7 @@
 # Every profile of the installed tuned package (Debian's tuned 2.20:
 # /usr/lib/tuned, read in place) on two fixture hosts, a KVM guest and a
 # bare-metal server (issue 19): `plan tuned:NAME` loads it (exit 0 or 2);
-# `import tuned NAME` writes one self-contained profile whose header lists
+# on the KVM guest also `import tuned NAME` writes one self-contained profile whose header lists
 # the tuned files of the include chain and what is not carried over, as
 # many lines as the plan has warnings of it; the imported file loads with
 # `show` and resolves to the same settings as `show tuned:NAME`.
@@ -71,9 +71,10 @@ with_isolated() {
         done
 }
 
-# one_host FIXTURE: every profile on a copy of FIXTURE
+# one_host FIXTURE [plan]: every profile on a copy of FIXTURE; with plan,
+# only the plans (the import does not depend on the host's devices)
 one_host() {
-        fx=$1
+        fx=$1 only=${2:-}
         mkdir -p "$tmp/$fx.d" "$tmp/$fx.v"
         H=$(copy_host "$fx" "$tmp/$fx.d"); scratch "$H"
         # the same host with the variables files an administrator writes
@@ -89,8 +90,10 @@ one_host() {
                         else
                                 not_ok "$fx: $p without isolated_cores: exit $rc, expected 1 with \"Assertion 'isolated_cores are set' failed\": $(head -c 600 "$tmp/err")"
                         fi
-                        ht_t "$H" import tuned "$p"
-                        check "$fx: $p without isolated_cores: import fails too" 1 "$rc"
+                        if [ "$only" != plan ]; then
+                                ht_t "$H" import tuned "$p"
+                                check "$fx: $p without isolated_cores: import fails too" 1 "$rc"
+                        fi
                         with_isolated "$HV" "$p"
                         root=$HV
                 fi
@@ -102,6 +105,7 @@ one_host() {
                 esac
                 check "$fx: plan tuned:$p: no errors" "0" "$(jq '.errors | length' "$tmp/plan.json")"
                 warned=$(jq -r '.warnings[]' "$tmp/plan.json" | grep -c ': not carried over: ')
+                [ "$only" = plan ] && continue
 
                 out=$tmp/imp-$fx/$p.profile
                 ht_t "$root" import tuned "$p" --output "$out"
@@ -133,5 +137,6 @@ one_host() {
 }
 
 one_host debian12-kvm
-one_host baremetal-numa
+# disks and cpufreq policies for [disk] and [cpu]
+one_host baremetal-numa plan
 finish
