@@ -31,23 +31,25 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # mandoc and groff; bash-completion; python3 with PyYAML; cloud-init and
 # Ansible for the fleet tests; rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
-# start them themselves; tuned, whose /usr/lib/tuned profiles the tuned
-# tests read and whose daemon real-host-tuned.sh runs itself.
+# start them themselves.
 DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
 clang libclang-rt-dev
 mandoc groff-base bash-completion python3 python3-yaml
 cloud-init ansible-core ansible
 rpm rpmlint
-mariadb-server openjdk-17-jdk-headless
-tuned"
+mariadb-server openjdk-17-jdk-headless"
 # The rest of .ci/run: valgrind (make check-valgrind), the package builds
 # (dpkg-buildpackage and lintian; rpmbuild is in rpm, and its debuginfo
 # packages need elfutils' eu-strip), the benchmarks'
-# strace and gnuplot. The real-boot test's qemu and image tools come from
-# tests/boot/deps.sh, which --ci runs too.
+# strace and gnuplot; tuned, whose profiles (/usr/lib/tuned, read in place)
+# tests/integration/tuned-format.sh and test-format-tuned parse (not in
+# --test: the package enables a daemon that tunes the host at its next
+# boot; without it those checks skip). The real-boot test's qemu and image
+# tools come from tests/boot/deps.sh, which --ci runs too.
 DEB_CI="valgrind
 dpkg-dev debhelper lintian elfutils
-strace gnuplot-nox"
+strace gnuplot-nox
+tuned"
 
 # The same sets for dnf. On RHEL/Oracle Linux libconfig-devel is in CRB
 # (EL9; PowerTools/CodeReady on EL8) and libcmocka-devel, jq, mandoc,
@@ -59,9 +61,8 @@ clang compiler-rt
 mandoc groff bash-completion python3 python3-pyyaml
 cloud-init ansible-core
 rpm-build rpmlint
-mariadb-server java-17-openjdk-devel
-tuned"
-RPM_CI="valgrind strace gnuplot"
+mariadb-server java-17-openjdk-devel"
+RPM_CI="valgrind strace gnuplot tuned"
 
 set_name=test mode=install
 for arg in "$@"; do
@@ -115,9 +116,8 @@ if command -v apt-get >/dev/null 2>&1; then
         if [ -n "$missing" ]; then
                 echo "deps: installing$missing"
                 as_root apt-get update -qq
-                # mariadb-server's and tuned's maintainer scripts start
-                # their services (invoke-rc.d): the tests start their own
-                # server and daemon (a resident tuned would fight them), so none
+                # mariadb-server's maintainer scripts start the service
+                # (invoke-rc.d): the tests start their own server, so none
                 # is started here: a policy-rc.d that denies every start
                 # (exit 101, /usr/share/doc/init-system-helpers/README.policy-rc.d),
                 # only when the machine has none of its own
