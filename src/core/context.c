@@ -59,6 +59,7 @@ void ht_context_free(ht_context *c) {
         free(c->memo_image_why);
         strv_free(c->profile_path);
         strv_free(c->rules_path);
+        strv_free(c->tuned_path);
         free(c->facts_file);
         free(c);
 }

@@ -29,6 +29,7 @@ typedef struct ht_context {
         bool lock_in_state_dir;
         char **profile_path; /* real directories, searched in order */
         char **rules_path;
+        char **tuned_path;   /* --tuned-path: real directories searched before the host's tuned dirs */
         /* how many of rules_path's first directories the user named
          * (--rules-path): each must hold rules files */
         size_t rules_path_given;

@@ -22,7 +22,8 @@ _Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin
 _Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_entry) == 432, "ht_entry changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_param_decl) == 80, "ht_param_decl changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_pfile) == 80, "ht_pfile changed: update profile-builtin.c");
+/* ht_pfile.origin_files is only a converted tuned profile's, never a built-in's */
+_Static_assert(sizeof(ht_pfile) == 88, "ht_pfile changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rfile) == 48, "ht_rfile changed: update profile-builtin.c");
 #endif

@@ -59,6 +59,7 @@ void ht_pfile_free(ht_pfile *p) {
                 ht_entry_done(&p->entries[i]);
         free(p->entries);
         strv_free(p->comments);
+        strv_free(p->origin_files);
         free(p);
 }
 
@@ -811,6 +812,11 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
                 return r;
         if ((*ret = ht_builtin_pfile(path, name, buf, len)))
                 return 0;
+        return ht_pfile_parse(path, name, buf, ret, ret_error);
+}
+
+int ht_pfile_parse(const char *path, const char *name, const char *buf, ht_pfile **ret, char **ret_error) {
+        int r;
         config_t cfg;
         comment_map cm = {0};
         r = parse_text(path, buf, &cfg, &cm, ret_error);

@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "profile-builtin.h"
 #include "profile-internal.h"
+#include "tuned.h"
 #include "util.h"
 
 #ifndef HT_DATADIR
@@ -1475,7 +1476,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
 
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
-        if (!ht_profile_name_valid(name)) {
+        bool tuned = name && startswith(name, HT_TUNED_PREFIX);
+        if (!tuned && !ht_profile_name_valid(name)) {
                 *ret_error = xasprintf("'%s' is not a valid profile name", name ? name : "");
                 return -EINVAL;
         }
@@ -1484,7 +1486,19 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         _cleanup_strv_free_ char **rdirs = rules_dirs(c);
         _cleanup_strv_free_ char **rpaths = NULL;
         _cleanup_strv_free_ char **pins = NULL;  /* --set sysctl.: key, value, ... */
-        int k = visit(&st, name, NULL, 0, ret_error);
+        int k;
+        if (tuned) {
+                /* one converted file: tuned's include chain is merged already */
+                ht_pfile *p = NULL;
+                k = ht_pfile_from_tuned(c, facts, name + strlen(HT_TUNED_PREFIX), &p, &st.warnings, ret_error);
+                if (k >= 0) {
+                        st.files = xcalloc(1, sizeof(*st.files));
+                        st.ancestors = xcalloc(1, sizeof(*st.ancestors));
+                        st.files[0] = p;
+                        st.n_files = 1;
+                }
+        } else
+                k = visit(&st, name, NULL, 0, ret_error);
         r.chain = st.files;
         r.ancestors = st.ancestors;
         r.n_chain = st.n_files;
