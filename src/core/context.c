@@ -149,6 +149,10 @@ const char *ht_context_image_why(const ht_context *c) {
         return ht_context_root_live(c) ? NULL : c->memo_image_why;
 }
 
+bool ht_context_kernel_is_ours(const ht_context *c) {
+        return ht_context_root_live(c) && fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC;
+}
+
 /* In an image with the build machine's /proc or /sys mounted in, that
  * kernel is none of hosttune's business: its files read as missing, as
  * in an image without them. */

@@ -36,6 +36,8 @@ typedef struct ht_entry {
         ht_spec unit, directive;     /* service */
         ht_spec target;              /* cmdline */
         ht_spec value;               /* NONE: a rule set that only changes flags */
+        char *when;           /* a profile setting's condition (expression text);
+                               * NULL: always */
         bool cmdline_word;    /* key holds "key=value" still to be split */
         bool optional, remove, boot_only, at_least;
         bool required;        /* cmdline: an error even where a container's node or a
@@ -154,6 +156,10 @@ typedef struct {
         int origin;           /* index into the chain, or -1 for a rule */
         const char *file;
         unsigned line;
+        /* the line of origin's entry without a `when` that set it, 0: none
+         * (a second such entry in one file is an error; one with a `when`
+         * may override: tuned's [sysctl] and [sysctl.thunderx]) */
+        unsigned plain_line;
 } ht_rsetting;
 
 typedef struct ht_resolver {
