@@ -29,6 +29,17 @@ int ht_pfile_from_tuned(const ht_context *c, json_object *facts, const char *spe
                 unsigned l = e->line - 1;
                 e->file = p->origin_files[t->origin_file[l] - 1];
                 e->line = t->origin_line[l];
+                /* the "tuned: FILE:LINE" comment is the source now, not a
+                 * citation (comments are joined into one line) */
+                if (e->comment) {
+                        char *text = (char *)e->comment;  /* owned by p->comments */
+                        _cleanup_free_ char *origin = xasprintf("tuned: %s:%u", e->file, e->line);
+                        size_t n = strlen(text), o = strlen(origin);
+                        if (n == o && streq(text, origin))
+                                e->comment = NULL;
+                        else if (n > o && endswith(text, origin) && text[n - o - 1] == ' ')
+                                text[n - o - 1] = '\0';
+                }
         }
         for (size_t i = 0; i < t->n_notes; i++) {
                 const ht_tuned_note *n = &t->notes[i];

@@ -193,9 +193,10 @@ static int conv_sysctl(conv *v, const tn_unit *u, const char *when, char **ret_e
                         if (*c == '/')
                                 *c = '.';
                 _cleanup_free_ char *qk = cfg_quote(key), *qv = literal_value(val);
-                _cleanup_free_ char *body = bound ? xasprintf("{ key = %s; value = %s; bound = \"%s\";%s },", qk, qv,
-                                                              bound, when)
-                                                  : xasprintf("{ key = %s; value = %s;%s },", qk, qv, when);
+                /* tuned skips a key the kernel does not have (and logs it) */
+                _cleanup_free_ char *body = bound ? xasprintf("{ key = %s; value = %s; bound = \"%s\"; optional = true;%s },",
+                                                              qk, qv, bound, when)
+                                                  : xasprintf("{ key = %s; value = %s; optional = true;%s },", qk, qv, when);
                 push(&v->sysctl, o, body, NULL);
         }
         return 0;
