@@ -23,6 +23,16 @@ check "fixture: x86_64" x86_64 "$(cat "$h/proc/sys/kernel/arch")"
 [ ! -e "$h/sys/kernel/mm/hugetext_enabled" ] && ok "fixture: no hugetext (facts.hugetext.enabled is null)" ||
         not_ok "fixture: has hugetext"
 
+# the facts the conditions read, as `facts` prints them: one line each
+run 0 "facts (text)" --root "$h" facts
+distinct=$(awk '!seen[$0]++' "$h/proc/cpuinfo" | wc -l)
+check "facts: cpuinfo as its first line, and how many distinct lines follow" \
+        "$(head -1 "$h/proc/cpuinfo") ... ($((distinct - 1)) more lines in --json)" \
+        "$(sed -n 's/^cpu\.cpuinfo  *//p' "$tmp/out")"
+check "facts: kernel.uname from the fixture's files" \
+        "Linux $(cat "$h/proc/sys/kernel/hostname") $(cat "$h/proc/sys/kernel/osrelease") $(cat "$h/proc/sys/kernel/version") x86_64" \
+        "$(sed -n 's/^kernel\.uname  *//p' "$tmp/out")"
+
 cat >"$P/cond.profile" <<'EOF'
 summary = "conditions";
 sysctl = {
