@@ -41,11 +41,15 @@ mariadb-server openjdk-17-jdk-headless"
 # The rest of .ci/run: valgrind (make check-valgrind), the package builds
 # (dpkg-buildpackage and lintian; rpmbuild is in rpm, and its debuginfo
 # packages need elfutils' eu-strip), the benchmarks'
-# strace and gnuplot. The real-boot test's qemu and image tools come from
-# tests/boot/deps.sh, which --ci runs too.
+# strace and gnuplot; tuned, whose profiles (/usr/lib/tuned, read in place)
+# tests/integration/tuned-format.sh and test-format-tuned parse (not in
+# --test: the package enables a daemon that tunes the host at its next
+# boot; without it those checks skip). The real-boot test's qemu and image
+# tools come from tests/boot/deps.sh, which --ci runs too.
 DEB_CI="valgrind
 dpkg-dev debhelper lintian elfutils
-strace gnuplot-nox"
+strace gnuplot-nox
+tuned"
 
 # The same sets for dnf. On RHEL/Oracle Linux libconfig-devel is in CRB
 # (EL9; PowerTools/CodeReady on EL8) and libcmocka-devel, jq, mandoc,
@@ -58,7 +62,7 @@ mandoc groff bash-completion python3 python3-pyyaml
 cloud-init ansible-core
 rpm-build rpmlint
 mariadb-server java-17-openjdk-devel"
-RPM_CI="valgrind strace gnuplot"
+RPM_CI="valgrind strace gnuplot tuned"
 
 set_name=test mode=install
 for arg in "$@"; do
