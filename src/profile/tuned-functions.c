@@ -103,28 +103,66 @@ static int digit_value(char c, int base) {
         return v < base ? v : -1;
 }
 
+/* The zeros of Unicode's decimal digits (category Nd, Unicode 14 as
+ * Python 3.11 has it; each block runs 0-9), which int() reads as well. */
+static const uint32_t unicode_zeros[] = {
+        0x660,   0x6f0,   0x7c0,   0x966,   0x9e6,   0xa66,   0xae6,   0xb66,   0xbe6,   0xc66,   0xce6,
+        0xd66,   0xde6,   0xe50,   0xed0,   0xf20,   0x1040,  0x1090,  0x17e0,  0x1810,  0x1946,  0x19d0,
+        0x1a80,  0x1a90,  0x1b50,  0x1bb0,  0x1c40,  0x1c50,  0xa620,  0xa8d0,  0xa900,  0xa9d0,  0xa9f0,
+        0xaa50,  0xabf0,  0xff10,  0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450,
+        0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0,
+        0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+};
+
+/* The code point of the UTF-8 sequence at s (*len its length), or -1. */
+static int32_t utf8_decode(const char *s, size_t n, size_t *len) {
+        const unsigned char *u = (const unsigned char *)s;
+        size_t l = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 0;
+        if (!l || l > n)
+                return -1;
+        int32_t cp = u[0] & (0x7f >> l);
+        for (size_t i = 1; i < l; i++) {
+                if ((u[i] & 0xc0) != 0x80)
+                        return -1;
+                cp = cp << 6 | (u[i] & 0x3f);
+        }
+        *len = l;
+        return cp;
+}
+
 /* Python's int(s, base) for base 10 and 16: 0 with *digits (lower case,
- * no leading zeros, "0" for zero) and *neg; -EINVAL where Python raises
- * ValueError; -EDOM for a non-ASCII character (Python reads other
- * scripts' digits, this does not). */
-static int py_int(const char *s, size_t n, int base, bool *neg, char **digits) {
+ * no leading zeros, "0" for zero) and *neg, or -EINVAL where Python
+ * raises ValueError. Like CPython, other scripts' decimal digits become
+ * ASCII ones and Unicode whitespace a space first. */
+static int py_int(const char *in, size_t in_n, int base, bool *neg, char **digits) {
+        _cleanup_free_ char *ascii = xmalloc(in_n + 1);
+        size_t n = 0;
+        for (size_t i = 0; i < in_n;) {
+                if ((unsigned char)in[i] < 0x80) {
+                        ascii[n++] = in[i++];
+                        continue;
+                }
+                size_t sp = space_at_start(in + i, in_n - i), len = 1;
+                if (sp) {
+                        ascii[n++] = ' ';
+                        i += sp;
+                        continue;
+                }
+                int32_t cp = utf8_decode(in + i, in_n - i, &len);
+                char c = '?';
+                for (size_t z = 0; cp >= 0 && z < ELEMENTSOF(unicode_zeros); z++)
+                        if ((uint32_t)cp >= unicode_zeros[z] && (uint32_t)cp <= unicode_zeros[z] + 9)
+                                c = (char)('0' + (cp - (int32_t)unicode_zeros[z]));
+                ascii[n++] = c;
+                i += len;
+        }
+        const char *s = ascii;
         py_strip(&s, &n);
         *neg = false;
         if (n && (*s == '+' || *s == '-')) {
                 *neg = *s == '-';
                 s++, n--;
         }
-        /* other scripts' digits only where nothing else makes it junk */
-        bool non_ascii = false, junk = false;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char ch = (unsigned char)s[i];
-                if (ch >= 0x80)
-                        non_ascii = true;
-                else if (ch != '_' && !(base == 16 && (ch == 'x' || ch == 'X')) && digit_value((char)ch, base) < 0)
-                        junk = true;
-        }
-        if (non_ascii)
-                return junk ? -EINVAL : -EDOM;
         bool prefix = false;
         if (base == 16 && n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
                 s += 2, n -= 2;
@@ -166,10 +204,6 @@ static uint64_t digits_u64_saturated(const char *d) {
         return v;
 }
 
-static int non_ascii_number(fn_ctx *c, const char *s) {
-        return fail(c, -EINVAL, "%s: '%s': a number with non-ASCII characters (hosttune reads ASCII digits only)", c->name, s);
-}
-
 /* ---- tuned.utils.commands' cpulists ---- */
 
 /* hex2cpulist's int(mask, 16) into *set: -EINVAL for junk. */
@@ -177,8 +211,6 @@ static int hex_into(fn_ctx *c, const char *mask, cpuset *set) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(mask, strlen(mask), 16, &neg, &digits);
-        if (r == -EDOM)
-                return non_ascii_number(c, mask);
         if (r < 0)
                 return fail(c, -EINVAL, "%s: invalid hexadecimal mask '%s'", c->name, mask);
         if (neg)
@@ -203,10 +235,6 @@ static int cpu_number(fn_ctx *c, const char *s, size_t n, uint64_t *ret) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(s, n, 10, &neg, &digits);
-        if (r == -EDOM) {
-                _cleanup_free_ char *t = xstrndup(s, n);
-                return non_ascii_number(c, t);
-        }
         if (r < 0)
                 return 1;
         *ret = neg ? 0 : digits_u64_saturated(digits); /* no '-' reaches here: it splits ranges */
@@ -416,8 +444,6 @@ static int fn_kb2s(fn_ctx *c, char **args, size_t n, char **ret) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(args[0], strlen(args[0]), 10, &neg, &digits);
-        if (r == -EDOM)
-                return non_ascii_number(c, args[0]);
         if (r < 0)
                 return 0; /* ValueError: None */
         /* str(int(x) * 2), as long as the digits go */
@@ -443,8 +469,6 @@ static int fn_s2kb(fn_ctx *c, char **args, size_t n, char **ret) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(args[0], strlen(args[0]), 10, &neg, &digits);
-        if (r == -EDOM)
-                return non_ascii_number(c, args[0]);
         if (r < 0)
                 return 0;
         /* int(round(int(x) / 2)): the exact half, correctly rounded to a

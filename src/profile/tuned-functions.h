@@ -52,8 +52,11 @@
  * -ENOTSUP: exec (runs a program), check_net_queue_count without a
  * number (runs nproc: the daemon's CPU affinity), calc_isolated_cores
  * (each CPU's package from /sys/devices/system/cpu/cpu*\/topology), and
- * the functions above whose facts are missing. CPU numbers above 8191
- * (Linux's largest NR_CPUS) and results over 1 MiB are -EINVAL. */
+ * the functions above whose facts are missing, and a regex POSIX cannot
+ * express. -EINVAL beyond tuned: CPU numbers above 8191 (Linux's largest
+ * NR_CPUS), a value over 1 MiB, more than 64 nested "${". Numbers are
+ * read as Python's int() reads them: whitespace, signs, underscores
+ * ("1_024"), and other scripts' decimal digits. */
 #pragma once
 #include <json-c/json.h>
 /* Expand every ${f:NAME:ARGS} in text as tuned's Functions.expand does

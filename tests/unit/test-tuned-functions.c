@@ -234,11 +234,14 @@ static void test_not_supported(void **state) {
         check(FACTS, "${f:regex_search_ternary:ab:a(?=b):T:F}", -ENOTSUP,
               "regex_search_ternary: the regular expression 'a(?=b)' uses Python syntax POSIX regular expressions "
               "lack (backreferences, lookaround, inline flags, ...)");
-        /* Python reads other scripts' digits (int("٣") is 3): refused, not misread */
-        check(FACTS, "${f:kb2s:\xd9\xa3}", -EINVAL,
-              "kb2s: '\xd9\xa3': a number with non-ASCII characters (hosttune reads ASCII digits only)");
-        /* ... but junk stays junk (tuned: ValueError, the call stays) */
+        /* int() reads every script's decimal digits, as Python does */
+        check(FACTS, "${f:kb2s:\xd9\xa3}", 0, "6");
+        check(FACTS, "${f:cpulist_unpack:1,\xd9\xa3-\xf0\x9d\x9f\x93}", 0, "1,3,4,5");
+        check(FACTS, "${f:hex2cpulist:\xd9\xa3" "f}", 0, "0,1,2,3,4,5");
+        check(FACTS, "${f:s2kb: \xd9\xa1\xd9\xa5 }", 0, "8");
+        /* ... and other letters are junk (tuned: ValueError, the call stays) */
         check(FACTS, "${f:kb2s:x\xd9\xa3}", 0, "${f:kb2s:x\xd9\xa3}");
+        check(FACTS, "${f:kb2s:\xef\xbc\x91\xe2\x85\xa0}", 0, "${f:kb2s:\xef\xbc\x91\xe2\x85\xa0}");
         /* Unicode whitespace is whitespace to str.strip() and int() */
         check(FACTS, "${f:kb2s:\xc2\xa0" "21\xe3\x80\x80}", 0, "42");
 }
