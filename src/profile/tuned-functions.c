@@ -534,36 +534,137 @@ static int fn_cpulist2hex(fn_ctx *c, char **args, size_t n, char **ret) {
         return 0;
 }
 
-/* commands.cpulist_invert: the online CPUs outside the list (tuned
- * reads /sys/devices/system/cpu/online after unpacking the list). */
-static int invert(fn_ctx *c, char **args, size_t n, cpuset *ret) {
-        cpuset s;
-        int r = unpack_args(c, args, n, ",,", &s);
-        if (r < 0)
-                return r;
-        r = facts_cpus(c, "online", ret);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < ELEMENTSOF(s.bits); i++)
-                ret->bits[i] &= ~s.bits[i];
-        return 0;
+/* cpulist_invert prints list(set(online) - set(cpus)): the order of a
+ * CPython set's hash table, where an int is its own hash. This is
+ * CPython 3.7-3.12's Objects/setobject.c, cut down to small ints without
+ * deletions: set_add_entry and set_insert_clean's probing (9 linear
+ * probes, then perturbation), set_table_resize's growth, and
+ * set_difference's two ways (a copy of so when it is over 4 times the
+ * other, else a new set filled in so's order). */
+#define PYSET_EMPTY (-1)
+#define PYSET_LINEAR_PROBES 9
+#define PYSET_PERTURB_SHIFT 5
+
+typedef struct {
+        int32_t *table;
+        size_t mask, fill;
+} pyset;
+
+static void pyset_alloc(pyset *s, size_t size) {
+        s->table = xmalloc(size * sizeof(*s->table));
+        for (size_t i = 0; i < size; i++)
+                s->table[i] = PYSET_EMPTY;
+        s->mask = size - 1;
+        s->fill = 0;
+}
+
+static void pyset_insert_clean(int32_t *table, size_t mask, int32_t key) {
+        size_t perturb = (size_t)key, i = (size_t)key & mask;
+        for (;;) {
+                size_t e = i;
+                if (table[e] == PYSET_EMPTY)
+                        goto found;
+                if (i + PYSET_LINEAR_PROBES <= mask)
+                        for (int j = 0; j < PYSET_LINEAR_PROBES; j++)
+                                if (table[++e] == PYSET_EMPTY)
+                                        goto found;
+                perturb >>= PYSET_PERTURB_SHIFT;
+                i = (i * 5 + 1 + perturb) & mask;
+                continue;
+        found:
+                table[e] = key;
+                return;
+        }
+}
+
+/* set_table_resize: the smallest power of two above minused, at least 8,
+ * the entries moved over in table order. */
+static void pyset_resize(pyset *s, size_t minused) {
+        size_t size = 8;
+        while (size <= minused)
+                size <<= 1;
+        int32_t *old = s->table;
+        size_t old_mask = s->mask, fill = s->fill;
+        pyset_alloc(s, size);
+        for (size_t i = 0; i <= old_mask; i++)
+                if (old[i] != PYSET_EMPTY)
+                        pyset_insert_clean(s->table, s->mask, old[i]);
+        s->fill = fill;
+        free(old);
+}
+
+/* set_add_entry of a key not yet in s. */
+static void pyset_add(pyset *s, int32_t key) {
+        pyset_insert_clean(s->table, s->mask, key); /* no dummies: the same probe sequence */
+        s->fill++;
+        if (s->fill * 5 >= s->mask * 3)
+                pyset_resize(s, s->fill > 50000 ? s->fill * 2 : s->fill * 4);
+}
+
+static char *python_set_difference(const cpuset *online, const cpuset *cpus) {
+        pyset so, result;
+        size_t n_online = 0, n_cpus = 0;
+        pyset_alloc(&so, 8);
+        for (size_t cpu = 0; cpu < CPU_MAX; cpu++) {
+                if (cpuset_has(online, cpu)) {
+                        pyset_add(&so, (int32_t)cpu); /* set(list): one add at a time */
+                        n_online++;
+                }
+                n_cpus += cpuset_has(cpus, cpu);
+        }
+        pyset_alloc(&result, 8);
+        if ((n_online >> 2) > n_cpus) {
+                /* set_copy: set_merge sizes the table once, then copies so's
+                 * table as it is when the sizes agree, else re-inserts */
+                if (n_online * 5 >= result.mask * 3)
+                        pyset_resize(&result, n_online * 2);
+                if (result.mask == so.mask)
+                        memcpy(result.table, so.table, (so.mask + 1) * sizeof(*so.table));
+                else
+                        for (size_t i = 0; i <= so.mask; i++)
+                                if (so.table[i] != PYSET_EMPTY)
+                                        pyset_insert_clean(result.table, result.mask, so.table[i]);
+                /* then set_difference_update leaves dummies: skipped below */
+        } else
+                for (size_t i = 0; i <= so.mask; i++)
+                        if (so.table[i] != PYSET_EMPTY && !cpuset_has(cpus, (size_t)so.table[i]))
+                                pyset_add(&result, so.table[i]);
+        strbuf b = {0};
+        strbuf_append(&b, "");
+        for (size_t i = 0; i <= result.mask; i++) {
+                int32_t k = result.table[i];
+                if (k != PYSET_EMPTY && !cpuset_has(cpus, (size_t)k))
+                        strbuf_appendf(&b, "%s%" PRId32, b.len ? "," : "", k);
+        }
+        free(so.table);
+        free(result.table);
+        return strbuf_steal(&b);
+}
+
+/* commands.cpulist_invert's two sets: the list, then the online CPUs
+ * (tuned reads /sys/devices/system/cpu/online after unpacking). */
+static int invert_sets(fn_ctx *c, char **args, size_t n, cpuset *cpus, cpuset *online) {
+        int r = unpack_args(c, args, n, ",,", cpus);
+        return r < 0 ? r : facts_cpus(c, "online", online);
 }
 
 static int fn_cpulist_invert(fn_ctx *c, char **args, size_t n, char **ret) {
-        cpuset s;
-        int r = invert(c, args, n, &s);
+        cpuset cpus, online;
+        int r = invert_sets(c, args, n, &cpus, &online);
         if (r < 0)
                 return r;
-        *ret = cpuset_list(&s, "");
+        *ret = python_set_difference(&online, &cpus);
         return 0;
 }
 
 static int fn_cpulist2hex_invert(fn_ctx *c, char **args, size_t n, char **ret) {
-        cpuset s;
-        int r = invert(c, args, n, &s);
+        cpuset cpus, online;
+        int r = invert_sets(c, args, n, &cpus, &online);
         if (r < 0)
                 return r;
-        *ret = cpuset_hex(&s);
+        for (size_t i = 0; i < ELEMENTSOF(online.bits); i++)
+                online.bits[i] &= ~cpus.bits[i];
+        *ret = cpuset_hex(&online);
         return 0;
 }
 

@@ -22,10 +22,9 @@
  *   kb2s, s2kb       KiB to 512-byte sectors and back (s2kb rounds half
  *                    to even through a float, as tuned's round(n / 2))
  *   cpulist_unpack   "0-2,5" → "0,1,2,5";  cpulist_pack: → "0-2,5"
- *   cpulist_invert   the online CPUs (facts cpu.online) not in the list;
- *                    ascending here, where tuned prints a Python set's
- *                    order (the same but for sparse lists: online "2,9",
- *                    invert "0" gives tuned's "9,2", here "2,9")
+ *   cpulist_invert   the online CPUs (facts cpu.online) not in the list,
+ *                    in tuned's order: a CPython set's (online "2,9",
+ *                    invert "0" gives "9,2"; ascending for dense lists)
  *   cpulist2hex      the mask in comma-separated 32-bit groups
  *                    ("00000001,00000003"); cpulist2hex_invert: of the
  *                    inverted list; hex2cpulist: a mask to a list

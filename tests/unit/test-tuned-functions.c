@@ -185,9 +185,14 @@ static void test_facts(void **state) {
         check("{\"hypervisor\":null,\"container\":null}", call, -ENOTSUP,
               "virt_check: tuned asks virt-what whether this is a virtual machine; the facts do not say (no hypervisor)");
 
-        /* tuned prints cpulist_invert in a Python set's order: "9,2" for
-         * online "2,9"; hosttune ascending */
-        check("{\"cpu\":{\"online\":\"2,9\"}}", "${f:cpulist_invert:0}", 0, "2,9");
+        /* tuned prints cpulist_invert in a CPython set's order (tuned's
+         * own values, online and list as given) */
+        check("{\"cpu\":{\"online\":\"2,9\"}}", "${f:cpulist_invert:0}", 0, "9,2");
+        check("{\"cpu\":{\"online\":\"0,2-3,9,64-65\"}}", "${f:cpulist_invert:0,,1}", 0, "64,65,2,3,9");
+        check("{\"cpu\":{\"online\":\"0,2-3,9,64-65\"}}", "${f:cpulist_invert:63:3}", 0, "0,65,2,64,9");
+        check("{\"cpu\":{\"online\":\"393,676,1296,1405,1661,1786,1843,3264,4178,7622\"}}", "${f:cpulist_invert:1}", 0,
+              "3264,676,7622,393,1296,4178,1405,1843,1786,1661");
+        check("{\"cpu\":{\"online\":\"0-7\"}}", "${f:cpulist_invert:2,5}", 0, "0,1,3,4,6,7");
         check("{\"cpu\":{\"online\":\"0-3,8-11\"}}", "${f:cpulist_invert:1-2}", 0, "0,3,8,9,10,11");
         check("{\"cpu\":{\"online\":\"0-3,8-11\"}}", "${f:cpulist2hex_invert:1-2}", 0, "00000f09");
         check("{\"cpu\":{\"online\":\"0-3\",\"present\":\"0-7\"}}", "${f:cpulist_online:2-6}", 0, "2,3");
