@@ -189,10 +189,15 @@ static int translate_set(const char **pp, strbuf *out) {
                 strbuf_append(out, classes.data);
         if (member['['])
                 strbuf_append(out, "[");
-        if (member['^'])
-                strbuf_append(out, "^");
-        if (member['-'])
-                strbuf_append(out, "-");
+        bool caret_first = out->data[out->len - 1] == '[' && !member['['];
+        if (member['^'] && caret_first && member['-']) /* [-^], not the negation [^-] */
+                strbuf_append(out, "-^");
+        else {
+                if (member['^'])
+                        strbuf_append(out, "^");
+                if (member['-'])
+                        strbuf_append(out, "-");
+        }
         strbuf_append(out, "]");
 done:
         strbuf_done(&classes);

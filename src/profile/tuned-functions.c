@@ -103,28 +103,66 @@ static int digit_value(char c, int base) {
         return v < base ? v : -1;
 }
 
+/* The zeros of Unicode's decimal digits (category Nd, Unicode 14 as
+ * Python 3.11 has it; each block runs 0-9), which int() reads as well. */
+static const uint32_t unicode_zeros[] = {
+        0x660,   0x6f0,   0x7c0,   0x966,   0x9e6,   0xa66,   0xae6,   0xb66,   0xbe6,   0xc66,   0xce6,
+        0xd66,   0xde6,   0xe50,   0xed0,   0xf20,   0x1040,  0x1090,  0x17e0,  0x1810,  0x1946,  0x19d0,
+        0x1a80,  0x1a90,  0x1b50,  0x1bb0,  0x1c40,  0x1c50,  0xa620,  0xa8d0,  0xa900,  0xa9d0,  0xa9f0,
+        0xaa50,  0xabf0,  0xff10,  0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450,
+        0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0,
+        0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+};
+
+/* The code point of the UTF-8 sequence at s (*len its length), or -1. */
+static int32_t utf8_decode(const char *s, size_t n, size_t *len) {
+        const unsigned char *u = (const unsigned char *)s;
+        size_t l = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 0;
+        if (!l || l > n)
+                return -1;
+        int32_t cp = u[0] & (0x7f >> l);
+        for (size_t i = 1; i < l; i++) {
+                if ((u[i] & 0xc0) != 0x80)
+                        return -1;
+                cp = cp << 6 | (u[i] & 0x3f);
+        }
+        *len = l;
+        return cp;
+}
+
 /* Python's int(s, base) for base 10 and 16: 0 with *digits (lower case,
- * no leading zeros, "0" for zero) and *neg; -EINVAL where Python raises
- * ValueError; -EDOM for a non-ASCII character (Python reads other
- * scripts' digits, this does not). */
-static int py_int(const char *s, size_t n, int base, bool *neg, char **digits) {
+ * no leading zeros, "0" for zero) and *neg, or -EINVAL where Python
+ * raises ValueError. Like CPython, other scripts' decimal digits become
+ * ASCII ones and Unicode whitespace a space first. */
+static int py_int(const char *in, size_t in_n, int base, bool *neg, char **digits) {
+        _cleanup_free_ char *ascii = xmalloc(in_n + 1);
+        size_t n = 0;
+        for (size_t i = 0; i < in_n;) {
+                if ((unsigned char)in[i] < 0x80) {
+                        ascii[n++] = in[i++];
+                        continue;
+                }
+                size_t sp = space_at_start(in + i, in_n - i), len = 1;
+                if (sp) {
+                        ascii[n++] = ' ';
+                        i += sp;
+                        continue;
+                }
+                int32_t cp = utf8_decode(in + i, in_n - i, &len);
+                char c = '?';
+                for (size_t z = 0; cp >= 0 && z < ELEMENTSOF(unicode_zeros); z++)
+                        if ((uint32_t)cp >= unicode_zeros[z] && (uint32_t)cp <= unicode_zeros[z] + 9)
+                                c = (char)('0' + (cp - (int32_t)unicode_zeros[z]));
+                ascii[n++] = c;
+                i += len;
+        }
+        const char *s = ascii;
         py_strip(&s, &n);
         *neg = false;
         if (n && (*s == '+' || *s == '-')) {
                 *neg = *s == '-';
                 s++, n--;
         }
-        /* other scripts' digits only where nothing else makes it junk */
-        bool non_ascii = false, junk = false;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char ch = (unsigned char)s[i];
-                if (ch >= 0x80)
-                        non_ascii = true;
-                else if (ch != '_' && !(base == 16 && (ch == 'x' || ch == 'X')) && digit_value((char)ch, base) < 0)
-                        junk = true;
-        }
-        if (non_ascii)
-                return junk ? -EINVAL : -EDOM;
         bool prefix = false;
         if (base == 16 && n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
                 s += 2, n -= 2;
@@ -166,10 +204,6 @@ static uint64_t digits_u64_saturated(const char *d) {
         return v;
 }
 
-static int non_ascii_number(fn_ctx *c, const char *s) {
-        return fail(c, -EINVAL, "%s: '%s': a number with non-ASCII characters (hosttune reads ASCII digits only)", c->name, s);
-}
-
 /* ---- tuned.utils.commands' cpulists ---- */
 
 /* hex2cpulist's int(mask, 16) into *set: -EINVAL for junk. */
@@ -177,8 +211,6 @@ static int hex_into(fn_ctx *c, const char *mask, cpuset *set) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(mask, strlen(mask), 16, &neg, &digits);
-        if (r == -EDOM)
-                return non_ascii_number(c, mask);
         if (r < 0)
                 return fail(c, -EINVAL, "%s: invalid hexadecimal mask '%s'", c->name, mask);
         if (neg)
@@ -203,10 +235,6 @@ static int cpu_number(fn_ctx *c, const char *s, size_t n, uint64_t *ret) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(s, n, 10, &neg, &digits);
-        if (r == -EDOM) {
-                _cleanup_free_ char *t = xstrndup(s, n);
-                return non_ascii_number(c, t);
-        }
         if (r < 0)
                 return 1;
         *ret = neg ? 0 : digits_u64_saturated(digits); /* no '-' reaches here: it splits ranges */
@@ -416,8 +444,6 @@ static int fn_kb2s(fn_ctx *c, char **args, size_t n, char **ret) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(args[0], strlen(args[0]), 10, &neg, &digits);
-        if (r == -EDOM)
-                return non_ascii_number(c, args[0]);
         if (r < 0)
                 return 0; /* ValueError: None */
         /* str(int(x) * 2), as long as the digits go */
@@ -443,8 +469,6 @@ static int fn_s2kb(fn_ctx *c, char **args, size_t n, char **ret) {
         _cleanup_free_ char *digits = NULL;
         bool neg;
         int r = py_int(args[0], strlen(args[0]), 10, &neg, &digits);
-        if (r == -EDOM)
-                return non_ascii_number(c, args[0]);
         if (r < 0)
                 return 0;
         /* int(round(int(x) / 2)): the exact half, correctly rounded to a
@@ -510,36 +534,137 @@ static int fn_cpulist2hex(fn_ctx *c, char **args, size_t n, char **ret) {
         return 0;
 }
 
-/* commands.cpulist_invert: the online CPUs outside the list (tuned
- * reads /sys/devices/system/cpu/online after unpacking the list). */
-static int invert(fn_ctx *c, char **args, size_t n, cpuset *ret) {
-        cpuset s;
-        int r = unpack_args(c, args, n, ",,", &s);
-        if (r < 0)
-                return r;
-        r = facts_cpus(c, "online", ret);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < ELEMENTSOF(s.bits); i++)
-                ret->bits[i] &= ~s.bits[i];
-        return 0;
+/* cpulist_invert prints list(set(online) - set(cpus)): the order of a
+ * CPython set's hash table, where an int is its own hash. This is
+ * CPython 3.7-3.12's Objects/setobject.c, cut down to small ints without
+ * deletions: set_add_entry and set_insert_clean's probing (9 linear
+ * probes, then perturbation), set_table_resize's growth, and
+ * set_difference's two ways (a copy of so when it is over 4 times the
+ * other, else a new set filled in so's order). */
+#define PYSET_EMPTY (-1)
+#define PYSET_LINEAR_PROBES 9
+#define PYSET_PERTURB_SHIFT 5
+
+typedef struct {
+        int32_t *table;
+        size_t mask, fill;
+} pyset;
+
+static void pyset_alloc(pyset *s, size_t size) {
+        s->table = xmalloc(size * sizeof(*s->table));
+        for (size_t i = 0; i < size; i++)
+                s->table[i] = PYSET_EMPTY;
+        s->mask = size - 1;
+        s->fill = 0;
+}
+
+static void pyset_insert_clean(int32_t *table, size_t mask, int32_t key) {
+        size_t perturb = (size_t)key, i = (size_t)key & mask;
+        for (;;) {
+                size_t e = i;
+                if (table[e] == PYSET_EMPTY)
+                        goto found;
+                if (i + PYSET_LINEAR_PROBES <= mask)
+                        for (int j = 0; j < PYSET_LINEAR_PROBES; j++)
+                                if (table[++e] == PYSET_EMPTY)
+                                        goto found;
+                perturb >>= PYSET_PERTURB_SHIFT;
+                i = (i * 5 + 1 + perturb) & mask;
+                continue;
+        found:
+                table[e] = key;
+                return;
+        }
+}
+
+/* set_table_resize: the smallest power of two above minused, at least 8,
+ * the entries moved over in table order. */
+static void pyset_resize(pyset *s, size_t minused) {
+        size_t size = 8;
+        while (size <= minused)
+                size <<= 1;
+        int32_t *old = s->table;
+        size_t old_mask = s->mask, fill = s->fill;
+        pyset_alloc(s, size);
+        for (size_t i = 0; i <= old_mask; i++)
+                if (old[i] != PYSET_EMPTY)
+                        pyset_insert_clean(s->table, s->mask, old[i]);
+        s->fill = fill;
+        free(old);
+}
+
+/* set_add_entry of a key not yet in s. */
+static void pyset_add(pyset *s, int32_t key) {
+        pyset_insert_clean(s->table, s->mask, key); /* no dummies: the same probe sequence */
+        s->fill++;
+        if (s->fill * 5 >= s->mask * 3)
+                pyset_resize(s, s->fill > 50000 ? s->fill * 2 : s->fill * 4);
+}
+
+static char *python_set_difference(const cpuset *online, const cpuset *cpus) {
+        pyset so, result;
+        size_t n_online = 0, n_cpus = 0;
+        pyset_alloc(&so, 8);
+        for (size_t cpu = 0; cpu < CPU_MAX; cpu++) {
+                if (cpuset_has(online, cpu)) {
+                        pyset_add(&so, (int32_t)cpu); /* set(list): one add at a time */
+                        n_online++;
+                }
+                n_cpus += cpuset_has(cpus, cpu);
+        }
+        pyset_alloc(&result, 8);
+        if ((n_online >> 2) > n_cpus) {
+                /* set_copy: set_merge sizes the table once, then copies so's
+                 * table as it is when the sizes agree, else re-inserts */
+                if (n_online * 5 >= result.mask * 3)
+                        pyset_resize(&result, n_online * 2);
+                if (result.mask == so.mask)
+                        memcpy(result.table, so.table, (so.mask + 1) * sizeof(*so.table));
+                else
+                        for (size_t i = 0; i <= so.mask; i++)
+                                if (so.table[i] != PYSET_EMPTY)
+                                        pyset_insert_clean(result.table, result.mask, so.table[i]);
+                /* then set_difference_update leaves dummies: skipped below */
+        } else
+                for (size_t i = 0; i <= so.mask; i++)
+                        if (so.table[i] != PYSET_EMPTY && !cpuset_has(cpus, (size_t)so.table[i]))
+                                pyset_add(&result, so.table[i]);
+        strbuf b = {0};
+        strbuf_append(&b, "");
+        for (size_t i = 0; i <= result.mask; i++) {
+                int32_t k = result.table[i];
+                if (k != PYSET_EMPTY && !cpuset_has(cpus, (size_t)k))
+                        strbuf_appendf(&b, "%s%" PRId32, b.len ? "," : "", k);
+        }
+        free(so.table);
+        free(result.table);
+        return strbuf_steal(&b);
+}
+
+/* commands.cpulist_invert's two sets: the list, then the online CPUs
+ * (tuned reads /sys/devices/system/cpu/online after unpacking). */
+static int invert_sets(fn_ctx *c, char **args, size_t n, cpuset *cpus, cpuset *online) {
+        int r = unpack_args(c, args, n, ",,", cpus);
+        return r < 0 ? r : facts_cpus(c, "online", online);
 }
 
 static int fn_cpulist_invert(fn_ctx *c, char **args, size_t n, char **ret) {
-        cpuset s;
-        int r = invert(c, args, n, &s);
+        cpuset cpus, online;
+        int r = invert_sets(c, args, n, &cpus, &online);
         if (r < 0)
                 return r;
-        *ret = cpuset_list(&s, "");
+        *ret = python_set_difference(&online, &cpus);
         return 0;
 }
 
 static int fn_cpulist2hex_invert(fn_ctx *c, char **args, size_t n, char **ret) {
-        cpuset s;
-        int r = invert(c, args, n, &s);
+        cpuset cpus, online;
+        int r = invert_sets(c, args, n, &cpus, &online);
         if (r < 0)
                 return r;
-        *ret = cpuset_hex(&s);
+        for (size_t i = 0; i < ELEMENTSOF(online.bits); i++)
+                online.bits[i] &= ~cpus.bits[i];
+        *ret = cpuset_hex(&online);
         return 0;
 }
 

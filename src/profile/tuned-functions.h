@@ -22,10 +22,9 @@
  *   kb2s, s2kb       KiB to 512-byte sectors and back (s2kb rounds half
  *                    to even through a float, as tuned's round(n / 2))
  *   cpulist_unpack   "0-2,5" → "0,1,2,5";  cpulist_pack: → "0-2,5"
- *   cpulist_invert   the online CPUs (facts cpu.online) not in the list;
- *                    ascending here, where tuned prints a Python set's
- *                    order (the same but for sparse lists: online "2,9",
- *                    invert "0" gives tuned's "9,2", here "2,9")
+ *   cpulist_invert   the online CPUs (facts cpu.online) not in the list,
+ *                    in tuned's order: a CPython set's (online "2,9",
+ *                    invert "0" gives "9,2"; ascending for dense lists)
  *   cpulist2hex      the mask in comma-separated 32-bit groups
  *                    ("00000001,00000003"); cpulist2hex_invert: of the
  *                    inverted list; hex2cpulist: a mask to a list
@@ -52,8 +51,11 @@
  * -ENOTSUP: exec (runs a program), check_net_queue_count without a
  * number (runs nproc: the daemon's CPU affinity), calc_isolated_cores
  * (each CPU's package from /sys/devices/system/cpu/cpu*\/topology), and
- * the functions above whose facts are missing. CPU numbers above 8191
- * (Linux's largest NR_CPUS) and results over 1 MiB are -EINVAL. */
+ * the functions above whose facts are missing, and a regex POSIX cannot
+ * express. -EINVAL beyond tuned: CPU numbers above 8191 (Linux's largest
+ * NR_CPUS), a value over 1 MiB, more than 64 nested "${". Numbers are
+ * read as Python's int() reads them: whitespace, signs, underscores
+ * ("1_024"), and other scripts' decimal digits. */
 #pragma once
 #include <json-c/json.h>
 /* Expand every ${f:NAME:ARGS} in text as tuned's Functions.expand does
