@@ -26,6 +26,8 @@ enum {
         OPT_FACTS,
         OPT_VERSION,
         OPT_INTERVAL,
+        OPT_TUNED_PATH,
+        OPT_OUTPUT,
 };
 
 /* Which command-specific options a command takes. */
@@ -34,6 +36,7 @@ enum {
         TAKES_DRY_RUN = 1 << 1,
         TAKES_BOOT = 1 << 2,
         TAKES_INTERVAL = 1 << 3,
+        TAKES_OUTPUT = 1 << 4,
 };
 
 typedef struct {
@@ -66,6 +69,8 @@ static const command commands[] = {
          "which shipped profile fits this host"},
         {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL, "status [--interval SECONDS]",
          "what the tuning does now: page tables, HugePages, paging"},
+        {"import", ht_cmd_import, 2, 2, TAKES_OUTPUT, "import tuned NAME|DIR [--output FILE]",
+         "a tuned profile as a hosttune profile, with what cannot carry over"},
 };
 
 static void usage(FILE *out) {
@@ -90,6 +95,7 @@ static void usage(FILE *out) {
                 "  --root DIR           operate on the host tree under DIR (image builds, tests)\n"
                 "  --profile-path DIR   look for profiles in DIR (repeatable; searched first)\n"
                 "  --rules-path DIR     look for rules in DIR (repeatable; searched first)\n"
+                "  --tuned-path DIR     tuned profiles (tuned:NAME) in DIR first (repeatable)\n"
                 "  --state-dir DIR      journal, backups and an image's lock (default\n"
                 "                       ROOT/var/lib/hosttune; DIR itself is not under ROOT)\n"
                 "  --live-root          the --root tree is the running system (its /proc\n"
@@ -99,6 +105,7 @@ static void usage(FILE *out) {
                 "  --boot               verify: boot-time mode, log to the journal\n"
                 "  --facts FILE         kernel facts for an offline image (from 'facts --json')\n"
                 "  --interval SECONDS   status: also paging rates over SECONDS\n"
+                "  --output FILE        import: write the profile to FILE (default: stdout)\n"
                 "  -j, --json           machine-readable output\n"
                 "  -q, --quiet          no warnings or progress, only results and errors\n"
                 "  --color=WHEN, --colour=WHEN\n"
@@ -149,12 +156,14 @@ int main(int argc, char **argv) {
                 {"boot", no_argument, NULL, OPT_BOOT},
                 {"facts", required_argument, NULL, OPT_FACTS},
                 {"interval", required_argument, NULL, OPT_INTERVAL},
+                {"tuned-path", required_argument, NULL, OPT_TUNED_PATH},
+                {"output", required_argument, NULL, OPT_OUTPUT},
                 {"help", no_argument, NULL, 'h'},
                 {"version", no_argument, NULL, OPT_VERSION},
                 {0},
         };
-        const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL;
-        _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL;
+        const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL, *output = NULL;
+        _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL, **tuned_path = NULL;
         bool json = false, quiet = false, dry_run = false, boot = false, live_root = false;
         unsigned used = 0, interval = 0;
 
@@ -170,6 +179,8 @@ int main(int argc, char **argv) {
                 case OPT_LIVE_ROOT: live_root = true; break;
                 case OPT_PROFILE_PATH: strv_push(&profile_path, optarg); break;
                 case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
+                case OPT_TUNED_PATH: strv_push(&tuned_path, optarg); break;
+                case OPT_OUTPUT: output = optarg; used |= TAKES_OUTPUT; break;
                 case 'j': json = true; break;
                 case 'q': quiet = true; break;
                 case OPT_COLOR: color = optarg; break;
@@ -210,12 +221,14 @@ int main(int argc, char **argv) {
                 return usage_error("'%s' needs %s", cmd->name, cmd->min_args == 1 ? "an argument" : "more arguments");
         if (nargs > cmd->max_args)
                 return usage_error("'%s' takes %s", cmd->name,
-                                   cmd->max_args == 0 ? "no arguments" : "at most one argument");
+                                   cmd->max_args == 0 ? "no arguments" :
+                                   cmd->max_args == 1 ? "at most one argument" : "at most two arguments");
         if (used & ~cmd->takes)
                 return usage_error("'%s' does not take %s", cmd->name,
                                    (used & ~cmd->takes & TAKES_SET) ? "--set" :
                                    (used & ~cmd->takes & TAKES_DRY_RUN) ? "--dry-run" :
-                                   (used & ~cmd->takes & TAKES_BOOT) ? "--boot" : "--interval");
+                                   (used & ~cmd->takes & TAKES_BOOT) ? "--boot" :
+                                   (used & ~cmd->takes & TAKES_OUTPUT) ? "--output" : "--interval");
 
         _cleanup_(ht_context_freep) ht_context *ctx = NULL;
         int r = ht_context_new(root, &ctx);
@@ -272,6 +285,7 @@ int main(int argc, char **argv) {
         ctx->rules_path_given = strv_length(rules_path) - strv_length(dflt_rules);
         ctx->profile_path = TAKE_PTR(profile_path);
         ctx->rules_path = TAKE_PTR(rules_path);
+        ctx->tuned_path = TAKE_PTR(tuned_path);
 
         ht_cmd_opts o = {
                 .ctx = ctx,
@@ -281,6 +295,7 @@ int main(int argc, char **argv) {
                 .boot = boot,
                 .facts_file = facts_file,
                 .interval = interval,
+                .output = output,
         };
         /* apply and rollback recover under the lock they hold throughout */
         if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run))

@@ -1246,7 +1246,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 
 static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const char *name,
                                bool remove, bool optional, bool required, const ht_spec *target,
-                               char **ret_error) {
+                               const char *when, char **ret_error) {
         const config_setting_t *l = config_setting_get_member(g, name);
         if (!l)
                 return 0;
@@ -1270,6 +1270,7 @@ static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const cha
                 e->has_optional = true;
                 e->required = required;
                 ht_spec_copy(&e->target, target);
+                e->when = when ? xstrdup(when) : NULL;
                 r = ht_cfg_spec(w, p->path, what, &e->key, ret_error);
                 if (r < 0)
                         return r;
@@ -1293,7 +1294,7 @@ static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const cha
 }
 
 static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **ret_error) {
-        static const char *const keys[] = {"add", "remove", "optional", "required", "target", NULL};
+        static const char *const keys[] = {"add", "remove", "optional", "required", "target", "when", NULL};
         int r = ht_cfg_check_members(g, keys, p->path, "cmdline", ret_error);
         if (r < 0)
                 return r;
@@ -1309,11 +1310,14 @@ static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **re
                 return -EINVAL;
         }
         ht_spec target = {0};
+        _cleanup_free_ char *when = NULL;
         r = ht_cfg_get_spec(g, "target", false, p->path, "cmdline", &target, ret_error);
         if (r >= 0)
-                r = parse_cmdline_words(p, g, "add", false, optional, required, &target, ret_error);
+                r = ht_cfg_get_when(g, p->path, "cmdline", &when, ret_error);
         if (r >= 0)
-                r = parse_cmdline_words(p, g, "remove", true, optional, required, &target, ret_error);
+                r = parse_cmdline_words(p, g, "add", false, optional, required, &target, when, ret_error);
+        if (r >= 0)
+                r = parse_cmdline_words(p, g, "remove", true, optional, required, &target, when, ret_error);
         ht_spec_done(&target);
         return r;
 }

@@ -334,7 +334,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
 }
 
 static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", NULL};
+        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", "when", NULL};
         int t = config_setting_type(s);
         if (t != CONFIG_TYPE_LIST) {
                 *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
@@ -361,6 +361,8 @@ static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **r
                                      ret_error);
                 if (r >= 0)
                         r = ht_cfg_get_bool(m, "at_least", p->path, what, &e->at_least, NULL, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_when(m, p->path, what, &e->when, ret_error);
                 if (r < 0)
                         return r;
         }

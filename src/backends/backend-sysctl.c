@@ -451,7 +451,7 @@ done:
 /* sysctl { vm { swappiness = 10; }; "kernel.sem" = "..."; } or a list of
  * { key = "..."; value = ...; optional = ...; bound = ...; }. */
 static int sysctl_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const list_keys[] = {"key", "value", "optional", "bound", NULL};
+        static const char *const list_keys[] = {"key", "value", "optional", "bound", "when", NULL};
         return ht_cfg_keyed_section(p, s, HT_BK_SYSCTL, '.', NULL, list_keys, ret_error);
 }
 

@@ -125,7 +125,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
 /* sysfs { kernel { mm { ... } } } below /sys, or a list of
  * { path = "/sys/..."; value = ...; optional = ...; }. */
 static int sysfs_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const list_keys[] = {"path", "value", "optional", NULL};
+        static const char *const list_keys[] = {"path", "value", "optional", "when", NULL};
         return ht_cfg_keyed_section(p, s, HT_BK_SYSFS, '/', "/sys", list_keys, ret_error);
 }
 

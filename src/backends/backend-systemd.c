@@ -440,7 +440,7 @@ static int systemd_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 /* systemd { logind { RemoveIPC = false; }; system { ... }; }, or a list
  * of { key = "logind.RemoveIPC"; value = ...; optional = ...; }. */
 static int systemd_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const list_keys[] = {"key", "value", "optional", NULL};
+        static const char *const list_keys[] = {"key", "value", "optional", "when", NULL};
         return ht_cfg_keyed_section(p, s, HT_BK_SYSTEMD, '.', NULL, list_keys, ret_error);
 }
 

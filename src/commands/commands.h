@@ -26,6 +26,7 @@ typedef struct {
         bool boot;          /* verify --boot */
         const char *facts_file;  /* --facts FILE (offline images) */
         unsigned interval;  /* status --interval SECONDS (0: none) */
+        const char *output; /* import --output FILE (NULL: stdout) */
 } ht_cmd_opts;
 
 int ht_cmd_facts(const ht_cmd_opts *o);
@@ -38,6 +39,7 @@ int ht_cmd_rollback(const ht_cmd_opts *o);
 int ht_cmd_history(const ht_cmd_opts *o);
 int ht_cmd_recommend(const ht_cmd_opts *o);
 int ht_cmd_status(const ht_cmd_opts *o);
+int ht_cmd_import(const ht_cmd_opts *o);
 
 /* Report an error the way every command does: "hosttune: MESSAGE" on
  * stderr (also under --json, where stdout stays machine-readable). */

@@ -59,6 +59,7 @@ void ht_context_free(ht_context *c) {
         free(c->memo_image_why);
         strv_free(c->profile_path);
         strv_free(c->rules_path);
+        strv_free(c->tuned_path);
         free(c->facts_file);
         free(c);
 }
@@ -146,6 +147,10 @@ bool ht_context_root_live(const ht_context *c) {
 
 const char *ht_context_image_why(const ht_context *c) {
         return ht_context_root_live(c) ? NULL : c->memo_image_why;
+}
+
+bool ht_context_kernel_is_ours(const ht_context *c) {
+        return ht_context_root_live(c) && fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC;
 }
 
 /* In an image with the build machine's /proc or /sys mounted in, that

@@ -29,6 +29,7 @@ typedef struct ht_context {
         bool lock_in_state_dir;
         char **profile_path; /* real directories, searched in order */
         char **rules_path;
+        char **tuned_path;   /* --tuned-path: real directories searched before the host's tuned dirs */
         /* how many of rules_path's first directories the user named
          * (--rules-path): each must hold rules files */
         size_t rules_path_given;
@@ -64,6 +65,10 @@ bool ht_context_root_live(const ht_context *c);
 /* For an image with a kernel's /proc or /sys mounted in: what showed it
  * (for the warning); NULL otherwise. */
 const char *ht_context_image_why(const ht_context *c);
+/* Whether the tree is a running system whose /proc is a real procfs, so
+ * the kernel behind it is the one hosttune runs on (uname(2) tells of it);
+ * false for fixture trees, whose /proc is plain files, and images. */
+bool ht_context_kernel_is_ours(const ht_context *c);
 
 /* Check that path is an absolute host path with no "..", no empty or
  * control-character components and a sane length. 0 or -EINVAL. */

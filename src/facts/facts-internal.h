@@ -41,6 +41,13 @@ void ht_facts_parse_os_release(ht_facts *f, const char *buf, size_t len, const c
 int ht_parse_release_file(const char *name, const char *buf, char **ret_id, char **ret_version,
                           char **ret_pretty);
 void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char *where);
+/* The text of cpuinfo with each distinct line kept once, in order of first
+ * appearance, joined with "\n" (facts.cpu.cpuinfo). */
+char *ht_cpuinfo_distinct_lines(const char *buf);
+/* The machine (uname -m) a kernel release's name gives ("...el8.x86_64",
+ * "6.1.0-18-amd64"), or the architecture a kernel config sets; NULL: none. */
+const char *ht_release_machine(const char *release);
+const char *ht_kernel_config_machine(const char *config);
 /* Map DMI vendor/product strings to a hypervisor name, NULL for none known. */
 const char *ht_hypervisor_from_dmi(const char *sys_vendor, const char *product_name,
                                    const char *bios_vendor);

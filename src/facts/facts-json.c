@@ -45,6 +45,8 @@ static void add(json_object *o, const char *key, json_object *v) {
 static json_object *kernel_json(const ht_facts *f) {
         json_object *o = json_object_new_object();
         add(o, "release", j_str(f->kernel_release));
+        add(o, "uname", j_str(f->kernel_uname));
+        add(o, "machine", j_str(f->kernel_machine));
         add(o, "cmdline", j_str(f->kernel_cmdline));
         add(o, "xen", f->kernel_release || f->xen_type ? j_bool(f->kernel_xen) : NULL);
         return o;
@@ -71,6 +73,9 @@ static json_object *cpu_json(const ht_facts *f) {
         json_object *o = json_object_new_object();
         add(o, "count", f->cpu_count ? json_object_new_int64(f->cpu_count) : NULL);
         add(o, "flags", j_strv(f->cpu_flags));
+        add(o, "online", j_str(f->cpu_online));
+        add(o, "present", j_str(f->cpu_present));
+        add(o, "cpuinfo", j_str(f->cpu_cpuinfo));
         return o;
 }
 

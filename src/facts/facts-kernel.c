@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "facts-internal.h"
 #include "facts.h"
@@ -191,6 +192,91 @@ int ht_parse_release_file(const char *name, const char *buf, char **ret_id, char
         return 0;
 }
 
+const char *ht_release_machine(const char *release) {
+        /* RPM kernels end in their package's architecture, Debian's in
+         * their flavour (linux-image-6.1.0-18-amd64, -cloud-amd64, -rt-arm64) */
+        static const struct {
+                const char *suffix, *machine;
+        } names[] = {
+                {".x86_64", "x86_64"},   {".aarch64", "aarch64"},    {".ppc64le", "ppc64le"},
+                {".s390x", "s390x"},     {".i686", "i686"},          {"-amd64", "x86_64"},
+                {"-arm64", "aarch64"},   {"-686", "i686"},           {"-686-pae", "i686"},
+                {"-powerpc64le", "ppc64le"}, {"-s390x", "s390x"},    {"-armmp", "armv7l"},
+                {"-armmp-lpae", "armv7l"},
+        };
+        for (size_t i = 0; release && i < ELEMENTSOF(names); i++)
+                if (endswith(release, names[i].suffix))
+                        return names[i].machine;
+        return NULL;
+}
+
+const char *ht_kernel_config_machine(const char *config) {
+        /* the architecture symbols of arch/x86/Kconfig and arch/arm64/Kconfig */
+        static const struct {
+                const char *line, *machine;
+        } names[] = {
+                {"CONFIG_X86_64=y", "x86_64"}, {"CONFIG_ARM64=y", "aarch64"},
+                {"CONFIG_X86_32=y", "i686"},
+        };
+        for (const char *l = config; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
+                size_t n = strcspn(l, "\n");
+                for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                        if (n == strlen(names[i].line) && memcmp(l, names[i].line, n) == 0)
+                                return names[i].machine;
+        }
+        return NULL;
+}
+
+/* A part of uname for a tree: its /proc/sys/kernel file, one line with no
+ * control characters (the version has spaces, the others none). */
+static char *uname_part(const ht_context *c, ht_facts *f, const char *path, bool spaces) {
+        char *s = NULL;
+        if (ht_facts_read_line(c, f, path, false, &s) < 0)
+                return NULL;
+        if (!*s || (!spaces && strchr(s, ' '))) {
+                _cleanup_free_ char *d = ht_display_path(c, path);
+                ht_facts_warn(f, "%s: \"%s\" is not what the kernel prints there, ignored", d, s);
+                free(s);
+                return NULL;
+        }
+        return s;
+}
+
+/* kernel.uname and kernel.machine. For the kernel hosttune runs on,
+ * uname(2), exactly what Python's os.uname() gives tuned. For a tree the
+ * files the kernel takes them from (kernel/utsname_sysctl.c): ostype,
+ * hostname, osrelease, version, and arch (Linux 6.1 and later); an older
+ * kernel's machine is the architecture its release is named for, else its
+ * /boot/config-RELEASE's. A part still unknown leaves uname unknown: a
+ * regex over a made-up string could match where tuned's would not. */
+static void collect_uname(const ht_context *c, ht_facts *f) {
+        if (ht_context_kernel_is_ours(c)) {
+                struct utsname u;
+                if (uname(&u) == 0) {
+                        f->kernel_machine = xstrdup(u.machine);
+                        f->kernel_uname = xasprintf("%s %s %s %s %s", u.sysname, u.nodename, u.release,
+                                                    u.version, u.machine);
+                }
+                return;
+        }
+        f->kernel_machine = uname_part(c, f, "/proc/sys/kernel/arch", false);
+        if (!f->kernel_machine && ht_release_machine(f->kernel_release))
+                f->kernel_machine = xstrdup(ht_release_machine(f->kernel_release));
+        if (!f->kernel_machine && f->kernel_release) {
+                _cleanup_free_ char *path = xasprintf("/boot/config-%s", f->kernel_release);
+                _cleanup_free_ char *config = NULL;
+                if (ht_path_check(path) == 0 && ht_facts_read(c, f, path, false, &config, NULL) == 0 &&
+                    ht_kernel_config_machine(config))
+                        f->kernel_machine = xstrdup(ht_kernel_config_machine(config));
+        }
+        _cleanup_free_ char *sysname = uname_part(c, f, "/proc/sys/kernel/ostype", false);
+        _cleanup_free_ char *nodename = uname_part(c, f, "/proc/sys/kernel/hostname", false);
+        _cleanup_free_ char *version = uname_part(c, f, "/proc/sys/kernel/version", true);
+        if (sysname && nodename && f->kernel_release && version && f->kernel_machine)
+                f->kernel_uname = xasprintf("%s %s %s %s %s", sysname, nodename, f->kernel_release, version,
+                                            f->kernel_machine);
+}
+
 void ht_facts_collect_kernel(const ht_context *c, ht_facts *f) {
         char *s;
         if (ht_facts_read_line(c, f, "/proc/sys/kernel/osrelease", true, &s) == 0) {
@@ -202,6 +288,7 @@ void ht_facts_collect_kernel(const ht_context *c, ht_facts *f) {
                         free(s);
                 }
         }
+        collect_uname(c, f);
         if (ht_facts_read_line(c, f, "/proc/cmdline", true, &s) == 0)
                 f->kernel_cmdline = s;
         if (ht_facts_read_line(c, f, "/proc/sys/kernel/random/boot_id", true, &s) == 0) {
@@ -321,14 +408,74 @@ void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char
         }
 }
 
+char *ht_cpuinfo_distinct_lines(const char *buf) {
+        /* an open-addressing set of line spans: a 128-CPU host has ~3500
+         * lines, a few hundred distinct ("processor : N", core and APIC ids) */
+        typedef struct {
+                const char *p;
+                size_t n;
+        } span;
+        size_t lines = 1;
+        for (const char *p = buf; *p; p++)
+                lines += *p == '\n';
+        size_t size = 16;
+        while (size < 2 * lines)
+                size *= 2;
+        span *set = xcalloc(size, sizeof(*set));
+        strbuf out = {0};
+        strbuf_append(&out, "");
+        bool first = true;
+        for (const char *l = buf; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+                size_t n = strcspn(l, "\n");
+                uint64_t h = 14695981039346656037ULL;
+                for (size_t i = 0; i < n; i++)
+                        h = (h ^ (unsigned char)l[i]) * 1099511628211ULL;
+                size_t k = (size_t)h & (size - 1);
+                bool seen = false;
+                for (; set[k].p; k = (k + 1) & (size - 1))
+                        if (set[k].n == n && memcmp(set[k].p, l, n) == 0) {
+                                seen = true;
+                                break;
+                        }
+                if (seen)
+                        continue;
+                set[k] = (span){l, n};
+                if (!first)
+                        strbuf_append(&out, "\n");
+                first = false;
+                strbuf_appendn(&out, l, n);
+        }
+        free(set);
+        return strbuf_steal(&out);
+}
+
+/* A cpulist file (Documentation/ABI/stable/sysfs-devices-system-cpu):
+ * "0-3,8"; NULL when absent or not one. */
+static char *read_cpulist(const ht_context *c, ht_facts *f, const char *path) {
+        char *s = NULL;
+        if (ht_facts_read_line(c, f, path, false, &s) < 0)
+                return NULL;
+        if (!*s || strspn(s, "0123456789,-") != strlen(s) || !isdigit((unsigned char)s[0])) {
+                _cleanup_free_ char *d = ht_display_path(c, path);
+                ht_facts_warn(f, "%s: \"%s\" is not a CPU list, ignored", d, s);
+                free(s);
+                return NULL;
+        }
+        return s;
+}
+
 void ht_facts_collect_cpu(const ht_context *c, ht_facts *f) {
         char *buf;
         size_t len;
         if (ht_facts_read(c, f, "/proc/cpuinfo", true, &buf, &len) == 0) {
                 _cleanup_free_ char *d = ht_display_path(c, "/proc/cpuinfo");
                 ht_facts_parse_cpuinfo(f, buf, len, d);
+                /* the text before a NUL, which the parse warned about */
+                f->cpu_cpuinfo = ht_cpuinfo_distinct_lines(buf);
                 free(buf);
         }
+        f->cpu_online = read_cpulist(c, f, "/sys/devices/system/cpu/online");
+        f->cpu_present = read_cpulist(c, f, "/sys/devices/system/cpu/present");
 
         /* A kernel without CONFIG_NUMA has no node directory at all; that
          * is one node, but we cannot tell it from an unreadable /sys. */

@@ -65,6 +65,28 @@ static bool ok_thp_dir(const char *s) {
                streq(s, "/sys/kernel/mm/redhat_transparent_hugepage");
 }
 static bool ok_flag(const char *s) { return word_chars(s, "_"); }
+static bool ok_uname(const char *s) { return *s && !has_control_chars(s) && !strchr(s, '\t'); }
+static bool ok_cpulist(const char *s) { return isdigit((unsigned char)*s) && strspn(s, "0123456789,-") == strlen(s); }
+
+/* cpu.cpuinfo: lines of text, tabs and newlines the only control characters */
+static int load_cpuinfo(loader *l, ht_facts *f) {
+        const char *name = "cpu.cpuinfo";
+        json_object *o = get(l, name);
+        if (!o)
+                return 0;
+        if (!json_object_is_type(o, json_type_string))
+                return bad(l, name, "expected a string, got %s", type_name(o));
+        const char *s = json_object_get_string(o);
+        size_t n = (size_t)json_object_get_string_len(o);
+        if (n != strlen(s) || n > HT_FACTS_MAX_FILE)
+                return bad(l, name, "not the text of a /proc/cpuinfo");
+        for (const char *p = s; *p; p++)
+                if (((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+                        return bad(l, name, "holds control characters, not the text of a /proc/cpuinfo");
+        free(f->cpu_cpuinfo);
+        f->cpu_cpuinfo = xstrdup(s);
+        return 0;
+}
 
 static int load_str(loader *l, const char *name, str_check check, char **field) {
         json_object *o = get(l, name);
@@ -241,6 +263,8 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
         ht_facts *t = ht_facts_new();
         r = 0;
         r = r ?: load_str(&l, "kernel.release", ok_release, &t->kernel_release);
+        r = r ?: load_str(&l, "kernel.uname", ok_uname, &t->kernel_uname);
+        r = r ?: load_str(&l, "kernel.machine", ok_flag, &t->kernel_machine);
         r = r ?: load_str(&l, "kernel.cmdline", ok_cmdline, &t->kernel_cmdline);
         r = r ?: load_bool(&l, "kernel.xen", &t->kernel_xen, NULL);
         r = r ?: load_str(&l, "hypervisor", ok_name, &t->hypervisor);
@@ -250,6 +274,9 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
         uint64_t cpus = HT_U64_UNKNOWN, nodes = HT_U64_UNKNOWN;
         r = r ?: load_u64(&l, "cpu.count", &cpus);
         r = r ?: load_flags(&l, t);
+        r = r ?: load_str(&l, "cpu.online", ok_cpulist, &t->cpu_online);
+        r = r ?: load_str(&l, "cpu.present", ok_cpulist, &t->cpu_present);
+        r = r ?: load_cpuinfo(&l, t);
         r = r ?: load_u64(&l, "numa.nodes", &nodes);
         r = r ?: load_u64(&l, "memory.total_kb", &t->mem_total_kb);
         r = r ?: load_u64(&l, "memory.free_kb", &t->mem_free_kb);
@@ -294,6 +321,11 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
         /* Move the kernel facts over; what the file did not know stays unknown. */
 #define MOVE(x) do { __typeof__(f->x) _tmp = f->x; f->x = t->x; t->x = _tmp; } while (0)
         MOVE(kernel_release);
+        MOVE(kernel_uname);
+        MOVE(kernel_machine);
+        MOVE(cpu_online);
+        MOVE(cpu_present);
+        MOVE(cpu_cpuinfo);
         MOVE(kernel_cmdline);
         MOVE(kernel_xen);
         MOVE(hypervisor);

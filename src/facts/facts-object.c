@@ -32,6 +32,11 @@ void ht_facts_free(ht_facts *f) {
         if (!f)
                 return;
         free(f->kernel_release);
+        free(f->kernel_uname);
+        free(f->kernel_machine);
+        free(f->cpu_online);
+        free(f->cpu_present);
+        free(f->cpu_cpuinfo);
         free(f->kernel_cmdline);
         free(f->boot_id);
         free(f->xen_type);

@@ -126,6 +126,11 @@ typedef struct {
 typedef struct ht_facts {
         /* kernel */
         char *kernel_release;      /* /proc/sys/kernel/osrelease */
+        /* Python's " ".join(os.uname()) as tuned's uname_regex reads it:
+         * "SYSNAME NODENAME RELEASE VERSION MACHINE"; NULL when a part is
+         * unknown (facts-kernel.c) */
+        char *kernel_uname;
+        char *kernel_machine;      /* uname -m: "x86_64", "aarch64"; NULL unknown */
         char *kernel_cmdline;      /* /proc/cmdline */
         char *boot_id;             /* /proc/sys/kernel/random/boot_id */
         bool kernel_xen;           /* a Xen (dom0/domU PV) kernel */
@@ -168,6 +173,13 @@ typedef struct ht_facts {
 
         /* CPU and NUMA */
         unsigned cpu_count;              /* 0: unknown */
+        /* /sys/devices/system/cpu/online and present as the kernel prints
+         * them ("0-3,8"); NULL: absent */
+        char *cpu_online, *cpu_present;
+        /* /proc/cpuinfo as tuned's cpuinfo_regex searches it, each distinct
+         * line once in order of first appearance, "\n"-joined (a 128-CPU
+         * host's 200 KB become a few KB); NULL: not read */
+        char *cpu_cpuinfo;
         char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
         unsigned numa_nodes;             /* 0: unknown */
 

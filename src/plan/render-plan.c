@@ -253,7 +253,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
          * quiet line each, no warning (and nothing under --quiet) */
         for (size_t i = 0; !quiet && i < p->skipped.n; i++) {
                 _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
-                fprintf(out, "skipped (%s): %s\n", p->skipped.items[i].set_by ? "set elsewhere" : "optional", t);
+                fprintf(out, "skipped (%s): %s\n", ht_skip_kind(&p->skipped.items[i]), t);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++)
                 fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, p->warnings[i]);

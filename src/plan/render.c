@@ -94,6 +94,17 @@ static void flatten(flat_lines *fl, const char *prefix, json_object *o) {
                 value = n ? strbuf_steal(&b) : xstrdup("(none)");
         } else
                 value = scalar_text(o);
+        const char *nl = strchr(value, '\n');
+        if (nl) {
+                /* one line a fact (cpu.cpuinfo is hundreds): the first, and a count */
+                size_t more = 0;
+                for (const char *p = nl; *p; p++)
+                        more += *p == '\n';
+                char *shortened = xasprintf("%.*s ... (%zu more line%s in --json)", (int)(nl - value), value, more,
+                                            more == 1 ? "" : "s");
+                free(value);
+                value = shortened;
+        }
         strv_push(&fl->keys, prefix);
         strv_push_take(&fl->values, value);
         if (strlen(prefix) > fl->width)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "expr.h"
+#include "pyregex.h"
 #include "util.h"
 
 #define MAX_STR_LEN (1024 * 1024)
@@ -805,6 +806,34 @@ static int fn_version_lt(parser *p, size_t pos, val *args, size_t n, val *ret) {
         return fn_version(p, pos, args, ret, false);
 }
 
+/* matches(text, regex): Python's re.search(regex, text, re.MULTILINE)
+ * for the regexes tuned profiles write (pyregex.h). The regex is
+ * checked even when text is null, so a typo fails on every host; a null
+ * text gives a null that still names its fact, so that `a && b` over it
+ * says which fact this host does not know. */
+static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
+        int r = need(p, &args[1], HT_VAL_STR, pos, "matches()");
+        if (r < 0)
+                return r;
+        regex_t re;
+        _cleanup_free_ char *why = NULL;
+        if (ht_pyregex_compile(args[1].v.str, &re, &why) < 0)
+                return fail(p, -EINVAL, pos, "matches(): the regex \"%s\" is not one hosttune can use: %s",
+                            args[1].v.str, why);
+        if (args[0].v.type == HT_VAL_NULL) {
+                regfree(&re);
+                *ret = val_of(ht_value_null());
+                ret->origin_pos = args[0].origin_pos;
+                ret->origin_len = args[0].origin_len;
+                return 0;
+        }
+        r = need(p, &args[0], HT_VAL_STR, pos, "matches()");
+        if (r == 0)
+                *ret = val_of(ht_value_bool(ht_pyregex_search(&re, args[0].v.str)));
+        regfree(&re);
+        return r;
+}
+
 static const struct builtin {
         const char *name;
         unsigned min_args, max_args;
@@ -818,6 +847,7 @@ static const struct builtin {
         { "if", 3, 3, NULL },        /* parsed by parse_if() */
         { "int", 1, 1, fn_int },
         { "kb", 1, 1, fn_kb },
+        { "matches", 2, 2, fn_matches },
         { "max", 1, MAX_ARGS, fn_max },
         { "min", 1, MAX_ARGS, fn_min },
         { "pages", 2, 2, fn_pages },

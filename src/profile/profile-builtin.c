@@ -20,9 +20,10 @@
 #if __SIZEOF_POINTER__ == 8
 _Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_entry) == 432, "ht_entry changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_entry) == 440, "ht_entry changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_param_decl) == 80, "ht_param_decl changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_pfile) == 80, "ht_pfile changed: update profile-builtin.c");
+/* ht_pfile.origin_files is only a converted tuned profile's, never a built-in's */
+_Static_assert(sizeof(ht_pfile) == 88, "ht_pfile changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rfile) == 48, "ht_rfile changed: update profile-builtin.c");
 #endif
@@ -102,6 +103,7 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                 put_spec(b, &e->directive);
                 put_spec(b, &e->target);
                 put_spec(b, &e->value);
+                put_s(b, e->when);
                 put_u(b, (e->cmdline_word ? F_CMDLINE_WORD : 0) | (e->optional ? F_OPTIONAL : 0) |
                                  (e->remove ? F_REMOVE : 0) | (e->boot_only ? F_BOOT_ONLY : 0) |
                                  (e->at_least ? F_AT_LEAST : 0) |
@@ -266,6 +268,7 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                 get_spec(r, &e->directive);
                 get_spec(r, &e->target);
                 get_spec(r, &e->value);
+                e->when = get_s(r);
                 uint64_t flags = get_u(r);
                 e->cmdline_word = flags & F_CMDLINE_WORD;
                 e->optional = flags & F_OPTIONAL;

@@ -36,6 +36,8 @@ typedef struct ht_entry {
         ht_spec unit, directive;     /* service */
         ht_spec target;              /* cmdline */
         ht_spec value;               /* NONE: a rule set that only changes flags */
+        char *when;           /* a profile setting's condition (expression text);
+                               * NULL: always */
         bool cmdline_word;    /* key holds "key=value" still to be split */
         bool optional, remove, boot_only, at_least;
         bool required;        /* cmdline: an error even where a container's node or a
@@ -73,6 +75,8 @@ typedef struct ht_pfile {
         size_t n_entries;
         char **comments;      /* owns what entries and params borrow (parsed
                                * files; NULL for a built-in copy) */
+        char **origin_files;  /* a converted tuned profile: the files its
+                               * entries' file point into */
 } ht_pfile;
 
 typedef struct {
@@ -110,6 +114,13 @@ const char *ht_entry_param_ref(const ht_entry *e);
 /* Read and trust-check one file, then parse it (or take its built-in
  * copy, profile-builtin.h). */
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error);
+/* Parse a profile's text (NUL-terminated); path names it in messages. */
+int ht_pfile_parse(const char *path, const char *name, const char *buf, ht_pfile **ret, char **ret_error);
+/* profile-tuned.c: a tuned profile (tuned:NAME) as one profile file,
+ * whose settings name their tuned FILE:LINE; *warnings receives what
+ * could not be carried over. */
+int ht_pfile_from_tuned(const ht_context *c, json_object *facts, const char *spec, ht_pfile **ret,
+                        char ***warnings, char **ret_error);
 int ht_rfile_load(const char *path, ht_rfile **ret, char **ret_error);
 /* Where the built-in copy of a shipped rules file says it comes from:
  * "<built-in>/40-thp.rules" in sources and messages (no such directory). */
@@ -145,6 +156,10 @@ typedef struct {
         int origin;           /* index into the chain, or -1 for a rule */
         const char *file;
         unsigned line;
+        /* the line of origin's entry without a `when` that set it, 0: none
+         * (a second such entry in one file is an error; one with a `when`
+         * may override: tuned's [sysctl] and [sysctl.thunderx]) */
+        unsigned plain_line;
 } ht_rsetting;
 
 typedef struct ht_resolver {

@@ -38,6 +38,8 @@ void ht_entry_done(ht_entry *e) {
         ht_spec_done(&e->directive);
         ht_spec_done(&e->target);
         ht_spec_done(&e->value);
+        free(e->when);
+        e->when = NULL;
 }
 
 void ht_param_decl_done(ht_param_decl *p) {
@@ -59,6 +61,7 @@ void ht_pfile_free(ht_pfile *p) {
                 ht_entry_done(&p->entries[i]);
         free(p->entries);
         strv_free(p->comments);
+        strv_free(p->origin_files);
         free(p);
 }
 
@@ -646,13 +649,39 @@ static int get_bound(const config_setting_t *g, const char *file, const char *wh
         return 0;
 }
 
-static const char *const value_group_keys[] = {"value", "optional", "bound", NULL};
+int ht_cfg_get_when(const config_setting_t *g, const char *file, const char *what, char **ret,
+                    char **ret_error) {
+        const config_setting_t *m = config_setting_get_member(g, "when");
+        if (!m)
+                return 0;
+        _cleanup_free_ char *w = xasprintf("%s: when", what);
+        int r = ht_cfg_want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
+        if (r < 0)
+                return r;
+        const char *text = config_setting_get_string(m);
+        /* the expression itself, as a rule's when: no '=' in front */
+        _cleanup_free_ char *t = xstrdup(text);
+        if (isempty(strstrip(t)) || has_control_chars(text)) {
+                *ret_error = xasprintf("%s:%u: %s: expected an expression (a condition over facts and "
+                                       "parameters), not %s", file, ht_cfg_line(m), w,
+                                       isempty(t) ? "an empty string" : "control characters");
+                return -EINVAL;
+        }
+        free(*ret);
+        *ret = TAKE_PTR(t);
+        return 0;
+}
 
-/* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; }. */
+static const char *const value_group_keys[] = {"value", "optional", "bound", "when", NULL};
+
+/* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; when = ...; }. */
 int ht_cfg_leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
                       char **ret_error) {
         if (config_setting_type(m) == CONFIG_TYPE_GROUP) {
                 int r = ht_cfg_check_members(m, value_group_keys, file, what, ret_error);
+                if (r < 0)
+                        return r;
+                r = ht_cfg_get_when(m, file, what, &e->when, ret_error);
                 if (r < 0)
                         return r;
                 r = ht_cfg_get_bool(m, "optional", file, what, &e->optional, &e->has_optional, ret_error);
@@ -716,6 +745,8 @@ static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id 
                                      ret_error);
                 if (r >= 0)
                         r = get_bound(m, p->path, what, e, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_when(m, p->path, what, &e->when, ret_error);
                 if (r < 0)
                         return r;
         }
@@ -811,6 +842,11 @@ int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret
                 return r;
         if ((*ret = ht_builtin_pfile(path, name, buf, len)))
                 return 0;
+        return ht_pfile_parse(path, name, buf, ret, ret_error);
+}
+
+int ht_pfile_parse(const char *path, const char *name, const char *buf, ht_pfile **ret, char **ret_error) {
+        int r;
         config_t cfg;
         comment_map cm = {0};
         r = parse_text(path, buf, &cfg, &cm, ret_error);

@@ -33,7 +33,11 @@ int ht_cfg_get_spec(const config_setting_t *g, const char *name, bool required, 
                     const char *what, ht_spec *ret, char **ret_error);
 /* Append an entry of backend b at file:line to *l. */
 ht_entry *ht_entry_push(ht_entry **l, size_t *n, ht_backend_id b, const char *file, unsigned line);
-/* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; }. */
+/* when = "EXPR" in group g: the setting applies where EXPR is true. The
+ * text is kept (*ret, replacing what it held); absent: *ret untouched. */
+int ht_cfg_get_when(const config_setting_t *g, const char *file, const char *what, char **ret,
+                    char **ret_error);
+/* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; when = ...; }. */
 int ht_cfg_leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
                       char **ret_error);
 /* A section of keyed values (sysctl, sysfs): nested groups whose names

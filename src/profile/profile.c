@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "profile-builtin.h"
 #include "profile-internal.h"
+#include "tuned.h"
 #include "util.h"
 
 #ifndef HT_DATADIR
@@ -978,6 +979,32 @@ static char *entry_citation(ht_resolver *r, const ht_entry *e) {
         return NULL;
 }
 
+/* A setting's `when`: 1 true, 0 false, -ENODATA not known on this host
+ * (a null result, or a fact it needs unknown), other -errno an error of
+ * the profile (syntax, types, a condition that is no boolean). */
+static int eval_when(ht_resolver *r, const ht_entry *e, const char *label, char **ret_error) {
+        _cleanup_free_ char *what = xasprintf("%s: when", label);
+        _cleanup_free_ char *err = NULL;
+        ht_value v = ht_value_null();
+        int k = eval_expr(r, e->when, e->file, e->line, what, &v, &err);
+        if (k == -ENODATA)
+                return k;
+        if (k < 0) {
+                *ret_error = TAKE_PTR(err);
+                return k;
+        }
+        if (v.type == HT_VAL_NULL)
+                return -ENODATA;
+        if (v.type != HT_VAL_BOOL) {
+                _cleanup_free_ char *t = ht_value_format(&v);
+                *ret_error = xasprintf("%s:%u: %s: the condition must be true or false, not %s '%s'", e->file,
+                                       e->line, what, v.type == HT_VAL_INT ? "the integer" : "the string", t);
+                ht_value_done(&v);
+                return -EINVAL;
+        }
+        return v.num ? 1 : 0;
+}
+
 int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
                   bool *ret_skipped, char **ret_error) {
         ht_setting s = {.backend = e->backend, .optional = e->optional, .required = e->required,
@@ -1000,6 +1027,25 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 return k;
         }
         label = setting_label(&s);
+
+        if (e->when) {
+                /* before the value, which may need what the condition
+                 * guards (a fact of another architecture) */
+                k = eval_when(r, e, label, ret_error);
+                if (k < 0 && k != -ENODATA) {
+                        ht_setting_done(&s);
+                        return k;
+                }
+                if (k <= 0) {
+                        _cleanup_free_ char *src = xasprintf("%s:%u", e->file, e->line);
+                        _cleanup_free_ char *why = xasprintf("%s: its condition is %s: %s", label,
+                                                             k == 0 ? "false" : "unknown on this host", e->when);
+                        ht_skips_add_condition(&r->skipped, label, why, src, e->when);
+                        ht_setting_done(&s);
+                        *ret_skipped = true;
+                        return 0;
+                }
+        }
 
         ht_value v = {0};
         if (word_value)
@@ -1165,14 +1211,16 @@ static ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, co
         return &r->settings[r->n_settings - 1];
 }
 
-int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
-                    unsigned line, char **ret_error) {
+/* conditional: the profile entry has a `when` (and it held). */
+static int resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
+                        unsigned line, bool conditional, char **ret_error) {
         free(s->source);
         s->source = rule ? xasprintf("rule %s (%s:%u)", rule, file, line)
                          : xasprintf("%s:%u", file, line);
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
-                append_setting(r, s, origin, file, line);
+                ht_rsetting *rs = append_setting(r, s, origin, file, line);
+                rs->plain_line = rule || conditional ? 0 : line;
                 return 0;
         }
         _cleanup_free_ char *label = setting_label(s);
@@ -1187,13 +1235,19 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
         }
         bool same = streq_ptr(old->s.value, s->value) && old->s.remove == s->remove &&
                     old->s.bound == s->bound;
-        if (!rule) {
-                if (old->origin == origin) {
+        unsigned plain_line = rule || conditional ? 0 : line;
+        if (!rule && old->origin == origin) {
+                /* one file: an entry with a `when` may override another
+                 * (later wins); two without one are a mistake */
+                if (!conditional && old->plain_line) {
                         *ret_error = xasprintf("%s:%u: %s is set twice in this file (also at line "
-                                               "%u)", file, line, label, old->line);
+                                               "%u)", file, line, label, old->plain_line);
                         ht_setting_done(s);
                         return -EINVAL;
                 }
+                if (old->plain_line)
+                        plain_line = old->plain_line;
+        } else if (!rule) {
                 /* A child overriding its own ancestor is what inheritance
                  * is for; two unrelated parents disagreeing is a conflict. */
                 if (!same && !is_ancestor(r, origin, old->origin))
@@ -1218,8 +1272,14 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
         old->origin = origin;
         old->file = file;
         old->line = line;
+        old->plain_line = plain_line;
         *s = (ht_setting){0};
         return 0;
+}
+
+int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
+                    unsigned line, char **ret_error) {
+        return resolver_add(r, s, origin, rule, file, line, false, ret_error);
 }
 
 /* --- the inheritance chain ------------------------------------------ */
@@ -1342,25 +1402,41 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
 
 /* --- resolution ----------------------------------------------------- */
 
-void ht_skips_add_set_by(ht_skips *l, const char *setting, const char *reason, const char *source,
-                         const char *set_by) {
+static void skips_add(ht_skips *l, const char *setting, const char *reason, const char *source,
+                      const char *set_by, const char *condition) {
         for (size_t i = 0; i < l->n; i++)
                 if (streq(l->items[i].setting, setting) && streq(l->items[i].reason, reason) &&
-                    streq(l->items[i].source, source) && streq_ptr(l->items[i].set_by, set_by))
+                    streq(l->items[i].source, source) && streq_ptr(l->items[i].set_by, set_by) &&
+                    streq_ptr(l->items[i].condition, condition))
                         return;
         l->items = xrealloc(l->items, (l->n + 1) * sizeof(*l->items));
         l->items[l->n++] = (ht_skip){.setting = xstrdup(setting), .reason = xstrdup(reason),
-                                     .source = xstrdup(source), .set_by = set_by ? xstrdup(set_by) : NULL};
+                                     .source = xstrdup(source), .set_by = set_by ? xstrdup(set_by) : NULL,
+                                     .condition = condition ? xstrdup(condition) : NULL};
+}
+
+void ht_skips_add_set_by(ht_skips *l, const char *setting, const char *reason, const char *source,
+                         const char *set_by) {
+        skips_add(l, setting, reason, source, set_by, NULL);
 }
 
 void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const char *source) {
-        ht_skips_add_set_by(l, setting, reason, source, NULL);
+        skips_add(l, setting, reason, source, NULL, NULL);
+}
+
+void ht_skips_add_condition(ht_skips *l, const char *setting, const char *reason, const char *source,
+                            const char *condition) {
+        skips_add(l, setting, reason, source, NULL, condition);
 }
 
 void ht_skips_copy(ht_skips *dst, const ht_skips *src) {
         for (size_t i = 0; i < src->n; i++)
-                ht_skips_add_set_by(dst, src->items[i].setting, src->items[i].reason, src->items[i].source,
-                                    src->items[i].set_by);
+                skips_add(dst, src->items[i].setting, src->items[i].reason, src->items[i].source,
+                          src->items[i].set_by, src->items[i].condition);
+}
+
+const char *ht_skip_kind(const ht_skip *s) {
+        return s->set_by ? "set elsewhere" : s->condition ? "condition" : "optional";
 }
 
 void ht_skips_done(ht_skips *l) {
@@ -1369,6 +1445,7 @@ void ht_skips_done(ht_skips *l) {
                 free(l->items[i].reason);
                 free(l->items[i].source);
                 free(l->items[i].set_by);
+                free(l->items[i].condition);
         }
         free(l->items);
         *l = (ht_skips){0};
@@ -1383,6 +1460,8 @@ json_object *ht_skips_to_json(const ht_skips *l) {
                 json_object_object_add(e, "source", json_object_new_string(l->items[i].source));
                 if (l->items[i].set_by)
                         json_object_object_add(e, "set_by", json_object_new_string(l->items[i].set_by));
+                if (l->items[i].condition)
+                        json_object_object_add(e, "condition", json_object_new_string(l->items[i].condition));
                 json_object_array_add(a, e);
         }
         return a;
@@ -1475,7 +1554,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
 
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
-        if (!ht_profile_name_valid(name)) {
+        bool tuned = name && startswith(name, HT_TUNED_PREFIX);
+        if (!tuned && !ht_profile_name_valid(name)) {
                 *ret_error = xasprintf("'%s' is not a valid profile name", name ? name : "");
                 return -EINVAL;
         }
@@ -1484,7 +1564,19 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         _cleanup_strv_free_ char **rdirs = rules_dirs(c);
         _cleanup_strv_free_ char **rpaths = NULL;
         _cleanup_strv_free_ char **pins = NULL;  /* --set sysctl.: key, value, ... */
-        int k = visit(&st, name, NULL, 0, ret_error);
+        int k;
+        if (tuned) {
+                /* one converted file: tuned's include chain is merged already */
+                ht_pfile *p = NULL;
+                k = ht_pfile_from_tuned(c, facts, name + strlen(HT_TUNED_PREFIX), &p, &st.warnings, ret_error);
+                if (k >= 0) {
+                        st.files = xcalloc(1, sizeof(*st.files));
+                        st.ancestors = xcalloc(1, sizeof(*st.ancestors));
+                        st.files[0] = p;
+                        st.n_files = 1;
+                }
+        } else
+                k = visit(&st, name, NULL, 0, ret_error);
         r.chain = st.files;
         r.ancestors = st.ancestors;
         r.n_chain = st.n_files;
@@ -1552,7 +1644,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                                 goto out;
                         if (skipped)
                                 continue;
-                        k = ht_resolver_add(&r, &s, (int)i, NULL, e->file, e->line, ret_error);
+                        k = resolver_add(&r, &s, (int)i, NULL, e->file, e->line, e->when != NULL, ret_error);
                         if (k < 0)
                                 goto out;
                 }
@@ -1773,9 +1865,16 @@ char *ht_resolved_format_text(const ht_resolved *r) {
                 if (r->settings[i].citation)
                         append_citation(&b, r->settings[i].citation);
         }
-        if (r->skipped.n) {
-                strbuf_append(&b, "\nskipped (optional):\n");
+        /* what the host cannot take, then what the profile leaves out
+         * here by its own condition */
+        for (int cond = 0; cond < 2; cond++) {
+                bool any = false;
                 for (size_t i = 0; i < r->skipped.n; i++) {
+                        if ((r->skipped.items[i].condition != NULL) != (cond == 1))
+                                continue;
+                        if (!any)
+                                strbuf_append(&b, cond ? "\nskipped (condition):\n" : "\nskipped (optional):\n");
+                        any = true;
                         _cleanup_free_ char *t = ht_skip_format(&r->skipped.items[i]);
                         strbuf_appendf(&b, "  %s\n", t);
                 }

@@ -73,6 +73,7 @@ typedef struct {
         char *set_by;   /* NULL: optional, the host cannot take it; else a setting the
                          * profile needs that another machine sets (a container's
                          * node, a direct-kernel VM's host): who */
+        char *condition; /* the setting's `when`, false or unknown on this host; NULL: none */
 } ht_skip;
 
 typedef struct {
@@ -86,9 +87,14 @@ void ht_skips_add(ht_skips *l, const char *setting, const char *reason, const ch
 /* The same for a setting another machine sets (ht_skip.set_by). */
 void ht_skips_add_set_by(ht_skips *l, const char *setting, const char *reason, const char *source,
                          const char *set_by);
+/* The same for a setting whose `when` does not hold here (ht_skip.condition). */
+void ht_skips_add_condition(ht_skips *l, const char *setting, const char *reason, const char *source,
+                            const char *condition);
 void ht_skips_copy(ht_skips *dst, const ht_skips *src);
+/* "optional", "condition" or "set elsewhere": how show and plan label it. */
+const char *ht_skip_kind(const ht_skip *s);
 void ht_skips_done(ht_skips *l);
-/* [{ "setting", "reason", "source" [, "set_by"] }, ...] */
+/* [{ "setting", "reason", "source" [, "set_by"] [, "condition"] }, ...] */
 json_object *ht_skips_to_json(const ht_skips *l);
 /* "REASON (SOURCE)", as show and plan print an entry. */
 char *ht_skip_format(const ht_skip *s);

@@ -112,6 +112,7 @@ fixture_seeds() {
         diff) find "$hosts" -path '*/etc/default/grub' -type f ;;
         udev) find "$hosts" -name '*.rules' -path '*/udev/*' -type f ;;
         systemd-conf) find "$hosts" \( -path '*/systemd/logind.conf*' -o -path '*/systemd/system.conf*' \) -type f ;;
+        tuned) find /usr/lib/tuned "$srcdir/tests/fixtures/tuned-format" -name '*.conf' -type f 2>/dev/null ;;
         unit) find "$srcdir/tests/units" "$hosts" \( -name '*.service' -o -path '*.service.d/*.conf' \) -type f ;;
         esac
 }

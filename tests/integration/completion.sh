@@ -17,6 +17,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-completion.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 mkdir -p "$tmp/profiles" "$tmp/root/etc/hosttune/profiles" "$tmp/dirs/alpha" "$tmp/dirs/beta"
+mkdir -p "$tmp/tuned/site-tuned" "$tmp/root/usr/lib/tuned/vendor-tuned" "$tmp/root/usr/lib/tuned/functions"
+: >"$tmp/tuned/site-tuned/tuned.conf"
+: >"$tmp/root/usr/lib/tuned/vendor-tuned/tuned.conf"
 : >"$tmp/profiles/oracle.profile"
 : >"$tmp/profiles/mysql.profile"
 : >"$tmp/profiles/notaprofile.txt"
@@ -70,7 +73,7 @@ run_cases() {
         local H=/nonexistent/hosttune P="--profile-path $tmp/profiles"
         # No hosttune on PATH for the fallback cases.
         local PATH=/usr/bin:/bin
-        expect "$H " "facts list show plan apply verify rollback history recommend status"
+        expect "$H " "facts list show plan apply verify rollback history recommend status import"
         expect "$H pl" "plan"
         expect "$H --json --quiet ap" "apply"
         expect "$H re" "recommend"
@@ -106,6 +109,13 @@ run_cases() {
         expect "$H $P plan oracle --set " ""
         expect "$H list " ""
         expect "$H rollback " ""
+        # import: the kind, then tuned's profiles (--tuned-path, then the root's)
+        expect "$H im" "import"
+        expect "$H import " "tuned"
+        expect "$H --tuned-path $tmp/tuned --root $tmp/root import tuned " "site-tuned vendor-tuned"
+        expect "$H --root $tmp/root import tuned v" "vendor-tuned"
+        expect "$H import tuned x --o" "--output"
+        expect "$H --tuned-path $tmp/dirs/a" "$tmp/dirs/alpha"
         if $have_python; then
                 # Profiles and transactions from the binary's JSON.
                 expect "$fake $P plan " "mysql oracle"

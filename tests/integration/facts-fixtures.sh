@@ -68,6 +68,30 @@ for dir in "$HOSTS"/*/; do
         check "$h" .memory.total_kb "$(meminfo "$H" MemTotal)"
         check "$h" .memory.page_tables_kb "$(meminfo "$H" PageTables)"
         check "$h" .cpu.count "$(grep -c '^processor' "$H/proc/cpuinfo")"
+        # cpuinfo_regex's text: each distinct line once, in order
+        check "$h" .cpu.cpuinfo "$(awk '!seen[$0]++' "$H/proc/cpuinfo" | jq -Rsc 'rtrimstr("\n")')"
+        # uname_regex's text: the kernel's utsname files, machine from
+        # kernel/arch (6.1 and later), else the release's name, else the
+        # kernel's config
+        K=$H/proc/sys/kernel
+        rel=$(cat "$K/osrelease")
+        if [ -f "$K/arch" ]; then
+                mach=$(cat "$K/arch")
+        else
+                case $rel in
+                *.x86_64|*-amd64) mach=x86_64 ;;
+                *) mach=$(sed -n 's/^CONFIG_X86_64=y$/x86_64/p' "$H/boot/config-$rel") ;;
+                esac
+        fi
+        check_str "$h" .kernel.machine "$mach"
+        check_str "$h" .kernel.uname "$(cat "$K/ostype") $(cat "$K/hostname") $rel $(cat "$K/version") $mach"
+        for l in online present; do
+                if [ -f "$H/sys/devices/system/cpu/$l" ]; then
+                        check_str "$h" .cpu.$l "$(cat "$H/sys/devices/system/cpu/$l")"
+                else
+                        check "$h" .cpu.$l null
+                fi
+        done
         if grep -q '^HugePages_Total:' "$H/proc/meminfo"; then
                 check "$h" .hugepages.supported true
                 check "$h" .hugepages.total "$(meminfo "$H" HugePages_Total)"
@@ -248,6 +272,10 @@ rm -f "$B/etc/redhat-release"
 ln -s ../../../../../../../../../../etc/os-release "$B/etc/os-release"
 head -c 100 "$HOSTS/debian12-kvm/proc/meminfo" >"$B/proc/meminfo"     # cut mid-line
 sed -i 's/^default=0/default=9/' "$B/boot/grub/grub.conf"
+printf 'two words\n' >"$B/proc/sys/kernel/hostname"     # no hostname has a space
+rm "$B/boot/config-2.6.18-398.el5xen"                   # nothing names the machine
+mkdir -p "$B/sys/devices/system/cpu"
+printf '0-3,x\n' >"$B/sys/devices/system/cpu/online"
 if "$DUMP" --root "$B" >"$tmp/broken.json" 2>"$tmp/broken.err"; then
         ok "broken: facts-dump exits 0"
 else
@@ -268,6 +296,11 @@ check broken .bootloader.default null
 check broken .bootloader.default_is_xen null
 check broken .hugepages.supported null
 check broken .memory.total_kb 16377536
+warns "proc/sys/kernel/hostname: \"two words\" is not what the kernel prints there, ignored"
+warns "sys/devices/system/cpu/online: \"0-3,x\" is not a CPU list, ignored"
+check broken .kernel.machine null
+check broken .kernel.uname null
+check broken .cpu.online null
 
 # Debian on EFI: the ESP's grub.cfg only hands over to /boot/grub/grub.cfg
 E=$tmp/efi

@@ -63,6 +63,7 @@ static void assert_entries_same(const ht_entry *a, size_t na, const ht_entry *b,
                 assert_spec_same(&a[i].directive, &b[i].directive);
                 assert_spec_same(&a[i].target, &b[i].target);
                 assert_spec_same(&a[i].value, &b[i].value);
+                assert_str_same(a[i].when, b[i].when);
                 assert_int_equal(a[i].cmdline_word, b[i].cmdline_word);
                 assert_int_equal(a[i].optional, b[i].optional);
                 assert_int_equal(a[i].remove, b[i].remove);
@@ -219,6 +220,35 @@ static void test_same_as_libconfig(void **state) {
         assert_true(commented > 20);
 }
 
+/* A setting's `when` (no shipped profile has one yet) survives the form. */
+static void test_when_round_trip(void **state) {
+        _cleanup_free_ char *dir = tt_mkdtemp("builtin-when");
+        tt_put(dir, "w.profile",
+               "sysctl = { vm = { swappiness = { value = 1; when = \"facts.cpu.count > 1\"; }; }; };\n"
+               "cmdline = { add = [ \"numa=off\" ]; when = \"matches(facts.kernel.uname, \\\"aarch64\\\")\"; };\n",
+               0644);
+        _cleanup_free_ char *path = xasprintf("%s/w.profile", dir);
+        _cleanup_free_ char *error = NULL;
+        setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
+        setenv("HOSTTUNE_NO_BUILTIN_PROFILES", "1", 1);
+        ht_pfile *p = NULL;
+        assert_int_equal(ht_pfile_load(path, "w", &p, &error), 0);
+        unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        assert_int_equal(p->n_entries, 2);
+        assert_string_equal(p->entries[0].when, "facts.cpu.count > 1");
+        assert_string_equal(p->entries[1].when, "matches(facts.kernel.uname, \"aarch64\")");
+        strbuf b = {0};
+        assert_true(ht_builtin_put_pfile(&b, p));
+        ht_pfile *q = ht_builtin_get_pfile((const unsigned char *)b.data, b.len, p->path, "w");
+        assert_non_null(q);
+        assert_pfiles_same(p, q);
+        strbuf_done(&b);
+        ht_pfile_free(p);
+        ht_pfile_free(q);
+        tt_rm_rf(dir);
+}
+
 static void test_only_same_name_and_bytes(void **state) {
         const ht_builtin_file *f = &ht_builtin_files[0];
         const char *text = (const char *)f->text;
@@ -310,6 +340,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_table_is_the_shipped_files),
                 cmocka_unit_test(test_same_as_libconfig),
+                cmocka_unit_test(test_when_round_trip),
                 cmocka_unit_test(test_only_same_name_and_bytes),
                 cmocka_unit_test(test_edited_file_is_parsed),
                 cmocka_unit_test(test_trust_check_still_runs),

@@ -7,10 +7,13 @@
 #include <cmocka.h>
 
 #include "expr.h"
+#include "pyregex.h"
 #include "util.h"
 
 /* A fixed set of names, as profiles and rules see them. */
 static int lookups;
+/* "text": the sample matches() is tried on */
+static const char *match_text;
 
 static int test_lookup(void *userdata, const char *name, ht_value *ret) {
         lookups++;
@@ -26,6 +29,12 @@ static int test_lookup(void *userdata, const char *name, ht_value *ret) {
                 *ret = ht_value_str("5.10.134-16.al8.x86_64");
         else if (streq(name, "facts.xen"))
                 *ret = ht_value_bool(false);
+        else if (streq(name, "text"))
+                *ret = ht_value_str(match_text);
+        else if (streq(name, "facts.kernel.uname"))
+                *ret = ht_value_str("Linux alinux3 5.10.134-16.al8.aarch64 #1 SMP Thu Dec 7 14:11:24 CST 2023 aarch64");
+        else if (streq(name, "facts.cpu.cpuinfo"))
+                *ret = ht_value_null();
         else if (streq(name, "facts.hugetext.mode"))
                 *ret = ht_value_null();
         else if (streq(name, "setting.sysctl.vm.nr_hugepages"))
@@ -563,6 +572,175 @@ static void test_literals(void **state) {
         }
 }
 
+/* Python's re.search(regex, text, re.MULTILINE) on each, in order:
+ * python3 -c 'import re; print(int(re.search(R, T, re.MULTILINE) is not None))' */
+static const char *const match_texts[] = {
+        "Linux debian12 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64", /* uname_x86 */
+        "Linux alinux3 5.10.134-16.al8.aarch64 #1 SMP Thu Dec 7 14:11:24 CST 2023 aarch64", /* uname_arm */
+        "processor\t: 0\nBogoMIPS\t: 200.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\nCPU implementer\t: 0x43\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0x0a1\nCPU revision\t: 0\n", /* thunderx */
+        "processor\t: 0\nCPU implementer\t: 0x43\nCPU part\t: 0x0af\nCPU revision\t: 1\n", /* thunderx2 */
+        "processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\nCPU revision\t: 1\n", /* graviton */
+        "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7763 64-Core Processor\nflags\t\t: fpu vme de pse\n", /* amd */
+        "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n", /* intel */
+        "model name\t: AMDX fake\n", /* amdx */
+        "y", /* y */
+        "no", /* no */
+        " 1", /* one */
+        "", /* empty */
+};
+static const struct { const char *regex, *python; } match_cases[] = {
+        { "aarch64", "010000000000" },
+        { "CPU part\\s+:\\s+(0x0?516)|(0x0?af)|(0x0?a[0-3])|(0x0?b8)\\b", "001100000000" },
+        { "model name\\s+:.*\\bAMD\\b", "000001000000" },
+        { "\\d+\\.\\d+", "111000100000" },
+        { "^CPU part\\s+:\\s+0x0a1$", "001000000000" },
+        { "[\\d.]+\\s", "111111100000" },
+        { "\\bx86_64$", "100000000000" },
+        { "(?:el7|al8)\\.", "010000000000" },
+        { "^processor\\s*:\\s*\\d+$", "001111100000" },
+        { "\\Aprocessor", "001111100000" },
+        { "\\Aaarch64", "000000000000" },
+        { "1\\n\\Z", "000110000000" },
+        { "revision\\t: 1\\Z", "000000000000" },
+        { "a{,3}X", "000000110000" },
+        { "p{", "000000000000" },
+        { "[^\\s]+$", "111111111110" },
+        { "\\s*[0-9]", "111111100010" },
+        { "\\b[y,Y,1,t,T]\\b", "110110001010" },
+        { "processor.*BogoMIPS", "000000000000" },
+        { "[\\w-]+amd64", "100000000000" },
+        { "^$", "001111110001" },
+        { "(?P<impl>0x4[13])\\n", "001110000000" },
+        { "\\(R\\)", "000000100000" },
+        { "Xeon\\S*\\sGold", "000000100000" },
+        { "\\D\\d\\.\\d\\d", "110000100000" },
+        { "[\\s]0x", "001110000000" },
+        { "GHz$", "000000100000" },
+        { "^\\w+ \\w+\\t", "001111110000" },
+        { "0x0+?a", "001100000000" },
+        { "implementer\\t: 0x4[^2-9]", "000010000000" },
+        { "0\\WBogo", "001000000000" },
+        { "0\\sBogo", "001000000000" },
+        { "0[\\s]BogoMIPS", "001000000000" },
+        { "^\\S+\\t: 0$", "001111100000" },
+        { "\\Bcessor", "001111100000" },
+};
+
+/* matches() against what Python's re gives for the same regex and text:
+ * the regexes of Debian's tuned 2.20 profiles (uname_regex, cpuinfo_regex,
+ * regex_search_ternary in /usr/lib/tuned/ * /tuned.conf) and each spelling
+ * pyregex.h translates or passes through. */
+static void test_matches_python(void **state) {
+        for (size_t i = 0; i < ELEMENTSOF(match_cases); i++)
+                for (size_t k = 0; k < ELEMENTSOF(match_texts); k++) {
+                        match_text = match_texts[k];
+                        strbuf b = {0};
+                        strbuf_append(&b, "matches(text, \"");
+                        for (const char *c = match_cases[i].regex; *c; c++) {
+                                if (*c == '"' || *c == '\\')
+                                        strbuf_append(&b, "\\");
+                                strbuf_appendn(&b, c, 1);
+                        }
+                        strbuf_append(&b, "\")");
+                        _cleanup_free_ char *src = strbuf_steal(&b);
+                        bool got = eval_bool(src);
+                        if (got != (match_cases[i].python[k] == '1'))
+                                fail_msg("%s on text %zu: %d, Python says %c", src, k, got,
+                                         match_cases[i].python[k]);
+                }
+}
+
+static char *translated(const char *py) {
+        char *out = NULL, *err = NULL;
+        if (ht_pyregex_translate(py, &out, &err) < 0)
+                fail_msg("'%s' not translated: %s", py, err);
+        return out;
+}
+
+static void assert_translation(const char *py, const char *posix) {
+        _cleanup_free_ char *t = translated(py);
+        if (!streq(t, posix))
+                fail_msg("'%s' became '%s', not '%s'", py, t, posix);
+}
+
+static void assert_refused(const char *py, const char *msg) {
+        char *out = NULL, *err = NULL;
+        regex_t re;
+        if (ht_pyregex_compile(py, &re, &err) == 0)
+                fail_msg("'%s' compiled (as '%s')", py, (ht_pyregex_translate(py, &out, &err), out));
+        if (!strstr(err, msg))
+                fail_msg("'%s': '%s' lacks '%s'", py, err, msg);
+        free(err);
+}
+
+static void test_matches_translation(void **state) {
+        assert_translation("\\d+", "[0-9]+");
+        assert_translation("\\D", "[^0-9]");
+        assert_translation("[\\d.]", "[0-9.]");
+        assert_translation("[^\\d\\s]", "[^0-9[:space:]]");
+        assert_translation("[\\w-]", "[[:alnum:]_-]");
+        assert_translation("[]a]", "[]a]");
+        assert_translation("[\\]a]", "[]a]");
+        assert_translation("[a\\]]", "[]a]");
+        assert_translation("[\\^]", "\\^");
+        assert_translation("[\\^a]", "[a^]");
+        assert_translation("[\\^-]", "[-^]");
+        assert_translation("[\\-a]", "[a-]");
+        assert_translation("[\\\\]", "[\\]");
+        assert_translation("[[a]", "[a[]");
+        assert_translation("[\\t]", "[\t]");
+        assert_translation("\\s\\S\\w\\W\\b\\B\\1", "\\s\\S\\w\\W\\b\\B\\1");
+        assert_translation("\\A\\Z", "\\`\\'");
+        assert_translation("\\<\\>\\.\\-", "<>\\.-");
+        assert_translation("\\t\\n", "\t\n");
+        assert_translation("(?:a|b)(?P<x>c)", "(a|b)(c)");
+        assert_translation("a*?b+?c??d{2}?", "a*b+c?d{2}");
+        assert_translation("a{,3}", "a{0,3}");
+        assert_translation("a{2,}", "a{2,}");
+        assert_translation("p{", "p\\{");
+        assert_translation("{x}", "\\{x\\}");
+        /* what glibc's extensions do, as Python's re does */
+        match_text = "ab_1 \t\nc";
+        assert_true(eval_bool("matches(text, \"^ab_1\\\\s+$\")"));
+        assert_true(eval_bool("matches(text, \"\\\\w\\\\W\")"));
+        assert_true(eval_bool("matches(text, \"\\\\bab\\\\B\")"));
+        assert_false(eval_bool("matches(text, \"b\\\\b\")"));
+        assert_true(eval_bool("matches(text, \"\\\\S\\\\s\")"));
+        assert_true(eval_bool("matches(text, \"^c\\\\Z\")"));
+        assert_false(eval_bool("matches(text, \"\\\\Ac\")"));
+        assert_true(eval_bool("matches(text, \"\\\\Aab\")"));
+        /* documented difference: [^...] never matches a newline (REG_NEWLINE);
+         * Python's does */
+        assert_false(eval_bool("matches(text, \"1[^x]+c\")"));
+        assert_true(eval_bool("matches(text, \"1\\\\s+c\")"));
+}
+
+static void test_matches_errors(void **state) {
+        assert_refused("(?=a)", "'(?=' groups are not supported");
+        assert_refused("(?i)a", "'(?i' groups are not supported");
+        assert_refused("\\x41", "'\\x' is not supported");
+        assert_refused("[\\D]", "'\\D' inside [...] has no POSIX form");
+        assert_refused("[a", "'[' without a closing ']'");
+        assert_refused("a\\\\\\", "ends with a backslash");
+        assert_refused("[z-a]", "bad range 'z-a'");
+        assert_refused("(a", "Unmatched (");
+        assert_refused("*a", "");
+        assert_fail_msg("matches(\"x\", \"(a\")", -EINVAL, "matches(): the regex \"(a\" is not one hosttune can use");
+        assert_fail_msg("matches(\"x\", \"\\\\p\")", -EINVAL, "'\\p' is not supported");
+        assert_fail_msg("matches(1, \"a\")", -EINVAL, "matches() needs a string, got integer");
+        assert_fail_msg("matches(\"a\", 1)", -EINVAL, "matches() needs a string, got integer");
+        assert_fail_msg("matches(\"a\")", -EINVAL, "matches() takes 2 arguments");
+        /* a null text is null, and says which fact it was */
+        ht_value v = eval_ok("matches(facts.cpu.cpuinfo, \"CPU part\")");
+        assert_int_equal(v.type, HT_VAL_NULL);
+        assert_fail_msg("matches(facts.cpu.cpuinfo, \"x\") && true", -ENODATA,
+                        "'facts.cpu.cpuinfo' is unknown on this host");
+        /* the regex is checked even then */
+        assert_fail_msg("matches(facts.cpu.cpuinfo, \"(\")", -EINVAL, "is not one hosttune can use");
+        assert_true(eval_bool("matches(facts.kernel.uname, \"aarch64\") || matches(facts.cpu.cpuinfo, \"x\")"));
+        assert_false(eval_bool("matches(facts.kernel.uname, \"x86_64\") && matches(facts.cpu.cpuinfo, \"x\")"));
+}
+
 static void test_values(void **state) {
         char *s;
         ht_value v = ht_value_int(-42);
@@ -608,6 +786,9 @@ int main(void) {
                 cmocka_unit_test(test_limits),
                 cmocka_unit_test(test_literals),
                 cmocka_unit_test(test_values),
+                cmocka_unit_test(test_matches_python),
+                cmocka_unit_test(test_matches_translation),
+                cmocka_unit_test(test_matches_errors),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -825,6 +825,49 @@ static void test_environ_container(void **state) {
         assert_null(ht_environ_container("", 0, NULL));
 }
 
+/* cpu.cpuinfo: each distinct line once, first appearance order. */
+static void test_cpuinfo_distinct_lines(void **state) {
+        char *t = ht_cpuinfo_distinct_lines("processor\t: 0\nmodel\t: X\n\nprocessor\t: 1\nmodel\t: X\n\n");
+        assert_string_equal(t, "processor\t: 0\nmodel\t: X\n\nprocessor\t: 1");
+        free(t);
+        t = ht_cpuinfo_distinct_lines("");
+        assert_string_equal(t, "");
+        free(t);
+        t = ht_cpuinfo_distinct_lines("a\nb\na\nb\nc");
+        assert_string_equal(t, "a\nb\nc");
+        free(t);
+        /* 4096 CPUs: one line each for processor and apicid, the rest shared */
+        strbuf b = {0};
+        for (int i = 0; i < 4096; i++)
+                strbuf_appendf(&b, "processor\t: %d\nflags\t\t: fpu vme\napicid\t\t: %d\n\n", i, i);
+        t = ht_cpuinfo_distinct_lines(b.data);
+        size_t lines = 1;
+        for (const char *p = t; *p; p++)
+                lines += *p == '\n';
+        assert_int_equal(lines, 2 + 2 * 4096);
+        assert_true(startswith(t, "processor\t: 0\nflags\t\t: fpu vme\napicid\t\t: 0\n\nprocessor\t: 1\napicid\t\t: 1\n"));
+        free(t);
+        strbuf_done(&b);
+}
+
+static void test_release_machine(void **state) {
+        assert_string_equal(ht_release_machine("4.18.0-513.5.1.el8_9.x86_64"), "x86_64");
+        assert_string_equal(ht_release_machine("5.10.134-16.al8.aarch64"), "aarch64");
+        assert_string_equal(ht_release_machine("5.15.0-206.153.7.1.el8uek.x86_64"), "x86_64");
+        assert_string_equal(ht_release_machine("6.1.0-18-amd64"), "x86_64");
+        assert_string_equal(ht_release_machine("6.1.0-18-cloud-arm64"), "aarch64");
+        assert_string_equal(ht_release_machine("6.1.0-18-686-pae"), "i686");
+        assert_null(ht_release_machine("2.6.18-398.el5xen"));
+        assert_null(ht_release_machine("6.1.102"));
+        assert_null(ht_release_machine(NULL));
+        assert_string_equal(ht_kernel_config_machine("#\n# Linux kernel version: 2.6.18\n#\nCONFIG_X86_64=y\nCONFIG_XEN=y\n"),
+                            "x86_64");
+        assert_string_equal(ht_kernel_config_machine("CONFIG_ARM64=y"), "aarch64");
+        assert_string_equal(ht_kernel_config_machine("# CONFIG_X86_64 is not set\nCONFIG_X86_32=y\n"), "i686");
+        assert_null(ht_kernel_config_machine("# CONFIG_X86_64 is not set\nCONFIG_X86_64=m\n"));
+        assert_null(ht_kernel_config_machine(NULL));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_meminfo_ok),
@@ -850,6 +893,8 @@ int main(void) {
                 cmocka_unit_test(test_mountinfo_garbage),
                 cmocka_unit_test(test_json_and_lookup),
                 cmocka_unit_test(test_collect_broken_root),
+                cmocka_unit_test(test_cpuinfo_distinct_lines),
+                cmocka_unit_test(test_release_machine),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
