@@ -32,7 +32,8 @@ for conf in "$TD"/*/tuned.conf; do
         sed -n 's|^[[:space:]]*include[[:space:]]*=[[:space:]]*\(/etc/tuned/[^[:space:]]*-variables\.conf\)$|\1|p' "$conf"
 done | sort -u | while read -r f; do
         mkdir -p "$work/root$(dirname "$f")"
-        printf 'isolated_cores=1\n' >"$work/root$f"
+        # max_power_state as the package's cpu-partitioning-powersave-variables.conf has it
+        printf 'isolated_cores=1\nmax_power_state=cstate.name:C1|10\n' >"$work/root$f"
 done
 mkdir -p "$work/none"
 

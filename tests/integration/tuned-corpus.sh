@@ -41,8 +41,10 @@ settings() {
 # function-free ones), once each
 chain() {
         _todo=$1 _seen=" "
-        while [ -n "$_todo" ]; do
+        while :; do
+                # shellcheck disable=SC2086
                 set -- $_todo
+                [ $# -gt 0 ] || break
                 _p=$1; shift; _todo=$*
                 case $_seen in *" $_p "*) continue ;; esac
                 _seen="$_seen$_p "
@@ -67,8 +69,27 @@ with_isolated() {
                 sed -n 's|^[[:space:]]*include[[:space:]]*=[[:space:]]*\(/etc/tuned/[^[:space:]]*\)$|\1|p' "$TD/$_p/tuned.conf" 2>/dev/null
         done | sort -u | while read -r _f; do
                 mkdir -p "$1$(dirname "$_f")"
-                printf '# hosttune test: what the administrator sets\nisolated_cores=1\n' >"$1$_f"
+                # isolated_cores as an administrator sets it; max_power_state as
+                # Debian's /etc/tuned/cpu-partitioning-powersave-variables.conf has it
+                printf '# hosttune test: what the administrator sets\nisolated_cores=1\nmax_power_state=cstate.name:C1|10\n' >"$1$_f"
         done
+}
+
+# known_bug NAME STDERR: prints the reason when NAME fails for a bug
+# reported and not fixed yet (TAP TODO: XFAIL; XPASS, a failure, once the
+# plan passes)
+known_bug() {
+        case $1 in
+        cpu-partitioning-powersave)
+                # Debian's max_power_state=cstate.name:C1|10 holds ':', so the
+                # assertion_non_equal call of its assert2 gets 4 arguments;
+                # tuned 2.20 logs "invalid number of arguments" and leaves the
+                # call unexpanded (functions/base.py _check_args), hosttune
+                # stops
+                grep -q "invalid number of arguments for builtin function 'assertion_non_equal'" "$2" &&
+                        echo "a \${f:...} call with the wrong number of arguments is fatal; tuned logs it and goes on (reported)" ;;
+        *) return 1 ;;
+        esac
 }
 
 # one_host FIXTURE [plan]: every profile on a copy of FIXTURE; with plan,
@@ -85,10 +106,15 @@ one_host() {
                 root=$H
                 if asserts_isolated "$p"; then
                         ht_t "$H" plan "tuned:$p"
-                        if [ "$rc" = 1 ] && grep -q "Assertion 'isolated_cores are set' failed" "$tmp/err"; then
-                                ok "$fx: $p without isolated_cores: tuned's own assertion message (exit 1)"
+                        # tuned's own message (functions/function_assertion_non_equal.py
+                        # logs "assertion '%s' failed: '%s' == '%s'"), at the
+                        # variable's file:line
+                        l=$(grep -n -m1 'assertion_non_equal:isolated_cores are set' "$TD/$p/tuned.conf" 2>/dev/null | cut -d: -f1)
+                        if [ "$rc" = 1 ] && grep -q "assertion 'isolated_cores are set' failed: " "$tmp/err" &&
+                                { [ -z "$l" ] || grep -qF "$TD/$p/tuned.conf:$l: " "$tmp/err"; }; then
+                                ok "$fx: $p without isolated_cores: tuned's own assertion message at its file:line (exit 1)"
                         else
-                                not_ok "$fx: $p without isolated_cores: exit $rc, expected 1 with \"Assertion 'isolated_cores are set' failed\": $(head -c 600 "$tmp/err")"
+                                not_ok "$fx: $p without isolated_cores: exit $rc, expected 1 with \"assertion 'isolated_cores are set' failed\" at $TD/$p/tuned.conf:$l: $(head -c 600 "$tmp/err")"
                         fi
                         if [ "$only" != plan ]; then
                                 ht_t "$H" import tuned "$p"
@@ -101,7 +127,11 @@ one_host() {
                 cp "$tmp/out" "$tmp/plan.json"
                 case $rc in
                 0 | 2) ok "$fx: plan tuned:$p (exit $rc)" ;;
-                *) not_ok "$fx: plan tuned:$p: exit $rc: $(head -c 600 "$tmp/err")"; continue ;;
+                *)
+                        if known=$(known_bug "$p" "$tmp/err"); then
+                                n=$((n + 1)); echo "not ok $n - $fx: plan tuned:$p: exit $rc # TODO $known"
+                        else not_ok "$fx: plan tuned:$p: exit $rc: $(head -c 600 "$tmp/err")"; fi
+                        continue ;;
                 esac
                 check "$fx: plan tuned:$p: no errors" "0" "$(jq '.errors | length' "$tmp/plan.json")"
                 warned=$(jq -r '.warnings[]' "$tmp/plan.json" | grep -c ': not carried over: ')
