@@ -11,15 +11,16 @@
 #
 # TUNED_DIR: default /usr/lib/tuned. Environment: HOSTTUNE (default: the
 # build's ./hosttune), HT_COVERAGE_ROOT (the host the profiles are
-# imported for; default the fixture tests/hosts/debian12-kvm, a KVM
-# guest). Profiles that assert isolated_cores (cpu-partitioning,
+# imported for; default the fixture tests/hosts/baremetal-numa, a
+# two-socket server with disks, cpufreq and the CPU lists the cpulist
+# functions read). Profiles that assert isolated_cores (cpu-partitioning,
 # realtime and what includes them) are imported with isolated_cores=1 in
 # the variables files they include, as an administrator sets it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 TD=${1:-/usr/lib/tuned}
 HOSTTUNE=${HOSTTUNE:-$top/hosttune}
-fixture=${HT_COVERAGE_ROOT:-$top/tests/hosts/debian12-kvm}
+fixture=${HT_COVERAGE_ROOT:-$top/tests/hosts/baremetal-numa}
 [ -x "$HOSTTUNE" ] || { echo "tuned-coverage: $HOSTTUNE is not built (make)" >&2; exit 2; }
 ls "$TD"/*/tuned.conf >/dev/null 2>&1 || { echo "tuned-coverage: no tuned profiles in $TD" >&2; exit 2; }
 export LC_ALL=C HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1

@@ -23,8 +23,16 @@ check "the coverage script runs (exit 0)" 0 "$rc"
 [ "$rc" = 0 ] || { echo "# $(head -c 600 "$tmp/err")"; finish; }
 profiles=$(ls "$TD"/*/tuned.conf | wc -l)
 check "one row a profile, a header and a total" "$((profiles + 3))" "$(wc -l <"$tmp/table")"
-if grep -q 'import failed' "$tmp/table"; then not_ok "every profile imports: $(grep 'import failed' "$tmp/table" | head -3)"
-else ok "every profile imports"; fi
+# cpu-partitioning-powersave: a known bug (tuned-corpus.sh's known_bug),
+# a TODO until it is fixed
+known="invalid number of arguments for builtin function 'assertion_non_equal'"
+grep 'import failed' "$tmp/table" | grep -v "^| cpu-partitioning-powersave | .*$known" >"$tmp/failed"
+if [ -s "$tmp/failed" ]; then not_ok "every profile imports: $(head -3 "$tmp/failed")"
+else ok "every profile imports (but cpu-partitioning-powersave, below)"; fi
+n=$((n + 1))
+if grep -q "^| cpu-partitioning-powersave | .*import failed" "$tmp/table"; then
+        echo "not ok $n - cpu-partitioning-powersave imports # TODO a \${f:...} call with the wrong number of arguments is fatal; tuned logs it and goes on (reported)"
+else echo "ok $n - cpu-partitioning-powersave imports # TODO the known bug is fixed: drop the TODO"; fi
 # the total row adds up the rows
 check "the totals add up" "$(awk -F' *\\| *' 'NR > 2 && $2 != "**all**" { s += $3; c += $4; n += $5 } END { print s, c, n }' "$tmp/table")" \
         "$(awk -F' *\\| *' '$2 == "**all**" { gsub(/\*/, ""); print $3, $4, $5 }' "$tmp/table")"
@@ -32,20 +40,22 @@ check "each row: settings = carried over + not carried over" "" \
         "$(awk -F' *\\| *' 'NR > 2 && $3 ~ /^[0-9]+$/ && $3 != $4 + $5 { print $2 }' "$tmp/table")"
 
 # the doc: the table between the markers, and the tuned release
+# (the markers as whole lines, compared as text: they hold / and -)
 {
-        sed "/^$begin\$/q" "$doc"
+        awk -v m="$begin" '{ print } $0 == m { exit }' "$doc"
         echo
         echo "Made from tuned $installed's profiles ($TD) by hosttune $("$HOSTTUNE" --version | awk '{print $NF}')."
         echo
         cat "$tmp/table"
         echo
-        sed -n "/^$end\$/,\$p" "$doc"
+        awk -v m="$end" '$0 == m { on = 1 } on' "$doc"
 } >"$tmp/doc" 2>/dev/null
 if [ "${UPDATE_TUNED_COVERAGE:-0}" = 1 ]; then
         cp "$tmp/doc" "$doc"
         echo "# docs/TUNED.md regenerated; review the diff"
 fi
-grep -qF -- "$begin" "$doc" && grep -qF -- "$end" "$doc" || not_ok "docs/TUNED.md has the coverage markers"
+if grep -qxF -- "$begin" "$doc" && grep -qxF -- "$end" "$doc"; then ok "docs/TUNED.md has the coverage markers"
+else not_ok "docs/TUNED.md has the coverage markers"; fi
 if d=$(diff "$doc" "$tmp/doc"); then ok "docs/TUNED.md's table is the script's output"
 else not_ok "docs/TUNED.md's table is the script's output (UPDATE_TUNED_COVERAGE=1 regenerates): $(printf '%s' "$d" | head -c 1500)"; fi
 finish
