@@ -291,10 +291,17 @@ int ht_cmd_history(const ht_cmd_opts *o) {
                 return HT_EXIT_OK;
         }
         size_t n = json_object_array_length(list);
+        /* the profile column fits the longest name (tuned:throughput-performance) */
+        int pw = 10;
+        for (size_t i = 0; i < n; i++) {
+                const char *p = jstr(json_object_array_get_idx(list, i), "profile");
+                if (p && (int)strlen(p) > pw && strlen(p) <= 64)
+                        pw = (int)strlen(p);
+        }
         if (n == 0)
                 printf("No transactions in the journal (%s).\n", o->ctx->state_dir);
         else
-                printf("%-26s  %-20s  %-8s  %-10s  %-11s  %7s  %s\n", "TXID", "TIME", "COMMAND", "PROFILE", "STATUS",
+                printf("%-26s  %-20s  %-8s  %-*s  %-11s  %7s  %s\n", "TXID", "TIME", "COMMAND", pw, "PROFILE", "STATUS",
                        "CHANGES", "REBOOT");
         for (size_t i = 0; i < n; i++) {
                 json_object *t = json_object_array_get_idx(list, i);
@@ -302,9 +309,9 @@ int ht_cmd_history(const ht_cmd_opts *o) {
                 json_object_object_get_ex(t, "changes", &ch);
                 json_object_object_get_ex(t, "reboot_required", &rb);
                 const char *created = jstr(t, "created");
-                printf("%-26s  %-20.20s  %-8s  %-10s  %-11s  %7" PRId64 "  %s\n", jstr(t, "txid"),
+                printf("%-26s  %-20.20s  %-8s  %-*s  %-11s  %7" PRId64 "  %s\n", jstr(t, "txid"),
                        created ? created : "-", jstr(t, "command") ? jstr(t, "command") : "-",
-                       jstr(t, "profile") ? jstr(t, "profile") : "-", jstr(t, "status"),
+                       pw, jstr(t, "profile") ? jstr(t, "profile") : "-", jstr(t, "status"),
                        ch ? json_object_get_int64(ch) : 0, rb && json_object_get_boolean(rb) ? "yes" : "no");
                 const char *e = jstr(t, "error");
                 if (e)
