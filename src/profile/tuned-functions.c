@@ -896,16 +896,16 @@ static int process_call(fn_ctx *c, text *t, size_t from, size_t *cnt) {
                 }
         const char *name = parts[0];
         if (!*name || !ht_word_chars(name, "_"))
-                return fail(c, -EINVAL, "invalid function name '%s'", name);
+                return fail(c, -ENOEXEC, "invalid function name '%s'", name);
         size_t f = 0;
         while (f < ELEMENTSOF(functions) && !streq(functions[f].name, name))
                 f++;
         if (f == ELEMENTSOF(functions))
-                return fail(c, -EINVAL, "function '%s' not implemented", name);
+                return fail(c, -ENOEXEC, "function '%s' not implemented", name);
         size_t nargs = n_parts - 1;
         if ((functions[f].nargs_max != 0 && (size_t)functions[f].nargs_max < nargs) ||
             (functions[f].nargs_min >= 0 && (size_t)functions[f].nargs_min > nargs))
-                return fail(c, -EINVAL, "invalid number of arguments for builtin function '%s'", name);
+                return fail(c, -ENOEXEC, "invalid number of arguments for builtin function '%s'", name);
 
         c->name = functions[f].name;
         _cleanup_free_ char *result = NULL;
