@@ -31,7 +31,8 @@
  * \N, counts above 32767. Either way *ret_error (if not NULL) says what,
  * with the column. Known differences with newlines in the subject:
  * [^...] and \D do not match a newline here (they do in Python), and
- * ^ $ always work per line. */
+ * ^ $ always work per line; \B matches an empty subject here (not in
+ * Python 3.11). */
 int ht_regex_from_python(const char *py, char **ret, char **ret_error);
 
 /* Translate and compile (REG_EXTENDED | REG_NEWLINE | REG_NOSUB): 0, or

@@ -662,6 +662,7 @@ static void test_matches_translation(void **state) {
         assert_true(eval_bool("matches(text, \"^c\\\\Z\")"));
         assert_false(eval_bool("matches(text, \"\\\\Ac\")"));
         assert_true(eval_bool("matches(text, \"\\\\Aab\")"));
+        assert_true(eval_bool("matches(\"xAy\", \"x\\\\x41y\")"));
         /* documented difference: [^...] never matches a newline (REG_NEWLINE);
          * Python's does */
         assert_false(eval_bool("matches(text, \"1[^x]+c\")"));
@@ -671,6 +672,8 @@ static void test_matches_translation(void **state) {
 static void test_matches_errors(void **state) {
         assert_fail_msg("matches(\"x\", \"(a\")", -EINVAL, "matches(): the regex \"(a\" is not one hosttune can use");
         assert_fail_msg("matches(\"x\", \"\\\\p\")", -EINVAL, "'\\p' is not supported");
+        /* what POSIX cannot say is an error too (tuned's functions say -ENOTSUP) */
+        assert_fail_msg("matches(\"aa\", \"(a)\\\\1\")", -EINVAL, "'\\1' is not supported (backreferences");
         assert_fail_msg("matches(1, \"a\")", -EINVAL, "matches() needs a string, got integer");
         assert_fail_msg("matches(\"a\", 1)", -EINVAL, "matches() needs a string, got integer");
         assert_fail_msg("matches(\"a\")", -EINVAL, "matches() takes 2 arguments");
