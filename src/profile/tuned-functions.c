@@ -710,7 +710,7 @@ static int fn_cpulist_present(fn_ctx *c, char **args, size_t n, char **ret) {
 /* re.search(pattern, subject[, re.MULTILINE]) through regcomp. */
 static int search(fn_ctx *c, const char *pattern, const char *subject, bool *ret) {
         _cleanup_free_ char *ere = NULL;
-        int r = ht_regex_from_python(pattern, &ere);
+        int r = ht_regex_from_python(pattern, &ere, NULL);
         if (r == -EOPNOTSUPP)
                 return fail(c, -ENOTSUP,
                             "%s: the regular expression '%s' uses Python syntax POSIX regular expressions lack "

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         /* the same text as a pattern: a translation regcomp() takes */
         char *ere = NULL;
-        r = ht_regex_from_python(parts[0], &ere);
+        r = ht_regex_from_python(parts[0], &ere, NULL);
         FUZZ_ASSERT(r == 0 || r == -EINVAL || r == -EOPNOTSUPP);
         FUZZ_ASSERT((r == 0) == (ere != NULL));
         if (ere) {

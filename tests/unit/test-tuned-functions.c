@@ -14,9 +14,6 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include <regex.h>
-
-#include "regex-python.h"
 #include "tuned-functions.h"
 #include "util.h"
 
@@ -306,75 +303,12 @@ static void test_limits(void **state) {
         strbuf_done(&b);
 }
 
-/* The translation itself, and that regcomp() then agrees with Python's
- * re.search (the answers are Python 3.11's). */
-static void test_regex_from_python(void **state) {
-        static const struct {
-                const char *py, *ere;
-        } translations[] = {
-                {"\\s*[0-9]", "[[:space:]]*[0-9]"},
-                {"\\b[y,Y,1,t,T]\\b", "\\b[,1TYty]\\b"},
-                {"\\d+\\D", "[[:digit:]]+[^[:digit:]]"},
-                {"[\\d.]x", "[.[:digit:]]x"},
-                {"[\\]a-]", "[]a-]"},
-                {"[-^]", "[-^]"},
-                {"[\\^]", "\\^"},
-                {"[^^]", "[^^]"},
-                {"(?:ab)+?c", "(ab)+c"},
-                {"(?P<x>a)(?#note)b", "(a)b"},
-                {"a{,2}b{3}", "a{0,2}b{3}"},
-                {"x{y}", "x\\{y\\}"},
-                {"\\.\\-\\:", "\\.-:"},
-                {"\\x41\\t", "A\t"},
-        };
-        for (size_t i = 0; i < ELEMENTSOF(translations); i++) {
-                _cleanup_free_ char *ere = NULL;
-                assert_int_equal(ht_regex_from_python(translations[i].py, &ere), 0);
-                if (!streq(ere, translations[i].ere))
-                        fail_msg("%s: got '%s', want '%s'", translations[i].py, ere, translations[i].ere);
-        }
-        static const char *const refused[] = {"a(?=b)", "(?i)a", "(a)\\1", "a*+", "\\Aa", "[\\D]", "[[:alpha:]]"};
-        for (size_t i = 0; i < ELEMENTSOF(refused); i++) {
-                char *ere = NULL;
-                assert_int_equal(ht_regex_from_python(refused[i], &ere), -EOPNOTSUPP);
-                assert_null(ere);
-        }
-        static const char *const invalid[] = {"a\\", "[a", "[z-a]", "a**"};
-        for (size_t i = 0; i < ELEMENTSOF(invalid); i++) {
-                char *ere = NULL;
-                assert_int_equal(ht_regex_from_python(invalid[i], &ere), -EINVAL);
-        }
-
-        /* re.search(py, subject) in Python 3.11 */
-        static const struct {
-                const char *py, *subject;
-                bool match;
-        } searches[] = {
-                {"\\s*[0-9]", "3", true},      {"\\s*[0-9]", "", false},    {"\\b[y,Y,1,t,T]\\b", "y", true},
-                {"\\b[y,Y,1,t,T]\\b", "yes", false}, {"\\b[y,Y,1,t,T]\\b", "a 1 b", true},
-                {"[\\d.]+x", "12.34x", true}, {"[\\d.]+x", "ax", false},    {"[\\]]", "]", true},
-                {"a{,2}b", "b", true},           {"x{", "x{", true},            {"[^\\s]", " ", false},
-                {"\\w+\\s\\w+", "a_b c", true}, {"a*?b", "aab", true},
-                {"[-^]", "^", true},             {"[-^]", "a", false},    {"^flags\\s*:.*\\bavx2\\b", "x\nflags\t: avx2 sse", true},
-        };
-        for (size_t i = 0; i < ELEMENTSOF(searches); i++) {
-                _cleanup_free_ char *ere = NULL;
-                assert_int_equal(ht_regex_from_python(searches[i].py, &ere), 0);
-                regex_t re;
-                assert_int_equal(regcomp(&re, ere, REG_EXTENDED | REG_NEWLINE | REG_NOSUB), 0);
-                if ((regexec(&re, searches[i].subject, 0, NULL, 0) == 0) != searches[i].match)
-                        fail_msg("%s on '%s': want %d", searches[i].py, searches[i].subject, searches[i].match);
-                regfree(&re);
-        }
-}
-
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_tuned_values),
                 cmocka_unit_test(test_facts),
                 cmocka_unit_test(test_not_supported),
                 cmocka_unit_test(test_limits),
-                cmocka_unit_test(test_regex_from_python),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
