@@ -1,10 +1,12 @@
-/* Python re syntax to POSIX ERE (regex-python.h). A small recursive-free
- * scanner: outside sets it copies or rewrites one token at a time,
- * inside a set it collects the members and writes them back in the
- * order POSIX bracket expressions need (] first, - last). */
+/* Python re syntax to POSIX ERE (regex-python.h). A recursion-free
+ * scanner: outside sets it copies or rewrites one token at a time and
+ * tracks what the last token was (Python refuses to repeat nothing or a
+ * repeat); inside a set it collects the members and writes them back in
+ * the order POSIX bracket expressions need (] first, - last). */
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -12,6 +14,27 @@
 #include "util.h"
 
 #define ERE_SPECIAL ".[]()*+?{}|^$\\"
+#define POSIX_DUP_MAX 32767 /* glibc's RE_DUP_MAX */
+
+/* what the last token leaves for a quantifier */
+typedef enum { NOTHING, ATOM, REPEAT } last_token;
+
+typedef struct {
+        const char *src;
+        strbuf out;
+        char *error;
+} translator;
+
+_printf_(4, 5)
+static int refuse(translator *t, int r, const char *at, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        _cleanup_free_ char *what = xvasprintf(fmt, ap);
+        va_end(ap);
+        free(t->error);
+        t->error = xasprintf("column %zu: %s", (size_t)(at - t->src) + 1, what);
+        return r;
+}
 
 static int hex_value(char c) {
         if (c >= '0' && c <= '9')
@@ -23,41 +46,48 @@ static int hex_value(char c) {
         return -1;
 }
 
-/* The byte a character escape stands for (\n, \xHH, \. ...), with *len
- * the escape's length from the backslash; -1 for a class or a letter
- * escape this does not know, -2 for the trailing backslash. */
-static int escaped_byte(const char *p, size_t *len) {
+static bool ascii_alnum(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The byte a character escape at p (the backslash) stands for: \n \xHH
+ * \. ... (in_set: also \b, a backspace there), *len its length; else a
+ * negative errno with the reason said. Classes are the caller's. */
+static int escaped_byte(translator *t, const char *p, bool in_set, size_t *len) {
         *len = 2;
         switch (p[1]) {
         case 0:
-                return -2;
+                return refuse(t, -EINVAL, p, "the pattern ends with a backslash");
         case 'n': return '\n';
         case 't': return '\t';
         case 'r': return '\r';
         case 'f': return '\f';
         case 'v': return '\v';
         case 'a': return '\a';
+        case 'b':
+                if (in_set)
+                        return '\b';
+                break;
         case 'x': {
                 int h = hex_value(p[2]), l = h < 0 ? -1 : hex_value(p[3]);
-                if (h < 0 || l < 0 || (h == 0 && l == 0))
-                        return -1; /* a NUL cannot be in a C pattern */
+                if (h < 0 || l < 0)
+                        return refuse(t, -EINVAL, p, "incomplete escape '\\x'");
+                if (h == 0 && l == 0) /* a NUL cannot be in a C pattern */
+                        return refuse(t, -EOPNOTSUPP, p, "'\\x00' is not supported");
+                if (h >= 8) /* a character Python's text holds as two UTF-8 bytes */
+                        return refuse(t, -EOPNOTSUPP, p, "'\\x%c%c' (not ASCII) is not supported", p[2], p[3]);
                 *len = 4;
                 return h * 16 + l;
         }
+        case 'u': case 'U': case 'N':
+                return refuse(t, -EOPNOTSUPP, p, "'\\%c' is not supported", p[1]);
         }
-        unsigned char c = (unsigned char)p[1];
-        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-                return -1;
-        return c;
-}
-
-static const char *class_of(char c) {
-        switch (c) {
-        case 'd': return "[:digit:]";
-        case 'w': return "[:alnum:]_";
-        case 's': return "[:space:]";
-        }
-        return NULL;
+        if (p[1] >= '0' && p[1] <= '9')
+                return refuse(t, -EOPNOTSUPP, p, "'\\%c' is not supported (backreferences and octal escapes "
+                              "have no POSIX form here)", p[1]);
+        if (ascii_alnum(p[1]))
+                return refuse(t, -EINVAL, p, "'\\%c' is not supported (Python's re rejects it too)", p[1]);
+        return (unsigned char)p[1];
 }
 
 static void append_literal(strbuf *b, int c) {
@@ -70,9 +100,44 @@ static void append_literal(strbuf *b, int c) {
         strbuf_append(b, s);
 }
 
+/* A set member's class escape (\d \s \w) into member/classes: true if
+ * it was one. */
+static bool set_class(char e, bool member[256], strbuf *classes) {
+        switch (e) {
+        case 'd':
+                for (int c = '0'; c <= '9'; c++)
+                        member[c] = true;
+                return true;
+        case 's':
+                strbuf_append(classes, "[:space:]");
+                return true;
+        case 'w':
+                strbuf_append(classes, "[:alnum:]_");
+                return true;
+        }
+        return false;
+}
+
+/* One end of a range or a lone member at p: its byte, *len its length. */
+static int set_byte(translator *t, const char *p, size_t *len) {
+        if (*p == '\\') {
+                if (p[1] == 'D' || p[1] == 'S' || p[1] == 'W')
+                        return refuse(t, -EOPNOTSUPP, p, "'\\%c' inside [...] has no POSIX form", p[1]);
+                if (p[1] == 'A' || p[1] == 'Z' || p[1] == 'B')
+                        return refuse(t, -EINVAL, p, "'\\%c' is not supported (Python's re rejects it in [...])",
+                                      p[1]);
+                return escaped_byte(t, p, true, len);
+        }
+        *len = 1;
+        if ((unsigned char)*p >= 0x80)
+                return refuse(t, -EOPNOTSUPP, p, "a non-ASCII character inside [...] is not supported");
+        return (unsigned char)*p;
+}
+
 /* A set [...] starting at *pp (the '['); *pp moves past its ']'. */
-static int translate_set(const char **pp, strbuf *out) {
-        const char *p = *pp + 1;
+static int translate_set(translator *t, const char **pp) {
+        const char *start = *pp, *p = *pp + 1;
+        strbuf *out = &t->out;
         bool negate = false;
         if (*p == '^') {
                 negate = true;
@@ -84,59 +149,47 @@ static int translate_set(const char **pp, strbuf *out) {
         int r = 0;
         for (;;) {
                 if (*p == 0) {
-                        r = -EINVAL; /* unterminated character set */
+                        r = refuse(t, -EINVAL, start, "'[' without a closing ']'");
                         goto done;
                 }
                 if (*p == ']' && !first)
                         break;
                 first = false;
-                int lo;
-                size_t len = 1;
-                if (*p == '\\') {
-                        const char *cls = class_of(p[1]);
-                        if (cls) {
-                                strbuf_append(&classes, cls);
-                                p += 2;
-                                continue;
-                        }
-                        lo = escaped_byte(p, &len);
-                        if (lo == -2) {
-                                r = -EINVAL;
+                if (*p == '\\' && set_class(p[1], member, &classes)) {
+                        if (p[2] == '-' && p[3] != ']' && p[3] != 0) {
+                                r = refuse(t, -EINVAL, p, "bad character range '\\%c-'", p[1]);
                                 goto done;
                         }
-                        if (lo < 0) {
-                                r = -EOPNOTSUPP; /* \D \W \S, \b, \N{...}, octal */
-                                goto done;
-                        }
-                } else if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
-                        r = -EOPNOTSUPP; /* a literal to Python, a class to POSIX */
+                        p += 2;
+                        continue;
+                }
+                if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+                        r = refuse(t, -EOPNOTSUPP, p, "'[%c' inside [...] is a literal to Python, a class to POSIX",
+                                   p[1]);
                         goto done;
-                } else
-                        lo = (unsigned char)*p;
+                }
+                size_t len;
+                int lo = set_byte(t, p, &len);
+                if (lo < 0) {
+                        r = lo;
+                        goto done;
+                }
+                const char *at = p;
                 p += len;
                 int hi = lo;
                 if (*p == '-' && p[1] != ']' && p[1] != 0) {
                         const char *q = p + 1;
-                        if (*q == '\\') {
-                                if (class_of(q[1])) {
-                                        r = -EINVAL; /* bad character range */
-                                        goto done;
-                                }
-                                hi = escaped_byte(q, &len);
-                                if (hi == -2) {
-                                        r = -EINVAL;
-                                        goto done;
-                                }
-                                if (hi < 0) {
-                                        r = -EOPNOTSUPP;
-                                        goto done;
-                                }
-                        } else {
-                                hi = (unsigned char)*q;
-                                len = 1;
+                        if (*q == '\\' && (q[1] == 'd' || q[1] == 's' || q[1] == 'w')) {
+                                r = refuse(t, -EINVAL, at, "bad character range ending in '\\%c'", q[1]);
+                                goto done;
+                        }
+                        hi = set_byte(t, q, &len);
+                        if (hi < 0) {
+                                r = hi;
+                                goto done;
                         }
                         if (hi < lo) {
-                                r = -EINVAL;
+                                r = refuse(t, -EINVAL, at, "bad range '%c-%c'", lo, hi);
                                 goto done;
                         }
                         p = q + len;
@@ -152,8 +205,7 @@ static int translate_set(const char **pp, strbuf *out) {
         for (int c = 1; c < 256; c++)
                 any = any || member[c];
         if (!any) {
-                /* only possible as an empty range list: Python rejects [] */
-                r = -EINVAL;
+                r = refuse(t, -EINVAL, start, "an empty set");
                 goto done;
         }
         bool only_caret = !classes.len && member['^'];
@@ -161,7 +213,7 @@ static int translate_set(const char **pp, strbuf *out) {
                 if (c != '^' && member[c])
                         only_caret = false;
         if (only_caret && !negate) {
-                strbuf_append(out, "\\^");
+                strbuf_append(out, "\\^"); /* "[^]" would be a negation */
                 goto done;
         }
         strbuf_append(out, negate ? "[^" : "[");
@@ -205,127 +257,215 @@ done:
         return r;
 }
 
-/* A Python brace quantifier at p ({m} {m,} {,n} {m,n}, digits only):
- * its length, else 0 (then the brace is a literal). */
-static size_t quantifier_len(const char *p) {
-        size_t i = 1, m = 0, n = 0;
-        while (p[i] >= '0' && p[i] <= '9')
-                i++, m++;
-        if (p[i] == '}')
-                return m ? i + 1 : 0;
-        if (p[i] != ',')
-                return 0;
-        i++;
-        while (p[i] >= '0' && p[i] <= '9')
-                i++, n++;
-        return p[i] == '}' ? i + 1 : 0;
+/* A run of digits at *pp as a count (capped past POSIX_DUP_MAX), -1 if none. */
+static long parse_count(const char **pp) {
+        const char *p = *pp;
+        long n = -1;
+        for (; *p >= '0' && *p <= '9'; p++)
+                n = n < 0 ? *p - '0' : n > POSIX_DUP_MAX ? n : n * 10 + (*p - '0');
+        *pp = p;
+        return n;
 }
 
-int ht_regex_from_python(const char *py, char **ret) {
-        strbuf out = {0};
-        const char *p = py;
-        bool after_repeat = false; /* the last token was a quantifier */
-        bool lazy = false;         /* ... and made lazy already */
+/* A quantifier may follow the last token: Python refuses to repeat
+ * nothing (start, '(', '|', an anchor) or a repeat. */
+static int check_repeatable(translator *t, const char *at, last_token last) {
+        if (last == NOTHING)
+                return refuse(t, -EINVAL, at, "nothing to repeat");
+        if (last == REPEAT)
+                return refuse(t, -EINVAL, at, "multiple repeat");
+        return 0;
+}
+
+/* After a quantifier: a lazy '?' is dropped (whether a search matches is
+ * the same), a possessive '+' refused. *pp moves past it. */
+static int quantifier_suffix(translator *t, const char **pp) {
+        if (**pp == '?')
+                (*pp)++;
+        else if (**pp == '+')
+                return refuse(t, -EOPNOTSUPP, *pp, "possessive quantifiers are not supported");
+        return 0;
+}
+
+/* A '{' at *pp: a quantifier {m} {m,} {,n} {m,n} {,} is written ({,n} as
+ * {0,n}) and 1 returned, *pp past it; 0 if it is Python's literal '{'. */
+static int brace_quantifier(translator *t, const char **pp, last_token last) {
+        const char *at = *pp, *p = *pp + 1;
+        if (*p == '}')
+                return 0; /* "{}" */
+        long lo = parse_count(&p), hi = lo;
+        bool comma = *p == ',';
+        if (comma) {
+                p++;
+                hi = parse_count(&p);
+        }
+        if (*p != '}')
+                return 0;
+        p++;
+        int r = check_repeatable(t, at, last);
+        if (r < 0)
+                return r;
+        if (lo > POSIX_DUP_MAX || hi > POSIX_DUP_MAX)
+                return refuse(t, -EOPNOTSUPP, at, "repeat counts above %d are not supported", POSIX_DUP_MAX);
+        if (hi >= 0 && lo > hi)
+                return refuse(t, -EINVAL, at, "min repeat greater than max repeat");
+        strbuf_appendf(&t->out, "{%ld", lo < 0 ? 0 : lo);
+        if (comma)
+                strbuf_append(&t->out, ",");
+        if (comma && hi >= 0)
+                strbuf_appendf(&t->out, "%ld", hi);
+        strbuf_append(&t->out, "}");
+        *pp = p;
+        return 1;
+}
+
+/* A '(' followed by '?' at *pp. */
+static int extension_group(translator *t, const char **pp) {
+        const char *at = *pp, *g = *pp + 2;
+        if (*g == ':') {
+                *pp = g + 1;
+                return 0;
+        }
+        if (g[0] == 'P' && g[1] == '<') {
+                const char *name = g + 2, *e = name;
+                while (*e && *e != '>')
+                        e++;
+                if (!*e)
+                        return refuse(t, -EINVAL, at, "missing '>' after the group name");
+                if (e == name)
+                        return refuse(t, -EINVAL, at, "missing group name");
+                for (const char *c = name; c < e; c++)
+                        if (!((unsigned char)*c >= 0x80 || *c == '_' || (ascii_alnum(*c) && !(c == name && *c <= '9'))))
+                                return refuse(t, -EINVAL, at, "bad character in group name");
+                *pp = e + 1;
+                return 0;
+        }
+        return refuse(t, -EOPNOTSUPP, at,
+                      "'(?%.1s' groups are not supported (only '(?:', '(?P<name>' and '(?#')", g);
+}
+
+int ht_regex_from_python(const char *py, char **ret, char **ret_error) {
+        translator t = {.src = py ? py : ""};
+        const char *p = t.src;
+        last_token last = NOTHING;
+        unsigned depth = 0;
         int r = 0;
-        strbuf_append(&out, "");
+        strbuf_append(&t.out, "");
         while (*p) {
-                bool repeat = false;
+                last_token now = ATOM;
                 if (*p == '\\') {
-                        const char *cls = class_of((char)(p[1] | 0x20));
-                        if (cls && (p[1] == 'd' || p[1] == 'w' || p[1] == 's')) {
-                                strbuf_appendf(&out, "[%s]", cls);
+                        char e = p[1];
+                        if (e == 'd' || e == 'D') {
+                                strbuf_append(&t.out, e == 'd' ? "[0-9]" : "[^0-9]");
                                 p += 2;
-                        } else if (cls) {
-                                strbuf_appendf(&out, "[^%s]", class_of((char)(p[1] | 0x20)));
+                        } else if (e == 's' || e == 'S' || e == 'w' || e == 'W') {
+                                strbuf_appendn(&t.out, p, 2);
                                 p += 2;
-                        } else if (p[1] == 'b' || p[1] == 'B') {
-                                strbuf_appendn(&out, p, 2);
+                        } else if (e == 'b' || e == 'B' || e == 'A' || e == 'Z') {
+                                strbuf_append(&t.out, e == 'A' ? "\\`" : e == 'Z' ? "\\'" : e == 'b' ? "\\b" : "\\B");
                                 p += 2;
+                                now = NOTHING;
                         } else {
                                 size_t len;
-                                int c = escaped_byte(p, &len);
-                                if (c == -2) {
-                                        r = -EINVAL;
-                                        goto fail;
-                                }
+                                int c = escaped_byte(&t, p, false, &len);
                                 if (c < 0) {
-                                        r = -EOPNOTSUPP; /* backreference, \A \Z, ... */
+                                        r = c;
                                         goto fail;
                                 }
-                                append_literal(&out, c);
+                                append_literal(&t.out, c);
                                 p += len;
                         }
                 } else if (*p == '[') {
-                        r = translate_set(&p, &out);
+                        r = translate_set(&t, &p);
                         if (r < 0)
                                 goto fail;
-                } else if (*p == '(' && p[1] == '?') {
-                        if (p[2] == ':') {
-                                strbuf_append(&out, "(");
-                                p += 3;
-                        } else if (p[2] == 'P' && p[3] == '<') {
-                                const char *e = strchr(p + 4, '>');
-                                if (!e) {
-                                        r = -EINVAL;
-                                        goto fail;
-                                }
-                                strbuf_append(&out, "(");
-                                p = e + 1;
-                        } else if (p[2] == '#') {
-                                const char *e = strchr(p + 3, ')');
-                                if (!e) {
-                                        r = -EINVAL;
-                                        goto fail;
-                                }
-                                p = e + 1;
-                        } else {
-                                r = -EOPNOTSUPP; /* lookaround, flags, (?P=name), atomic */
+                } else if (*p == '(' && p[1] == '?' && p[2] == '#') {
+                        const char *e = strchr(p + 3, ')');
+                        if (!e) {
+                                r = refuse(&t, -EINVAL, p, "missing ')', unterminated comment");
                                 goto fail;
                         }
-                } else if (*p == '*' || *p == '+' || *p == '?') {
-                        if (after_repeat) {
-                                if (*p == '?' && !lazy) {
-                                        p++; /* lazy: the same yes or no */
-                                        lazy = true;
-                                        continue;
-                                }
-                                r = *p == '+' ? -EOPNOTSUPP : -EINVAL; /* possessive; multiple repeat */
-                                goto fail;
-                        }
-                        strbuf_appendn(&out, p, 1);
-                        p++;
-                        repeat = true;
-                } else if (*p == '{') {
-                        size_t len = quantifier_len(p);
-                        if (!len) {
-                                strbuf_append(&out, "\\{");
+                        p = e + 1;
+                        continue; /* a comment is no token: last stays */
+                } else if (*p == '(') {
+                        if (p[1] == '?') {
+                                r = extension_group(&t, &p);
+                                if (r < 0)
+                                        goto fail;
+                        } else
                                 p++;
-                        } else {
-                                if (after_repeat) {
-                                        r = -EINVAL;
+                        strbuf_append(&t.out, "(");
+                        depth++;
+                        now = NOTHING;
+                } else if (*p == ')') {
+                        if (!depth) {
+                                r = refuse(&t, -EINVAL, p, "unbalanced parenthesis");
+                                goto fail;
+                        }
+                        depth--;
+                        strbuf_append(&t.out, ")");
+                        p++;
+                } else if (*p == '*' || *p == '+' || *p == '?') {
+                        r = check_repeatable(&t, p, last);
+                        if (r < 0)
+                                goto fail;
+                        strbuf_appendn(&t.out, p, 1);
+                        p++;
+                        r = quantifier_suffix(&t, &p);
+                        if (r < 0)
+                                goto fail;
+                        now = REPEAT;
+                } else if (*p == '{') {
+                        r = brace_quantifier(&t, &p, last);
+                        if (r < 0)
+                                goto fail;
+                        if (r > 0) {
+                                r = quantifier_suffix(&t, &p);
+                                if (r < 0)
                                         goto fail;
-                                }
-                                if (p[1] == ',')
-                                        strbuf_append(&out, "{0");
-                                else
-                                        strbuf_append(&out, "{");
-                                strbuf_appendn(&out, p + 1, len - 1);
-                                p += len;
-                                repeat = true;
+                                now = REPEAT;
+                        } else {
+                                strbuf_append(&t.out, "\\{");
+                                p++;
                         }
                 } else if (*p == '}') {
-                        strbuf_append(&out, "\\}");
+                        strbuf_append(&t.out, "\\}");
                         p++;
                 } else {
-                        strbuf_appendn(&out, p, 1);
+                        if (*p == '|' || *p == '^' || *p == '$')
+                                now = NOTHING;
+                        strbuf_appendn(&t.out, p, 1);
                         p++;
                 }
-                after_repeat = repeat;
-                lazy = false;
+                last = now;
         }
-        *ret = strbuf_steal(&out);
+        *ret = strbuf_steal(&t.out);
         return 0;
 fail:
-        strbuf_done(&out);
+        strbuf_done(&t.out);
+        if (ret_error)
+                *ret_error = t.error;
+        else
+                free(t.error);
         return r;
+}
+
+int ht_regex_compile_python(const char *py, regex_t *ret, char **ret_error) {
+        _cleanup_free_ char *posix = NULL;
+        int r = ht_regex_from_python(py, &posix, ret_error);
+        if (r < 0)
+                return r;
+        int k = regcomp(ret, posix, REG_EXTENDED | REG_NEWLINE | REG_NOSUB);
+        if (k != 0) {
+                char msg[128];
+                regerror(k, ret, msg, sizeof msg);
+                if (ret_error)
+                        *ret_error = xstrdup(msg);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+bool ht_regex_search(const regex_t *re, const char *text) {
+        return regexec(re, text ? text : "", 0, NULL, 0) == 0;
 }

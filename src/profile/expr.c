@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "expr.h"
-#include "pyregex.h"
+#include "regex-python.h"
 #include "util.h"
 
 #define MAX_STR_LEN (1024 * 1024)
@@ -807,7 +807,7 @@ static int fn_version_lt(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 /* matches(text, regex): Python's re.search(regex, text, re.MULTILINE)
- * for the regexes tuned profiles write (pyregex.h). The regex is
+ * for the regexes tuned profiles write (regex-python.h). The regex is
  * checked even when text is null, so a typo fails on every host; a null
  * text gives a null that still names its fact, so that `a && b` over it
  * says which fact this host does not know. */
@@ -817,7 +817,7 @@ static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 return r;
         regex_t re;
         _cleanup_free_ char *why = NULL;
-        if (ht_pyregex_compile(args[1].v.str, &re, &why) < 0)
+        if (ht_regex_compile_python(args[1].v.str, &re, &why) < 0)
                 return fail(p, -EINVAL, pos, "matches(): the regex \"%s\" is not one hosttune can use: %s",
                             args[1].v.str, why);
         if (args[0].v.type == HT_VAL_NULL) {
@@ -829,7 +829,7 @@ static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
         }
         r = need(p, &args[0], HT_VAL_STR, pos, "matches()");
         if (r == 0)
-                *ret = val_of(ht_value_bool(ht_pyregex_search(&re, args[0].v.str)));
+                *ret = val_of(ht_value_bool(ht_regex_search(&re, args[0].v.str)));
         regfree(&re);
         return r;
 }

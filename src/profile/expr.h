@@ -34,7 +34,7 @@
  * version_ge(a, b) version_lt(a, b) matches(text, regex) defined(NAME)
  * if(cond, a, b).
  * matches() is Python's re.search(regex, text, re.MULTILINE) for the
- * regexes tuned profiles write (pyregex.h); a null text gives null.
+ * regexes tuned profiles write (regex-python.h); a null text gives null.
  * if() evaluates only the branch it takes; defined() is true when the name
  * resolves to a non-null value and never fails for an unknown name.
  * version_*() split both strings into runs of digits (compared as numbers)

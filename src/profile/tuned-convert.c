@@ -94,7 +94,7 @@ static void note(conv *v, const tn_unit *u, const tn_option *o, const char *fmt,
 static char *expanded(conv *v, const tn_unit *u, const tn_option *o, int *ret_fatal, char **ret_error) {
         _cleanup_free_ char *out = NULL, *err = NULL;
         int r = tn_expand(v->vars, v->facts, o->value, &out, &err);
-        if (r == -ENOTSUP) {
+        if (r == -ENOTSUP || r == -ENOEXEC) {
                 note(v, u, o, "%s", err);
                 return NULL;
         }

@@ -710,7 +710,7 @@ static int fn_cpulist_present(fn_ctx *c, char **args, size_t n, char **ret) {
 /* re.search(pattern, subject[, re.MULTILINE]) through regcomp. */
 static int search(fn_ctx *c, const char *pattern, const char *subject, bool *ret) {
         _cleanup_free_ char *ere = NULL;
-        int r = ht_regex_from_python(pattern, &ere);
+        int r = ht_regex_from_python(pattern, &ere, NULL);
         if (r == -EOPNOTSUPP)
                 return fail(c, -ENOTSUP,
                             "%s: the regular expression '%s' uses Python syntax POSIX regular expressions lack "
@@ -896,16 +896,16 @@ static int process_call(fn_ctx *c, text *t, size_t from, size_t *cnt) {
                 }
         const char *name = parts[0];
         if (!*name || !ht_word_chars(name, "_"))
-                return fail(c, -EINVAL, "invalid function name '%s'", name);
+                return fail(c, -ENOEXEC, "invalid function name '%s'", name);
         size_t f = 0;
         while (f < ELEMENTSOF(functions) && !streq(functions[f].name, name))
                 f++;
         if (f == ELEMENTSOF(functions))
-                return fail(c, -EINVAL, "function '%s' not implemented", name);
+                return fail(c, -ENOEXEC, "function '%s' not implemented", name);
         size_t nargs = n_parts - 1;
         if ((functions[f].nargs_max != 0 && (size_t)functions[f].nargs_max < nargs) ||
             (functions[f].nargs_min >= 0 && (size_t)functions[f].nargs_min > nargs))
-                return fail(c, -EINVAL, "invalid number of arguments for builtin function '%s'", name);
+                return fail(c, -ENOEXEC, "invalid number of arguments for builtin function '%s'", name);
 
         c->name = functions[f].name;
         _cleanup_free_ char *result = NULL;

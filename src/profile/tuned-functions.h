@@ -12,8 +12,11 @@
  * assertion). A result is not scanned again. tuned's quirks are kept
  * (its scan skips the character after an empty result at the very
  * start), except that what tuned only logs as an error fails here:
- * unpaired braces, an unknown function, a wrong number of arguments,
- * an invalid hexadecimal mask.
+ * unpaired braces and an invalid hexadecimal mask (-EINVAL); an unknown
+ * function or a wrong number of arguments, whose call tuned leaves in
+ * the value, is -ENOEXEC, so the caller can treat the value as one
+ * tuned would not write (cpu-partitioning-powersave's assertion of a
+ * max_power_state holding ':' has too many arguments).
  *
  * The functions (cpulists as tuned's cpulist_unpack reads them: "1-3",
  * "0x" masks whose ','-separated groups join until ",,", "^N"/"!N"
@@ -65,7 +68,10 @@
  * 0 and *ret (malloc'd) on success. -ENOTSUP with *ret_error naming the
  * function and why, for a function that cannot be evaluated from facts
  * without running anything (exec, and any that needs a program or live
- * state facts lack); -EINVAL with *ret_error for a bad call (unknown
- * function, wrong arguments, an assertion that fails: tuned's message).
+ * state facts lack); -ENOEXEC with *ret_error for a call tuned logs
+ * and leaves unexpanded (an unknown or invalid function name, a wrong
+ * number of arguments: its value stays "${f:...}", which hosttune does
+ * not carry); -EINVAL for the rest (an assertion that fails: tuned's
+ * message; unpaired braces, a bad mask, the limits below).
  * No file:line in messages: the caller prefixes it. */
 int ht_tuned_expand_functions(const char *text, json_object *facts, char **ret, char **ret_error);

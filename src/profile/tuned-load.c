@@ -231,6 +231,10 @@ static int load_profile_names(loader *l, const char *names, unsigned from_file, 
                               char **ret_error);
 
 static unsigned add_file(tn_profile *p, const char *shown, const char *dir) {
+        /* a variables file is read for include= and again after the merge */
+        for (unsigned k = 0; p->files && p->files[k]; k++)
+                if (streq(p->files[k], shown))
+                        return k;
         unsigned i = (unsigned)strv_length(p->files);
         strv_push(&p->files, shown);
         strv_push(&p->dirs, dir);
@@ -405,7 +409,7 @@ static int add_variable(loader *l, const char *name, const char *value, unsigned
         }
         _cleanup_free_ char *v = NULL, *err = NULL;
         int r = tn_expand(*vars, l->facts, value, &v, &err);
-        if (r == -ENOTSUP) {
+        if (r == -ENOTSUP || r == -ENOEXEC) {
                 /* unknown here: what uses it is not carried over, with this reason */
                 _cleanup_free_ char *marked = xasprintf("%s%s", UNKNOWN_VAR, err);
                 set_var(vars, name, marked);
@@ -586,9 +590,11 @@ static const raw_option *raw_get(const raw_section *s, const char *key) {
 }
 
 static bool unit_meta(const char *key) {
+        /* and priority, every plugin's instance order (base.py), which
+         * hosttune's fixed backend order replaces */
         static const char *const meta[] = {"type", "enabled", "replace", "drop", "devices",
                                            "devices_udev_regex", "cpuinfo_regex", "uname_regex",
-                                           "script_pre", "script_post"};
+                                           "script_pre", "script_post", "priority"};
         for (size_t i = 0; i < ELEMENTSOF(meta); i++)
                 if (streq(key, meta[i]))
                         return true;
