@@ -75,23 +75,6 @@ with_isolated() {
         done
 }
 
-# known_bug NAME STDERR: prints the reason when NAME fails for a bug
-# reported and not fixed yet (TAP TODO: XFAIL; XPASS, a failure, once the
-# plan passes)
-known_bug() {
-        case $1 in
-        cpu-partitioning-powersave)
-                # Debian's max_power_state=cstate.name:C1|10 holds ':', so the
-                # assertion_non_equal call of its assert2 gets 4 arguments;
-                # tuned 2.20 logs "invalid number of arguments" and leaves the
-                # call unexpanded (functions/base.py _check_args), hosttune
-                # stops
-                grep -q "invalid number of arguments for builtin function 'assertion_non_equal'" "$2" &&
-                        echo "a \${f:...} call with the wrong number of arguments is fatal; tuned logs it and goes on (reported)" ;;
-        *) return 1 ;;
-        esac
-}
-
 # one_host FIXTURE [plan]: every profile on a copy of FIXTURE; with plan,
 # only the plans (the import does not depend on the host's devices)
 one_host() {
@@ -127,11 +110,7 @@ one_host() {
                 cp "$tmp/out" "$tmp/plan.json"
                 case $rc in
                 0 | 2) ok "$fx: plan tuned:$p (exit $rc)" ;;
-                *)
-                        if known=$(known_bug "$p" "$tmp/err"); then
-                                n=$((n + 1)); echo "not ok $n - $fx: plan tuned:$p: exit $rc # TODO $known"
-                        else not_ok "$fx: plan tuned:$p: exit $rc: $(head -c 600 "$tmp/err")"; fi
-                        continue ;;
+                *) not_ok "$fx: plan tuned:$p: exit $rc: $(head -c 600 "$tmp/err")"; continue ;;
                 esac
                 check "$fx: plan tuned:$p: no errors" "0" "$(jq '.errors | length' "$tmp/plan.json")"
                 warned=$(jq -r '.warnings[]' "$tmp/plan.json" | grep -c ': not carried over: ')
