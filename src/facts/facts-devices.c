@@ -85,35 +85,6 @@ void ht_facts_collect_block(const ht_context *c, ht_facts *f) {
 
 /* ---- cpufreq ---- */
 
-/* "policy12" for prefix "policy" */
-static bool numbered(const char *name, const char *prefix) {
-        if (!startswith(name, prefix))
-                return false;
-        const char *d = name + strlen(prefix);
-        return *d && strspn(d, "0123456789") == strlen(d);
-}
-
-/* policy2 before policy10, as the kernel numbers them */
-static int cmp_numbered(const void *a, const void *b) {
-        const char *x = *(char *const *)a, *y = *(char *const *)b;
-        size_t lx = strlen(x), ly = strlen(y);
-        return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
-/* The entries of dir named PREFIX<number>, in number order; n in *ret_n. */
-static char **list_numbered(const ht_context *c, const char *dir, const char *prefix, size_t *ret_n) {
-        _cleanup_strv_free_ char **names = NULL;
-        ht_list_dir(c, dir, NULL, &names);
-        size_t n = 0, total = strv_length(names);
-        char **out = xcalloc(total + 1, sizeof(char *));
-        for (size_t i = 0; i < total; i++)
-                if (numbered(names[i], prefix))
-                        out[n++] = xstrdup(names[i]);
-        qsort(out, n, sizeof(char *), cmp_numbered);
-        *ret_n = n;
-        return out;
-}
-
 static int64_t pct(const ht_context *c, ht_facts *f, const char *name) {
         uint64_t v = attr_u64(c, f, CPU_DIR "/intel_pstate", name);
         return v == HT_U64_UNKNOWN || v > 100 ? -1 : (int64_t)v;
@@ -124,7 +95,7 @@ static int64_t pct(const ht_context *c, ht_facts *f, const char *name) {
  * counts, in the order of the first CPU that has each. */
 static void collect_epb(const ht_context *c, ht_facts *f) {
         size_t n = 0;
-        _cleanup_strv_free_ char **cpus = list_numbered(c, CPU_DIR, "cpu", &n);
+        _cleanup_strv_free_ char **cpus = ht_list_numbered(c, CPU_DIR, "cpu", &n);
         for (size_t i = 0; i < n; i++) {
                 _cleanup_free_ char *dir = xasprintf(CPU_DIR "/%s/power", cpus[i]);
                 _cleanup_free_ char *v = attr(c, f, dir, "energy_perf_bias");
@@ -148,7 +119,7 @@ void ht_facts_collect_cpufreq(const ht_context *c, ht_facts *f) {
                 return;
         f->cpufreq_known = true;
         size_t n = 0;
-        _cleanup_strv_free_ char **names = list_numbered(c, CPU_DIR "/cpufreq", "policy", &n);
+        _cleanup_strv_free_ char **names = ht_list_numbered(c, CPU_DIR "/cpufreq", "policy", &n);
         f->cpufreq_policies = n ? xcalloc(n, sizeof(ht_cpufreq_policy)) : NULL;
         for (size_t i = 0; i < n; i++) {
                 _cleanup_free_ char *dir = xasprintf(CPU_DIR "/cpufreq/%s", names[i]);
