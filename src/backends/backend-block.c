@@ -26,6 +26,7 @@
 #include "backend.h"
 #include "bound.h"
 #include "edit-udev.h"
+#include "format-block.h"
 #include "fileio.h"
 #include "profile-section.h"
 #include "util.h"
@@ -39,20 +40,13 @@ static const char *const block_attrs[] = {
         "queue/scheduler", "queue/nr_requests", "queue/read_ahead_kb", "queue/rq_affinity", NULL,
 };
 
-/* Never touched: their queues belong to files, memory, a network peer
- * or removable media. udev globs, for the rules file too. */
-#define NEVER_TOUCHED "loop*|ram*|zram*|sr*|nbd*|fd*"
-
+/* The classification is format-block.c's, shared with the facts. */
 static bool never_touched(const char *name) {
-        static const char *const prefixes[] = {"loop", "ram", "zram", "sr", "nbd", "fd", NULL};
-        for (size_t i = 0; prefixes[i]; i++)
-                if (startswith(name, prefixes[i]))
-                        return true;
-        return false;
+        return ht_block_kind_never_touched(ht_block_kind_of(name));
 }
 
 static bool is_stacked(const char *name) {
-        return startswith(name, "dm-") || startswith(name, "md");
+        return ht_block_kind_stacked(ht_block_kind_of(name));
 }
 
 /* A udev glob with '|' alternatives, as udev matches KERNEL== and ATTR==. */
@@ -351,22 +345,6 @@ static const char *scheduler_alias(const char *name) {
         return NULL;
 }
 
-/* What the device offers: the words of "mq-deadline kyber [bfq] none";
- * NULL when it has no choice (no brackets: "none" alone). */
-static char **scheduler_offered(const char *raw) {
-        if (!strchr(raw, '['))
-                return NULL;
-        char **w = strv_split(raw, " \t");
-        for (size_t i = 0; w && w[i]; i++) {
-                size_t n = strlen(w[i]);
-                if (w[i][0] == '[' && n >= 2 && w[i][n - 1] == ']') {
-                        memmove(w[i], w[i] + 1, n - 2);
-                        w[i][n - 2] = 0;
-                }
-        }
-        return w;
-}
-
 /* The word to write for want on a device offering offered, or NULL. */
 static const char *scheduler_pick(char *const *offered, const char *want) {
         if (strv_contains(offered, want))
@@ -384,7 +362,7 @@ static void push_common(ht_udev_token **t, size_t *n) {
                 {"ACTION", NULL, HT_UDEV_MATCH, "add|change"},
                 {"SUBSYSTEM", NULL, HT_UDEV_MATCH, "block"},
                 {"ENV", "DEVTYPE", HT_UDEV_MATCH, "disk"},
-                {"KERNEL", NULL, HT_UDEV_NOMATCH, NEVER_TOUCHED},
+                {"KERNEL", NULL, HT_UDEV_NOMATCH, HT_BLOCK_NEVER_TOUCHED_GLOB},
         };
         for (size_t i = 0; i < ELEMENTSOF(common); i++) {
                 *t = xrealloc(*t, (*n + 1) * sizeof(**t));
@@ -589,7 +567,7 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
         const char *want = s->value;
         _cleanup_free_ char *cur = NULL, *merged = NULL;
         if (streq(attr, "queue/scheduler")) {
-                _cleanup_strv_free_ char **offered = scheduler_offered(raw);
+                _cleanup_strv_free_ char **offered = ht_block_scheduler_offered(raw);
                 want = offered ? scheduler_pick(offered, s->value) : NULL;
                 if (!want) {
                         _cleanup_free_ char *list = offered ? strv_join(offered, ", ") : NULL;

@@ -110,37 +110,6 @@ static void policies_done(policies *p) {
         free(p->list);
 }
 
-/* "policy12" for prefix "policy": the kernel's names, a number after it */
-static bool numbered(const char *name, const char *prefix) {
-        if (!startswith(name, prefix))
-                return false;
-        const char *d = name + strlen(prefix);
-        return *d && strspn(d, "0123456789") == strlen(d);
-}
-
-/* policy2 before policy10, as the kernel numbers them */
-static int cmp_numbered(const void *a, const void *b) {
-        const char *x = *(char *const *)a, *y = *(char *const *)b;
-        size_t lx = strlen(x), ly = strlen(y);
-        return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
-/* The entries of dir named PREFIX<number>, in number order. */
-static char **list_numbered(const ht_context *c, const char *dir, const char *prefix) {
-        _cleanup_strv_free_ char **names = NULL;
-        ht_list_dir(c, dir, NULL, &names);
-        /* filled in place: strv_push counts the list at every push, and a
-         * host may have thousands of CPUs */
-        size_t n = 0, total = strv_length(names);
-        char **out = xcalloc(total + 1, sizeof(char *));
-        for (size_t i = 0; i < total; i++) {
-                if (numbered(names[i], prefix))
-                        out[n++] = xstrdup(names[i]);
-        }
-        qsort(out, n, sizeof(char *), cmp_numbered);
-        return out;
-}
-
 static char *read_attr(const ht_context *c, const char *dir, const char *name) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
         char *v = NULL;
@@ -154,7 +123,7 @@ static char **read_words(const ht_context *c, const char *dir, const char *name)
 
 static void load_policies(const ht_context *c, policies *ret) {
         *ret = (policies){0};
-        _cleanup_strv_free_ char **names = list_numbered(c, CPUFREQ_DIR, "policy");
+        _cleanup_strv_free_ char **names = ht_list_numbered(c, CPUFREQ_DIR, "policy", NULL);
         size_t n = strv_length(names);
         ret->list = n ? xcalloc(n, sizeof(policy)) : NULL;
         for (size_t i = 0; i < n; i++) {
@@ -360,7 +329,7 @@ static int epb_number(const char *v, char **ret) {
 }
 
 static bool plan_epb(planner *p, const ht_setting *s, const char *number) {
-        _cleanup_strv_free_ char **cpus = list_numbered(p->c, CPU_DIR, "cpu");
+        _cleanup_strv_free_ char **cpus = ht_list_numbered(p->c, CPU_DIR, "cpu", NULL);
         size_t n = 0;
         for (size_t i = 0; cpus && cpus[i]; i++) {
                 _cleanup_free_ char *path = xasprintf("%s/%s/power/energy_perf_bias", CPU_DIR, cpus[i]);

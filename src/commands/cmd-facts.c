@@ -19,7 +19,9 @@ int ht_cmd_facts(const ht_cmd_opts *o) {
         if (o->ctx->json)
                 ht_print_json(stdout, j);
         else {
-                /* warnings go to stderr; the table holds the facts only */
+                /* warnings go to stderr; the table holds the facts only,
+                 * devices and CPUs counted (a line each is thousands) */
+                ht_facts_json_summarize(j);
                 ht_print_flat(stdout, j, "warnings");
         }
         ht_report_warnings(o->ctx, f->warnings);

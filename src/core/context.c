@@ -586,3 +586,32 @@ int ht_list_links(const ht_context *c, const char *path, char ***ret) {
 char *ht_display_path(const ht_context *c, const char *path) {
         return join_root(c->root, path);
 }
+
+static bool numbered(const char *name, const char *prefix) {
+        if (!startswith(name, prefix))
+                return false;
+        const char *d = name + strlen(prefix);
+        return *d && strspn(d, "0123456789") == strlen(d);
+}
+
+static int cmp_numbered(const void *a, const void *b) {
+        const char *x = *(char *const *)a, *y = *(char *const *)b;
+        size_t lx = strlen(x), ly = strlen(y);
+        return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+char **ht_list_numbered(const ht_context *c, const char *dir, const char *prefix, size_t *ret_n) {
+        _cleanup_strv_free_ char **names = NULL;
+        ht_list_dir(c, dir, NULL, &names);
+        /* filled in place: strv_push counts the list at every push, and a
+         * host may have thousands of CPUs */
+        size_t n = 0, total = strv_length(names);
+        char **out = xcalloc(total + 1, sizeof(char *));
+        for (size_t i = 0; i < total; i++)
+                if (numbered(names[i], prefix))
+                        out[n++] = xstrdup(names[i]);
+        qsort(out, n, sizeof(char *), cmp_numbered);
+        if (ret_n)
+                *ret_n = n;
+        return out;
+}

@@ -116,6 +116,10 @@ int ht_opendir(const ht_context *c, const char *path, DIR **ret);
 /* Sorted names of the entries of a host directory (no "." or ".."),
  * optionally only those ending with suffix. Missing directory: empty list. */
 int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char ***ret);
+/* The entries of the host directory named PREFIX<number> ("policy12",
+ * "cpu3"), in number order (policy2 before policy10); their count in
+ * *ret_n when given. An unreadable directory gives an empty list. */
+char **ht_list_numbered(const ht_context *c, const char *dir, const char *prefix, size_t *ret_n);
 /* The same for the entries that may be symlinks (the directory says so,
  * or cannot tell): check each with ht_lstat. */
 int ht_list_links(const ht_context *c, const char *path, char ***ret);

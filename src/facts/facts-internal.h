@@ -82,6 +82,11 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f);
  * ht_facts_collect_boot and _kernel). */
 void ht_facts_collect_switch(const ht_context *c, ht_facts *f);
 
+/* facts-devices.c: the running kernel's /sys (not an image's) */
+void ht_facts_collect_cpufreq(const ht_context *c, ht_facts *f);
+void ht_facts_collect_block(const ht_context *c, ht_facts *f);
+void ht_facts_devices_free(ht_facts *f);
+
 /* facts-mounts.c */
 void ht_facts_parse_mountinfo(ht_facts *f, const char *buf, size_t len, const char *where);
 void ht_facts_collect_mounts(const ht_context *c, ht_facts *f);

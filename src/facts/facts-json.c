@@ -69,6 +69,43 @@ static json_object *xen_json(const ht_facts *f) {
         return o;
 }
 
+static json_object *cpufreq_json(const ht_facts *f) {
+        if (!f->cpufreq_known)
+                return NULL;
+        json_object *o = json_object_new_object();
+        add(o, "driver", j_str(f->cpufreq_driver));
+        json_object *pstate = NULL;
+        if (f->intel_pstate_status) {
+                pstate = json_object_new_object();
+                add(pstate, "status", j_str(f->intel_pstate_status));
+                add(pstate, "min_perf_pct", j_i64(f->intel_pstate_min_perf_pct));
+                add(pstate, "max_perf_pct", j_i64(f->intel_pstate_max_perf_pct));
+        }
+        add(o, "intel_pstate", pstate);
+        json_object *policies = json_object_new_array_ext((int)f->n_cpufreq_policies);
+        for (size_t i = 0; i < f->n_cpufreq_policies; i++) {
+                const ht_cpufreq_policy *q = &f->cpufreq_policies[i];
+                json_object *e = json_object_new_object();
+                add(e, "name", j_str(q->name));
+                add(e, "cpus", j_str(q->cpus));
+                add(e, "governor", j_str(q->governor));
+                add(e, "governors", j_strv(q->governors));
+                add(e, "energy_performance_preference", j_str(q->epp));
+                add(e, "preferences", j_strv(q->epps));
+                json_object_array_add(policies, e);
+        }
+        add(o, "policies", policies);
+        json_object *epb = json_object_new_array_ext((int)f->n_epb);
+        for (size_t i = 0; i < f->n_epb; i++) {
+                json_object *e = json_object_new_object();
+                add(e, "value", j_str(f->epb[i].value));
+                add(e, "cpus", json_object_new_int64(f->epb[i].cpus));
+                json_object_array_add(epb, e);
+        }
+        add(o, "energy_perf_bias", epb);
+        return o;
+}
+
 static json_object *cpu_json(const ht_facts *f) {
         json_object *o = json_object_new_object();
         add(o, "count", f->cpu_count ? json_object_new_int64(f->cpu_count) : NULL);
@@ -76,6 +113,29 @@ static json_object *cpu_json(const ht_facts *f) {
         add(o, "online", j_str(f->cpu_online));
         add(o, "present", j_str(f->cpu_present));
         add(o, "cpuinfo", j_str(f->cpu_cpuinfo));
+        add(o, "cpufreq", cpufreq_json(f));
+        return o;
+}
+
+static json_object *block_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        json_object *devices = f->block_known ? json_object_new_array_ext((int)f->n_block_devices) : NULL;
+        for (size_t i = 0; i < f->n_block_devices; i++) {
+                const ht_block_device *d = &f->block_devices[i];
+                json_object *e = json_object_new_object();
+                add(e, "name", j_str(d->name));
+                add(e, "kind", j_str(d->kind));
+                add(e, "rotational", j_tri(d->rotational));
+                add(e, "removable", j_tri(d->removable));
+                add(e, "scheduler", j_str(d->scheduler));
+                add(e, "schedulers", j_strv(d->schedulers));
+                add(e, "read_ahead_kb", j_u64(d->read_ahead_kb));
+                add(e, "nr_requests", j_u64(d->nr_requests));
+                add(e, "rq_affinity", j_u64(d->rq_affinity));
+                add(e, "slaves", j_strv(d->slaves));
+                json_object_array_add(devices, e);
+        }
+        add(o, "devices", devices);
         return o;
 }
 
@@ -321,6 +381,99 @@ static json_object *workload_json(const ht_facts *f) {
         return o;
 }
 
+/* ---- the text view: counts where the JSON has one entry a device ---- */
+
+typedef struct {
+        char **words;
+        size_t *counts;
+        size_t n;
+} tally;
+
+/* few distinct words (kinds, schedulers, governors): a linear look */
+static void tally_add(tally *t, const char *word, size_t count) {
+        size_t k = 0;
+        while (k < t->n && !streq(t->words[k], word))
+                k++;
+        if (k == t->n) {
+                t->words = xrealloc(t->words, (t->n + 2) * sizeof(char *));
+                t->counts = xrealloc(t->counts, (t->n + 1) * sizeof(size_t));
+                t->words[t->n] = xstrdup(word);
+                t->words[t->n + 1] = NULL;
+                t->counts[t->n++] = 0;
+        }
+        t->counts[k] += count;
+}
+
+/* "disk (2), dm (1)", "6 (8 CPUs)" with unit; "(none)" when empty; frees t */
+static json_object *tally_json(tally *t, const char *unit) {
+        strbuf b = {0};
+        for (size_t i = 0; i < t->n; i++)
+                strbuf_appendf(&b, "%s%s (%zu%s%s)", i ? ", " : "", t->words[i], t->counts[i], unit ? " " : "",
+                               unit ? unit : "");
+        _cleanup_free_ char *text = t->n ? strbuf_steal(&b) : xstrdup("(none)");
+        json_object *o = json_object_new_string(text);
+        strv_free(t->words);
+        free(t->counts);
+        *t = (tally){0};
+        return o;
+}
+
+static const char *field_str(json_object *e, const char *key) {
+        json_object *v = NULL;
+        return json_object_object_get_ex(e, key, &v) && json_object_is_type(v, json_type_string)
+                       ? json_object_get_string(v)
+                       : NULL;
+}
+
+void ht_facts_json_summarize(json_object *facts_json) {
+        json_object *block = NULL, *devices = NULL, *cpu = NULL, *cpufreq = NULL, *policies = NULL;
+        if (json_object_object_get_ex(facts_json, "block", &block) &&
+            json_object_object_get_ex(block, "devices", &devices) &&
+            json_object_is_type(devices, json_type_array)) {
+                tally kinds = {0}, scheds = {0};
+                size_t n = json_object_array_length(devices);
+                for (size_t i = 0; i < n; i++) {
+                        json_object *e = json_object_array_get_idx(devices, i);
+                        const char *kind = field_str(e, "kind"), *sched = field_str(e, "scheduler");
+                        tally_add(&kinds, kind ? kind : "?", 1);
+                        tally_add(&scheds, sched ? sched : "no choice", 1);
+                }
+                json_object_object_del(block, "devices");
+                add(block, "devices", json_object_new_int64((int64_t)n));
+                add(block, "kinds", tally_json(&kinds, NULL));
+                add(block, "schedulers", tally_json(&scheds, NULL));
+        }
+        if (json_object_object_get_ex(facts_json, "cpu", &cpu) &&
+            json_object_object_get_ex(cpu, "cpufreq", &cpufreq) &&
+            json_object_object_get_ex(cpufreq, "policies", &policies) &&
+            json_object_is_type(policies, json_type_array)) {
+                tally govs = {0}, epps = {0}, epb = {0};
+                size_t n = json_object_array_length(policies);
+                for (size_t i = 0; i < n; i++) {
+                        json_object *e = json_object_array_get_idx(policies, i);
+                        const char *g = field_str(e, "governor"), *p = field_str(e, "energy_performance_preference");
+                        tally_add(&govs, g ? g : "?", 1);
+                        if (p)
+                                tally_add(&epps, p, 1);
+                }
+                json_object *bias = NULL;
+                if (json_object_object_get_ex(cpufreq, "energy_perf_bias", &bias) &&
+                    json_object_is_type(bias, json_type_array))
+                        for (size_t i = 0; i < json_object_array_length(bias); i++) {
+                                json_object *e = json_object_array_get_idx(bias, i), *cpus = NULL;
+                                const char *v = field_str(e, "value");
+                                if (v && json_object_object_get_ex(e, "cpus", &cpus))
+                                        tally_add(&epb, v, (size_t)json_object_get_int64(cpus));
+                        }
+                json_object_object_del(cpufreq, "policies");
+                json_object_object_del(cpufreq, "energy_perf_bias");
+                add(cpufreq, "policies", json_object_new_int64((int64_t)n));
+                add(cpufreq, "governors", tally_json(&govs, NULL));
+                add(cpufreq, "energy_performance_preferences", tally_json(&epps, NULL));
+                add(cpufreq, "energy_perf_bias", tally_json(&epb, "CPUs"));
+        }
+}
+
 json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *o = json_object_new_object();
         add(o, "kernel", kernel_json(f));
@@ -334,6 +487,7 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *numa = json_object_new_object();
         add(numa, "nodes", f->numa_nodes ? json_object_new_int64(f->numa_nodes) : NULL);
         add(o, "numa", numa);
+        add(o, "block", block_json(f));
         add(o, "memory", memory_json(f));
         add(o, "hugepages", hugepages_json(f));
         add(o, "thp", thp_json(f));

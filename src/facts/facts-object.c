@@ -18,6 +18,7 @@ ht_facts *ht_facts_new(void) {
         f->thp_supported = HT_UNKNOWN;
         f->hugetext_supported = HT_UNKNOWN;
         f->hugetext_enabled = -1;
+        f->intel_pstate_min_perf_pct = f->intel_pstate_max_perf_pct = -1;
         f->hugetext_pad_threshold = -1;
         f->grub_legacy_default = -1;
         f->default_entry = -1;
@@ -52,6 +53,7 @@ void ht_facts_free(ht_facts *f) {
         free(f->os_name);
         free(f->os_pretty_name);
         free(f->hugepage_sizes_kb);
+        ht_facts_devices_free(f);
         free(f->thp_enabled);
         free(f->thp_defrag);
         free(f->thp_sysfs_dir);

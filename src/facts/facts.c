@@ -61,6 +61,8 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                 ht_facts_collect_kernel(c, f);
                 ht_facts_collect_os(c, f);
                 ht_facts_collect_cpu(c, f);
+                ht_facts_collect_cpufreq(c, f);
+                ht_facts_collect_block(c, f);
                 ht_facts_collect_virt(c, f);
                 ht_facts_collect_memory(c, f);
                 ht_facts_collect_thp(c, f);

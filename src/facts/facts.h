@@ -123,6 +123,34 @@ typedef struct {
         char **large_pages_bytes_from;
 } ht_mysql_config;
 
+/* A /sys/block entry (facts-devices.c); figures HT_U64_UNKNOWN when the
+ * queue does not give them. */
+typedef struct {
+        char *name;                /* "sda" */
+        const char *kind;          /* ht_block_kind_to_string (format-block.h) */
+        ht_tristate rotational, removable;
+        char *scheduler;           /* the bracketed word; NULL: no choice or unknown */
+        char **schedulers;         /* what queue/scheduler offers; empty: no choice */
+        uint64_t read_ahead_kb, nr_requests, rq_affinity;
+        char **slaves;             /* dm, md: the devices below; NULL for the others */
+} ht_block_device;
+
+/* A cpufreq policy (facts-devices.c). */
+typedef struct {
+        char *name;                /* "policy3" */
+        char *cpus;                /* affected_cpus: "0 1"; "" when inactive */
+        char *governor;            /* scaling_governor, NULL: unknown */
+        char **governors;          /* scaling_available_governors */
+        char *epp;                 /* energy_performance_preference, NULL: none */
+        char **epps;               /* energy_performance_available_preferences */
+} ht_cpufreq_policy;
+
+/* One value of energy_perf_bias and how many CPUs have it. */
+typedef struct {
+        char *value;
+        unsigned cpus;
+} ht_epb_count;
+
 typedef struct ht_facts {
         /* kernel */
         char *kernel_release;      /* /proc/sys/kernel/osrelease */
@@ -182,6 +210,22 @@ typedef struct ht_facts {
         char *cpu_cpuinfo;
         char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
         unsigned numa_nodes;             /* 0: unknown */
+        /* cpufreq (facts-devices.c): cpufreq_known when the running
+         * kernel's /sys/devices/system/cpu was read (not in an image) */
+        bool cpufreq_known;
+        char *cpufreq_driver;            /* policy0's scaling_driver, NULL: no cpufreq */
+        char *intel_pstate_status;       /* intel_pstate/status; NULL: no intel_pstate */
+        int64_t intel_pstate_min_perf_pct, intel_pstate_max_perf_pct; /* -1 unknown */
+        ht_cpufreq_policy *cpufreq_policies; /* in number order */
+        size_t n_cpufreq_policies;
+        ht_epb_count *epb;               /* distinct energy_perf_bias values, in order of the CPUs */
+        size_t n_epb;
+
+        /* block devices (facts-devices.c): every /sys/block entry, by
+         * name; block_known when /sys/block was read */
+        bool block_known;
+        ht_block_device *block_devices;
+        size_t n_block_devices;
 
         /* bootloader */
         ht_bootloader_kind bootloader;
@@ -353,6 +397,11 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error);
 /* The facts as a JSON tree with the field names of DESIGN.md
  * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */
 json_object *ht_facts_to_json(const ht_facts *f);
+/* For `facts` without --json: in a facts JSON tree, block.devices and
+ * cpu.cpufreq's policies and energy_perf_bias become counts ("disk 2,
+ * dm 1"; the schedulers and governors in use), since a host may have
+ * thousands of disks and CPUs. */
+void ht_facts_json_summarize(json_object *facts_json);
 /* Parts of the workload facts: a plan collects only those its
  * expressions name (facts.workload.oracle.* reads no MySQL file). */
 enum {

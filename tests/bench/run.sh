@@ -716,6 +716,10 @@ PROFILE
                 python3 "$bench/gen-devices.py" "$h" 0 "$n"
                 scale_one cpu "$n" "$h" scale-cpu
         done
+        # the same trees for `facts --json`, which lists every block device
+        # and cpufreq policy (facts-devices.c): factsblk, factscpu
+        for n in $ns_block; do scale_facts factsblk "$n" "$sc/block-$n"; done
+        for n in $ns_cpu; do scale_facts factscpu "$n" "$sc/cpu-$n"; done
 
         # apply with a journal of n earlier transactions (apply + rollback
         # pairs on a fixture copy): every apply first looks for unfinished
@@ -797,6 +801,28 @@ scale_one() {
         s=$(stats "$name")
         echo "$1 $2 $(echo "$s" | cut -d' ' -f2) $(echo "$s" | cut -d' ' -f3)" >>"$out/scaling.dat"
         printf '%s\t%s\t%s\n' "$1" "$2" "$s" | tr ' ' '\t' >>"$tsv"
+}
+
+# scale_facts SERIES N HOST: `facts --json` on HOST, which must list the
+# devices it was given (a run that read none is not a measurement)
+scale_facts() {
+        name="scale_$1_$2"
+        rc=0; "$HOSTTUNE" --root "$3" facts --json >"$work/scale.out" 2>/dev/null || rc=$?
+        got=$(python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(len(j["block"]["devices"] or []), len((j["cpu"]["cpufreq"] or {}).get("policies") or []))' "$work/scale.out" 2>/dev/null)
+        if [ "$rc" != 0 ] || [ -z "$got" ] || [ "$got" = "0 0" ]; then
+                echo "run.sh: facts --json on $3 failed or listed nothing (exit $rc, devices and policies: ${got:-none})" >&2
+                return 1
+        fi
+        record "$name" -x -n "$sruns" -w 1 -- "$HOSTTUNE" --root "$3" facts --json
+        s=$(stats "$name")
+        echo "$1 $2 $(echo "$s" | cut -d' ' -f2) $(echo "$s" | cut -d' ' -f3)" >>"$out/scaling.dat"
+        printf '%s\t%s\t%s\n' "$1" "$2" "$s" | tr ' ' '\t' >>"$tsv"
+        # instructions: the times of a few ms move with the load
+        if command -v valgrind >/dev/null 2>&1; then
+                i=$(instructions "$HOSTTUNE" --root "$3" facts --json)
+                say "  $1 $2: $i user-space instructions (callgrind)"
+                printf 'instructions_%s_%s\t%s\n' "$1" "$2" "$i" >>"$tsv"
+        fi
 }
 
 plot_scaling() {

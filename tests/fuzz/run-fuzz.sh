@@ -106,6 +106,7 @@ fixture_seeds() {
         oracle) find "$hosts" \( -path '*/dbs/*.ora' -o -path '*/pfile/*.ora' \) -type f ;;
         sysctl) find "$hosts" \( -path '*/sysctl.d/*' -o -name sysctl.conf \) -type f ;;
         meminfo) find "$hosts" -path '*/proc/meminfo' -type f ;;
+        block) find "$hosts" -path '*/queue/scheduler' -type f ;;
         accounts) find "$hosts" \( -path '*/etc/passwd' -o -path '*/etc/group' \) -type f ;;
         shm) find "$hosts" -path '*/proc/sysvipc/shm' -type f ;;
         facts) find "$hosts" \( -name os-release -o -name '*-release' -o -name cpuinfo -o -name mountinfo -o -path '*/proc/cmdline' \) -type f ;;
