@@ -89,28 +89,29 @@ static void note(conv *v, const tn_unit *u, const tn_option *o, const char *fmt,
                 reason);
 }
 
-/* The option's value with variables and functions expanded; NULL after
- * a note (a function that cannot run here, a multi-line value). */
-static char *expanded(conv *v, const tn_unit *u, const tn_option *o, int *ret_fatal, char **ret_error) {
+/* The option's value with variables and functions expanded, in *ret: 1;
+ * 0 after a note (a function that cannot run here, a multi-line value);
+ * <0 with *ret_error naming the line for what tuned refuses too. */
+static int expand_option(conv *v, const tn_unit *u, const tn_option *o, char **ret, char **ret_error) {
         _cleanup_free_ char *out = NULL, *err = NULL;
         int r = tn_expand(v->vars, v->facts, o->value, &out, &err);
         if (r == -ENOTSUP || r == -ENOEXEC) {
                 note(v, u, o, "%s", err);
-                return NULL;
+                return 0;
         }
         if (r < 0) {
                 *ret_error = xasprintf("%s:%u: [%s] %s: %s", v->p->files[o->file], o->line, u->name, o->key,
                                        err);
-                *ret_fatal = r;
-                return NULL;
+                return r;
         }
         if (strchr(out, '\n') || has_control_chars(out)) {
                 note(v, u, o, "a multi-line value; hosttune values are one line");
-                return NULL;
+                return 0;
         }
         if (strstr(o->value, "${f:"))
                 v->p->host_values = true;
-        return TAKE_PTR(out);
+        *ret = TAKE_PTR(out);
+        return 1;
 }
 
 /* The conditions of a conditional unit as a `when` member ("" for none). */
@@ -134,12 +135,7 @@ static char *when_member(const tn_unit *u) {
 static bool valid_int(const char *s) {
         if (*s == '-')
                 s++;
-        if (!*s)
-                return false;
-        for (; *s; s++)
-                if (*s < '0' || *s > '9')
-                        return false;
-        return true;
+        return *s && strspn(s, "0123456789") == strlen(s);
 }
 
 /* tuned's unquote(): one pair of double quotes around the whole value. */
@@ -166,14 +162,11 @@ static const char *bound_of(char **value) {
 static int conv_sysctl(conv *v, const tn_unit *u, const char *when, char **ret_error) {
         for (size_t i = 0; i < u->n_options; i++) {
                 const tn_option *o = &u->options[i];
-                int fatal = 0;
-                _cleanup_free_ char *err = NULL;
-                _cleanup_free_ char *x = expanded(v, u, o, &fatal, &err);
-                if (fatal) {
-                        *ret_error = TAKE_PTR(err);
-                        return fatal;
-                }
-                if (!x)
+                _cleanup_free_ char *x = NULL;
+                int got = expand_option(v, u, o, &x, ret_error);
+                if (got < 0)
+                        return got;
+                if (got == 0)
                         continue;
                 _cleanup_free_ char *val = unquote(x);
                 const char *bound = bound_of(&val);
@@ -231,14 +224,11 @@ static void glob_host(const ht_context *c, const char *dir, char *const *parts, 
 static int conv_sysfs(conv *v, const tn_unit *u, const char *when, char **ret_error) {
         for (size_t i = 0; i < u->n_options; i++) {
                 const tn_option *o = &u->options[i];
-                int fatal = 0;
-                _cleanup_free_ char *err = NULL;
-                _cleanup_free_ char *x = expanded(v, u, o, &fatal, &err);
-                if (fatal) {
-                        *ret_error = TAKE_PTR(err);
-                        return fatal;
-                }
-                if (!x)
+                _cleanup_free_ char *x = NULL;
+                int got = expand_option(v, u, o, &x, ret_error);
+                if (got < 0)
+                        return got;
+                if (got == 0)
                         continue;
                 if (!startswith(o->key, "/sys/")) {
                         note(v, u, o, "tuned writes only below /sys (it rejects this path)");
@@ -282,14 +272,11 @@ static int conv_vm(conv *v, const tn_unit *u, const char *when, char **ret_error
                                       "transparent_hugepages, transparent_hugepage.defrag)");
                         continue;
                 }
-                int fatal = 0;
-                _cleanup_free_ char *err = NULL;
-                _cleanup_free_ char *x = expanded(v, u, o, &fatal, &err);
-                if (fatal) {
-                        *ret_error = TAKE_PTR(err);
-                        return fatal;
-                }
-                if (!x)
+                _cleanup_free_ char *x = NULL;
+                int got = expand_option(v, u, o, &x, ret_error);
+                if (got < 0)
+                        return got;
+                if (got == 0)
                         continue;
                 if (streq(file, "enabled") && !streq(x, "always") && !streq(x, "never") && !streq(x, "madvise")) {
                         note(v, u, o, "tuned refuses '%s' (always, never or madvise)", x);
@@ -370,14 +357,11 @@ static int conv_cpu(conv *v, const tn_unit *u, const char *when, char **ret_erro
                                 note(v, u, o, "tuned's cpu plugin has no such option");
                         continue;
                 }
-                int fatal = 0;
-                _cleanup_free_ char *err = NULL;
-                _cleanup_free_ char *x = expanded(v, u, o, &fatal, &err);
-                if (fatal) {
-                        *ret_error = TAKE_PTR(err);
-                        return fatal;
-                }
-                if (!x)
+                _cleanup_free_ char *x = NULL;
+                int got = expand_option(v, u, o, &x, ret_error);
+                if (got < 0)
+                        return got;
+                if (got == 0)
                         continue;
                 _cleanup_free_ char *comment = NULL;
                 _cleanup_free_ char *val = streq(k, "min_perf_pct") ? xstrdup(x) : first_offered(v, x, offers, &comment);
@@ -461,14 +445,11 @@ static int conv_disk(conv *v, const tn_unit *u, const char *when, char **ret_err
                                 note(v, u, o, "tuned's disk plugin has no such option");
                         continue;
                 }
-                int fatal = 0;
-                _cleanup_free_ char *err = NULL;
-                _cleanup_free_ char *x = expanded(v, u, o, &fatal, &err);
-                if (fatal) {
-                        *ret_error = TAKE_PTR(err);
-                        return fatal;
-                }
-                if (!x)
+                _cleanup_free_ char *x = NULL;
+                int got = expand_option(v, u, o, &x, ret_error);
+                if (got < 0)
+                        return got;
+                if (got == 0)
                         continue;
                 _cleanup_free_ char *val = xstrdup(x);
                 const char *bound = NULL;
@@ -533,15 +514,13 @@ static int conv_bootloader(conv *v, const tn_unit *u, const char *when, char **r
                                 note(v, u, o, "tuned's bootloader plugin has no such option");
                         continue;
                 }
-                int fatal = 0;
-                _cleanup_free_ char *err = NULL;
-                _cleanup_free_ char *x = expanded(v, u, o, &fatal, &err);
-                if (fatal) {
-                        *ret_error = TAKE_PTR(err);
-                        r = fatal;
+                _cleanup_free_ char *x = NULL;
+                int got = expand_option(v, u, o, &x, ret_error);
+                if (got < 0) {
+                        r = got;
                         goto out;
                 }
-                if (!x || !*x)
+                if (got == 0 || !*x)
                         continue;
                 /* tuned's _get_effective_options: '+' (or none) appends the
                  * words, '-' takes them out of what earlier cmdline options
