@@ -159,6 +159,57 @@ static const char *bound_of(char **value) {
         return b;
 }
 
+/* Why a plugin option is not carried over: keys (a trailing '*' a prefix)
+ * and the reason; the table ends with {NULL}. */
+typedef struct {
+        const char *keys[5];
+        const char *why;
+} reason_row;
+
+static const reason_row cpu_reasons[] = {
+        {{"force_latency"}, "a PM QoS latency lasts only while a process holds /dev/cpu_dma_latency open "
+                            "(tuned's daemon does); hosttune runs no daemon"},
+        {{"load_threshold", "latency_low", "latency_high"},
+         "dynamic tuning by tuned's daemon (it follows the CPU load)"},
+        {{"max_perf_pct", "no_turbo", "sampling_down_factor", "pm_qos_resume_latency_us"},
+         "hosttune's cpu backend does not set it (governor, energy_performance_preference, "
+         "energy_perf_bias, min_perf_pct)"},
+        {{NULL}, NULL},
+};
+
+static const reason_row disk_reasons[] = {
+        {{"apm", "spindown"}, "disk power management through hdparm (and tuned's dynamic tuning); "
+                              "hosttune does not run hdparm"},
+        {{"dynamic"}, "dynamic tuning by tuned's daemon"},
+        {{"readahead_multiply"}, "a factor of the read-ahead each disk had when tuned started; hosttune "
+                                 "sets values, not factors"},
+        {{"scheduler_quantum"}, "CFQ's quantum: single-queue CFQ is gone from blk-mq kernels"},
+        {{NULL}, NULL},
+};
+
+static const reason_row bootloader_reasons[] = {
+        {{"initrd_*"}, "tuned builds an extra initrd image for the boot entries; hosttune does not manage "
+                       "initrds"},
+        {{"skip_grub_config"}, "tuned's switch to leave grub.cfg alone; hosttune edits the bootloader it "
+                               "detects (hosttune(8), BOOTLOADER LAYOUTS)"},
+        {{"grub2_cfg_file"}, "hosttune finds grub.cfg itself (facts.bootloader.grub_cfg)"},
+        {{NULL}, NULL},
+};
+
+static void note_unsupported(conv *v, const tn_unit *u, const tn_option *o, const reason_row *rows,
+                             const char *otherwise) {
+        for (; rows->why; rows++)
+                for (size_t i = 0; i < ELEMENTSOF(rows->keys) && rows->keys[i]; i++) {
+                        const char *k = rows->keys[i];
+                        size_t n = strlen(k);
+                        if (k[n - 1] == '*' ? strncmp(o->key, k, n - 1) == 0 : streq(o->key, k)) {
+                                note(v, u, o, "%s", rows->why);
+                                return;
+                        }
+                }
+        note(v, u, o, "%s", otherwise);
+}
+
 static int conv_sysctl(conv *v, const tn_unit *u, const char *when, char **ret_error) {
         for (size_t i = 0; i < u->n_options; i++) {
                 const tn_option *o = &u->options[i];
@@ -343,18 +394,7 @@ static int conv_cpu(conv *v, const tn_unit *u, const char *when, char **ret_erro
                 else if (streq(k, "energy_perf_bias") || streq(k, "min_perf_pct"))
                         ;
                 else {
-                        if (streq(k, "force_latency"))
-                                note(v, u, o, "a PM QoS latency lasts only while a process holds "
-                                              "/dev/cpu_dma_latency open (tuned's daemon does); hosttune "
-                                              "runs no daemon");
-                        else if (streq(k, "load_threshold") || streq(k, "latency_low") || streq(k, "latency_high"))
-                                note(v, u, o, "dynamic tuning by tuned's daemon (it follows the CPU load)");
-                        else if (streq(k, "max_perf_pct") || streq(k, "no_turbo") ||
-                                 streq(k, "sampling_down_factor") || streq(k, "pm_qos_resume_latency_us"))
-                                note(v, u, o, "hosttune's cpu backend does not set it (governor, "
-                                              "energy_performance_preference, energy_perf_bias, min_perf_pct)");
-                        else
-                                note(v, u, o, "tuned's cpu plugin has no such option");
+                        note_unsupported(v, u, o, cpu_reasons, "tuned's cpu plugin has no such option");
                         continue;
                 }
                 _cleanup_free_ char *x = NULL;
@@ -431,18 +471,7 @@ static int conv_disk(conv *v, const tn_unit *u, const char *when, char **ret_err
                 else if (streq(k, "readahead"))
                         attr = "read_ahead_kb";
                 else {
-                        if (streq(k, "apm") || streq(k, "spindown"))
-                                note(v, u, o, "disk power management through hdparm (and tuned's "
-                                              "dynamic tuning); hosttune does not run hdparm");
-                        else if (streq(k, "dynamic"))
-                                note(v, u, o, "dynamic tuning by tuned's daemon");
-                        else if (streq(k, "readahead_multiply"))
-                                note(v, u, o, "a factor of the read-ahead each disk had when tuned "
-                                              "started; hosttune sets values, not factors");
-                        else if (streq(k, "scheduler_quantum"))
-                                note(v, u, o, "CFQ's quantum: single-queue CFQ is gone from blk-mq kernels");
-                        else
-                                note(v, u, o, "tuned's disk plugin has no such option");
+                        note_unsupported(v, u, o, disk_reasons, "tuned's disk plugin has no such option");
                         continue;
                 }
                 _cleanup_free_ char *x = NULL;
@@ -502,16 +531,7 @@ static int conv_bootloader(conv *v, const tn_unit *u, const char *when, char **r
                 const tn_option *o = &u->options[i];
                 const char *k = o->key;
                 if (!startswith(k, "cmdline")) {
-                        if (startswith(k, "initrd_"))
-                                note(v, u, o, "tuned builds an extra initrd image for the boot entries; "
-                                              "hosttune does not manage initrds");
-                        else if (streq(k, "skip_grub_config"))
-                                note(v, u, o, "tuned's switch to leave grub.cfg alone; hosttune edits the "
-                                              "bootloader it detects (hosttune(8), BOOTLOADER LAYOUTS)");
-                        else if (streq(k, "grub2_cfg_file"))
-                                note(v, u, o, "hosttune finds grub.cfg itself (facts.bootloader.grub_cfg)");
-                        else
-                                note(v, u, o, "tuned's bootloader plugin has no such option");
+                        note_unsupported(v, u, o, bootloader_reasons, "tuned's bootloader plugin has no such option");
                         continue;
                 }
                 _cleanup_free_ char *x = NULL;

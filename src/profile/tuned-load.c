@@ -479,6 +479,11 @@ static int add_variables(loader *l, const raw_option *opts, size_t n, char ***va
         return 0;
 }
 
+/* \w as tuned's variable pattern takes it (ASCII names) */
+static bool word_char(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 /* tuned's variable expansion: every ${NAME} of a defined variable, not
  * after a backslash, in one pass; then \${NAME} unescaped; then the
  * functions. */
@@ -488,7 +493,7 @@ int tn_expand(char *const *vars, json_object *facts, const char *value, char **r
         while (*s) {
                 if (s[0] == '$' && s[1] == '{' && !(s > value && s[-1] == '\\')) {
                         const char *e = s + 2;
-                        while (*e && (ht_word_chars((char[]){*e, 0}, "_")))
+                        while (word_char(*e))
                                 e++;
                         if (*e == '}' && e > s + 2) {
                                 bool found = false;
@@ -520,7 +525,7 @@ int tn_expand(char *const *vars, json_object *facts, const char *value, char **r
         for (const char *p = stat; *p; p++) {
                 if (p[0] == '\\' && p[1] == '$' && p[2] == '{') {
                         const char *e = p + 3;
-                        while (*e && ht_word_chars((char[]){*e, 0}, "_"))
+                        while (word_char(*e))
                                 e++;
                         if (*e == '}' && e > p + 3)
                                 continue;
