@@ -9,7 +9,8 @@
 # TARBALL: a hosttune-VERSION.tar.gz (default: `make dist` in the
 # configured build tree, $top_builddir or this source tree). OUTDIR
 # (default: the current directory) receives the .rpm files, whose paths are
-# printed, and rpmbuild's log (hosttune-rpmbuild.log). HT_RPM_CHECK=0 builds --without check.
+# printed, and rpmbuild's log (hosttune-rpmbuild.log). HT_RPM_CHECK=0 builds --without check;
+# HT_RPM_CHECK_TESTS="T1 T2" makes %check run only those tests.
 #
 # Where rpm lacks EL's macros (Debian: no systemd-rpm-macros, %_sharedstatedir
 # is /usr/com), packaging/rpm/macros.el is loaded: EL 9's values for the
@@ -62,6 +63,7 @@ else
         el_macros=no
 fi
 [ "${HT_RPM_CHECK:-1}" != 0 ] || set -- "$@" --without check
+[ -z "${HT_RPM_CHECK_TESTS:-}" ] || set -- "$@" --define "ht_check_tests $HT_RPM_CHECK_TESTS"
 
 spec_version=$(rpmspec "$@" -q --srpm --qf '%{VERSION}' "$spec")
 [ "$spec_version" = "$version" ] || { echo "build-rpm: the spec says $spec_version, configure.ac $version" >&2; exit 1; }

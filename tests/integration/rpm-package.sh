@@ -10,7 +10,9 @@
 # plan against a fixture host, compared with the reviewed golden.
 # Slow (a full build and test suite): not part of `make check`; CI runs it
 # directly and fails on any skip. HT_RPM_CHECK=0 builds without %check;
-# HT_TARBALL builds from that tarball; HT_RPM_LOG=FILE keeps rpmbuild's log.
+# HT_RPM_CHECK_TESTS="T1 T2" makes %check run only those tests (CI: the
+# suite ran whole before); HT_TARBALL builds from that tarball;
+# HT_RPM_LOG=FILE keeps rpmbuild's log.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 case $HOSTTUNE in /*) ;; *) HOSTTUNE=$(pwd)/$HOSTTUNE ;; esac
 top_srcdir=$(cd "$top_srcdir" && pwd)
