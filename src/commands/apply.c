@@ -101,8 +101,9 @@ static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, ch
 static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply_result *res, char **ret_error) {
         size_t item;
         char *err = NULL;
-        int r = ht_tx_record_runtime(tx, ht_backend_id_to_string(ch->backend), ch->key, ch->path, NULL,
-                                     ch->desired, &item, &err);
+        int r;
+        r = ht_tx_record_runtime(tx, ht_backend_id_to_string(ch->backend), ch->key, ch->path, NULL,
+                                 ch->desired, &item, &err);
         if (r < 0)
                 return fail(ret_error, r, "%s", err), free(err), r;
         _cleanup_free_ char *readback = NULL;
@@ -161,17 +162,77 @@ static int install_tool_output(const ht_context *c, const char *tmp, const char 
         return 0;
 }
 
+int ht_follow_up_run(const ht_context *c, const char *action, char *const *argv, char ***notes) {
+        /* only the running systemd and daemons of the running host */
+        if (c->offline_root)
+                return 0;
+        if (streq(action, "daemon-reload")) {
+                char *err = NULL;
+                int r = ht_daemon_reload(&err);
+                if (r < 0) {
+                        strv_pushf(notes, "%s; run 'systemctl daemon-reload' by hand", err);
+                        free(err);
+                        return r;
+                }
+                return 1;
+        }
+        if (!argv || !argv[0])
+                return 0;
+        _cleanup_free_ char *cmd = strv_join(argv, " ");
+        if (!ht_spawn_available(c, argv)) {
+                strv_pushf(notes, "%s was not found; run '%s' by hand", argv[0], cmd);
+                return -ENOENT;
+        }
+        _cleanup_free_ char *output = NULL;
+        int r = ht_spawn(c, argv, &output);
+        if (r != 0) {
+                strv_pushf(notes, "%s failed (%s%d): %s; run it by hand", cmd, r < 0 ? "error " : "exit status ",
+                           r < 0 ? -r : r, output ? strstrip(output) : "");
+                return r < 0 ? r : -EIO;
+        }
+        return 1;
+}
+
+void ht_rollback_follow_ups(const ht_context *c, ht_tx *const *txs, size_t n, char ***msgs) {
+        _cleanup_strv_free_ char **seen = NULL;
+        for (size_t t = 0; t < n; t++)
+                for (size_t i = 0; i < ht_tx_n_follow_ups(txs[t]); i++) {
+                        ht_tx_follow_up f;
+                        ht_tx_get_follow_up(txs[t], i, &f);
+                        _cleanup_strv_free_ char **argv = f.argv;
+                        _cleanup_free_ char *cmd = argv ? strv_join(argv, " ") : xstrdup(f.action);
+                        if (strv_contains(seen, cmd))
+                                continue;
+                        strv_push(&seen, cmd);
+                        if (ht_follow_up_run(c, f.action, argv, msgs) > 0)
+                                strv_pushf(msgs, "followed up: %s", f.description);
+                }
+}
+
+/* The follow-ups a rollback must run again (see ht_tx_follow_up). */
+static json_object *follow_ups_json(const ht_plan *plan) {
+        json_object *l = NULL;
+        for (size_t i = 0; i < plan->n_actions; i++) {
+                const ht_post_action *a = &plan->actions[i];
+                if (a->generates)
+                        continue;
+                json_object *f = json_object_new_object();
+                json_object_object_add(f, "backend", json_object_new_string(ht_backend_id_to_string(a->backend)));
+                json_object_object_add(f, "action", json_object_new_string(a->action));
+                json_object_object_add(f, "description", json_object_new_string(a->description));
+                if (a->argv)
+                        json_object_object_add(f, "argv", ht_strv_to_json(a->argv));
+                if (!l)
+                        l = json_object_new_array();
+                json_object_array_add(l, f);
+        }
+        return l;
+}
+
 static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a,
                       ht_apply_result *res, char **ret_error) {
         if (streq(a->action, "daemon-reload")) {
-                /* only the running systemd of the running host */
-                if (c->offline_root)
-                        return 0;
-                char *err = NULL;
-                if (ht_daemon_reload(&err) < 0) {
-                        strv_pushf(&res->notes, "%s; run 'systemctl daemon-reload' by hand", err);
-                        free(err);
-                }
+                ht_follow_up_run(c, a->action, NULL, &res->notes);
                 return 0;
         }
         if (!a->argv)
@@ -254,6 +315,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
 
         ht_tx *tx = NULL;
         char *err = NULL;
+        size_t actions_ran = 0;
         json_object *params = params_json(p->resolved), *facts = facts_that_mattered(p->facts);
         int r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
         /* the transaction holds its own references */
@@ -282,8 +344,15 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 if (r < 0)
                         goto undo;
         }
-        for (size_t i = 0; i < plan->n_actions; i++) {
-                r = run_action(c, tx, plan, &plan->actions[i], &res, &err);
+        /* before they run: a failure among them undoes the files, which
+         * then need them again */
+        json_object *follow_ups = follow_ups_json(plan);
+        if (follow_ups) {
+                ht_tx_set_info(tx, "follow_ups", follow_ups);
+                json_object_put(follow_ups);
+        }
+        for (; actions_ran < plan->n_actions; actions_ran++) {
+                r = run_action(c, tx, plan, &plan->actions[actions_ran], &res, &err);
                 if (r < 0)
                         goto undo;
         }
@@ -336,6 +405,10 @@ undo:;
                 res.undo_incomplete = true;
                 free(undo_err);
         }
+        /* the follow-ups that made the files take effect make the restored
+         * ones take effect too (the one that failed included) */
+        if (actions_ran > 0)
+                ht_rollback_follow_ups(c, &tx, 1, &res.undo_messages);
         ht_audit_change("hosttune-apply", p->resolved->name, NULL, NULL, ht_tx_txid(tx), false);
         ht_tx_free(tx);
         *ret_error = TAKE_PTR(reason);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "context.h"
+#include "journal.h"
 #include "planner.h"
 
 typedef struct {
@@ -24,6 +25,18 @@ void ht_apply_result_done(ht_apply_result *r);
  * caller holds the run lock. Updates the plan's changes' outcomes.
  * 0, or -errno with *ret_error set and the host as it was. */
 int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **ret_error);
+
+/* A follow-up that makes restored files take effect, as apply ran it
+ * for the applied ones (daemon-reload; argv for a tool: logind's SIGHUP).
+ * Only on the running host. 1 when it ran, 0 when there is nothing to
+ * run here, -errno when it failed, with a note in *notes saying what to
+ * run by hand (the files are restored either way). */
+int ht_follow_up_run(const ht_context *c, const char *action, char *const *argv, char ***notes);
+
+/* After a rollback (or the undo of a failed apply) restored the files of
+ * txs: their follow-ups, each once, in order. What ran goes into *msgs as
+ * "followed up: DESCRIPTION", what failed as what to run by hand. */
+void ht_rollback_follow_ups(const ht_context *c, ht_tx *const *txs, size_t n, char ***msgs);
 
 /* HugePages_Total from /proc/meminfo under the context (as the facts read
  * it: format-meminfo.h), or -errno; -ENODATA when it gives none. */

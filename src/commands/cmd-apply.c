@@ -202,6 +202,10 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 reboot = reboot || (touched_boot(targets[i]) && ht_root_is_live(o->ctx));
                 ht_audit_change("hosttune-rollback", ht_tx_txid(targets[i]), NULL, NULL, ht_tx_txid(record), true);
         }
+        /* what was restored takes effect the way the apply's files did
+         * (daemon-reload, logind's SIGHUP), a part-way rollback included */
+        size_t restored = json_object_array_length(undone) + (code == HT_EXIT_INCOMPLETE ? 1 : 0);
+        ht_rollback_follow_ups(o->ctx, targets, restored < n ? restored : n, &msgs);
         if (code == HT_EXIT_OK) {
                 ht_tx_set_reboot_required(record, reboot);
                 r = ht_tx_commit(record, &err);

@@ -512,6 +512,26 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                                 if (!json_object_is_type(json_object_array_get_idx(o, i), json_type_string))
                                         BAD("info.set[%zu]: not a string", i);
                 }
+                if (json_object_object_get_ex(info, "follow_ups", &o) && o) {
+                        if (!json_object_is_type(o, json_type_array))
+                                BAD("info.follow_ups: not an array");
+                        for (size_t i = 0; i < json_object_array_length(o); i++) {
+                                json_object *f = json_object_array_get_idx(o, i), *argv = NULL;
+                                if (!json_object_is_type(f, json_type_object) || !get_str(f, "backend") ||
+                                    !get_str(f, "action") || !get_str(f, "description"))
+                                        BAD("info.follow_ups[%zu]: not an object with backend, action and description", i);
+                                if (json_object_object_get_ex(f, "argv", &argv) && argv) {
+                                        size_t n = json_object_is_type(argv, json_type_array)
+                                                           ? json_object_array_length(argv) : 0;
+                                        if (n == 0)
+                                                BAD("info.follow_ups[%zu].argv: not a non-empty array", i);
+                                        for (size_t a = 0; a < n; a++)
+                                                if (!json_object_is_type(json_object_array_get_idx(argv, a),
+                                                                         json_type_string))
+                                                        BAD("info.follow_ups[%zu].argv[%zu]: not a string", i, a);
+                                }
+                        }
+                }
         }
         if (json_object_object_get_ex(m, "reverts", &o)) {
                 if (!json_object_is_type(o, json_type_array))
@@ -1892,6 +1912,30 @@ char **ht_tx_set_args(const ht_tx *tx) {
         for (size_t i = 0; i < n; i++)
                 l[i] = xstrdup(json_object_get_string(json_object_array_get_idx(sets, i)));
         return l;
+}
+
+size_t ht_tx_n_follow_ups(const ht_tx *tx) {
+        json_object *info = info_of(tx), *l;
+        if (!info || !json_object_object_get_ex(info, "follow_ups", &l) || !json_object_is_type(l, json_type_array))
+                return 0;
+        return json_object_array_length(l);
+}
+
+void ht_tx_get_follow_up(const ht_tx *tx, size_t i, ht_tx_follow_up *ret) {
+        json_object *l, *f, *argv = NULL;
+        json_object_object_get_ex(info_of(tx), "follow_ups", &l);
+        f = json_object_array_get_idx(l, i);
+        *ret = (ht_tx_follow_up){
+                .backend = get_str(f, "backend"),
+                .action = get_str(f, "action"),
+                .description = get_str(f, "description"),
+        };
+        if (json_object_object_get_ex(f, "argv", &argv) && argv) {
+                size_t n = json_object_array_length(argv);
+                ret->argv = xcalloc(n + 1, sizeof(char *));
+                for (size_t a = 0; a < n; a++)
+                        ret->argv[a] = xstrdup(json_object_get_string(json_object_array_get_idx(argv, a)));
+        }
 }
 
 bool ht_tx_has_param(const ht_tx *tx, const char *name) {

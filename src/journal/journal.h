@@ -227,6 +227,21 @@ bool ht_tx_offline(const ht_tx *tx);
  * when the journal predates them). */
 const char *ht_tx_profile_file(const ht_tx *tx);
 char **ht_tx_set_args(const ht_tx *tx);
+/* A command an apply ran once its files were in place and that makes
+ * them take effect (daemon-reload, logind's SIGHUP), kept in info so a
+ * rollback can run it again for the files it restores. Strings are owned
+ * by the transaction; argv (NULL for a built-in action) is the caller's
+ * to strv_free. Tools that write a file (grub-mkconfig) are not kept:
+ * the journal restores that file itself. */
+typedef struct {
+        const char *backend;
+        const char *action;       /* "daemon-reload", "reload-logind" */
+        const char *description;
+        char **argv;
+} ht_tx_follow_up;
+size_t ht_tx_n_follow_ups(const ht_tx *tx);
+/* Follow-up i (< ht_tx_n_follow_ups) into *ret. */
+void ht_tx_get_follow_up(const ht_tx *tx, size_t i, ht_tx_follow_up *ret);
 /* Whether the transaction's params name this parameter (given or
  * defaulted when it began). */
 bool ht_tx_has_param(const ht_tx *tx, const char *name);

@@ -201,6 +201,12 @@ static void test_item_accessors(void **state) {
         json_object *file = json_object_new_string("/usr/share/hosttune/profiles/oracle.conf");
         ht_tx_set_info(tx, "profile_file", file);
         json_object_put(file);
+        json_object *follow_ups = json_tokener_parse(
+                "[{\"backend\": \"service\", \"action\": \"daemon-reload\", \"description\": \"reload systemd\"},"
+                " {\"backend\": \"systemd\", \"action\": \"reload-logind\", \"description\": \"SIGHUP logind\","
+                "  \"argv\": [\"systemctl\", \"kill\", \"--signal=SIGHUP\", \"systemd-logind.service\"]}]");
+        ht_tx_set_info(tx, "follow_ups", follow_ups);
+        json_object_put(follow_ups);
         char *err = NULL;
         must(ht_tx_commit(tx, &err), err);
         char *txid = xstrdup(ht_tx_txid(tx));
@@ -261,6 +267,18 @@ static void test_item_accessors(void **state) {
         assert_string_equal(set[0], "sga_max_size=18G");
         assert_string_equal(set[1], "oracle_user=o r");
         strv_free(set);
+        assert_int_equal(ht_tx_n_follow_ups(tx), 2);
+        ht_tx_follow_up fu;
+        ht_tx_get_follow_up(tx, 0, &fu);
+        assert_string_equal(fu.backend, "service");
+        assert_string_equal(fu.action, "daemon-reload");
+        assert_string_equal(fu.description, "reload systemd");
+        assert_null(fu.argv);
+        ht_tx_get_follow_up(tx, 1, &fu);
+        assert_string_equal(fu.action, "reload-logind");
+        assert_int_equal(strv_length(fu.argv), 4);
+        assert_string_equal(fu.argv[2], "--signal=SIGHUP");
+        strv_free(fu.argv);
         /* run_apply's expected state is not a settings array */
         ht_resolved *want = NULL;
         assert_int_equal(ht_tx_expected(tx, &want), -EBADMSG);
@@ -279,10 +297,19 @@ static void test_manifest_request_fields_checked(void **state) {
                 "\"info\": {\"profile_file\": 7}",
                 "\"boot_id\": 5",
                 "\"committed_at\": true",
+                "\"info\": {\"follow_ups\": {}}",
+                "\"info\": {\"follow_ups\": [{\"backend\": \"systemd\", \"action\": \"x\"}]}",
+                "\"info\": {\"follow_ups\": [{\"backend\": \"systemd\", \"action\": \"x\", "
+                "\"description\": \"d\", \"argv\": []}]}",
+                "\"info\": {\"follow_ups\": [{\"backend\": \"systemd\", \"action\": \"x\", "
+                "\"description\": \"d\", \"argv\": [\"systemctl\", 1]}]}",
         };
         static const char *const what[] = {"info.set: not an array", "info.set[1]: not a string",
                                            "info.profile_file: not a string", "boot_id: not a string",
-                                           "committed_at: not a string"};
+                                           "committed_at: not a string", "info.follow_ups: not an array",
+                                           "info.follow_ups[0]: not an object with backend, action and description",
+                                           "info.follow_ups[0].argv: not a non-empty array",
+                                           "info.follow_ups[0].argv[1]: not a string"};
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 char *json = xasprintf("{\"format\": \"hosttune-journal\", \"version\": 1, "
                                        "\"txid\": \"20261201T120000Z-0123abcd\", \"status\": \"committed\", "

@@ -1,6 +1,7 @@
 # rollback, boot 2 after verify.sh: `hosttune rollback` exits 0, says a
 # reboot completes it (the command line changed), and every runtime value
-# is back now, before that reboot, as read with plain tools.
+# is back now, before that reboot, as read with plain tools: sysctl,
+# sysfs, and systemd-logind's settings over D-Bus (the rollback's follow-up).
 . /payload/lib.sh
 hosttune --json rollback >$OUT/rollback.json 2>$OUT/rollback.err
 rc=$?
@@ -10,8 +11,13 @@ check "hosttune rollback exit" "$rc" 0
 check "rollback: reboot_required (the command line was restored)" \
         "$(jq -r .reboot_required $OUT/rollback.json 2>&1)" true
 check "rollback: one transaction undone" "$(jq -r '.txids | length' $OUT/rollback.json 2>&1)" 1
-# runtime values now; limits and the command line take a new session/boot
-grep -E '^(sysctl|sysfs) ' $ORIG >$OUT/orig-runtime
+# runtime values now, logind's included (rollback's SIGHUP makes it re-read
+# its configuration, as apply's did); limits and the command line take a
+# new session/boot
+grep -E '^(sysctl |sysfs |systemd logind\.)' $ORIG >$OUT/orig-runtime
+grep -q '^systemd logind\.RemoveIPC ' $OUT/orig-runtime || fail "the plan has no logind RemoveIPC change to undo"
+check "rollback: logind followed up, once" \
+        "$(jq -r '.messages[] | select(startswith("followed up: make systemd-logind"))' $OUT/rollback.json 2>&1 | wc -l)" 1
 while IFS= read -r line; do check_one "$line"; done <$OUT/orig-runtime
 check "files as before the apply" "$(files_state | sha256sum)" "$(sha256sum <$ORIG_DIR/files)"
 hosttune --json verify >$OUT/verify-rolled-back.json 2>&1
