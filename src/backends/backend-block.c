@@ -609,6 +609,18 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
         ch->source = xstrdup(s->source);
         ch->setting = xstrdup(s->key);
         ch->runtime = true;
+        if (streq(attr, "queue/scheduler")) {
+                /* the switch resets the queue depth (blk_mq_init_sched,
+                 * elevator_switch): an admin's nr_requests goes too, and
+                 * must come back with a rollback */
+                _cleanup_free_ char *nr_path = xasprintf("%s/queue/nr_requests", d->dir), *nr = NULL;
+                if (ht_read_line(b->c, nr_path, &nr) >= 0) {
+                        ch->resets_path = TAKE_PTR(nr_path);
+                        ch->resets_key = xasprintf("%s queue/nr_requests", d->name);
+                        ch->note = xasprintf("the switch resets queue/nr_requests (now %s) to the new scheduler's "
+                                             "default", strstrip(nr));
+                }
+        }
         if (s->bound != HT_BOUND_EXACT) {
                 ch->bound = s->bound;
                 ch->bound_value = xstrdup(s->value);

@@ -99,9 +99,24 @@ static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, ch
  * short when memory is fragmented: that is not a failure — the value is
  * persisted and a reboot completes it. */
 static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply_result *res, char **ret_error) {
-        size_t item;
+        size_t item, reset_item = SIZE_MAX;
         char *err = NULL;
         int r;
+        if (ch->resets_path) {
+                /* journaled before the write that resets it, so the undo,
+                 * newest first, restores it after that write's own undo
+                 * (which resets it again); "new" is what it holds now:
+                 * hosttune does not set it */
+                _cleanup_free_ char *now = NULL;
+                r = ht_read_line(c, ch->resets_path, &now);
+                if (r >= 0) {
+                        const char *v = strstrip(now);
+                        r = ht_tx_record_runtime(tx, ht_backend_id_to_string(ch->backend), ch->resets_key,
+                                                 ch->resets_path, v, v, &reset_item, &err);
+                }
+                if (r < 0)
+                        return fail(ret_error, r, "%s", err ? err : ht_strerror(-r)), free(err), r;
+        }
         r = ht_tx_record_runtime(tx, ht_backend_id_to_string(ch->backend), ch->key, ch->path, NULL,
                                  ch->desired, &item, &err);
         if (r < 0)
@@ -114,6 +129,8 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply
                 return fail(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, ht_strerror(-r));
         ht_fault_point("apply-runtime");
         r = ht_tx_mark_done(tx, item, &err);
+        if (r >= 0 && reset_item != SIZE_MAX)
+                r = ht_tx_mark_done(tx, reset_item, &err);
         if (r < 0)
                 return fail(ret_error, r, "%s", err), free(err), r;
 

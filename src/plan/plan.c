@@ -28,6 +28,8 @@ void ht_plan_free(ht_plan *p) {
                 free(c->note);
                 free(c->setting);
                 free(c->bound_value);
+                free(c->resets_path);
+                free(c->resets_key);
         }
         free(p->changes);
         for (size_t i = 0; i < p->n_files; i++) {

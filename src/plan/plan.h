@@ -33,6 +33,11 @@ typedef struct {
                                 * part of (block: "sda queue/scheduler" for
                                 * "rotational queue/scheduler"), which verify
                                 * judges it by; NULL: key itself */
+        char *resets_path;     /* a value the kernel resets when this one is
+                                * written (a scheduler switch resets
+                                * queue/nr_requests): apply journals it
+                                * first, so a rollback puts it back after */
+        char *resets_key;
         ht_bound bound;        /* how desired relates to the setting (bound.h) */
         char *bound_value;     /* the setting's own value when bound is not exact:
                                 * desired is then current moved just into it */

@@ -3,7 +3,8 @@
 # names one real disk (the first whole disk of /sys/block hosttune may
 # touch, vda on the test machine) with another I/O scheduler
 # (mq-deadline -> none, or back) and more read-ahead, check the kernel
-# took both, verify, roll back and check both are as before; then have
+# took both, verify, roll back and check both are as before (and the
+# queue depth an administrator set, which the switch resets); then have
 # systemd's udev apply hosttune's rules file to that disk (udevadm test in
 # a private mount namespace) and check the rule set the scheduler, and
 # put it back. Root only; confined (real-host-lib.sh): the files land in a
@@ -31,15 +32,21 @@ done
 [ -n "$dev" ] || skip_all "no writable disk with a choice of I/O scheduler in /sys/block"
 q=/sys/block/$dev/queue
 word() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
-sched0=$(word "$q/scheduler") ra0=$(cat "$q/read_ahead_kb")
+sched0=$(word "$q/scheduler") ra0=$(cat "$q/read_ahead_kb") nr0=$(cat "$q/nr_requests")
 # a no-op write tells whether /sys takes writes (read-only in containers)
 printf '%s\n' "$sched0" 2>/dev/null >"$q/scheduler" || skip_all "$q/scheduler is read-only"
 restore() {
         printf '%s\n' "$sched0" >"$q/scheduler" 2>/dev/null
         printf '%s\n' "$ra0" >"$q/read_ahead_kb" 2>/dev/null
+        printf '%s\n' "$nr0" >"$q/nr_requests" 2>/dev/null
         rm -rf "$tmp"
 }
 trap restore EXIT INT TERM
+# An administrator's queue depth, not the scheduler's default: the switch
+# resets it (blk_mq_init_sched), and the rollback must bring it back.
+nr_admin=$((nr0 / 4))
+[ "$nr_admin" -ge 4 ] || nr_admin=4
+printf '%s\n' "$nr_admin" >"$q/nr_requests" 2>/dev/null || nr_admin=
 
 if [ "$sched0" = none ]; then
         sched1=$(tr -d '[]' <"$q/scheduler" | tr ' ' '\n' | grep -v '^none$' | grep . | head -1)
@@ -59,6 +66,8 @@ host_files >"$tmp/host-before"
 
 hc 2 "plan: $dev $sched0 -> $sched1, read-ahead $ra0 -> $ra1" --profile-path "$tmp/profiles" plan realdisk
 check_contains "plan names the device" "$dev queue/scheduler: $sched0 → $sched1" "$tmp/out"
+[ -z "$nr_admin" ] || check_contains "plan says the switch resets the queue depth" \
+        "resets queue/nr_requests (now $nr_admin)" "$tmp/out"
 hc 0 "apply" --profile-path "$tmp/profiles" apply realdisk
 check "the kernel took the scheduler" "$sched1" "$(word "$q/scheduler")"
 check "the kernel took the read-ahead" "$ra1" "$(cat "$q/read_ahead_kb")"
@@ -68,6 +77,14 @@ hc 0 "verify" verify
 hc 0 "rollback" rollback
 check "scheduler restored" "$sched0" "$(word "$q/scheduler")"
 check "read-ahead restored" "$ra0" "$(cat "$q/read_ahead_kb")"
+if [ -n "$nr_admin" ]; then
+        check "nr_requests restored after the scheduler (the switch back reset it)" "$nr_admin" "$(cat "$q/nr_requests")"
+        check_contains "rollback said so" "$dev queue/nr_requests: restored $nr_admin" "$tmp/out"
+        printf '%s\n' "$nr0" >"$q/nr_requests"
+        check "nr_requests back to the machine's" "$nr0" "$(cat "$q/nr_requests")"
+else
+        skip "nr_requests restored after the scheduler" "$q/nr_requests takes no write"
+fi
 [ -e "$rules" ] && not_ok "rollback left the rules file" || ok "rollback removed the rules file"
 host_files >"$tmp/host-after"
 if diff "$tmp/host-before" "$tmp/host-after" >"$tmp/host-diff"; then ok "the machine's own files are unchanged"; else
