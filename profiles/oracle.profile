@@ -247,10 +247,10 @@ cpu = {
 # 2081410.1, "ALERT: Setting RemoveIPC=yes on Redhat 7.2 Crashes ASM and
 # Database Instances as Well as Any Application That Uses a Shared Memory
 # Segment (SHM) or Semaphores (SEM)". RHEL 8 and 9 build logind with
-# RemoveIPC=no as the default (their logind.conf shows "#RemoveIPC=no";
-# Red Hat bugs 1523233, 1959836), so a plan there changes nothing; Debian
-# keeps systemd's yes and gets the drop-in. The Database Installation
-# Guide 19c's own section on it was not found to quote here. Optional: a
+# RemoveIPC=no (logind.conf shows "#RemoveIPC=no": systemd-rhel8's
+# src/login/logind.conf.in; bugs 1523233, 1959836), so a plan there changes
+# nothing; Debian keeps systemd's yes and gets the drop-in. The Database
+# Installation Guide 19c: no section of its own on it was found. Optional: a
 # host without systemd-logind (RHEL 5, a container without systemd) has no
 # sessions whose end could remove the IPC.
 systemd = {
