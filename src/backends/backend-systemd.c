@@ -463,6 +463,13 @@ static int systemd_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                                        e->file, e->line, what, s->key);
                 return -EINVAL;
         }
+        if (ht_sdconf_key_is_list(d->name, dot + 1)) {
+                *ret_error = xasprintf("%s:%u: %s: '%s' is a list in [%s] of %s.conf (every file's assignments "
+                                       "add up, an empty one clears them), which hosttune does not set: a "
+                                       "drop-in of your own holds it",
+                                       e->file, e->line, what, dot + 1, d->section, d->name);
+                return -EINVAL;
+        }
         if (!ht_sdconf_key_find(d->name, dot + 1)) {
                 const char *hint = ht_sdconf_key_closest(d->name, dot + 1);
                 *ret_error = xasprintf("%s:%u: %s: '%s' is not a key of [%s] in %s.conf hosttune knows%s%s%s",

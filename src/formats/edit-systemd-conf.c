@@ -14,6 +14,22 @@ static const ht_sdconf_daemon daemons[] = {
         {"system", "Manager"},  /* systemd-system.conf(5) */
 };
 
+/* The list-valued keys of logind.conf(5) and systemd-system.conf(5)
+ * (systemd 252): "may be specified more than once", an empty assignment
+ * resetting the list. */
+static const char *const list_keys[][2] = {
+        {"logind", "KillOnlyUsers"},        {"logind", "KillExcludeUsers"},
+        {"system", "CPUAffinity"},          {"system", "NUMAMask"},
+        {"system", "DefaultEnvironment"},   {"system", "ManagerEnvironment"},
+};
+
+bool ht_sdconf_key_is_list(const char *daemon, const char *name) {
+        for (size_t i = 0; daemon && name && i < ELEMENTSOF(list_keys); i++)
+                if (streq(list_keys[i][0], daemon) && streq(list_keys[i][1], name))
+                        return true;
+        return false;
+}
+
 const ht_sdconf_daemon *ht_sdconf_daemon_find(const char *name) {
         for (size_t i = 0; name && i < ELEMENTSOF(daemons); i++)
                 if (streq(daemons[i].name, name))
@@ -53,7 +69,8 @@ static const char *const status_formats[] = {"name", "description", "combined", 
 /* The single-valued keys of systemd 252's logind.conf(5) and
  * systemd-system.conf(5). List-valued keys (KillOnlyUsers=,
  * DefaultEnvironment=, CPUAffinity=, ...) collect entries over the files
- * instead of taking the last one and are left out. */
+ * instead of taking the last one and are left out (list_keys names
+ * them, for the error). */
 static const ht_sdconf_key keys[] = {
         L("NAutoVTs", HT_SDCONF_UINT),
         L("ReserveVT", HT_SDCONF_UINT),

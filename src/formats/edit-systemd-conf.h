@@ -1,6 +1,5 @@
 /* systemd's own configuration files: logind.conf ([Login]) and the
- * manager's system.conf and user.conf ([Manager]), each a main file plus
- * drop-ins (logind.conf(5), systemd-system.conf(5)). The lines are read
+ * manager's system.conf ([Manager]), each a main file plus drop-ins (logind.conf(5), systemd-system.conf(5)). The lines are read
  * by edit-unit's parser, as systemd's config_parse() reads units and
  * these files alike; this module adds what is theirs: the merge of main
  * file and drop-ins in systemd's order, and the known keys with their
@@ -11,7 +10,9 @@
 #include <stddef.h>
 
 /* One configuration file systemd reads, by its profile name ("logind",
- * "system", "user"): /etc/systemd/NAME.conf and NAME.conf.d, section. */
+ * "system"): /etc/systemd/NAME.conf and NAME.conf.d, section. The user
+ * managers' user.conf is not one: its settings reach only services of
+ * user sessions, which no profile tunes. */
 typedef struct {
         const char *name;
         const char *section;  /* "Login", "Manager" */
@@ -44,6 +45,10 @@ typedef struct {
 const ht_sdconf_key *ht_sdconf_key_find(const char *daemon, const char *name);
 /* The known key nearest to name, for "did you mean"; NULL: none close. */
 const char *ht_sdconf_key_closest(const char *daemon, const char *name);
+/* Whether name is one of the daemon's list-valued keys (KillOnlyUsers=,
+ * DefaultEnvironment=, ...), which collect their assignments over the
+ * files, an empty one clearing the list: not settable as one value. */
+bool ht_sdconf_key_is_list(const char *daemon, const char *name);
 
 /* value in the form hosttune writes and compares: booleans as yes/no
  * (systemd's parse_boolean words), runs of blanks as one space, the rest

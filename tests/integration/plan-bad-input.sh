@@ -151,6 +151,8 @@ refused "block: a scheduler the disk does not offer (required)" baremetal-numa "
 # values of the key's type
 profile sdkey 'systemd = { logind = { RemoveIpc = "no"; }; };'
 refused "systemd: unknown logind key" debian12-kvm "$tmp/profiles/sdkey.profile:2: systemd: 'RemoveIpc' is not a key of [Login] in logind.conf hosttune knows (did you mean 'RemoveIPC'?)" sdkey
+profile sdlist 'systemd = { logind = { KillExcludeUsers = "root oracle"; }; };'
+refused "systemd: a list-valued key, said to be one" debian12-kvm "$tmp/profiles/sdlist.profile:2: systemd: 'KillExcludeUsers' is a list in [Login] of logind.conf (every file's assignments add up, an empty one clears them), which hosttune does not set" sdlist
 profile sdfile 'systemd = { journald = { Storage = "persistent"; }; };'
 refused "systemd: a file that is neither logind.conf nor system.conf" debian12-kvm "$tmp/profiles/sdfile.profile:2: systemd: 'journald.Storage' is not a systemd setting: write logind.KEY" sdfile
 profile sdbool 'systemd = { logind = { RemoveIPC = "maybe"; }; };'
