@@ -528,6 +528,19 @@ json_object *ht_facts_workload_json(const ht_context *c, unsigned parts) {
         return o;
 }
 
+json_object *ht_facts_devices_json(const ht_context *c, char ***warnings) {
+        _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
+        ht_facts_collect_cpufreq(c, f);
+        ht_facts_collect_block(c, f);
+        json_object *o = json_object_new_object();
+        add(o, "block", block_json(f));
+        add(o, "cpufreq", cpufreq_json(f));
+        for (size_t i = 0; f->warnings && f->warnings[i]; i++)
+                if (!strv_contains(*warnings, f->warnings[i]))
+                        strv_push(warnings, f->warnings[i]);
+        return o;
+}
+
 /* One walker for both lookups: a segment at a time, copied for the
  * lookup (to the stack when short), no list of parts allocated. */
 static json_object *walk_dotted(json_object *root, const char *dotted, bool array_indexes, bool *ret_exists) {

@@ -61,8 +61,12 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                 ht_facts_collect_kernel(c, f);
                 ht_facts_collect_os(c, f);
                 ht_facts_collect_cpu(c, f);
-                ht_facts_collect_cpufreq(c, f);
-                ht_facts_collect_block(c, f);
+                /* every policy and disk: read by plans only when an
+                 * expression names them (ht_facts_devices_json) */
+                if (scope == HT_FACTS_WITH_WORKLOAD) {
+                        ht_facts_collect_cpufreq(c, f);
+                        ht_facts_collect_block(c, f);
+                }
                 ht_facts_collect_virt(c, f);
                 ht_facts_collect_memory(c, f);
                 ht_facts_collect_thp(c, f);

@@ -327,9 +327,12 @@ ht_facts *ht_facts_new(void);
 /* Add a warning (printf-style) to f->warnings. */
 void ht_facts_warn(ht_facts *f, const char *fmt, ...) _printf_(2, 3);
 
-/* The workload facts read every /proc/PID (hundreds on a database host):
- * only the commands that show or use them collect them up front; a
- * profile that names facts.workload gets them when it is resolved. */
+/* The workload facts read every /proc/PID (hundreds on a database host),
+ * and the device facts (block.devices, cpu.cpufreq) every disk's queue
+ * and every CPU's cpufreq files, which the block and cpu backends read
+ * themselves: only the commands that show or use them collect them up
+ * front; a profile that names facts.workload, facts.block or
+ * facts.cpu.cpufreq gets them when it is resolved. */
 typedef enum ht_facts_scope {
         HT_FACTS_HOST,
         HT_FACTS_WITH_WORKLOAD,
@@ -414,6 +417,10 @@ enum {
 /* The "workload" group of the facts JSON, its parts collected now; the
  * parts not asked for read as empty and must not be looked at. */
 json_object *ht_facts_workload_json(const ht_context *c, unsigned parts);
+/* The device facts read now, for the resolver: {"block": ..., "cpufreq":
+ * ...} as facts --json has them; what reading them warned about is added
+ * to *warnings. */
+json_object *ht_facts_devices_json(const ht_context *c, char ***warnings);
 
 /* Look a dotted name ("memory.total_kb") up in a facts JSON tree. Returns
  * the borrowed node or NULL when the name does not exist. A name that

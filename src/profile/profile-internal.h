@@ -195,6 +195,7 @@ typedef struct ht_resolver {
         ht_group groups;      /* /etc/group, read on first use */
         bool groups_read;
         unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
+        bool devices_read;        /* block.devices and cpu.cpufreq in facts */
 } ht_resolver;
 
 /* profile.c */

@@ -345,9 +345,35 @@ static void load_workload(ht_resolver *r, const char *dotted) {
         r->workload_parts |= want;
 }
 
+/* facts.block and facts.cpu.cpufreq of a running host, read on first
+ * use; a --facts file's (an image) and collected ones stay. */
+static void load_devices(ht_resolver *r) {
+        r->devices_read = true;
+        json_object *block = ht_facts_lookup_field(r->facts, "block.devices", NULL);
+        json_object *offline = ht_facts_lookup_field(r->facts, "image.offline", NULL);
+        json_object *cpu = NULL;
+        if (block || (offline && json_object_get_boolean(offline)) ||
+            !json_object_object_get_ex(r->facts, "cpu", &cpu) || !json_object_is_type(cpu, json_type_object))
+                return;
+        json_object *devs = ht_facts_devices_json(r->c, &r->warnings), *o = NULL;
+        if (json_object_object_get_ex(devs, "block", &o))
+                json_object_object_add(r->facts, "block", json_object_get(o));
+        if (json_object_object_get_ex(devs, "cpufreq", &o))
+                json_object_object_add(cpu, "cpufreq", json_object_get(o));
+        json_object_put(devs);
+}
+
+static bool names_devices(const char *dotted) {
+        return streq(dotted, "block") || startswith(dotted, "block.") || streq(dotted, "cpu") ||
+               streq(dotted, "cpu.cpufreq") || startswith(dotted, "cpu.cpufreq.");
+}
+
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
+        if (!r->devices_read && r->c && r->facts && json_object_is_type(r->facts, json_type_object) &&
+            names_devices(dotted))
+                load_devices(r);
         /* Plans collect no workload facts up front (HT_FACTS_HOST): an
          * expression that names them has them read now. */
         if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&

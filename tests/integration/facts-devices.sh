@@ -111,4 +111,38 @@ check "no queue: the device is listed, its queue facts null" '["loop0","loop",nu
 check "garbled read_ahead_kb is null" null "$(q '.block.devices[] | select(.name == "dm-0") | .read_ahead_kb')"
 check "a scheduler file without brackets: no choice" 'null []' \
         "$(q '.block.devices[] | select(.name == "nvme0n1") | .scheduler, .schedulers' | tr '\n' ' ' | sed 's/ $//')"
+
+# A plan reads the device facts only when an expression names them (the
+# block and cpu backends read sysfs themselves): then with the values
+# facts --json has, else not at all (strace: no cpufreq policy file).
+facts "$B"
+mkdir -p "$tmp/profiles"
+cat >"$tmp/profiles/devfacts.profile" <<'END'
+summary = "device facts in expressions";
+params = {
+        a_min_perf = "= facts.cpu.cpufreq.intel_pstate.min_perf_pct";
+        b_driver = "= facts.cpu.cpufreq.driver";
+        c_disks = "= if(defined(facts.block.devices), 1, 0)";
+};
+END
+"$HOSTTUNE" --root "$B" --profile-path "$tmp/profiles" --rules-path "$top_srcdir/rules" --json show devfacts \
+        >"$tmp/show.json" 2>"$tmp/err"
+param() { jq -r --arg n "$1" '.params[] | select(.name == $n) | .value' "$tmp/show.json"; }
+check "show with device facts named: exit 0" "" "$(cat "$tmp/err")"
+check "named in an expression: intel_pstate's min_perf_pct, as facts --json has it" \
+        "$(q '.cpu.cpufreq.intel_pstate.min_perf_pct')" "$(param a_min_perf)"
+check "named in an expression: the driver" "$(jq -r .cpu.cpufreq.driver "$tmp/facts.json")" "$(param b_driver)"
+check "named in an expression: the block devices are there" 1 "$(param c_disks)"
+if command -v strace >/dev/null 2>&1; then
+        # the binary itself: under valgrind (no openat2) the trace shows components
+        strace -f -e trace=open,openat,openat2 -o "$tmp/trace" "$top_builddir/hosttune" --root "$B" \
+                --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" plan base >/dev/null 2>&1
+        check "a plan whose expressions name no device fact: the trace has its reads" yes \
+                "$(grep -q 'proc/meminfo' "$tmp/trace" && echo yes || echo no)"
+        check "... and no cpufreq policy or queue file of the facts" "" \
+                "$(grep -E 'cpufreq/policy[0-9]+/|queue/(nr_requests|rq_affinity)' "$tmp/trace" | head -3)"
+else
+        skip "a plan whose expressions name no device fact reads none" "strace is not installed"
+        skip "... and no cpufreq policy or queue file of the facts" "strace is not installed"
+fi
 finish
