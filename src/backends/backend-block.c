@@ -422,7 +422,10 @@ static const char *old_value(const ht_udev_file *old, const char *matches, const
 }
 
 /* Warn about every rules file udev reads after hosttune's that sets one
- * of the attributes hosttune's file sets: its value wins at boot. */
+ * of the attributes hosttune's file sets: its value wins at boot. And
+ * about a file read before it that sets queue/nr_requests when
+ * hosttune's switches the scheduler (and leaves the depth alone): the
+ * switch resets the depth that file set. */
 static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *plan) {
         size_t nd = 0;
         while (ht_udev_dirs[nd])
@@ -438,12 +441,13 @@ static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *p
                 strv_free(names[d]);
         free(names);
         bool after = false;
+        bool resets_depth = strv_contains(attrs, "queue/scheduler") && !strv_contains(attrs, "queue/nr_requests");
         for (size_t i = 0; order && order[i]; i++) {
                 if (streq(order[i], HT_UDEV_RULES)) {
                         after = true;
                         continue;
                 }
-                if (!after)
+                if (!after && !resets_depth)
                         continue;
                 _cleanup_free_ char *text = NULL, *shown = ht_display_path(c, order[i]);
                 size_t len = 0;
@@ -461,8 +465,20 @@ static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *p
                 for (size_t r = 0; r < f->n_rules; r++)
                         for (size_t t = 0; t < f->rules[r].n_tokens; t++) {
                                 const ht_udev_token *tk = &f->rules[r].tokens[t];
-                                if (!streq(tk->key, "ATTR") || !ht_udev_op_assigns(tk->op) ||
-                                    !strv_contains(attrs, tk->attr))
+                                if (!streq(tk->key, "ATTR") || !ht_udev_op_assigns(tk->op))
+                                        continue;
+                                if (!after) {
+                                        if (streq(tk->attr, "queue/nr_requests"))
+                                                ht_plan_warn(plan, "%s:%u sets ATTR{queue/nr_requests}=\"%s\" and udev "
+                                                             "reads it before %s, whose scheduler switch resets the "
+                                                             "queue depth (blk_mq_init_sched): on the devices both "
+                                                             "match it is the new scheduler's default; set "
+                                                             "queue/nr_requests in the profile too, or move the "
+                                                             "assignment to a file sorted after it",
+                                                             shown, f->rules[r].line, tk->value, HT_UDEV_RULES);
+                                        continue;
+                                }
+                                if (!strv_contains(attrs, tk->attr))
                                         continue;
                                 ht_plan_warn(plan, "%s:%u sets ATTR{%s}=\"%s\" and udev reads it after %s: "
                                              "on the devices it matches that value wins when they appear; "

@@ -198,6 +198,22 @@ check_contains "later rules: warned, with file and line (of the continued rule)"
 if grep -q "60-block-scheduler" "$tmp/out"; then not_ok "later rules: an earlier file warned about"; else
         ok "later rules: the distribution's 60-block-scheduler.rules, read before, is not"; fi
 
+# --- an earlier rules file sets the depth that hosttune's scheduler switch
+# resets (blk_mq_init_sched); warned when the profile leaves the depth alone
+h=$(prepare_host baremetal-numa); scratch "$h"
+mkdir -p "$h/etc/udev/rules.d"
+printf 'ACTION=="add|change", KERNEL=="sd*", ATTR{queue/nr_requests}="64"\n' >"$h/etc/udev/rules.d/60-admin-depth.rules"
+printf 'summary = "scheduler only";\nblock = { rotational = { queue = { scheduler = "mq-deadline"; }; }; };\n' \
+        >"$tmp/profiles/schedonly.profile"
+btrun 2 "earlier depth: plan" "$h" plan schedonly
+cat "$tmp/err" >>"$tmp/out"
+check_contains "earlier depth: warned, with file and line" \
+        "$h/etc/udev/rules.d/60-admin-depth.rules:1 sets ATTR{queue/nr_requests}=\"64\" and udev reads it before" "$tmp/out"
+btrun 2 "earlier depth, the profile sets the depth too: plan" "$h" plan disks
+cat "$tmp/err" >>"$tmp/out"
+if grep -q "60-admin-depth" "$tmp/out"; then not_ok "earlier depth: warned although the profile sets nr_requests"; else
+        ok "earlier depth: no warning when the profile sets nr_requests itself"; fi
+
 # --- an offline image: the rules file is the change -------------------------
 img=$(offline_image img baremetal-numa); scratch "$img"
 btrun 2 "offline: plan" "$img" --json plan disks
