@@ -28,13 +28,14 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # sysctl, GNU patch, systemd-analyze and systemd-tmpfiles, grub-mkconfig,
 # udevadm for the block backend's rules file, time for the hostile-input
 # tests); clang for the fuzzers; the man pages'
-# mandoc and groff; bash-completion; python3 with PyYAML; cloud-init and
+# mandoc and groff; bash-completion; python3 with PyYAML and jsonschema
+# (json-schemas.sh validates every --json document); cloud-init and
 # Ansible for the fleet tests; rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
 # start them themselves.
 DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
 clang libclang-rt-dev
-mandoc groff-base bash-completion python3 python3-yaml
+mandoc groff-base bash-completion python3 python3-yaml python3-jsonschema
 cloud-init ansible-core ansible
 rpm rpmlint
 mariadb-server openjdk-17-jdk-headless"
@@ -58,7 +59,7 @@ RPM_BUILD="gcc make autoconf automake pkgconf-pkg-config
 libconfig-devel systemd-devel libmount-devel audit-libs-devel json-c-devel"
 RPM_TEST="libcmocka-devel jq procps-ng patch systemd systemd-udev grub2-tools time util-linux
 clang compiler-rt
-mandoc groff bash-completion python3 python3-pyyaml
+mandoc groff bash-completion python3 python3-pyyaml python3-jsonschema
 cloud-init ansible-core
 rpm-build rpmlint
 mariadb-server java-17-openjdk-devel"

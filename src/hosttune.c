@@ -125,10 +125,10 @@ static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 static int usage_error(const char *fmt, ...) {
         va_list ap;
         va_start(ap, fmt);
-        fputs("hosttune: ", stderr);
-        vfprintf(stderr, fmt, ap);
-        fputs("\n", stderr);
+        _cleanup_free_ char *message = xvasprintf(fmt, ap);
         va_end(ap);
+        fprintf(stderr, "hosttune: %s\n", message);
+        ht_record_error(true, message);
         fputs("Try 'hosttune --help' for more information.\n", stderr);
         return HT_EXIT_ERROR;
 }
@@ -140,7 +140,7 @@ static const command *find_command(const char *name) {
         return NULL;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
         static const struct option options[] = {
                 {"root", required_argument, NULL, OPT_ROOT},
                 {"state-dir", required_argument, NULL, OPT_STATE_DIR},
@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
                 case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
                 case OPT_TUNED_PATH: strv_push(&tuned_path, optarg); break;
                 case OPT_OUTPUT: output = optarg; used |= TAKES_OUTPUT; break;
-                case 'j': json = true; break;
+                case 'j': json = true; ht_report_json_errors(true); break;
                 case 'q': quiet = true; break;
                 case OPT_COLOR: color = optarg; break;
                 case OPT_SET:
@@ -301,4 +301,9 @@ int main(int argc, char **argv) {
         if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run))
                 ht_recover_pending(ctx);
         return cmd->run(&o);
+}
+
+int main(int argc, char **argv) {
+        /* under --json, a failure without its document prints the error object */
+        return ht_report_json_error(run(argc, argv));
 }

@@ -4,7 +4,21 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "render.h"
 #include "util.h"
+
+/* The first error this run reported, for --json's error object: the
+ * first is the cause, what follows is about its consequences. */
+static char *first_error;
+static bool first_error_usage;
+static bool json_errors;
+
+void ht_record_error(bool usage, const char *message) {
+        if (first_error)
+                return;
+        first_error = xstrdup(message);
+        first_error_usage = usage;
+}
 
 void ht_report_error(const char *fmt, ...) {
         va_list ap;
@@ -12,10 +26,32 @@ void ht_report_error(const char *fmt, ...) {
          * first when both go to one file or pipe, not cut by this line */
         fflush(stdout);
         va_start(ap, fmt);
-        fputs("hosttune: ", stderr);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
+        _cleanup_free_ char *message = xvasprintf(fmt, ap);
         va_end(ap);
+        fprintf(stderr, "hosttune: %s\n", message);
+        ht_record_error(false, message);
+}
+
+void ht_report_json_errors(bool on) {
+        json_errors = on;
+}
+
+int ht_report_json_error(int exit_code) {
+        /* 2 and 3 are results (changes pending, drift, a reboot pending),
+         * each with its command's document */
+        bool failed = exit_code != HT_EXIT_OK && exit_code != HT_EXIT_PENDING && exit_code != HT_EXIT_REBOOT;
+        if (json_errors && failed && !ht_json_document_printed()) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "error",
+                                       json_object_new_string(first_error ? first_error : "hosttune failed"));
+                json_object_object_add(j, "exit_code", json_object_new_int(exit_code));
+                json_object_object_add(j, "usage", json_object_new_boolean(first_error_usage));
+                ht_print_json(stdout, j);
+                json_object_put(j);
+        }
+        free(first_error);
+        first_error = NULL;
+        return exit_code;
 }
 
 void ht_report_warnings(const ht_context *c, char *const *warnings) {

@@ -44,6 +44,15 @@ int ht_cmd_import(const ht_cmd_opts *o);
 /* Report an error the way every command does: "hosttune: MESSAGE" on
  * stderr (also under --json, where stdout stays machine-readable). */
 void ht_report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Keep MESSAGE (the first one only) for --json's error object; usage:
+ * an error in the command line. ht_report_error calls it. */
+void ht_record_error(bool usage, const char *message);
+/* Under --json (on), a run that fails before printing its document
+ * prints the error object instead: schema_version, error (the first
+ * message), exit_code, usage (schemas/error.schema.json). */
+void ht_report_json_errors(bool on);
+/* At exit: print that object when due; returns exit_code. */
+int ht_report_json_error(int exit_code);
 void ht_report_warnings(const ht_context *c, char *const *warnings);
 /* The commands that take facts but not their warnings (plan, apply, show)
  * still say that --facts was ignored: on stderr like 'facts' does, and

@@ -10,6 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The version of every top-level --json document's layout, printed as its
+ * "schema_version" (schemas/COMMAND.schema.json describe it). Within a major
+ * version fields are only added (MINOR goes up); a field removed or
+ * renamed, or a type changed, makes a new MAJOR (hosttune(8), JSON OUTPUT). */
+#define HT_JSON_SCHEMA_VERSION "1.0"
+
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _unused_ __attribute__((unused))

@@ -28,11 +28,31 @@ bool ht_use_color(const ht_context *c, int fd) {
         return isatty(fd);
 }
 
+static bool json_document_printed;
+
 void ht_print_json(FILE *out, json_object *o) {
-        fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                        JSON_C_TO_STRING_NOSLASHESCAPE),
+        /* Every command's document goes through here, so schema_version
+         * is added in this one place, first, where `head` shows it. */
+        json_object *doc = o;
+        if (json_object_is_type(o, json_type_object)) {
+                doc = json_object_new_object();
+                json_object_object_add(doc, "schema_version", json_object_new_string(HT_JSON_SCHEMA_VERSION));
+                json_object_object_foreach(o, k, v) {
+                        if (!streq(k, "schema_version"))
+                                json_object_object_add(doc, k, json_object_get(v));
+                }
+        }
+        fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE),
               out);
         fputc('\n', out);
+        if (doc != o)
+                json_object_put(doc);
+        json_document_printed = true;
+}
+
+bool ht_json_document_printed(void) {
+        return json_document_printed;
 }
 
 typedef struct {

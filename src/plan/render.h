@@ -12,8 +12,12 @@
 /* Whether to colour output written to fd under the context's --color. */
 bool ht_use_color(const ht_context *c, int fd);
 
-/* Print a JSON tree (pretty, two-space indent, slashes unescaped). */
+/* Print a top-level JSON document (pretty, two-space indent, slashes
+ * unescaped); an object gets "schema_version" (HT_JSON_SCHEMA_VERSION) as
+ * its first key. */
 void ht_print_json(FILE *out, json_object *o);
+/* Whether ht_print_json has printed a document in this process. */
+bool ht_json_document_printed(void);
 
 /* Print a JSON tree as aligned "dotted.key  value" lines, the text form
  * of facts: nested objects become dotted names, scalar arrays are joined

@@ -5,6 +5,8 @@ top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 HOSTTUNE=${HOSTTUNE:-$top_builddir/hosttune}
 HOSTS=$top_srcdir/tests/hosts
+# which test ran a --json document that tests/json/capture keeps
+HT_JSON_TEST=${0##*/}; export HT_JSON_TEST
 PROFILES=$top_srcdir/profiles
 [ -x "$HOSTTUNE" ] || { echo "Bail out! $HOSTTUNE not built"; exit 99; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ht-test.XXXXXX") || exit 99

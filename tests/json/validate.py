@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Validate hosttune --json documents against schemas/COMMAND.schema.json.
+
+usage: validate.py SCHEMADIR CAPTURE...   (CAPTURE: a directory of what
+       tests/json/capture kept, or one file of it: FILE holds the command, the exit status and the arguments,
+       FILE.out the document)
+       validate.py SCHEMADIR --doc COMMAND FILE   (one document)
+
+One process for every document. Prints TAP lines without numbers (the
+calling test numbers them): one 'ok' per schema that documents were
+valid against, and a 'not ok' naming the file, the command, the test
+that ran it and the error's path for each problem.
+"""
+import json
+import os
+import sys
+
+from jsonschema import Draft202012Validator
+
+ERROR_CODES = {0, 2, 3}
+
+
+def load_schemas(d):
+    schemas = {}
+    for name in sorted(os.listdir(d)):
+        if not name.endswith('.schema.json'):
+            continue
+        with open(os.path.join(d, name)) as f:
+            s = json.load(f)
+        Draft202012Validator.check_schema(s)
+        schemas[name[:-len('.schema.json')]] = Draft202012Validator(s)
+    return schemas
+
+
+def path_of(e):
+    return '$' + ''.join('[%d]' % p if isinstance(p, int) else '.' + str(p) for p in e.absolute_path)
+
+
+def main(argv):
+    schemas = load_schemas(argv[1])
+    items = []  # (label, command, exit status, text)
+    if argv[2:3] == ['--doc']:
+        with open(argv[4]) as f:
+            items.append((argv[4], argv[3], None, f.read()))
+    else:
+        metas = []
+        for a in argv[2:]:
+            if os.path.isdir(a):
+                metas += [os.path.join(a, n) for n in sorted(os.listdir(a)) if not n.endswith('.out')]
+            else:
+                metas.append(a)
+        for meta in metas:
+            with open(meta) as f:
+                lines = f.read().split('\n')
+            with open(meta + '.out') as f:
+                text = f.read()
+            items.append((meta, lines[0], int(lines[1]), text))
+    n = 0
+    failed = 0
+    counts = {}
+    bad = []
+    for label, cmd, rc, text in items:
+        test = os.path.basename(label).split('.')[0]
+        if not text.strip():
+            continue  # nothing printed (a run killed on purpose)
+        try:
+            doc = json.loads(text)
+        except ValueError as e:
+            bad.append('%s (%s, from %s): not JSON: %s' % (label, cmd, test, e))
+            continue
+        # the error object replaces the document of a run that failed
+        # before printing one
+        kind = cmd
+        if rc is not None and rc not in ERROR_CODES and isinstance(doc, dict) and 'exit_code' in doc:
+            kind = 'error'
+        if kind not in schemas:
+            bad.append('%s (%s, from %s): no schema %s.schema.json' % (label, cmd, test, kind))
+            continue
+        errors = sorted(schemas[kind].iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+        for e in errors[:5]:
+            bad.append('%s (%s, from %s): at %s: %s' % (label, kind, test, path_of(e), e.message[:300]))
+        if not errors:
+            counts[kind] = counts.get(kind, 0) + 1
+    for kind in sorted(counts):
+        n += 1
+        print('ok - %d %s document%s valid against %s.schema.json' % (
+            counts[kind], kind, '' if counts[kind] == 1 else 's', kind))
+    for b in bad:
+        n += 1
+        failed += 1
+        print('not ok - %s' % b)
+    print('# %d documents, %d problems' % (sum(counts.values()), len(bad)))
+    return n, failed
+
+
+if __name__ == '__main__':
+    n, failed = main(sys.argv)
+    sys.exit(1 if failed else 0)
