@@ -75,6 +75,7 @@ NOT_RUN = [
     (r"# systemctl edit hosttune-verify\.service hosttune-metrics\.service", "edits the units' drop-ins"),
     (r"\[Service\]|Environment=HOSTTUNE_TEXTFILE=\S*", "a unit drop-in's lines (systemd-unit.sh reads the unit's HOSTTUNE_TEXTFILE)"),
     (r"systemctl enable --now hosttune-verify\.timer", "enables the timer on this machine (systemd-unit.sh checks the units with systemd-analyze)"),
+    (r"apt-get install prometheus-node-exporter", "installs node_exporter onto this machine (metrics.sh checks the textfile promtool reads)"),
     (r"test \$\? -eq 3", "cloud-init's test of verify's exit status"),
     (r"set -e", "the first line of cloud-init's runcmd script (tests/integration/cloud-init.sh checks that cloud-init writes it first)"),
     (r'GRUB_CMDLINE_LINUX="\$GRUB_CMDLINE_LINUX [^"]*"', "a line of /etc/default/grub.d/hosttune.cfg (offline-bootloader.sh checks it)"),
