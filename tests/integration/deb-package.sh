@@ -73,11 +73,13 @@ grep -q 'systemd-tmpfiles.*--create.*hosttune.conf' "$tmp/control/postinst" ||
 if grep -q 'deb-systemd-invoke.*start.*hosttune-verify' "$tmp/control/postinst"; then
         fail "postinst starts the verify unit (or its timer) at install time"
 fi
-# the timer is the administrator's to enable (dh_installsystemd --no-enable:
-# only an earlier enable is kept, behind "was-enabled")
-if grep 'deb-systemd-helper enable.*hosttune-verify.timer' "$tmp/control/postinst" | grep -qv was-enabled &&
-        ! grep -q "was-enabled 'hosttune-verify.timer'" "$tmp/control/postinst"; then
-        fail "postinst enables hosttune-verify.timer"
+# the timer is the administrator's to enable. dh_installsystemd's enable
+# snippet enables on first install (was-enabled is true for a unit never
+# seen); the --no-enable one runs it only for a unit installed before
+# ("debian-installed"), keeping what the administrator chose
+if grep -q "deb-systemd-helper enable 'hosttune-verify.timer'" "$tmp/control/postinst" &&
+        ! grep -q "deb-systemd-helper debian-installed 'hosttune-verify.timer'" "$tmp/control/postinst"; then
+        fail "postinst enables hosttune-verify.timer on installation"
 fi
 
 # Debian's policy checker, where it is installed: no errors, no warnings.
