@@ -70,7 +70,9 @@ int ht_cmd_emit_metrics(const ht_cmd_opts *o, void (*render)(struct ht_om *m, co
         }
         if (r < 0) {
                 _cleanup_free_ char *d = ht_display_path(o->ctx, o->textfile);
-                ht_report_error("--textfile %s: %s", d, ht_strerror(-r));
+                ht_report_error("--textfile %s: %s", d,
+                                r == -ELOOP ? "a symbolic link on its path (not followed: write to the real directory)"
+                                            : ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
         return 0;

@@ -62,7 +62,9 @@ int64_t ht_om_parse_time(const char *s);
 
 /* Write data to host path (under the root) for node_exporter's textfile
  * collector: atomically (temp file beside it, fsync, rename, fsync of the
- * directory), mode 0644 (node_exporter runs as its own user). When the
- * directory does not exist (node_exporter is not installed) nothing is
- * written and the return is -ENOENT; the caller notes it. */
+ * directory), mode 0644 (node_exporter runs as its own user). No symlink
+ * on the way is followed (-ELOOP); the directories may belong to another
+ * user. When the directory does not exist (node_exporter is not
+ * installed) nothing is written and the return is -ENOENT; the caller
+ * notes it. */
 int ht_om_write_textfile(const ht_context *c, const char *path, const char *data);

@@ -160,6 +160,29 @@ mkdir "$O$tf"
 run 1 "textfile: a directory in the way is an error" --root "$O" status --textfile "$tf"
 check_contains "  naming the file" "hosttune: --textfile $O$tf:" "$tmp/err"
 rmdir "$O$tf"
+# Debian's prometheus-node-exporter postinst chowns /var/lib/prometheus to
+# its prometheus user: root writes there all the same
+if [ "$(id -u)" -eq 0 ]; then
+        chown 65534:65534 "$O/var/lib/prometheus"
+        run 0 "textfile: /var/lib/prometheus owned by node_exporter's user, as Debian's postinst leaves it" \
+                --root "$O" status --textfile "$tf"
+        check "  written, root's, 0644" "root 644" "$(stat -c '%U %a' "$O$tf" 2>&1)"
+        chown 0:0 "$O/var/lib/prometheus"
+else
+        skip "textfile: /var/lib/prometheus owned by another user" "needs root (chown)"
+fi
+# a symlink on the way is not followed (whoever owns the directory could
+# have put it there): an error, and nothing where it points
+mkdir "$tmp/elsewhere"
+mv "$O/var/lib/prometheus/node-exporter" "$O/var/lib/prometheus/ne.real"
+ln -s ../../../elsewhere "$O/var/lib/prometheus/node-exporter"
+mkdir "$O/elsewhere"
+run 1 "textfile: a symlink on the path is an error" --root "$O" status --textfile "$tf"
+check_contains "  saying so" "hosttune: --textfile $O$tf: a symbolic link on its path (not followed" "$tmp/err"
+check "  nothing written where it points" "" "$(ls -A "$O/elsewhere")"
+rm "$O/var/lib/prometheus/node-exporter"
+rmdir "$O/elsewhere" "$tmp/elsewhere"
+mv "$O/var/lib/prometheus/ne.real" "$O/var/lib/prometheus/node-exporter"
 
 # ---- drifted: the reboot came, the pages are there, Oracle uses none
 echo 0f3e2d1c-aaaa-4bbb-8ccc-123456789abc >"$O/proc/sys/kernel/random/boot_id"
