@@ -234,7 +234,7 @@ if [ -n "$m" ] && jq -e '.profile' "$m" >/dev/null 2>&1; then
                 "$py" - "$tmp/esc.om" >"$tmp/esc.txt" 2>&1 <<'PY'
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
-for f in text_string_to_metric_families(open(sys.argv[1]).read()):
+for f in text_string_to_metric_families(open(sys.argv[1], encoding="utf-8").read()):
     for s in f.samples:
         if s.name == "hosttune_applied_info":
             print(repr(s.labels["profile"]))
