@@ -46,14 +46,16 @@ mariadb-server openjdk-17-jdk-headless"
 # tests/integration/tuned-format.sh and test-format-tuned parse (not in
 # --test: the package enables a daemon that tunes the host at its next
 # boot; without it those checks skip); prometheus, whose promtool checks
-# the metrics and the alerting rules in metrics.sh (not in --test either:
-# the package enables a Prometheus server at the next boot; without it
-# those checks skip). The real-boot test's qemu and image
+# the metrics and the alerting rules in metrics.sh, and
+# prometheus-node-exporter, whose textfile collector metrics.sh runs on
+# the file hosttune writes (not in --test either: the packages enable a
+# Prometheus server and node_exporter at the next boot; without them those
+# checks skip). The real-boot test's qemu and image
 # tools come from tests/boot/deps.sh, which --ci runs too.
 DEB_CI="valgrind
 dpkg-dev debhelper lintian elfutils
 strace gnuplot-nox
-tuned prometheus"
+tuned prometheus prometheus-node-exporter"
 
 # The same sets for dnf. On RHEL/Oracle Linux libconfig-devel is in CRB
 # (EL9; PowerTools/CodeReady on EL8) and libcmocka-devel, jq, mandoc,

@@ -5,11 +5,13 @@
 # use. Each exposition is read by the parser of its format: OpenMetrics by
 # python3-prometheus-client's (strict: names, types, units, escapes, EOF),
 # the textfile by promtool check metrics (the 0.0.4 parser node_exporter's
-# textfile collector uses, and its lint); values against the fixture's
-# /proc files and the apply's own --json. The example alerting rules pass
+# textfile collector uses, and its lint), and by Debian's node_exporter
+# itself (its textfile collector alone, on a free 127.0.0.1 port); values
+# against the fixture's /proc files and the apply's own --json; a process
+# name with a quote and a backslash. The example alerting rules pass
 # promtool check rules and their unit tests (metrics-alerts.test.yml).
-# Needs jq; python3-prometheus-client and promtool (Debian's prometheus)
-# or those checks skip. TAP output.
+# Needs jq; python3-prometheus-client, promtool (Debian's prometheus) and
+# prometheus-node-exporter with curl, or those checks skip. TAP output.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 HOSTTUNE_NO_AUDIT=1 HOSTTUNE_INSECURE_PROFILES=1
@@ -202,6 +204,36 @@ fi
 check "drift: the textfile says drift too" 'hosttune_verify_status{status="drift"} 1' \
         "$(grep '^hosttune_verify_status{status="drift"}' "$O$tf")"
 
+# ---- Debian's node_exporter reads the textfile: its textfile collector
+# alone, on a free port of 127.0.0.1, scraped once into $tmp/ne.out
+ne=$(command -v prometheus-node-exporter || command -v node_exporter || :)
+command -v curl >/dev/null 2>&1 || ne=
+ne_scrape() {
+        port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        "$ne" --collector.disable-defaults --collector.textfile \
+                --collector.textfile.directory="$O/var/lib/prometheus/node-exporter" \
+                --web.listen-address="127.0.0.1:$port" >"$tmp/ne.log" 2>&1 &
+        ne_pid=$!
+        i=0
+        : >"$tmp/ne.out"
+        until curl -sf "http://127.0.0.1:$port/metrics" >"$tmp/ne.out" 2>/dev/null || [ $i -ge 50 ]; do
+                sleep 0.1; i=$((i + 1))
+        done
+        kill "$ne_pid" 2>/dev/null; wait "$ne_pid" 2>/dev/null
+}
+ne_why="prometheus-node-exporter (Debian's node_exporter) or curl is not installed"
+if [ -z "$ne" ]; then
+        skip "node_exporter: its textfile collector reads the file" "$ne_why"
+else
+        ne_scrape
+        check "node_exporter: read the file without error" "node_textfile_scrape_error 0" \
+                "$(grep '^node_textfile_scrape_error' "$tmp/ne.out" || tail -2 "$tmp/ne.log")"
+        check "node_exporter: serves the verdict" 'hosttune_verify_status{status="drift"} 1' \
+                "$(grep '^hosttune_verify_status{status="drift"}' "$tmp/ne.out")"
+        check "node_exporter: the info metric with its labels" \
+                "hosttune_applied_info{profile=\"oracle\",txid=\"$txid\"} 1" "$(grep '^hosttune_applied_info' "$tmp/ne.out")"
+fi
+
 # ---- the pages in use: the SGA attached, as the kernel shows it
 pd=$O/proc/1234
 cat >"$pd/smaps_rollup" <<'EOF2'
@@ -218,6 +250,24 @@ if [ -n "$py" ]; then
         check "in use: pmon's HugePages = (Shared_Hugetlb + Private_Hugetlb) x 1024" \
                 "$(awk '$1 ~ /_Hugetlb:$/ { s += $2 } END { print s * 1024 }' "$pd/smaps_rollup")" \
                 "$(sample 'hosttune_workload_hugepages_bytes{kind=oracle,name=ora_pmon_ORCL,pid=1234}')"
+fi
+
+# ---- a process name any user can choose: argv[0] "ora_pmon_a"b\c" is
+# an Oracle process to the facts; its quote and backslash are escaped
+printf 'ora_pmon_a"b\\c\0' >"$pd/cmdline"
+run 0 "hostile name: status --format=openmetrics --textfile" --root "$O" status --format=openmetrics --textfile "$tf"
+check_contains "hostile name: escaped in the label" 'name="ora_pmon_a\"b\\c"' "$tmp/out"
+cp "$tmp/out" "$tmp/status-hostile.om"
+parse_om "hostile name: status" "$tmp/status-hostile.om"
+lint "hostile name: textfile" "$O$tf"
+if [ -z "$ne" ]; then
+        skip "hostile name: node_exporter reads the file" "$ne_why"
+else
+        ne_scrape
+        check "hostile name: node_exporter reads the file without error" "node_textfile_scrape_error 0" \
+                "$(grep '^node_textfile_scrape_error' "$tmp/ne.out" || tail -2 "$tmp/ne.log")"
+        check "hostile name: and serves the name as written" 1 \
+                "$(grep -c '^hosttune_workload_hugepages_bytes{kind="oracle",name="ora_pmon_a\\"b\\\\c",pid="1234"}' "$tmp/ne.out")"
 fi
 
 # ---- label values escaped: a profile name with a quote and a backslash
