@@ -183,7 +183,8 @@ int main(int argc, char **argv) {
         /* Options may come before or after the command (getopt permutes), so
          * both `hosttune --json plan oracle` and `hosttune plan oracle --json`
          * work. */
-        while ((opt = getopt_long(argc, argv, "hjq", options, NULL)) != -1) {
+        /* ":" first: a missing argument is ':', not an unknown option */
+        while ((opt = getopt_long(argc, argv, ":hjq", options, NULL)) != -1) {
                 switch (opt) {
                 case OPT_ROOT: root = optarg; break;
                 case OPT_STATE_DIR: state_dir = optarg; break;

@@ -71,6 +71,8 @@ run 1 "facts --textfile is a usage error" --root "$h" facts --textfile "$tf"
 run 1 "--format=yaml is a usage error" --root "$h" verify --format=yaml
 check "  and names the formats" "hosttune: --format wants text, json or openmetrics, got 'yaml'" "$(head -1 "$tmp/err")"
 run 1 "--json with --format=openmetrics contradict" --root "$h" status --json --format=openmetrics
+run 1 "--textfile without its PATH" --root "$h" verify --textfile
+check "  says it needs one" "hosttune: option '--textfile' needs an argument" "$(head -1 "$tmp/err")"
 run 1 "--format=json without a journal: verify's error, as --json" --root "$h" verify --format=json
 check "--format=json is --json" "$("$HOSTTUNE" --root "$h" --json facts)" "$("$HOSTTUNE" --root "$h" --format=json facts)"
 
