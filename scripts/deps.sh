@@ -32,10 +32,11 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # (json-schemas.sh validates every --json document); cloud-init and
 # Ansible for the fleet tests; rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
-# start them themselves.
+# start them themselves; python3-prometheus-client, whose OpenMetrics
+# parser metrics.sh reads --format=openmetrics with.
 DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
 clang libclang-rt-dev
-mandoc groff-base bash-completion python3 python3-yaml python3-jsonschema
+mandoc groff-base bash-completion python3 python3-yaml python3-jsonschema python3-prometheus-client
 cloud-init ansible-core ansible
 rpm rpmlint
 mariadb-server openjdk-17-jdk-headless"
@@ -45,12 +46,17 @@ mariadb-server openjdk-17-jdk-headless"
 # strace and gnuplot; tuned, whose profiles (/usr/lib/tuned, read in place)
 # tests/integration/tuned-format.sh and test-format-tuned parse (not in
 # --test: the package enables a daemon that tunes the host at its next
-# boot; without it those checks skip). The real-boot test's qemu and image
+# boot; without it those checks skip); prometheus, whose promtool checks
+# the metrics and the alerting rules in metrics.sh, and
+# prometheus-node-exporter, whose textfile collector metrics.sh runs on
+# the file hosttune writes (not in --test either: the packages enable a
+# Prometheus server and node_exporter at the next boot; without them those
+# checks skip). The real-boot test's qemu and image
 # tools come from tests/boot/deps.sh, which --ci runs too.
 DEB_CI="valgrind
 dpkg-dev debhelper lintian elfutils
 strace gnuplot-nox
-tuned"
+tuned prometheus prometheus-node-exporter"
 
 # The same sets for dnf. On RHEL/Oracle Linux libconfig-devel is in CRB
 # (EL9; PowerTools/CodeReady on EL8) and libcmocka-devel, jq, mandoc,

@@ -28,6 +28,8 @@ enum {
         OPT_INTERVAL,
         OPT_TUNED_PATH,
         OPT_OUTPUT,
+        OPT_FORMAT,
+        OPT_TEXTFILE,
 };
 
 /* Which command-specific options a command takes. */
@@ -37,6 +39,8 @@ enum {
         TAKES_BOOT = 1 << 2,
         TAKES_INTERVAL = 1 << 3,
         TAKES_OUTPUT = 1 << 4,
+        /* --format=openmetrics and --textfile */
+        TAKES_METRICS = 1 << 5,
 };
 
 typedef struct {
@@ -59,7 +63,7 @@ static const command commands[] = {
          "dry run: diffs and runtime changes"},
         {"apply", ht_cmd_apply, 1, 1, TAKES_SET | TAKES_DRY_RUN, "apply PROFILE [--set K=V]... [--dry-run]",
          "plan, then change the host as one transaction"},
-        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT, "verify [--boot]",
+        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT | TAKES_METRICS, "verify [--boot] [--textfile PATH]",
          "compare the host with the last apply"},
         {"rollback", ht_cmd_rollback, 0, 1, 0, "rollback [TXID]",
          "undo the last (or the named) apply"},
@@ -67,7 +71,7 @@ static const command commands[] = {
          "transactions in the journal"},
         {"recommend", ht_cmd_recommend, 0, 0, 0, "recommend",
          "which shipped profile fits this host"},
-        {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL, "status [--interval SECONDS]",
+        {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL | TAKES_METRICS, "status [--interval SECONDS] [--textfile PATH]",
          "what the tuning does now: page tables, HugePages, paging"},
         {"import", ht_cmd_import, 2, 2, TAKES_OUTPUT, "import tuned NAME|DIR [--output FILE]",
          "a tuned profile as a hosttune profile, with what cannot carry over"},
@@ -106,7 +110,11 @@ static void usage(FILE *out) {
                 "  --facts FILE         kernel facts for an offline image (from 'facts --json')\n"
                 "  --interval SECONDS   status: also paging rates over SECONDS\n"
                 "  --output FILE        import: write the profile to FILE (default: stdout)\n"
-                "  -j, --json           machine-readable output\n"
+                "  --textfile PATH      verify, status: also write the metrics to PATH for\n"
+                "                       node_exporter's textfile collector (atomically)\n"
+                "  --format=FORMAT      text (the default), json, or openmetrics (verify,\n"
+                "                       status: Prometheus metrics)\n"
+                "  -j, --json           machine-readable output (--format=json)\n"
                 "  -q, --quiet          no warnings or progress, only results and errors\n"
                 "  --color=WHEN, --colour=WHEN\n"
                 "                       auto (the default: colour on a terminal, unless\n"
@@ -158,21 +166,25 @@ static int run(int argc, char **argv) {
                 {"interval", required_argument, NULL, OPT_INTERVAL},
                 {"tuned-path", required_argument, NULL, OPT_TUNED_PATH},
                 {"output", required_argument, NULL, OPT_OUTPUT},
+                {"format", required_argument, NULL, OPT_FORMAT},
+                {"textfile", required_argument, NULL, OPT_TEXTFILE},
                 {"help", no_argument, NULL, 'h'},
                 {"version", no_argument, NULL, OPT_VERSION},
                 {0},
         };
-        const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL, *output = NULL;
+        const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL, *output = NULL, *textfile = NULL;
         _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL, **tuned_path = NULL;
         bool json = false, quiet = false, dry_run = false, boot = false, live_root = false;
         unsigned used = 0, interval = 0;
+        int format = -1;  /* --format, -1: not given */
 
         opterr = 0;
         int opt;
         /* Options may come before or after the command (getopt permutes), so
          * both `hosttune --json plan oracle` and `hosttune plan oracle --json`
          * work. */
-        while ((opt = getopt_long(argc, argv, "hjq", options, NULL)) != -1) {
+        /* ":" first: a missing argument is ':', not an unknown option */
+        while ((opt = getopt_long(argc, argv, ":hjq", options, NULL)) != -1) {
                 switch (opt) {
                 case OPT_ROOT: root = optarg; break;
                 case OPT_STATE_DIR: state_dir = optarg; break;
@@ -182,6 +194,20 @@ static int run(int argc, char **argv) {
                 case OPT_TUNED_PATH: strv_push(&tuned_path, optarg); break;
                 case OPT_OUTPUT: output = optarg; used |= TAKES_OUTPUT; break;
                 case 'j': json = true; ht_report_json_errors(true); break;
+                case OPT_FORMAT:
+                        if (streq(optarg, "text"))
+                                format = HT_FORMAT_TEXT;
+                        else if (streq(optarg, "json")) {
+                                format = HT_FORMAT_JSON;
+                                /* as -j: a failure prints the error object */
+                                ht_report_json_errors(true);
+                        } else if (streq(optarg, "openmetrics")) {
+                                format = HT_FORMAT_OPENMETRICS;
+                                used |= TAKES_METRICS;
+                        } else
+                                return usage_error("--format wants text, json or openmetrics, got '%s'", optarg);
+                        break;
+                case OPT_TEXTFILE: textfile = optarg; used |= TAKES_METRICS; break;
                 case 'q': quiet = true; break;
                 case OPT_COLOR: color = optarg; break;
                 case OPT_SET:
@@ -228,7 +254,16 @@ static int run(int argc, char **argv) {
                                    (used & ~cmd->takes & TAKES_SET) ? "--set" :
                                    (used & ~cmd->takes & TAKES_DRY_RUN) ? "--dry-run" :
                                    (used & ~cmd->takes & TAKES_BOOT) ? "--boot" :
-                                   (used & ~cmd->takes & TAKES_OUTPUT) ? "--output" : "--interval");
+                                   (used & ~cmd->takes & TAKES_OUTPUT) ? "--output" :
+                                   (used & ~cmd->takes & TAKES_METRICS) ? (textfile ? "--textfile" : "--format=openmetrics") :
+                                   "--interval");
+        if (json && format >= 0 && format != HT_FORMAT_JSON)
+                return usage_error("--json and --format=%s contradict each other",
+                                   format == HT_FORMAT_TEXT ? "text" : "openmetrics");
+        if (json)
+                format = HT_FORMAT_JSON;
+        if (format < 0)
+                format = HT_FORMAT_TEXT;
 
         _cleanup_(ht_context_freep) ht_context *ctx = NULL;
         int r = ht_context_new(root, &ctx);
@@ -236,7 +271,7 @@ static int run(int argc, char **argv) {
                 ht_report_error("cannot open root directory '%s': %s", root, ht_strerror(-r));
                 return HT_EXIT_ERROR;
         }
-        ctx->json = json;
+        ctx->json = format == HT_FORMAT_JSON;
         ctx->quiet = quiet;
         if (color) {
                 if (streq(color, "auto"))
@@ -296,6 +331,8 @@ static int run(int argc, char **argv) {
                 .facts_file = facts_file,
                 .interval = interval,
                 .output = output,
+                .format = (ht_format)format,
+                .textfile = textfile,
         };
         /* apply and rollback recover under the lock they hold throughout */
         if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run))

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "facts.h"
 #include "journal.h"
+#include "openmetrics.h"
 #include "render.h"
 #include "util.h"
 #include "verify.h"
@@ -177,6 +178,64 @@ static void print_kb_row(const char *label, uint64_t kb) {
         printf("    %-40s %12" PRIu64 " kB  %s\n", label, kb, h);
 }
 
+/* What the metrics of status are made from. */
+typedef struct {
+        const ht_facts *f;
+        const proc_usage *use;
+        size_t n_use;
+        const uint64_t *vm;            /* N_VM counters, the last read */
+        int reboot;                    /* 1, 0, -1 unknown */
+        const ht_verify_result *vr;    /* NULL: verify could not judge */
+        int64_t now;
+} status_metrics;
+
+static void render_status(ht_om *m, const void *data) {
+        const status_metrics *s = data;
+        const ht_facts *f = s->f;
+        ht_om_verify(m, s->vr, s->reboot, s->now);
+
+        bool hp = f->hugepages_supported == HT_YES;
+        ht_om_family(m, "hosttune_hugepages", HT_OM_GAUGE, NULL,
+                     "HugePages of the default size by state (/proc/meminfo HugePages_Total, _Free, _Rsvd, _Surp).");
+        const struct {
+                const char *state;
+                uint64_t v;
+        } rows[] = {{"total", f->hugepages_total}, {"free", f->hugepages_free}, {"reserved", f->hugepages_rsvd},
+                    {"surplus", f->hugepages_surp}};
+        for (size_t i = 0; hp && i < ELEMENTSOF(rows); i++)
+                if (rows[i].v != HT_U64_UNKNOWN && rows[i].v <= INT64_MAX)
+                        ht_om_sample(m, (int64_t)rows[i].v, "state", rows[i].state, NULL);
+
+        ht_om_family(m, "hosttune_workload_hugepages_bytes", HT_OM_GAUGE, "bytes",
+                     "HugePages in use by each database or JVM process (smaps_rollup Private_Hugetlb + Shared_Hugetlb).");
+        for (size_t i = 0; i < s->n_use; i++) {
+                const proc_usage *u = &s->use[i];
+                if (u->m.hugetlb_kb == HT_U64_UNKNOWN || u->m.hugetlb_kb > INT64_MAX / 1024)
+                        continue;
+                char pid[16];
+                snprintf(pid, sizeof(pid), "%u", u->p->pid);
+                ht_om_sample(m, (int64_t)(u->m.hugetlb_kb * 1024), "kind", ht_process_kind_to_string(u->p->kind), "name",
+                             u->p->name, "pid", pid, NULL);
+        }
+
+        ht_om_family(m, "hosttune_page_tables_bytes", HT_OM_GAUGE, "bytes",
+                     "Memory used by page tables (/proc/meminfo PageTables).");
+        if (f->page_tables_kb != HT_U64_UNKNOWN && f->page_tables_kb <= INT64_MAX / 1024)
+                ht_om_sample(m, (int64_t)(f->page_tables_kb * 1024), NULL);
+
+        /* pgmajfault and pswpin of /proc/vmstat, counted since boot */
+        const struct {
+                const char *name, *help;
+                uint64_t v;
+        } counters[] = {{"hosttune_major_faults", "Major page faults since boot (/proc/vmstat pgmajfault).", s->vm[0]},
+                        {"hosttune_swap_ins", "Pages swapped in since boot (/proc/vmstat pswpin).", s->vm[1]}};
+        for (size_t i = 0; i < ELEMENTSOF(counters); i++) {
+                ht_om_family(m, counters[i].name, HT_OM_COUNTER, NULL, counters[i].help);
+                if (counters[i].v != HT_U64_UNKNOWN && counters[i].v <= INT64_MAX)
+                        ht_om_sample(m, (int64_t)counters[i].v, NULL);
+        }
+}
+
 int ht_cmd_status(const ht_cmd_opts *o) {
         const ht_context *c = o->ctx;
         if (!ht_facts_root_live(c)) {
@@ -306,7 +365,15 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         size_t vcount[3] = {0};
         for (size_t i = 0; verified && i < vr.n_checks; i++)
                 vcount[vr.checks[i].status]++;
-        if (c->json) {
+        /* nothing applied is verify's "ok (nothing applied)" */
+        ht_verify_result nothing = {0};
+        status_metrics sm = {f, use, n_use, rates ? vm1 : vm0, reboot, verified ? &vr : !applied ? &nothing : NULL,
+                             (int64_t)time(NULL)};
+        int metrics_rc = 0;
+        if (o->format == HT_FORMAT_OPENMETRICS) {
+                metrics_rc = ht_cmd_emit_metrics(o, render_status, &sm);
+                ht_report_warnings(c, warnings);
+        } else if (c->json) {
                 json_object *j = json_object_new_object();
                 json_object *mem = json_object_new_object();
                 json_object_object_add(mem, "total_kb", ju64(f->mem_total_kb));
@@ -537,10 +604,12 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 ht_report_warnings(c, warnings);
         }
 #undef BYTES
+        if (o->format != HT_FORMAT_OPENMETRICS)
+                metrics_rc = ht_cmd_emit_metrics(o, render_status, &sm);
         ht_verify_result_done(&vr);
         free(maps);
         free(use);
         ht_tx_free(applied);
         json_object_put(history);
-        return HT_EXIT_OK;
+        return metrics_rc ? metrics_rc : HT_EXIT_OK;
 }

@@ -2,11 +2,13 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit-log.h"
 #include "backend-common.h"
 #include "commands.h"
+#include "openmetrics.h"
 #include "render.h"
 #include "util.h"
 #include "verify.h"
@@ -47,6 +49,12 @@ static void log_boot_result(const ht_verify_result *r) {
                         ht_check_status_to_string(r->status), r->txid, r->status != HT_CHECK_DRIFT);
 }
 
+static void render_verify(ht_om *m, const void *data) {
+        const ht_verify_result *r = data;
+        int reboot = r->applied ? r->status == HT_CHECK_PENDING : r->rollback_reboot_pending;
+        ht_om_verify(m, r, reboot, (int64_t)time(NULL));
+}
+
 int ht_cmd_verify(const ht_cmd_opts *o) {
         ht_verify_result r;
         _cleanup_free_ char *err = NULL;
@@ -55,7 +63,10 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                 ht_report_error("%s", err ? err : ht_strerror(-k));
                 return HT_EXIT_ERROR;
         }
-        if (o->ctx->json) {
+        if (o->format == HT_FORMAT_OPENMETRICS) {
+                /* stdout is the exposition; warnings go to stderr */
+                ht_report_warnings(o->ctx, r.warnings);
+        } else if (o->ctx->json) {
                 json_object *j = ht_verify_to_json(&r);
                 ht_print_json(stdout, j);
                 json_object_put(j);
@@ -91,9 +102,14 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                                counts[HT_CHECK_PENDING]);
                 ht_report_warnings(o->ctx, r.warnings);
         }
+        int metrics = ht_cmd_emit_metrics(o, render_verify, &r);
         if (o->boot)
                 log_boot_result(&r);
         int code = r.status == HT_CHECK_DRIFT ? HT_EXIT_PENDING : r.status == HT_CHECK_PENDING ? HT_EXIT_REBOOT : HT_EXIT_OK;
+        /* a textfile that could not be written is an error, unless drift
+         * (2) or a pending reboot (3) says more */
+        if (metrics && code == HT_EXIT_OK)
+                code = metrics;
         ht_verify_result_done(&r);
         return code;
 }

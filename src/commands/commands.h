@@ -18,8 +18,17 @@ enum {
         HT_EXIT_INCOMPLETE = 4,
 };
 
+/* --format: text (the default), json (also --json) or openmetrics
+ * (verify and status only). */
+typedef enum {
+        HT_FORMAT_TEXT,
+        HT_FORMAT_JSON,
+        HT_FORMAT_OPENMETRICS,
+} ht_format;
+
 typedef struct {
         ht_context *ctx;
+        ht_format format;   /* json also sets ctx->json */
         char **args;        /* positional arguments after the command */
         char **sets;        /* --set K=V, in order */
         bool dry_run;       /* apply --dry-run */
@@ -27,6 +36,9 @@ typedef struct {
         const char *facts_file;  /* --facts FILE (offline images) */
         unsigned interval;  /* status --interval SECONDS (0: none) */
         const char *output; /* import --output FILE (NULL: stdout) */
+        /* verify, status --textfile PATH: also write the metrics there for
+         * node_exporter (NULL or "": not) */
+        const char *textfile;
 } ht_cmd_opts;
 
 int ht_cmd_facts(const ht_cmd_opts *o);
@@ -40,6 +52,13 @@ int ht_cmd_history(const ht_cmd_opts *o);
 int ht_cmd_recommend(const ht_cmd_opts *o);
 int ht_cmd_status(const ht_cmd_opts *o);
 int ht_cmd_import(const ht_cmd_opts *o);
+
+/* verify and status: print the metrics (--format=openmetrics) and write
+ * the --textfile, from what render(m, dialect, data) adds. A textfile that
+ * cannot be written is an error (1) unless its directory is missing
+ * (node_exporter not installed: a note). Returns 0 or HT_EXIT_ERROR. */
+struct ht_om;
+int ht_cmd_emit_metrics(const ht_cmd_opts *o, void (*render)(struct ht_om *m, const void *data), const void *data);
 
 /* Report an error the way every command does: "hosttune: MESSAGE" on
  * stderr (also under --json, where stdout stays machine-readable). */

@@ -52,6 +52,12 @@ for p in /usr/sbin/hosttune /usr/lib/tmpfiles.d/hosttune.conf \
         /usr/share/man/man8/hosttune.8.gz /usr/share/man/man5/hosttune.profile.5.gz; do
         grep -qx "$p" "$tmp/contents" || fail "package lacks $p"
 done
+# the periodic verify and metrics units beside the verify unit, and the
+# example alerting rules
+for p in "${unitdir%/*}/hosttune-metrics.service" "${unitdir%/*}/hosttune-verify.timer" \
+        /usr/share/hosttune/prometheus/hosttune-alerts.yml; do
+        grep -qx "$p" "$tmp/contents" || fail "package lacks $p"
+done
 for name in base oracle mysql jvm; do
         grep -qx "/usr/share/hosttune/profiles/$name.profile" "$tmp/contents" ||
                 fail "package lacks the $name profile"
@@ -65,7 +71,15 @@ grep -q 'deb-systemd-helper.*enable.*hosttune-verify.service' "$tmp/control/post
 grep -q 'systemd-tmpfiles.*--create.*hosttune.conf' "$tmp/control/postinst" ||
         fail "postinst does not create the state directory"
 if grep -q 'deb-systemd-invoke.*start.*hosttune-verify' "$tmp/control/postinst"; then
-        fail "postinst starts the verify unit at install time"
+        fail "postinst starts the verify unit (or its timer) at install time"
+fi
+# the timer is the administrator's to enable. dh_installsystemd's enable
+# snippet enables on first install (was-enabled is true for a unit never
+# seen); the --no-enable one runs it only for a unit installed before
+# ("debian-installed"), keeping what the administrator chose
+if grep -q "deb-systemd-helper enable 'hosttune-verify.timer'" "$tmp/control/postinst" &&
+        ! grep -q "deb-systemd-helper debian-installed 'hosttune-verify.timer'" "$tmp/control/postinst"; then
+        fail "postinst enables hosttune-verify.timer on installation"
 fi
 
 # Debian's policy checker, where it is installed: no errors, no warnings.

@@ -26,8 +26,15 @@ fail() { t=$((t + 1)); echo "not ok $t - $*"; echo "1..$t"; exit 1; }
 gen=$top_builddir/packaging/systemd/hosttune-verify.service
 [ -f "$gen" ] || fail "$gen was not generated (make all)"
 grep -q '@' "$gen" && fail "unsubstituted @...@ left in $gen"
-grep -q '^ExecStart=/.*/hosttune verify --boot$' "$gen" || fail "ExecStart in $gen: $(grep ExecStart "$gen")"
-pass "the generated unit runs the configured sbindir's hosttune verify --boot"
+grep -q '^ExecStart=/.*/hosttune verify --boot --textfile ${HOSTTUNE_TEXTFILE}$' "$gen" ||
+        fail "ExecStart in $gen: $(grep ExecStart "$gen")"
+pass "the generated unit runs the configured sbindir's hosttune verify --boot --textfile"
+genm=$top_builddir/packaging/systemd/hosttune-metrics.service
+[ -f "$genm" ] || fail "$genm was not generated (make all)"
+grep -q '@' "$genm" && fail "unsubstituted @...@ left in $genm"
+grep -q '^ExecStart=/.*/hosttune --quiet status --textfile ${HOSTTUNE_TEXTFILE}$' "$genm" ||
+        fail "ExecStart in $genm: $(grep ExecStart "$genm")"
+pass "the generated metrics unit runs the configured sbindir's hosttune status --textfile"
 
 # The same template, pointed at the built binary for systemd-analyze.
 [ -x "$HOSTTUNE" ] || fail "no built binary at $HOSTTUNE"
@@ -35,12 +42,40 @@ sbindir=$(cd "$(dirname "$HOSTTUNE")" && pwd)
 [ "$(basename "$HOSTTUNE")" = hosttune ] || { cp "$HOSTTUNE" "$tmp/hosttune"; sbindir=$tmp; }
 sed "s|@sbindir[@]|$sbindir|g" "$top_srcdir/packaging/systemd/hosttune-verify.service.in" \
         >"$tmp/hosttune-verify.service"
-# --man=no: the man pages are not installed in a build tree.
-out=$(cd "$tmp" && systemd-analyze verify --man=no "$tmp/hosttune-verify.service" 2>&1) ||
-        fail "systemd-analyze verify: $out"
-# verify exits 0 on unknown keys or bad values; any message is a defect.
-[ -z "$out" ] || fail "systemd-analyze verify complained: $out"
-pass "systemd-analyze verify: no complaint"
+sed "s|@sbindir[@]|$sbindir|g" "$top_srcdir/packaging/systemd/hosttune-metrics.service.in" \
+        >"$tmp/hosttune-metrics.service"
+cp "$top_srcdir/packaging/systemd/hosttune-verify.timer" "$tmp/"
+# --man=no: the man pages are not installed in a build tree. The timer
+# finds its Unit= beside it.
+for unit in hosttune-verify.service hosttune-metrics.service hosttune-verify.timer; do
+        out=$(cd "$tmp" && systemd-analyze verify --man=no "$tmp/$unit" 2>&1) ||
+                fail "systemd-analyze verify $unit: $out"
+        # verify exits 0 on unknown keys or bad values; any message is a defect.
+        [ -z "$out" ] || fail "systemd-analyze verify $unit complained: $out"
+done
+pass "systemd-analyze verify: no complaint about the verify and metrics units and the timer"
+grep -qx 'Unit=hosttune-metrics.service' "$tmp/hosttune-verify.timer" || fail "the timer does not start hosttune-metrics.service"
+grep -qx 'WantedBy=timers.target' "$tmp/hosttune-verify.timer" || fail "the timer is not for timers.target"
+pass "the timer starts the metrics unit, not the verify unit (RemainAfterExit keeps that one active)"
+
+# The preset, as systemctl applies it at install: the verify unit enabled,
+# the timer not.
+if command -v systemctl >/dev/null 2>&1; then
+        pr=$tmp/preset-root
+        mkdir -p "$pr/usr/lib/systemd/system" "$pr/usr/lib/systemd/system-preset" "$pr/etc/systemd/system"
+        cp "$tmp/hosttune-verify.service" "$tmp/hosttune-metrics.service" "$tmp/hosttune-verify.timer" \
+                "$pr/usr/lib/systemd/system/"
+        cp "$top_srcdir/packaging/systemd/90-hosttune.preset" "$pr/usr/lib/systemd/system-preset/"
+        systemctl --root="$pr" preset hosttune-verify.service hosttune-verify.timer hosttune-metrics.service \
+                >/dev/null 2>&1 || fail "systemctl --root preset failed"
+        [ -L "$pr/etc/systemd/system/multi-user.target.wants/hosttune-verify.service" ] ||
+                fail "the preset does not enable hosttune-verify.service"
+        [ -e "$pr/etc/systemd/system/timers.target.wants/hosttune-verify.timer" ] &&
+                fail "the preset enables hosttune-verify.timer"
+        pass "systemctl preset: the verify unit enabled, the timer not"
+else
+        t=$((t + 1)); echo "ok $t - systemctl preset # SKIP systemctl is not installed"
+fi
 
 # The unit's promises (hosttune(8) documents them).
 u=$tmp/hosttune-verify.service
@@ -91,14 +126,21 @@ if command -v systemd-tmpfiles >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
         "$HOSTTUNE" --root "$h" --quiet rollback >/dev/null 2>&1 || fail "rollback failed"
         not_empty || fail "the state directory is empty after a rollback"
         pass "after apply and rollback the journal stays: the unit's condition holds"
+        # as the unit runs it: its textfile, where no node_exporter is
+        textfile=$(sed -n 's/^Environment=HOSTTUNE_TEXTFILE=//p' "$u")
+        [ "$textfile" = /var/lib/prometheus/node-exporter/hosttune.prom ] || fail "the unit's HOSTTUNE_TEXTFILE: '$textfile'"
         rc=0
-        "$HOSTTUNE" --root "$h" verify --boot >"$tmp/verify.out" 2>&1 || rc=$?
+        "$HOSTTUNE" --root "$h" verify --boot --textfile "$textfile" >"$tmp/verify.out" 2>&1 || rc=$?
         success=" 0 $(sed -n 's/^SuccessExitStatus=//p' "$u") "
         case $success in *" $rc "*) ;; *) fail "verify --boot after a rollback exits $rc, a failure for the unit: $(cat "$tmp/verify.out")" ;; esac
         [ "$rc" = 0 ] || fail "verify --boot after a rollback: exit $rc, expected 0"
         grep -q '^Status: ok (nothing applied)$' "$tmp/verify.out" ||
                 fail "verify --boot after a rollback does not say nothing is applied: $(cat "$tmp/verify.out")"
         pass "verify --boot after a rollback exits 0 and says nothing is applied"
+        grep -q "^hosttune: note: not writing $h$textfile: its directory does not exist" "$tmp/verify.out" ||
+                fail "verify --boot without node_exporter's directory does not say it writes no textfile: $(cat "$tmp/verify.out")"
+        [ ! -e "$h/var/lib/prometheus" ] || fail "verify --boot made node_exporter's directory"
+        pass "without node_exporter's directory the unit's verify writes nothing, says so, and still succeeds"
 else
         t=$((t + 1)); echo "ok $t - tmpfiles and the unit's condition # SKIP need root and systemd-tmpfiles"
 fi
