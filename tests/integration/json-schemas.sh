@@ -94,5 +94,9 @@ bad "a status outside verify's enum" verify '$.status' '.status = "fine"' "$veri
 bad "schema_version missing" verify '$' 'del(.schema_version)' "$verify"
 bad "schema_version of another major version" verify '$.schema_version' '.schema_version = "2.0"' "$verify"
 bad "status missing from verify" verify '$' 'del(.status)' "$verify"
+bad "apply's txid with changed false" apply '$.changed' '.changed = false' "$tmp/apply.json"
+bad "verify's message when a profile is applied" verify '$' '. + {"message": "x"}' "$verify"
+bad "null where facts never prints one (xen.dom0)" facts '$.xen.dom0' '.xen.dom0 = null' "$facts"
+bad "a bootloader kind outside the enum" facts '$.bootloader.kind' '.bootloader.kind = "lilo"' "$facts"
 echo "1..$n"
 [ "$failed" = 0 ]
