@@ -180,6 +180,14 @@ static int run(int argc, char **argv) {
 
         opterr = 0;
         int opt;
+        /* --json first, alone: a usage error found before it (`--set bad
+         * --json plan`) then still gets the error object. getopt_long
+         * with the same table reads abbreviations and option arguments as
+         * the real pass does; optind = 0 starts that pass afresh. */
+        while ((opt = getopt_long(argc, argv, "hjq", options, NULL)) != -1)
+                if (opt == 'j') /* --format=json must do the same (issue 22) */
+                        ht_report_json_errors(true);
+        optind = 0;
         /* Options may come before or after the command (getopt permutes), so
          * both `hosttune --json plan oracle` and `hosttune plan oracle --json`
          * work. */
@@ -193,6 +201,7 @@ static int run(int argc, char **argv) {
                 case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
                 case OPT_TUNED_PATH: strv_push(&tuned_path, optarg); break;
                 case OPT_OUTPUT: output = optarg; used |= TAKES_OUTPUT; break;
+                /* --format=json must set both as -j does (its error object) */
                 case 'j': json = true; ht_report_json_errors(true); break;
                 case OPT_FORMAT:
                         if (streq(optarg, "text"))

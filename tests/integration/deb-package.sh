@@ -62,6 +62,13 @@ for name in base oracle mysql jvm; do
         grep -qx "/usr/share/hosttune/profiles/$name.profile" "$tmp/contents" ||
                 fail "package lacks the $name profile"
 done
+# the JSON Schemas of every --json document (hosttune(8), JSON OUTPUT)
+n=0
+for s in "$src"/schemas/*.schema.json; do
+        grep -qx "/usr/share/hosttune/schemas/${s##*/}" "$tmp/contents" || fail "package lacks schemas/${s##*/}"
+        n=$((n + 1))
+done
+[ $n -ge 12 ] || fail "only $n schemas in $src/schemas"
 
 # Maintainer scripts: the unit enabled (not started), the state directory made.
 mkdir "$tmp/control"

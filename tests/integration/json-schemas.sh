@@ -45,6 +45,12 @@ hj --root "$h" $P recommend
 hj --root "$h" $P rollback
 hj --root "$h" $P plan nosuch-profile
 hj --root "$h" bogus-command
+# a usage error found before --json is read still gets the error object
+HT_JSON_TEST=json-schemas HT_JSON_CAPTURE_DIR=$own HT_JSON_CAPTURE_TARGET=$target \
+        "$top_srcdir/tests/json/capture" --root "$h" --set bad --json plan oracle >"$tmp/out" 2>"$tmp/err"
+check "--set bad before --json: exit 1" 1 $?
+check "--set bad before --json: the error object, a usage error" "true --set wants NAME=VALUE, got 'bad'" \
+        "$(jq -r '"\(.usage) \(.error)"' "$tmp/out" 2>&1)"
 hj --root "$h" --tuned-path "$top_srcdir/tests/tuned" import tuned tt-base
 kinds=$(for f in "$own"/*; do case $f in *.out) ;; *) sed -n 1p "$f" ;; esac; done | sort -u | tr '\n' ' ')
 check "this test ran every command with --json" "apply bogus-command facts history import list plan recommend rollback show status verify " "$kinds"
@@ -88,5 +94,9 @@ bad "a status outside verify's enum" verify '$.status' '.status = "fine"' "$veri
 bad "schema_version missing" verify '$' 'del(.schema_version)' "$verify"
 bad "schema_version of another major version" verify '$.schema_version' '.schema_version = "2.0"' "$verify"
 bad "status missing from verify" verify '$' 'del(.status)' "$verify"
+bad "apply's txid with changed false" apply '$.changed' '.changed = false' "$tmp/apply.json"
+bad "verify's message when a profile is applied" verify '$' '. + {"message": "x"}' "$verify"
+bad "null where facts never prints one (xen.dom0)" facts '$.xen.dom0' '.xen.dom0 = null' "$facts"
+bad "a bootloader kind outside the enum" facts '$.bootloader.kind' '.bootloader.kind = "lilo"' "$facts"
 echo "1..$n"
 [ "$failed" = 0 ]

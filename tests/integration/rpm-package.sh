@@ -65,6 +65,12 @@ for d in /etc/hosttune/profiles /etc/hosttune/rules; do
         check "the package owns $d" "drwxr-xr-x $d" "$(grep " $d\$" "$tmp/payload")"
 done
 check "%license: COPYING" /usr/share/licenses/hosttune/COPYING "$(rpm -qp --licensefiles "$pkg")"
+# the JSON Schemas of every --json document, each of the source tree's
+missing=
+for s in "$top_srcdir"/schemas/*.schema.json; do
+        grep -qx "/usr/share/hosttune/schemas/${s##*/}" "$tmp/payload-files" || missing="$missing ${s##*/}"
+done
+check "the payload has the $(ls "$top_srcdir"/schemas/*.schema.json | wc -l) JSON Schemas" "" "$missing"
 
 # ...against the spec's %files (expanded with the macros build-rpm.sh used):
 # every entry is in the payload, and every payload file is under an entry.

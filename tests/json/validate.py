@@ -52,6 +52,10 @@ def main(argv):
         for meta in metas:
             with open(meta) as f:
                 lines = f.read().split('\n')
+            # capture writes the meta file last: an empty one (or no .out)
+            # is a run killed with its wrapper, which printed no document
+            if len(lines) < 2 or not lines[1].isdigit() or not os.path.exists(meta + '.out'):
+                continue
             with open(meta + '.out') as f:
                 text = f.read()
             items.append((meta, lines[0], int(lines[1]), text))
