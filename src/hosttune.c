@@ -185,7 +185,7 @@ static int run(int argc, char **argv) {
          * with the same table reads abbreviations and option arguments as
          * the real pass does; optind = 0 starts that pass afresh. */
         while ((opt = getopt_long(argc, argv, "hjq", options, NULL)) != -1)
-                if (opt == 'j') /* --format=json must do the same (issue 22) */
+                if (opt == 'j' || (opt == OPT_FORMAT && optarg && streq(optarg, "json")))
                         ht_report_json_errors(true);
         optind = 0;
         /* Options may come before or after the command (getopt permutes), so

@@ -51,6 +51,10 @@ HT_JSON_TEST=json-schemas HT_JSON_CAPTURE_DIR=$own HT_JSON_CAPTURE_TARGET=$targe
 check "--set bad before --json: exit 1" 1 $?
 check "--set bad before --json: the error object, a usage error" "true --set wants NAME=VALUE, got 'bad'" \
         "$(jq -r '"\(.usage) \(.error)"' "$tmp/out" 2>&1)"
+HT_JSON_TEST=json-schemas HT_JSON_CAPTURE_DIR=$own HT_JSON_CAPTURE_TARGET=$target \
+        "$top_srcdir/tests/json/capture" --root "$h" --set bad --format=json plan oracle >"$tmp/out" 2>"$tmp/err"
+check "--set bad before --format=json: the error object too" "true 1" \
+        "$(jq -r '"\(.usage) \(.exit_code)"' "$tmp/out" 2>&1)"
 hj --root "$h" --tuned-path "$top_srcdir/tests/tuned" import tuned tt-base
 kinds=$(for f in "$own"/*; do case $f in *.out) ;; *) sed -n 1p "$f" ;; esac; done | sort -u | tr '\n' ' ')
 check "this test ran every command with --json" "apply bogus-command facts history import list plan recommend rollback show status verify " "$kinds"
