@@ -69,6 +69,14 @@ if command -v ansible-doc >/dev/null 2>&1; then
         pre_check "$rc" "ansible-doc renders the module's documentation: $(head -c 300 "$tmp/doc" | tr '\n' ' ')"
         grep -q 'rollback_txid' "$tmp/doc" && rc=0 || rc=$?
         pre_check "$rc" "ansible-doc shows rollback_txid"
+        # a nested key, from RETURN's contains
+        sed -n '/^- changes$/,/^- [a-z]/p' "$tmp/doc" | grep -q '^ *- bound_value$' && rc=0 || rc=$?
+        pre_check "$rc" "ansible-doc shows the keys changes[] contains (bound_value)"
+        # the fleet report role's argument spec
+        LC_ALL=C.UTF-8 HOME="$tmp" ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" \
+                ansible-doc -t role hosttune.hosttune.fleet_report >"$tmp/role-doc" 2>&1 &&
+                grep -q '^- fleet_report_root$' "$tmp/role-doc" && rc=0 || rc=$?
+        pre_check "$rc" "ansible-doc renders the fleet_report role's options: $(head -c 200 "$tmp/role-doc" | tr '\n' ' ')"
 fi
 
 # TAP: ansible.sh's checks, then this script's; the plan counts both.
