@@ -14,6 +14,7 @@
 # Checked: the table the play prints (one row per host, in inventory order)
 # and the JSON file (every field of every row, the summary).
 # Needs ansible-playbook (Debian: ansible-core) and jq; a TAP skip without.
+# HT_FLEET_KEEP=DIR keeps the play's output and the report there.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 command -v ansible-playbook >/dev/null 2>&1 ||
