@@ -30,13 +30,14 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # tests); clang for the fuzzers; the man pages'
 # mandoc and groff; bash-completion; python3 with PyYAML; cloud-init and
 # Ansible for the fleet tests, ansible-lint for the collection
-# (tests/integration/ansible-lint.sh); rpm's rpmspec and rpmlint for rpm-spec.sh;
+# (tests/integration/ansible-lint.sh) and voluptuous for ansible-test's
+# validate-modules (ansible-contract.sh); rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
 # start them themselves.
 DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
 clang libclang-rt-dev
 mandoc groff-base bash-completion python3 python3-yaml
-cloud-init ansible-core ansible ansible-lint
+cloud-init ansible-core ansible ansible-lint python3-voluptuous
 rpm rpmlint
 mariadb-server openjdk-17-jdk-headless"
 # The rest of .ci/run: valgrind (make check-valgrind), the package builds

@@ -23,7 +23,7 @@ description:
     pending reboot does not (C(reboot_pending=true)).
   - C(state=rolled_back) runs C(hosttune rollback).
 version_added: "0.1.0"
-author: hosttune developers
+author: hosttune developers (@hosttune)
 requirements:
   - hosttune installed on the managed host (the C(hosttune) package)
 options:
