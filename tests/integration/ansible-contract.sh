@@ -165,6 +165,10 @@ cat >"$tmp/play.yml" <<'PLAY'
       hosttune.hosttune.hosttune:
         state: applied
       ignore_errors: true
+    - name: error object only
+      hosttune.hosttune.hosttune:
+        profile: error-object
+      ignore_errors: true
 PLAY
 printf 'localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"\n' >"$tmp/inventory"
 LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
@@ -210,6 +214,10 @@ b = res["multi-line parameter"]
 check(b.get("failed") is True and "single line" in b.get("msg", ""), "multi-line value refused: %r" % b.get("msg"))
 n = res["no profile"]
 check(n.get("failed") is True and "profile" in n.get("msg", ""), "applied without profile refused: %r" % n.get("msg"))
+e = res["error object only"]
+check(e.get("failed") is True and e.get("msg") == "hosttune: the error object's message"
+      and (e.get("hosttune") or {}).get("exit_code") == 1,
+      "a failure told only by the JSON error object: its message is the task's: %r" % e.get("msg"))
 if failures:
     sys.exit("%d check(s) failed" % len(failures))
 PY

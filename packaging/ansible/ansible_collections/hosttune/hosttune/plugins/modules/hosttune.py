@@ -361,6 +361,18 @@ hosttune:
       type: list
       elements: str
       returned: for plan and apply
+    error:
+      description: The error object's message (C(msg) when hosttune wrote nothing to standard error).
+      type: str
+      returned: when hosttune printed its error object (a command that failed before its own result)
+    exit_code:
+      description: The error object's exit status.
+      type: int
+      returned: when hosttune printed its error object
+    usage:
+      description: Whether it was a command-line (usage) error.
+      type: bool
+      returned: when hosttune printed its error object
 '''
 
 import json
@@ -432,7 +444,12 @@ def run(module, argv, ok_codes):
         except ValueError:
             data = None
     if rc not in ok_codes:
-        msg = err.strip() or ("hosttune exited with status %d" % rc)
+        msg = err.strip()
+        if not msg and isinstance(data, dict) and isinstance(data.get('error'), str):
+            # the error object hosttune --json prints when a command fails
+            # before its own document
+            msg = data['error']
+        msg = msg or ("hosttune exited with status %d" % rc)
         extra = {}
         if isinstance(data, dict):
             # plan/apply list what the host cannot take in errors[].
