@@ -8,6 +8,7 @@
 #   db2   the same, then vm.swappiness changed at run time
 #         and the sysctl drop-in edited behind its back      drift (2 checks)
 #   db3   ol8-bls, oracle applied, no boot since             reboot-pending
+#   old1  debian12-kvm, base applied and rolled back          ok, nothing applied
 #   new1  baremetal-numa, nothing ever applied               error
 #   gone1 ssh that cannot connect                            unreachable
 #   spare a host outside the group                           not in the report
@@ -54,9 +55,11 @@ echo 60 >"$db2/proc/sys/vm/swappiness"
 sed -i 's/^vm.swappiness = 10$/vm.swappiness = 5/' "$db2/etc/sysctl.d/90-hosttune.conf"
 check "db2: the drop-in was edited" 1 "$(grep -c '^vm.swappiness = 5$' "$db2/etc/sysctl.d/90-hosttune.conf")"
 applied db3 ol8-bls oracle sga_max_size=4G; db3=$h db3_tx=$txid
+applied old1 debian12-kvm base; old1=$h
+htrun 0 "old1: rollback" "$old1" rollback
 new1=$(prepare_host baremetal-numa); scratch "$new1"
 # the states, as hosttune's verify sees them, before Ansible runs it
-for x in web1:0 db1:0 db2:2 db3:3 new1:1; do
+for x in web1:0 db1:0 db2:2 db3:3 old1:0 new1:1; do
         eval "r=\$${x%:*}"
         htrun "${x#*:}" "${x%:*}: verify before the report" "$r" verify
 done
@@ -74,6 +77,7 @@ web1 fleet_report_root=$web1
 db1 fleet_report_root=$db1
 db2 fleet_report_root=$db2
 db3 fleet_report_root=$db3
+old1 fleet_report_root=$old1
 new1 fleet_report_root=$new1
 gone1 ansible_connection=ssh ansible_host=192.0.2.1 ansible_ssh_executable=$tmp/ssh-down
 
@@ -117,26 +121,27 @@ check "table: db2 with its drift checks" \
         "db2 drift no oracle $db2_tx sysctl vm.swappiness, file /etc/sysctl.d/90-hosttune.conf" \
         "$(row db2 | tr -s ' ' | sed 's/, /,/g; s/,/, /g')"
 check "table: db3" "db3 reboot-pending yes oracle $db3_tx -" "$(row db3 | tr -s ' ')"
+check "table: old1" "old1 ok no - - -" "$(row old1 | tr -s ' ')"
 check "table: new1" "new1 error no - - -" "$(row new1 | tr -s ' ')"
 check "table: gone1" "gone1 unreachable no - - -" "$(row gone1 | tr -s ' ')"
-check "table: hosts in inventory order" "HOST web1 db1 db2 db3 new1 gone1" \
-        "$(awk '$1 ~ /^(HOST|web1|db[0-9]|new1|gone1)$/ && NF >= 6 { print $1 }' "$tmp/table" | paste -sd' ' -)"
+check "table: hosts in inventory order" "HOST web1 db1 db2 db3 old1 new1 gone1" \
+        "$(awk '$1 ~ /^(HOST|web1|db[0-9]|old1|new1|gone1)$/ && NF >= 6 { print $1 }' "$tmp/table" | paste -sd' ' -)"
 check "table: spare (not in the group) is not there" "" "$(row spare)"
 # the columns line up: every row's STATUS starts where the header's does
 col=$(awk '$1 == "HOST" { print index($0, "STATUS") }' "$tmp/table")
-check "table: columns aligned" "6" \
+check "table: columns aligned" "7" \
         "$(awk -v c="$col" 'NF >= 6 && $1 != "HOST" && substr($0, c - 2, 2) == "  " && substr($0, c, 1) != " " { n++ } END { print n + 0 }' "$tmp/table")"
 check_contains "table: new1's error is told" "new1: error: hosttune: nothing to verify: no journal" "$tmp/table"
 check_contains "table: gone1's reason is told" "gone1: unreachable: not verified" "$tmp/table"
 check_contains "table: the summary" \
-        "6 hosts: 2 ok, 1 drift, 1 reboot-pending, 1 error, 1 unreachable; JSON report: $tmp/report.json" "$tmp/table"
+        "7 hosts: 3 ok, 1 drift, 1 reboot-pending, 1 error, 1 unreachable; JSON report: $tmp/report.json" "$tmp/table"
 
 # ---- the JSON file
 J=$tmp/report.json
 if jq -e . "$J" >/dev/null 2>&1; then ok "report.json is JSON"; else
         not_ok "report.json is JSON: $(head -c 300 "$J" 2>&1)"; fi
 q() { jq -c "$1" "$J" 2>&1; }
-check "json: hosts in inventory order" '["web1","db1","db2","db3","new1","gone1"]' "$(q '[.hosts[].host]')"
+check "json: hosts in inventory order" '["web1","db1","db2","db3","old1","new1","gone1"]' "$(q '[.hosts[].host]')"
 check "json: every row has the same fields" \
         '[["applied","applied_at","drift","host","message","profile","reboot_pending","status","txid"]]' \
         "$(q '[.hosts[] | keys] | unique')"
@@ -154,16 +159,17 @@ check "json: db2's runtime drift, expected and actual" '["10","60"]' \
 check "json: db2's file drift is a hash change" "true" \
         "$(q '[.hosts[] | select(.host == "db2") | .drift[] | select(.backend == "file") | (.expected | startswith("sha256:")) and .expected != .actual] == [true]')"
 check "json: db3" "[\"reboot-pending\",true,true,\"oracle\",\"$db3_tx\",0,null]" "$(r db3)"
+check "json: old1, rolled back: ok, nothing applied" '["ok",false,false,null,null,0,null]' "$(r old1)"
 check "json: new1 is an error with hosttune's message" "error false false null null 0 true" \
         "$(q '.hosts[] | select(.host == "new1") | [.status, .reboot_pending, .applied, .profile, .txid, (.drift | length), (.message | test("^hosttune: nothing to verify: no journal"))] | map(tostring) | join(" ")' | tr -d '"')"
 check "json: gone1 unreachable" '["unreachable",false,false,null,null,0,"not verified: the host failed or was unreachable before verify"]' "$(r gone1)"
-check "json: applied_at of the applied hosts, null for the others" "4 2" \
+check "json: applied_at of the applied hosts, null for the others" "4 3" \
         "$(q '[.hosts[] | select(.applied_at != null and (.applied_at | test("^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9:]{8}Z$")))] | length' ) $(q '[.hosts[] | select(.applied_at == null)] | length')"
-check "json: summary" '{"drift":1,"error":1,"hosts":6,"ok":2,"reboot-pending":1,"unreachable":1}' "$(q .summary)"
+check "json: summary" '{"drift":1,"error":1,"hosts":7,"ok":3,"reboot-pending":1,"unreachable":1}' "$(q .summary)"
 check "json: generated_at is UTC ISO 8601" "true" "$(q '.generated_at | test("^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9:]{8}Z$")')"
 
 # verify is read-only: the report changed nothing on the hosts
-for x in web1:0 db1:0 db2:2 db3:3 new1:1; do
+for x in web1:0 db1:0 db2:2 db3:3 old1:0 new1:1; do
         eval "r=\$${x%:*}"
         htrun "${x#*:}" "${x%:*}: verify after the report, the same" "$r" verify
 done
