@@ -30,14 +30,16 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # tests); clang for the fuzzers; the man pages'
 # mandoc and groff; bash-completion; python3 with PyYAML and jsonschema
 # (json-schemas.sh validates every --json document); cloud-init and
-# Ansible for the fleet tests; rpm's rpmspec and rpmlint for rpm-spec.sh;
+# Ansible for the fleet tests, ansible-lint for the collection
+# (tests/integration/ansible-lint.sh) and voluptuous for ansible-test's
+# validate-modules (ansible-contract.sh); rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
 # start them themselves; python3-prometheus-client, whose OpenMetrics
 # parser metrics.sh reads --format=openmetrics with.
 DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
 clang libclang-rt-dev
 mandoc groff-base bash-completion python3 python3-yaml python3-jsonschema python3-prometheus-client
-cloud-init ansible-core ansible
+cloud-init ansible-core ansible ansible-lint python3-voluptuous
 rpm rpmlint
 mariadb-server openjdk-17-jdk-headless"
 # The rest of .ci/run: valgrind (make check-valgrind), the package builds

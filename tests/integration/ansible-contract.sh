@@ -69,6 +69,44 @@ if command -v ansible-doc >/dev/null 2>&1; then
         pre_check "$rc" "ansible-doc renders the module's documentation: $(head -c 300 "$tmp/doc" | tr '\n' ' ')"
         grep -q 'rollback_txid' "$tmp/doc" && rc=0 || rc=$?
         pre_check "$rc" "ansible-doc shows rollback_txid"
+        # a nested key, from RETURN's contains
+        sed -n '/^- changes$/,/^- [a-z]/p' "$tmp/doc" | grep -q '^ *- bound_value$' && rc=0 || rc=$?
+        pre_check "$rc" "ansible-doc shows the keys changes[] contains (bound_value)"
+        # the fleet report role's argument spec
+        LC_ALL=C.UTF-8 HOME="$tmp" ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" \
+                ansible-doc -t role hosttune.hosttune.fleet_report >"$tmp/role-doc" 2>&1 &&
+                grep -q '^- fleet_report_root$' "$tmp/role-doc" && rc=0 || rc=$?
+        pre_check "$rc" "ansible-doc renders the fleet_report role's options: $(head -c 200 "$tmp/role-doc" | tr '\n' ' ')"
+fi
+
+# ansible-test's validate-modules, the sanity test of Ansible's own and
+# Galaxy's collections: DOCUMENTATION and RETURN against their schemas
+# (every return value with description, returned, type; contains well
+# formed), and the argument_spec against DOCUMENTATION. Run directly from
+# the ansible-test that ansible-core ships, since `ansible-test sanity`
+# builds a venv with pip from the network. One finding is accepted:
+# missing-gplv3-license, since the module is GPL-2.0-or-later as hosttune
+# is (its SPDX line), not the GPLv3 of Ansible's own modules' header.
+atest=$(command -v ansible-test 2>/dev/null || :)
+atpy=${atest:+$(sed -n '1s/^#! *//p' "$atest")}
+vm=${atpy:+$("$atpy" -c 'import os, ansible_test; print(os.path.join(os.path.dirname(ansible_test.__file__), "_util", "controller", "sanity", "validate-modules"))' 2>/dev/null)}
+if [ -z "$vm" ] || [ ! -f "$vm/validate.py" ]; then
+        pre=$((pre + 1)); echo "ok $pre - validate-modules accepts the module # SKIP ansible-test not installed (Debian: ansible-core)"
+elif ! "$atpy" -c 'import voluptuous' 2>/dev/null; then
+        pre=$((pre + 1)); echo "ok $pre - validate-modules accepts the module # SKIP voluptuous missing (Debian: apt-get install python3-voluptuous)"
+else
+        coll=$top_srcdir/packaging/ansible/ansible_collections/hosttune/hosttune
+        version=$(sed -n 's/^version: //p' "$coll/galaxy.yml")
+        (cd "$coll" && env HOME="$tmp" LC_ALL=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 \
+                ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" PYTHONPATH="$vm" \
+                "$atpy" "$vm/validate.py" --collection ansible_collections/hosttune/hosttune \
+                --collection-version "$version" --arg-spec --format plain plugins/modules/hosttune.py) \
+                >"$tmp/vm" 2>&1 && rc=0 || rc=$?
+        grep -v '^plugins/modules/hosttune.py:0:0: Emissing-gplv3-license ' "$tmp/vm" >"$tmp/vm.rest" || :
+        [ ! -s "$tmp/vm.rest" ] && rc=0 || rc=1
+        pre_check "$rc" "validate-modules accepts the module (missing-gplv3-license aside): $(head -c 600 "$tmp/vm.rest" | tr '\n' ' ')"
+        grep -q 'Emissing-gplv3-license' "$tmp/vm" && rc=0 || rc=$?
+        pre_check "$rc" "validate-modules ran (it reports the accepted license finding)"
 fi
 
 # TAP: ansible.sh's checks, then this script's; the plan counts both.
@@ -127,6 +165,10 @@ cat >"$tmp/play.yml" <<'PLAY'
       hosttune.hosttune.hosttune:
         state: applied
       ignore_errors: true
+    - name: error object only
+      hosttune.hosttune.hosttune:
+        profile: error-object
+      ignore_errors: true
 PLAY
 printf 'localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"\n' >"$tmp/inventory"
 LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
@@ -172,6 +214,10 @@ b = res["multi-line parameter"]
 check(b.get("failed") is True and "single line" in b.get("msg", ""), "multi-line value refused: %r" % b.get("msg"))
 n = res["no profile"]
 check(n.get("failed") is True and "profile" in n.get("msg", ""), "applied without profile refused: %r" % n.get("msg"))
+e = res["error object only"]
+check(e.get("failed") is True and e.get("msg") == "hosttune: the error object's message"
+      and (e.get("hosttune") or {}).get("exit_code") == 1,
+      "a failure told only by the JSON error object: its message is the task's: %r" % e.get("msg"))
 if failures:
     sys.exit("%d check(s) failed" % len(failures))
 PY

@@ -2,9 +2,11 @@
 # The Ansible module (packaging/ansible) driven by the real ansible-playbook
 # against localhost, with root: pointing at a copy of a fixture host:
 # check mode (changed, nothing written), diff mode, a bad parameter (fails
-# with hosttune's message), apply (changed, txid), verify, apply again (no
-# change), rollback (the tree is byte-identical to before). The JSON
-# callback's output is parsed and asserted on.
+# with hosttune's message), apply (changed, txid), verify (and the
+# transaction it checked), apply again (no change), rollback (the tree is
+# byte-identical to before). The JSON callback's output is parsed and
+# asserted on, and every key each task returned, nested ones too, against
+# the module's RETURN.
 #
 # Environment: HOSTTUNE (the binary; default the build's), HT_ANSIBLE_PROFILE
 # (default base), HT_ANSIBLE_PROFILE_DIR (default: a copy of profiles/).
@@ -177,10 +179,11 @@ LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_
         >"$tmp/out.json" 2>"$tmp/err" || rc=$?
 
 py_rc=0
-python3 - "$tmp/out.json" "$rc" "$PROFILE" "$tmp/count" <<'EOF' || py_rc=$?
-import json, sys
+python3 - "$tmp/out.json" "$rc" "$PROFILE" "$tmp/count" \
+        "$top_srcdir/packaging/ansible/ansible_collections/hosttune/hosttune/plugins/modules/hosttune.py" <<'EOF' || py_rc=$?
+import ast, json, sys
 
-path, rc, profile, count_file = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+path, rc, profile, count_file, module = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 failures = []
 checks = 0
 
@@ -265,6 +268,11 @@ v = r("verify")
 check(not v.get("failed") and v.get("changed") is False, "verify passes without a change: %s" % brief(v))
 check(v.get("status") in ("ok", "reboot-pending"), "verify status ok or reboot-pending: %r" % v.get("status"))
 check(v.get("reboot_pending") == (v.get("status") == "reboot-pending"), "reboot_pending matches the status")
+check(v.get("applied") is True and v.get("txid") == a.get("txid") and v.get("profile") == profile,
+      "verify returns the transaction it checked (the apply's): %r" %
+      {k: v.get(k) for k in ("applied", "txid", "profile")})
+check(isinstance(v.get("applied_at"), str) and isinstance(v.get("rebooted_since_apply"), bool),
+      "verify returns applied_at and rebooted_since_apply")
 
 a2 = r("apply again")
 check(not a2.get("failed") and a2.get("changed") is False, "second apply reports changed=false: %s" % brief(a2))
@@ -275,6 +283,34 @@ rb = r("rollback")
 check(not rb.get("failed") and rb.get("changed") is True, "rollback reports changed=true: %s" % brief(rb))
 check(a.get("txid") in (rb.get("txids") or []), "rollback undid the apply's transaction: %s" % rb.get("txids"))
 check(r("snapshot after rollback").get("stdout") == before, "rollback restored the tree byte for byte")
+
+# Every key a task returned, nested ones too, is in the module's RETURN
+# (its contains for lists of dicts); Ansible's own keys aside.
+try:
+    import yaml
+except ImportError:
+    yaml = None
+if yaml is not None:
+    tree = ast.parse(open(module).read())
+    doc = yaml.safe_load(next(n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                              and any(getattr(t, "id", "") == "RETURN" for t in n.targets)))
+    own = {"invocation", "failed", "changed", "warnings", "deprecations", "_ansible_no_log",
+           "_ansible_verbose_always", "exception", "action", "stderr_lines", "stdout_lines"}
+    for name, t in sorted(res.items()):
+        if not any("hosttune" in str(x) for x in (t.get("cmd") or [])[:1]):
+            continue  # the snapshot and find tasks
+        undocumented = sorted(set(t) - set(doc) - own)
+        check(not undocumented, "task %r: every key is in RETURN (undocumented: %s)" % (name, undocumented))
+        for key, spec in sorted(doc.items()):
+            sub = spec.get("contains")
+            if not sub or not isinstance(t.get(key), list):
+                continue
+            keys = set()
+            for e in t[key]:
+                keys |= set(e) if isinstance(e, dict) else set()
+            extra = sorted(keys - set(sub))
+            check(not extra, "task %r: every key of %s[] is in RETURN's contains (undocumented: %s)"
+                  % (name, key, extra))
 
 if failures:
     sys.exit("%d check(s) failed" % len(failures))

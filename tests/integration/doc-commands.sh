@@ -53,6 +53,8 @@ EXPECT = {
 NOT_RUN = [
     (r"sh scripts/(example|test)\.sh", "builds and runs the suite itself (scripts/test.sh is make check)"),
     (r"dnf .*", "installs packages on a RHEL-like host"),
+    (r"(ANSIBLE_COLLECTIONS_PATH=\S+ )?ansible-playbook -i inventory hosttune\.hosttune\.fleet_report .*",
+     "Ansible over an inventory of real hosts (tests/integration/ansible-fleet.sh runs the fleet report over fixture hosts)"),
     (r"chroot /mnt/image .*", "runs inside an image being built (tests/boot/image-offline.sh does it in a real image)"),
     (r"apt-get install \./hosttune_[^ ]*\.deb", "installs the package onto this machine (deb-package.sh checks the package)"),
     (r"sh packaging/build-deb\.sh", "builds the .deb (deb-package.sh, from .ci/run)"),

@@ -23,7 +23,7 @@ description:
     pending reboot does not (C(reboot_pending=true)).
   - C(state=rolled_back) runs C(hosttune rollback).
 version_added: "0.1.0"
-author: hosttune developers
+author: hosttune developers (@hosttune)
 requirements:
   - hosttune installed on the managed host (the C(hosttune) package)
 options:
@@ -112,19 +112,39 @@ hosttune_skipped:
   description:
     - Optional settings hosttune left out because this host cannot take them
       (a kernel without hugetext, a sysctl key the kernel lacks, a unit the host
-      does not have), each with setting, reason and source. Not C(skipped),
+      does not have), and settings whose C(when) is false here. Not C(skipped),
       which Ansible reserves for a skipped task.
   returned: state=applied
   type: list
   elements: dict
+  contains:
+    setting:
+      description: Backend and key of the setting (several joined by commas).
+      type: str
+    reason:
+      description: Why it was left out.
+      type: str
+    source:
+      description: The rule, or the setting's FILE:LINE.
+      type: str
+    set_by:
+      description: Who sets it instead (a kernel command line word of a container or a direct-kernel VM).
+      type: str
+      returned: when another machine sets it
+    condition:
+      description: The setting's C(when) expression as written.
+      type: str
+      returned: when a C(when) left it out
 hosttune_warnings:
   description: hosttune's warnings (also shown as module warnings).
   returned: whenever hosttune ran and printed its JSON (not for C(rolled_back) in check mode)
   type: list
   elements: str
 profile:
-  description: The profile hosttune planned or applied.
-  returned: state=applied
+  description:
+    - C(applied) the profile hosttune planned or applied.
+    - C(verified) the profile of the transaction verify checked (null when nothing is applied).
+  returned: state=applied, state=verified
   type: str
 reboot_required:
   description:
@@ -133,40 +153,171 @@ reboot_required:
   returned: state=applied, state=rolled_back (not in check mode)
   type: bool
 txid:
-  description: The transaction id of the apply (null when nothing changed or in check mode).
-  returned: state=applied
+  description:
+    - C(applied) the transaction id of the apply (null when nothing changed or in check mode).
+    - C(verified) the transaction verify checked (null when nothing is applied).
+  returned: state=applied, state=verified
   type: str
 changes:
-  description: Runtime and persisted changes (backend, key, current, desired, runtime, reboot_required, outcome, source; path and note where there is one).
+  description: Runtime and persisted changes, one entry per setting not yet in its state.
   returned: state=applied
   type: list
   elements: dict
+  contains:
+    backend:
+      description: The backend (sysctl, sysfs, limits, cmdline, hugepages, systemd, block, cpu, ...).
+      type: str
+    key:
+      description: The setting's key (for a block device's part, the device and the key, C(sda queue/scheduler)).
+      type: str
+    current:
+      description: The value now (null when unset).
+      type: str
+    desired:
+      description: The value hosttune sets.
+      type: str
+    runtime:
+      description: Written to the running kernel, not only persisted.
+      type: bool
+    reboot_required:
+      description: Takes full effect only after a reboot.
+      type: bool
+    outcome:
+      description: change, kept, skipped, overridden or failed.
+      type: str
+    source:
+      description: Where the setting came from (FILE:LINE or the rule).
+      type: str
+      returned: when known
+    bound:
+      description: exact, at-least, at-most or range.
+      type: str
+    bound_value:
+      description: The setting's own value when the bound is not exact (C(desired) is C(current) moved into the bound).
+      type: str
+      returned: when bound is not exact
+    path:
+      description: The sysfs or /proc file written.
+      type: str
+      returned: for runtime changes that have one
+    note:
+      description: A note on the change (the cpufreq policy and its CPUs, who sets a skipped word).
+      type: str
+      returned: where there is one
+    setting:
+      description: For one device's part of a block setting, the setting's key, by which verify judges it.
+      type: str
+      returned: for block settings
 files:
-  description: File edits (path, backend, action, diff, before, after).
+  description: File edits.
   returned: state=applied
   type: list
   elements: dict
+  contains:
+    path:
+      description: The file, as seen on the host (without the root).
+      type: str
+    backend:
+      description: The backend that edits it.
+      type: str
+    action:
+      description: create, modify or remove.
+      type: str
+    diff:
+      description: Unified diff.
+      type: str
+    before:
+      description: The whole contents before (empty for a new file).
+      type: str
+    after:
+      description: The whole contents after (empty for a removed file).
+      type: str
 actions:
-  description: Follow-up actions apply runs (grub regeneration, daemon-reload), each with action, argv, description.
+  description: Follow-up actions apply runs (grub regeneration, daemon-reload).
   returned: state=applied
   type: list
   elements: dict
+  contains:
+    action:
+      description: Its kind.
+      type: str
+    argv:
+      description: The command (missing when there is none to run).
+      type: list
+      elements: str
+      returned: when there is a command
+    description:
+      description: What it does.
+      type: str
 diff:
-  description: One Ansible diff entry per edited file (before/after with the path as header, or hosttune's unified diff as prepared).
+  description: One Ansible diff entry per edited file.
   returned: state=applied in diff mode
   type: list
   elements: dict
+  contains:
+    before:
+      description: Contents before.
+      type: str
+      returned: when hosttune gave the whole contents
+    after:
+      description: Contents after.
+      type: str
+      returned: when hosttune gave the whole contents
+    before_header:
+      description: The path, or C(PATH (absent)) for a new file.
+      type: str
+      returned: when hosttune gave the whole contents
+    after_header:
+      description: The path, or C(PATH (removed)) for a removed file.
+      type: str
+      returned: when hosttune gave the whole contents
+    prepared:
+      description: hosttune's unified diff, when it gave no whole contents.
+      type: str
+      returned: when hosttune gave only a diff
 status:
   description: verify status (ok, drift, reboot-pending).
   returned: state=verified (also when drift fails the task)
   type: str
 checks:
-  description: verify checks (backend, key, expected, actual, status, hint).
+  description: verify checks, one per value or file the transaction set.
   returned: state=verified (also when drift fails the task)
   type: list
   elements: dict
+  contains:
+    backend:
+      description: The backend (or C(hugepages) for the HugePages checks, C(file) for a file's hash).
+      type: str
+    key:
+      description: The setting's key or the file's path.
+      type: str
+    expected:
+      description: The value the transaction set.
+      type: str
+    actual:
+      description: The value now (null when missing).
+      type: str
+    status:
+      description: ok, drift or reboot-pending.
+      type: str
+    hint:
+      description: Advice (what changed it, the command that restores it).
+      type: str
+      returned: where there is advice
 reboot_pending:
   description: Applied changes are waiting for a reboot (verify exit status 3).
+  returned: state=verified
+  type: bool
+applied:
+  description: Whether an apply is in effect (false when the last one was rolled back; then C(profile) and C(txid) are null).
+  returned: state=verified
+  type: bool
+applied_at:
+  description: When the transaction verify checked was committed (ISO 8601, UTC; null when nothing is applied).
+  returned: state=verified
+  type: str
+rebooted_since_apply:
+  description: Whether the host booted since that transaction.
   returned: state=verified
   type: bool
 txids:
@@ -199,9 +350,29 @@ stdout:
   returned: failure, when hosttune printed no JSON object
   type: str
 hosttune:
-  description: hosttune's JSON result (with its errors) when it failed.
+  description:
+    - hosttune's JSON result when it failed, the command's object as hosttune(8),
+      JSON OUTPUT, describes it.
   returned: failure, when hosttune printed a JSON object
   type: dict
+  contains:
+    errors:
+      description: What plan or apply found the host cannot take (also in C(msg)).
+      type: list
+      elements: str
+      returned: for plan and apply
+    error:
+      description: The error object's message (C(msg) when hosttune wrote nothing to standard error).
+      type: str
+      returned: when hosttune printed its error object (a command that failed before its own result)
+    exit_code:
+      description: The error object's exit status.
+      type: int
+      returned: when hosttune printed its error object
+    usage:
+      description: Whether it was a command-line (usage) error.
+      type: bool
+      returned: when hosttune printed its error object
 '''
 
 import json
@@ -273,7 +444,12 @@ def run(module, argv, ok_codes):
         except ValueError:
             data = None
     if rc not in ok_codes:
-        msg = err.strip() or ("hosttune exited with status %d" % rc)
+        msg = err.strip()
+        if not msg and isinstance(data, dict) and isinstance(data.get('error'), str):
+            # the error object hosttune --json prints when a command fails
+            # before its own document
+            msg = data['error']
+        msg = msg or ("hosttune exited with status %d" % rc)
         extra = {}
         if isinstance(data, dict):
             # plan/apply list what the host cannot take in errors[].
@@ -362,6 +538,13 @@ def do_verified(module):
         status=data.get('status'),
         checks=data.get('checks') or [],
         reboot_pending=rc == EXIT_REBOOT,
+        # which transaction verify checked, so that a fleet report can say
+        # what each host runs (null when nothing is applied there)
+        applied=bool(data.get('applied', True)),
+        profile=data.get('profile'),
+        txid=data.get('txid'),
+        applied_at=data.get('applied_at'),
+        rebooted_since_apply=bool(data.get('rebooted_since_apply')),
         hosttune_warnings=warn_all(module, data),
     )
     if rc == EXIT_PENDING:
