@@ -16,11 +16,14 @@
 #                    managed file is wholly old or new, and the rollback
 #                    gives the tree back byte for byte; a table at the end
 #   cloud-init       cloud-init provisions the guest from a NoCloud seed:
-#                    each of HT_CLOUDINIT_EXAMPLES (default "oracle-db
-#                    mysql-db broken": the shipped examples unchanged, and
-#                    oracle-db with an unknown profile) installs the .deb
-#                    from the seed's apt repository, applies, reboots only
-#                    when hosttune says so; one TAP line each
+#                    each of HT_CLOUDINIT_EXAMPLES (default
+#                    "oracle-db-small mysql-db-small broken": the shipped
+#                    examples with a size the 1 GB guest holds, and
+#                    oracle-db with an unknown profile; "oracle-db
+#                    mysql-db" run them unchanged: hosttune refuses their
+#                    sizes) installs the .deb from the seed's apt
+#                    repository, applies, reboots only when hosttune says
+#                    so; one TAP line each
 #   image            image-offline.sh: a copy of the image tuned offline on
 #                    this machine (--root, with and without its /proc, /sys,
 #                    /dev bound), checked with the image's tools, rolled
@@ -52,7 +55,7 @@ export HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
 list=
 for s in $SCENARIOS; do
         if [ "$s" = cloud-init ]; then
-                for e in ${HT_CLOUDINIT_EXAMPLES:-oracle-db mysql-db broken}; do list="$list cloud-init:$e"; done
+                for e in ${HT_CLOUDINIT_EXAMPLES:-oracle-db-small mysql-db-small broken}; do list="$list cloud-init:$e"; done
         else
                 list="$list $s"
         fi

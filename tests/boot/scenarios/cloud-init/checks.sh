@@ -113,7 +113,7 @@ check_package() {
                 fail "no seed repository among the apt sources: $(cat $d/apt-sources.txt)"
         grep -qv '^ *#\|^ *$' /etc/apt/sources.list && fail "sources.list still names a mirror: $(grep -v '^ *#' /etc/apt/sources.list)" ||
                 pass "sources.list has no mirror (vendor-data's sources_list)"
-        if grep -q '^Commandline: apt-get .*install hosttune' $d/apt-history.log &&
+        if grep -q '^Commandline: apt-get .* install .*hosttune' $d/apt-history.log &&
                 grep -q '^Install: .*hosttune:amd64 (' $d/apt-history.log; then
                 pass "apt-get installed hosttune ($(grep '^Install: .*hosttune' $d/apt-history.log | head -1))"
         else
