@@ -59,8 +59,12 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         json_object_object_get_ex(j, "warnings", &w);
                         ht_report_facts_notices(o->ctx, p.facts, w);
                         json_object_object_add(j, "txid", NULL);
-                        /* refused: nothing was changed, whatever the plan would change */
+                        /* refused: nothing was changed, whatever the plan would change,
+                         * so nothing waits for a reboot either (the plan's own flag
+                         * stays on its changes[]): a provisioning script that reboots
+                         * on reboot_required must not reboot a host left as it was */
                         json_object_object_add(j, "changed", json_object_new_boolean(false));
+                        json_object_object_add(j, "reboot_required", json_object_new_boolean(false));
                         ht_print_json(stdout, j);
                         json_object_put(j);
                 } else

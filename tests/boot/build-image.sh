@@ -1,7 +1,10 @@
 #!/bin/bash
 # Build (or reuse) the Debian 12 guest image of the real-boot test:
-# minbase + systemd + a cloud kernel + GRUB (BIOS) + hosttune's runtime
-# libraries, serial console, and the harness unit. No loop devices and no
+# minbase + systemd + a cloud kernel + GRUB (BIOS) + cloud-init +
+# hosttune's runtime libraries, serial console, and the harness unit. The
+# system locale is C.UTF-8 (/etc/default/locale, as the installer writes
+# it): else cloud-init's locale module would set en_US.UTF-8, which
+# minbase cannot generate (update-locale fails, and so does the module). No loop devices and no
 # mounts: the ext4 root is written with `mke2fs -d`, GRUB's boot sectors
 # with dd, and the guest runs its own update-grub in a first "prime" boot.
 #
@@ -84,6 +87,7 @@ timeout 1800 mmdebstrap --variant=minbase --mode=root --skip=essential/unlink \
         --customize-hook='install -m755 "$BOOT_DIR/guest/harness.sh" "$1/usr/local/sbin/ht-harness"' \
         --customize-hook='chroot "$1" systemctl enable ht-harness.service' \
         --customize-hook='cp "$BOOT_DIR/guest/modprobe.conf" "$1/etc/modprobe.d/ht-boot-test.conf"' \
+        --customize-hook='echo LANG=C.UTF-8 >"$1/etc/default/locale"' \
         --customize-hook='chroot "$1" systemctl mask serial-getty@ttyS0.service getty@tty1.service getty-static.service e2scrub_reap.service e2scrub_all.timer fstrim.timer' \
         --customize-hook='mkdir -p "$1/boot/grub/i386-pc"; cp "$1"/usr/lib/grub/i386-pc/*.mod "$1"/usr/lib/grub/i386-pc/*.lst "$1/boot/grub/i386-pc/"' \
         bookworm rootfs "$MIRROR" >build.log 2>&1 || { tail -30 build.log >&2; die "mmdebstrap failed"; }

@@ -4,7 +4,9 @@
 set -eu
 
 # jq and systemd (systemctl --root, systemd-tmpfiles --root): image-offline.sh
-PKGS="qemu-system-x86 qemu-utils mmdebstrap grub-pc-bin grub2-common fdisk e2fsprogs jq systemd"
+# genisoimage: the NoCloud seed of scenario cloud-init (as cloud-localds makes it);
+# dpkg-dev: dpkg-scanpackages, the seed's apt repository index
+PKGS="qemu-system-x86 qemu-utils mmdebstrap grub-pc-bin grub2-common fdisk e2fsprogs jq systemd genisoimage dpkg-dev"
 APT_OPTS="-o DPkg::Lock::Timeout=600 -o Acquire::Retries=3"
 
 missing=

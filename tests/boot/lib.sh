@@ -71,9 +71,14 @@ qemu_cleanup() {
 # inside one TCG qemu stalls for minutes (see README.md). BOOT_RESULT is
 # then "cut".
 BOOT_RESULT=
+# BOOT_SEED (a raw image, scenario cloud-init: the NoCloud seed) becomes
+# the guest's third disk, /dev/vdc, read-only.
+BOOT_SEED=
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 boot_once() {
         local disk=$1 payload=$2 logf=$3 cut=${4:-} rc=0 cut_at= line
+        local seed=()
+        [ -z "$BOOT_SEED" ] || seed=(-drive "file=$BOOT_SEED,if=virtio,format=raw,readonly=on")
         # exec: $! is qemu itself, so the trap kills qemu and nothing else.
         (exec qemu-system-x86_64 -machine "pc,accel=$(qemu_accel)" -nodefaults \
                 -smp "$GUEST_SMP" -m "$GUEST_MEM" \
@@ -81,7 +86,7 @@ boot_once() {
                 -device virtio-rng-pci \
                 -serial "file:$logf" -no-reboot \
                 -drive "file=$disk,if=virtio,format=qcow2,cache=writeback" \
-                -drive "file=$payload,if=virtio,format=raw,cache=writeback" \
+                -drive "file=$payload,if=virtio,format=raw,cache=writeback" "${seed[@]}" \
                 </dev/null >"$logf.qemu" 2>&1) &
         QEMU_PID=$!
         local deadline=$(( $(now) + BOOT_TIMEOUT ))

@@ -15,11 +15,20 @@
 #                    each next boot gets through GRUB, recovers, every
 #                    managed file is wholly old or new, and the rollback
 #                    gives the tree back byte for byte; a table at the end
+#   cloud-init       cloud-init provisions the guest from a NoCloud seed:
+#                    each of HT_CLOUDINIT_EXAMPLES (default
+#                    "oracle-db-small mysql-db-small broken": the shipped
+#                    examples with a size the 1 GB guest holds, and
+#                    oracle-db with an unknown profile; "oracle-db
+#                    mysql-db" run them unchanged: hosttune refuses their
+#                    sizes) installs the .deb from the seed's apt
+#                    repository, applies, reboots only when hosttune says
+#                    so; one TAP line each
 #   image            image-offline.sh: a copy of the image tuned offline on
 #                    this machine (--root, with and without its /proc, /sys,
 #                    /dev bound), checked with the image's tools, rolled
 #                    back, then booted once: verify --boot ok
-# HT_BOOT_SCENARIOS chooses (default: all seven); other settings in
+# HT_BOOT_SCENARIOS chooses (default: all eight); other settings in
 # run-scenario.sh and build-image.sh. Host packages: tests/boot/deps.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -40,8 +49,18 @@ kill -0 "$probe" 2>/dev/null || skip "qemu-system-x86_64 cannot start a machine 
 kill "$probe"
 wait "$probe" 2>/dev/null
 
-SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback powercut image}
+SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback powercut image cloud-init}
 export HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
+# cloud-init runs once an example: "cloud-init:EXAMPLE" entries
+list=
+for s in $SCENARIOS; do
+        if [ "$s" = cloud-init ]; then
+                for e in ${HT_CLOUDINIT_EXAMPLES:-oracle-db-small mysql-db-small broken}; do list="$list cloud-init:$e"; done
+        else
+                list="$list $s"
+        fi
+done
+SCENARIOS=$list
 
 # Children run in the background so that a TERM to this script reaches
 # them too (their traps then kill the qemu they started).
@@ -64,6 +83,23 @@ if ! run_child "$BOOT_DIR/build-image.sh" >/dev/null; then
 fi
 log "TIMING image $(( $(now) - t0 ))s"
 
+# One .deb for every cloud-init example (HT_BOOT_DEB: one CI built already).
+case " $SCENARIOS " in
+*" cloud-init:"*)
+        if [ -z "${HT_BOOT_DEB:-}" ]; then
+                debdir=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-boot-deb.XXXXXX")
+                trap 'rm -rf "$debdir"' EXIT
+                td=$(now)
+                if HT_BOOT_DEB=$(sh "$TOP_SRCDIR/packaging/build-deb.sh" "$debdir" | grep '/hosttune_.*\.deb$'); then
+                        export HT_BOOT_DEB
+                        log "TIMING deb $(( $(now) - td ))s"
+                else
+                        log "packaging/build-deb.sh failed: the cloud-init examples will fail"
+                        export HT_BOOT_DEB=$debdir/missing.deb
+                fi
+        fi ;;
+esac
+
 n=0 passed=0 failed=0
 echo "1..$(echo $SCENARIOS | wc -w)"
 for s in $SCENARIOS; do
@@ -71,7 +107,9 @@ for s in $SCENARIOS; do
         ts=$(now)
         runner=$BOOT_DIR/run-scenario.sh
         [ "$s" = image ] && runner=$BOOT_DIR/image-offline.sh
-        if run_child "$runner" "$s" >&2; then
+        example=
+        case $s in cloud-init:*) example=${s#cloud-init:} ;; esac
+        if HT_CLOUDINIT_EXAMPLE=$example run_child "$runner" "${s%%:*}" >&2; then
                 echo "ok $n - $s ($(( $(now) - ts ))s)"
                 passed=$((passed + 1))
         else

@@ -12,6 +12,8 @@
 # ./hosttune), HT_PKGDATADIR, HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
 # default 480 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
 # HT_BOOT_SETS, HT_VERIFY_MESSAGE_ID are passed to the guest scripts.
+# HT_CLOUDINIT_EXAMPLE (scenario cloud-init: oracle-db, mysql-db,
+# oracle-db-small, mysql-db-small or broken) and HT_BOOT_DEB (the .deb it installs; default: built here).
 # HT_BOOT_DISK (a raw disk image) is booted instead of the cached image,
 # through a throwaway overlay too, and HT_BOOT_INPUT (a directory) goes to
 # the payload as input/: image-offline.sh boots its tuned image so.
@@ -77,6 +79,73 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
                 if [ -n "${!v:-}" ]; then echo "$v=$(q "${!v}")"; fi
         done
 } >"$PL/env"
+# Scenario cloud-init: the NoCloud seed, an ISO 9660 volume labelled
+# cidata (as cloud-localds makes it) with user-data = a shipped example
+# copied unchanged (HT_CLOUDINIT_EXAMPLE oracle-db or mysql-db) or with one
+# substitution (oracle-db-small, mysql-db-small: a size the guest can
+# hold; broken: oracle-db with an unknown profile), meta-data, the test's vendor-data
+# (the local apt source, merged under user-data) and repo/: the hosttune
+# .deb of this tree (HT_BOOT_DEB, or built by packaging/build-deb.sh) with
+# its Packages index, the trusted apt repository vendor-data names.
+if [ -f "$SCEN/cloud-init" ]; then
+        example=${HT_CLOUDINIT_EXAMPLE:-oracle-db-small}
+        SEED=$WORK/seed
+        mkdir -p "$SEED/repo"
+        # a variant is the shipped file with one substitution (FROM, once)
+        base=$example from= to=
+        case $example in
+        broken) base=oracle-db from='[hosttune, apply, oracle,' to='[hosttune, apply, no-such-profile,' ;;
+        # the shipped sizes (18G, 24G) cannot fit the 1 GB guest: hosttune
+        # refuses the plan (rule hugepages-fit); good's 64M does
+        oracle-db-small) base=oracle-db from=sga_max_size=18G to=sga_max_size=64M ;;
+        mysql-db-small) base=mysql-db from=innodb_buffer_pool_size=24G to=innodb_buffer_pool_size=64M ;;
+        esac
+        src=$TOP_SRCDIR/packaging/cloud-init/$base.yaml
+        [ -f "$src" ] || die "no example $src (HT_CLOUDINIT_EXAMPLE: oracle-db, mysql-db, oracle-db-small, mysql-db-small or broken)"
+        if [ -n "$from" ]; then
+                [ "$(grep -cF -- "$from" "$src")" = 1 ] || die "$example: $src has not exactly one '$from'"
+                awk -v f="$from" -v t="$to" '{ i = index($0, f); if (i) $0 = substr($0, 1, i - 1) t substr($0, i + length(f)); print }' \
+                        "$src" >"$SEED/user-data"
+                [ "$(diff "$src" "$SEED/user-data" | grep -c '^[<>]')" = 2 ] || die "$example: not one line changed"
+        else
+                cp "$src" "$SEED/user-data"
+                cmp -s "$src" "$SEED/user-data" || die "user-data differs from $src"
+        fi
+        cp "$SEED/user-data" "$PL/user-data"
+        printf 'instance-id: ht-boot-%s\nlocal-hostname: hosttune-boot\n' "$example" >"$SEED/meta-data"
+        cp "$SCEN/vendor-data" "$SEED/vendor-data"
+        deb=${HT_BOOT_DEB:-}
+        if [ -z "$deb" ]; then
+                log "building the .deb (packaging/build-deb.sh; HT_BOOT_DEB=path reuses one)"
+                deb=$(sh "$TOP_SRCDIR/packaging/build-deb.sh" "$WORK/deb" | grep '/hosttune_.*\.deb$') ||
+                        die "packaging/build-deb.sh failed"
+        fi
+        [ -f "$deb" ] || die "no .deb at $deb"
+        cp "$deb" "$SEED/repo/"
+        # The example's other packages (mysql-db: mariadb-server), with every
+        # hard dependency: apt in the guest takes what it lacks from here.
+        # Downloaded with this host's apt (a Debian 12 host, the guest's
+        # release), kept in $CACHE_DIR/seed-debs.
+        others=$(python3 -c 'import sys, yaml
+print(" ".join(p for p in yaml.safe_load(open(sys.argv[1])).get("packages", []) if p != "hosttune"))' "$SEED/user-data")
+        if [ -n "$others" ]; then
+                mkdir -p "$CACHE_DIR/seed-debs"
+                closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+                        --no-replaces --no-enhances $others | grep -v '^ \|^<' | sed 's/:amd64$//' | sort -u)
+                (cd "$CACHE_DIR/seed-debs" && for p in $closure; do
+                        ls "${p}"_*.deb >/dev/null 2>&1 || apt-get -qq download "$p" 2>/dev/null || true
+                done)
+                for p in $closure; do cp "$CACHE_DIR/seed-debs/${p}"_*.deb "$SEED/repo/" 2>/dev/null || true; done
+                for p in $others; do
+                        ls "$SEED/repo/${p}"_*.deb >/dev/null 2>&1 || die "could not download $p for the seed"
+                done
+        fi
+        (cd "$SEED/repo" && dpkg-scanpackages --multiversion . >Packages 2>/dev/null)
+        grep -q '^Package: hosttune$' "$SEED/repo/Packages" || die "no hosttune in the seed's Packages index"
+        genisoimage -quiet -output "$WORK/seed.iso" -volid cidata -joliet -rock "$SEED"
+        BOOT_SEED=$WORK/seed.iso
+        echo "HT_CLOUDINIT_EXAMPLE=$(q "$example")" >>"$PL/env"
+fi
 make_payload "$PL" "$WORK/payload.img"
 if [ -n "${HT_BOOT_DISK:-}" ]; then
         qemu-img create -q -f qcow2 -b "$(realpath "$HT_BOOT_DISK")" -F raw "$WORK/disk.qcow2"
@@ -121,5 +190,6 @@ else
         log "$NAME: last serial lines of boot ${boot}:"
         tail -25 "$WORK/serial-$boot.log" | sed 's/^/    | /' >&2
 fi
+[ -z "${example:-}" ] || NAME=$NAME:$example
 log "TIMING $NAME $(( $(now) - t0 ))s ($result, load $(cut -d' ' -f1-3 /proc/loadavg))"
 [ "$result" = PASS ]

@@ -92,6 +92,15 @@ htrun 1 "ol8-bls: sga_max_size=44G does not" "$o" --json plan oracle --set sga_m
 check "44G: the error says 70 % and how much that is" \
         "the plan needs 44.0 GB of HugePages (22530 pages of 2048 KB), the host has 62.23 GB of memory and HugePages may take at most 70% of it (43.56 GB)." \
         "$(errors "$tmp/out" | grep 'HugePages may take' | sed 's/ Fix:.*//')"
+# The apply is refused: nothing changed, so nothing waits for a reboot,
+# although the plan's command line change would need one (a script that
+# reboots on apply's reboot_required, as the mysql cloud-init example's
+# readers may, must leave this host alone).
+htrun 1 "ol8-bls: apply with sga_max_size=44G is refused" "$o" --json apply oracle --set sga_max_size=44G
+check "refused apply: changed false" false "$(jq -c .changed "$tmp/out")"
+check "refused apply: no transaction" null "$(jq -c .txid "$tmp/out")"
+check "refused apply: a planned change needs a reboot" true "$(jq -c '[.changes[] | select(.reboot_required)] | length > 0' "$tmp/out")"
+check "refused apply: reboot_required false" false "$(jq -c .reboot_required "$tmp/out")"
 htrun 2 "ol8-bls: 44G with --set hugepages_max_percent=80" "$o" --json plan oracle --set sga_max_size=44G \
         --set hugepages_max_percent=80
 ht "$o" --json plan mysql --set innodb_buffer_pool_size=44G

@@ -2,7 +2,8 @@
 # In-guest driver of the boot test. The per-run payload disk (/dev/vdb)
 # carries scenario/apply.sh (boot 1) and scenario/verify.sh (boot 2).
 # Boot 1 runs apply.sh then reboots; boot 2 runs verify.sh then powers
-# off. A scenario without verify.sh is a single boot (the image's prime
+# off (a scenario marked `cloud-init` is provisioned and rebooted by
+# cloud-init: see below). A scenario without verify.sh is a single boot (the image's prime
 # boot). A scenario with rollback.sh runs it after verify.sh in boot 2
 # and reboots once more: boot 3 runs restored.sh (a rollback is only
 # complete once the restored kernel command line is booted). Everything goes to the serial console and /payload/results.txt;
@@ -46,6 +47,40 @@ reboot_to() { # STAGE
         systemctl reboot
         exit 0
 }
+
+# A scenario provisioned by cloud-init (marker file `cloud-init`): its
+# apply.sh only waits for cloud-init and records what boot 1 did, and the
+# guest reboots when cloud-init's power_state says so, possibly while
+# apply.sh is still recording. So the next stage is written first, and
+# TERM is ignored here and in every child (an ignored signal stays
+# ignored across exec): a shutdown then waits for the record (systemd
+# sends TERM and waits up to TimeoutStopSec before KILL).
+# apply.sh exits 0 when no reboot is due (the harness powers off), 3 when
+# one is (the harness waits for it), else the boot failed.
+if [ "$stage" = 1 ] && [ -f $P/scenario/cloud-init ]; then
+        echo 2 >$STATE/stage
+        sync
+        trap '' TERM
+        run_step apply
+        log "apply rc=$rc"
+        case $rc in
+        0) finish PASS ;;
+        3) ;;
+        *) finish FAIL ;;
+        esac
+        log "waiting for cloud-init's reboot"
+        save_journal
+        i=0
+        while [ $i -lt 240 ]; do
+                # the reboot has begun: let it go on without this unit
+                [ "$(systemctl is-system-running 2>/dev/null)" = stopping ] && exit 0
+                sleep 1
+                i=$((i + 1))
+        done
+        echo 1 >$STATE/stage
+        log "no reboot within 240 s although one was due"
+        finish FAIL
+fi
 
 if [ "$stage" = 1 ]; then
         run_step apply
