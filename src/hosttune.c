@@ -184,9 +184,15 @@ static int run(int argc, char **argv) {
          * --json plan`) then still gets the error object. getopt_long
          * with the same table reads abbreviations and option arguments as
          * the real pass does; optind = 0 starts that pass afresh. */
-        while ((opt = getopt_long(argc, argv, "hjq", options, NULL)) != -1)
-                if (opt == 'j' || (opt == OPT_FORMAT && optarg && streq(optarg, "json")))
-                        ht_report_json_errors(true);
+        {
+                /* on a copy: getopt permutes what it scans, and a missing
+                 * argument here would pull the command into its place */
+                _cleanup_free_ char **scan = xcalloc((size_t)argc + 1, sizeof(char *));
+                memcpy(scan, argv, (size_t)argc * sizeof(char *));
+                while ((opt = getopt_long(argc, scan, ":hjq", options, NULL)) != -1)
+                        if (opt == 'j' || (opt == OPT_FORMAT && optarg && streq(optarg, "json")))
+                                ht_report_json_errors(true);
+        }
         optind = 0;
         /* Options may come before or after the command (getopt permutes), so
          * both `hosttune --json plan oracle` and `hosttune plan oracle --json`
