@@ -285,7 +285,7 @@ static int64_t parse_iso_time(const char *s) {
  * pages asked for in use is drift; at boot, before the database has
  * started, there is nothing to judge. */
 static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigned kinds, uint64_t asked,
-                                 const char *applied_at, ht_verify_result *out) {
+                                 const char *applied_at, bool reboot_pending, ht_verify_result *out) {
         size_t n_workload = 0;
         for (size_t i = 0; i < f->n_processes; i++)
                 n_workload += !!(kinds & (1u << f->processes[i].kind));
@@ -312,7 +312,7 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
         int64_t btime = boot_time(c), applied = parse_iso_time(applied_at);
         long tck = sysconf(_SC_CLK_TCK);
         strbuf who = {0}, stale = {0};
-        size_t shown = 0, n_stale = 0;
+        size_t shown = 0, n_stale = 0, n_started_known = 0;
         uint64_t hugetlb_kb = 0;
         for (size_t i = 0; i < f->n_processes; i++) {
                 const ht_process *p = &f->processes[i];
@@ -327,8 +327,9 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
                         hugetlb_kb = m.hugetlb_kb;
                 if (shown++ < 3)
                         strbuf_appendf(&who, "%s%s (pid %u)", who.len ? ", " : "", p->name, p->pid);
-                if (btime >= 0 && applied >= 0 && tck > 0 && m.start_ticks != HT_U64_UNKNOWN &&
-                    btime + (int64_t)(m.start_ticks / (uint64_t)tck) < applied && n_stale++ < 3)
+                bool started_known = btime >= 0 && applied >= 0 && tck > 0 && m.start_ticks != HT_U64_UNKNOWN;
+                n_started_known += started_known;
+                if (started_known && btime + (int64_t)(m.start_ticks / (uint64_t)tck) < applied && n_stale++ < 3)
                         strbuf_appendf(&stale, "%s%s (pid %u)", stale.len ? ", " : "", p->name, p->pid);
         }
         if (!shown) {
@@ -339,6 +340,17 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
         if (shown > 3)
                 strbuf_appendf(&who, " and %zu more", shown - 3);
         _cleanup_free_ char *who_s = strbuf_steal(&who), *stale_s = strbuf_steal(&stale);
+        if (reboot_pending && n_stale > 0 && n_stale == n_started_known) {
+                /* provisioning: the server came with its package and runs
+                 * since before the apply, whose reboot restarts it (every
+                 * process whose start is known started before it) */
+                _cleanup_free_ char *hint = xasprintf("%s started before the apply and %s without its HugePages until "
+                                                      "the pending reboot restarts %s (or restart %s now)",
+                                                      stale_s, n_stale == 1 ? "runs" : "run",
+                                                      n_stale == 1 ? "it" : "them", n_stale == 1 ? "it" : "them");
+                add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_PENDING, hint);
+                return;
+        }
         _cleanup_free_ char *restart = *stale_s ? xasprintf("; not restarted since the apply: %s started before it, "
                                                             "restart it to take the pages", stale_s)
                                                 : xstrdup("");
@@ -520,7 +532,8 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
                 uint64_t asked;
                 if (is_hugepages(&want->settings[i]) && parse_u64(want->settings[i].value, &asked) == 0 &&
                     f->workload_collected)
-                        check_hugepages_used(c, f, workload_kinds(tx), asked, res.applied_at, &res);
+                        check_hugepages_used(c, f, workload_kinds(tx), asked, res.applied_at,
+                                             !res.rebooted && ht_tx_reboot_required(tx), &res);
         }
         check_files(c, tx, &res);
         qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);

@@ -89,16 +89,32 @@ check_contains "text: Hugetlb" "$(printf '    %-40s %12s kB' 'HugePages in use (
 check_contains "text: majflt" "$(printf '    %-40s %12s' 'major faults (majflt)' "$(statf "$pd/stat" 12)")" "$tmp/out"
 check_contains "text: FilePmdMapped says what it is" "file text in THP (FilePmdMapped)" "$tmp/out"
 
-# ---- verify: the pages came (a boot later) but all sit free while pmon runs
 mem() {  # total free rsvd
         sed -i -e "s/^HugePages_Total:.*/HugePages_Total: $1/" -e "s/^HugePages_Free:.*/HugePages_Free: $2/" \
                 -e "s/^HugePages_Rsvd:.*/HugePages_Rsvd: $3/" "$O/proc/meminfo"
 }
+use() { jq -c '.checks[] | select(.key == "HugePages in use") | '"$1" "$tmp/out"; }
+# ---- verify before the reboot the apply waits for: the database runs
+# since before the apply (a server started by its package, as at
+# provisioning), so its pages come when the reboot restarts it: pending
+check "the apply waits for a reboot (the test needs one)" true "$(jq -r .reboot_required "$tmp/apply.out")"
+mem "$asked" "$asked" 0
+printf 'cpu  1 2 3 4\nbtime %s\nprocesses 5\n' "$((now - 1000))" >"$O/proc/stat"
+run 3 "before the pending reboot, pmon started before the apply: reboot pending, not drift" --root "$O" --json verify
+check "the check: reboot-pending" '"reboot-pending"' "$(use .status)"
+use .hint >"$tmp/hint"
+check_contains "hint: the pending reboot restarts it" \
+        "ora_pmon_ORCL (pid 1234) started before the apply and runs without its HugePages until the pending reboot restarts it" \
+        "$tmp/hint"
+printf 'cpu  1 2 3 4\nbtime %s\nprocesses 5\n' "$((now - 5))" >"$O/proc/stat"
+run 2 "before the pending reboot, pmon started after the apply and takes none: drift" --root "$O" --json verify
+check "the check: drift" '"drift"' "$(use .status)"
+
+# ---- verify: the pages came (a boot later) but all sit free while pmon runs
 echo 0f3e2d1c-aaaa-4bbb-8ccc-123456789abc >"$O/proc/sys/kernel/random/boot_id"
 mem "$asked" "$asked" 0
 # pmon started 10 s after a boot 1000 s ago: before the apply
 printf 'cpu  1 2 3 4\nbtime %s\nprocesses 5\n' "$((now - 1000))" >"$O/proc/stat"
-use() { jq -c '.checks[] | select(.key == "HugePages in use") | '"$1" "$tmp/out"; }
 run 2 "all pages free while the database runs: drift" --root "$O" --json verify
 check "the check: drift" '"drift"' "$(use .status)"
 check "expected: the pages asked for" "\"$asked in use (at least half of them)\"" "$(use .expected)"
