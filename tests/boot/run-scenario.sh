@@ -98,7 +98,7 @@ if [ -f "$SCEN/cloud-init" ]; then
         # the shipped sizes (18G, 24G) cannot fit the 1 GB guest: hosttune
         # refuses the plan (rule hugepages-fit); good's 64M does
         oracle-db-small) base=oracle-db from=sga_max_size=18G to=sga_max_size=64M ;;
-        mysql-db-small) base=mysql-db from=innodb_buffer_pool_size=24G to=innodb_buffer_pool_size=64M ;;
+        mysql-db-small) base=mysql-db from='innodb_buffer_pool_size = 24G' to='innodb_buffer_pool_size = 64M' ;;
         esac
         src=$TOP_SRCDIR/packaging/cloud-init/$base.yaml
         [ -f "$src" ] || die "no example $src (HT_CLOUDINIT_EXAMPLE: oracle-db, mysql-db, oracle-db-small, mysql-db-small or broken)"
