@@ -113,15 +113,6 @@ char *ht_om_finish(ht_om *m) {
         return s;
 }
 
-int64_t ht_om_parse_time(const char *s) {
-        struct tm tm = {0};
-        const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
-        if (!end || *end)
-                return -1;
-        time_t t = timegm(&tm);
-        return t == (time_t)-1 ? -1 : (int64_t)t;
-}
-
 static const ht_check_status all_status[] = {HT_CHECK_OK, HT_CHECK_DRIFT, HT_CHECK_PENDING};
 
 void ht_om_verify(ht_om *m, const ht_verify_result *r, int reboot_pending, int64_t now) {
@@ -165,7 +156,7 @@ void ht_om_verify(ht_om *m, const ht_verify_result *r, int reboot_pending, int64
         if (reboot_pending >= 0)
                 ht_om_sample(m, reboot_pending > 0, NULL);
 
-        int64_t at = r->applied ? ht_om_parse_time(r->applied_at) : -1;
+        int64_t at = r->applied ? ht_parse_iso_time(r->applied_at) : -1;
         ht_om_family(m, "hosttune_last_apply_age_seconds", HT_OM_GAUGE, "seconds",
                      "Seconds from the last apply in effect to this run.");
         if (at >= 0 && now >= at)

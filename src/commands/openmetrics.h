@@ -57,8 +57,6 @@ char *ht_om_escape(const char *s, bool quote);
  * (unknown: no sample); now: the time the age is taken at. r NULL: verify
  * could not judge (the families without samples). */
 void ht_om_verify(ht_om *m, const ht_verify_result *r, int reboot_pending, int64_t now);
-/* "2026-12-02T06:00:00Z" as seconds since the epoch, or -1. */
-int64_t ht_om_parse_time(const char *s);
 
 /* Write data to host path (under the root) for node_exporter's textfile
  * collector: atomically (temp file beside it, fsync, rename, fsync of the

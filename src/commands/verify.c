@@ -262,16 +262,6 @@ static int64_t boot_time(const ht_context *c) {
         return parse_u64(num, &v) == 0 && v < INT64_MAX ? (int64_t)v : -1;
 }
 
-/* "2026-12-01T15:33:22Z" (the journal's times) as seconds, or -1. */
-static int64_t parse_iso_time(const char *s) {
-        struct tm tm = {0};
-        const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
-        if (!end || *end)
-                return -1;
-        time_t t = timegm(&tm);
-        return t == (time_t)-1 ? -1 : (int64_t)t;
-}
-
 /* The workload runs: does it use the HugePages reserved for it? The
  * database that restarted without them (large pages off in its
  * configuration, a memlock limit too low, or its caches taking the pages
@@ -309,7 +299,7 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
         /* who runs, and which of them started before the apply (its pages
          * are taken when it starts: a server not restarted since runs
          * without them) */
-        int64_t btime = boot_time(c), applied = parse_iso_time(applied_at);
+        int64_t btime = boot_time(c), applied = ht_parse_iso_time(applied_at);
         long tck = sysconf(_SC_CLK_TCK);
         strbuf who = {0}, stale = {0};
         size_t shown = 0, n_stale = 0, n_started_known = 0;

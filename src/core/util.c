@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -607,4 +608,13 @@ bool ht_valid_utf8(const char *s) {
                                 return false;
         }
         return true;
+}
+
+int64_t ht_parse_iso_time(const char *s) {
+        struct tm tm = {0};
+        const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+        if (!end || *end)
+                return -1;
+        time_t t = timegm(&tm);
+        return t == (time_t)-1 ? -1 : (int64_t)t;
 }

@@ -93,6 +93,9 @@ int strv_sort_cmp(const void *a, const void *b);
 /* Parse a whole decimal integer (no octal: "0755" is 755); -EINVAL on junk, -ERANGE on
  * overflow. */
 int parse_u64(const char *s, uint64_t *ret);
+/* "2026-12-01T15:33:22Z" (the journal's UTC times) as seconds since the
+ * epoch, or -1 when s is NULL or not that form. */
+int64_t ht_parse_iso_time(const char *s);
 int parse_i64(const char *s, int64_t *ret);
 /* "18G", "512M", "4096", "2 kB": a size in bytes with binary suffixes
  * K/M/G/T (and their kB/KiB forms). -ERANGE on overflow. */
