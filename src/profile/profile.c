@@ -814,8 +814,9 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
                  * against; a size that does not parse is an error all the
                  * same (sga_max_size defaults to a fact). */
                 size_t digits = strspn(text, "0123456789");
-                bool size_like = digits > 0 && (!text[digits] || (isalpha((unsigned char)text[digits]) &&
-                                                                   !text[digits + 1]));
+                /* "50%": a share, which no size parameter takes */
+                bool size_like = digits > 0 && (!text[digits] || streq(text + digits, "%") ||
+                                                (isalpha((unsigned char)text[digits]) && !text[digits + 1]));
                 if (((decl && decl->type == HT_VAL_INT) || (!decl && size_like)) && v.type != HT_VAL_INT) {
                         ht_value_done(&v);
                         bool numeric = isdigit((unsigned char)text[text[0] == '-']);

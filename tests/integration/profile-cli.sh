@@ -27,6 +27,9 @@ check_contains "unknown profile named" "profile 'nosuch' not found on the profil
 run 1 "typo in --set" $H $P show oracle --set sga_max_sise=18G
 check_contains "suggests the right name" "did you mean 'sga_max_size'" "$tmp/err"
 run 1 "bad unit in --set" $H $P show oracle --set sga_max_size=18Q
+run 1 "a share in --set, where a size is wanted" $H $P plan oracle --set sga_max_size=50%
+check_contains "... named as the --set, not as a rules line" \
+        "--set sga_max_size=50%: parameter sga_max_size takes an integer (sizes take K, M, G, T)" "$tmp/err"
 mkdir -p "$tmp/prof"
 printf 'summary = "broken";\nsysctl = { vm = { swappiness = 10 }\n' >"$tmp/prof/broken.profile"
 run 1 "syntax error" $H --profile-path "$tmp/prof" $P show broken
