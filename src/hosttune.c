@@ -180,7 +180,7 @@ static int run(int argc, char **argv) {
 
         opterr = 0;
         int opt;
-        /* --json first, alone: a usage error found before it (`--set bad
+        /* --json (-j, --format=json) first, alone: a usage error found before it (`--set bad
          * --json plan`) then still gets the error object. getopt_long
          * with the same table reads abbreviations and option arguments as
          * the real pass does; optind = 0 starts that pass afresh. */
@@ -207,16 +207,14 @@ static int run(int argc, char **argv) {
                 case OPT_RULES_PATH: strv_push(&rules_path, optarg); break;
                 case OPT_TUNED_PATH: strv_push(&tuned_path, optarg); break;
                 case OPT_OUTPUT: output = optarg; used |= TAKES_OUTPUT; break;
-                /* --format=json must set both as -j does (its error object) */
-                case 'j': json = true; ht_report_json_errors(true); break;
+                /* (their error object was switched on by the pass above) */
+                case 'j': json = true; break;
                 case OPT_FORMAT:
                         if (streq(optarg, "text"))
                                 format = HT_FORMAT_TEXT;
-                        else if (streq(optarg, "json")) {
+                        else if (streq(optarg, "json"))
                                 format = HT_FORMAT_JSON;
-                                /* as -j: a failure prints the error object */
-                                ht_report_json_errors(true);
-                        } else if (streq(optarg, "openmetrics")) {
+                        else if (streq(optarg, "openmetrics")) {
                                 format = HT_FORMAT_OPENMETRICS;
                                 used |= TAKES_METRICS;
                         } else

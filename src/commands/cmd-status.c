@@ -369,9 +369,8 @@ int ht_cmd_status(const ht_cmd_opts *o) {
         ht_verify_result nothing = {0};
         status_metrics sm = {f, use, n_use, rates ? vm1 : vm0, reboot, verified ? &vr : !applied ? &nothing : NULL,
                              (int64_t)time(NULL)};
-        int metrics_rc = 0;
         if (o->format == HT_FORMAT_OPENMETRICS) {
-                metrics_rc = ht_cmd_emit_metrics(o, render_status, &sm);
+                /* stdout is the exposition, written below; warnings go to stderr */
                 ht_report_warnings(c, warnings);
         } else if (c->json) {
                 json_object *j = json_object_new_object();
@@ -604,8 +603,7 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 ht_report_warnings(c, warnings);
         }
 #undef BYTES
-        if (o->format != HT_FORMAT_OPENMETRICS)
-                metrics_rc = ht_cmd_emit_metrics(o, render_status, &sm);
+        int metrics_rc = ht_cmd_emit_metrics(o, render_status, &sm);
         ht_verify_result_done(&vr);
         free(maps);
         free(use);

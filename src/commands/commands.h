@@ -54,7 +54,7 @@ int ht_cmd_status(const ht_cmd_opts *o);
 int ht_cmd_import(const ht_cmd_opts *o);
 
 /* verify and status: print the metrics (--format=openmetrics) and write
- * the --textfile, from what render(m, dialect, data) adds. A textfile that
+ * the --textfile, from what render(m, data) adds to each. A textfile that
  * cannot be written is an error (1) unless its directory is missing
  * (node_exporter not installed: a note). Returns 0 or HT_EXIT_ERROR. */
 struct ht_om;

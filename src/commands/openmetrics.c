@@ -6,13 +6,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "fileio.h"
@@ -168,38 +164,15 @@ void ht_om_verify(ht_om *m, const ht_verify_result *r, int reboot_pending, int64
 }
 
 int ht_om_write_textfile(const ht_context *c, const char *path, const char *data) {
-        int r = ht_path_check(path);
+        /* Debian's prometheus-node-exporter postinst chowns
+         * /var/lib/prometheus to its prometheus user, so the directories
+         * on the way are not all root's: reached without following any
+         * link, and in the last one a new temp file (O_EXCL|O_NOFOLLOW)
+         * renamed over the name, never a write through what is there. */
+        _cleanup_close_ int dir = -EBADF;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_resolve_parent_nofollow(c, path, &dir, &name);
         if (r < 0)
                 return r;
-        /* Debian's prometheus-node-exporter postinst chowns
-         * /var/lib/prometheus to its prometheus user, so the context's
-         * write path (every directory passed owned by root) refuses it.
-         * Whoever owns a directory on the way could put a symlink there to
-         * send root's write elsewhere: walk from the root without
-         * following any link instead. In a directory another user owns the
-         * atomic write is still safe: a new temp file (O_EXCL|O_NOFOLLOW)
-         * renamed over the name, never a write through what is there. */
-        _cleanup_strv_free_ char **parts = strv_split(path, "/");
-        size_t n = strv_length(parts);
-        if (n == 0)
-                return -EISDIR;
-        _cleanup_close_ int dir = -EBADF;
-        for (size_t i = 0; i + 1 < n; i++) {
-                int fd = openat(dir >= 0 ? dir : c->root_fd, parts[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0) {
-                        /* a link: O_NOFOLLOW with O_PATH opens it, and
-                         * O_DIRECTORY then fails with ENOTDIR */
-                        struct stat st;
-                        if (errno != ENOTDIR)
-                                return -errno;
-                        bool link = fstatat(dir >= 0 ? dir : c->root_fd, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                                    S_ISLNK(st.st_mode);
-                        return link ? -ELOOP : -ENOTDIR;
-                }
-                if (dir >= 0)
-                        close(dir);
-                dir = fd;
-        }
-        return ht_write_file_atomic_at(dir >= 0 ? dir : c->root_fd, parts[n - 1], data, strlen(data), 0644, HT_UID_ANY,
-                                       HT_GID_ANY);
+        return ht_write_file_atomic_at(dir, name, data, strlen(data), 0644, HT_UID_ANY, HT_GID_ANY);
 }

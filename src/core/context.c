@@ -413,6 +413,40 @@ int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_
         return resolve_parent(c, path, false, true, ret_dir_fd, ret_name);
 }
 
+int ht_resolve_parent_nofollow(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
+        _cleanup_strv_free_ char **parts = strv_split(path, "/");
+        size_t n = strv_length(parts);
+        if (n == 0)
+                return -EISDIR;
+        int dir = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
+        if (dir < 0)
+                return -errno;
+        for (size_t i = 0; i + 1 < n; i++) {
+                int fd = openat(dir, parts[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0) {
+                        /* a link: O_NOFOLLOW with O_PATH opens it, and
+                         * O_DIRECTORY then fails with ENOTDIR */
+                        struct stat st;
+                        r = -errno;
+                        if (r == -ENOTDIR && fstatat(dir, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            S_ISLNK(st.st_mode))
+                                r = -ELOOP;
+                        close(dir);
+                        return r;
+                }
+                close(dir);
+                dir = fd;
+        }
+        *ret_dir_fd = dir;
+        *ret_name = xstrdup(parts[n - 1]);
+        return 0;
+}
+
 int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
         bool follow = !(flags & (O_NOFOLLOW | O_CREAT));
         int r = ht_path_check(path);

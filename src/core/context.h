@@ -89,6 +89,14 @@ int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
  * the path. */
 int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name);
 
+/* The parent of a host path reached without following any symlink (one
+ * on the way is -ELOOP, a file -ENOTDIR), whoever owns the directories:
+ * for a new file renamed into a directory another user owns (Debian's
+ * node_exporter textfile directory, the prometheus user's), where
+ * ht_resolve_parent_for_write refuses and a link there could redirect a
+ * followed path. */
+int ht_resolve_parent_nofollow(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name);
+
 /* open(2) a host path. Intermediate symlinks are followed inside the
  * root; the last component is followed too unless flags has O_NOFOLLOW
  * or O_CREAT (files hosttune writes are never written through a link). */
