@@ -15,6 +15,7 @@ command -v timeout >/dev/null 2>&1 || skip_all "timeout (coreutils) is not insta
 command -v flock >/dev/null 2>&1 || skip_all "flock (util-linux) is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
 # seconds a run may take: a hang ends there; generous for valgrind
+# (make check-valgrind). HT_HANG_TIMEOUT=5 shows old code failing quickly.
 T=${HT_HANG_TIMEOUT:-120}
 H=/u01/app/oracle/product/19.0.0/dbhome_1
 ESC=$(printf '\033') BEL=$(printf '\007') CR=$(printf '\r')
