@@ -328,15 +328,6 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         free(comp);
                         goto fail;
                 }
-                if (ctl && depth > 0) {
-                        struct stat dst;
-                        if (fstat(cur, &dst) < 0) {
-                                r = -errno;
-                                free(comp);
-                                goto fail;
-                        }
-                        ht_controllers_add(ctl, &dst);
-                }
                 int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
                 if (fd < 0 && errno == ENOENT && last) {
                         *ret_dir_fd = cur;
@@ -403,6 +394,10 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         r = -ENOTDIR;
                         goto fail;
                 }
+                /* a directory on the way: its owner is one who may
+                 * have put a link or another file in it */
+                if (ctl)
+                        ht_controllers_add(ctl, &st);
                 close(cur);
                 cur = fd;
                 strv_push_take(&stack, comp);

@@ -114,9 +114,9 @@ int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t
  * a regular file (-EISDIR for a directory, -EINVAL for a FIFO, device or
  * socket) of at most max bytes by fstat (-EFBIG: a 2 GB sparse file is
  * refused before a byte is read). Its stat in *ret_st when given (also
- * on failure, once fstat succeeded). Every
- * read of such a file goes through here: ht_read_file_at, the trusted
- * profile, rules and tuned reads, ht_read_file_untrusted (context.h). */
+ * on failure, once fstat succeeded). Every read of such a file goes
+ * through here: ht_read_file_at, the profile, rules and tuned reads,
+ * ht_read_file_untrusted below. */
 int ht_check_regular_fd(int fd, size_t max, struct stat *ret_st);
 /* ht_check_regular_fd, then the whole file (NUL-terminated). */
 int ht_read_regular_fd(int fd, size_t max, struct stat *ret_st, char **ret, size_t *ret_len);

@@ -586,9 +586,8 @@ bool ht_word_chars(const char *s, const char *extra) {
         return true;
 }
 
-/* Well-formed UTF-8 (no overlong two-byte forms, nothing past U+10FFFF
- * by the lead byte): text json-c and a terminal show as it is. */
-/* The length of the UTF-8 sequence at p (1 to 4), or 0 when it is not one. */
+/* The length of the UTF-8 sequence at p (1 to 4), or 0 when it is not
+ * one (the rules of ht_valid_utf8). */
 static size_t utf8_len(const unsigned char *p) {
         size_t n;
         if (*p < 0x80)
@@ -607,6 +606,8 @@ static size_t utf8_len(const unsigned char *p) {
         return n + 1;
 }
 
+/* Well-formed UTF-8 (no overlong two-byte forms, nothing past U+10FFFF
+ * by the lead byte): text json-c and a terminal show as it is. */
 bool ht_valid_utf8(const char *s) {
         const unsigned char *p = (const unsigned char *)s;
         while (*p) {
