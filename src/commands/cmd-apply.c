@@ -99,8 +99,10 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
         } else if (r >= 0) {
                 if (!o->ctx->quiet || res.changed)
                         ht_print_plan(stdout, p.plan, color, o->ctx->quiet);
-                for (size_t i = 0; res.notes && res.notes[i]; i++)
-                        printf("note: %s\n", res.notes[i]);
+                for (size_t i = 0; res.notes && res.notes[i]; i++) {
+                        _cleanup_free_ char *note = ht_text_safe(res.notes[i]);
+                        printf("note: %s\n", note);
+                }
                 if (res.changed)
                         printf("\nApplied as transaction %s.%s\n", res.txid,
                                res.reboot_required ? " Reboot to complete it; then run 'hosttune verify'." : "");

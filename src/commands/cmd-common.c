@@ -30,7 +30,9 @@ void ht_report_error(const char *fmt, ...) {
         va_start(ap, fmt);
         _cleanup_free_ char *message = xvasprintf(fmt, ap);
         va_end(ap);
-        fprintf(stderr, "hosttune: %s\n", message);
+        /* messages name values from the host (a pfile's, a process's) */
+        _cleanup_free_ char *shown = ht_text_safe(message);
+        fprintf(stderr, "hosttune: %s\n", shown);
         ht_record_error(false, message);
 }
 
@@ -59,8 +61,10 @@ int ht_report_json_error(int exit_code) {
 void ht_report_warnings(const ht_context *c, char *const *warnings) {
         if (c->quiet)
                 return;
-        for (size_t i = 0; warnings && warnings[i]; i++)
-                fprintf(stderr, "hosttune: warning: %s\n", warnings[i]);
+        for (size_t i = 0; warnings && warnings[i]; i++) {
+                _cleanup_free_ char *w = ht_text_safe(warnings[i]);
+                fprintf(stderr, "hosttune: warning: %s\n", w);
+        }
 }
 
 /* The facts' warnings a plan must show too (the others are for `facts`):

@@ -72,6 +72,9 @@ int ht_cmd_show(const ht_cmd_opts *o) {
                 json_object_put(j);
         } else {
                 _cleanup_free_ char *text = ht_resolved_format_text(res);
+                /* facts in it (a pfile's values, the files they came from)
+                 * are other users' text */
+                ht_text_sanitize(text, true);
                 fputs(text, stdout);
                 ht_report_facts_notices(o->ctx, f, NULL);
                 ht_report_warnings(o->ctx, res->warnings);

@@ -27,11 +27,14 @@ static void print_text(const ht_recommendation *r) {
                         }
                         char pts[16];
                         snprintf(pts, sizeof pts, "+%u", e->points);
-                        printf("  %-7s %3s  %s", c->profile, pts, e->what);
+                        /* evidence names processes and files of other users */
+                        _cleanup_free_ char *what = ht_text_safe(e->what);
+                        _cleanup_free_ char *source = e->source ? ht_text_safe(e->source) : NULL;
+                        printf("  %-7s %3s  %s", c->profile, pts, what);
                         if (e->pid)
-                                printf(" (pid %u, %s)", e->pid, e->source);
-                        else if (e->source)
-                                printf(" (%s)", e->source);
+                                printf(" (pid %u, %s)", e->pid, source);
+                        else if (source)
+                                printf(" (%s)", source);
                         putchar('\n');
                 }
         }

@@ -256,6 +256,8 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                 return HT_EXIT_ERROR;
         }
         _cleanup_strv_free_ char **warnings = NULL;
+        for (size_t i = 0; f->unread_warnings && f->unread_warnings[i]; i++)
+                strv_push(&warnings, f->unread_warnings[i]);
 
         uint64_t vm0[N_VM], vm1[N_VM];
         r = read_vmstat(c, vm0);
@@ -537,8 +539,9 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                         putchar('\n');
                 }
 
-                printf("THP:          %s (defrag %s)\n", f->thp_enabled ? f->thp_enabled : "unknown",
-                       f->thp_defrag ? f->thp_defrag : "unknown");
+                _cleanup_free_ char *thp = ht_text_safe(f->thp_enabled ? f->thp_enabled : "unknown");
+                _cleanup_free_ char *defrag = ht_text_safe(f->thp_defrag ? f->thp_defrag : "unknown");
+                printf("THP:          %s (defrag %s)\n", thp, defrag);
                 if (f->hugetext_supported == HT_YES)
                         printf("hugetext:     %" PRId64 " (%s)\n", f->hugetext_enabled, hugetext_mode(f->hugetext_enabled));
                 else
@@ -598,8 +601,11 @@ int ht_cmd_status(const ht_cmd_opts *o) {
                         printf("Verify:           %s (%zu ok, %zu drift, %zu pending a reboot; details: hosttune verify)\n",
                                ht_check_status_to_string(vr.status), vcount[HT_CHECK_OK], vcount[HT_CHECK_DRIFT],
                                vcount[HT_CHECK_PENDING]);
-                else
-                        printf("Verify:           %s\n", verr ? verr : "nothing applied yet");
+                else {
+                        /* verify's message may name a value read from the host */
+                        _cleanup_free_ char *v = ht_text_safe(verr ? verr : "nothing applied yet");
+                        printf("Verify:           %s\n", v);
+                }
                 ht_report_warnings(c, warnings);
         }
 #undef BYTES

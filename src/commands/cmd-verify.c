@@ -23,6 +23,7 @@ static void log_boot_result(const ht_verify_result *r) {
         if (!r->applied) {
                 /* nothing in effect to audit; the journal says why */
                 _cleanup_free_ char *text = xasprintf("hosttune verify: %s", r->message);
+                ht_text_sanitize(text, false);
                 if (!ht_log_transaction("verify", r->rolled_back_by, r->rolled_back_profile, "nothing-applied", 0,
                                         r->rollback_reboot_pending, text))
                         fprintf(stderr, "%s\n", text);
@@ -42,6 +43,8 @@ static void log_boot_result(const ht_verify_result *r) {
         _cleanup_free_ char *text = xasprintf("hosttune verify: %s for profile %s (transaction %s)%s%s",
                                               ht_check_status_to_string(r->status), r->profile ? r->profile : "?",
                                               r->txid, *details ? ": " : "", details);
+        /* actual values are the host's, and this may go to a terminal */
+        ht_text_sanitize(text, false);
         if (!ht_log_transaction("verify", r->txid, r->profile, ht_check_status_to_string(r->status), drift + pending,
                                 r->status == HT_CHECK_PENDING, text))
                 fprintf(stderr, "%s\n", text);
@@ -71,7 +74,8 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                 ht_print_json(stdout, j);
                 json_object_put(j);
         } else if (!r.applied) {
-                printf("Verify: %s\n", r.message);
+                _cleanup_free_ char *msg = ht_text_safe(r.message);
+                printf("Verify: %s\n", msg);
                 printf("Status: ok (nothing applied)\n");
                 ht_report_warnings(o->ctx, r.warnings);
         } else {
@@ -89,9 +93,13 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
                                 continue;
                         const char *col = !color ? "" : c->status == HT_CHECK_DRIFT ? "\033[31m" :
                                           c->status == HT_CHECK_PENDING ? "\033[33m" : "\033[32m";
-                        printf("%s%-7s%s  %s %s: expected %s, actual %s%s%s\n", col, label(c->status),
-                               color ? "\033[0m" : "", c->backend, c->key, c->expected ? c->expected : "(none)",
-                               c->actual ? c->actual : "(none)", c->hint ? " \u2014 " : "", c->hint ? c->hint : "");
+                        /* actual values are read from the host */
+                        _cleanup_free_ char *line = xasprintf("%s %s: expected %s, actual %s%s%s", c->backend, c->key,
+                                                              c->expected ? c->expected : "(none)",
+                                                              c->actual ? c->actual : "(none)",
+                                                              c->hint ? " \u2014 " : "", c->hint ? c->hint : "");
+                        ht_text_sanitize(line, false);
+                        printf("%s%-7s%s  %s\n", col, label(c->status), color ? "\033[0m" : "", line);
                 }
                 if (image && !counts[HT_CHECK_PENDING])
                         printf("Status: %s (%zu ok, %zu drift)\n", ht_check_status_to_string(r.status),

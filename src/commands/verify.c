@@ -501,6 +501,8 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
         check_settings(want, p, &res, reapply, &res);
         for (size_t i = 0; p->errors && p->errors[i]; i++)
                 strv_push(&res.warnings, p->errors[i]);
+        for (size_t i = 0; f->unread_warnings && f->unread_warnings[i]; i++)
+                strv_push(&res.warnings, f->unread_warnings[i]);
 
         /* HugePages_Total must reach what was asked; short before a reboot
          * is the fragmented-memory case apply reported. */

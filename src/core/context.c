@@ -214,8 +214,50 @@ static int dir_safe(int fd) {
         return 0;
 }
 
+static bool owner_trusted(uid_t uid) {
+        return uid == 0 || uid == geteuid();
+}
+
+void ht_controllers_add(ht_controllers *w, const struct stat *st) {
+        /* who can write it may replace what it holds (a directory) or
+         * what it says (a file): anyone, for all we know */
+        if (st->st_mode & (S_IWGRP | S_IWOTH))
+                w->anyone = true;
+        if (owner_trusted(st->st_uid))
+                return;
+        for (size_t i = 0; i < w->n; i++)
+                if (w->uid[i] == st->st_uid)
+                        return;
+        if (w->n == HT_CONTROLLERS_MAX) {
+                w->anyone = true; /* too many to track: the strictest rule */
+                return;
+        }
+        w->uid[w->n] = st->st_uid;
+        w->gid[w->n++] = st->st_gid;
+}
+
+bool ht_controllers_can_read(const ht_controllers *w, const struct stat *st, uid_t *ret_uid) {
+        if (st->st_mode & S_IROTH)
+                return true;
+        if (w->anyone) {
+                if (ret_uid)
+                        *ret_uid = (uid_t)-1;
+                return false;
+        }
+        /* the owner can chmod it; a group member can read a group-readable
+         * file, and the group of what a user owns is one of theirs (chown
+         * lets an owner give a file only a group they are in) */
+        for (size_t i = 0; i < w->n; i++)
+                if (st->st_uid != w->uid[i] && !((st->st_mode & S_IRGRP) && st->st_gid == w->gid[i])) {
+                        if (ret_uid)
+                                *ret_uid = w->uid[i];
+                        return false;
+                }
+        return true;
+}
+
 static int resolve_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
-                          int *ret_dir_fd, char **ret_name) {
+                          ht_controllers *ctl, int *ret_dir_fd, char **ret_name) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
@@ -352,6 +394,10 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         r = -ENOTDIR;
                         goto fail;
                 }
+                /* a directory on the way: its owner is one who may
+                 * have put a link or another file in it */
+                if (ctl)
+                        ht_controllers_add(ctl, &st);
                 close(cur);
                 cur = fd;
                 strv_push_take(&stack, comp);
@@ -404,13 +450,20 @@ int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                       int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, follow_last, false, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, follow_last, false, NULL, ret_dir_fd, ret_name);
 }
 
 int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, false, true, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, false, true, NULL, ret_dir_fd, ret_name);
+}
+
+int ht_resolve_parent_controlled(const ht_context *c, const char *path, ht_controllers *ctl,
+                                 int *ret_dir_fd, char **ret_name) {
+        if (path && kernel_path_hidden(c, path))
+                return -ENOENT;
+        return resolve_parent(c, path, true, false, ctl, ret_dir_fd, ret_name);
 }
 
 int ht_resolve_parent_nofollow(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
@@ -470,7 +523,9 @@ int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
 }
 
 int ht_fopen_read(const ht_context *c, const char *path, FILE **ret) {
-        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
+        /* O_NONBLOCK: a FIFO where a file was expected must not hang root's
+         * hosttune (and its lock); reading one gives EOF or EAGAIN */
+        int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
         if (fd < 0)
                 return fd;
         FILE *f = fdopen(fd, "r");
@@ -484,11 +539,13 @@ int ht_fopen_read(const ht_context *c, const char *path, FILE **ret) {
 }
 
 int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
-        int fd = ht_open(c, path, O_RDONLY, 0);
+        int fd = ht_open(c, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
         if (fd < 0)
                 return fd;
         /* No fstat: read() of a directory fails with EISDIR by itself,
-         * and plan reads some fifty files. */
+         * and plan reads some fifty files; O_NONBLOCK keeps a FIFO from
+         * hanging it. Files other users control go through
+         * ht_read_file_untrusted, which checks what it opened. */
         int r = ht_read_fd(fd, max, ret, ret_len);
         close(fd);
         return r;

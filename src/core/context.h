@@ -89,6 +89,31 @@ int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
  * the path. */
 int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name);
 
+/* Who besides root (and the user hosttune runs as) can shape a file
+ * hosttune reads: the owners of the directories on its way and of the
+ * files whose content named it (an IFILE=, an !include), and "anyone"
+ * when one of those is writable by group or others. Zero-initialised:
+ * nobody else. */
+#define HT_CONTROLLERS_MAX 4
+typedef struct {
+        size_t n;
+        uid_t uid[HT_CONTROLLERS_MAX];
+        gid_t gid[HT_CONTROLLERS_MAX]; /* the group of what uid[i] owns */
+        bool anyone;
+} ht_controllers;
+/* Count the owner of a directory or file (st) among them, unless root or
+ * us; writable by group or others: anyone. */
+void ht_controllers_add(ht_controllers *w, const struct stat *st);
+/* Whether each of them could read the file of st themselves (it is
+ * theirs, readable by others, or readable by the group of what they
+ * own), so that reading it as root tells nobody what they could not
+ * read. false: the first who could not in *ret_uid ((uid_t)-1: anyone). */
+bool ht_controllers_can_read(const ht_controllers *w, const struct stat *st, uid_t *ret_uid);
+/* ht_resolve_parent following every link, with the owners of the
+ * directories passed (those holding a link included) added to *ctl. */
+int ht_resolve_parent_controlled(const ht_context *c, const char *path, ht_controllers *ctl,
+                                 int *ret_dir_fd, char **ret_name);
+
 /* The parent of a host path reached without following any symlink (one
  * on the way is -ELOOP, a file -ENOTDIR), whoever owns the directories:
  * for a new file renamed into a directory another user owns (Debian's

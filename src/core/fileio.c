@@ -373,16 +373,113 @@ int ht_cleanup_temp_files(const ht_context *c, const char *path) {
         return removed;
 }
 
+const char *ht_file_kind(mode_t mode) {
+        switch (mode & S_IFMT) {
+        case S_IFREG: return "a regular file";
+        case S_IFDIR: return "a directory";
+        case S_IFLNK: return "a symbolic link";
+        case S_IFIFO: return "a FIFO";
+        case S_IFCHR: return "a character device";
+        case S_IFBLK: return "a block device";
+        case S_IFSOCK: return "a socket";
+        }
+        return "not a regular file";
+}
+
+int ht_check_regular_fd(int fd, size_t max, struct stat *ret_st) {
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (ret_st)
+                *ret_st = st;
+        if (!S_ISREG(st.st_mode))
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+        if ((uintmax_t)st.st_size > max)
+                return -EFBIG;
+        return 0;
+}
+
+int ht_read_regular_fd(int fd, size_t max, struct stat *ret_st, char **ret, size_t *ret_len) {
+        struct stat st;
+        int r = ht_check_regular_fd(fd, max, &st);
+        if (r < 0)
+                return r;
+        r = ht_read_fd_hint(fd, max, (size_t)st.st_size, ret, ret_len);
+        if (r < 0)
+                return r;
+        if (ret_st)
+                *ret_st = st;
+        return 0;
+}
+
+int ht_read_file_untrusted(const ht_context *c, const char *path, size_t max, ht_controllers *ctl,
+                           char **ret, size_t *ret_len, char **ret_why) {
+        ht_controllers who = ctl ? *ctl : (ht_controllers){0};
+        int dfd;
+        char *n;
+        int r = ht_resolve_parent_controlled(c, path, &who, &dfd, &n);
+        if (r < 0) {
+                *ret_why = xstrdup(ht_strerror(-r));
+                return r;
+        }
+        _cleanup_close_ int dir_fd = dfd;
+        _cleanup_free_ char *name = n;
+        /* the type before the open: opening a device can do things (a
+         * tape rewinds, a watchdog arms) */
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                r = -errno;
+                *ret_why = xstrdup(ht_strerror(-r));
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                *ret_why = xasprintf("%s, not a regular file", ht_file_kind(st.st_mode));
+                return S_ISDIR(st.st_mode) ? -EISDIR : S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+        }
+        _cleanup_close_ int fd = openat(dir_fd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+                r = -errno;
+                *ret_why = xstrdup(ht_strerror(-r));
+                return r;
+        }
+        struct stat fst;
+        r = ht_check_regular_fd(fd, max, &fst);
+        if (r == -EFBIG) {
+                *ret_why = xasprintf("larger than %zu bytes (%jd)", max, (intmax_t)fst.st_size);
+                return r;
+        }
+        if (r < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino) {
+                *ret_why = xstrdup("replaced while it was opened");
+                return r < 0 ? r : -EAGAIN;
+        }
+        uid_t u;
+        if (!ht_controllers_can_read(&who, &fst, &u)) {
+                if (u == (uid_t)-1)
+                        *ret_why = xasprintf("not readable by others, and others can change the way to it "
+                                             "or what named it (owner %ju, mode %04o)",
+                                             (uintmax_t)fst.st_uid, (unsigned)(fst.st_mode & 07777));
+                else
+                        *ret_why = xasprintf("uid %ju, who can change the way to it or what named it, could "
+                                             "not read it (owner %ju, mode %04o)", (uintmax_t)u,
+                                             (uintmax_t)fst.st_uid, (unsigned)(fst.st_mode & 07777));
+                return -EACCES;
+        }
+        r = ht_read_fd_hint(fd, max, (size_t)fst.st_size, ret, ret_len);
+        if (r < 0) {
+                *ret_why = r == -EFBIG ? xasprintf("larger than %zu bytes", max) : xstrdup(ht_strerror(-r));
+                return r;
+        }
+        ht_controllers_add(&who, &fst);
+        if (ctl)
+                *ctl = who;
+        return 0;
+}
+
 int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len) {
         _cleanup_close_ int fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
-        struct stat st;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode))
-                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-        return ht_read_fd(fd, max, ret, ret_len);
+        return ht_read_regular_fd(fd, max, NULL, ret, ret_len);
 }
 
 void ht_file_snapshot_free(ht_file_snapshot *s) {

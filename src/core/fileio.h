@@ -105,8 +105,37 @@ int ht_write_file_exact(const ht_context *c, const char *path, const void *data,
                         mode_t mode, uid_t uid, gid_t gid);
 
 /* Read a whole regular file dir_fd/name without following a symlink
- * (-ELOOP); NUL-terminated; -EFBIG beyond max. */
+ * (-ELOOP); NUL-terminated; -EFBIG beyond max. Opened O_NONBLOCK, so a
+ * FIFO or a device does not block (it is refused, -EINVAL). */
 int ht_read_file_at(int dir_fd, const char *name, size_t max, char **ret, size_t *ret_len);
+
+/* The checks before reading a file someone else may have put there, on
+ * the fd opened (O_NONBLOCK: opening a FIFO does not wait for a writer):
+ * a regular file (-EISDIR for a directory, -EINVAL for a FIFO, device or
+ * socket) of at most max bytes by fstat (-EFBIG: a 2 GB sparse file is
+ * refused before a byte is read). Its stat in *ret_st when given (also
+ * on failure, once fstat succeeded). Every read of such a file goes
+ * through here: ht_read_file_at, the profile, rules and tuned reads,
+ * ht_read_file_untrusted below. */
+int ht_check_regular_fd(int fd, size_t max, struct stat *ret_st);
+/* ht_check_regular_fd, then the whole file (NUL-terminated). */
+int ht_read_regular_fd(int fd, size_t max, struct stat *ret_st, char **ret, size_t *ret_len);
+/* Read a whole host file that another user may control (an Oracle
+ * home's parameter files, oratab, MySQL option files and what they
+ * include): links are followed inside the root, the owners of every
+ * directory passed are added to *ctl (which comes in holding those of
+ * the files that named path, and leaves with the file's own owner added),
+ * the file's type is checked before it is opened (a FIFO, device or
+ * socket is never opened), it is opened O_NONBLOCK|O_NOCTTY|O_NOFOLLOW
+ * and checked again (ht_check_regular_fd, the same inode), and read only
+ * when every one of *ctl could read it themselves
+ * (ht_controllers_can_read: a link or IFILE= to /etc/shadow is not read
+ * for oracle). On failure -errno and *ret_why says why, naming no
+ * content; ctl may be NULL (nobody named it). */
+int ht_read_file_untrusted(const ht_context *c, const char *path, size_t max, ht_controllers *ctl,
+                           char **ret, size_t *ret_len, char **ret_why);
+/* What a file of this mode is, for messages ("a FIFO"). */
+const char *ht_file_kind(mode_t mode);
 
 /* fsync a directory given any fd of it (O_PATH fds cannot be fsynced). */
 int ht_fsync_dir(int dir_fd);

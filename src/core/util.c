@@ -586,28 +586,67 @@ bool ht_word_chars(const char *s, const char *extra) {
         return true;
 }
 
+/* The length of the UTF-8 sequence at p (1 to 4), or 0 when it is not
+ * one (the rules of ht_valid_utf8). */
+static size_t utf8_len(const unsigned char *p) {
+        size_t n;
+        if (*p < 0x80)
+                return 1;
+        if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+                n = 1;
+        else if ((*p & 0xf0) == 0xe0)
+                n = 2;
+        else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+                n = 3;
+        else
+                return 0;
+        for (size_t i = 1; i <= n; i++)
+                if ((p[i] & 0xc0) != 0x80)
+                        return 0;
+        return n + 1;
+}
+
 /* Well-formed UTF-8 (no overlong two-byte forms, nothing past U+10FFFF
  * by the lead byte): text json-c and a terminal show as it is. */
 bool ht_valid_utf8(const char *s) {
         const unsigned char *p = (const unsigned char *)s;
         while (*p) {
-                int n;
-                if (*p < 0x80)
-                        n = 0;
-                else if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-                        n = 1;
-                else if ((*p & 0xf0) == 0xe0)
-                        n = 2;
-                else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-                        n = 3;
-                else
+                size_t n = utf8_len(p);
+                if (!n)
                         return false;
-                p++;
-                for (int i = 0; i < n; i++, p++)
-                        if ((*p & 0xc0) != 0x80)
-                                return false;
+                p += n;
         }
         return true;
+}
+
+void ht_text_sanitize(char *s, bool multiline) {
+        unsigned char *in = (unsigned char *)s, *out = in;
+        while (*in) {
+                size_t n = utf8_len(in);
+                /* C0 controls but tab (and newline where lines are
+                 * wanted), DEL, and C1 controls, U+0080..U+009F, which
+                 * a terminal may take for ESC-sequences (0xc2 0x9b is
+                 * CSI); a byte that is no UTF-8 (a lone 0x9b is CSI to a
+                 * terminal in an 8-bit locale) */
+                bool bad = n == 0 || (n == 1 && ((*in < 0x20 && *in != '\t' && !(multiline && *in == '\n')) ||
+                                                 *in == 0x7f)) ||
+                           (n == 2 && in[0] == 0xc2 && in[1] < 0xa0);
+                if (bad) {
+                        *out++ = '?';
+                        in += n ? n : 1;
+                        continue;
+                }
+                memmove(out, in, n);
+                out += n;
+                in += n;
+        }
+        *out = 0;
+}
+
+char *ht_text_safe(const char *s) {
+        char *r = xstrdup(s ? s : "");
+        ht_text_sanitize(r, false);
+        return r;
 }
 
 int64_t ht_parse_iso_time(const char *s) {

@@ -70,6 +70,14 @@ bool ht_word_chars(const char *s, const char *extra);
 /* True when s holds a byte < 0x20 (other than tab) or 0x7f. */
 bool has_control_chars(const char *s);
 bool ht_valid_utf8(const char *s);
+/* Make text from the host safe to print on a terminal, in place (it never
+ * grows): control characters (C0 but tab, and newline when multiline;
+ * DEL; C1) and bytes that are not UTF-8 become '?', so a value from a
+ * file or process another user controls cannot move the cursor, clear the
+ * screen or forge a line. JSON needs none of this: json-c escapes. */
+void ht_text_sanitize(char *s, bool multiline);
+/* A sanitized copy of s (one line; NULL gives ""). */
+char *ht_text_safe(const char *s);
 
 /* A NULL-terminated list of owned strings. */
 typedef char **strv_t;

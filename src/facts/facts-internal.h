@@ -20,6 +20,13 @@ void ht_facts_warn_read_error(const ht_context *c, ht_facts *f, const char *path
  * only when required) and returns -errno; *ret is then untouched. */
 int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool required,
                   char **ret, size_t *ret_len);
+/* Read a file another user may control (oratab, an Oracle home's
+ * parameter files, MySQL option files and their includes) through
+ * ht_read_file_untrusted: *ctl in, who named path; out, who controls it.
+ * On failure a warning naming the file and why (a missing file only when
+ * warn_missing), and -errno. */
+int ht_facts_read_untrusted(const ht_context *c, ht_facts *f, const char *path, size_t max,
+                            ht_controllers *ctl, bool warn_missing, char **ret, size_t *ret_len);
 /* Same for a one-line kernel value, trailing newline removed. */
 int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool required,
                        char **ret);

@@ -12,6 +12,7 @@
 #include "accounts.h"
 #include "facts-internal.h"
 #include "facts.h"
+#include "fileio.h"
 #include "format-meminfo.h"
 #include "format-jvm.h"
 #include "util.h"
@@ -138,20 +139,26 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
         _cleanup_free_ char *p_cgroup = xasprintf("/proc/%u/cgroup", pid);
         _cleanup_free_ char *cmd = NULL, *env = NULL, *status = NULL, *cg = NULL;
         size_t cmd_len = 0, env_len = 0;
-        int r = ht_read_file(c, p_cmd, HT_JVM_MAX_ARGS, &cmd, &cmd_len);
+        /* What the process's owner wrote (its command line, its
+         * environment): read as a file that user controls, which in a
+         * tree of plain files (an image, a fixture) may be a FIFO */
+        _cleanup_free_ char *why = NULL;
+        int r = ht_read_file_untrusted(c, p_cmd, HT_JVM_MAX_ARGS, NULL, &cmd, &cmd_len, &why);
         if (r == -ENOENT || r == -ESRCH)
                 return; /* gone since it was listed */
         _cleanup_free_ char *d_cmd = ht_display_path(c, p_cmd);
         if (r < 0) {
                 ht_facts_warn(f, "%s: cannot be read (%s): java %u left out", d_cmd,
-                              r == -EFBIG ? "longer than 256 KiB" : strerror(-r), pid);
+                              r == -EFBIG ? "longer than 256 KiB" : why, pid);
                 return;
         }
-        r = ht_read_file(c, p_env, HT_JVM_MAX_ARGS, &env, &env_len);
+        free(why);
+        why = NULL;
+        r = ht_read_file_untrusted(c, p_env, HT_JVM_MAX_ARGS, NULL, &env, &env_len, &why);
         if (r < 0 && r != -ENOENT) {
                 _cleanup_free_ char *d = ht_display_path(c, p_env);
                 ht_facts_warn(f, "%s: cannot be read (%s): JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS of java %u "
-                              "not known", d, r == -EFBIG ? "longer than 256 KiB" : strerror(-r), pid);
+                              "not known", d, r == -EFBIG ? "longer than 256 KiB" : why, pid);
         }
 
         ht_jvm j = {.pid = pid, .uid = -1};

@@ -93,9 +93,10 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
         }
 }
 
-static void read_file(reader *rd, const char *path, unsigned depth);
+static void read_file(reader *rd, const char *path, const ht_controllers *named_by, unsigned depth);
 
-static void read_dir(reader *rd, const char *dir, unsigned depth, const char *d, unsigned line) {
+static void read_dir(reader *rd, const char *dir, const ht_controllers *named_by, unsigned depth, const char *d,
+                     unsigned line) {
         _cleanup_strv_free_ char **names = NULL;
         if (ht_list_dir(rd->c, dir, ".cnf", &names) < 0) {
                 ht_facts_warn(rd->f, "%s:%u: !includedir %s cannot be read", d, line, dir);
@@ -106,11 +107,13 @@ static void read_dir(reader *rd, const char *dir, unsigned depth, const char *d,
                 while (n > 1 && dir[n - 1] == '/')
                         n--;
                 _cleanup_free_ char *p = xasprintf("%.*s/%s", (int)n, dir, names[i]);
-                read_file(rd, p, depth + 1);
+                read_file(rd, p, named_by, depth + 1);
         }
 }
 
-static void read_file(reader *rd, const char *path, unsigned depth) {
+/* named_by: who controls the file that named path (nobody else for the
+ * default option files). */
+static void read_file(reader *rd, const char *path, const ht_controllers *named_by, unsigned depth) {
         _cleanup_free_ char *d = ht_display_path(rd->c, path);
         /* a file is the same file through any link (Debian's my.cnf is
          * mariadb.cnf by way of /etc/alternatives) */
@@ -125,12 +128,12 @@ static void read_file(reader *rd, const char *path, unsigned depth) {
         strv_push(&rd->visited, id);
         _cleanup_free_ char *buf = NULL;
         size_t len;
-        int k = ht_read_file(rd->c, path, HT_MYCNF_MAX_FILE, &buf, &len);
-        if (k < 0) {
-                if (k != -ENOENT || depth > 0)
-                        ht_facts_warn(rd->f, "%s: cannot be read: %s", d, strerror(-k));
+        /* an !include or !includedir may lead to a directory another
+         * user owns (a datadir's own file): no FIFO may hang root, no
+         * link make it read what that user could not */
+        ht_controllers ctl = named_by ? *named_by : (ht_controllers){0};
+        if (ht_facts_read_untrusted(rd->c, rd->f, path, HT_MYCNF_MAX_FILE, &ctl, depth > 0, &buf, &len) < 0)
                 return;
-        }
         strv_push(&rd->f->mysql_config.files, path);
         ht_mycnf m = {0};
         ht_mycnf_parse(buf, len, d, &m);
@@ -150,9 +153,9 @@ static void read_file(reader *rd, const char *path, unsigned depth) {
                                 continue;
                         }
                         if (e->kind == HT_MYCNF_INCLUDE)
-                                read_file(rd, e->value, depth + 1);
+                                read_file(rd, e->value, &ctl, depth + 1);
                         else
-                                read_dir(rd, e->value, depth, d, e->line);
+                                read_dir(rd, e->value, &ctl, depth, d, e->line);
                         continue;
                 }
                 if (is_server_group(e->group))
@@ -177,7 +180,7 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
                 m->sizes[i] = HT_U64_UNKNOWN;
         reader rd = {.c = c, .f = f};
         for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
-                read_file(&rd, option_files[i], 0);
+                read_file(&rd, option_files[i], NULL, 0);
         strv_free(rd.visited);
         /* HugePages for what the server puts in large pages, only with
          * large_pages on (without it the server takes none):

@@ -82,5 +82,6 @@ void ht_facts_free(ht_facts *f) {
         free(f->image_why);
         free(f->image_warning);
         strv_free(f->warnings);
+        strv_free(f->unread_warnings);
         free(f);
 }

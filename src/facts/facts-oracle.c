@@ -36,11 +36,14 @@ typedef struct {
         ht_facts *f;
         const char *home;
         char **visited;
+        ht_controllers init_ctl; /* who controls the last file read at depth 0 */
 } reader;
 
 /* Read one parameter file (text or spfile) into out, following IFILE=
- * (depth-limited, each file once). Returns 0 or -errno (warned). */
-static int read_params(reader *rd, const char *path, unsigned depth, ht_ora_pfile *out) {
+ * (depth-limited, each file once). named_by: who controls the file that
+ * named path (oratab, an including pfile). Returns 0 or -errno (warned). */
+static int read_params(reader *rd, const char *path, const ht_controllers *named_by, unsigned depth,
+                       ht_ora_pfile *out) {
         _cleanup_free_ char *d = ht_display_path(rd->c, path);
         if (strv_contains(rd->visited, path)) {
                 ht_facts_warn(rd->f, "%s: included again (an IFILE loop): not read twice", d);
@@ -49,11 +52,15 @@ static int read_params(reader *rd, const char *path, unsigned depth, ht_ora_pfil
         strv_push(&rd->visited, path);
         _cleanup_free_ char *buf = NULL;
         size_t len;
-        int k = ht_read_file(rd->c, path, HT_ORA_MAX_FILE, &buf, &len);
-        if (k < 0) {
-                ht_facts_warn(rd->f, "%s: cannot be read: %s", d, strerror(-k));
+        /* $ORACLE_HOME/dbs and what IFILE= names are the software
+         * owner's: a FIFO there must not hang root, nor a link or IFILE=
+         * make root read what the owner could not */
+        ht_controllers ctl = *named_by;
+        int k = ht_facts_read_untrusted(rd->c, rd->f, path, HT_ORA_MAX_FILE, &ctl, true, &buf, &len);
+        if (k < 0)
                 return k;
-        }
+        if (depth == 0)
+                rd->init_ctl = ctl;
         _cleanup_free_ char *text = NULL;
         size_t tlen = len;
         if (ht_ora_is_spfile(buf, len)) {
@@ -91,7 +98,7 @@ static int read_params(reader *rd, const char *path, unsigned depth, ht_ora_pfil
                         continue;
                 }
                 ht_ora_pfile sub = {0};
-                if (read_params(rd, inc, depth + 1, &sub) == 0) {
+                if (read_params(rd, inc, &ctl, depth + 1, &sub) == 0) {
                         out->params = xrealloc(out->params, (out->n_params + sub.n_params + 1) *
                                                                     sizeof(*out->params));
                         memcpy(out->params + out->n_params, sub.params, sub.n_params * sizeof(*sub.params));
@@ -117,7 +124,8 @@ static uint64_t size_param(ht_facts *f, const ht_ora_pfile *p, const char *sid, 
         return b;
 }
 
-static void read_database(const ht_context *c, ht_facts *f, ht_oracle_db *db) {
+static void read_database(const ht_context *c, ht_facts *f, const ht_controllers *oratab_ctl,
+                          ht_oracle_db *db) {
         /* The instance looks for spfileSID.ora, then spfile.ora, then
          * initSID.ora in $ORACLE_HOME/dbs (Oracle Database Administrator's
          * Guide, "Server Parameter File Default Names and Locations"). */
@@ -139,13 +147,14 @@ static void read_database(const ht_context *c, ht_facts *f, ht_oracle_db *db) {
         }
         reader rd = {.c = c, .f = f, .home = db->home};
         ht_ora_pfile p = {0};
-        int k = read_params(&rd, file, 0, &p);
+        int k = read_params(&rd, file, oratab_ctl, 0, &p);
         /* an init.ora that only points at the spfile: SPFILE='...' */
         const char *sp = k == 0 ? ht_ora_lookup(&p, db->sid, "spfile") : NULL;
         _cleanup_free_ char *spath = sp ? ora_path(db->home, sp) : NULL;
         if (spath && spath[0] == '/') {
                 ht_ora_pfile q = {0};
-                if (read_params(&rd, spath, 0, &q) == 0) {
+                /* SPFILE= is named by the pfile that says it */
+                if (read_params(&rd, spath, &rd.init_ctl, 0, &q) == 0) {
                         ht_ora_pfile_done(&p);
                         p = q;
                         file = spath;
@@ -215,7 +224,8 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                 return;
         _cleanup_free_ char *buf = NULL;
         size_t len;
-        if (ht_read_file(c, f->oratab, HT_FACTS_MAX_FILE, &buf, &len) < 0)
+        ht_controllers ctl = {0};
+        if (ht_facts_read_untrusted(c, f, f->oratab, HT_FACTS_MAX_FILE, &ctl, true, &buf, &len) < 0)
                 return;
         f->oracle_dbs_known = true;
         _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
@@ -268,7 +278,7 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                 for (size_t j = 0; j < f->n_processes && !db->running; j++)
                         db->running = streq(f->processes[j].name, pmon);
                 if (!db->asm_instance)
-                        read_database(c, f, db);
+                        read_database(c, f, &ctl, db);
         }
         for (size_t i = 0; i < f->n_oracle_dbs; i++) {
                 const ht_oracle_db *db = &f->oracle_dbs[i];

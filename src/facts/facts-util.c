@@ -9,6 +9,7 @@
 
 #include "facts-internal.h"
 #include "facts.h"
+#include "fileio.h"
 #include "util.h"
 
 void ht_facts_warn(ht_facts *f, const char *fmt, ...) {
@@ -17,9 +18,7 @@ void ht_facts_warn(ht_facts *f, const char *fmt, ...) {
         char *s = xvasprintf(fmt, ap);
         va_end(ap);
         /* Sources are untrusted: never let a byte of junk reach a terminal. */
-        for (char *p = s; *p; p++)
-                if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                        *p = '?';
+        ht_text_sanitize(s, false);
         strv_push_take(&f->warnings, s);
 }
 
@@ -68,6 +67,19 @@ int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool requi
                 *ret_len = len;
         *ret = s;
         return 0;
+}
+
+int ht_facts_read_untrusted(const ht_context *c, ht_facts *f, const char *path, size_t max,
+                            ht_controllers *ctl, bool warn_missing, char **ret, size_t *ret_len) {
+        _cleanup_free_ char *why = NULL;
+        int r = ht_read_file_untrusted(c, path, max, ctl, ret, ret_len, &why);
+        if (r < 0 && (warn_missing || (r != -ENOENT && r != -ENOTDIR))) {
+                _cleanup_free_ char *d = ht_display_path(c, path);
+                ht_facts_warn(f, "%s: not read: %s", d, why);
+                if (r != -ENOENT && r != -ENOTDIR)
+                        strv_push(&f->unread_warnings, f->warnings[strv_length(f->warnings) - 1]);
+        }
+        return r;
 }
 
 int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool required,

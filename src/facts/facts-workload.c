@@ -184,7 +184,11 @@ void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned 
                 for (size_t i = 0; i < ELEMENTSOF(oratabs) && !f->oratab; i++) {
                         char *buf;
                         size_t len;
-                        if (ht_facts_read(c, f, oratabs[i], false, &buf, &len) < 0)
+                        /* oratab belongs to the Oracle software owner
+                         * (root.sh makes it oracle:oinstall 0664), and
+                         * /var/opt/oracle may be theirs too */
+                        if (ht_facts_read_untrusted(c, f, oratabs[i], HT_FACTS_MAX_FILE, NULL, false, &buf,
+                                                    &len) < 0)
                                 continue;
                         f->oratab = xstrdup(oratabs[i]);
                         _cleanup_free_ char *d = ht_display_path(c, oratabs[i]);

@@ -301,6 +301,11 @@ typedef struct ht_facts {
         /* the warnings reading each workload's files gave (also in
          * warnings), so a plan shows only its own workload's */
         char **oracle_warnings, **mysql_warnings;
+        /* files another user controls that were not read (a FIFO, a
+         * device, too large, a link to what that user could not read):
+         * also in warnings; status and verify, which show no other facts
+         * warning, show these, since one may be planted on purpose */
+        char **unread_warnings;
         /* Oracle configuration (facts-oracle.c) */
         bool oracle_dbs_known;           /* oratab was read */
         ht_oracle_db *oracle_dbs;        /* in oratab order */

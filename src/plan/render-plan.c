@@ -113,7 +113,11 @@ json_object *ht_plan_to_json(const ht_plan *p) {
 }
 
 static void print_diff(FILE *out, const char *d, bool color) {
-        const char *line = d;
+        /* the old file's lines are the host's: made safe here, where the
+         * colours (escape sequences themselves) are not yet added */
+        _cleanup_free_ char *safe = xstrdup(d);
+        ht_text_sanitize(safe, true);
+        const char *line = safe;
         while (*line) {
                 size_t n = strcspn(line, "\n");
                 const char *col = NULL;
@@ -144,6 +148,9 @@ static bool listed_skipped(const ht_plan *p, const ht_change *c) {
         return false;
 }
 
+/* The plan's strings are made safe for a terminal one by one: values
+ * read from the host (current values, notes naming files, warnings) may
+ * hold control characters, and colour codes must survive. */
 void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         size_t runtime = 0, skipped = 0;
         for (size_t i = 0; i < p->n_changes; i++) {
@@ -176,9 +183,13 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         /* persisted by an earlier apply, waiting for the next boot */
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
-                if (c->outcome == HT_OUTCOME_KEPT && c->reboot_required)
+                if (c->outcome == HT_OUTCOME_KEPT && c->reboot_required) {
+                        _cleanup_free_ char *key = ht_text_safe(c->key);
+                        _cleanup_free_ char *desired = ht_text_safe(c->desired ? c->desired : "(removed)");
+                        _cleanup_free_ char *note = ht_text_safe(c->note ? c->note : "after the next boot");
                         fprintf(out, "pending reboot: %s %s \u2192 %s (%s)\n", ht_backend_id_to_string(c->backend),
-                                c->key, c->desired ? c->desired : "(removed)", c->note ? c->note : "after the next boot");
+                                key, desired, note);
+                }
         }
 
         for (int bk = 0; bk < _HT_BK_MAX; bk++) {
@@ -196,6 +207,10 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         }
                         /* kernel.sem and friends print tabs: one blank reads better */
                         _cleanup_free_ char *cur = c->current ? normalize_ws(c->current) : NULL;
+                        _cleanup_free_ char *key = ht_text_safe(c->key);
+                        _cleanup_free_ char *desired = ht_text_safe(c->desired ? c->desired : "(removed)");
+                        if (cur)
+                                ht_text_sanitize(cur, false);
                         /* the bound in full where desired is not the bound's own
                          * value (kernel.sem raised field by field), else its name */
                         _cleanup_free_ char *bound = !c->bound_value ? NULL
@@ -204,25 +219,30 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                                         : xstrdup(c->bound == HT_BOUND_RANGE ? "range, only widens"
                                                   : c->bound == HT_BOUND_AT_MOST ? "at most" : "at least");
                         if (kept) {
-                                fprintf(out, "  %s: %s kept (%s)\n", c->key, cur ? cur : "(unset)", bound);
+                                ht_text_sanitize(bound, false);
+                                fprintf(out, "  %s: %s kept (%s)\n", key, cur ? cur : "(unset)", bound);
                                 continue;
                         }
                         /* one parenthesis: the bound, that only the file changes,
                          * and a value the user named (--set sysctl.KEY=VALUE) */
                         strbuf why = {0};
-                        if (bound)
+                        if (bound) {
+                                ht_text_sanitize(bound, false);
                                 strbuf_append(&why, bound);
+                        }
                         if (!c->runtime)
                                 strbuf_appendf(&why, "%spersisted", why.len ? "; " : "");
                         if (streq_ptr(c->source, "--set"))
                                 strbuf_appendf(&why, "%s--set", why.len ? "; " : "");
-                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s\n", c->key, cur ? cur : "(unset)",
-                                c->desired ? c->desired : "(removed)", why.len ? " (" : "",
+                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s\n", key, cur ? cur : "(unset)",
+                                desired, why.len ? " (" : "",
                                 why.len ? why.data : "", why.len ? ")" : "",
                                 c->reboot_required ? " [reboot]" : "");
                         strbuf_done(&why);
-                        if (c->note)
-                                fprintf(out, "    note: %s\n", c->note);
+                        if (c->note) {
+                                _cleanup_free_ char *note = ht_text_safe(c->note);
+                                fprintf(out, "    note: %s\n", note);
+                        }
                 }
                 for (size_t i = 0; i < p->n_files; i++) {
                         const ht_file_edit *f = &p->files[i];
@@ -240,9 +260,12 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         if (p->n_actions) {
                 fprintf(out, "\n%safter the files are written%s\n", b, r);
                 for (size_t i = 0; i < p->n_actions; i++) {
-                        fprintf(out, "  %s", p->actions[i].description ? p->actions[i].description : p->actions[i].action);
+                        _cleanup_free_ char *what = ht_text_safe(p->actions[i].description ? p->actions[i].description
+                                                                                           : p->actions[i].action);
+                        fprintf(out, "  %s", what);
                         if (p->actions[i].argv) {
                                 char *cmd = strv_join(p->actions[i].argv, " ");
+                                ht_text_sanitize(cmd, false);
                                 fprintf(out, ": %s", cmd);
                                 free(cmd);
                         }
@@ -253,10 +276,15 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
          * quiet line each, no warning (and nothing under --quiet) */
         for (size_t i = 0; !quiet && i < p->skipped.n; i++) {
                 _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
+                ht_text_sanitize(t, false);
                 fprintf(out, "skipped (%s): %s\n", ht_skip_kind(&p->skipped.items[i]), t);
         }
-        for (size_t i = 0; p->warnings && p->warnings[i]; i++)
-                fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, p->warnings[i]);
-        for (size_t i = 0; p->errors && p->errors[i]; i++)
-                fprintf(out, "%serror:%s %s\n", color ? C_RED : "", r, p->errors[i]);
+        for (size_t i = 0; p->warnings && p->warnings[i]; i++) {
+                _cleanup_free_ char *w = ht_text_safe(p->warnings[i]);
+                fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, w);
+        }
+        for (size_t i = 0; p->errors && p->errors[i]; i++) {
+                _cleanup_free_ char *e = ht_text_safe(p->errors[i]);
+                fprintf(out, "%serror:%s %s\n", color ? C_RED : "", r, e);
+        }
 }

@@ -138,8 +138,12 @@ void ht_print_flat(FILE *out, json_object *o, const char *skip_key) {
                         continue;
                 flatten(&fl, k, v);
         }
-        for (size_t i = 0; fl.keys && fl.keys[i]; i++)
+        /* values come from files and processes other users control */
+        for (size_t i = 0; fl.keys && fl.keys[i]; i++) {
+                ht_text_sanitize(fl.keys[i], false);
+                ht_text_sanitize(fl.values[i], false);
                 fprintf(out, "%-*s  %s\n", (int)fl.width, fl.keys[i], fl.values[i]);
+        }
         strv_free(fl.keys);
         strv_free(fl.values);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "profile-builtin.h"
 #include "profile-section.h"
 #include "util.h"
@@ -400,28 +401,30 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
 
 /* Open, check and read one profile or rules file. */
 static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char **ret_error) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a FIFO on the profile path must not hang the run */
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = -errno;
                 *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
                 return r;
         }
         struct stat st;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode)) {
+        int r = ht_check_regular_fd(fd, HT_PROFILE_MAX_SIZE, &st);
+        if (r == -EFBIG) {
+                *ret_error = xasprintf("%s: too large (%lld bytes, at most %d)", path,
+                                       (long long)st.st_size, HT_PROFILE_MAX_SIZE);
+                return r;
+        }
+        if (r == -EINVAL || r == -EISDIR) {
                 *ret_error = xasprintf("%s: not a regular file", path);
                 return -EINVAL;
         }
-        if (st.st_size > HT_PROFILE_MAX_SIZE) {
-                *ret_error = xasprintf("%s: too large (%lld bytes, at most %d)", path,
-                                       (long long)st.st_size, HT_PROFILE_MAX_SIZE);
-                return -EFBIG;
-        }
+        if (r < 0)
+                return r;
         static int euid = -1; /* hosttune never changes its ids: ask once */
         if (euid < 0)
                 euid = (int)geteuid();
-        int r = check_trust(&st, path, euid == 0, ret_error);
+        r = check_trust(&st, path, euid == 0, ret_error);
         if (r < 0)
                 return r;
 

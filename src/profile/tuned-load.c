@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "format-tuned.h"
 #include "profile-internal.h"
 #include "tuned-functions.h"
@@ -135,8 +136,9 @@ static const char *base_name(const char *s) {
 /* Open a tuned file: a host path through the root context, a real one
  * directly. -ENOENT when there is none. */
 static int open_file(const loader *l, const char *path, bool host) {
-        int fd = host ? ht_open(l->c, path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0)
-                      : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a FIFO must not hang the run (read_trusted refuses it) */
+        int fd = host ? ht_open(l->c, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0)
+                      : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return host ? fd : -errno;
         return fd;
@@ -156,13 +158,16 @@ static int read_trusted(const loader *l, const char *path, bool host, char **ret
                 return fd;
         }
         struct stat st;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode)) {
+        int r = ht_check_regular_fd(fd, HT_PROFILE_MAX_SIZE, &st);
+        if (r == -EINVAL || r == -EISDIR) {
                 *ret_error = xasprintf("%s: not a regular file", shown);
                 return -EINVAL;
         }
-        int r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
+        if (r < 0) {
+                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
+                return r;
+        }
+        r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
         if (r < 0)
                 return r;
         r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, ret, ret_len);

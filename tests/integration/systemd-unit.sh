@@ -89,6 +89,19 @@ for dep in systemd-sysctl.service systemd-tmpfiles-setup.service; do
 done
 pass "the unit's documented settings and ordering"
 
+# Neither oneshot unit may run for ever (issue 32: a FIFO as an Oracle
+# parameter file hung verify --boot, the boot and the lock with it): a
+# start timeout, long enough for the verify unit's udevadm settle
+# (--timeout=120), short of the metrics timer's 15 minutes.
+for unit in hosttune-verify.service hosttune-metrics.service; do
+        to=$(sed -n 's/^TimeoutStartSec=//p' "$tmp/$unit")
+        # (systemd-analyze verify above would have named a bad value)
+        [ "$to" = 5min ] || fail "$unit: TimeoutStartSec is '$to', expected 5min"
+done
+settle=$(sed -n 's/^ExecStartPre=.*udevadm settle --timeout=\([0-9]*\)$/\1/p' "$tmp/hosttune-verify.service")
+[ -n "$settle" ] && [ "$settle" -lt 300 ] || fail "udevadm settle's timeout ($settle s) does not fit in TimeoutStartSec=5min"
+pass "the verify and metrics units have TimeoutStartSec=5min, more than udevadm settle's ${settle} s"
+
 # A deliberately broken copy must be caught, so the check above means something.
 mkdir "$tmp/broken"
 sed 's/^RemainAfterExit=yes/RemainAfterExit=perhaps/' "$u" >"$tmp/broken/hosttune-verify.service"

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "context.h"
@@ -389,6 +390,104 @@ static void test_read_file_at(void **state) {
         close(dfd);
 }
 
+/* Files other users control (issue 32): never a FIFO, device or file
+ * over the bound, never what those users could not read themselves. */
+static void test_read_file_untrusted(void **state) {
+        fixture *f = *state;
+        char *s = NULL, *why = NULL;
+        size_t len;
+        tt_mkdir(f->dir, "u01");
+        tt_put(f->dir, "u01/init.ora", "*.sga_target=1G\n", 0640);
+        char *p = xasprintf("%s/u01/fifo.ora", f->dir);
+        assert_int_equal(mkfifo(p, 0644), 0);
+        free(p);
+        /* a FIFO: refused at once (no writer would ever come) */
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/fifo.ora", 1000, NULL, &s, &len, &why), -EINVAL);
+        assert_string_equal(why, "a FIFO, not a regular file");
+        free(why);
+        /* a link to it, and to a directory */
+        tt_symlink(f->dir, "fifo.ora", "u01/link.ora");
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/link.ora", 1000, NULL, &s, &len, &why), -EINVAL);
+        free(why);
+        assert_int_equal(ht_read_file_untrusted(f->c, "/etc", 1000, NULL, &s, &len, &why), -EISDIR);
+        free(why);
+        /* the size bound, by fstat */
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/init.ora", 4, NULL, &s, &len, &why), -EFBIG);
+        assert_string_equal(why, "larger than 4 bytes (16)");
+        free(why);
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/missing", 4, NULL, &s, &len, &why), -ENOENT);
+        free(why);
+        /* a regular file; nobody else controls it (all ours) */
+        ht_controllers ctl = {0};
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/init.ora", 1000, &ctl, &s, &len, &why), 0);
+        assert_string_equal(s, "*.sga_target=1G\n");
+        assert_int_equal(len, 16);
+        assert_int_equal(ctl.n, 0);
+        assert_false(ctl.anyone);
+        free(s);
+        /* named by another user (uid 54321): they could not read a 0640
+         * file of ours, so neither does hosttune for them */
+        ctl = (ht_controllers){.n = 1, .uid = {54321}, .gid = {54321}};
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/init.ora", 1000, &ctl, &s, &len, &why), -EACCES);
+        assert_non_null(strstr(why, "uid 54321"));
+        free(why);
+        /* readable by others: read */
+        tt_put(f->dir, "u01/public.ora", "x=1\n", 0644);
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/public.ora", 1000, &ctl, &s, &len, &why), 0);
+        free(s);
+        /* a directory writable by others on the way: anyone controls it */
+        p = xasprintf("%s/u01", f->dir);
+        assert_int_equal(chmod(p, 0777), 0);
+        ctl = (ht_controllers){0};
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/init.ora", 1000, &ctl, &s, &len, &why), -EACCES);
+        free(why);
+        ctl = (ht_controllers){0};
+        assert_int_equal(ht_read_file_untrusted(f->c, "/u01/public.ora", 1000, &ctl, &s, &len, &why), 0);
+        assert_true(ctl.anyone);
+        free(s);
+        assert_int_equal(chmod(p, 0755), 0);
+        free(p);
+}
+
+/* The controllers' rule on its own: owner, others' read bit, the group
+ * of what the controller owns. */
+static void test_controllers(void **state) {
+        (void)state;
+        ht_controllers w = {0};
+        struct stat dir = {.st_uid = 54321, .st_gid = 54322, .st_mode = S_IFDIR | 0755};
+        ht_controllers_add(&w, &dir);
+        ht_controllers_add(&w, &dir);
+        assert_int_equal(w.n, 1);
+        struct stat own = {.st_uid = 54321, .st_gid = 0, .st_mode = S_IFREG | 0600};
+        struct stat shadow = {.st_uid = 0, .st_gid = 42, .st_mode = S_IFREG | 0640};
+        struct stat grp = {.st_uid = 0, .st_gid = 54322, .st_mode = S_IFREG | 0640};
+        struct stat pub = {.st_uid = 0, .st_gid = 0, .st_mode = S_IFREG | 0644};
+        uid_t who = 0;
+        assert_true(ht_controllers_can_read(&w, &own, NULL));
+        assert_false(ht_controllers_can_read(&w, &shadow, &who));
+        assert_int_equal(who, 54321);
+        assert_true(ht_controllers_can_read(&w, &grp, NULL));
+        assert_true(ht_controllers_can_read(&w, &pub, NULL));
+        struct stat root_dir = {.st_uid = 0, .st_gid = 0, .st_mode = S_IFDIR | 0755};
+        ht_controllers none = {0};
+        ht_controllers_add(&none, &root_dir);
+        assert_int_equal(none.n, 0);
+        assert_true(ht_controllers_can_read(&none, &shadow, NULL));
+        struct stat tmp = {.st_uid = 0, .st_gid = 0, .st_mode = S_IFDIR | 01777};
+        ht_controllers_add(&none, &tmp);
+        assert_true(none.anyone);
+        assert_false(ht_controllers_can_read(&none, &own, &who));
+        assert_int_equal(who, (uid_t)-1);
+        assert_true(ht_controllers_can_read(&none, &pub, NULL));
+        /* more owners than tracked: the strictest rule */
+        ht_controllers many = {0};
+        for (uid_t u = 1000; u < 1000 + HT_CONTROLLERS_MAX + 1; u++) {
+                struct stat d = {.st_uid = u, .st_gid = u, .st_mode = S_IFDIR | 0755};
+                ht_controllers_add(&many, &d);
+        }
+        assert_true(many.anyone);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_write_keeps_mode_and_owner, setup, teardown),
@@ -405,6 +504,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_kernel_choice, setup, teardown),
                 cmocka_unit_test(test_kernel_value_to_restore),
                 cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_read_file_untrusted, setup, teardown),
+                cmocka_unit_test(test_controllers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,6 +143,33 @@ static void test_control_chars(void **state) {
         assert_false(has_control_chars(" !~\x80"));
 }
 
+/* Text from the host made safe for a terminal (issue 32): controls and
+ * bytes that are not UTF-8 become '?', printable UTF-8 and tab stay. */
+static void test_text_sanitize(void **state) {
+        char *s = ht_text_safe("TRUE\x1b[2J\x07x\ry");
+        assert_string_equal(s, "TRUE?[2J?x?y");
+        free(s);
+        s = ht_text_safe("caf\xc3\xa9 \xe2\x86\x92 tab\there del\x7f");
+        assert_string_equal(s, "caf\xc3\xa9 \xe2\x86\x92 tab\there del?");
+        free(s);
+        /* C1 CSI as UTF-8 (U+009B) and alone (CSI to an 8-bit terminal),
+         * a truncated sequence, a byte no UTF-8 starts with */
+        s = ht_text_safe("a\xc2\x9b" "31mb\x9b" "31mc\xe2\x86" "d\xff\xc2\xa0");
+        assert_string_equal(s, "a?31mb?31mc??d?\xc2\xa0");
+        free(s);
+        for (int c = 1; c < 0x20; c++) {
+                char t[4] = {'a', (char)c, 'b', 0};
+                ht_text_sanitize(t, false);
+                assert_int_equal(t[1], c == '\t' ? '\t' : '?');
+                t[1] = (char)c;
+                ht_text_sanitize(t, true);
+                assert_int_equal(t[1], c == '\t' || c == '\n' ? c : '?');
+        }
+        s = ht_text_safe(NULL);
+        assert_string_equal(s, "");
+        free(s);
+}
+
 static void test_normalize_ws(void **state) {
         char *s = normalize_ws("250\t32000\t100\t128\n");
         assert_string_equal(s, "250 32000 100 128");
@@ -190,6 +217,7 @@ int main(void) {
                 cmocka_unit_test(test_strv_split_edges),
                 cmocka_unit_test(test_xasprintf),
                 cmocka_unit_test(test_control_chars),
+                cmocka_unit_test(test_text_sanitize),
                 cmocka_unit_test(test_normalize_ws),
                 cmocka_unit_test(test_closest),
                 cmocka_unit_test(test_is_true),
