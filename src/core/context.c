@@ -48,9 +48,114 @@ int ht_context_new(const char *root, ht_context **ret) {
         return 0;
 }
 
+/* ---- the read cache ---- */
+
+/* The most a plan keeps: far above what it reads (about 60 KB on the
+ * example host), and a bound on a host with thousands of devices. */
+#define HT_READ_CACHE_MAX (4u << 20)
+
+typedef struct cache_entry {
+        struct cache_entry *next;
+        char *data;     /* NUL-terminated copy */
+        size_t len;
+        char path[];
+} cache_entry;
+
+struct ht_read_cache {
+        cache_entry **buckets;
+        size_t n_buckets;  /* a power of two */
+        size_t n, bytes;
+};
+
+static size_t path_hash(const char *s) {
+        size_t h = 14695981039346656037u; /* FNV-1a */
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 1099511628211u;
+        return h;
+}
+
+static void cache_clear(struct ht_read_cache *k) {
+        for (size_t i = 0; i < k->n_buckets; i++)
+                for (cache_entry *e = k->buckets[i], *next; e; e = next) {
+                        next = e->next;
+                        free(e->data);
+                        free(e);
+                }
+        memset(k->buckets, 0, k->n_buckets * sizeof(*k->buckets));
+        k->n = k->bytes = 0;
+}
+
+void ht_context_cache_begin(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo fields only */
+        if (memo->memo_cache)
+                return;
+        memo->memo_cache = xcalloc(1, sizeof(*memo->memo_cache));
+        memo->memo_cache->n_buckets = 64;
+        memo->memo_cache->buckets = xcalloc(64, sizeof(cache_entry *));
+}
+
+void ht_context_cache_drop(const ht_context *c) {
+        if (c && c->memo_cache)
+                cache_clear(c->memo_cache);
+}
+
+void ht_context_cache_end(const ht_context *c) {
+        ht_context *memo = (ht_context *)c;
+        if (!memo || !memo->memo_cache)
+                return;
+        cache_clear(memo->memo_cache);
+        free(memo->memo_cache->buckets);
+        free(memo->memo_cache);
+        memo->memo_cache = NULL;
+}
+
+static const cache_entry *cache_find(const ht_context *c, const char *path) {
+        struct ht_read_cache *k = c->memo_cache;
+        if (!k)
+                return NULL;
+        for (const cache_entry *e = k->buckets[path_hash(path) & (k->n_buckets - 1)]; e; e = e->next)
+                if (streq(e->path, path))
+                        return e;
+        return NULL;
+}
+
+static void cache_put(const ht_context *c, const char *path, const char *data, size_t len) {
+        struct ht_read_cache *k = c->memo_cache;
+        if (!k || len > HT_READ_CACHE_MAX - k->bytes)
+                return;
+        if (k->n >= k->n_buckets) {
+                /* rehash at one entry a bucket: lookups stay constant
+                 * with thousands of devices' files */
+                size_t nb = 2 * k->n_buckets;
+                cache_entry **b = xcalloc(nb, sizeof(*b));
+                for (size_t i = 0; i < k->n_buckets; i++)
+                        for (cache_entry *e = k->buckets[i], *next; e; e = next) {
+                                next = e->next;
+                                size_t h = path_hash(e->path) & (nb - 1);
+                                e->next = b[h];
+                                b[h] = e;
+                        }
+                free(k->buckets);
+                k->buckets = b;
+                k->n_buckets = nb;
+        }
+        size_t pl = strlen(path);
+        cache_entry *e = xmalloc(sizeof(*e) + pl + 1);
+        memcpy(e->path, path, pl + 1);
+        e->data = xmalloc(len + 1);
+        memcpy(e->data, data, len + 1);
+        e->len = len;
+        size_t h = path_hash(path) & (k->n_buckets - 1);
+        e->next = k->buckets[h];
+        k->buckets[h] = e;
+        k->n++;
+        k->bytes += len;
+}
+
 void ht_context_free(ht_context *c) {
         if (!c)
                 return;
+        ht_context_cache_end(c);
         if (c->root_fd >= 0)
                 close(c->root_fd);
         free(c->root);
@@ -102,6 +207,7 @@ static signed char detect_root_live(const ht_context *c, char **ret_why) {
         if (!proc && !sys)
                 return -1;
         bool real_proc = fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC;
+        ((ht_context *)c)->memo_proc_real = real_proc ? 1 : -1; /* proc_is_procfs's answer */
         bool real_sys = fs_type_at(c->root_fd, "sys") == SYSFS_MAGIC;
         if (!real_proc && !real_sys)
                 return 1; /* plain files standing for a kernel: a test fixture */
@@ -149,8 +255,16 @@ const char *ht_context_image_why(const ht_context *c) {
         return ht_context_root_live(c) ? NULL : c->memo_image_why;
 }
 
+/* Whether the tree's /proc is a procfs (asked once). */
+static bool proc_is_procfs(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo fields only */
+        if (!memo->memo_proc_real)
+                memo->memo_proc_real = fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC ? 1 : -1;
+        return memo->memo_proc_real > 0;
+}
+
 bool ht_context_kernel_is_ours(const ht_context *c) {
-        return ht_context_root_live(c) && fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC;
+        return ht_context_root_live(c) && proc_is_procfs(c);
 }
 
 /* In an image with the build machine's /proc or /sys mounted in, that
@@ -373,7 +487,7 @@ fail:
  * (absolute links, which mean the root's own "/"; loops; kernels before
  * 5.6; seccomp filters) is left to the component walk, which decides.
  * Returns the fd, or -EAGAIN for "walk instead". The path was checked. */
-static int open_beneath(const ht_context *c, const char *path, int flags, mode_t mode) {
+static int open_beneath_at(int dir_fd, const char *path, int flags, mode_t mode) {
 #if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
         static bool unsupported;
         if (unsupported)
@@ -386,7 +500,7 @@ static int open_beneath(const ht_context *c, const char *path, int flags, mode_t
                 .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
                 .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
         };
-        int fd = (int)syscall(SYS_openat2, c->root_fd, rel, &how, sizeof(how));
+        int fd = (int)syscall(SYS_openat2, dir_fd, rel, &how, sizeof(how));
         if (fd >= 0)
                 return fd;
         if (errno == ENOSYS || errno == EPERM || errno == E2BIG)
@@ -398,6 +512,10 @@ static int open_beneath(const ht_context *c, const char *path, int flags, mode_t
 #else
         return -EAGAIN;
 #endif
+}
+
+static int open_beneath(const ht_context *c, const char *path, int flags, mode_t mode) {
+        return open_beneath_at(c->root_fd, path, flags, mode);
 }
 
 int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
@@ -447,7 +565,7 @@ int ht_resolve_parent_nofollow(const ht_context *c, const char *path, int *ret_d
         return 0;
 }
 
-int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
+static int open_host(const ht_context *c, const char *path, int flags, mode_t mode) {
         bool follow = !(flags & (O_NOFOLLOW | O_CREAT));
         int r = ht_path_check(path);
         if (r < 0)
@@ -469,6 +587,12 @@ int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
         return r;
 }
 
+int ht_open(const ht_context *c, const char *path, int flags, mode_t mode) {
+        if (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC))
+                ht_context_cache_drop(c); /* what is kept may be about to change */
+        return open_host(c, path, flags, mode);
+}
+
 int ht_fopen_read(const ht_context *c, const char *path, FILE **ret) {
         int fd = ht_open(c, path, O_RDONLY | O_CLOEXEC, 0);
         if (fd < 0)
@@ -483,14 +607,104 @@ int ht_fopen_read(const ht_context *c, const char *path, FILE **ret) {
         return 0;
 }
 
+static bool path_under(const char *path, const char *dir) {
+        size_t n = strlen(dir);
+        return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == 0);
+}
+
+/* When a short read ends a host file (util.h, ht_eof_rule), so that the
+ * read of 0 bytes that would confirm it is spared: 61 of the example
+ * host's plan's 489 system calls were such reads. */
+static ht_eof_rule eof_rule(const ht_context *c, const char *path) {
+        if (path_under(path, "/proc/sys"))
+                return HT_EOF_SHORT;
+        /* cgroupfs, debugfs, tracefs and securityfs files under /sys are
+         * seq_files of many records, as procfs's are */
+        if (path_under(path, "/sys/fs") || path_under(path, "/sys/kernel/debug") ||
+            path_under(path, "/sys/kernel/tracing") || path_under(path, "/sys/kernel/security"))
+                return HT_EOF_READ0;
+        if (path_under(path, "/sys"))
+                return HT_EOF_SHORT_PAGE;
+        /* a procfs seq_file returns what fits its page of records; a
+         * fixture's /proc holds regular files */
+        if (path_under(path, "/proc"))
+                return proc_is_procfs(c) ? HT_EOF_READ0 : HT_EOF_SHORT;
+        return HT_EOF_SHORT;
+}
+
 int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
+        const cache_entry *e = cache_find(c, path);
+        if (e) {
+                if (e->len > max)
+                        return -EFBIG;
+                char *s = xmalloc(e->len + 1);
+                memcpy(s, e->data, e->len + 1);
+                *ret = s;
+                if (ret_len)
+                        *ret_len = e->len;
+                return 0;
+        }
         int fd = ht_open(c, path, O_RDONLY, 0);
         if (fd < 0)
                 return fd;
         /* No fstat: read() of a directory fails with EISDIR by itself,
          * and plan reads some fifty files. */
-        int r = ht_read_fd(fd, max, ret, ret_len);
+        size_t len = 0;
+        int r = ht_read_fd_eof(fd, max, 0, eof_rule(c, path), ret, &len);
         close(fd);
+        if (r < 0)
+                return r;
+        cache_put(c, path, *ret, len);
+        if (ret_len)
+                *ret_len = len;
+        return 0;
+}
+
+int ht_open_dir(const ht_context *c, const char *path) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
+        int fd = open_beneath(c, path, O_PATH | O_DIRECTORY, 0);
+        if (fd != -EAGAIN)
+                return fd;
+        return open_host(c, path, O_PATH | O_DIRECTORY, 0);
+}
+
+int ht_read_file_below(const ht_context *c, int dir_fd, const char *dir, const char *rel, size_t max,
+                       char **ret, size_t *ret_len) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", dir, rel);
+        if (dir_fd < 0 || cache_find(c, path))
+                return ht_read_file(c, path, max, ret, ret_len);
+        /* below the directory in the kernel's walk; what it refuses (a
+         * link that climbs out of it) the root's walk decides */
+        int fd = open_beneath_at(dir_fd, rel, O_RDONLY, 0);
+        if (fd == -EAGAIN)
+                return ht_read_file(c, path, max, ret, ret_len);
+        if (fd < 0)
+                return fd;
+        size_t len = 0;
+        int r = ht_read_fd_eof(fd, max, 0, eof_rule(c, path), ret, &len);
+        close(fd);
+        if (r < 0)
+                return r;
+        cache_put(c, path, *ret, len);
+        if (ret_len)
+                *ret_len = len;
+        return 0;
+}
+
+static void chomp(char *s, size_t len) {
+        while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+                s[--len] = 0;
+}
+
+int ht_read_line_below(const ht_context *c, int dir_fd, const char *dir, const char *rel, char **ret) {
+        size_t len;
+        int r = ht_read_file_below(c, dir_fd, dir, rel, 1 << 20, ret, &len);
+        if (r >= 0)
+                chomp(*ret, len);
         return r;
 }
 
@@ -503,6 +717,44 @@ int ht_read_line(const ht_context *c, const char *path, char **ret) {
         while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
                 s[--len] = 0;
         *ret = s;
+        return 0;
+}
+
+int ht_readlink(const ht_context *c, const char *path, char **ret) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
+        char target[PATH_MAX];
+        ssize_t k;
+        int fd = open_beneath(c, path, O_PATH | O_NOFOLLOW, 0);
+        if (fd >= 0) {
+                /* "" names the link fd itself; a file that is none is
+                 * ENOENT (EINVAL on some kernels): it was opened, so it
+                 * exists */
+                k = readlinkat(fd, "", target, sizeof(target) - 1);
+                r = k < 0 ? (errno == ENOENT ? -EINVAL : -errno) : 0;
+                close(fd);
+        } else if (fd != -EAGAIN) {
+                return fd;
+        } else {
+                int dfd;
+                char *name;
+                r = ht_resolve_parent(c, path, false, &dfd, &name);
+                if (r < 0)
+                        return r;
+                k = readlinkat(dfd, name, target, sizeof(target) - 1);
+                r = k < 0 ? -errno : 0;
+                close(dfd);
+                free(name);
+        }
+        if (r < 0)
+                return r;
+        if (k == 0)
+                return -EINVAL;
+        target[k] = 0;
+        *ret = xstrdup(target);
         return 0;
 }
 
@@ -555,7 +807,8 @@ bool ht_exists(const ht_context *c, const char *path) {
 }
 
 bool ht_writable(const ht_context *c, const char *path) {
-        int fd = ht_open(c, path, O_WRONLY | O_NONBLOCK, 0);
+        /* opened, never written: what the cache keeps stays true */
+        int fd = open_host(c, path, O_WRONLY | O_NONBLOCK, 0);
         if (fd < 0)
                 return false;
         close(fd);
