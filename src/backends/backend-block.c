@@ -478,7 +478,8 @@ static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *p
                         continue;
                 _cleanup_free_ char *text = NULL, *shown = ht_display_path(c, order[i]);
                 size_t len = 0;
-                int k = ht_read_file(c, order[i], UDEV_FILE_MAX, &text, &len);
+                /* every rules file on the host, read for this alone */
+                int k = ht_read_file_nokeep(c, order[i], UDEV_FILE_MAX, &text, &len);
                 if (k == -ENOENT)
                         continue;
                 if (k < 0) {

@@ -56,7 +56,8 @@ int ht_context_new(const char *root, ht_context **ret) {
 
 typedef struct cache_entry {
         struct cache_entry *next;
-        char *data;     /* NUL-terminated copy */
+        size_t hash;
+        char *data;     /* NUL-terminated copy, after the path in this block */
         size_t len;
         char path[];
 } cache_entry;
@@ -78,7 +79,6 @@ static void cache_clear(struct ht_read_cache *k) {
         for (size_t i = 0; i < k->n_buckets; i++)
                 for (cache_entry *e = k->buckets[i], *next; e; e = next) {
                         next = e->next;
-                        free(e->data);
                         free(e);
                 }
         memset(k->buckets, 0, k->n_buckets * sizeof(*k->buckets));
@@ -109,17 +109,22 @@ void ht_context_cache_end(const ht_context *c) {
         memo->memo_cache = NULL;
 }
 
-static const cache_entry *cache_find(const ht_context *c, const char *path) {
+static const cache_entry *cache_find(const ht_context *c, const char *path, size_t hash) {
         struct ht_read_cache *k = c->memo_cache;
         if (!k)
                 return NULL;
-        for (const cache_entry *e = k->buckets[path_hash(path) & (k->n_buckets - 1)]; e; e = e->next)
-                if (streq(e->path, path))
+        for (const cache_entry *e = k->buckets[hash & (k->n_buckets - 1)]; e; e = e->next)
+                if (e->hash == hash && streq(e->path, path))
                         return e;
         return NULL;
 }
 
-static void cache_put(const ht_context *c, const char *path, const char *data, size_t len) {
+/* The path's hash when a cache is kept (0 otherwise: nothing looks). */
+static size_t cache_hash(const ht_context *c, const char *path) {
+        return c->memo_cache ? path_hash(path) : 0;
+}
+
+static void cache_put(const ht_context *c, const char *path, size_t hash, const char *data, size_t len) {
         struct ht_read_cache *k = c->memo_cache;
         if (!k || len > HT_READ_CACHE_MAX - k->bytes)
                 return;
@@ -131,7 +136,7 @@ static void cache_put(const ht_context *c, const char *path, const char *data, s
                 for (size_t i = 0; i < k->n_buckets; i++)
                         for (cache_entry *e = k->buckets[i], *next; e; e = next) {
                                 next = e->next;
-                                size_t h = path_hash(e->path) & (nb - 1);
+                                size_t h = e->hash & (nb - 1);
                                 e->next = b[h];
                                 b[h] = e;
                         }
@@ -139,17 +144,30 @@ static void cache_put(const ht_context *c, const char *path, const char *data, s
                 k->buckets = b;
                 k->n_buckets = nb;
         }
+        /* one block: the entry, its path, the copy */
         size_t pl = strlen(path);
-        cache_entry *e = xmalloc(sizeof(*e) + pl + 1);
+        cache_entry *e = xmalloc(sizeof(*e) + pl + 1 + len + 1);
         memcpy(e->path, path, pl + 1);
-        e->data = xmalloc(len + 1);
+        e->data = e->path + pl + 1;
         memcpy(e->data, data, len + 1);
         e->len = len;
-        size_t h = path_hash(path) & (k->n_buckets - 1);
-        e->next = k->buckets[h];
-        k->buckets[h] = e;
+        e->hash = hash;
+        e->next = k->buckets[hash & (k->n_buckets - 1)];
+        k->buckets[hash & (k->n_buckets - 1)] = e;
         k->n++;
         k->bytes += len;
+}
+
+/* A copy of what the cache holds, as ht_read_file gives it. */
+static int cache_serve(const cache_entry *e, size_t max, char **ret, size_t *ret_len) {
+        if (e->len > max)
+                return -EFBIG;
+        char *s = xmalloc(e->len + 1);
+        memcpy(s, e->data, e->len + 1);
+        *ret = s;
+        if (ret_len)
+                *ret_len = e->len;
+        return 0;
 }
 
 void ht_context_free(ht_context *c) {
@@ -632,18 +650,11 @@ static ht_eof_rule eof_rule(const ht_context *c, const char *path) {
         return HT_EOF_SHORT;
 }
 
-int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
-        const cache_entry *e = cache_find(c, path);
-        if (e) {
-                if (e->len > max)
-                        return -EFBIG;
-                char *s = xmalloc(e->len + 1);
-                memcpy(s, e->data, e->len + 1);
-                *ret = s;
-                if (ret_len)
-                        *ret_len = e->len;
-                return 0;
-        }
+static int read_file(const ht_context *c, const char *path, size_t max, bool keep, char **ret, size_t *ret_len) {
+        size_t hash = cache_hash(c, path);
+        const cache_entry *e = cache_find(c, path, hash);
+        if (e)
+                return cache_serve(e, max, ret, ret_len);
         int fd = ht_open(c, path, O_RDONLY, 0);
         if (fd < 0)
                 return fd;
@@ -654,10 +665,19 @@ int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, 
         close(fd);
         if (r < 0)
                 return r;
-        cache_put(c, path, *ret, len);
+        if (keep)
+                cache_put(c, path, hash, *ret, len);
         if (ret_len)
                 *ret_len = len;
         return 0;
+}
+
+int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
+        return read_file(c, path, max, true, ret, ret_len);
+}
+
+int ht_read_file_nokeep(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
+        return read_file(c, path, max, false, ret, ret_len);
 }
 
 int ht_open_dir(const ht_context *c, const char *path) {
@@ -675,7 +695,11 @@ int ht_open_dir(const ht_context *c, const char *path) {
 int ht_read_file_below(const ht_context *c, int dir_fd, const char *dir, const char *rel, size_t max,
                        char **ret, size_t *ret_len) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, rel);
-        if (dir_fd < 0 || cache_find(c, path))
+        size_t hash = cache_hash(c, path);
+        const cache_entry *e = cache_find(c, path, hash);
+        if (e)
+                return cache_serve(e, max, ret, ret_len);
+        if (dir_fd < 0)
                 return ht_read_file(c, path, max, ret, ret_len);
         /* below the directory in the kernel's walk; what it refuses (a
          * link that climbs out of it) the root's walk decides */
@@ -689,7 +713,7 @@ int ht_read_file_below(const ht_context *c, int dir_fd, const char *dir, const c
         close(fd);
         if (r < 0)
                 return r;
-        cache_put(c, path, *ret, len);
+        cache_put(c, path, hash, *ret, len);
         if (ret_len)
                 *ret_len = len;
         return 0;

@@ -127,6 +127,11 @@ int ht_fopen_read(const ht_context *c, const char *path, FILE **ret);
 /* Read a whole host file (at most max bytes; -EFBIG beyond). The result
  * is NUL-terminated; embedded NULs are kept and counted in ret_len. */
 int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len);
+/* ht_read_file for a caller that reads the file once and keeps what it
+ * needs (every udev rules file, for the block backend's warnings): the
+ * cache serves it if it holds it, but keeps no copy, which would only
+ * cost memory. */
+int ht_read_file_nokeep(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len);
 /* Read a one-line kernel value (sysfs, procfs): contents with the
  * trailing newline removed. */
 int ht_read_line(const ht_context *c, const char *path, char **ret);
