@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stddef.h>
 #include <string.h>
@@ -186,6 +187,29 @@ static void devices_done(device_list *l) {
         free(l->d);
 }
 
+/* The directory the /sys/block entry at link leads to (*ret_dir) and an
+ * O_PATH fd of it (-errno when it cannot be opened: its files are then
+ * read by path). In sysfs one link leads to the device's directory: read
+ * and opened in four system calls; anything else (links to links, old
+ * kernels' directories) takes the general walk. */
+static int device_dir(const ht_context *c, const char *link, char **ret_dir) {
+        _cleanup_free_ char *target = NULL, *dir = NULL;
+        if (ht_readlink(c, link, &target) == 0 && ht_host_link_target(link, target, &dir) == 0) {
+                int fd = ht_open(c, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0);
+                if (fd >= 0) {
+                        *ret_dir = TAKE_PTR(dir);
+                        return fd;
+                }
+                free(dir);
+                dir = NULL;
+        }
+        int r = ht_resolve_host_link(c, link, &dir);
+        if (r < 0)
+                return r;
+        *ret_dir = TAKE_PTR(dir);
+        return ht_open_dir(c, *ret_dir);
+}
+
 static void devices_load(const ht_context *c, device_list *l) {
         _cleanup_strv_free_ char **names = NULL;
         *l = (device_list){0};
@@ -195,12 +219,15 @@ static void devices_load(const ht_context *c, device_list *l) {
                 if (never_touched(names[i]) || strchr(names[i], '/'))
                         continue;
                 _cleanup_free_ char *link = xasprintf("/sys/block/%s", names[i]), *dir = NULL;
+                /* the files below it are read relative to the
+                 * directory: the path is walked once */
+                _cleanup_close_ int dfd = device_dir(c, link, &dir);
                 /* old kernels (SYSFS_DEPRECATED) have directories here */
-                if (ht_resolve_host_link(c, link, &dir) < 0 || !startswith(dir, "/sys/"))
+                if (!dir || !startswith(dir, "/sys/"))
                         continue;
-                _cleanup_free_ char *rpath = xasprintf("%s/queue/rotational", dir), *rot = NULL;
+                _cleanup_free_ char *rot = NULL;
                 int rotational = -1;
-                if (ht_read_line(c, rpath, &rot) >= 0)
+                if (ht_read_line_below(c, dfd, dir, "queue/rotational", &rot) >= 0)
                         rotational = streq(strstrip(rot), "1") ? 1 : streq(rot, "0") ? 0 : -1;
                 if (rotational < 0)
                         continue;
@@ -451,7 +478,8 @@ static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *p
                         continue;
                 _cleanup_free_ char *text = NULL, *shown = ht_display_path(c, order[i]);
                 size_t len = 0;
-                int k = ht_read_file(c, order[i], UDEV_FILE_MAX, &text, &len);
+                /* every rules file on the host, read for this alone */
+                int k = ht_read_file_nokeep(c, order[i], UDEV_FILE_MAX, &text, &len);
                 if (k == -ENOENT)
                         continue;
                 if (k < 0) {

@@ -72,22 +72,7 @@ static char *host_path_simplify(const char *path) {
         return xasprintf("/%s", joined);
 }
 
-/* One step along the link at cur (a path inside the root): where it
- * points, simplified and checked; -EXDEV for a target that leaves the
- * root. */
-static int link_step(const ht_context *c, const char *cur, char **ret_next) {
-        int dfd = -1;
-        _cleanup_free_ char *name = NULL;
-        int r = ht_resolve_parent(c, cur, false, &dfd, &name);
-        if (r < 0)
-                return r;
-        char target[PATH_MAX];
-        ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
-        int e = errno;
-        close(dfd);
-        if (k <= 0)
-                return k < 0 ? -e : -EINVAL;
-        target[k] = 0;
+int ht_host_link_target(const char *cur, const char *target, char **ret_next) {
         _cleanup_free_ char *dir = xstrndup(cur, (size_t)(strrchr(cur, '/') - cur));
         _cleanup_free_ char *joined = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
         char *next = host_path_simplify(joined);
@@ -99,21 +84,31 @@ static int link_step(const ht_context *c, const char *cur, char **ret_next) {
         return 0;
 }
 
+/* One step along the links from cur: 1 and *ret_next where cur is a
+ * link, 0 where it is none, -errno (-ENOENT: missing). ht_readlink
+ * answers both in one open. */
+static int link_step(const ht_context *c, const char *cur, char **ret_next) {
+        _cleanup_free_ char *target = NULL;
+        int r = ht_readlink(c, cur, &target);
+        if (r == -EINVAL)
+                return 0;
+        if (r < 0)
+                return r;
+        r = ht_host_link_target(cur, target, ret_next);
+        return r < 0 ? r : 1;
+}
+
 int ht_resolve_host_link(const ht_context *c, const char *path, char **ret) {
         _cleanup_free_ char *cur = xstrdup(path);
         for (int depth = 0; depth < 8; depth++) {
-                struct stat st;
-                int r = ht_lstat(c, cur, &st);
+                char *next;
+                int r = link_step(c, cur, &next);
                 if (r < 0)
                         return r;
-                if (!S_ISLNK(st.st_mode)) {
+                if (r == 0) {
                         *ret = TAKE_PTR(cur);
                         return 0;
                 }
-                char *next;
-                r = link_step(c, cur, &next);
-                if (r < 0)
-                        return r;
                 free(cur);
                 cur = next;
                 /* a masked unit links to /dev/null: say so, do not look */
@@ -128,12 +123,14 @@ int ht_resolve_host_link(const ht_context *c, const char *path, char **ret) {
 char *ht_follow_host_link(const ht_context *c, const char *path) {
         char *cur = xstrdup(path);
         for (int depth = 0; depth < 8; depth++) {
-                struct stat st;
                 char *next;
-                if (ht_lstat(c, cur, &st) < 0 || !S_ISLNK(st.st_mode))
-                        return cur;
-                if (link_step(c, cur, &next) < 0)
+                int r = link_step(c, cur, &next);
+                /* cur is missing or no link: where the links lead; a
+                 * link out of the root: the path itself */
+                if (r == -EXDEV)
                         break;
+                if (r <= 0)
+                        return cur;
                 free(cur);
                 cur = next;
         }

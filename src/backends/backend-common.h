@@ -29,6 +29,10 @@ char *ht_follow_host_link(const ht_context *c, const char *path);
  * there (a masked unit); -ENOENT, -ELOOP, -EXDEV (a link out of the root
  * or one that cannot be followed safely) otherwise. */
 int ht_resolve_host_link(const ht_context *c, const char *path, char **ret);
+/* Where a link at host path cur whose target reads target leads,
+ * simplified ("/sys/block/../devices/x" is "/sys/devices/x"); -EXDEV for
+ * a target that leaves the root. */
+int ht_host_link_target(const char *cur, const char *target, char **ret_next);
 
 /* The file to edit for a host file the distribution may ship as a
  * symlink (RHEL: /etc/grub.conf -> ../boot/grub/grub.conf, on UEFI

@@ -45,6 +45,10 @@ typedef struct ht_context {
         /* why a tree with a kernel's /proc or /sys is an image (NULL:
          * it is not, or it has neither) */
         char *memo_image_why;
+        /* whether the tree's /proc is a procfs: 0 not asked yet, 1, -1 */
+        signed char memo_proc_real;
+        /* what ht_read_file read while a plan is made (NULL: no cache) */
+        struct ht_read_cache *memo_cache;
 } ht_context;
 
 
@@ -69,6 +73,20 @@ const char *ht_context_image_why(const ht_context *c);
  * the kernel behind it is the one hosttune runs on (uname(2) tells of it);
  * false for fixture trees, whose /proc is plain files, and images. */
 bool ht_context_kernel_is_ours(const ht_context *c);
+
+/* A per-run cache of host file contents, so that a plan reads each host
+ * file once whoever asks for it (the facts, the backends, the editors all
+ * parse the same /etc/default/grub): between begin and end, ht_read_file
+ * and ht_read_line serve a path they read before from memory. Keyed by the
+ * host path as asked (resolving links to key by the file would cost the
+ * system calls the cache saves). Any write through the context (fileio.h's
+ * writers, ht_open for writing) and any program run (ht_spawn) drops it,
+ * so nothing read after a write is stale; end drops it and stops
+ * keeping. Only the planning of plan and apply (ht_make_plan) keeps one:
+ * apply, verify and rollback read what they write back afresh. */
+void ht_context_cache_begin(const ht_context *c);
+void ht_context_cache_end(const ht_context *c);
+void ht_context_cache_drop(const ht_context *c);
 
 /* Check that path is an absolute host path with no "..", no empty or
  * control-character components and a sane length. 0 or -EINVAL. */
@@ -134,9 +152,32 @@ int ht_fopen_read(const ht_context *c, const char *path, FILE **ret);
 /* Read a whole host file (at most max bytes; -EFBIG beyond). The result
  * is NUL-terminated; embedded NULs are kept and counted in ret_len. */
 int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len);
+/* ht_read_file for a caller that reads the file once and keeps what it
+ * needs (every udev rules file, for the block backend's warnings): the
+ * cache serves it if it holds it, but keeps no copy, which would only
+ * cost memory. */
+int ht_read_file_nokeep(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len);
 /* Read a one-line kernel value (sysfs, procfs): contents with the
  * trailing newline removed. */
 int ht_read_line(const ht_context *c, const char *path, char **ret);
+
+/* An O_PATH fd of the host directory path (links followed inside the
+ * root), for reading the files below it without walking the path again
+ * each time: a device's sysfs directory. -errno. */
+int ht_open_dir(const ht_context *c, const char *path);
+/* ht_read_file and ht_read_line of dir/rel, opened relative to dir_fd
+ * (from ht_open_dir of the host path dir) beneath it; what that cannot
+ * open (a link leading above dir_fd) is read through the root as
+ * dir/rel. dir_fd < 0: through the root. */
+int ht_read_file_below(const ht_context *c, int dir_fd, const char *dir, const char *rel, size_t max,
+                       char **ret, size_t *ret_len);
+int ht_read_line_below(const ht_context *c, int dir_fd, const char *dir, const char *rel, char **ret);
+
+/* readlink(2) of a host path's last component (intermediate links are
+ * followed inside the root, the last never): the target as written.
+ * -EINVAL when it exists and is no symlink. Three system calls where
+ * ht_lstat and a walk to the link's directory took a dozen. */
+int ht_readlink(const ht_context *c, const char *path, char **ret);
 
 int ht_stat(const ht_context *c, const char *path, struct stat *ret);
 int ht_lstat(const ht_context *c, const char *path, struct stat *ret);

@@ -280,7 +280,9 @@ static int write_host_file(const ht_context *c, const char *path, const void *da
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        return write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact);
+        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact);
+        ht_context_cache_drop(c); /* nothing kept may outlive a write */
+        return r;
 }
 
 int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
@@ -309,6 +311,7 @@ int ht_remove_file(const ht_context *c, const char *path) {
                 return -ELOOP;
         if (S_ISDIR(st.st_mode))
                 return -EISDIR;
+        ht_context_cache_drop(c);
         if (unlinkat(dir_fd, name, 0) < 0)
                 return errno == ENOENT ? 0 : -errno;
         return ht_fsync_dir(dir_fd);
@@ -708,6 +711,7 @@ int ht_write_kernel_value(const ht_context *c, const char *path, const char *val
         do
                 n = write(fd, line, len);
         while (n < 0 && errno == EINTR);
+        ht_context_cache_drop(c); /* the read-back must see the kernel's answer */
         if (n < 0)
                 return -errno;
         if ((size_t)n != len)

@@ -86,6 +86,8 @@ int ht_spawn(const ht_context *c, char *const *argv, char **ret_output) {
                         strbuf_done(&out);
                         return -errno;
                 }
+        /* the program may have changed files the context keeps */
+        ht_context_cache_drop(c);
         if (ret_output)
                 *ret_output = strbuf_steal(&out);
         else

@@ -187,18 +187,53 @@ const char *ht_strerror(int err) {
         return strerror(err);
 }
 
-int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len) {
+int ht_read_fd_eof(int fd, size_t max, size_t size_hint, ht_eof_rule rule, char **ret, size_t *ret_len) {
         /* Every read(2) is a system call, and they cost more than the
          * copying here: one page first (most files read here are a value
          * or a few lines; /proc and /sys files report no size), or the
          * size the caller got from fstat with room for the EOF read, then
-         * four times as much each time. */
+         * four times as much each time. A read shorter than asked ends the
+         * file where the rule says so; else a read of 0 bytes does. */
         strbuf b = {0};
-        strbuf_grow(&b, size_hint && size_hint < max ? size_hint + 1024 : 4095);
+        if (!size_hint || size_hint >= max) {
+                /* most files fit a page: read into the stack, then give
+                 * the caller exactly that (a page's malloc and the realloc
+                 * back were more instructions than the read) */
+                char page[4096];
+                size_t have = 0;
+                for (;;) {
+                        size_t ask = sizeof(page) - 1 - have;
+                        if (ask == 0)
+                                break;
+                        ssize_t n = read(fd, page + have, ask);
+                        if (n < 0 && errno == EINTR)
+                                continue;
+                        if (n < 0)
+                                return -errno;
+                        if (have + (size_t)n > max)
+                                return -EFBIG;
+                        have += (size_t)n;
+                        if (n == 0 || ((size_t)n < ask && (rule == HT_EOF_SHORT || rule == HT_EOF_SHORT_PAGE))) {
+                                char *s = xmalloc(have + 1);
+                                memcpy(s, page, have);
+                                s[have] = 0;
+                                *ret = s;
+                                if (ret_len)
+                                        *ret_len = have;
+                                return 0;
+                        }
+                }
+                /* a page full: on in the heap */
+                strbuf_grow(&b, 4 * sizeof(page));
+                memcpy(b.data, page, have);
+                b.len = have;
+        } else
+                strbuf_grow(&b, size_hint + 1024);
         for (;;) {
                 if (b.cap - b.len - 1 < 1024)
                         strbuf_grow(&b, 3 * b.cap);
-                ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
+                size_t ask = b.cap - b.len - 1;
+                ssize_t n = read(fd, b.data + b.len, ask);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0) {
@@ -213,6 +248,10 @@ int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *re
                         return -EFBIG;
                 }
                 b.len += (size_t)n;
+                if ((size_t)n < ask &&
+                    (rule == HT_EOF_SHORT || (rule == HT_EOF_SHORT_PAGE && ask <= 4096) ||
+                     (size_hint && b.len >= size_hint)))
+                        break;
         }
         b.data[b.len] = 0;
         if (ret_len)
@@ -222,8 +261,12 @@ int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *re
         return 0;
 }
 
+int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len) {
+        return ht_read_fd_eof(fd, max, size_hint, HT_EOF_READ0, ret, ret_len);
+}
+
 int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len) {
-        return ht_read_fd_hint(fd, max, 0, ret, ret_len);
+        return ht_read_fd_eof(fd, max, 0, HT_EOF_READ0, ret, ret_len);
 }
 
 json_object *ht_strv_to_json(char *const *l) {

@@ -50,8 +50,24 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 const char *ht_strerror(int err);
 /* All of fd (at most max bytes, else -EFBIG), NUL-terminated. */
 int ht_read_fd(int fd, size_t max, char **ret, size_t *ret_len);
-/* The same, for a file whose size the caller knows (fstat): fewer reads. */
+/* The same, for a regular file whose size the caller knows (fstat): fewer
+ * reads; once that many bytes are in, a short read is the end (POSIX: a
+ * regular file reads short only at its end). */
 int ht_read_fd_hint(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len);
+/* When a read(2) shorter than asked is the end of the file, so that no
+ * read of 0 bytes is needed to see it. */
+typedef enum {
+        HT_EOF_READ0,      /* only a read of 0: procfs's seq_files return a
+                            * page's worth of records at a time */
+        HT_EOF_SHORT,      /* any short read: a regular file (POSIX), a
+                            * /proc/sys value (one handler call fills the
+                            * buffer: proc_sys_call_handler) */
+        HT_EOF_SHORT_PAGE, /* a short read that asked for at most a page:
+                            * a sysfs attribute (one show of at most
+                            * PAGE_SIZE; kernfs reads a binary one a page
+                            * at a time) */
+} ht_eof_rule;
+int ht_read_fd_eof(int fd, size_t max, size_t size_hint, ht_eof_rule rule, char **ret, size_t *ret_len);
 /* The list as a JSON array of strings (empty for NULL). */
 struct json_object;
 struct json_object *ht_strv_to_json(char *const *l);

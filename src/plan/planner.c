@@ -8,7 +8,23 @@
 #include "planner.h"
 #include "util.h"
 
+static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
+                     char **ret_error);
+
 int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret, char **ret_error) {
+        ht_planning p = {0};
+        /* each host file read once, whoever parses it (context.h) */
+        ht_context_cache_begin(c);
+        int r = make_plan(c, profile, sets, &p, ret_error);
+        ht_context_cache_end(c);
+        if (r < 0)
+                return r;
+        *ret = p;
+        return 0;
+}
+
+static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
+                     char **ret_error) {
         ht_planning p = {0};
         int r = ht_facts_collect(c, HT_FACTS_HOST, &p.facts);
         if (r < 0) {

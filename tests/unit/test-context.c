@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "context.h"
+#include "fileio.h"
 #include "util.h"
 
 static char tmpl[] = "/tmp/ht-ctx-XXXXXX";
@@ -183,6 +184,122 @@ static void test_list_dir(void **state) {
         strv_free(l);
 }
 
+static char *read_or_null(ht_context *c, const char *path) {
+        char *s = NULL;
+        return ht_read_file(c, path, 4096, &s, NULL) == 0 ? s : NULL;
+}
+
+/* The per-plan cache (issue 34): a second read is served from memory,
+ * but never after a write through the context, and not after end. */
+static void test_read_cache(void **state) {
+        ht_context *c = *state;
+        char *s;
+        put("etc/cached", "one\n");
+        ht_context_cache_begin(c);
+        s = read_or_null(c, "/etc/cached");
+        assert_string_equal(s, "one\n");
+        free(s);
+        /* changed behind the context's back: the plan's reading stands */
+        put("etc/cached", "two\n");
+        s = read_or_null(c, "/etc/cached");
+        assert_string_equal(s, "one\n");
+        free(s);
+        assert_int_equal(ht_read_file(c, "/etc/cached", 2, &s, NULL), -EFBIG);
+        assert_int_equal(ht_read_line(c, "/etc/cached", &s), 0);
+        assert_string_equal(s, "one");
+        free(s);
+        /* a write through the context drops what was kept */
+        assert_int_equal(ht_write_file_atomic(c, "/etc/cached", "three\n", 6, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        s = read_or_null(c, "/etc/cached");
+        assert_string_equal(s, "three\n");
+        free(s);
+        /* so does an open for writing, and a kernel value's write */
+        int fd = ht_open(c, "/etc/cached", O_WRONLY | O_TRUNC, 0);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, "four\n", 5), 5);
+        close(fd);
+        s = read_or_null(c, "/etc/cached");
+        assert_string_equal(s, "four\n");
+        free(s);
+        char *back = NULL;
+        assert_int_equal(ht_write_kernel_value(c, "/etc/cached", "5", &back), 0);
+        assert_string_equal(back, "5");
+        free(back);
+        assert_int_equal(ht_remove_file(c, "/etc/cached"), 0);
+        assert_null(read_or_null(c, "/etc/cached"));
+        /* after end, every read is the file's */
+        put("etc/cached", "six\n");
+        s = read_or_null(c, "/etc/cached");
+        assert_string_equal(s, "six\n");
+        free(s);
+        ht_context_cache_end(c);
+        put("etc/cached", "seven\n");
+        s = read_or_null(c, "/etc/cached");
+        assert_string_equal(s, "seven\n");
+        free(s);
+}
+
+static void test_readlink_and_below(void **state) {
+        ht_context *c = *state;
+        char *s = NULL;
+        assert_int_equal(ht_readlink(c, "/etc/os-release", &s), 0);
+        assert_string_equal(s, "../usr/lib/os-release");
+        free(s);
+        assert_int_equal(ht_readlink(c, "/usr/lib/os-release", &s), -EINVAL);
+        assert_int_equal(ht_readlink(c, "/etc/none", &s), -ENOENT);
+        /* through a link mid-path (etc/libdir -> ../usr/lib) */
+        assert_int_equal(ht_readlink(c, "/etc/libdir/os-release", &s), -EINVAL);
+
+        int dfd = ht_open_dir(c, "/etc/libdir");
+        assert_true(dfd >= 0);
+        assert_int_equal(ht_read_line_below(c, dfd, "/etc/libdir", "os-release", &s), 0);
+        assert_string_equal(s, "ID=debian");
+        free(s);
+        close(dfd);
+        /* a link that climbs above the directory: read through the root */
+        dfd = ht_open_dir(c, "/etc");
+        assert_true(dfd >= 0);
+        assert_int_equal(ht_read_line_below(c, dfd, "/etc", "libdir/os-release", &s), 0);
+        assert_string_equal(s, "ID=debian");
+        free(s);
+        /* and one that leaves the root stays refused */
+        assert_int_equal(ht_read_line_below(c, dfd, "/etc", "escape", &s), -EXDEV);
+        close(dfd);
+        assert_int_equal(ht_open_dir(c, "/usr/lib/os-release"), -ENOTDIR);
+}
+
+/* The kernel's files through a context on "/": a procfs seq_file larger
+ * than a page reads short before its end (one page of records a read),
+ * so no short read may end it; a sysfs attribute reads whole. */
+static void test_read_kernel_files(void **state) {
+        (void)state;
+        ht_context *c;
+        assert_int_equal(ht_context_new("/", &c), 0);
+        FILE *f = fopen("/proc/zoneinfo", "r");
+        if (f) {
+                char buf[4096];
+                size_t want = 0, n;
+                while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+                        want += n;
+                fclose(f);
+                char *s = NULL;
+                size_t len = 0;
+                assert_int_equal(ht_read_file(c, "/proc/zoneinfo", 1 << 20, &s, &len), 0);
+                /* counters move between the reads; the zones do not */
+                if (want > 4096)
+                        assert_true(len > 4096);
+                assert_true(len > 0 && s[len - 1] == '\n');
+                free(s);
+        }
+        char *v = NULL;
+        if (ht_read_line(c, "/sys/kernel/mm/transparent_hugepage/enabled", &v) == 0) {
+                assert_non_null(strchr(v, '['));
+                assert_non_null(strchr(v, ']'));
+                free(v);
+        }
+        ht_context_free(c);
+}
+
 static void test_path_check(void **state) {
         assert_int_equal(ht_path_check("/proc/sys/vm/swappiness"), 0);
         assert_int_equal(ht_path_check("/proc/sys/vm/../../etc"), -EINVAL);
@@ -200,6 +317,9 @@ int main(void) {
                 cmocka_unit_test(test_stat_and_lstat),
                 cmocka_unit_test(test_list_dir),
                 cmocka_unit_test(test_path_check),
+                cmocka_unit_test(test_read_cache),
+                cmocka_unit_test(test_readlink_and_below),
+                cmocka_unit_test(test_read_kernel_files),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

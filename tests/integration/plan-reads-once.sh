@@ -1,0 +1,84 @@
+#!/bin/sh
+# A plan reads each host file at most once (issue 34): the facts, the
+# backends and the editors parse the same files (/etc/default/grub,
+# /etc/passwd, /proc/cmdline, THP's enabled), and the root context's
+# per-plan cache serves the second reader. Counted with strace: every
+# open of a file for reading (not an O_PATH probe, not a directory
+# listing) under the fixture root, per path as asked (the directory fd's
+# path and the name opened below it), on the example host and on the
+# bare-metal fixture whose devices' files are opened below their sysfs
+# directories. Also the system calls on the example host's files, against
+# the count at issue 34 (a regression guard, not a timing).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+export HOSTTUNE_INSECURE_PROFILES=1
+command -v strace >/dev/null 2>&1 || skip_all "strace is not installed (scripts/deps.sh --ci installs it)"
+strace -f -o /dev/null true 2>/dev/null || skip_all "strace cannot trace here (ptrace refused)"
+# the binary itself: strace of a wrapper (tests/json/capture, valgrind)
+# would count the wrapper's opens
+bin=$top_builddir/hosttune
+[ -x "$bin" ] || skip_all "$bin not built"
+
+# opens ROOT ARGS...: "COUNT PATH" for every file under ROOT opened for
+# reading more than once by hosttune ARGS
+opens() {
+        oroot=$(cd "$1" && pwd -P)
+        shift
+        strace -f -y -qq -e trace=openat,openat2 -o "$tmp/trace" "$bin" "$@" >/dev/null 2>&1
+        awk -v root="$oroot/" '
+                / = -1 / || /O_PATH/ || /O_DIRECTORY/ { next }
+                {
+                        # openat(3</dir>, "name", ...) or openat2(3</dir>, "name", {...})
+                        if (!match($0, /\(([0-9]+<[^>]*>|AT_FDCWD<[^>]*>), "[^"]*"/)) next
+                        s = substr($0, RSTART + 1, RLENGTH - 1)
+                        d = s; sub(/^[^<]*</, "", d); sub(/>, ".*$/, "", d)
+                        f = s; sub(/^.*, "/, "", f); sub(/"$/, "", f)
+                        p = (f ~ /^\//) ? f : d "/" f
+                        if (index(p, root) != 1) next
+                        n[substr(p, length(root))]++
+                }
+                END { for (p in n) if (n[p] > 1) print n[p], p }' "$tmp/trace" | sort -rn
+}
+
+kvm=$HOSTS/debian12-kvm
+opens "$kvm" --root "$kvm" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" \
+        plan oracle --set sga_max_size=4G >"$tmp/twice"
+if [ -s "$tmp/twice" ]; then
+        not_ok "example host: plan oracle opens host files more than once: $(tr '\n' ';' <"$tmp/twice")"
+else
+        # the trace was read: the files plan must read are in it
+        if grep -q 'etc/default/grub"' "$tmp/trace" && grep -q 'etc/passwd"' "$tmp/trace"; then
+                ok "example host: plan oracle reads each host file once (/etc/default/grub, /etc/passwd among them)"
+        else
+                not_ok "example host: the trace lacks /etc/default/grub or /etc/passwd: $(head -c 400 "$tmp/trace")"
+        fi
+fi
+
+bm=$HOSTS/baremetal-numa
+opens "$bm" --root "$bm" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" plan oracle >"$tmp/twice"
+if [ -s "$tmp/twice" ]; then
+        not_ok "bare metal: plan oracle opens host files more than once: $(tr '\n' ';' <"$tmp/twice")"
+elif grep -q '"queue/rotational"' "$tmp/trace"; then
+        ok "bare metal: each file once, the devices' queue files opened below their directories"
+else
+        not_ok "bare metal: queue/rotational not opened below a device directory: $(grep rotational "$tmp/trace" | head -3)"
+fi
+
+# System calls on the example host's files (every call strace -y shows
+# with a path under the root: opens below it, reads, closes, listings;
+# a sanitizer's or valgrind's own calls are not counted): 314 before
+# issue 34, 243 after (BENCHMARKS.md counts all of plan's: 492, 411). A
+# change that adds more than a few fails here.
+kroot=$(cd "$kvm" && pwd -P)
+strace -f -y -qq -o "$tmp/all" "$bin" --root "$kvm" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" \
+        plan oracle --set sga_max_size=4G >/dev/null 2>&1
+calls=$(grep -cF "$kroot" "$tmp/all")
+if [ "$calls" -le 255 ]; then ok "example host: plan oracle makes $calls system calls on the host's files (at most 255)"
+else not_ok "example host: plan oracle makes $calls system calls on the host's files, more than 255 (243 at issue 34)"; fi
+# no read(2) of 0 bytes only to see the end of a host file: the fixture's
+# files are regular files, which end at a short read
+eofs=$(grep -F "$kroot" "$tmp/all" | grep -c 'read(.*, "", [0-9]*) *= 0$')
+if [ "$eofs" -eq 0 ]; then ok "example host: no read(2) only to confirm the end of a host file"
+else not_ok "example host: $eofs reads of 0 bytes: $(grep -F "$kroot" "$tmp/all" | grep 'read(.*= 0$' | head -3)"; fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
