@@ -109,6 +109,9 @@ json_object *ht_plan_to_json(const ht_plan *p) {
         add(o, "skipped", ht_skips_to_json(&p->skipped));
         add(o, "warnings", ht_strv_to_json(p->warnings));
         add(o, "errors", ht_strv_to_json(p->errors));
+        /* only when there are some: most hosts have none */
+        if (p->not_used && json_object_array_length(p->not_used))
+                add(o, "not_used", json_object_get(p->not_used));
         return o;
 }
 
@@ -242,7 +245,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                 for (size_t i = 0; i < p->n_actions; i++) {
                         fprintf(out, "  %s", p->actions[i].description ? p->actions[i].description : p->actions[i].action);
                         if (p->actions[i].argv) {
-                                char *cmd = strv_join(p->actions[i].argv, " ");
+                                char *cmd = ht_shell_join(p->actions[i].argv);
                                 fprintf(out, ": %s", cmd);
                                 free(cmd);
                         }
@@ -254,6 +257,10 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         for (size_t i = 0; !quiet && i < p->skipped.n; i++) {
                 _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
                 fprintf(out, "skipped (%s): %s\n", ht_skip_kind(&p->skipped.items[i]), t);
+        }
+        for (size_t i = 0; p->not_used && i < json_object_array_length(p->not_used); i++) {
+                _cleanup_free_ char *t = ht_not_used_format(json_object_array_get_idx(p->not_used, i));
+                fprintf(out, "not used: %s\n", t);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++)
                 fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, p->warnings[i]);

@@ -149,7 +149,10 @@ static void test_load_kernel(void **state) {
 
 static void add_proc(ht_facts *f, unsigned pid, const char *name, ht_process_kind k, uint64_t heap) {
         f->processes = xrealloc(f->processes, (f->n_processes + 1) * sizeof(*f->processes));
-        f->processes[f->n_processes++] = (ht_process){pid, xstrdup(name), k, heap};
+        /* a system service's: trusted (ht_trust) */
+        f->processes[f->n_processes++] = (ht_process){.pid = pid, .name = xstrdup(name), .kind = k,
+                                                      .max_heap_bytes = heap, .trust = HT_TRUST_SERVICE,
+                                                      .uid = -1};
         f->processes_known = true;
 }
 
