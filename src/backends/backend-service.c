@@ -25,15 +25,6 @@
 #define UNIT_DIR "/etc/systemd/system"
 #define DROPIN_NAME "hosttune.conf"
 
-static bool unit_name_valid(const char *u) {
-        if (isempty(u) || strlen(u) > 255 || u[0] == '.' || u[0] == '-')
-                return false;
-        for (const char *p = u; *p; p++)
-                if (!isalnum((unsigned char)*p) && !strchr(":-_.\\@", *p))
-                        return false;
-        return strchr(u, '.') != NULL;
-}
-
 /* systemd resource-limit directives (systemd.exec(5), "Process
  * Properties"), plus the few service settings profiles use. */
 static const char *const directives[] = {
@@ -159,7 +150,7 @@ static char **install_aliases(const char *text, size_t len) {
         for (size_t i = 0; lines && lines[i]; i++) {
                 _cleanup_strv_free_ char **words = strv_split(lines[i], " \t");
                 for (size_t w = 0; words && words[w]; w++)
-                        if (*words[w] && unit_name_valid(words[w]) && !strv_contains(out, words[w]))
+                        if (*words[w] && ht_unit_name_valid(words[w]) && !strv_contains(out, words[w]))
                                 strv_push(&out, words[w]);
         }
         return out;
@@ -185,7 +176,7 @@ static int load_unit(const ht_context *c, const char *real, const char *file, un
                 for (size_t i = 0; ents && ents[i]; i++) {
                         struct stat st;
                         _cleanup_free_ char *p = xasprintf("%s/%s", unit_path[d], ents[i]), *t = NULL;
-                        if (strv_contains(u.names, ents[i]) || !unit_name_valid(ents[i]) ||
+                        if (strv_contains(u.names, ents[i]) || !ht_unit_name_valid(ents[i]) ||
                             ht_lstat(c, p, &st) < 0 || !S_ISLNK(st.st_mode) || ht_resolve_host_link(c, p, &t) < 0)
                                 continue;
                         if (streq(base_name(t), real))
@@ -390,7 +381,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 if (s->backend != HT_BK_SERVICE || !s->unit)
                         continue;
                 _cleanup_free_ char *unit = unit_with_suffix(s->unit);
-                if (!unit_name_valid(unit)) {
+                if (!ht_unit_name_valid(unit)) {
                         ht_plan_error(plan, "%s: '%s' is not a valid systemd unit name", s->source, s->unit);
                         continue;
                 }

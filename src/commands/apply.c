@@ -195,7 +195,7 @@ int ht_follow_up_run(const ht_context *c, const char *action, char *const *argv,
         }
         if (!argv || !argv[0])
                 return 0;
-        _cleanup_free_ char *cmd = strv_join(argv, " ");
+        _cleanup_free_ char *cmd = ht_shell_join(argv);
         if (!ht_spawn_available(c, argv)) {
                 strv_pushf(notes, "%s was not found; run '%s' by hand", argv[0], cmd);
                 return -ENOENT;
@@ -255,7 +255,7 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
         if (!a->argv)
                 return 0;
         if (!ht_spawn_available(c, a->argv)) {
-                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
+                _cleanup_free_ char *cmd = ht_shell_join(a->argv);
                 if (c->offline_root) {
                         strv_pushf(&res->notes, "%s is not in this image: run '%s' at its first boot", a->argv[0], cmd);
                         return 0;
@@ -264,7 +264,7 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
         }
         if (c->offline_root && geteuid() != 0) {
                 /* chroot needs root; the files are right, the tool can run later */
-                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
+                _cleanup_free_ char *cmd = ht_shell_join(a->argv);
                 strv_pushf(&res->notes, "only root can run %s inside the image (chroot): run '%s' at its first boot",
                            a->argv[0], cmd);
                 return 0;
@@ -296,7 +296,7 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
         if (r != 0 && tmp)
                 remove_tool_temps(c, tmp);
         if (r != 0) {
-                _cleanup_free_ char *cmd = strv_join(a->argv, " ");
+                _cleanup_free_ char *cmd = ht_shell_join(a->argv);
                 return fail(ret_error, r < 0 ? r : -EIO, "%s failed (%s%d): %s", cmd, r < 0 ? "error " : "exit status ",
                             r < 0 ? -r : r, output ? strstrip(output) : "");
         }

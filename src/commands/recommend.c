@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "edit-unit.h"
 #include "recommend.h"
 #include "util.h"
 
@@ -34,6 +35,16 @@ static void evidence(ht_candidate *c, unsigned points, unsigned pid, const char 
         c->score += points;
 }
 
+/* A process that is not trusted (ht_trust) counts nothing: any user can
+ * start a "java" or an "ora_pmon_X"; it is listed with no points. */
+static bool untrusted(ht_candidate *c, const ht_process *p, const char *src) {
+        if (p->trust != HT_TRUST_NONE)
+                return false;
+        evidence(c, 0, p->pid, src, "%s is running, but not as root, a system service or the user named: not used",
+                 p->name);
+        return true;
+}
+
 static char *gib(uint64_t bytes) {
         return xasprintf("%.1f GiB", (double)bytes / (1024.0 * 1024 * 1024));
 }
@@ -58,6 +69,8 @@ static void score_oracle(const ht_facts *f, ht_candidate *c) {
                 if (p->kind != HT_PROC_ORACLE)
                         continue;
                 _cleanup_free_ char *src = xasprintf("/proc/%u", p->pid);
+                if (untrusted(c, p, src))
+                        continue;
                 if (startswith(p->name, "ora_pmon_")) {
                         /* one instance or several: the workload counts once */
                         evidence(c, pmon ? 0 : PTS_RUNNING, p->pid, src, "%s is running (instance %s)", p->name,
@@ -68,7 +81,7 @@ static void score_oracle(const ht_facts *f, ht_candidate *c) {
         }
         if (!pmon && other)
                 for (size_t i = 0; i < f->n_processes; i++)
-                        if (f->processes[i].kind == HT_PROC_ORACLE) {
+                        if (f->processes[i].kind == HT_PROC_ORACLE && f->processes[i].trust != HT_TRUST_NONE) {
                                 _cleanup_free_ char *src = xasprintf("/proc/%u", f->processes[i].pid);
                                 evidence(c, PTS_SHM, f->processes[i].pid, src, "%s is running (no ora_pmon_*)",
                                          f->processes[i].name);
@@ -105,6 +118,8 @@ static void score_mysql(const ht_facts *f, ht_candidate *c) {
                 if (p->kind != HT_PROC_MYSQL)
                         continue;
                 _cleanup_free_ char *src = xasprintf("/proc/%u", p->pid);
+                if (untrusted(c, p, src))
+                        continue;
                 evidence(c, running ? 0 : PTS_RUNNING, p->pid, src, "%s is running", p->name);
                 running = true;
         }
@@ -117,6 +132,8 @@ static void score_jvm(const ht_facts *f, ht_candidate *c) {
                 if (p->kind != HT_PROC_JAVA)
                         continue;
                 _cleanup_free_ char *src = xasprintf("/proc/%u", p->pid);
+                if (untrusted(c, p, src))
+                        continue;
                 if (p->max_heap_bytes != HT_U64_UNKNOWN) {
                         _cleanup_free_ char *h = gib(p->max_heap_bytes);
                         bool big = p->max_heap_bytes >= LARGE_HEAP;
@@ -142,7 +159,8 @@ static void suggest(const ht_facts *f, ht_recommendation *r) {
                  * file found (an /etc one first) */
                 const char *unit = f->mysql_config.unit ? f->mysql_config.unit
                                    : f->mysql_units ? strrchr(f->mysql_units[0], '/') + 1 : NULL;
-                if (unit && !streq(unit, "mysqld.service"))
+                /* a unit name as a profile's is checked (edit-unit.h) */
+                if (unit && !streq(unit, "mysqld.service") && ht_unit_name_valid(unit))
                         strv_pushf(&r->sets, "mysql_unit=%s", unit);
         } else if (streq(r->profile, "jvm")) {
                 /* The profile takes the JVMs' owner, group and unit from
@@ -154,7 +172,7 @@ static void suggest(const ht_facts *f, ht_recommendation *r) {
                         strv_pushf(&r->sets, "jvm_user=%s", f->jvm_user);
                 if (f->jvm_group)
                         strv_pushf(&r->sets, "jvm_group=%s", f->jvm_group);
-                if (f->jvm_unit)
+                if (f->jvm_unit && ht_unit_name_valid(f->jvm_unit))
                         strv_pushf(&r->sets, "jvm_unit=%s", f->jvm_unit);
         }
 }
@@ -234,11 +252,17 @@ void ht_recommendation_done(ht_recommendation *r) {
 }
 
 char *ht_recommendation_command(const ht_recommendation *r) {
-        strbuf b = {0};
-        strbuf_appendf(&b, "hosttune plan %s", r->profile);
-        for (size_t i = 0; r->sets && r->sets[i]; i++)
-                strbuf_appendf(&b, " --set %s", r->sets[i]);
-        return strbuf_steal(&b);
+        /* every word quoted for the shell it is pasted into: users, groups
+         * and units come from the host's files and processes */
+        _cleanup_strv_free_ char **argv = NULL;
+        strv_push(&argv, "hosttune");
+        strv_push(&argv, "plan");
+        strv_push(&argv, r->profile);
+        for (size_t i = 0; r->sets && r->sets[i]; i++) {
+                strv_push(&argv, "--set");
+                strv_push(&argv, r->sets[i]);
+        }
+        return ht_shell_join(argv);
 }
 
 json_object *ht_recommendation_to_json(const ht_recommendation *r) {

@@ -67,24 +67,6 @@ static void add_check(ht_verify_result *r, const char *backend, const char *key,
                 r->status = st;
 }
 
-/* word as the shell reads it back: bare when it is plain, else in
- * single quotes (a --set value may hold anything). */
-static void append_shell_word(strbuf *b, const char *word) {
-        if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") ==
-                             strlen(word)) {
-                strbuf_append(b, word);
-                return;
-        }
-        strbuf_append(b, "'");
-        for (const char *p = word; *p; p++) {
-                if (*p == '\'')
-                        strbuf_append(b, "'\\''");
-                else
-                        strbuf_appendn(b, p, 1);
-        }
-        strbuf_append(b, "'");
-}
-
 static bool is_default_profile_dir(const ht_context *c, const char *dir) {
         _cleanup_strv_free_ char **dflt = NULL;
         ht_profile_default_path(c, &dflt);
@@ -99,7 +81,7 @@ static char *request_command(const ht_context *c, ht_tx *tx, const char *command
         strbuf_append(&b, "hosttune");
         if (c->offline_root) {
                 strbuf_append(&b, " --root ");
-                append_shell_word(&b, c->root);
+                ht_shell_word_append(&b, c->root);
         }
         const char *file = ht_tx_profile_file(tx);
         const char *slash = file ? strrchr(file, '/') : NULL;
@@ -107,15 +89,15 @@ static char *request_command(const ht_context *c, ht_tx *tx, const char *command
                 _cleanup_free_ char *dir = xstrndup(file, (size_t)(slash - file));
                 if (!is_default_profile_dir(c, dir)) {
                         strbuf_append(&b, " --profile-path ");
-                        append_shell_word(&b, dir);
+                        ht_shell_word_append(&b, dir);
                 }
         }
         strbuf_appendf(&b, " %s ", command);
-        append_shell_word(&b, ht_tx_profile(tx) ? ht_tx_profile(tx) : "PROFILE");
+        ht_shell_word_append(&b, ht_tx_profile(tx) ? ht_tx_profile(tx) : "PROFILE");
         _cleanup_strv_free_ char **sets = ht_tx_set_args(tx);
         for (size_t i = 0; sets && sets[i]; i++) {
                 strbuf_append(&b, " --set ");
-                append_shell_word(&b, sets[i]);
+                ht_shell_word_append(&b, sets[i]);
         }
         return strbuf_steal(&b);
 }

@@ -602,6 +602,52 @@ void strbuf_append(strbuf *b, const char *s) {
         strbuf_appendn(b, s, strlen(s));
 }
 
+void ht_shell_word_append(strbuf *b, const char *word) {
+        static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%";
+        size_t n = strlen(word);
+        /* an empty word is '' (n == 0 falls through to the quotes) */
+        if (n && strspn(word, plain) == n) {
+                strbuf_append(b, word);
+                return;
+        }
+        bool ctl = false;
+        for (const char *p = word; *p && !ctl; p++)
+                ctl = (unsigned char)*p < 0x20 || *p == 0x7f;
+        if (!ctl) {
+                strbuf_append(b, "'");
+                for (const char *p = word; *p; p++) {
+                        if (*p == '\'')
+                                strbuf_append(b, "'\\''");
+                        else
+                                strbuf_appendn(b, p, 1);
+                }
+                strbuf_append(b, "'");
+                return;
+        }
+        /* $'...' (bash, zsh, ksh, and POSIX.1-2024's dollar-single-quotes) */
+        strbuf_append(b, "$'");
+        for (const char *p = word; *p; p++) {
+                unsigned char u = (unsigned char)*p;
+                if (u < 0x20 || u == 0x7f)
+                        strbuf_appendf(b, "\\x%02x", u);
+                else if (u == '\'' || u == '\\')
+                        strbuf_appendf(b, "\\%c", u);
+                else
+                        strbuf_appendn(b, p, 1);
+        }
+        strbuf_append(b, "'");
+}
+
+char *ht_shell_join(char *const *argv) {
+        strbuf b = {0};
+        for (size_t i = 0; argv && argv[i]; i++) {
+                if (i)
+                        strbuf_append(&b, " ");
+                ht_shell_word_append(&b, argv[i]);
+        }
+        return b.data ? strbuf_steal(&b) : xstrdup("");
+}
+
 void strbuf_appendf(strbuf *b, const char *fmt, ...) {
         va_list ap;
         va_start(ap, fmt);

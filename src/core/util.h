@@ -161,3 +161,14 @@ void strbuf_appendf(strbuf *b, const char *fmt, ...) _printf_(2, 3);
 /* Hand the NUL-terminated contents to the caller and reset the buffer. */
 char *strbuf_steal(strbuf *b);
 void strbuf_done(strbuf *b);
+
+/* Append word as a POSIX shell reads it back as one word: bare when it
+ * holds only characters no shell treats specially, else in single
+ * quotes (a quote inside as '\''); a word with control characters
+ * (a newline, a terminal escape) as $'...' with \xHH escapes, so a
+ * command printed for pasting is one line and runs nothing else.
+ * Every command line hosttune prints for a person to run goes through
+ * here: its words may come from files or processes others control. */
+void ht_shell_word_append(strbuf *b, const char *word);
+/* argv as one command line of ht_shell_word_append words. */
+char *ht_shell_join(char *const *argv);

@@ -115,13 +115,21 @@ void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char 
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f);
 /* The parts (HT_WORKLOAD_*) only, each with what it needs. */
 void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned parts);
+/* A process's place in systemd's tree from its /proc/PID/cgroup text:
+ * the name=systemd hierarchy on cgroup v1, else the v2 line. *ret_path:
+ * that path (printable), *ret_unit: the first unit below the slices
+ * (a valid name, outside user.slice and machine.slice), *ret_bad_unit:
+ * a component there that is no valid unit name; each NULL when none. */
+ht_cgroup_kind ht_cgroup_parse(const char *buf, char **ret_path, char **ret_unit, char **ret_bad_unit);
+/* Why an untrusted process is not used, in a sentence: whose it is,
+ * where it runs, what it is not. */
+char *ht_process_not_used_reason(const ht_process *p);
+/* The --set assignment that would use it ("jvm_user=NAME"), NULL none. */
+char *ht_process_use_set(const ht_process *p);
 
 /* facts-mysql.c */
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);
 void ht_facts_mysql_config_free(ht_facts *f);
-/* The systemd service of a process from its /proc/PID/cgroup text, NULL
- * none (facts-jvm.c). */
-char *ht_facts_cgroup_unit(const char *buf);
 /* The running JVMs' options, owners and units (facts-jvm.c). */
 void ht_facts_collect_jvm(const ht_context *c, ht_facts *f);
 void ht_facts_jvm_free(ht_facts *f);

@@ -285,10 +285,34 @@ static json_object *workload_json(const ht_facts *f) {
                         add(j, "kind", json_object_new_string(ht_process_kind_to_string(p->kind)));
                         if (p->kind == HT_PROC_JAVA)
                                 add(j, "max_heap_bytes", j_u64(p->max_heap_bytes));
+                        add(j, "uid", j_i64(p->uid));
+                        add(j, "user", j_str(p->user));
+                        add(j, "cgroup", j_str(p->cgroup));
+                        add(j, "unit", j_str(p->unit));
+                        add(j, "trust", j_str(ht_trust_to_string(p->trust)));
                         json_object_array_add(procs, j);
                 }
         }
         add(o, "processes", procs);
+        json_object *not_used[3];
+        for (size_t k = 0; k < ELEMENTSOF(not_used); k++)
+                not_used[k] = json_object_new_array();
+        for (size_t i = 0; i < f->n_processes; i++) {
+                const ht_process *p = &f->processes[i];
+                if (p->trust != HT_TRUST_NONE || (size_t)p->kind >= ELEMENTSOF(not_used))
+                        continue;
+                json_object *j = json_object_new_object();
+                add(j, "pid", json_object_new_int64(p->pid));
+                add(j, "name", j_str(p->name));
+                add(j, "user", j_str(p->user));
+                add(j, "uid", j_i64(p->uid));
+                add(j, "cgroup", j_str(p->cgroup));
+                _cleanup_free_ char *why = ht_process_not_used_reason(p);
+                _cleanup_free_ char *set = ht_process_use_set(p);
+                add(j, "reason", j_str(why));
+                add(j, "set", j_str(set));
+                json_object_array_add(not_used[p->kind], j);
+        }
         json_object *oracle = json_object_new_object();
         add(oracle, "user", j_str(f->oracle_user));
         add(oracle, "uid", j_i64(f->oracle_uid));
@@ -325,6 +349,7 @@ static json_object *workload_json(const ht_facts *f) {
         add(oracle, "sga_bytes_from", j_str(from));
         add(oracle, "owner", j_str(f->oracle_owner));
         add(oracle, "owner_from", j_str(f->oracle_owner_from));
+        add(oracle, "not_used", not_used[HT_PROC_ORACLE]);
         add(o, "oracle", oracle);
         json_object *mysql = json_object_new_object();
         add(mysql, "units", j_strv(f->mysql_units ? f->mysql_units : (char *[]){NULL}));
@@ -343,6 +368,7 @@ static json_object *workload_json(const ht_facts *f) {
         add(mysql, "large_pages_bytes", j_u64(mc->large_pages_bytes));
         _cleanup_free_ char *lfrom = mc->large_pages_bytes_from ? strv_join(mc->large_pages_bytes_from, ", ") : NULL;
         add(mysql, "large_pages_bytes_from", j_str(lfrom));
+        add(mysql, "not_used", not_used[HT_PROC_MYSQL]);
         add(o, "mysql", mysql);
         json_object *jvm = json_object_new_object();
         json_object *jl = json_object_new_array();
@@ -353,6 +379,7 @@ static json_object *workload_json(const ht_facts *f) {
                 add(j, "user", j_str(v->user));
                 add(j, "uid", j_i64(v->uid));
                 add(j, "unit", j_str(v->unit));
+                add(j, "trusted", j_bool(v->trusted));
                 add(j, "max_heap_size", j_u64(v->opt.max_heap));
                 add(j, "initial_heap_size", j_u64(v->opt.initial_heap));
                 add(j, "heap_bytes", j_u64(v->heap_bytes));
@@ -377,6 +404,7 @@ static json_object *workload_json(const ht_facts *f) {
         add(jvm, "group_from", j_str(f->jvm_group ? f->jvm_user_from : NULL));
         add(jvm, "unit", j_str(f->jvm_unit));
         add(jvm, "unit_from", j_str(f->jvm_unit_from));
+        add(jvm, "not_used", not_used[HT_PROC_JAVA]);
         add(o, "jvm", jvm);
         return o;
 }
@@ -515,8 +543,12 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         return o;
 }
 
-json_object *ht_facts_workload_json(const ht_context *c, unsigned parts) {
+json_object *ht_facts_workload_json(const ht_context *c, unsigned parts, const ht_workload_trust *trust) {
         _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
+        for (size_t i = 0; trust && i < ELEMENTSOF(trust->user); i++) {
+                f->trust.user[i] = trust->user[i] ? xstrdup(trust->user[i]) : NULL;
+                f->trust.unit[i] = trust->unit[i] ? xstrdup(trust->unit[i]) : NULL;
+        }
         ht_facts_collect_workload_parts(c, f, parts);
         json_object *o = workload_json(f);
         /* for the resolver, which shows them with the plan and drops them */

@@ -28,65 +28,6 @@
  * Arguments::set_heap_size: phys_mem = MIN2(physical_memory, MaxRAM)). */
 #define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
 
-/* The unit of a process from /proc/PID/cgroup: the ".service" in the
- * cgroup path systemd gives it, from the v2 line ("0::/system.slice/
- * elasticsearch.service") or v1's "name=systemd" hierarchy. A process of
- * a user's session (under user@UID.service) has no system unit. */
-char *ht_facts_cgroup_unit(const char *buf) {
-        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
-        char *v2 = NULL, *v1 = NULL;
-        for (size_t i = 0; lines[i]; i++) {
-                const char *l = lines[i], *path;
-                if (startswith(l, "0::"))
-                        path = l + 3;
-                else {
-                        const char *c = strchr(l, ':');
-                        if (!c || !startswith(c + 1, "name=systemd:"))
-                                continue;
-                        path = c + 1 + strlen("name=systemd:");
-                }
-                if (strstr(path, "/user@"))
-                        continue;
-                _cleanup_strv_free_ char **parts = strv_split(path, "/");
-                for (size_t k = 0; parts[k]; k++) {
-                        const char *p = parts[k];
-                        size_t n = strlen(p);
-                        bool ok = n > 8 && n <= 256 && endswith(p, ".service");
-                        for (size_t j = 0; ok && j < n; j++)
-                                ok = p[j] > 0x20 && p[j] < 0x7f;
-                        if (!ok)
-                                continue;
-                        char **slot = startswith(l, "0::") ? &v2 : &v1;
-                        if (!*slot)
-                                *slot = xstrdup(p);
-                        break;
-                }
-        }
-        if (v2) {
-                free(v1);
-                return v2;
-        }
-        return v1;
-}
-
-/* The real uid of /proc/PID/status ("Uid:\treal\teffective\t..."). */
-static int uid_of(const char *buf, uint64_t *ret) {
-        const char *p = strstr(buf, "\nUid:");
-        if (!p && startswith(buf, "Uid:"))
-                p = buf - 1;
-        if (!p)
-                return -ENODATA;
-        p += 5;
-        while (*p == '\t' || *p == ' ')
-                p++;
-        _cleanup_free_ char *num = xstrndup(p, strspn(p, "0123456789"));
-        uint64_t u;
-        if (parse_u64(num, &u) < 0 || u >= UINT32_MAX)
-                return -EBADMSG;
-        *ret = u;
-        return 0;
-}
-
 /* The name of the primary group of user in the root's /etc/passwd and
  * /etc/group (never NSS), or NULL. */
 static char *primary_group(const ht_context *c, const char *user) {
@@ -132,12 +73,14 @@ static void env_options(ht_jvm_options *o, const char *env, size_t env_len, cons
         }
 }
 
-static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t ram, uint64_t page) {
+/* pr's options; what cannot be read is warned about only for a trusted
+ * JVM, so another user's processes cannot fill the warnings. */
+static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, uint64_t ram, uint64_t page) {
+        unsigned pid = pr->pid;
+        bool trusted = pr->trust != HT_TRUST_NONE;
         _cleanup_free_ char *p_cmd = xasprintf("/proc/%u/cmdline", pid);
         _cleanup_free_ char *p_env = xasprintf("/proc/%u/environ", pid);
-        _cleanup_free_ char *p_status = xasprintf("/proc/%u/status", pid);
-        _cleanup_free_ char *p_cgroup = xasprintf("/proc/%u/cgroup", pid);
-        _cleanup_free_ char *cmd = NULL, *env = NULL, *status = NULL, *cg = NULL;
+        _cleanup_free_ char *cmd = NULL, *env = NULL;
         size_t cmd_len = 0, env_len = 0;
         /* What the process's owner wrote (its command line, its
          * environment): read as a file that user controls, which in a
@@ -148,20 +91,21 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
                 return; /* gone since it was listed */
         _cleanup_free_ char *d_cmd = ht_display_path(c, p_cmd);
         if (r < 0) {
-                ht_facts_warn(f, "%s: cannot be read (%s): java %u left out", d_cmd,
-                              r == -EFBIG ? "longer than 256 KiB" : why, pid);
+                if (trusted)
+                        ht_facts_warn(f, "%s: cannot be read (%s): java %u left out", d_cmd,
+                                      r == -EFBIG ? "longer than 256 KiB" : why, pid);
                 return;
         }
         free(why);
         why = NULL;
         r = ht_read_file_untrusted(c, p_env, HT_JVM_MAX_ARGS, NULL, &env, &env_len, &why);
-        if (r < 0 && r != -ENOENT) {
+        if (r < 0 && r != -ENOENT && trusted) {
                 _cleanup_free_ char *d = ht_display_path(c, p_env);
                 ht_facts_warn(f, "%s: cannot be read (%s): JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS of java %u "
                               "not known", d, r == -EFBIG ? "longer than 256 KiB" : why, pid);
         }
 
-        ht_jvm j = {.pid = pid, .uid = -1};
+        ht_jvm j = {.pid = pid, .uid = pr->uid, .trusted = trusted};
         ht_jvm_options_init(&j.opt);
         /* The order HotSpot reads them in, the last value winning:
          * JAVA_TOOL_OPTIONS first (the JVM prepends its options to those
@@ -181,17 +125,13 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
         if (memcmp(&before, &j.opt, sizeof(before)) != 0)
                 strv_push(&j.options_from, p_cmd);
         env_options(&j.opt, env, env_len, "_JAVA_OPTIONS", p_env, &j.options_from);
-        if (j.opt.argfiles)
+        if (j.opt.argfiles && trusted)
                 ht_facts_warn(f, "%s: %u @argfile(s) on java %u's command line are not read: "
                               "options in them are not known", d_cmd, j.opt.argfiles, pid);
 
-        uint64_t uid;
-        if (ht_read_file(c, p_status, 1 << 16, &status, NULL) == 0 && uid_of(status, &uid) == 0) {
-                j.uid = (int64_t)uid;
-                j.user = ht_facts_passwd_name(c, uid);
-        }
-        if (ht_read_file(c, p_cgroup, 1 << 16, &cg, NULL) == 0)
-                j.unit = ht_facts_cgroup_unit(cg);
+        j.user = pr->user ? xstrdup(pr->user) : NULL;
+        /* a drop-in reaches a service; a scope is no unit to tune */
+        j.unit = pr->unit && endswith(pr->unit, ".service") ? xstrdup(pr->unit) : NULL;
 
         /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
          * with explicit huge pages (HugeTLB); with
@@ -222,7 +162,7 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
                 j.code_cache_large = cc / lp >= 8;
                 if (j.heap_bytes != UINT64_MAX) {
                         j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0);
-                        if (j.heap_default)
+                        if (j.heap_default && trusted)
                                 ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
                                               "is counted as HotSpot's default, a quarter of the memory", d_cmd,
                                               pid);
@@ -241,11 +181,12 @@ void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
                         ram = mem_total(c);
                         page = hugepage_size(c);
                 }
-                collect_one(c, f, f->processes[i].pid, ram, page);
+                collect_one(c, f, &f->processes[i], ram, page);
         }
+        /* Sizes, owner and unit come from the trusted JVMs only (ht_trust) */
         for (size_t i = 0; i < f->n_jvms; i++) {
                 const ht_jvm *j = &f->jvms[i];
-                if (j->large_pages_bytes > 0 && f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
+                if (j->trusted && j->large_pages_bytes > 0 && f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
                         f->jvm_large_pages_bytes += j->large_pages_bytes;
                         for (size_t k = 0; j->options_from && j->options_from[k]; k++)
                                 if (!strv_contains(f->jvm_large_pages_from, j->options_from[k]))
@@ -257,6 +198,8 @@ void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
         bool several_users = false, several_units = false;
         for (size_t i = 0; i < f->n_jvms; i++) {
                 const ht_jvm *j = &f->jvms[i];
+                if (!j->trusted)
+                        continue;
                 if (j->user) {
                         if (uj && !streq(uj->user, j->user))
                                 several_users = true;

@@ -204,8 +204,11 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         bool mariadb = false;
         for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)
                 mariadb = mariadb || endswith(f->mysql_binaries[i], "/mariadbd");
+        /* a trusted process only (ht_trust): any user can run a copy of
+         * mariadbd, and MariaDB counts two more caches */
         for (size_t i = 0; i < f->n_processes; i++)
                 mariadb = mariadb || (f->processes[i].kind == HT_PROC_MYSQL &&
+                                      f->processes[i].trust != HT_TRUST_NONE &&
                                       streq(f->processes[i].name, "mariadbd"));
         /* MariaDB's own option files (Debian's mariadb.cnf,
          * mariadb.conf.d/, RHEL's my.cnf.d/mariadb-server.cnf) */
@@ -213,17 +216,15 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
                 mariadb = mariadb || strstr(m->files[i], "mariadb");
         m->mariadb = mariadb;
         /* The unit the running server is in (/proc/PID/cgroup): the one
-         * whose drop-in reaches it, whatever the unit files are called. */
+         * whose drop-in reaches it, whatever the unit files are called;
+         * a trusted server's system service only (facts-workload.c). */
         for (size_t i = 0; i < f->n_processes; i++) {
-                if (f->processes[i].kind != HT_PROC_MYSQL)
+                const ht_process *pr = &f->processes[i];
+                if (pr->kind != HT_PROC_MYSQL || pr->trust == HT_TRUST_NONE || !pr->unit ||
+                    !endswith(pr->unit, ".service"))
                         continue;
-                _cleanup_free_ char *p = xasprintf("/proc/%u/cgroup", f->processes[i].pid);
-                _cleanup_free_ char *cg = NULL;
-                if (ht_read_file(c, p, 1 << 16, &cg, NULL) < 0)
-                        continue;
-                _cleanup_free_ char *u = ht_facts_cgroup_unit(cg);
-                if (!u)
-                        continue;
+                _cleanup_free_ char *p = xasprintf("/proc/%u/cgroup", pr->pid);
+                const char *u = pr->unit;
                 if (m->unit && !streq(m->unit, u)) {
                         ht_facts_warn(f, "MySQL/MariaDB servers run in several units (%s and %s): none is taken "
                                       "for mysql_unit", m->unit, u);

@@ -275,8 +275,20 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                         db->owner = ht_facts_passwd_name(c, st.st_uid);
                 }
                 _cleanup_free_ char *pmon = xasprintf("ora_pmon_%s", db->sid);
-                for (size_t j = 0; j < f->n_processes && !db->running; j++)
-                        db->running = streq(f->processes[j].name, pmon);
+                for (size_t j = 0; j < f->n_processes; j++) {
+                        ht_process *pr = &f->processes[j];
+                        /* ora_NAME_SID: a background process of this
+                         * database. Oracle runs as its home's owner, who
+                         * can start the database anyway; anyone else's
+                         * may be a script of that name (ht_trust). */
+                        const char *u = pr->kind == HT_PROC_ORACLE ? strchr(pr->name + 4, '_') : NULL;
+                        if (!u || !streq(u + 1, db->sid))
+                                continue;
+                        if (pr->trust == HT_TRUST_NONE && db->owner_uid >= 0 && pr->uid == db->owner_uid &&
+                            !pr->uids_differ)
+                                pr->trust = HT_TRUST_OWNER;
+                        db->running = db->running || (streq(pr->name, pmon) && pr->trust != HT_TRUST_NONE);
+                }
                 if (!db->asm_instance)
                         read_database(c, f, &ctl, db);
         }

@@ -8,12 +8,14 @@
 
 #include <ctype.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 
 #include "accounts.h"
+#include "edit-unit.h"
 #include "facts-internal.h"
 #include "facts.h"
 #include "util.h"
@@ -23,6 +25,18 @@
 #define MAX_PIDS 65536
 /* A JVM's command line can be long (class paths): read this much. */
 #define MAX_CMDLINE (256u << 10)
+
+const char *ht_trust_to_string(ht_trust t) {
+        switch (t) {
+        case HT_TRUST_NONE: return NULL;
+        case HT_TRUST_ROOT: return "root";
+        case HT_TRUST_SERVICE: return "service";
+        case HT_TRUST_UNIT: return "unit";
+        case HT_TRUST_USER: return "user";
+        case HT_TRUST_OWNER: return "owner";
+        }
+        return NULL;
+}
 
 const char *ht_process_kind_to_string(ht_process_kind k) {
         switch (k) {
@@ -76,6 +90,170 @@ static bool classify(const char *name, ht_process_kind *ret) {
         return false;
 }
 
+/* One cgroup path component as systemd names it: cg_escape() puts a
+ * '_' before a unit name that starts with '_' or '.' or could be taken
+ * for a cgroup file (src/basic/cgroup-util.c), cg_unescape() drops it. */
+static const char *cg_unescape(const char *p) {
+        return p[0] == '_' ? p + 1 : p;
+}
+
+ht_cgroup_kind ht_cgroup_parse(const char *buf, char **ret_path, char **ret_unit, char **ret_bad_unit) {
+        *ret_path = *ret_unit = *ret_bad_unit = NULL;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        const char *v2 = NULL, *v1 = NULL;
+        for (size_t i = 0; lines[i]; i++) {
+                const char *l = lines[i];
+                if (startswith(l, "0::"))
+                        v2 = l + 3;
+                else {
+                        const char *c = strchr(l, ':');
+                        if (c && startswith(c + 1, "name=systemd:"))
+                                v1 = c + 1 + strlen("name=systemd:");
+                }
+        }
+        /* systemd keeps its tree in name=systemd on cgroup v1 (RHEL 7,
+         * legacy and hybrid mode, where a "0::" line may still say "/")
+         * and in the unified hierarchy on v2 */
+        const char *path = v1 ? v1 : v2;
+        if (!path || path[0] != '/')
+                return HT_CG_UNKNOWN;
+        /* for messages: printable, bounded (a user names its own
+         * sub-cgroups) */
+        *ret_path = xstrndup(path, 512);
+        for (char *p = *ret_path; *p; p++)
+                if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+                        *p = '?';
+        _cleanup_strv_free_ char **parts = strv_split(path, "/");
+        ht_cgroup_kind kind = HT_CG_OTHER;
+        bool top = true;
+        for (size_t k = 0; parts[k]; k++) {
+                if (!*parts[k])
+                        continue;
+                const char *name = cg_unescape(parts[k]);
+                /* slices nest by name (user-1000.slice is in user.slice):
+                 * the first one says whose the tree is */
+                if (endswith(name, ".slice")) {
+                        if (top && (streq(name, "user.slice") || startswith(name, "user-")))
+                                return HT_CG_USER;
+                        if (top && (streq(name, "machine.slice") || startswith(name, "machine-")))
+                                return HT_CG_MACHINE;
+                        top = false;
+                        continue;
+                }
+                /* the first unit below the slices is the process's: what
+                 * is below it are sub-cgroups a unit with Delegate=yes
+                 * lets its user make and name (a "mariadb.service" there
+                 * is no unit), so the unit is trusted and named, never
+                 * what it delegates */
+                if (startswith(name, "user@"))
+                        return HT_CG_USER;
+                if (!ht_unit_name_valid(name)) {
+                        *ret_bad_unit = xstrndup(parts[k], 256);
+                        for (char *p = *ret_bad_unit; *p; p++)
+                                if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+                                        *p = '?';
+                        return HT_CG_OTHER;
+                }
+                *ret_unit = xstrdup(name);
+                if (endswith(name, ".service"))
+                        kind = HT_CG_SERVICE;
+                break;
+        }
+        return kind;
+}
+
+/* Uid: real, effective, saved and filesystem uid (proc(5)). */
+static int status_uids(const char *buf, uint64_t uids[3]) {
+        const char *p = strstr(buf, "\nUid:");
+        if (!p && startswith(buf, "Uid:"))
+                p = buf - 1;
+        if (!p)
+                return -ENODATA;
+        p += 5;
+        for (size_t i = 0; i < 3; i++) {
+                while (*p == '\t' || *p == ' ')
+                        p++;
+                size_t n = strspn(p, "0123456789");
+                _cleanup_free_ char *num = xstrndup(p, n);
+                if (n == 0 || parse_u64(num, &uids[i]) < 0 || uids[i] >= UINT32_MAX)
+                        return -EBADMSG;
+                p += n;
+        }
+        return 0;
+}
+
+/* Whether root's plan may take facts from pr: whose it is and where it
+ * runs, from its status and cgroup files. */
+static void judge_process(const ht_context *c, ht_facts *f, ht_process *pr) {
+        _cleanup_free_ char *p_status = xasprintf("/proc/%u/status", pr->pid);
+        _cleanup_free_ char *p_cgroup = xasprintf("/proc/%u/cgroup", pr->pid);
+        _cleanup_free_ char *status = NULL, *cg = NULL;
+        uint64_t uids[3];
+        bool root = false;
+        if (ht_read_file(c, p_status, 1 << 16, &status, NULL) == 0 && status_uids(status, uids) == 0) {
+                pr->uid = (int64_t)uids[0];
+                pr->uids_differ = uids[1] != uids[0] || uids[2] != uids[0];
+                root = uids[0] == 0 && !pr->uids_differ;
+                pr->user = ht_facts_passwd_name(c, uids[0]);
+        }
+        if (ht_read_file(c, p_cgroup, 1 << 16, &cg, NULL) == 0) {
+                _cleanup_free_ char *bad = NULL;
+                pr->cgroup_kind = ht_cgroup_parse(cg, &pr->cgroup, &pr->unit, &bad);
+                if (bad && root)
+                        /* only a process that would be trusted says so:
+                         * others cannot fill the warnings */
+                        ht_facts_warn(f, "%s %u: its cgroup %s names '%s', which is not a valid unit name: "
+                                      "not taken for a unit", pr->name, pr->pid, pr->cgroup, bad);
+        }
+        const char *uu = f->trust.unit[pr->kind];
+        _cleanup_free_ char *named_unit = uu && !strchr(uu, '.') ? xasprintf("%s.service", uu)
+                                                                  : uu ? xstrdup(uu) : NULL;
+        const char *nu = f->trust.user[pr->kind];
+        if (root)
+                pr->trust = HT_TRUST_ROOT;
+        else if (pr->cgroup_kind == HT_CG_SERVICE)
+                pr->trust = HT_TRUST_SERVICE;
+        else if (named_unit && pr->unit && streq(pr->unit, named_unit))
+                pr->trust = HT_TRUST_UNIT;
+        else if (nu && pr->user && !pr->uids_differ && streq(pr->user, nu))
+                pr->trust = HT_TRUST_USER;
+}
+
+/* The parameter naming a workload's user, by ht_process_kind. */
+static const char *const user_params[] = {"oracle_user", "mysql_user", "jvm_user"};
+
+char *ht_process_not_used_reason(const ht_process *p) {
+        strbuf b = {0};
+        if (p->uid < 0)
+                strbuf_append(&b, "its owner is not known");
+        else if (p->user)
+                strbuf_appendf(&b, "owned by %s (uid %" PRId64 "%s)", p->user, p->uid,
+                               p->uids_differ ? "; its effective or saved uid differs" : "");
+        else
+                strbuf_appendf(&b, "owned by uid %" PRId64 " (not in /etc/passwd%s)", p->uid,
+                               p->uids_differ ? "; its effective or saved uid differs" : "");
+        static const char *const where[] = {
+                [HT_CG_UNKNOWN] = "in no cgroup systemd made",
+                [HT_CG_SERVICE] = "in a system service",
+                [HT_CG_USER] = "in a user's session or user manager",
+                [HT_CG_MACHINE] = "in a container or virtual machine",
+                [HT_CG_OTHER] = "in no system service",
+        };
+        strbuf_appendf(&b, ", %s", where[p->cgroup_kind]);
+        if (p->cgroup)
+                strbuf_appendf(&b, " (%s)", p->cgroup);
+        strbuf_appendf(&b, "; not root's, not a system service's, not %s's%s", user_params[p->kind],
+                       p->kind == HT_PROC_ORACLE ? ", not the owner's of an Oracle home in oratab" : "");
+        return strbuf_steal(&b);
+}
+
+char *ht_process_use_set(const ht_process *p) {
+        /* a name only the root's /etc/passwd gives, and one uid */
+        if (!p->user || p->uids_differ)
+                return NULL;
+        return xasprintf("%s=%s", user_params[p->kind], p->user);
+}
+
 static int cmp_process(const void *a, const void *b) {
         const ht_process *x = a, *y = b;
         return x->pid < y->pid ? -1 : x->pid > y->pid;
@@ -126,7 +304,8 @@ static void collect_processes(const ht_context *c, ht_facts *f) {
                 f->processes = xrealloc(f->processes, (f->n_processes + 1) * sizeof(*f->processes));
                 ht_process *pr = &f->processes[f->n_processes++];
                 *pr = (ht_process){.pid = (unsigned)pid, .name = TAKE_PTR(name), .kind = kind,
-                                   .max_heap_bytes = HT_U64_UNKNOWN};
+                                   .max_heap_bytes = HT_U64_UNKNOWN, .uid = -1};
+                judge_process(c, f, pr);
                 uint64_t heap;
                 if (kind == HT_PROC_JAVA && have_cmd && ht_java_max_heap(cmd, cmd_len, &heap) == 0)
                         pr->max_heap_bytes = heap;
@@ -237,9 +416,17 @@ void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned 
 }
 
 void ht_facts_workload_free(ht_facts *f) {
-        for (size_t i = 0; i < f->n_processes; i++)
+        for (size_t i = 0; i < f->n_processes; i++) {
                 free(f->processes[i].name);
+                free(f->processes[i].user);
+                free(f->processes[i].cgroup);
+                free(f->processes[i].unit);
+        }
         free(f->processes);
+        for (size_t i = 0; i < ELEMENTSOF(f->trust.user); i++) {
+                free(f->trust.user[i]);
+                free(f->trust.unit[i]);
+        }
         free(f->oracle_user);
         free(f->oratab);
         strv_free(f->oratab_sids);

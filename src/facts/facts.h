@@ -64,12 +64,52 @@ typedef enum {
         HT_PROC_JAVA,    /* a JVM */
 } ht_process_kind;
 
+/* Where a process sits in systemd's cgroup tree (/proc/PID/cgroup). */
+typedef enum {
+        HT_CG_UNKNOWN,  /* no cgroup file, or no systemd hierarchy in it */
+        HT_CG_SERVICE,  /* a system service (its unit in ht_process.unit) */
+        HT_CG_USER,     /* under user.slice: a login session, a user's manager
+                         * (user@UID.service) and whatever it delegates */
+        HT_CG_MACHINE,  /* under machine.slice: a container or VM */
+        HT_CG_OTHER,    /* the root cgroup, a scope, a name no unit has */
+} ht_cgroup_kind;
+
+/* Why a workload process may size or grant anything. A process any
+ * local user can start (a script named java, a copy of mysqld) must not
+ * steer root's plan: only root's processes, a system service's, and
+ * those of the user or unit the administrator names are used; the
+ * others are listed as found but not used (facts-workload.c). */
+typedef enum {
+        HT_TRUST_NONE,     /* found but not used */
+        HT_TRUST_ROOT,     /* real, effective and saved uid 0 */
+        HT_TRUST_SERVICE,  /* in a system service unit */
+        HT_TRUST_UNIT,     /* in the unit the administrator names (jvm_unit=, mysql_unit=) */
+        HT_TRUST_USER,     /* the user the administrator names (jvm_user=, mysql_user=, oracle_user=) */
+        HT_TRUST_OWNER,    /* ora_*: the owner of an ORACLE_HOME that oratab lists */
+} ht_trust;
+
 typedef struct {
         unsigned pid;
         char *name;               /* ora_pmon_ORCL, mysqld, java (argv[0] or comm) */
         ht_process_kind kind;
         uint64_t max_heap_bytes;  /* java: -Xmx / -XX:MaxHeapSize, HT_U64_UNKNOWN when not given */
+        ht_trust trust;           /* HT_TRUST_NONE: not used */
+        int64_t uid;              /* real uid (/proc/PID/status), -1 unknown */
+        bool uids_differ;         /* real, effective and saved uid are not all one */
+        char *user;               /* uid's name in the root's /etc/passwd, NULL unknown */
+        ht_cgroup_kind cgroup_kind;
+        char *cgroup;             /* its systemd cgroup path (printable), NULL unknown */
+        char *unit;               /* the system unit it is in (a valid name), NULL none */
 } ht_process;
+
+/* The users and units the administrator names, by ht_process_kind: the
+ * parameters jvm_user, jvm_unit, mysql_user, mysql_unit and oracle_user
+ * when --set or a profile gives them as a plain value. Their processes
+ * are trusted beside root's and system services'. NULL: none. */
+typedef struct {
+        char *user[3];
+        char *unit[3];
+} ht_workload_trust;
 
 /* A running JVM (facts-jvm.c). */
 typedef struct {
@@ -78,6 +118,7 @@ typedef struct {
         char *user;                /* its owner (real uid) in /etc/passwd, NULL unknown */
         int64_t uid;               /* -1 unknown */
         char *unit;                /* its systemd service from /proc/PID/cgroup, NULL none */
+        bool trusted;              /* its process may size and grant (ht_trust) */
         uint64_t heap_bytes;       /* -Xmx, or HotSpot's default (heap_default); UINT64_MAX unknown */
         bool heap_default;
         uint64_t code_cache_bytes; /* with large pages: the code cache's size */
@@ -279,6 +320,7 @@ typedef struct ht_facts {
 
         /* workload: what is installed and running (facts-workload.c) */
         bool workload_collected;         /* HT_FACTS_WITH_WORKLOAD */
+        ht_workload_trust trust;         /* what the administrator names (owned) */
         bool processes_known;            /* /proc could be listed */
         ht_process *processes;           /* the processes that matter, by pid */
         size_t n_processes;
@@ -421,7 +463,9 @@ enum {
 };
 /* The "workload" group of the facts JSON, its parts collected now; the
  * parts not asked for read as empty and must not be looked at. */
-json_object *ht_facts_workload_json(const ht_context *c, unsigned parts);
+json_object *ht_facts_workload_json(const ht_context *c, unsigned parts, const ht_workload_trust *trust);
+/* "root", "service", "unit", "user", "owner"; NULL for HT_TRUST_NONE */
+const char *ht_trust_to_string(ht_trust t);
 /* The device facts read now, for the resolver: {"block": ..., "cpufreq":
  * ...} as facts --json has them; what reading them warned about is added
  * to *warnings. */

@@ -9,6 +9,15 @@
 #include "edit-unit.h"
 #include "util.h"
 
+bool ht_unit_name_valid(const char *u) {
+        if (isempty(u) || strlen(u) > 255 || u[0] == '.' || u[0] == '-')
+                return false;
+        for (const char *p = u; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr(":-_.\\@", *p))
+                        return false;
+        return strchr(u, '.') != NULL;
+}
+
 /* One logical line: continuation lines joined as systemd joins them
  * (the backslash and newline become a space; comment lines inside a
  * continuation are skipped). */

@@ -3,8 +3,16 @@
  * systemd.exec(5) reads them. Pure text functions, no host access. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A unit name hosttune takes, from a profile or from a process's cgroup:
+ * systemd's alphabet (letters, digits, ":-_.\\@"; systemd.unit(5)),
+ * at most 255 bytes, a '.' before the type, not starting with '.' or
+ * '-'. So it can name no path and holds nothing a shell or a unit file
+ * would read specially but the backslash of systemd's \xHH escapes. */
+bool ht_unit_name_valid(const char *u);
 
 /* Every assignment of key in [section] of a unit file's text, in order.
  * Lines continue after a trailing backslash; '#' and ';' start comments;

@@ -48,6 +48,7 @@ void ht_plan_free(ht_plan *p) {
         strv_free(p->warnings);
         ht_skips_done(&p->skipped);
         strv_free(p->errors);
+        json_object_put(p->not_used);
         free(p->profile);
         free(p);
 }

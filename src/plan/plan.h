@@ -78,6 +78,7 @@ typedef struct {
         char **errors;
         bool reboot_required;
         bool offline;          /* no running kernel behind the root */
+        json_object *not_used; /* the resolved profile's (ht_resolved.not_used), NULL: none */
 } ht_plan;
 
 ht_plan *ht_plan_new(const char *profile);

@@ -46,6 +46,7 @@ static int make_plan(const ht_context *c, const char *profile, char *const *sets
         ht_skips_copy(&p.plan->skipped, &p.resolved->skipped);
         for (size_t i = 0; p.resolved->errors && p.resolved->errors[i]; i++)
                 strv_push(&p.plan->errors, p.resolved->errors[i]);
+        p.plan->not_used = json_object_get(p.resolved->not_used);
         for (size_t i = 0; ht_backends[i]; i++) {
                 if (!ht_backends[i]->plan)
                         continue;

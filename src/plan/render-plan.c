@@ -109,6 +109,9 @@ json_object *ht_plan_to_json(const ht_plan *p) {
         add(o, "skipped", ht_skips_to_json(&p->skipped));
         add(o, "warnings", ht_strv_to_json(p->warnings));
         add(o, "errors", ht_strv_to_json(p->errors));
+        /* only when there are some: most hosts have none */
+        if (p->not_used && json_object_array_length(p->not_used))
+                add(o, "not_used", json_object_get(p->not_used));
         return o;
 }
 
@@ -264,8 +267,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                                                                                            : p->actions[i].action);
                         fprintf(out, "  %s", what);
                         if (p->actions[i].argv) {
-                                char *cmd = strv_join(p->actions[i].argv, " ");
-                                ht_text_sanitize(cmd, false);
+                                char *cmd = ht_shell_join(p->actions[i].argv);
                                 fprintf(out, ": %s", cmd);
                                 free(cmd);
                         }
@@ -278,6 +280,11 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                 _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
                 ht_text_sanitize(t, false);
                 fprintf(out, "skipped (%s): %s\n", ht_skip_kind(&p->skipped.items[i]), t);
+        }
+        for (size_t i = 0; p->not_used && i < json_object_array_length(p->not_used); i++) {
+                _cleanup_free_ char *t = ht_not_used_format(json_object_array_get_idx(p->not_used, i));
+                ht_text_sanitize(t, false);
+                fprintf(out, "not used: %s\n", t);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++) {
                 _cleanup_free_ char *w = ht_text_safe(p->warnings[i]);

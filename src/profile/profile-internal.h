@@ -196,6 +196,7 @@ typedef struct ht_resolver {
         bool groups_read;
         unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
         bool devices_read;        /* block.devices and cpu.cpufreq in facts */
+        json_object *not_used;    /* facts.workload.GROUP.not_used of the groups looked up */
 } ht_resolver;
 
 /* profile.c */

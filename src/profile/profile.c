@@ -307,6 +307,53 @@ static unsigned workload_part(const char *dotted) {
         return HT_WORKLOAD_ALL;
 }
 
+static ht_rparam *find_param(ht_resolver *r, const char *name);
+
+/* The users and units the administrator names for the workloads: a
+ * parameter given a plain value, on the command line (--set) or in a
+ * profile; a default computed from the facts names nobody (it would
+ * trust what it was read from). ht_workload_trust is indexed by
+ * ht_process_kind. */
+static void workload_trust(ht_resolver *r, ht_workload_trust *t) {
+        static const struct {
+                const char *param;
+                ht_process_kind kind;
+                bool unit;
+        } named[] = {
+                {"oracle_user", HT_PROC_ORACLE, false},
+                {"mysql_user", HT_PROC_MYSQL, false}, {"mysql_unit", HT_PROC_MYSQL, true},
+                {"jvm_user", HT_PROC_JAVA, false},    {"jvm_unit", HT_PROC_JAVA, true},
+        };
+        *t = (ht_workload_trust){0};
+        for (size_t i = 0; i < ELEMENTSOF(named); i++) {
+                const ht_rparam *p = find_param(r, named[i].param);
+                if (!p || p->spec.kind != HT_SPEC_LIT || p->spec.lit.type != HT_VAL_STR ||
+                    isempty(p->spec.lit.str))
+                        continue;
+                char **slot = named[i].unit ? &t->unit[named[i].kind] : &t->user[named[i].kind];
+                *slot = p->spec.lit.str;
+        }
+}
+
+/* The processes a workload's facts left out (facts.workload.GROUP.not_used),
+ * for show and plan to list; each once. */
+static void collect_not_used(ht_resolver *r, const char *group) {
+        _cleanup_free_ char *name = xasprintf("workload.%s.not_used", group);
+        json_object *l = ht_facts_lookup_field(r->facts, name, NULL);
+        if (!l || !json_object_is_type(l, json_type_array) || !json_object_array_length(l))
+                return;
+        if (!r->not_used)
+                r->not_used = json_object_new_array();
+        for (size_t i = 0; i < json_object_array_length(l); i++) {
+                json_object *e = json_object_array_get_idx(l, i);
+                bool have = false;
+                for (size_t k = 0; k < json_object_array_length(r->not_used) && !have; k++)
+                        have = json_object_equal(json_object_array_get_idx(r->not_used, k), e);
+                if (!have)
+                        json_object_array_add(r->not_used, json_object_get(e));
+        }
+}
+
 static void load_workload(ht_resolver *r, const char *dotted) {
         /* facts that came with their workload part (collected with it, or
          * a --facts file) are kept as they are */
@@ -315,17 +362,19 @@ static void load_workload(ht_resolver *r, const char *dotted) {
         unsigned want = workload_part(dotted);
         if ((want & r->workload_parts) == want)
                 return;
+        ht_workload_trust trust;
+        workload_trust(r, &trust);
         json_object *have = NULL;
         if (want == HT_WORKLOAD_ALL || !r->workload_parts ||
             !json_object_object_get_ex(r->facts, "workload", &have)) {
                 /* all of it read anew: what was read before is replaced */
                 if (r->workload_parts)
                         want = HT_WORKLOAD_ALL;
-                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c, want));
+                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c, want, &trust));
                 r->workload_parts |= want;
                 return;
         }
-        json_object *fresh = ht_facts_workload_json(r->c, want);
+        json_object *fresh = ht_facts_workload_json(r->c, want, &trust);
         /* one more workload beside those read before: its group and its
          * warnings move into the tree the resolver has */
         static const char *const groups[] = {"oracle", "mysql", "jvm"};
@@ -388,6 +437,11 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
                 _cleanup_free_ char *group = xstrndup(dotted + 9, strcspn(dotted + 9, "."));
                 _cleanup_free_ char *wn = xasprintf("workload.warnings.%s", group);
                 ws = ht_facts_lookup_field(r->facts, wn, NULL);
+        }
+        if (startswith(dotted, "workload.") && !startswith(dotted, "workload.warnings") && r->facts &&
+            json_object_is_type(r->facts, json_type_object)) {
+                _cleanup_free_ char *group = xstrndup(dotted + 9, strcspn(dotted + 9, "."));
+                collect_not_used(r, group);
         }
         for (size_t i = 0; ws && json_object_is_type(ws, json_type_array) && i < json_object_array_length(ws); i++) {
                 const char *m = json_object_get_string(json_object_array_get_idx(ws, i));
@@ -1528,6 +1582,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->param_stack);
         strv_free(r->fact_from);
         ht_group_done(&r->groups);
+        json_object_put(r->not_used);
 }
 
 static int param_cmp(const void *a, const void *b) {
@@ -1574,6 +1629,7 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         res->skipped = r->skipped;
         r->skipped = (ht_skips){0};
         res->errors = TAKE_PTR(r->errors);
+        res->not_used = TAKE_PTR(r->not_used);
         res->reboot_required = r->reboot_required;
         *ret = res;
         return 0;
@@ -1718,6 +1774,7 @@ void ht_resolved_free(ht_resolved *r) {
         strv_free(r->warnings);
         ht_skips_done(&r->skipped);
         strv_free(r->errors);
+        json_object_put(r->not_used);
         free(r);
 }
 
@@ -1815,7 +1872,26 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
         json_object_object_add(o, "warnings", ht_strv_to_json(r->warnings));
         json_object_object_add(o, "errors", ht_strv_to_json(r->errors));
         json_object_object_add(o, "reboot_required", json_object_new_boolean(r->reboot_required));
+        /* only when there are some: most hosts have none */
+        if (r->not_used && json_object_array_length(r->not_used))
+                json_object_object_add(o, "not_used", json_object_get(r->not_used));
         return o;
+}
+
+char *ht_not_used_format(json_object *e) {
+        json_object *o;
+        const char *name = json_object_object_get_ex(e, "name", &o) ? json_object_get_string(o) : NULL;
+        int64_t pid = json_object_object_get_ex(e, "pid", &o) ? json_object_get_int64(o) : 0;
+        const char *why = json_object_object_get_ex(e, "reason", &o) ? json_object_get_string(o) : NULL;
+        const char *set = json_object_object_get_ex(e, "set", &o) ? json_object_get_string(o) : NULL;
+        strbuf b = {0};
+        strbuf_appendf(&b, "%s %" PRId64 ": %s", name ? name : "?", pid, why ? why : "not trusted");
+        if (set) {
+                strbuf_append(&b, "; --set ");
+                ht_shell_word_append(&b, set);
+                strbuf_append(&b, " would use it");
+        }
+        return strbuf_steal(&b);
 }
 
 static char *setting_text_line(const ht_setting *s) {
@@ -1905,6 +1981,13 @@ char *ht_resolved_format_text(const ht_resolved *r) {
                         _cleanup_free_ char *t = ht_skip_format(&r->skipped.items[i]);
                         strbuf_appendf(&b, "  %s\n", t);
                 }
+        }
+        size_t n_unused = r->not_used ? json_object_array_length(r->not_used) : 0;
+        if (n_unused)
+                strbuf_append(&b, "\nnot used (found, not trusted to size or grant anything):\n");
+        for (size_t i = 0; i < n_unused; i++) {
+                _cleanup_free_ char *t = ht_not_used_format(json_object_array_get_idx(r->not_used, i));
+                strbuf_appendf(&b, "  %s\n", t);
         }
         if (r->warnings) {
                 strbuf_append(&b, "\nwarnings:\n");

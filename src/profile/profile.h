@@ -114,6 +114,10 @@ typedef struct {
                                 * show prints them and fails, plan copies them
                                 * into plan->errors; the rest is still resolved */
         bool reboot_required;  /* a rule asked for a bootloader change */
+        /* workload processes found but not used (facts.workload.GROUP.not_used
+         * of the workloads the profile's expressions read): a JSON array
+         * of {pid, name, user, uid, cgroup, reason, set}; NULL: none */
+        json_object *not_used;
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"
@@ -154,6 +158,9 @@ int ht_profile_list(const ht_context *c, ht_profile_info **ret, size_t *ret_n, c
 void ht_profile_info_free(ht_profile_info *l, size_t n);
 
 json_object *ht_resolved_to_json(const ht_resolved *r);
+/* One entry of ht_resolved.not_used as show and plan print it: the
+ * process, why it is not used, the --set that would use it (quoted). */
+char *ht_not_used_format(json_object *e);
 /* The resolved profile as text for `hosttune show`: params and settings,
  * one a line with their source, then warnings and errors. */
 char *ht_resolved_format_text(const ht_resolved *r);

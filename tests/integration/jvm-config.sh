@@ -19,6 +19,10 @@ cp -R "$top_srcdir/tests/integration/jvm-elasticsearch/proc/." "$d/proc/"
 cp -R "$top_srcdir/tests/integration/jvm-elasticsearch/usr/." "$d/usr/"
 echo 'elasticsearch:x:112:117::/nonexistent:/bin/false' >>"$d/etc/passwd"
 echo 'elasticsearch:x:117:' >>"$d/etc/group"
+# here the fixture's 8g JVM is not app.service's but user debian's, started
+# from a login session: found, not used (issue 32)
+printf '0::/user.slice/user-1000.slice/session-2.scope\n' >"$d/proc/3001/cgroup"
+sed -i 's/^Uid:.*/Uid:\t1000\t1000\t1000\t1000/' "$d/proc/3001/status"
 ht "$d" --json facts >"$tmp/facts.json" 2>"$tmp/err"
 check "facts exits 0" 0 $?
 p() { jq -r ".workload.jvm.processes[] | select(.pid == $1) | .$2" "$tmp/facts.json"; }
@@ -39,8 +43,13 @@ check "java 4200: where its options came from" \
 check "java 3001 (-Xmx8g -XX:+UseLargePages, no -XX:ReservedCodeCacheSize): heap + HotSpot's 240M" \
         $((8 * G + 240 * M)) "$(p 3001 large_pages_bytes)"
 check "java 3050 (no -XX:+UseLargePages): none" 0 "$(p 3050 large_pages_bytes)"
-check "the sum over the JVMs with large pages" $((8 * G + 240 * M + 4 * G + 128 * M)) \
+check "the sum over the trusted JVMs with large pages: not debian's 8g" $((4 * G + 128 * M)) \
         "$(jq .workload.jvm.large_pages_bytes "$tmp/facts.json")"
+check "java 3001 and 3050 (user debian's) are not used, and say which --set would use them" \
+        "3001 jvm_user=debian 3050 jvm_user=debian" \
+        "$(jq -r '[.workload.jvm.not_used[] | "\(.pid) \(.set)"] | join(" ")' "$tmp/facts.json")"
+check "java 3001: trusted false, 4200: true" "false true" \
+        "$(p 3001 trusted) $(p 4200 trusted)"
 check "user, group and unit: the one found, with where" \
         "elasticsearch /proc/4200/status elasticsearch /proc/4200/status elasticsearch.service /proc/4200/cgroup" \
         "$(jq -r '.workload.jvm | [.user, .user_from, .group, .group_from, .unit, .unit_from] | join(" ")' "$tmp/facts.json")"
@@ -53,13 +62,15 @@ check "recommend: the heap evidence is the JVM's -Xmx4g, not the application's -
         "$(jq '[.candidates[2].evidence[] | select(.pid == 4200) | .what | contains("4.0 GiB")] | all' "$tmp/rec.json")"
 
 ht "$d" --color=never show jvm >"$tmp/show" 2>&1
-check_contains "show: heap_size from the JVMs' files" \
-        "from /proc/3001/cmdline, /proc/4200/environ (JAVA_TOOL_OPTIONS), /proc/4200/environ (JDK_JAVA_OPTIONS), /proc/4200/cmdline" "$tmp/show"
+check_contains "show: heap_size from the trusted JVM's files" \
+        "from /proc/4200/environ (JAVA_TOOL_OPTIONS), /proc/4200/environ (JDK_JAVA_OPTIONS), /proc/4200/cmdline" "$tmp/show"
+check_contains "show: the user's JVM is listed as not used" \
+        "java 3001: owned by debian (uid 1000), in a user's session or user manager (/user.slice/user-1000.slice/session-2.scope); not root's, not a system service's, not jvm_user's; --set jvm_user=debian would use it" "$tmp/show"
 check_contains "show: jvm_user from the status file" "from /proc/4200/status" "$tmp/show"
 check_contains "show: jvm_unit from the cgroup file" "from /proc/4200/cgroup" "$tmp/show"
 ht "$d" --json plan jvm >"$tmp/plan.json" 2>"$tmp/plan.err"
 check "plan jvm exits 2 (changes pending)" 2 $?
-want=$(( (8 * G + 240 * M + 4 * G + 128 * M + 2 * M - 1) / (2 * M) + 2 ))
+want=$(( (4 * G + 128 * M + 2 * M - 1) / (2 * M) + 2 ))
 check "plan: nr_hugepages = ceil(sum / 2M) + 2" "$want" \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
 ht "$d" --color=never plan jvm >"$tmp/plan.txt" 2>&1
@@ -77,19 +88,21 @@ check "--set jvm_user=debian wins" debian \
 
 # --- two owners: no jvm_user from the host, a warning -------------------------
 printf 'Name:\tjava\nUid:\t1000\t1000\t1000\t1000\n' >"$d/proc/3050/status"
+printf '0::/system.slice/elasticsearch.service\n' >"$d/proc/3050/cgroup"
 ht "$d" --json facts >"$tmp/f2.json" 2>/dev/null
 check "two owners: no user" null "$(jq .workload.jvm.user "$tmp/f2.json")"
 jq -r '.warnings[]' "$tmp/f2.json" >"$tmp/w2"
 check_contains "two owners: a warning" "JVMs run as several users" "$tmp/w2"
 ht "$d" --color=never show jvm >"$tmp/show2" 2>&1
 check_contains "two owners: jvm_user is the placeholder" "jvm_user = java" "$tmp/show2"
-rm "$d/proc/3050/status"
+rm "$d/proc/3050/status" "$d/proc/3050/cgroup"
 
 # --- hostile process files ----------------------------------------------------------
 mkdir -p "$d/proc/4300"
 printf 'java\n' >"$d/proc/4300/comm"
 # a command line longer than 256 KiB: warned, that JVM left out
 head -c 300000 /dev/zero | tr '\0' 'x' >"$d/proc/4300/cmdline"
+printf '0::/system.slice/elasticsearch.service\n' >"$d/proc/4300/cgroup"  # trusted: warned about
 # an environment cut short, no NUL at its end
 printf 'JAVA_TOOL_OPTIONS=-XX:+UseLargePages -Xmx' >"$d/proc/4200/environ"
 printf '0::/system.slice/../../etc/x y.service\n1:name=systemd:/\n' >"$d/proc/4200/cgroup"

@@ -73,9 +73,10 @@ sleep 2  # its start time must be before the apply's, second by second
 # it needs, from its command line as the test reads it: -Xmx, plus the
 # code cache when it holds 8 large pages or more (HotSpot's codeCache.cpp,
 # CodeCache::initialize_heaps; 12m does not, so it stays out), plus the
-# rules' 2 pages of slack. jvm_user comes from the host too (the JVM's
-# owner), unless another JVM of another user runs here; jvm_unit= keeps
-# the drop-in for the unit this test runs in (if any) out of the plan.
+# rules' 2 pages of slack. The JVM runs as nobody, started by the test
+# (not root's, in no system service): hosttune uses it only for the user
+# the administrator names (issue 32), so --set jvm_user names it; jvm_unit=
+# keeps the drop-in for the unit this test runs in (if any) out of the plan.
 # thp= keeps THP and the kernel command line out (the test cannot restore
 # a bootloader change).
 pagesz=$(($(meminfo Hugepagesize) * 1024))
@@ -85,9 +86,11 @@ to_bytes() { case $1 in *[kK]) echo $((${1%?} * 1024));; *[mM]) echo $((${1%?} *
 heap=$(to_bytes "$(arg -Xmx)") cc=$(to_bytes "$(arg -XX:ReservedCodeCacheSize=)")
 [ $((cc / pagesz)) -ge 8 ] || cc=0
 want_pages=$(( (heap + cc + pagesz - 1) / pagesz + 2 ))
-set_args="--set jvm_group=$group --set jvm_unit= --set thp="
-others=$(pgrep -x java | grep -vx "$jvm_pid" | while read -r p; do stat -c %U "/proc/$p"; done | grep -vx "$user" | head -n1)
-[ -z "$others" ] || { echo "# another JVM runs as $others: jvm_user set"; set_args="$set_args --set jvm_user=$user"; }
+set_args="--set jvm_user=$user --set jvm_group=$group --set jvm_unit= --set thp="
+# without it, nobody's JVM is found and not used (issue 32)
+hr 2 "plan jvm without naming the JVM's user" --json plan jvm --set jvm_group=$group --set jvm_unit= --set thp=
+check "plan: nobody's JVM is listed as not used, with the --set that uses it" "jvm_user=$user" \
+        "$(jq -r --argjson p "$jvm_pid" '.not_used[] | select(.pid == $p) | .set' "$tmp/out")"
 # shellcheck disable=SC2086
 hr 2 "plan jvm on the real host" --json plan jvm $set_args
 cp "$tmp/out" "$tmp/plan.json"

@@ -35,7 +35,7 @@ check "debian12-kvm: -Xmx8g and -Xmx512m" "[8589934592,536870912]" \
 check "alinux3-hugetext: mariadb unit and binary" \
         '["/usr/lib/systemd/system/mariadb.service"]["/usr/libexec/mariadbd"]' \
         "$(jq -c '.workload.mysql.units, .workload.mysql.binaries' "$tmp/facts-alinux3-hugetext.json" | tr -d '\n')"
-check "debian12-kvm: no oracle" '{"user":null,"uid":null,"oratab":null,"sids":null,"databases":null,"sga_bytes":0,"sga_bytes_from":null,"owner":null,"owner_from":null}' \
+check "debian12-kvm: no oracle" '{"user":null,"uid":null,"oratab":null,"sids":null,"databases":null,"sga_bytes":0,"sga_bytes_from":null,"owner":null,"owner_from":null,"not_used":[]}' \
         "$(jq -c .workload.oracle "$tmp/facts-debian12-kvm.json")"
 
 # ---- Oracle running, with an OEM agent JVM beside it
@@ -50,8 +50,11 @@ check "oracle-running: evidence sources" '["/etc/passwd","/etc/oratab","/proc/12
 segs=$(awk 'NR > 1 && $8 == 54321 { n++ } END { print n }' "$H_OR/proc/sysvipc/shm")
 check "oracle-running: the segments of uid 54321 counted" true \
         "$(q oracle "[.candidates[0].evidence[].what] | any(startswith(\"$segs SysV shared memory segments\"))")"
-check "oracle-running: jvm found too, score 3" 3 "$(q oracle '.candidates[2].score')"
-check "oracle-running: why names both scores" true "$(q oracle '.why | contains("oracle 11, jvm 3")')"
+# the OEM agent runs in the oracle user's login session (its cgroup): found,
+# not trusted, no points (issue 32)
+check "oracle-running: the agent's JVM is evidence with no points" '[2210] 0' \
+        "$(q oracle '[.candidates[2].evidence[].pid], .candidates[2].score' | paste -sd' ' -)"
+check "oracle-running: why: only oracle's evidence" true "$(q oracle '.why | contains("only oracle")')"
 check "oracle-running: size HugePages from the running SGA" '["hugepages_from=shm"]' "$(q oracle .sets)"
 run 0 "oracle-running: text" --root "$H_OR" recommend
 check_contains "text: the recommendation" "Recommended profile: oracle (score 11)" "$tmp/out"
@@ -79,6 +82,9 @@ T=$(copy_host ol8-bls); scratch "$T"
 mkdir -p "$T/proc/500" "$T/proc/600"
 echo java >"$T/proc/500/comm"; printf '/usr/bin/java\0-Xmx16g\0-jar\0x.jar\0' >"$T/proc/500/cmdline"
 echo mysqld >"$T/proc/600/comm"; printf '/usr/sbin/mysqld\0' >"$T/proc/600/cmdline"
+# system services (OL8: cgroup v1), so both count
+printf '1:name=systemd:/system.slice/app.service\n' >"$T/proc/500/cgroup"
+printf '1:name=systemd:/system.slice/mysqld.service\n' >"$T/proc/600/cgroup"
 rec tie "$T"
 check "tie: mysql and jvm score 5" '[0,5,5]' "$(q tie '[.candidates[].score]')"
 check "tie: mysql chosen" '"mysql"' "$(q tie .profile)"
@@ -100,6 +106,7 @@ check_contains "names it" "cannot open root directory" "$tmp/err"
 J=$(copy_host debian12-kvm); scratch "$J"
 printf '\001\377ora_\n' >"$J/proc/3001/comm"; printf '\377\376' >"$J/proc/3001/cmdline"
 printf 'java\0-Xmx\0-Xmx99999999999999999999g\0-Xmxjunk\0' >"$J/proc/3050/cmdline"
+printf '0::/system.slice/tool.service\n' >"$J/proc/3050/cgroup"  # trusted: its evidence counts
 mkdir -p "$J/proc/99999999999" "$J/proc/12ab"
 rec junk "$J"
 check "junk: the garbled process is not taken" '[3050]' "$(q junk '[.candidates[2].evidence[].pid]')"

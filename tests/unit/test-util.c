@@ -208,9 +208,43 @@ static void test_is_true(void **state) {
         unsetenv(var);
 }
 
+/* Words for a command a person pastes (issue 32): what a shell reads
+ * back is the word, and nothing runs. */
+static void test_shell_quote(void **state) {
+        static const char *const cases[][2] = {
+                {"jvm_user=elasticsearch", "jvm_user=elasticsearch"},
+                {"mysql_unit=mariadb.service", "mysql_unit=mariadb.service"},
+                {"", "''"},
+                {"a b", "'a b'"},
+                {"it's", "'it'\\''s'"},
+                {"$(touch x)", "'$(touch x)'"},
+                {"`id`", "'`id`'"},
+                {"app\\x2dtwo.service", "'app\\x2dtwo.service'"},
+                {"~root", "'~root'"},
+                {"*", "'*'"},
+                {"a\nb", "$'a\\x0ab'"},
+                {"\033[2J'\\", "$'\\x1b[2J\\'\\\\'"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                strbuf b = {0};
+                ht_shell_word_append(&b, cases[i][0]);
+                char *s = strbuf_steal(&b);
+                assert_string_equal(s, cases[i][1]);
+                free(s);
+        }
+        char *argv[] = {"hosttune", "plan", "jvm", "--set", "jvm_user=a b", NULL};
+        char *j = ht_shell_join(argv);
+        assert_string_equal(j, "hosttune plan jvm --set 'jvm_user=a b'");
+        free(j);
+        j = ht_shell_join((char *[]){NULL});
+        assert_string_equal(j, "");
+        free(j);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse_size),
+                cmocka_unit_test(test_shell_quote),
                 cmocka_unit_test(test_parse_u64),
                 cmocka_unit_test(test_strv),
                 cmocka_unit_test(test_strv_push_counted),

@@ -149,7 +149,10 @@ static void test_load_kernel(void **state) {
 
 static void add_proc(ht_facts *f, unsigned pid, const char *name, ht_process_kind k, uint64_t heap) {
         f->processes = xrealloc(f->processes, (f->n_processes + 1) * sizeof(*f->processes));
-        f->processes[f->n_processes++] = (ht_process){pid, xstrdup(name), k, heap};
+        /* a system service's: trusted (ht_trust) */
+        f->processes[f->n_processes++] = (ht_process){.pid = pid, .name = xstrdup(name), .kind = k,
+                                                      .max_heap_bytes = heap, .trust = HT_TRUST_SERVICE,
+                                                      .uid = -1};
         f->processes_known = true;
 }
 
@@ -258,6 +261,126 @@ static void test_collect(void **state) {
         free(d);
 }
 
+/* systemd's tree in /proc/PID/cgroup: which processes are a system
+ * service's, and that unit's name, never a sub-cgroup's (issue 32). */
+static void test_cgroup(void **state) {
+        static const struct {
+                const char *text;
+                ht_cgroup_kind kind;
+                const char *unit, *bad;
+        } cases[] = {
+                /* cgroup v2 */
+                {"0::/system.slice/mariadb.service\n", HT_CG_SERVICE, "mariadb.service", NULL},
+                {"0::/system.slice/system-getty.slice/getty@tty1.service\n", HT_CG_SERVICE, "getty@tty1.service", NULL},
+                {"0::/app.slice/es.service\n", HT_CG_SERVICE, "es.service", NULL},
+                /* a Delegate=yes unit's sub-cgroups: the unit, not what it names below */
+                {"0::/system.slice/runner.service/payload/mariadb.service\n", HT_CG_SERVICE, "runner.service", NULL},
+                /* cg_escape()'s '_' */
+                {"0::/system.slice/__private.service\n", HT_CG_SERVICE, "_private.service", NULL},
+                {"0::/system.slice/systemd-fsck@dev-disk-by\\x2dlabel-data.service\n", HT_CG_SERVICE,
+                 "systemd-fsck@dev-disk-by\\x2dlabel-data.service", NULL},
+                {"0::/system.slice/docker-0123abcd.scope\n", HT_CG_OTHER, "docker-0123abcd.scope", NULL},
+                {"0::/init.scope\n", HT_CG_OTHER, "init.scope", NULL},
+                {"0::/\n", HT_CG_OTHER, NULL, NULL},
+                {"0::/user.slice/user-1000.slice/session-3.scope\n", HT_CG_USER, NULL, NULL},
+                {"0::/user.slice/user-1000.slice/user@1000.service/app.slice/mariadb.service\n", HT_CG_USER, NULL, NULL},
+                {"0::/machine.slice/machine-db.scope/payload/system.slice/mariadb.service\n", HT_CG_MACHINE, NULL, NULL},
+                {"0::/system.slice/$(touch x).service\n", HT_CG_OTHER, NULL, "$(touch x).service"},
+                {"0::/system.slice/`id`.service\n", HT_CG_OTHER, NULL, "`id`.service"},
+                {"0::/system.slice/a\033[2Jb.service\n", HT_CG_OTHER, NULL, "a?[2Jb.service"},
+                {"0::/system.slice/../../etc/x.service\n", HT_CG_OTHER, NULL, ".."},
+                /* cgroup v1 (RHEL 7, legacy mode): name=systemd, whatever the
+                 * other hierarchies and a "0::" line say */
+                {"11:pids:/system.slice/a.service\n1:name=systemd:/system.slice/mariadb.service\n0::/\n",
+                 HT_CG_SERVICE, "mariadb.service", NULL},
+                {"1:name=systemd:/user.slice/user-54321.slice/session-3.scope\n0::/system.slice/x.service\n",
+                 HT_CG_USER, NULL, NULL},
+                {"5:memory:/system.slice/a.service\n", HT_CG_UNKNOWN, NULL, NULL},
+                {"", HT_CG_UNKNOWN, NULL, NULL},
+                {"0::relative.service\n", HT_CG_UNKNOWN, NULL, NULL},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char *path, *unit, *bad;
+                ht_cgroup_kind k = ht_cgroup_parse(cases[i].text, &path, &unit, &bad);
+                assert_int_equal(k, cases[i].kind);
+                if (cases[i].unit)
+                        assert_string_equal(unit, cases[i].unit);
+                else
+                        assert_null(unit);
+                if (cases[i].bad)
+                        assert_string_equal(bad, cases[i].bad);
+                else
+                        assert_null(bad);
+                assert_true(k == HT_CG_UNKNOWN ? path == NULL : path != NULL);
+                for (const char *p = path; p && *p; p++)
+                        assert_true(*p >= 0x20 && *p < 0x7f);
+                free(path);
+                free(unit);
+                free(bad);
+        }
+}
+
+/* Trust from /proc/PID/status and cgroup: root needs real, effective and
+ * saved uid 0; a named user needs all three to be that user's. */
+static void test_trust(void **state) {
+        char *d = tt_mkdtemp("trust");
+        tt_mkdir(d, "proc");
+        tt_mkdir(d, "etc");
+        tt_put(d, "etc/passwd", "root:x:0:0::/root:/bin/sh\nes:x:112:117::/:/bin/false\n", 0644);
+        const char *procs[][4] = {
+                {"10", "Uid:\t0\t0\t0\t0\n", "0::/user.slice/user-0.slice/session-1.scope\n"},
+                {"11", "Uid:\t112\t0\t0\t0\n", "0::/user.slice/user-112.slice/session-2.scope\n"},
+                {"12", "Uid:\t112\t112\t112\t112\n", "0::/system.slice/es.service\n"},
+                {"13", "Uid:\t112\t112\t112\t112\n", "0::/user.slice/user-112.slice/session-2.scope\n"},
+                {"14", "Uid:\t0\t0\t112\t0\n", "0::/user.slice/user-112.slice/session-2.scope\n"},
+                {"15", "Uid:\tjunk\n", "junk"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(procs); i++) {
+                char *p = xasprintf("proc/%s", procs[i][0]);
+                tt_mkdir(d, p);
+                char *a = xasprintf("%s/comm", p), *b = xasprintf("%s/status", p), *c = xasprintf("%s/cgroup", p);
+                tt_put(d, a, "java\n", 0644);
+                tt_put(d, b, procs[i][1], 0644);
+                tt_put(d, c, procs[i][2], 0644);
+                free(p);
+                free(a);
+                free(b);
+                free(c);
+        }
+        ht_context *c;
+        assert_int_equal(ht_context_new(d, &c), 0);
+        for (int named = 0; named < 2; named++) {
+                ht_facts *f = ht_facts_new();
+                if (named)
+                        f->trust.user[HT_PROC_JAVA] = xstrdup("es");
+                ht_facts_collect_workload_parts(c, f, HT_WORKLOAD_PROCESSES);
+                assert_int_equal(f->n_processes, 6);
+                static const ht_trust want[2][6] = {
+                        {HT_TRUST_ROOT, HT_TRUST_NONE, HT_TRUST_SERVICE, HT_TRUST_NONE, HT_TRUST_NONE, HT_TRUST_NONE},
+                        {HT_TRUST_ROOT, HT_TRUST_NONE, HT_TRUST_SERVICE, HT_TRUST_USER, HT_TRUST_NONE, HT_TRUST_NONE},
+                };
+                for (size_t i = 0; i < 6; i++)
+                        assert_int_equal(f->processes[i].trust, want[named][i]);
+                assert_string_equal(f->processes[2].unit, "es.service");
+                assert_true(f->processes[1].uids_differ);
+                assert_int_equal(f->processes[5].uid, -1);
+                char *why = ht_process_not_used_reason(&f->processes[1]);
+                assert_string_equal(why, "owned by es (uid 112; its effective or saved uid differs), in a user's "
+                                         "session or user manager (/user.slice/user-112.slice/session-2.scope); "
+                                         "not root's, not a system service's, not jvm_user's");
+                free(why);
+                /* a uid that is not one has no --set to offer */
+                assert_null(ht_process_use_set(&f->processes[1]));
+                char *set = ht_process_use_set(&f->processes[3]);
+                assert_string_equal(set, "jvm_user=es");
+                free(set);
+                ht_facts_free(f);
+        }
+        ht_context_free(c);
+        tt_rm_rf(d);
+        free(d);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_java_heap),
@@ -265,6 +388,8 @@ int main(void) {
                 cmocka_unit_test(test_load_kernel),
                 cmocka_unit_test(test_recommend),
                 cmocka_unit_test(test_collect),
+                cmocka_unit_test(test_cgroup),
+                cmocka_unit_test(test_trust),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
