@@ -50,7 +50,7 @@ static void edit(const char *body, char *const *hidden, const ht_cmdline_op *ops
         size_t nw = ht_word_spans_simple(body, strlen(body), &w);
         char *out = NULL, *err = NULL;
         size_t len;
-        int r = ht_cmdline_edit_body(body, strlen(body), w, nw, hidden, ops, n, &out, &len, &err);
+        int r = ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_CFG, body, strlen(body), w, nw, hidden, ops, n, &out, &len, &err);
         ht_word_spans_free(w, nw);
         if (!want) {
                 assert_int_equal(r, -EINVAL);
@@ -123,7 +123,7 @@ static void test_repeatable(void **state) {
         ht_cmdline_op hp = {HT_CMDLINE_SET, "hugepages", "1024"};
         char *out = NULL, *err = NULL;
         size_t out_len = 0;
-        assert_int_equal(ht_cmdline_edit_body(paired, strlen(paired), ws, nw, NULL, &hp, 1, &out, &out_len, &err), -EINVAL);
+        assert_int_equal(ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_CFG, paired, strlen(paired), ws, nw, NULL, &hp, 1, &out, &out_len, &err), -EINVAL);
         assert_null(out);
         assert_non_null(strstr(err, "hugepagesz="));
         free(err);
@@ -131,7 +131,7 @@ static void test_repeatable(void **state) {
         /* without hugepagesz= it is a single-valued word as any other */
         static const char plain[] = "ro hugepages=4";
         nw = ht_word_spans_simple(plain, strlen(plain), &ws);
-        assert_int_equal(ht_cmdline_edit_body(plain, strlen(plain), ws, nw, NULL, &hp, 1, &out, &out_len, &err), 0);
+        assert_int_equal(ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_CFG, plain, strlen(plain), ws, nw, NULL, &hp, 1, &out, &out_len, &err), 0);
         assert_string_equal(out, "ro hugepages=1024");
         free(out);
         ht_word_spans_free(ws, nw);
