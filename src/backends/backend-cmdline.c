@@ -203,13 +203,17 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
         for (size_t i = 0; order[i]; i++) {
                 char *content = NULL;
                 size_t len = 0;
-                int r = ht_read_optional(c, order[i], &content, &len);
+                int r = ht_read_file(c, order[i], HT_GRUB_DEFAULTS_MAX, &content, &len);
+                if (r == -ENOENT)
+                        continue;
                 if (r < 0) {
-                        file_error(c, plan, order[i], ": cannot read: ", ht_strerror(-r));
+                        file_error(c, plan, order[i], ": cannot read: ",
+                                   r == -EFBIG ? "larger than 1 MiB, more than a GRUB defaults file holds; "
+                                                 "hosttune does not edit it" : ht_strerror(-r));
+                        grub_defaults_done(d);
+                        *d = (grub_defaults){0};
                         return r;
                 }
-                if (!content)
-                        continue;
                 d->contents = xrealloc(d->contents, (d->n + 1) * sizeof(char *));
                 d->lens = xrealloc(d->lens, (d->n + 1) * sizeof(size_t));
                 d->contents[d->n] = content;
@@ -843,7 +847,14 @@ static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t 
                 bool ours = streq(order[i], HT_GRUB_D_HOSTTUNE);
                 _cleanup_free_ char *other = NULL, *e = NULL;
                 size_t olen = 0;
-                if (!ours && (ht_read_optional(c, order[i], &other, &olen) < 0 || !other))
+                int k = ours ? 0 : ht_read_file(c, order[i], HT_GRUB_DEFAULTS_MAX, &other, &olen);
+                if (k == -EFBIG) {
+                        file_error(c, plan, order[i], ": cannot read: ", "larger than 1 MiB, more than a GRUB "
+                                   "defaults file holds");
+                        ht_grub_env_free(env);
+                        return NULL;
+                }
+                if (!ours && (k < 0 || !other))
                         continue;
                 if (ours && !content)
                         continue;

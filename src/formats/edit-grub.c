@@ -221,6 +221,11 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         }
 
         const ht_grub_assignment *a = &f->assignments[last];
+        if (a->unset) {
+                *ret_error = xasprintf("%u: %s is unset here, after its assignments: an edit of them would not "
+                                       "reach grub-mkconfig; edit the file by hand", a->line, name);
+                return -EINVAL;
+        }
         if (a->conditional) {
                 *ret_error = xasprintf("%u: %s is assigned inside a shell conditional; edit it by hand",
                                        a->line, name);
