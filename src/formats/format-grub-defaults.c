@@ -235,8 +235,9 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                 /* One statement. */
                 bool first = true, exported = false, command = false;
                 bool cond_once = false;
-                /* in the arguments of `unset` (functions: after -f) */
-                bool unsetting = false, unset_functions = false;
+                /* in the arguments of `unset` (functions: after -f); a
+                 * redirection's target is none of them */
+                bool unsetting = false, unset_functions = false, redirect_target = false;
                 size_t pending_start = f->n_assignments;
 
                 for (;;) {
@@ -289,6 +290,7 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                                         pending_start = f->n_assignments;
                                         continue;
                                 }
+                                redirect_target = c == '<' || c == '>';
                                 command = true;
                                 continue;
                         }
@@ -321,7 +323,12 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                                 bool plain_name = is_name_start(content[start]);
                                 for (size_t i = start; i < sc.pos; i++)
                                         plain_name = plain_name && is_name_char(content[i]);
-                                if (content[start] == '-')
+                                bool fd = sc.pos < len && strchr("<>", content[sc.pos]);
+                                for (size_t i = start; fd && i < sc.pos; i++)
+                                        fd = isdigit((unsigned char)content[i]);
+                                if (redirect_target || fd)
+                                        redirect_target = false;  /* 2>/dev/null */
+                                else if (content[start] == '-')
                                         unset_functions = unset_functions || memchr(content + start, 'f', sc.pos - start);
                                 else if (!plain_name) {
                                         r = scan_error(&sc, line, "unset of a name hosttune cannot read "

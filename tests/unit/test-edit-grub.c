@@ -368,6 +368,8 @@ static void test_heredoc_and_unset(void **state) {
                    "2: GRUB_CMDLINE_LINUX is unset here");
         edit_fails("GRUB_CMDLINE_LINUX=\"quiet\"\nunset -v GRUB_TIMEOUT GRUB_CMDLINE_LINUX\n", "GRUB_CMDLINE_LINUX",
                    ok, 1, "2: GRUB_CMDLINE_LINUX is unset here");
+        edit_fails("GRUB_CMDLINE_LINUX=\"quiet\"\nunset GRUB_CMDLINE_LINUX 2>/dev/null\n", "GRUB_CMDLINE_LINUX", ok, 1,
+                   "2: GRUB_CMDLINE_LINUX is unset here");
         edit_fails("GRUB_CMDLINE_LINUX=\"quiet\"\nunset \"$V\"\n", "GRUB_CMDLINE_LINUX", ok, 1,
                    "2: unset of a name hosttune cannot read");
         /* the value seen by later files: unknown, with the line */
