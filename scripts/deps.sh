@@ -25,7 +25,9 @@ set -eu
 DEB_BUILD="build-essential autoconf automake pkg-config
 libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # make check: cmocka and jq; the real tools used as oracles or peers (procps
-# sysctl, GNU patch, systemd-analyze and systemd-tmpfiles, grub-mkconfig,
+# sysctl, GNU patch, systemd-analyze and systemd-tmpfiles, grub-mkconfig and
+# grub-script-check (grub-common, which grub2-common depends on: every
+# grub.cfg the suite writes is parsed by GRUB's own parser),
 # udevadm for the block backend's rules file, time for the hostile-input
 # tests); clang for the fuzzers; the man pages'
 # mandoc and groff; bash-completion; python3 with PyYAML and jsonschema

@@ -203,13 +203,17 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
         for (size_t i = 0; order[i]; i++) {
                 char *content = NULL;
                 size_t len = 0;
-                int r = ht_read_optional(c, order[i], &content, &len);
+                int r = ht_read_file(c, order[i], HT_GRUB_DEFAULTS_MAX, &content, &len);
+                if (r == -ENOENT)
+                        continue;
                 if (r < 0) {
-                        file_error(c, plan, order[i], ": cannot read: ", ht_strerror(-r));
+                        file_error(c, plan, order[i], ": cannot read: ",
+                                   r == -EFBIG ? "larger than 1 MiB, more than a GRUB defaults file holds; "
+                                                 "hosttune does not edit it" : ht_strerror(-r));
+                        grub_defaults_done(d);
+                        *d = (grub_defaults){0};
                         return r;
                 }
-                if (!content)
-                        continue;
                 d->contents = xrealloc(d->contents, (d->n + 1) * sizeof(char *));
                 d->lens = xrealloc(d->lens, (d->n + 1) * sizeof(size_t));
                 d->contents[d->n] = content;
@@ -843,7 +847,14 @@ static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t 
                 bool ours = streq(order[i], HT_GRUB_D_HOSTTUNE);
                 _cleanup_free_ char *other = NULL, *e = NULL;
                 size_t olen = 0;
-                if (!ours && (ht_read_optional(c, order[i], &other, &olen) < 0 || !other))
+                int k = ours ? 0 : ht_read_file(c, order[i], HT_GRUB_DEFAULTS_MAX, &other, &olen);
+                if (k == -EFBIG) {
+                        file_error(c, plan, order[i], ": cannot read: ", "larger than 1 MiB, more than a GRUB "
+                                   "defaults file holds");
+                        ht_grub_env_free(env);
+                        return NULL;
+                }
+                if (!ours && (k < 0 || !other))
                         continue;
                 if (ours && !content)
                         continue;
@@ -1084,6 +1095,55 @@ static void legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan) 
 
 /* ---- the backend ---------------------------------------------------------- */
 
+/* The first file this host's words are written to and its format; every
+ * GRUB 2 file refuses the same bytes (ht_cmdline_word_check), so the one
+ * named is where the words go first. NULL: no file (a container). */
+static const char *words_target(const ht_facts *f, bool image_grub_d, bool image_kernel_cmdline,
+                                const ht_context *c, ht_cmdline_format *ret_fmt) {
+        switch (f->bootloader) {
+        case HT_BOOT_GRUB2:
+                *ret_fmt = ht_exists(c, HT_GRUB_DEFAULTS) || !f->grub_cfg ? HT_CMDLINE_FMT_GRUB_DEFAULTS
+                                                                           : HT_CMDLINE_FMT_GRUB_CFG;
+                return *ret_fmt == HT_CMDLINE_FMT_GRUB_CFG ? f->grub_cfg : HT_GRUB_DEFAULTS;
+        case HT_BOOT_BLS:
+                *ret_fmt = HT_CMDLINE_FMT_BLS;
+                return HT_BLS_ENTRIES_DIR "/*.conf";
+        case HT_BOOT_GRUB_LEGACY:
+                *ret_fmt = HT_CMDLINE_FMT_GRUB_LEGACY;
+                return f->grub_legacy_conf;
+        case HT_BOOT_NONE:
+                break;
+        }
+        if (image_grub_d) {
+                *ret_fmt = HT_CMDLINE_FMT_GRUB_DEFAULTS;
+                return HT_GRUB_D_HOSTTUNE;
+        }
+        if (image_kernel_cmdline) {
+                *ret_fmt = HT_CMDLINE_FMT_KERNEL_CMDLINE;
+                return HT_KERNEL_CMDLINE;
+        }
+        return NULL;
+}
+
+/* Refuse, before any file is read for editing, the words the host's
+ * bootloader files cannot carry, naming the word, the file and where the
+ * word came from; such ops are dropped from the list (the plan then has
+ * an error, so nothing is applied). */
+static void words_check_target(const ht_context *c, const char *path, ht_cmdline_format fmt, op_list *l,
+                               ht_plan *plan) {
+        size_t k = 0;
+        for (size_t i = 0; i < l->n; i++) {
+                _cleanup_free_ char *err = NULL, *shown = path ? ht_display_path(c, path) : NULL;
+                if (path && ht_cmdline_word_check(&l->ops[i], fmt, shown, &err) < 0) {
+                        ht_plan_error(plan, "%s: %s", l->settings[i]->source, err);
+                        continue;
+                }
+                l->ops[k] = l->ops[i];
+                l->settings[k++] = l->settings[i];
+        }
+        l->n = k;
+}
+
 static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         op_list linux_ops = {0}, xen_ops = {0};
         const ht_setting *default_req = NULL;
@@ -1138,7 +1198,17 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 return 0;
         }
 
+        ht_cmdline_format fmt = HT_CMDLINE_FMT_GRUB_CFG;
+        const char *target = words_target(f, image_grub_d, image_kernel_cmdline, c, &fmt);
         size_t errors_before = strv_length(plan->errors);
+        words_check_target(c, target, fmt, &linux_ops, plan);
+        words_check_target(c, target, fmt, &xen_ops, plan);
+        if (strv_length(plan->errors) > errors_before) {
+                /* nothing of the bootloader is planned with a word refused */
+                op_list_done(&linux_ops);
+                op_list_done(&xen_ops);
+                return 0;
+        }
         pending_set edits = {0};
         boot_targets lt = {0}, xt = {0};
         bool regenerate = false;

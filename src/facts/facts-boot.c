@@ -263,6 +263,12 @@ static void collect_grub_defaults(const ht_context *c, ht_facts *f, bool *ret_bl
                 if (ht_facts_read(c, f, order[i], false, &buf, &len) < 0)
                         continue;
                 _cleanup_free_ char *d = ht_display_path(c, order[i]), *err = NULL;
+                if (len > HT_GRUB_DEFAULTS_MAX) {
+                        /* what the cmdline backend refuses to edit */
+                        ht_facts_warn(f, "%s: larger than 1 MiB, not read", d);
+                        free(buf);
+                        continue;
+                }
                 if (ht_grub_eval_file(env, i, buf, len, &err) < 0)
                         /* the shell would stop there too */
                         ht_facts_warn(f, "%s:%s, not read", d, err);

@@ -17,11 +17,11 @@ static bool is_blank(char c) {
 }
 
 /* Edit the words of body[0..len) with ops; hidden as for ht_cmdline_edit_body. */
-static int edit_words(const char *body, size_t len, char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
-                      char **ret, size_t *ret_len, char **ret_error) {
+static int edit_words(ht_cmdline_format fmt, const char *body, size_t len, char *const *hidden,
+                      const ht_cmdline_op *ops, size_t n_ops, char **ret, size_t *ret_len, char **ret_error) {
         ht_word_span *w;
         size_t nw = ht_word_spans_simple(body, len, &w);
-        int r = ht_cmdline_edit_body(body, len, w, nw, hidden, ops, n_ops, ret, ret_len, ret_error);
+        int r = ht_cmdline_edit_body(fmt, body, len, w, nw, hidden, ops, n_ops, ret, ret_len, ret_error);
         ht_word_spans_free(w, nw);
         return r;
 }
@@ -47,7 +47,7 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
         size_t body_len;
         strbuf out = {};
         if (!opt) {
-                r = edit_words("", 0, NULL, ops, n_ops, &body, &body_len, ret_error);
+                r = edit_words(HT_CMDLINE_FMT_BLS, "", 0, NULL, ops, n_ops, &body, &body_len, ret_error);
                 if (r < 0)
                         return r;
                 if (!*body) {
@@ -80,7 +80,7 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
                                 strv_push(&hidden, l[k]);
                 }
                 _cleanup_free_ char *err = NULL;
-                r = edit_words(content + opt->value_start, opt->value_end - opt->value_start, hidden, ops, n_ops,
+                r = edit_words(HT_CMDLINE_FMT_BLS, content + opt->value_start, opt->value_end - opt->value_start, hidden, ops, n_ops,
                                &body, &body_len, &err);
                 if (r < 0) {
                         *ret_error = xasprintf("%u: %s%s", opt->line, err,
@@ -116,7 +116,7 @@ int ht_grubenv_edit_kernelopts(const char *content, size_t len, const ht_cmdline
                         *ret_error = xstrdup("kernelopts in grubenv holds backslash escapes; edit it with grub2-editenv");
                         return -EINVAL;
                 }
-                r = edit_words(content + v->value_start, v->end - 1 - v->value_start, NULL, ops, n_ops, &body,
+                r = edit_words(HT_CMDLINE_FMT_GRUBENV, content + v->value_start, v->end - 1 - v->value_start, NULL, ops, n_ops, &body,
                                &body_len, &err);
                 if (r < 0) {
                         *ret_error = xasprintf("kernelopts: %s", err);
@@ -126,7 +126,7 @@ int ht_grubenv_edit_kernelopts(const char *content, size_t len, const ht_cmdline
                 strbuf_appendn(&out, body, body_len);
                 strbuf_appendn(&out, content + v->end - 1, env->data_end - (v->end - 1));
         } else {
-                r = edit_words("", 0, NULL, ops, n_ops, &body, &body_len, &err);
+                r = edit_words(HT_CMDLINE_FMT_GRUBENV, "", 0, NULL, ops, n_ops, &body, &body_len, &err);
                 if (r < 0) {
                         *ret_error = xasprintf("kernelopts: %s", err);
                         return r;
@@ -161,7 +161,7 @@ int ht_kernel_cmdline_edit(const char *content, size_t len, const ht_cmdline_op 
                 }
         _cleanup_free_ char *body = NULL;
         size_t body_len;
-        int r = edit_words(content, end, NULL, ops, n_ops, &body, &body_len, ret_error);
+        int r = edit_words(HT_CMDLINE_FMT_KERNEL_CMDLINE, content, end, NULL, ops, n_ops, &body, &body_len, ret_error);
         if (r < 0)
                 return r;
         strbuf out = {};

@@ -147,6 +147,87 @@ char *ht_cmdline_op_word(const ht_cmdline_op *op) {
         return op->value ? xasprintf("%s=%s", op->key, op->value) : xstrdup(op->key);
 }
 
+/* What each format does with a word's bytes, beyond the kernel's own
+ * parser (lib/cmdline.c next_arg(): blanks end a word, double quotes
+ * group, nothing else is special), which every format ends in.
+ *
+ * GRUB 2's script lexer (grub-core/script/yylex.l) takes a word's
+ * characters from CHAR = [^{}|&$;<> \t\n'"\\]: ';', '&' and '|' end the
+ * linux command and start another (`foo=a;reboot` reboots at every boot
+ * and passes grub-script-check), '<', '>', '{' and '}' are tokens its
+ * parser refuses there, leaving a grub.cfg GRUB cannot read. Everything
+ * else printable is a word character: '(' and ')' (device names such as
+ * (hd0,1) are words), '#' after the first byte (a comment only starts a
+ * word, and a parameter starts with its name), '[[' and keywords (only
+ * whole words are tokens, and the parser takes them as arguments), and
+ * '*', '?', '[' (wildcards expand only words starting with '/', '(' or
+ * '*'). Which files are GRUB 2 script:
+ * - grub.cfg's linux lines;
+ * - /etc/default/grub and grub.d: grub-mkconfig's 10_linux copies
+ *   GRUB_CMDLINE_LINUX unquoted onto every linux line;
+ * - BLS options lines: GRUB's blscfg (grub-core/commands/blscfg.c,
+ *   create_entry) expands $name from grubenv and pastes the line into
+ *   the menu entry's script ("linux %s%s%s%s"), so grubenv's kernelopts
+ *   is script too once an entry says $kernelopts;
+ * - /etc/kernel/cmdline: kernel-install copies it into new entries'
+ *   options lines.
+ * GRUB legacy (0.97) hands the rest of a kernel line to the kernel as it
+ * is: no script there. */
+static const struct {
+        const char *name;
+        const char *via;        /* how the word reaches GRUB 2's script; NULL: it does not */
+} formats[] = {
+        [HT_CMDLINE_FMT_GRUB_LEGACY] = {"a legacy GRUB kernel line", NULL},
+        [HT_CMDLINE_FMT_GRUB_CFG] = {"a grub.cfg linux line", "GRUB 2 runs grub.cfg as a script"},
+        [HT_CMDLINE_FMT_GRUB_DEFAULTS] = {"the GRUB defaults",
+                                          "grub-mkconfig copies GRUB_CMDLINE_LINUX unquoted onto grub.cfg's "
+                                          "linux lines"},
+        [HT_CMDLINE_FMT_BLS] = {"a BLS options line",
+                                "GRUB's blscfg pastes the options line into a menu entry's script"},
+        [HT_CMDLINE_FMT_GRUBENV] = {"grubenv's kernelopts",
+                                    "GRUB's blscfg pastes $kernelopts into a menu entry's script"},
+        [HT_CMDLINE_FMT_KERNEL_CMDLINE] = {"/etc/kernel/cmdline",
+                                           "kernel-install copies it into BLS options lines, which GRUB's "
+                                           "blscfg pastes into a menu entry's script"},
+};
+
+#define GRUB2_OPERATORS ";&|<>{}"
+
+const char *ht_cmdline_format_name(ht_cmdline_format fmt) {
+        return fmt < ELEMENTSOF(formats) && formats[fmt].name ? formats[fmt].name : "?";
+}
+
+int ht_cmdline_word_check(const ht_cmdline_op *op, ht_cmdline_format fmt, const char *where, char **ret_error) {
+        int r = ht_cmdline_op_check(op, ret_error);
+        if (r < 0)
+                return r;
+        if (fmt >= ELEMENTSOF(formats) || !formats[fmt].name) {
+                *ret_error = xstrdup("internal error: unknown kernel command line format");
+                return -EINVAL;
+        }
+        if (!formats[fmt].via || !op->value)
+                return 0;       /* keys are [A-Za-z0-9_.-], nothing GRUB reads */
+        const char *bad = strpbrk(op->value, GRUB2_OPERATORS);
+        if (bad) {
+                *ret_error = xasprintf("kernel parameter %s=%s cannot be written to %s: '%c' is an operator of "
+                                       "GRUB 2's script (%s), where ';', '&' and '|' end the linux command and "
+                                       "start another and '<', '>', '{' and '}' make it unreadable to GRUB",
+                                       op->key, op->value, where ? where : formats[fmt].name, *bad,
+                                       formats[fmt].via);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+int ht_cmdline_ops_check(const ht_cmdline_op *ops, size_t n_ops, ht_cmdline_format fmt, char **ret_error) {
+        for (size_t i = 0; i < n_ops; i++) {
+                int r = ht_cmdline_word_check(&ops[i], fmt, NULL, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 int ht_cmdline_op_check(const ht_cmdline_op *op, char **ret_error) {
         if (isempty(op->key)) {
                 *ret_error = xstrdup("empty kernel parameter name");
@@ -320,17 +401,15 @@ size_t ht_word_spans_simple(const char *body, size_t len, ht_word_span **ret) {
         return n;
 }
 
-int ht_cmdline_edit_body(const char *body, size_t len, const ht_word_span *words, size_t n_words,
-                         char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
+int ht_cmdline_edit_body(ht_cmdline_format fmt, const char *body, size_t len, const ht_word_span *words,
+                         size_t n_words, char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
                          char **ret, size_t *ret_len, char **ret_error) {
         model_t m = {};
         int r = 0;
 
-        for (size_t i = 0; i < n_ops; i++) {
-                r = ht_cmdline_op_check(&ops[i], ret_error);
-                if (r < 0)
-                        return r;
-        }
+        r = ht_cmdline_ops_check(ops, n_ops, fmt, ret_error);
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < n_words; i++) {
                 /* The kernel's quote runs to the end of the line: words
                  * appended after it would be part of that one argument. */

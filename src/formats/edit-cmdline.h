@@ -59,6 +59,27 @@ char *ht_cmdline_op_word(const ht_cmdline_op *op);
  * of any file we write them to: whitespace, quotes, '$', backquote,
  * backslash, control characters; keys are [A-Za-z0-9_.-]. -EINVAL. */
 int ht_cmdline_op_check(const ht_cmdline_op *op, char **ret_error);
+/* The files kernel words are written to, by what each can carry
+ * (ht_cmdline_word_check). */
+typedef enum {
+        HT_CMDLINE_FMT_GRUB_LEGACY,     /* grub.conf / menu.lst kernel and module lines */
+        HT_CMDLINE_FMT_GRUB_CFG,        /* GRUB 2 grub.cfg linux lines */
+        HT_CMDLINE_FMT_GRUB_DEFAULTS,   /* /etc/default/grub, grub.d/ *.cfg */
+        HT_CMDLINE_FMT_BLS,             /* BLS entries' options lines */
+        HT_CMDLINE_FMT_GRUBENV,         /* grubenv's kernelopts */
+        HT_CMDLINE_FMT_KERNEL_CMDLINE,  /* /etc/kernel/cmdline */
+} ht_cmdline_format;
+
+/* "a grub.cfg linux line", ... for messages. */
+const char *ht_cmdline_format_name(ht_cmdline_format fmt);
+/* ht_cmdline_op_check, then what fmt cannot carry: every format that
+ * ends up in GRUB 2's script (all but legacy GRUB) refuses the script's
+ * operators ; & | < > { } in a value. -EINVAL with the word, where
+ * (the file as shown; NULL: the format's name) and the reason in
+ * *ret_error. */
+int ht_cmdline_word_check(const ht_cmdline_op *op, ht_cmdline_format fmt, const char *where, char **ret_error);
+/* ht_cmdline_word_check for each op. */
+int ht_cmdline_ops_check(const ht_cmdline_op *ops, size_t n_ops, ht_cmdline_format fmt, char **ret_error);
 /* Apply ops to a plain word list; returns a new list. */
 char **ht_cmdline_apply(char *const *words, const ht_cmdline_op *ops, size_t n_ops);
 
@@ -80,7 +101,8 @@ size_t ht_word_spans_simple(const char *body, size_t len, ht_word_span **ret);
  * words go after the last word, one space apart; all other bytes stay.
  * hidden lists the words that reach the command line through the opaque
  * ones; an op on a parameter found only there cannot be done by editing
- * body: -EINVAL with a message. *ret is NUL-terminated. */
-int ht_cmdline_edit_body(const char *body, size_t len, const ht_word_span *words, size_t n_words,
-                         char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
+ * body: -EINVAL with a message. Every op is checked for fmt first
+ * (ht_cmdline_word_check). *ret is NUL-terminated. */
+int ht_cmdline_edit_body(ht_cmdline_format fmt, const char *body, size_t len, const ht_word_span *words,
+                         size_t n_words, char *const *hidden, const ht_cmdline_op *ops, size_t n_ops,
                          char **ret, size_t *ret_len, char **ret_error);

@@ -107,7 +107,11 @@ int ht_grub_cfg_parse(const char *content, size_t len, ht_grub_cfg **ret, char *
 int ht_grub_cfg_edit(const char *content, size_t len, ht_grub_cfg_kind kind, const ht_cmdline_op *ops,
                      size_t n_ops, char **ret, size_t *ret_len, size_t *ret_n_lines, char **ret_error) {
         _cleanup_(ht_grub_cfg_freep) ht_grub_cfg *g = NULL;
-        int r = ht_grub_cfg_parse(content, len, &g, ret_error);
+        /* checked before any line, so a file without kernel lines refuses them too */
+        int r = ht_cmdline_ops_check(ops, n_ops, HT_CMDLINE_FMT_GRUB_CFG, ret_error);
+        if (r < 0)
+                return r;
+        r = ht_grub_cfg_parse(content, len, &g, ret_error);
         if (r < 0)
                 return r;
         strbuf out = {0};
@@ -133,7 +137,7 @@ int ht_grub_cfg_edit(const char *content, size_t len, ht_grub_cfg_kind kind, con
                 size_t n_words = ht_word_spans_simple(k->args, strlen(k->args), &words);
                 char *body = NULL, *err = NULL;
                 size_t body_len = 0;
-                r = ht_cmdline_edit_body(k->args, strlen(k->args), words, n_words, NULL, ops, n_ops, &body,
+                r = ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_CFG, k->args, strlen(k->args), words, n_words, NULL, ops, n_ops, &body,
                                          &body_len, &err);
                 ht_word_spans_free(words, n_words);
                 if (r < 0) {

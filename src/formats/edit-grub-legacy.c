@@ -31,7 +31,7 @@ static int edit_args(const char *content, size_t start, size_t end, const ht_cmd
         size_t nw = ht_word_spans_simple(content + start, end - start, &w);
         char *body = NULL;
         size_t body_len;
-        int r = ht_cmdline_edit_body(content + start, end - start, w, nw, NULL, ops, n_ops, &body, &body_len, ret_error);
+        int r = ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_LEGACY, content + start, end - start, w, nw, NULL, ops, n_ops, &body, &body_len, ret_error);
         ht_word_spans_free(w, nw);
         if (r < 0)
                 return r;
@@ -66,7 +66,10 @@ int ht_grub_legacy_edit(const char *content, size_t len, int entry, ht_grub_lega
                         const ht_cmdline_op *ops, size_t n_ops,
                         char **ret, size_t *ret_len, char **ret_error) {
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *c = NULL;
-        int r = ht_grub_legacy_parse(content, len, &c, ret_error);
+        int r = ht_cmdline_ops_check(ops, n_ops, HT_CMDLINE_FMT_GRUB_LEGACY, ret_error);
+        if (r < 0)
+                return r;
+        r = ht_grub_legacy_parse(content, len, &c, ret_error);
         if (r < 0)
                 return r;
         if (entry != HT_GRUB_LEGACY_ALL && (entry < 0 || (size_t)entry >= c->n_entries)) {

@@ -171,9 +171,8 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                         *ret_error = xasprintf("invalid variable name \"%s\"", name);
                         return -EINVAL;
                 }
-        for (size_t i = 0; i < n_ops; i++)
-                if ((r = ht_cmdline_op_check(&ops[i], ret_error)) < 0)
-                        return r;
+        if ((r = ht_cmdline_ops_check(ops, n_ops, HT_CMDLINE_FMT_GRUB_DEFAULTS, ret_error)) < 0)
+                return r;
 
         r = ht_grub_parse(content, len, &f, ret_error);
         if (r < 0)
@@ -198,7 +197,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                         hidden = ht_cmdline_split(v->value);
                 _cleanup_free_ char *ref = v && !isempty(v->value) ? xasprintf("$%s", name) : NULL;
                 ht_word_span refw = { 0, ref ? strlen(ref) : 0, ref, true };
-                r = ht_cmdline_edit_body(ref ? ref : "", ref ? strlen(ref) : 0, &refw, ref ? 1 : 0,
+                r = ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_DEFAULTS, ref ? ref : "", ref ? strlen(ref) : 0, &refw, ref ? 1 : 0,
                                          hidden, ops, n_ops, &new_body, &new_body_len, &err);
                 if (r < 0) {
                         *ret_error = TAKE_PTR(err);
@@ -222,6 +221,11 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         }
 
         const ht_grub_assignment *a = &f->assignments[last];
+        if (a->unset) {
+                *ret_error = xasprintf("%u: %s is unset here, after its assignments: an edit of them would not "
+                                       "reach grub-mkconfig; edit the file by hand", a->line, name);
+                return -EINVAL;
+        }
         if (a->conditional) {
                 *ret_error = xasprintf("%u: %s is assigned inside a shell conditional; edit it by hand",
                                        a->line, name);
@@ -260,7 +264,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 words[i].start -= bs;
                 words[i].end -= bs;
         }
-        r = ht_cmdline_edit_body(content + bs, be - bs, words, n_words, hidden, ops, n_ops,
+        r = ht_cmdline_edit_body(HT_CMDLINE_FMT_GRUB_DEFAULTS, content + bs, be - bs, words, n_words, hidden, ops, n_ops,
                                  &new_body, &new_body_len, &err);
         if (r < 0) {
                 *ret_error = xasprintf("%u: %s", a->line, err);

@@ -191,6 +191,14 @@ static int scan_word(scanner *sc) {
         return 0;
 }
 
+static void add_assignment(ht_grub_file *f, ht_grub_assignment a) {
+        if (f->n_assignments == f->cap) {
+                f->cap = f->cap ? 2 * f->cap : 16;
+                f->assignments = xrealloc(f->assignments, f->cap * sizeof(ht_grub_assignment));
+        }
+        f->assignments[f->n_assignments++] = a;
+}
+
 static bool word_is(const scanner *sc, size_t start, const char *kw) {
         size_t n = strlen(kw);
         return sc->pos - start == n && memcmp(sc->s + start, kw, n) == 0;
@@ -227,6 +235,9 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                 /* One statement. */
                 bool first = true, exported = false, command = false;
                 bool cond_once = false;
+                /* in the arguments of `unset` (functions: after -f); a
+                 * redirection's target is none of them */
+                bool unsetting = false, unset_functions = false, redirect_target = false;
                 size_t pending_start = f->n_assignments;
 
                 for (;;) {
@@ -254,6 +265,12 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                                 pending_start = f->n_assignments;
                                 continue;
                         }
+                        if (c == '<' && sc.pos + 1 < len && content[sc.pos + 1] == '<') {
+                                r = scan_error(&sc, sc.line, "a here-document (<<): its lines look like "
+                                               "assignments and are not, and hosttune does not follow shell "
+                                               "code; remove it or edit the file by hand");
+                                goto fail;
+                        }
                         if (c == '(' || c == ')' || c == '<' || c == '>') {
                                 if (!f->complex_line)
                                         f->complex_line = sc.line;
@@ -273,6 +290,7 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                                         pending_start = f->n_assignments;
                                         continue;
                                 }
+                                redirect_target = c == '<' || c == '>';
                                 command = true;
                                 continue;
                         }
@@ -287,22 +305,46 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                                         sc.pos = p + 1;
                                         if ((r = scan_word(&sc)) < 0)
                                                 goto fail;
-                                        f->assignments = xrealloc(f->assignments,
-                                                                  (f->n_assignments + 1) * sizeof(ht_grub_assignment));
-                                        f->assignments[f->n_assignments++] = (ht_grub_assignment){
+                                        add_assignment(f, (ht_grub_assignment){
                                                 .name = xstrndup(content + start, p - start),
                                                 .line = line,
                                                 .value_start = p + 1,
                                                 .value_end = sc.pos,
                                                 .exported = exported,
                                                 .conditional = depth > 0 || cond_once,
-                                        };
+                                        });
                                         first = false;
                                         continue;
                                 }
                         }
                         if ((r = scan_word(&sc)) < 0)
                                 goto fail;
+                        if (command && unsetting) {
+                                bool plain_name = is_name_start(content[start]);
+                                for (size_t i = start; i < sc.pos; i++)
+                                        plain_name = plain_name && is_name_char(content[i]);
+                                bool fd = sc.pos < len && strchr("<>", content[sc.pos]);
+                                for (size_t i = start; fd && i < sc.pos; i++)
+                                        fd = isdigit((unsigned char)content[i]);
+                                if (redirect_target || fd)
+                                        redirect_target = false;  /* 2>/dev/null */
+                                else if (content[start] == '-')
+                                        unset_functions = unset_functions || memchr(content + start, 'f', sc.pos - start);
+                                else if (!plain_name) {
+                                        r = scan_error(&sc, line, "unset of a name hosttune cannot read "
+                                                       "without running the shell");
+                                        goto fail;
+                                } else if (!unset_functions)
+                                        add_assignment(f, (ht_grub_assignment){
+                                                .name = xstrndup(content + start, sc.pos - start),
+                                                .line = line,
+                                                .value_start = start,
+                                                .value_end = start,
+                                                .conditional = depth > 0 || cond_once,
+                                                .unset = true,
+                                        });
+                                continue;
+                        }
                         if (command)
                                 continue;
                         if (first && word_is(&sc, start, "export")) {
@@ -338,6 +380,7 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         f->n_assignments = pending_start;
                         if (!f->complex_line)
                                 f->complex_line = line;
+                        unsetting = first && word_is(&sc, start, "unset");
                         command = true;
                         first = false;
                 }
@@ -376,14 +419,30 @@ void ht_grub_env_free(ht_grub_env *e) {
                 free(e->vars[i].why);
         }
         free(e->vars);
+        free(e->slots);
         free(e);
 }
 
+static size_t name_hash(const char *s) {
+        size_t h = 14695981039346656037ULL;     /* FNV-1a */
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+        return h;
+}
+
+/* The slot holding name, or the empty one where it would go. */
+static size_t *env_find_slot(const ht_grub_env *e, const char *name) {
+        size_t mask = e->n_slots - 1;
+        for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+                if (!e->slots[i] || streq(e->vars[e->slots[i] - 1].name, name))
+                        return &e->slots[i];
+}
+
 const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name) {
-        for (size_t i = 0; e && i < e->n_vars; i++)
-                if (streq(e->vars[i].name, name))
-                        return &e->vars[i];
-        return NULL;
+        if (!e || !e->n_slots)
+                return NULL;
+        size_t k = *env_find_slot(e, name);
+        return k ? &e->vars[k - 1] : NULL;
 }
 
 static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
@@ -394,7 +453,19 @@ static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
                 v->value = v->why = NULL;
                 return v;
         }
-        e->vars = xrealloc(e->vars, (e->n_vars + 1) * sizeof(ht_grub_var));
+        if (2 * (e->n_vars + 1) > e->n_slots) {
+                /* at most half full: probes stay short */
+                free(e->slots);
+                e->n_slots = e->n_slots ? 2 * e->n_slots : 64;
+                e->slots = xcalloc(e->n_slots, sizeof(size_t));
+                for (size_t i = 0; i < e->n_vars; i++)
+                        *env_find_slot(e, e->vars[i].name) = i + 1;
+        }
+        if (e->n_vars == e->cap) {
+                e->cap = e->cap ? 2 * e->cap : 16;
+                e->vars = xrealloc(e->vars, e->cap * sizeof(ht_grub_var));
+        }
+        *env_find_slot(e, name) = e->n_vars + 1;
         v = &e->vars[e->n_vars++];
         *v = (ht_grub_var){ .name = xstrdup(name) };
         return v;
@@ -517,8 +588,8 @@ unknown:
 void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
                              const ht_grub_assignment *a) {
         char *value = NULL;
-        const char *why = NULL;
-        bool ok = !a->conditional &&
+        const char *why = a->unset ? "unset here, which hosttune does not follow" : NULL;
+        bool ok = !a->conditional && !a->unset &&
                   ht_grub_expand_value(content, a->value_start, a->value_end, env, &value, &why);
         ht_grub_var *v = env_slot(env, a->name);
         v->file = file_index;
@@ -527,7 +598,8 @@ void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *co
                 v->value = value;
         else
                 v->why = xasprintf("%u: %s", a->line,
-                                   a->conditional ? "assigned inside a shell conditional or command list" : why);
+                                   a->conditional && !a->unset ? "assigned inside a shell conditional or command list"
+                                                               : why);
 }
 
 int ht_grub_eval_file(ht_grub_env *env, size_t file_index, const char *content, size_t len,

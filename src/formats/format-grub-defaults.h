@@ -15,6 +15,10 @@
 
 #define HT_GRUB_DEFAULTS "/etc/default/grub"
 #define HT_GRUB_DEFAULTS_DIR "/etc/default/grub.d"
+/* Larger defaults files are refused (Debian's is 1.5 KB): like sysctl.d
+ * and limits.d files, bounded, and since hosttune edits these, an error
+ * rather than a skip. */
+#define HT_GRUB_DEFAULTS_MAX (1024u * 1024)
 
 typedef struct {
         char *name;
@@ -22,19 +26,23 @@ typedef struct {
         size_t value_start, value_end;   /* byte span of the value word */
         bool exported;
         bool conditional;                /* inside if/case/for/while/{ } */
+        bool unset;                      /* `unset NAME`: no value span */
 } ht_grub_assignment;
 
 typedef struct {
         ht_grub_assignment *assignments;
-        size_t n_assignments;
+        size_t n_assignments, cap;
         /* First statement that is not a plain assignment, comment or
          * export (a command, a conditional); 0 when there is none. */
         unsigned complex_line;
 } ht_grub_file;
 
 /* Parse a defaults file. -EINVAL with "LINE: message" on what the shell
- * would reject too (an unterminated quote or substitution) or on NUL
- * bytes. */
+ * would reject too (an unterminated quote or substitution), on NUL
+ * bytes, and on a here-document, whose lines look like assignments and
+ * are not. `unset NAME` is recorded as an assignment with .unset, whose
+ * value is unknown (grub-mkconfig would not see what an edit before it
+ * wrote). */
 int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **ret_error);
 void ht_grub_file_free(ht_grub_file *f);
 static inline void ht_grub_file_freep(ht_grub_file **f) { ht_grub_file_free(*f); }
@@ -49,7 +57,11 @@ typedef struct {
 
 typedef struct {
         ht_grub_var *vars;
-        size_t n_vars;
+        size_t n_vars, cap;
+        /* open addressing by name: vars index + 1, 0 empty; a file of
+         * many distinct names costs linear time, not quadratic */
+        size_t *slots;
+        size_t n_slots;
 } ht_grub_env;
 
 ht_grub_env *ht_grub_env_new(void);

@@ -109,6 +109,7 @@ fixture_seeds() {
         block) find "$hosts" -path '*/queue/scheduler' -type f ;;
         accounts) find "$hosts" \( -path '*/etc/passwd' -o -path '*/etc/group' \) -type f ;;
         shm) find "$hosts" -path '*/proc/sysvipc/shm' -type f ;;
+        cmdline-words) find "$hosts" -path '*/proc/cmdline' -type f ;;
         facts) find "$hosts" \( -name os-release -o -name '*-release' -o -name cpuinfo -o -name mountinfo -o -path '*/proc/cmdline' \) -type f ;;
         diff) find "$hosts" -path '*/etc/default/grub' -type f ;;
         udev) find "$hosts" -name '*.rules' -path '*/udev/*' -type f ;;

@@ -90,6 +90,7 @@ cfg_case() {
                 check "cfg-only $name $req: no /etc/default/grub created" no \
                         "$([ -e "$root/etc/default/grub" ] && echo yes || echo no)"
                 check "cfg-only $name $req: grub.cfg keeps its mode" 600 "$(stat -c %a "$root$where")"
+                grub_script_check "cfg-only $name $req: grub-script-check accepts the edited grub.cfg" "$root$where"
                 # every byte off the kernel lines is kept
                 grep -vE '^[[:space:]]*(linux|linux16|linuxefi)[[:space:]]' "$cfg" >"$tmp/rest.want"
                 grep -vE '^[[:space:]]*(linux|linux16|linuxefi)[[:space:]]' "$root$where" >"$tmp/rest.got"

@@ -346,6 +346,35 @@ fi
 check_contains "million-line limits file: named in a warning" "99-big.conf: cannot read it (larger than 1 MiB)" "$tmp/out"
 check_contains "million-line sysctl file: named in a warning" "sysctl.d/99-big.conf: cannot read it (larger than 1 MiB)" "$tmp/out"
 rm -f "$h/etc/security/limits.d/99-big.conf" "$h/etc/sysctl.d/99-big.conf"
+# /etc/default/grub (issue 32): a file of 20,000 distinct variables is
+# planned in linear time (it took quadratic time: 15,000 such lines 7 s,
+# 200,000 lines 41 s); a 200,000-line file is refused on its size (over
+# 1 MiB), naming it, since hosttune edits it.
+profile g1 'cmdline = { add = ["transparent_hugepage=never"]; };'
+cp "$h/etc/default/grub" "$tmp/grub.orig"
+timed_plan() { # DESC: plan g1 within 5 s and 100 MB, output in $tmp/out
+        if [ -x /usr/bin/time ] && [ -z "${HT_VALGRIND_LOGS:-}" ]; then
+                /usr/bin/time -f '%e %M' -o "$tmp/time" "$HOSTTUNE" --root "$h" $PLAN plan g1 >"$tmp/out" 2>"$tmp/err"
+                secs=$(tail -1 "$tmp/time" | cut -d' ' -f1)
+                kb=$(tail -1 "$tmp/time" | cut -d' ' -f2)
+                check "$1: plan within 5 s (took $secs s)" "yes" \
+                        "$(awk -v s="$secs" 'BEGIN { print (s < 5) ? "yes" : "no" }')"
+                check "$1: under 100 MB of memory (took $kb KB)" "yes" "$([ "$kb" -lt 102400 ] && echo yes)"
+        else
+                "$HOSTTUNE" --root "$h" $PLAN plan g1 >"$tmp/out" 2>"$tmp/err"
+        fi
+}
+big_grub() { # LINES: the fixture's file and LINES distinct variables
+        { cat "$tmp/grub.orig"; awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "GRUB_X%d=\"v%d\"\n", i, i }'; } \
+                >"$h/etc/default/grub"
+}
+big_grub 20000
+timed_plan "/etc/default/grub of 20,000 variables"
+check_contains "/etc/default/grub of 20,000 variables: planned" '+GRUB_CMDLINE_LINUX="transparent_hugepage=never"' "$tmp/out"
+big_grub 200000
+timed_plan "200,000-line /etc/default/grub"
+check_contains "200,000-line /etc/default/grub: refused, named" "etc/default/grub: cannot read: larger than 1 MiB" "$tmp/out"
+cp "$tmp/grub.orig" "$h/etc/default/grub"
 # 1000 levels of inheritance: a clear error.
 mkdir -p "$tmp/deep"
 i=1

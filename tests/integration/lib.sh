@@ -31,6 +31,17 @@ check_contains() {
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 # skip_all REASON: the whole script is skipped (TAP's "1..0 # SKIP")
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# grub_script_check DESCRIPTION FILE: GRUB 2's own parser accepts a grub.cfg
+# hosttune wrote (issue 32: words must never break it). grub-script-check
+# is Debian's grub-common (pulled in by grub2-common, scripts/deps.sh),
+# grub2-script-check RHEL's grub2-tools.
+grub_script_check() {
+        gsc=$(command -v grub-script-check || command -v grub2-script-check) || gsc=
+        if [ -z "$gsc" ]; then
+                skip "$1" "grub-script-check not installed (Debian: grub-common; RHEL: grub2-tools)"
+        elif "$gsc" "$2" >"${tmp:-/tmp}/gsc.out" 2>&1; then ok "$1"
+        else not_ok "$1: $(head -c 300 "${tmp:-/tmp}/gsc.out")"; fi
+}
 # real_host_lock: the tests that read or write the real host's /proc/sys
 # and /sys take this lock, held until the script exits, so that `make -j`
 # never runs one while another changes the values it reads or restores.

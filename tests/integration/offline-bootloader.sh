@@ -74,6 +74,7 @@ check "grub image: the image's grub-mkconfig did not run" no "$([ -e "$I/ran-gru
 check_contains "grub image: /etc/default/grub has the word" 'GRUB_CMDLINE_LINUX="transparent_hugepage=never"' "$I/etc/default/grub"
 # every linux line of the three entries (default, advanced, recovery), and nothing else
 check "grub image: every kernel line has the word" 3 "$(grep -c '^[[:space:]]*linux[[:space:]].* transparent_hugepage=never$' "$I/boot/grub/grub.cfg")"
+grub_script_check "grub image: grub-script-check accepts the edited grub.cfg" "$I/boot/grub/grub.cfg"
 check "grub image: grub.cfg otherwise as it was (root= the image's own)" "" \
         "$(diff "$tmp/grub.cfg.orig" "$I/boot/grub/grub.cfg" | grep '^[<>]' | sed 's/ transparent_hugepage=never$//' | sed 's/^[<>] //' | sort | uniq -u)"
 run 0 "grub image: apply again" --root "$I" $PR --json apply thp

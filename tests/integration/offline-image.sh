@@ -84,6 +84,7 @@ check_contains "sysctl.d written" "vm.nr_hugepages = 2050" "$I/etc/sysctl.d/90-h
 check_contains "tmpfiles.d written" "w /sys/kernel/mm/transparent_hugepage/enabled - - - - never" "$I/etc/tmpfiles.d/hosttune.conf"
 check_contains "limits.d written" "oracle     hard    memlock" "$I/etc/security/limits.d/90-hosttune.conf"
 check_contains "grub defaults edited" 'GRUB_CMDLINE_LINUX="transparent_hugepage=never"' "$I/etc/default/grub"
+grub_script_check "grub-script-check accepts the edited grub.cfg" "$I/boot/grub/grub.cfg"
 txid=$("$HOSTTUNE" --root "$I" history --json | jq -r '.transactions[-1].txid')
 check "journal: no runtime items" 0 \
         "$(jq '[.items[] | select(.kind == "runtime")] | length' "$I/var/lib/hosttune/journal/$txid/manifest.json")"
@@ -125,6 +126,7 @@ chmod 755 "$C/usr/sbin/grub-mkconfig"
 run 0 "grub-mkconfig in the image: apply" --root "$C" $PR --facts "$FACTS" apply oracle --set sga_max_size=4G
 check "grub-mkconfig in the image: not run" "no" "$([ -e "$C/ran-grub-mkconfig" ] && echo yes || echo no)"
 check_contains "grub-mkconfig in the image: grub.cfg edited in place instead" "ro  quiet transparent_hugepage=never" "$C/boot/grub/grub.cfg"
+grub_script_check "grub-mkconfig in the image: grub-script-check accepts the edited grub.cfg" "$C/boot/grub/grub.cfg"
 
 # ---- the image's first boot: the boot the apply waited for, although no
 # boot id was there to record (verify's drift, not "reboot pending")

@@ -181,6 +181,8 @@ if command -v grub-mkconfig >/dev/null 2>&1 && [ -d "$tmp/debian-oracle" ] && [ 
                 not_ok "grub-mkconfig fails on hosttune's edit of a file it takes unedited (exit $code): $(tail -n 5 "$tmp/out" | tr '\n' ' ')"
         else
                 ok "grub-mkconfig ran on the fixture's /etc/default/grub"
+                grub_script_check "grub-script-check accepts grub-mkconfig's grub.cfg from hosttune's edit" \
+                        "$tmp/out.d/grub.cfg"
                 check "grub-mkconfig: the unedited fixture has no transparent_hugepage= (the word is hosttune's)" 0 \
                         "$(grep -c 'transparent_hugepage=' "$tmp/out.d/grub-orig.cfg")"
                 line=$(grep -m1 '^[[:space:]]*linux[[:space:]].*vmlinuz-6.1.0-18-amd64' "$tmp/out.d/grub.cfg")
