@@ -287,6 +287,10 @@ typedef struct ht_facts {
         char *oratab;                    /* /etc/oratab or /var/opt/oracle/oratab, when found */
         char **oratab_sids;              /* the databases it lists */
         char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
+        char **mysql_unit_real;          /* for each of them, the unit it is: the name of
+                                          * the file it is the same file as that is no
+                                          * link (Debian's mysql.service links and merged
+                                          * /usr's /lib copy: "mariadb.service") */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
         ht_mysql_config mysql_config;    /* facts-mysql.c */
         /* JVMs (facts-jvm.c) */
