@@ -3,9 +3,12 @@
 #
 # HugePages for -XX:+UseLargePages are sized from the running JVMs' own
 # options (heap and code cache, facts.workload.jvm); --set heap_size=SIZE
-# sizes them instead. The JVM user gets the memlock limit and
-# vm.hugetlb_shm_group it needs ("Java Support for Large Memory Pages",
-# https://www.oracle.com/java/technologies/javase/largememory-pages.html).
+# sizes them instead. HotSpot maps them with mmap(MAP_HUGETLB), which
+# needs no vm.hugetlb_shm_group and no memlock limit; only a JVM with
+# -XX:+UseSHM takes SysV segments, and then its user gets both ("Java
+# Support for Large Memory Pages",
+# https://www.oracle.com/java/technologies/javase/largememory-pages.html;
+# rules/10-hugepages.rules).
 
 summary = "JVM hosts: THP madvise, hugetext for JIT code, map count, file and thread limits, optional large pages";
 inherit = "base";
@@ -65,6 +68,10 @@ params = {
         hugepages_bytes = "= heap_size";
         hugepages_owner = "= jvm_user";
         hugepages_group = "= jvm_group";
+        # SysV segments only with -XX:+UseSHM (os_linux.cpp,
+        # os::reserve_memory_special(); rules/10-hugepages.rules): from
+        # the running JVMs' options, else mmap(MAP_HUGETLB).
+        hugepages_sysv = "= if(defined(facts.workload.jvm.large_pages_shm), facts.workload.jvm.large_pages_shm, false)";
         # and LimitMEMLOCK for the unit, when there is one
         hugepages_unit = "= jvm_unit";
         # madvise: the JVM asks for THP itself with -XX:+UseTransparentHugePages

@@ -1,11 +1,14 @@
 # mysql: MySQL and MariaDB servers.
 #
 # Large pages are opt-in: --set innodb_buffer_pool_size=SIZE sizes
-# HugePages for the buffer pool, sets vm.hugetlb_shm_group to the mysql
-# group and LimitMEMLOCK for the unit, as the MySQL Reference Manual,
-# "Enabling Large Page Support", describes
-# (https://dev.mysql.com/doc/refman/8.0/en/large-page-support.html);
-# mysqld also needs large_pages=ON in my.cnf.
+# HugePages for the buffer pool (MySQL Reference Manual, "Enabling Large
+# Page Support", https://dev.mysql.com/doc/refman/8.0/en/large-page-support.html);
+# mysqld also needs large_pages=ON in my.cnf. MySQL 8.0 and MariaDB 10.5
+# and later map them with mmap(MAP_HUGETLB), which needs no
+# vm.hugetlb_shm_group and no memlock limit, so none is set
+# (rules/10-hugepages.rules quotes both sources); --set
+# hugepages_sysv=true for an older server, whose shmget() segments need
+# them.
 
 summary = "MySQL/MariaDB: swappiness, THP off, open files for the service, dirty ratios, optional large pages";
 inherit = "base";
@@ -71,6 +74,11 @@ params = {
         dirty_background_ratio = 3;
 
         hugepages_bytes = "= innodb_buffer_pool_size";
+        # mmap(MAP_HUGETLB), not SysV segments: MySQL 8.0's InnoDB
+        # (large_page_alloc-linux.h) and MariaDB 10.5+ (my_largepage.c),
+        # quoted in rules/10-hugepages.rules. true for MySQL 5.7 or
+        # MariaDB 10.4 and older (shmget with SHM_HUGETLB).
+        hugepages_sysv = false;
         hugepages_owner = "= mysql_user";
         hugepages_group = "= mysql_group";
         hugepages_unit = "= mysql_unit";

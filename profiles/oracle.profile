@@ -78,6 +78,9 @@ params = {
         hugepages_bytes = "= sga_max_size";
         hugepages_owner = "= oracle_user";
         hugepages_group = "= oracle_group";
+        # The SGA is SysV shared memory: SHM_HUGETLB segments (the
+        # "hugepages_settings.sh" of rules/10-hugepages.rules counts them).
+        hugepages_sysv = true;
         # Without the group (or CAP_IPC_LOCK) a kernel from 5.16 on refuses
         # the SGA's SHM_HUGETLB segments: an error (rules/10-hugepages.rules).
         hugepages_group_required = true;

@@ -297,6 +297,7 @@ typedef struct ht_facts {
         ht_jvm *jvms;
         size_t n_jvms;
         uint64_t jvm_large_pages_bytes;  /* summed over those with -XX:+UseLargePages */
+        bool jvm_large_pages_shm;        /* one of those has -XX:+UseSHM: SysV segments */
         char **jvm_large_pages_from;
         char *jvm_user, *jvm_user_from;  /* the one owner, NULL none or several */
         char *jvm_group;                 /* its primary group (/etc/passwd, /etc/group) */

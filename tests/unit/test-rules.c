@@ -328,10 +328,22 @@ static void test_hugetext(void **state) {
         ht_resolved_free(r);
 }
 
+/* What the pages need besides themselves follows how the workload maps
+ * them (issue 33): mmap(MAP_HUGETLB) (MySQL 8.0, MariaDB 10.5+, HotSpot)
+ * needs no memlock limit and no vm.hugetlb_shm_group; SysV SHM_HUGETLB
+ * segments (hugepages_sysv: an old server, -XX:+UseSHM) need both. */
 static void test_large_pages(void **state) {
         char *sets[] = {"innodb_buffer_pool_size=8G", "mysql_unit=mariadb", NULL};
         ht_resolved *r = shipped(&kvm, "mysql", sets);
         assert_string_equal(find(r, HT_BK_SYSCTL, "vm.nr_hugepages")->value, "4098");
+        assert_null(find(r, HT_BK_SERVICE, "mariadb.service LimitMEMLOCK"));
+        assert_null(find(r, HT_BK_LIMITS, "mysql soft memlock"));
+        assert_null(find(r, HT_BK_SYSCTL, "vm.hugetlb_shm_group"));
+        assert_false(any_contains(r->warnings, "hugetlb_shm_group"));
+        ht_resolved_free(r);
+        /* MySQL 5.7 or MariaDB 10.4: shmget() segments */
+        char *old[] = {"innodb_buffer_pool_size=8G", "mysql_unit=mariadb", "hugepages_sysv=true", NULL};
+        r = shipped(&kvm, "mysql", old);
         const ht_setting *s = find(r, HT_BK_SERVICE, "mariadb.service LimitMEMLOCK");
         assert_string_equal(s->value, "8594128896");
         assert_true(s->at_least);
@@ -341,11 +353,19 @@ static void test_large_pages(void **state) {
         char *heap[] = {"heap_size=31G", "jvm_user=es", NULL};
         r = shipped(&kvm, "jvm", heap);
         assert_string_equal(find(r, HT_BK_SYSCTL, "vm.nr_hugepages")->value, "15874");
-        assert_string_equal(find(r, HT_BK_LIMITS, "es hard memlock")->value, "32509952");
+        assert_null(find(r, HT_BK_LIMITS, "es hard memlock"));
+        assert_null(find(r, HT_BK_SYSCTL, "vm.hugetlb_shm_group"));
         assert_non_null(find(r, HT_BK_LIMITS, "es soft nofile"));
+        assert_true(find(r, HT_BK_LIMITS, "es soft nofile")->at_least);
+        assert_true(find(r, HT_BK_LIMITS, "es hard nproc")->at_least);
         /* Elastic's current minimum, a bound: a host above keeps its value */
         assert_string_equal(find(r, HT_BK_SYSCTL, "vm.max_map_count")->value, "1048576");
         assert_int_equal(find(r, HT_BK_SYSCTL, "vm.max_map_count")->bound, HT_BOUND_AT_LEAST);
+        ht_resolved_free(r);
+        /* -XX:+UseSHM: the memlock limit again */
+        char *shm[] = {"heap_size=31G", "jvm_user=es", "hugepages_sysv=true", NULL};
+        r = shipped(&kvm, "jvm", shm);
+        assert_string_equal(find(r, HT_BK_LIMITS, "es hard memlock")->value, "32509952");
         ht_resolved_free(r);
 
         /* no heap_size: no HugePages at all */
