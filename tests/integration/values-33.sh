@@ -72,18 +72,18 @@ htrun 2 "jvm --set tcp_retries2=5 on 3: plan" "$t" --json plan jvm --set tcp_ret
 check "below (3): kept" "kept" "$(change sysctl net.ipv4.tcp_retries2 outcome)"
 
 # ---- 7. numa=off only with --set numa_off=true ---------------------------------
-n=$(prepare_host baremetal-numa); scratch "$n"
-htrun 2 "oracle: plan" "$n" --json plan oracle
+nh=$(prepare_host baremetal-numa); scratch "$nh"
+htrun 2 "oracle: plan" "$nh" --json plan oracle
 check "numa=off not by default (kernel.numa_balancing=0 instead)" "0 0" \
         "$(jq '[.changes[] | select(.backend == "cmdline" and .key == "numa")] | length' "$tmp/out") $(change sysctl kernel.numa_balancing desired)"
-htrun 2 "oracle --set numa_off=true: plan" "$n" --json plan oracle --set numa_off=true
+htrun 2 "oracle --set numa_off=true: plan" "$nh" --json plan oracle --set numa_off=true
 check "numa=off on the kernel command line when asked for" "numa=off" "$(change cmdline numa desired)"
 
 # ---- 5. Oracle's memlock: at least 90 % of RAM with HugePages -------------------
-htrun 2 "oracle on 256 GB with an SGA: plan" "$n" --json plan oracle --set sga_max_size=18G
-total=$(awk '/^MemTotal:/ { print $2 }' "$n/proc/meminfo")
+htrun 2 "oracle on 256 GB with an SGA: plan" "$nh" --json plan oracle --set sga_max_size=18G
+total=$(awk '/^MemTotal:/ { print $2 }' "$nh/proc/meminfo")
 check "above 142 GB: memlock 90 % of MemTotal ($total KB)" "$((total * 9 / 10))" "$(change limits "oracle hard memlock" desired)"
-htrun 2 "oracle on 256 GB without an SGA: plan" "$n" --json plan oracle
+htrun 2 "oracle on 256 GB without an SGA: plan" "$nh" --json plan oracle
 check "no HugePages: the preinstall's 128 GB" "134217728" "$(change limits "oracle hard memlock" desired)"
 s=$(prepare_host debian12-kvm); scratch "$s"
 printf 'oinstall:x:54321:oracle\n' >>"$s/etc/group"
