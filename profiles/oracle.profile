@@ -237,11 +237,14 @@ limits = (
         # line anywhere (the kernel's default hard stack is unlimited)
         # gets the high end, 32768, as the package writes.
         { domain = "= oracle_user"; type = "hard"; item = "stack"; value = "10240..32768"; bound = "range"; },
-        # preinstall: memlock hard limit is maximum of 128GB on x86_64 (KB);
+        # preinstall: "setting for memlock hard limit is maximum of 128GB on
+        # x86_64 or 64GB on aarch64 OR 90 % of RAM" (KB): the fixed value
+        # here;
         # rules/10-hugepages.rules raises it when the HugePages need more,
         # and to 90 % of RAM with HugePages (hugepages_memlock_ram_percent).
         { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; at_least = true; },
-        # preinstall: memlock soft limit is maximum of 128GB on x86_64 (KB)
+        # preinstall: memlock soft limit is maximum of 128GB on x86_64 or
+        # 64GB on aarch64 OR 90 % of RAM (KB), as the hard one
         { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: "setting for data soft limit is 'unlimited'" (the 19c
         # and 23ai packages' file as reproduced in public install notes; the
