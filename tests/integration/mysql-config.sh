@@ -45,8 +45,9 @@ check "large_pages_bytes_from: the sizes' file and large_pages' file" \
 check "no warnings" "[]" "$(jq -c .warnings "$tmp/facts.json")"
 
 ht "$d" --color=never show mysql >"$tmp/show" 2>&1
+pool_line=$(grep -n 'innodb_buffer_pool_size = "= facts' "$top_srcdir/profiles/mysql.profile" | cut -d: -f1)
 check_contains "show: the pool from its file" \
-        "profiles/mysql.profile:31 from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
+        "profiles/mysql.profile:$pool_line from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
 ht "$d" --json plan mysql >"$tmp/plan.json" 2>/dev/null
 check "plan: nr_hugepages = ceil((6G + 32M + 128M) / 2M) + 2" 3154 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
