@@ -24,8 +24,16 @@ typedef struct ht_context {
          * /proc says (the real-host tests' confinement) */
         bool live_root_forced;
         char *state_dir;     /* real path; default: root + /var/lib/hosttune */
+        /* The state directory as a host path resolved under the root like
+         * any other ("/var/lib/hosttune"), or NULL for an explicit
+         * --state-dir, the only state directory outside the root (issue 32:
+         * a link in the tree must not carry the journal out of it) */
+        char *state_dir_host;
         char *lock_path;     /* real path; default: root + /run/hosttune.lock, and
-                              * state_dir + /lock for an offline image */
+                              * state_dir + /lock for an offline image (for messages
+                              * when lock_host is set) */
+        char *lock_host;     /* the lock as a host path under the root, or NULL
+                              * when it is in an explicit --state-dir */
         bool lock_in_state_dir;
         char **profile_path; /* real directories, searched in order */
         char **rules_path;
@@ -51,6 +59,12 @@ typedef struct ht_context {
 /* Open root (a directory) and fill in defaults. -errno on failure. */
 int ht_context_new(const char *root, ht_context **ret);
 void ht_context_free(ht_context *c);
+/* An explicit state directory (--state-dir): a real path on the machine
+ * hosttune runs on, not under the root. */
+void ht_context_set_state_dir(ht_context *c, const char *dir);
+/* Put the lock in the state directory (an offline image's /run is not a
+ * running system's). */
+void ht_context_lock_in_state_dir(ht_context *c);
 static inline void ht_context_freep(ht_context **c) { ht_context_free(*c); }
 
 /* Whether the tree is a running system: "/" (unless this is a chroot of
@@ -131,6 +145,11 @@ char **ht_list_numbered(const ht_context *c, const char *dir, const char *prefix
 /* The same for the entries that may be symlinks (the directory says so,
  * or cannot tell): check each with ht_lstat. */
 int ht_list_links(const ht_context *c, const char *path, char ***ret);
+
+/* The message for an error r of a walk under the root to hosttune's own
+ * WHAT (the state directory, the lock) shown as SHOWN: a link out of the
+ * root (-EXDEV), a directory others may write (-EPERM), a loop (-ELOOP). */
+char *ht_root_path_error(const ht_context *c, const char *what, const char *shown, int r);
 
 /* A path for messages: the host path prefixed with the root when the root
  * is not "/", so users can open the file they are told about. */
