@@ -134,9 +134,13 @@ static signed char detect_root_live(const ht_context *c, char **ret_why) {
                  * files standing for a kernel (a fixture) for a live one. */
                 if (!real_proc && !real_sys && streq_ptr(getenv("HOSTTUNE_TEST_LIVE_FIXTURES"), "1"))
                         return 1;
-                *ret_why = xasprintf("%s has %s, but a --root tree is an image unless --live-root says it is "
-                                     "the running system", shown,
-                                     proc && sys ? "a /proc and a /sys" : proc ? "a /proc" : "a /sys");
+                if (real_sys && !real_proc)
+                        *ret_why = xasprintf("%s/sys is a sysfs but %s/proc is no procfs: the kernel files are "
+                                             "the build machine's, not this tree's", shown, shown);
+                else
+                        *ret_why = xasprintf("%s has %s, but a --root tree is an image unless --live-root says "
+                                             "it is the running system", shown,
+                                             proc && sys ? "a /proc and a /sys" : proc ? "a /proc" : "a /sys");
                 return -1;
         }
         if (!real_proc && !real_sys)

@@ -139,6 +139,92 @@ static int check_trust(const struct stat *st, const char *path, bool as_root, ch
         return 0;
 }
 
+/* Whether uid may own a directory on the way to a profile: root, or the
+ * user running hosttune (whose own files they are anyway). */
+static bool dir_owner_ok(uid_t uid, uid_t euid) {
+        return uid == 0 || uid == euid;
+}
+
+/* The directory dir (a real path) and those above it, for a profile found
+ * in it as shown. dir itself: owned by root (or us) and not writable by
+ * group or others, sticky or not (in a /tmp-like directory anyone may
+ * add a name: a link to any root-owned profile under a new name). Above
+ * it: owned by root (or us), and writable by others only when sticky,
+ * where nobody but its owner may rename or replace the directory below. */
+static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char **ret_error) {
+        _cleanup_free_ char *d = xstrdup(dir);
+        bool first = true;
+        for (;;) {
+                struct stat st;
+                if (stat(d, &st) < 0) {
+                        int r = -errno;
+                        *ret_error = xasprintf("%s: found through %s: %s", shown, d, ht_strerror(-r));
+                        return r;
+                }
+                const char *fix = euid == 0 ? "root" : "root or you";
+                if (!dir_owner_ok(st.st_uid, euid)) {
+                        *ret_error = xasprintf("%s: found through %s, owned by uid %u, not %s: refusing it, since "
+                                               "its owner can put any file there (chown root %s, or set "
+                                               "HOSTTUNE_INSECURE_PROFILES=1)",
+                                               shown, d, (unsigned)st.st_uid, fix, d);
+                        return -EPERM;
+                }
+                if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX))) {
+                        *ret_error = xasprintf("%s: found through %s, writable by group or others (mode %04o): "
+                                               "refusing it, since anyone who may write there can put a file or "
+                                               "a link there (chmod go-w %s, or set HOSTTUNE_INSECURE_PROFILES=1)",
+                                               shown, d, (unsigned)(st.st_mode & 07777), d);
+                        return -EPERM;
+                }
+                if (streq(d, "/"))
+                        return 0;
+                char *slash = strrchr(d, '/');
+                if (slash == d)
+                        slash[1] = 0;
+                else
+                        *slash = 0;
+                first = false;
+        }
+}
+
+int ht_profile_check_dirs(int fd, const char *path, char **ret_error) {
+        /* the same escape hatch as for the files themselves */
+        if (ht_env_true("HOSTTUNE_INSECURE_PROFILES"))
+                return 0;
+        uid_t euid = geteuid();
+        /* where the name was found: the directory searched */
+        _cleanup_free_ char *name_dir = xstrdup(path);
+        char *slash = strrchr(name_dir, '/');
+        if (!slash)
+                name_dir = (free(name_dir), xstrdup("."));
+        else if (slash == name_dir)
+                slash[1] = 0;
+        else
+                *slash = 0;
+        _cleanup_free_ char *real_dir = realpath(name_dir, NULL);
+        if (!real_dir) {
+                int r = -errno;
+                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
+                return r;
+        }
+        int r = check_dir_chain(real_dir, path, euid, ret_error);
+        if (r < 0)
+                return r;
+        /* where the file is, when a link led elsewhere: the file opened */
+        char proc[64], target[PATH_MAX];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(proc, target, sizeof(target) - 1);
+        if (n <= 0 || target[0] != '/')
+                return 0; /* no /proc: the directory searched is what was asked for */
+        target[n] = 0;
+        char *ts = strrchr(target, '/');
+        if (ts == target)
+                ts[1] = 0;
+        else
+                *ts = 0;
+        return streq(target, real_dir) ? 0 : check_dir_chain(target, path, euid, ret_error);
+}
+
 int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error) {
         struct stat st;
         if (fstat(fd, &st) < 0)
@@ -422,6 +508,8 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
         if (euid < 0)
                 euid = (int)geteuid();
         int r = check_trust(&st, path, euid == 0, ret_error);
+        if (r >= 0)
+                r = ht_profile_check_dirs(fd, path, ret_error);
         if (r < 0)
                 return r;
 

@@ -163,6 +163,8 @@ static int read_trusted(const loader *l, const char *path, bool host, char **ret
                 return -EINVAL;
         }
         int r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
+        if (r >= 0)
+                r = ht_profile_check_dirs(fd, shown, ret_error);
         if (r < 0)
                 return r;
         r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, ret, ret_len);
