@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -50,7 +51,7 @@ bool ht_spawn_available(const ht_context *c, char *const *argv) {
  *   - a mount namespace of its own whose root is the tree (pivot_root, the
  *     old root detached: no path leads out, unlike a chroot's);
  *   - a PID namespace of its own, with a procfs of its own (read-only)
- *     where the tree has a procfs, so it sees and signals no other
+ *     on the tree's /proc, so it sees and signals no other
  *     process and finds no /proc/PID/root of ours; a sysfs read-only;
  *   - no capabilities at all (bounding, ambient, inheritable too), uid 0
  *     gaining none at exec (SECBIT_NOROOT, locked), and no_new_privs, so
@@ -71,7 +72,9 @@ static int confine(const char *root, const char **ret_what) {
         STEP("pivot_root into the tree", (int)syscall(SYS_pivot_root, ".", "."));
         STEP("detach the old root", umount2(".", MNT_DETACH));
         STEP("enter the tree", chdir("/"));
-        if (statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC)
+        /* whatever the tree's /proc was (the kernel's, or plain files) */
+        struct stat st;
+        if (stat("/proc", &st) == 0 && S_ISDIR(st.st_mode))
                 STEP("mount a procfs of its own",
                      mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL));
         if (statfs("/sys", &sfs) == 0 && sfs.f_type == SYSFS_MAGIC)

@@ -187,27 +187,57 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
         }
 }
 
-int ht_profile_check_dirs(int fd, const char *path, char **ret_error) {
+/* path without its last n components ("/" at most); NULL when it has
+ * fewer. */
+static char *strip_components(const char *path, unsigned n) {
+        char *d = xstrdup(path);
+        for (unsigned i = 0; i < n; i++) {
+                char *slash = strrchr(d, '/');
+                if (!slash) {
+                        free(d);
+                        return NULL;
+                }
+                if (slash == d) {
+                        slash[1] = 0;
+                        break;
+                }
+                *slash = 0;
+        }
+        return d;
+}
+
+/* check_dir_chain on the real path of dir; *ret_real (may be NULL) gets it. */
+static int check_dir_real(const char *dir, const char *shown, uid_t euid, char **ret_real, char **ret_error) {
+        _cleanup_free_ char *real = realpath(dir, NULL);
+        if (!real) {
+                int r = -errno;
+                *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
+                return r;
+        }
+        int r = check_dir_chain(real, shown, euid, ret_error);
+        if (r >= 0 && ret_real)
+                *ret_real = TAKE_PTR(real);
+        return r;
+}
+
+int ht_profile_check_dirs(int fd, const char *path, unsigned names, char **ret_error) {
         /* the same escape hatch as for the files themselves */
         if (ht_env_true("HOSTTUNE_INSECURE_PROFILES"))
                 return 0;
         uid_t euid = geteuid();
-        /* where the name was found: the directory searched */
-        _cleanup_free_ char *name_dir = xstrdup(path);
-        char *slash = strrchr(name_dir, '/');
-        if (!slash)
-                name_dir = (free(name_dir), xstrdup("."));
-        else if (slash == name_dir)
-                slash[1] = 0;
-        else
-                *slash = 0;
-        _cleanup_free_ char *real_dir = realpath(name_dir, NULL);
-        if (!real_dir) {
-                int r = -errno;
-                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
-                return r;
-        }
-        int r = check_dir_chain(real_dir, path, euid, ret_error);
+        /* where the name was found: the directory searched (a tuned
+         * profile's NAME/tuned.conf: the directory above NAME), then the
+         * file's own directory, reached as the name leads */
+        _cleanup_free_ char *searched = strip_components(path, names ? names : 1);
+        _cleanup_free_ char *own = strip_components(path, 1);
+        _cleanup_free_ char *own_real = NULL;
+        if (!searched || !own)
+                return 0; /* a relative name: the caller's own directory */
+        int r = check_dir_real(searched, path, euid, NULL, ret_error);
+        if (r >= 0 && names > 1)
+                r = check_dir_real(own, path, euid, &own_real, ret_error);
+        else if (r >= 0)
+                own_real = realpath(own, NULL);
         if (r < 0)
                 return r;
         /* where the file is, when a link led elsewhere: the file opened */
@@ -215,14 +245,12 @@ int ht_profile_check_dirs(int fd, const char *path, char **ret_error) {
         snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
         ssize_t n = readlink(proc, target, sizeof(target) - 1);
         if (n <= 0 || target[0] != '/')
-                return 0; /* no /proc: the directory searched is what was asked for */
+                return 0; /* no /proc: the directories searched are what was asked for */
         target[n] = 0;
-        char *ts = strrchr(target, '/');
-        if (ts == target)
-                ts[1] = 0;
-        else
-                *ts = 0;
-        return streq(target, real_dir) ? 0 : check_dir_chain(target, path, euid, ret_error);
+        _cleanup_free_ char *target_dir = strip_components(target, 1);
+        if (!target_dir || streq_ptr(target_dir, own_real))
+                return 0;
+        return check_dir_chain(target_dir, path, euid, ret_error);
 }
 
 int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error) {
@@ -509,7 +537,7 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
                 euid = (int)geteuid();
         int r = check_trust(&st, path, euid == 0, ret_error);
         if (r >= 0)
-                r = ht_profile_check_dirs(fd, path, ret_error);
+                r = ht_profile_check_dirs(fd, path, 1, ret_error);
         if (r < 0)
                 return r;
 
