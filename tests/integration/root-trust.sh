@@ -171,7 +171,7 @@ for mode in 1777 0777 0775 0757; do
         chmod "$mode" "$d"
         ln -s "$P/oracle.profile" "$d/planted.profile"
         run 1 "a profile linked into a directory of mode $mode: refused" --root "$H" --profile-path "$d" \
-                --rules-path "$R" plan planted $SGA
+                --profile-path "$P" --rules-path "$R" plan planted $SGA
         check_contains "mode $mode: the directory is named" \
                 "$d/planted.profile: found through $d, writable by group or others (mode $mode)" "$tmp/err"
 done
@@ -180,7 +180,7 @@ mkdir -m 0755 "$d"
 cp "$P/oracle.profile" "$d/planted.profile"
 chown 65534 "$d"
 run 1 "a root-owned profile in a directory another user owns: refused" --root "$H" --profile-path "$d" \
-        --rules-path "$R" plan planted $SGA
+        --profile-path "$P" --rules-path "$R" plan planted $SGA
 check_contains "the owner is named" "found through $d, owned by uid 65534, not root" "$tmp/err"
 # a safe directory holding a link into a world-writable one: where the
 # file is counts too
@@ -188,14 +188,14 @@ mkdir -m 0755 "$tmp/profiles-safe"
 cp "$P/oracle.profile" "$tmp/profiles-1777/copy.profile"
 ln -s "$tmp/profiles-1777/copy.profile" "$tmp/profiles-safe/copy.profile"
 run 1 "a link out of a safe directory into a world-writable one: refused" --root "$H" \
-        --profile-path "$tmp/profiles-safe" --rules-path "$R" plan copy $SGA
+        --profile-path "$tmp/profiles-safe" --profile-path "$P" --rules-path "$R" plan copy $SGA
 check_contains "the world-writable directory is named" "found through $tmp/profiles-1777, writable" "$tmp/err"
 # the directory above the profile's, writable by others and not sticky
 mkdir -m 0777 "$tmp/open"
 mkdir -m 0755 "$tmp/open/profiles"
 cp "$P/oracle.profile" "$tmp/open/profiles/o.profile"
 run 1 "a directory above, writable by others and not sticky: refused" --root "$H" \
-        --profile-path "$tmp/open/profiles" --rules-path "$R" plan o $SGA
+        --profile-path "$tmp/open/profiles" --profile-path "$P" --rules-path "$R" plan o $SGA
 check_contains "that directory is named" "found through $tmp/open, writable" "$tmp/err"
 chmod 1777 "$tmp/open"
 run 2 "the same directory sticky (as /tmp): accepted" --root "$H" \
