@@ -52,7 +52,8 @@ bool ht_spawn_available(const ht_context *c, char *const *argv) {
  *     old root detached: no path leads out, unlike a chroot's);
  *   - a PID namespace of its own, with a procfs of its own (read-only)
  *     on the tree's /proc, so it sees and signals no other
- *     process and finds no /proc/PID/root of ours; a sysfs read-only;
+ *     process and finds no /proc/PID/root of ours; a sysfs of its own,
+ *     read-only, without the cgroup and other mounts below /sys;
  *   - no capabilities at all (bounding, ambient, inheritable too), uid 0
  *     gaining none at exec (SECBIT_NOROOT, locked), and no_new_privs, so
  *     no setuid file in the tree gives any back.
@@ -77,10 +78,12 @@ static int confine(const char *root, const char **ret_what) {
         if (stat("/proc", &st) == 0 && S_ISDIR(st.st_mode))
                 STEP("mount a procfs of its own",
                      mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL));
+        /* a sysfs of its own, read-only, over the tree's: the one mounted
+         * there may carry writable ones (cgroupfs: cgroup.kill reaches
+         * any process) */
         if (statfs("/sys", &sfs) == 0 && sfs.f_type == SYSFS_MAGIC)
-                STEP("make /sys read-only",
-                     mount(NULL, "/sys", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                           NULL));
+                STEP("mount a read-only sysfs",
+                     mount("sysfs", "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
         unsigned long bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
                              SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED;
 #ifdef SECBIT_NO_CAP_AMBIENT_RAISE
