@@ -9,5 +9,7 @@ cd "$(dirname "$0")/.."
 sh scripts/deps.sh --build
 sh scripts/build.sh
 set -x
-./hosttune --root tests/hosts/debian12-kvm --profile-path profiles --rules-path rules \
+# --live-root: the example host stands for a running system (a --root
+# tree is an image otherwise, and an image's plan needs --facts)
+./hosttune --root tests/hosts/debian12-kvm --live-root --profile-path profiles --rules-path rules \
         plan oracle --set sga_max_size=4G || [ $? -eq 2 ] # 2: changes pending

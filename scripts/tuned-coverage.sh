@@ -23,7 +23,8 @@ HOSTTUNE=${HOSTTUNE:-$top/hosttune}
 fixture=${HT_COVERAGE_ROOT:-$top/tests/hosts/baremetal-numa}
 [ -x "$HOSTTUNE" ] || { echo "tuned-coverage: $HOSTTUNE is not built (make)" >&2; exit 2; }
 ls "$TD"/*/tuned.conf >/dev/null 2>&1 || { echo "tuned-coverage: no tuned profiles in $TD" >&2; exit 2; }
-export LC_ALL=C HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
+# the fixture stands for a running host (HACKING.md, "Fixture hosts")
+export LC_ALL=C HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 HOSTTUNE_TEST_LIVE_FIXTURES=1
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tuned-coverage.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -103,7 +103,8 @@ static void usage(FILE *out) {
                 "  --state-dir DIR      journal, backups and an image's lock (default\n"
                 "                       ROOT/var/lib/hosttune; DIR itself is not under ROOT)\n"
                 "  --live-root          the --root tree is the running system (its /proc\n"
-                "                       and /sys are its own kernel's), not an image\n"
+                "                       and /sys are its own kernel's; its tools run,\n"
+                "                       confined), not an image\n"
                 "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
                 "  --dry-run            apply: print the plan, change nothing\n"
                 "  --boot               verify: boot-time mode, log to the journal\n"
@@ -308,18 +309,13 @@ static int run(int argc, char **argv) {
                 ctx->facts_file = xstrdup(facts_file);
         }
         ctx->live_root_forced = live_root;
-        if (state_dir) {
-                free(ctx->state_dir);
-                ctx->state_dir = xstrdup(state_dir);
-        }
-        if (!ht_context_root_live(ctx)) {
+        if (state_dir)
+                ht_context_set_state_dir(ctx, state_dir);
+        if (!ht_context_root_live(ctx))
                 /* An image's /run is not a running system's: a lock left
                  * there would ship in the image. Its state directory holds
                  * hosttune's own files anyway. */
-                free(ctx->lock_path);
-                ctx->lock_path = xasprintf("%s/lock", ctx->state_dir);
-                ctx->lock_in_state_dir = true;
-        }
+                ht_context_lock_in_state_dir(ctx);
         /* Directories given on the command line come first; the defaults
          * (/etc/hosttune under the root, then the shipped ones) stay
          * behind them so parents such as "base" are always found. */

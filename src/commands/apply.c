@@ -262,11 +262,19 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                 }
                 return fail(ret_error, -ENOENT, "cannot %s: %s was not found", a->description, a->argv[0]);
         }
-        if (c->offline_root && geteuid() != 0) {
-                /* chroot needs root; the files are right, the tool can run later */
+        if (c->offline_root && !c->live_root_forced) {
+                /* the tree's program is whoever made the tree's (issue 32):
+                 * the files are right, the tool can run in the tree later */
                 _cleanup_free_ char *cmd = ht_shell_join(a->argv);
-                strv_pushf(&res->notes, "only root can run %s inside the image (chroot): run '%s' at its first boot",
-                           a->argv[0], cmd);
+                strv_pushf(&res->notes, "hosttune runs no program of a --root tree without --live-root: run '%s' "
+                           "in %s yourself", cmd, c->root);
+                return 0;
+        }
+        if (c->offline_root && geteuid() != 0) {
+                /* confining it needs root; the files are right, the tool can run later */
+                _cleanup_free_ char *cmd = ht_shell_join(a->argv);
+                strv_pushf(&res->notes, "only root can run %s confined in the tree (its own namespaces): run '%s' "
+                           "at its first boot", a->argv[0], cmd);
                 return 0;
         }
         /* The file the command writes (grub.cfg) is journaled too. */

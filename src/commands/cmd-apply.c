@@ -24,7 +24,7 @@ static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
         _cleanup_free_ char *err = NULL;
         int r = o->ctx->lock_in_state_dir ? ht_state_dir_create(o->ctx, &err) : 0;
         if (r >= 0)
-                r = ht_lock_acquire(o->ctx->lock_path, &lock, &err);
+                r = ht_lock_acquire_ctx(o->ctx, &lock, &err);
         if (r < 0) {
                 ht_report_error("%s", err ? err : ht_strerror(-r));
                 return NULL;

@@ -44,7 +44,7 @@ void ht_recover_pending(const ht_context *c) {
                 return;
         ht_lock *lock = NULL;
         _cleanup_free_ char *lerr = NULL;
-        int r = ht_lock_acquire(c->lock_path, &lock, &lerr);
+        int r = ht_lock_acquire_ctx(c, &lock, &lerr);
         if (r == -EBUSY)
                 /* another hosttune runs: the transaction is most likely its
                  * own, still in progress; never touch it */

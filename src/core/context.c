@@ -42,6 +42,8 @@ int ht_context_new(const char *root, ht_context **ret) {
         char *abs = realpath(root, NULL);
         c->state_dir = join_root(abs ? abs : root, HT_DEFAULT_STATE_DIR);
         c->lock_path = join_root(abs ? abs : root, HT_DEFAULT_LOCK);
+        c->state_dir_host = xstrdup(HT_DEFAULT_STATE_DIR);
+        c->lock_host = xstrdup(HT_DEFAULT_LOCK);
         free(abs);
         c->color = HT_COLOR_AUTO;
         *ret = c;
@@ -179,12 +181,31 @@ void ht_context_free(ht_context *c) {
         free(c->root);
         free(c->state_dir);
         free(c->lock_path);
+        free(c->state_dir_host);
+        free(c->lock_host);
         free(c->memo_image_why);
         strv_free(c->profile_path);
         strv_free(c->rules_path);
         strv_free(c->tuned_path);
         free(c->facts_file);
         free(c);
+}
+
+void ht_context_set_state_dir(ht_context *c, const char *dir) {
+        free(c->state_dir);
+        c->state_dir = xstrdup(dir);
+        free(c->state_dir_host);
+        c->state_dir_host = NULL;
+        if (c->lock_in_state_dir)
+                ht_context_lock_in_state_dir(c);
+}
+
+void ht_context_lock_in_state_dir(ht_context *c) {
+        free(c->lock_path);
+        c->lock_path = xasprintf("%s/lock", c->state_dir);
+        free(c->lock_host);
+        c->lock_host = c->state_dir_host ? xasprintf("%s/lock", c->state_dir_host) : NULL;
+        c->lock_in_state_dir = true;
 }
 
 /* The file system type of name under the root (not following a link
@@ -227,10 +248,27 @@ static signed char detect_root_live(const ht_context *c, char **ret_why) {
         bool real_proc = fs_type_at(c->root_fd, "proc") == PROC_SUPER_MAGIC;
         ((ht_context *)c)->memo_proc_real = real_proc ? 1 : -1; /* proc_is_procfs's answer */
         bool real_sys = fs_type_at(c->root_fd, "sys") == SYSFS_MAGIC;
-        if (!real_proc && !real_sys)
-                return 1; /* plain files standing for a kernel: a test fixture */
         bool own = streq(c->root, "/");
         const char *shown = own ? "" : c->root;
+        if (!own) {
+                /* A --root tree is an image unless the administrator says
+                 * otherwise (issue 32): what the tree holds is whoever built
+                 * it's to choose, and a live tree has its tools run. Only
+                 * the test suite, by a variable of its own, takes plain
+                 * files standing for a kernel (a fixture) for a live one. */
+                if (!real_proc && !real_sys && streq_ptr(getenv("HOSTTUNE_TEST_LIVE_FIXTURES"), "1"))
+                        return 1;
+                if (real_sys && !real_proc)
+                        *ret_why = xasprintf("%s/sys is a sysfs but %s/proc is no procfs: the kernel files are "
+                                             "the build machine's, not this tree's", shown, shown);
+                else
+                        *ret_why = xasprintf("%s has %s, but a --root tree is an image unless --live-root says "
+                                             "it is the running system", shown,
+                                             proc && sys ? "a /proc and a /sys" : proc ? "a /proc" : "a /sys");
+                return -1;
+        }
+        if (!real_proc && !real_sys)
+                return 1; /* plain files standing for a kernel: a test fixture */
         if (!real_proc) {
                 *ret_why = xasprintf("%s/sys is a sysfs but %s/proc is no procfs: the kernel files are the build "
                                      "machine's, not this tree's", shown, shown);
@@ -243,22 +281,15 @@ static signed char detect_root_live(const ht_context *c, char **ret_why) {
                 if (fstat(c->root_fd, &tree) < 0 ||
                     (init_root.st_dev == tree.st_dev && init_root.st_ino == tree.st_ino))
                         return 1;
-                *ret_why = xasprintf("%s/proc and %s/sys are a running kernel's, but its PID 1 has another root "
-                                     "directory: this tree is not that system (a chroot or image build with "
-                                     "the build machine's /proc and /sys mounted in)", own ? "" : shown,
-                                     own ? "" : shown);
+                *ret_why = xstrdup("/proc and /sys are a running kernel's, but its PID 1 has another root "
+                                   "directory: this tree is not that system (a chroot or image build with "
+                                   "the build machine's /proc and /sys mounted in)");
                 return -1;
         }
-        int e = errno;
-        if (own) {
-                if (own_root_is_mount(c->root_fd))
-                        return 1;
-                *ret_why = xstrdup("/ is a chroot into a directory (no mount has it as its mount point) with "
-                                   "the build machine's /proc and /sys mounted in");
-                return -1;
-        }
-        *ret_why = xasprintf("%s/proc is a running kernel's, and whether this tree is that system cannot be "
-                             "told (its PID 1's root: %s); pass --live-root if it is", shown, strerror(e));
+        if (own_root_is_mount(c->root_fd))
+                return 1;
+        *ret_why = xstrdup("/ is a chroot into a directory (no mount has it as its mount point) with "
+                           "the build machine's /proc and /sys mounted in");
         return -1;
 }
 
@@ -949,6 +980,23 @@ int ht_list_dir(const ht_context *c, const char *path, const char *suffix, char 
 
 int ht_list_links(const ht_context *c, const char *path, char ***ret) {
         return list_dir(c, path, NULL, true, ret);
+}
+
+char *ht_root_path_error(const ht_context *c, const char *what, const char *shown, int r) {
+        switch (r) {
+        case -EXDEV:
+                return xasprintf("%s %s: a symlink on the way leads out of %s; refusing it (hosttune's state "
+                                 "stays inside the root; --state-dir DIR is the way to keep it elsewhere)",
+                                 what, shown, c->root);
+        case -EPERM:
+                return xasprintf("%s %s: a directory on the way is not owned by root or is writable by group "
+                                 "or others; refusing it", what, shown);
+        case -ELOOP:
+                return xasprintf("%s %s: a symlink loop, or a link where a directory is made; refusing it",
+                                 what, shown);
+        default:
+                return xasprintf("%s %s: %s", what, shown, ht_strerror(-r));
+        }
 }
 
 char *ht_display_path(const ht_context *c, const char *path) {

@@ -21,11 +21,19 @@ typedef struct ht_context {
         int root_fd;         /* O_PATH directory fd of root */
         bool offline_root;   /* root != "/" */
         /* --live-root: the tree is the running system, whatever its
-         * /proc says (the real-host tests' confinement) */
+         * /proc says, and its programs may run, confined (spawn.c) */
         bool live_root_forced;
         char *state_dir;     /* real path; default: root + /var/lib/hosttune */
+        /* The state directory as a host path resolved under the root like
+         * any other ("/var/lib/hosttune"), or NULL for an explicit
+         * --state-dir, the only state directory outside the root (issue 32:
+         * a link in the tree must not carry the journal out of it) */
+        char *state_dir_host;
         char *lock_path;     /* real path; default: root + /run/hosttune.lock, and
-                              * state_dir + /lock for an offline image */
+                              * state_dir + /lock for an offline image (for messages
+                              * when lock_host is set) */
+        char *lock_host;     /* the lock as a host path under the root, or NULL
+                              * when it is in an explicit --state-dir */
         bool lock_in_state_dir;
         char **profile_path; /* real directories, searched in order */
         char **rules_path;
@@ -42,8 +50,8 @@ typedef struct ht_context {
          * -1 no. The only fields written through a const context. */
         signed char memo_root_live;
         signed char memo_systemd_sysctl;
-        /* why a tree with a kernel's /proc or /sys is an image (NULL:
-         * it is not, or it has neither) */
+        /* why a tree with a /proc or /sys is an image (NULL: it is not,
+         * or it has neither) */
         char *memo_image_why;
         /* whether the tree's /proc is a procfs: 0 not asked yet, 1, -1 */
         signed char memo_proc_real;
@@ -55,19 +63,25 @@ typedef struct ht_context {
 /* Open root (a directory) and fill in defaults. -errno on failure. */
 int ht_context_new(const char *root, ht_context **ret);
 void ht_context_free(ht_context *c);
+/* An explicit state directory (--state-dir): a real path on the machine
+ * hosttune runs on, not under the root. */
+void ht_context_set_state_dir(ht_context *c, const char *dir);
+/* Put the lock in the state directory (an offline image's /run is not a
+ * running system's). */
+void ht_context_lock_in_state_dir(ht_context *c);
 static inline void ht_context_freep(ht_context **c) { ht_context_free(*c); }
 
-/* Whether the tree is a running system: "/" (unless this is a chroot of
- * an image whose /proc is the build machine's), a tree whose /proc or
- * /sys are plain files (a test fixture), or a tree that PID 1 of its
- * procfs has as its root (a host's / mounted into a tuning container).
- * A tree without /proc/sys and /sys, or with the build machine's procfs
- * and sysfs mounted in (the chroot recipe), is an offline image: then
- * every /proc and /sys path reads as missing, so nothing of the build
- * machine's kernel is read or changed. Asked once. */
+/* Whether the tree is a running system: a --root tree only with
+ * --live-root (issue 32: never inferred from what the tree holds; the
+ * test suite's fixtures, whose /proc and /sys are plain files, by the
+ * test-only HOSTTUNE_TEST_LIVE_FIXTURES=1); "/" unless it is a chroot of
+ * an image whose /proc is the build machine's, or has neither /proc/sys
+ * nor /sys. Otherwise the tree is an offline image: a /proc or /sys in it
+ * then reads as missing, so nothing of a kernel is read or changed.
+ * Asked once. */
 bool ht_context_root_live(const ht_context *c);
-/* For an image with a kernel's /proc or /sys mounted in: what showed it
- * (for the warning); NULL otherwise. */
+/* For an image with a /proc or /sys in it (a kernel's mounted in, or a
+ * --root tree's own): what showed it (for the warning); NULL otherwise. */
 const char *ht_context_image_why(const ht_context *c);
 /* Whether the tree is a running system whose /proc is a real procfs, so
  * the kernel behind it is the one hosttune runs on (uname(2) tells of it);
@@ -197,6 +211,11 @@ char **ht_list_numbered(const ht_context *c, const char *dir, const char *prefix
 /* The same for the entries that may be symlinks (the directory says so,
  * or cannot tell): check each with ht_lstat. */
 int ht_list_links(const ht_context *c, const char *path, char ***ret);
+
+/* The message for an error r of a walk under the root to hosttune's own
+ * WHAT (the state directory, the lock) shown as SHOWN: a link out of the
+ * root (-EXDEV), a directory others may write (-EPERM), a loop (-ELOOP). */
+char *ht_root_path_error(const ht_context *c, const char *what, const char *shown, int r);
 
 /* A path for messages: the host path prefixed with the root when the root
  * is not "/", so users can open the file they are told about. */

@@ -18,10 +18,10 @@ struct ht_lock {
 
 /* Create the lock file 0644 whatever the umask (O_EXCL tells whether
  * we made it, and only then is its mode ours to set), else open it. */
-static int open_or_create(const char *path) {
+static int open_or_create(int dir_fd, const char *path) {
         const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
         for (int attempt = 0; attempt < 4; attempt++) {
-                int fd = open(path, flags | O_CREAT | O_EXCL, 0644);
+                int fd = openat(dir_fd, path, flags | O_CREAT | O_EXCL, 0644);
                 if (fd >= 0) {
                         if (fchmod(fd, 0644) < 0) {
                                 int r = -errno;
@@ -32,7 +32,7 @@ static int open_or_create(const char *path) {
                 }
                 if (errno != EEXIST)
                         return -errno;
-                fd = open(path, flags);
+                fd = openat(dir_fd, path, flags);
                 /* removed between the two opens: create it again */
                 if (fd >= 0 || errno != ENOENT)
                         return fd >= 0 ? fd : -errno;
@@ -40,9 +40,11 @@ static int open_or_create(const char *path) {
         return -EAGAIN;
 }
 
-static int open_lock_file(const char *path, int *ret_fd) {
-        int fd = open_or_create(path);
-        if (fd == -ENOENT) {
+/* path: relative to dir_fd (a directory the caller resolved and made),
+ * or a real path with dir_fd AT_FDCWD, whose directory is made here. */
+static int open_lock_file(int dir_fd, const char *path, int *ret_fd) {
+        int fd = open_or_create(dir_fd, path);
+        if (fd == -ENOENT && dir_fd == AT_FDCWD) {
                 _cleanup_free_ char *dir = xstrdup(path);
                 char *slash = strrchr(dir, '/');
                 if (slash && slash != dir) {
@@ -51,7 +53,7 @@ static int open_lock_file(const char *path, int *ret_fd) {
                         if (r < 0)
                                 return r;
                 }
-                fd = open_or_create(path);
+                fd = open_or_create(dir_fd, path);
         }
         if (fd < 0)
                 return fd;
@@ -82,9 +84,9 @@ static long read_holder(int fd) {
         return (long)pid;
 }
 
-static int try_lock(const char *path, int *ret_fd, long *ret_holder) {
+static int try_lock(int dir_fd, const char *path, int *ret_fd, long *ret_holder) {
         int fd = -1;
-        int r = open_lock_file(path, &fd);
+        int r = open_lock_file(dir_fd, path, &fd);
         if (r < 0)
                 return r;
         if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -98,7 +100,10 @@ static int try_lock(const char *path, int *ret_fd, long *ret_holder) {
         return 0;
 }
 
-static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_lock **ret, char **ret_error) {
+/* name: under dir_fd, or the real path lock_path when dir_fd is AT_FDCWD;
+ * lock_path names the lock in messages. */
+static int lock_impl(int dir_fd, const char *name, const char *lock_path, bool wait, unsigned timeout_ms,
+                     ht_lock **ret, char **ret_error) {
         if (isempty(lock_path) || lock_path[0] != '/') {
                 if (ret_error)
                         *ret_error = xasprintf("lock %s: not an absolute path", lock_path ? lock_path : "(null)");
@@ -110,7 +115,7 @@ static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_l
         int fd = -1;
         long holder = 0;
         for (;;) {
-                int r = try_lock(lock_path, &fd, &holder);
+                int r = try_lock(dir_fd, name, &fd, &holder);
                 if (r == 0)
                         break;
                 if (r != -EBUSY) {
@@ -160,11 +165,31 @@ static int lock_impl(const char *lock_path, bool wait, unsigned timeout_ms, ht_l
 }
 
 int ht_lock_acquire(const char *lock_path, ht_lock **ret, char **ret_error) {
-        return lock_impl(lock_path, false, 0, ret, ret_error);
+        return lock_impl(AT_FDCWD, lock_path, lock_path, false, 0, ret, ret_error);
 }
 
 int ht_lock_acquire_wait(const char *lock_path, unsigned timeout_ms, ht_lock **ret, char **ret_error) {
-        return lock_impl(lock_path, true, timeout_ms, ret, ret_error);
+        return lock_impl(AT_FDCWD, lock_path, lock_path, true, timeout_ms, ret, ret_error);
+}
+
+int ht_lock_acquire_ctx(const ht_context *c, ht_lock **ret, char **ret_error) {
+        if (!c->lock_host)
+                return ht_lock_acquire(c->lock_path, ret, ret_error);
+        /* Beneath the root like any host path (issue 32): a tree whose run
+         * or var/lib is a link must not put the lock on the build machine. */
+        int dfd = -1;
+        _cleanup_free_ char *name = NULL;
+        int r = ht_mkdir_parents(c, c->lock_host, 0755);
+        if (r >= 0)
+                r = ht_resolve_parent_for_write(c, c->lock_host, &dfd, &name);
+        if (r < 0) {
+                if (ret_error)
+                        *ret_error = ht_root_path_error(c, "lock", c->lock_path, r);
+                return r;
+        }
+        r = lock_impl(dfd, name, c->lock_path, false, 0, ret, ret_error);
+        close(dfd);
+        return r;
 }
 
 void ht_lock_release(ht_lock *l) {

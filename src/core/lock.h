@@ -5,6 +5,8 @@
  * unlinking a lock file races with the next locker. */
 #pragma once
 
+#include "context.h"
+
 typedef struct ht_lock ht_lock;
 
 /* Take the lock at lock_path (a real path; the file is created 0644 and
@@ -14,6 +16,10 @@ typedef struct ht_lock ht_lock;
 int ht_lock_acquire(const char *lock_path, ht_lock **ret, char **ret_error);
 /* The same, but wait up to timeout_ms for the holder to finish first. */
 int ht_lock_acquire_wait(const char *lock_path, unsigned timeout_ms, ht_lock **ret, char **ret_error);
+/* The context's lock (ht_context.lock_host resolved under the root, its
+ * directories made as any host directory; or lock_path in an explicit
+ * --state-dir). A link out of the root is -EXDEV, said in *ret_error. */
+int ht_lock_acquire_ctx(const ht_context *c, ht_lock **ret, char **ret_error);
 /* Release and free; NULL is fine. */
 void ht_lock_release(ht_lock *l);
 static inline void ht_lock_releasep(ht_lock **l) { ht_lock_release(*l); }

@@ -6,10 +6,11 @@
 #include "context.h"
 
 /* Run argv (argv[0] a path, or a name looked up in PATH). Under a --root
- * that is not "/" the command runs chrooted into the root, so an image's
- * own tool regenerates the image's files. Returns the exit status (0..255)
- * or -errno when it could not run; *ret_output gets what it printed
- * (stdout and stderr, at most 64 KiB). */
+ * that is not "/" only with --live-root (-EPERM otherwise), and then
+ * confined in the tree: its own mount and PID namespaces, no capability,
+ * no_new_privs (see spawn.c). Returns the exit status (0..255) or -errno
+ * when it could not run; *ret_output gets what it printed (stdout and
+ * stderr, at most 64 KiB). */
 int ht_spawn(const ht_context *c, char *const *argv, char **ret_output);
 
 /* Whether argv[0] can be run in the context's root. */

@@ -175,9 +175,58 @@ static int check_trusted(int fd, const char *what, const char *path, char **ret_
         return 0;
 }
 
-/* Open STATE/journal (O_RDONLY directory fd), creating both when asked.
- * -ENOENT (without a message) when it does not exist and !create. */
-static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
+/* The state directory under the root (c->state_dir_host), resolved
+ * through the root context like any host path, so that a link in the tree
+ * (var, var/lib) cannot carry the journal out of it (issue 32): into the
+ * build machine's /var/lib, whose journal a rollback of the image would
+ * then consume. ret_fd: O_RDONLY directory fd, or -ENOENT (no message)
+ * when it does not exist and !create. */
+static int open_state_dir_in_root(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
+        const char *host = c->state_dir_host, *sd = c->state_dir;
+        int r = 0;
+        if (create && (r = ht_mkdir_parents(c, host, 0755)) < 0) {
+                if (ret_error)
+                        *ret_error = ht_root_path_error(c, "state directory", sd, r);
+                return r;
+        }
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        r = create ? ht_resolve_parent_for_write(c, host, &dfd, &name) : ht_resolve_parent(c, host, false, &dfd, &name);
+        if (r == -ENOENT && !create)
+                return -ENOENT;
+        if (r < 0) {
+                if (ret_error)
+                        *ret_error = ht_root_path_error(c, "state directory", sd, r);
+                return r;
+        }
+        _cleanup_close_ int dir_fd = dfd;
+        if (create) {
+                r = ht_mkdirat_exact(dir_fd, name, 0700);
+                if (r == 0)
+                        /* the journal must survive a crash as well as the
+                         * changes it guards: make its entry durable */
+                        (void)fsync(dir_fd);
+                else if (r != -EEXIST)
+                        return set_error(ret_error, r, "cannot create state directory %s: %s", sd,
+                                         ht_strerror(-r));
+        }
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                if (errno == ENOENT && !create)
+                        return -ENOENT;
+                return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
+        }
+        if (S_ISLNK(st.st_mode))
+                return set_error(ret_error, -ELOOP, "state directory %s is a symlink; refusing it", sd);
+        int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
+        *ret_fd = fd;
+        return 0;
+}
+
+/* An explicit --state-dir: a real path on the machine hosttune runs on. */
+static int open_state_dir_given(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
         const char *sd = c->state_dir;
         if (isempty(sd) || sd[0] != '/')
                 return set_error(ret_error, -EINVAL, "state directory %s: not an absolute path",
@@ -210,13 +259,26 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
         }
         if (S_ISLNK(st.st_mode))
                 return set_error(ret_error, -ELOOP, "state directory %s is a symlink; refusing it", sd);
-        _cleanup_close_ int sfd = open(sd, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sfd < 0)
+        int fd = open(sd, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
                 return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
-        int r = check_trusted(sfd, "state directory", sd, ret_error);
+        *ret_fd = fd;
+        return 0;
+}
+
+/* Open STATE/journal (O_RDONLY directory fd), creating both when asked.
+ * -ENOENT (without a message) when it does not exist and !create. */
+static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
+        const char *sd = c->state_dir;
+        _cleanup_close_ int sfd = -1;
+        int r = c->state_dir_host ? open_state_dir_in_root(c, create, &sfd, ret_error)
+                                  : open_state_dir_given(c, create, &sfd, ret_error);
         if (r < 0)
                 return r;
-
+        r = check_trusted(sfd, "state directory", sd, ret_error);
+        if (r < 0)
+                return r;
+        struct stat st;
         _cleanup_free_ char *jd = xasprintf("%s/" JOURNAL_DIR, sd);
         if (create) {
                 r = ht_mkdirat_exact(sfd, JOURNAL_DIR, 0700);

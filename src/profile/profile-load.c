@@ -140,6 +140,120 @@ static int check_trust(const struct stat *st, const char *path, bool as_root, ch
         return 0;
 }
 
+/* Whether uid may own a directory on the way to a profile: root, or the
+ * user running hosttune (whose own files they are anyway). */
+static bool dir_owner_ok(uid_t uid, uid_t euid) {
+        return uid == 0 || uid == euid;
+}
+
+/* The directory dir (a real path) and those above it, for a profile found
+ * in it as shown. dir itself: owned by root (or us) and not writable by
+ * group or others, sticky or not (in a /tmp-like directory anyone may
+ * add a name: a link to any root-owned profile under a new name). Above
+ * it: owned by root (or us), and writable by others only when sticky,
+ * where nobody but its owner may rename or replace the directory below. */
+static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char **ret_error) {
+        _cleanup_free_ char *d = xstrdup(dir);
+        bool first = true;
+        for (;;) {
+                struct stat st;
+                if (stat(d, &st) < 0) {
+                        int r = -errno;
+                        *ret_error = xasprintf("%s: found through %s: %s", shown, d, ht_strerror(-r));
+                        return r;
+                }
+                const char *fix = euid == 0 ? "root" : "root or you";
+                if (!dir_owner_ok(st.st_uid, euid)) {
+                        *ret_error = xasprintf("%s: found through %s, owned by uid %u, not %s: refusing it, since "
+                                               "its owner can put any file there (chown root %s, or set "
+                                               "HOSTTUNE_INSECURE_PROFILES=1)",
+                                               shown, d, (unsigned)st.st_uid, fix, d);
+                        return -EPERM;
+                }
+                if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX))) {
+                        *ret_error = xasprintf("%s: found through %s, writable by group or others (mode %04o): "
+                                               "refusing it, since anyone who may write there can put a file or "
+                                               "a link there (chmod go-w %s, or set HOSTTUNE_INSECURE_PROFILES=1)",
+                                               shown, d, (unsigned)(st.st_mode & 07777), d);
+                        return -EPERM;
+                }
+                if (streq(d, "/"))
+                        return 0;
+                char *slash = strrchr(d, '/');
+                if (slash == d)
+                        slash[1] = 0;
+                else
+                        *slash = 0;
+                first = false;
+        }
+}
+
+/* path without its last n components ("/" at most); NULL when it has
+ * fewer. */
+static char *strip_components(const char *path, unsigned n) {
+        char *d = xstrdup(path);
+        for (unsigned i = 0; i < n; i++) {
+                char *slash = strrchr(d, '/');
+                if (!slash) {
+                        free(d);
+                        return NULL;
+                }
+                if (slash == d) {
+                        slash[1] = 0;
+                        break;
+                }
+                *slash = 0;
+        }
+        return d;
+}
+
+/* check_dir_chain on the real path of dir; *ret_real (may be NULL) gets it. */
+static int check_dir_real(const char *dir, const char *shown, uid_t euid, char **ret_real, char **ret_error) {
+        _cleanup_free_ char *real = realpath(dir, NULL);
+        if (!real) {
+                int r = -errno;
+                *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
+                return r;
+        }
+        int r = check_dir_chain(real, shown, euid, ret_error);
+        if (r >= 0 && ret_real)
+                *ret_real = TAKE_PTR(real);
+        return r;
+}
+
+int ht_profile_check_dirs(int fd, const char *path, unsigned names, char **ret_error) {
+        /* the same escape hatch as for the files themselves */
+        if (ht_env_true("HOSTTUNE_INSECURE_PROFILES"))
+                return 0;
+        uid_t euid = geteuid();
+        /* where the name was found: the directory searched (a tuned
+         * profile's NAME/tuned.conf: the directory above NAME), then the
+         * file's own directory, reached as the name leads */
+        _cleanup_free_ char *searched = strip_components(path, names ? names : 1);
+        _cleanup_free_ char *own = strip_components(path, 1);
+        _cleanup_free_ char *own_real = NULL;
+        if (!searched || !own)
+                return 0; /* a relative name: the caller's own directory */
+        int r = check_dir_real(searched, path, euid, NULL, ret_error);
+        if (r >= 0 && names > 1)
+                r = check_dir_real(own, path, euid, &own_real, ret_error);
+        else if (r >= 0)
+                own_real = realpath(own, NULL);
+        if (r < 0)
+                return r;
+        /* where the file is, when a link led elsewhere: the file opened */
+        char proc[64], target[PATH_MAX];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(proc, target, sizeof(target) - 1);
+        if (n <= 0 || target[0] != '/')
+                return 0; /* no /proc: the directories searched are what was asked for */
+        target[n] = 0;
+        _cleanup_free_ char *target_dir = strip_components(target, 1);
+        if (!target_dir || streq_ptr(target_dir, own_real))
+                return 0;
+        return check_dir_chain(target_dir, path, euid, ret_error);
+}
+
 int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error) {
         struct stat st;
         if (fstat(fd, &st) < 0)
@@ -425,6 +539,8 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
         if (euid < 0)
                 euid = (int)geteuid();
         r = check_trust(&st, path, euid == 0, ret_error);
+        if (r >= 0)
+                r = ht_profile_check_dirs(fd, path, 1, ret_error);
         if (r < 0)
                 return r;
 

@@ -149,8 +149,8 @@ static char *display(const loader *l, const char *path, bool host) {
 }
 
 /* Read a whole file that may be trusted (root's own, as profiles). */
-static int read_trusted(const loader *l, const char *path, bool host, char **ret, size_t *ret_len,
-                        char **ret_error) {
+static int read_trusted(const loader *l, const char *path, bool host, unsigned names, char **ret,
+                        size_t *ret_len, char **ret_error) {
         _cleanup_free_ char *shown = display(l, path, host);
         _cleanup_close_ int fd = open_file(l, path, host);
         if (fd < 0) {
@@ -168,6 +168,8 @@ static int read_trusted(const loader *l, const char *path, bool host, char **ret
                 return r;
         }
         r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
+        if (r >= 0)
+                r = ht_profile_check_dirs(fd, shown, names, ret_error);
         if (r < 0)
                 return r;
         r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, ret, ret_len);
@@ -254,7 +256,8 @@ static int add_variables(loader *l, const raw_option *opts, size_t n, char ***va
 static int load_one(loader *l, const char *name, const char *path, bool host, char **ret_error) {
         _cleanup_free_ char *buf = NULL;
         size_t len;
-        int r = read_trusted(l, path, host, &buf, &len, ret_error);
+        /* NAME/tuned.conf: NAME was found in the directory searched */
+        int r = read_trusted(l, path, host, 2, &buf, &len, ret_error);
         if (r < 0)
                 return r;
         _cleanup_free_ char *shown = display(l, path, host);
@@ -445,7 +448,7 @@ static int add_variables_file(loader *l, const char *path, unsigned file, unsign
         }
         _cleanup_free_ char *buf = NULL;
         size_t len;
-        int r = read_trusted(l, path, host, &buf, &len, ret_error);
+        int r = read_trusted(l, path, host, 1, &buf, &len, ret_error);
         if (r < 0)
                 return r;
         _cleanup_(ht_tuned_conf_freep) ht_tuned_conf *conf = NULL;

@@ -13,8 +13,10 @@ if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then TMPDIR=/dev/
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
 SGA="--set sga_max_size=4G"
+# the fixture's fake grub-mkconfig runs: only with --live-root (issue 32)
+HT_LIVE_ROOT=1
 pristine=$(prepare_host debian12-kvm); scratch "$pristine"
-# as root the bootloader tool runs too (chrooted), so its steps are killed too
+# as root the bootloader tool runs too (confined), so its steps are killed too
 is_root && fake_tool "$pristine" ok
 cp -a "$pristine" "$tmp/applied"
 cp -a "$pristine" "$tmp/traced"
@@ -66,7 +68,7 @@ while [ "$N" -le 1000 ]; do
         rm -rf "$c"
         cp -a "$pristine" "$c"
         # (grouped: bash reports the kill on its own stderr)
-        { HOSTTUNE_FAULT_AFTER=$N "$HOSTTUNE" --root "$c" --profile-path "$PROFILES" --rules-path "$RULES" \
+        { HOSTTUNE_FAULT_AFTER=$N "$HOSTTUNE" --root "$c" --live-root --profile-path "$PROFILES" --rules-path "$RULES" \
                 apply oracle $SGA >"$tmp/crash-out" 2>&1; } 2>/dev/null
         krc=$?
         if [ "$krc" = 0 ]; then
@@ -125,7 +127,7 @@ completed=no
 while [ "$M" -le 1000 ]; do
         rm -rf "$c"
         cp -a "$tmp/applied" "$c"
-        { HOSTTUNE_FAULT_AFTER=$M "$HOSTTUNE" --root "$c" --profile-path "$PROFILES" --rules-path "$RULES" \
+        { HOSTTUNE_FAULT_AFTER=$M "$HOSTTUNE" --root "$c" --live-root --profile-path "$PROFILES" --rules-path "$RULES" \
                 rollback >"$tmp/crash-out" 2>&1; } 2>/dev/null
         krc=$?
         if [ "$krc" = 0 ]; then

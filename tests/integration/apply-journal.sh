@@ -126,7 +126,7 @@ if is_root; then
         fake_tool "$h6" block
         mkfifo "$h6/block.fifo"
         lock=$h6/run/hosttune.lock
-        "$HOSTTUNE" --root "$h6" --profile-path "$PROFILES" --rules-path "$RULES" apply oracle $SGA \
+        "$HOSTTUNE" --root "$h6" --live-root --profile-path "$PROFILES" --rules-path "$RULES" apply oracle $SGA \
                 >"$tmp/bg-out" 2>"$tmp/bg-err" &
         bg=$!
         i=0

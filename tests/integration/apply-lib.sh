@@ -14,11 +14,13 @@ is_root() { [ "$(id -u)" = 0 ]; }
 jq_get() { "$JQ" "$1" "$2"; }
 
 # ht ROOT ARGS...: hosttune on a fixture root with the shipped profiles
-# and rules; output in $tmp/out and $tmp/err, exit status in $rc.
+# and rules; output in $tmp/out and $tmp/err, exit status in $rc. With
+# HT_LIVE_ROOT=1 (the tests whose fixture has a fake_tool to run) it passes
+# --live-root: hosttune runs no program of a --root tree without it.
 ht() {
         htroot=$1
         shift
-        "$HOSTTUNE" --root "$htroot" --profile-path "$PROFILES" --rules-path "$RULES" "$@" >"$tmp/out" 2>"$tmp/err"
+        "$HOSTTUNE" --root "$htroot" ${HT_LIVE_ROOT:+--live-root} --profile-path "$PROFILES" --rules-path "$RULES" "$@" >"$tmp/out" 2>"$tmp/err"
         rc=$?
 }
 # htrun EXPECTED-EXIT DESCRIPTION ROOT ARGS...: ht, checked as a TAP test
@@ -57,8 +59,8 @@ prepare_host() {
         printf '%s\n' "$p"
 }
 
-# fake_tool ROOT MODE: a grub-mkconfig inside ROOT (run chrooted, so
-# root only), with /bin/sh and its libraries copied in. MODE ok writes
+# fake_tool ROOT MODE: a grub-mkconfig inside ROOT (run with --live-root
+# only, confined in the tree: so root only), with /bin/sh and its libraries copied in. MODE ok writes
 # grub.cfg from /etc/default/grub; fail writes half of it and exits 1;
 # block makes ROOT/block.reached, then waits on ROOT/block.fifo.
 fake_tool() {

@@ -49,8 +49,7 @@ static void rebuild(fixture *f) {
         tt_rm_rf(f->state);
         build_host(f);
         assert_int_equal(ht_context_new(f->root, &f->c), 0);
-        free(f->c->state_dir);
-        f->c->state_dir = xstrdup(f->state);
+        ht_context_set_state_dir(f->c, f->state);
         current_state_dir = f->state;
 }
 
@@ -943,8 +942,8 @@ static void test_state_dir_refused(void **state) {
                 assert_int_equal(chown(f->state, 0, 0), 0);
         }
         /* a fresh state dir in a missing parent is created 0700 */
-        free(f->c->state_dir);
-        f->c->state_dir = xasprintf("%s/a/b/state", f->top);
+        _cleanup_free_ char *sd = xasprintf("%s/a/b/state", f->top);
+        ht_context_set_state_dir(f->c, sd);
         err = NULL;
         must(ht_tx_begin(f->c, "apply", NULL, NULL, NULL, &tx, &err), err);
         ht_tx_free(tx);
@@ -1136,8 +1135,8 @@ static void test_recover_cleans_leftovers(void **state) {
         assert_false(tt_exists(f->root, "etc/default/.#grub.0123456789abcdef"));
         ht_tx_free(tx);
         /* no journal at all: nothing to do */
-        free(f->c->state_dir);
-        f->c->state_dir = xasprintf("%s/none", f->top);
+        _cleanup_free_ char *sd = xasprintf("%s/none", f->top);
+        ht_context_set_state_dir(f->c, sd);
         assert_int_equal(ht_journal_recover(f->c, NULL, NULL), 0);
         json_object *list;
         must(ht_journal_list(f->c, &list, NULL), NULL);

@@ -49,6 +49,13 @@ options:
   root:
     description: Operate on the host tree under this directory (C(--root)), e.g. a mounted image.
     type: path
+  live_root:
+    description:
+      - The C(root) tree is the running system, not an image (C(--live-root)), e.g. the host's
+        C(/) mounted into a tuning container. Without it a C(root) tree is an image whatever
+        it holds, and no program of it runs.
+    type: bool
+    default: false
   state_dir:
     description: Journal and backup directory (C(--state-dir)).
     type: path
@@ -427,6 +434,8 @@ def base_argv(module):
     argv = [find_binary(module), '--json']
     if p['root']:
         argv += ['--root', p['root']]
+    if p['live_root']:
+        argv += ['--live-root']
     if p['state_dir']:
         argv += ['--state-dir', p['state_dir']]
     for d in p['profile_path'] or []:
@@ -585,6 +594,7 @@ def main():
                        choices=['applied', 'verified', 'rolled_back']),
             txid=dict(type='str'),
             root=dict(type='path'),
+            live_root=dict(type='bool', default=False),
             state_dir=dict(type='path'),
             profile_path=dict(type='list', elements='path', default=[]),
             binary=dict(type='str', default='hosttune'),
