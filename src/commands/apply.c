@@ -216,12 +216,18 @@ void ht_rollback_follow_ups(const ht_context *c, ht_tx *const *txs, size_t n, ch
                 for (size_t i = 0; i < ht_tx_n_follow_ups(txs[t]); i++) {
                         ht_tx_follow_up f;
                         ht_tx_get_follow_up(txs[t], i, &f);
-                        _cleanup_strv_free_ char **argv = f.argv;
-                        _cleanup_free_ char *cmd = argv ? strv_join(argv, " ") : xstrdup(f.action);
-                        if (strv_contains(seen, cmd))
+                        /* what runs as root comes from hosttune's own table,
+                         * keyed by the action; a manifest names it at most */
+                        const ht_follow_up_def *def = ht_follow_up_get(f.action);
+                        if (!def) {
+                                strv_pushf(msgs, "journal %s: follow-up %s is not one hosttune knows; not run",
+                                           ht_tx_txid(txs[t]), f.action);
                                 continue;
-                        strv_push(&seen, cmd);
-                        if (ht_follow_up_run(c, f.action, argv, msgs) > 0)
+                        }
+                        if (strv_contains(seen, def->action))
+                                continue;
+                        strv_push(&seen, def->action);
+                        if (ht_follow_up_run(c, def->action, (char *const *)def->argv, msgs) > 0)
                                 strv_pushf(msgs, "followed up: %s", f.description);
                 }
 }

@@ -21,7 +21,16 @@
  * a directory fd with O_NOFOLLOW; the state and journal directories are
  * checked (ours, not writable by others) before anything is trusted or
  * written; nothing is restored before the whole manifest and every
- * backup it names have been validated. */
+ * backup it names have been validated.
+ *
+ * And confined (issue 32): whoever can write a manifest must not get
+ * more from root's rollback than hosttune itself would do. A manifest is
+ * refused unless its root is this run's, every file item names a file
+ * its backend writes (ht_journal_confine) and every runtime item a path
+ * below /proc/sys or /sys; follow-up commands are rebuilt by the caller
+ * from its own table, never taken from the manifest; no mode bit beyond
+ * 0777 and no owner but root or the file's own is ever restored; no
+ * message carries a file's content. */
 
 #define JOURNAL_DIR "journal"
 #define MANIFEST "manifest.json"
@@ -59,6 +68,18 @@ typedef struct {
         const char *new_sha;
         const char *prior_value, *new_value;
 } item;
+
+static ht_journal_file_check file_check;
+
+void ht_journal_confine(ht_journal_file_check check) {
+        file_check = check;
+}
+
+/* Kernel values live there and nowhere else: a runtime item elsewhere
+ * (/etc/shadow) would be truncated and rewritten by its undo. */
+static bool runtime_path_ok(const char *path) {
+        return startswith(path, "/proc/sys/") || startswith(path, "/sys/");
+}
 
 static int set_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
 static int set_error(char **ret_error, int r, const char *fmt, ...) {
@@ -439,9 +460,9 @@ static int parse_item(json_object *o, size_t i, item *it, char **ret_detail) {
                                 BAD("items[%zu].prior.missing_dirs: not an array", i);
                         for (size_t k = 0; k < json_object_array_length(md); k++) {
                                 json_object *d = json_object_array_get_idx(md, k);
-                                if (!json_object_is_type(d, json_type_string) ||
-                                    ht_path_check(json_object_get_string(d)) < 0 ||
-                                    !startswith(it->path, json_object_get_string(d)))
+                                const char *dir = json_object_get_string(d);
+                                if (!json_object_is_type(d, json_type_string) || ht_path_check(dir) < 0 ||
+                                    !startswith(it->path, dir) || it->path[strlen(dir)] != '/')
                                         BAD("items[%zu].prior.missing_dirs[%zu]: not a parent of the path", i, k);
                         }
                         it->missing_dirs = md;
@@ -517,8 +538,8 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                                 BAD("info.follow_ups: not an array");
                         for (size_t i = 0; i < json_object_array_length(o); i++) {
                                 json_object *f = json_object_array_get_idx(o, i), *argv = NULL;
-                                if (!json_object_is_type(f, json_type_object) || !get_str(f, "backend") ||
-                                    !get_str(f, "action") || !get_str(f, "description"))
+                                if (!json_object_is_type(f, json_type_object) || !plain_word(get_str(f, "backend")) ||
+                                    !plain_word(get_str(f, "action")) || !value_ok(get_str(f, "description")))
                                         BAD("info.follow_ups[%zu]: not an object with backend, action and description", i);
                                 if (json_object_object_get_ex(f, "argv", &argv) && argv) {
                                         size_t n = json_object_is_type(argv, json_type_array)
@@ -549,6 +570,56 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                 int r = parse_item(json_object_array_get_idx(o, i), i, &it, ret_detail);
                 if (r < 0)
                         return r;
+        }
+        return 0;
+}
+
+/* Whether the manifest is about this run's root. The danger is a journal
+ * of another tree: the host's read for an image (a var/lib link, a
+ * shared --state-dir) or an image's for the host; its undo would put one
+ * tree's files into the other and mark the other's history undone. So:
+ * - its root is this one, as given or as a real path; or
+ * - the journal lies inside this root (not "/"): it is the tree's own and
+ *   was copied or moved with it, and every path is resolved under the
+ *   root anyway; or
+ * - an image's transaction ("offline"), read by that image once booted
+ *   from its own default state directory. */
+static bool root_matches(const ht_context *c, json_object *m) {
+        const char *root = get_str(m, "root");
+        if (!root)
+                return false;
+        if (streq(root, c->root))
+                return true;
+        _cleanup_free_ char *real = realpath(c->root, NULL);
+        _cleanup_free_ char *state = c->state_dir ? realpath(c->state_dir, NULL) : NULL;
+        if (!real || !state)
+                return false;
+        if (streq(root, real))
+                return true;
+        if (!streq(real, "/"))
+                return startswith(state, real) && state[strlen(real)] == '/';
+        json_object *o;
+        bool offline = json_object_object_get_ex(m, "offline", &o) && o && json_object_get_boolean(o);
+        return offline && streq(state, "/var/lib/hosttune");
+}
+
+/* What a valid manifest must also be before a word of it is acted on:
+ * for this root, and about files hosttune writes. c NULL: a manifest on
+ * its own (no root to compare, no link followed). */
+static int manifest_confined(const ht_context *c, json_object *m, char **ret_detail) {
+        if (c && !root_matches(c, m))
+                BAD("root: not this run's root (%s): a journal of another tree", c->root);
+        json_object *items = NULL;
+        json_object_object_get_ex(m, "items", &items);
+        for (size_t i = 0; i < json_object_array_length(items); i++) {
+                item it;
+                int r = parse_item(json_object_array_get_idx(items, i), i, &it, ret_detail);
+                if (r < 0)
+                        return r;
+                if (!it.file && !runtime_path_ok(it.path))
+                        BAD("items[%zu].path: %s: a runtime value outside /proc/sys and /sys", i, it.path);
+                if (it.file && !(file_check && file_check(c, it.backend, it.path)))
+                        BAD("items[%zu].path: %s is not a file the %s backend writes", i, it.path, it.backend);
         }
         return 0;
 }
@@ -586,6 +657,15 @@ void ht_tx_free(ht_tx *tx) {
 static int corrupt(char **ret_error, const ht_context *c, const char *txid, const char *detail) {
         return set_error(ret_error, -EBADMSG,
                          "journal %s: manifest is corrupt: %s; leaving it alone; inspect %s/" JOURNAL_DIR "/%s",
+                         txid, detail, c->state_dir, txid);
+}
+
+/* Valid, but asks for what hosttune never does: tampered with, or copied
+ * from another tree. Nothing of it is acted on. */
+static int refused(char **ret_error, const ht_context *c, const char *txid, const char *detail) {
+        return set_error(ret_error, -EBADMSG,
+                         "journal %s: manifest refused: %s; nothing of it is acted on; inspect %s/" JOURNAL_DIR
+                         "/%s/" MANIFEST,
                          txid, detail, c->state_dir, txid);
 }
 
@@ -636,9 +716,11 @@ int ht_journal_manifest_check(const char *json, size_t len, const char *txid, ch
         json_object *m = NULL;
         _cleanup_free_ char *detail = NULL;
         int r = manifest_parse(json, len, txid, &m, &detail);
+        if (r >= 0)
+                r = manifest_confined(NULL, m, &detail);
+        json_object_put(m);
         if (r < 0)
                 return set_error(ret_error, r, "manifest: %s", detail);
-        json_object_put(m);
         return 0;
 }
 
@@ -666,6 +748,9 @@ static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **re
         r = manifest_parse(text, len, txid, &tx->m, &detail);
         if (r < 0)
                 return corrupt(ret_error, c, txid, detail);
+        r = manifest_confined(c, tx->m, &detail);
+        if (r < 0)
+                return refused(ret_error, c, txid, detail);
 
         tx->backup_fd = openat(fd, BACKUP_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (tx->backup_fd < 0)
@@ -719,7 +804,7 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         _cleanup_close_ int journal_fd = jfd;
 
         int64_t usec = now_usec();
-        _cleanup_free_ char *txid = NULL, *tmp = NULL, *created = NULL, *boot_id = NULL;
+        _cleanup_free_ char *txid = NULL, *tmp = NULL, *created = NULL, *boot_id = NULL, *real_root = NULL;
         for (int attempt = 0;; attempt++) {
                 if (attempt >= 16)
                         return set_error(ret_error, -EEXIST, "journal: cannot find a free transaction id");
@@ -765,7 +850,10 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         created = iso_time((time_t)(usec / 1000000));
         json_object_object_add(m, "created", json_object_new_string(created));
         json_object_object_add(m, "created_usec", json_object_new_int64(usec));
-        json_object_object_add(m, "root", json_object_new_string(c->root));
+        /* a real path, so a copy of the tree (and its journal) elsewhere is
+         * told apart from it */
+        real_root = realpath(c->root, NULL);
+        json_object_object_add(m, "root", json_object_new_string(real_root ? real_root : c->root));
         if (ht_read_line(c, "/proc/sys/kernel/random/boot_id", &boot_id) < 0 || has_control_chars(boot_id)) {
                 free(boot_id);
                 boot_id = NULL;
@@ -840,6 +928,11 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                                  path ? path : "(null)");
         if (new_len > HT_FILE_MAX)
                 return set_error(ret_error, -EFBIG, "journal %s: new content of %s is too large", tx->txid, path);
+        /* what a rollback would refuse to restore is never recorded: a
+         * backend's files table that misses a path fails here, at once */
+        if (!(file_check && file_check(tx->c, backend, path)))
+                return set_error(ret_error, -EPERM, "journal %s: %s is not a file the %s backend writes", tx->txid,
+                                 path, backend);
 
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
         r = ht_file_snapshot_take(tx->c, path, &s);
@@ -954,8 +1047,9 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
                 return set_error(ret_error, -EINVAL, "journal %s: invalid backend name", tx->txid);
         if (isempty(key) || has_control_chars(key))
                 return set_error(ret_error, -EINVAL, "journal %s: invalid key", tx->txid);
-        if (!path || ht_path_check(path) < 0)
-                return set_error(ret_error, -EINVAL, "journal %s: %s: %s is not a clean absolute path", tx->txid,
+        if (!path || ht_path_check(path) < 0 || !runtime_path_ok(path))
+                return set_error(ret_error, -EINVAL,
+                                 "journal %s: %s: %s is not a clean absolute path below /proc/sys or /sys", tx->txid,
                                  key, path ? path : "(null)");
         _cleanup_free_ char *read_value = NULL;
         if (!prior_value) {
@@ -1059,7 +1153,9 @@ static int prior_snapshot(const ht_tx *tx, const item *it, ht_file_snapshot **re
                 *ret = s;
                 return 0;
         }
-        s->mode = it->prior_mode;
+        /* never a setuid, setgid or sticky bit: no file hosttune writes has
+         * one, and a manifest that says so was tampered with */
+        s->mode = it->prior_mode & 0777;
         s->uid = it->prior_uid;
         s->gid = it->prior_gid;
         int r = ht_read_file_at(tx->backup_fd, it->backup, HT_FILE_MAX, &s->content, &s->len);
@@ -1120,7 +1216,7 @@ static bool same_file(const ht_file_snapshot *a, const ht_file_snapshot *b) {
         if (!a->existed)
                 return true;
         return a->len == b->len && memcmp(a->content, b->content, a->len) == 0 && a->mode == b->mode &&
-               a->uid == b->uid && a->gid == b->gid;
+               (b->uid == HT_UID_ANY || a->uid == b->uid) && (b->gid == HT_GID_ANY || a->gid == b->gid);
 }
 
 static bool dirs_absent(const ht_context *c, char **dirs) {
@@ -1156,6 +1252,14 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, char ***msgs, cha
         if (r < 0) {
                 strv_pushf(errors, "%s: cannot read its current state: %s", dp, ht_strerror(-r));
                 return r;
+        }
+        /* an owner other than root comes back only onto the file that has
+         * it: a manifest must not hand a file root reads at boot to
+         * another user */
+        if (prior->existed && (prior->uid != 0 || prior->gid != 0) &&
+            !(cur->existed && cur->uid == prior->uid && cur->gid == prior->gid)) {
+                prior->uid = geteuid() == 0 ? 0 : HT_UID_ANY;
+                prior->gid = geteuid() == 0 ? 0 : HT_GID_ANY;
         }
         if (same_file(cur, prior) && (prior->existed || dirs_absent(c, prior->missing_dirs)))
                 return 0;
@@ -1922,20 +2026,15 @@ size_t ht_tx_n_follow_ups(const ht_tx *tx) {
 }
 
 void ht_tx_get_follow_up(const ht_tx *tx, size_t i, ht_tx_follow_up *ret) {
-        json_object *l, *f, *argv = NULL;
+        json_object *l, *f;
         json_object_object_get_ex(info_of(tx), "follow_ups", &l);
         f = json_object_array_get_idx(l, i);
+        /* an argv the manifest holds is history only: never run */
         *ret = (ht_tx_follow_up){
                 .backend = get_str(f, "backend"),
                 .action = get_str(f, "action"),
                 .description = get_str(f, "description"),
         };
-        if (json_object_object_get_ex(f, "argv", &argv) && argv) {
-                size_t n = json_object_array_length(argv);
-                ret->argv = xcalloc(n + 1, sizeof(char *));
-                for (size_t a = 0; a < n; a++)
-                        ret->argv[a] = xstrdup(json_object_get_string(json_object_array_get_idx(argv, a)));
-        }
 }
 
 bool ht_tx_has_param(const ht_tx *tx, const char *name) {

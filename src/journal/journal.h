@@ -54,6 +54,17 @@
 
 typedef struct ht_tx ht_tx;
 
+/* Whether a file item of backend at path names a file hosttune writes
+ * (c NULL: a manifest checked on its own; follow no link). */
+typedef bool (*ht_journal_file_check)(const ht_context *c, const char *backend, const char *path);
+/* The journal knows no backend; the layer that does says which files a
+ * transaction may record and restore (ht_backend_manages_file), before
+ * any journal is read. Until it is given, every file item is refused:
+ * a manifest (anyone who could write one) never decides where root
+ * writes. Manifests are also refused when their root is not this run's
+ * or a runtime item lies outside /proc/sys and /sys. */
+void ht_journal_confine(ht_journal_file_check check);
+
 /* Flags for ht_tx_rollback. */
 enum {
         /* Restore files even when they changed since the transaction (their
@@ -229,15 +240,15 @@ const char *ht_tx_profile_file(const ht_tx *tx);
 char **ht_tx_set_args(const ht_tx *tx);
 /* A command an apply ran once its files were in place and that makes
  * them take effect (daemon-reload, logind's SIGHUP), kept in info so a
- * rollback can run it again for the files it restores. Strings are owned
- * by the transaction; argv (NULL for a built-in action) is the caller's
- * to strv_free. Tools that write a file (grub-mkconfig) are not kept:
- * the journal restores that file itself. */
+ * rollback can run it again for the files it restores. Only its action
+ * names what to run: the caller rebuilds the command from its own table
+ * (ht_follow_up_get); a manifest's argv is history, never executed.
+ * Strings are owned by the transaction. Tools that write a file
+ * (grub-mkconfig) are not kept: the journal restores that file itself. */
 typedef struct {
         const char *backend;
         const char *action;       /* "daemon-reload", "reload-logind" */
         const char *description;
-        char **argv;
 } ht_tx_follow_up;
 size_t ht_tx_n_follow_ups(const ht_tx *tx);
 /* Follow-up i (< ht_tx_n_follow_ups) into *ret. */
