@@ -217,11 +217,12 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
                  * would leave /etc/tmpfiles.d 0700, unreadable to the
                  * tools and users the distribution lets read it */
                 r = made && fchmod(fd, mode) < 0 ? -errno : 0;
-                if (r == 0 && fsync(fd) < 0)
-                        r = -errno;
                 close(fd);
                 if (r < 0)
                         return r;
+                /* its entry in the parent; the directory itself (mode
+                 * included) is made durable by the fsync the write into it
+                 * ends with (write_host_file), or the next level's */
                 return ht_fsync_dir(dir_fd);
         }
         if (S_ISDIR(st.st_mode))

@@ -52,7 +52,8 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
  * are followed); new ones are made with mkdirat and opened O_NOFOLLOW,
  * and get exactly mode (not masked by the umask), and
  * nothing is created through a dangling symlink (-ELOOP). A non-directory
- * in the way is -ENOTDIR. */
+ * in the way is -ENOTDIR. Each new entry is fsynced in its parent; the
+ * caller fsyncs the last new directory (by writing into it). */
 int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode);
 
 /* mkdirat(2) with exactly mode, whatever the umask (fchmod on what was

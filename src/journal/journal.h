@@ -18,8 +18,9 @@
  *                                      crash leaves nothing half-made
  *
  * TXID is "YYYYMMDDTHHMMSSZ-xxxxxxxx" (UTC time, 8 random hex digits), so
- * names sort by time. Every manifest and backup is written with the one
- * atomic-replace helper (temp, fsync, rename, fsync dir): on disk it is
+ * names sort by time. The first manifest and the backups are written into
+ * .new-TXID (fsynced, then one rename); every later manifest replaces the
+ * old one atomically (temp, fsync, rename, fsync dir): on disk it is
  * always either the old or the new version.
  *
  * manifest.json:
