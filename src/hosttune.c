@@ -279,6 +279,7 @@ static int run(int argc, char **argv) {
         if (format < 0)
                 format = HT_FORMAT_TEXT;
 
+        ht_commands_init();
         _cleanup_(ht_context_freep) ht_context *ctx = NULL;
         int r = ht_context_new(root, &ctx);
         if (r < 0) {

@@ -1021,9 +1021,13 @@ static char *block_expr_name(const ht_setting *s) {
         return n;
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const block_files[] = {HT_UDEV_RULES, NULL};
+
 const ht_backend ht_backend_block = {
         .id = HT_BK_BLOCK,
         .name = "block",
+        .files = block_files,
         .entry_flags = HT_ENTRY_BOUND,
         .rule_fields = block_rule_fields,
         .parse_section = block_parse_section,

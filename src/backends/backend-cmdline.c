@@ -1471,9 +1471,24 @@ static char *cmdline_show_line(const ht_setting *s) {
                          s->value ? s->value : "", t);
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const cmdline_files[] = {
+        /* the defaults grub-mkconfig reads, hosttune's own among them */
+        HT_GRUB_DEFAULTS, HT_GRUB_DEFAULTS_DIR "/*.cfg",
+        /* kernel-install's command line, BLS entries, grubenv (RHEL 8) */
+        HT_KERNEL_CMDLINE, HT_BLS_ENTRIES_DIR "/*.conf", "/boot/grub/grubenv", "/boot/grub2/grubenv",
+        /* grub.cfg, regenerated or edited in place (find_grub_cfg's places) */
+        "/boot/grub/grub.cfg", "/boot/grub2/grub.cfg", "/boot/efi/EFI/*/grub.cfg",
+        /* legacy GRUB (facts-boot.c's places; RHEL 6 on UEFI links
+         * /etc/grub.conf to /boot/efi/EFI/redhat/grub.conf) */
+        "/boot/grub/grub.conf", "/boot/grub/menu.lst", "/etc/grub.conf", "/boot/efi/EFI/*/grub.conf",
+        NULL,
+};
+
 const ht_backend ht_backend_cmdline = {
         .id = HT_BK_CMDLINE,
         .name = "cmdline",
+        .files = cmdline_files,
         .entry_flags = HT_ENTRY_REQUIRED | HT_ENTRY_REMOVE,
         .rule_fields = cmdline_rule_fields,
         .parse_section = cmdline_parse_section,

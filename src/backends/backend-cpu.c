@@ -546,9 +546,13 @@ static const char *cpu_check_value(const char *t) {
         return isempty(t) || !ht_word_chars(t, "_-") ? "must be one word (letters, digits, '_' and '-')" : NULL;
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const cpu_files[] = {CPU_TMPFILES, NULL};
+
 const ht_backend ht_backend_cpu = {
         .id = HT_BK_CPU,
         .name = "cpu",
+        .files = cpu_files,
         .rule_fields = cpu_rule_fields,
         .parse_section = cpu_parse_section,
         .canon_key = cpu_canon_key,

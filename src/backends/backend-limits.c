@@ -504,9 +504,13 @@ static char *limits_expr_name(const ht_setting *s) {
         return xasprintf("%s.%s.%s", s->domain, s->type, s->item);
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const limits_files[] = {HT_LIMITS_DROPIN, NULL};
+
 const ht_backend ht_backend_limits = {
         .id = HT_BK_LIMITS,
         .name = "limits",
+        .files = limits_files,
         .rule_fields = limits_rule_fields,
         .entry_flags = HT_ENTRY_BOUND,
         .parse_section = limits_parse_section,

@@ -755,9 +755,13 @@ static char *service_expr_name(const ht_setting *s) {
         return xasprintf("%s.%s", s->unit, s->directive);
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const service_files[] = {UNIT_DIR "/*.d/" DROPIN_NAME, NULL};
+
 const ht_backend ht_backend_service = {
         .id = HT_BK_SERVICE,
         .name = "service",
+        .files = service_files,
         .rule_fields = service_rule_fields,
         .parse_section = service_parse_section,
         .canon_key = service_canon_key,

@@ -490,9 +490,13 @@ static const char *sysctl_check_value(const char *t) {
         return isempty(t) || strchr(t, '\n') ? "is empty" : NULL;
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const sysctl_files[] = {HT_SYSCTL_DROPIN, HT_SYSCTL_CONF, NULL};
+
 const ht_backend ht_backend_sysctl = {
         .id = HT_BK_SYSCTL,
         .name = "sysctl",
+        .files = sysctl_files,
         .entry_flags = HT_ENTRY_BOUND,
         .rule_fields = sysctl_rule_fields,
         .parse_section = sysctl_parse_section,

@@ -170,9 +170,13 @@ static char *sysfs_expr_name(const ht_setting *s) {
         return n;
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const sysfs_files[] = {SYSFS_TMPFILES, NULL};
+
 const ht_backend ht_backend_sysfs = {
         .id = HT_BK_SYSFS,
         .name = "sysfs",
+        .files = sysfs_files,
         .rule_fields = sysfs_rule_fields,
         .parse_section = sysfs_parse_section,
         .canon_key = sysfs_canon_key,

@@ -406,8 +406,9 @@ follow_up:
                  * refuses, and a restart drops the graphical sessions whose
                  * display server does not survive it (NEWS of 234) */
                 if (ht_exists(c, "/run/systemd/seats")) {
-                        char *const argv[] = {"systemctl", "kill", "--signal=SIGHUP", "systemd-logind.service", NULL};
-                        ht_plan_add_action(plan, HT_BK_SYSTEMD, "reload-logind", argv,
+                        /* the command a rollback runs again comes from the same table */
+                        const ht_follow_up_def *fu = ht_follow_up_get("reload-logind");
+                        ht_plan_add_action(plan, HT_BK_SYSTEMD, "reload-logind", (char *const *)fu->argv,
                                            "make systemd-logind re-read logind.conf and its drop-ins (SIGHUP)", NULL);
                 }
         } else
@@ -487,9 +488,13 @@ static const char *systemd_check_value(const char *t) {
         return strchr(t, '\n') ? "holds a newline" : NULL;
 }
 
+/* The files its plan writes (ht_backend.files). */
+static const char *const systemd_files[] = {"/etc/systemd/*.conf.d/" DROPIN_NAME, NULL};
+
 const ht_backend ht_backend_systemd = {
         .id = HT_BK_SYSTEMD,
         .name = "systemd",
+        .files = systemd_files,
         .rule_fields = systemd_rule_fields,
         .parse_section = systemd_parse_section,
         .canon_key = systemd_canon_key,

@@ -87,6 +87,13 @@ typedef struct ht_backend {
          * return value is -errno only for unexpected failures. NULL: another
          * backend plans these settings (cmdline plans the bootloader's). */
         int (*plan)(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan);
+        /* The host files its plan may write, as fnmatch(3) patterns
+         * (FNM_PATHNAME: a * stays within one directory), NULL-terminated;
+         * NULL: it writes none. The journal restores no other file for it
+         * (ht_backend_manages_file), and records none either, so a path
+         * missing here fails the first apply that writes it, not a
+         * rollback years later. */
+        const char *const *files;
 } ht_backend;
 
 /* The registry, indexed by ht_backend_id, NULL-terminated. */
@@ -97,6 +104,24 @@ extern const ht_backend *const ht_backends[];
 const ht_backend *ht_backend_by_name(const char *name);
 /* Whether setting key of backend b asks for huge pages (hugepages_key). */
 bool ht_backend_sets_hugepages(ht_backend_id b, const char *key);
+/* Whether path is a file backend (its name) writes: one of its files
+ * patterns, or the file a link at such a path (no wildcard) leads to
+ * inside the root (ht_edit_target: a sysctl.conf or grub.conf kept
+ * elsewhere). What the journal trusts a manifest's file item with
+ * (ht_journal_confine); c may be NULL (no link is followed then). */
+bool ht_backend_manages_file(const ht_context *c, const char *backend, const char *path);
+
+/* A command a plan runs once its files are in place and that a rollback
+ * runs again for the files it restores (ht_plan_add_action's action). The
+ * journal keeps the action's name only: what runs is taken from here,
+ * never from a manifest. argv NULL: built in (daemon-reload, over D-Bus). */
+typedef struct {
+        const char *action;
+        const char *const *argv;
+} ht_follow_up_def;
+/* NULL: no such follow-up (a rollback runs nothing for it). */
+const ht_follow_up_def *ht_follow_up_get(const char *action);
+
 /* NULL for an id out of range. */
 const ht_backend *ht_backend_get(ht_backend_id id);
 /* The profile section of a backend: "services" for service. */

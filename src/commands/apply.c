@@ -71,13 +71,18 @@ static int fail(char **ret_error, int r, const char *fmt, ...) {
         return r;
 }
 
-static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, char **ret_error) {
-        size_t item;
+static int record_file(ht_tx *tx, const ht_file_edit *fe, size_t *ret_item, char **ret_error) {
         char *err = NULL;
         int r = ht_tx_record_file(tx, ht_backend_id_to_string(fe->backend), fe->path, fe->new_content,
-                                  fe->new_len, fe->mode, &item, &err);
+                                  fe->new_len, fe->mode, ret_item, &err);
         if (r < 0)
                 return fail(ret_error, r, "%s", err), free(err), r;
+        return 0;
+}
+
+static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, size_t item, char **ret_error) {
+        char *err = NULL;
+        int r;
         if (fe->new_content)
                 r = ht_write_file_atomic(c, fe->path, fe->new_content, fe->new_len, fe->mode, 0, 0);
         else
@@ -95,10 +100,9 @@ static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, ch
         return 0;
 }
 
-/* Write one runtime value, read it back. vm.nr_hugepages may come back
- * short when memory is fragmented: that is not a failure — the value is
- * persisted and a reboot completes it. */
-static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply_result *res, char **ret_error) {
+/* Journal a runtime change ahead, and before it the value its write resets. */
+static int record_runtime(const ht_context *c, ht_tx *tx, const ht_change *ch, size_t *ret_item,
+                          size_t *ret_reset_item, char **ret_error) {
         size_t item, reset_item = SIZE_MAX;
         char *err = NULL;
         int r;
@@ -121,6 +125,18 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, ht_apply
                                  ch->desired, &item, &err);
         if (r < 0)
                 return fail(ret_error, r, "%s", err), free(err), r;
+        *ret_item = item;
+        *ret_reset_item = reset_item;
+        return 0;
+}
+
+/* Write one runtime value, read it back. vm.nr_hugepages may come back
+ * short when memory is fragmented: that is not a failure — the value is
+ * persisted and a reboot completes it. */
+static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, size_t item, size_t reset_item,
+                         ht_apply_result *res, char **ret_error) {
+        char *err = NULL;
+        int r;
         _cleanup_free_ char *readback = NULL;
         r = ht_fault_fail("apply-runtime-write");
         if (r == 0)
@@ -216,12 +232,18 @@ void ht_rollback_follow_ups(const ht_context *c, ht_tx *const *txs, size_t n, ch
                 for (size_t i = 0; i < ht_tx_n_follow_ups(txs[t]); i++) {
                         ht_tx_follow_up f;
                         ht_tx_get_follow_up(txs[t], i, &f);
-                        _cleanup_strv_free_ char **argv = f.argv;
-                        _cleanup_free_ char *cmd = argv ? strv_join(argv, " ") : xstrdup(f.action);
-                        if (strv_contains(seen, cmd))
+                        /* what runs as root comes from hosttune's own table,
+                         * keyed by the action; a manifest names it at most */
+                        const ht_follow_up_def *def = ht_follow_up_get(f.action);
+                        if (!def) {
+                                strv_pushf(msgs, "journal %s: follow-up %s is not one hosttune knows; not run",
+                                           ht_tx_txid(txs[t]), f.action);
                                 continue;
-                        strv_push(&seen, cmd);
-                        if (ht_follow_up_run(c, f.action, argv, msgs) > 0)
+                        }
+                        if (strv_contains(seen, def->action))
+                                continue;
+                        strv_push(&seen, def->action);
+                        if (ht_follow_up_run(c, def->action, (char *const *)def->argv, msgs) > 0)
                                 strv_pushf(msgs, "followed up: %s", f.description);
                 }
 }
@@ -246,7 +268,15 @@ static json_object *follow_ups_json(const ht_plan *plan) {
         return l;
 }
 
-static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a,
+/* Whether run_action gets as far as running a's tool (and so changes the
+ * file it generates, which must be journaled ahead with the rest). */
+static bool action_runs_tool(const ht_context *c, const ht_post_action *a) {
+        return !streq(a->action, "daemon-reload") && a->argv && ht_spawn_available(c, a->argv) &&
+               !(c->offline_root && geteuid() != 0);
+}
+
+/* item: the generated file's journal item (recorded ahead), SIZE_MAX: none */
+static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a, size_t item,
                       ht_apply_result *res, char **ret_error) {
         if (streq(a->action, "daemon-reload")) {
                 ht_follow_up_run(c, a->action, NULL, &res->notes);
@@ -277,16 +307,10 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                            "at its first boot", a->argv[0], cmd);
                 return 0;
         }
-        /* The file the command writes (grub.cfg) is journaled too. */
-        size_t item = SIZE_MAX;
-        const char *generated = a->generates;
+        /* The file the command writes (grub.cfg) is journaled too, ahead */
+        const char *generated = item != SIZE_MAX ? a->generates : NULL;
         char *err = NULL;
         int r;
-        if (generated) {
-                r = ht_tx_record_generated(tx, ht_backend_id_to_string(a->backend), generated, &item, &err);
-                if (r < 0)
-                        return fail(ret_error, r, "%s", err), free(err), r;
-        }
         /* the argument naming the generated file names a temp file instead */
         _cleanup_strv_free_ char **argv = NULL;
         _cleanup_free_ char *tmp = NULL;
@@ -341,6 +365,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         ht_tx *tx = NULL;
         char *err = NULL;
         size_t actions_ran = 0;
+        _cleanup_free_ size_t *file_items = NULL, *change_items = NULL, *action_items = NULL;
         json_object *params = params_json(p->resolved), *facts = facts_that_mattered(p->facts);
         int r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
         /* the transaction holds its own references */
@@ -355,9 +380,21 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         json_object_put(expected);
         if (r < 0)
                 goto undo;
+        /* for a rollback, and for this apply's own undo should one of them
+         * fail: the files it restores need them again */
+        json_object *follow_ups = follow_ups_json(plan);
+        if (follow_ups) {
+                ht_tx_set_info(tx, "follow_ups", follow_ups);
+                json_object_put(follow_ups);
+        }
 
+        /* 1. Write-ahead: every item's prior state (and backup) first, on
+         * disk by one manifest write, before anything changes. */
+        file_items = xcalloc(plan->n_files + 1, sizeof(size_t));
+        change_items = xcalloc(2 * plan->n_changes + 1, sizeof(size_t));
+        action_items = xcalloc(plan->n_actions + 1, sizeof(size_t));
         for (size_t i = 0; i < plan->n_files; i++) {
-                r = apply_file(c, tx, &plan->files[i], &err);
+                r = record_file(tx, &plan->files[i], &file_items[i], &err);
                 if (r < 0)
                         goto undo;
         }
@@ -365,19 +402,41 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 ht_change *ch = &plan->changes[i];
                 if (ch->outcome != HT_OUTCOME_CHANGE || !ch->runtime || !ch->path)
                         continue;
-                r = apply_runtime(c, tx, ch, &res, &err);
+                r = record_runtime(c, tx, ch, &change_items[2 * i], &change_items[2 * i + 1], &err);
                 if (r < 0)
                         goto undo;
         }
-        /* before they run: a failure among them undoes the files, which
-         * then need them again */
-        json_object *follow_ups = follow_ups_json(plan);
-        if (follow_ups) {
-                ht_tx_set_info(tx, "follow_ups", follow_ups);
-                json_object_put(follow_ups);
+        for (size_t i = 0; i < plan->n_actions; i++) {
+                const ht_post_action *a = &plan->actions[i];
+                action_items[i] = SIZE_MAX;
+                if (!a->generates || !action_runs_tool(c, a))
+                        continue;
+                r = ht_tx_record_generated(tx, ht_backend_id_to_string(a->backend), a->generates, &action_items[i],
+                                           &err);
+                if (r < 0)
+                        goto undo;
+        }
+        r = ht_tx_write_ahead(tx, &err);
+        if (r < 0)
+                goto undo;
+
+        /* 2. The changes, each durable before the next (atomic replace);
+         * done is in memory until the commit */
+        for (size_t i = 0; i < plan->n_files; i++) {
+                r = apply_file(c, tx, &plan->files[i], file_items[i], &err);
+                if (r < 0)
+                        goto undo;
+        }
+        for (size_t i = 0; i < plan->n_changes; i++) {
+                ht_change *ch = &plan->changes[i];
+                if (ch->outcome != HT_OUTCOME_CHANGE || !ch->runtime || !ch->path)
+                        continue;
+                r = apply_runtime(c, tx, ch, change_items[2 * i], change_items[2 * i + 1], &res, &err);
+                if (r < 0)
+                        goto undo;
         }
         for (; actions_ran < plan->n_actions; actions_ran++) {
-                r = run_action(c, tx, plan, &plan->actions[actions_ran], &res, &err);
+                r = run_action(c, tx, plan, &plan->actions[actions_ran], action_items[actions_ran], &res, &err);
                 if (r < 0)
                         goto undo;
         }

@@ -34,8 +34,11 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
 int ht_follow_up_run(const ht_context *c, const char *action, char *const *argv, char ***notes);
 
 /* After a rollback (or the undo of a failed apply) restored the files of
- * txs: their follow-ups, each once, in order. What ran goes into *msgs as
- * "followed up: DESCRIPTION", what failed as what to run by hand. */
+ * txs: their follow-ups, each once, in order, each command taken from
+ * hosttune's table by its action (ht_follow_up_get), never from the
+ * journal; an action it does not know is named and not run. What ran goes
+ * into *msgs as "followed up: DESCRIPTION", what failed as what to run by
+ * hand. */
 void ht_rollback_follow_ups(const ht_context *c, ht_tx *const *txs, size_t n, char ***msgs);
 
 /* HugePages_Total from /proc/meminfo under the context (as the facts read

@@ -9,10 +9,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "commands.h"
 #include "journal.h"
 #include "lock.h"
 #include "util.h"
+
+void ht_commands_init(void) {
+        /* the journal knows no backend: the files it may restore are theirs */
+        ht_journal_confine(ht_backend_manages_file);
+}
 
 int ht_recover_locked(const ht_context *c) {
         _cleanup_strv_free_ char **msgs = NULL;

@@ -78,6 +78,10 @@ void ht_report_warnings(const ht_context *c, char *const *warnings);
  * in json_warnings (a JSON array, or NULL) for --json. */
 void ht_report_facts_notices(const ht_context *c, const ht_facts *f, json_object *json_warnings);
 
+/* Once, before any command reads the journal: tell it which files a
+ * transaction may touch (the backends' files tables, ht_journal_confine). */
+void ht_commands_init(void);
+
 /* With the run lock held: roll back what a crashed run left pending and
  * report it on stderr. Returns how many were recovered, or -errno
  * (reported) when a recovery failed; a corrupt manifest is only warned

@@ -72,7 +72,7 @@ int ht_fsync_path(const ht_context *c, const char *path) {
 
 /* exact: set mode and owner as given, whatever the old file has. */
 static int write_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
-                           mode_t mode, uid_t uid, gid_t gid, bool exact) {
+                           mode_t mode, uid_t uid, gid_t gid, bool exact, bool dir_sync) {
         if (isempty(name) || strchr(name, '/') || streq(name, ".") || streq(name, ".."))
                 return -EINVAL;
 
@@ -153,7 +153,7 @@ static int write_atomic_at(int dir_fd, const char *name, const void *data, size_
                 r = -errno;
                 goto fail;
         }
-        return ht_fsync_dir(dir_fd);
+        return dir_sync ? ht_fsync_dir(dir_fd) : 0;
 
 fail:
         if (fd >= 0)
@@ -164,7 +164,12 @@ fail:
 
 int ht_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
                             mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
-        return write_atomic_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false);
+        return write_atomic_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false, true);
+}
+
+int ht_write_file_atomic_at_nodirsync(int dir_fd, const char *name, const void *data, size_t len,
+                                      mode_t mode_for_new) {
+        return write_atomic_at(dir_fd, name, data, len, mode_for_new, HT_UID_ANY, HT_GID_ANY, false, false);
 }
 
 static char *parent_path(const char *path) {
@@ -212,11 +217,12 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
                  * would leave /etc/tmpfiles.d 0700, unreadable to the
                  * tools and users the distribution lets read it */
                 r = made && fchmod(fd, mode) < 0 ? -errno : 0;
-                if (r == 0 && fsync(fd) < 0)
-                        r = -errno;
                 close(fd);
                 if (r < 0)
                         return r;
+                /* its entry in the parent; the directory itself (mode
+                 * included) is made durable by the fsync the write into it
+                 * ends with (write_host_file), or the next level's */
                 return ht_fsync_dir(dir_fd);
         }
         if (S_ISDIR(st.st_mode))
@@ -280,7 +286,7 @@ static int write_host_file(const ht_context *c, const char *path, const void *da
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact);
+        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact, true);
         ht_context_cache_drop(c); /* nothing kept may outlive a write */
         return r;
 }

@@ -36,6 +36,12 @@
 int ht_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
                             mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new);
 
+/* The same without the directory fsync: for a caller that changes the
+ * directory again (the journal removes its PENDING marker) and fsyncs it
+ * once for both. Not durable until then. */
+int ht_write_file_atomic_at_nodirsync(int dir_fd, const char *name, const void *data, size_t len,
+                                      mode_t mode_for_new);
+
 /* The same for a host path through the root context; missing parent
  * directories are created first (0755, see ht_mkdir_parents). */
 int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
@@ -46,7 +52,8 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
  * are followed); new ones are made with mkdirat and opened O_NOFOLLOW,
  * and get exactly mode (not masked by the umask), and
  * nothing is created through a dangling symlink (-ELOOP). A non-directory
- * in the way is -ENOTDIR. */
+ * in the way is -ENOTDIR. Each new entry is fsynced in its parent; the
+ * caller fsyncs the last new directory (by writing into it). */
 int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode);
 
 /* mkdirat(2) with exactly mode, whatever the umask (fchmod on what was

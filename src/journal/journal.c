@@ -21,7 +21,16 @@
  * a directory fd with O_NOFOLLOW; the state and journal directories are
  * checked (ours, not writable by others) before anything is trusted or
  * written; nothing is restored before the whole manifest and every
- * backup it names have been validated. */
+ * backup it names have been validated.
+ *
+ * And confined (issue 32): whoever can write a manifest must not get
+ * more from root's rollback than hosttune itself would do. A manifest is
+ * refused unless its root is this run's, every file item names a file
+ * its backend writes (ht_journal_confine) and every runtime item a path
+ * below /proc/sys or /sys; follow-up commands are rebuilt by the caller
+ * from its own table, never taken from the manifest; no mode bit beyond
+ * 0777 and no owner but root or the file's own is ever restored; no
+ * message carries a file's content. */
 
 #define JOURNAL_DIR "journal"
 #define MANIFEST "manifest.json"
@@ -40,6 +49,12 @@ struct ht_tx {
         int fd;         /* the transaction directory */
         int backup_fd;  /* its backup/ directory */
         json_object *m;
+        /* A transaction being begun lives in STATE/journal/.new-TXID until
+         * its first write (tx_write) renames it into sight: */
+        int journal_fd;         /* STATE/journal, for that rename; -1 after */
+        char *new_name;         /* ".new-TXID"; NULL once visible */
+        size_t n_durable;       /* items the manifest on disk holds */
+        bool backups_unsynced;  /* backup/ has entries not yet fsynced */
 };
 
 /* One item of a validated manifest; strings point into the manifest. */
@@ -59,6 +74,18 @@ typedef struct {
         const char *new_sha;
         const char *prior_value, *new_value;
 } item;
+
+static ht_journal_file_check file_check;
+
+void ht_journal_confine(ht_journal_file_check check) {
+        file_check = check;
+}
+
+/* Kernel values live there and nowhere else: a runtime item elsewhere
+ * (/etc/shadow) would be truncated and rewritten by its undo. */
+static bool runtime_path_ok(const char *path) {
+        return startswith(path, "/proc/sys/") || startswith(path, "/sys/");
+}
 
 static int set_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
 static int set_error(char **ret_error, int r, const char *fmt, ...) {
@@ -371,28 +398,92 @@ static int remove_tree_at(int parent_fd, const char *name, int depth) {
 
 /* ---- manifest I/O and validation -------------------------------------- */
 
-static int tx_save(ht_tx *tx, char **ret_error) {
+static int write_new_file_at(int dir_fd, const char *name, const void *data, size_t len) {
+        int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return -errno;
+        const char *p = data;
+        while (len > 0) {
+                ssize_t k = write(fd, p, len);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0) {
+                        int r = -errno;
+                        close(fd);
+                        return r;
+                }
+                p += k;
+                len -= (size_t)k;
+        }
+        int r = fsync(fd) < 0 ? -errno : 0;
+        close(fd);
+        return r;
+}
+
+/* Write the manifest, durably; every state change of a transaction is
+ * one call (docs/DESIGN.md, "Durability"):
+ * - the first (the begin record: every item's prior state, its backups
+ *   already fsynced) into the hidden .new-TXID: backup/ fsynced, the
+ *   manifest written and fsynced, the PENDING marker made, the directory
+ *   fsynced, renamed to TXID, the journal directory fsynced. Until that
+ *   rename, no transaction exists, and nothing was changed for it.
+ * - later ones (commit, rolled-back, recovered, failed, items added for
+ *   another part of a rollback): a temp file fsynced and renamed over the
+ *   manifest, the PENDING marker removed once the status is final, the
+ *   directory fsynced once for both.
+ * The marker lets every run find unfinished transactions without parsing
+ * the whole journal; it is removed after the final manifest is in place,
+ * so a crash in between leaves at worst a marker on a finished
+ * transaction, which recovery skips. */
+static int tx_write(ht_tx *tx, char **ret_error) {
         set_now(tx, "updated");
         const char *s = json_object_to_json_string_ext(tx->m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
         _cleanup_free_ char *text = xasprintf("%s\n", s);
-        int r = ht_write_file_atomic_at(tx->fd, MANIFEST, text, strlen(text), 0600, HT_UID_ANY, HT_GID_ANY);
+        bool pending = streq_ptr(ht_tx_status(tx), "pending");
+        int r = 0;
+        if (tx->backups_unsynced) {
+                r = ht_fsync_dir(tx->backup_fd);
+                if (r < 0)
+                        return set_error(ret_error, r, "journal %s: cannot fsync %s/" BACKUP_DIR ": %s", tx->txid,
+                                         tx->dir, ht_strerror(-r));
+                tx->backups_unsynced = false;
+        }
+        if (tx->new_name) {
+                r = write_new_file_at(tx->fd, MANIFEST, text, strlen(text));
+                if (r >= 0 && pending) {
+                        /* empty: the directory fsync makes it durable */
+                        int mfd = openat(tx->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+                        if (mfd < 0)
+                                r = -errno;
+                        else
+                                close(mfd);
+                }
+                if (r >= 0)
+                        r = ht_fsync_dir(tx->fd);
+                if (r >= 0 && renameat(tx->journal_fd, tx->new_name, tx->journal_fd, tx->txid) < 0)
+                        r = -errno;
+                if (r >= 0)
+                        r = ht_fsync_dir(tx->journal_fd);
+                if (r < 0)
+                        return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid,
+                                         tx->dir, ht_strerror(-r));
+                free(tx->new_name);
+                tx->new_name = NULL;
+                close(tx->journal_fd);
+                tx->journal_fd = -1;
+                tx->n_durable = ht_tx_n_items(tx);
+                ht_fault_point("tx-begin");
+                return 0;
+        }
+        r = ht_write_file_atomic_at_nodirsync(tx->fd, MANIFEST, text, strlen(text), 0600);
+        if (r >= 0 && !pending && unlinkat(tx->fd, PENDING_MARKER, 0) < 0 && errno != ENOENT)
+                r = -errno;
+        if (r >= 0)
+                r = ht_fsync_dir(tx->fd);
         if (r < 0)
                 return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid, tx->dir,
                                  ht_strerror(-r));
-        /* The marker lets every run find unfinished transactions without
-         * parsing the whole journal. It is made after the pending manifest
-         * and removed after the final one, so a crash in between leaves at
-         * worst a marker on a finished transaction, which recovery skips. */
-        if (streq_ptr(ht_tx_status(tx), "pending")) {
-                int mfd = openat(tx->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-                if (mfd < 0)
-                        return set_error(ret_error, -errno, "journal %s: cannot mark it pending: %s", tx->txid,
-                                         strerror(errno));
-                fsync(mfd);
-                close(mfd);
-                fsync(tx->fd);
-        } else if (unlinkat(tx->fd, PENDING_MARKER, 0) == 0)
-                fsync(tx->fd);
+        tx->n_durable = ht_tx_n_items(tx);
         return 0;
 }
 
@@ -501,9 +592,9 @@ static int parse_item(json_object *o, size_t i, item *it, char **ret_detail) {
                                 BAD("items[%zu].prior.missing_dirs: not an array", i);
                         for (size_t k = 0; k < json_object_array_length(md); k++) {
                                 json_object *d = json_object_array_get_idx(md, k);
-                                if (!json_object_is_type(d, json_type_string) ||
-                                    ht_path_check(json_object_get_string(d)) < 0 ||
-                                    !startswith(it->path, json_object_get_string(d)))
+                                const char *dir = json_object_get_string(d);
+                                if (!json_object_is_type(d, json_type_string) || ht_path_check(dir) < 0 ||
+                                    !startswith(it->path, dir) || it->path[strlen(dir)] != '/')
                                         BAD("items[%zu].prior.missing_dirs[%zu]: not a parent of the path", i, k);
                         }
                         it->missing_dirs = md;
@@ -579,8 +670,8 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
                                 BAD("info.follow_ups: not an array");
                         for (size_t i = 0; i < json_object_array_length(o); i++) {
                                 json_object *f = json_object_array_get_idx(o, i), *argv = NULL;
-                                if (!json_object_is_type(f, json_type_object) || !get_str(f, "backend") ||
-                                    !get_str(f, "action") || !get_str(f, "description"))
+                                if (!json_object_is_type(f, json_type_object) || !plain_word(get_str(f, "backend")) ||
+                                    !plain_word(get_str(f, "action")) || !value_ok(get_str(f, "description")))
                                         BAD("info.follow_ups[%zu]: not an object with backend, action and description", i);
                                 if (json_object_object_get_ex(f, "argv", &argv) && argv) {
                                         size_t n = json_object_is_type(argv, json_type_array)
@@ -615,6 +706,56 @@ static int validate_manifest(json_object *m, const char *txid, char **ret_detail
         return 0;
 }
 
+/* Whether the manifest is about this run's root. The danger is a journal
+ * of another tree: the host's read for an image (a var/lib link, a
+ * shared --state-dir) or an image's for the host; its undo would put one
+ * tree's files into the other and mark the other's history undone. So:
+ * - its root is this one, as given or as a real path; or
+ * - the journal lies inside this root (not "/"): it is the tree's own and
+ *   was copied or moved with it, and every path is resolved under the
+ *   root anyway; or
+ * - an image's transaction ("offline"), read by that image once booted
+ *   from its own default state directory. */
+static bool root_matches(const ht_context *c, json_object *m) {
+        const char *root = get_str(m, "root");
+        if (!root)
+                return false;
+        if (streq(root, c->root))
+                return true;
+        _cleanup_free_ char *real = realpath(c->root, NULL);
+        _cleanup_free_ char *state = c->state_dir ? realpath(c->state_dir, NULL) : NULL;
+        if (!real || !state)
+                return false;
+        if (streq(root, real))
+                return true;
+        if (!streq(real, "/"))
+                return startswith(state, real) && state[strlen(real)] == '/';
+        json_object *o;
+        bool offline = json_object_object_get_ex(m, "offline", &o) && o && json_object_get_boolean(o);
+        return offline && streq(state, "/var/lib/hosttune");
+}
+
+/* What a valid manifest must also be before a word of it is acted on:
+ * for this root, and about files hosttune writes. c NULL: a manifest on
+ * its own (no root to compare, no link followed). */
+static int manifest_confined(const ht_context *c, json_object *m, char **ret_detail) {
+        if (c && !root_matches(c, m))
+                BAD("root: not this run's root (%s): a journal of another tree", c->root);
+        json_object *items = NULL;
+        json_object_object_get_ex(m, "items", &items);
+        for (size_t i = 0; i < json_object_array_length(items); i++) {
+                item it;
+                int r = parse_item(json_object_array_get_idx(items, i), i, &it, ret_detail);
+                if (r < 0)
+                        return r;
+                if (!it.file && !runtime_path_ok(it.path))
+                        BAD("items[%zu].path: %s: a runtime value outside /proc/sys and /sys", i, it.path);
+                if (it.file && !(file_check && file_check(c, it.backend, it.path)))
+                        BAD("items[%zu].path: %s is not a file the %s backend writes", i, it.path, it.backend);
+        }
+        return 0;
+}
+
 static void tx_item(const ht_tx *tx, size_t i, item *it) {
         _cleanup_free_ char *detail = NULL;
         /* validated at load or built by us: cannot fail */
@@ -629,6 +770,7 @@ static ht_tx *tx_new(const ht_context *c, const char *txid, int fd) {
         tx->dir = xasprintf("%s/" JOURNAL_DIR "/%s", c->state_dir, txid);
         tx->fd = fd;
         tx->backup_fd = -1;
+        tx->journal_fd = -1;
         return tx;
 }
 
@@ -639,6 +781,13 @@ void ht_tx_free(ht_tx *tx) {
                 close(tx->fd);
         if (tx->backup_fd >= 0)
                 close(tx->backup_fd);
+        if (tx->new_name) {
+                /* begun, never written: nothing was changed for it */
+                (void)remove_tree_at(tx->journal_fd, tx->new_name, 1);
+                free(tx->new_name);
+        }
+        if (tx->journal_fd >= 0)
+                close(tx->journal_fd);
         json_object_put(tx->m);
         free(tx->txid);
         free(tx->dir);
@@ -648,6 +797,15 @@ void ht_tx_free(ht_tx *tx) {
 static int corrupt(char **ret_error, const ht_context *c, const char *txid, const char *detail) {
         return set_error(ret_error, -EBADMSG,
                          "journal %s: manifest is corrupt: %s; leaving it alone; inspect %s/" JOURNAL_DIR "/%s",
+                         txid, detail, c->state_dir, txid);
+}
+
+/* Valid, but asks for what hosttune never does: tampered with, or copied
+ * from another tree. Nothing of it is acted on. */
+static int refused(char **ret_error, const ht_context *c, const char *txid, const char *detail) {
+        return set_error(ret_error, -EBADMSG,
+                         "journal %s: manifest refused: %s; nothing of it is acted on; inspect %s/" JOURNAL_DIR
+                         "/%s/" MANIFEST,
                          txid, detail, c->state_dir, txid);
 }
 
@@ -698,9 +856,11 @@ int ht_journal_manifest_check(const char *json, size_t len, const char *txid, ch
         json_object *m = NULL;
         _cleanup_free_ char *detail = NULL;
         int r = manifest_parse(json, len, txid, &m, &detail);
+        if (r >= 0)
+                r = manifest_confined(NULL, m, &detail);
+        json_object_put(m);
         if (r < 0)
                 return set_error(ret_error, r, "manifest: %s", detail);
-        json_object_put(m);
         return 0;
 }
 
@@ -728,6 +888,9 @@ static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **re
         r = manifest_parse(text, len, txid, &tx->m, &detail);
         if (r < 0)
                 return corrupt(ret_error, c, txid, detail);
+        r = manifest_confined(c, tx->m, &detail);
+        if (r < 0)
+                return refused(ret_error, c, txid, detail);
 
         tx->backup_fd = openat(fd, BACKUP_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (tx->backup_fd < 0)
@@ -781,7 +944,7 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         _cleanup_close_ int journal_fd = jfd;
 
         int64_t usec = now_usec();
-        _cleanup_free_ char *txid = NULL, *tmp = NULL, *created = NULL, *boot_id = NULL;
+        _cleanup_free_ char *txid = NULL, *tmp = NULL, *created = NULL, *boot_id = NULL, *real_root = NULL;
         for (int attempt = 0;; attempt++) {
                 if (attempt >= 16)
                         return set_error(ret_error, -EEXIST, "journal: cannot find a free transaction id");
@@ -827,7 +990,10 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         created = iso_time((time_t)(usec / 1000000));
         json_object_object_add(m, "created", json_object_new_string(created));
         json_object_object_add(m, "created_usec", json_object_new_int64(usec));
-        json_object_object_add(m, "root", json_object_new_string(c->root));
+        /* a real path, so a copy of the tree (and its journal) elsewhere is
+         * told apart from it */
+        real_root = realpath(c->root, NULL);
+        json_object_object_add(m, "root", json_object_new_string(real_root ? real_root : c->root));
         if (ht_read_line(c, "/proc/sys/kernel/random/boot_id", &boot_id) < 0 || has_control_chars(boot_id)) {
                 free(boot_id);
                 boot_id = NULL;
@@ -844,19 +1010,10 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         json_object_object_add(m, "expected", json_object_new_array());
         json_object_object_add(m, "items", json_object_new_array());
 
-        r = tx_save(tx, ret_error);
-        if (r < 0)
-                goto fail;
-        /* the transaction appears whole, by one rename */
-        if (renameat(journal_fd, tmp, journal_fd, txid) < 0) {
-                r = set_error(ret_error, -errno, "journal %s: cannot rename %s: %s", txid, tmp, strerror(errno));
-                goto fail;
-        }
-        r = ht_fsync_dir(journal_fd);
-        if (r < 0)
-                return set_error(ret_error, r, "journal %s: cannot fsync %s/" JOURNAL_DIR ": %s", txid,
-                                 c->state_dir, ht_strerror(-r));
-        ht_fault_point("tx-begin");
+        /* nothing is on disk but the hidden directory: the items come
+         * first, and the first tx_write makes it all appear by one rename */
+        tx->journal_fd = TAKE_FD(journal_fd);
+        tx->new_name = TAKE_PTR(tmp);
         *ret = TAKE_PTR(tx);
         return 0;
 
@@ -872,21 +1029,25 @@ static int require_pending(const ht_tx *tx, char **ret_error) {
         return 0;
 }
 
-/* Append an item and write the manifest; on failure the item is dropped
- * again so memory and disk agree. */
+/* Append an item, in memory: ht_tx_write_ahead puts it on disk. */
 static int append_item(ht_tx *tx, json_object *it, size_t *ret_item, char **ret_error) {
+        (void)ret_error;
         json_object *items = items_of(tx);
         size_t idx = json_object_array_length(items);
         json_object_array_add(items, it);
-        int r = tx_save(tx, ret_error);
-        if (r < 0) {
-                json_object_array_del_idx(items, idx, 1);
-                return r;
-        }
         ht_fault_point("record");
         if (ret_item)
                 *ret_item = idx;
         return 0;
+}
+
+int ht_tx_write_ahead(ht_tx *tx, char **ret_error) {
+        int r = require_pending(tx, ret_error);
+        if (r < 0)
+                return r;
+        if (!tx->new_name && tx->n_durable == ht_tx_n_items(tx))
+                return 0;
+        return tx_write(tx, ret_error);
 }
 
 int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
@@ -902,6 +1063,11 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                                  path ? path : "(null)");
         if (new_len > HT_FILE_MAX)
                 return set_error(ret_error, -EFBIG, "journal %s: new content of %s is too large", tx->txid, path);
+        /* what a rollback would refuse to restore is never recorded: a
+         * backend's files table that misses a path fails here, at once */
+        if (!(file_check && file_check(tx->c, backend, path)))
+                return set_error(ret_error, -EPERM, "journal %s: %s is not a file the %s backend writes", tx->txid,
+                                 path, backend);
 
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
         r = ht_file_snapshot_take(tx->c, path, &s);
@@ -933,7 +1099,11 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                 json_object_object_add(prior, "size", json_object_new_int64((int64_t)s->len));
                 json_object_object_add(prior, "sha256", json_object_new_string(hex));
                 json_object_object_add(prior, "backup", json_object_new_string(name));
-                r = ht_write_file_atomic_at(tx->backup_fd, name, s->content, s->len, 0600, HT_UID_ANY, HT_GID_ANY);
+                /* its own name, unknown to any manifest on disk until the
+                 * next tx_write (which fsyncs backup/): no temp, no rename */
+                r = write_new_file_at(tx->backup_fd, name, s->content, s->len);
+                if (r >= 0)
+                        tx->backups_unsynced = true;
                 if (r < 0) {
                         json_object_put(it);
                         return set_error(ret_error, r, "journal %s: cannot write backup %s/" BACKUP_DIR "/%s: %s",
@@ -973,21 +1143,29 @@ int ht_tx_record_generated(ht_tx *tx, const char *backend, const char *path, siz
         json_object_object_add(new, "existed", json_object_new_boolean(true));
         json_object_object_add(new, "generated", json_object_new_boolean(true));
         json_object_object_add(it, "new", new);
-        r = tx_save(tx, ret_error);
-        if (r < 0)
-                return r;
         *ret_item = idx;
         return 0;
 }
 
-int ht_tx_update_generated(ht_tx *tx, size_t idx, char **ret_error) {
-        json_object *items = items_of(tx);
-        if (idx >= json_object_array_length(items))
+/* An item's change may be made, and so marked, only once its record is
+ * on disk: the write-ahead rule, checked rather than trusted. */
+static int require_durable(ht_tx *tx, size_t idx, char **ret_error) {
+        if (idx >= ht_tx_n_items(tx))
                 return set_error(ret_error, -EINVAL, "journal %s: no item %zu", tx->txid, idx);
-        json_object *it = json_object_array_get_idx(items, idx);
+        if (idx >= tx->n_durable)
+                return set_error(ret_error, -EINVAL, "journal %s: item %zu was not written ahead of its change",
+                                 tx->txid, idx);
+        return 0;
+}
+
+int ht_tx_update_generated(ht_tx *tx, size_t idx, char **ret_error) {
+        int r = require_durable(tx, idx, ret_error);
+        if (r < 0)
+                return r;
+        json_object *it = json_object_array_get_idx(items_of(tx), idx);
         const char *path = get_str(it, "path");
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
-        int r = ht_file_snapshot_take(tx->c, path, &s);
+        r = ht_file_snapshot_take(tx->c, path, &s);
         if (r < 0)
                 return set_error(ret_error, r, "journal %s: cannot read %s: %s", tx->txid, path, ht_strerror(-r));
         json_object *new = json_object_new_object();
@@ -1001,9 +1179,11 @@ int ht_tx_update_generated(ht_tx *tx, size_t idx, char **ret_error) {
                 json_object_object_add(new, "size", json_object_new_int64((int64_t)s->len));
                 json_object_object_add(new, "sha256", json_object_new_string(hex));
         }
+        /* on disk with the commit: until then recovery takes any content
+         * of a generated file for the tool's own */
         json_object_object_add(it, "new", new);
         json_object_object_add(it, "done", json_object_new_boolean(true));
-        return tx_save(tx, ret_error);
+        return 0;
 }
 
 int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const char *path,
@@ -1016,8 +1196,9 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
                 return set_error(ret_error, -EINVAL, "journal %s: invalid backend name", tx->txid);
         if (isempty(key) || has_control_chars(key))
                 return set_error(ret_error, -EINVAL, "journal %s: invalid key", tx->txid);
-        if (!path || ht_path_check(path) < 0)
-                return set_error(ret_error, -EINVAL, "journal %s: %s: %s is not a clean absolute path", tx->txid,
+        if (!path || ht_path_check(path) < 0 || !runtime_path_ok(path))
+                return set_error(ret_error, -EINVAL,
+                                 "journal %s: %s: %s is not a clean absolute path below /proc/sys or /sys", tx->txid,
                                  key, path ? path : "(null)");
         _cleanup_free_ char *read_value = NULL;
         if (!prior_value) {
@@ -1056,16 +1237,13 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
 }
 
 int ht_tx_mark_done(ht_tx *tx, size_t idx, char **ret_error) {
-        json_object *items = items_of(tx);
-        if (idx >= json_object_array_length(items))
-                return set_error(ret_error, -EINVAL, "journal %s: no item %zu", tx->txid, idx);
-        json_object *it = json_object_array_get_idx(items, idx);
-        json_object_object_add(it, "done", json_object_new_boolean(true));
-        int r = tx_save(tx, ret_error);
-        if (r < 0) {
-                json_object_object_add(it, "done", json_object_new_boolean(false));
+        int r = require_durable(tx, idx, ret_error);
+        if (r < 0)
                 return r;
-        }
+        /* in memory: recovery judges each item by what is on disk (its
+         * path against its prior and new states), not by this flag, which
+         * the commit writes for history */
+        json_object_object_add(json_object_array_get_idx(items_of(tx), idx), "done", json_object_new_boolean(true));
         ht_fault_point("done");
         return 0;
 }
@@ -1074,7 +1252,7 @@ int ht_tx_set_expected(ht_tx *tx, json_object *expected, char **ret_error) {
         if (!expected || !json_object_is_type(expected, json_type_array))
                 return set_error(ret_error, -EINVAL, "journal %s: expected must be a JSON array", tx->txid);
         json_object_object_add(tx->m, "expected", json_object_get(expected));
-        return tx_save(tx, ret_error);
+        return 0;
 }
 
 void ht_tx_set_reboot_required(ht_tx *tx, bool reboot_required) {
@@ -1097,7 +1275,7 @@ int ht_tx_commit(ht_tx *tx, char **ret_error) {
         ht_fault_point("pre-commit");
         set_status(tx, "committed");
         set_now(tx, "committed_at");
-        r = tx_save(tx, ret_error);
+        r = tx_write(tx, ret_error);
         if (r < 0) {
                 set_status(tx, "pending");
                 return r;
@@ -1121,7 +1299,9 @@ static int prior_snapshot(const ht_tx *tx, const item *it, ht_file_snapshot **re
                 *ret = s;
                 return 0;
         }
-        s->mode = it->prior_mode;
+        /* never a setuid, setgid or sticky bit: no file hosttune writes has
+         * one, and a manifest that says so was tampered with */
+        s->mode = it->prior_mode & 0777;
         s->uid = it->prior_uid;
         s->gid = it->prior_gid;
         int r = ht_read_file_at(tx->backup_fd, it->backup, HT_FILE_MAX, &s->content, &s->len);
@@ -1182,7 +1362,7 @@ static bool same_file(const ht_file_snapshot *a, const ht_file_snapshot *b) {
         if (!a->existed)
                 return true;
         return a->len == b->len && memcmp(a->content, b->content, a->len) == 0 && a->mode == b->mode &&
-               a->uid == b->uid && a->gid == b->gid;
+               (b->uid == HT_UID_ANY || a->uid == b->uid) && (b->gid == HT_GID_ANY || a->gid == b->gid);
 }
 
 static bool dirs_absent(const ht_context *c, char **dirs) {
@@ -1202,35 +1382,61 @@ static char *short_sha(const ht_file_snapshot *s) {
         return xasprintf("sha256:%.16s", hex);
 }
 
-static int undo_file(ht_tx *tx, const item *it, ht_tx *record, char ***msgs, char ***errors) {
+/* Item it's prior state (from its backup) and the path's current state,
+ * with the owner it may get back. 1: it must be restored, 0: it is as
+ * before, negative: an error pushed to *errors. */
+static int file_undo_states(ht_tx *tx, const item *it, ht_file_snapshot **ret_prior, ht_file_snapshot **ret_cur,
+                            char ***errors) {
         const ht_context *c = tx->c;
-        _cleanup_free_ char *dp = ht_display_path(c, it->path);
         _cleanup_free_ char *err = NULL;
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
         int r = prior_snapshot(tx, it, &prior, &err);
         if (r < 0) {
                 strv_push(errors, err);
+                err = NULL;
                 return r;
         }
         /* a crash inside an atomic write leaves its temp file behind */
         (void)ht_cleanup_temp_files(c, it->path);
         r = ht_file_snapshot_take(c, it->path, &cur);
         if (r < 0) {
+                _cleanup_free_ char *dp = ht_display_path(c, it->path);
                 strv_pushf(errors, "%s: cannot read its current state: %s", dp, ht_strerror(-r));
                 return r;
         }
-        if (same_file(cur, prior) && (prior->existed || dirs_absent(c, prior->missing_dirs)))
-                return 0;
-
-        size_t ridx = 0;
-        if (record) {
-                r = ht_tx_record_file(record, it->backend, it->path, prior->existed ? prior->content : NULL,
-                                      prior->len, prior->mode, &ridx, &err);
-                if (r < 0) {
-                        strv_push(errors, err);
-                        return r;
-                }
+        /* an owner other than root comes back only onto the file that has
+         * it: a manifest must not hand a file root reads at boot to
+         * another user */
+        if (prior->existed && (prior->uid != 0 || prior->gid != 0) &&
+            !(cur->existed && cur->uid == prior->uid && cur->gid == prior->gid)) {
+                prior->uid = geteuid() == 0 ? 0 : HT_UID_ANY;
+                prior->gid = geteuid() == 0 ? 0 : HT_GID_ANY;
         }
+        bool same = same_file(cur, prior) && (prior->existed || dirs_absent(c, prior->missing_dirs));
+        *ret_prior = TAKE_PTR(prior);
+        *ret_cur = TAKE_PTR(cur);
+        return same ? 0 : 1;
+}
+
+/* The owner a restored file gets: the one restored, or (HT_UID_ANY: not
+ * set) the one it has. */
+static unsigned long cur_owner(const ht_file_snapshot *prior, const ht_file_snapshot *cur, bool uid) {
+        if (uid)
+                return prior->uid != HT_UID_ANY ? prior->uid : cur->existed ? cur->uid : geteuid();
+        return prior->gid != HT_GID_ANY ? prior->gid : cur->existed ? cur->gid : getegid();
+}
+
+/* Put one file back. 1 restored, 0 it already was as before, negative on
+ * failure. record: the rollback transaction that journaled this restore
+ * as its item ridx (SIZE_MAX: none), marked done once it is made. */
+static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, char ***msgs, char ***errors) {
+        const ht_context *c = tx->c;
+        _cleanup_free_ char *dp = ht_display_path(c, it->path);
+        _cleanup_free_ char *err = NULL;
+        _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
+        int r = file_undo_states(tx, it, &prior, &cur, errors);
+        if (r <= 0)
+                return r;
         _cleanup_free_ char *old = short_sha(cur), *new = short_sha(prior);
         r = ht_file_restore(c, prior);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
@@ -1240,31 +1446,48 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, char ***msgs, cha
         }
         if (prior->existed)
                 strv_pushf(msgs, "%s: restored (%zu bytes, mode %04o, owner %u:%u)", dp, prior->len,
-                           (unsigned)prior->mode, (unsigned)prior->uid, (unsigned)prior->gid);
+                           (unsigned)prior->mode, (unsigned)cur_owner(prior, cur, true),
+                           (unsigned)cur_owner(prior, cur, false));
         else
                 strv_pushf(msgs, "%s: removed (it did not exist before)", dp);
-        if (record) {
+        if (record && ridx != SIZE_MAX) {
                 r = ht_tx_mark_done(record, ridx, &err);
                 if (r < 0) {
                         strv_push(errors, err);
+                        err = NULL;
                         return r;
                 }
         }
         return 1;
 }
 
-/* Put one runtime value back and read it back. 1 restored, 0 it already
- * was as before, negative on failure, with the value the kernel has now in
- * the error (what is where must be clear from the message alone). */
-static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags, char ***msgs, char ***errors) {
-        const ht_context *c = tx->c;
-        _cleanup_free_ char *dp = ht_display_path(c, it->path);
-        _cleanup_free_ char *cur = NULL, *err = NULL, *rb = NULL;
-        int r = ht_read_line(c, it->path, &cur);
+/* A runtime item's current value, and whether it differs from the one
+ * before (1), or not (0); negative on a read error (pushed). */
+static int runtime_undo_states(ht_tx *tx, const item *it, char **ret_cur, char ***errors) {
+        _cleanup_free_ char *cur = NULL;
+        int r = ht_read_line(tx->c, it->path, &cur);
         if (r < 0) {
+                _cleanup_free_ char *dp = ht_display_path(tx->c, it->path);
                 strv_pushf(errors, "%s (%s): cannot read it: %s", it->key, dp, ht_strerror(-r));
                 return r;
         }
+        _cleanup_free_ char *want = ht_kernel_value_effective(it->prior_value);
+        _cleanup_free_ char *ecur = ht_kernel_value_effective(cur);
+        *ret_cur = TAKE_PTR(cur);
+        return streq(ecur, want) ? 0 : 1;
+}
+
+/* Put one runtime value back and read it back. 1 restored, 0 it already
+ * was as before, negative on failure, with the value the kernel has now in
+ * the error (what is where must be clear from the message alone). */
+static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, unsigned flags, char ***msgs,
+                        char ***errors) {
+        const ht_context *c = tx->c;
+        _cleanup_free_ char *dp = ht_display_path(c, it->path);
+        _cleanup_free_ char *cur = NULL, *err = NULL, *rb = NULL;
+        int r = runtime_undo_states(tx, it, &cur, errors);
+        if (r <= 0)
+                return r;
         /* What goes back is the value as the kernel takes it: the journal
          * keeps it so, and a journal written before it did keeps the line
          * as read ("always [madvise] never"), which the choice file would
@@ -1272,16 +1495,6 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
         _cleanup_free_ char *restore = ht_kernel_value_to_restore(it->prior_value);
         _cleanup_free_ char *want = ht_kernel_value_effective(it->prior_value);
         _cleanup_free_ char *ecur = ht_kernel_value_effective(cur);
-        if (streq(ecur, want))
-                return 0;
-        size_t ridx = 0;
-        if (record) {
-                r = ht_tx_record_runtime(record, it->backend, it->key, it->path, cur, restore, &ridx, &err);
-                if (r < 0) {
-                        strv_push(errors, err);
-                        return r;
-                }
-        }
         r = ht_fault_fail("restore-runtime");
         if (r == 0)
                 r = ht_write_kernel_value(c, it->path, restore, &rb);
@@ -1308,14 +1521,62 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, unsigned flags
                 strv_pushf(msgs, "%s: wrote %s back, the kernel reads %s (forced)", it->key, restore, erb);
         } else
                 strv_pushf(msgs, "%s: restored %s (was %s)", it->key, restore, ecur);
-        if (record) {
+        if (record && ridx != SIZE_MAX) {
                 r = ht_tx_mark_done(record, ridx, &err);
                 if (r < 0) {
                         strv_push(errors, err);
+                        err = NULL;
                         return r;
                 }
         }
         return 1;
+}
+
+/* Journal in record every restore tx's undo will make (its path's state
+ * now, before the restore), then write record once: the restores of a
+ * rollback are write-ahead like an apply's changes. ridx[i]: item i's
+ * index in record, SIZE_MAX when it needs no restore (or its path is
+ * recorded already: the first, newest, record of a path holds its state
+ * before this rollback). */
+static int record_undo(ht_tx *tx, ht_tx *record, size_t *ridx, char **ret_error) {
+        size_t n = ht_tx_n_items(tx);
+        _cleanup_strv_free_ char **seen = NULL, **errors = NULL;
+        for (size_t i = n; i > 0; i--) {
+                item it;
+                tx_item(tx, i - 1, &it);
+                ridx[i - 1] = SIZE_MAX;
+                char *err = NULL;
+                int r;
+                if (it.file) {
+                        _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
+                        if (strv_contains(seen, it.path) || file_undo_states(tx, &it, &prior, &cur, &errors) <= 0)
+                                continue;
+                        strv_push(&seen, it.path);
+                        r = ht_tx_record_file(record, it.backend, it.path, prior->existed ? prior->content : NULL,
+                                              prior->len, prior->mode, &ridx[i - 1], &err);
+                } else {
+                        _cleanup_free_ char *cur = NULL, *restore = ht_kernel_value_to_restore(it.prior_value);
+                        if (runtime_undo_states(tx, &it, &cur, &errors) <= 0)
+                                continue;
+                        r = ht_tx_record_runtime(record, it.backend, it.key, it.path, cur, restore, &ridx[i - 1],
+                                                 &err);
+                }
+                if (r < 0) {
+                        if (ret_error)
+                                *ret_error = err;
+                        else
+                                free(err);
+                        return r;
+                }
+        }
+        /* what cannot be read now is reported by the undo itself */
+        json_object *rev;
+        if (!json_object_object_get_ex(record->m, "reverts", &rev)) {
+                rev = json_object_new_array();
+                json_object_object_add(record->m, "reverts", rev);
+        }
+        json_object_array_add(rev, json_object_new_string(tx->txid));
+        return tx_write(record, ret_error);
 }
 
 static int open_journal_for(const ht_tx *tx, int *ret_fd) {
@@ -1342,7 +1603,7 @@ static void reinstate_reverted(ht_tx *tx, char ***msgs) {
                 set_status(target, "committed");
                 json_object_object_del(target->m, "rolled_back_by");
                 json_object_object_del(target->m, "rolled_back_at");
-                if (tx_save(target, NULL) == 0)
+                if (tx_write(target, NULL) == 0)
                         strv_pushf(msgs, "journal %s: committed again (its rollback %s did not finish)", t, tx->txid);
         }
         close(jfd);
@@ -1391,14 +1652,11 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                                          tx->txid, dp);
         }
 
+        _cleanup_free_ size_t *ridx = xcalloc(n + 1, sizeof(size_t));
+        for (size_t i = 0; i < n; i++)
+                ridx[i] = SIZE_MAX;
         if (record) {
-                json_object *rev;
-                if (!json_object_object_get_ex(record->m, "reverts", &rev)) {
-                        rev = json_object_new_array();
-                        json_object_object_add(record->m, "reverts", rev);
-                }
-                json_object_array_add(rev, json_object_new_string(tx->txid));
-                r = tx_save(record, ret_error);
+                r = record_undo(tx, record, ridx, ret_error);
                 if (r < 0)
                         return r;
         }
@@ -1410,8 +1668,8 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         for (size_t i = n; i > 0; i--) {
                 item it;
                 tx_item(tx, i - 1, &it);
-                int k = it.file ? undo_file(tx, &it, record, &msgs, &errors) :
-                                  undo_runtime(tx, &it, record, flags, &msgs, &errors);
+                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &msgs, &errors) :
+                                  undo_runtime(tx, &it, record, ridx[i - 1], flags, &msgs, &errors);
                 if (k > 0)
                         n_restored++;
                 else if (k == 0)
@@ -1430,7 +1688,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                 /* an apply's undo that stopped: why it was undone, for the run that finishes it */
                 if (reason && streq_ptr(ht_tx_status(tx), "pending"))
                         json_object_object_add(tx->m, "error", json_object_new_string(reason));
-                (void)tx_save(tx, NULL);
+                (void)tx_write(tx, NULL);
                 _cleanup_free_ char *all = strv_join(errors, "; ");
                 r = set_error(ret_error, -EIO,
                               "journal %s: %zu of %zu item(s) not restored: %s; %zu restored now, %zu already as "
@@ -1446,7 +1704,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         if (reason)
                 json_object_object_add(tx->m, "error", json_object_new_string(reason));
         json_object_object_del(tx->m, "rollback_errors");
-        r = tx_save(tx, ret_error);
+        r = tx_write(tx, ret_error);
         if (r < 0) {
                 set_status(tx, saved_status);
                 goto out;
@@ -1478,7 +1736,7 @@ int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error) {
         set_status(tx, "failed");
         set_now(tx, "failed_at");
         json_object_object_add(tx->m, "error", json_object_new_string(reason ? reason : "failed"));
-        r = tx_save(tx, ret_error);
+        r = tx_write(tx, ret_error);
         if (r < 0)
                 set_status(tx, "pending");
         return r;
@@ -1984,20 +2242,15 @@ size_t ht_tx_n_follow_ups(const ht_tx *tx) {
 }
 
 void ht_tx_get_follow_up(const ht_tx *tx, size_t i, ht_tx_follow_up *ret) {
-        json_object *l, *f, *argv = NULL;
+        json_object *l, *f;
         json_object_object_get_ex(info_of(tx), "follow_ups", &l);
         f = json_object_array_get_idx(l, i);
+        /* an argv the manifest holds is history only: never run */
         *ret = (ht_tx_follow_up){
                 .backend = get_str(f, "backend"),
                 .action = get_str(f, "action"),
                 .description = get_str(f, "description"),
         };
-        if (json_object_object_get_ex(f, "argv", &argv) && argv) {
-                size_t n = json_object_array_length(argv);
-                ret->argv = xcalloc(n + 1, sizeof(char *));
-                for (size_t a = 0; a < n; a++)
-                        ret->argv[a] = xstrdup(json_object_get_string(json_object_array_get_idx(argv, a)));
-        }
 }
 
 bool ht_tx_has_param(const ht_tx *tx, const char *name) {

@@ -3,6 +3,10 @@
  * undone — on request (rollback), on failure (abort) or after a crash
  * (recover).
  *
+ * Durability: each state change is one manifest write (begin, commit,
+ * final status); see docs/DESIGN.md, "Durability", for every fsync and
+ * rename and the crash it protects against.
+ *
  * Layout, in the state directory (ht_context.state_dir, a real path;
  * default ROOT/var/lib/hosttune; 0700, owned by us, not a symlink, not
  * writable by group or others — refused otherwise):
@@ -14,8 +18,9 @@
  *                                      crash leaves nothing half-made
  *
  * TXID is "YYYYMMDDTHHMMSSZ-xxxxxxxx" (UTC time, 8 random hex digits), so
- * names sort by time. Every manifest and backup is written with the one
- * atomic-replace helper (temp, fsync, rename, fsync dir): on disk it is
+ * names sort by time. The first manifest and the backups are written into
+ * .new-TXID (fsynced, then one rename); every later manifest replaces the
+ * old one atomically (temp, fsync, rename, fsync dir): on disk it is
  * always either the old or the new version.
  *
  * manifest.json:
@@ -54,6 +59,17 @@
 
 typedef struct ht_tx ht_tx;
 
+/* Whether a file item of backend at path names a file hosttune writes
+ * (c NULL: a manifest checked on its own; follow no link). */
+typedef bool (*ht_journal_file_check)(const ht_context *c, const char *backend, const char *path);
+/* The journal knows no backend; the layer that does says which files a
+ * transaction may record and restore (ht_backend_manages_file), before
+ * any journal is read. Until it is given, every file item is refused:
+ * a manifest (anyone who could write one) never decides where root
+ * writes. Manifests are also refused when their root is not this run's
+ * or a runtime item lies outside /proc/sys and /sys. */
+void ht_journal_confine(ht_journal_file_check check);
+
 /* Flags for ht_tx_rollback. */
 enum {
         /* Restore files even when they changed since the transaction (their
@@ -62,17 +78,21 @@ enum {
         HT_ROLLBACK_FORCE = 1 << 0,
 };
 
-/* Start a transaction: a new TXID directory with a pending manifest,
- * fsynced. params and facts are JSON objects or NULL; the transaction
- * takes its own reference. command is a plain word ("apply"). */
+/* Start a transaction, in memory and in a hidden .new-TXID directory:
+ * nothing of it exists for other runs until its first write
+ * (ht_tx_write_ahead, or the final status), which makes it appear whole.
+ * params and facts are JSON objects or NULL; the transaction takes its
+ * own reference. command is a plain word ("apply"). A transaction freed
+ * before its first write leaves nothing. */
 int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 json_object *params, json_object *facts, ht_tx **ret, char **ret_error);
 
-/* Write-ahead record of a file about to change: its current state
- * (existence, content into backup/N, mode, owner) and the state it will
- * get (new_content NULL: it will be removed), fsynced before returning.
- * Call it before changing the file; *ret_item is its index. A symlink or
- * non-regular file at path is refused. */
+/* Record a file about to change: its current state (existence, content
+ * into backup/N, fsynced, mode, owner) and the state it will get
+ * (new_content NULL: it will be removed). In memory until
+ * ht_tx_write_ahead, which must come before the change. *ret_item is its
+ * index. A symlink or non-regular file at path is refused, and so is a
+ * path the confinement (ht_journal_confine) does not give its backend. */
 int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                       const void *new_content, size_t new_len, mode_t new_mode,
                       size_t *ret_item, char **ret_error);
@@ -93,18 +113,26 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
                          const char *prior_value, const char *new_value,
                          size_t *ret_item, char **ret_error);
 
-/* Mark item done once its change is made (fsynced). */
+/* Make every item recorded so far durable, with one manifest write (the
+ * first: the transaction's begin record); call it before making any of
+ * their changes. A transaction with nothing new to write: nothing. */
+int ht_tx_write_ahead(ht_tx *tx, char **ret_error);
+
+/* Mark item done once its change is made (the change durable). In memory,
+ * written with the commit (history's "done"): recovery does not need it,
+ * it compares each item's path with its prior and new states. -EINVAL for
+ * an item not written ahead. */
 int ht_tx_mark_done(ht_tx *tx, size_t item, char **ret_error);
 
 /* Store what verify should check later (a JSON array; the transaction
- * takes a reference), fsynced. */
+ * takes a reference); written with the next write. */
 int ht_tx_set_expected(ht_tx *tx, json_object *expected, char **ret_error);
 /* In memory until the next write (commit): whether a reboot is needed,
  * and any other summary for history (info.KEY = value, reference taken). */
 void ht_tx_set_reboot_required(ht_tx *tx, bool reboot_required);
 void ht_tx_set_info(ht_tx *tx, const char *key, json_object *value);
 
-/* Mark the transaction committed (fsynced). */
+/* Mark the transaction committed, with one durable manifest write. */
 int ht_tx_commit(ht_tx *tx, char **ret_error);
 
 /* Undo a committed transaction: in reverse order, files come back byte
@@ -229,15 +257,15 @@ const char *ht_tx_profile_file(const ht_tx *tx);
 char **ht_tx_set_args(const ht_tx *tx);
 /* A command an apply ran once its files were in place and that makes
  * them take effect (daemon-reload, logind's SIGHUP), kept in info so a
- * rollback can run it again for the files it restores. Strings are owned
- * by the transaction; argv (NULL for a built-in action) is the caller's
- * to strv_free. Tools that write a file (grub-mkconfig) are not kept:
- * the journal restores that file itself. */
+ * rollback can run it again for the files it restores. Only its action
+ * names what to run: the caller rebuilds the command from its own table
+ * (ht_follow_up_get); a manifest's argv is history, never executed.
+ * Strings are owned by the transaction. Tools that write a file
+ * (grub-mkconfig) are not kept: the journal restores that file itself. */
 typedef struct {
         const char *backend;
         const char *action;       /* "daemon-reload", "reload-logind" */
         const char *description;
-        char **argv;
 } ht_tx_follow_up;
 size_t ht_tx_n_follow_ups(const ht_tx *tx);
 /* Follow-up i (< ht_tx_n_follow_ups) into *ret. */

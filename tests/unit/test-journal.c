@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include "apply.h"
 #include "context.h"
 #include "fault.h"
 #include "fileio.h"
@@ -53,7 +54,17 @@ static void rebuild(fixture *f) {
         current_state_dir = f->state;
 }
 
+/* The files these tests' transactions name stand for a backend's; the
+ * stand-ins for /etc/passwd and /etc/shadow are no backend's (the real
+ * predicate, ht_backend_manages_file, is tested in test-backend.c). */
+static bool test_files(const ht_context *c, const char *backend, const char *path) {
+        (void)c;
+        (void)backend;
+        return !streq(path, "/etc/passwd") && !streq(path, "/etc/shadow");
+}
+
 static int setup(void **state) {
+        ht_journal_confine(test_files);
         setenv("HOSTTUNE_NO_AUDIT", "1", 1);
         unsetenv("HOSTTUNE_FAULT_AFTER");
         fixture *f = xcalloc(1, sizeof(*f));
@@ -132,8 +143,16 @@ static ht_tx *run_apply(const ht_context *c, bool interleaved, bool commit) {
                                 else
                                         must(ht_tx_record_runtime(tx, items[i].backend, items[i].key, items[i].path,
                                                                   NULL, items[i].data, &idx[i], &err), err);
-                                if (!interleaved)
+                                /* write-ahead: all records at once, or each before its change */
+                                if (!interleaved) {
+                                        if (i + 1 == ELEMENTSOF(items)) {
+                                                err = NULL;
+                                                must(ht_tx_write_ahead(tx, &err), err);
+                                        }
                                         continue;
+                                }
+                                err = NULL;
+                                must(ht_tx_write_ahead(tx, &err), err);
                         }
                         if (items[i].file && items[i].data)
                                 write_new(c, items[i].path, items[i].data);
@@ -272,12 +291,8 @@ static void test_item_accessors(void **state) {
         assert_string_equal(fu.backend, "service");
         assert_string_equal(fu.action, "daemon-reload");
         assert_string_equal(fu.description, "reload systemd");
-        assert_null(fu.argv);
         ht_tx_get_follow_up(tx, 1, &fu);
         assert_string_equal(fu.action, "reload-logind");
-        assert_int_equal(strv_length(fu.argv), 4);
-        assert_string_equal(fu.argv[2], "--signal=SIGHUP");
-        strv_free(fu.argv);
         /* run_apply's expected state is not a settings array */
         ht_resolved *want = NULL;
         assert_int_equal(ht_tx_expected(tx, &want), -EBADMSG);
@@ -650,10 +665,12 @@ static void test_crash_recovery_interleaved(void **state) {
         crash_every_step(*state, true);
 }
 
+/* atomic-temp:4: the commit's manifest, written, not yet renamed (the
+ * three files before it are the others) */
 static void test_crash_named_steps(void **state) {
         fixture *f = *state;
         const char *steps[] = {"tx-begin", "record-backup:2", "record:3", "apply-file:2", "done:4",
-                               "apply-runtime", "pre-commit", "atomic-temp:7"};
+                               "apply-runtime", "pre-commit", "atomic-temp:4"};
         for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
                 rebuild(f);
                 char *before = tt_tree(f->root);
@@ -667,10 +684,13 @@ static void test_crash_named_steps(void **state) {
                 int st;
                 assert_int_equal(waitpid(pid, &st, 0), pid);
                 assert_true(WIFSIGNALED(st));
-                /* a crash after tx-begin leaves exactly one pending */
+                /* a crash after tx-begin (the write-ahead: every record on
+                 * disk) leaves exactly one pending; one while the records
+                 * are made, none (nothing was changed for it) */
+                bool ahead = !startswith(steps[i], "record");
                 char **pend = NULL;
-                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 1);
-                assert_int_equal(strv_length(pend), 1);
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), ahead);
+                assert_int_equal(strv_length(pend), ahead);
                 strv_free(pend);
                 char *err = NULL;
                 int r = ht_journal_recover(f->c, NULL, &err);
@@ -1055,11 +1075,13 @@ static void test_committed_since(void **state) {
                 err = NULL;
                 must(ht_tx_record_file(tx, "sysctl", "/etc/sysctl.d/99-hosttune.conf", content, strlen(content), 0644,
                                        &idx, &err), err);
+                must(ht_tx_write_ahead(tx, NULL), NULL);
                 write_new(f->c, "/etc/sysctl.d/99-hosttune.conf", content);
                 must(ht_tx_mark_done(tx, idx, NULL), NULL);
                 err = NULL;
                 must(ht_tx_record_runtime(tx, "sysctl", "vm.swappiness", "/proc/sys/vm/swappiness", NULL, values[i],
                                           &idx, &err), err);
+                must(ht_tx_write_ahead(tx, NULL), NULL);
                 assert_int_equal(ht_write_kernel_value(f->c, "/proc/sys/vm/swappiness", values[i], NULL), 0);
                 must(ht_tx_mark_done(tx, idx, NULL), NULL);
                 must(ht_tx_commit(tx, NULL), NULL);
@@ -1208,6 +1230,7 @@ static void test_runtime_prior_writable(void **state) {
         err = NULL;
         must(ht_tx_record_runtime(tx, "sysfs", "x", "/sys/kernel/mm/transparent_hugepage/defrag",
                                   "[always] madvise never", "madvise", &i3, &err), err);
+        must(ht_tx_write_ahead(tx, NULL), NULL);
         assert_string_equal(str_at(item_at(tx, i0), "prior", "value"), "defer+madvise");
         assert_string_equal(str_at(item_at(tx, i1), "prior", "value"), "32000 1024000000 500 32000");
         assert_string_equal(str_at(item_at(tx, i2), "prior", "value"), "core  %p");
@@ -1296,6 +1319,217 @@ static void test_rollback_partial_failure(void **state) {
         free(after);
 }
 
+/* Issue 32: a manifest anyone could have written decides nothing root
+ * would not do itself. Each tampering, in a committed transaction (what
+ * rollback reads) and in a pending one (what the crash recovery at the
+ * start of every command reads): the manifest is refused, named, nothing
+ * on the host changes, and no message carries the content of a file. */
+#define SHADOW "root:$6$SECRETHASH$x:19000:0:99999:7:::\n"
+#define PASSWD "root:x:0:0:root:/root:/bin/bash\n"
+static void test_tampered_manifest_confined(void **state) {
+        fixture *f = *state;
+        const char *variants[] = {"runtime-shadow", "runtime-dev", "file-passwd-setuid", "root"};
+        for (size_t v = 0; v < ELEMENTSOF(variants); v++)
+                for (int pending = 0; pending < 2; pending++) {
+                        const char *kind = variants[v];
+                        rebuild(f);
+                        tt_put(f->root, "etc/shadow", SHADOW, 0640);
+                        tt_put(f->root, "etc/passwd", PASSWD, 0644);
+                        ht_tx *tx = run_apply(f->c, false, true);
+                        char *txid = xstrdup(ht_tx_txid(tx));
+                        ht_tx_free(tx);
+                        char *mp = manifest_path(f, txid);
+                        json_object *m = json_object_from_file(mp);
+                        assert_non_null(m);
+                        json_object *items = json_object_object_get(m, "items");
+                        if (startswith(kind, "runtime")) {
+                                /* items[4]: vm.swappiness, read back "60" before */
+                                json_object *it = json_object_array_get_idx(items, 4);
+                                json_object_object_add(it, "path", json_object_new_string(
+                                                       streq(kind, "runtime-shadow") ? "/etc/shadow" : "/dev/sda"));
+                        } else if (streq(kind, "file-passwd-setuid")) {
+                                /* items[0]: the sysctl drop-in with its backup;
+                                 * "new" made the passwd stand-in's own, so the
+                                 * undo takes it for the transaction's state */
+                                json_object *it = json_object_array_get_idx(items, 0);
+                                char hex[HT_SHA256_HEX_SIZE];
+                                ht_sha256_hex(PASSWD, strlen(PASSWD), hex);
+                                json_object_object_add(it, "path", json_object_new_string("/etc/passwd"));
+                                json_object_object_add(json_object_object_get(it, "prior"), "mode",
+                                                       json_object_new_string("4755"));
+                                json_object_object_add(json_object_object_get(it, "new"), "sha256",
+                                                       json_object_new_string(hex));
+                        } else
+                                json_object_object_add(m, "root", json_object_new_string("/elsewhere"));
+                        if (pending) {
+                                json_object_object_add(m, "status", json_object_new_string("pending"));
+                                char *dir = xasprintf("%s/journal/%s", f->state, txid);
+                                tt_put(dir, "PENDING", "", 0600);
+                                free(dir);
+                        }
+                        assert_int_equal(json_object_to_file_ext(mp, m, JSON_C_TO_STRING_PRETTY), 0);
+                        json_object_put(m);
+
+                        char *host = tt_tree(f->root);
+                        char **msgs = NULL;
+                        char *err = NULL;
+                        int r;
+                        if (pending)
+                                r = ht_journal_recover(f->c, &msgs, &err);
+                        else {
+                                ht_tx *t = NULL;
+                                r = ht_journal_last_committed(f->c, "apply", &t, &err);
+                                if (r == 0) {
+                                        /* the old journal took it: what its rollback does */
+                                        r = ht_tx_rollback(t, NULL, HT_ROLLBACK_FORCE, &msgs, &err);
+                                        ht_tx_free(t);
+                                        r = r == 0 ? 1 : r;
+                                }
+                        }
+                        char *host_after = tt_tree(f->root);
+                        if (!streq(host, host_after))
+                                fail_msg("%s (%s): the host changed", kind, pending ? "recovery" : "rollback");
+                        char *shadow = tt_get(f->root, "etc/shadow"), *passwd = tt_get(f->root, "etc/passwd");
+                        assert_string_equal(shadow, SHADOW);
+                        assert_string_equal(passwd, PASSWD);
+                        struct stat st;
+                        char *pp = xasprintf("%s/etc/passwd", f->root);
+                        assert_int_equal(stat(pp, &st), 0);
+                        assert_int_equal(st.st_mode & 07777, 0644);
+                        if (r != -EBADMSG)
+                                fail_msg("%s (%s): %d, not refused: %s", kind, pending ? "recovery" : "rollback", r,
+                                         err ? err : "");
+                        char *want = xasprintf("journal %s: manifest refused: ", txid);
+                        if (!startswith(err, want))
+                                fail_msg("%s: %s", kind, err);
+                        assert_non_null(strstr(err, mp));
+                        /* no file's content in any message */
+                        char *all = strv_join(msgs, "\n");
+                        char *text = xasprintf("%s\n%s", err, all ? all : "");
+                        assert_null(strstr(text, "SECRETHASH"));
+                        assert_null(strstr(text, "root:x:"));
+                        assert_null(strstr(text, "vm.swappiness = 30"));
+                        free(text);
+                        free(all);
+                        free(want);
+                        free(pp);
+                        free(shadow);
+                        free(passwd);
+                        free(host);
+                        free(host_after);
+                        strv_free(msgs);
+                        free(err);
+                        free(mp);
+                        free(txid);
+                }
+}
+
+/* Recording refuses what a rollback would refuse to restore. */
+static void test_record_confined(void **state) {
+        fixture *f = *state;
+        tt_put(f->root, "etc/passwd", PASSWD, 0644);
+        ht_tx *tx = NULL;
+        char *err = NULL;
+        size_t idx;
+        must(ht_tx_begin(f->c, "apply", NULL, NULL, NULL, &tx, &err), err);
+        err = NULL;
+        assert_int_equal(ht_tx_record_file(tx, "sysctl", "/etc/passwd", "x", 1, 0644, &idx, &err), -EPERM);
+        assert_non_null(strstr(err, "/etc/passwd is not a file the sysctl backend writes"));
+        free(err);
+        err = NULL;
+        assert_int_equal(ht_tx_record_runtime(tx, "sysctl", "x", "/etc/passwd", "1", "2", &idx, &err), -EINVAL);
+        free(err);
+        err = NULL;
+        must(ht_tx_abort(tx, "test", NULL, &err), err);
+        ht_tx_free(tx);
+        /* with no confinement given, no file item at all */
+        ht_journal_confine(NULL);
+        err = NULL;
+        must(ht_tx_begin(f->c, "apply", NULL, NULL, NULL, &tx, &err), err);
+        err = NULL;
+        assert_int_equal(ht_tx_record_file(tx, "sysctl", "/etc/sysctl.d/99-hosttune.conf", "x", 1, 0644, &idx, &err),
+                         -EPERM);
+        free(err);
+        err = NULL;
+        must(ht_tx_abort(tx, "test", NULL, &err), err);
+        ht_tx_free(tx);
+        ht_journal_confine(test_files);
+}
+
+/* A setuid bit or a stranger's owner in a valid manifest of a managed
+ * file is not restored: the mode loses it, the owner becomes root's (or
+ * ours, not root). */
+static void test_restore_mode_owner_confined(void **state) {
+        fixture *f = *state;
+        ht_tx *tx = run_apply(f->c, false, true);
+        char *txid = xstrdup(ht_tx_txid(tx));
+        ht_tx_free(tx);
+        char *mp = manifest_path(f, txid);
+        json_object *m = json_object_from_file(mp);
+        json_object *prior = json_object_object_get(json_object_array_get_idx(json_object_object_get(m, "items"), 0),
+                                                    "prior");
+        json_object_object_add(prior, "mode", json_object_new_string("6755"));
+        json_object_object_add(prior, "uid", json_object_new_int64(4242));
+        json_object_object_add(prior, "gid", json_object_new_int64(4242));
+        assert_int_equal(json_object_to_file_ext(mp, m, JSON_C_TO_STRING_PRETTY), 0);
+        json_object_put(m);
+        char *err = NULL;
+        must(ht_journal_last_committed(f->c, "apply", &tx, &err), err);
+        err = NULL;
+        must(ht_tx_rollback(tx, NULL, 0, NULL, &err), err);
+        ht_tx_free(tx);
+        struct stat st;
+        char *p = xasprintf("%s/etc/sysctl.d/99-hosttune.conf", f->root);
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0755);
+        assert_int_equal(st.st_uid, geteuid());
+        assert_true(st.st_uid != 4242 && st.st_gid != 4242);
+        free(p);
+        free(mp);
+        free(txid);
+}
+
+/* A follow-up's command comes from hosttune's table, keyed by its
+ * action, never from the manifest: an argv there is not run, even for
+ * "/" (the only root whose follow-ups run at all). */
+static void test_follow_up_argv_not_run(void **state) {
+        fixture *f = *state;
+        ht_context *c = NULL;
+        assert_int_equal(ht_context_new("/", &c), 0);
+        free(c->state_dir);
+        c->state_dir = xasprintf("%s/state-slash", f->top);
+        char *marker = xasprintf("%s/pwned", f->top);
+        ht_tx *tx = NULL;
+        char *err = NULL;
+        must(ht_tx_begin(c, "apply", NULL, NULL, NULL, &tx, &err), err);
+        char *json = xasprintf("[{\"backend\": \"systemd\", \"action\": \"pwn\", \"description\": \"d\","
+                               "  \"argv\": [\"/usr/bin/touch\", \"%s\"]},"
+                               " {\"backend\": \"cmdline\", \"action\": \"regenerate-grub\", \"description\": \"d\","
+                               "  \"argv\": [\"/usr/bin/touch\", \"%s\"]}]",
+                               marker, marker);
+        json_object *fu = json_tokener_parse(json);
+        ht_tx_set_info(tx, "follow_ups", fu);
+        json_object_put(fu);
+        err = NULL;
+        must(ht_tx_commit(tx, &err), err);
+        char *txid = xstrdup(ht_tx_txid(tx));
+        ht_tx_free(tx);
+        err = NULL;
+        must(ht_journal_load(c, txid, &tx, &err), err);
+        char **msgs = NULL;
+        ht_rollback_follow_ups(c, &tx, 1, &msgs);
+        assert_int_equal(access(marker, F_OK), -1);
+        char *all = strv_join(msgs, "\n");
+        assert_non_null(strstr(all ? all : "", "follow-up pwn is not one hosttune knows; not run"));
+        free(all);
+        strv_free(msgs);
+        ht_tx_free(tx);
+        ht_context_free(c);
+        free(txid);
+        free(json);
+        free(marker);
+}
+
 static void test_fault_spec(void **state) {
         /* numeric, named, named:N; a non-matching spec never fires */
         const struct {
@@ -1367,6 +1601,10 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_runtime_prior_writable, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_rollback_partial_failure, setup, teardown),
                 cmocka_unit_test(test_fault_spec),
+                cmocka_unit_test_setup_teardown(test_tampered_manifest_confined, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_record_confined, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_restore_mode_owner_confined, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_follow_up_argv_not_run, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

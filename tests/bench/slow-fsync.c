@@ -1,0 +1,43 @@
+/* LD_PRELOAD shim for tests/bench/durability.sh: every fsync and
+ * fdatasync sleeps HT_FSYNC_DELAY_MS milliseconds (default 10) before it
+ * runs, standing for a busy database host's disk, where one flush waits
+ * behind the database's own I/O; HT_FSYNC_SKIP=1 makes them return at
+ * once without flushing (the "fsync disabled" baseline). Built by the
+ * bench script: cc -shared -fPIC -o slow-fsync.so slow-fsync.c -ldl */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <time.h>
+
+static void delay(void) {
+        const char *s = getenv("HT_FSYNC_DELAY_MS");
+        long ms = s ? atol(s) : 10;
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+        while (ms > 0 && nanosleep(&ts, &ts) != 0)
+                ;
+}
+
+static int skip(void) {
+        const char *s = getenv("HT_FSYNC_SKIP");
+        return s && s[0] == '1';
+}
+
+int fsync(int fd) {
+        static int (*real)(int);
+        if (skip())
+                return 0;
+        if (!real)
+                real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+        delay();
+        return real(fd);
+}
+
+int fdatasync(int fd) {
+        static int (*real)(int);
+        if (skip())
+                return 0;
+        if (!real)
+                real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+        delay();
+        return real(fd);
+}
