@@ -26,6 +26,7 @@
 # running on the host and this one never change the kernel at once.
 #
 # HT_NEWCOMER_MIRROR: the Debian mirror (default http://deb.debian.org/debian).
+# HT_NEWCOMER_DIR: where the root is made (default /var/tmp).
 # HT_NEWCOMER_KEEP=1: keep the root afterwards (its path is printed).
 # HT_NEWCOMER_SUITE_LOCK=FILE: hold this lock (flock) around the second
 # command, so its suite never runs beside another one that takes it (a
@@ -41,7 +42,7 @@ mirror=${HT_NEWCOMER_MIRROR:-http://deb.debian.org/debian}
 lock=${HT_REAL_HOST_LOCK:-/tmp/hosttune-real-host-tests.lock}
 ( umask 0; : >>"$lock" )
 
-work=$(mktemp -d /var/tmp/hosttune-newcomer.XXXXXX)
+work=$(mktemp -d "${HT_NEWCOMER_DIR:-/var/tmp}/hosttune-newcomer.XXXXXX")
 root=$work/root
 cleanup() {
         if [ "${HT_NEWCOMER_KEEP:-0}" = 1 ]; then
