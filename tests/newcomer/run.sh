@@ -18,7 +18,8 @@
 # take CI past its time): run it after changing scripts/, README's
 # commands or what a test needs from the machine.
 #
-# Inside the root: /proc, /sys and /dev are the machine's (the suite's
+# Inside the root, itself a mount point (bound onto itself) as a
+# machine's / is: /proc, /sys and /dev are the machine's (the suite's
 # real-host tests read and write the real kernel, as on any machine, and
 # restore it), mounted in a private mount namespace that ends with the
 # run. The host's real-host test lock (HT_REAL_HOST_LOCK, default
@@ -69,6 +70,10 @@ echo "newcomer: cloned $(git -C "$top" rev-parse --short HEAD) into /root/hosttu
 cat >"$work/in-root.sh" <<'SH'
 set -u
 root=$1 lock=$2 cmd=$3
+# a machine's / is a mount point: hosttune takes a chroot into a plain
+# directory with the machine's /proc for an offline image (and reads
+# nothing of the kernel), which a newcomer's machine is not
+mount --bind "$root" "$root"
 mount -t proc proc "$root/proc"
 mount -t sysfs sysfs "$root/sys"
 mount --rbind /dev "$root/dev"
