@@ -13,7 +13,7 @@
 # that failed, else 0.
 #
 # Needs root, mmdebstrap (installed here when missing), network access to
-# Debian's mirror (about 470 packages, 465 MB, through apt), several GB in
+# Debian's mirror (about 470 packages, 467 MB, through apt), several GB in
 # /var/tmp and the better part of an hour. Not run by .ci/run (it would
 # take CI past its time): run it after changing scripts/, README's
 # commands or what a test needs from the machine.
