@@ -37,8 +37,10 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # validate-modules (ansible-contract.sh); rpm's rpmspec and rpmlint for rpm-spec.sh;
 # a real MariaDB and a real JVM for real-mariadb.sh and real-jvm.sh, which
 # start them themselves; python3-prometheus-client, whose OpenMetrics
-# parser metrics.sh reads --format=openmetrics with.
-DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux
+# parser metrics.sh reads --format=openmetrics with; strace, whose
+# system-call traces apply-durable.sh (the fsync order), facts-devices.sh
+# and workload-parts.sh (what a plan reads) check.
+DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux strace
 clang libclang-rt-dev
 mandoc groff-base bash-completion python3 python3-yaml python3-jsonschema python3-prometheus-client
 cloud-init ansible-core ansible ansible-lint python3-voluptuous
@@ -47,7 +49,7 @@ mariadb-server openjdk-17-jdk-headless"
 # The rest of .ci/run: valgrind (make check-valgrind), the package builds
 # (dpkg-buildpackage and lintian; rpmbuild is in rpm, and its debuginfo
 # packages need elfutils' eu-strip), the benchmarks'
-# strace and gnuplot; tuned, whose profiles (/usr/lib/tuned, read in place)
+# gnuplot (and strace, in --test); tuned, whose profiles (/usr/lib/tuned, read in place)
 # tests/integration/tuned-format.sh and test-format-tuned parse (not in
 # --test: the package enables a daemon that tunes the host at its next
 # boot; without it those checks skip); prometheus, whose promtool checks
@@ -59,7 +61,7 @@ mariadb-server openjdk-17-jdk-headless"
 # tools come from tests/boot/deps.sh, which --ci runs too.
 DEB_CI="valgrind
 dpkg-dev debhelper lintian elfutils
-strace gnuplot-nox
+gnuplot-nox
 tuned prometheus prometheus-node-exporter"
 
 # The same sets for dnf. On RHEL/Oracle Linux libconfig-devel is in CRB
@@ -67,13 +69,13 @@ tuned prometheus prometheus-node-exporter"
 # rpmlint and ansible-core's collections in EPEL (README.md).
 RPM_BUILD="gcc make autoconf automake pkgconf-pkg-config
 libconfig-devel systemd-devel libmount-devel audit-libs-devel json-c-devel"
-RPM_TEST="libcmocka-devel jq procps-ng patch systemd systemd-udev grub2-tools time util-linux
+RPM_TEST="libcmocka-devel jq procps-ng patch systemd systemd-udev grub2-tools time util-linux strace
 clang compiler-rt
 mandoc groff bash-completion python3 python3-pyyaml python3-jsonschema
 cloud-init ansible-core
 rpm-build rpmlint
 mariadb-server java-17-openjdk-devel"
-RPM_CI="valgrind strace gnuplot tuned"
+RPM_CI="valgrind gnuplot tuned"
 
 set_name=test mode=install
 for arg in "$@"; do

@@ -3,11 +3,15 @@
 # straight from the sources (the autotools library lacks
 # -fsanitize=fuzzer), and run each for a bounded time over its seeds: the
 # reviewed ones in tests/fuzz/corpus/NAME and the matching files of the
-# fixture hosts. Any crash, leak, sanitizer report or broken invariant
+# fixture hosts. With FUZZ_REPLAY=1 (make check) each target runs its
+# seeds once and no more: the library is built without optimisation
+# (compiled in less than half the time, in tests/fuzz/obj-replay), and the
+# fuzzing itself is `make fuzz` and .ci/run's own stage. Any crash, leak, sanitizer report or broken invariant
 # fails the run; the input is kept as tests/fuzz/crash-NAME-* in the build
 # tree. Speaks TAP (a check per target); a skip ("1..0 # SKIP") when clang
 # or its libFuzzer runtime is missing.
 #   FUZZ_SECONDS  run time per target, default 20; 0 skips
+#   FUZZ_REPLAY   1: run each target over its seeds once (make check's)
 #   FUZZ_TARGETS  names to run (e.g. "grub limits"), default all
 #   FUZZ_JOBS     parallel compiles, default 2
 #   CLANG         compiler, default clang
@@ -32,13 +36,18 @@ if ! command -v "$cc" >/dev/null 2>&1; then
         exit 0
 fi
 
+replay=${FUZZ_REPLAY:-0}
 outdir=$builddir/tests/fuzz
 objdir=$outdir/obj
+opt=-O1
+if [ "$replay" = 1 ]; then
+        objdir=$outdir/obj-replay opt=-O0
+fi
 mkdir -p "$objdir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hosttune-fuzz.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+san="-g $opt -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 
 # A toolchain without the libFuzzer runtime is a skip, not a failure.
 printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
@@ -144,7 +153,17 @@ for t in $targets; do
                 cp "$f" "$corpus/fixture-$i"
         done
 
-        echo "# run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
+        if [ "$replay" = 1 ]; then
+                # every seed once (-runs=0: the corpus is read and run, no more)
+                set -- -runs=0
+                echo "# run-fuzz.sh: replaying $t's $(ls "$corpus" | wc -l) seeds"
+        else
+                # make check sets FUZZ_RUNS: a fixed seed and count make
+                # its short runs repeatable (a slow machine only stops
+                # earlier in the same sequence); `make fuzz` explores at random
+                set -- ${FUZZ_RUNS:+-runs=$FUZZ_RUNS -seed=1} -max_total_time="$seconds"
+                echo "# run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
+        fi
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
         LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
         UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -152,16 +171,16 @@ for t in $targets; do
         # each target gets its own scratch TMPDIR: a target that empties its
         # scratch space must never reach this script's logs and corpora
         mkdir -p "$tmp/scratch-$t"
-        # make check sets FUZZ_RUNS: a fixed seed and count make its short
-        # runs repeatable (a slow machine only stops earlier in the same
-        # sequence); `make fuzz` explores at random
-        # shellcheck disable=SC2086
-        if TMPDIR=$tmp/scratch-$t "$bin" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS -seed=1} -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        if TMPDIR=$tmp/scratch-$t "$bin" "$@" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
                 -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
                 "$corpus" >"$tmp/log-$t" 2>&1; then
                 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log-$t")
                 cov=$(grep -o 'cov: [0-9]*' "$tmp/log-$t" | tail -1)
-                echo "ok $t_n - fuzz-$t: ${execs:-?} executions, $cov"
+                if [ "$replay" = 1 ]; then
+                        echo "ok $t_n - fuzz-$t: its seeds replayed (${execs:-?} executions, $cov)"
+                else
+                        echo "ok $t_n - fuzz-$t: ${execs:-?} executions, $cov"
+                fi
         else
                 tail -60 "$tmp/log-$t" | sed 's/^/# /'
                 echo "not ok $t_n - fuzz-$t: failed (input kept as $outdir/crash-$t-*)"

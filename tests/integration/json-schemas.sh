@@ -76,11 +76,20 @@ check "the validator reports no error of its own" "" "$(cat "$tmp/v.err")"
 if [ -n "$captured" ] && [ -d "$captured" ]; then find "$captured" -type f -delete; fi
 
 # The schemas are closed: a deliberately changed document fails, and says where.
-bad() { # bad DESCRIPTION COMMAND EXPECTED-PATH JQ-FILTER FILE
+at_any() { # at_any PATH[|PATH...] FILE: the validator reports an error at one of them
+        _rest=$1
+        while :; do
+                _p=${_rest%%|*}
+                grep -qF "at $_p:" "$2" && return 0
+                [ "$_p" != "$_rest" ] || return 1
+                _rest=${_rest#*|}
+        done
+}
+bad() { # bad DESCRIPTION COMMAND EXPECTED-PATH[|PATH...] JQ-FILTER FILE
         jq "$4" "$5" >"$tmp/bad.json"
         if "$PY" "$V" "$S" --doc "$2" "$tmp/bad.json" >"$tmp/bad.out" 2>&1; then
                 not_ok "$1: the changed document passed"
-        elif grep -qF "at $3:" "$tmp/bad.out"; then ok "$1: fails at $3"
+        elif at_any "$3" "$tmp/bad.out"; then ok "$1: fails at $3"
         else not_ok "$1: no error at $3: $(grep -v '^#' "$tmp/bad.out" | sed 's/^not ok - //' | tr '\n' ' ' | head -c 400)"; fi
 }
 grep -l '^facts$' "$own"/* | head -1 >"$tmp/m"; facts=$(cat "$tmp/m").out
@@ -99,7 +108,9 @@ bad "schema_version missing" verify '$' 'del(.schema_version)' "$verify"
 bad "schema_version of another major version" verify '$.schema_version' '.schema_version = "2.0"' "$verify"
 bad "status missing from verify" verify '$' 'del(.status)' "$verify"
 bad "apply's txid with changed false" apply '$.changed' '.changed = false' "$tmp/apply.json"
-bad "verify's message when a profile is applied" verify '$' '. + {"message": "x"}' "$verify"
+# a false subschema (else: message false): jsonschema 4.10 (Debian 12's)
+# reports it at the property, later versions at the object
+bad "verify's message when a profile is applied" verify '$.message|$' '. + {"message": "x"}' "$verify"
 bad "null where facts never prints one (xen.dom0)" facts '$.xen.dom0' '.xen.dom0 = null' "$facts"
 bad "a bootloader kind outside the enum" facts '$.bootloader.kind' '.bootloader.kind = "lilo"' "$facts"
 echo "1..$n"

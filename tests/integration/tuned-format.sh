@@ -12,34 +12,49 @@ py=$top_srcdir/tests/tools/tuned-configparser.py
 fixtures=$top_srcdir/tests/fixtures/tuned-format
 [ -x "$dump" ] || { echo "Bail out! $dump not built"; exit 99; }
 
-# compare [--headerless] FILE: one check
-compare() {
-        if [ "$1" = --headerless ]; then mode=$1; shift; else mode=; fi
-        f=$1
-        "$dump" $mode "$f" >"$tmp/c" 2>"$tmp/c.err"
-        python3 "$py" $mode "$f" >"$tmp/p" 2>"$tmp/p.err"
-        if cmp -s "$tmp/c" "$tmp/p"; then
-                ok "$f${mode:+ ($mode)}: $(wc -l <"$tmp/c") lines as Python reads it"
-        else
-                not_ok "$f${mode:+ ($mode)}: differs from Python: $(diff "$tmp/p" "$tmp/c" | head -20) $(head -c 300 "$tmp/p.err")"
-        fi
+# queue [--headerless] FILE: a file to compare; compare_all: one check a
+# file, Python started once for each mode (tuned-configparser.py --split)
+: >"$tmp/queue"
+queue() {
+        if [ "$1" = --headerless ]; then printf 'h %s\n' "$2"; else printf 'p %s\n' "$1"; fi >>"$tmp/queue"
+}
+compare_all() {
+        for m in p h; do
+                mkdir -p "$tmp/py-$m"
+                # shellcheck disable=SC2046
+                set -- $(sed -n "s/^$m //p" "$tmp/queue")
+                [ $# -eq 0 ] && continue
+                python3 "$py" $([ $m = h ] && echo --headerless) --split "$tmp/py-$m" "$@" 2>"$tmp/py-$m.err" >/dev/null
+        done
+        np=0 nh=0
+        while read -r m f; do
+                if [ "$m" = h ]; then mode=--headerless nh=$((nh + 1)) i=$nh; else mode= np=$((np + 1)) i=$np; fi
+                "$dump" $mode "$f" >"$tmp/c" 2>"$tmp/c.err"
+                p=$tmp/py-$m/$i
+                if cmp -s "$tmp/c" "$p"; then
+                        ok "$f${mode:+ ($mode)}: $(wc -l <"$tmp/c") lines as Python reads it"
+                else
+                        not_ok "$f${mode:+ ($mode)}: differs from Python: $(diff "$p" "$tmp/c" 2>&1 | head -20) $(head -c 300 "$p.err" 2>/dev/null) $(head -c 300 "$tmp/py-$m.err")"
+                fi
+        done <"$tmp/queue"
 }
 
 if [ -d /usr/lib/tuned ]; then
         shipped=$(find /usr/lib/tuned -name tuned.conf -type f | sort)
         [ -n "$shipped" ] && ok "the tuned package ships $(echo "$shipped" | wc -l) profiles" ||
                 not_ok "no tuned.conf under /usr/lib/tuned"
-        for f in $shipped; do compare "$f"; done
+        for f in $shipped; do queue "$f"; done
         # tuned's own variable files (cpu-partitioning-variables.conf, ...)
         for f in $(find /usr/lib/tuned /etc/tuned -name '*-variables.conf' -type f 2>/dev/null | sort); do
-                compare --headerless "$f"
+                queue --headerless "$f"
         done
 else
         skip "the tuned package's profiles" "/usr/lib/tuned is absent (scripts/deps.sh installs tuned)"
 fi
 
-for f in "$fixtures"/*.conf; do compare "$f"; done
-for f in "$fixtures"/headerless/*.conf; do compare --headerless "$f"; done
+for f in "$fixtures"/*.conf; do queue "$f"; done
+for f in "$fixtures"/headerless/*.conf; do queue --headerless "$f"; done
+compare_all
 
 # the error fixtures are errors (for both), the others are not, and the
 # message names the file and line
