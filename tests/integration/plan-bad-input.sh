@@ -116,7 +116,7 @@ refused "cpu value with a newline" debian12-kvm "$tmp/profiles/cpunl.profile:2: 
 profile cpuesc 'cpu = { governor = "perf\\\\nw"; };'
 refused "cpu value with a backslash (tmpfiles would unescape it)" debian12-kvm "$tmp/profiles/cpuesc.profile:2: cpu governor" cpuesc
 profile cpubound 'cpu = { governor = { value = "performance"; bound = "at-least"; }; };'
-refused "cpu: no bound" debian12-kvm "$tmp/profiles/cpubound.profile:2: cpu governor: bound: only sysctl and block settings take a bound" cpubound
+refused "cpu: no bound" debian12-kvm "$tmp/profiles/cpubound.profile:2: cpu governor: bound: only sysctl, block and limits settings take a bound" cpubound
 profile cpuepb 'cpu = { energy_perf_bias = 16; };'
 refused "cpu: energy_perf_bias out of 0..15" debian12-kvm "$tmp/profiles/cpuepb.profile:2: cpu energy_perf_bias: '16' must be 0..15" cpuepb
 profile cpupct 'cpu = { min_perf_pct = 101; };'

@@ -11,6 +11,12 @@ U=$top_srcdir/tests/units
 DEB_UNIT=$U/debian12-mariadb/lib/systemd/system/mariadb.service
 BP=2G
 BP_BYTES=2147483648
+# The backend's unit handling is what is tested: a server that takes its
+# large pages with shmget() (hugepages_sysv, MariaDB 10.4 and older) needs
+# LimitMEMLOCK for them, and an open_files_limit above the 32768 that
+# MariaDB's own unit already has makes LimitNOFILE a change too (issue 33:
+# MariaDB 10.5+ maps its pages, and 32768 is its unit's own value).
+SYSV="--set hugepages_sysv=true --set open_files_limit=65535"
 
 # host NAME OVERLAY: a fixture copy with a unit overlay on it
 host() {
@@ -35,7 +41,7 @@ sd_check() { # sd_check DESC EXPECTED ACTUAL (skipped without systemd-analyze)
 
 # --- Debian 12: mysqld.service and mysql.service are links to mariadb.service
 h=$(host debian12-kvm debian12-mariadb); scratch "$h"
-htrun 2 "debian: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 2 "debian: plan" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 check "debian: LimitNOFILE current from the vendor unit" "$(unit_value "$DEB_UNIT" LimitNOFILE)" \
         "$(jq -r '.changes[] | select(.key == "mariadb.service LimitNOFILE") | .current' "$tmp/out")"
 check "debian: LimitMEMLOCK current from the vendor unit" "$(unit_value "$DEB_UNIT" LimitMEMLOCK)" \
@@ -44,7 +50,7 @@ check "debian: LimitMEMLOCK current from the vendor unit" "$(unit_value "$DEB_UN
 mkdir -p "$h/etc/systemd/system/mysqld.service.d"
 printf '# Managed by hosttune (profile mysql). Changes here are overwritten\n[Service]\nLimitMEMLOCK=4299161600\n' \
         >"$h/etc/systemd/system/mysqld.service.d/hosttune.conf"
-htrun 2 "debian: plan with the leftover" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 2 "debian: plan with the leftover" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 check "debian: one drop-in written, the alias one removed" \
         "/etc/systemd/system/mariadb.service.d/hosttune.conf create
 /etc/systemd/system/mysqld.service.d/hosttune.conf remove" \
@@ -52,7 +58,7 @@ check "debian: one drop-in written, the alias one removed" \
 check "debian: the leftover is what systemd uses now" "4299161600" \
         "$(jq -r '.changes[] | select(.key == "mysqld.service LimitMEMLOCK") | .current' "$tmp/out")"
 check "debian: no error" "0" "$(jq '.errors | length' "$tmp/out")"
-htrun 0 "debian: apply" "$h" --quiet apply mysql --set innodb_buffer_pool_size=$BP
+htrun 0 "debian: apply" "$h" --quiet apply mysql $SYSV --set innodb_buffer_pool_size=$BP
 check "debian: no drop-in left under the alias" "no" \
         "$([ -e "$h/etc/systemd/system/mysqld.service.d/hosttune.conf" ] && echo yes || echo no)"
 D=$h/etc/systemd/system/mariadb.service.d/hosttune.conf
@@ -80,7 +86,7 @@ sd_check "systemd agrees: LimitMEMLOCK lowered" "1048576" "$(sd_limit LimitMEMLO
 h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 mkdir -p "$h/etc/systemd/system/mariadb.service.d"
 printf '[Service]\nLimitNOFILE=infinity\nLimitMEMLOCK=1024:8G\n' >"$h/etc/systemd/system/mariadb.service.d/10-local.conf"
-htrun 2 "higher: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 2 "higher: plan" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 check "higher: LimitNOFILE infinity kept" "kept infinity" \
         "$(jq -r '.changes[] | select(.key == "mariadb.service LimitNOFILE") | .outcome + " " + .current' "$tmp/out")"
 check "higher: drop-in raises only the soft memlock, keeps 8G hard" \
@@ -92,7 +98,7 @@ check "higher: drop-in raises only the soft memlock, keeps 8G hard" \
 h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 mkdir -p "$h/etc/systemd/system/service.d"
 printf '[Service]\nLimitNOFILE=1048576\n' >"$h/etc/systemd/system/service.d/00-site.conf"
-htrun 2 "type drop-in: plan" "$h" --json plan mysql
+htrun 2 "type drop-in: plan" "$h" --json plan mysql $SYSV
 check "type drop-in: LimitNOFILE 1048576 from service.d kept" "kept 1048576" \
         "$(jq -r '.changes[] | select(.key == "mariadb.service LimitNOFILE") | .outcome + " " + .current' "$tmp/out")"
 check "type drop-in: no unit drop-in written to lower it" "" \
@@ -125,7 +131,7 @@ sd_check "systemd agrees: the instance keeps the template drop-in's LimitNOFILE"
 # --- RHEL 9 MySQL: mysqld.service; mariadb.service absent (optional)
 h=$(host ol8-bls rhel9-mysqld); scratch "$h"
 R=$U/rhel9-mysqld/usr/lib/systemd/system/mysqld.service
-htrun 2 "rhel mysqld: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 2 "rhel mysqld: plan" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 check "rhel mysqld: the drop-in of mysqld.service" "/etc/systemd/system/mysqld.service.d/hosttune.conf" \
         "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
 check "rhel mysqld: current LimitNOFILE" "$(unit_value "$R" LimitNOFILE)" \
@@ -133,13 +139,13 @@ check "rhel mysqld: current LimitNOFILE" "$(unit_value "$R" LimitNOFILE)" \
 jq -r '.skipped[] | .reason' "$tmp/out" >"$tmp/msgs"
 check_contains "rhel mysqld: mariadb.service skipped" "LimitNOFILE=65535 for mariadb.service: no such unit" "$tmp/msgs"
 check "rhel mysqld: and not warned about" 0 "$(jq '[.warnings[] | select(contains("mariadb.service"))] | length' "$tmp/out")"
-htrun 0 "rhel mysqld: apply" "$h" --quiet apply mysql --set innodb_buffer_pool_size=$BP
+htrun 0 "rhel mysqld: apply" "$h" --quiet apply mysql $SYSV --set innodb_buffer_pool_size=$BP
 sd_dump "$h" mysqld.service
 sd_check "systemd: mysqld.service LimitNOFILE" "65535" "$(sd_limit LimitNOFILE)"
 
 # --- RHEL 9 MariaDB, not enabled: mysqld.service only in Alias=
 h=$(host ol8-bls rhel9-mariadb); scratch "$h"
-htrun 2 "rhel mariadb: plan" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 2 "rhel mariadb: plan" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 check "rhel mariadb: one drop-in, for mariadb.service" "/etc/systemd/system/mariadb.service.d/hosttune.conf" \
         "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
 check "rhel mariadb: both settings in it" "LimitNOFILE=65535 LimitMEMLOCK" \
@@ -147,19 +153,19 @@ check "rhel mariadb: both settings in it" "LimitNOFILE=65535 LimitMEMLOCK" \
 
 # --- no unit, a masked one, a link out of the root
 h=$(prepare_host debian12-kvm); scratch "$h"
-htrun 1 "no unit: large pages need the unit" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 1 "no unit: large pages need the unit" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
 check_contains "no unit: the error says so" "for mysqld.service: no such unit on this host" "$tmp/msgs"
 check "no unit: no drop-in" "0" "$(jq '[.files[] | select(.backend == "service")] | length' "$tmp/out")"
 htrun 2 "no unit, no large pages: optional limits skipped" "$h" --json plan mysql
 h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 ln -s /dev/null "$h/etc/systemd/system/mariadb.service"
-htrun 1 "masked: plan fails" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 1 "masked: plan fails" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
 check_contains "masked: says so" "the unit is masked" "$tmp/msgs"
 h=$(host debian12-kvm debian12-mariadb); scratch "$h"
 ln -s ../../../../../../../../etc/passwd "$h/etc/systemd/system/mysqld.service"
-htrun 1 "link out of the root: refused" "$h" --json plan mysql --set innodb_buffer_pool_size=$BP
+htrun 1 "link out of the root: refused" "$h" --json plan mysql $SYSV --set innodb_buffer_pool_size=$BP
 jq -r '.errors[]' "$tmp/out" >"$tmp/msgs"
 check_contains "link out of the root: says so" "out of the root (refused)" "$tmp/msgs"
 
