@@ -50,3 +50,27 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
  * running kernel lacks are then for that kernel: persisted, and pending
  * the reboot, not errors. */
 bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r);
+
+/* explain: every assignment of one key in the files the host reads at
+ * boot, in the consumer's reading order, the one that wins marked. */
+typedef struct {
+        char *path;        /* host path */
+        unsigned line;
+        char *key;         /* as the file names it (dotted; a glob stays one) */
+        char *value;       /* NULL: a "-key" line keeping globs off it */
+        bool glob;
+        bool winner;
+} ht_boot_assignment;
+
+typedef struct {
+        const char *consumer;        /* the program that reads them at boot */
+        char **files;                /* every file read, in order */
+        char **masked;               /* names masked by a link to /dev/null */
+        ht_boot_assignment *a;
+        size_t n;
+        char **warnings;             /* files that could not be read, lines skipped */
+} ht_boot_explained;
+
+/* sysctl: -EINVAL for a key that is no sysctl name. */
+int ht_sysctl_explain_boot(const ht_context *c, const char *key, ht_boot_explained *ret);
+void ht_boot_explained_done(ht_boot_explained *e);
