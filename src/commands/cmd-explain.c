@@ -14,6 +14,7 @@
 #include "facts.h"
 #include "profile.h"
 #include "render.h"
+#include "tuners.h"
 #include "util.h"
 #include "verify.h"
 
@@ -29,6 +30,8 @@ typedef struct {
         const ht_check *check;     /* verify's, in vr */
         ht_verify_result vr;
         bool have_vr;
+        ht_facts *facts;
+        ht_tuner_settings tuners;  /* those that set key kept, the rest dropped */
         char **warnings;
 } explained;
 
@@ -46,15 +49,14 @@ static void explained_done(explained *e) {
         ht_resolved_free(e->res);
         if (e->have_vr)
                 ht_verify_result_done(&e->vr);
+        ht_tuner_settings_done(&e->tuners);
+        ht_facts_free(e->facts);
         strv_free(e->warnings);
 }
 
 static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile) {
-        _cleanup_(ht_facts_freep) ht_facts *f = NULL;
         _cleanup_free_ char *error = NULL;
-        int r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &f);
-        if (r >= 0)
-                r = ht_profile_resolve(o->ctx, f, profile, NULL, &e->res, &error);
+        int r = ht_profile_resolve(o->ctx, e->facts, profile, NULL, &e->res, &error);
         if (r < 0) {
                 strv_pushf(&e->warnings, "profile %s: %s", profile, error ? error : ht_strerror(-r));
                 return;
@@ -126,6 +128,19 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(v, "hint", jstr(e->check->hint));
         }
         json_object_object_add(j, "verify", v);
+        json_object *tu = json_object_new_array();
+        for (size_t i = 0; i < e->tuners.n; i++) {
+                const ht_tuner_setting *t = &e->tuners.s[i];
+                json_object *x = json_object_new_object();
+                json_object_object_add(x, "tuner", json_object_new_string(t->tuner));
+                json_object_object_add(x, "who", json_object_new_string(t->who));
+                json_object_object_add(x, "value", jstr(t->value));
+                json_object_object_add(x, "source", json_object_new_string(t->source));
+                json_object_object_add(x, "when", json_object_new_string(t->when));
+                json_object_object_add(x, "advice", json_object_new_string(t->advice));
+                json_object_array_add(tu, x);
+        }
+        json_object_object_add(j, "tuners", tu);
         json_object *w = json_object_new_array();
         for (size_t i = 0; e->warnings && e->warnings[i]; i++)
                 json_object_array_add(w, json_object_new_string(e->warnings[i]));
@@ -163,6 +178,10 @@ static void print_text(const explained *e) {
                 strbuf_appendf(&out, "  hosttune:  profile %s does not set it\n", e->profile);
         else
                 strbuf_append(&out, "  hosttune:  nothing applied (name a profile to compare)\n");
+        for (size_t i = 0; i < e->tuners.n; i++) {
+                _cleanup_free_ char *d = ht_tuner_setting_describe(&e->tuners.s[i]);
+                strbuf_appendf(&out, "  tuner:     %s\n", d);
+        }
         if (e->check)
                 strbuf_appendf(&out, "  verify:    %s: expected %s, actual %s%s%s\n",
                                ht_check_status_to_string(e->check->status),
@@ -195,6 +214,18 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         }
         if (ht_sysctl_proc_path(key, &e.runtime_path, &err) == 0 && ht_root_is_live(o->ctx))
                 (void)ht_read_line(o->ctx, e.runtime_path, &e.runtime);
+
+        /* facts: the tuners (and the profile's expressions) need them */
+        r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &e.facts);
+        if (r < 0) {
+                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
+                explained_done(&e);
+                return HT_EXIT_ERROR;
+        }
+        ht_tuner_settings_collect(o->ctx, e.facts, &e.tuners);
+        ht_tuner_settings_keep(&e.tuners, HT_BK_SYSCTL, key);
+        for (size_t i = 0; e.tuners.warnings && e.tuners.warnings[i]; i++)
+                strv_push(&e.warnings, e.tuners.warnings[i]);
 
         _cleanup_free_ char *verr = NULL;
         e.have_vr = ht_verify(o->ctx, NULL, &e.vr, &verr) >= 0;
