@@ -69,8 +69,16 @@ typedef struct {
         ht_boot_assignment *a;
         size_t n;
         char **warnings;             /* files that could not be read, lines skipped */
+        /* limits: the soft and the hard limit each have a winner (an
+         * index into a, -1 for none), and a "-" line may lift them all */
+        bool limits;
+        long soft_winner, hard_winner;
+        long no_limits;              /* the "DOMAIN -" line that wins, -1 none */
 } ht_boot_explained;
 
 /* sysctl: -EINVAL for a key that is no sysctl name. */
 int ht_sysctl_explain_boot(const ht_context *c, const char *key, ht_boot_explained *ret);
 void ht_boot_explained_done(ht_boot_explained *e);
+/* limits: pam_limits' files for user's item; -ENOENT when the user does
+ * not exist, -EINVAL for an item pam_limits does not know. */
+int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret);

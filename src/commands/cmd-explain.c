@@ -1,7 +1,8 @@
 /* explain KEY [PROFILE]: why a setting has the value it has — the runtime
  * value, every file that sets it at boot in the order the consumer reads
  * them with the one that wins, hosttune's own value and its source line,
- * and what verify sees (issue 38). sysctl keys so far. */
+ * and what verify sees (issue 38). sysctl keys, and pam_limits' limits
+ * of a user (limits.USER.ITEM). */
 #include "config.h"
 
 #include <errno.h>
@@ -19,7 +20,10 @@
 #include "verify.h"
 
 typedef struct {
-        char *key;                 /* dotted */
+        ht_backend_id kind;        /* HT_BK_SYSCTL or HT_BK_LIMITS */
+        char *user, *item;         /* limits */
+        char *hosttune_value;      /* limits: "soft 3000; hard 4000" */
+        char *key;                 /* dotted; limits: USER.ITEM */
         char *runtime_path;
         char *runtime;             /* NULL: not readable (or an image) */
         ht_boot_explained boot;
@@ -42,6 +46,9 @@ static bool same_key(const char *a, const char *b) {
 
 static void explained_done(explained *e) {
         free(e->key);
+        free(e->user);
+        free(e->item);
+        free(e->hosttune_value);
         free(e->runtime_path);
         free(e->runtime);
         ht_boot_explained_done(&e->boot);
@@ -62,9 +69,19 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
                 return;
         }
         e->profile = xstrdup(profile);
-        for (size_t i = 0; i < e->res->n_settings; i++)
-                if (e->res->settings[i].backend == HT_BK_SYSCTL && same_key(e->res->settings[i].key, e->key))
-                        e->setting = &e->res->settings[i];
+        strbuf v = {0};
+        for (size_t i = 0; i < e->res->n_settings; i++) {
+                const ht_setting *s = &e->res->settings[i];
+                if (e->kind == HT_BK_SYSCTL && s->backend == HT_BK_SYSCTL && same_key(s->key, e->key))
+                        e->setting = s;
+                if (e->kind == HT_BK_LIMITS && s->backend == HT_BK_LIMITS && streq_ptr(s->domain, e->user) &&
+                    streq_ptr(s->item, e->item)) {
+                        if (!e->setting)
+                                e->setting = s;
+                        strbuf_appendf(&v, "%s%s %s", v.len ? "; " : "", s->type, s->value);
+                }
+        }
+        e->hosttune_value = v.len ? strbuf_steal(&v) : (strbuf_done(&v), NULL);
 }
 
 static json_object *jstr(const char *s) {
@@ -73,7 +90,7 @@ static json_object *jstr(const char *s) {
 
 static json_object *to_json(const explained *e) {
         json_object *j = json_object_new_object();
-        json_object_object_add(j, "kind", json_object_new_string("sysctl"));
+        json_object_object_add(j, "kind", json_object_new_string(ht_backend_id_to_string(e->kind)));
         json_object_object_add(j, "key", json_object_new_string(e->key));
         json_object *rt = NULL;
         if (e->runtime) {
@@ -106,6 +123,18 @@ static json_object *to_json(const explained *e) {
         json_object_object_add(boot, "files", files);
         json_object_object_add(boot, "masked", masked);
         json_object_object_add(boot, "assignments", as);
+        if (e->boot.limits) {
+                /* the soft and the hard limit have a winner each */
+                json_object_put(win);
+                win = NULL;
+                json_object *ws = json_object_new_object();
+                long idx[3] = {e->boot.soft_winner, e->boot.hard_winner, e->boot.no_limits};
+                const char *names[3] = {"soft", "hard", "no_limits"};
+                for (size_t k = 0; k < 3; k++)
+                        json_object_object_add(ws, names[k], idx[k] < 0 ? NULL
+                                               : json_object_get(json_object_array_get_idx(as, (size_t)idx[k])));
+                json_object_object_add(boot, "winners", ws);
+        }
         json_object_object_add(boot, "winner", win);
         json_object_object_add(j, "boot", boot);
 
@@ -114,7 +143,8 @@ static json_object *to_json(const explained *e) {
                 ht = json_object_new_object();
                 json_object_object_add(ht, "profile", json_object_new_string(e->profile));
                 json_object_object_add(ht, "applied", json_object_new_boolean(e->profile_applied));
-                json_object_object_add(ht, "value", jstr(e->setting ? e->setting->value : NULL));
+                json_object_object_add(ht, "value", jstr(e->hosttune_value ? e->hosttune_value
+                                                                    : e->setting ? e->setting->value : NULL));
                 json_object_object_add(ht, "bound", jstr(e->setting ? ht_bound_to_string(e->setting->bound) : NULL));
                 json_object_object_add(ht, "source", jstr(e->setting ? e->setting->source : NULL));
         }
@@ -152,12 +182,24 @@ static json_object *to_json(const explained *e) {
 
 static void print_text(const explained *e) {
         strbuf out = {0};
-        strbuf_appendf(&out, "sysctl %s\n", e->key);
-        strbuf_appendf(&out, "  now:       %s\n", e->runtime ? e->runtime : "(not readable here)");
-        strbuf_appendf(&out, "  at boot:   read by %s, in this order:\n", e->boot.consumer);
+        strbuf_appendf(&out, "%s %s\n", ht_backend_id_to_string(e->kind), e->key);
+        if (e->kind == HT_BK_SYSCTL)
+                strbuf_appendf(&out, "  now:       %s\n", e->runtime ? e->runtime : "(not readable here)");
+        strbuf_appendf(&out, "  %s read by %s, in this order:\n", e->boot.limits ? "at login:  " : "at boot:   ",
+                       e->boot.consumer);
         const ht_boot_assignment *win = NULL;
         for (size_t i = 0; i < e->boot.n; i++) {
                 const ht_boot_assignment *a = &e->boot.a[i];
+                if (e->boot.limits) {
+                        long at = (long)i;
+                        strbuf_appendf(&out, "    %s:%u  %s%s%s%s\n", a->path, a->line, a->key, a->value ? " " : "",
+                                       a->value ? a->value : "",
+                                       at == e->boot.no_limits ? "   <- wins: no limits at all"
+                                       : at == e->boot.soft_winner && at == e->boot.hard_winner ? "   <- wins (soft, hard)"
+                                       : at == e->boot.soft_winner ? "   <- wins (soft)"
+                                       : at == e->boot.hard_winner ? "   <- wins (hard)" : "");
+                        continue;
+                }
                 strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
                                a->value ? " = " : " (keeps globs off it)", a->value ? a->value : "",
                                a->winner ? "   <- wins" : "");
@@ -165,13 +207,15 @@ static void print_text(const explained *e) {
                         win = a;
         }
         if (!e->boot.n)
-                strbuf_append(&out, "    (no file sets it: the kernel's default stays)\n");
+                strbuf_append(&out, e->boot.limits ? "    (no line sets it: the limit the session inherits stays)\n"
+                                                   : "    (no file sets it: the kernel's default stays)\n");
         for (size_t i = 0; e->boot.masked && e->boot.masked[i]; i++)
                 strbuf_appendf(&out, "    %s is masked (a link to /dev/null)\n", e->boot.masked[i]);
         if (win)
                 strbuf_appendf(&out, "  boot value: %s (%s:%u)\n", win->value, win->path, win->line);
         if (e->profile && e->setting)
-                strbuf_appendf(&out, "  hosttune:  %s (%s) from %s, profile %s%s\n", e->setting->value,
+                strbuf_appendf(&out, "  hosttune:  %s (%s) from %s, profile %s%s\n",
+                               e->hosttune_value ? e->hosttune_value : e->setting->value,
                                ht_bound_to_string(e->setting->bound), e->setting->source, e->profile,
                                e->profile_applied ? " (applied)" : "");
         else if (e->profile)
@@ -194,26 +238,71 @@ static void print_text(const explained *e) {
         fputs(text, stdout);
 }
 
-int ht_cmd_explain(const ht_cmd_opts *o) {
-        const char *key = o->args[0];
-        /* "sysctl.vm.swappiness" as --set names it, or the bare key */
-        if (startswith(key, "sysctl."))
-                key += strlen("sysctl.");
+/* limits.USER.ITEM: pam_limits' limit ITEM for USER's login sessions */
+static int explain_limits(const ht_cmd_opts *o, const char *spec, explained *e) {
+        const char *dot = strrchr(spec, '.');
+        if (!dot || dot == spec || !dot[1]) {
+                ht_record_error(true, "explain: limits are named limits.USER.ITEM");
+                ht_report_error("explain: limits are named limits.USER.ITEM (limits.oracle.memlock), not limits.%s", spec);
+                return -EINVAL;
+        }
+        e->kind = HT_BK_LIMITS;
+        e->user = xstrndup(spec, (size_t)(dot - spec));
+        e->item = xstrdup(dot + 1);
+        e->key = xasprintf("%s.%s", e->user, e->item);
+        int r = ht_limits_explain_boot(o->ctx, e->user, e->item, &e->boot);
+        if (r == -ENOENT)
+                ht_report_error("explain limits.%s: user %s does not exist on this host", spec, e->user);
+        else if (r == -EINVAL)
+                ht_report_error("explain limits.%s: pam_limits knows no item %s", spec, e->item);
+        else if (r < 0)
+                ht_report_error("explain limits.%s: %s", spec, ht_strerror(-r));
+        return r;
+}
+
+static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
         _cleanup_free_ char *err = NULL;
         if (ht_sysctl_key_check(key, &err) < 0) {
                 ht_record_error(true, err);
-                ht_report_error("explain: %s (explain knows sysctl keys: vm.swappiness or sysctl.vm.swappiness)", err);
-                return HT_EXIT_ERROR;
+                ht_report_error("explain: %s (explain knows sysctl keys, as vm.swappiness or sysctl.vm.swappiness, "
+                                "and limits.USER.ITEM)", err);
+                return -EINVAL;
         }
-        explained e = {.key = ht_sysctl_dotted(key)};
-        int r = ht_sysctl_explain_boot(o->ctx, key, &e.boot);
+        e->kind = HT_BK_SYSCTL;
+        e->key = ht_sysctl_dotted(key);
+        int r = ht_sysctl_explain_boot(o->ctx, key, &e->boot);
         if (r < 0) {
                 ht_report_error("explain %s: %s", key, ht_strerror(-r));
+                return r;
+        }
+        if (ht_sysctl_proc_path(key, &e->runtime_path, &err) == 0 && ht_root_is_live(o->ctx))
+                (void)ht_read_line(o->ctx, e->runtime_path, &e->runtime);
+        return 0;
+}
+
+/* verify's check for the key explained */
+static bool is_check_for(const explained *e, const ht_check *c) {
+        if (e->kind == HT_BK_SYSCTL)
+                return streq(c->backend, "sysctl") && same_key(c->key, e->key);
+        /* limits checks are "USER TYPE ITEM" */
+        size_t ul = strlen(e->user);
+        return streq(c->backend, "limits") && strncmp(c->key, e->user, ul) == 0 && c->key[ul] == ' ' &&
+               endswith(c->key, e->item) && c->key[strlen(c->key) - strlen(e->item) - 1] == ' ';
+}
+
+int ht_cmd_explain(const ht_cmd_opts *o) {
+        const char *key = o->args[0];
+        explained e = {0};
+        int r;
+        if (startswith(key, "limits."))
+                r = explain_limits(o, key + strlen("limits."), &e);
+        else
+                /* "sysctl.vm.swappiness" as --set names it, or the bare key */
+                r = explain_sysctl(o, startswith(key, "sysctl.") ? key + strlen("sysctl.") : key, &e);
+        if (r < 0) {
                 explained_done(&e);
                 return HT_EXIT_ERROR;
         }
-        if (ht_sysctl_proc_path(key, &e.runtime_path, &err) == 0 && ht_root_is_live(o->ctx))
-                (void)ht_read_line(o->ctx, e.runtime_path, &e.runtime);
 
         /* facts: the tuners (and the profile's expressions) need them */
         r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &e.facts);
@@ -223,7 +312,7 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
                 return HT_EXIT_ERROR;
         }
         ht_tuner_settings_collect(o->ctx, e.facts, &e.tuners);
-        ht_tuner_settings_keep(&e.tuners, HT_BK_SYSCTL, key);
+        ht_tuner_settings_keep(&e.tuners, e.kind, e.kind == HT_BK_SYSCTL ? e.key : NULL);
         for (size_t i = 0; e.tuners.warnings && e.tuners.warnings[i]; i++)
                 strv_push(&e.warnings, e.tuners.warnings[i]);
 
@@ -231,7 +320,7 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         e.have_vr = ht_verify(o->ctx, NULL, &e.vr, &verr) >= 0;
         if (e.have_vr)
                 for (size_t i = 0; i < e.vr.n_checks; i++)
-                        if (streq(e.vr.checks[i].backend, "sysctl") && same_key(e.vr.checks[i].key, key))
+                        if (is_check_for(&e, &e.vr.checks[i]))
                                 e.check = &e.vr.checks[i];
         const char *profile = o->args[1] ? o->args[1] : e.have_vr && e.vr.applied ? e.vr.profile : NULL;
         if (profile) {
