@@ -117,16 +117,17 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(x, "glob", json_object_new_boolean(a->glob));
                 json_object_object_add(x, "winner", json_object_new_boolean(a->winner));
                 json_object_array_add(as, x);
-                if (a->winner)
+                /* limits have two winners: see winners below */
+                if (a->winner && !e->boot.limits) {
+                        json_object_put(win);
                         win = json_object_get(x);
+                }
         }
         json_object_object_add(boot, "files", files);
         json_object_object_add(boot, "masked", masked);
         json_object_object_add(boot, "assignments", as);
         if (e->boot.limits) {
                 /* the soft and the hard limit have a winner each */
-                json_object_put(win);
-                win = NULL;
                 json_object *ws = json_object_new_object();
                 long idx[3] = {e->boot.soft_winner, e->boot.hard_winner, e->boot.no_limits};
                 const char *names[3] = {"soft", "hard", "no_limits"};
