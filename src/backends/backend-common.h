@@ -74,6 +74,7 @@ typedef struct {
         bool limits;
         long soft_winner, hard_winner;
         long no_limits;              /* the "DOMAIN -" line that wins, -1 none */
+        char **names;                /* units: every name of the unit, the real one first */
 } ht_boot_explained;
 
 /* sysctl: -EINVAL for a key that is no sysctl name. */
@@ -82,3 +83,9 @@ void ht_boot_explained_done(ht_boot_explained *e);
 /* limits: pam_limits' files for user's item; -ENOENT when the user does
  * not exist, -EINVAL for an item pam_limits does not know. */
 int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret);
+/* A unit's directive: the unit file and its drop-ins (under every name of
+ * the unit) in systemd's order; masked lists the drop-ins a same-named
+ * one earlier on the load path hides. -EINVAL for a bad unit name or a
+ * directive hosttune does not manage, -ENOENT no such unit, -ESHUTDOWN
+ * masked. */
+int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret);

@@ -474,6 +474,7 @@ void ht_boot_explained_done(ht_boot_explained *e) {
         free(e->a);
         strv_free(e->files);
         strv_free(e->masked);
+        strv_free(e->names);
         strv_free(e->warnings);
         *e = (ht_boot_explained){0};
 }

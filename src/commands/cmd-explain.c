@@ -1,8 +1,8 @@
 /* explain KEY [PROFILE]: why a setting has the value it has — the runtime
  * value, every file that sets it at boot in the order the consumer reads
  * them with the one that wins, hosttune's own value and its source line,
- * and what verify sees (issue 38). sysctl keys, and pam_limits' limits
- * of a user (limits.USER.ITEM). */
+ * and what verify sees (issue 38). sysctl keys, pam_limits' limits of a
+ * user (limits.USER.ITEM) and a service's limits (unit.UNIT.DIRECTIVE). */
 #include "config.h"
 
 #include <errno.h>
@@ -21,7 +21,7 @@
 
 typedef struct {
         ht_backend_id kind;        /* HT_BK_SYSCTL or HT_BK_LIMITS */
-        char *user, *item;         /* limits */
+        char *user, *item;         /* limits; service: the unit and the directive */
         char *hosttune_value;      /* limits: "soft 3000; hard 4000" */
         char *key;                 /* dotted; limits: USER.ITEM */
         char *runtime_path;
@@ -42,6 +42,15 @@ typedef struct {
 static bool same_key(const char *a, const char *b) {
         _cleanup_free_ char *x = ht_sysctl_normalize(a), *y = ht_sysctl_normalize(b);
         return streq(x, y);
+}
+
+/* Whether unit (as a profile names it: "mysqld" is mysqld.service) is
+ * one of the names of the unit explained. */
+static bool is_name_of(const explained *e, const char *unit) {
+        if (!unit)
+                return false;
+        _cleanup_free_ char *u = strchr(unit, '.') ? xstrdup(unit) : xasprintf("%s.service", unit);
+        return strv_contains(e->boot.names, u);
 }
 
 static void explained_done(explained *e) {
@@ -73,6 +82,9 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
         for (size_t i = 0; i < e->res->n_settings; i++) {
                 const ht_setting *s = &e->res->settings[i];
                 if (e->kind == HT_BK_SYSCTL && s->backend == HT_BK_SYSCTL && same_key(s->key, e->key))
+                        e->setting = s;
+                if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(s->directive, e->item) &&
+                    is_name_of(e, s->unit))
                         e->setting = s;
                 if (e->kind == HT_BK_LIMITS && s->backend == HT_BK_LIMITS && streq_ptr(s->domain, e->user) &&
                     streq_ptr(s->item, e->item)) {
@@ -125,6 +137,12 @@ static json_object *to_json(const explained *e) {
         }
         json_object_object_add(boot, "files", files);
         json_object_object_add(boot, "masked", masked);
+        if (e->boot.names) {
+                json_object *nm = json_object_new_array();
+                for (size_t i = 0; e->boot.names[i]; i++)
+                        json_object_array_add(nm, json_object_new_string(e->boot.names[i]));
+                json_object_object_add(boot, "names", nm);
+        }
         json_object_object_add(boot, "assignments", as);
         if (e->boot.limits) {
                 /* the soft and the hard limit have a winner each */
@@ -186,7 +204,8 @@ static void print_text(const explained *e) {
         strbuf_appendf(&out, "%s %s\n", ht_backend_id_to_string(e->kind), e->key);
         if (e->kind == HT_BK_SYSCTL)
                 strbuf_appendf(&out, "  now:       %s\n", e->runtime ? e->runtime : "(not readable here)");
-        strbuf_appendf(&out, "  %s read by %s, in this order:\n", e->boot.limits ? "at login:  " : "at boot:   ",
+        strbuf_appendf(&out, "  %s read by %s, in this order:\n",
+                       e->boot.limits ? "at login:  " : e->kind == HT_BK_SERVICE ? "at start: " : "at boot:   ",
                        e->boot.consumer);
         const ht_boot_assignment *win = NULL;
         for (size_t i = 0; i < e->boot.n; i++) {
@@ -211,9 +230,15 @@ static void print_text(const explained *e) {
                 strbuf_append(&out, e->boot.limits ? "    (no line sets it: the limit the session inherits stays)\n"
                                                    : "    (no file sets it: the kernel's default stays)\n");
         for (size_t i = 0; e->boot.masked && e->boot.masked[i]; i++)
-                strbuf_appendf(&out, "    %s is masked (a link to /dev/null)\n", e->boot.masked[i]);
+                strbuf_appendf(&out, e->kind == HT_BK_SERVICE ? "    %s is hidden by a drop-in of that name read instead\n"
+                                                              : "    %s is masked (a link to /dev/null)\n",
+                               e->boot.masked[i]);
+        if (e->kind == HT_BK_SERVICE)
+                for (size_t i = 1; e->boot.names && e->boot.names[i]; i++)
+                        strbuf_appendf(&out, "    also named %s: its drop-ins count\n", e->boot.names[i]);
         if (win)
-                strbuf_appendf(&out, "  boot value: %s (%s:%u)\n", win->value, win->path, win->line);
+                strbuf_appendf(&out, "  %s %s (%s:%u)\n", e->kind == HT_BK_SERVICE ? "in effect: " : "boot value:",
+                               win->value, win->path, win->line);
         if (e->profile && e->setting)
                 strbuf_appendf(&out, "  hosttune:  %s (%s) from %s, profile %s%s\n",
                                e->hosttune_value ? e->hosttune_value : e->setting->value,
@@ -237,6 +262,37 @@ static void print_text(const explained *e) {
         /* values and paths are the host's */
         ht_text_sanitize(text, true);
         fputs(text, stdout);
+}
+
+/* unit.UNIT.DIRECTIVE: a service's limit, from its unit file and drop-ins */
+static int explain_unit(const ht_cmd_opts *o, const char *spec, explained *e) {
+        const char *dot = strrchr(spec, '.');
+        if (!dot || dot == spec || !dot[1]) {
+                ht_record_error(true, "explain: unit settings are named unit.UNIT.DIRECTIVE");
+                ht_report_error("explain: unit settings are named unit.UNIT.DIRECTIVE (unit.mysqld.service.LimitNOFILE), "
+                                "not unit.%s", spec);
+                return -EINVAL;
+        }
+        e->kind = HT_BK_SERVICE;
+        e->user = xstrndup(spec, (size_t)(dot - spec));
+        e->item = xstrdup(dot + 1);
+        e->key = xasprintf("%s %s", e->user, e->item);
+        int r = ht_unit_explain_boot(o->ctx, e->user, e->item, &e->boot);
+        if (r == -ENOENT)
+                ht_report_error("explain unit.%s: no unit %s on this host", spec, e->user);
+        else if (r == -ESHUTDOWN)
+                ht_report_error("explain unit.%s: %s is masked", spec, e->user);
+        else if (r == -EINVAL)
+                ht_report_error("explain unit.%s: not a unit name and a directive hosttune manages (Limit*=, TasksMax=)",
+                                spec);
+        else if (r < 0)
+                ht_report_error("explain unit.%s: %s", spec, ht_strerror(-r));
+        if (r >= 0 && e->boot.names && e->boot.names[0]) {
+                /* named by the unit's real name */
+                free(e->key);
+                e->key = xasprintf("%s %s", e->boot.names[0], e->item);
+        }
+        return r;
 }
 
 /* limits.USER.ITEM: pam_limits' limit ITEM for USER's login sessions */
@@ -285,6 +341,14 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
 static bool is_check_for(const explained *e, const ht_check *c) {
         if (e->kind == HT_BK_SYSCTL)
                 return streq(c->backend, "sysctl") && same_key(c->key, e->key);
+        if (e->kind == HT_BK_SERVICE) {
+                /* "UNIT DIRECTIVE", under any of the unit's names */
+                const char *sp = strchr(c->key, ' ');
+                if (!streq(c->backend, "service") || !sp || !streq(sp + 1, e->item))
+                        return false;
+                _cleanup_free_ char *u = xstrndup(c->key, (size_t)(sp - c->key));
+                return is_name_of(e, u);
+        }
         /* limits checks are "USER TYPE ITEM" */
         size_t ul = strlen(e->user);
         return streq(c->backend, "limits") && strncmp(c->key, e->user, ul) == 0 && c->key[ul] == ' ' &&
@@ -297,6 +361,8 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         int r;
         if (startswith(key, "limits."))
                 r = explain_limits(o, key + strlen("limits."), &e);
+        else if (startswith(key, "unit."))
+                r = explain_unit(o, key + strlen("unit."), &e);
         else
                 /* "sysctl.vm.swappiness" as --set names it, or the bare key */
                 r = explain_sysctl(o, startswith(key, "sysctl.") ? key + strlen("sysctl.") : key, &e);
