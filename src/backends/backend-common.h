@@ -89,3 +89,7 @@ int ht_limits_explain_boot(const ht_context *c, const char *user, const char *it
  * directive hosttune does not manage, -ENOENT no such unit, -ESHUTDOWN
  * masked. */
 int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret);
+/* A sysfs attribute: the tmpfiles.d "w" lines for path in
+ * systemd-tmpfiles' order, the first one winning. -EINVAL for a path
+ * that is not a plain one under /sys. */
+int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explained *ret);

@@ -2,7 +2,8 @@
  * value, every file that sets it at boot in the order the consumer reads
  * them with the one that wins, hosttune's own value and its source line,
  * and what verify sees (issue 38). sysctl keys, pam_limits' limits of a
- * user (limits.USER.ITEM) and a service's limits (unit.UNIT.DIRECTIVE). */
+ * user (limits.USER.ITEM), a service's limits (unit.UNIT.DIRECTIVE) and
+ * sysfs attributes (/sys/...). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include "backend-common.h"
 #include "commands.h"
 #include "edit-sysctl.h"
+#include "fileio.h"
 #include "facts.h"
 #include "profile.h"
 #include "render.h"
@@ -82,6 +84,8 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
         for (size_t i = 0; i < e->res->n_settings; i++) {
                 const ht_setting *s = &e->res->settings[i];
                 if (e->kind == HT_BK_SYSCTL && s->backend == HT_BK_SYSCTL && same_key(s->key, e->key))
+                        e->setting = s;
+                if (e->kind == HT_BK_SYSFS && s->backend == HT_BK_SYSFS && streq(s->key, e->key))
                         e->setting = s;
                 if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(s->directive, e->item) &&
                     is_name_of(e, s->unit))
@@ -202,10 +206,10 @@ static json_object *to_json(const explained *e) {
 static void print_text(const explained *e) {
         strbuf out = {0};
         strbuf_appendf(&out, "%s %s\n", ht_backend_id_to_string(e->kind), e->key);
-        if (e->kind == HT_BK_SYSCTL)
+        if (e->kind == HT_BK_SYSCTL || e->kind == HT_BK_SYSFS)
                 strbuf_appendf(&out, "  now:       %s\n", e->runtime ? e->runtime : "(not readable here)");
         strbuf_appendf(&out, "  %s read by %s, in this order:\n",
-                       e->boot.limits ? "at login:  " : e->kind == HT_BK_SERVICE ? "at start: " : "at boot:   ",
+                       e->boot.limits ? "at login: " : e->kind == HT_BK_SERVICE ? "at start: " : "at boot:  ",
                        e->boot.consumer);
         const ht_boot_assignment *win = NULL;
         for (size_t i = 0; i < e->boot.n; i++) {
@@ -262,6 +266,29 @@ static void print_text(const explained *e) {
         /* values and paths are the host's */
         ht_text_sanitize(text, true);
         fputs(text, stdout);
+}
+
+/* /sys/...: a sysfs attribute and the tmpfiles.d lines that write it */
+static int explain_sysfs(const ht_cmd_opts *o, const char *path, explained *e) {
+        e->kind = HT_BK_SYSFS;
+        e->key = xstrdup(path);
+        int r = ht_sysfs_explain_boot(o->ctx, path, &e->boot);
+        if (r == -EINVAL) {
+                ht_record_error(true, "explain: not a plain path under /sys");
+                ht_report_error("explain %s: not a plain path under /sys", path);
+                return r;
+        }
+        if (r < 0) {
+                ht_report_error("explain %s: %s", path, ht_strerror(-r));
+                return r;
+        }
+        _cleanup_free_ char *raw = NULL;
+        if (ht_root_is_live(o->ctx) && ht_read_line(o->ctx, path, &raw) >= 0) {
+                /* "always [madvise] never": the bracketed word */
+                e->runtime = ht_kernel_value_effective(raw);
+                e->runtime_path = xstrdup(path);
+        }
+        return 0;
 }
 
 /* unit.UNIT.DIRECTIVE: a service's limit, from its unit file and drop-ins */
@@ -322,7 +349,7 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
         if (ht_sysctl_key_check(key, &err) < 0) {
                 ht_record_error(true, err);
                 ht_report_error("explain: %s (explain knows sysctl keys, as vm.swappiness or sysctl.vm.swappiness, "
-                                "and limits.USER.ITEM)", err);
+                                "limits.USER.ITEM, unit.UNIT.DIRECTIVE and /sys/PATH)", err);
                 return -EINVAL;
         }
         e->kind = HT_BK_SYSCTL;
@@ -341,6 +368,8 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
 static bool is_check_for(const explained *e, const ht_check *c) {
         if (e->kind == HT_BK_SYSCTL)
                 return streq(c->backend, "sysctl") && same_key(c->key, e->key);
+        if (e->kind == HT_BK_SYSFS)
+                return streq(c->backend, "sysfs") && streq(c->key, e->key);
         if (e->kind == HT_BK_SERVICE) {
                 /* "UNIT DIRECTIVE", under any of the unit's names */
                 const char *sp = strchr(c->key, ' ');
@@ -363,6 +392,8 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
                 r = explain_limits(o, key + strlen("limits."), &e);
         else if (startswith(key, "unit."))
                 r = explain_unit(o, key + strlen("unit."), &e);
+        else if (startswith(key, "/sys/"))
+                r = explain_sysfs(o, key, &e);
         else
                 /* "sysctl.vm.swappiness" as --set names it, or the bare key */
                 r = explain_sysctl(o, startswith(key, "sysctl.") ? key + strlen("sysctl.") : key, &e);
