@@ -27,8 +27,6 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
 /* Warn about every setting another tuner of the host (running or enabled)
  * writes after hosttune's and would undo (issue 38). */
 static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
-        if (!f->n_tuners)
-                return;
         ht_tuner_settings ts;
         ht_tuner_settings_collect(c, f, &ts);
         for (size_t i = 0; ts.warnings && ts.warnings[i]; i++)

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "edit-sysctl.h"
 #include "tuned.h"
@@ -90,8 +91,102 @@ static void add_tuned(const ht_context *c, const ht_facts *f, const ht_tuner *t,
         }
 }
 
+static void add_unit_setting(ht_tuner_settings *ts, const char *unit, const char *link, const char *key,
+                             const char *value, const char *source, const char *directive) {
+        ts->s = xrealloc(ts->s, (ts->n + 1) * sizeof(*ts->s));
+        ts->s[ts->n++] = (ht_tuner_setting){
+                .tuner = xstrdup("unit"), .who = xasprintf("%s (enabled: %s)", unit, link), .backend = HT_BK_SYSCTL,
+                .key = xstrdup(key), .value = xstrdup(value), .source = xstrdup(source),
+                .when = xasprintf("at %s's start (%s=)", unit, directive),
+                .advice = xasprintf("remove the sysctl call from %s, or give the profile the same value", unit),
+        };
+}
+
+/* A unit's own sysctl calls: "sysctl [-w|-q] KEY=VALUE..." in its
+ * ExecStartPre=, ExecStart= or ExecStartPost= lines (also inside a
+ * "sh -c '...'"), written each time the unit starts. Only that form is
+ * read: a script the unit runs is not followed. */
+static void scan_unit(const ht_context *c, const char *unit, const char *link, ht_tuner_settings *ts) {
+        _cleanup_free_ char *target = NULL, *text = NULL;
+        /* the wants link names the unit file (absolute, as systemctl
+         * enable makes it); a plain file there is the unit itself */
+        const char *file = link;
+        if (ht_readlink(c, link, &target) == 0) {
+                if (target[0] != '/' || streq(target, "/dev/null"))
+                        return;
+                file = target;
+        }
+        if (ht_read_file(c, file, 1u << 20, &text, NULL) < 0)
+                return;
+        _cleanup_free_ char *shown = ht_display_path(c, file);
+        bool service = false;
+        size_t i = 0;
+        /* line by line, blank ones counted: the numbers are the file's */
+        for (const char *p = text; *p; i++) {
+                const char *nl = strchr(p, '\n');
+                size_t len = nl ? (size_t)(nl - p) : strlen(p);
+                _cleanup_free_ char *buf = xstrndup(p, len);
+                p = nl ? nl + 1 : p + len;
+                char *l = strstrip(buf);
+                if (*l == '[') {
+                        service = streq(l, "[Service]");
+                        continue;
+                }
+                const char *directive = startswith(l, "ExecStartPre=") ? "ExecStartPre"
+                                        : startswith(l, "ExecStartPost=") ? "ExecStartPost"
+                                        : startswith(l, "ExecStart=") ? "ExecStart" : NULL;
+                if (!service || !directive)
+                        continue;
+                _cleanup_strv_free_ char **words = strv_split(strchr(l, '=') + 1, " \t'\"");
+                bool in_sysctl = false;
+                for (size_t w = 0; words && words[w]; w++) {
+                        const char *t = words[w];
+                        /* "-" and "@" prefixes of Exec lines */
+                        while (*t == '-' && t[1] == '/')
+                                t++;
+                        const char *base = strrchr(t, '/') ? strrchr(t, '/') + 1 : t;
+                        if (streq(base, "sysctl")) {
+                                in_sysctl = true;
+                                continue;
+                        }
+                        if (!in_sysctl)
+                                continue;
+                        if (streq(t, ";") || streq(t, "&&") || streq(t, "||") || streq(t, "|")) {
+                                in_sysctl = false;
+                                continue;
+                        }
+                        const char *eq = strchr(t, '=');
+                        if (t[0] == '-' || !eq || eq == t)
+                                continue;
+                        _cleanup_free_ char *key = xstrndup(t, (size_t)(eq - t)), *err = NULL;
+                        if (ht_sysctl_key_check(key, &err) < 0)
+                                continue;
+                        _cleanup_free_ char *source = xasprintf("%s:%zu", shown, i + 1);
+                        add_unit_setting(ts, unit, link, key, eq + 1, source, directive);
+                }
+        }
+}
+
+/* The units enabled under /etc/systemd/system/TARGET.wants/ */
+static void collect_units(const ht_context *c, ht_tuner_settings *ts) {
+        _cleanup_strv_free_ char **dirs = NULL;
+        if (ht_list_dir(c, "/etc/systemd/system", ".wants", &dirs) < 0)
+                return;
+        for (size_t d = 0; dirs && dirs[d]; d++) {
+                _cleanup_free_ char *dir = xasprintf("/etc/systemd/system/%s", dirs[d]);
+                _cleanup_strv_free_ char **units = NULL;
+                if (ht_list_dir(c, dir, ".service", &units) < 0)
+                        continue;
+                for (size_t u = 0; units && units[u]; u++) {
+                        _cleanup_free_ char *link = xasprintf("%s/%s", dir, units[u]);
+                        scan_unit(c, units[u], link, ts);
+                }
+        }
+}
+
 void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_settings *ret) {
         *ret = (ht_tuner_settings){0};
+        collect_units(c, ret);
         for (size_t i = 0; i < f->n_tuners; i++) {
                 const ht_tuner *t = &f->tuners[i];
                 if (streq(t->name, "tuned"))

@@ -11,7 +11,8 @@
 #include "profile.h"
 
 typedef struct {
-        char *tuner;           /* facts' name: tuned, bpftune, kubelet, dockerd */
+        char *tuner;           /* facts' name: tuned, bpftune, kubelet, dockerd; or "unit":
+                                * an enabled unit's own sysctl calls */
         char *who;             /* "tuned (running, enabled; profile virtual-guest)" */
         ht_backend_id backend;
         char *key;

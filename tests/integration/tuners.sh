@@ -44,6 +44,15 @@ check_contains "plan: the advice" "keep one tuner: switch tuned off (systemctl d
 check "plan: one tuned warning (the values tuned shares with hosttune are not)" 1 "$(grep -c '^warning: tuned ' "$tmp/out")"
 check "plan: no kubelet of another user, no masked irqbalance" 0 "$(grep -c 'kubelet\|irqbalance' "$tmp/out")"
 
+# an enabled unit of its own that calls sysctl before it starts
+mkdir -p "$h/usr/lib/systemd/system"
+printf '[Unit]\nDescription=agent\n\n[Service]\nExecStartPre=-/usr/sbin/sysctl -w vm.swappiness=50 net.core.somaxconn=4096\nExecStart=/usr/bin/agent\n' \
+        >"$h/usr/lib/systemd/system/agent.service"
+ln -s /usr/lib/systemd/system/agent.service "$h/etc/systemd/system/multi-user.target.wants/agent.service"
+htrun 2 "plan oracle with a unit whose ExecStartPre calls sysctl" "$h" --color=never plan oracle
+check_contains "plan: the unit's sysctl call, its file and line" \
+        "warning: agent.service (enabled: /etc/systemd/system/multi-user.target.wants/agent.service) sets vm.swappiness = 50 ($h/usr/lib/systemd/system/agent.service:5) at agent.service's start (ExecStartPre=): it undoes hosttune's sysctl vm.swappiness = 10" "$tmp/out"
+
 htrun 0 "apply oracle" "$h" apply oracle
 # tuned starts after the apply and writes its value
 echo 30 >"$h/proc/sys/vm/swappiness"
@@ -53,10 +62,18 @@ check "verify blames tuned, with its file and line" \
         "$(jq -r '.checks[] | select(.key == "vm.swappiness") | "\(.actual) \(.hint)"' "$tmp/out" | sed 's/ at tuned.s start.*//')"
 htrun 0 "explain vm.swappiness" "$h" --json explain vm.swappiness
 check "explain: tuned's value and source" "tuned 30 $h/usr/lib/tuned/virtual-guest/tuned.conf:7" \
-        "$(jq -r '.tuners[] | "\(.tuner) \(.value) \(.source)"' "$tmp/out")"
+        "$(jq -r '.tuners[] | select(.tuner == "tuned") | "\(.tuner) \(.value) \(.source)"' "$tmp/out")"
+check "explain: the unit's ExecStartPre too" "unit 50 $h/usr/lib/systemd/system/agent.service:5" \
+        "$(jq -r '.tuners[] | select(.tuner == "unit") | "\(.tuner) \(.value) \(.source)"' "$tmp/out")"
 check "explain: verify's drift" "drift 30" "$(jq -r '"\(.verify.status) \(.verify.actual)"' "$tmp/out")"
 check "explain: hosttune's applied value" "oracle true 10" \
         "$(jq -r '"\(.hosttune.profile) \(.hosttune.applied) \(.hosttune.value)"' "$tmp/out")"
+# the unit's value: the unit is blamed, with its ExecStartPre line
+echo 50 >"$h/proc/sys/vm/swappiness"
+htrun 2 "verify after the unit's ExecStartPre wrote vm.swappiness" "$h" --json verify
+check "verify blames the unit's ExecStartPre" \
+        "changed since apply: agent.service (enabled: /etc/systemd/system/multi-user.target.wants/agent.service) sets vm.swappiness = 50 ($h/usr/lib/systemd/system/agent.service:5) at agent.service's start (ExecStartPre=)" \
+        "$(jq -r '.checks[] | select(.key == "vm.swappiness") | .hint' "$tmp/out" | sed 's/; remove the sysctl call.*//')"
 # a value tuned does not set: somebody else, not blamed on tuned
 echo 55 >"$h/proc/sys/vm/swappiness"
 htrun 2 "verify after someone else wrote vm.swappiness" "$h" --json verify
