@@ -73,6 +73,8 @@ static const command commands[] = {
          "which shipped profile fits this host"},
         {"status", ht_cmd_status, 0, 0, TAKES_INTERVAL | TAKES_METRICS, "status [--interval SECONDS] [--textfile PATH]",
          "what the tuning does now: page tables, HugePages, paging"},
+        {"explain", ht_cmd_explain, 1, 2, 0, "explain KEY [PROFILE]",
+         "why a sysctl has its value: now, every boot file in order, hosttune, verify"},
         {"import", ht_cmd_import, 2, 2, TAKES_OUTPUT, "import tuned NAME|DIR [--output FILE]",
          "a tuned profile as a hosttune profile, with what cannot carry over"},
 };

@@ -50,3 +50,46 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
  * running kernel lacks are then for that kernel: persisted, and pending
  * the reboot, not errors. */
 bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r);
+
+/* explain: every assignment of one key in the files the host reads at
+ * boot, in the consumer's reading order, the one that wins marked. */
+typedef struct {
+        char *path;        /* host path */
+        unsigned line;
+        char *key;         /* as the file names it (dotted; a glob stays one) */
+        char *value;       /* NULL: a "-key" line keeping globs off it */
+        bool glob;
+        bool winner;
+} ht_boot_assignment;
+
+typedef struct {
+        const char *consumer;        /* the program that reads them at boot */
+        char **files;                /* every file read, in order */
+        char **masked;               /* names masked by a link to /dev/null */
+        ht_boot_assignment *a;
+        size_t n;
+        char **warnings;             /* files that could not be read, lines skipped */
+        /* limits: the soft and the hard limit each have a winner (an
+         * index into a, -1 for none), and a "-" line may lift them all */
+        bool limits;
+        long soft_winner, hard_winner;
+        long no_limits;              /* the "DOMAIN -" line that wins, -1 none */
+        char **names;                /* units: every name of the unit, the real one first */
+} ht_boot_explained;
+
+/* sysctl: -EINVAL for a key that is no sysctl name. */
+int ht_sysctl_explain_boot(const ht_context *c, const char *key, ht_boot_explained *ret);
+void ht_boot_explained_done(ht_boot_explained *e);
+/* limits: pam_limits' files for user's item; -ENOENT when the user does
+ * not exist, -EINVAL for an item pam_limits does not know. */
+int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret);
+/* A unit's directive: the unit file and its drop-ins (under every name of
+ * the unit) in systemd's order; masked lists the drop-ins a same-named
+ * one earlier on the load path hides. -EINVAL for a bad unit name or a
+ * directive hosttune does not manage, -ENOENT no such unit, -ESHUTDOWN
+ * masked. */
+int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret);
+/* A sysfs attribute: the tmpfiles.d "w" lines for path in
+ * systemd-tmpfiles' order, the first one winning. -EINVAL for a path
+ * that is not a plain one under /sys. */
+int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explained *ret);

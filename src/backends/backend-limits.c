@@ -398,6 +398,70 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         return 0;
 }
 
+int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret) {
+        if (!ht_limits_item_known(item))
+                return -EINVAL;
+        accounts cache = {0};
+        const account *a = account_of(c, &cache, user);
+        if (!a->exists) {
+                accounts_done(&cache);
+                return -ENOENT;
+        }
+        /* the warnings about the files, through a plan of its own */
+        ht_plan *scratch = ht_plan_new("explain");
+        limits_set others, set;
+        load_limits(c, &others, scratch);
+        _cleanup_free_ char *own = NULL;
+        size_t own_len = 0;
+        if (ht_read_optional(c, HT_LIMITS_DROPIN, &own, &own_len) < 0 || !own)
+                own = xstrdup("");
+        with_dropin(&others, own, &set);
+
+        ht_boot_explained e = {.consumer = "pam_limits", .limits = true, .soft_winner = -1, .hard_winner = -1,
+                               .no_limits = -1};
+        ht_limits_subject who = {
+                .user = user, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids, .n_gids = a->n_gids,
+        };
+        ht_limits_result res;
+        ht_limits_effective((const ht_limits_file *const *)set.files, set.n, &who, item,
+                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+        for (size_t i = 0; i < set.n; i++) {
+                strv_push(&e.files, set.paths[i]);
+                for (size_t j = 0; set.files[i] && j < set.files[i]->n_entries; j++) {
+                        const ht_limits_entry *x = &set.files[i]->entries[j];
+                        if (!x->no_limits && !streq_ptr(x->item, item))
+                                continue;
+                        bool soft = res.soft.set && res.soft.file == i && res.soft.line == x->line;
+                        bool hard = res.hard.set && res.hard.file == i && res.hard.line == x->line;
+                        bool none = res.no_limits && res.no_limits_file == i && res.no_limits_line == x->line;
+                        /* a "DOMAIN -" line counts where it lifts this user's limits */
+                        if (x->no_limits && !none)
+                                continue;
+                        if (soft)
+                                e.soft_winner = (long)e.n;
+                        if (hard)
+                                e.hard_winner = (long)e.n;
+                        if (none)
+                                e.no_limits = (long)e.n;
+                        e.a = xrealloc(e.a, (e.n + 1) * sizeof(*e.a));
+                        e.a[e.n++] = (ht_boot_assignment){
+                                .path = xstrdup(set.paths[i]), .line = x->line,
+                                .key = x->no_limits ? xasprintf("%s -", x->domain)
+                                                    : xasprintf("%s %s %s", x->domain, x->type, x->item),
+                                .value = x->value ? xstrdup(x->value) : NULL, .winner = soft || hard || none,
+                        };
+                }
+        }
+        for (size_t i = 0; scratch->warnings && scratch->warnings[i]; i++)
+                strv_push(&e.warnings, scratch->warnings[i]);
+        ht_plan_free(scratch);
+        limits_set_done(&set);
+        limits_set_done(&others);
+        accounts_done(&cache);
+        *ret = e;
+        return 0;
+}
+
 static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
         static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", "bound", "when",
                                            NULL};

@@ -628,6 +628,78 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 }
 
 /* systemd resource-limit directives a unit drop-in may set. */
+static bool service_directive_known(const char *d);
+
+/* Every "directive=" line of [Service] in text, with its line, for
+ * explain (ht_unit_value gives the last value, not where it is). */
+static void push_assignments(ht_boot_explained *e, const char *path, const char *text, size_t len,
+                             const char *directive) {
+        const char *p = text, *end = text + len;
+        bool service = false;
+        unsigned line = 0;
+        size_t dl = strlen(directive);
+        while (p < end) {
+                const char *nl = memchr(p, '\n', (size_t)(end - p));
+                size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+                _cleanup_free_ char *buf = xstrndup(p, n);
+                p += n + (nl ? 1 : 0);
+                line++;
+                char *l = strstrip(buf);
+                if (*l == '[') {
+                        service = streq(l, "[Service]");
+                        continue;
+                }
+                if (!service || strncmp(l, directive, dl) != 0)
+                        continue;
+                char *q = l + dl;
+                q += strspn(q, " \t");
+                if (*q != '=')
+                        continue;
+                e->a = xrealloc(e->a, (e->n + 1) * sizeof(*e->a));
+                e->a[e->n++] = (ht_boot_assignment){
+                        .path = xstrdup(path), .line = line, .key = xstrdup(directive), .value = xstrdup(strstrip(q + 1)),
+                };
+        }
+}
+
+int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret) {
+        _cleanup_free_ char *name = unit_with_suffix(unit), *real = NULL, *file = NULL;
+        if (!unit_name_valid(name) || !service_directive_known(directive))
+                return -EINVAL;
+        int r = find_fragment(c, name, &real, &file);
+        if (r < 0)
+                return r;
+        unit_info u;
+        r = load_unit(c, real, file, &u);
+        if (r < 0)
+                return r;
+        dropin *list = NULL;
+        size_t n = 0;
+        char **skipped = NULL;
+        r = collect_dropins(c, &u, &list, &n, &skipped);
+        if (r < 0) {
+                unit_info_done(&u);
+                return r;
+        }
+        ht_boot_explained e = {.consumer = "systemd", .soft_winner = -1, .hard_winner = -1, .no_limits = -1};
+        strv_push(&e.files, u.fragment);
+        push_assignments(&e, u.fragment, u.text, u.len, directive);
+        for (size_t i = 0; i < n; i++) {
+                strv_push(&e.files, list[i].path);
+                push_assignments(&e, list[i].path, list[i].text, list[i].len, directive);
+        }
+        /* the last assignment wins ("Directive=" alone resets it) */
+        if (e.n)
+                e.a[e.n - 1].winner = true;
+        e.masked = skipped;
+        for (size_t i = 0; u.names[i]; i++)
+                strv_push(&e.names, u.names[i]);
+        dropins_free(list, n);
+        unit_info_done(&u);
+        *ret = e;
+        return 0;
+}
+
 static const char *const service_directives[] = {
         "LimitCPU", "LimitFSIZE", "LimitDATA", "LimitSTACK", "LimitCORE", "LimitRSS",
         "LimitNOFILE", "LimitAS", "LimitNPROC", "LimitMEMLOCK", "LimitLOCKS",

@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend-common.h"
 #include "backend.h"
@@ -21,11 +23,21 @@
 #define SYSCTL_FILE_MAX (1u << 20)
 
 /* Hosts without systemd-sysctl apply sysctl.d through procps'
- * `sysctl --system`, which also reads /etc/sysctl.conf last. */
+ * `sysctl --system`, which also reads /etc/sysctl.conf last. A host booted
+ * by systemd (/run/systemd/system, sd_booted(3)) or shipping its sysctl
+ * unit runs systemd-sysctl at boot, which never reads /etc/sysctl.conf
+ * itself (systemd NEWS 207: distributions link it as
+ * /etc/sysctl.d/99-sysctl.conf, where it is read at its place by name);
+ * appending it there named it the winner over a later 99-zz-*.conf
+ * (issue 38). */
 static bool uses_procps_order(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo field only */
         if (!memo->memo_systemd_sysctl) {
-                bool sd = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") || ht_exists(c, "/lib/systemd/systemd-sysctl");
+                struct stat st;
+                bool sd = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") || ht_exists(c, "/lib/systemd/systemd-sysctl") ||
+                          ht_exists(c, "/usr/lib/systemd/system/systemd-sysctl.service") ||
+                          ht_exists(c, "/lib/systemd/system/systemd-sysctl.service") ||
+                          (ht_lstat(c, "/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode));
                 memo->memo_systemd_sysctl = sd ? 1 : -1;
         }
         return memo->memo_systemd_sysctl < 0;
@@ -99,6 +111,11 @@ static void boot_files_load(const ht_context *c, boot_files *bf) {
                         bf->own = i;
                         continue;
                 }
+                /* a link to /dev/null masks the name (sysctl.d(5)); not
+                 * read: a device is no file to warn about */
+                _cleanup_free_ char *target = NULL;
+                if (ht_resolve_host_link(c, bf->paths[i], &target) == 0 && streq(target, "/dev/null"))
+                        continue;
                 int k = ht_read_file(c, bf->paths[i], SYSCTL_FILE_MAX, &content, &len);
                 if (k == -ENOENT)
                         continue;
@@ -445,6 +462,69 @@ done:
         boot_view_done(&view);
         strv_free(owned);
         free(persist);
+        return 0;
+}
+
+void ht_boot_explained_done(ht_boot_explained *e) {
+        for (size_t i = 0; i < e->n; i++) {
+                free(e->a[i].path);
+                free(e->a[i].key);
+                free(e->a[i].value);
+        }
+        free(e->a);
+        strv_free(e->files);
+        strv_free(e->masked);
+        strv_free(e->names);
+        strv_free(e->warnings);
+        *e = (ht_boot_explained){0};
+}
+
+int ht_sysctl_explain_boot(const ht_context *c, const char *key, ht_boot_explained *ret) {
+        _cleanup_free_ char *err = NULL;
+        if (ht_sysctl_key_check(key, &err) < 0)
+                return -EINVAL;
+        boot_files bf;
+        boot_files_load(c, &bf);
+        ht_boot_explained e = {.consumer = uses_procps_order(c) ? "sysctl --system" : "systemd-sysctl"};
+        /* hosttune's drop-in as it is on the host, at its place */
+        _cleanup_free_ char *own = NULL;
+        size_t own_len = 0;
+        if (ht_read_optional(c, HT_SYSCTL_DROPIN, &own, &own_len) == 0 && own &&
+            ht_sysctl_parse(own, own_len, HT_SYSCTL_LENIENT, &bf.files[bf.own], &err) < 0)
+                bf.files[bf.own] = NULL;
+        _cleanup_free_ char *k = ht_sysctl_normalize(key);
+        for (size_t i = 0; i < bf.n; i++) {
+                _cleanup_free_ char *target = NULL;
+                if (ht_resolve_host_link(c, bf.paths[i], &target) == 0 && streq(target, "/dev/null"))
+                        strv_push(&e.masked, bf.paths[i]);
+                if (!bf.files[i])
+                        continue;
+                strv_push(&e.files, bf.paths[i]);
+                for (size_t j = 0; j < bf.files[i]->n_entries; j++) {
+                        const ht_sysctl_entry *x = &bf.files[i]->entries[j];
+                        if (!streq(x->key, k) && !(x->glob && fnmatch(x->key, k, FNM_PATHNAME | FNM_PERIOD) == 0))
+                                continue;
+                        e.a = xrealloc(e.a, (e.n + 1) * sizeof(*e.a));
+                        e.a[e.n++] = (ht_boot_assignment){
+                                .path = xstrdup(bf.paths[i]), .line = x->line, .key = ht_sysctl_dotted(x->key),
+                                .value = x->value ? xstrdup(x->value) : NULL, .glob = x->glob,
+                        };
+                }
+        }
+        const ht_sysctl_file **files;
+        size_t *pos;
+        ht_sysctl_index *idx = boot_index(&bf, false, &files, &pos);
+        ht_sysctl_hit hit;
+        if (ht_sysctl_index_effective(idx, key, &hit) > 0)
+                for (size_t i = 0; i < e.n; i++)
+                        if (streq(e.a[i].path, bf.paths[pos[hit.file]]) && e.a[i].line == hit.line)
+                                e.a[i].winner = true;
+        ht_sysctl_index_free(idx);
+        free(files);
+        free(pos);
+        e.warnings = TAKE_PTR(bf.warnings);
+        boot_files_done(&bf);
+        *ret = e;
         return 0;
 }
 

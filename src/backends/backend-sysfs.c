@@ -26,6 +26,130 @@ static char *sysfs_host_path(const ht_context *c, const ht_facts *f, const char 
         return xstrdup(key);
 }
 
+/* The tmpfiles.d files systemd-tmpfiles-setup reads at boot, in its
+ * order, with hosttune's file as own gives it (NULL: as on the host). */
+typedef struct {
+        char **paths;
+        char **texts;            /* NULL: absent, unreadable or masked */
+        size_t n;
+        char **masked;           /* names masked by a link to /dev/null */
+        char **warnings;
+} tmpfiles_set;
+
+static void tmpfiles_done(tmpfiles_set *t) {
+        for (size_t i = 0; i < t->n; i++)
+                free(t->texts[i]);
+        free(t->texts);
+        strv_free(t->paths);
+        strv_free(t->masked);
+        strv_free(t->warnings);
+}
+
+static void tmpfiles_load(const ht_context *c, const char *own, bool own_given, tmpfiles_set *ret) {
+        size_t nd = 0;
+        while (ht_tmpfiles_dirs[nd])
+                nd++;
+        char ***names = xcalloc(nd + 1, sizeof(char **));
+        for (size_t d = 0; d < nd; d++)
+                ht_list_dir(c, ht_tmpfiles_dirs[d], ".conf", &names[d]);
+        const char *own_name = strrchr(SYSFS_TMPFILES, '/') + 1;
+        if (own_given && own && !strv_contains(names[0], own_name))
+                strv_push(&names[0], own_name);
+        tmpfiles_set t = {.paths = ht_tmpfiles_order(names)};
+        t.n = strv_length(t.paths);
+        t.texts = xcalloc(t.n + 1, sizeof(char *));
+        for (size_t i = 0; i < t.n; i++) {
+                if (own_given && streq(t.paths[i], SYSFS_TMPFILES)) {
+                        t.texts[i] = own ? xstrdup(own) : NULL;
+                        continue;
+                }
+                _cleanup_free_ char *target = NULL;
+                if (ht_resolve_host_link(c, t.paths[i], &target) == 0 && streq(target, "/dev/null")) {
+                        strv_push(&t.masked, t.paths[i]);
+                        continue;
+                }
+                int k = ht_read_file(c, t.paths[i], 1u << 20, &t.texts[i], NULL);
+                if (k < 0 && k != -ENOENT) {
+                        _cleanup_free_ char *shown = ht_display_path(c, t.paths[i]);
+                        strv_pushf(&t.warnings, "%s: cannot read it (%s): lines there that win over hosttune's "
+                                   "at boot are not checked", shown, ht_strerror(-k));
+                }
+        }
+        for (size_t d = 0; d < nd; d++)
+                strv_free(names[d]);
+        free(names);
+        *ret = t;
+}
+
+/* Warn about every setting whose path a file systemd-tmpfiles reads
+ * before hosttune's writes first with another value: tmpfiles ignores
+ * hosttune's line then (issue 38). */
+static void predict_boot(const ht_context *c, const ht_facts *f, const ht_resolved *r, const char *content,
+                         ht_plan *plan) {
+        tmpfiles_set t;
+        tmpfiles_load(c, content, true, &t);
+        for (size_t i = 0; t.warnings && t.warnings[i]; i++)
+                ht_plan_warn(plan, "%s", t.warnings[i]);
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                if (s->backend != HT_BK_SYSFS || !s->value)
+                        continue;
+                _cleanup_free_ char *path = sysfs_host_path(c, f, s->key);
+                for (size_t j = 0; j < t.n; j++) {
+                        ht_tmpfiles_w *w = NULL;
+                        size_t nw = t.texts[j] ? ht_tmpfiles_w_lines(t.texts[j], path, &w) : 0;
+                        if (!nw)
+                                continue;
+                        if (!streq(t.paths[j], SYSFS_TMPFILES) && !streq(w[0].argument, s->value)) {
+                                _cleanup_free_ char *shown = ht_display_path(c, t.paths[j]);
+                                ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, w[0].argument, s->value);
+                                ch->outcome = HT_OUTCOME_OVERRIDDEN;
+                                ch->source = xstrdup(s->source);
+                                ch->note = xasprintf("%s:%u writes it first at boot; systemd-tmpfiles ignores hosttune's line",
+                                                     shown, w[0].line);
+                                ht_plan_warn(plan, "%s:%u writes %s = %s and is read before %s: systemd-tmpfiles ignores "
+                                             "the later line for the same path, so at boot %s will be %s, not %s; "
+                                             "remove the line there or mask that file",
+                                             shown, w[0].line, path, w[0].argument, SYSFS_TMPFILES, path, w[0].argument,
+                                             s->value);
+                        }
+                        ht_tmpfiles_w_free(w, nw);
+                        break;
+                }
+        }
+        tmpfiles_done(&t);
+}
+
+int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explained *ret) {
+        if (!startswith(path, "/sys/") || ht_path_check(path) < 0 || strpbrk(path, " %*?[\\\"'"))
+                return -EINVAL;
+        tmpfiles_set t;
+        tmpfiles_load(c, NULL, false, &t);
+        ht_boot_explained e = {.consumer = "systemd-tmpfiles", .soft_winner = -1, .hard_winner = -1, .no_limits = -1};
+        for (size_t j = 0; j < t.n; j++) {
+                if (!t.texts[j])
+                        continue;
+                strv_push(&e.files, t.paths[j]);
+                ht_tmpfiles_w *w = NULL;
+                size_t nw = ht_tmpfiles_w_lines(t.texts[j], path, &w);
+                for (size_t k = 0; k < nw; k++) {
+                        e.a = xrealloc(e.a, (e.n + 1) * sizeof(*e.a));
+                        /* the first line for the path wins */
+                        e.a[e.n] = (ht_boot_assignment){
+                                .path = xstrdup(t.paths[j]), .line = w[k].line, .key = xstrdup(w[k].append ? "w+" : "w"),
+                                .value = xstrdup(w[k].argument), .winner = e.n == 0,
+                        };
+                        e.n++;
+                }
+                ht_tmpfiles_w_free(w, nw);
+        }
+        e.masked = TAKE_PTR(t.masked);
+        e.warnings = TAKE_PTR(t.warnings);
+        tmpfiles_done(&t);
+        *ret = e;
+        return 0;
+}
+
 /* An image has no running kernel: the change is the value its first
  * boot writes now (hosttune's tmpfiles.d file, as an earlier apply left
  * it) against the one planned. The file is hosttune's own, so its w
@@ -119,6 +243,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         _cleanup_free_ char *content = xasprintf("%s# Applied at boot by systemd-tmpfiles (tmpfiles.d(5) \"w\" lines).\n%s",
                                                  header, body);
         ht_plan_add_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, content, strlen(content), 0644);
+        predict_boot(c, f, r, content, plan);
         return 0;
 }
 

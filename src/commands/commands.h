@@ -52,6 +52,7 @@ int ht_cmd_history(const ht_cmd_opts *o);
 int ht_cmd_recommend(const ht_cmd_opts *o);
 int ht_cmd_status(const ht_cmd_opts *o);
 int ht_cmd_import(const ht_cmd_opts *o);
+int ht_cmd_explain(const ht_cmd_opts *o);
 
 /* verify and status: print the metrics (--format=openmetrics) and write
  * the --textfile, from what render(m, data) adds to each. A textfile that

@@ -16,6 +16,7 @@
 #include "settings-json.h"
 #include "sha256.h"
 #include "util.h"
+#include "tuners.h"
 #include "verify.h"
 
 const char *ht_check_status_to_string(ht_check_status s) {
@@ -122,9 +123,25 @@ static bool is_hugepages(const ht_setting *s) {
         return ht_backend_sets_hugepages(s->backend, s->key);
 }
 
+/* Who wrote a runtime value that drifted, where it can be told (issue
+ * 38): a tuner of the host that sets the key to the value found (or owns
+ * the key); NULL when none does. */
+static char *blame_tuner(const ht_tuner_settings *ts, const ht_setting *s, const char *actual) {
+        for (size_t j = 0; j < ts->n; j++) {
+                const ht_tuner_setting *t = &ts->s[j];
+                if (!ht_tuner_setting_matches(t, s->backend, s->key))
+                        continue;
+                if (t->value && !(actual && ht_kernel_values_equal(t->value, actual)))
+                        continue;
+                _cleanup_free_ char *what = ht_tuner_setting_describe(t);
+                return xasprintf("changed since apply: %s; %s", what, t->advice);
+        }
+        return NULL;
+}
+
 /* One check per setting, from what the backends see now. */
 static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_verify_result *res,
-                           const char *reapply, ht_verify_result *out) {
+                           const char *reapply, const ht_tuner_settings *ts, ht_verify_result *out) {
         bool rebooted = res->rebooted;
         _cleanup_free_ char *runtime_hint = xasprintf("the running value differs: changed since apply; run '%s' "
                                                       "again or find who changed it", reapply);
@@ -177,8 +194,11 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                         /* a short vm.nr_hugepages is judged by the HugePages check */
                         if (is_hugepages(s) && ch->runtime)
                                 break;
-                        if (ch->runtime)
-                                add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT, runtime_hint);
+                        if (ch->runtime) {
+                                _cleanup_free_ char *blame = blame_tuner(ts, s, ch->current);
+                                add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
+                                          blame ? blame : runtime_hint);
+                        }
                         else
                                 add_check(out, bk, s->key, expected, ch->current, HT_CHECK_DRIFT,
                                           "the persisted configuration differs from what was applied");
@@ -480,7 +500,10 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
                 if (ht_backends[i]->plan)
                         ht_backends[i]->plan(c, f, want, p);
         _cleanup_free_ char *reapply = request_command(c, tx, "apply");
-        check_settings(want, p, &res, reapply, &res);
+        ht_tuner_settings ts;
+        ht_tuner_settings_collect(c, f, &ts);
+        check_settings(want, p, &res, reapply, &ts, &res);
+        ht_tuner_settings_done(&ts);
         for (size_t i = 0; p->errors && p->errors[i]; i++)
                 strv_push(&res.warnings, p->errors[i]);
         for (size_t i = 0; f->unread_warnings && f->unread_warnings[i]; i++)

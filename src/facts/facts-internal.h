@@ -104,6 +104,8 @@ void ht_facts_collect_mounts(const ht_context *c, ht_facts *f);
  * tells whether KUBERNETES_SERVICE_HOST is set (a Kubernetes pod). */
 char *ht_environ_container(const char *buf, size_t len, bool *ret_kubernetes);
 void ht_facts_collect_container(const ht_context *c, ht_facts *f);
+/* facts-tuners.c: tuned, bpftune, ... running or enabled */
+void ht_facts_collect_tuners(const ht_context *c, ht_facts *f);
 void ht_facts_collect_direct_kernel(const ht_context *c, ht_facts *f);
 
 /* facts-workload.c */

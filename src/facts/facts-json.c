@@ -533,6 +533,19 @@ json_object *ht_facts_to_json(const ht_facts *f) {
         json_object *audit = json_object_new_object();
         add(audit, "available", j_bool(f->audit_available));
         add(o, "audit", audit);
+        json_object *tuners = json_object_new_array();
+        for (size_t i = 0; i < f->n_tuners; i++) {
+                const ht_tuner *t = &f->tuners[i];
+                json_object *x = json_object_new_object();
+                add(x, "name", j_str(t->name));
+                add(x, "unit", j_str(t->unit));
+                add(x, "running", j_bool(t->running));
+                add(x, "pid", t->running ? json_object_new_int64(t->pid) : NULL);
+                add(x, "enabled_by", j_str(t->enabled_by));
+                add(x, "profile", j_str(t->profile));
+                json_object_array_add(tuners, x);
+        }
+        add(o, "tuners", tuners);
         if (f->workload_collected)
                 add(o, "workload", workload_json(f));
         json_object *image = json_object_new_object();

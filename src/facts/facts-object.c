@@ -32,6 +32,13 @@ ht_facts *ht_facts_new(void) {
 void ht_facts_free(ht_facts *f) {
         if (!f)
                 return;
+        for (size_t i = 0; i < f->n_tuners; i++) {
+                free(f->tuners[i].name);
+                free(f->tuners[i].unit);
+                free(f->tuners[i].enabled_by);
+                free(f->tuners[i].profile);
+        }
+        free(f->tuners);
         free(f->kernel_release);
         free(f->kernel_uname);
         free(f->kernel_machine);

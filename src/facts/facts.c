@@ -77,6 +77,7 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                 ht_facts_collect_container(c, f);
                 ht_facts_collect_direct_kernel(c, f);
                 collect_services(c, f);
+                ht_facts_collect_tuners(c, f);
         } else {
                 /* An image: no kernel, no processes, no mounts to read.
                  * The kernel facts come from --facts when given; the
@@ -96,6 +97,8 @@ int ht_facts_collect(const ht_context *c, ht_facts_scope scope, ht_facts **ret) 
                                       c->root, f->image_why ? "its /proc and /sys are not its own" : "no /proc/sys or /sys");
                 }
                 ht_facts_collect_boot(c, f);
+                /* an image's enabled units start when it boots */
+                ht_facts_collect_tuners(c, f);
         }
         if (scope == HT_FACTS_WITH_WORKLOAD)
                 ht_facts_collect_workload(c, f);

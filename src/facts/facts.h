@@ -57,6 +57,16 @@ typedef struct {
         uint64_t nattch;
 } ht_shm_segment;
 
+/* Another tuner of the host (facts-tuners.c), running and/or enabled. */
+typedef struct {
+        char *name;        /* tuned, bpftune, sapconf, saptune, kubelet, dockerd, irqbalance */
+        char *unit;        /* its systemd unit */
+        bool running;      /* a root-owned process of that name */
+        unsigned pid;      /* the lowest such pid, when running */
+        char *enabled_by;  /* the wants link that starts it at boot, NULL: none */
+        char *profile;     /* tuned: /etc/tuned/active_profile's names */
+} ht_tuner;
+
 /* What a running process is to tuning (facts-workload.c). */
 typedef enum {
         HT_PROC_ORACLE,  /* an Oracle background process (ora_*) */
@@ -317,6 +327,9 @@ typedef struct ht_facts {
         /* services */
         bool systemd_running;
         bool audit_available;
+        /* other tuners (facts-tuners.c) */
+        ht_tuner *tuners;
+        size_t n_tuners;
 
         /* workload: what is installed and running (facts-workload.c) */
         bool workload_collected;         /* HT_FACTS_WITH_WORKLOAD */

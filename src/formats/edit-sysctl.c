@@ -218,34 +218,76 @@ char **ht_sysctl_order(char **const *names, bool procps) {
         return files;
 }
 
+static bool value_eq(const char *a, const char *b) {
+        return a == b || (a && b && streq(a, b));
+}
+
+/* systemd's ordered hashmap of options, for one glob key at a time: an
+ * assignment with the value already there is dropped (the entry keeps its
+ * place and line), another value removes the entry and appends the new
+ * one (sysctl.c parse_file(), "Overwriting earlier assignment"). globs
+ * holds entry orders; returns the new count. */
+static size_t glob_slots_add(size_t *globs, size_t n, const ht_sysctl_entry *const *entry, size_t o) {
+        for (size_t g = 0; g < n; g++) {
+                if (!streq(entry[globs[g]]->key, entry[o]->key))
+                        continue;
+                if (value_eq(entry[globs[g]]->value, entry[o]->value))
+                        return n;
+                memmove(&globs[g], &globs[g + 1], (n - g - 1) * sizeof(*globs));
+                n--;
+                break;
+        }
+        globs[n++] = o;
+        return n;
+}
+
 int ht_sysctl_effective(const ht_sysctl_file *const *files, size_t n, const char *key, ht_sysctl_hit *ret) {
         _cleanup_free_ char *k = ht_sysctl_normalize(key);
-        const ht_sysctl_entry *exp = NULL, *glob = NULL;
-        size_t exp_file = 0, glob_file = 0;
+        const ht_sysctl_entry *exp = NULL;
+        size_t exp_file = 0, total = 0;
+        for (size_t i = 0; i < n; i++)
+                total += files[i] ? files[i]->n_entries : 0;
+        const ht_sysctl_entry **entry = xcalloc(total + 1, sizeof(*entry));
+        size_t *file = xcalloc(total + 1, sizeof(*file)), *globs = xcalloc(total + 1, sizeof(*globs));
+        size_t o = 0, ng = 0;
 
         for (size_t i = 0; i < n; i++)
-                for (size_t j = 0; files[i] && j < files[i]->n_entries; j++) {
+                for (size_t j = 0; files[i] && j < files[i]->n_entries; j++, o++) {
                         const ht_sysctl_entry *e = &files[i]->entries[j];
+                        entry[o] = e;
+                        file[o] = i;
                         if (streq(e->key, k)) {
-                                exp = e;
-                                exp_file = i;
-                        } else if (e->glob && e->value &&
-                                   fnmatch(e->key, k, FNM_PATHNAME | FNM_PERIOD) == 0) {
-                                glob = e;
-                                glob_file = i;
+                                /* the same value again keeps the first line */
+                                if (!exp || !value_eq(exp->value, e->value)) {
+                                        exp = e;
+                                        exp_file = i;
+                                }
+                        } else if (e->glob)
+                                ng = glob_slots_add(globs, ng, entry, o);
+                }
+        int r = 0;
+        if (exp) {
+                /* an explicit entry (even "-key") keeps every glob off it
+                 * (apply_glob_option: "explicit setting exists") */
+                if (exp->value) {
+                        *ret = (ht_sysctl_hit){ exp_file, exp->line, exp->value, false };
+                        r = 1;
+                }
+        } else
+                /* globs are written in the map's order: the last one to
+                 * match writes last */
+                for (size_t g = ng; g-- > 0;) {
+                        const ht_sysctl_entry *e = entry[globs[g]];
+                        if (e->value && fnmatch(e->key, k, FNM_PATHNAME | FNM_PERIOD) == 0) {
+                                *ret = (ht_sysctl_hit){ file[globs[g]], e->line, e->value, true };
+                                r = 1;
+                                break;
                         }
                 }
-        if (exp) {
-                if (!exp->value)
-                        return 0;
-                *ret = (ht_sysctl_hit){ exp_file, exp->line, exp->value, false };
-                return 1;
-        }
-        if (glob) {
-                *ret = (ht_sysctl_hit){ glob_file, glob->line, glob->value, true };
-                return 1;
-        }
-        return 0;
+        free(entry);
+        free(file);
+        free(globs);
+        return r;
 }
 
 typedef struct {
@@ -280,7 +322,7 @@ struct ht_sysctl_index {
         size_t n_exact;
         const ht_sysctl_entry **entry; /* by order (file by file, line by line) */
         size_t *file;
-        size_t *globs;                 /* orders of glob entries with a value */
+        size_t *globs;                 /* orders of the glob entries systemd keeps, in its map's order */
         size_t n_globs;
 };
 
@@ -300,8 +342,8 @@ ht_sysctl_index *ht_sysctl_index_new(const ht_sysctl_file *const *files, size_t 
                         x->entry[o] = e;
                         x->file[o] = i;
                         x->exact[o] = (keyed){e->key, o};
-                        if (e->glob && e->value)
-                                x->globs[x->n_globs++] = o;
+                        if (e->glob)
+                                x->n_globs = glob_slots_add(x->globs, x->n_globs, x->entry, o);
                 }
         x->n_exact = total;
         qsort(x->exact, total, sizeof(*x->exact), keyed_cmp);
@@ -330,7 +372,12 @@ int ht_sysctl_index_effective(const ht_sysctl_index *x, const char *key, ht_sysc
                         hi = mid;
         }
         if (lo > 0 && streq(x->exact[lo - 1].key, k)) {
-                size_t o = x->exact[lo - 1].pos;
+                /* the same value again keeps the first line of the run */
+                size_t at = lo - 1;
+                while (at > 0 && streq(x->exact[at - 1].key, k) &&
+                       value_eq(x->entry[x->exact[at - 1].pos]->value, x->entry[x->exact[at].pos]->value))
+                        at--;
+                size_t o = x->exact[at].pos;
                 const ht_sysctl_entry *e = x->entry[o];
                 if (!e->value)
                         return 0;
@@ -340,7 +387,7 @@ int ht_sysctl_index_effective(const ht_sysctl_index *x, const char *key, ht_sysc
         for (size_t g = x->n_globs; g-- > 0;) {
                 size_t o = x->globs[g];
                 const ht_sysctl_entry *e = x->entry[o];
-                if (fnmatch(e->key, k, FNM_PATHNAME | FNM_PERIOD) == 0) {
+                if (e->value && fnmatch(e->key, k, FNM_PATHNAME | FNM_PERIOD) == 0) {
                         *ret = (ht_sysctl_hit){ x->file[o], e->line, e->value, true };
                         return 1;
                 }

@@ -17,12 +17,18 @@
  *   /usr/lib/sysctl.d (and /lib/sysctl.d on split-usr systems); a name in
  *   an earlier directory masks the same name in later ones; all are read
  *   sorted by file name regardless of directory; for a key the last
- *   assignment wins. systemd does not read /etc/sysctl.conf itself:
- *   Debian, Ubuntu, RHEL and their kin ship /etc/sysctl.d/99-sysctl.conf
- *   as a link to it. procps `sysctl --system` (non-systemd hosts) uses the
- *   same order and then reads /etc/sysctl.conf last;
+ *   assignment wins; the same value assigned again keeps the first line
+ *   (an ordered map: parse_file() drops an equal value, removes and
+ *   appends another). systemd does not read /etc/sysctl.conf itself
+ *   (since 207): Debian, Ubuntu, RHEL and their kin ship
+ *   /etc/sysctl.d/99-sysctl.conf as a link to it, read at that name's
+ *   place. procps `sysctl --system` (non-systemd hosts) uses the same
+ *   order and then reads /etc/sysctl.conf last;
  * - explicit assignments beat glob assignments (net.ipv4.conf.*.x = 1)
- *   whatever their order. */
+ *   whatever their order (apply_glob_option(): "explicit setting
+ *   exists"); globs are written in the map's order, the last writes last.
+ * Checked against systemd 252's systemd-sysctl in a private mount
+ * namespace by tests/integration/sysctl-order-real.sh. */
 #pragma once
 
 #include <stdbool.h>

@@ -51,3 +51,70 @@ char *ht_tmpfiles_w_argument(const char *content, const char *path) {
         }
         return found;
 }
+
+const char *const ht_tmpfiles_dirs[] = {
+        "/etc/tmpfiles.d",
+        "/run/tmpfiles.d",
+        "/usr/local/lib/tmpfiles.d",
+        "/usr/lib/tmpfiles.d",
+        NULL,
+};
+
+static int cmp_base(const void *a, const void *b) {
+        const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+        return strcmp(x + 1, y + 1);
+}
+
+char **ht_tmpfiles_order(char **const *names) {
+        char **files = NULL, **seen = NULL;
+        for (size_t d = 0; ht_tmpfiles_dirs[d]; d++)
+                for (size_t i = 0; names && names[d] && names[d][i]; i++) {
+                        const char *n = names[d][i];
+                        if (!endswith(n, ".conf") || strchr(n, '/') || n[0] == '.' || strv_contains(seen, n))
+                                continue;
+                        strv_push(&seen, n);
+                        strv_pushf(&files, "%s/%s", ht_tmpfiles_dirs[d], n);
+                }
+        if (files)
+                qsort(files, strv_length(files), sizeof(char *), cmp_base);
+        strv_free(seen);
+        return files ? files : xcalloc(1, sizeof(char *));
+}
+
+size_t ht_tmpfiles_w_lines(const char *content, const char *path, ht_tmpfiles_w **ret) {
+        ht_tmpfiles_w *out = NULL;
+        size_t n = 0;
+        unsigned line = 0;
+        for (const char *p = content; p && *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t len = nl ? (size_t)(nl - p) : strlen(p);
+                _cleanup_free_ char *buf = xstrndup(p, len);
+                p = nl ? nl + 1 : p + len;
+                line++;
+                const char *q = buf;
+                _cleanup_free_ char *type = next_word(&q);
+                if (!type || type[0] == '#' || (!streq(type, "w") && !streq(type, "w+")))
+                        continue;
+                _cleanup_free_ char *file = next_word(&q);
+                if (!file || !streq(file, path))
+                        continue;
+                bool complete = true;
+                for (int f = 0; f < 4 && complete; f++) {
+                        _cleanup_free_ char *w = next_word(&q);
+                        complete = w != NULL;
+                }
+                _cleanup_strv_free_ char **words = complete ? strv_split(q, " \t") : NULL;
+                if (strv_length(words) == 0)
+                        continue;
+                out = xrealloc(out, (n + 1) * sizeof(*out));
+                out[n++] = (ht_tmpfiles_w){.line = line, .argument = strv_join(words, " "), .append = streq(type, "w+")};
+        }
+        *ret = out;
+        return n;
+}
+
+void ht_tmpfiles_w_free(ht_tmpfiles_w *l, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(l[i].argument);
+        free(l);
+}

@@ -22,3 +22,23 @@ void ht_tmpfiles_append_w(strbuf *b, const char *path, const char *value);
  * when there is none. Comments, blank lines and other types are skipped,
  * as systemd-tmpfiles reads them. */
 char *ht_tmpfiles_w_argument(const char *content, const char *path);
+
+/* The tmpfiles.d directories in precedence order, NULL-terminated. */
+extern const char *const ht_tmpfiles_dirs[];
+/* The files systemd-tmpfiles reads, in its order (tmpfiles.d(5)): *.conf
+ * of ht_tmpfiles_dirs[i] (names[i]), a name in an earlier directory
+ * hiding it in later ones, all sorted by file name. For one path the
+ * FIRST line wins: a later "w" line with another argument is a
+ * "Duplicate line for path ..., ignoring" (tmpfiles.c item_compatible()),
+ * unlike sysctl.d, where the last wins. */
+char **ht_tmpfiles_order(char **const *names);
+
+typedef struct {
+        unsigned line;
+        char *argument;         /* blanks between words folded */
+        bool append;            /* w+ */
+} ht_tmpfiles_w;
+/* Every "w"/"w+" line for exactly path (globs as written are not
+ * expanded) in content; returns how many. */
+size_t ht_tmpfiles_w_lines(const char *content, const char *path, ht_tmpfiles_w **ret);
+void ht_tmpfiles_w_free(ht_tmpfiles_w *l, size_t n);

@@ -6,6 +6,7 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "planner.h"
+#include "tuners.h"
 #include "util.h"
 
 static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
@@ -21,6 +22,30 @@ int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht
                 return r;
         *ret = p;
         return 0;
+}
+
+/* Warn about every setting another tuner of the host (running or enabled)
+ * writes after hosttune's and would undo (issue 38). */
+static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
+        ht_tuner_settings ts;
+        ht_tuner_settings_collect(c, f, &ts);
+        for (size_t i = 0; ts.warnings && ts.warnings[i]; i++)
+                ht_plan_warn(plan, "%s", ts.warnings[i]);
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                for (size_t j = 0; j < ts.n; j++) {
+                        const ht_tuner_setting *t = &ts.s[j];
+                        if (!ht_tuner_setting_matches(t, s->backend, s->key) ||
+                            !ht_tuner_setting_conflicts(t, s->bound, s->value))
+                                continue;
+                        _cleanup_free_ char *what = ht_tuner_setting_describe(t);
+                        _cleanup_free_ char *want = s->backend == HT_BK_SYSCTL ? ht_bound_describe(s->bound, s->value)
+                                                                              : xstrdup(s->value ? s->value : "");
+                        ht_plan_warn(plan, "%s: it undoes hosttune's %s %s = %s (%s); %s",
+                                     what, ht_backend_id_to_string(s->backend), s->key, want, s->source, t->advice);
+                }
+        }
+        ht_tuner_settings_done(&ts);
 }
 
 static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
@@ -57,6 +82,7 @@ static int make_plan(const ht_context *c, const char *profile, char *const *sets
                         return r;
                 }
         }
+        warn_tuners(c, p.facts, p.resolved, p.plan);
         /* An image has never booted: it boots with everything persisted
          * in it, so no apply of an image needs a reboot, the first or a
          * repeated one. */

@@ -73,7 +73,7 @@ run_cases() {
         local H=/nonexistent/hosttune P="--profile-path $tmp/profiles"
         # No hosttune on PATH for the fallback cases.
         local PATH=/usr/bin:/bin
-        expect "$H " "facts list show plan apply verify rollback history recommend status import"
+        expect "$H " "facts list show plan apply verify rollback history recommend status import explain"
         expect "$H pl" "plan"
         expect "$H --json --quiet ap" "apply"
         expect "$H re" "recommend"
@@ -121,6 +121,10 @@ run_cases() {
         expect "$H --tuned-path $tmp/tuned --root $tmp/root import tuned " "site-tuned vendor-tuned"
         expect "$H --root $tmp/root import tuned v" "vendor-tuned"
         expect "$H import tuned x --o" "--output"
+        # explain: the running kernel's sysctl keys, dotted; then a profile
+        expect "$H explain vm.swappi" "vm.swappiness"
+        expect "$H $P explain vm.swappiness " "mysql oracle"
+        expect "$H explain vm.swappiness oracle " ""
         expect "$H --tuned-path $tmp/dirs/a" "$tmp/dirs/alpha"
         if $have_python; then
                 # Profiles and transactions from the binary's JSON.

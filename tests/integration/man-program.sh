@@ -95,6 +95,7 @@ json_keys "verify --json" 3 "$host" verify
 json_keys "status --json after an apply" 0 "$host" status
 json_keys "status --json --interval, processes" 0 "$ora" status --interval 1
 json_keys "history --json" 0 "$host" history
+json_keys "explain --json" 0 "$host" explain vm.swappiness
 json_keys "rollback --json" 0 "$host" rollback
 json_keys "rollback --json with nothing to roll back" 0 "$host" rollback
 json_keys "history --json after a rollback" 0 "$host" history

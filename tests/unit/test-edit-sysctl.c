@@ -186,6 +186,34 @@ static void test_index_matches_scan(void **state) {
                 ht_sysctl_file_free(files[i]);
 }
 
+/* systemd-sysctl's ordered map (sysctl.c parse_file() and apply_all(),
+ * v252): the same value again keeps the first line; a glob re-assigned
+ * with its value kept stays at its earlier place, so a different glob
+ * set in between writes last (issue 38). */
+static void test_systemd_map(void **state) {
+        ht_sysctl_file *files[] = {
+                parse("vm.swappiness = 10\nnet.ipv4.conf.*.rp_filter = 1\n"),    /* 10-a */
+                parse("net.ipv4.conf.e*.rp_filter = 2\n"),                          /* 20-b */
+                parse("vm.swappiness = 10\nnet.ipv4.conf.*.rp_filter = 1\n"),    /* 30-c */
+        };
+        const ht_sysctl_file *const *fs = (const ht_sysctl_file *const *)files;
+        ht_sysctl_index *x = ht_sysctl_index_new(fs, 3);
+        ht_sysctl_hit a, b;
+        assert_int_equal(ht_sysctl_effective(fs, 3, "vm.swappiness", &a), 1);
+        assert_int_equal(ht_sysctl_index_effective(x, "vm.swappiness", &b), 1);
+        assert_int_equal(a.file, 0);
+        assert_int_equal(b.file, 0);
+        assert_int_equal(ht_sysctl_effective(fs, 3, "net.ipv4.conf.eth0.rp_filter", &a), 1);
+        assert_int_equal(ht_sysctl_index_effective(x, "net.ipv4.conf.eth0.rp_filter", &b), 1);
+        assert_string_equal(a.value, "2");
+        assert_string_equal(b.value, "2");
+        assert_int_equal(a.file, 1);
+        assert_int_equal(b.file, 1);
+        ht_sysctl_index_free(x);
+        for (size_t i = 0; i < 3; i++)
+                ht_sysctl_file_free(files[i]);
+}
+
 static void test_render(void **state) {
         ht_sysctl_setting s[] = {
                 { "vm.nr_hugepages", "9000" },
@@ -299,6 +327,7 @@ int main(void) {
                 cmocka_unit_test(test_order),
                 cmocka_unit_test(test_effective),
                 cmocka_unit_test(test_index_matches_scan),
+                cmocka_unit_test(test_systemd_map),
                 cmocka_unit_test(test_render),
                 cmocka_unit_test(test_junk),
                 cmocka_unit_test(test_conf_edit),

@@ -1,0 +1,266 @@
+/* The settings of the other tuners (tuners.h). */
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "edit-sysctl.h"
+#include "tuned.h"
+#include "tuners.h"
+#include "util.h"
+
+/* kubelet: pkg/kubelet/cm/container_manager_linux.go setupKernelTunables()
+ * writes these at its start unless --protect-kernel-defaults (then it only
+ * refuses to start); values from k8s.io/component-helpers/node/util/sysctl
+ * (VMOvercommitMemoryAlways, VMPanicOnOOMInvokeOOMKiller,
+ * KernelPanicRebootTimeout, KernelPanicOnOopsAlways, RootMaxKeysSetting,
+ * RootMaxBytesSetting). */
+static const char *const kubelet_sysctls[][2] = {
+        {"vm.overcommit_memory", "1"},
+        {"vm.panic_on_oom", "0"},
+        {"kernel.panic", "10"},
+        {"kernel.panic_on_oops", "1"},
+        {"kernel.keys.root_maxkeys", "1000000"},
+        {"kernel.keys.root_maxbytes", "25000000"},
+};
+
+/* dockerd: libnetwork's bridge driver (setup_ip_forwarding.go) writes 1 to
+ * net.ipv4.ip_forward at its start unless --ip-forward=false. */
+static const char *const dockerd_sysctls[][2] = {
+        {"net.ipv4.ip_forward", "1"},
+};
+
+/* bpftune: the sysctls its tuners own, from the bpftunable_desc tables of
+ * oracle/bpftune src/tcp_buffer_tuner.c, net_buffer_tuner.c,
+ * ip_frag_tuner.c, route_table_tuner.c and tcp_cong_tuner.c; it writes
+ * them while it runs, as the load it watches demands. */
+static const char *const bpftune_sysctls[] = {
+        "net.ipv4.tcp_wmem", "net.ipv4.tcp_rmem", "net.ipv4.tcp_mem", "net.ipv4.tcp_max_orphans",
+        "net.core.netdev_max_backlog", "net.core.flow_limit_cpu_bitmap", "net.ipv4.ipfrag_high_thresh",
+        "net.ipv6.ip6frag_high_thresh", "net.ipv6.route.max_size", "net.ipv4.tcp_allowed_congestion_control",
+};
+
+static char *who(const ht_tuner *t) {
+        strbuf b = {0};
+        strbuf_appendf(&b, "%s (", t->name);
+        if (t->running)
+                strbuf_appendf(&b, "running, pid %u", t->pid);
+        if (t->enabled_by)
+                strbuf_appendf(&b, "%senabled: %s", t->running ? "; " : "", t->enabled_by);
+        if (t->profile)
+                strbuf_appendf(&b, "; profile %s", t->profile);
+        strbuf_append(&b, ")");
+        return strbuf_steal(&b);
+}
+
+static void add(ht_tuner_settings *ts, const ht_tuner *t, ht_backend_id b, const char *key, const char *value,
+                const char *source, const char *when, const char *advice) {
+        ts->s = xrealloc(ts->s, (ts->n + 1) * sizeof(*ts->s));
+        ts->s[ts->n++] = (ht_tuner_setting){
+                .tuner = xstrdup(t->name), .who = who(t), .backend = b, .key = xstrdup(key),
+                .value = value ? xstrdup(value) : NULL, .source = xstrdup(source), .when = xstrdup(when),
+                .advice = xstrdup(advice),
+        };
+}
+
+static void add_tuned(const ht_context *c, const ht_facts *f, const ht_tuner *t, ht_tuner_settings *ts) {
+        if (!t->profile) {
+                strv_pushf(&ts->warnings, "tuned is %s but /etc/tuned/active_profile names no profile: "
+                           "what it sets is not known", t->running ? "running" : "enabled");
+                return;
+        }
+        _cleanup_free_ char *name = xasprintf("%s%s", HT_TUNED_PREFIX, t->profile);
+        _cleanup_free_ char *err = NULL;
+        _cleanup_(ht_resolved_freep) ht_resolved *r = NULL;
+        if (ht_profile_resolve(c, f, name, NULL, &r, &err) < 0) {
+                strv_pushf(&ts->warnings, "tuned's profile %s cannot be read, so what it sets is not checked: %s",
+                           t->profile, err ? err : "unknown error");
+                return;
+        }
+        _cleanup_free_ char *advice = xasprintf(
+                "keep one tuner: switch tuned off (systemctl disable --now %s), or import its profile "
+                "(hosttune import tuned %s) and apply that with hosttune's values", t->unit, t->profile);
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i];
+                /* hosttune's own rules ride along in a resolved profile:
+                 * only what tuned's files set is tuned's */
+                if (!s->source || startswith(s->source, "rule ") || startswith(s->source, "<built-in>"))
+                        continue;
+                add(ts, t, s->backend, s->key, s->value, s->source,
+                    "at tuned's start (after systemd-sysctl at boot) and on every tuned-adm profile", advice);
+        }
+}
+
+static void add_unit_setting(ht_tuner_settings *ts, const char *unit, const char *link, const char *key,
+                             const char *value, const char *source, const char *directive) {
+        ts->s = xrealloc(ts->s, (ts->n + 1) * sizeof(*ts->s));
+        ts->s[ts->n++] = (ht_tuner_setting){
+                .tuner = xstrdup("unit"), .who = xasprintf("%s (enabled: %s)", unit, link), .backend = HT_BK_SYSCTL,
+                .key = xstrdup(key), .value = xstrdup(value), .source = xstrdup(source),
+                .when = xasprintf("at %s's start (%s=)", unit, directive),
+                .advice = xasprintf("remove the sysctl call from %s, or give the profile the same value", unit),
+        };
+}
+
+/* A unit's own sysctl calls: "sysctl [-w|-q] KEY=VALUE..." in its
+ * ExecStartPre=, ExecStart= or ExecStartPost= lines (also inside a
+ * "sh -c '...'"), written each time the unit starts. Only that form is
+ * read: a script the unit runs is not followed. */
+static void scan_unit(const ht_context *c, const char *unit, const char *link, ht_tuner_settings *ts) {
+        _cleanup_free_ char *target = NULL, *text = NULL;
+        /* the wants link names the unit file (absolute, as systemctl
+         * enable makes it); a plain file there is the unit itself */
+        const char *file = link;
+        if (ht_readlink(c, link, &target) == 0) {
+                if (target[0] != '/' || streq(target, "/dev/null"))
+                        return;
+                file = target;
+        }
+        if (ht_read_file(c, file, 1u << 20, &text, NULL) < 0)
+                return;
+        _cleanup_free_ char *shown = ht_display_path(c, file);
+        bool service = false;
+        size_t i = 0;
+        /* line by line, blank ones counted: the numbers are the file's */
+        for (const char *p = text; *p; i++) {
+                const char *nl = strchr(p, '\n');
+                size_t len = nl ? (size_t)(nl - p) : strlen(p);
+                _cleanup_free_ char *buf = xstrndup(p, len);
+                p = nl ? nl + 1 : p + len;
+                char *l = strstrip(buf);
+                if (*l == '[') {
+                        service = streq(l, "[Service]");
+                        continue;
+                }
+                const char *directive = startswith(l, "ExecStartPre=") ? "ExecStartPre"
+                                        : startswith(l, "ExecStartPost=") ? "ExecStartPost"
+                                        : startswith(l, "ExecStart=") ? "ExecStart" : NULL;
+                if (!service || !directive)
+                        continue;
+                _cleanup_strv_free_ char **words = strv_split(strchr(l, '=') + 1, " \t'\"");
+                bool in_sysctl = false;
+                for (size_t w = 0; words && words[w]; w++) {
+                        const char *t = words[w];
+                        /* "-" and "@" prefixes of Exec lines */
+                        while (*t == '-' && t[1] == '/')
+                                t++;
+                        const char *base = strrchr(t, '/') ? strrchr(t, '/') + 1 : t;
+                        if (streq(base, "sysctl")) {
+                                in_sysctl = true;
+                                continue;
+                        }
+                        if (!in_sysctl)
+                                continue;
+                        if (streq(t, ";") || streq(t, "&&") || streq(t, "||") || streq(t, "|")) {
+                                in_sysctl = false;
+                                continue;
+                        }
+                        const char *eq = strchr(t, '=');
+                        if (t[0] == '-' || !eq || eq == t)
+                                continue;
+                        _cleanup_free_ char *key = xstrndup(t, (size_t)(eq - t)), *err = NULL;
+                        if (ht_sysctl_key_check(key, &err) < 0)
+                                continue;
+                        _cleanup_free_ char *source = xasprintf("%s:%zu", shown, i + 1);
+                        add_unit_setting(ts, unit, link, key, eq + 1, source, directive);
+                }
+        }
+}
+
+/* The units enabled under /etc/systemd/system/TARGET.wants/ */
+static void collect_units(const ht_context *c, ht_tuner_settings *ts) {
+        _cleanup_strv_free_ char **dirs = NULL;
+        if (ht_list_dir(c, "/etc/systemd/system", ".wants", &dirs) < 0)
+                return;
+        for (size_t d = 0; dirs && dirs[d]; d++) {
+                _cleanup_free_ char *dir = xasprintf("/etc/systemd/system/%s", dirs[d]);
+                _cleanup_strv_free_ char **units = NULL;
+                if (ht_list_dir(c, dir, ".service", &units) < 0)
+                        continue;
+                for (size_t u = 0; units && units[u]; u++) {
+                        _cleanup_free_ char *link = xasprintf("%s/%s", dir, units[u]);
+                        scan_unit(c, units[u], link, ts);
+                }
+        }
+}
+
+void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_settings *ret) {
+        *ret = (ht_tuner_settings){0};
+        collect_units(c, ret);
+        for (size_t i = 0; i < f->n_tuners; i++) {
+                const ht_tuner *t = &f->tuners[i];
+                if (streq(t->name, "tuned"))
+                        add_tuned(c, f, t, ret);
+                else if (streq(t->name, "kubelet"))
+                        for (size_t k = 0; k < ELEMENTSOF(kubelet_sysctls); k++)
+                                add(ret, t, HT_BK_SYSCTL, kubelet_sysctls[k][0], kubelet_sysctls[k][1],
+                                    "kubelet setupKernelTunables() (pkg/kubelet/cm/container_manager_linux.go)",
+                                    "at kubelet's start",
+                                    "set kubelet's value, or run kubelet with --protect-kernel-defaults "
+                                    "(it then refuses to start instead of changing it)");
+                else if (streq(t->name, "dockerd"))
+                        for (size_t k = 0; k < ELEMENTSOF(dockerd_sysctls); k++)
+                                add(ret, t, HT_BK_SYSCTL, dockerd_sysctls[k][0], dockerd_sysctls[k][1],
+                                    "dockerd's bridge driver (libnetwork setup_ip_forwarding.go)",
+                                    "at dockerd's start", "set Docker's value, or run dockerd with --ip-forward=false");
+                else if (streq(t->name, "bpftune"))
+                        for (size_t k = 0; k < ELEMENTSOF(bpftune_sysctls); k++)
+                                add(ret, t, HT_BK_SYSCTL, bpftune_sysctls[k], NULL,
+                                    "bpftune's tuners (oracle/bpftune src/*_tuner.c)",
+                                    "while it runs, as the load demands",
+                                    "leave the key to bpftune (drop it from the profile), or stop bpftune; "
+                                    "bpftune's sysctl tuner also turns off the tuner of a key someone else writes");
+        }
+}
+
+static void setting_done(ht_tuner_setting *s) {
+        free(s->tuner);
+        free(s->who);
+        free(s->key);
+        free(s->value);
+        free(s->source);
+        free(s->when);
+        free(s->advice);
+}
+
+void ht_tuner_settings_keep(ht_tuner_settings *t, ht_backend_id b, const char *key) {
+        size_t kept = 0;
+        for (size_t i = 0; i < t->n; i++) {
+                if (ht_tuner_setting_matches(&t->s[i], b, key))
+                        t->s[kept++] = t->s[i];
+                else
+                        setting_done(&t->s[i]);
+        }
+        t->n = kept;
+}
+
+void ht_tuner_settings_done(ht_tuner_settings *t) {
+        for (size_t i = 0; i < t->n; i++)
+                setting_done(&t->s[i]);
+        free(t->s);
+        strv_free(t->warnings);
+        *t = (ht_tuner_settings){0};
+}
+
+bool ht_tuner_setting_matches(const ht_tuner_setting *t, ht_backend_id b, const char *key) {
+        if (t->backend != b || !key)
+                return false;
+        if (b != HT_BK_SYSCTL)
+                return streq(t->key, key);
+        _cleanup_free_ char *x = ht_sysctl_normalize(t->key), *y = ht_sysctl_normalize(key);
+        return streq(x, y);
+}
+
+bool ht_tuner_setting_conflicts(const ht_tuner_setting *t, ht_bound b, const char *want) {
+        if (!t->value)
+                return true;
+        if (t->backend == HT_BK_SYSCTL)
+                return !ht_bound_satisfied(b, want, t->value);
+        return !streq_ptr(t->value, want);
+}
+
+char *ht_tuner_setting_describe(const ht_tuner_setting *t) {
+        if (!t->value)
+                return xasprintf("%s owns %s and writes it %s (%s)", t->who, t->key, t->when, t->source);
+        return xasprintf("%s sets %s = %s (%s) %s", t->who, t->key, t->value, t->source, t->when);
+}
