@@ -664,7 +664,7 @@ static void push_assignments(ht_boot_explained *e, const char *path, const char 
 
 int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret) {
         _cleanup_free_ char *name = unit_with_suffix(unit), *real = NULL, *file = NULL;
-        if (!unit_name_valid(name) || !service_directive_known(directive))
+        if (!ht_unit_name_valid(name) || !service_directive_known(directive))
                 return -EINVAL;
         int r = find_fragment(c, name, &real, &file);
         if (r < 0)

@@ -27,6 +27,17 @@ int ht_facts_read(const ht_context *c, ht_facts *f, const char *path, bool requi
  * warn_missing), and -errno. */
 int ht_facts_read_untrusted(const ht_context *c, ht_facts *f, const char *path, size_t max,
                             ht_controllers *ctl, bool warn_missing, char **ret, size_t *ret_len);
+/* A process as /proc lists it: its pid and comm (NULL when comm could not
+ * be read: gone, or a fixture without one). */
+typedef struct ht_proc_comm {
+        unsigned pid;
+        char *comm;
+} ht_proc_comm;
+/* Every process of /proc (at most 65536), read once a run and kept in f:
+ * the workload and the tuner collectors both look for processes by name,
+ * and a busy host has thousands. *ret_n 0 when /proc cannot be listed;
+ * returns whether it could. */
+bool ht_facts_proc_comms(const ht_context *c, ht_facts *f, const ht_proc_comm **ret, size_t *ret_n);
 /* Same for a one-line kernel value, trailing newline removed. */
 int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool required,
                        char **ret);

@@ -39,6 +39,9 @@ void ht_facts_free(ht_facts *f) {
                 free(f->tuners[i].profile);
         }
         free(f->tuners);
+        for (size_t i = 0; i < f->n_proc_comms; i++)
+                free(f->proc_comms[i].comm);
+        free(f->proc_comms);
         free(f->kernel_release);
         free(f->kernel_uname);
         free(f->kernel_machine);

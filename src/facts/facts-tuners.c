@@ -27,9 +27,6 @@ static const struct {
         {"irqbalance", "irqbalance", "irqbalance.service"},
 };
 
-/* /proc lists thousands of tasks on a busy host: enough for any */
-#define MAX_PIDS 65536
-
 static ht_tuner *tuner(ht_facts *f, size_t k) {
         for (size_t i = 0; i < f->n_tuners; i++)
                 if (streq(f->tuners[i].name, known[k].name))
@@ -40,36 +37,27 @@ static ht_tuner *tuner(ht_facts *f, size_t k) {
 }
 
 static void collect_running(const ht_context *c, ht_facts *f) {
-        _cleanup_strv_free_ char **names = NULL;
+        const ht_proc_comm *procs;
+        size_t n;
         struct stat proc;
         /* the owner of /proc: root on a host, whoever made a fixture's */
-        if (ht_stat(c, "/proc", &proc) < 0 || ht_list_dir(c, "/proc", NULL, &names) < 0)
+        if (ht_stat(c, "/proc", &proc) < 0 || !ht_facts_proc_comms(c, f, &procs, &n))
                 return;
-        size_t seen = 0;
-        for (size_t i = 0; names && names[i] && seen < MAX_PIDS; i++) {
-                uint64_t pid;
-                if (!names[i][0] || strspn(names[i], "0123456789") != strlen(names[i]) ||
-                    parse_u64(names[i], &pid) < 0 || pid == 0 || pid > UINT32_MAX)
+        for (size_t i = 0; i < n; i++) {
+                if (!procs[i].comm)
                         continue;
-                seen++;
-                _cleanup_free_ char *dir = xasprintf("/proc/%s", names[i]);
-                _cleanup_free_ char *p_comm = xasprintf("/proc/%s/comm", names[i]);
-                _cleanup_free_ char *comm = NULL;
-                struct stat st;
-                /* a process that went away meanwhile is simply not there */
-                if (ht_read_file(c, p_comm, 256, &comm, NULL) < 0)
-                        continue;
-                comm[strcspn(comm, "\n")] = 0;
                 for (size_t k = 0; k < ELEMENTSOF(known); k++) {
-                        if (!known[k].comm || !streq(comm, known[k].comm))
+                        if (!known[k].comm || !streq(procs[i].comm, known[k].comm))
                                 continue;
                         /* a non-root user can call a process anything:
                          * only root's (/proc/PID is owned by its uid) */
+                        _cleanup_free_ char *dir = xasprintf("/proc/%u", procs[i].pid);
+                        struct stat st;
                         if (ht_stat(c, dir, &st) < 0 || st.st_uid != proc.st_uid)
                                 break;
                         ht_tuner *t = tuner(f, k);
-                        if (!t->running || pid < t->pid)
-                                t->pid = (unsigned)pid;
+                        if (!t->running || procs[i].pid < t->pid)
+                                t->pid = procs[i].pid;
                         t->running = true;
                         break;
                 }

@@ -103,6 +103,38 @@ int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool 
         return 0;
 }
 
+/* A host with more processes than this is scanned up to here: the ones
+ * that matter (databases, JVMs, tuners) are long-lived and have low pids. */
+#define MAX_PIDS 65536
+
+bool ht_facts_proc_comms(const ht_context *c, ht_facts *f, const ht_proc_comm **ret, size_t *ret_n) {
+        if (!f->proc_comms_read) {
+                f->proc_comms_read = true;
+                _cleanup_strv_free_ char **names = NULL;
+                if (ht_list_dir(c, "/proc", NULL, &names) == 0 && names[0]) {
+                        size_t n = strv_length(names);
+                        f->proc_comms = xcalloc(n < MAX_PIDS ? n : MAX_PIDS, sizeof(*f->proc_comms));
+                        for (size_t i = 0; names[i] && f->n_proc_comms < MAX_PIDS; i++) {
+                                uint64_t pid;
+                                if (!names[i][0] || strspn(names[i], "0123456789") != strlen(names[i]) ||
+                                    parse_u64(names[i], &pid) < 0 || pid == 0 || pid > UINT32_MAX)
+                                        continue;
+                                _cleanup_free_ char *p_comm = xasprintf("/proc/%s/comm", names[i]);
+                                char *comm = NULL;
+                                /* processes come and go while we read: a
+                                 * vanished one keeps no comm */
+                                if (ht_read_file(c, p_comm, 256, &comm, NULL) == 0)
+                                        comm[strcspn(comm, "\n")] = 0;
+                                f->proc_comms[f->n_proc_comms++] = (ht_proc_comm){.pid = (unsigned)pid,
+                                                                                  .comm = comm};
+                        }
+                }
+        }
+        *ret = f->proc_comms;
+        *ret_n = f->n_proc_comms;
+        return f->proc_comms != NULL;
+}
+
 bool ht_facts_check_nul(ht_facts *f, const char *buf, size_t len, const char *where) {
         if (strlen(buf) == len)
                 return false;

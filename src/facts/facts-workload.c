@@ -21,9 +21,6 @@
 #include "facts.h"
 #include "util.h"
 
-/* A host with more processes than this is scanned up to here: the ones
- * that matter (databases, JVMs) are long-lived and have low pids. */
-#define MAX_PIDS 65536
 /* A JVM's command line can be long (class paths): read this much. */
 #define MAX_CMDLINE (256u << 10)
 
@@ -46,10 +43,6 @@ const char *ht_process_kind_to_string(ht_process_kind k) {
         case HT_PROC_JAVA: return "java";
         }
         return "unknown";
-}
-
-static bool all_digits(const char *s) {
-        return *s && strspn(s, "0123456789") == strlen(s);
 }
 
 /* A process name fit for messages: printable ASCII, at most 64 bytes. */
@@ -261,30 +254,22 @@ static int cmp_process(const void *a, const void *b) {
 }
 
 static void collect_processes(const ht_context *c, ht_facts *f) {
-        _cleanup_strv_free_ char **names = NULL;
-        if (ht_list_dir(c, "/proc", NULL, &names) < 0 || !names[0])
+        const ht_proc_comm *procs;
+        size_t n;
+        if (!ht_facts_proc_comms(c, f, &procs, &n) || n == 0)
                 return;
         f->processes_known = true;
-        size_t seen = 0;
-        for (size_t i = 0; names[i] && seen < MAX_PIDS; i++) {
-                uint64_t pid;
-                if (!all_digits(names[i]) || parse_u64(names[i], &pid) < 0 || pid == 0 || pid > UINT32_MAX)
+        for (size_t i = 0; i < n; i++) {
+                unsigned pid = procs[i].pid;
+                const char *comm = procs[i].comm;
+                /* most processes are none of ours: skip their command
+                 * lines, which can be long */
+                ht_process_kind k;
+                if (comm && !classify(comm, &k))
                         continue;
-                seen++;
-                /* Processes come and go while we read: a vanished one is
-                 * simply not there, no warning. */
-                _cleanup_free_ char *p_comm = xasprintf("/proc/%s/comm", names[i]);
-                _cleanup_free_ char *p_cmd = xasprintf("/proc/%s/cmdline", names[i]);
-                _cleanup_free_ char *comm = NULL, *cmd = NULL;
+                _cleanup_free_ char *p_cmd = xasprintf("/proc/%u/cmdline", pid);
+                _cleanup_free_ char *cmd = NULL;
                 size_t cmd_len = 0;
-                if (ht_read_file(c, p_comm, 256, &comm, NULL) == 0) {
-                        comm[strcspn(comm, "\n")] = 0;
-                        /* most processes are none of ours: skip their
-                         * command lines, which can be long */
-                        ht_process_kind k;
-                        if (!classify(comm, &k))
-                                continue;
-                }
                 /* argv[0] first: Oracle renames its processes there in full
                  * (comm keeps only 15 bytes), and it is a path for java */
                 _cleanup_free_ char *name = NULL;
@@ -292,8 +277,7 @@ static void collect_processes(const ht_context *c, ht_facts *f) {
                 bool have_cmd = ht_read_file(c, p_cmd, MAX_CMDLINE, &cmd, &cmd_len) == 0 && cmd_len > 0;
                 if (have_cmd) {
                         /* Oracle writes "ora_pmon_ORCL" over argv with spaces after it */
-                        size_t n = strcspn(cmd, " ");
-                        _cleanup_free_ char *argv0 = xstrndup(cmd, n);
+                        _cleanup_free_ char *argv0 = xstrndup(cmd, strcspn(cmd, " "));
                         const char *base = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
                         if (classify(base, &kind))
                                 name = clean_name(base, strlen(base));
@@ -304,7 +288,7 @@ static void collect_processes(const ht_context *c, ht_facts *f) {
                         continue;
                 f->processes = xrealloc(f->processes, (f->n_processes + 1) * sizeof(*f->processes));
                 ht_process *pr = &f->processes[f->n_processes++];
-                *pr = (ht_process){.pid = (unsigned)pid, .name = TAKE_PTR(name), .kind = kind,
+                *pr = (ht_process){.pid = pid, .name = TAKE_PTR(name), .kind = kind,
                                    .max_heap_bytes = HT_U64_UNKNOWN, .uid = -1};
                 judge_process(c, f, pr);
                 uint64_t heap;

@@ -327,6 +327,12 @@ typedef struct ht_facts {
         /* services */
         bool systemd_running;
         bool audit_available;
+        /* every process's pid and comm, read from /proc once a run for the
+         * collectors that look for processes by name (facts-util.c,
+         * ht_facts_proc_comms): NULL until asked */
+        struct ht_proc_comm *proc_comms;
+        size_t n_proc_comms;
+        bool proc_comms_read;
         /* other tuners (facts-tuners.c) */
         ht_tuner *tuners;
         size_t n_tuners;
