@@ -26,7 +26,8 @@
 # /tmp/hosttune-real-host-tests.lock) is bound to the root's, so a suite
 # running on the host and this one never change the kernel at once.
 #
-# HT_NEWCOMER_MIRROR: the Debian mirror (default http://deb.debian.org/debian).
+# HT_NEWCOMER_MIRROR: the Debian mirror (default: the one this machine's apt
+# uses, from /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list).
 # HT_NEWCOMER_DIR: where the root is made (default /var/tmp).
 # HT_NEWCOMER_KEEP=1: keep the root afterwards (its path is printed).
 # HT_NEWCOMER_SUITE_LOCK=FILE: hold this lock (flock) around the second
@@ -39,7 +40,13 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
         echo "newcomer: installing mmdebstrap"
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
 fi
-mirror=${HT_NEWCOMER_MIRROR:-http://deb.debian.org/debian}
+# the machine's own Debian mirror, as apt is set up here: deb822 first
+machine_mirror() {
+        sed -n '/^Types:.*deb/,/^$/ s/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1 | grep . ||
+                sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null | head -n 1
+}
+mirror=${HT_NEWCOMER_MIRROR:-$(machine_mirror)}
+[ -n "$mirror" ] || { echo "newcomer: no Debian mirror in this machine's apt sources; set HT_NEWCOMER_MIRROR" >&2; exit 2; }
 lock=${HT_REAL_HOST_LOCK:-/tmp/hosttune-real-host-tests.lock}
 ( umask 0; : >>"$lock" )
 
