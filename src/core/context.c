@@ -736,6 +736,22 @@ static ht_eof_rule eof_rule(const ht_context *c, const char *path) {
         return HT_EOF_SHORT;
 }
 
+/* Read fd (path's, opened for reading) whole and close it; kept for the
+ * rest of the plan when keep. */
+static int read_opened(const ht_context *c, int fd, const char *path, size_t hash, size_t max, bool keep,
+                       char **ret, size_t *ret_len) {
+        size_t len = 0;
+        int r = ht_read_fd_eof(fd, max, 0, eof_rule(c, path), ret, &len);
+        close(fd);
+        if (r < 0)
+                return r;
+        if (keep)
+                cache_put(c, path, hash, *ret, len);
+        if (ret_len)
+                *ret_len = len;
+        return 0;
+}
+
 static int read_file(const ht_context *c, const char *path, size_t max, bool keep, char **ret, size_t *ret_len) {
         size_t hash = cache_hash(c, path);
         const cache_entry *e = cache_find(c, path, hash);
@@ -748,16 +764,7 @@ static int read_file(const ht_context *c, const char *path, size_t max, bool kee
          * and plan reads some fifty files; O_NONBLOCK keeps a FIFO from
          * hanging it. Files other users control go through
          * ht_read_file_untrusted, which checks what it opened. */
-        size_t len = 0;
-        int r = ht_read_fd_eof(fd, max, 0, eof_rule(c, path), ret, &len);
-        close(fd);
-        if (r < 0)
-                return r;
-        if (keep)
-                cache_put(c, path, hash, *ret, len);
-        if (ret_len)
-                *ret_len = len;
-        return 0;
+        return read_opened(c, fd, path, hash, max, keep, ret, ret_len);
 }
 
 int ht_read_file(const ht_context *c, const char *path, size_t max, char **ret, size_t *ret_len) {
@@ -796,15 +803,7 @@ int ht_read_file_below(const ht_context *c, int dir_fd, const char *dir, const c
                 return ht_read_file(c, path, max, ret, ret_len);
         if (fd < 0)
                 return fd;
-        size_t len = 0;
-        int r = ht_read_fd_eof(fd, max, 0, eof_rule(c, path), ret, &len);
-        close(fd);
-        if (r < 0)
-                return r;
-        cache_put(c, path, hash, *ret, len);
-        if (ret_len)
-                *ret_len = len;
-        return 0;
+        return read_opened(c, fd, path, hash, max, true, ret, ret_len);
 }
 
 static void chomp(char *s, size_t len) {
