@@ -711,6 +711,14 @@ bool ht_valid_utf8(const char *s) {
 void ht_text_sanitize(char *s, bool multiline) {
         unsigned char *in = (unsigned char *)s, *out = in;
         while (*in) {
+                /* printable ASCII, nearly every byte of a diff: no call,
+                 * no copy until something was replaced */
+                if (*in >= 0x20 && *in < 0x7f) {
+                        if (out != in)
+                                *out = *in;
+                        out++, in++;
+                        continue;
+                }
                 size_t n = utf8_len(in);
                 /* C0 controls but tab (and newline where lines are
                  * wanted), DEL, and C1 controls, U+0080..U+009F, which

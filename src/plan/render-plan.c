@@ -134,7 +134,13 @@ static void print_diff(FILE *out, const char *d, bool color) {
                         else if (startswith(line, "@@"))
                                 col = C_CYAN;
                 }
-                fprintf(out, "%s%.*s%s\n", col ? col : "", (int)n, line, col ? C_RESET : "");
+                if (col)
+                        fprintf(out, "%s%.*s%s\n", col, (int)n, line, C_RESET);
+                else {
+                        /* most lines, and all without colour: no format to parse */
+                        fwrite(line, 1, n, out);
+                        putc('\n', out);
+                }
                 line += n;
                 if (*line == '\n')
                         line++;
