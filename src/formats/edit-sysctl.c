@@ -72,7 +72,36 @@ static bool is_glob(const char *s) {
         return strpbrk(s, "*?[") != NULL;
 }
 
+/* The common key, "vm.swappiness" or "net/ipv4/tcp_rmem": name
+ * characters in components split by single '.' or '/', neither first nor
+ * last. Such a key passes every check below; a plan checks each key
+ * several times, so it skips the copies. */
+static bool ascii_word(unsigned char c) {
+        /* not isalnum(): a locale may call 0xe9 a letter */
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool key_plain(const char *key) {
+        if (!ascii_word((unsigned char)key[0]))
+                return false;
+        bool sep = false;
+        for (const char *p = key; *p; p++) {
+                unsigned char c = *p;
+                if (c == '.' || c == '/') {
+                        if (sep)
+                                return false;
+                        sep = true;
+                } else if (ascii_word(c) || c == '-')
+                        sep = false;
+                else
+                        return false;
+        }
+        return !sep;
+}
+
 int ht_sysctl_key_check(const char *key, char **ret_error) {
+        if (key && key_plain(key))
+                return 0;
         if (isempty(key)) {
                 *ret_error = xstrdup("empty sysctl key");
                 return -EINVAL;
