@@ -1134,8 +1134,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
         if (word_value)
                 v = ht_value_str(word_value);
         else if (e->value.kind != HT_SPEC_NONE) {
-                _cleanup_free_ char *w = xasprintf("%s", label);
-                k = ht_spec_eval(r, &e->value, e->file, e->line, w, &v, ret_error);
+                k = ht_spec_eval(r, &e->value, e->file, e->line, label, &v, ret_error);
                 if (k < 0) {
                         ht_setting_done(&s);
                         return k;
