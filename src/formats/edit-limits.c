@@ -118,14 +118,21 @@ static int problem(ht_limits_file *f, unsigned flags, unsigned line, char **ret_
 int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_file **ret,
                     char **ret_error) {
         ht_limits_file *f = xcalloc(1, sizeof(*f));
-        const char *p = content, *end = content + len;
+        /* one copy of the file, cut into lines in place, not a copy per
+         * line; a NUL byte inside a line still shows as a short line */
+        _cleanup_free_ char *copy = xmalloc(len + 1);
+        if (len)
+                memcpy(copy, content, len);
+        copy[len] = 0;
+        char *p = copy, *end = copy + len;
         unsigned line = 0;
         int r = 0;
 
         while (p < end) {
-                const char *nl = memchr(p, '\n', end - p);
+                char *nl = memchr(p, '\n', end - p);
                 size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-                _cleanup_free_ char *buf = xstrndup(p, n);
+                char *buf = p;
+                buf[n] = 0;
                 p += n + (nl ? 1 : 0);
                 line++;
 

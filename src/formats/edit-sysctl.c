@@ -72,7 +72,36 @@ static bool is_glob(const char *s) {
         return strpbrk(s, "*?[") != NULL;
 }
 
+/* The common key, "vm.swappiness" or "net/ipv4/tcp_rmem": name
+ * characters in components split by single '.' or '/', neither first nor
+ * last. Such a key passes every check below; a plan checks each key
+ * several times, so it skips the copies. */
+static bool ascii_word(unsigned char c) {
+        /* not isalnum(): a locale may call 0xe9 a letter */
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool key_plain(const char *key) {
+        if (!ascii_word((unsigned char)key[0]))
+                return false;
+        bool sep = false;
+        for (const char *p = key; *p; p++) {
+                unsigned char c = *p;
+                if (c == '.' || c == '/') {
+                        if (sep)
+                                return false;
+                        sep = true;
+                } else if (ascii_word(c) || c == '-')
+                        sep = false;
+                else
+                        return false;
+        }
+        return !sep;
+}
+
 int ht_sysctl_key_check(const char *key, char **ret_error) {
+        if (key && key_plain(key))
+                return 0;
         if (isempty(key)) {
                 *ret_error = xstrdup("empty sysctl key");
                 return -EINVAL;
@@ -124,14 +153,21 @@ static int line_problem(ht_sysctl_file *f, unsigned flags, unsigned line, const 
 int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_file **ret,
                     char **ret_error) {
         ht_sysctl_file *f = xcalloc(1, sizeof(*f));
-        const char *p = content, *end = content + len;
+        /* one copy of the file, cut into lines in place, not a copy per
+         * line; a NUL byte inside a line still shows as a short line */
+        _cleanup_free_ char *copy = xmalloc(len + 1);
+        if (len)
+                memcpy(copy, content, len);
+        copy[len] = 0;
+        char *p = copy, *end = copy + len;
         unsigned line = 0;
         int r;
 
         while (p < end) {
-                const char *nl = memchr(p, '\n', end - p);
+                char *nl = memchr(p, '\n', end - p);
                 size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-                _cleanup_free_ char *buf = xstrndup(p, n);
+                char *buf = p;
+                buf[n] = 0;
                 p += n + (nl ? 1 : 0);
                 line++;
 

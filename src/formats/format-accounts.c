@@ -11,11 +11,19 @@
 static void each_line(const char *text, size_t len, void (*fn)(char *line, unsigned no, void *userdata),
                       void *userdata) {
         unsigned no = 0;
+        /* one copy of the file, cut into lines in place: not a copy per
+         * line (a line still ends at a NUL, as its own copy did) */
+        _cleanup_free_ char *copy = len ? xmalloc(len + 1) : NULL;
+        if (copy) {
+                memcpy(copy, text, len);
+                copy[len] = 0;
+        }
         for (size_t pos = 0; pos < len;) {
-                const char *nl = memchr(text + pos, '\n', len - pos);
-                size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+                char *line = copy + pos;
+                char *nl = memchr(line, '\n', len - pos);
+                size_t n = nl ? (size_t)(nl - line) : len - pos;
                 no++;
-                _cleanup_free_ char *line = xstrndup(text + pos, n);
+                line[n] = 0;
                 pos += n + (nl ? 1 : 0);
                 char *p = line;
                 while (isspace((unsigned char)*p))
@@ -56,6 +64,12 @@ static bool parse_id(const char *s, uint32_t *ret) {
         return true;
 }
 
+/* Whether an array of n entries is full: its room doubles at every
+ * power of two, not one realloc() a line. */
+static bool grows(size_t n) {
+        return (n & (n - 1)) == 0;
+}
+
 static bool nis_compat(const char *name) {
         return name[0] == '+' || name[0] == '-';
 }
@@ -68,7 +82,8 @@ static void passwd_line(char *line, unsigned no, void *userdata) {
         if (isempty(name) || nis_compat(name) || !parse_id(next_field(&line), &uid) ||
             !parse_id(next_field(&line), &gid))
                 return;
-        p->users = xrealloc(p->users, (p->n_users + 1) * sizeof(*p->users));
+        if (grows(p->n_users))
+                p->users = xrealloc(p->users, (p->n_users ? 2 * p->n_users : 1) * sizeof(*p->users));
         p->users[p->n_users++] = (ht_passwd_entry){.name = xstrdup(name), .uid = uid, .gid = gid, .line = no};
 }
 
@@ -93,7 +108,8 @@ static void group_line(char *line, unsigned no, void *userdata) {
                         strv_push_take(&members, xstrndup(m, n));
                 m += n + (m[n] == ',');
         }
-        g->groups = xrealloc(g->groups, (g->n_groups + 1) * sizeof(*g->groups));
+        if (grows(g->n_groups))
+                g->groups = xrealloc(g->groups, (g->n_groups ? 2 * g->n_groups : 1) * sizeof(*g->groups));
         g->groups[g->n_groups++] = (ht_group_entry){.name = xstrdup(name), .gid = gid, .members = members, .line = no};
 }
 

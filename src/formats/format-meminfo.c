@@ -41,10 +41,16 @@ void ht_meminfo_parse(const char *text, size_t len, ht_meminfo *ret) {
         size_t n = strnlen(text, len);
         m.truncated = n < len || (n > 0 && text[n - 1] != '\n');
         unsigned no = 0;
+        /* one copy cut into lines in place, not a copy per line */
+        _cleanup_free_ char *copy = xmalloc(n + 1);
+        if (n)
+                memcpy(copy, text, n);
+        copy[n] = 0;
         for (size_t pos = 0; pos < n;) {
-                const char *nl = memchr(text + pos, '\n', n - pos);
-                size_t k = nl ? (size_t)(nl - (text + pos)) : n - pos;
-                _cleanup_free_ char *line = xstrndup(text + pos, k);
+                char *line = copy + pos;
+                char *nl = memchr(line, '\n', n - pos);
+                size_t k = nl ? (size_t)(nl - line) : n - pos;
+                line[k] = 0;
                 pos += k + (nl ? 1 : 0);
                 no++;
                 if (m.truncated && pos >= n) {
@@ -63,7 +69,7 @@ void ht_meminfo_parse(const char *text, size_t len, ht_meminfo *ret) {
                         m.hugepage_lines = true;
                 size_t f;
                 for (f = 0; f < ELEMENTSOF(fields); f++)
-                        if (streq(key, fields[f].key))
+                        if (key[0] == fields[f].key[0] && streq(key, fields[f].key))
                                 break;
                 if (f == ELEMENTSOF(fields))
                         continue;

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "diff.h"
@@ -115,6 +116,17 @@ json_object *ht_plan_to_json(const ht_plan *p) {
         return o;
 }
 
+/* The strings up to NULL, one after the other: a plan's lines are such
+ * joins, and fprintf() would parse a format for each (~1500
+ * instructions a line). */
+__attribute__((sentinel)) static void put_line(FILE *out, ...) {
+        va_list ap;
+        va_start(ap, out);
+        for (const char *s; (s = va_arg(ap, const char *));)
+                fputs(s, out);
+        va_end(ap);
+}
+
 static void print_diff(FILE *out, const char *d, bool color) {
         /* the old file's lines are the host's: made safe here, where the
          * colours (escape sequences themselves) are not yet added */
@@ -134,7 +146,13 @@ static void print_diff(FILE *out, const char *d, bool color) {
                         else if (startswith(line, "@@"))
                                 col = C_CYAN;
                 }
-                fprintf(out, "%s%.*s%s\n", col ? col : "", (int)n, line, col ? C_RESET : "");
+                if (col)
+                        fprintf(out, "%s%.*s%s\n", col, (int)n, line, C_RESET);
+                else {
+                        /* most lines, and all without colour: no format to parse */
+                        fwrite(line, 1, n, out);
+                        putc('\n', out);
+                }
                 line += n;
                 if (*line == '\n')
                         line++;
@@ -223,7 +241,8 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                                                   : c->bound == HT_BOUND_AT_MOST ? "at most" : "at least");
                         if (kept) {
                                 ht_text_sanitize(bound, false);
-                                fprintf(out, "  %s: %s kept (%s)\n", key, cur ? cur : "(unset)", bound);
+                                put_line(out, "  ", key, ": ", cur ? cur : "(unset)", " kept (",
+                                         bound ? bound : "(null)", ")\n", NULL);
                                 continue;
                         }
                         /* one parenthesis: the bound, that only the file changes,
@@ -237,14 +256,13 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                                 strbuf_appendf(&why, "%spersisted", why.len ? "; " : "");
                         if (streq_ptr(c->source, "--set"))
                                 strbuf_appendf(&why, "%s--set", why.len ? "; " : "");
-                        fprintf(out, "  %s: %s \u2192 %s%s%s%s%s\n", key, cur ? cur : "(unset)",
-                                desired, why.len ? " (" : "",
-                                why.len ? why.data : "", why.len ? ")" : "",
-                                c->reboot_required ? " [reboot]" : "");
+                        put_line(out, "  ", key, ": ", cur ? cur : "(unset)", " \u2192 ", desired,
+                                 why.len ? " (" : "", why.len ? why.data : "", why.len ? ")" : "",
+                                 c->reboot_required ? " [reboot]" : "", "\n", NULL);
                         strbuf_done(&why);
                         if (c->note) {
                                 _cleanup_free_ char *note = ht_text_safe(c->note);
-                                fprintf(out, "    note: %s\n", note);
+                                put_line(out, "    note: ", note, "\n", NULL);
                         }
                 }
                 for (size_t i = 0; i < p->n_files; i++) {
@@ -279,19 +297,19 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         for (size_t i = 0; !quiet && i < p->skipped.n; i++) {
                 _cleanup_free_ char *t = ht_skip_format(&p->skipped.items[i]);
                 ht_text_sanitize(t, false);
-                fprintf(out, "skipped (%s): %s\n", ht_skip_kind(&p->skipped.items[i]), t);
+                put_line(out, "skipped (", ht_skip_kind(&p->skipped.items[i]), "): ", t, "\n", NULL);
         }
         for (size_t i = 0; p->not_used && i < json_object_array_length(p->not_used); i++) {
                 _cleanup_free_ char *t = ht_not_used_format(json_object_array_get_idx(p->not_used, i));
                 ht_text_sanitize(t, false);
-                fprintf(out, "not used: %s\n", t);
+                put_line(out, "not used: ", t, "\n", NULL);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++) {
                 _cleanup_free_ char *w = ht_text_safe(p->warnings[i]);
-                fprintf(out, "%swarning:%s %s\n", color ? C_YELLOW : "", r, w);
+                put_line(out, color ? C_YELLOW : "", "warning:", r, " ", w, "\n", NULL);
         }
         for (size_t i = 0; p->errors && p->errors[i]; i++) {
                 _cleanup_free_ char *e = ht_text_safe(p->errors[i]);
-                fprintf(out, "%serror:%s %s\n", color ? C_RED : "", r, e);
+                put_line(out, color ? C_RED : "", "error:", r, " ", e, "\n", NULL);
         }
 }

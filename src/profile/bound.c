@@ -65,18 +65,32 @@ static char *num_format(num n) {
         return xasprintf("%s%" PRIu64, n.neg ? "-" : "", n.mag);
 }
 
-/* Split on blanks and tabs into at most MAX_FIELDS numbers. */
+/* Split on blanks and tabs into at most MAX_FIELDS numbers: the words
+ * strv_split(s, " \t") gives, copied to the stack one at a time (every
+ * bounded value of a plan passes here several times). */
 static int fields_parse(const char *s, bool sizes, num *ret, size_t *ret_n) {
-        _cleanup_strv_free_ char **w = strv_split(s, " \t");
-        size_t n = strv_length(w);
+        size_t n = 0;
+        for (const char *p = s + strspn(s, " \t"); *p; p += strspn(p, " \t")) {
+                n++;
+                p += strcspn(p, " \t");
+        }
         if (n == 0)
                 return -EINVAL;
         if (n > MAX_FIELDS)
                 return -E2BIG;
-        for (size_t i = 0; i < n; i++) {
-                int k = num_parse(w[i], sizes, &ret[i]);
+        size_t i = 0;
+        for (const char *p = s + strspn(s, " \t"); *p; p += strspn(p, " \t")) {
+                size_t len = strcspn(p, " \t");
+                char small[64];
+                _cleanup_free_ char *heap = len < sizeof small ? NULL : xstrndup(p, len);
+                if (!heap) {
+                        memcpy(small, p, len);
+                        small[len] = 0;
+                }
+                int k = num_parse(heap ? heap : small, sizes, &ret[i++]);
                 if (k < 0)
                         return k;
+                p += len;
         }
         *ret_n = n;
         return 0;

@@ -25,7 +25,7 @@ _Static_assert(sizeof(ht_param_decl) == 80, "ht_param_decl changed: update profi
 /* ht_pfile.origin_files is only a converted tuned profile's, never a built-in's */
 _Static_assert(sizeof(ht_pfile) == 88, "ht_pfile changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_rfile) == 48, "ht_rfile changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_rfile) == 56, "ht_rfile changed: update profile-builtin.c");
 #endif
 
 #define PFILE_MAGIC 'P'
@@ -67,13 +67,28 @@ static void put_s0(strbuf *b, const char *s) {
                 strbuf_appendn(b, "", 1);
 }
 
+/* Most of an entry's eight specs are absent (all zero): one byte then,
+ * not six numbers, as reading them was a third of a plan's loading. */
+#define SPEC_ABSENT 0
+#define SPEC_PRESENT 1
+
+static bool spec_absent(const ht_spec *s) {
+        return s->kind == 0 && s->lit.type == 0 && s->lit.num == 0 && s->lit.den == 0 &&
+               !s->lit.str && !s->text;
+}
+
 static void put_spec(strbuf *b, const ht_spec *s) {
+        if (spec_absent(s)) {
+                put_u(b, SPEC_ABSENT);
+                return;
+        }
+        put_u(b, SPEC_PRESENT);
         put_u(b, s->kind);
         put_u(b, s->lit.type);
         put_i(b, s->lit.num);
         put_i(b, s->lit.den);
-        put_s(b, s->lit.str);
-        put_s(b, s->text);
+        put_s0(b, s->lit.str);
+        put_s0(b, s->text);
 }
 
 enum {
@@ -103,7 +118,7 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                 put_spec(b, &e->directive);
                 put_spec(b, &e->target);
                 put_spec(b, &e->value);
-                put_s(b, e->when);
+                put_s0(b, e->when);
                 put_u(b, (e->cmdline_word ? F_CMDLINE_WORD : 0) | (e->optional ? F_OPTIONAL : 0) |
                                  (e->remove ? F_REMOVE : 0) | (e->boot_only ? F_BOOT_ONLY : 0) |
                                  (e->at_least ? F_AT_LEAST : 0) |
@@ -123,7 +138,7 @@ static bool put_params(strbuf *b, const ht_param_decl *l, size_t n, const char *
         for (size_t i = 0; i < n; i++) {
                 if (l[i].file != path)
                         return false;
-                put_s(b, l[i].name);
+                put_s0(b, l[i].name);
                 put_spec(b, &l[i].spec);
                 put_u(b, l[i].line);
                 put_s0(b, l[i].comment);
@@ -133,7 +148,7 @@ static bool put_params(strbuf *b, const ht_param_decl *l, size_t n, const char *
 
 bool ht_builtin_put_pfile(strbuf *b, const ht_pfile *p) {
         put_u(b, PFILE_MAGIC);
-        put_s(b, p->summary);
+        put_s0(b, p->summary);
         size_t n = p->parents ? strv_length(p->parents) + 1 : 0;
         put_u(b, n);
         for (size_t i = 0; i + 1 < n; i++)
@@ -152,9 +167,9 @@ bool ht_builtin_put_rfile(strbuf *b, const ht_rfile *f) {
                 const ht_rule *r = &f->rules[i];
                 if (r->file != f->path)
                         return false;
-                put_s(b, r->name);
+                put_s0(b, r->name);
                 put_u(b, r->line);
-                put_s(b, r->when);
+                put_s0(b, r->when);
                 if (!put_entries(b, r->sets, r->n_sets, f->path) ||
                     !put_entries(b, r->skips, r->n_skips, f->path))
                         return false;
@@ -239,7 +254,22 @@ static const char *get_s0(reader *r) {
         return s;
 }
 
+/* A string of a borrowed file (ht_pfile.borrowed): the structures hold
+ * char *, which its free function then leaves alone. */
+static char *get_b(reader *r) {
+        return (char *)get_s0(r);
+}
+
 static void get_spec(reader *r, ht_spec *s) {
+        /* the one-byte form of an absent spec: what calloc left */
+        if (r->p < r->end && *r->p == SPEC_ABSENT) {
+                r->p++;
+                return;
+        }
+        if (get_u(r) != SPEC_PRESENT) {
+                r->bad = true;
+                return;
+        }
         uint64_t kind = get_u(r), type = get_u(r);
         if (kind > HT_SPEC_TEMPLATE || type > HT_VAL_STR)
                 r->bad = true;
@@ -247,8 +277,8 @@ static void get_spec(reader *r, ht_spec *s) {
         s->lit.type = (ht_value_type)type;
         s->lit.num = get_i(r);
         s->lit.den = get_i(r);
-        s->lit.str = get_s(r);
-        s->text = get_s(r);
+        s->lit.str = get_b(r);
+        s->text = get_b(r);
 }
 
 static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
@@ -268,7 +298,7 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                 get_spec(r, &e->directive);
                 get_spec(r, &e->target);
                 get_spec(r, &e->value);
-                e->when = get_s(r);
+                e->when = get_b(r);
                 uint64_t flags = get_u(r);
                 e->cmdline_word = flags & F_CMDLINE_WORD;
                 e->optional = flags & F_OPTIONAL;
@@ -295,7 +325,7 @@ static ht_param_decl *get_params(reader *r, size_t *ret_n, const char *path) {
         size_t n = get_count(r, 2);
         ht_param_decl *l = n ? xcalloc(n, sizeof(*l)) : NULL;
         for (size_t i = 0; i < n; i++) {
-                l[i].name = get_s(r);
+                l[i].name = get_b(r);
                 get_spec(r, &l[i].spec);
                 l[i].line = get_line(r);
                 l[i].comment = get_s0(r);
@@ -317,7 +347,8 @@ ht_pfile *ht_builtin_get_pfile(const unsigned char *blob, size_t len, const char
         ht_pfile *p = xcalloc(1, sizeof(*p));
         p->name = xstrdup(name);
         p->path = xstrdup(path);
-        p->summary = get_s(&r);
+        p->borrowed = true;
+        p->summary = get_b(&r);
         size_t n = get_count(&r, 1);
         if (n > 0) {
                 p->parents = xcalloc(n, sizeof(char *));
@@ -341,6 +372,7 @@ ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char
                 return NULL;
         ht_rfile *f = xcalloc(1, sizeof(*f));
         f->path = xstrdup(path);
+        f->borrowed = true;
         f->params = get_params(&r, &f->n_params, f->path);
         size_t n = get_count(&r, 4);
         f->rules = n ? xcalloc(n, sizeof(*f->rules)) : NULL;
@@ -348,9 +380,9 @@ ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char
         for (size_t i = 0; i < n; i++) {
                 ht_rule *rule = &f->rules[i];
                 rule->file = f->path;
-                rule->name = get_s(&r);
+                rule->name = get_b(&r);
                 rule->line = get_line(&r);
-                rule->when = get_s(&r);
+                rule->when = get_b(&r);
                 rule->sets = get_entries(&r, &rule->n_sets, f->path);
                 rule->skips = get_entries(&r, &rule->n_skips, f->path);
                 get_spec(&r, &rule->warn);

@@ -69,6 +69,9 @@ typedef struct ht_pfile {
         char *summary;
         char **parents;
         unsigned inherit_line;
+        bool borrowed;        /* a built-in copy: the strings of its params
+                               * and entries, and the summary, point into the
+                               * compiled-in form (profile-builtin.c) */
         ht_param_decl *params;
         size_t n_params;
         ht_entry *entries;
@@ -93,6 +96,7 @@ typedef struct {
 
 typedef struct {
         char *path;
+        bool borrowed;        /* as ht_pfile's: also the rules' strings */
         ht_param_decl *params;
         size_t n_params;
         ht_rule *rules;

@@ -53,43 +53,47 @@ void ht_pfile_free(ht_pfile *p) {
                 return;
         free(p->name);
         free(p->path);
-        free(p->summary);
         strv_free(p->parents);
-        for (size_t i = 0; i < p->n_params; i++)
-                ht_param_decl_done(&p->params[i]);
+        if (!p->borrowed) {
+                free(p->summary);
+                for (size_t i = 0; i < p->n_params; i++)
+                        ht_param_decl_done(&p->params[i]);
+                for (size_t i = 0; i < p->n_entries; i++)
+                        ht_entry_done(&p->entries[i]);
+        }
         free(p->params);
-        for (size_t i = 0; i < p->n_entries; i++)
-                ht_entry_done(&p->entries[i]);
         free(p->entries);
         strv_free(p->comments);
         strv_free(p->origin_files);
         free(p);
 }
 
-static void rule_done(ht_rule *r) {
-        free(r->name);
-        free(r->when);
-        for (size_t i = 0; i < r->n_sets; i++)
-                ht_entry_done(&r->sets[i]);
+static void rule_done(ht_rule *r, bool borrowed) {
+        if (!borrowed) {
+                free(r->name);
+                free(r->when);
+                for (size_t i = 0; i < r->n_sets; i++)
+                        ht_entry_done(&r->sets[i]);
+                for (size_t i = 0; i < r->n_skips; i++)
+                        ht_entry_done(&r->skips[i]);
+                ht_spec_done(&r->warn);
+                ht_spec_done(&r->error);
+                ht_spec_done(&r->fix);
+                ht_spec_done(&r->bootloader_default);
+        }
         free(r->sets);
-        for (size_t i = 0; i < r->n_skips; i++)
-                ht_entry_done(&r->skips[i]);
         free(r->skips);
-        ht_spec_done(&r->warn);
-        ht_spec_done(&r->error);
-        ht_spec_done(&r->fix);
-        ht_spec_done(&r->bootloader_default);
 }
 
 void ht_rfile_free(ht_rfile *f) {
         if (!f)
                 return;
         free(f->path);
-        for (size_t i = 0; i < f->n_params; i++)
+        for (size_t i = 0; i < f->n_params && !f->borrowed; i++)
                 ht_param_decl_done(&f->params[i]);
         free(f->params);
         for (size_t i = 0; i < f->n_rules; i++)
-                rule_done(&f->rules[i]);
+                rule_done(&f->rules[i], f->borrowed);
         free(f->rules);
         strv_free(f->comments);
         free(f);

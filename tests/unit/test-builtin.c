@@ -1,7 +1,8 @@
 /* The built-in copies of the shipped profiles and rules (profile-builtin.h):
  * for every shipped file, libconfig and the built-in copy give the same
  * structures; only a file with the same name and bytes is taken from the
- * copy; the trust check still runs; a damaged parsed form is refused. */
+ * copy; the trust check still runs; a damaged parsed form is refused; a
+ * copy borrows its strings from the form, a parsed file owns its own. */
 #include "config.h"
 
 #include <errno.h>
@@ -298,6 +299,108 @@ static void test_trust_check_still_runs(void **state) {
         tt_rm_rf(dir);
 }
 
+/* A built-in copy borrows its strings from the compiled-in form (issue
+ * 34: no copy, no free); the structures' free functions must then leave
+ * them alone, and a parsed file must own its own. */
+static void assert_in_blob(const ht_builtin_file *f, const char *s) {
+        if (!s)
+                return;
+        const unsigned char *u = (const unsigned char *)s;
+        assert_true(u >= f->blob && u < f->blob + f->blob_len);
+        assert_true(u + strlen(s) < f->blob + f->blob_len);
+}
+
+static void assert_spec_in_blob(const ht_builtin_file *f, const ht_spec *sp) {
+        assert_in_blob(f, sp->lit.str);
+        assert_in_blob(f, sp->text);
+}
+
+static void assert_entries_in_blob(const ht_builtin_file *f, const ht_entry *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                const ht_spec *specs[] = {&l[i].key, &l[i].domain, &l[i].type, &l[i].item,
+                                          &l[i].unit, &l[i].directive, &l[i].target, &l[i].value};
+                for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
+                        assert_spec_in_blob(f, specs[k]);
+                assert_in_blob(f, l[i].when);
+                assert_in_blob(f, l[i].comment);
+        }
+}
+
+static void assert_params_in_blob(const ht_builtin_file *f, const ht_param_decl *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                assert_non_null(l[i].name);
+                assert_in_blob(f, l[i].name);
+                assert_spec_in_blob(f, &l[i].spec);
+        }
+}
+
+static void test_strings_borrowed(void **state) {
+        size_t whens = 0;   /* the strings checked are really there */
+        for (size_t i = 0; i < ht_builtin_n_files; i++) {
+                const ht_builtin_file *f = &ht_builtin_files[i];
+                if (is_profile(f)) {
+                        ht_pfile *p = ht_builtin_get_pfile(f->blob, f->blob_len, "/p", "p");
+                        assert_non_null(p);
+                        assert_true(p->borrowed);
+                        assert_in_blob(f, p->summary);
+                        assert_params_in_blob(f, p->params, p->n_params);
+                        assert_entries_in_blob(f, p->entries, p->n_entries);
+                        for (size_t j = 0; j < p->n_entries; j++)
+                                whens += p->entries[j].when != NULL;
+                        /* the name and path are the caller's, copied */
+                        assert_string_equal(p->path, "/p");
+                        ht_pfile_free(p);
+                } else {
+                        ht_rfile *r = ht_builtin_get_rfile(f->blob, f->blob_len, "/r");
+                        assert_non_null(r);
+                        assert_true(r->borrowed);
+                        assert_params_in_blob(f, r->params, r->n_params);
+                        for (size_t j = 0; j < r->n_rules; j++) {
+                                const ht_rule *rule = &r->rules[j];
+                                assert_in_blob(f, rule->name);
+                                assert_in_blob(f, rule->when);
+                                whens += rule->when != NULL;
+                                assert_entries_in_blob(f, rule->sets, rule->n_sets);
+                                assert_entries_in_blob(f, rule->skips, rule->n_skips);
+                                assert_spec_in_blob(f, &rule->warn);
+                                assert_spec_in_blob(f, &rule->error);
+                                assert_spec_in_blob(f, &rule->fix);
+                                assert_spec_in_blob(f, &rule->bootloader_default);
+                        }
+                        assert_string_equal(r->path, "/r");
+                        ht_rfile_free(r);
+                }
+        }
+        assert_true(whens >= 20);
+}
+
+/* A file libconfig parsed owns its strings (ASan and valgrind see a
+ * leak or a bad free if it is marked otherwise). */
+static void test_parsed_file_owns_strings(void **state) {
+        _cleanup_free_ char *dir = tt_mkdtemp("builtin-own");
+        const ht_builtin_file *f = NULL;
+        for (size_t i = 0; i < ht_builtin_n_files && !f; i++)
+                if (!is_profile(&ht_builtin_files[i]))
+                        f = &ht_builtin_files[i];
+        assert_non_null(f);
+        _cleanup_free_ char *path = put_text(dir, f->name, f, "");
+        _cleanup_free_ char *error = NULL;
+        setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
+        setenv("HOSTTUNE_NO_BUILTIN_PROFILES", "1", 1);
+        ht_rfile *parsed = NULL;
+        assert_int_equal(ht_rfile_load(path, &parsed, &error), 0);
+        unsetenv("HOSTTUNE_NO_BUILTIN_PROFILES");
+        ht_rfile *copied = NULL;
+        assert_int_equal(ht_rfile_load(path, &copied, &error), 0);
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        assert_false(parsed->borrowed);
+        assert_true(copied->borrowed);
+        assert_rfiles_same(copied, parsed);
+        ht_rfile_free(parsed);
+        ht_rfile_free(copied);
+        tt_rm_rf(dir);
+}
+
 static void test_damaged_form_refused(void **state) {
         for (size_t i = 0; i < ht_builtin_n_files; i++) {
                 const ht_builtin_file *f = &ht_builtin_files[i];
@@ -345,6 +448,8 @@ int main(void) {
                 cmocka_unit_test(test_edited_file_is_parsed),
                 cmocka_unit_test(test_trust_check_still_runs),
                 cmocka_unit_test(test_damaged_form_refused),
+                cmocka_unit_test(test_strings_borrowed),
+                cmocka_unit_test(test_parsed_file_owns_strings),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
