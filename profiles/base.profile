@@ -19,8 +19,8 @@ sysctl = {
                 # source. Red Hat recommends 10 for Oracle (RHEL 6
                 # Performance Tuning Guide, 5.5 "Tuning Virtual Memory"),
                 # which is the oracle profile's to say, not this one's.
-                # rules/60-swappiness.rules gives kernels before 3.5 (other
-                # than RHEL 6.4's 2.6.32-303.el6 and later) 10 instead.
+                # Kept on kernels before 3.5 too, where 0 and 1 alike only
+                # make swapping rare (rules/60-swappiness.rules says why).
                 # Exact on purpose: neither a minimum nor a maximum (0
                 # invites the OOM killer, higher values swap more).
                 swappiness = { value = 1; bound = "exact"; };

@@ -3,9 +3,12 @@
 #
 # HugePages for -XX:+UseLargePages are sized from the running JVMs' own
 # options (heap and code cache, facts.workload.jvm); --set heap_size=SIZE
-# sizes them instead. The JVM user gets the memlock limit and
-# vm.hugetlb_shm_group it needs ("Java Support for Large Memory Pages",
-# https://www.oracle.com/java/technologies/javase/largememory-pages.html).
+# sizes them instead. HotSpot maps them with mmap(MAP_HUGETLB), which
+# needs no vm.hugetlb_shm_group and no memlock limit; only a JVM with
+# -XX:+UseSHM takes SysV segments, and then its user gets both ("Java
+# Support for Large Memory Pages",
+# https://www.oracle.com/java/technologies/javase/largememory-pages.html;
+# rules/10-hugepages.rules).
 
 summary = "JVM hosts: THP madvise, hugetext for JIT code, map count, file and thread limits, optional large pages";
 inherit = "base";
@@ -26,12 +29,31 @@ params = {
         # increase the limit on the number of open files descriptors for
         # the user running Elasticsearch to 65,535 or higher"
         # (https://www.elastic.co/docs/deploy-manage/deploy/self-managed/file-descriptors).
+        # A minimum ("or higher"): in limits.d and in the unit's drop-in a
+        # larger value the host gives is kept (at_least below; the unit's
+        # LimitNOFILE through rules/70-unit-limits.rules, also at least).
         nofile = 65535;
         # Elastic, "Increase the maximum number of threads": "Make sure
         # that the number of threads that the Elasticsearch user can create
         # is at least 4096"
         # (https://www.elastic.co/docs/deploy-manage/deploy/self-managed/max-number-of-threads).
+        # A minimum ("at least"), as nofile: unlimited or more is kept.
         nproc = 4096;
+        # net.ipv4.tcp_retries2 for an Elasticsearch cluster; 0 leaves the
+        # kernel's (15) alone. Elastic, "Decrease the TCP retransmission
+        # timeout"
+        # (https://www.elastic.co/docs/deploy-manage/deploy/self-managed/system-config-tcpretries):
+        # "Most Linux distributions default to retransmitting any lost
+        # packets 15 times", "over 900 seconds", and "You can decrease the
+        # maximum number of TCP retransmissions to 5"; but "This setting
+        # applies to all TCP connections and will affect the reliability
+        # of communication with systems other than Elasticsearch clusters
+        # too", and "for this reason, Elasticsearch doesn't adjust this
+        # setting automatically". This profile is for every large JVM
+        # (application servers talking to remote systems too), so it does
+        # not either: --set tcp_retries2=5 on an Elasticsearch node sets it,
+        # as a maximum (a host already lower keeps its value).
+        tcp_retries2 = 0;
         # The systemd unit that runs the JVM ("elasticsearch.service"; ""
         # for none). A service takes its limits from the unit, not from
         # limits.conf (rules/70-unit-limits.rules cites Elastic), so with
@@ -46,6 +68,10 @@ params = {
         hugepages_bytes = "= heap_size";
         hugepages_owner = "= jvm_user";
         hugepages_group = "= jvm_group";
+        # SysV segments only with -XX:+UseSHM (os_linux.cpp,
+        # os::reserve_memory_special(); rules/10-hugepages.rules): from
+        # the running JVMs' options, else mmap(MAP_HUGETLB).
+        hugepages_sysv = "= if(defined(facts.workload.jvm.large_pages_shm), facts.workload.jvm.large_pages_shm, false)";
         # and LimitMEMLOCK for the unit, when there is one
         hugepages_unit = "= jvm_unit";
         # madvise: the JVM asks for THP itself with -XX:+UseTransparentHugePages
@@ -65,8 +91,8 @@ sysctl = {
                 # allowing the whole system to swap in emergency
                 # conditions" (https://www.elastic.co/docs/deploy-manage/deploy/self-managed/setup-configuration-memory;
                 # its first choice is no swap at all, which is the
-                # administrator's). As in base: exact, and 10 on kernels
-                # before 3.5 (rules/60-swappiness.rules).
+                # administrator's). As in base: exact, on every kernel
+                # (rules/60-swappiness.rules).
                 swappiness = { value = 1; bound = "exact"; };
                 # Elastic, "Increase virtual memory" (Elasticsearch 8.17 and
                 # current, https://www.elastic.co/docs/deploy-manage/deploy/self-managed/vm-max-map-count):
@@ -80,13 +106,23 @@ sysctl = {
                 # check"). A minimum: a host with more keeps it.
                 max_map_count = { value = 1048576; bound = "at-least"; };
         };
+        net = { ipv4 = {
+                # Elastic: "decrease the maximum number of TCP
+                # retransmissions to 5" (params, tcp_retries2): only when
+                # asked for, at most that many.
+                tcp_retries2 = { value = "= tcp_retries2"; bound = "at-most"; when = "tcp_retries2 > 0"; };
+        }; };
 };
 
+# Elastic's "65,535 or higher" and "at least 4096" (params above) are
+# minimums: a user with nofile 1048576 or nproc unlimited from another
+# limits file keeps it, and hosttune's file holds no line that would
+# lower it.
 limits = (
-        { domain = "= jvm_user"; type = "soft"; item = "nofile"; value = "= nofile"; },
-        { domain = "= jvm_user"; type = "hard"; item = "nofile"; value = "= nofile"; },
-        { domain = "= jvm_user"; type = "soft"; item = "nproc"; value = "= nproc"; },
-        { domain = "= jvm_user"; type = "hard"; item = "nproc"; value = "= nproc"; }
+        { domain = "= jvm_user"; type = "soft"; item = "nofile"; value = "= nofile"; at_least = true; },
+        { domain = "= jvm_user"; type = "hard"; item = "nofile"; value = "= nofile"; at_least = true; },
+        { domain = "= jvm_user"; type = "soft"; item = "nproc"; value = "= nproc"; at_least = true; },
+        { domain = "= jvm_user"; type = "hard"; item = "nproc"; value = "= nproc"; at_least = true; }
 );
 
 # No cpu section: a search of the JVM's documentation and Elastic's

@@ -1,11 +1,14 @@
 # mysql: MySQL and MariaDB servers.
 #
 # Large pages are opt-in: --set innodb_buffer_pool_size=SIZE sizes
-# HugePages for the buffer pool, sets vm.hugetlb_shm_group to the mysql
-# group and LimitMEMLOCK for the unit, as the MySQL Reference Manual,
-# "Enabling Large Page Support", describes
-# (https://dev.mysql.com/doc/refman/8.0/en/large-page-support.html);
-# mysqld also needs large_pages=ON in my.cnf.
+# HugePages for the buffer pool (MySQL Reference Manual, "Enabling Large
+# Page Support", https://dev.mysql.com/doc/refman/8.0/en/large-page-support.html);
+# mysqld also needs large_pages=ON in my.cnf. MySQL 8.0 and MariaDB 10.5
+# and later map them with mmap(MAP_HUGETLB), which needs no
+# vm.hugetlb_shm_group and no memlock limit, so none is set
+# (rules/10-hugepages.rules quotes both sources); --set
+# hugepages_sysv=true for an older server, whose shmget() segments need
+# them.
 
 summary = "MySQL/MariaDB: swappiness, THP off, open files for the service, dirty ratios, optional large pages";
 inherit = "base";
@@ -31,8 +34,17 @@ params = {
         innodb_buffer_pool_size = "= facts.workload.mysql.large_pages_bytes";
         # LimitNOFILE for the server: mysqld derives open_files_limit from it
         # (MySQL Reference Manual, "Managing MySQL Server with systemd",
-        # https://dev.mysql.com/doc/refman/8.0/en/using-systemd.html).
-        open_files_limit = 65535;
+        # https://dev.mysql.com/doc/refman/8.0/en/using-systemd.html, which
+        # shows where to set it but gives no number). The value is
+        # MariaDB's own unit's: mariadb.service "# Number of files limit.
+        # previously [mysqld_safe] open-files-limit" "LimitNOFILE=32768"
+        # (MariaDB 10.11, Debian 12's mariadb-server 10.11.14: its
+        # /usr/lib/systemd/system/mariadb.service); MySQL's mysqld.service
+        # has "# Sets open_files_limit" "LimitNOFILE = 10000" (MySQL's RPM
+        # unit, scripts/systemd/mysqld.service.in), which this raises. A
+        # minimum, as every unit limit: a unit allowing more keeps it. (It
+        # was 65535 without a source; no vendor gives that number.)
+        open_files_limit = 32768;
         # Start write-back earlier than the kernel's 20/10 % so InnoDB's
         # flushing does not meet one huge burst: "Red Hat recommends a
         # slightly lower value of 15 for database workloads"
@@ -43,11 +55,30 @@ params = {
         # what the values mean: kernel Documentation/admin-guide/sysctl/vm.rst).
         # The background ratio was 5, cited to a Percona article that
         # could not be found again; Red Hat's 3 replaces it.
+        # That guide is RHEL 6's, and the later ones give no database
+        # value. tuned at its head (redhat-performance/tuned 2bfa4423)
+        # does not agree with it either way: throughput-performance, which
+        # its database profiles include, sets "dirty_bytes = 40%" and
+        # "dirty_background_bytes = 10%" (ratios 40 and 10, since commit
+        # d5aea87, 2014, "altered dirty ratios for better performance"),
+        # more dirty memory for throughput, and its oracle profile keeps
+        # that 40 with a background 3 %; its postgresql profile goes the
+        # other way, "dirty_background_bytes = 67108864" and "dirty_bytes =
+        # 536870912", "about size of RAID controller write-back cache", to
+        # keep checkpoint bursts small. No MySQL or MariaDB source gives
+        # one. hosttune keeps Red Hat's database values, the early
+        # write-back that the postgresql profile also aims at, as ratios
+        # (which scale with the host); --set dirty_ratio=40 gives tuned's.
         dirty_ratio = 15;
         # Red Hat's 3 for database workloads (the guide quoted above).
         dirty_background_ratio = 3;
 
         hugepages_bytes = "= innodb_buffer_pool_size";
+        # mmap(MAP_HUGETLB), not SysV segments: MySQL 8.0's InnoDB
+        # (large_page_alloc-linux.h) and MariaDB 10.5+ (my_largepage.c),
+        # quoted in rules/10-hugepages.rules. true for MySQL 5.7 or
+        # MariaDB 10.4 and older (shmget with SHM_HUGETLB).
+        hugepages_sysv = false;
         hugepages_owner = "= mysql_user";
         hugepages_group = "= mysql_group";
         hugepages_unit = "= mysql_unit";
@@ -85,7 +116,7 @@ sysctl = {
                 # documentation, "Configuring Swappiness",
                 # https://mariadb.com/docs/server/server-management/install-and-upgrade-mariadb/configuring-mariadb/mariadb-performance-advanced-configurations/configuring-swappiness).
                 # No value was found in the MySQL Reference Manual. As in base:
-                # exact, and 10 on kernels before 3.5 (rules/60-swappiness.rules).
+                # exact, on every kernel (rules/60-swappiness.rules).
                 swappiness = { value = 1; bound = "exact"; };
                 dirty_ratio = "= dirty_ratio";
                 dirty_background_ratio = "= dirty_background_ratio";

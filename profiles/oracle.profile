@@ -23,13 +23,16 @@
 # That table's values are "minimum values only" and "if the current value
 # for any parameter is greater than the value listed in this table, then
 # the Fixup scripts do not change the value of that parameter": each one
-# is a bound here (at-least; the port range a range that only widens), so
+# is a bound here (at-least; the port range's two ends each a minimum), so
 # a host above it keeps its value (hosttune.profile(5), BOUNDS). Values the
 # table does not list as minimums (panic_on_oops, rp_filter) are exact.
 #
 # Limits are minimums too (at_least): a larger value another limits file
-# already gives the oracle user is kept. kernel.numa_balancing = 0 on NUMA
-# hosts, as tuned's oracle profile (rules/15-oracle.rules).
+# already gives the oracle user is kept; the hard stack limit alone has a
+# maximum as well (a range). kernel.numa_balancing = 0 on NUMA hosts, as
+# tuned's oracle profile (rules/15-oracle.rules); numa=off on the kernel
+# command line only with --set numa_off=true (rules/15-oracle.rules says
+# why). tuned's oracle profile's dirty page settings are taken too.
 #
 # HugePages for the SGA (rules/10-hugepages.rules) take at most 70 % of the
 # memory (rules/20-memory.rules), THP never (rules/40-thp.rules; madvise on
@@ -75,6 +78,9 @@ params = {
         hugepages_bytes = "= sga_max_size";
         hugepages_owner = "= oracle_user";
         hugepages_group = "= oracle_group";
+        # The SGA is SysV shared memory: SHM_HUGETLB segments (the
+        # "hugepages_settings.sh" of rules/10-hugepages.rules counts them).
+        hugepages_sysv = true;
         # Without the group (or CAP_IPC_LOCK) a kernel from 5.16 on refuses
         # the SGA's SHM_HUGETLB segments: an error (rules/10-hugepages.rules).
         hugepages_group_required = true;
@@ -85,6 +91,21 @@ params = {
         hugepages_max_percent = 70;
         # tuned's oracle profile: kernel.numa_balancing = 0 (rules/15-oracle.rules).
         numa_balancing_off = true;
+        # numa=off on the kernel command line, as the preinstall package
+        # does: off unless asked for (rules/15-oracle.rules says why).
+        numa_off = false;
+        # Oracle Database Installation Guide 19c for Linux, "Checking
+        # Resource Limits for Oracle Software Installation Users", Table 5-1
+        # (https://docs.oracle.com/en/database/oracle/oracle-database/19/ladbi/checking-resource-limits-for-oracle-software-installation-users.html):
+        # memlock "at least 90 percent of the current RAM when HugePages
+        # memory is enabled and at least 3145728 KB (3 GB) when HugePages
+        # memory is disabled"; the preinstall package's limits file says
+        # the same beside its fixed value: "maximum of 128GB on x86_64 or
+        # 64GB on aarch64 OR 90 % of RAM" (as reproduced in public install
+        # notes). With HugePages for the SGA the memlock limits are raised
+        # to 90 % of MemTotal where that is above the package's 128 GB
+        # (hosts with more than about 142 GB; rules/10-hugepages.rules).
+        hugepages_memlock_ram_percent = 90;
         # Oracle Database Installation Guide for Linux, "Disabling Transparent
         # HugePages"; My Oracle Support Doc ID 1557478.1.
         thp = "never";
@@ -109,6 +130,22 @@ sysctl = {
                 # preinstall package sets none. Chosen over base's 1: these are
                 # the sources that speak of Oracle. Exact, as in base.
                 swappiness = { value = 10; bound = "exact"; };
+                # tuned's oracle profile (profiles/oracle/tuned.conf,
+                # redhat-performance/tuned at 2bfa4423): [vm]
+                # "dirty_background_bytes = 3%" and "dirty_bytes = 40%",
+                # which tuned's vm plugin writes as vm.dirty_background_ratio
+                # and vm.dirty_ratio (tuned/plugins/plugin_vm.py: a value
+                # ending in % "updates the /proc/sys/vm/dirty_ratio sysctl
+                # option"). Exact: tuning values, not minimums. (The 40 is
+                # also throughput-performance's, which the oracle profile
+                # includes; its background 10 % the oracle profile lowers.)
+                dirty_background_ratio = { value = 3; bound = "exact"; };
+                # tuned oracle: "dirty_bytes = 40%" (vm.dirty_ratio, as above)
+                dirty_ratio = { value = 40; bound = "exact"; };
+                # tuned oracle [sysctl]: "vm.dirty_expire_centisecs = 500"
+                dirty_expire_centisecs = { value = 500; bound = "exact"; };
+                # tuned oracle [sysctl]: "vm.dirty_writeback_centisecs = 100"
+                dirty_writeback_centisecs = { value = 100; bound = "exact"; };
         };
         kernel = {
                 # preinstall: kernel.sem is '250 32000 100 128' (SEMMSL SEMMNS SEMOPM SEMMNI);
@@ -145,11 +182,22 @@ sysctl = {
                         # table says "Minimum: 9000 Maximum: 65535" and preinstall-23ai
                         # writes "9000 65535" (under a comment that still says 9000
                         # 65500). tuned's oracle profile has 9000 65499; Oracle's own
-                        # values are taken. A range that may only widen (low end at most
-                        # 9000, high end at least the release's maximum)
+                        # values are taken. Both ends are minimums (at-least, field by
+                        # field): Oracle Database Installation Guide 23ai for Linux,
+                        # "Setting UDP and TCP Kernel Parameters Manually": "Ensure that
+                        # the lower range is set to 9000 or higher to avoid well known
+                        # ports and those commonly registered for use by Oracle and
+                        # other vendors or servers", and "Set the port range high enough
+                        # to include reserved ports for any applications you may intend
+                        # to use and large enough ephemeral ports for the anticipated
+                        # server workload"
+                        # (https://docs.oracle.com/en/database/oracle/oracle-database/23/ladbi/setting-udp-and-tcp-kernel-parameters-manually.html).
+                        # So a host's 1024 65535 becomes 9000 65535 (its low end
+                        # raised, its high end kept); this used to keep it as a range
+                        # "covering" 9000 65500, which left Oracle's ports to others.
                         ip_local_port_range = {
                                 value = "= if(oracle_release == \"23ai\", \"9000 65535\", \"9000 65500\")";
-                                bound = "range";
+                                bound = "at-least";
                         };
                         conf = {
                                 # preinstall: net.ipv4.conf.all.rp_filter is 2 (loose mode,
@@ -177,14 +225,26 @@ limits = (
         { domain = "= oracle_user"; type = "soft"; item = "nproc"; value = 16384; at_least = true; },
         # preinstall: nproc hard limit is 16384
         { domain = "= oracle_user"; type = "hard"; item = "nproc"; value = 16384; at_least = true; },
-        # preinstall: stack soft limit is 10240KB
+        # preinstall: stack soft limit is 10240KB; the guide's Table 5-1
+        # ("Checking Resource Limits for Oracle Software Installation
+        # Users", cited at hugepages_memlock_ram_percent): soft "at least
+        # 10240 KB"
         { domain = "= oracle_user"; type = "soft"; item = "stack"; value = 10240; at_least = true; },
-        # preinstall: stack hard limit is 32768KB
-        { domain = "= oracle_user"; type = "hard"; item = "stack"; value = 32768; at_least = true; },
-        # preinstall: memlock hard limit is maximum of 128GB on x86_64 (KB);
-        # rules/10-hugepages.rules raises it when the HugePages need more.
+        # preinstall: stack hard limit is 32768KB; the guide's Table 5-1:
+        # hard "at least 10240 KB, and at most 32768 KB" (a range, the
+        # one limit the table gives a maximum): a host's unlimited or
+        # 65536 is lowered to 32768, 8192 raised to 10240, 20000 kept. No
+        # line anywhere (the kernel's default hard stack is unlimited)
+        # gets the high end, 32768, as the package writes.
+        { domain = "= oracle_user"; type = "hard"; item = "stack"; value = "10240..32768"; bound = "range"; },
+        # preinstall: "setting for memlock hard limit is maximum of 128GB on
+        # x86_64 or 64GB on aarch64 OR 90 % of RAM" (KB): the fixed value
+        # here;
+        # rules/10-hugepages.rules raises it when the HugePages need more,
+        # and to 90 % of RAM with HugePages (hugepages_memlock_ram_percent).
         { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; at_least = true; },
-        # preinstall: memlock soft limit is maximum of 128GB on x86_64 (KB)
+        # preinstall: memlock soft limit is maximum of 128GB on x86_64 or
+        # 64GB on aarch64 OR 90 % of RAM (KB), as the hard one
         { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: "setting for data soft limit is 'unlimited'" (the 19c
         # and 23ai packages' file as reproduced in public install notes; the

@@ -15,6 +15,7 @@
 #include "backend.h"
 #include "profile-section.h"
 #include "edit-limits.h"
+#include "bound.h"
 #include "util.h"
 
 /* Real limits files are a few KB; a million-line one would take seconds
@@ -109,6 +110,13 @@ static void with_dropin(const limits_set *others, const char *dropin, limits_set
         }
 }
 
+/* Free n strings of l (some may be NULL) and l. */
+static void strv_free_n(char **l, size_t n) {
+        for (size_t i = 0; l && i < n; i++)
+                free(l[i]);
+        free(l);
+}
+
 /* A user domain's account, looked up once per plan: a profile gives the
  * database owner several limits, and each lookup reads /etc/passwd and
  * /etc/group. */
@@ -159,10 +167,49 @@ static bool limit_at_least(const char *a, const char *b) {
         return parse_u64(a, &x) >= 0 && parse_u64(b, &y) >= 0 && x >= y;
 }
 
+/* The bound of a limits setting: its bound = ..., or at-least for
+ * at_least = true, else exact. */
+static ht_bound limit_bound(const ht_setting *s) {
+        if (s->bound != HT_BOUND_EXACT)
+                return s->bound;
+        return s->at_least ? HT_BOUND_AT_LEAST : HT_BOUND_EXACT;
+}
+
+/* Whether limits.conf value have meets s's bound (unlimited above every
+ * number, so above any range: Oracle's hard stack "at most 32768 KB"). */
+static bool limit_meets(const ht_setting *s, const char *have) {
+        switch (limit_bound(s)) {
+        case HT_BOUND_AT_LEAST:
+                return limit_at_least(have, s->value);
+        case HT_BOUND_AT_MOST:
+                return limit_at_least(s->value, have);
+        case HT_BOUND_RANGE: {
+                _cleanup_free_ char *lo = NULL, *hi = NULL;
+                return ht_bound_range_ends(s->value, &lo, &hi) == 0 && limit_at_least(have, lo) &&
+                       limit_at_least(hi, have);
+        }
+        default:
+                return streq(have, s->value);
+        }
+}
+
+/* The value hosttune's file gives s where the host's files give have
+ * (NULL: nothing) and that does not meet the bound: the bound's own
+ * value, or for a range the end that have is beyond, the high end when
+ * have is unknown (an unset hard stack limit is unlimited, above it). */
+static char *limit_target(const ht_setting *s, const char *have) {
+        _cleanup_free_ char *lo = NULL, *hi = NULL;
+        if (limit_bound(s) != HT_BOUND_RANGE || ht_bound_range_ends(s->value, &lo, &hi) < 0)
+                return xstrdup(s->value);
+        if (have && !limit_at_least(have, lo))
+                return TAKE_PTR(lo);
+        return TAKE_PTR(hi);
+}
+
 /* Report entries of other files that win over hosttune's for a user
  * domain (the case that matters: the database owner). */
-static void check_precedence(const ht_context *c, const ht_setting *s, const limits_set *set, accounts *cache,
-                             ht_plan *plan) {
+static void check_precedence(const ht_context *c, const ht_setting *s, const char *target, const limits_set *set,
+                             accounts *cache, ht_plan *plan) {
         if (s->domain[0] == '@' || s->domain[0] == '*' || s->domain[0] == '%' || strchr(s->domain, ':'))
                 return;
         const account *a = account_of(c, cache, s->domain);
@@ -187,12 +234,12 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const lim
                 const ht_limits_hit *h = hits[i];
                 if (!h || !h->set || streq(set->paths[h->file], HT_LIMITS_DROPIN))
                         continue;
-                if (streq(h->value, s->value) || (s->at_least && limit_at_least(h->value, s->value)))
+                if (streq(h->value, target) || (limit_bound(s) != HT_BOUND_EXACT && limit_meets(s, h->value)))
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, set->paths[h->file]);
                 ht_plan_warn(plan, "%s:%u takes precedence over hosttune's entry: %s gets %s %s %s, not %s; "
                              "remove or change that line",
-                             shown, h->line, s->domain, i == 0 ? "soft" : "hard", s->item, h->value, s->value);
+                             shown, h->line, s->domain, i == 0 ? "soft" : "hard", s->item, h->value, target);
         }
         if (res.no_limits) {
                 _cleanup_free_ char *shown = ht_display_path(c, set->paths[res.no_limits_file]);
@@ -201,15 +248,18 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const lim
         }
 }
 
-/* Whether the files other than hosttune's already give user domain s at
- * least s's value for each type s sets (soft, hard or both for "-");
- * ret_hit: the entry that does (the hard one for "-"). A user that does
- * not exist yet has nothing to keep. */
-static bool host_meets(const ht_context *c, const ht_setting *s, const limits_set *others, accounts *cache,
-                       ht_limits_hit *ret_hit) {
+/* What the files other than hosttune's give user domain s for each type
+ * s sets (soft, hard or both for "-"): *ret_meets whether every one
+ * meets s's bound, *ret_hit the entry shown (the hard one for "-"; .set
+ * false when none gives a value). A user that does not exist yet has
+ * nothing, and neither has one exempt from all limits. */
+static void host_gives(const ht_context *c, const ht_setting *s, const limits_set *others, accounts *cache,
+                       bool *ret_meets, ht_limits_hit *ret_hit) {
+        *ret_meets = false;
+        *ret_hit = (ht_limits_hit){0};
         const account *a = account_of(c, cache, s->domain);
         if (!a->exists)
-                return false;
+                return;
         ht_limits_subject who = {
                 .user = s->domain, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
                 .n_gids = a->n_gids,
@@ -218,14 +268,12 @@ static bool host_meets(const ht_context *c, const ht_setting *s, const limits_se
         ht_limits_effective((const ht_limits_file *const *)others->files, others->n, &who, s->item,
                             a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
         if (res.no_limits)
-                return false;
+                return;
         bool soft = streq(s->type, "soft") || streq(s->type, "-");
         bool hard = streq(s->type, "hard") || streq(s->type, "-");
-        if ((soft && !(res.soft.set && limit_at_least(res.soft.value, s->value))) ||
-            (hard && !(res.hard.set && limit_at_least(res.hard.value, s->value))))
-                return false;
+        *ret_meets = !((soft && !(res.soft.set && limit_meets(s, res.soft.value))) ||
+                       (hard && !(res.hard.set && limit_meets(s, res.hard.value))));
         *ret_hit = hard ? res.hard : res.soft;
-        return true;
 }
 
 /* The value hosttune's current file gives domain/type/item, if any. */
@@ -262,6 +310,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         accounts cache = {0};
         bool *kept = xcalloc(n, sizeof(*kept));
         ht_limits_hit *kept_hit = xcalloc(n, sizeof(*kept_hit));
+        char **target = xcalloc(n + 1, sizeof(*target));
         ht_limits_setting *want = xcalloc(n, sizeof(*want));
         size_t nw = 0, ni = 0;
         for (size_t i = 0; i < r->n_settings; i++) {
@@ -269,12 +318,24 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (s->backend != HT_BK_LIMITS)
                         continue;
                 size_t at = ni++;
-                if (s->at_least && !strchr("@*%", s->domain[0]) && !strchr(s->domain, ':'))
-                        kept[at] = host_meets(c, s, &others, &cache, &kept_hit[at]);
-                if (!kept[at])
-                        want[nw++] = (ht_limits_setting){
-                                .domain = s->domain, .type = s->type, .item = s->item, .value = s->value,
-                        };
+                ht_limits_hit hit = {0};
+                if (limit_bound(s) != HT_BOUND_RANGE && strstr(s->value, "..")) {
+                        ht_plan_error(plan, "%s: limits %s: %s is a range's value: it needs bound = \"range\"",
+                                      s->source, s->key, s->value);
+                        target[at] = xstrdup(s->value);
+                        kept[at] = true;
+                        continue;
+                }
+                if (limit_bound(s) != HT_BOUND_EXACT && !strchr("@*%", s->domain[0]) && !strchr(s->domain, ':'))
+                        host_gives(c, s, &others, &cache, &kept[at], &hit);
+                if (kept[at]) {
+                        kept_hit[at] = hit;
+                        continue;
+                }
+                target[at] = limit_target(s, hit.set ? hit.value : NULL);
+                want[nw++] = (ht_limits_setting){
+                        .domain = s->domain, .type = s->type, .item = s->item, .value = target[at],
+                };
         }
         _cleanup_free_ char *content = NULL, *err = NULL;
         k = ht_limits_render(plan->profile, want, nw, &content, &err);
@@ -283,6 +344,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 ht_plan_error(plan, "%s: %s", HT_LIMITS_DROPIN, err);
                 free(kept);
                 free(kept_hit);
+                strv_free_n(target, n);
                 accounts_done(&cache);
                 limits_set_done(&others);
                 return 0;
@@ -303,29 +365,32 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         continue;
                 size_t at = ni++;
                 const char *now = current_value(cur, s);
+                if (kept[at] && !kept_hit[at].set)
+                        continue; /* refused above */
                 if (kept[at]) {
                         const ht_limits_hit *h = &kept_hit[at];
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, h->value, h->value);
                         ch->source = xstrdup(s->source);
                         ch->outcome = HT_OUTCOME_KEPT;
-                        ch->bound = HT_BOUND_AT_LEAST;
+                        ch->bound = limit_bound(s);
                         ch->bound_value = xstrdup(s->value);
                         _cleanup_free_ char *shown = ht_display_path(c, others.paths[h->file]);
                         ch->note = xasprintf("%s:%u gives %s", shown, h->line, h->value);
                         continue;
                 }
-                if (!streq_ptr(now, s->value)) {
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now, s->value);
+                if (!streq_ptr(now, target[at])) {
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now, target[at]);
                         ch->source = xstrdup(s->source);
-                        if (s->at_least) {
-                                ch->bound = HT_BOUND_AT_LEAST;
+                        if (limit_bound(s) != HT_BOUND_EXACT) {
+                                ch->bound = limit_bound(s);
                                 ch->bound_value = xstrdup(s->value);
                         }
                 }
-                check_precedence(c, s, &set, &cache, plan);
+                check_precedence(c, s, target[at], &set, &cache, plan);
         }
         free(kept);
         free(kept_hit);
+        strv_free_n(target, n);
         accounts_done(&cache);
         limits_set_done(&set);
         limits_set_done(&others);
@@ -334,7 +399,8 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
 }
 
 static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_error) {
-        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", "when", NULL};
+        static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", "bound", "when",
+                                           NULL};
         int t = config_setting_type(s);
         if (t != CONFIG_TYPE_LIST) {
                 *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
@@ -361,6 +427,13 @@ static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **r
                                      ret_error);
                 if (r >= 0)
                         r = ht_cfg_get_bool(m, "at_least", p->path, what, &e->at_least, NULL, ret_error);
+                if (r >= 0)
+                        r = ht_cfg_get_bound(m, p->path, what, e, ret_error);
+                if (r >= 0 && e->at_least && e->has_bound && e->bound != HT_BOUND_AT_LEAST) {
+                        *ret_error = xasprintf("%s:%u: %s: at_least = true and bound = \"%s\" contradict each other",
+                                               p->path, ht_cfg_line(m), what, ht_bound_to_string(e->bound));
+                        r = -EINVAL;
+                }
                 if (r >= 0)
                         r = ht_cfg_get_when(m, p->path, what, &e->when, ret_error);
                 if (r < 0)
@@ -416,6 +489,11 @@ static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what,
 
 static const char *limits_check_value(const char *t) {
         int64_t v;
+        _cleanup_free_ char *lo = NULL, *hi = NULL;
+        /* LOW..HIGH: a range bound's value (bound = "range"; the plan
+         * refuses it with any other bound) */
+        if (ht_bound_range_ends(t, &lo, &hi) == 0 && parse_i64(lo, &v) >= 0 && parse_i64(hi, &v) >= 0)
+                return NULL;
         if (parse_i64(t, &v) < 0 && !streq(t, "unlimited") && !streq(t, "infinity"))
                 return "must be an integer, \"unlimited\" or \"infinity\"";
         return NULL;
@@ -430,6 +508,7 @@ const ht_backend ht_backend_limits = {
         .id = HT_BK_LIMITS,
         .name = "limits",
         .rule_fields = limits_rule_fields,
+        .entry_flags = HT_ENTRY_BOUND,
         .parse_section = limits_parse_section,
         .canon_key = limits_canon_key,
         .check_value = limits_check_value,

@@ -92,10 +92,42 @@ static void score_oracle(const ht_facts *f, ht_candidate *c) {
 }
 
 static void score_mysql(const ht_facts *f, ht_candidate *c) {
-        for (size_t i = 0; f->mysql_units && f->mysql_units[i]; i++) {
-                const char *unit = strrchr(f->mysql_units[i], '/') + 1;
-                evidence(c, i == 0 ? PTS_INSTALLED : 0, 0, f->mysql_units[i], "unit %s is installed", unit);
+        /* One line a unit: its aliases (links to it under another name)
+         * and its copies (merged /usr's /lib/systemd/system) folded in,
+         * the points counted once (facts: mysql_unit_real). */
+        size_t n_units = strv_length(f->mysql_units);
+        bool *done = xcalloc(n_units + 1, sizeof(*done));
+        bool scored = false;
+        for (size_t i = 0; i < n_units; i++) {
+                if (done[i])
+                        continue;
+                const char *real = f->mysql_unit_real && f->mysql_unit_real[i] ? f->mysql_unit_real[i]
+                                                                              : strrchr(f->mysql_units[i], '/') + 1;
+                const char *source = NULL;
+                _cleanup_strv_free_ char **aliases = NULL;
+                for (size_t j = i; j < n_units; j++) {
+                        const char *name = strrchr(f->mysql_units[j], '/') + 1;
+                        const char *rj = f->mysql_unit_real && f->mysql_unit_real[j] ? f->mysql_unit_real[j] : name;
+                        if (!streq(rj, real))
+                                continue;
+                        done[j] = true;
+                        if (streq(name, real)) {
+                                if (!source)
+                                        source = f->mysql_units[j];
+                        } else if (!strv_contains(aliases, name))
+                                strv_push(&aliases, name);
+                }
+                if (aliases) {
+                        qsort(aliases, strv_length(aliases), sizeof(char *), strv_sort_cmp);
+                        _cleanup_free_ char *a = strv_join(aliases, ", ");
+                        evidence(c, scored ? 0 : PTS_INSTALLED, 0, source ? source : f->mysql_units[i],
+                                 "unit %s is installed (alias%s %s)", real, aliases[1] ? "es" : "", a);
+                } else
+                        evidence(c, scored ? 0 : PTS_INSTALLED, 0, source ? source : f->mysql_units[i],
+                                 "unit %s is installed", real);
+                scored = true;
         }
+        free(done);
         for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)
                 evidence(c, i == 0 ? PTS_INSTALLED : 0, 0, f->mysql_binaries[i], "server binary %s is installed",
                          strrchr(f->mysql_binaries[i], '/') + 1);

@@ -369,6 +369,7 @@ static json_object *workload_json(const ht_facts *f) {
         }
         add(jvm, "processes", jl);
         add(jvm, "large_pages_bytes", j_u64(f->jvm_large_pages_bytes));
+        add(jvm, "large_pages_shm", j_bool(f->jvm_large_pages_shm));
         _cleanup_free_ char *jfrom = f->jvm_large_pages_from ? strv_join(f->jvm_large_pages_from, ", ") : NULL;
         add(jvm, "large_pages_bytes_from", j_str(jfrom));
         add(jvm, "user", j_str(f->jvm_user));

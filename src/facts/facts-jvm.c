@@ -247,6 +247,11 @@ void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
                 const ht_jvm *j = &f->jvms[i];
                 if (j->large_pages_bytes > 0 && f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
                         f->jvm_large_pages_bytes += j->large_pages_bytes;
+                        /* HotSpot maps large pages with mmap(MAP_HUGETLB)
+                         * (UseHugeTLBFS), as SysV SHM_HUGETLB segments only
+                         * with -XX:+UseSHM (os_linux.cpp,
+                         * os::reserve_memory_special()) */
+                        f->jvm_large_pages_shm = f->jvm_large_pages_shm || j->opt.use_shm == 1;
                         for (size_t k = 0; j->options_from && j->options_from[k]; k++)
                                 if (!strv_contains(f->jvm_large_pages_from, j->options_from[k]))
                                         strv_push(&f->jvm_large_pages_from, j->options_from[k]);

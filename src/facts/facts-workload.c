@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
 
@@ -210,6 +211,34 @@ void ht_facts_collect_workload_parts(const ht_context *c, ht_facts *f, unsigned 
                                 if (ht_exists(c, p))
                                         strv_push(&f->mysql_units, p);
                         }
+                /* Which unit each path is: a link to another name is an
+                 * alias of that unit (Debian's mysql.service and
+                 * mysqld.service link to mariadb.service), and merged
+                 * /usr shows every file again under /lib. Same file
+                 * (device and inode) = same unit, named by the path that
+                 * is no link itself. */
+                size_t n_units = strv_length(f->mysql_units);
+                struct stat *st = xcalloc(n_units + 1, sizeof(*st));
+                bool *link = xcalloc(n_units + 1, sizeof(*link));
+                bool *seen = xcalloc(n_units + 1, sizeof(*seen));
+                for (size_t i = 0; i < n_units; i++) {
+                        struct stat l;
+                        seen[i] = ht_stat(c, f->mysql_units[i], &st[i]) >= 0;
+                        link[i] = ht_lstat(c, f->mysql_units[i], &l) >= 0 && S_ISLNK(l.st_mode);
+                }
+                for (size_t i = 0; i < n_units; i++) {
+                        const char *real = strrchr(f->mysql_units[i], '/') + 1;
+                        for (size_t j = 0; seen[i] && j < n_units; j++)
+                                if (seen[j] && !link[j] && st[j].st_dev == st[i].st_dev &&
+                                    st[j].st_ino == st[i].st_ino) {
+                                        real = strrchr(f->mysql_units[j], '/') + 1;
+                                        break;
+                                }
+                        strv_push(&f->mysql_unit_real, real);
+                }
+                free(st);
+                free(link);
+                free(seen);
                 static const char *const bins[] = {"/usr/sbin/mysqld", "/usr/sbin/mariadbd", "/usr/libexec/mysqld",
                                                    "/usr/libexec/mariadbd"};
                 for (size_t i = 0; i < ELEMENTSOF(bins); i++)
@@ -244,6 +273,7 @@ void ht_facts_workload_free(ht_facts *f) {
         free(f->oratab);
         strv_free(f->oratab_sids);
         strv_free(f->mysql_units);
+        strv_free(f->mysql_unit_real);
         strv_free(f->mysql_binaries);
         ht_facts_oracle_free(f);
         ht_facts_mysql_config_free(f);

@@ -287,12 +287,17 @@ typedef struct ht_facts {
         char *oratab;                    /* /etc/oratab or /var/opt/oracle/oratab, when found */
         char **oratab_sids;              /* the databases it lists */
         char **mysql_units;              /* unit files of mysqld/mariadb/mysql found */
+        char **mysql_unit_real;          /* for each of them, the unit it is: the name of
+                                          * the file it is the same file as that is no
+                                          * link (Debian's mysql.service links and merged
+                                          * /usr's /lib copy: "mariadb.service") */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
         ht_mysql_config mysql_config;    /* facts-mysql.c */
         /* JVMs (facts-jvm.c) */
         ht_jvm *jvms;
         size_t n_jvms;
         uint64_t jvm_large_pages_bytes;  /* summed over those with -XX:+UseLargePages */
+        bool jvm_large_pages_shm;        /* one of those has -XX:+UseSHM: SysV segments */
         char **jvm_large_pages_from;
         char *jvm_user, *jvm_user_from;  /* the one owner, NULL none or several */
         char *jvm_group;                 /* its primary group (/etc/passwd, /etc/group) */

@@ -87,13 +87,23 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
                                                ht_bls_uses_kernelopts(opt->value) ? " ($kernelopts in grubenv)" : "");
                         return r;
                 }
-                strbuf_appendn(&out, content, opt->value_start);
+                size_t keep = opt->value_start;
+                /* every word removed: "options", not "options " (the
+                 * separator after the key goes with the last word) */
+                if (body_len == 0 && opt->value_end > opt->value_start)
+                        while (keep > 0 && is_blank(content[keep - 1]))
+                                keep--;
+                strbuf_appendn(&out, content, keep);
                 /* a bare "options" line: the words need a blank after the key */
                 if (opt->value_start == opt->value_end && body_len > 0 &&
                     (opt->value_start == 0 || !is_blank(content[opt->value_start - 1])))
                         strbuf_append(&out, " ");
                 strbuf_appendn(&out, body, body_len);
-                strbuf_appendn(&out, content + opt->value_end, len - opt->value_end);
+                size_t rest = opt->value_end;
+                if (keep < opt->value_start)
+                        while (rest < len && is_blank(content[rest]) && content[rest] != '\r')
+                                rest++;
+                strbuf_appendn(&out, content + rest, len - rest);
         }
         *ret_len = out.len;
         *ret = strbuf_steal(&out);

@@ -25,7 +25,7 @@ static int cmp_repl(const void *a, const void *b) {
 
 /* Edit the argument text content[start..end) (which starts right after
  * the image path). */
-static int edit_args(const char *content, size_t start, size_t end, const ht_cmdline_op *ops, size_t n_ops,
+static int edit_args(const char *content, size_t len, size_t start, size_t end, const ht_cmdline_op *ops, size_t n_ops,
                      replacement *ret, char **ret_error) {
         ht_word_span *w;
         size_t nw = ht_word_spans_simple(content + start, end - start, &w);
@@ -35,6 +35,11 @@ static int edit_args(const char *content, size_t start, size_t end, const ht_cmd
         ht_word_spans_free(w, nw);
         if (r < 0)
                 return r;
+        /* Every argument removed: the blanks after the last one go too,
+         * "kernel /vmlinuz" as grubby leaves it (its updargs/g3.7). */
+        if (body_len == 0 && nw > 0)
+                while (end < len && (content[end] == ' ' || content[end] == '\t'))
+                        end++;
         /* Arguments need a blank after the path. */
         if (body_len > 0 && !is_blank(body[0])) {
                 char *b = xasprintf(" %s", body);
@@ -110,7 +115,7 @@ int ht_grub_legacy_edit(const char *content, size_t len, int entry, ht_grub_lega
                 size_t s = target == HT_GRUB_LEGACY_LINUX ? e->linux_args_start : e->xen_args_start;
                 size_t t = target == HT_GRUB_LEGACY_LINUX ? e->linux_args_end : e->xen_args_end;
                 _cleanup_free_ char *err = NULL;
-                r = edit_args(content, s, t, ops, n_ops, &repl[n_repl], &err);
+                r = edit_args(content, len, s, t, ops, n_ops, &repl[n_repl], &err);
                 if (r < 0) {
                         *ret_error = xasprintf("%u: %s",
                                                target == HT_GRUB_LEGACY_LINUX ? e->linux_line : e->kernel_line, err);

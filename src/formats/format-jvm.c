@@ -15,7 +15,8 @@ void ht_jvm_options_init(ht_jvm_options *o) {
         *o = (ht_jvm_options){.max_heap = UINT64_MAX, .initial_heap = UINT64_MAX,
                               .large_page_size = UINT64_MAX, .code_cache = UINT64_MAX,
                               .max_ram_percentage_milli = UINT64_MAX,
-                              .use_large_pages = -1, .use_thp = -1, .tiered = -1};
+                              .use_large_pages = -1, .use_thp = -1, .tiered = -1,
+                              .use_shm = -1};
 }
 
 /* HotSpot's sizes: digits and at most one of k, m, g, t (either case),
@@ -89,6 +90,7 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"UseLargePages", offsetof(ht_jvm_options, use_large_pages)},
                 {"UseTransparentHugePages", offsetof(ht_jvm_options, use_thp)},
                 {"TieredCompilation", offsetof(ht_jvm_options, tiered)},
+                {"UseSHM", offsetof(ht_jvm_options, use_shm)},
         };
         if (startswith(a, "-XX:+") || startswith(a, "-XX:-"))
                 for (size_t i = 0; i < ELEMENTSOF(flags); i++)

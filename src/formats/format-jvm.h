@@ -21,6 +21,7 @@ typedef struct {
         uint64_t max_ram_percentage_milli;
         int use_large_pages;        /* -XX:[+-]UseLargePages */
         int use_thp;                /* -XX:[+-]UseTransparentHugePages */
+        int use_shm;                /* -XX:[+-]UseSHM: large pages as SysV SHM_HUGETLB */
         int tiered;                 /* -XX:[+-]TieredCompilation */
         unsigned argfiles;          /* @argfiles on the command line (not read) */
 } ht_jvm_options;

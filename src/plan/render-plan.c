@@ -216,7 +216,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         _cleanup_free_ char *bound = !c->bound_value ? NULL
                                 : kept || !ht_bound_satisfied(HT_BOUND_EXACT, c->bound_value, c->desired)
                                         ? ht_bound_describe(c->bound, c->bound_value)
-                                        : xstrdup(c->bound == HT_BOUND_RANGE ? "range, only widens"
+                                        : xstrdup(c->bound == HT_BOUND_RANGE ? "within range"
                                                   : c->bound == HT_BOUND_AT_MOST ? "at most" : "at least");
                         if (kept) {
                                 ht_text_sanitize(bound, false);

@@ -87,6 +87,33 @@ int ht_bound_normalize(ht_bound b, const char *value, char **ret, char **ret_why
                 *ret = xstrdup(value);
                 return 0;
         }
+        if (b == HT_BOUND_RANGE) {
+                _cleanup_free_ char *lo = NULL, *hi = NULL;
+                num l, h;
+                int k = ht_bound_range_ends(value, &lo, &hi);
+                if (k < 0) {
+                        *ret_why = xstrdup(strchr(value, '.') ? "a range is LOW..HIGH, one integer at each end"
+                                                              : "a range is LOW..HIGH (at least LOW, at most HIGH); "
+                                                                "for a value whose every field is a minimum, such as "
+                                                                "a port range \"9000 65500\", use at-least");
+                        return -EINVAL;
+                }
+                k = num_parse(lo, true, &l);
+                if (k >= 0)
+                        k = num_parse(hi, true, &h);
+                if (k < 0) {
+                        *ret_why = xstrdup(k == -ERANGE ? "a field does not fit in 64 bits"
+                                                        : "a range's ends must be integers (sizes take K, M, G, T)");
+                        return k == -ERANGE ? -ERANGE : -EINVAL;
+                }
+                if (num_cmp(l, h) > 0) {
+                        *ret_why = xstrdup("a range's low end is above its high end");
+                        return -EINVAL;
+                }
+                _cleanup_free_ char *a = num_format(l), *z = num_format(h);
+                *ret = xasprintf("%s..%s", a, z);
+                return 0;
+        }
         num f[MAX_FIELDS];
         size_t n = 0;
         int k = fields_parse(value, true, f, &n);
@@ -99,14 +126,6 @@ int ht_bound_normalize(ht_bound b, const char *value, char **ret, char **ret_why
                                                 : "a bound's fields must be integers (sizes take K, M, G, T)");
                 return k == -ERANGE ? -ERANGE : -EINVAL;
         }
-        if (b == HT_BOUND_RANGE && n != 2) {
-                *ret_why = xstrdup("a range takes two fields, the low and the high end");
-                return -EINVAL;
-        }
-        if (b == HT_BOUND_RANGE && num_cmp(f[0], f[1]) > 0) {
-                *ret_why = xstrdup("a range's low end is above its high end");
-                return -EINVAL;
-        }
         strbuf out = {0};
         for (size_t i = 0; i < n; i++) {
                 _cleanup_free_ char *t = num_format(f[i]);
@@ -116,10 +135,38 @@ int ht_bound_normalize(ht_bound b, const char *value, char **ret, char **ret_why
         return 0;
 }
 
+int ht_bound_range_ends(const char *want, char **ret_low, char **ret_high) {
+        const char *dots = want ? strstr(want, "..") : NULL;
+        if (!dots)
+                return -EINVAL;
+        _cleanup_free_ char *a = xstrndup(want, dots - want), *z = xstrdup(dots + 2);
+        const char *lo = strstrip(a), *hi = strstrip(z);
+        if (isempty(lo) || isempty(hi) || strpbrk(lo, " \t.") || strpbrk(hi, " \t."))
+                return -EINVAL;
+        *ret_low = xstrdup(lo);
+        *ret_high = xstrdup(hi);
+        return 0;
+}
+
+/* A range's ends as numbers (want normalised: "LOW..HIGH"). */
+static bool range_parse(const char *want, num *lo, num *hi) {
+        _cleanup_free_ char *l = NULL, *h = NULL;
+        return ht_bound_range_ends(want, &l, &h) == 0 && num_parse(l, false, lo) == 0 && num_parse(h, false, hi) == 0;
+}
+
+/* current as one number, or false. */
+static bool one_field(const char *current, num *ret) {
+        num c[MAX_FIELDS];
+        size_t n = 0;
+        if (!current || fields_parse(current, false, c, &n) < 0 || n != 1)
+                return false;
+        *ret = c[0];
+        return true;
+}
+
 /* Field i's sense of "enough": +1 at least, -1 at most. */
 static int field_sense(ht_bound b, size_t i) {
-        if (b == HT_BOUND_RANGE)
-                return i == 0 ? -1 : 1;
+        (void)i;
         return b == HT_BOUND_AT_MOST ? -1 : 1;
 }
 
@@ -142,6 +189,11 @@ bool ht_bound_satisfied(ht_bound b, const char *want, const char *current) {
         }
         num w[MAX_FIELDS], c[MAX_FIELDS];
         size_t n;
+        if (b == HT_BOUND_RANGE) {
+                num lo, hi, v;
+                return range_parse(want, &lo, &hi) && one_field(current, &v) && num_cmp(v, lo) >= 0 &&
+                       num_cmp(v, hi) <= 0;
+        }
         if (!comparable(want, current, w, c, &n))
                 return false;
         for (size_t i = 0; i < n; i++)
@@ -153,6 +205,14 @@ bool ht_bound_satisfied(ht_bound b, const char *want, const char *current) {
 char *ht_bound_merge(ht_bound b, const char *want, const char *current) {
         num w[MAX_FIELDS], c[MAX_FIELDS];
         size_t n;
+        if (b == HT_BOUND_RANGE) {
+                num lo, hi, v;
+                if (!range_parse(want, &lo, &hi))
+                        return xstrdup(want);
+                if (!one_field(current, &v) || num_cmp(v, hi) > 0)
+                        return num_format(hi);
+                return num_format(num_cmp(v, lo) < 0 ? lo : v);
+        }
         if (b == HT_BOUND_EXACT || !comparable(want, current, w, c, &n))
                 return xstrdup(want);
         strbuf out = {0};
@@ -168,7 +228,7 @@ char *ht_bound_describe(ht_bound b, const char *want) {
         switch (b) {
         case HT_BOUND_AT_LEAST: return xasprintf("at least %s", want);
         case HT_BOUND_AT_MOST: return xasprintf("at most %s", want);
-        case HT_BOUND_RANGE: return xasprintf("a range covering %s", want);
+        case HT_BOUND_RANGE: return xasprintf("within %s", want);
         default: return xstrdup(want);
         }
 }

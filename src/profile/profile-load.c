@@ -614,10 +614,11 @@ ht_entry *ht_entry_push(ht_entry **l, size_t *n, ht_backend_id b, const char *fi
         return e;
 }
 
-/* bound = "exact" | "at-least" | "at-most" | "range" (sysctl only). A
- * literal value is checked here, so a malformed minimum fails at load
- * with its file and line; an expression is checked when evaluated. */
-static int get_bound(const config_setting_t *g, const char *file, const char *what, ht_entry *e,
+/* bound = "exact" | "at-least" | "at-most" | "range" (sysctl, block,
+ * limits). A literal value is checked here, so a malformed minimum fails
+ * at load with its file and line; an expression is checked when
+ * evaluated. */
+int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *what, ht_entry *e,
                      char **ret_error) {
         const config_setting_t *m = config_setting_get_member(g, "bound");
         if (!m)
@@ -627,7 +628,7 @@ static int get_bound(const config_setting_t *g, const char *file, const char *wh
         if (r < 0)
                 return r;
         if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND)) {
-                *ret_error = xasprintf("%s:%u: %s: only sysctl and block settings take a bound", file,
+                *ret_error = xasprintf("%s:%u: %s: only sysctl, block and limits settings take a bound", file,
                                        ht_cfg_line(m), w);
                 return -EINVAL;
         }
@@ -693,7 +694,7 @@ int ht_cfg_leaf_value(const config_setting_t *m, const char *file, const char *w
                 r = ht_cfg_get_spec(m, "value", true, file, what, &e->value, ret_error);
                 if (r < 0)
                         return r;
-                return get_bound(m, file, what, e, ret_error);
+                return ht_cfg_get_bound(m, file, what, e, ret_error);
         }
         return ht_cfg_spec(m, file, what, &e->value, ret_error);
 }
@@ -747,7 +748,7 @@ static int parse_key_list(ht_pfile *p, const config_setting_t *l, ht_backend_id 
                         r = ht_cfg_get_bool(m, "optional", p->path, what, &e->optional, &e->has_optional,
                                      ret_error);
                 if (r >= 0)
-                        r = get_bound(m, p->path, what, e, ret_error);
+                        r = ht_cfg_get_bound(m, p->path, what, e, ret_error);
                 if (r >= 0)
                         r = ht_cfg_get_when(m, p->path, what, &e->when, ret_error);
                 if (r < 0)
@@ -961,7 +962,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         if (r >= 0)
                 r = ht_cfg_get_bool(g, "at_least", f->path, what, &e->at_least, NULL, ret_error);
         if (r >= 0)
-                r = get_bound(g, f->path, what, e, ret_error);
+                r = ht_cfg_get_bound(g, f->path, what, e, ret_error);
         if (r < 0)
                 return r;
         if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only &&

@@ -37,6 +37,11 @@ ht_entry *ht_entry_push(ht_entry **l, size_t *n, ht_backend_id b, const char *fi
  * text is kept (*ret, replacing what it held); absent: *ret untouched. */
 int ht_cfg_get_when(const config_setting_t *g, const char *file, const char *what, char **ret,
                     char **ret_error);
+/* bound = "exact" | "at-least" | "at-most" | "range" in group g, for a
+ * backend whose entries take one (HT_ENTRY_BOUND); call after the value
+ * is read: a literal is checked against the bound here. */
+int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *what, ht_entry *e,
+                     char **ret_error);
 /* A leaf value: a scalar, or { value = ...; optional = true; bound = ...; when = ...; }. */
 int ht_cfg_leaf_value(const config_setting_t *m, const char *file, const char *what, ht_entry *e,
                       char **ret_error);

@@ -197,7 +197,7 @@ static const char *bound_suffix(ht_bound b) {
         switch (b) {
         case HT_BOUND_AT_LEAST: return " (at least)";
         case HT_BOUND_AT_MOST: return " (at most)";
-        case HT_BOUND_RANGE: return " (range, only widens)";
+        case HT_BOUND_RANGE: return " (range)";
         default: return "";
         }
 }

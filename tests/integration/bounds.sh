@@ -37,7 +37,7 @@ check "OL8: fs.file-max bound value (Oracle's table)" "6815744" "$(change "$tmp/
 check "OL8: kernel.sem bound value (Oracle's table)" "250 32000 100 128" "$(change "$tmp/ol8.json" kernel.sem bound_value)"
 check "OL8: no change lowers a value" "0" \
         "$(jq '[.changes[] | select(.outcome == "change" and .backend == "sysctl" and (.bound == "at-least") and ((.desired | tonumber? // 0) < (.current | tonumber? // 0)))] | length' "$tmp/ol8.json")"
-check "OL8: the port range is a range" "range" "$(change "$tmp/ol8.json" net.ipv4.ip_local_port_range bound)"
+check "OL8: the port range's two ends are minimums" "at-least" "$(change "$tmp/ol8.json" net.ipv4.ip_local_port_range bound)"
 dropin "$tmp/ol8.json" >"$tmp/dropin"
 # nothing persists them: the drop-in holds the host's own values, so a
 # reboot does not lower them either
@@ -53,7 +53,9 @@ check_contains "OL8: text says why kernel.shmall is kept" \
         "kernel.shmall: 18446744073692774399 kept (at least 1073741824)" "$tmp/out"
 htrun 0 "OL8: show oracle" "$h" --color=never show oracle
 check_contains "show: the bound of fs.file-max" "fs.file-max = 6815744 (at least)" "$tmp/out"
-check_contains "show: the port range widens only" "net.ipv4.ip_local_port_range = 9000 65500 (range, only widens)" "$tmp/out"
+check_contains "show: the port range's ends are minimums" "net.ipv4.ip_local_port_range = 9000 65500 (at least)" "$tmp/out"
+check_contains "show: the hard stack limit is a range (Oracle: at least 10240 KB, at most 32768 KB)" \
+        "limits   oracle hard stack = 10240..32768 (range)" "$tmp/out"
 htrun 0 "OL8: show oracle --json" "$h" --json show oracle
 check "show --json: bound of kernel.sem" "at-least" \
         "$(jq -r '.settings[] | select(.key == "kernel.sem") | .bound' "$tmp/out")"
@@ -71,15 +73,22 @@ check "sem across: SEMMNS and SEMMNI raised, the rest kept" "32000 32000 500 128
 dropin "$tmp/out" >"$tmp/dropin"
 check_contains "sem across: persisted as written at runtime" "kernel.sem = 32000 32000 500 128" "$tmp/dropin"
 
-# --- the port range only widens --------------------------------------------------
-for c in "32768 60999|9000 65500" "9000 60999|9000 65500" "1024 60999|1024 65500" "32768 65535|9000 65535"; do
+# --- the port range: each end at least Oracle's (issue 33: the low end "9000 or
+# higher", the high end at least 65500); below, across, above ----------------------
+for c in "32768 60999|32768 65500" "9000 60999|9000 65500" "1024 60999|9000 65500" "32768 65535|32768 65535" \
+        "1024 65535|9000 65535" "8999 65499|9000 65500"; do
         setv "$h" net.ipv4.ip_local_port_range "$(printf '%s' "${c%|*}" | tr ' ' '\t')"
         ht "$h" --json plan oracle
         check "port range ${c%|*} becomes ${c#*|}" "${c#*|}" "$(change "$tmp/out" net.ipv4.ip_local_port_range desired)"
 done
+setv "$h" net.ipv4.ip_local_port_range "10000${TAB}65535"
+ht "$h" --json plan oracle
+check "port range 10000 65535 (both ends above) is kept" "kept" "$(change "$tmp/out" net.ipv4.ip_local_port_range outcome)"
+# Debian's 1024 65535 used to be kept as "covering" 9000 65500: its low end
+# is raised now, its high end kept
 setv "$h" net.ipv4.ip_local_port_range "1024${TAB}65535"
 ht "$h" --json plan oracle
-check "port range 1024 65535 is kept" "kept" "$(change "$tmp/out" net.ipv4.ip_local_port_range outcome)"
+check "port range 1024 65535: a change, not kept" "change" "$(change "$tmp/out" net.ipv4.ip_local_port_range outcome)"
 
 # --- apply, then an empty re-plan ------------------------------------------------
 ol8
@@ -88,9 +97,9 @@ htrun 0 "OL8: apply oracle" "$h" --json apply oracle
 check "apply: fs.file-max left as it was" "9223372036854775807" "$(getv "$h" fs.file-max)"
 check "apply: kernel.shmall left as it was" "18446744073692774399" "$(getv "$h" kernel.shmall)"
 check "apply: kernel.sem left as it was" "32000${TAB}1024000000${TAB}500${TAB}32000" "$(getv "$h" kernel.sem)"
-check "apply: the port range left as it was" "1024${TAB}65535" "$(getv "$h" net.ipv4.ip_local_port_range)"
+check "apply: the port range's low end raised to 9000, its high end kept" "9000${TAB}65535" "$(getv "$h" net.ipv4.ip_local_port_range)"
 check "apply: fs.aio-max-nr raised to the minimum" "1048576" "$(getv "$h" fs.aio-max-nr)"
-check_contains "apply: drop-in keeps the port range at boot" "net.ipv4.ip_local_port_range = 1024 65535" \
+check_contains "apply: drop-in holds the raised port range for the boot" "net.ipv4.ip_local_port_range = 9000 65535" \
         "$h/etc/sysctl.d/90-hosttune.conf"
 htrun 0 "re-plan after apply: nothing to do" "$h" --json plan oracle
 check "re-plan: changed false, no files" "false 0" "$(jq -r '.changed' "$tmp/out") $(jq '.files | length' "$tmp/out")"

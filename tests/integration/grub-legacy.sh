@@ -21,6 +21,10 @@ cat >"$tmp/profiles/thp.profile" <<'EOF'
 summary = "the THP boot parameter only";
 cmdline = { add = [ "transparent_hugepage=never" ]; };
 EOF
+cat >"$tmp/profiles/noargs.profile" <<'EOF'
+summary = "grubby's own test updargs/g3.7: --remove-args=\"hdd root ro\"";
+cmdline = { remove = [ "hdd", "root", "ro" ]; };
+EOF
 cat >"$tmp/profiles/mbargs.profile" <<'EOF'
 summary = "the Xen hypervisor's dom0 memory only";
 cmdline = { add = [ "dom0_mem=4096M" ]; target = "xen"; };
@@ -108,6 +112,10 @@ edit_case xen-dos-memtest bios mbargs mbargs
 edit_case saved-crlf bios thp thp
 edit_case no-newline bios thp thp
 edit_case rhel6-efi efi thp thp
+# grubby's own test menu (rhboot/grubby test/grub.3) with every argument
+# removed: grubby's test/results/updargs/g3.7, byte for byte, no blank
+# left after the image (issue 33)
+edit_case grubby-grub3 bios noargs noargs
 
 # grubby itself, when there is one: the recorded files are still its output
 if [ -n "${HT_GRUBBY:-}" ] && [ -x "$HT_GRUBBY" ]; then

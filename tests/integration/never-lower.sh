@@ -3,8 +3,10 @@
 # host's values as the fixture has them, all above the profiles' bounds,
 # and across them (multi-field values half above, half below). No planned
 # change and no persisted line may lower a value the plan states as a
-# minimum (at-least), raise one it states as a maximum (at-most) or narrow
-# a range; each field on its own (kernel.sem, the port range). The bounds
+# minimum (at-least), raise one it states as a maximum (at-most) or move a
+# value its range (LOW..HIGH, Oracle's hard stack) already holds, or move
+# one outside it further than the nearer end; each field on its own
+# (kernel.sem, the port range: both ends minimums since issue 33). The bounds
 # themselves come from the plans (bound, bound_value), so a new bounded
 # setting is swept without touching this file.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
@@ -20,8 +22,15 @@ def lowers($b; $cur; $new):
         | if ($c | length) != ($n | length) or ($c + $n | any(. == null)) then false
           elif $b == "at-least" then [range(0; $c | length) | select($n[.] < $c[.])] | length > 0
           elif $b == "at-most" then [range(0; $c | length) | select($n[.] > $c[.])] | length > 0
-          elif $b == "range" then ($n[0] > $c[0]) or ($n[1] < $c[1])
           else false end;
+# a range LOW..HIGH: the one value allowed is the current one clamped to it
+def clamped($bv; $cur):
+        ($bv | split("..") | map(tonumber)) as [$lo, $hi] | ($cur | fields)[0] as $c
+        | if $c < $lo then $lo elif $c > $hi then $hi else $c end;
+def moves($bv; $cur; $new):
+        ($cur | fields) as $c | ($new | fields) as $n
+        | if ($c | length) != 1 or ($n | length) != 1 or ($c + $n | any(. == null)) then false
+          else $n[0] != clamped($bv; $cur) end;
 # the drop-in's line for a sysctl key ("" when none)
 def persisted($key): [.files[] | select(.backend == "sysctl") | .after // "" | split("\n")[]
         | select(startswith($key + " = ")) | ltrimstr($key + " = ")] | last // "";
@@ -29,9 +38,10 @@ def persisted($key): [.files[] | select(.backend == "sysctl") | .after // "" | s
 | .changes[]
 | select(.bound == "at-least" or .bound == "at-most" or .bound == "range")
 | select(.current != null and .desired != null)
-| (if lowers(.bound; .current; .desired) then "\(.backend) \(.key): \(.current) -> \(.desired) (\(.bound) \(.bound_value))" else empty end),
+| (if (.bound == "range" and moves(.bound_value; .current; .desired)) or (.bound != "range" and lowers(.bound; .current; .desired))
+   then "\(.backend) \(.key): \(.current) -> \(.desired) (\(.bound) \(.bound_value))" else empty end),
   (if .backend == "sysctl" then .key as $k | ($plan | persisted($k)) as $p
-          | select($p != "" and lowers(.bound; .current; $p))
+          | select($p != "" and .bound != "range" and lowers(.bound; .current; $p))
           | "\(.key): persisted \($p) below the host's \(.current) (\(.bound) \(.bound_value))"
    else empty end)
 EOF
@@ -41,8 +51,12 @@ cat >"$tmp/bad.json" <<'EOF'
 {"changes": [
  {"backend": "sysctl", "key": "kernel.sem", "bound": "at-least", "bound_value": "250 32000 100 128",
   "current": "32000\t1024000000\t500\t32000", "desired": "250 32000 500 32000"},
- {"backend": "sysctl", "key": "net.ipv4.ip_local_port_range", "bound": "range", "bound_value": "9000 65500",
-  "current": "1024 65535", "desired": "9000 65535"},
+ {"backend": "sysctl", "key": "net.ipv4.ip_local_port_range", "bound": "at-least", "bound_value": "9000 65500",
+  "current": "1024 65535", "desired": "9000 65500"},
+ {"backend": "limits", "key": "oracle hard stack", "bound": "range", "bound_value": "10240..32768",
+  "current": "20000", "desired": "32768"},
+ {"backend": "limits", "key": "oracle hard stack", "bound": "range", "bound_value": "10240..32768",
+  "current": "unlimited", "desired": "32768"},
  {"backend": "limits", "key": "oracle hard nofile", "bound": "at-least", "bound_value": "65536",
   "current": "unlimited", "desired": "65536"},
  {"backend": "sysctl", "key": "fs.file-max", "bound": "at-least", "bound_value": "6815744",
@@ -50,7 +64,8 @@ cat >"$tmp/bad.json" <<'EOF'
  {"backend": "sysctl", "key": "vm.swappiness", "bound": "exact", "current": "60", "desired": "1"}],
  "files": [{"backend": "sysctl", "after": "fs.file-max = 6815744\n"}]}
 EOF
-check "the checker finds a lowered field, a narrowed range, a lowered limit and a lowering drop-in" 4 \
+# (the second stack line is right: unlimited is above the range's high end)
+check "the checker finds a lowered field, a lowered port range end, a value moved inside its range, a lowered limit and a lowering drop-in" 5 \
         "$(jq -r -f "$tmp/violations.jq" "$tmp/bad.json" | wc -l | tr -d ' ')"
 
 # the runtime file of a sysctl key in a fixture copy
@@ -73,8 +88,8 @@ shift_values() {
                         above/at-least/*|across/at-least/0|across/at-least/2) n=$((v * 2 + 1)) ;;
                         across/at-least/*) n=$((v / 2)) ;;
                         */at-most/*) n=$((v / 2)) ;;
-                        */range/0) n=$((v / 2)) ;;
-                        */range/*) n=65535 ;;
+                        # LOW..HIGH: the middle, which stays
+                        */range/*) lo=${v%%..*} hi=${v##*..}; n=$(((lo + hi) / 2)) ;;
                         esac
                         out="$out${out:+	}$n"
                         i=$((i + 1))

@@ -35,11 +35,14 @@ htrun 2 "plan oracle, default release" "$d" --json plan oracle
 check "the default release is 19c: the same plan" "$(jq -S .changes "$tmp/19c.json")" "$(jq -S .changes "$tmp/out")"
 check "21c: the same settings as 19c (its package writes 19c's lines)" \
         "$(jq -S .changes "$tmp/19c.json")" "$(jq -S .changes "$tmp/21c.json")"
-check "19c: port range up to 65500 (19c table)" "9000 65500" \
+# the fixture's 32768 60999: its low end is already at least 9000 and
+# stays, its high end is raised to the release's (issue 33: each end a
+# minimum)
+check "19c: port range up to 65500 (19c table)" "32768 65500" \
         "$(change "$tmp/19c.json" sysctl net.ipv4.ip_local_port_range desired)"
-check "23ai: port range up to 65535 (23ai table, preinstall-23ai)" "9000 65535" \
+check "23ai: port range up to 65535 (23ai table, preinstall-23ai)" "32768 65535" \
         "$(change "$tmp/23ai.json" sysctl net.ipv4.ip_local_port_range desired)"
-check "23ai: the port range still only widens" "range" \
+check "23ai: the port range's ends are minimums" "at-least" \
         "$(change "$tmp/23ai.json" sysctl net.ipv4.ip_local_port_range bound)"
 check "19c: no kernel.panic" "" "$(change "$tmp/19c.json" sysctl kernel.panic desired)"
 check "21c: no kernel.panic" "" "$(change "$tmp/21c.json" sysctl kernel.panic desired)"
@@ -48,7 +51,7 @@ check "23ai: kernel.panic 0 -> 10 (23ai table: 10 seconds)" "0 10" \
 check "23ai: kernel.panic is a minimum" "at-least" "$(change "$tmp/23ai.json" sysctl kernel.panic bound)"
 dropin "$tmp/23ai.json" $SYSCTL_D >"$tmp/dropin"
 check_contains "23ai: drop-in persists kernel.panic" "kernel.panic = 10" "$tmp/dropin"
-check_contains "23ai: drop-in persists the wider port range" "net.ipv4.ip_local_port_range = 9000 65535" "$tmp/dropin"
+check_contains "23ai: drop-in persists the wider port range" "net.ipv4.ip_local_port_range = 32768 65535" "$tmp/dropin"
 dropin "$tmp/19c.json" $SYSCTL_D >"$tmp/dropin"
 if grep -q '^kernel.panic ' "$tmp/dropin"; then not_ok "19c: drop-in has no kernel.panic"; else ok "19c: drop-in has no kernel.panic"; fi
 # a host that reboots 30 s after a panic (for kdump) keeps it
@@ -148,11 +151,16 @@ for c in "6.1.0-18-amd64|1" "5.16.0-1-amd64|1" "5.15.0-206.153.7.1.el8uek.x86_64
 done
 htrun 2 "no oinstall group, 6.1: --set oracle_group=dba" "$g" --json plan oracle --set sga_max_size=4G --set oracle_group=dba
 check "oracle_group=dba on 6.1: dba's gid" "54322" "$(change "$tmp/out" sysctl vm.hugetlb_shm_group desired)"
-# mysql does not require the group (hugepages_group_required): on 6.1 a
-# warning that says the group is needed for SHM_HUGETLB
+# mysql does not require the group (hugepages_group_required). MySQL 8.0
+# and MariaDB 10.5+ map large pages with mmap(MAP_HUGETLB), which needs no
+# group (issue 33): no warning and no memlock limit; an older server
+# (--set hugepages_sysv=true: shmget) gets the warning on 6.1, not an error
 setv "$g" kernel.osrelease 6.1.0-18-amd64
 ht "$g" --json plan mysql --set innodb_buffer_pool_size=4G
-check "mysql on 6.1: a warning, not an error" "1 0" \
+check "mysql on 6.1 (mmap): no group warning, no error, no memlock" "0 0 0" \
+        "$(warnings "$tmp/out" | grep -c "group 'mysql'") $(errors "$tmp/out" | grep -c "group 'mysql'") $(jq '[.changes[] | select(.key | test("memlock|LimitMEMLOCK"))] | length' "$tmp/out")"
+ht "$g" --json plan mysql --set innodb_buffer_pool_size=4G --set hugepages_sysv=true
+check "mysql on 6.1 (SysV): a warning, not an error" "1 0" \
         "$(warnings "$tmp/out" | grep -c "group 'mysql' is not in /etc/group.*lets only members of that group") $(errors "$tmp/out" | grep -c "group 'mysql'")"
 # an image: no running kernel to ask, so the group is required
 i=$tmp/image
@@ -178,18 +186,38 @@ sed -i -e 's/^oracle   hard   stack    32768/oracle   hard   stack    unlimited/
 htrun 2 "oracle-running with larger limits: plan oracle" "$r" --json plan oracle
 check "hard nofile 131072 (the preinstall file) kept" "kept 131072 65536" \
         "$(change "$tmp/out" limits 'oracle hard nofile' outcome) $(change "$tmp/out" limits 'oracle hard nofile' current) $(change "$tmp/out" limits 'oracle hard nofile' bound_value)"
-check "hard stack unlimited (the preinstall file) kept" "kept unlimited" \
-        "$(change "$tmp/out" limits 'oracle hard stack' outcome) $(change "$tmp/out" limits 'oracle hard stack' current)"
+# the hard stack has a maximum too (Oracle's Table 5-1: "at least 10240 KB,
+# and at most 32768 KB"; issue 33): unlimited is above it and is lowered
+# to the range's high end, shown as the range
+check "hard stack unlimited (the preinstall file): lowered to 32768, within 10240..32768" \
+        "change 32768 range 10240..32768" \
+        "$(change "$tmp/out" limits 'oracle hard stack' outcome) $(change "$tmp/out" limits 'oracle hard stack' desired) $(change "$tmp/out" limits 'oracle hard stack' bound) $(change "$tmp/out" limits 'oracle hard stack' bound_value)"
+# the preinstall file is read after hosttune's 90-hosttune.conf ("o" sorts
+# after "9"), so its unlimited would still win: the plan says which line
+check "hard stack unlimited: the plan names the preinstall line that wins" "1" \
+        "$(warnings "$tmp/out" | grep -c "oracle-database-preinstall-19c.conf:[0-9]* takes precedence over hosttune's entry: oracle gets hard stack unlimited, not 32768")"
 # the preinstall file sets soft nofile 1024 and is read after limits.conf:
 # the 512 never applies and 1024 meets the minimum
 check "soft nofile 1024 (preinstall file) kept" "kept 1024" \
         "$(change "$tmp/out" limits 'oracle soft nofile' outcome) $(change "$tmp/out" limits 'oracle soft nofile' current)"
 dropin "$tmp/out" $LIMITS_D >"$tmp/limits"
-if grep -Eq 'oracle +hard +(nofile|stack)' "$tmp/limits"; then
-        not_ok "hosttune's file holds no line that would lower them"
+if grep -Eq 'oracle +hard +nofile' "$tmp/limits"; then
+        not_ok "hosttune's file holds no line that would lower hard nofile"
 else
-        ok "hosttune's file holds no line that would lower them"
+        ok "hosttune's file holds no line that would lower hard nofile"
 fi
+check_contains "hosttune's file caps the hard stack at Oracle's maximum" "oracle     hard    stack    32768" "$tmp/limits"
+# below and inside the range: raised to the low end, kept
+for c in "8192|change 10240" "20000|kept 20000" "32768|kept 32768" "65536|change 32768"; do
+        sed -i -E "s/^oracle   hard   stack    [0-9a-z]+/oracle   hard   stack    ${c%|*}/" \
+                "$r/etc/security/limits.d/oracle-database-preinstall-19c.conf"
+        ht "$r" --json plan oracle
+        check "hard stack ${c%|*}: ${c#*|}" "${c#*|}" \
+                "$(change "$tmp/out" limits 'oracle hard stack' outcome) $(change "$tmp/out" limits 'oracle hard stack' desired)"
+done
+sed -i -E "s/^oracle   hard   stack    [0-9a-z]+/oracle   hard   stack    unlimited/" \
+        "$r/etc/security/limits.d/oracle-database-preinstall-19c.conf"
+ht "$r" --json plan oracle
 check_contains "memlock (the preinstall file's is lower) is still written" "oracle     soft    memlock  134217728" "$tmp/limits"
 check "no precedence warning for a larger value" "0" "$(warnings "$tmp/out" | grep -c 'gets hard nofile')"
 finish

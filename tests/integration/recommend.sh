@@ -74,6 +74,46 @@ done
 run 0 "ol8-bls: text" --root "$H/ol8-bls" recommend
 check_contains "base: the reason" "Why: no Oracle Database" "$tmp/out"
 
+# ---- Debian 12's mariadb-server (issue 33): merged /usr (/lib a link to
+# usr/lib), mariadb.service in /usr/lib/systemd/system with mysql.service
+# and mysqld.service linked to it there, as `dpkg -L mariadb-server` lists
+# them (under /lib: the package's paths, which merged /usr keeps as the
+# same files): one unit, one evidence line, scored once
+D=$(copy_host debian12-kvm); scratch "$D"
+mkdir -p "$D/usr/lib/systemd/system" "$D/usr/sbin"
+rm -rf "$D/lib"; ln -s usr/lib "$D/lib"
+printf '[Unit]\nDescription=MariaDB 10.11.14 database server\n[Service]\nType=notify\nUser=mysql\nExecStart=/usr/sbin/mariadbd $MYSQLD_OPTS\n[Install]\nWantedBy=multi-user.target\nAlias=mysql.service\nAlias=mysqld.service\n' \
+        >"$D/usr/lib/systemd/system/mariadb.service"
+ln -s mariadb.service "$D/usr/lib/systemd/system/mysql.service"
+ln -s mariadb.service "$D/usr/lib/systemd/system/mysqld.service"
+: >"$D/usr/sbin/mariadbd"; chmod 755 "$D/usr/sbin/mariadbd"
+rec deb "$D"
+check "debian12 mariadb: one evidence line for the unit, its aliases folded in" \
+        '["unit mariadb.service is installed (aliases mysql.service, mysqld.service)","server binary mariadbd is installed"]' \
+        "$(q deb '[.candidates[1].evidence[].what]')"
+check "debian12 mariadb: the unit's source is its file, not a link or the /lib copy" \
+        '"/usr/lib/systemd/system/mariadb.service"' "$(q deb '.candidates[1].evidence[0].source')"
+check "debian12 mariadb: score 2 (unit, once) + 2 (binary)" 4 "$(q deb '.candidates[1].score')"
+"$HOSTTUNE" --root "$D" facts --json >"$tmp/facts-deb.json" 2>/dev/null
+check "debian12 mariadb: facts still list every path (six: three names, /usr/lib and /lib)" 6 \
+        "$(jq '.workload.mysql.units | length' "$tmp/facts-deb.json")"
+run 0 "debian12 mariadb: text" --root "$D" recommend
+check "debian12 mariadb: text names the unit once" 1 "$(grep -c 'unit .*\.service is installed' "$tmp/out")"
+# a unit of its own under /etc beside the vendor's: one line too (systemd
+# loads one unit of a name), its source the /etc file systemd reads
+mkdir -p "$D/etc/systemd/system"; cp "$D/usr/lib/systemd/system/mariadb.service" "$D/etc/systemd/system/"
+rec deb2 "$D"
+check "debian12 mariadb + /etc copy: still one line, from /etc" \
+        '[["unit mariadb.service is installed (aliases mysql.service, mysqld.service)","/etc/systemd/system/mariadb.service"]]' \
+        "$(q deb2 '[.candidates[1].evidence[] | select(.what | startswith("unit ")) | [.what, .source]]')"
+# MySQL's own mysqld.service beside MariaDB's unit: two units, two lines, scored once
+rm "$D/etc/systemd/system/mariadb.service" "$D/usr/lib/systemd/system/mysqld.service"
+cp "$D/usr/lib/systemd/system/mariadb.service" "$D/usr/lib/systemd/system/mysqld.service"
+rec deb3 "$D"
+check "two real units: two lines" '["unit mysqld.service is installed","unit mariadb.service is installed (alias mysql.service)"]' \
+        "$(q deb3 '[.candidates[1].evidence[] | select(.what | startswith("unit ")) | .what]')"
+check "two real units: the unit points counted once" 4 "$(q deb3 '.candidates[1].score')"
+
 # ---- a tie: a big JVM and a running mysqld, 5 each: the database wins
 T=$(copy_host ol8-bls); scratch "$T"
 mkdir -p "$T/proc/500" "$T/proc/600"

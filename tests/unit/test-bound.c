@@ -1,5 +1,5 @@
 /* Bounds (src/profile/bound.c): the comparison and the value written, for
- * numbers, byte sizes, kernel.sem field by field and the port range. */
+ * numbers, byte sizes, kernel.sem field by field, the port range and a range LOW..HIGH. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -73,17 +73,48 @@ static void test_sem_field_by_field(void **state) {
         assert_merge(HT_BOUND_AT_LEAST, min, "250 32000 100", min);
 }
 
+/* The port range is at-least field by field (Oracle: the low end "9000
+ * or higher", the high end at least the table's maximum): above, below
+ * and across (issue 33). */
 static void test_port_range(void **state) {
         const char *r = "9000 65500";
-        assert_false(ht_bound_satisfied(HT_BOUND_RANGE, r, "32768\t60999"));
-        assert_merge(HT_BOUND_RANGE, r, "32768\t60999", "9000 65500");
-        assert_true(ht_bound_satisfied(HT_BOUND_RANGE, r, "1024\t65535"));
-        assert_merge(HT_BOUND_RANGE, r, "1024 65535", "1024 65535");
-        assert_false(ht_bound_satisfied(HT_BOUND_RANGE, r, "9000 60999"));
-        assert_merge(HT_BOUND_RANGE, r, "9000 60999", "9000 65500");
-        assert_merge(HT_BOUND_RANGE, r, "1024 60999", "1024 65500");
-        assert_merge(HT_BOUND_RANGE, r, "32768 65535", "9000 65535");
-        assert_true(ht_bound_satisfied(HT_BOUND_RANGE, r, "9000 65500"));
+        assert_false(ht_bound_satisfied(HT_BOUND_AT_LEAST, r, "32768\t60999"));
+        assert_merge(HT_BOUND_AT_LEAST, r, "32768\t60999", "32768 65500");
+        /* Debian's 1024 65535 was kept as "covering" 9000 65500: the low
+         * end is a minimum, so it is raised */
+        assert_false(ht_bound_satisfied(HT_BOUND_AT_LEAST, r, "1024\t65535"));
+        assert_merge(HT_BOUND_AT_LEAST, r, "1024 65535", "9000 65535");
+        assert_merge(HT_BOUND_AT_LEAST, r, "1024 60999", "9000 65500");
+        assert_true(ht_bound_satisfied(HT_BOUND_AT_LEAST, r, "9000 65500"));
+        assert_true(ht_bound_satisfied(HT_BOUND_AT_LEAST, r, "10000 65535"));
+}
+
+/* A range: one value at least LOW and at most HIGH (Oracle's hard stack
+ * limit, "at least 10240 KB, and at most 32768 KB"). */
+static void test_range(void **state) {
+        const char *r = "10240..32768";
+        assert_true(ht_bound_satisfied(HT_BOUND_RANGE, r, "10240"));
+        assert_true(ht_bound_satisfied(HT_BOUND_RANGE, r, "20000"));
+        assert_true(ht_bound_satisfied(HT_BOUND_RANGE, r, "32768"));
+        assert_merge(HT_BOUND_RANGE, r, "20000", "20000");
+        /* below: raised to the low end; above: lowered to the high end */
+        assert_false(ht_bound_satisfied(HT_BOUND_RANGE, r, "8192"));
+        assert_merge(HT_BOUND_RANGE, r, "8192", "10240");
+        assert_false(ht_bound_satisfied(HT_BOUND_RANGE, r, "65536"));
+        assert_merge(HT_BOUND_RANGE, r, "65536", "32768");
+        /* unknown or not one number: the high end */
+        assert_false(ht_bound_satisfied(HT_BOUND_RANGE, r, NULL));
+        assert_merge(HT_BOUND_RANGE, r, NULL, "32768");
+        assert_merge(HT_BOUND_RANGE, r, "1 2", "32768");
+        assert_false(ht_bound_satisfied(HT_BOUND_RANGE, r, "unlimited"));
+        char *lo = NULL, *hi = NULL;
+        assert_int_equal(ht_bound_range_ends(" 1 .. 2 ", &lo, &hi), 0);
+        assert_string_equal(lo, "1");
+        assert_string_equal(hi, "2");
+        free(lo);
+        free(hi);
+        assert_int_equal(ht_bound_range_ends("1...2", &lo, &hi), -EINVAL);
+        assert_int_equal(ht_bound_range_ends("1 2", &lo, &hi), -EINVAL);
 }
 
 static void test_normalize(void **state) {
@@ -112,10 +143,20 @@ static void test_normalize(void **state) {
         assert_non_null(strstr(why, "64 bits"));
         free(why);
         assert_int_equal(ht_bound_normalize(HT_BOUND_RANGE, "9000", &v, &why), -EINVAL);
-        assert_non_null(strstr(why, "two fields"));
+        assert_non_null(strstr(why, "LOW..HIGH"));
         free(why);
-        assert_int_equal(ht_bound_normalize(HT_BOUND_RANGE, "65500 9000", &v, &why), -EINVAL);
+        /* the old two-field port range form: refused, pointing to at-least */
+        assert_int_equal(ht_bound_normalize(HT_BOUND_RANGE, "9000 65500", &v, &why), -EINVAL);
+        assert_non_null(strstr(why, "use at-least"));
+        free(why);
+        assert_int_equal(ht_bound_normalize(HT_BOUND_RANGE, "32768..10240", &v, &why), -EINVAL);
         assert_non_null(strstr(why, "low end"));
+        free(why);
+        assert_int_equal(ht_bound_normalize(HT_BOUND_RANGE, "10M..32M", &v, &why), 0);
+        assert_string_equal(v, "10485760..33554432");
+        free(v);
+        v = NULL;
+        assert_int_equal(ht_bound_normalize(HT_BOUND_RANGE, "10240..lots", &v, &why), -EINVAL);
         free(why);
         assert_int_equal(ht_bound_normalize(HT_BOUND_AT_LEAST, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17", &v,
                                             &why), -EINVAL);
@@ -130,8 +171,8 @@ static void test_describe(void **state) {
         d = ht_bound_describe(HT_BOUND_AT_MOST, "10");
         assert_string_equal(d, "at most 10");
         free(d);
-        d = ht_bound_describe(HT_BOUND_RANGE, "9000 65500");
-        assert_string_equal(d, "a range covering 9000 65500");
+        d = ht_bound_describe(HT_BOUND_RANGE, "10240..32768");
+        assert_string_equal(d, "within 10240..32768");
         free(d);
         d = ht_bound_describe(HT_BOUND_EXACT, "1");
         assert_string_equal(d, "1");
@@ -144,6 +185,7 @@ int main(void) {
                 cmocka_unit_test(test_numbers),
                 cmocka_unit_test(test_sem_field_by_field),
                 cmocka_unit_test(test_port_range),
+                cmocka_unit_test(test_range),
                 cmocka_unit_test(test_normalize),
                 cmocka_unit_test(test_describe),
         };

@@ -167,6 +167,27 @@ static void test_kernel_cmdline(void **state) {
         free(err);
 }
 
+/* Every word removed: "options", no blank left after the key; the
+ * kernelopts of grubenv and /etc/kernel/cmdline keep no separator
+ * either (issue 33, grubby's updargs/g3.7 on legacy GRUB). */
+static void test_remove_every_word(void **state) {
+        static const char e[] = "title x\nlinux /vmlinuz\noptions  quiet\t\ngrub_class kernel\n";
+        ht_cmdline_op ops[] = { { HT_CMDLINE_REMOVE, "quiet", NULL }, { HT_CMDLINE_REMOVE, "rhgb", NULL } };
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_bls_edit_options(e, strlen(e), NULL, ops, 2, &out, &len, &err), 0);
+        assert_string_equal(out, "title x\nlinux /vmlinuz\noptions\ngrub_class kernel\n");
+        assert_int_equal(len, strlen(out));
+        free(out);
+        assert_int_equal(ht_kernel_cmdline_edit("rhgb  quiet \n", 13, ops, 2, &out, &len, &err), 0);
+        assert_string_equal(out, "\n");
+        free(out);
+        _cleanup_free_ char *env = make_grubenv("kernelopts= rhgb quiet \n");
+        assert_int_equal(ht_grubenv_edit_kernelopts(env, strlen(env), ops, 2, &out, &len, &err), 0);
+        assert_true(startswith(out, HT_GRUBENV_HEADER "kernelopts=\n#"));
+        free(out);
+}
+
 static void test_junk(void **state) {
         unsigned seed = 3;
         ht_cmdline_op ops[] = { { HT_CMDLINE_SET, "a", "b" }, { HT_CMDLINE_REMOVE, "quiet", NULL } };
@@ -203,6 +224,7 @@ int main(void) {
                 cmocka_unit_test(test_edit_kernelopts_ref),
                 cmocka_unit_test(test_grubenv_edit),
                 cmocka_unit_test(test_kernel_cmdline),
+                cmocka_unit_test(test_remove_every_word),
                 cmocka_unit_test(test_junk),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

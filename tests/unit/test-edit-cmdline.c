@@ -69,7 +69,8 @@ static void test_edit_body(void **state) {
         edit("a  b\tc", NULL, rm_b, 1, "a  c");
         edit("b  a\tc", NULL, rm_b, 1, "a\tc");
         edit("  a b  ", NULL, rm_b, 1, "  a  ");
-        edit(" b ", NULL, rm_b, 1, "  ");
+        /* the last word gone: no separator left (grubby's updargs/g3.7) */
+        edit(" b ", NULL, rm_b, 1, "");
         ht_cmdline_op set[] = { { HT_CMDLINE_SET, "b", "2" } };
         edit("a\tb=1\t\tc b=3", NULL, set, 1, "a\tb=2\t\tc");
         edit("", NULL, set, 1, "b=2");

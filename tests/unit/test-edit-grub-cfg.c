@@ -82,6 +82,13 @@ static void test_edit(void **state) {
         assert_int_equal(ht_grub_cfg_edit(bare, strlen(bare), HT_GRUB_CFG_LINUX, ops, 1, &bout, &len, &n, &err), 0);
         assert_string_equal(bout, "menuentry 'x' {\n  linux /vmlinuz transparent_hugepage=never\n}\n");
 
+        /* every word removed: "linux /vmlinuz", no blank left after the
+         * image (grubby's updargs/g3.7 on legacy GRUB; issue 33) */
+        static const char one[] = "menuentry 'x' {\n  linux /vmlinuz quiet\n  linuxefi /vmlinuz\tquiet \n}\n";
+        _cleanup_free_ char *oout = NULL;
+        assert_int_equal(ht_grub_cfg_edit(one, strlen(one), HT_GRUB_CFG_LINUX, ops + 2, 1, &oout, &len, &n, &err), 0);
+        assert_string_equal(oout, "menuentry 'x' {\n  linux /vmlinuz\n  linuxefi /vmlinuz\n}\n");
+
         /* nothing to edit: content unchanged, no line counted */
         static const char none[] = "set timeout=5\n";
         _cleanup_free_ char *nout = NULL;

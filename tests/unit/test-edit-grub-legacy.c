@@ -165,6 +165,43 @@ static void test_edit_no_args(void **state) {
         free(out);
 }
 
+/* grubby's own test (rhboot/grubby test.sh): test/grub.3 with
+ * --update-kernel=ALL --remove-args="hdd root ro" gives
+ * test/results/updargs/g3.7, every kernel line bare, no blank after the
+ * image (issue 33: hosttune left one). */
+static void test_remove_every_arg(void **state) {
+        static const char grub3[] =
+                "#boot=/dev/hda\ntimeout=10\nsplashimage=(hd0,1)/grub/splash.xpm.gz\n"
+                "title Red Hat Linux (2.4.7-2smp)\n\troot (hd0,1)\n\tkernel /vmlinuz-2.4.7-2smp ro root=/dev/hda5 hdd=ide-scsi\n"
+                "\tinitrd /initrd-2.4.7-2smp.img\n"
+                "title Red Hat Linux-up (2.4.7-2)\n\troot (hd0,1)\n\tkernel /vmlinuz-2.4.7-2 ro root=/dev/hda5 hdd=ide-scsi\n"
+                "\tinitrd /initrd-2.4.7-2.img\n"
+                "title DOS\n\trootnoverify (hd0,0)\n\tchainloader +1\n\n\n";
+        static const char g37[] =
+                "#boot=/dev/hda\ntimeout=10\nsplashimage=(hd0,1)/grub/splash.xpm.gz\n"
+                "title Red Hat Linux (2.4.7-2smp)\n\troot (hd0,1)\n\tkernel /vmlinuz-2.4.7-2smp\n"
+                "\tinitrd /initrd-2.4.7-2smp.img\n"
+                "title Red Hat Linux-up (2.4.7-2)\n\troot (hd0,1)\n\tkernel /vmlinuz-2.4.7-2\n"
+                "\tinitrd /initrd-2.4.7-2.img\n"
+                "title DOS\n\trootnoverify (hd0,0)\n\tchainloader +1\n\n\n";
+        ht_cmdline_op ops[] = {
+                { HT_CMDLINE_REMOVE, "hdd", NULL }, { HT_CMDLINE_REMOVE, "root", NULL }, { HT_CMDLINE_REMOVE, "ro", NULL },
+        };
+        char *out = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_grub_legacy_edit(grub3, strlen(grub3), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, ops, 3,
+                                             &out, &len, &err), 0);
+        assert_string_equal(out, g37);
+        assert_int_equal(len, strlen(g37));
+        free(out);
+        /* blanks after the last word go with it too; a word left keeps them */
+        static const char t[] = "title a\nkernel /vmlinuz ro  \ntitle b\nkernel /vmlinuz ro quiet \n";
+        assert_int_equal(ht_grub_legacy_edit(t, strlen(t), HT_GRUB_LEGACY_ALL, HT_GRUB_LEGACY_LINUX, ops + 2, 1,
+                                             &out, &len, &err), 0);
+        assert_string_equal(out, "title a\nkernel /vmlinuz\ntitle b\nkernel /vmlinuz quiet \n");
+        free(out);
+}
+
 static void test_set_default(void **state) {
         char *out = NULL, *err = NULL;
         size_t len;
@@ -235,6 +272,7 @@ int main(void) {
                 cmocka_unit_test(test_edit_all),
                 cmocka_unit_test(test_edit_field),
                 cmocka_unit_test(test_edit_no_args),
+                cmocka_unit_test(test_remove_every_arg),
                 cmocka_unit_test(test_set_default),
                 cmocka_unit_test(test_junk),
         };

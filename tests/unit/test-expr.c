@@ -313,8 +313,8 @@ static void test_versions(void **state) {
         assert_true(eval_bool("version_ge(facts.kernel.release, \"5.10.112-11\")"));
         assert_true(eval_bool("version_ge(\"10\", 9)"));
         assert_true(eval_bool("version_ge(\"3.010\", \"3.9\")"));
-        /* RHEL 6 kernels: 60-swappiness.rules takes 2.6.32-303 and later
-         * (RHEL 6.4+, the swappiness==0 change backported) for 3.5. The
+        /* RHEL 6 kernels: 2.6.32-303 and later (RHEL 6.4+) carry the 3.5
+         * swappiness==0 change (rules/60-swappiness.rules). The
          * release number after the dash is compared as a number, the
          * ".el6.x86_64" after it only breaks a tie. */
         assert_true(eval_bool("version_ge(\"2.6.32-754.el6.x86_64\", \"2.6.32-303\")"));

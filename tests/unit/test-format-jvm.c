@@ -36,6 +36,12 @@ static void test_option(void **state) {
         assert_int_equal(o.use_large_pages, 0);
         assert_true(ht_jvm_option(&o, "-XX:+UseTransparentHugePages"));
         assert_int_equal(o.use_thp, 1);
+        /* SysV large pages (rules/10-hugepages.rules, hugepages_sysv) */
+        assert_int_equal(o.use_shm, -1);
+        assert_true(ht_jvm_option(&o, "-XX:+UseSHM"));
+        assert_int_equal(o.use_shm, 1);
+        assert_true(ht_jvm_option(&o, "-XX:-UseSHM"));
+        assert_int_equal(o.use_shm, 0);
         assert_true(ht_jvm_option(&o, "-XX:-TieredCompilation"));
         assert_int_equal(o.tiered, 0);
         assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=37.5"));

@@ -178,10 +178,28 @@ static void test_seed_oracle(void **state) {
                 fail_msg("%s", err);
         assert_string_equal(find(r, HT_BK_SYSCTL, "vm.nr_hugepages")->value, "102402");
         s = find(r, HT_BK_LIMITS, "oracle hard memlock");
-        assert_string_equal(s->value, "209719296");
+        /* Oracle: "at least 90 percent of the current RAM when HugePages
+         * memory is enabled": 90 % of 256 GB (241591910 KB) is above both
+         * the pages (209719296 KB) and the package's 128 GB (issue 33) */
+        assert_string_equal(s->value, "241591910");
         assert_true(s->at_least);
         assert_true(any_contains(r->warnings, "rule hugepages-memlock sets 209719296, replacing "
                                               "134217728 from"));
+        assert_true(any_contains(r->warnings, "rule hugepages-memlock-ram sets 241591910, replacing "
+                                              "209719296 from"));
+        ht_resolved_free(r);
+        /* 64 GB and 18 GB of SGA: 90 % (60397977 KB) is below 128 GB, kept */
+        char *small[] = {"sga_max_size=18G", NULL};
+        k = resolve_in(p, rl, facts_2m, "oracle", small, &r, &err);
+        if (k < 0)
+                fail_msg("%s", err);
+        assert_string_equal(find(r, HT_BK_LIMITS, "oracle hard memlock")->value, "134217728");
+        ht_resolved_free(r);
+        /* no HugePages: no share of RAM either (3 GB minimum, below 128 GB) */
+        k = resolve_in(p, rl, facts, "oracle", NULL, &r, &err);
+        if (k < 0)
+                fail_msg("%s", err);
+        assert_string_equal(find(r, HT_BK_LIMITS, "oracle hard memlock")->value, "134217728");
         ht_resolved_free(r);
 }
 
@@ -516,7 +534,8 @@ static void test_bounds(void **state) {
                    "                   shmall = { value = \"= mem / 4096\"; bound = \"at-least\"; };\n"
                    "                   panic = { value = 10; bound = \"at-most\"; };\n"
                    "                   panic_on_oops = { value = 1; bound = \"exact\"; }; };\n"
-                   "        net = { ipv4 = { ip_local_port_range = { value = \"9000 65500\"; bound = \"range\"; }; }; };\n"
+                   "        net = { ipv4 = { ip_local_port_range = { value = \"9000 65500\"; bound = \"at-least\"; };\n"
+                   "                         tcp_fin_timeout = { value = \"10..30\"; bound = \"range\"; }; }; };\n"
                    "        vm = { swappiness = 1; };\n"
                    "};\n");
         ht_resolved *r;
@@ -533,12 +552,15 @@ static void test_bounds(void **state) {
         assert_string_equal(find(r, HT_BK_SYSCTL, "kernel.shmall")->value, "524288");
         assert_int_equal(find(r, HT_BK_SYSCTL, "kernel.panic")->bound, HT_BOUND_AT_MOST);
         assert_int_equal(find(r, HT_BK_SYSCTL, "kernel.panic_on_oops")->bound, HT_BOUND_EXACT);
-        assert_int_equal(find(r, HT_BK_SYSCTL, "net.ipv4.ip_local_port_range")->bound, HT_BOUND_RANGE);
+        assert_int_equal(find(r, HT_BK_SYSCTL, "net.ipv4.ip_local_port_range")->bound, HT_BOUND_AT_LEAST);
+        assert_int_equal(find(r, HT_BK_SYSCTL, "net.ipv4.tcp_fin_timeout")->bound, HT_BOUND_RANGE);
+        assert_string_equal(find(r, HT_BK_SYSCTL, "net.ipv4.tcp_fin_timeout")->value, "10..30");
         assert_int_equal(find(r, HT_BK_SYSCTL, "vm.swappiness")->bound, HT_BOUND_EXACT);
         _cleanup_free_ char *text = ht_resolved_format_text(r);
         assert_non_null(strstr(text, "fs.file-max = 6815744 (at least)"));
         assert_non_null(strstr(text, "kernel.panic = 10 (at most)"));
-        assert_non_null(strstr(text, "ip_local_port_range = 9000 65500 (range, only widens)"));
+        assert_non_null(strstr(text, "ip_local_port_range = 9000 65500 (at least)"));
+        assert_non_null(strstr(text, "tcp_fin_timeout = 10..30 (range)"));
         json_object *j = ht_resolved_to_json(r);
         json_object *set = json_object_array_get_idx(json_object_object_get(j, "settings"), 0);
         assert_string_equal(json_object_get_string(json_object_object_get(set, "bound")), "at-least");
@@ -577,16 +599,31 @@ static void test_bounds(void **state) {
         expect_error("e2", NULL, -EINVAL, "e2.profile:3: sysctl fs.file-max at-least: 'lots': a bound's fields "
                                           "must be integers", NULL);
         write_file(pdir, "e3.profile", "sysctl = { net = { r = { value = \"9000\"; bound = \"range\"; }; }; };\n");
-        expect_error("e3", NULL, -EINVAL, "e3.profile:1: sysctl net.r range: '9000': a range takes two fields", NULL);
-        write_file(pdir, "e4.profile", "sysctl = { net = { r = { value = \"65500 9000\"; bound = \"range\"; }; }; };\n");
+        expect_error("e3", NULL, -EINVAL, "e3.profile:1: sysctl net.r range: '9000': a range is LOW..HIGH", NULL);
+        write_file(pdir, "e4.profile", "sysctl = { net = { r = { value = \"65500..9000\"; bound = \"range\"; }; }; };\n");
         expect_error("e4", NULL, -EINVAL, "e4.profile:1:", "low end is above its high end", NULL);
+        /* the old widening form of a port range: refused, naming at-least */
+        write_file(pdir, "e4b.profile", "sysctl = { net = { r = { value = \"9000 65500\"; bound = \"range\"; }; }; };\n");
+        expect_error("e4b", NULL, -EINVAL, "e4b.profile:1:", "use at-least", NULL);
         write_file(pdir, "e5.profile", "sysctl = { vm = { a = { value = 1; bound = 1; }; }; };\n");
         expect_error("e5", NULL, -EINVAL, "e5.profile:1: sysctl vm.a: bound: expected a string", NULL);
         write_file(pdir, "e6.profile", "sysfs = { kernel = { x = { value = 1; bound = \"at-least\"; }; }; };\n");
-        expect_error("e6", NULL, -EINVAL, "e6.profile:1:", "only sysctl and block settings take a bound", NULL);
-        write_file(pdir, "e7.profile", "limits = ( { domain = \"x\"; type = \"soft\"; item = \"nofile\"; value = 1; "
-                                       "bound = \"at-least\"; } );\n");
-        expect_error("e7", NULL, -EINVAL, "e7.profile:1: limits entry 1: unknown key 'bound'", NULL);
+        expect_error("e6", NULL, -EINVAL, "e6.profile:1:", "only sysctl, block and limits settings take a bound", NULL);
+        /* limits take a bound (a range: Oracle's hard stack), not two that disagree */
+        write_file(pdir, "e7.profile", "limits = ( { domain = \"x\"; type = \"soft\"; item = \"nofile\"; value = \"1..2\"; "
+                                       "at_least = true; bound = \"range\"; } );\n");
+        expect_error("e7", NULL, -EINVAL, "e7.profile:1: limits entry 1: at_least = true and bound = \"range\" "
+                                          "contradict each other", NULL);
+        write_file(pdir, "e7b.profile", "limits = ( { domain = \"x\"; type = \"hard\"; item = \"stack\"; "
+                                        "value = \"32768..10240\"; bound = \"range\"; } );\n");
+        expect_error("e7b", NULL, -EINVAL, "e7b.profile:1:", "low end is above its high end", NULL);
+        write_file(pdir, "lr.profile", "limits = ( { domain = \"x\"; type = \"hard\"; item = \"stack\"; "
+                                       "value = \" 10240 .. 32768 \"; bound = \"range\"; } );\n");
+        if (resolve("lr", NULL, &r, &err) < 0)
+                fail_msg("%s", err);
+        assert_string_equal(find(r, HT_BK_LIMITS, "x hard stack")->value, "10240..32768");
+        assert_int_equal(find(r, HT_BK_LIMITS, "x hard stack")->bound, HT_BOUND_RANGE);
+        ht_resolved_free(r);
         /* an expression is checked once evaluated, at the setting's line */
         write_file(pdir, "e8.profile", "params = { w = \"many\"; };\nsysctl = {\n  vm = { a = { value = \"= w\"; "
                                        "bound = \"at-least\"; }; };\n};\n");
