@@ -122,6 +122,8 @@ void ht_facts_mysql_config_free(ht_facts *f);
 /* The systemd service of a process from its /proc/PID/cgroup text, NULL
  * none (facts-jvm.c). */
 char *ht_facts_cgroup_unit(const char *buf);
+/* "g1", "parallel", ... for HT_JVM_GC_* (facts-jvm.c) */
+const char *ht_jvm_gc_name(int gc);
 /* The running JVMs' options, owners and units (facts-jvm.c). */
 void ht_facts_collect_jvm(const ht_context *c, ht_facts *f);
 void ht_facts_jvm_free(ht_facts *f);

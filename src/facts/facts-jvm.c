@@ -28,6 +28,69 @@
  * Arguments::set_heap_size: phys_mem = MIN2(physical_memory, MaxRAM)). */
 #define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
 
+/* size rounded up to whole pages of lp when it takes them: HotSpot
+ * reserves a structure on large pages only when it holds at least
+ * min_pages of them (os::page_size_for_region_unaligned/_aligned,
+ * runtime/os.cpp: the largest page size with region_size / min_pages >=
+ * page size; the aligned variant also wants region_size a multiple of
+ * it), and then rounds the reservation up to the page size
+ * (ReservedSpace's constructor, memory/virtualspace.cpp). */
+static uint64_t on_large_pages(uint64_t size, uint64_t lp, uint64_t min_pages, bool aligned) {
+        if (!lp || size / lp < min_pages || (aligned && size % lp))
+                return 0;
+        return (size + lp - 1) / lp * lp;
+}
+
+/* What a collector maps on large pages besides the heap, for a heap of
+ * heap bytes and large pages of lp (JDK 17, HotSpot's source):
+ * - G1 (gc/g1/g1CollectedHeap.cpp, G1CollectedHeap::initialize): the
+ *   block offset table, the card table and the card counts table, one
+ *   byte per 512-byte card each (heap / 512), and the two marking
+ *   bitmaps "Prev Bitmap" and "Next Bitmap", one bit per 8-byte heap word
+ *   (G1CMBitMap::compute_size: heap / 64 each), each through
+ *   create_aux_memory_mapper, which asks for os::page_size_for_region_
+ *   unaligned(size, 1): large pages as soon as the structure holds one.
+ *   With -Xmx512m the bitmaps are the two 8 MB reservations Java 17
+ *   logged as "Failed to reserve and commit memory" when only the heap
+ *   and the code cache were counted. JDK 20 keeps one bitmap (JDK-8210708)
+ *   and JDK 21 drops the card counts (JDK-8225409): counted as in 17,
+ *   those JDKs get heap / 64 + heap / 512 more than they map, never less.
+ * - Parallel (gc/parallel/parMarkBitMap.cpp, ParMarkBitMap::initialize):
+ *   its mark bitmap, two bits per heap word (heap / 32), on large pages
+ *   only when it holds 10 of them and is a multiple of their size
+ *   (page_size_for_region_aligned(raw_bytes, 10)); its summary data
+ *   (psParallelCompact.cpp, ParallelCompactData::create_vspace, the same
+ *   rule): the block table, 2 bytes per 128-word block (heap / 512).
+ * - Serial: its card table and block offset table take the small page
+ *   size (gc/shared/cardTable.cpp: _page_size(os::vm_page_size())).
+ * - ZGC and Shenandoah manage their large pages themselves (ZGC through
+ *   a hugetlbfs-backed memfd): not sized here, warned. */
+static uint64_t gc_large_bytes(int gc, uint64_t heap, uint64_t lp) {
+        switch (gc) {
+        case HT_JVM_GC_G1:
+                return 3 * on_large_pages(heap / 512, lp, 1, false) + 2 * on_large_pages(heap / 64, lp, 1, false);
+        case HT_JVM_GC_PARALLEL:
+                return on_large_pages(heap / 32, lp, 10, true) + on_large_pages(heap / 512, lp, 10, true);
+        default:
+                return 0;
+        }
+}
+
+static const char *gc_name(int gc) {
+        switch (gc) {
+        case HT_JVM_GC_G1: return "g1";
+        case HT_JVM_GC_PARALLEL: return "parallel";
+        case HT_JVM_GC_SERIAL: return "serial";
+        case HT_JVM_GC_Z: return "z";
+        case HT_JVM_GC_SHENANDOAH: return "shenandoah";
+        default: return "other";
+        }
+}
+
+const char *ht_jvm_gc_name(int gc) {
+        return gc_name(gc);
+}
+
 /* The unit of a process from /proc/PID/cgroup: the ".service" in the
  * cgroup path systemd gives it, from the v2 line ("0::/system.slice/
  * elasticsearch.service") or v1's "name=systemd" hierarchy. A process of
@@ -117,6 +180,23 @@ static uint64_t hugepage_size(const ht_context *c) {
         return kb > 0 && kb < (UINT64_C(1) << 32) ? kb * 1024 : UINT64_C(2) << 20;
 }
 
+/* The processors HotSpot counts: the facts' count, else the
+ * "processor" lines of /proc/cpuinfo, one per online processor (HotSpot
+ * counts its affinity mask or its cgroup's quota, at most these); 0
+ * unknown. */
+static unsigned online_cpus(const ht_context *c, const ht_facts *f) {
+        if (f->cpu_count)
+                return f->cpu_count;
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/proc/cpuinfo", 1 << 22, &buf, NULL) < 0)
+                return 0;
+        unsigned n = 0;
+        for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+                if (startswith(p, "processor") && strchr(" \t:", p[9]))
+                        n++;
+        return n;
+}
+
 /* Read one env variable's options into o; says in from where it came. */
 static void env_options(ht_jvm_options *o, const char *env, size_t env_len, const char *name,
                         const char *p_env, char ***from) {
@@ -132,7 +212,7 @@ static void env_options(ht_jvm_options *o, const char *env, size_t env_len, cons
         }
 }
 
-static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t ram, uint64_t page) {
+static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t ram, uint64_t page, unsigned cpus) {
         _cleanup_free_ char *p_cmd = xasprintf("/proc/%u/cmdline", pid);
         _cleanup_free_ char *p_env = xasprintf("/proc/%u/environ", pid);
         _cleanup_free_ char *p_status = xasprintf("/proc/%u/status", pid);
@@ -193,6 +273,16 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
         if (ht_read_file(c, p_cgroup, 1 << 16, &cg, NULL) == 0)
                 j.unit = ht_facts_cgroup_unit(cg);
 
+        /* The collector: the one named, else HotSpot's choice, G1 on a
+         * "server class machine" (2 or more processors and 2 GB less
+         * 256 MB of memory or more), else Serial (gc/shared/gcConfig.cpp,
+         * GCConfig::select_gc_ergonomically; runtime/os.cpp,
+         * os::is_server_class_machine) */
+        j.gc = j.opt.gc;
+        if (j.gc == HT_JVM_GC_DEFAULT)
+                j.gc = cpus >= 2 && ram >= (UINT64_C(2) << 30) - (UINT64_C(256) << 20) ? HT_JVM_GC_G1
+                                                                                         : HT_JVM_GC_SERIAL;
+
         /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
          * with explicit huge pages (HugeTLB); with
          * -XX:+UseTransparentHugePages it uses THP instead and takes no
@@ -221,7 +311,12 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
                  * page_size(false, 8)), else ordinary ones. */
                 j.code_cache_large = cc / lp >= 8;
                 if (j.heap_bytes != UINT64_MAX) {
-                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0);
+                        j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp);
+                        if (j.gc == HT_JVM_GC_Z || j.gc == HT_JVM_GC_SHENANDOAH)
+                                ht_facts_warn(f, "%s: java %u uses %s, which maps its large pages its own way: "
+                                              "only its heap and code cache are counted in HugePages", d_cmd, pid,
+                                              j.gc == HT_JVM_GC_Z ? "ZGC" : "Shenandoah");
+                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
                         if (j.heap_default)
                                 ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
                                               "is counted as HotSpot's default, a quarter of the memory", d_cmd,
@@ -234,14 +329,16 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
 
 void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
         uint64_t ram = 0, page = 0;
+        unsigned cpus = 0;
         for (size_t i = 0; i < f->n_processes; i++) {
                 if (f->processes[i].kind != HT_PROC_JAVA)
                         continue;
                 if (!page) {
                         ram = mem_total(c);
                         page = hugepage_size(c);
+                        cpus = online_cpus(c, f);
                 }
-                collect_one(c, f, f->processes[i].pid, ram, page);
+                collect_one(c, f, f->processes[i].pid, ram, page, cpus);
         }
         for (size_t i = 0; i < f->n_jvms; i++) {
                 const ht_jvm *j = &f->jvms[i];
