@@ -50,3 +50,17 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
  * running kernel lacks are then for that kernel: persisted, and pending
  * the reboot, not errors. */
 bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r);
+
+/* The soft and hard value of a resource limit in a /proc/PID/limits
+ * text, for a systemd directive ("LimitNOFILE": the "Max open files"
+ * row); HT_LIMIT_INFINITY for "unlimited". 0, -EINVAL (no such row),
+ * -ENODATA (row absent), -EBADMSG. */
+int ht_proc_limits_parse(const char *text, const char *directive, uint64_t *ret_soft, uint64_t *ret_hard);
+
+/* What systemd gives a service whose unit sets no value for directive
+ * ("LimitNOFILE"): DefaultLimitX= of system.conf and its drop-ins, else
+ * systemd's compiled default for the version the root has, else the
+ * kernel's as PID 1 has it. *ret_from says which, for the plan. 0 or
+ * -errno (-EINVAL: not a limit). backend-systemd.c. */
+int ht_systemd_default_limit(const ht_context *c, const ht_facts *f, const char *directive, uint64_t *ret_soft,
+                             uint64_t *ret_hard, char **ret_from);

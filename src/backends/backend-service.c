@@ -372,6 +372,53 @@ static char *line_value(const char *directive, const char *want, const unit_valu
         return ht_unit_format_limit(bs > ws ? bs : ws, bh > wh ? bh : wh);
 }
 
+/* A limit the unit's files leave unset is not "unset" for the service:
+ * it gets what systemd gives every service (DefaultLimitX= of
+ * system.conf and its drop-ins, else systemd's compiled default, else
+ * the kernel's; ht_systemd_default_limit), and a running service may have
+ * more (its /proc/PID/limits: a manager started with other defaults, a
+ * systemctl daemon-reexec since). The larger of the two, field by field,
+ * is what the unit has today, the floor a minimum never goes below
+ * (issue 39: "(unset) -> 65535 (at least)" lowered a JVM's 524288 open
+ * files and 15656 processes). *ret_from says where it comes from. */
+static char *effective_default(const ht_context *c, const ht_facts *f, const unit_info *ui, const char *directive,
+                               char **ret_from) {
+        uint64_t s, h;
+        _cleanup_free_ char *from = NULL;
+        if (ht_systemd_default_limit(c, f, directive, &s, &h, &from) < 0)
+                return NULL;
+        /* the unit's processes: its cgroup's (v2, then v1's name=systemd
+         * hierarchy), below system.slice where services run */
+        static const char *const roots[] = {"/sys/fs/cgroup/system.slice", "/sys/fs/cgroup/systemd/system.slice",
+                                            NULL};
+        for (size_t i = 0; roots[i]; i++) {
+                _cleanup_free_ char *procs_path = xasprintf("%s/%s/cgroup.procs", roots[i], ui->name);
+                _cleanup_free_ char *procs = NULL;
+                if (ht_read_file(c, procs_path, 1 << 16, &procs, NULL) < 0)
+                        continue;
+                uint64_t pid;
+                _cleanup_free_ char *first = xstrndup(procs, strcspn(procs, "\n"));
+                if (parse_u64(first, &pid) < 0 || pid == 0 || pid > INT32_MAX)
+                        break;
+                _cleanup_free_ char *lpath = xasprintf("/proc/%u/limits", (unsigned)pid), *lim = NULL;
+                uint64_t rs, rh;
+                if (ht_read_file(c, lpath, 1 << 16, &lim, NULL) < 0 ||
+                    ht_proc_limits_parse(lim, directive, &rs, &rh) < 0)
+                        break;
+                if (rs > s || rh > h) {
+                        _cleanup_free_ char *has = ht_unit_format_limit(rs, rh);
+                        char *more = xasprintf("%s; the running pid %u has %s (%s)", from, (unsigned)pid, has, lpath);
+                        free(from);
+                        from = more;
+                        s = rs > s ? rs : s;
+                        h = rh > h ? rh : h;
+                }
+                break;
+        }
+        *ret_from = TAKE_PTR(from);
+        return ht_unit_format_limit(s, h);
+}
+
 /* One directive of one real unit, from every setting that names it under
  * any of the unit's names. */
 typedef struct {
@@ -530,6 +577,16 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 for (size_t j = 0; j < nw && !bad; j++) {
                         unit_value v;
                         read_value(ui, dl, dn, path, w[j].directive, &v);
+                        _cleanup_free_ char *now_from = NULL;
+                        if (is_limit(w[j].directive) && !v.before) {
+                                v.before = effective_default(c, f, ui, w[j].directive, &now_from);
+                                if (!v.now && v.before)
+                                        v.now = xstrdup(v.before);
+                                else if (v.now) {
+                                        free(now_from);
+                                        now_from = NULL;
+                                }
+                        }
                         _cleanup_free_ char *line = line_value(w[j].directive, w[j].want, &v);
                         if (line)
                                 strbuf_appendf(&body, "%s=%s\n", w[j].directive, line);
@@ -546,6 +603,8 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                                                    overridden ? after : v.now,
                                                                    overridden ? w[j].want : then);
                                 ch->source = xstrdup(s->source);
+                                if (now_from && !overridden)
+                                        ch->current_from = xstrdup(now_from);
                                 if (minimum) {
                                         ch->bound = HT_BOUND_AT_LEAST;
                                         ch->bound_value = xstrdup(w[j].want);
