@@ -429,7 +429,7 @@ typedef struct {
 } wanted;
 
 static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
-        _cleanup_strv_free_ char **names = NULL;
+        _cleanup_strv_free_ char **names = NULL, **restart = NULL;
         bool any_change = false;
 
         for (size_t i = 0; i < r->n_settings; i++) {
@@ -656,8 +656,10 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         _cleanup_free_ char *content = xasprintf("%s[Service]\n%s", header, b);
                         ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, content, strlen(content), 0644);
                 }
-                if (plan->n_files > before)
+                if (plan->n_files > before) {
                         any_change = true;
+                        strv_push(&restart, ui->name);
+                }
         }
 
         /* hosttune's drop-ins for units this plan does not write: an
@@ -678,6 +680,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         continue;
                 ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
                 any_change = true;
+                strv_push(&restart, unit);
         }
 
         for (size_t i = 0; i < n_units; i++)
@@ -688,10 +691,14 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         free(real_of);
         free(err_of);
 
-        if (any_change && f->systemd_running && !c->offline_root)
-                ht_plan_add_action(plan, HT_BK_SERVICE, "daemon-reload", NULL,
-                                   "reload systemd so the unit drop-ins take effect (then restart the services named above)",
-                                   NULL);
+        if (any_change && f->systemd_running && !c->offline_root) {
+                /* the units by name: a rollback runs this again and says
+                 * it, long after the plan's notes were read (issue 39) */
+                _cleanup_free_ char *list = strv_join(restart, ", ");
+                _cleanup_free_ char *what = xasprintf("reload systemd so the unit drop-ins take effect (then restart %s)",
+                                                      list);
+                ht_plan_add_action(plan, HT_BK_SERVICE, "daemon-reload", NULL, what, NULL);
+        }
         return 0;
 }
 

@@ -104,4 +104,14 @@ ht "$d" >"$tmp/p.json" 2>/dev/null
 check "unit's own LimitNOFILE=8192: current, no source line" "8192 null" \
         "$(c "$U LimitNOFILE" current) $(c "$U LimitNOFILE" current_from)"
 check "unit's own: raised to 65535" "LimitNOFILE=65535" "$(f $DROPIN | grep '^LimitNOFILE')"
+
+# --- rollback names the service that keeps the limits it started with ------
+"$HOSTTUNE" --root "$d" --profile-path "$top_srcdir/profiles" --rules-path "$top_srcdir/rules" apply jvm \
+        --set jvm_unit=demo-app.service --set jvm_user=appsvc --set heap_size=0 >"$tmp/a.out" 2>&1
+check "apply exits 0" 0 $?
+check "the drop-in is there" "LimitNOFILE=65535" "$(grep '^LimitNOFILE' "$d$DROPIN")"
+run 0 "rollback" --root "$d" rollback
+check_contains "rollback: the running service keeps its limits until restarted" \
+        "demo-app.service (pid 4242) keeps the limits it started with until it restarts: systemctl restart demo-app.service" \
+        "$tmp/out"
 finish

@@ -68,6 +68,17 @@ run 2 "a process up for minutes: drift without waiting" --root "$O" --json verif
 use .hint >"$tmp/hint"
 if grep -q "after waiting" "$tmp/hint"; then not_ok "old process: no wait"; else ok "old process: no wait"; fi
 
+# ---- rollback names what it cannot take back (issue 39): the database
+# keeps the HugePages it maps until it restarts
+cat >"$O/proc/1234/smaps_rollup" <<'S'
+00400000-7ffd1c3f9000 ---p 00000000 00:00 0                              [rollup]
+Shared_Hugetlb:  2097152 kB
+Private_Hugetlb:       0 kB
+S
+run 0 "rollback" --root "$O" rollback
+check_contains "rollback: the process that keeps its pages" \
+        "ora_pmon_ORCL (pid 1234) keeps the 2097152 kB of HugePages it maps until it restarts" "$tmp/out"
+
 # ---- the option's bounds
 run 1 "--settle above 240: usage error" --root "$O" verify --settle 241
 check_contains "usage error names the option" "--settle wants whole seconds from 0 to 240" "$tmp/err"
