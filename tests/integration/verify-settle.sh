@@ -8,7 +8,7 @@
 # "reboot": pmon's start (stat field 22) against /proc/uptime makes it
 # young or old, and a background job rewrites /proc/meminfo a second
 # after verify starts, as the kernel's counters move when the process
-# maps its pages.
+# maps its pages (once verify waits in its window).
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 HOSTTUNE_NO_AUDIT=1 HOSTTUNE_INSECURE_PROFILES=1
@@ -35,15 +35,25 @@ use() { jq -c '.checks[] | select(.key == "HugePages in use") | '"$1" "$tmp/out"
 # ---- 1 s old, all pages free; a second later it reserves them: ok
 mem "$asked" "$asked" 0
 echo "11.00 20.00" >"$O/proc/uptime"
-(sleep 1; mem "$asked" "$asked" "$asked") &
+# the pages come once verify sleeps in its window (its /proc/PID/syscall
+# shows nanosleep, 35, or clock_nanosleep, 230): a fixed delay would race
+# a slow start (valgrind)
+in_window() {
+        for p in $(pgrep -f -- "--settle 10" 2>/dev/null); do
+                case $(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null) in 35 | 230) return 0 ;; esac
+        done
+        return 1
+}
+(i=0; until in_window || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+ mem "$asked" "$asked" "$asked") &
 bg=$!
-run 0 "young process that takes its pages during the window: ok" --root "$O" --json verify --settle 6
+run 0 "young process that takes its pages during the window: ok" --root "$O" --json verify --settle 10
 wait "$bg"
 check "the check: ok" '"ok"' "$(use .status)"
 check "actual: the re-read meminfo" "\"$asked in use ($asked free, $asked reserved)\"" "$(use .actual)"
 use .hint >"$tmp/hint"
 check_contains "hint: how long after verify started, for which process" \
-        "after verify started: pid 1234 had started 1.0 s before it (settle window 6 s)" "$tmp/hint"
+        "after verify started: pid 1234 had started 1.0 s before it (settle window 10 s)" "$tmp/hint"
 
 # ---- 1 s old and the pages stay free: waited until it is 2 s old, drift
 mem "$asked" "$asked" 0
