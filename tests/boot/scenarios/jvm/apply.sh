@@ -1,7 +1,7 @@
 # jvm, boot 1 (issue 39): a JVM service as a DBA's host has it, with the
 # stand-in of standin.c for java (no JDK in the guest): demo-app.service
 # runs as appsvc with -Xmx128m -XX:+UseLargePages (a 12m code cache,
-# which HotSpot keeps in small pages, as real-jvm.sh) and maps its heap 4 s
+# which HotSpot keeps in small pages, as real-jvm.sh) and maps its heap 20 s
 # after it starts; it is ordered before the verify unit, so at every boot
 # hosttune-verify.service starts right after it, before its pages are
 # taken: the settle window must carry it. The unit sets no Limit*=: its
@@ -16,7 +16,7 @@ Description=JVM stand-in of the hosttune boot test (issue 39)
 Before=hosttune-verify.service
 [Service]
 User=appsvc
-ExecStart=/usr/local/bin/java -Xmx128m -XX:+UseLargePages -XX:ReservedCodeCacheSize=12m -Dht.delay=4 -cp /srv/app Main
+ExecStart=/usr/local/bin/java -Xmx128m -XX:+UseLargePages -XX:ReservedCodeCacheSize=12m -Dht.delay=20 -cp /srv/app Main
 [Install]
 WantedBy=multi-user.target
 U

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static unsigned long long size_of(const char *v) {
@@ -46,8 +47,13 @@ int main(int argc, char **argv) {
                 fflush(stdout);
                 if (!large)
                         return 1;
-        } else
-                printf("heap of %llu bytes mapped%s\n", heap, large ? " in HugePages" : "");
+        } else {
+                /* when, on the clock systemd's *TimestampMonotonic use */
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                printf("heap of %llu bytes mapped%s at monotonic %lld us\n", heap, large ? " in HugePages" : "",
+                       (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+        }
         fflush(stdout);
         for (;;)
                 pause();
