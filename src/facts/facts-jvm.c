@@ -53,8 +53,9 @@ static uint64_t on_large_pages(uint64_t size, uint64_t lp, uint64_t min_pages, b
  *   With -Xmx512m the bitmaps are the two 8 MB reservations Java 17
  *   logged as "Failed to reserve and commit memory" when only the heap
  *   and the code cache were counted. JDK 20 keeps one bitmap (JDK-8210708)
- *   and JDK 21 drops the card counts (JDK-8225409): counted as in 17,
- *   those JDKs get heap / 64 + heap / 512 more than they map, never less.
+ *   and JDK 21 drops the card counts (JDK-8225409): counted so when the
+ *   JDK's release file says which (jdk_feature), else as in 17, which
+ *   gives a later JDK heap / 64 + heap / 512 more than it maps, never less.
  * - Parallel (gc/parallel/parMarkBitMap.cpp, ParMarkBitMap::initialize):
  *   its mark bitmap, two bits per heap word (heap / 32), on large pages
  *   only when it holds 10 of them and is a multiple of their size
@@ -65,15 +66,44 @@ static uint64_t on_large_pages(uint64_t size, uint64_t lp, uint64_t min_pages, b
  *   size (gc/shared/cardTable.cpp: _page_size(os::vm_page_size())).
  * - ZGC and Shenandoah manage their large pages themselves (ZGC through
  *   a hugetlbfs-backed memfd): not sized here, warned. */
-static uint64_t gc_large_bytes(int gc, uint64_t heap, uint64_t lp) {
+static uint64_t gc_large_bytes(int gc, uint64_t heap, uint64_t lp, unsigned feature) {
         switch (gc) {
-        case HT_JVM_GC_G1:
-                return 3 * on_large_pages(heap / 512, lp, 1, false) + 2 * on_large_pages(heap / 64, lp, 1, false);
+        case HT_JVM_GC_G1: {
+                /* feature 0 (unknown): as JDK 17, never short */
+                unsigned tables = feature >= 21 ? 2 : 3, bitmaps = feature >= 20 ? 1 : 2;
+                return tables * on_large_pages(heap / 512, lp, 1, false) + bitmaps * on_large_pages(heap / 64, lp, 1, false);
+        }
         case HT_JVM_GC_PARALLEL:
                 return on_large_pages(heap / 32, lp, 10, true) + on_large_pages(heap / 512, lp, 10, true);
         default:
                 return 0;
         }
+}
+
+/* The JDK's feature release of a JVM (17, 21; 0 unknown): JAVA_VERSION
+ * of the release file of the JDK its executable is in (/proc/PID/exe ->
+ * JDK/bin/java; JDK/release, "JAVA_VERSION=\"21.0.2\"", which every JDK
+ * since 9 ships, and 8's "1.8.0_402"). The JDK may be a user's: read as a
+ * file that user controls. */
+static unsigned jdk_feature(const ht_context *c, unsigned pid) {
+        _cleanup_free_ char *p_exe = xasprintf("/proc/%u/exe", pid), *exe = NULL;
+        if (ht_readlink(c, p_exe, &exe) < 0 || exe[0] != '/' || !endswith(exe, "/bin/java"))
+                return 0;
+        _cleanup_free_ char *rel = xasprintf("%.*srelease", (int)(strlen(exe) - strlen("bin/java")), exe);
+        _cleanup_free_ char *buf = NULL, *why = NULL;
+        size_t len = 0;
+        if (ht_read_file_untrusted(c, rel, 1 << 16, NULL, &buf, &len, &why) < 0)
+                return 0;
+        const char *v = strstr(buf, "JAVA_VERSION=\"");
+        if (!v || (v != buf && v[-1] != '\n'))
+                return 0;
+        v += strlen("JAVA_VERSION=\"");
+        if (startswith(v, "1."))
+                v += 2;  /* "1.8.0_402": 8 */
+        unsigned f = 0;
+        for (size_t i = 0; i < 3 && v[i] >= '0' && v[i] <= '9'; i++)
+                f = f * 10 + (unsigned)(v[i] - '0');
+        return f;
 }
 
 static const char *gc_name(int gc) {
@@ -311,7 +341,8 @@ static void collect_one(const ht_context *c, ht_facts *f, unsigned pid, uint64_t
                  * page_size(false, 8)), else ordinary ones. */
                 j.code_cache_large = cc / lp >= 8;
                 if (j.heap_bytes != UINT64_MAX) {
-                        j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp);
+                        j.jdk_feature = jdk_feature(c, pid);
+                        j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp, j.jdk_feature);
                         if (j.gc == HT_JVM_GC_Z || j.gc == HT_JVM_GC_SHENANDOAH)
                                 ht_facts_warn(f, "%s: java %u uses %s, which maps its large pages its own way: "
                                               "only its heap and code cache are counted in HugePages", d_cmd, pid,

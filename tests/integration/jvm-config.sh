@@ -86,6 +86,21 @@ check "--set heap_size=1G wins: 514 pages" 514 \
 check "--set jvm_user=debian wins" debian \
         "$(jq -r '[.changes[] | select(.backend == "limits") | .key | split(" ")[0]] | unique | join(",")' "$tmp/set.json")"
 
+# --- the JDK's release: JDK 20 keeps one G1 bitmap, 21 no card counts -----
+# (4200's exe into a JDK whose release file says 21; the fixture's
+# others have no exe: counted as JDK 17)
+mkdir -p "$d/opt/jdk-21/bin"
+printf 'IMPLEMENTOR="Eclipse Adoptium"\nJAVA_VERSION="21.0.2"\n' >"$d/opt/jdk-21/release"
+ln -s /opt/jdk-21/bin/java "$d/proc/4200/exe"
+ht "$d" --json facts >"$tmp/f21.json" 2>/dev/null
+check "JDK 21: its feature release from the release file" 21 \
+        "$(jq '.workload.jvm.processes[] | select(.pid == 4200) | .jdk_feature_release' "$tmp/f21.json")"
+check "JDK 21: G1's BOT and card table (8M each) and one bitmap (64M)" $((2 * 8 * M + 64 * M)) \
+        "$(jq '.workload.jvm.processes[] | select(.pid == 4200) | .gc_large_pages_bytes' "$tmp/f21.json")"
+check "no exe: unknown, counted as JDK 17" "null $((3 * 16 * M + 2 * 128 * M))" \
+        "$(jq -r '.workload.jvm.processes[] | select(.pid == 3001) | "\(.jdk_feature_release) \(.gc_large_pages_bytes)"' "$tmp/f21.json")"
+rm "$d/proc/4200/exe"
+
 # --- two owners: no jvm_user from the host, a warning -------------------------
 printf 'Name:\tjava\nUid:\t1000\t1000\t1000\t1000\n' >"$d/proc/3050/status"
 ht "$d" --json facts >"$tmp/f2.json" 2>/dev/null
