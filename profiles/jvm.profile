@@ -2,7 +2,8 @@
 # Kafka...).
 #
 # HugePages for -XX:+UseLargePages are sized from the running JVMs' own
-# options (heap and code cache, facts.workload.jvm); --set heap_size=SIZE
+# options (heap, code cache and the collector's structures on large
+# pages, G1's marking bitmaps and card tables: facts.workload.jvm); --set heap_size=SIZE
 # sizes them instead. HotSpot maps them with mmap(MAP_HUGETLB), which
 # needs no vm.hugetlb_shm_group and no memlock limit; only a JVM with
 # -XX:+UseSHM takes SysV segments, and then its user gets both ("Java
@@ -23,7 +24,9 @@ params = {
         # group (facts.workload.jvm.group), else the same placeholder.
         jvm_group = "= if(defined(facts.workload.jvm.group), facts.workload.jvm.group, \"java\")";
         # Bytes to put in HugePages (0: no large pages); default: what the
-        # running JVMs with -XX:+UseLargePages need, heap plus code cache.
+        # running JVMs with -XX:+UseLargePages need, heap plus code cache
+        # plus what the collector maps on large pages (facts-jvm.c cites
+        # HotSpot's source).
         heap_size = "= facts.workload.jvm.large_pages_bytes";
         # Elastic, "Increase the file descriptor limit": "Make sure to
         # increase the limit on the number of open files descriptors for

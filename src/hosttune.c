@@ -26,6 +26,7 @@ enum {
         OPT_FACTS,
         OPT_VERSION,
         OPT_INTERVAL,
+        OPT_SETTLE,
         OPT_TUNED_PATH,
         OPT_OUTPUT,
         OPT_FORMAT,
@@ -41,6 +42,7 @@ enum {
         TAKES_OUTPUT = 1 << 4,
         /* --format=openmetrics and --textfile */
         TAKES_METRICS = 1 << 5,
+        TAKES_SETTLE = 1 << 6,
 };
 
 typedef struct {
@@ -63,7 +65,8 @@ static const command commands[] = {
          "dry run: diffs and runtime changes"},
         {"apply", ht_cmd_apply, 1, 1, TAKES_SET | TAKES_DRY_RUN, "apply PROFILE [--set K=V]... [--dry-run]",
          "plan, then change the host as one transaction"},
-        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT | TAKES_METRICS, "verify [--boot] [--textfile PATH]",
+        {"verify", ht_cmd_verify, 0, 0, TAKES_BOOT | TAKES_METRICS | TAKES_SETTLE,
+         "verify [--boot] [--settle SECONDS] [--textfile PATH]",
          "compare the host with the last apply"},
         {"rollback", ht_cmd_rollback, 0, 1, 0, "rollback [TXID]",
          "undo the last (or the named) apply"},
@@ -110,6 +113,9 @@ static void usage(FILE *out) {
                 "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
                 "  --dry-run            apply: print the plan, change nothing\n"
                 "  --boot               verify: boot-time mode, log to the journal\n"
+                "  --settle SECONDS     verify: wait up to this long for a workload started\n"
+                "                       less than SECONDS ago to take its HugePages\n"
+                "                       (default 120 with --boot, else 0)\n"
                 "  --facts FILE         kernel facts for an offline image (from 'facts --json')\n"
                 "  --interval SECONDS   status: also paging rates over SECONDS\n"
                 "  --output FILE        import: write the profile to FILE (default: stdout)\n"
@@ -167,6 +173,7 @@ static int run(int argc, char **argv) {
                 {"boot", no_argument, NULL, OPT_BOOT},
                 {"facts", required_argument, NULL, OPT_FACTS},
                 {"interval", required_argument, NULL, OPT_INTERVAL},
+                {"settle", required_argument, NULL, OPT_SETTLE},
                 {"tuned-path", required_argument, NULL, OPT_TUNED_PATH},
                 {"output", required_argument, NULL, OPT_OUTPUT},
                 {"format", required_argument, NULL, OPT_FORMAT},
@@ -179,6 +186,7 @@ static int run(int argc, char **argv) {
         _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL, **tuned_path = NULL;
         bool json = false, quiet = false, dry_run = false, boot = false, live_root = false;
         unsigned used = 0, interval = 0;
+        int settle = -1;  /* --settle, -1: not given */
         int format = -1;  /* --format, -1: not given */
 
         opterr = 0;
@@ -243,6 +251,14 @@ static int run(int argc, char **argv) {
                         used |= TAKES_INTERVAL;
                         break;
                 }
+                case OPT_SETTLE: {
+                        uint64_t v;
+                        if (parse_u64(optarg, &v) < 0 || v > 240)
+                                return usage_error("--settle wants whole seconds from 0 to 240, got '%s'", optarg);
+                        settle = (int)v;
+                        used |= TAKES_SETTLE;
+                        break;
+                }
                 case 'h': usage(stdout); return HT_EXIT_OK;
                 case OPT_VERSION: printf("hosttune %s\n", PACKAGE_VERSION); return HT_EXIT_OK;
                 case ':':
@@ -272,6 +288,7 @@ static int run(int argc, char **argv) {
                                    (used & ~cmd->takes & TAKES_BOOT) ? "--boot" :
                                    (used & ~cmd->takes & TAKES_OUTPUT) ? "--output" :
                                    (used & ~cmd->takes & TAKES_METRICS) ? (textfile ? "--textfile" : "--format=openmetrics") :
+                                   (used & ~cmd->takes & TAKES_SETTLE) ? "--settle" :
                                    "--interval");
         if (json && format >= 0 && format != HT_FORMAT_JSON)
                 return usage_error("--json and --format=%s contradict each other",
@@ -340,6 +357,7 @@ static int run(int argc, char **argv) {
                 .sets = sets,
                 .dry_run = dry_run,
                 .boot = boot,
+                .settle = settle,
                 .facts_file = facts_file,
                 .interval = interval,
                 .output = output,

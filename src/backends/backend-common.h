@@ -93,3 +93,16 @@ int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *dire
  * systemd-tmpfiles' order, the first one winning. -EINVAL for a path
  * that is not a plain one under /sys. */
 int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explained *ret);
+/* The soft and hard value of a resource limit in a /proc/PID/limits
+ * text, for a systemd directive ("LimitNOFILE": the "Max open files"
+ * row); HT_LIMIT_INFINITY for "unlimited". 0, -EINVAL (no such row),
+ * -ENODATA (row absent), -EBADMSG. */
+int ht_proc_limits_parse(const char *text, const char *directive, uint64_t *ret_soft, uint64_t *ret_hard);
+
+/* What systemd gives a service whose unit sets no value for directive
+ * ("LimitNOFILE"): DefaultLimitX= of system.conf and its drop-ins, else
+ * systemd's compiled default for the version the root has, else the
+ * kernel's as PID 1 has it. *ret_from says which, for the plan. 0 or
+ * -errno (-EINVAL: not a limit). backend-systemd.c. */
+int ht_systemd_default_limit(const ht_context *c, const ht_facts *f, const char *directive, uint64_t *ret_soft,
+                             uint64_t *ret_hard, char **ret_from);

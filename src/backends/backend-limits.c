@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "accounts.h"
@@ -15,6 +16,7 @@
 #include "backend.h"
 #include "profile-section.h"
 #include "edit-limits.h"
+#include "edit-unit.h"
 #include "bound.h"
 #include "util.h"
 
@@ -276,6 +278,45 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
         *ret_hit = hard ? res.hard : res.soft;
 }
 
+/* What a login starts from when no limits file sets item for it:
+ * pam_limits begins with the limits of the process that runs it (sshd,
+ * login, su: its init_limits takes getrlimit() of every item), which
+ * that service got from systemd like every service (ht_systemd_default_
+ * limit: DefaultLimitX=, systemd's default, the kernel's for nproc). The
+ * value for s's type in limits.conf's units (memlock in KiB,
+ * "unlimited"), the hard one for "-" as host_gives shows; *ret_meets
+ * whether every type s sets meets its bound. NULL when the item is not
+ * one of these or nothing is known. */
+static char *login_default(const ht_context *c, const ht_facts *f, const ht_setting *s, bool *ret_meets,
+                           char **ret_from) {
+        static const struct {
+                const char *item, *directive;
+                uint64_t unit;
+        } items[] = {
+                {"nofile", "LimitNOFILE", 1}, {"nproc", "LimitNPROC", 1}, {"memlock", "LimitMEMLOCK", 1024},
+        };
+        *ret_meets = false;
+        size_t i = 0;
+        while (i < ELEMENTSOF(items) && !streq(items[i].item, s->item))
+                i++;
+        if (i == ELEMENTSOF(items))
+                return NULL;
+        uint64_t v[2];
+        _cleanup_free_ char *from = NULL;
+        if (ht_systemd_default_limit(c, f, items[i].directive, &v[0], &v[1], &from) < 0)
+                return NULL;
+        char *text[2];
+        for (int k = 0; k < 2; k++)
+                text[k] = v[k] == HT_LIMIT_INFINITY ? xstrdup("unlimited") : xasprintf("%" PRIu64, v[k] / items[i].unit);
+        bool soft = streq(s->type, "soft") || streq(s->type, "-");
+        bool hard = streq(s->type, "hard") || streq(s->type, "-");
+        *ret_meets = (!soft || limit_meets(s, text[0])) && (!hard || limit_meets(s, text[1]));
+        *ret_from = xasprintf("no limits file sets it; a login inherits it: %s", from);
+        char *out = hard ? text[1] : text[0];
+        free(hard ? text[0] : text[1]);
+        return out;
+}
+
 /* The value hosttune's current file gives domain/type/item, if any. */
 static const char *current_value(const ht_limits_file *f, const ht_setting *s) {
         const char *v = NULL;
@@ -312,6 +353,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         ht_limits_hit *kept_hit = xcalloc(n, sizeof(*kept_hit));
         char **target = xcalloc(n + 1, sizeof(*target));
         ht_limits_setting *want = xcalloc(n, sizeof(*want));
+        char **inherit = xcalloc(n + 1, sizeof(*inherit)), **inherit_from = xcalloc(n + 1, sizeof(*inherit_from));
         size_t nw = 0, ni = 0;
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
@@ -328,6 +370,17 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
                 if (limit_bound(s) != HT_BOUND_EXACT && !strchr("@*%", s->domain[0]) && !strchr(s->domain, ':'))
                         host_gives(c, s, &others, &cache, &kept[at], &hit);
+                /* no file gives it: what a login starts from is the host's
+                 * value, and a minimum it already meets is kept (issue 39:
+                 * nproc 15656 was cut to 4096) */
+                if (!kept[at] && !hit.set && limit_bound(s) == HT_BOUND_AT_LEAST && account_of(c, &cache, s->domain)->exists) {
+                        bool meets = false;
+                        inherit[at] = login_default(c, f, s, &meets, &inherit_from[at]);
+                        if (inherit[at] && meets) {
+                                kept[at] = true;
+                                continue;
+                        }
+                }
                 if (kept[at]) {
                         kept_hit[at] = hit;
                         continue;
@@ -345,6 +398,8 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 free(kept);
                 free(kept_hit);
                 strv_free_n(target, n);
+                strv_free_n(inherit, n);
+                strv_free_n(inherit_from, n);
                 accounts_done(&cache);
                 limits_set_done(&others);
                 return 0;
@@ -365,6 +420,15 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         continue;
                 size_t at = ni++;
                 const char *now = current_value(cur, s);
+                if (kept[at] && !kept_hit[at].set && inherit[at]) {
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, inherit[at], inherit[at]);
+                        ch->source = xstrdup(s->source);
+                        ch->outcome = HT_OUTCOME_KEPT;
+                        ch->bound = limit_bound(s);
+                        ch->bound_value = xstrdup(s->value);
+                        ch->current_from = xstrdup(inherit_from[at]);
+                        continue;
+                }
                 if (kept[at] && !kept_hit[at].set)
                         continue; /* refused above */
                 if (kept[at]) {
@@ -379,8 +443,11 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         continue;
                 }
                 if (!streq_ptr(now, target[at])) {
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now, target[at]);
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now ? now : inherit[at],
+                                                           target[at]);
                         ch->source = xstrdup(s->source);
+                        if (!now && inherit[at])
+                                ch->current_from = xstrdup(inherit_from[at]);
                         if (limit_bound(s) != HT_BOUND_EXACT) {
                                 ch->bound = limit_bound(s);
                                 ch->bound_value = xstrdup(s->value);
@@ -391,6 +458,8 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         free(kept);
         free(kept_hit);
         strv_free_n(target, n);
+        strv_free_n(inherit, n);
+        strv_free_n(inherit_from, n);
         accounts_done(&cache);
         limits_set_done(&set);
         limits_set_done(&others);

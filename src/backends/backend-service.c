@@ -363,6 +363,53 @@ static char *line_value(const char *directive, const char *want, const unit_valu
         return ht_unit_format_limit(bs > ws ? bs : ws, bh > wh ? bh : wh);
 }
 
+/* A limit the unit's files leave unset is not "unset" for the service:
+ * it gets what systemd gives every service (DefaultLimitX= of
+ * system.conf and its drop-ins, else systemd's compiled default, else
+ * the kernel's; ht_systemd_default_limit), and a running service may have
+ * more (its /proc/PID/limits: a manager started with other defaults, a
+ * systemctl daemon-reexec since). The larger of the two, field by field,
+ * is what the unit has today, the floor a minimum never goes below
+ * (issue 39: "(unset) -> 65535 (at least)" lowered a JVM's 524288 open
+ * files and 15656 processes). *ret_from says where it comes from. */
+static char *effective_default(const ht_context *c, const ht_facts *f, const unit_info *ui, const char *directive,
+                               char **ret_from) {
+        uint64_t s, h;
+        _cleanup_free_ char *from = NULL;
+        if (ht_systemd_default_limit(c, f, directive, &s, &h, &from) < 0)
+                return NULL;
+        /* the unit's processes: its cgroup's (v2, then v1's name=systemd
+         * hierarchy), below system.slice where services run */
+        static const char *const roots[] = {"/sys/fs/cgroup/system.slice", "/sys/fs/cgroup/systemd/system.slice",
+                                            NULL};
+        for (size_t i = 0; roots[i]; i++) {
+                _cleanup_free_ char *procs_path = xasprintf("%s/%s/cgroup.procs", roots[i], ui->name);
+                _cleanup_free_ char *procs = NULL;
+                if (ht_read_file(c, procs_path, 1 << 16, &procs, NULL) < 0)
+                        continue;
+                uint64_t pid;
+                _cleanup_free_ char *first = xstrndup(procs, strcspn(procs, "\n"));
+                if (parse_u64(first, &pid) < 0 || pid == 0 || pid > INT32_MAX)
+                        break;
+                _cleanup_free_ char *lpath = xasprintf("/proc/%u/limits", (unsigned)pid), *lim = NULL;
+                uint64_t rs, rh;
+                if (ht_read_file(c, lpath, 1 << 16, &lim, NULL) < 0 ||
+                    ht_proc_limits_parse(lim, directive, &rs, &rh) < 0)
+                        break;
+                if (rs > s || rh > h) {
+                        _cleanup_free_ char *has = ht_unit_format_limit(rs, rh);
+                        char *more = xasprintf("%s; the running pid %u has %s (%s)", from, (unsigned)pid, has, lpath);
+                        free(from);
+                        from = more;
+                        s = rs > s ? rs : s;
+                        h = rh > h ? rh : h;
+                }
+                break;
+        }
+        *ret_from = TAKE_PTR(from);
+        return ht_unit_format_limit(s, h);
+}
+
 /* One directive of one real unit, from every setting that names it under
  * any of the unit's names. */
 typedef struct {
@@ -373,7 +420,7 @@ typedef struct {
 } wanted;
 
 static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
-        _cleanup_strv_free_ char **names = NULL;
+        _cleanup_strv_free_ char **names = NULL, **restart = NULL;
         bool any_change = false;
 
         for (size_t i = 0; i < r->n_settings; i++) {
@@ -521,6 +568,16 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 for (size_t j = 0; j < nw && !bad; j++) {
                         unit_value v;
                         read_value(ui, dl, dn, path, w[j].directive, &v);
+                        _cleanup_free_ char *now_from = NULL;
+                        if (is_limit(w[j].directive) && !v.before) {
+                                v.before = effective_default(c, f, ui, w[j].directive, &now_from);
+                                if (!v.now && v.before)
+                                        v.now = xstrdup(v.before);
+                                else if (v.now) {
+                                        free(now_from);
+                                        now_from = NULL;
+                                }
+                        }
                         _cleanup_free_ char *line = line_value(w[j].directive, w[j].want, &v);
                         if (line)
                                 strbuf_appendf(&body, "%s=%s\n", w[j].directive, line);
@@ -537,6 +594,8 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                                                    overridden ? after : v.now,
                                                                    overridden ? w[j].want : then);
                                 ch->source = xstrdup(s->source);
+                                if (now_from && !overridden)
+                                        ch->current_from = xstrdup(now_from);
                                 if (minimum) {
                                         ch->bound = HT_BOUND_AT_LEAST;
                                         ch->bound_value = xstrdup(w[j].want);
@@ -588,8 +647,10 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         _cleanup_free_ char *content = xasprintf("%s[Service]\n%s", header, b);
                         ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, content, strlen(content), 0644);
                 }
-                if (plan->n_files > before)
+                if (plan->n_files > before) {
                         any_change = true;
+                        strv_push(&restart, ui->name);
+                }
         }
 
         /* hosttune's drop-ins for units this plan does not write: an
@@ -610,6 +671,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         continue;
                 ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
                 any_change = true;
+                strv_push(&restart, unit);
         }
 
         for (size_t i = 0; i < n_units; i++)
@@ -620,10 +682,14 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         free(real_of);
         free(err_of);
 
-        if (any_change && f->systemd_running && !c->offline_root)
-                ht_plan_add_action(plan, HT_BK_SERVICE, "daemon-reload", NULL,
-                                   "reload systemd so the unit drop-ins take effect (then restart the services named above)",
-                                   NULL);
+        if (any_change && f->systemd_running && !c->offline_root) {
+                /* the units by name: a rollback runs this again and says
+                 * it, long after the plan's notes were read (issue 39) */
+                _cleanup_free_ char *list = strv_join(restart, ", ");
+                _cleanup_free_ char *what = xasprintf("reload systemd so the unit drop-ins take effect (then restart %s)",
+                                                      list);
+                ht_plan_add_action(plan, HT_BK_SERVICE, "daemon-reload", NULL, what, NULL);
+        }
         return 0;
 }
 

@@ -146,6 +146,56 @@ static bool touched_boot(ht_tx *tx) {
         return false;
 }
 
+/* What a rollback cannot take back from running processes (issue 39):
+ * HugePages a workload maps stay its own until it exits, and a service
+ * keeps the limits it started with until it restarts. One message per
+ * process that maps HugePages (its name, pid and kB, /proc/PID/smaps) and
+ * per unit whose drop-in the rollback restored with a process running in
+ * it (the first of its cgroup); nothing on an image. */
+static void rollback_running(const ht_context *c, ht_tx *const *txs, size_t n, char ***msgs) {
+        if (!ht_root_is_live(c))
+                return;
+        ht_facts *f = NULL;
+        if (ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f) == 0) {
+                for (size_t i = 0; i < f->n_processes; i++) {
+                        ht_proc_memory m;
+                        if (ht_proc_memory_read(c, f->processes[i].pid, &m) < 0)
+                                continue;
+                        uint64_t kb = m.hugetlb_mapped_kb != HT_U64_UNKNOWN ? m.hugetlb_mapped_kb : 0;
+                        if (m.hugetlb_kb != HT_U64_UNKNOWN && m.hugetlb_kb > kb)
+                                kb = m.hugetlb_kb;
+                        if (kb > 0)
+                                strv_pushf(msgs, "%s (pid %u) keeps the %" PRIu64 " kB of HugePages it maps until it "
+                                           "restarts", f->processes[i].name, f->processes[i].pid, kb);
+                }
+                ht_facts_free(f);
+        }
+        _cleanup_strv_free_ char **units = NULL;
+        for (size_t t = 0; t < n; t++)
+                for (size_t i = 0; i < ht_tx_n_items(txs[t]); i++) {
+                        ht_tx_item it;
+                        ht_tx_get_item(txs[t], i, &it);
+                        const char *p = it.path ? startswith(it.path, "/etc/systemd/system/") ? it.path + 20 : NULL : NULL;
+                        const char *d = p ? strstr(p, ".d/hosttune.conf") : NULL;
+                        if (!d || !streq(d, ".d/hosttune.conf"))
+                                continue;
+                        _cleanup_free_ char *unit = xstrndup(p, (size_t)(d - p));
+                        if (!strv_contains(units, unit))
+                                strv_push(&units, unit);
+                }
+        for (size_t u = 0; units && units[u]; u++) {
+                _cleanup_free_ char *path = xasprintf("/sys/fs/cgroup/system.slice/%s/cgroup.procs", units[u]);
+                _cleanup_free_ char *procs = NULL;
+                uint64_t pid;
+                if (ht_read_file(c, path, 1 << 16, &procs, NULL) < 0)
+                        continue;
+                _cleanup_free_ char *first = xstrndup(procs, strcspn(procs, "\n"));
+                if (parse_u64(first, &pid) == 0 && pid > 0)
+                        strv_pushf(msgs, "%s (pid %" PRIu64 ") keeps the limits it started with until it restarts: "
+                                   "systemctl restart %s", units[u], pid, units[u]);
+        }
+}
+
 int ht_cmd_rollback(const ht_cmd_opts *o) {
         _cleanup_(ht_lock_releasep) ht_lock *lock = begin_exclusive(o);
         if (!lock)
@@ -212,6 +262,8 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
          * (daemon-reload, logind's SIGHUP), a part-way rollback included */
         size_t restored = json_object_array_length(undone) + (code == HT_EXIT_INCOMPLETE ? 1 : 0);
         ht_rollback_follow_ups(o->ctx, targets, restored < n ? restored : n, &msgs);
+        if (restored > 0)
+                rollback_running(o->ctx, targets, restored < n ? restored : n, &msgs);
         if (code == HT_EXIT_OK) {
                 ht_tx_set_reboot_required(record, reboot);
                 r = ht_tx_commit(record, &err);

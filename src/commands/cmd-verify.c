@@ -61,7 +61,11 @@ static void render_verify(ht_om *m, const void *data) {
 int ht_cmd_verify(const ht_cmd_opts *o) {
         ht_verify_result r;
         _cleanup_free_ char *err = NULL;
-        int k = ht_verify(o->ctx, NULL, &r, &err);
+        /* the settle window: 120 s at boot (the unit's TimeoutStartSec is
+         * 5 min, udevadm settle before it takes up to 120 s), none for a
+         * verify run by hand unless asked (hosttune(8), --settle) */
+        unsigned settle = o->settle >= 0 ? (unsigned)o->settle : o->boot ? 120 : 0;
+        int k = ht_verify_settle(o->ctx, NULL, settle, &r, &err);
         if (k < 0) {
                 ht_report_error("%s", err ? err : ht_strerror(-k));
                 return HT_EXIT_ERROR;

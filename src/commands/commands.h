@@ -33,6 +33,7 @@ typedef struct {
         char **sets;        /* --set K=V, in order */
         bool dry_run;       /* apply --dry-run */
         bool boot;          /* verify --boot */
+        int settle;         /* verify --settle SECONDS, -1 not given */
         const char *facts_file;  /* --facts FILE (offline images) */
         unsigned interval;  /* status --interval SECONDS (0: none) */
         const char *output; /* import --output FILE (NULL: stdout) */

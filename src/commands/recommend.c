@@ -186,27 +186,20 @@ static void suggest(const ht_facts *f, ht_recommendation *r) {
                 /* the running SGA sizes the HugePages exactly */
                 strv_push(&r->sets, shm ? "hugepages_from=shm" : "sga_max_size=SIZE");
         } else if (streq(r->profile, "mysql")) {
-                /* the profile's default unit is mysqld.service; the running
-                 * server's unit is the one in use, else the first unit
-                 * file found (an /etc one first) */
-                const char *unit = f->mysql_config.unit ? f->mysql_config.unit
-                                   : f->mysql_units ? strrchr(f->mysql_units[0], '/') + 1 : NULL;
+                /* Only what the plain plan would not find (issue 39): the
+                 * profile takes the running server's unit itself
+                 * (facts.workload.mysql.unit), else mysqld.service; a unit
+                 * file of another name with no server running in it is
+                 * named (an /etc one first) */
+                const char *unit = f->mysql_units ? strrchr(f->mysql_units[0], '/') + 1 : NULL;
                 /* a unit name as a profile's is checked (edit-unit.h) */
-                if (unit && !streq(unit, "mysqld.service") && ht_unit_name_valid(unit))
+                if (!f->mysql_config.unit && unit && !streq(unit, "mysqld.service") && ht_unit_name_valid(unit))
                         strv_pushf(&r->sets, "mysql_unit=%s", unit);
-        } else if (streq(r->profile, "jvm")) {
-                /* The profile takes the JVMs' owner, group and unit from
-                 * the running processes; named here too, so the command
-                 * suggested plans the same when the JVM is not running at
-                 * apply time (a restart, an apply at boot). heap_size
-                 * follows -XX:+UseLargePages and is not pinned. */
-                if (f->jvm_user)
-                        strv_pushf(&r->sets, "jvm_user=%s", f->jvm_user);
-                if (f->jvm_group)
-                        strv_pushf(&r->sets, "jvm_group=%s", f->jvm_group);
-                if (f->jvm_unit && ht_unit_name_valid(f->jvm_unit))
-                        strv_pushf(&r->sets, "jvm_unit=%s", f->jvm_unit);
         }
+        /* jvm: the profile takes the JVMs' owner, group and unit from the
+         * running processes (facts.workload.jvm.user, .group, .unit), as
+         * this would name them: nothing to add (issue 39). heap_size
+         * follows -XX:+UseLargePages and is not pinned. */
 }
 
 void ht_recommend(const ht_facts *f, ht_recommendation *ret) {

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "fileio.h"
+#include "format-meminfo.h"
 #include "journal.h"
 #include "profile.h"
 #include "settings-json.h"
@@ -264,6 +266,81 @@ static int64_t boot_time(const ht_context *c) {
         return parse_u64(num, &v) == 0 && v < INT64_MAX ? (int64_t)v : -1;
 }
 
+/* Seconds since boot (/proc/uptime), -1 unknown. */
+static double uptime_now(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/proc/uptime", 4096, &buf, NULL) < 0)
+                return -1;
+        char *end = NULL;
+        double v = strtod(buf, &end);
+        return end != buf && v >= 0 ? v : -1;
+}
+
+/* HugePages in use now (faulted plus reserved, at most Total), from a
+ * fresh read of /proc/meminfo; -1 when it cannot be read. */
+static int64_t hugepages_in_use(const ht_context *c, uint64_t *ret_free, uint64_t *ret_rsvd) {
+        ht_meminfo m;
+        if (ht_meminfo_read(c, &m) < 0)
+                return -1;
+        uint64_t t = m.hugepages_total, fr = m.hugepages_free, rs = m.hugepages_rsvd;
+        ht_meminfo_done(&m);
+        if (t == HT_MEMINFO_UNKNOWN || fr == HT_MEMINFO_UNKNOWN || rs == HT_MEMINFO_UNKNOWN)
+                return -1;
+        uint64_t used = (t >= fr ? t - fr : 0) + rs;
+        *ret_free = fr;
+        *ret_rsvd = rs;
+        return (int64_t)(used > t ? t : used);
+}
+
+/* The settle window: the youngest workload process (kinds) is younger
+ * than settle seconds and the pool is not yet half in use. A JVM or a
+ * database maps its pages some time after it starts (Java 17 with
+ * -Xmx512m: 1.2 s; a database recovering its logs: longer), and the
+ * boot-time unit may start right after it; the window lets it, bounded:
+ * at most settle seconds after the youngest one started, re-reading
+ * /proc/meminfo every 500 ms. *used, *fr, *rs are updated; the seconds
+ * waited and the youngest process are returned for the check's text. */
+static double settle_wait(const ht_context *c, const ht_facts *f, unsigned kinds, uint64_t base, unsigned settle,
+                          uint64_t *used, uint64_t *fr, uint64_t *rs, unsigned *ret_pid, double *ret_age) {
+        long tck = sysconf(_SC_CLK_TCK);
+        double up = uptime_now(c), youngest = -1;
+        unsigned ypid = 0;
+        if (settle == 0 || up < 0 || tck <= 0)
+                return 0;
+        for (size_t i = 0; i < f->n_processes; i++) {
+                const ht_process *p = &f->processes[i];
+                ht_proc_memory m;
+                if (!(kinds & (1u << p->kind)) || ht_proc_memory_read(c, p->pid, &m) < 0 ||
+                    m.start_ticks == HT_U64_UNKNOWN)
+                        continue;
+                double age = up - (double)m.start_ticks / (double)tck;
+                if (age < 0)
+                        age = 0;
+                if (youngest < 0 || age < youngest) {
+                        youngest = age;
+                        ypid = p->pid;
+                }
+        }
+        *ret_pid = ypid;
+        *ret_age = youngest;
+        if (youngest < 0 || youngest >= settle)
+                return 0;
+        double left = (double)settle - youngest, waited = 0;
+        while (*used * 2 < base && waited < left) {
+                struct timespec ts = {0, 500 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+                waited += 0.5;
+                uint64_t nf, nr;
+                int64_t u = hugepages_in_use(c, &nf, &nr);
+                if (u >= 0) {
+                        *used = (uint64_t)u;
+                        *fr = nf;
+                        *rs = nr;
+                }
+        }
+        return waited;
+}
+
 /* The workload runs: does it use the HugePages reserved for it? The
  * database that restarted without them (large pages off in its
  * configuration, a memlock limit too low, or its caches taking the pages
@@ -277,7 +354,8 @@ static int64_t boot_time(const ht_context *c) {
  * pages asked for in use is drift; at boot, before the database has
  * started, there is nothing to judge. */
 static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigned kinds, uint64_t asked,
-                                 const char *applied_at, bool reboot_pending, ht_verify_result *out) {
+                                 const char *applied_at, bool reboot_pending, unsigned settle,
+                                 ht_verify_result *out) {
         size_t n_workload = 0;
         for (size_t i = 0; i < f->n_processes; i++)
                 n_workload += !!(kinds & (1u << f->processes[i].kind));
@@ -288,14 +366,22 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
         if (base == 0)
                 return;  /* none came: the HugePages_Total check says so */
         uint64_t faulted = f->hugepages_total >= f->hugepages_free ? f->hugepages_total - f->hugepages_free : 0;
-        uint64_t used = faulted + f->hugepages_rsvd;
+        uint64_t used = faulted + f->hugepages_rsvd, hp_free = f->hugepages_free, hp_rsvd = f->hugepages_rsvd;
         if (used > f->hugepages_total)
                 used = f->hugepages_total;
+        unsigned young_pid = 0;
+        double young_age = -1, waited = 0;
+        if (used * 2 < base)
+                waited = settle_wait(c, f, kinds, base, settle, &used, &hp_free, &hp_rsvd, &young_pid, &young_age);
         _cleanup_free_ char *expected = xasprintf("%" PRIu64 " in use (at least half of them)", base);
         _cleanup_free_ char *actual = xasprintf("%" PRIu64 " in use (%" PRIu64 " free, %" PRIu64 " reserved)", used,
-                                                f->hugepages_free, f->hugepages_rsvd);
+                                                hp_free, hp_rsvd);
         if (used * 2 >= base) {
-                add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_OK, NULL);
+                _cleanup_free_ char *note = waited > 0 ? xasprintf("in use %.1f s after verify started: pid %u had "
+                                                                   "started %.1f s before it (settle window %u s)",
+                                                                   waited, young_pid, young_age, settle)
+                                                       : NULL;
+                add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_OK, note);
                 return;
         }
         /* who runs, and which of them started before the apply (its pages
@@ -343,6 +429,10 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
                 add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_PENDING, hint);
                 return;
         }
+        _cleanup_free_ char *settled = waited > 0 ? xasprintf("; still so after waiting %.1f s for pid %u, which had "
+                                                              "started %.1f s before verify (settle window %u s)",
+                                                              waited, young_pid, young_age, settle)
+                                       : xstrdup("");
         _cleanup_free_ char *restart = *stale_s ? xasprintf("; not restarted since the apply: %s started before it, "
                                                             "restart it to take the pages", stale_s)
                                                 : xstrdup("");
@@ -351,9 +441,9 @@ static void check_hugepages_used(const ht_context *c, const ht_facts *f, unsigne
                 "configuration (MariaDB/MySQL large_pages=ON, JVM -XX:+UseLargePages, Oracle use_large_pages), its "
                 "memlock limit (LimitMEMLOCK, limits.conf memlock), not restarted since the apply, or the pages taken "
                 "by another process first (its other caches, another program)%s; the most any of its processes "
-                "maps in HugePages is %" PRIu64 " kB (/proc/PID/smaps)",
+                "maps in HugePages is %" PRIu64 " kB (/proc/PID/smaps)%s",
                 used == 0 ? "all HugePages free" : "far fewer HugePages in use than asked for", who_s,
-                shown == 1 ? "runs" : "run", restart, hugetlb_kb);
+                shown == 1 ? "runs" : "run", restart, hugetlb_kb, settled);
         add_check(out, "hugepages", "HugePages in use", expected, actual, HT_CHECK_DRIFT, hint);
 }
 
@@ -444,6 +534,11 @@ static int nothing_applied(const ht_context *c, const ht_facts *facts, ht_verify
 }
 
 int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error) {
+        return ht_verify_settle(c, facts, 0, ret, ret_error);
+}
+
+int ht_verify_settle(const ht_context *c, const ht_facts *facts, unsigned settle, ht_verify_result *ret,
+                     char **ret_error) {
         ht_tx *tx = NULL;
         char *err = NULL;
         int r = ht_journal_last_committed(c, "apply", &tx, &err);
@@ -530,7 +625,7 @@ int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret,
                 if (is_hugepages(&want->settings[i]) && parse_u64(want->settings[i].value, &asked) == 0 &&
                     f->workload_collected)
                         check_hugepages_used(c, f, workload_kinds(tx), asked, res.applied_at,
-                                             !res.rebooted && ht_tx_reboot_required(tx), &res);
+                                             !res.rebooted && ht_tx_reboot_required(tx), settle, &res);
         }
         check_files(c, tx, &res);
         qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);

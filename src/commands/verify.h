@@ -51,6 +51,12 @@ typedef struct {
  * is a result (applied false). facts: the host's facts when the caller
  * has them (status), else NULL to collect. */
 int ht_verify(const ht_context *c, const ht_facts *facts, ht_verify_result *ret, char **ret_error);
+/* The same with a settle window (verify --settle, --boot): a workload
+ * process that started less than settle seconds ago and has not taken
+ * its HugePages yet is waited for, /proc/meminfo re-read every half
+ * second, until it has them or is settle seconds old. 0: no wait. */
+int ht_verify_settle(const ht_context *c, const ht_facts *facts, unsigned settle, ht_verify_result *ret,
+                     char **ret_error);
 void ht_verify_result_done(ht_verify_result *r);
 
 const char *ht_check_status_to_string(ht_check_status s);

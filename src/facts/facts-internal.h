@@ -143,6 +143,8 @@ char *ht_process_use_set(const ht_process *p);
 /* facts-mysql.c */
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f);
 void ht_facts_mysql_config_free(ht_facts *f);
+/* "g1", "parallel", ... for HT_JVM_GC_* (facts-jvm.c) */
+const char *ht_jvm_gc_name(int gc);
 /* The running JVMs' options, owners and units (facts-jvm.c). */
 void ht_facts_collect_jvm(const ht_context *c, ht_facts *f);
 void ht_facts_jvm_free(ht_facts *f);

@@ -389,6 +389,9 @@ static json_object *workload_json(const ht_facts *f) {
                 add(j, "large_page_size_in_bytes", j_u64(v->opt.large_page_size));
                 add(j, "reserved_code_cache_size", j_u64(v->opt.code_cache));
                 add(j, "code_cache_in_large_pages", j_bool(v->code_cache_large));
+                add(j, "gc", json_object_new_string(ht_jvm_gc_name(v->gc)));
+                add(j, "gc_large_pages_bytes", j_u64(v->gc_large_bytes));
+                add(j, "jdk_feature_release", v->jdk_feature ? json_object_new_int64(v->jdk_feature) : NULL);
                 add(j, "large_pages_bytes", j_u64(v->large_pages_bytes));
                 _cleanup_free_ char *of = v->options_from ? strv_join(v->options_from, ", ") : NULL;
                 add(j, "options_from", j_str(of));

@@ -28,6 +28,99 @@
  * Arguments::set_heap_size: phys_mem = MIN2(physical_memory, MaxRAM)). */
 #define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
 
+/* size rounded up to whole pages of lp when it takes them: HotSpot
+ * reserves a structure on large pages only when it holds at least
+ * min_pages of them (os::page_size_for_region_unaligned/_aligned,
+ * runtime/os.cpp: the largest page size with region_size / min_pages >=
+ * page size; the aligned variant also wants region_size a multiple of
+ * it), and then rounds the reservation up to the page size
+ * (ReservedSpace's constructor, memory/virtualspace.cpp). */
+static uint64_t on_large_pages(uint64_t size, uint64_t lp, uint64_t min_pages, bool aligned) {
+        if (!lp || size / lp < min_pages || (aligned && size % lp))
+                return 0;
+        return (size + lp - 1) / lp * lp;
+}
+
+/* What a collector maps on large pages besides the heap, for a heap of
+ * heap bytes and large pages of lp (JDK 17, HotSpot's source):
+ * - G1 (gc/g1/g1CollectedHeap.cpp, G1CollectedHeap::initialize): the
+ *   block offset table, the card table and the card counts table, one
+ *   byte per 512-byte card each (heap / 512), and the two marking
+ *   bitmaps "Prev Bitmap" and "Next Bitmap", one bit per 8-byte heap word
+ *   (G1CMBitMap::compute_size: heap / 64 each), each through
+ *   create_aux_memory_mapper, which asks for os::page_size_for_region_
+ *   unaligned(size, 1): large pages as soon as the structure holds one.
+ *   With -Xmx512m the bitmaps are the two 8 MB reservations Java 17
+ *   logged as "Failed to reserve and commit memory" when only the heap
+ *   and the code cache were counted. JDK 20 keeps one bitmap (JDK-8210708)
+ *   and JDK 21 drops the card counts (JDK-8225409): counted so when the
+ *   JDK's release file says which (jdk_feature), else as in 17, which
+ *   gives a later JDK heap / 64 + heap / 512 more than it maps, never less.
+ * - Parallel (gc/parallel/parMarkBitMap.cpp, ParMarkBitMap::initialize):
+ *   its mark bitmap, two bits per heap word (heap / 32), on large pages
+ *   only when it holds 10 of them and is a multiple of their size
+ *   (page_size_for_region_aligned(raw_bytes, 10)); its summary data
+ *   (psParallelCompact.cpp, ParallelCompactData::create_vspace, the same
+ *   rule): the block table, 2 bytes per 128-word block (heap / 512).
+ * - Serial: its card table and block offset table take the small page
+ *   size (gc/shared/cardTable.cpp: _page_size(os::vm_page_size())).
+ * - ZGC and Shenandoah manage their large pages themselves (ZGC through
+ *   a hugetlbfs-backed memfd): not sized here, warned. */
+static uint64_t gc_large_bytes(int gc, uint64_t heap, uint64_t lp, unsigned feature) {
+        switch (gc) {
+        case HT_JVM_GC_G1: {
+                /* feature 0 (unknown): as JDK 17, never short */
+                unsigned tables = feature >= 21 ? 2 : 3, bitmaps = feature >= 20 ? 1 : 2;
+                return tables * on_large_pages(heap / 512, lp, 1, false) + bitmaps * on_large_pages(heap / 64, lp, 1, false);
+        }
+        case HT_JVM_GC_PARALLEL:
+                return on_large_pages(heap / 32, lp, 10, true) + on_large_pages(heap / 512, lp, 10, true);
+        default:
+                return 0;
+        }
+}
+
+/* The JDK's feature release of a JVM (17, 21; 0 unknown): JAVA_VERSION
+ * of the release file of the JDK its executable is in (/proc/PID/exe ->
+ * JDK/bin/java; JDK/release, "JAVA_VERSION=\"21.0.2\"", which every JDK
+ * since 9 ships, and 8's "1.8.0_402"). The JDK may be a user's: read as a
+ * file that user controls. */
+static unsigned jdk_feature(const ht_context *c, unsigned pid) {
+        _cleanup_free_ char *p_exe = xasprintf("/proc/%u/exe", pid), *exe = NULL;
+        if (ht_readlink(c, p_exe, &exe) < 0 || exe[0] != '/' || !endswith(exe, "/bin/java"))
+                return 0;
+        _cleanup_free_ char *rel = xasprintf("%.*srelease", (int)(strlen(exe) - strlen("bin/java")), exe);
+        _cleanup_free_ char *buf = NULL, *why = NULL;
+        size_t len = 0;
+        if (ht_read_file_untrusted(c, rel, 1 << 16, NULL, &buf, &len, &why) < 0)
+                return 0;
+        const char *v = strstr(buf, "JAVA_VERSION=\"");
+        if (!v || (v != buf && v[-1] != '\n'))
+                return 0;
+        v += strlen("JAVA_VERSION=\"");
+        if (startswith(v, "1."))
+                v += 2;  /* "1.8.0_402": 8 */
+        unsigned f = 0;
+        for (size_t i = 0; i < 3 && v[i] >= '0' && v[i] <= '9'; i++)
+                f = f * 10 + (unsigned)(v[i] - '0');
+        return f;
+}
+
+static const char *gc_name(int gc) {
+        switch (gc) {
+        case HT_JVM_GC_G1: return "g1";
+        case HT_JVM_GC_PARALLEL: return "parallel";
+        case HT_JVM_GC_SERIAL: return "serial";
+        case HT_JVM_GC_Z: return "z";
+        case HT_JVM_GC_SHENANDOAH: return "shenandoah";
+        default: return "other";
+        }
+}
+
+const char *ht_jvm_gc_name(int gc) {
+        return gc_name(gc);
+}
+
 /* The name of the primary group of user in the root's /etc/passwd and
  * /etc/group (never NSS), or NULL. */
 static char *primary_group(const ht_context *c, const char *user) {
@@ -58,6 +151,23 @@ static uint64_t hugepage_size(const ht_context *c) {
         return kb > 0 && kb < (UINT64_C(1) << 32) ? kb * 1024 : UINT64_C(2) << 20;
 }
 
+/* The processors HotSpot counts: the facts' count, else the
+ * "processor" lines of /proc/cpuinfo, one per online processor (HotSpot
+ * counts its affinity mask or its cgroup's quota, at most these); 0
+ * unknown. */
+static unsigned online_cpus(const ht_context *c, const ht_facts *f) {
+        if (f->cpu_count)
+                return f->cpu_count;
+        _cleanup_free_ char *buf = NULL;
+        if (ht_read_file(c, "/proc/cpuinfo", 1 << 22, &buf, NULL) < 0)
+                return 0;
+        unsigned n = 0;
+        for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+                if (startswith(p, "processor") && strchr(" \t:", p[9]))
+                        n++;
+        return n;
+}
+
 /* Read one env variable's options into o; says in from where it came. */
 static void env_options(ht_jvm_options *o, const char *env, size_t env_len, const char *name,
                         const char *p_env, char ***from) {
@@ -75,7 +185,8 @@ static void env_options(ht_jvm_options *o, const char *env, size_t env_len, cons
 
 /* pr's options; what cannot be read is warned about only for a trusted
  * JVM, so another user's processes cannot fill the warnings. */
-static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, uint64_t ram, uint64_t page) {
+static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, uint64_t ram, uint64_t page,
+                        unsigned cpus) {
         unsigned pid = pr->pid;
         bool trusted = pr->trust != HT_TRUST_NONE;
         _cleanup_free_ char *p_cmd = xasprintf("/proc/%u/cmdline", pid);
@@ -133,6 +244,16 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
         /* a drop-in reaches a service; a scope is no unit to tune */
         j.unit = pr->unit && endswith(pr->unit, ".service") ? xstrdup(pr->unit) : NULL;
 
+        /* The collector: the one named, else HotSpot's choice, G1 on a
+         * "server class machine" (2 or more processors and 2 GB less
+         * 256 MB of memory or more), else Serial (gc/shared/gcConfig.cpp,
+         * GCConfig::select_gc_ergonomically; runtime/os.cpp,
+         * os::is_server_class_machine) */
+        j.gc = j.opt.gc;
+        if (j.gc == HT_JVM_GC_DEFAULT)
+                j.gc = cpus >= 2 && ram >= (UINT64_C(2) << 30) - (UINT64_C(256) << 20) ? HT_JVM_GC_G1
+                                                                                         : HT_JVM_GC_SERIAL;
+
         /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
          * with explicit huge pages (HugeTLB); with
          * -XX:+UseTransparentHugePages it uses THP instead and takes no
@@ -161,7 +282,13 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                  * page_size(false, 8)), else ordinary ones. */
                 j.code_cache_large = cc / lp >= 8;
                 if (j.heap_bytes != UINT64_MAX) {
-                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0);
+                        j.jdk_feature = jdk_feature(c, pid);
+                        j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp, j.jdk_feature);
+                        if (trusted && (j.gc == HT_JVM_GC_Z || j.gc == HT_JVM_GC_SHENANDOAH))
+                                ht_facts_warn(f, "%s: java %u uses %s, which maps its large pages its own way: "
+                                              "only its heap and code cache are counted in HugePages", d_cmd, pid,
+                                              j.gc == HT_JVM_GC_Z ? "ZGC" : "Shenandoah");
+                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
                         if (j.heap_default && trusted)
                                 ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
                                               "is counted as HotSpot's default, a quarter of the memory", d_cmd,
@@ -174,14 +301,16 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
 
 void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
         uint64_t ram = 0, page = 0;
+        unsigned cpus = 0;
         for (size_t i = 0; i < f->n_processes; i++) {
                 if (f->processes[i].kind != HT_PROC_JAVA)
                         continue;
                 if (!page) {
                         ram = mem_total(c);
                         page = hugepage_size(c);
+                        cpus = online_cpus(c, f);
                 }
-                collect_one(c, f, &f->processes[i], ram, page);
+                collect_one(c, f, &f->processes[i], ram, page, cpus);
         }
         /* Sizes, owner and unit come from the trusted JVMs only (ht_trust) */
         for (size_t i = 0; i < f->n_jvms; i++) {

@@ -133,6 +133,9 @@ typedef struct {
         bool heap_default;
         uint64_t code_cache_bytes; /* with large pages: the code cache's size */
         bool code_cache_large;     /* it is in large pages */
+        int gc;                    /* the collector in use, HT_JVM_GC_* (its default resolved) */
+        uint64_t gc_large_bytes;   /* the collector's own structures on large pages */
+        unsigned jdk_feature;      /* the JDK's feature release (17, 21), 0 unknown */
         uint64_t large_pages_bytes;/* what it needs in HugePages; 0: none */
         char **options_from;       /* where its options were read */
 } ht_jvm;

@@ -92,6 +92,25 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"TieredCompilation", offsetof(ht_jvm_options, tiered)},
                 {"UseSHM", offsetof(ht_jvm_options, use_shm)},
         };
+        static const struct {
+                const char *name;
+                int gc;
+        } gcs[] = {
+                {"UseG1GC", HT_JVM_GC_G1},         {"UseParallelGC", HT_JVM_GC_PARALLEL},
+                {"UseSerialGC", HT_JVM_GC_SERIAL}, {"UseZGC", HT_JVM_GC_Z},
+                {"UseShenandoahGC", HT_JVM_GC_SHENANDOAH}, {"UseEpsilonGC", HT_JVM_GC_OTHER},
+                {"UseConcMarkSweepGC", HT_JVM_GC_OTHER}, {"UseParallelOldGC", HT_JVM_GC_PARALLEL},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(gcs); i++)
+                if ((startswith(a, "-XX:+") || startswith(a, "-XX:-")) && streq(a + 5, gcs[i].name)) {
+                        /* -XX:-UseG1GC turns that one off: HotSpot then
+                         * picks its default again */
+                        if (a[4] == '+')
+                                o->gc = gcs[i].gc;
+                        else if (o->gc == gcs[i].gc)
+                                o->gc = HT_JVM_GC_DEFAULT;
+                        return true;
+                }
         if (startswith(a, "-XX:+") || startswith(a, "-XX:-"))
                 for (size_t i = 0; i < ELEMENTSOF(flags); i++)
                         if (streq(a + 5, flags[i].name)) {

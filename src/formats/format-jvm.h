@@ -23,8 +23,14 @@ typedef struct {
         int use_thp;                /* -XX:[+-]UseTransparentHugePages */
         int use_shm;                /* -XX:[+-]UseSHM: large pages as SysV SHM_HUGETLB */
         int tiered;                 /* -XX:[+-]TieredCompilation */
+        int gc;                     /* the last -XX:+UseXxxGC, HT_JVM_GC_*; 0 none given */
         unsigned argfiles;          /* @argfiles on the command line (not read) */
 } ht_jvm_options;
+
+/* The collectors -XX:+Use...GC selects (HotSpot's gc/shared/gcConfig.cpp
+ * list); OTHER for Epsilon, CMS and any the sizing does not know. */
+enum { HT_JVM_GC_DEFAULT = 0, HT_JVM_GC_G1, HT_JVM_GC_PARALLEL, HT_JVM_GC_SERIAL, HT_JVM_GC_Z,
+       HT_JVM_GC_SHENANDOAH, HT_JVM_GC_OTHER };
 
 void ht_jvm_options_init(ht_jvm_options *o);
 /* One option ("-Xmx4g"); true when it is one of those above and well

@@ -26,6 +26,7 @@ void ht_plan_free(ht_plan *p) {
                 free(c->desired);
                 free(c->source);
                 free(c->note);
+                free(c->current_from);
                 free(c->setting);
                 free(c->bound_value);
                 free(c->resets_path);

@@ -23,6 +23,9 @@ typedef struct {
         char *key;
         char *path;            /* host path written at runtime, NULL when none */
         char *current;         /* NULL: absent / unknown */
+        char *current_from;    /* where current comes from when no file of the
+                                * key's own sets it (a limit's default:
+                                * "systemd 252's default for services"); NULL */
         char *desired;
         bool runtime;          /* written to the running kernel by apply */
         bool reboot_required;  /* only takes effect after a reboot */

@@ -70,6 +70,8 @@ json_object *ht_plan_to_json(const ht_plan *p) {
                         add(e, "source", jstr(c->source));
                 if (c->note)
                         add(e, "note", jstr(c->note));
+                if (c->current_from)
+                        add(e, "current_from", jstr(c->current_from));
                 if (c->setting)
                         add(e, "setting", jstr(c->setting));
                 add(e, "bound", json_object_new_string(ht_bound_to_string(c->bound)));
@@ -232,6 +234,14 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         _cleanup_free_ char *desired = ht_text_safe(c->desired ? c->desired : "(removed)");
                         if (cur)
                                 ht_text_sanitize(cur, false);
+                        /* a value no file of the key's own sets: where it
+                         * comes from, so "(unset)" never hides a default */
+                        if (cur && c->current_from) {
+                                _cleanup_free_ char *from = ht_text_safe(c->current_from);
+                                char *both = xasprintf("%s [%s]", cur, from);
+                                free(cur);
+                                cur = both;
+                        }
                         /* the bound in full where desired is not the bound's own
                          * value (kernel.sem raised field by field), else its name */
                         _cleanup_free_ char *bound = !c->bound_value ? NULL

@@ -22,6 +22,11 @@ image_key() {
                 cat "$BOOT_DIR/build-image.sh"
                 for f in "$BOOT_DIR"/guest/*; do printf '%s\n' "${f##*/}"; cat "$f"; done
                 printf 'kernel=%s\n' "$KERNEL_PKG"
+                # the disk's size is build-image.sh's setting, not in its
+                # text: a cached smaller image must not win (issue 39);
+                # the default adds nothing, so the default image's key (and
+                # the image other checkouts share) stays as it was
+                [ "${HT_BOOT_DISK_MB:-1024}" = 1024 ] || printf 'disk_mb=%s\n' "$HT_BOOT_DISK_MB"
         } | sha256sum | cut -c1-16
 }
 image_dir() { printf '%s/image-%s\n' "$CACHE_DIR" "$(image_key)"; }

@@ -28,7 +28,7 @@
 #                    this machine (--root, with and without its /proc, /sys,
 #                    /dev bound), checked with the image's tools, rolled
 #                    back, then booted once: verify --boot ok
-# HT_BOOT_SCENARIOS chooses (default: all eight); other settings in
+# HT_BOOT_SCENARIOS chooses (default: all nine); other settings in
 # run-scenario.sh and build-image.sh. Host packages: tests/boot/deps.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -49,7 +49,7 @@ kill -0 "$probe" 2>/dev/null || skip "qemu-system-x86_64 cannot start a machine 
 kill "$probe"
 wait "$probe" 2>/dev/null
 
-SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback powercut image cloud-init}
+SCENARIOS=${HT_BOOT_SCENARIOS:-infra infra-sabotaged good sabotaged rollback jvm powercut image cloud-init}
 export HOSTTUNE=${HOSTTUNE:-$PWD/hosttune}
 # cloud-init runs once an example: "cloud-init:EXAMPLE" entries
 list=

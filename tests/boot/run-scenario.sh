@@ -52,6 +52,9 @@ mkdir -p "$PL/scenarios"
 cp "$BOOT_DIR/scenarios/lib.sh" "$PL/lib.sh"
 for d in "$BOOT_DIR"/scenarios/*/; do cp -r "$d" "$PL/scenarios/"; done
 ln -s "scenarios/$NAME" "$PL/scenario"
+# a scenario's build hook makes what it needs on the host (the jvm
+# scenario's stand-in program: the guest has no compiler)
+if [ -x "$SCEN/build" ]; then "$SCEN/build" "$PL/scenarios/$NAME" || die "$NAME: its build hook failed"; fi
 if [ -n "${HT_BOOT_INPUT:-}" ]; then cp -r "$HT_BOOT_INPUT" "$PL/input"; fi
 # The unit and tmpfiles entry as a package installs them (binary in /usr/sbin).
 sed 's|@sbindir[@]|/usr/sbin|g' "$UNIT_IN" >"$PL/hosttune-verify.service"

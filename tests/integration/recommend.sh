@@ -66,6 +66,13 @@ rec mysql "$H/alinux3-hugetext"
 check "alinux3-hugetext: mysql, score 2+2+5" '"mysql" 9' "$(q mysql '.profile, .score' | paste -sd' ' -)"
 check "alinux3-hugetext: the unit to tune" '["mysql_unit=mariadb.service"]' "$(q mysql .sets)"
 check "alinux3-hugetext: mariadbd pid" '[812]' "$(q mysql '[.candidates[1].evidence[] | select(.pid) | .pid]')"
+# the server runs in mariadb.service (its cgroup): the plain plan takes
+# that unit itself, so recommend names no --set for it (issue 39)
+A=$(copy_host alinux3-hugetext); scratch "$A"
+echo "0::/system.slice/mariadb.service" >"$A/proc/812/cgroup"
+rec mysql-unit "$A"
+check "a server running in its unit: no --set mysql_unit" '[]' "$(q mysql-unit .sets)"
+check_contains "its plan command is the plain one" '"hosttune plan mysql"' "$tmp/mysql-unit.json"
 rec jvm "$H/debian12-kvm"
 check "debian12-kvm: jvm, running + large heap" '"jvm" 5' "$(q jvm '.profile, .score' | paste -sd' ' -)"
 check "debian12-kvm: both JVMs are evidence" '[3001,3050]' "$(q jvm '[.candidates[2].evidence[].pid]')"

@@ -57,6 +57,27 @@ static void test_option(void **state) {
         assert_int_equal(o.use_large_pages, 0);
 }
 
+/* The collector: the last -XX:+Use...GC wins; -XX:-UseG1GC after it
+ * gives HotSpot's choice back (issue 39: G1 sizes its bitmaps). */
+static void test_gc(void **state) {
+        (void)state;
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        assert_int_equal(o.gc, HT_JVM_GC_DEFAULT);
+        assert_true(ht_jvm_option(&o, "-XX:+UseParallelGC"));
+        assert_int_equal(o.gc, HT_JVM_GC_PARALLEL);
+        assert_true(ht_jvm_option(&o, "-XX:+UseG1GC"));
+        assert_int_equal(o.gc, HT_JVM_GC_G1);
+        assert_true(ht_jvm_option(&o, "-XX:-UseParallelGC"));
+        assert_int_equal(o.gc, HT_JVM_GC_G1);
+        assert_true(ht_jvm_option(&o, "-XX:-UseG1GC"));
+        assert_int_equal(o.gc, HT_JVM_GC_DEFAULT);
+        assert_true(ht_jvm_option(&o, "-XX:+UseZGC"));
+        assert_int_equal(o.gc, HT_JVM_GC_Z);
+        assert_false(ht_jvm_option(&o, "-XX:+UseG1GCX"));
+        assert_int_equal(o.gc, HT_JVM_GC_Z);
+}
+
 static void test_env(void **state) {
         (void)state;
         ht_jvm_options o;
@@ -122,6 +143,7 @@ static void test_environ(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_option),
+                cmocka_unit_test(test_gc),
                 cmocka_unit_test(test_env),
                 cmocka_unit_test(test_cmdline),
                 cmocka_unit_test(test_environ),
