@@ -422,8 +422,8 @@ int ht_mkdir_p(const char *path, mode_t mode) {
  * resolved for writing, then the atomic replace (exact: force mode and
  * owner even over an existing file's). */
 static int write_host_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode,
-                           uid_t uid, gid_t gid, bool exact) {
-        int r = ht_mkdir_parents(c, path, 0755);
+                           uid_t uid, gid_t gid, bool exact, ht_fsync_batch *dirs) {
+        int r = ht_mkdir_parents_batched(c, path, 0755, dirs);
         if (r < 0)
                 return r;
         int dfd;
@@ -432,8 +432,10 @@ static int write_host_file(const ht_context *c, const char *path, const void *da
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact, true);
+        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact, !dirs);
         ht_context_cache_drop(c); /* nothing kept may outlive a write */
+        if (r >= 0 && dirs)
+                r = ht_fsync_batch_add_dir(dirs, dir_fd);
         return r;
 }
 
@@ -462,12 +464,12 @@ int ht_stage_file(const ht_context *c, const char *path, const void *data, size_
 
 int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
                          mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
-        return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false);
+        return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false, NULL);
 }
 
 int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,
                         mode_t mode, uid_t uid, gid_t gid) {
-        return write_host_file(c, path, data, len, mode, uid, gid, true);
+        return write_host_file(c, path, data, len, mode, uid, gid, true, NULL);
 }
 
 int ht_remove_file(const ht_context *c, const char *path) {
@@ -757,10 +759,14 @@ fail:
 }
 
 int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
+        return ht_file_restore_batched(c, s, NULL);
+}
+
+int ht_file_restore_batched(const ht_context *c, const ht_file_snapshot *s, ht_fsync_batch *dirs) {
         if (s->existed)
-                return ht_write_file_exact(c, s->path, s->content ? s->content : "", s->len,
-                                           s->mode, s->uid, s->gid);
-        int r = ht_remove_file(c, s->path);
+                return write_host_file(c, s->path, s->content ? s->content : "", s->len, s->mode, s->uid, s->gid,
+                                       true, dirs);
+        int r = ht_remove_file_batched(c, s->path, dirs);
         if (r < 0)
                 return r;
         /* directories made for the file go too, deepest first, if empty */
@@ -776,7 +782,7 @@ int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
                 struct stat st;
                 if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
                     unlinkat(dfd, name, AT_REMOVEDIR) == 0)
-                        (void)ht_fsync_dir(dfd);
+                        (void)ht_fsync_dir_or_batch(dfd, dirs);
                 close(dfd);
         }
         return 0;

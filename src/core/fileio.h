@@ -162,6 +162,10 @@ static inline void ht_file_snapshot_freep(ht_file_snapshot **s) { ht_file_snapsh
  * and owner (atomically), or remove it (and the directories that did not
  * exist before) when it did not exist. */
 int ht_file_restore(const ht_context *c, const ht_file_snapshot *s);
+/* The same with the directories' fsyncs handed to dirs (the data's own
+ * fsync is done before the rename, as always): the caller flushes them
+ * before it records the restore as made. */
+int ht_file_restore_batched(const ht_context *c, const ht_file_snapshot *s, ht_fsync_batch *dirs);
 
 /* Replace the file like ht_write_file_atomic but with exactly this mode
  * and owner, whatever the existing file has (restores use it). */

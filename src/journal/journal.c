@@ -1474,7 +1474,8 @@ static unsigned long cur_owner(const ht_file_snapshot *prior, const ht_file_snap
 /* Put one file back. 1 restored, 0 it already was as before, negative on
  * failure. record: the rollback transaction that journaled this restore
  * as its item ridx (SIZE_MAX: none), marked done once it is made. */
-static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, char ***msgs, char ***errors) {
+static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, ht_fsync_batch *dirs, char ***msgs,
+                     char ***errors) {
         const ht_context *c = tx->c;
         _cleanup_free_ char *dp = ht_display_path(c, it->path);
         _cleanup_free_ char *err = NULL;
@@ -1483,7 +1484,7 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, char
         if (r <= 0)
                 return r;
         _cleanup_free_ char *old = short_sha(cur), *new = short_sha(prior);
-        r = ht_file_restore(c, prior);
+        r = ht_file_restore_batched(c, prior, dirs);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
         if (r < 0) {
                 strv_pushf(errors, "%s: cannot restore it: %s", dp, ht_strerror(-r));
@@ -1710,10 +1711,13 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
          * much as possible is back, and report every failure. */
         char **msgs = NULL, **errors = NULL;
         size_t n_restored = 0, n_same = 0;
+        /* the restored files' directories: flushed at once with the new
+         * status (tx_write), which is not durable before they are */
+        ht_fsync_batch dirs = {0};
         for (size_t i = n; i > 0; i--) {
                 item it;
                 tx_item(tx, i - 1, &it);
-                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &msgs, &errors) :
+                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &dirs, &msgs, &errors) :
                                   undo_runtime(tx, &it, record, ridx[i - 1], flags, &msgs, &errors);
                 if (k > 0)
                         n_restored++;
@@ -1733,7 +1737,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                 /* an apply's undo that stopped: why it was undone, for the run that finishes it */
                 if (reason && streq_ptr(ht_tx_status(tx), "pending"))
                         json_object_object_add(tx->m, "error", json_object_new_string(reason));
-                (void)tx_write(tx, NULL, NULL);
+                (void)tx_write(tx, &dirs, NULL);
                 _cleanup_free_ char *all = strv_join(errors, "; ");
                 r = set_error(ret_error, -EIO,
                               "journal %s: %zu of %zu item(s) not restored: %s; %zu restored now, %zu already as "
@@ -1749,7 +1753,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         if (reason)
                 json_object_object_add(tx->m, "error", json_object_new_string(reason));
         json_object_object_del(tx->m, "rollback_errors");
-        r = tx_write(tx, NULL, ret_error);
+        r = tx_write(tx, &dirs, ret_error);
         if (r < 0) {
                 set_status(tx, saved_status);
                 goto out;
@@ -1758,6 +1762,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         reinstate_reverted(tx, &msgs);
         r = 0;
 out:
+        ht_fsync_batch_done(&dirs);
         if (ret_messages)
                 for (char **m = msgs; m && *m; m++)
                         strv_push(ret_messages, *m);
