@@ -109,8 +109,16 @@ static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, cons
                         r = file_error(c, fe, r, ret_error);
         }
         /* every file's data durable before any rename */
-        if (r >= 0 && (r = ht_fsync_batch_run(&data)) < 0)
-                r = fail(ret_error, r, "cannot fsync the new files: %s", ht_strerror(-r));
+        if (r >= 0 && (r = ht_fsync_batch_run(&data)) < 0) {
+                /* one of them failed (the batch keeps the first error): name them all */
+                _cleanup_strv_free_ char **shown = NULL;
+                for (size_t i = 0; i < plan->n_files; i++)
+                        if (plan->files[i].new_content)
+                                strv_push_take(&shown, ht_display_path(c, plan->files[i].path));
+                _cleanup_free_ char *all = strv_join(shown, ", ");
+                r = fail(ret_error, r, "cannot fsync the new content of %s: %s; nothing was renamed", all,
+                         ht_strerror(-r));
+        }
         ht_fsync_batch_done(&data);
         for (size_t i = 0; i < plan->n_files && r >= 0; i++) {
                 const ht_file_edit *fe = &plan->files[i];
