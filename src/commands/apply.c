@@ -80,24 +80,58 @@ static int record_file(ht_tx *tx, const ht_file_edit *fe, size_t *ret_item, char
         return 0;
 }
 
-static int apply_file(const ht_context *c, ht_tx *tx, const ht_file_edit *fe, size_t item, char **ret_error) {
+static int file_error(const ht_context *c, const ht_file_edit *fe, int r, char **ret_error) {
+        _cleanup_free_ char *shown = ht_display_path(c, fe->path);
+        return fail(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
+                    ht_strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
+                    : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
+}
+
+/* Every file of the plan, as a group (docs/DESIGN.md, "Durability"): each
+ * new content into a temp file beside its file, all of them flushed at
+ * once; then each renamed over its file (or a file removed); the
+ * directories' fsyncs go to dirs, which the commit flushes together with
+ * its own record, so that all are durable before the commit is. No other
+ * item comes between: the runtime values and the follow-up commands (the
+ * bootloader tool that reads /etc/default/grub) come after every file is
+ * in place, as before. On error, staged temp files are left for the
+ * caller's ht_staged_file_done. */
+static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, const size_t *items,
+                       ht_staged_file *staged, ht_fsync_batch *dirs, char **ret_error) {
+        ht_fsync_batch data = {0};
         char *err = NULL;
-        int r;
-        if (fe->new_content)
-                r = ht_write_file_atomic(c, fe->path, fe->new_content, fe->new_len, fe->mode, 0, 0);
-        else
-                r = ht_remove_file(c, fe->path);
-        if (r < 0) {
-                _cleanup_free_ char *shown = ht_display_path(c, fe->path);
-                return fail(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
-                            ht_strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
-                            : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
+        int r = 0;
+        for (size_t i = 0; i < plan->n_files && r >= 0; i++) {
+                const ht_file_edit *fe = &plan->files[i];
+                if (fe->new_content &&
+                    (r = ht_stage_file(c, fe->path, fe->new_content, fe->new_len, fe->mode, 0, 0, &data, dirs,
+                                       &staged[i])) < 0)
+                        r = file_error(c, fe, r, ret_error);
         }
-        ht_fault_point("apply-file");
-        r = ht_tx_mark_done(tx, item, &err);
-        if (r < 0)
-                return fail(ret_error, r, "%s", err), free(err), r;
-        return 0;
+        /* every file's data durable before any rename */
+        if (r >= 0 && (r = ht_fsync_batch_run(&data)) < 0) {
+                /* one of them failed (the batch keeps the first error): name them all */
+                _cleanup_strv_free_ char **shown = NULL;
+                for (size_t i = 0; i < plan->n_files; i++)
+                        if (plan->files[i].new_content)
+                                strv_push_take(&shown, ht_display_path(c, plan->files[i].path));
+                _cleanup_free_ char *all = strv_join(shown, ", ");
+                r = fail(ret_error, r, "cannot fsync the new content of %s: %s; nothing was renamed", all,
+                         ht_strerror(-r));
+        }
+        ht_fsync_batch_done(&data);
+        for (size_t i = 0; i < plan->n_files && r >= 0; i++) {
+                const ht_file_edit *fe = &plan->files[i];
+                r = fe->new_content ? ht_staged_file_install(c, &staged[i], dirs)
+                                    : ht_remove_file_batched(c, fe->path, dirs);
+                if (r < 0)
+                        return file_error(c, fe, r, ret_error);
+                ht_fault_point("apply-file");
+                r = ht_tx_mark_done(tx, items[i], &err);
+                if (r < 0)
+                        return fail(ret_error, r, "%s", err), free(err), r;
+        }
+        return r;
 }
 
 /* Journal a runtime change ahead, and before it the value its write resets. */
@@ -366,12 +400,15 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         char *err = NULL;
         size_t actions_ran = 0;
         _cleanup_free_ size_t *file_items = NULL, *change_items = NULL, *action_items = NULL;
+        ht_staged_file *staged = xcalloc(plan->n_files + 1, sizeof(*staged));
+        ht_fsync_batch dirs = {0};      /* fsynced with the commit record */
         json_object *params = params_json(p->resolved), *facts = facts_that_mattered(p->facts);
         int r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
         /* the transaction holds its own references */
         json_object_put(params);
         json_object_put(facts);
         if (r < 0) {
+                free(staged);
                 *ret_error = err;
                 return r;
         }
@@ -420,13 +457,12 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         if (r < 0)
                 goto undo;
 
-        /* 2. The changes, each durable before the next (atomic replace);
-         * done is in memory until the commit */
-        for (size_t i = 0; i < plan->n_files; i++) {
-                r = apply_file(c, tx, &plan->files[i], file_items[i], &err);
-                if (r < 0)
-                        goto undo;
-        }
+        /* 2. The changes: the files as a group (apply_files), then the
+         * runtime values, then the follow-ups; done is in memory until
+         * the commit */
+        r = apply_files(c, tx, plan, file_items, staged, &dirs, &err);
+        if (r < 0)
+                goto undo;
         for (size_t i = 0; i < plan->n_changes; i++) {
                 ht_change *ch = &plan->changes[i];
                 if (ch->outcome != HT_OUTCOME_CHANGE || !ch->runtime || !ch->path)
@@ -463,9 +499,15 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 json_object_put(notes);
         }
         ht_fault_point("apply-commit");
-        r = ht_tx_commit(tx, &err);
+        /* the files' directories flushed with the commit record, and all
+         * of them durable before it is renamed into place */
+        r = ht_tx_commit_with(tx, &dirs, &err);
         if (r < 0)
                 goto undo;
+        for (size_t i = 0; i < plan->n_files; i++)
+                ht_staged_file_done(&staged[i]);
+        free(staged);
+        ht_fsync_batch_done(&dirs);
 
         res.txid = xstrdup(ht_tx_txid(tx));
         res.changed = true;
@@ -481,6 +523,11 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         return 0;
 
 undo:;
+        /* temp files not renamed yet go first: the undo restores the rest */
+        for (size_t i = 0; i < plan->n_files; i++)
+                ht_staged_file_done(&staged[i]);
+        free(staged);
+        ht_fsync_batch_done(&dirs);
         _cleanup_free_ char *reason = err ? err : xstrdup(ht_strerror(-r));
         char *undo_err = NULL;
         if (ht_tx_abort(tx, reason, &res.undo_messages, &undo_err) < 0) {

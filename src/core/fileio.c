@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -53,6 +55,89 @@ int ht_fsync_dir(int dir_fd) {
         return r;
 }
 
+int ht_fsync_dir_or_batch(int dir_fd, ht_fsync_batch *dirs) {
+        return dirs ? ht_fsync_batch_add_dir(dirs, dir_fd) : ht_fsync_dir(dir_fd);
+}
+
+int ht_fsync_batch_add(ht_fsync_batch *b, int fd) {
+        if (b->n >= HT_FSYNC_BATCH_MAX) {
+                int r = ht_fsync_batch_run(b);
+                if (r < 0) {
+                        close(fd);
+                        return r;
+                }
+        }
+        if (b->n == b->cap) {
+                b->cap = b->cap ? 2 * b->cap : 8;
+                b->fds = xrealloc(b->fds, b->cap * sizeof(*b->fds));
+        }
+        b->fds[b->n++] = fd;
+        return 0;
+}
+
+int ht_fsync_batch_add_dir(ht_fsync_batch *b, int dir_fd) {
+        /* O_PATH fds cannot be fsynced: a real one of the same directory */
+        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        return ht_fsync_batch_add(b, fd);
+}
+
+typedef struct {
+        const int *fds;
+        int *errs;
+        size_t n;
+        size_t next;    /* the next fd to take, shared (atomic) */
+} fsync_work;
+
+static void *fsync_worker(void *arg) {
+        fsync_work *w = arg;
+        for (;;) {
+                size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+                if (i >= w->n)
+                        return NULL;
+                w->errs[i] = fsync(w->fds[i]) < 0 ? errno : 0;
+        }
+}
+
+int ht_fsync_batch_run(ht_fsync_batch *b) {
+        if (b->n == 0)
+                return 0;
+        fsync_work w = {.fds = b->fds, .errs = xcalloc(b->n, sizeof(int)), .n = b->n};
+        pthread_t th[HT_FSYNC_THREADS];
+        size_t started = 0, want = b->n - 1 < HT_FSYNC_THREADS ? b->n - 1 : HT_FSYNC_THREADS;
+        if (want > 0) {
+                /* signals stay with the main thread (the workers block them
+                 * all: a SIGINT handler or a fault's SIGKILL acts there) */
+                sigset_t all, old;
+                sigfillset(&all);
+                pthread_sigmask(SIG_SETMASK, &all, &old);
+                while (started < want && pthread_create(&th[started], NULL, fsync_worker, &w) == 0)
+                        started++;
+                pthread_sigmask(SIG_SETMASK, &old, NULL);
+        }
+        /* the caller takes its share; with no thread at all, every one */
+        fsync_worker(&w);
+        for (size_t k = 0; k < started; k++)
+                pthread_join(th[k], NULL);
+        int r = 0;
+        for (size_t i = 0; i < b->n; i++) {
+                if (r == 0 && w.errs[i] != 0)
+                        r = -w.errs[i];
+                close(b->fds[i]);
+        }
+        free(w.errs);
+        b->n = 0;
+        return r;
+}
+
+void ht_fsync_batch_done(ht_fsync_batch *b) {
+        for (size_t i = 0; i < b->n; i++)
+                close(b->fds[i]);
+        free(b->fds);
+        *b = (ht_fsync_batch){0};
+}
+
 int ht_fsync_path(const ht_context *c, const char *path) {
         int dfd;
         _cleanup_free_ char *name = NULL;
@@ -70,9 +155,11 @@ int ht_fsync_path(const ht_context *c, const char *path) {
         return ht_fsync_dir(dir_fd);
 }
 
-/* exact: set mode and owner as given, whatever the old file has. */
-static int write_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
-                           mode_t mode, uid_t uid, gid_t gid, bool exact, bool dir_sync) {
+/* The temp file of an atomic replace of dir_fd/name, written, with its
+ * owner and mode (exact: as given, whatever the old file has), not yet
+ * fsynced: its fd and name come back. On error nothing is left. */
+static int write_temp_at(int dir_fd, const char *name, const void *data, size_t len, mode_t mode, uid_t uid,
+                         gid_t gid, bool exact, int *ret_fd, char **ret_tmp) {
         if (isempty(name) || strchr(name, '/') || streq(name, ".") || streq(name, ".."))
                 return -EINVAL;
 
@@ -138,16 +225,29 @@ static int write_atomic_at(int dir_fd, const char *name, const void *data, size_
                 r = -errno;
                 goto fail;
         }
-        if (fsync(fd) < 0) {
+        *ret_fd = fd;
+        *ret_tmp = TAKE_PTR(tmp);
+        return 0;
+
+fail:
+        close(fd);
+        (void)unlinkat(dir_fd, tmp, 0);
+        return r;
+}
+
+/* exact: set mode and owner as given, whatever the old file has. */
+static int write_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
+                           mode_t mode, uid_t uid, gid_t gid, bool exact, bool dir_sync) {
+        int fd;
+        _cleanup_free_ char *tmp = NULL;
+        int r = write_temp_at(dir_fd, name, data, len, mode, uid, gid, exact, &fd, &tmp);
+        if (r < 0)
+                return r;
+        r = fsync(fd) < 0 ? -errno : 0;
+        if (close(fd) < 0 && r == 0)
                 r = -errno;
+        if (r < 0)
                 goto fail;
-        }
-        if (close(fd) < 0) {
-                fd = -1;
-                r = -errno;
-                goto fail;
-        }
-        fd = -1;
         ht_fault_point("atomic-temp");
         if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
                 r = -errno;
@@ -156,10 +256,52 @@ static int write_atomic_at(int dir_fd, const char *name, const void *data, size_
         return dir_sync ? ht_fsync_dir(dir_fd) : 0;
 
 fail:
-        if (fd >= 0)
-                close(fd);
         (void)unlinkat(dir_fd, tmp, 0);
         return r;
+}
+
+int ht_stage_file_at(int dir_fd, const char *name, const void *data, size_t len, mode_t mode_for_new,
+                     ht_fsync_batch *data_batch, ht_staged_file *ret) {
+        int fd;
+        char *tmp;
+        int r = write_temp_at(dir_fd, name, data, len, mode_for_new, HT_UID_ANY, HT_GID_ANY, false, &fd, &tmp);
+        if (r < 0)
+                return r;
+        int dfd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 3);
+        if (dfd < 0) {
+                r = -errno;
+                close(fd);
+                (void)unlinkat(dir_fd, tmp, 0);
+                free(tmp);
+                return r;
+        }
+        *ret = (ht_staged_file){.active = true, .dir_fd = dfd, .name = xstrdup(name), .tmp = tmp};
+        /* from here the temp file is ret's to remove, whatever happens */
+        return ht_fsync_batch_add(data_batch, fd);
+}
+
+int ht_staged_file_install(const ht_context *c, ht_staged_file *s, ht_fsync_batch *dirs) {
+        if (!s->active || !s->tmp)
+                return -EINVAL;
+        ht_fault_point("atomic-temp");
+        if (c)
+                ht_context_cache_drop(c);
+        if (renameat(s->dir_fd, s->tmp, s->dir_fd, s->name) < 0)
+                return -errno;
+        free(s->tmp);
+        s->tmp = NULL;
+        return ht_fsync_dir_or_batch(s->dir_fd, dirs);
+}
+
+void ht_staged_file_done(ht_staged_file *s) {
+        if (!s->active)
+                return;
+        if (s->tmp)
+                (void)unlinkat(s->dir_fd, s->tmp, 0);
+        close(s->dir_fd);
+        free(s->name);
+        free(s->tmp);
+        *s = (ht_staged_file){0};
 }
 
 int ht_write_file_atomic_at(int dir_fd, const char *name, const void *data, size_t len,
@@ -180,6 +322,10 @@ static char *parent_path(const char *path) {
 }
 
 int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
+        return ht_mkdir_parents_batched(c, path, mode, NULL);
+}
+
+int ht_mkdir_parents_batched(const ht_context *c, const char *path, mode_t mode, ht_fsync_batch *dirs) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
@@ -192,7 +338,7 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
         r = ht_resolve_parent_for_write(c, parent, &dfd, &name);
         if (r == -ENOENT) {
                 /* the grandparent is missing too: make it first */
-                r = ht_mkdir_parents(c, parent, mode);
+                r = ht_mkdir_parents_batched(c, parent, mode, dirs);
                 if (r < 0)
                         return r;
                 r = ht_resolve_parent_for_write(c, parent, &dfd, &name);
@@ -223,7 +369,7 @@ int ht_mkdir_parents(const ht_context *c, const char *path, mode_t mode) {
                 /* its entry in the parent; the directory itself (mode
                  * included) is made durable by the fsync the write into it
                  * ends with (write_host_file), or the next level's */
-                return ht_fsync_dir(dir_fd);
+                return ht_fsync_dir_or_batch(dir_fd, dirs);
         }
         if (S_ISDIR(st.st_mode))
                 return 0;
@@ -276,8 +422,8 @@ int ht_mkdir_p(const char *path, mode_t mode) {
  * resolved for writing, then the atomic replace (exact: force mode and
  * owner even over an existing file's). */
 static int write_host_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode,
-                           uid_t uid, gid_t gid, bool exact) {
-        int r = ht_mkdir_parents(c, path, 0755);
+                           uid_t uid, gid_t gid, bool exact, ht_fsync_batch *dirs) {
+        int r = ht_mkdir_parents_batched(c, path, 0755, dirs);
         if (r < 0)
                 return r;
         int dfd;
@@ -286,22 +432,51 @@ static int write_host_file(const ht_context *c, const char *path, const void *da
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact, true);
+        r = write_atomic_at(dir_fd, name, data, len, mode, uid, gid, exact, !dirs);
         ht_context_cache_drop(c); /* nothing kept may outlive a write */
+        if (r >= 0 && dirs)
+                r = ht_fsync_batch_add_dir(dirs, dir_fd);
         return r;
+}
+
+int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
+                  uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
+                  ht_staged_file *ret) {
+        int r = ht_mkdir_parents_batched(c, path, 0755, dirs);
+        if (r < 0)
+                return r;
+        int dfd;
+        _cleanup_free_ char *name = NULL;
+        r = ht_resolve_parent_for_write(c, path, &dfd, &name);
+        if (r < 0)
+                return r;
+        _cleanup_close_ int dir_fd = dfd;
+        int fd;
+        char *tmp;
+        r = write_temp_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false, &fd, &tmp);
+        ht_context_cache_drop(c); /* nothing kept may outlive a write */
+        if (r < 0)
+                return r;
+        *ret = (ht_staged_file){.active = true, .dir_fd = TAKE_FD(dir_fd), .name = TAKE_PTR(name), .tmp = tmp};
+        /* from here the temp file is ret's to remove, whatever happens */
+        return ht_fsync_batch_add(data_batch, fd);
 }
 
 int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,
                          mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new) {
-        return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false);
+        return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false, NULL);
 }
 
 int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,
                         mode_t mode, uid_t uid, gid_t gid) {
-        return write_host_file(c, path, data, len, mode, uid, gid, true);
+        return write_host_file(c, path, data, len, mode, uid, gid, true, NULL);
 }
 
 int ht_remove_file(const ht_context *c, const char *path) {
+        return ht_remove_file_batched(c, path, NULL);
+}
+
+int ht_remove_file_batched(const ht_context *c, const char *path, ht_fsync_batch *dirs) {
         int dfd;
         _cleanup_free_ char *name = NULL;
         int r = ht_resolve_parent_for_write(c, path, &dfd, &name);
@@ -320,7 +495,7 @@ int ht_remove_file(const ht_context *c, const char *path) {
         ht_context_cache_drop(c);
         if (unlinkat(dir_fd, name, 0) < 0)
                 return errno == ENOENT ? 0 : -errno;
-        return ht_fsync_dir(dir_fd);
+        return ht_fsync_dir_or_batch(dir_fd, dirs);
 }
 
 char *ht_tool_temp_path(const char *path) {
@@ -584,10 +759,14 @@ fail:
 }
 
 int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
+        return ht_file_restore_batched(c, s, NULL);
+}
+
+int ht_file_restore_batched(const ht_context *c, const ht_file_snapshot *s, ht_fsync_batch *dirs) {
         if (s->existed)
-                return ht_write_file_exact(c, s->path, s->content ? s->content : "", s->len,
-                                           s->mode, s->uid, s->gid);
-        int r = ht_remove_file(c, s->path);
+                return write_host_file(c, s->path, s->content ? s->content : "", s->len, s->mode, s->uid, s->gid,
+                                       true, dirs);
+        int r = ht_remove_file_batched(c, s->path, dirs);
         if (r < 0)
                 return r;
         /* directories made for the file go too, deepest first, if empty */
@@ -603,7 +782,7 @@ int ht_file_restore(const ht_context *c, const ht_file_snapshot *s) {
                 struct stat st;
                 if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
                     unlinkat(dfd, name, AT_REMOVEDIR) == 0)
-                        (void)ht_fsync_dir(dfd);
+                        (void)ht_fsync_dir_or_batch(dfd, dirs);
                 close(dfd);
         }
         return 0;

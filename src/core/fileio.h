@@ -24,6 +24,63 @@
 #define HT_UID_ANY ((uid_t)-1)
 #define HT_GID_ANY ((gid_t)-1)
 
+/* fds to flush together (group commit, docs/DESIGN.md "Durability"):
+ * the fsyncs of one phase of a transaction guard independent things, so
+ * they run at once, on a few threads, and the phase waits for one flush
+ * rather than for each in turn. What must be durable before the next
+ * ordered step (a rename, the commit) is in the batch that runs before it.
+ * The batch owns its fds and closes them when it runs. */
+typedef struct {
+        int *fds;
+        size_t n, cap;
+} ht_fsync_batch;
+
+/* Add fd (taken: closed by the batch, also on error). A batch that grows
+ * past HT_FSYNC_BATCH_MAX runs first (flushing early is never wrong). */
+#define HT_FSYNC_BATCH_MAX 64
+int ht_fsync_batch_add(ht_fsync_batch *b, int fd);
+/* Add the directory of any fd of it (an O_PATH fd included). */
+int ht_fsync_batch_add_dir(ht_fsync_batch *b, int dir_fd);
+/* fsync every fd at once (up to HT_FSYNC_THREADS threads, the caller
+ * one of them), wait for all, close them; empty afterwards. The first
+ * error, or 0. */
+#define HT_FSYNC_THREADS 8
+int ht_fsync_batch_run(ht_fsync_batch *b);
+/* Close without flushing (an error path). */
+void ht_fsync_batch_done(ht_fsync_batch *b);
+
+/* A directory's fsync, now (dirs NULL) or with the batch. */
+int ht_fsync_dir_or_batch(int dir_fd, ht_fsync_batch *dirs);
+
+/* An atomic replace in two steps, for a caller that replaces several
+ * files with one wait for their flushes: ht_stage_file makes the parents
+ * (their new entries' directory fsyncs into dirs, or at once when dirs is
+ * NULL), writes the temp file with its mode and owner and hands its fd to
+ * data; once data has run, ht_staged_file_install renames it over the
+ * file and hands the directory to dirs (NULL: fsynced at once);
+ * ht_staged_file_done removes a temp file not installed. The same checks
+ * and the same temp names as ht_write_file_atomic. */
+typedef struct {
+        bool active;
+        int dir_fd;     /* the file's directory (owned) */
+        char *name;
+        char *tmp;      /* the temp file; NULL once renamed */
+} ht_staged_file;
+int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
+                  uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
+                  ht_staged_file *ret);
+/* The same in a directory fd (the journal's manifest): no parents. */
+int ht_stage_file_at(int dir_fd, const char *name, const void *data, size_t len, mode_t mode_for_new,
+                     ht_fsync_batch *data_batch, ht_staged_file *ret);
+int ht_staged_file_install(const ht_context *c, ht_staged_file *s, ht_fsync_batch *dirs);
+void ht_staged_file_done(ht_staged_file *s);
+
+/* ht_remove_file with the directory's fsync handed to dirs. */
+int ht_remove_file_batched(const ht_context *c, const char *path, ht_fsync_batch *dirs);
+
+/* ht_mkdir_parents with the new entries' fsyncs handed to dirs. */
+int ht_mkdir_parents_batched(const ht_context *c, const char *path, mode_t mode, ht_fsync_batch *dirs);
+
 /* Replace dir_fd/name with data atomically: temp file in the same
  * directory (O_CREAT|O_EXCL|O_NOFOLLOW, random name), write, fchown and
  * fchmod to the existing file's owner and mode (or the *_for_new ones when
@@ -105,6 +162,10 @@ static inline void ht_file_snapshot_freep(ht_file_snapshot **s) { ht_file_snapsh
  * and owner (atomically), or remove it (and the directories that did not
  * exist before) when it did not exist. */
 int ht_file_restore(const ht_context *c, const ht_file_snapshot *s);
+/* The same with the directories' fsyncs handed to dirs (the data's own
+ * fsync is done before the rename, as always): the caller flushes them
+ * before it records the restore as made. */
+int ht_file_restore_batched(const ht_context *c, const ht_file_snapshot *s, ht_fsync_batch *dirs);
 
 /* Replace the file like ht_write_file_atomic but with exactly this mode
  * and owner, whatever the existing file has (restores use it). */

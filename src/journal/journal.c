@@ -55,6 +55,9 @@ struct ht_tx {
         char *new_name;         /* ".new-TXID"; NULL once visible */
         size_t n_durable;       /* items the manifest on disk holds */
         bool backups_unsynced;  /* backup/ has entries not yet fsynced */
+        /* flushed at once before the next manifest is renamed into place:
+         * the backups' data, a new state directory's entries (tx_write) */
+        ht_fsync_batch sync;
 };
 
 /* One item of a validated manifest; strings point into the manifest. */
@@ -208,10 +211,11 @@ static int check_trusted(int fd, const char *what, const char *path, char **ret_
  * build machine's /var/lib, whose journal a rollback of the image would
  * then consume. ret_fd: O_RDONLY directory fd, or -ENOENT (no message)
  * when it does not exist and !create. */
-static int open_state_dir_in_root(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
+static int open_state_dir_in_root(const ht_context *c, bool create, ht_fsync_batch *sync, int *ret_fd,
+                                  char **ret_error) {
         const char *host = c->state_dir_host, *sd = c->state_dir;
         int r = 0;
-        if (create && (r = ht_mkdir_parents(c, host, 0755)) < 0) {
+        if (create && (r = ht_mkdir_parents_batched(c, host, 0755, sync)) < 0) {
                 if (ret_error)
                         *ret_error = ht_root_path_error(c, "state directory", sd, r);
                 return r;
@@ -232,7 +236,7 @@ static int open_state_dir_in_root(const ht_context *c, bool create, int *ret_fd,
                 if (r == 0)
                         /* the journal must survive a crash as well as the
                          * changes it guards: make its entry durable */
-                        (void)fsync(dir_fd);
+                        (void)ht_fsync_dir_or_batch(dir_fd, sync);
                 else if (r != -EEXIST)
                         return set_error(ret_error, r, "cannot create state directory %s: %s", sd,
                                          ht_strerror(-r));
@@ -253,7 +257,8 @@ static int open_state_dir_in_root(const ht_context *c, bool create, int *ret_fd,
 }
 
 /* An explicit --state-dir: a real path on the machine hosttune runs on. */
-static int open_state_dir_given(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
+static int open_state_dir_given(const ht_context *c, bool create, ht_fsync_batch *sync, int *ret_fd,
+                                char **ret_error) {
         const char *sd = c->state_dir;
         if (isempty(sd) || sd[0] != '/')
                 return set_error(ret_error, -EINVAL, "state directory %s: not an absolute path",
@@ -270,7 +275,9 @@ static int open_state_dir_given(const ht_context *c, bool create, int *ret_fd, c
                         /* the journal must survive a crash as well as the
                          * changes it guards: make its entry durable */
                         int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                        if (pfd >= 0) {
+                        if (pfd >= 0 && sync)
+                                (void)ht_fsync_batch_add(sync, pfd);
+                        else if (pfd >= 0) {
                                 (void)fsync(pfd);
                                 close(pfd);
                         }
@@ -294,12 +301,14 @@ static int open_state_dir_given(const ht_context *c, bool create, int *ret_fd, c
 }
 
 /* Open STATE/journal (O_RDONLY directory fd), creating both when asked.
- * -ENOENT (without a message) when it does not exist and !create. */
-static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char **ret_error) {
+ * -ENOENT (without a message) when it does not exist and !create. The
+ * fsyncs of what is created go to sync (NULL: done at once). */
+static int open_journal_dir(const ht_context *c, bool create, ht_fsync_batch *sync, int *ret_fd,
+                            char **ret_error) {
         const char *sd = c->state_dir;
         _cleanup_close_ int sfd = -1;
-        int r = c->state_dir_host ? open_state_dir_in_root(c, create, &sfd, ret_error)
-                                  : open_state_dir_given(c, create, &sfd, ret_error);
+        int r = c->state_dir_host ? open_state_dir_in_root(c, create, sync, &sfd, ret_error)
+                                  : open_state_dir_given(c, create, sync, &sfd, ret_error);
         if (r < 0)
                 return r;
         r = check_trusted(sfd, "state directory", sd, ret_error);
@@ -310,7 +319,7 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
         if (create) {
                 r = ht_mkdirat_exact(sfd, JOURNAL_DIR, 0700);
                 if (r == 0)
-                        (void)fsync(sfd);
+                        (void)ht_fsync_dir_or_batch(sfd, sync);
                 else if (r != -EEXIST)
                         return set_error(ret_error, r, "cannot create %s: %s", jd, ht_strerror(-r));
         }
@@ -335,7 +344,7 @@ static int open_journal_dir(const ht_context *c, bool create, int *ret_fd, char 
 
 int ht_state_dir_create(const ht_context *c, char **ret_error) {
         int fd;
-        int r = open_journal_dir(c, true, &fd, ret_error);
+        int r = open_journal_dir(c, true, NULL, &fd, ret_error);
         if (r < 0)
                 return r;
         close(fd);
@@ -398,7 +407,8 @@ static int remove_tree_at(int parent_fd, const char *name, int depth) {
 
 /* ---- manifest I/O and validation -------------------------------------- */
 
-static int write_new_file_at(int dir_fd, const char *name, const void *data, size_t len) {
+/* sync: where its fsync goes (NULL: now) */
+static int write_new_file_at(int dir_fd, const char *name, const void *data, size_t len, ht_fsync_batch *sync) {
         int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
                 return -errno;
@@ -415,41 +425,56 @@ static int write_new_file_at(int dir_fd, const char *name, const void *data, siz
                 p += k;
                 len -= (size_t)k;
         }
+        if (sync)
+                return ht_fsync_batch_add(sync, fd);
         int r = fsync(fd) < 0 ? -errno : 0;
         close(fd);
         return r;
 }
 
 /* Write the manifest, durably; every state change of a transaction is
- * one call (docs/DESIGN.md, "Durability"):
- * - the first (the begin record: every item's prior state, its backups
- *   already fsynced) into the hidden .new-TXID: backup/ fsynced, the
- *   manifest written and fsynced, the PENDING marker made, the directory
- *   fsynced, renamed to TXID, the journal directory fsynced. Until that
- *   rename, no transaction exists, and nothing was changed for it.
+ * one call (docs/DESIGN.md, "Durability"). Each step's fsyncs are
+ * independent of each other and run at once (tx->sync, a group commit);
+ * the rename that makes the step visible waits for all of them:
+ * - the first (the begin record: every item's prior state) into the
+ *   hidden .new-TXID: the backups' data (written by ht_tx_record_file),
+ *   backup/, the manifest and .new-TXID/ with its PENDING marker flushed
+ *   together, with a new state directory's entries; then the rename to
+ *   TXID and the fsync of journal/. Until that rename, no transaction
+ *   exists, and nothing was changed for it.
  * - later ones (commit, rolled-back, recovered, failed, items added for
- *   another part of a rollback): a temp file fsynced and renamed over the
+ *   another part of a rollback): a temp file flushed (with also's fds:
+ *   the directories of the files the transaction renamed, so that every
+ *   one of them is durable before the commit is) and renamed over the
  *   manifest, the PENDING marker removed once the status is final, the
  *   directory fsynced once for both.
  * The marker lets every run find unfinished transactions without parsing
  * the whole journal; it is removed after the final manifest is in place,
  * so a crash in between leaves at worst a marker on a finished
  * transaction, which recovery skips. */
-static int tx_write(ht_tx *tx, char **ret_error) {
+static int tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         set_now(tx, "updated");
         const char *s = json_object_to_json_string_ext(tx->m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
         _cleanup_free_ char *text = xasprintf("%s\n", s);
         bool pending = streq_ptr(ht_tx_status(tx), "pending");
         int r = 0;
-        if (tx->backups_unsynced) {
-                r = ht_fsync_dir(tx->backup_fd);
+        for (size_t i = 0; also && i < also->n; i++) {
+                /* each fd is taken, also after an error */
+                int k = ht_fsync_batch_add(&tx->sync, also->fds[i]);
+                if (r >= 0)
+                        r = k;
+        }
+        if (also)
+                also->n = 0;
+        if (r >= 0 && tx->backups_unsynced) {
+                r = ht_fsync_batch_add_dir(&tx->sync, tx->backup_fd);
                 if (r < 0)
                         return set_error(ret_error, r, "journal %s: cannot fsync %s/" BACKUP_DIR ": %s", tx->txid,
                                          tx->dir, ht_strerror(-r));
                 tx->backups_unsynced = false;
         }
-        if (tx->new_name) {
-                r = write_new_file_at(tx->fd, MANIFEST, text, strlen(text));
+        if (r >= 0 && tx->new_name) {
+                r = write_new_file_at(tx->fd, MANIFEST, text, strlen(text), &tx->sync);
                 if (r >= 0 && pending) {
                         /* empty: the directory fsync makes it durable */
                         int mfd = openat(tx->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -459,7 +484,9 @@ static int tx_write(ht_tx *tx, char **ret_error) {
                                 close(mfd);
                 }
                 if (r >= 0)
-                        r = ht_fsync_dir(tx->fd);
+                        r = ht_fsync_batch_add_dir(&tx->sync, tx->fd);
+                if (r >= 0)
+                        r = ht_fsync_batch_run(&tx->sync);
                 if (r >= 0 && renameat(tx->journal_fd, tx->new_name, tx->journal_fd, tx->txid) < 0)
                         r = -errno;
                 if (r >= 0)
@@ -475,14 +502,23 @@ static int tx_write(ht_tx *tx, char **ret_error) {
                 ht_fault_point("tx-begin");
                 return 0;
         }
-        r = ht_write_file_atomic_at_nodirsync(tx->fd, MANIFEST, text, strlen(text), 0600);
+        ht_staged_file st = {0};
+        if (r >= 0)
+                r = ht_stage_file_at(tx->fd, MANIFEST, text, strlen(text), 0600, &tx->sync, &st);
+        if (r >= 0)
+                r = ht_fsync_batch_run(&tx->sync);
+        if (r >= 0)
+                r = ht_staged_file_install(NULL, &st, &tx->sync);
+        ht_staged_file_done(&st);
         if (r >= 0 && !pending && unlinkat(tx->fd, PENDING_MARKER, 0) < 0 && errno != ENOENT)
                 r = -errno;
         if (r >= 0)
-                r = ht_fsync_dir(tx->fd);
-        if (r < 0)
+                r = ht_fsync_batch_run(&tx->sync);
+        if (r < 0) {
+                /* what was not flushed is flushed with the next write */
                 return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid, tx->dir,
                                  ht_strerror(-r));
+        }
         tx->n_durable = ht_tx_n_items(tx);
         return 0;
 }
@@ -777,6 +813,7 @@ static ht_tx *tx_new(const ht_context *c, const char *txid, int fd) {
 void ht_tx_free(ht_tx *tx) {
         if (!tx)
                 return;
+        ht_fsync_batch_done(&tx->sync);
         if (tx->fd >= 0)
                 close(tx->fd);
         if (tx->backup_fd >= 0)
@@ -938,7 +975,9 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 return set_error(ret_error, -EINVAL, "journal: invalid profile name");
 
         int jfd;
-        int r = open_journal_dir(c, true, &jfd, ret_error);
+        /* a new state directory's entries: flushed with the begin record */
+        _cleanup_(ht_fsync_batch_done) ht_fsync_batch sync = {0};
+        int r = open_journal_dir(c, true, &sync, &jfd, ret_error);
         if (r < 0)
                 return r;
         _cleanup_close_ int journal_fd = jfd;
@@ -971,6 +1010,8 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 return set_error(ret_error, r, "journal: cannot open %s: %s", tmp, ht_strerror(-r));
         }
         _cleanup_(ht_tx_freep) ht_tx *tx = tx_new(c, txid, fd);
+        tx->sync = sync;
+        sync = (ht_fsync_batch){0};
         if ((r = ht_mkdirat_exact(fd, BACKUP_DIR, 0700)) < 0 ||
             (tx->backup_fd = openat(fd, BACKUP_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
                 if (r >= 0)
@@ -1047,7 +1088,7 @@ int ht_tx_write_ahead(ht_tx *tx, char **ret_error) {
                 return r;
         if (!tx->new_name && tx->n_durable == ht_tx_n_items(tx))
                 return 0;
-        return tx_write(tx, ret_error);
+        return tx_write(tx, NULL, ret_error);
 }
 
 int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
@@ -1101,7 +1142,7 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                 json_object_object_add(prior, "backup", json_object_new_string(name));
                 /* its own name, unknown to any manifest on disk until the
                  * next tx_write (which fsyncs backup/): no temp, no rename */
-                r = write_new_file_at(tx->backup_fd, name, s->content, s->len);
+                r = write_new_file_at(tx->backup_fd, name, s->content, s->len, &tx->sync);
                 if (r >= 0)
                         tx->backups_unsynced = true;
                 if (r < 0) {
@@ -1269,13 +1310,17 @@ void ht_tx_set_info(ht_tx *tx, const char *key, json_object *value) {
 }
 
 int ht_tx_commit(ht_tx *tx, char **ret_error) {
+        return ht_tx_commit_with(tx, NULL, ret_error);
+}
+
+int ht_tx_commit_with(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         int r = require_pending(tx, ret_error);
         if (r < 0)
                 return r;
         ht_fault_point("pre-commit");
         set_status(tx, "committed");
         set_now(tx, "committed_at");
-        r = tx_write(tx, ret_error);
+        r = tx_write(tx, also, ret_error);
         if (r < 0) {
                 set_status(tx, "pending");
                 return r;
@@ -1429,7 +1474,8 @@ static unsigned long cur_owner(const ht_file_snapshot *prior, const ht_file_snap
 /* Put one file back. 1 restored, 0 it already was as before, negative on
  * failure. record: the rollback transaction that journaled this restore
  * as its item ridx (SIZE_MAX: none), marked done once it is made. */
-static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, char ***msgs, char ***errors) {
+static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, ht_fsync_batch *dirs, char ***msgs,
+                     char ***errors) {
         const ht_context *c = tx->c;
         _cleanup_free_ char *dp = ht_display_path(c, it->path);
         _cleanup_free_ char *err = NULL;
@@ -1438,7 +1484,7 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, char
         if (r <= 0)
                 return r;
         _cleanup_free_ char *old = short_sha(cur), *new = short_sha(prior);
-        r = ht_file_restore(c, prior);
+        r = ht_file_restore_batched(c, prior, dirs);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
         if (r < 0) {
                 strv_pushf(errors, "%s: cannot restore it: %s", dp, ht_strerror(-r));
@@ -1576,11 +1622,11 @@ static int record_undo(ht_tx *tx, ht_tx *record, size_t *ridx, char **ret_error)
                 json_object_object_add(record->m, "reverts", rev);
         }
         json_object_array_add(rev, json_object_new_string(tx->txid));
-        return tx_write(record, ret_error);
+        return tx_write(record, NULL, ret_error);
 }
 
 static int open_journal_for(const ht_tx *tx, int *ret_fd) {
-        return open_journal_dir(tx->c, false, ret_fd, NULL);
+        return open_journal_dir(tx->c, false, NULL, ret_fd, NULL);
 }
 
 /* A rollback transaction that is itself undone: the transactions it had
@@ -1603,7 +1649,7 @@ static void reinstate_reverted(ht_tx *tx, char ***msgs) {
                 set_status(target, "committed");
                 json_object_object_del(target->m, "rolled_back_by");
                 json_object_object_del(target->m, "rolled_back_at");
-                if (tx_write(target, NULL) == 0)
+                if (tx_write(target, NULL, NULL) == 0)
                         strv_pushf(msgs, "journal %s: committed again (its rollback %s did not finish)", t, tx->txid);
         }
         close(jfd);
@@ -1665,10 +1711,13 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
          * much as possible is back, and report every failure. */
         char **msgs = NULL, **errors = NULL;
         size_t n_restored = 0, n_same = 0;
+        /* the restored files' directories: flushed at once with the new
+         * status (tx_write), which is not durable before they are */
+        ht_fsync_batch dirs = {0};
         for (size_t i = n; i > 0; i--) {
                 item it;
                 tx_item(tx, i - 1, &it);
-                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &msgs, &errors) :
+                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &dirs, &msgs, &errors) :
                                   undo_runtime(tx, &it, record, ridx[i - 1], flags, &msgs, &errors);
                 if (k > 0)
                         n_restored++;
@@ -1688,7 +1737,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                 /* an apply's undo that stopped: why it was undone, for the run that finishes it */
                 if (reason && streq_ptr(ht_tx_status(tx), "pending"))
                         json_object_object_add(tx->m, "error", json_object_new_string(reason));
-                (void)tx_write(tx, NULL);
+                (void)tx_write(tx, &dirs, NULL);
                 _cleanup_free_ char *all = strv_join(errors, "; ");
                 r = set_error(ret_error, -EIO,
                               "journal %s: %zu of %zu item(s) not restored: %s; %zu restored now, %zu already as "
@@ -1704,7 +1753,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         if (reason)
                 json_object_object_add(tx->m, "error", json_object_new_string(reason));
         json_object_object_del(tx->m, "rollback_errors");
-        r = tx_write(tx, ret_error);
+        r = tx_write(tx, &dirs, ret_error);
         if (r < 0) {
                 set_status(tx, saved_status);
                 goto out;
@@ -1713,6 +1762,7 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         reinstate_reverted(tx, &msgs);
         r = 0;
 out:
+        ht_fsync_batch_done(&dirs);
         if (ret_messages)
                 for (char **m = msgs; m && *m; m++)
                         strv_push(ret_messages, *m);
@@ -1736,7 +1786,7 @@ int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error) {
         set_status(tx, "failed");
         set_now(tx, "failed_at");
         json_object_object_add(tx->m, "error", json_object_new_string(reason ? reason : "failed"));
-        r = tx_write(tx, ret_error);
+        r = tx_write(tx, NULL, ret_error);
         if (r < 0)
                 set_status(tx, "pending");
         return r;
@@ -1867,7 +1917,7 @@ static json_object *summary(const entry *e) {
 
 int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error) {
         int jfd;
-        int r = open_journal_dir(c, false, &jfd, ret_error);
+        int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT) {
                 *ret = json_object_new_array();
                 return 0;
@@ -1890,7 +1940,7 @@ int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error) {
 
 int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error) {
         int jfd;
-        int r = open_journal_dir(c, false, &jfd, ret_error);
+        int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT) {
                 *ret_txids = NULL;
                 return 0;
@@ -1920,7 +1970,7 @@ int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **r
                 return set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
                                  txid ? txid : "(null)");
         int jfd;
-        int r = open_journal_dir(c, false, &jfd, ret_error);
+        int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT)
                 return set_error(ret_error, -ENOENT, "no transaction %s: the journal %s/" JOURNAL_DIR " is empty",
                                  txid, c->state_dir);
@@ -1933,7 +1983,7 @@ int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **r
 
 int ht_journal_exists(const ht_context *c, char **ret_error) {
         int jfd;
-        int r = open_journal_dir(c, false, &jfd, ret_error);
+        int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT)
                 return 0;
         if (r < 0)
@@ -1944,7 +1994,7 @@ int ht_journal_exists(const ht_context *c, char **ret_error) {
 
 int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error) {
         int jfd;
-        int r = open_journal_dir(c, false, &jfd, ret_error);
+        int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT)
                 return set_error(ret_error, -ENOENT, "no committed transaction in %s", c->state_dir);
         if (r < 0)
@@ -2004,7 +2054,7 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
                 return set_error(ret_error, -EINVAL, "journal %s: transaction is %s, not committed", txid,
                                  ht_tx_status(first));
         int jfd;
-        r = open_journal_dir(c, false, &jfd, ret_error);
+        r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r < 0)
                 return r;
         entry *l;
@@ -2053,7 +2103,7 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
 
 int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_error) {
         int jfd;
-        int r = open_journal_dir(c, false, &jfd, ret_error);
+        int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT)
                 return 0;
         if (r < 0)

@@ -55,6 +55,7 @@
 #include <sys/types.h>
 
 #include "context.h"
+#include "fileio.h"
 #include "profile.h"
 
 typedef struct ht_tx ht_tx;
@@ -134,6 +135,10 @@ void ht_tx_set_info(ht_tx *tx, const char *key, json_object *value);
 
 /* Mark the transaction committed, with one durable manifest write. */
 int ht_tx_commit(ht_tx *tx, char **ret_error);
+/* The same, with also's fsyncs (taken: the batch is empty afterwards) run
+ * together with the commit record's own, before its rename: apply hands
+ * it the directories of the files it renamed (group commit). */
+int ht_tx_commit_with(ht_tx *tx, ht_fsync_batch *also, char **ret_error);
 
 /* Undo a committed transaction: in reverse order, files come back byte
  * for byte with mode and owner (created files and directories are

@@ -8,8 +8,9 @@
 # the least a crash-safe transaction needs (docs/DESIGN.md, "Durability").
 # Then apply's wall time with every fsync delayed by 10 ms (an LD_PRELOAD
 # shim this script builds from slow-fsync.c) and with fsync disabled (the
-# same shim, HT_FSYNC_SKIP=1), median of 5 runs each, on copies in
-# /dev/shm (so the delay is all an fsync costs).
+# same shim, HT_FSYNC_SKIP=1), median of 7 runs each, on copies in
+# /dev/shm (so the delay is all an fsync costs); the same for the
+# rollback of that apply.
 #
 # Usage: sh tests/bench/durability.sh [NEW [OLD]]   (default ./hosttune;
 # OLD: a hosttune built from before the change, for the "before" rows)
@@ -27,6 +28,9 @@ wdir=
 trap 'rm -rf "$tmp" ${wdir:+"$wdir"}' EXIT INT TERM
 cc -O2 -shared -fPIC -o "$tmp/slow-fsync.so" "$top/tests/bench/slow-fsync.c" -ldl
 export HOSTTUNE_NO_AUDIT=1
+# the fixture copies have a /proc and a /sys: a live host, as the tests
+# treat them (tests/integration/lib.sh), not an image (issue 32)
+export HOSTTUNE_TEST_LIVE_FIXTURES=1
 unset HOSTTUNE_FAULT_AFTER HOSTTUNE_FAULT_TRACE 2>/dev/null || true
 SET="--set sga_max_size=2G"
 
@@ -104,14 +108,17 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 # price of an fsync, whatever this machine's disk is doing.
 wdir=$tmp
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then wdir=$(mktemp -d /dev/shm/ht-durability.XXXXXX); fi
-wall() { # BIN ENV...: median wall ms of 5 applies on fresh copies
-        bin=$1
-        shift
-        for k in 1 2 3 4 5; do
+wall() { # BIN OP ENV...: median wall ms of 7 applies (OP apply) or
+        # rollbacks of an apply (OP rollback) on fresh copies
+        bin=$1 op=$2
+        shift 2
+        for k in 1 2 3 4 5 6 7; do
                 copy debian12-kvm "$wdir/s"
+                [ "$op" = apply ] || ht "$bin" "$wdir/s" apply oracle $SET >/dev/null 2>&1 || true
                 t0=$(date +%s%N)
                 env LD_PRELOAD="$tmp/slow-fsync.so" "$@" "$bin" --root "$wdir/s" --profile-path "$top/profiles" \
-                        --rules-path "$top/rules" apply oracle $SET >/dev/null 2>&1 || true
+                        --rules-path "$top/rules" $([ "$op" = apply ] && echo apply oracle $SET || echo rollback) \
+                        >/dev/null 2>&1 || true
                 t1=$(date +%s%N)
                 echo $(((t1 - t0) / 1000000))
         done | median
@@ -125,11 +132,15 @@ wall() { # BIN ENV...: median wall ms of 5 applies on fresh copies
                 measure after "$new" "$host"
         done
         echo
-        echo "# apply oracle on debian12-kvm, wall ms, median of 5 (load $(cut -d' ' -f1-3 /proc/loadavg))"
-        printf 'binary\tfsync +10ms\tfsync disabled\tratio\n'
-        for b in ${old:+before:$old} after:$new; do
-                slow=$(wall "${b#*:}" HT_FSYNC_DELAY_MS=10)
-                none=$(wall "${b#*:}" HT_FSYNC_SKIP=1)
-                printf '%s\t%s\t%s\t%s\n' "${b%%:*}" "$slow" "$none" "$(awk -v a="$slow" -v b="$none" 'BEGIN { printf "%.1f", a / b }')"
+        echo "# apply oracle on debian12-kvm and its rollback, wall ms, median of 7 (load $(cut -d' ' -f1-3 /proc/loadavg))"
+        printf 'binary\top\tfsync +10ms\tfsync disabled\tratio\n'
+        for op in apply rollback; do
+                for b in ${old:+before:$old} after:$new; do
+                        slow=$(wall "${b#*:}" $op HT_FSYNC_DELAY_MS=10)
+                        none=$(wall "${b#*:}" $op HT_FSYNC_SKIP=1)
+                        printf '%s\t%s\t%s\t%s\t%s\n' "${b%%:*}" $op "$slow" "$none" \
+                                "$(awk -v a="$slow" -v b="$none" 'BEGIN { printf "%.1f", a / b }')"
+                done
         done
+        echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$results/durability.txt"

@@ -2,12 +2,22 @@
  * fdatasync sleeps HT_FSYNC_DELAY_MS milliseconds (default 10) before it
  * runs, standing for a busy database host's disk, where one flush waits
  * behind the database's own I/O; HT_FSYNC_SKIP=1 makes them return at
- * once without flushing (the "fsync disabled" baseline). Built by the
- * bench script: cc -shared -fPIC -o slow-fsync.so slow-fsync.c -ldl */
+ * once without flushing (the "fsync disabled" baseline). Each call
+ * sleeps on its own thread and nothing here is shared but what the
+ * constructor sets before main, so fsyncs issued at once (apply's group
+ * commit) overlap as they would on a disk, not one after another. Built
+ * by the bench script: cc -shared -fPIC -o slow-fsync.so slow-fsync.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <time.h>
+
+static int (*real_fsync)(int), (*real_fdatasync)(int);
+
+__attribute__((constructor)) static void resolve(void) {
+        real_fsync = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+        real_fdatasync = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+}
 
 static void delay(void) {
         const char *s = getenv("HT_FSYNC_DELAY_MS");
@@ -23,21 +33,15 @@ static int skip(void) {
 }
 
 int fsync(int fd) {
-        static int (*real)(int);
         if (skip())
                 return 0;
-        if (!real)
-                real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
         delay();
-        return real(fd);
+        return real_fsync(fd);
 }
 
 int fdatasync(int fd) {
-        static int (*real)(int);
         if (skip())
                 return 0;
-        if (!real)
-                real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
         delay();
-        return real(fd);
+        return real_fdatasync(fd);
 }

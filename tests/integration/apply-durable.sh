@@ -62,6 +62,85 @@ check "all that before the journal marks grub.cfg done (manifest rename at line 
         "$(in_order "$dir_sync" "$done_write")"
 check "and before the commit" yes "$(in_order "$dir_sync" "$commit")"
 
+# The order the crash guarantees rest on, for every file of the apply
+# (docs/DESIGN.md, "Durability"): the fsyncs of one phase run at once on
+# threads (their "<unfinished ...>" and "<... fsync resumed>" lines), so
+# an fsync counts from the line where it returned. Checked: every backup,
+# the begin manifest and .new-TXID/ flushed before the rename that makes
+# the begin record visible; journal/ flushed after it and before the first
+# managed file is renamed; each managed file's temp flushed before its
+# rename; each renamed file's directory flushed after its rename and
+# before the commit (the last manifest rename); the commit's temp before
+# it, its directory after it.
+order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
+        awk -v root="$2" '
+        function done_at(p, ln) { n = ++nd[p]; dl[p, n] = ln }
+        # the first line after "after" where path p was flushed, or 0
+        function flushed_after(p, after,   k) {
+                for (k = 1; k <= nd[p]; k++) if (dl[p, k] > after) return dl[p, k]
+                return 0
+        }
+        function last_flush_before(p, before,   k, best) {
+                best = 0
+                for (k = 1; k <= nd[p]; k++) if (dl[p, k] < before) best = dl[p, k]
+                return best
+        }
+        { pid = $1 }
+        /^[0-9]+ +(fsync|fdatasync)\(/ {
+                match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
+                if ($0 ~ /<unfinished \.\.\.>/) { pend[pid] = p; next }
+                done_at(p, NR); next
+        }
+        /^[0-9]+ +<\.\.\. (fsync|fdatasync) resumed>/ { if (pid in pend) { done_at(pend[pid], NR); delete pend[pid] }; next }
+        /^[0-9]+ +renameat2?\(/ {
+                match($0, /<[^>]*>/); d = substr($0, RSTART + 1, RLENGTH - 2)
+                split($0, q, "\""); from = q[2]; to = q[4]
+                nr++; rl[nr] = NR; rd[nr] = d; rf[nr] = from; rt[nr] = to
+        }
+        END {
+                journal = root "/var/lib/hosttune/journal"
+                begin = 0; commit = 0; first_managed = 0; checked = 0
+                for (i = 1; i <= nr; i++) {
+                        if (rd[i] == journal && rf[i] ~ /^\.new-/) { begin = i; tx = journal "/" rt[i]; newdir = journal "/" rf[i] }
+                        else if (index(rd[i], journal "/") == 1 && rt[i] == "manifest.json") commit = i
+                        else if (index(rd[i], journal) != 1 && !first_managed) first_managed = i
+                }
+                if (!begin || !commit || !first_managed) { print "no begin, commit or managed rename in the trace"; exit }
+                B = rl[begin]; C = rl[commit]
+                # the begin record
+                for (p in nd) if (index(p, newdir "/backup/") == 1 && !last_flush_before(p, B)) print "backup " p " not flushed before the begin rename"
+                for (p in nd) if (index(p, newdir "/backup/") == 1) checked++
+                if (!last_flush_before(newdir "/manifest.json", B)) print "begin manifest not flushed before its rename"
+                if (!last_flush_before(newdir, B)) print ".new-TXID/ not flushed before its rename"
+                if (!last_flush_before(newdir "/backup", B)) print "backup/ not flushed before the begin rename"
+                j = flushed_after(journal, B)
+                if (!j || j > rl[first_managed]) print "journal/ not flushed between the begin rename and the first managed rename"
+                # the managed files
+                for (i = 1; i <= nr; i++) {
+                        if (index(rd[i], journal) == 1) continue
+                        checked++
+                        t = last_flush_before(rd[i] "/" rf[i], rl[i])
+                        if (!t) print "temp " rd[i] "/" rf[i] " not flushed before its rename to " rt[i]
+                        if (rl[i] < rl[begin]) print rd[i] "/" rt[i] " renamed before the begin record"
+                        f = flushed_after(rd[i], rl[i])
+                        if (!f || f > C) print "directory " rd[i] " not flushed between the rename of " rt[i] " and the commit"
+                }
+                # the commit record
+                if (!last_flush_before(rd[commit] "/" rf[commit], C)) print "commit temp not flushed before its rename"
+                if (!flushed_after(rd[commit], C)) print "the transaction directory not flushed after the commit"
+                print "checked " checked
+        }' "$1"
+}
+order_violations "$tmp/trace" "$h" >"$tmp/order"
+check "every backup, managed file and directory flushed in the order the journal needs" "" \
+        "$(grep -v '^checked ' "$tmp/order" | head -n 5)"
+n_checked=$(sed -n 's/^checked //p' "$tmp/order")
+[ "${n_checked:-0}" -ge 7 ] && ok "that order checked for ${n_checked} backups and renames" ||
+        not_ok "too few backups and renames in the trace: ${n_checked:-none}"
+# the phases really overlap: fsyncs of one phase ran on several threads
+threads=$(grep -E '^[0-9]+ +fsync\(' "$tmp/trace" | awk '{ print $1 }' | sort -u | wc -l)
+[ "$threads" -ge 2 ] && ok "the fsyncs ran on $threads threads" || not_ok "the fsyncs ran on $threads thread(s)"
+
 # Killed right after the tool ran: the live grub.cfg is still the old one
 # (GRUB would boot it); the next run recovers and removes the tool's file.
 h2=$(prepare_host debian12-kvm); scratch "$h2"

@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -488,6 +489,90 @@ static void test_controllers(void **state) {
         assert_true(many.anyone);
 }
 
+static bool fd_open(int fd) { return fcntl(fd, F_GETFD) >= 0; }
+
+/* Group commit's batch: more fds than it holds (it runs early), each
+ * flushed and closed; an fd that cannot be fsynced (a pipe: EINVAL) is
+ * the batch's error, and the others are flushed and closed all the same. */
+static void test_fsync_batch(void **state) {
+        fixture *f = *state;
+        char *p = xasprintf("%s/etc/keep.conf", f->dir);
+        ht_fsync_batch b = {0};
+        int fds[HT_FSYNC_BATCH_MAX + 36];
+        size_t n = sizeof(fds) / sizeof(fds[0]);
+        for (size_t i = 0; i < n; i++) {
+                fds[i] = open(p, O_RDONLY | O_CLOEXEC);
+                assert_true(fds[i] >= 0);
+                assert_int_equal(ht_fsync_batch_add(&b, fds[i]), 0);
+        }
+        assert_int_equal(b.n, n - HT_FSYNC_BATCH_MAX);  /* the first 64 ran when the 65th came */
+        assert_int_equal(ht_fsync_batch_run(&b), 0);
+        assert_int_equal(b.n, 0);
+        for (size_t i = 0; i < n; i++)
+                assert_false(fd_open(fds[i]));
+        assert_int_equal(ht_fsync_batch_run(&b), 0);    /* empty */
+
+        int pfd[2];
+        assert_int_equal(pipe(pfd), 0);
+        int a = open(p, O_RDONLY | O_CLOEXEC);
+        assert_int_equal(ht_fsync_batch_add(&b, a), 0);
+        assert_int_equal(ht_fsync_batch_add(&b, pfd[0]), 0);
+        assert_int_equal(ht_fsync_batch_add_dir(&b, AT_FDCWD), 0);
+        assert_int_equal(ht_fsync_batch_run(&b), -EINVAL);
+        assert_false(fd_open(a));
+        assert_false(fd_open(pfd[0]));
+        close(pfd[1]);
+        ht_fsync_batch_done(&b);
+        free(p);
+}
+
+static bool has_temp(fixture *f, const char *rel_dir, const char *prefix) {
+        char *d = xasprintf("%s/%s", f->dir, rel_dir);
+        DIR *dir = opendir(d);
+        bool found = false;
+        for (struct dirent *e; dir && (e = readdir(dir));)
+                found = found || strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+        if (dir)
+                closedir(dir);
+        free(d);
+        return found;
+}
+
+/* An atomic replace in two steps: nothing changes at the file until its
+ * install; the mode of an existing file is kept; new directories are
+ * made; the directories' fsyncs wait in dirs; a staged file not installed
+ * leaves no temp behind. */
+static void test_staged_files(void **state) {
+        fixture *f = *state;
+        ht_fsync_batch data = {0}, dirs = {0};
+        ht_staged_file a = {0}, b = {0}, c = {0};
+        assert_int_equal(ht_stage_file(f->c, "/etc/keep.conf", "A\n", 2, 0644, 0, 0, &data, &dirs, &a), 0);
+        assert_int_equal(ht_stage_file(f->c, "/etc/new.d/sub/x.conf", "B\n", 2, 0600, 0, 0, &data, &dirs, &b), 0);
+        assert_int_equal(ht_stage_file(f->c, "/etc/plainfile", "C\n", 2, 0644, 0, 0, &data, &dirs, &c), 0);
+        assert_int_equal(data.n, 3);
+        assert_int_equal(dirs.n, 2);    /* the entries of etc/new.d and new.d/sub */
+        assert_file(f, "etc/keep.conf", "old contents\n");
+        assert_true(has_temp(f, "etc", ".#keep.conf."));
+        assert_int_equal(ht_fsync_batch_run(&data), 0);
+        assert_int_equal(ht_staged_file_install(f->c, &a, &dirs), 0);
+        assert_int_equal(ht_staged_file_install(f->c, &b, &dirs), 0);
+        assert_int_equal(dirs.n, 4);
+        assert_file(f, "etc/keep.conf", "A\n");
+        assert_int_equal(st_of(f, "etc/keep.conf").st_mode & 07777, 0640);
+        assert_file(f, "etc/new.d/sub/x.conf", "B\n");
+        assert_int_equal(st_of(f, "etc/new.d/sub/x.conf").st_mode & 07777, 0600);
+        assert_int_equal(ht_staged_file_install(f->c, &a, &dirs), -EINVAL);     /* once */
+        assert_int_equal(ht_fsync_batch_run(&dirs), 0);
+        ht_staged_file_done(&a);
+        ht_staged_file_done(&b);
+        ht_staged_file_done(&c);        /* never installed: its temp goes */
+        assert_file(f, "etc/plainfile", "x");
+        assert_false(has_temp(f, "etc", ".#"));
+        assert_false(has_temp(f, "etc/new.d/sub", ".#"));
+        ht_fsync_batch_done(&data);
+        ht_fsync_batch_done(&dirs);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_write_keeps_mode_and_owner, setup, teardown),
@@ -506,6 +591,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_file_untrusted, setup, teardown),
                 cmocka_unit_test(test_controllers),
+                cmocka_unit_test_setup_teardown(test_fsync_batch, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_staged_files, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
