@@ -628,7 +628,8 @@ int ht_verify_settle(const ht_context *c, const ht_facts *facts, unsigned settle
                                              !res.rebooted && ht_tx_reboot_required(tx), settle, &res);
         }
         check_files(c, tx, &res);
-        qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);
+        if (res.n_checks > 1) /* qsort of NULL, 0 is undefined */
+                qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);
 
         ht_plan_free(p);
         ht_facts_free(collected);

@@ -1496,8 +1496,10 @@ static void test_follow_up_argv_not_run(void **state) {
         fixture *f = *state;
         ht_context *c = NULL;
         assert_int_equal(ht_context_new("/", &c), 0);
-        free(c->state_dir);
-        c->state_dir = xasprintf("%s/state-slash", f->top);
+        /* never the real host's /var/lib/hosttune */
+        char *state_dir = xasprintf("%s/state-slash", f->top);
+        ht_context_set_state_dir(c, state_dir);
+        free(state_dir);
         char *marker = xasprintf("%s/pwned", f->top);
         ht_tx *tx = NULL;
         char *err = NULL;
