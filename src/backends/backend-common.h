@@ -60,6 +60,7 @@ typedef struct {
         char *value;       /* NULL: a "-key" line keeping globs off it */
         bool glob;
         bool winner;
+        char *note;        /* why it does not win, or what it is (NULL: none) */
 } ht_boot_assignment;
 
 typedef struct {
@@ -93,3 +94,12 @@ int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *dire
  * systemd-tmpfiles' order, the first one winning. -EINVAL for a path
  * that is not a plain one under /sys. */
 int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explained *ret);
+/* A kernel command-line parameter (cmdline-explain.c): the words for key
+ * in every file the host's bootloader builds the next boot's command line
+ * from, in the order it builds it (GRUB 2: /etc/default/grub and grub.d,
+ * then grub.cfg; BLS: the default entry's options and grubenv's
+ * kernelopts; legacy GRUB: the default entry's kernel line), the last
+ * word of the line GRUB boots winning. -EINVAL for a key that is no
+ * parameter name. */
+struct ht_facts;
+int ht_cmdline_explain_boot(const ht_context *c, const struct ht_facts *f, const char *key, ht_boot_explained *ret);

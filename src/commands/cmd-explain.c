@@ -2,8 +2,9 @@
  * value, every file that sets it at boot in the order the consumer reads
  * them with the one that wins, hosttune's own value and its source line,
  * and what verify sees (issue 38). sysctl keys, pam_limits' limits of a
- * user (limits.USER.ITEM), a service's limits (unit.UNIT.DIRECTIVE) and
- * sysfs attributes (/sys/...). */
+ * user (limits.USER.ITEM), a service's limits (unit.UNIT.DIRECTIVE),
+ * sysfs attributes (/sys/...), kernel command-line parameters
+ * (cmdline.KEY) and block device attributes (block.DEVICE.ATTR). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "backend-common.h"
 #include "commands.h"
+#include "edit-cmdline.h"
 #include "edit-sysctl.h"
 #include "fileio.h"
 #include "facts.h"
@@ -87,6 +89,8 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
                         e->setting = s;
                 if (e->kind == HT_BK_SYSFS && s->backend == HT_BK_SYSFS && streq(s->key, e->key))
                         e->setting = s;
+                if (e->kind == HT_BK_CMDLINE && s->backend == HT_BK_CMDLINE && ht_cmdline_key_eq(s->key, e->key))
+                        e->setting = s;
                 if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(s->directive, e->item) &&
                     is_name_of(e, s->unit))
                         e->setting = s;
@@ -109,10 +113,11 @@ static json_object *to_json(const explained *e) {
         json_object_object_add(j, "kind", json_object_new_string(ht_backend_id_to_string(e->kind)));
         json_object_object_add(j, "key", json_object_new_string(e->key));
         json_object *rt = NULL;
-        if (e->runtime) {
+        /* cmdline: the booted line read, a null value when it has no such word */
+        if (e->runtime || (e->kind == HT_BK_CMDLINE && e->runtime_path)) {
                 rt = json_object_new_object();
                 json_object_object_add(rt, "path", json_object_new_string(e->runtime_path));
-                json_object_object_add(rt, "value", json_object_new_string(e->runtime));
+                json_object_object_add(rt, "value", jstr(e->runtime));
         }
         json_object_object_add(j, "runtime", rt);
 
@@ -132,6 +137,8 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(x, "value", jstr(a->value));
                 json_object_object_add(x, "glob", json_object_new_boolean(a->glob));
                 json_object_object_add(x, "winner", json_object_new_boolean(a->winner));
+                if (a->note)
+                        json_object_object_add(x, "note", json_object_new_string(a->note));
                 json_object_array_add(as, x);
                 /* limits have two winners: see winners below */
                 if (a->winner && !e->boot.limits) {
@@ -168,6 +175,8 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(ht, "applied", json_object_new_boolean(e->profile_applied));
                 json_object_object_add(ht, "value", jstr(e->hosttune_value ? e->hosttune_value
                                                                     : e->setting ? e->setting->value : NULL));
+                if (e->setting && e->setting->backend == HT_BK_CMDLINE)
+                        json_object_object_add(ht, "remove", json_object_new_boolean(e->setting->remove));
                 json_object_object_add(ht, "bound", jstr(e->setting ? ht_bound_to_string(e->setting->bound) : NULL));
                 json_object_object_add(ht, "source", jstr(e->setting ? e->setting->source : NULL));
         }
@@ -206,8 +215,11 @@ static json_object *to_json(const explained *e) {
 static void print_text(const explained *e) {
         strbuf out = {0};
         strbuf_appendf(&out, "%s %s\n", ht_backend_id_to_string(e->kind), e->key);
-        if (e->kind == HT_BK_SYSCTL || e->kind == HT_BK_SYSFS)
+        if (e->kind == HT_BK_SYSCTL || e->kind == HT_BK_SYSFS || e->kind == HT_BK_BLOCK)
                 strbuf_appendf(&out, "  now:       %s\n", e->runtime ? e->runtime : "(not readable here)");
+        if (e->kind == HT_BK_CMDLINE)
+                strbuf_appendf(&out, "  booted:    %s%s\n", e->runtime ? e->runtime : e->runtime_path ? "(no such word)"
+                               : "(not readable here)", e->runtime_path ? " (/proc/cmdline)" : "");
         strbuf_appendf(&out, "  %s read by %s, in this order:\n",
                        e->boot.limits ? "at login: " : e->kind == HT_BK_SERVICE ? "at start: " : "at boot:  ",
                        e->boot.consumer);
@@ -224,6 +236,15 @@ static void print_text(const explained *e) {
                                        : at == e->boot.hard_winner ? "   <- wins (hard)" : "");
                         continue;
                 }
+                if (e->kind == HT_BK_CMDLINE || e->kind == HT_BK_BLOCK) {
+                        /* where: the variable, line kind or rule; the word or value */
+                        strbuf_appendf(&out, "    %s:%u  %s: %s%s%s%s%s\n", a->path, a->line, a->key,
+                                       a->value ? a->value : "", a->winner ? "   <- wins" : "",
+                                       a->note ? " (" : "", a->note ? a->note : "", a->note ? ")" : "");
+                        if (a->winner)
+                                win = a;
+                        continue;
+                }
                 strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
                                a->value ? " = " : " (keeps globs off it)", a->value ? a->value : "",
                                a->winner ? "   <- wins" : "");
@@ -232,7 +253,11 @@ static void print_text(const explained *e) {
         }
         if (!e->boot.n)
                 strbuf_append(&out, e->boot.limits ? "    (no line sets it: the limit the session inherits stays)\n"
+                                    : e->kind == HT_BK_CMDLINE ? "    (no word for it: the kernel's default stays)\n"
+                                    : e->kind == HT_BK_BLOCK ? "    (no rule sets it: the kernel's default stays)\n"
                                                    : "    (no file sets it: the kernel's default stays)\n");
+        if (e->boot.n && !win && e->kind == HT_BK_CMDLINE)
+                strbuf_append(&out, "    (none of them reaches the line the next boot takes: the kernel's default)\n");
         for (size_t i = 0; e->boot.masked && e->boot.masked[i]; i++)
                 strbuf_appendf(&out, e->kind == HT_BK_SERVICE ? "    %s is hidden by a drop-in of that name read instead\n"
                                                               : "    %s is masked (a link to /dev/null)\n",
@@ -243,7 +268,11 @@ static void print_text(const explained *e) {
         if (win)
                 strbuf_appendf(&out, "  %s %s (%s:%u)\n", e->kind == HT_BK_SERVICE ? "in effect: " : "boot value:",
                                win->value, win->path, win->line);
-        if (e->profile && e->setting)
+        if (e->profile && e->setting && e->setting->backend == HT_BK_CMDLINE)
+                strbuf_appendf(&out, "  hosttune:  %s%s%s%s from %s, profile %s%s\n", e->setting->remove ? "remove " : "",
+                               e->setting->key, e->setting->value ? "=" : "", e->setting->value ? e->setting->value : "",
+                               e->setting->source, e->profile, e->profile_applied ? " (applied)" : "");
+        else if (e->profile && e->setting)
                 strbuf_appendf(&out, "  hosttune:  %s (%s) from %s, profile %s%s\n",
                                e->hosttune_value ? e->hosttune_value : e->setting->value,
                                ht_bound_to_string(e->setting->bound), e->setting->source, e->profile,
@@ -364,12 +393,43 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
         return 0;
 }
 
+/* cmdline.KEY: a kernel command-line parameter, booted and next boot */
+static int explain_cmdline(const ht_cmd_opts *o, const char *key, explained *e) {
+        e->kind = HT_BK_CMDLINE;
+        e->key = xstrdup(key);
+        int r = ht_cmdline_explain_boot(o->ctx, e->facts, key, &e->boot);
+        if (r == -EINVAL) {
+                ht_record_error(true, "explain: not a kernel parameter name");
+                ht_report_error("explain cmdline.%s: not a kernel parameter name ([A-Za-z0-9_.-], no '=')", key);
+                return r;
+        }
+        if (r < 0) {
+                ht_report_error("explain cmdline.%s: %s", key, ht_strerror(-r));
+                return r;
+        }
+        /* the booted line: the last word for the key is the one the kernel took */
+        if (ht_root_is_live(o->ctx) && e->facts->kernel_cmdline) {
+                _cleanup_strv_free_ char **w = ht_cmdline_split(e->facts->kernel_cmdline);
+                e->runtime_path = xstrdup("/proc/cmdline");
+                for (size_t i = 0; w && w[i]; i++)
+                        if (ht_cmdline_word_matches(w[i], key, NULL)) {
+                                free(e->runtime);
+                                e->runtime = xstrdup(w[i]);
+                        }
+        }
+        return 0;
+}
+
 /* verify's check for the key explained */
 static bool is_check_for(const explained *e, const ht_check *c) {
         if (e->kind == HT_BK_SYSCTL)
                 return streq(c->backend, "sysctl") && same_key(c->key, e->key);
         if (e->kind == HT_BK_SYSFS)
                 return streq(c->backend, "sysfs") && streq(c->key, e->key);
+        if (e->kind == HT_BK_CMDLINE) {
+                _cleanup_free_ char *k = ht_cmdline_word_key(c->key);
+                return streq(c->backend, "cmdline") && ht_cmdline_key_eq(k, e->key);
+        }
         if (e->kind == HT_BK_SERVICE) {
                 /* "UNIT DIRECTIVE", under any of the unit's names */
                 const char *sp = strchr(c->key, ' ');
@@ -387,8 +447,17 @@ static bool is_check_for(const explained *e, const ht_check *c) {
 int ht_cmd_explain(const ht_cmd_opts *o) {
         const char *key = o->args[0];
         explained e = {0};
-        int r;
-        if (startswith(key, "limits."))
+        /* facts: the bootloader for cmdline, the tuners, the profile's
+         * expressions */
+        int r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &e.facts);
+        if (r < 0) {
+                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
+                explained_done(&e);
+                return HT_EXIT_ERROR;
+        }
+        if (startswith(key, "cmdline."))
+                r = explain_cmdline(o, key + strlen("cmdline."), &e);
+        else if (startswith(key, "limits."))
                 r = explain_limits(o, key + strlen("limits."), &e);
         else if (startswith(key, "unit."))
                 r = explain_unit(o, key + strlen("unit."), &e);
@@ -402,13 +471,6 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
                 return HT_EXIT_ERROR;
         }
 
-        /* facts: the tuners (and the profile's expressions) need them */
-        r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &e.facts);
-        if (r < 0) {
-                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
-                explained_done(&e);
-                return HT_EXIT_ERROR;
-        }
         ht_tuner_settings_collect(o->ctx, e.facts, &e.tuners);
         ht_tuner_settings_keep(&e.tuners, e.kind, e.kind == HT_BK_SYSCTL ? e.key : NULL);
         for (size_t i = 0; e.tuners.warnings && e.tuners.warnings[i]; i++)
