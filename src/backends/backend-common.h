@@ -101,5 +101,13 @@ int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explain
  * kernelopts; legacy GRUB: the default entry's kernel line), the last
  * word of the line GRUB boots winning. -EINVAL for a key that is no
  * parameter name. */
+/* A block device's queue attribute (backend-block.c): every ATTR{attr}
+ * assignment of the udev rules files in udevd's order, each noted as
+ * matching the device, not, or maybe (a key hosttune cannot evaluate);
+ * the last matching one wins. -EINVAL for a bad name or an attribute
+ * hosttune does not manage. */
+int ht_block_explain_boot(const ht_context *c, const char *name, const char *attr, ht_boot_explained *ret);
+/* Whether the block setting key ("SELECTOR ATTR") reaches name's attr. */
+bool ht_block_key_reaches(const ht_context *c, const char *key, const char *name, const char *attr);
 struct ht_facts;
 int ht_cmdline_explain_boot(const ht_context *c, const struct ht_facts *f, const char *key, ht_boot_explained *ret);

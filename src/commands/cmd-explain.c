@@ -91,6 +91,10 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
                         e->setting = s;
                 if (e->kind == HT_BK_CMDLINE && s->backend == HT_BK_CMDLINE && ht_cmdline_key_eq(s->key, e->key))
                         e->setting = s;
+                /* the last setting that reaches the device, as in hosttune's rules file */
+                if (e->kind == HT_BK_BLOCK && s->backend == HT_BK_BLOCK &&
+                    ht_block_key_reaches(o->ctx, s->key, e->user, e->item))
+                        e->setting = s;
                 if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(s->directive, e->item) &&
                     is_name_of(e, s->unit))
                         e->setting = s;
@@ -378,7 +382,7 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
         if (ht_sysctl_key_check(key, &err) < 0) {
                 ht_record_error(true, err);
                 ht_report_error("explain: %s (explain knows sysctl keys, as vm.swappiness or sysctl.vm.swappiness, "
-                                "limits.USER.ITEM, unit.UNIT.DIRECTIVE and /sys/PATH)", err);
+                                "limits.USER.ITEM, unit.UNIT.DIRECTIVE, /sys/PATH, cmdline.KEY and block.DEVICE.ATTR)", err);
                 return -EINVAL;
         }
         e->kind = HT_BK_SYSCTL;
@@ -420,8 +424,46 @@ static int explain_cmdline(const ht_cmd_opts *o, const char *key, explained *e) 
         return 0;
 }
 
+/* block.DEVICE.ATTR: a queue attribute of one disk, and the udev rules
+ * that write it when the disk appears */
+static int explain_block(const ht_cmd_opts *o, const char *spec, explained *e) {
+        const char *dot = strchr(spec, '.');
+        if (!dot || dot == spec || !dot[1]) {
+                ht_record_error(true, "explain: block attributes are named block.DEVICE.ATTR");
+                ht_report_error("explain: block attributes are named block.DEVICE.ATTR (block.sda.scheduler), "
+                                "not block.%s", spec);
+                return -EINVAL;
+        }
+        e->kind = HT_BK_BLOCK;
+        e->user = xstrndup(spec, (size_t)(dot - spec));
+        /* scheduler, queue.scheduler or queue/scheduler */
+        const char *a = dot + 1;
+        e->item = startswith(a, "queue/") ? xstrdup(a) : xasprintf("queue/%s", startswith(a, "queue.") ? a + 6 : a);
+        e->key = xasprintf("%s %s", e->user, e->item);
+        int r = ht_block_explain_boot(o->ctx, e->user, e->item, &e->boot);
+        if (r == -EINVAL) {
+                ht_record_error(true, "explain: not a disk name and an attribute hosttune manages");
+                ht_report_error("explain block.%s: not a disk name and an attribute hosttune manages "
+                                "(scheduler, nr_requests, read_ahead_kb, rq_affinity)", spec);
+                return r;
+        }
+        if (r < 0) {
+                ht_report_error("explain block.%s: %s", spec, ht_strerror(-r));
+                return r;
+        }
+        _cleanup_free_ char *path = xasprintf("/sys/block/%s/%s", e->user, e->item), *raw = NULL;
+        if (ht_root_is_live(o->ctx) && ht_read_line(o->ctx, path, &raw) >= 0) {
+                /* "mq-deadline [none]": the bracketed word */
+                e->runtime = ht_kernel_value_effective(raw);
+                e->runtime_path = TAKE_PTR(path);
+        }
+        return 0;
+}
+
 /* verify's check for the key explained */
-static bool is_check_for(const explained *e, const ht_check *c) {
+static bool is_check_for(const ht_context *ctx, const explained *e, const ht_check *c) {
+        if (e->kind == HT_BK_BLOCK)
+                return streq(c->backend, "block") && ht_block_key_reaches(ctx, c->key, e->user, e->item);
         if (e->kind == HT_BK_SYSCTL)
                 return streq(c->backend, "sysctl") && same_key(c->key, e->key);
         if (e->kind == HT_BK_SYSFS)
@@ -457,6 +499,8 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         }
         if (startswith(key, "cmdline."))
                 r = explain_cmdline(o, key + strlen("cmdline."), &e);
+        else if (startswith(key, "block."))
+                r = explain_block(o, key + strlen("block."), &e);
         else if (startswith(key, "limits."))
                 r = explain_limits(o, key + strlen("limits."), &e);
         else if (startswith(key, "unit."))
@@ -480,7 +524,7 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         e.have_vr = ht_verify(o->ctx, NULL, &e.vr, &verr) >= 0;
         if (e.have_vr)
                 for (size_t i = 0; i < e.vr.n_checks; i++)
-                        if (is_check_for(&e, &e.vr.checks[i]))
+                        if (is_check_for(o->ctx, &e, &e.vr.checks[i]))
                                 e.check = &e.vr.checks[i];
         const char *profile = o->args[1] ? o->args[1] : e.have_vr && e.vr.applied ? e.vr.profile : NULL;
         if (profile) {
