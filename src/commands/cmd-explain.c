@@ -486,6 +486,26 @@ static bool is_check_for(const ht_context *ctx, const explained *e, const ht_che
                endswith(c->key, e->item) && c->key[strlen(c->key) - strlen(e->item) - 1] == ' ';
 }
 
+typedef struct {
+        const ht_context *ctx;
+        const explained *e;
+} tuner_filter;
+
+/* A tuner's setting of the key explained: tuned's [disk] elevator and
+ * readahead are block settings with udev matches, its [bootloader]
+ * cmdline words cmdline ones. */
+static bool tuner_sets_key(const ht_tuner_setting *t, const void *userdata) {
+        const tuner_filter *tf = userdata;
+        const explained *e = tf->e;
+        if (t->backend != e->kind)
+                return false;
+        if (e->kind == HT_BK_BLOCK)
+                return ht_block_key_reaches(tf->ctx, t->key, e->user, e->item);
+        if (e->kind == HT_BK_CMDLINE)
+                return ht_cmdline_key_eq(t->key, e->key);
+        return ht_tuner_setting_matches(t, e->kind, e->key);
+}
+
 int ht_cmd_explain(const ht_cmd_opts *o) {
         const char *key = o->args[0];
         explained e = {0};
@@ -516,7 +536,11 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         }
 
         ht_tuner_settings_collect(o->ctx, e.facts, &e.tuners);
-        ht_tuner_settings_keep(&e.tuners, e.kind, e.kind == HT_BK_SYSCTL ? e.key : NULL);
+        /* limits and services: no tuner of the table sets them */
+        if (e.kind == HT_BK_LIMITS || e.kind == HT_BK_SERVICE)
+                ht_tuner_settings_keep(&e.tuners, e.kind, NULL);
+        else
+                ht_tuner_settings_keep_if(&e.tuners, tuner_sets_key, &(tuner_filter){.ctx = o->ctx, .e = &e});
         for (size_t i = 0; e.tuners.warnings && e.tuners.warnings[i]; i++)
                 strv_push(&e.warnings, e.tuners.warnings[i]);
 

@@ -234,6 +234,18 @@ void ht_tuner_settings_keep(ht_tuner_settings *t, ht_backend_id b, const char *k
         t->n = kept;
 }
 
+void ht_tuner_settings_keep_if(ht_tuner_settings *t, bool (*keep)(const ht_tuner_setting *s, const void *userdata),
+                               const void *userdata) {
+        size_t kept = 0;
+        for (size_t i = 0; i < t->n; i++) {
+                if (keep(&t->s[i], userdata))
+                        t->s[kept++] = t->s[i];
+                else
+                        setting_done(&t->s[i]);
+        }
+        t->n = kept;
+}
+
 void ht_tuner_settings_done(ht_tuner_settings *t) {
         for (size_t i = 0; i < t->n; i++)
                 setting_done(&t->s[i]);

@@ -71,6 +71,23 @@ else
         skip "systemd-analyze cat-config udev/rules.d --root" "systemd-analyze is not installed or does not know it"
 fi
 
+# tuned running a profile whose [disk] plugin sets the scheduler: listed
+# with its file and line (tuned's disk plugin takes sd*, vd*, xvd*, nvme*
+# that are not removable); sysfs' removable is 0 for both disks here
+mkdir -p "$h/etc/tuned/dbdisk" "$h/etc/systemd/system/multi-user.target.wants" "$h/proc/812"
+printf '[main]\nsummary=disks\n\n[disk]\nelevator=none\n' >"$h/etc/tuned/dbdisk/tuned.conf"
+echo dbdisk >"$h/etc/tuned/active_profile"
+echo tuned >"$h/proc/812/comm"
+ln -s /usr/lib/systemd/system/tuned.service "$h/etc/systemd/system/multi-user.target.wants/tuned.service"
+for d in "$h/sys/block/sda" "$h/sys/block/nvme0n1"; do echo 0 >"$(readlink -f "$d")/removable"; done
+ht "$h" --json explain block.sda.scheduler
+check "tuned's [disk] elevator: listed for sda, with its file and line" \
+        "tuned none $h/etc/tuned/dbdisk/tuned.conf:5" \
+        "$(jq -r '.tuners[] | "\(.tuner) \(.value) \(.source)"' "$tmp/out")"
+ht "$h" --json explain block.sda.read_ahead_kb
+check "tuned sets no read-ahead: not listed for it" 0 "$(jq -r '.tuners | length' "$tmp/out")"
+rm -r "$h/proc/812" "$h/etc/systemd/system/multi-user.target.wants/tuned.service" "$h/etc/tuned/active_profile"
+
 # hosttune's value and verify's check after an apply
 mkdir -p "$tmp/profiles"
 cat >"$tmp/profiles/disks.profile" <<'EOF'
