@@ -91,20 +91,71 @@ static void add_tuned(const ht_context *c, const ht_facts *f, const ht_tuner *t,
         }
 }
 
-static void add_unit_setting(ht_tuner_settings *ts, const char *unit, const char *link, const char *key,
-                             const char *value, const char *source, const char *directive) {
+static void add_unit_setting(ht_tuner_settings *ts, const char *unit, const char *link, ht_backend_id backend,
+                             const char *key, const char *value, const char *source, const char *directive,
+                             const char *what) {
         ts->s = xrealloc(ts->s, (ts->n + 1) * sizeof(*ts->s));
         ts->s[ts->n++] = (ht_tuner_setting){
-                .tuner = xstrdup("unit"), .who = xasprintf("%s (enabled: %s)", unit, link), .backend = HT_BK_SYSCTL,
+                .tuner = xstrdup("unit"), .who = xasprintf("%s (enabled: %s)", unit, link), .backend = backend,
                 .key = xstrdup(key), .value = xstrdup(value), .source = xstrdup(source),
                 .when = xasprintf("at %s's start (%s=)", unit, directive),
-                .advice = xasprintf("remove the sysctl call from %s, or give the profile the same value", unit),
+                .advice = xasprintf("remove the %s from %s, or give the profile the same value", what, unit),
         };
+}
+
+static bool is_operator(const char *w) {
+        return streq(w, ";") || streq(w, "&&") || streq(w, "||") || streq(w, "|") || w[0] == '>';
+}
+
+/* "echo VALUE > /proc/sys/PATH" or "> /sys/PATH" (">>", ">PATH" and
+ * "| tee [-a] PATH" too) in an Exec line's words, as a unit's shell
+ * writes THP's mode or a sysctl before a database starts: the sysctl
+ * key or the sysfs path, with the echoed words as the value. */
+static void scan_writes(char *const *words, const char *unit, const char *link, const char *shown, size_t line,
+                        const char *directive, ht_tuner_settings *ts) {
+        for (size_t w = 0; words && words[w]; w++) {
+                const char *base = strrchr(words[w], '/') ? strrchr(words[w], '/') + 1 : words[w];
+                if (!streq(base, "echo"))
+                        continue;
+                strbuf v = {0};
+                size_t k = w + 1;
+                for (; words[k] && !is_operator(words[k]); k++) {
+                        if (k == w + 1 && words[k][0] == '-')
+                                continue; /* echo -n */
+                        strbuf_appendf(&v, "%s%s", v.len ? " " : "", words[k]);
+                }
+                const char *path = NULL;
+                if (words[k] && words[k][0] == '>')
+                        path = words[k][strspn(words[k], ">")] ? words[k] + strspn(words[k], ">") : words[k + 1];
+                else if (words[k] && streq(words[k], "|") && words[k + 1] && endswith(words[k + 1], "tee")) {
+                        size_t t = k + 2;
+                        while (words[t] && words[t][0] == '-')
+                                t++;
+                        path = words[t];
+                }
+                _cleanup_free_ char *value = v.len ? strbuf_steal(&v) : (strbuf_done(&v), NULL);
+                /* "...swappiness;" ends the shell command */
+                _cleanup_free_ char *p = path ? xstrndup(path, strcspn(path, ";&|")) : NULL;
+                path = p;
+                if (!path || !value || ht_path_check(path) < 0)
+                        continue;
+                _cleanup_free_ char *source = xasprintf("%s:%zu", shown, line);
+                if (startswith(path, "/proc/sys/") && path[10]) {
+                        _cleanup_free_ char *key = xstrdup(path + 10), *err = NULL;
+                        for (char *q = key; *q; q++)
+                                if (*q == '/')
+                                        *q = '.';
+                        if (ht_sysctl_key_check(key, &err) == 0)
+                                add_unit_setting(ts, unit, link, HT_BK_SYSCTL, key, value, source, directive, "write");
+                } else if (startswith(path, "/sys/"))
+                        add_unit_setting(ts, unit, link, HT_BK_SYSFS, path, value, source, directive, "write");
+        }
 }
 
 /* A unit's own sysctl calls: "sysctl [-w|-q] KEY=VALUE..." in its
  * ExecStartPre=, ExecStart= or ExecStartPost= lines (also inside a
- * "sh -c '...'"), written each time the unit starts. Only that form is
+ * "sh -c '...'"), and its echo writes into /proc/sys and /sys
+ * (scan_writes), done each time the unit starts. Only those forms are
  * read: a script the unit runs is not followed. */
 static void scan_unit(const ht_context *c, const char *unit, const char *link, ht_tuner_settings *ts) {
         _cleanup_free_ char *target = NULL, *text = NULL;
@@ -162,8 +213,9 @@ static void scan_unit(const ht_context *c, const char *unit, const char *link, h
                         if (ht_sysctl_key_check(key, &err) < 0)
                                 continue;
                         _cleanup_free_ char *source = xasprintf("%s:%zu", shown, i + 1);
-                        add_unit_setting(ts, unit, link, key, eq + 1, source, directive);
+                        add_unit_setting(ts, unit, link, HT_BK_SYSCTL, key, eq + 1, source, directive, "sysctl call");
                 }
+                scan_writes(words, unit, link, shown, i + 1, directive, ts);
         }
 }
 
