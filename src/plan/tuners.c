@@ -236,6 +236,113 @@ static void collect_units(const ht_context *c, ht_tuner_settings *ts) {
         }
 }
 
+/* ---- saptune (SUSE) ---- */
+
+/* saptune 3 applies its notes itself at saptune.service's start (it
+ * stopped using tuned in 3.0.0, saptune.changes 2021-09-13), in the
+ * order /etc/sysconfig/saptune's NOTE_APPLY_ORDER names them
+ * (SUSE/saptune app/app.go NoteApplyOrderKey). A note's settings are in
+ * /usr/share/saptune/notes/NOTE, or /etc/saptune/extra/NOTE.conf for a
+ * customer's note, and /etc/saptune/override/NOTE replaces its values,
+ * an empty value leaving the key alone (saptune-note(5)). Only the
+ * [sysctl] section's "KEY = VALUE" lines are taken: its "<" and ">"
+ * bounds and the computed sections are not claimed. */
+#define SAPTUNE_CONFIG "/etc/sysconfig/saptune"
+
+typedef struct {
+        char **keys, **values, **sources;  /* parallel, NULL-terminated; value "" = left alone */
+} saptune_map;
+
+static void saptune_set(saptune_map *m, const char *key, const char *value, const char *source) {
+        for (size_t i = 0; m->keys && m->keys[i]; i++)
+                if (streq(m->keys[i], key)) {
+                        free(m->values[i]);
+                        free(m->sources[i]);
+                        m->values[i] = xstrdup(value);
+                        m->sources[i] = xstrdup(source);
+                        return;
+                }
+        strv_push(&m->keys, key);
+        strv_push(&m->values, value);
+        strv_push(&m->sources, source);
+}
+
+/* The [sysctl] lines of a note or override file into m. */
+static bool saptune_read_note(const ht_context *c, const char *path, saptune_map *m) {
+        _cleanup_free_ char *text = NULL;
+        if (ht_read_file(c, path, 1u << 20, &text, NULL) < 0)
+                return false;
+        _cleanup_free_ char *shown = ht_display_path(c, path);
+        bool in_sysctl = false;
+        size_t n = 0;
+        for (const char *p = text; *p; n++) {
+                const char *nl = strchr(p, '\n');
+                size_t len = nl ? (size_t)(nl - p) : strlen(p);
+                _cleanup_free_ char *buf = xstrndup(p, len);
+                p = nl ? nl + 1 : p + len;
+                char *l = strstrip(buf);
+                if (*l == '[') {
+                        in_sysctl = streq(l, "[sysctl]");
+                        continue;
+                }
+                char *eq = strchr(l, '=');
+                if (!in_sysctl || *l == '#' || !eq || strpbrk(l, "<>"))
+                        continue;
+                *eq = 0;
+                const char *key = strstrip(l), *value = strstrip(eq + 1);
+                _cleanup_free_ char *err = NULL;
+                if (ht_sysctl_key_check(key, &err) < 0)
+                        continue;
+                _cleanup_free_ char *source = xasprintf("%s:%zu", shown, n + 1);
+                saptune_set(m, key, value, source);
+        }
+        return true;
+}
+
+static void add_saptune(const ht_context *c, const ht_tuner *t, ht_tuner_settings *ts) {
+        _cleanup_free_ char *conf = NULL;
+        if (ht_read_file(c, SAPTUNE_CONFIG, 1u << 20, &conf, NULL) < 0) {
+                strv_pushf(&ts->warnings, "saptune is %s but %s cannot be read: what it sets is not known",
+                           t->running ? "running" : "enabled", SAPTUNE_CONFIG);
+                return;
+        }
+        _cleanup_free_ char *order = NULL;
+        for (const char *p = conf; p && *p;) {
+                const char *nl = strchr(p, '\n');
+                _cleanup_free_ char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+                p = nl ? nl + 1 : NULL;
+                const char *v = strstrip(line);
+                if (startswith(v, "NOTE_APPLY_ORDER=")) {
+                        v += strlen("NOTE_APPLY_ORDER=");
+                        free(order);
+                        order = xstrndup(v + (*v == '"'), strcspn(v + (*v == '"'), "\""));
+                }
+        }
+        _cleanup_strv_free_ char **notes = order ? strv_split(order, " \t") : NULL;
+        saptune_map m = {0};
+        for (size_t i = 0; notes && notes[i]; i++) {
+                /* note names are file names: nothing with a slash */
+                if (strchr(notes[i], '/') || notes[i][0] == '.')
+                        continue;
+                _cleanup_free_ char *extra = xasprintf("/etc/saptune/extra/%s.conf", notes[i]),
+                                   *shipped = xasprintf("/usr/share/saptune/notes/%s", notes[i]),
+                                   *over = xasprintf("/etc/saptune/override/%s", notes[i]);
+                if (!saptune_read_note(c, extra, &m) && !saptune_read_note(c, shipped, &m))
+                        strv_pushf(&ts->warnings, "saptune applies note %s, but neither %s nor %s can be read: "
+                                   "what it sets is not known", notes[i], shipped, extra);
+                saptune_read_note(c, over, &m);
+        }
+        for (size_t i = 0; m.keys && m.keys[i]; i++)
+                if (*m.values[i])
+                        add(ts, t, HT_BK_SYSCTL, m.keys[i], m.values[i], m.sources[i],
+                            "at saptune.service's start (saptune service apply, at boot)",
+                            "keep one tuner: revert the note (saptune note revert NOTE) or disable saptune.service, "
+                            "or give the profile saptune's value (or the same in /etc/saptune/override/NOTE)");
+        strv_free(m.keys);
+        strv_free(m.values);
+        strv_free(m.sources);
+}
+
 void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_settings *ret) {
         *ret = (ht_tuner_settings){0};
         collect_units(c, ret);
@@ -243,6 +350,8 @@ void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_
                 const ht_tuner *t = &f->tuners[i];
                 if (streq(t->name, "tuned"))
                         add_tuned(c, f, t, ret);
+                else if (streq(t->name, "saptune"))
+                        add_saptune(c, t, ret);
                 else if (streq(t->name, "kubelet"))
                         for (size_t k = 0; k < ELEMENTSOF(kubelet_sysctls); k++)
                                 add(ret, t, HT_BK_SYSCTL, kubelet_sysctls[k][0], kubelet_sysctls[k][1],
