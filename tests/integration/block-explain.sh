@@ -9,8 +9,9 @@
 # hosttune cannot evaluate), the last matching one winning (udevd writes
 # ATTR{} when it processes the rule), hosttune's value and verify's check.
 # The file order is compared with systemd-analyze cat-config udev/rules.d
-# --root (systemd 252 knows that path). udevadm test cannot: it runs
-# the rules against a device of the running kernel's /sys, not a tree's.
+# --root (systemd 252 knows that path). udevadm test runs the rules
+# against a device of the running kernel's /sys, not a tree's, and
+# writes the attributes: real-host-udev-order.sh compares with it.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 export HOSTTUNE_INSECURE_PROFILES=1
