@@ -127,6 +127,118 @@ static char *grub_defaults(const ht_context *c, ht_boot_explained *e, const char
         return xstrdup(e->a[last].value);
 }
 
+
+/* ---- grub.cfg's default entry ---- */
+
+typedef struct {
+        char *title, *id;
+        long parent;            /* index of its submenu, -1 top level */
+        bool submenu;
+        unsigned linux_line;    /* its first Linux kernel line, 0 none */
+} cfg_entry;
+
+/* The quoted word after pos: 'x' or "x" (grub-mkconfig quotes titles and
+ * ids with single quotes). */
+static char *quoted_after(const char *pos) {
+        pos += strspn(pos, " \t");
+        if (*pos != '\'' && *pos != '"')
+                return NULL;
+        const char *end = strchr(pos + 1, *pos);
+        return end ? xstrndup(pos + 1, (size_t)(end - pos - 1)) : NULL;
+}
+
+/* The menu entries of grub.cfg as GRUB numbers them: menuentry and submenu
+ * blocks (braces of other blocks, functions and ifs, counted too). */
+static cfg_entry *cfg_entries(const char *text, const ht_grub_cfg *g, size_t *ret_n) {
+        cfg_entry *en = NULL;
+        size_t n = 0;
+        long stack[64];         /* entry index per open brace, -1: another block */
+        size_t depth = 0;
+        unsigned line = 0;
+        for (const char *p = text; p && *p; ) {
+                const char *nl = strchr(p, '\n');
+                _cleanup_free_ char *buf = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+                p = nl ? nl + 1 : NULL;
+                line++;
+                char *l = strstrip(buf);
+                bool sub = startswith(l, "submenu "), ent = startswith(l, "menuentry ");
+                if ((sub || ent) && endswith(l, "{") && depth < ELEMENTSOF(stack)) {
+                        long parent = -1;
+                        for (size_t d = depth; d-- > 0;)
+                                if (stack[d] >= 0) {
+                                        parent = stack[d];
+                                        break;
+                                }
+                        const char *idp = strstr(l, "$menuentry_id_option");
+                        if (!idp)
+                                idp = strstr(l, "--id");
+                        en = xrealloc(en, (n + 1) * sizeof(*en));
+                        en[n] = (cfg_entry){.title = quoted_after(l + (sub ? 8 : 10)),
+                                            .id = idp ? quoted_after(idp + strcspn(idp, " \t")) : NULL,
+                                            .parent = parent, .submenu = sub};
+                        stack[depth++] = (long)n++;
+                        continue;
+                }
+                if (endswith(l, "{") && depth < ELEMENTSOF(stack))
+                        stack[depth++] = -1;
+                else if (streq(l, "}") && depth > 0)
+                        depth--;
+                for (size_t k = 0; k < g->n_kernels; k++)
+                        if (g->kernels[k].line == line && g->kernels[k].kind == HT_GRUB_CFG_LINUX)
+                                for (size_t d = depth; d-- > 0;)
+                                        if (stack[d] >= 0) {
+                                                if (!en[stack[d]].linux_line)
+                                                        en[stack[d]].linux_line = line;
+                                                break;
+                                        }
+        }
+        *ret_n = n;
+        return en;
+}
+
+/* GRUB's default: the last plain `set default="X"` of grub.cfg (not the
+ * one-time next_entry of grub-reboot), "${saved_entry}" from grubenv. */
+static char *cfg_default(const char *text, const char *saved_entry) {
+        char *dflt = NULL;
+        for (const char *p = strstr(text, "set default="); p; p = strstr(p + 1, "set default=")) {
+                _cleanup_free_ char *v = quoted_after(p + strlen("set default="));
+                if (!v || strstr(v, "next_entry"))
+                        continue;
+                free(dflt);
+                dflt = TAKE_PTR(v);
+        }
+        if (dflt && strstr(dflt, "saved_entry")) {
+                free(dflt);
+                /* unset: GRUB's "0" */
+                dflt = xstrdup(saved_entry ? saved_entry : "0");
+        }
+        return dflt;
+}
+
+/* The entry X names ("N", a title or an id, "A>B" into a submenu), -1. */
+static long cfg_resolve(const cfg_entry *en, size_t n, const char *x) {
+        _cleanup_strv_free_ char **parts = strv_split(x, ">");
+        long parent = -1, found = -1;
+        for (size_t i = 0; parts && parts[i]; i++) {
+                found = -1;
+                long idx = 0;
+                char *end = NULL;
+                long num = strtol(parts[i], &end, 10);
+                bool numeric = *parts[i] && end && !*end;
+                for (size_t k = 0; k < n && found < 0; k++) {
+                        if (en[k].parent != parent)
+                                continue;
+                        if (numeric ? idx == num : streq_ptr(en[k].title, parts[i]) || streq_ptr(en[k].id, parts[i]))
+                                found = (long)k;
+                        idx++;
+                }
+                if (found < 0)
+                        return -1;
+                parent = found;
+        }
+        return found;
+}
+
 static void grub2(const ht_context *c, const ht_facts *f, ht_boot_explained *e, const char *key) {
         _cleanup_free_ char *mk = grub_defaults(c, e, key);
         if (!f->grub_cfg) {
@@ -147,16 +259,43 @@ static void grub2(const ht_context *c, const ht_facts *f, ht_boot_explained *e, 
                 strv_pushf(&e->warnings, "%s:%s", f->grub_cfg, err);
                 return;
         }
+        /* the default entry's Linux line; the first one when it is not found */
+        size_t n_en = 0;
+        cfg_entry *en = cfg_entries(text, g, &n_en);
+        /* GRUB_DEFAULT=saved: grubenv beside grub.cfg holds saved_entry */
+        _cleanup_free_ char *dir = xstrndup(f->grub_cfg, (size_t)(strrchr(f->grub_cfg, '/') - f->grub_cfg)),
+                            *envpath = xasprintf("%s/grubenv", dir), *envtext = NULL;
+        size_t envlen = 0;
+        _cleanup_(ht_grubenv_freep) ht_grubenv *env = NULL;
+        if (ht_read_file(c, envpath, BOOT_FILE_MAX, &envtext, &envlen) >= 0)
+                env = ht_grubenv_parse_block(envtext, envlen);
+        _cleanup_free_ char *dflt = cfg_default(text, env ? ht_grubenv_get(env, "saved_entry") : NULL);
+        long at = dflt ? cfg_resolve(en, n_en, dflt) : -1;
+        unsigned want = at >= 0 && !en[at].submenu ? en[at].linux_line : 0;
+        if (dflt && !want)
+                strv_pushf(&e->warnings, "%s: GRUB's default entry \"%s\" is not found as a Linux entry: the first "
+                           "one is shown", f->grub_cfg, dflt);
+        for (size_t i = 0; i < n_en; i++) {
+                free(en[i].title);
+                free(en[i].id);
+        }
+        free(en);
         for (size_t i = 0; i < g->n_kernels; i++) {
                 const ht_grub_cfg_kernel *k = &g->kernels[i];
-                if (k->kind != HT_GRUB_CFG_LINUX)
+                if (k->kind != HT_GRUB_CFG_LINUX || (want && k->line != want))
                         continue;
                 size_t from = e->n;
-                _cleanup_free_ char *what = xasprintf("%s (first menu entry)", k->command);
+                _cleanup_free_ char *what = dflt && want ? xasprintf("%s (default entry %s)", k->command, dflt)
+                                                         : xasprintf("%s (first menu entry)", k->command);
                 add_words(e, f->grub_cfg, k->line, what, k->args, key);
                 mark_last(e, from, key);
                 const char *booted = e->n > from ? e->a[e->n - 1].value : NULL;
-                if (!streq_ptr(booted, mk))
+                /* grub-mkconfig's first entry has both variables' words; the
+                 * others (recovery: LINUX's and "single") are not compared */
+                bool first = true;
+                for (size_t j = 0; j < i; j++)
+                        first = first && g->kernels[j].kind != HT_GRUB_CFG_LINUX;
+                if (first && !streq_ptr(booted, mk))
                         strv_pushf(&e->warnings, "%s:%u gives %s, the GRUB defaults %s: grub.cfg was not "
                                    "regenerated since they changed (grub-mkconfig -o %s)", f->grub_cfg, k->line,
                                    booted ? booted : "no such word", mk ? mk : "none", f->grub_cfg);

@@ -53,10 +53,31 @@ check "GRUB 2: grub.cfg not regenerated: nothing reaches the next boot, and it i
 # grub.cfg as grub-mkconfig would write it from these files: it wins, no warning
 sed -i "119s|ro  quiet|ro $line|" "$h/boot/grub/grub.cfg"
 ht "$h" explain cmdline.transparent_hugepage
-check_contains "text: grub.cfg's word wins" \
-        "    /boot/grub/grub.cfg:119  linux (first menu entry): transparent_hugepage=always   <- wins" "$tmp/out"
+check_contains "text: grub.cfg's word wins (set default=\"0\": its first entry)" \
+        "    /boot/grub/grub.cfg:119  linux (default entry 0): transparent_hugepage=always   <- wins" "$tmp/out"
 check_contains "text: the next boot's value and where" "  boot value: transparent_hugepage=always (/boot/grub/grub.cfg:119)" "$tmp/out"
 check "text: no warning once grub.cfg is regenerated" "" "$(cat "$tmp/err")"
+
+# GRUB_DEFAULT=saved: grub.cfg's set default="${saved_entry}", grubenv's
+# saved_entry naming a submenu's entry by title>id, or by number
+sed -i '19s/.*/   set default="${saved_entry}"/' "$h/boot/grub/grub.cfg"
+genv() { s="# GRUB Environment Block
+saved_entry=$1
+"; printf '%s' "$s"; head -c $((1024 - ${#s})) /dev/zero | tr '\0' '#'; }
+genv "Advanced options for Debian GNU/Linux>gnulinux-6.1.0-18-amd64-recovery-2f9c1a3e-5b7d-4c61-9e0a-8d3f6b2c4e17" \
+        >"$h/boot/grub/grubenv"
+ht "$h" --json explain cmdline.single
+check "saved_entry TITLE>ID: the recovery entry's line, not compared with the defaults" \
+        "/boot/grub/grub.cfg:154 single|" "$(jq -r '"\(.boot.winner.file):\(.boot.winner.line) \(.boot.winner.value)|\(.warnings | join(";"))"' "$tmp/out")"
+genv "1>0" >"$h/boot/grub/grubenv"
+ht "$h" --json explain cmdline.quiet
+check "saved_entry N>M: the submenu's first entry" "/boot/grub/grub.cfg:137 linux (default entry 1>0)" \
+        "$(jq -r '"\(.boot.winner.file):\(.boot.winner.line) \(.boot.winner.key)"' "$tmp/out")"
+genv 9 >"$h/boot/grub/grubenv"
+ht "$h" --json explain cmdline.quiet
+check "an entry that does not exist: the first one, said" \
+        "/boot/grub/grub.cfg:119|/boot/grub/grub.cfg: GRUB's default entry \"9\" is not found as a Linux entry: the first one is shown" \
+        "$(jq -r '"\(.boot.winner.file):\(.boot.winner.line)|\(.warnings | join(";"))"' "$tmp/out")"
 
 # hosttune's value and verify's check, after an apply (the fixture has no
 # grub-mkconfig: grub.cfg stays as it was, which explain and verify both say)
