@@ -1036,3 +1036,146 @@ const ht_backend ht_backend_block = {
         .expr_name = block_expr_name,
         .plan = block_plan,
 };
+
+/* ---- explain block.DEVICE.ATTR (issue 38) ---- */
+
+/* Whether a rule's match token holds for device name (d: its sysfs
+ * entry, NULL in an image) in the coldplug "add" event udevd runs at
+ * boot: 1, 0, or -1 when hosttune cannot tell (ENV{ID_*} that other
+ * rules import, PROGRAM, DRIVERS, ...: *ret_why names the key). */
+static int explain_token(const ht_context *c, const char *name, const device *d, const ht_udev_token *t,
+                         char **ret_why) {
+        bool m;
+        if (streq(t->key, "ACTION"))
+                m = udev_glob_match(t->value, "add");
+        else if (streq(t->key, "SUBSYSTEM") || streq(t->key, "SUBSYSTEMS"))
+                m = udev_glob_match(t->value, "block");
+        else if (streq(t->key, "ENV") && streq_ptr(t->attr, "DEVTYPE"))
+                /* /sys/block holds whole disks */
+                m = udev_glob_match(t->value, "disk");
+        else if (streq(t->key, "KERNEL"))
+                m = udev_glob_match(t->value, name);
+        else if (d && (streq(t->key, "ATTR") || streq(t->key, "ATTRS")) && t->attr)
+                /* token_match applies != itself */
+                return token_match(c, d, t) ? 1 : 0;
+        else {
+                *ret_why = t->attr ? xasprintf("%s{%s}", t->key, t->attr) : xstrdup(t->key);
+                return -1;
+        }
+        return t->op == HT_UDEV_NOMATCH ? !m : m;
+}
+
+int ht_block_explain_boot(const ht_context *c, const char *name, const char *attr, ht_boot_explained *ret) {
+        if (isempty(name) || !ht_word_chars(name, "-_.:") || name[0] == '.' ||
+            !strv_contains((char *const *)block_attrs, attr))
+                return -EINVAL;
+        device_list l;
+        devices_load(c, &l);
+        const device *d = devices_find(&l, name);
+        ht_boot_explained e = {.consumer = "systemd-udevd", .soft_winner = -1, .hard_winner = -1, .no_limits = -1};
+        if (!d && ht_root_is_live(c))
+                strv_pushf(&e.warnings, "/sys/block/%s: no such disk here (or one hosttune never tunes): "
+                           "ATTR and ATTRS matches are not evaluated", name);
+        size_t nd = 0;
+        while (ht_udev_dirs[nd])
+                nd++;
+        char ***names = xcalloc(nd + 1, sizeof(char **));
+        for (size_t k = 0; k < nd; k++)
+                ht_list_dir(c, ht_udev_dirs[k], ".rules", &names[k]);
+        _cleanup_strv_free_ char **order = ht_udev_order(ht_udev_dirs, (char *const *const *)names);
+        for (size_t k = 0; k < nd; k++)
+                strv_free(names[k]);
+        free(names);
+        _cleanup_free_ char *want = xasprintf("ATTR{%s}", attr);
+        ssize_t win = -1;
+        for (size_t i = 0; order && order[i]; i++) {
+                _cleanup_free_ char *target = NULL;
+                if (ht_readlink(c, order[i], &target) == 0 && streq(target, "/dev/null")) {
+                        strv_push(&e.masked, order[i]);
+                        continue;
+                }
+                _cleanup_free_ char *text = NULL;
+                size_t len = 0;
+                int k = ht_read_file_nokeep(c, order[i], UDEV_FILE_MAX, &text, &len);
+                if (k == -ENOENT)
+                        continue;
+                if (k < 0) {
+                        strv_pushf(&e.warnings, "%s: cannot read it (%s)", order[i], ht_strerror(-k));
+                        continue;
+                }
+                strv_push(&e.files, order[i]);
+                _cleanup_(ht_udev_file_freep) ht_udev_file *f = NULL;
+                ht_udev_parse(text, len, &f);
+                bool gotos = false;
+                for (size_t r = 0; r < f->n_rules; r++) {
+                        const ht_udev_rule *rule = &f->rules[r];
+                        /* the matches: all must hold */
+                        int m = 1;
+                        _cleanup_free_ char *why = NULL;
+                        for (size_t t = 0; t < rule->n_tokens && m != 0; t++) {
+                                const ht_udev_token *tk = &rule->tokens[t];
+                                if (streq(tk->key, "GOTO"))
+                                        gotos = true;
+                                if (ht_udev_op_assigns(tk->op) || tk->op == HT_UDEV_REMOVE)
+                                        continue;
+                                _cleanup_free_ char *w = NULL;
+                                int x = explain_token(c, name, d, tk, &w);
+                                if (x == 0)
+                                        m = 0;
+                                else if (x < 0 && !why) {
+                                        why = TAKE_PTR(w);
+                                        m = -1;
+                                }
+                        }
+                        for (size_t t = 0; t < rule->n_tokens; t++) {
+                                const ht_udev_token *tk = &rule->tokens[t];
+                                if (!streq(tk->key, "ATTR") || !streq_ptr(tk->attr, attr) || !ht_udev_op_assigns(tk->op))
+                                        continue;
+                                e.a = xrealloc(e.a, (e.n + 1) * sizeof(*e.a));
+                                /* ATTR{} is written when its rule is processed
+                                 * (udev-rules.c, TK_A_ATTR): the last matching one stays */
+                                e.a[e.n] = (ht_boot_assignment){
+                                        .path = xstrdup(order[i]), .line = rule->line, .key = xstrdup(want),
+                                        .value = xstrdup(tk->value),
+                                        .note = m > 0 ? xasprintf("matches %s", name)
+                                              : m == 0 ? xasprintf("does not match %s", name)
+                                                       : xasprintf("may match %s: depends on %s", name, why),
+                                };
+                                if (m > 0)
+                                        win = (ssize_t)e.n;
+                                e.n++;
+                        }
+                }
+                if (gotos)
+                        strv_pushf(&e.warnings, "%s has GOTO jumps: a rule listed from it may be skipped for %s",
+                                   order[i], name);
+        }
+        if (win >= 0) {
+                e.a[win].winner = true;
+                for (size_t i = (size_t)win + 1; i < e.n; i++)
+                        if (startswith(e.a[i].note, "may match"))
+                                strv_pushf(&e.warnings, "%s:%u may set %s later (%s)", e.a[i].path, e.a[i].line,
+                                           want, e.a[i].note);
+        }
+        devices_done(&l);
+        *ret = e;
+        return 0;
+}
+
+bool ht_block_key_reaches(const ht_context *c, const char *key, const char *name, const char *attr) {
+        selector s;
+        const char *a = NULL;
+        _cleanup_free_ char *why = NULL;
+        if (key_split(key, &s, &a, &why) < 0)
+                return false;
+        bool r = false;
+        if (streq(a, attr)) {
+                device_list l;
+                devices_load(c, &l);
+                _cleanup_strv_free_ char **t = targets_for(c, &l, &s, attr);
+                r = strv_contains(t, name);
+                devices_done(&l);
+        }
+        selector_done(&s);
+        return r;
+}

@@ -60,6 +60,7 @@ typedef struct {
         char *value;       /* NULL: a "-key" line keeping globs off it */
         bool glob;
         bool winner;
+        char *note;        /* why it does not win, or what it is (NULL: none) */
 } ht_boot_assignment;
 
 typedef struct {
@@ -106,3 +107,20 @@ int ht_proc_limits_parse(const char *text, const char *directive, uint64_t *ret_
  * -errno (-EINVAL: not a limit). backend-systemd.c. */
 int ht_systemd_default_limit(const ht_context *c, const ht_facts *f, const char *directive, uint64_t *ret_soft,
                              uint64_t *ret_hard, char **ret_from);
+/* A kernel command-line parameter (cmdline-explain.c): the words for key
+ * in every file the host's bootloader builds the next boot's command line
+ * from, in the order it builds it (GRUB 2: /etc/default/grub and grub.d,
+ * then grub.cfg; BLS: the default entry's options and grubenv's
+ * kernelopts; legacy GRUB: the default entry's kernel line), the last
+ * word of the line GRUB boots winning. -EINVAL for a key that is no
+ * parameter name. */
+/* A block device's queue attribute (backend-block.c): every ATTR{attr}
+ * assignment of the udev rules files in udevd's order, each noted as
+ * matching the device, not, or maybe (a key hosttune cannot evaluate);
+ * the last matching one wins. -EINVAL for a bad name or an attribute
+ * hosttune does not manage. */
+int ht_block_explain_boot(const ht_context *c, const char *name, const char *attr, ht_boot_explained *ret);
+/* Whether the block setting key ("SELECTOR ATTR") reaches name's attr. */
+bool ht_block_key_reaches(const ht_context *c, const char *key, const char *name, const char *attr);
+struct ht_facts;
+int ht_cmdline_explain_boot(const ht_context *c, const struct ht_facts *f, const char *key, ht_boot_explained *ret);

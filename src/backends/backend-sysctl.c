@@ -470,6 +470,7 @@ void ht_boot_explained_done(ht_boot_explained *e) {
                 free(e->a[i].path);
                 free(e->a[i].key);
                 free(e->a[i].value);
+                free(e->a[i].note);
         }
         free(e->a);
         strv_free(e->files);

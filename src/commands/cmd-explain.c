@@ -2,8 +2,9 @@
  * value, every file that sets it at boot in the order the consumer reads
  * them with the one that wins, hosttune's own value and its source line,
  * and what verify sees (issue 38). sysctl keys, pam_limits' limits of a
- * user (limits.USER.ITEM), a service's limits (unit.UNIT.DIRECTIVE) and
- * sysfs attributes (/sys/...). */
+ * user (limits.USER.ITEM), a service's limits (unit.UNIT.DIRECTIVE),
+ * sysfs attributes (/sys/...), kernel command-line parameters
+ * (cmdline.KEY) and block device attributes (block.DEVICE.ATTR). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "backend-common.h"
 #include "commands.h"
+#include "edit-cmdline.h"
 #include "edit-sysctl.h"
 #include "fileio.h"
 #include "facts.h"
@@ -87,6 +89,12 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
                         e->setting = s;
                 if (e->kind == HT_BK_SYSFS && s->backend == HT_BK_SYSFS && streq(s->key, e->key))
                         e->setting = s;
+                if (e->kind == HT_BK_CMDLINE && s->backend == HT_BK_CMDLINE && ht_cmdline_key_eq(s->key, e->key))
+                        e->setting = s;
+                /* the last setting that reaches the device, as in hosttune's rules file */
+                if (e->kind == HT_BK_BLOCK && s->backend == HT_BK_BLOCK &&
+                    ht_block_key_reaches(o->ctx, s->key, e->user, e->item))
+                        e->setting = s;
                 if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(s->directive, e->item) &&
                     is_name_of(e, s->unit))
                         e->setting = s;
@@ -109,10 +117,11 @@ static json_object *to_json(const explained *e) {
         json_object_object_add(j, "kind", json_object_new_string(ht_backend_id_to_string(e->kind)));
         json_object_object_add(j, "key", json_object_new_string(e->key));
         json_object *rt = NULL;
-        if (e->runtime) {
+        /* cmdline: the booted line read, a null value when it has no such word */
+        if (e->runtime || (e->kind == HT_BK_CMDLINE && e->runtime_path)) {
                 rt = json_object_new_object();
                 json_object_object_add(rt, "path", json_object_new_string(e->runtime_path));
-                json_object_object_add(rt, "value", json_object_new_string(e->runtime));
+                json_object_object_add(rt, "value", jstr(e->runtime));
         }
         json_object_object_add(j, "runtime", rt);
 
@@ -132,6 +141,8 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(x, "value", jstr(a->value));
                 json_object_object_add(x, "glob", json_object_new_boolean(a->glob));
                 json_object_object_add(x, "winner", json_object_new_boolean(a->winner));
+                if (a->note)
+                        json_object_object_add(x, "note", json_object_new_string(a->note));
                 json_object_array_add(as, x);
                 /* limits have two winners: see winners below */
                 if (a->winner && !e->boot.limits) {
@@ -168,6 +179,8 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(ht, "applied", json_object_new_boolean(e->profile_applied));
                 json_object_object_add(ht, "value", jstr(e->hosttune_value ? e->hosttune_value
                                                                     : e->setting ? e->setting->value : NULL));
+                if (e->setting && e->setting->backend == HT_BK_CMDLINE)
+                        json_object_object_add(ht, "remove", json_object_new_boolean(e->setting->remove));
                 json_object_object_add(ht, "bound", jstr(e->setting ? ht_bound_to_string(e->setting->bound) : NULL));
                 json_object_object_add(ht, "source", jstr(e->setting ? e->setting->source : NULL));
         }
@@ -206,8 +219,11 @@ static json_object *to_json(const explained *e) {
 static void print_text(const explained *e) {
         strbuf out = {0};
         strbuf_appendf(&out, "%s %s\n", ht_backend_id_to_string(e->kind), e->key);
-        if (e->kind == HT_BK_SYSCTL || e->kind == HT_BK_SYSFS)
+        if (e->kind == HT_BK_SYSCTL || e->kind == HT_BK_SYSFS || e->kind == HT_BK_BLOCK)
                 strbuf_appendf(&out, "  now:       %s\n", e->runtime ? e->runtime : "(not readable here)");
+        if (e->kind == HT_BK_CMDLINE)
+                strbuf_appendf(&out, "  booted:    %s%s\n", e->runtime ? e->runtime : e->runtime_path ? "(no such word)"
+                               : "(not readable here)", e->runtime_path ? " (/proc/cmdline)" : "");
         strbuf_appendf(&out, "  %s read by %s, in this order:\n",
                        e->boot.limits ? "at login: " : e->kind == HT_BK_SERVICE ? "at start: " : "at boot:  ",
                        e->boot.consumer);
@@ -224,6 +240,15 @@ static void print_text(const explained *e) {
                                        : at == e->boot.hard_winner ? "   <- wins (hard)" : "");
                         continue;
                 }
+                if (e->kind == HT_BK_CMDLINE || e->kind == HT_BK_BLOCK) {
+                        /* where: the variable, line kind or rule; the word or value */
+                        strbuf_appendf(&out, "    %s:%u  %s: %s%s%s%s%s\n", a->path, a->line, a->key,
+                                       a->value ? a->value : "", a->winner ? "   <- wins" : "",
+                                       a->note ? " (" : "", a->note ? a->note : "", a->note ? ")" : "");
+                        if (a->winner)
+                                win = a;
+                        continue;
+                }
                 strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
                                a->value ? " = " : " (keeps globs off it)", a->value ? a->value : "",
                                a->winner ? "   <- wins" : "");
@@ -232,7 +257,11 @@ static void print_text(const explained *e) {
         }
         if (!e->boot.n)
                 strbuf_append(&out, e->boot.limits ? "    (no line sets it: the limit the session inherits stays)\n"
+                                    : e->kind == HT_BK_CMDLINE ? "    (no word for it: the kernel's default stays)\n"
+                                    : e->kind == HT_BK_BLOCK ? "    (no rule sets it: the kernel's default stays)\n"
                                                    : "    (no file sets it: the kernel's default stays)\n");
+        if (e->boot.n && !win && e->kind == HT_BK_CMDLINE)
+                strbuf_append(&out, "    (none of them reaches the line the next boot takes: the kernel's default)\n");
         for (size_t i = 0; e->boot.masked && e->boot.masked[i]; i++)
                 strbuf_appendf(&out, e->kind == HT_BK_SERVICE ? "    %s is hidden by a drop-in of that name read instead\n"
                                                               : "    %s is masked (a link to /dev/null)\n",
@@ -243,7 +272,11 @@ static void print_text(const explained *e) {
         if (win)
                 strbuf_appendf(&out, "  %s %s (%s:%u)\n", e->kind == HT_BK_SERVICE ? "in effect: " : "boot value:",
                                win->value, win->path, win->line);
-        if (e->profile && e->setting)
+        if (e->profile && e->setting && e->setting->backend == HT_BK_CMDLINE)
+                strbuf_appendf(&out, "  hosttune:  %s%s%s%s from %s, profile %s%s\n", e->setting->remove ? "remove " : "",
+                               e->setting->key, e->setting->value ? "=" : "", e->setting->value ? e->setting->value : "",
+                               e->setting->source, e->profile, e->profile_applied ? " (applied)" : "");
+        else if (e->profile && e->setting)
                 strbuf_appendf(&out, "  hosttune:  %s (%s) from %s, profile %s%s\n",
                                e->hosttune_value ? e->hosttune_value : e->setting->value,
                                ht_bound_to_string(e->setting->bound), e->setting->source, e->profile,
@@ -349,7 +382,7 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
         if (ht_sysctl_key_check(key, &err) < 0) {
                 ht_record_error(true, err);
                 ht_report_error("explain: %s (explain knows sysctl keys, as vm.swappiness or sysctl.vm.swappiness, "
-                                "limits.USER.ITEM, unit.UNIT.DIRECTIVE and /sys/PATH)", err);
+                                "limits.USER.ITEM, unit.UNIT.DIRECTIVE, /sys/PATH, cmdline.KEY and block.DEVICE.ATTR)", err);
                 return -EINVAL;
         }
         e->kind = HT_BK_SYSCTL;
@@ -364,12 +397,81 @@ static int explain_sysctl(const ht_cmd_opts *o, const char *key, explained *e) {
         return 0;
 }
 
+/* cmdline.KEY: a kernel command-line parameter, booted and next boot */
+static int explain_cmdline(const ht_cmd_opts *o, const char *key, explained *e) {
+        e->kind = HT_BK_CMDLINE;
+        e->key = xstrdup(key);
+        int r = ht_cmdline_explain_boot(o->ctx, e->facts, key, &e->boot);
+        if (r == -EINVAL) {
+                ht_record_error(true, "explain: not a kernel parameter name");
+                ht_report_error("explain cmdline.%s: not a kernel parameter name ([A-Za-z0-9_.-], no '=')", key);
+                return r;
+        }
+        if (r < 0) {
+                ht_report_error("explain cmdline.%s: %s", key, ht_strerror(-r));
+                return r;
+        }
+        /* the booted line: the last word for the key is the one the kernel took */
+        if (ht_root_is_live(o->ctx) && e->facts->kernel_cmdline) {
+                _cleanup_strv_free_ char **w = ht_cmdline_split(e->facts->kernel_cmdline);
+                e->runtime_path = xstrdup("/proc/cmdline");
+                for (size_t i = 0; w && w[i]; i++)
+                        if (ht_cmdline_word_matches(w[i], key, NULL)) {
+                                free(e->runtime);
+                                e->runtime = xstrdup(w[i]);
+                        }
+        }
+        return 0;
+}
+
+/* block.DEVICE.ATTR: a queue attribute of one disk, and the udev rules
+ * that write it when the disk appears */
+static int explain_block(const ht_cmd_opts *o, const char *spec, explained *e) {
+        const char *dot = strchr(spec, '.');
+        if (!dot || dot == spec || !dot[1]) {
+                ht_record_error(true, "explain: block attributes are named block.DEVICE.ATTR");
+                ht_report_error("explain: block attributes are named block.DEVICE.ATTR (block.sda.scheduler), "
+                                "not block.%s", spec);
+                return -EINVAL;
+        }
+        e->kind = HT_BK_BLOCK;
+        e->user = xstrndup(spec, (size_t)(dot - spec));
+        /* scheduler, queue.scheduler or queue/scheduler */
+        const char *a = dot + 1;
+        e->item = startswith(a, "queue/") ? xstrdup(a) : xasprintf("queue/%s", startswith(a, "queue.") ? a + 6 : a);
+        e->key = xasprintf("%s %s", e->user, e->item);
+        int r = ht_block_explain_boot(o->ctx, e->user, e->item, &e->boot);
+        if (r == -EINVAL) {
+                ht_record_error(true, "explain: not a disk name and an attribute hosttune manages");
+                ht_report_error("explain block.%s: not a disk name and an attribute hosttune manages "
+                                "(scheduler, nr_requests, read_ahead_kb, rq_affinity)", spec);
+                return r;
+        }
+        if (r < 0) {
+                ht_report_error("explain block.%s: %s", spec, ht_strerror(-r));
+                return r;
+        }
+        _cleanup_free_ char *path = xasprintf("/sys/block/%s/%s", e->user, e->item), *raw = NULL;
+        if (ht_root_is_live(o->ctx) && ht_read_line(o->ctx, path, &raw) >= 0) {
+                /* "mq-deadline [none]": the bracketed word */
+                e->runtime = ht_kernel_value_effective(raw);
+                e->runtime_path = TAKE_PTR(path);
+        }
+        return 0;
+}
+
 /* verify's check for the key explained */
-static bool is_check_for(const explained *e, const ht_check *c) {
+static bool is_check_for(const ht_context *ctx, const explained *e, const ht_check *c) {
+        if (e->kind == HT_BK_BLOCK)
+                return streq(c->backend, "block") && ht_block_key_reaches(ctx, c->key, e->user, e->item);
         if (e->kind == HT_BK_SYSCTL)
                 return streq(c->backend, "sysctl") && same_key(c->key, e->key);
         if (e->kind == HT_BK_SYSFS)
                 return streq(c->backend, "sysfs") && streq(c->key, e->key);
+        if (e->kind == HT_BK_CMDLINE) {
+                _cleanup_free_ char *k = ht_cmdline_word_key(c->key);
+                return streq(c->backend, "cmdline") && ht_cmdline_key_eq(k, e->key);
+        }
         if (e->kind == HT_BK_SERVICE) {
                 /* "UNIT DIRECTIVE", under any of the unit's names */
                 const char *sp = strchr(c->key, ' ');
@@ -384,11 +486,42 @@ static bool is_check_for(const explained *e, const ht_check *c) {
                endswith(c->key, e->item) && c->key[strlen(c->key) - strlen(e->item) - 1] == ' ';
 }
 
+typedef struct {
+        const ht_context *ctx;
+        const explained *e;
+} tuner_filter;
+
+/* A tuner's setting of the key explained: tuned's [disk] elevator and
+ * readahead are block settings with udev matches, its [bootloader]
+ * cmdline words cmdline ones. */
+static bool tuner_sets_key(const ht_tuner_setting *t, const void *userdata) {
+        const tuner_filter *tf = userdata;
+        const explained *e = tf->e;
+        if (t->backend != e->kind)
+                return false;
+        if (e->kind == HT_BK_BLOCK)
+                return ht_block_key_reaches(tf->ctx, t->key, e->user, e->item);
+        if (e->kind == HT_BK_CMDLINE)
+                return ht_cmdline_key_eq(t->key, e->key);
+        return ht_tuner_setting_matches(t, e->kind, e->key);
+}
+
 int ht_cmd_explain(const ht_cmd_opts *o) {
         const char *key = o->args[0];
         explained e = {0};
-        int r;
-        if (startswith(key, "limits."))
+        /* facts: the bootloader for cmdline, the tuners, the profile's
+         * expressions */
+        int r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &e.facts);
+        if (r < 0) {
+                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
+                explained_done(&e);
+                return HT_EXIT_ERROR;
+        }
+        if (startswith(key, "cmdline."))
+                r = explain_cmdline(o, key + strlen("cmdline."), &e);
+        else if (startswith(key, "block."))
+                r = explain_block(o, key + strlen("block."), &e);
+        else if (startswith(key, "limits."))
                 r = explain_limits(o, key + strlen("limits."), &e);
         else if (startswith(key, "unit."))
                 r = explain_unit(o, key + strlen("unit."), &e);
@@ -402,15 +535,12 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
                 return HT_EXIT_ERROR;
         }
 
-        /* facts: the tuners (and the profile's expressions) need them */
-        r = ht_facts_collect(o->ctx, HT_FACTS_HOST, &e.facts);
-        if (r < 0) {
-                ht_report_error("cannot collect facts: %s", ht_strerror(-r));
-                explained_done(&e);
-                return HT_EXIT_ERROR;
-        }
         ht_tuner_settings_collect(o->ctx, e.facts, &e.tuners);
-        ht_tuner_settings_keep(&e.tuners, e.kind, e.kind == HT_BK_SYSCTL ? e.key : NULL);
+        /* limits and services: no tuner of the table sets them */
+        if (e.kind == HT_BK_LIMITS || e.kind == HT_BK_SERVICE)
+                ht_tuner_settings_keep(&e.tuners, e.kind, NULL);
+        else
+                ht_tuner_settings_keep_if(&e.tuners, tuner_sets_key, &(tuner_filter){.ctx = o->ctx, .e = &e});
         for (size_t i = 0; e.tuners.warnings && e.tuners.warnings[i]; i++)
                 strv_push(&e.warnings, e.tuners.warnings[i]);
 
@@ -418,7 +548,7 @@ int ht_cmd_explain(const ht_cmd_opts *o) {
         e.have_vr = ht_verify(o->ctx, NULL, &e.vr, &verr) >= 0;
         if (e.have_vr)
                 for (size_t i = 0; i < e.vr.n_checks; i++)
-                        if (is_check_for(&e, &e.vr.checks[i]))
+                        if (is_check_for(o->ctx, &e, &e.vr.checks[i]))
                                 e.check = &e.vr.checks[i];
         const char *profile = o->args[1] ? o->args[1] : e.have_vr && e.vr.applied ? e.vr.profile : NULL;
         if (profile) {

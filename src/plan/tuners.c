@@ -91,20 +91,71 @@ static void add_tuned(const ht_context *c, const ht_facts *f, const ht_tuner *t,
         }
 }
 
-static void add_unit_setting(ht_tuner_settings *ts, const char *unit, const char *link, const char *key,
-                             const char *value, const char *source, const char *directive) {
+static void add_unit_setting(ht_tuner_settings *ts, const char *unit, const char *link, ht_backend_id backend,
+                             const char *key, const char *value, const char *source, const char *directive,
+                             const char *what) {
         ts->s = xrealloc(ts->s, (ts->n + 1) * sizeof(*ts->s));
         ts->s[ts->n++] = (ht_tuner_setting){
-                .tuner = xstrdup("unit"), .who = xasprintf("%s (enabled: %s)", unit, link), .backend = HT_BK_SYSCTL,
+                .tuner = xstrdup("unit"), .who = xasprintf("%s (enabled: %s)", unit, link), .backend = backend,
                 .key = xstrdup(key), .value = xstrdup(value), .source = xstrdup(source),
                 .when = xasprintf("at %s's start (%s=)", unit, directive),
-                .advice = xasprintf("remove the sysctl call from %s, or give the profile the same value", unit),
+                .advice = xasprintf("remove the %s from %s, or give the profile the same value", what, unit),
         };
+}
+
+static bool is_operator(const char *w) {
+        return streq(w, ";") || streq(w, "&&") || streq(w, "||") || streq(w, "|") || w[0] == '>';
+}
+
+/* "echo VALUE > /proc/sys/PATH" or "> /sys/PATH" (">>", ">PATH" and
+ * "| tee [-a] PATH" too) in an Exec line's words, as a unit's shell
+ * writes THP's mode or a sysctl before a database starts: the sysctl
+ * key or the sysfs path, with the echoed words as the value. */
+static void scan_writes(char *const *words, const char *unit, const char *link, const char *shown, size_t line,
+                        const char *directive, ht_tuner_settings *ts) {
+        for (size_t w = 0; words && words[w]; w++) {
+                const char *base = strrchr(words[w], '/') ? strrchr(words[w], '/') + 1 : words[w];
+                if (!streq(base, "echo"))
+                        continue;
+                strbuf v = {0};
+                size_t k = w + 1;
+                for (; words[k] && !is_operator(words[k]); k++) {
+                        if (k == w + 1 && words[k][0] == '-')
+                                continue; /* echo -n */
+                        strbuf_appendf(&v, "%s%s", v.len ? " " : "", words[k]);
+                }
+                const char *path = NULL;
+                if (words[k] && words[k][0] == '>')
+                        path = words[k][strspn(words[k], ">")] ? words[k] + strspn(words[k], ">") : words[k + 1];
+                else if (words[k] && streq(words[k], "|") && words[k + 1] && endswith(words[k + 1], "tee")) {
+                        size_t t = k + 2;
+                        while (words[t] && words[t][0] == '-')
+                                t++;
+                        path = words[t];
+                }
+                _cleanup_free_ char *value = v.len ? strbuf_steal(&v) : (strbuf_done(&v), NULL);
+                /* "...swappiness;" ends the shell command */
+                _cleanup_free_ char *p = path ? xstrndup(path, strcspn(path, ";&|")) : NULL;
+                path = p;
+                if (!path || !value || ht_path_check(path) < 0)
+                        continue;
+                _cleanup_free_ char *source = xasprintf("%s:%zu", shown, line);
+                if (startswith(path, "/proc/sys/") && path[10]) {
+                        _cleanup_free_ char *key = xstrdup(path + 10), *err = NULL;
+                        for (char *q = key; *q; q++)
+                                if (*q == '/')
+                                        *q = '.';
+                        if (ht_sysctl_key_check(key, &err) == 0)
+                                add_unit_setting(ts, unit, link, HT_BK_SYSCTL, key, value, source, directive, "write");
+                } else if (startswith(path, "/sys/"))
+                        add_unit_setting(ts, unit, link, HT_BK_SYSFS, path, value, source, directive, "write");
+        }
 }
 
 /* A unit's own sysctl calls: "sysctl [-w|-q] KEY=VALUE..." in its
  * ExecStartPre=, ExecStart= or ExecStartPost= lines (also inside a
- * "sh -c '...'"), written each time the unit starts. Only that form is
+ * "sh -c '...'"), and its echo writes into /proc/sys and /sys
+ * (scan_writes), done each time the unit starts. Only those forms are
  * read: a script the unit runs is not followed. */
 static void scan_unit(const ht_context *c, const char *unit, const char *link, ht_tuner_settings *ts) {
         _cleanup_free_ char *target = NULL, *text = NULL;
@@ -162,8 +213,9 @@ static void scan_unit(const ht_context *c, const char *unit, const char *link, h
                         if (ht_sysctl_key_check(key, &err) < 0)
                                 continue;
                         _cleanup_free_ char *source = xasprintf("%s:%zu", shown, i + 1);
-                        add_unit_setting(ts, unit, link, key, eq + 1, source, directive);
+                        add_unit_setting(ts, unit, link, HT_BK_SYSCTL, key, eq + 1, source, directive, "sysctl call");
                 }
+                scan_writes(words, unit, link, shown, i + 1, directive, ts);
         }
 }
 
@@ -184,6 +236,113 @@ static void collect_units(const ht_context *c, ht_tuner_settings *ts) {
         }
 }
 
+/* ---- saptune (SUSE) ---- */
+
+/* saptune 3 applies its notes itself at saptune.service's start (it
+ * stopped using tuned in 3.0.0, saptune.changes 2021-09-13), in the
+ * order /etc/sysconfig/saptune's NOTE_APPLY_ORDER names them
+ * (SUSE/saptune app/app.go NoteApplyOrderKey). A note's settings are in
+ * /usr/share/saptune/notes/NOTE, or /etc/saptune/extra/NOTE.conf for a
+ * customer's note, and /etc/saptune/override/NOTE replaces its values,
+ * an empty value leaving the key alone (saptune-note(5)). Only the
+ * [sysctl] section's "KEY = VALUE" lines are taken: its "<" and ">"
+ * bounds and the computed sections are not claimed. */
+#define SAPTUNE_CONFIG "/etc/sysconfig/saptune"
+
+typedef struct {
+        char **keys, **values, **sources;  /* parallel, NULL-terminated; value "" = left alone */
+} saptune_map;
+
+static void saptune_set(saptune_map *m, const char *key, const char *value, const char *source) {
+        for (size_t i = 0; m->keys && m->keys[i]; i++)
+                if (streq(m->keys[i], key)) {
+                        free(m->values[i]);
+                        free(m->sources[i]);
+                        m->values[i] = xstrdup(value);
+                        m->sources[i] = xstrdup(source);
+                        return;
+                }
+        strv_push(&m->keys, key);
+        strv_push(&m->values, value);
+        strv_push(&m->sources, source);
+}
+
+/* The [sysctl] lines of a note or override file into m. */
+static bool saptune_read_note(const ht_context *c, const char *path, saptune_map *m) {
+        _cleanup_free_ char *text = NULL;
+        if (ht_read_file(c, path, 1u << 20, &text, NULL) < 0)
+                return false;
+        _cleanup_free_ char *shown = ht_display_path(c, path);
+        bool in_sysctl = false;
+        size_t n = 0;
+        for (const char *p = text; *p; n++) {
+                const char *nl = strchr(p, '\n');
+                size_t len = nl ? (size_t)(nl - p) : strlen(p);
+                _cleanup_free_ char *buf = xstrndup(p, len);
+                p = nl ? nl + 1 : p + len;
+                char *l = strstrip(buf);
+                if (*l == '[') {
+                        in_sysctl = streq(l, "[sysctl]");
+                        continue;
+                }
+                char *eq = strchr(l, '=');
+                if (!in_sysctl || *l == '#' || !eq || strpbrk(l, "<>"))
+                        continue;
+                *eq = 0;
+                const char *key = strstrip(l), *value = strstrip(eq + 1);
+                _cleanup_free_ char *err = NULL;
+                if (ht_sysctl_key_check(key, &err) < 0)
+                        continue;
+                _cleanup_free_ char *source = xasprintf("%s:%zu", shown, n + 1);
+                saptune_set(m, key, value, source);
+        }
+        return true;
+}
+
+static void add_saptune(const ht_context *c, const ht_tuner *t, ht_tuner_settings *ts) {
+        _cleanup_free_ char *conf = NULL;
+        if (ht_read_file(c, SAPTUNE_CONFIG, 1u << 20, &conf, NULL) < 0) {
+                strv_pushf(&ts->warnings, "saptune is %s but %s cannot be read: what it sets is not known",
+                           t->running ? "running" : "enabled", SAPTUNE_CONFIG);
+                return;
+        }
+        _cleanup_free_ char *order = NULL;
+        for (const char *p = conf; p && *p;) {
+                const char *nl = strchr(p, '\n');
+                _cleanup_free_ char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+                p = nl ? nl + 1 : NULL;
+                const char *v = strstrip(line);
+                if (startswith(v, "NOTE_APPLY_ORDER=")) {
+                        v += strlen("NOTE_APPLY_ORDER=");
+                        free(order);
+                        order = xstrndup(v + (*v == '"'), strcspn(v + (*v == '"'), "\""));
+                }
+        }
+        _cleanup_strv_free_ char **notes = order ? strv_split(order, " \t") : NULL;
+        saptune_map m = {0};
+        for (size_t i = 0; notes && notes[i]; i++) {
+                /* note names are file names: nothing with a slash */
+                if (strchr(notes[i], '/') || notes[i][0] == '.')
+                        continue;
+                _cleanup_free_ char *extra = xasprintf("/etc/saptune/extra/%s.conf", notes[i]),
+                                   *shipped = xasprintf("/usr/share/saptune/notes/%s", notes[i]),
+                                   *over = xasprintf("/etc/saptune/override/%s", notes[i]);
+                if (!saptune_read_note(c, extra, &m) && !saptune_read_note(c, shipped, &m))
+                        strv_pushf(&ts->warnings, "saptune applies note %s, but neither %s nor %s can be read: "
+                                   "what it sets is not known", notes[i], shipped, extra);
+                saptune_read_note(c, over, &m);
+        }
+        for (size_t i = 0; m.keys && m.keys[i]; i++)
+                if (*m.values[i])
+                        add(ts, t, HT_BK_SYSCTL, m.keys[i], m.values[i], m.sources[i],
+                            "at saptune.service's start (saptune service apply, at boot)",
+                            "keep one tuner: revert the note (saptune note revert NOTE) or disable saptune.service, "
+                            "or give the profile saptune's value (or the same in /etc/saptune/override/NOTE)");
+        strv_free(m.keys);
+        strv_free(m.values);
+        strv_free(m.sources);
+}
+
 void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_settings *ret) {
         *ret = (ht_tuner_settings){0};
         collect_units(c, ret);
@@ -191,6 +350,8 @@ void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_
                 const ht_tuner *t = &f->tuners[i];
                 if (streq(t->name, "tuned"))
                         add_tuned(c, f, t, ret);
+                else if (streq(t->name, "saptune"))
+                        add_saptune(c, t, ret);
                 else if (streq(t->name, "kubelet"))
                         for (size_t k = 0; k < ELEMENTSOF(kubelet_sysctls); k++)
                                 add(ret, t, HT_BK_SYSCTL, kubelet_sysctls[k][0], kubelet_sysctls[k][1],
@@ -227,6 +388,18 @@ void ht_tuner_settings_keep(ht_tuner_settings *t, ht_backend_id b, const char *k
         size_t kept = 0;
         for (size_t i = 0; i < t->n; i++) {
                 if (ht_tuner_setting_matches(&t->s[i], b, key))
+                        t->s[kept++] = t->s[i];
+                else
+                        setting_done(&t->s[i]);
+        }
+        t->n = kept;
+}
+
+void ht_tuner_settings_keep_if(ht_tuner_settings *t, bool (*keep)(const ht_tuner_setting *s, const void *userdata),
+                               const void *userdata) {
+        size_t kept = 0;
+        for (size_t i = 0; i < t->n; i++) {
+                if (keep(&t->s[i], userdata))
                         t->s[kept++] = t->s[i];
                 else
                         setting_done(&t->s[i]);

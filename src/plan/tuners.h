@@ -32,6 +32,10 @@ void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_
 void ht_tuner_settings_done(ht_tuner_settings *t);
 /* Keep only the settings of one key (explain). */
 void ht_tuner_settings_keep(ht_tuner_settings *t, ht_backend_id b, const char *key);
+/* Keep only the settings keep says yes to (explain's block and cmdline
+ * keys, which do not compare as strings). */
+void ht_tuner_settings_keep_if(ht_tuner_settings *t, bool (*keep)(const ht_tuner_setting *s, const void *userdata),
+                               const void *userdata);
 /* Whether a tuner setting and a hosttune setting name the same thing. */
 bool ht_tuner_setting_matches(const ht_tuner_setting *t, ht_backend_id b, const char *key);
 /* Whether the tuner's value undoes want (bound b): always when it writes

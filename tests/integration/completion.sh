@@ -123,6 +123,9 @@ run_cases() {
         expect "$H import tuned x --o" "--output"
         # explain: the running kernel's sysctl keys, dotted; then a profile
         expect "$H explain vm.swappi" "vm.swappiness"
+        # and the booted command line's parameters (issue 38)
+        w=$(sed 's/[= ].*//' /proc/cmdline)
+        expect "$H explain cmdline.$w" "cmdline.$w"
         expect "$H $P explain vm.swappiness " "mysql oracle"
         expect "$H explain vm.swappiness oracle " ""
         expect "$H --tuned-path $tmp/dirs/a" "$tmp/dirs/alpha"
