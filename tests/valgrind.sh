@@ -6,7 +6,7 @@
 #   valgrind.sh --report LOGDIR   after the run: fail unless every log is
 #                                 clean (no errors, no definite or
 #                                 indirect leaks)
-# Each process logs to $HT_VALGRIND_LOGS/NAME.PID.log, which --report
+# Each process logs to its own $HT_VALGRIND_LOGS/NAME.XXXXXXXXXX.log, which --report
 # reads; an error also makes hosttune exit 99, so the integration test
 # that ran it fails too.
 set -eu
@@ -57,6 +57,11 @@ esac
 # on to chase an uninitialised value.
 origins=
 [ "${HT_VALGRIND_ORIGINS:-0}" = 1 ] && origins=--track-origins=yes
+# A log of its own, made here by whoever runs the process: named by pid
+# alone, a run as nobody could meet the log of an earlier root process
+# of the same pid (pids wrap over a suite's thousands of processes) and
+# could not open it in the sticky directory.
+log=$(mktemp --suffix=.log "$logs/$name.XXXXXXXXXX")
 exec valgrind -q --tool=memcheck $exitcode --child-silent-after-fork=yes \
         --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
-        $origins --suppressions="$(dirname "$0")/valgrind.supp" --log-file="$logs/$name.%p.log" "$@"
+        $origins --suppressions="$(dirname "$0")/valgrind.supp" --log-file="$log" "$@"
