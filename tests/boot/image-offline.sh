@@ -325,7 +325,7 @@ check_with_image_tools() { # NAME PLAN.json
                 fi
         done
         # limits as pam_limits reads them: a session of the user through su
-        jq -r '.changes[] | select(.backend == "limits") | "\(.key) \(.desired)"' "$plan" >"$W/limits.want"
+        jq -r '.changes[] | select(.backend == "limits" and .outcome == "change") | "\(.key) \(.desired)"' "$plan" >"$W/limits.want"
         nl=0
         cap_res=$(( (0x$(awk '/^CapEff:/ { print $2 }' /proc/self/status) >> 24) & 1 ))
         for item in nofile:n memlock:l nproc:u stack:s data:d; do

@@ -36,9 +36,13 @@ checks_done() {
 }
 
 expect() { echo "$*" >>$EXPECT; }
-# plan_expectations PLAN.json: one expectation a change of the plan.
+# plan_expectations PLAN.json: one expectation a change of the plan. A
+# limit kept (the inherited value meets the minimum: issue 39) is not
+# checked here, since what a login inherits depends on what starts it (su
+# -l from the harness gets 1048576 hard nofile); verify checks it as "not
+# lowered".
 plan_expectations() {
-        jq -r '.changes[] |
+        jq -r '.changes[] | select(.backend != "limits" or .outcome == "change") |
                 if .backend == "sysctl" or .backend == "sysfs" or .backend == "limits" then
                         "\(.backend) \(.key) \(.desired)"
                 elif .backend == "cmdline" then
