@@ -134,7 +134,8 @@ manifest_expectations() {
                 if .backend == "sysctl" then
                         (if $b == "exact" then "sysctl \(.key) \(.value)" else "sysctl-\($b) \(.key) \(.value)" end)
                 elif .backend == "limits" then
-                        (if .at_least then "limits-at-least" else "limits" end) + " \(.domain) \(.type) \(.item) \(.value)"
+                        (if $b == "range" then "limits-range" elif .at_least then "limits-at-least" else "limits" end) +
+                        " \(.domain) \(.type) \(.item) \(.value)"
                 elif .backend == "cmdline" then
                         (if .remove then "nocmdline \(.key)" elif (.value // "") == "" then "cmdline \(.key)"
                          else "cmdline \(.key)=\(.value)" end)
@@ -146,7 +147,7 @@ manifest_expectations() {
                                 set -- $line
                                 bk="$1 $2"
                                 case $1 in sysctl-* | limits-*) bk="${1%%-*} $2" ;; esac
-                                [ "$1" = limits ] || [ "$1" = limits-at-least ] && bk="limits $2 $3 $4"
+                                case $1 in limits | limits-*) bk="limits $2 $3 $4" ;; esac
                                 if printf '%s\n' "$skipped" | grep -qxF -- "$bk"; then
                                         echo "skipped-by-verify $line"
                                         continue
@@ -184,6 +185,17 @@ check_limit_at_least() {
                 fail "limits $1 $2 $3: got '$got', want at least '$want'"
         fi
 }
+# a limit with a range bound, LOW..HIGH (issue 33: Oracle's hard stack)
+check_limit_range() {
+        got=$(login_limit "$1" "$2" "$3")
+        low=$(limit_norm "${4%%..*}") high=$(limit_norm "${4##*..}")
+        if { [ "$got" != unlimited ] && [ "$got" -ge "$low" ] 2>/dev/null; } &&
+                { [ "$high" = unlimited ] || [ "$got" -le "$high" ] 2>/dev/null; }; then
+                pass "limits $1 $2 $3 '$got' (within '$4')"
+        else
+                fail "limits $1 $2 $3: got '$got', want within '$4'"
+        fi
+}
 check_expectations_bounded() { # FILE
         if [ ! -s "$1" ]; then
                 fail "no expectations in $1"
@@ -197,6 +209,7 @@ check_expectations_bounded() { # FILE
                         shift
                         check_bound $k "$@" ;;
                 limits-at-least) check_limit_at_least "$2" "$3" "$4" "$5" ;;
+                limits-range) check_limit_range "$2" "$3" "$4" "$5" ;;
                 skipped-by-verify) echo "skip $line (optional; verify: the host cannot take it)" ;;
                 *) check_one "$line" ;;
                 esac
