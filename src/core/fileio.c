@@ -418,17 +418,25 @@ int ht_mkdir_p(const char *path, mode_t mode) {
         return r == -EEXIST ? 0 : r;
 }
 
+/* The directory a host file is written in, made with its parents (their
+ * parents' fsyncs into dirs when batched) and resolved for writing: the
+ * first steps of every write. */
+static int parent_for_write(const ht_context *c, const char *path, ht_fsync_batch *dirs, int *ret_dir_fd,
+                            char **ret_name) {
+        int r = ht_mkdir_parents_batched(c, path, 0755, dirs);
+        if (r < 0)
+                return r;
+        return ht_resolve_parent_for_write(c, path, ret_dir_fd, ret_name);
+}
+
 /* The one way a host file is written: parents made, the directory
  * resolved for writing, then the atomic replace (exact: force mode and
  * owner even over an existing file's). */
 static int write_host_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode,
                            uid_t uid, gid_t gid, bool exact, ht_fsync_batch *dirs) {
-        int r = ht_mkdir_parents_batched(c, path, 0755, dirs);
-        if (r < 0)
-                return r;
         int dfd;
         _cleanup_free_ char *name = NULL;
-        r = ht_resolve_parent_for_write(c, path, &dfd, &name);
+        int r = parent_for_write(c, path, dirs, &dfd, &name);
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
@@ -442,12 +450,9 @@ static int write_host_file(const ht_context *c, const char *path, const void *da
 int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
                   uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
                   ht_staged_file *ret) {
-        int r = ht_mkdir_parents_batched(c, path, 0755, dirs);
-        if (r < 0)
-                return r;
         int dfd;
         _cleanup_free_ char *name = NULL;
-        r = ht_resolve_parent_for_write(c, path, &dfd, &name);
+        int r = parent_for_write(c, path, dirs, &dfd, &name);
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
