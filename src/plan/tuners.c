@@ -152,6 +152,19 @@ static void scan_writes(char *const *words, const char *unit, const char *link, 
         }
 }
 
+/* The next line of the text at *p, stripped, in *buf (freed on the next
+ * call); NULL at its end. Line numbers count blank lines too. */
+static char *next_line(const char **p, char **buf) {
+        if (!**p)
+                return NULL;
+        const char *nl = strchr(*p, '\n');
+        size_t len = nl ? (size_t)(nl - *p) : strlen(*p);
+        free(*buf);
+        *buf = xstrndup(*p, len);
+        *p = nl ? nl + 1 : *p + len;
+        return strstrip(*buf);
+}
+
 /* A unit's own sysctl calls: "sysctl [-w|-q] KEY=VALUE..." in its
  * ExecStartPre=, ExecStart= or ExecStartPost= lines (also inside a
  * "sh -c '...'"), and its echo writes into /proc/sys and /sys
@@ -173,12 +186,9 @@ static void scan_unit(const ht_context *c, const char *unit, const char *link, h
         bool service = false;
         size_t i = 0;
         /* line by line, blank ones counted: the numbers are the file's */
-        for (const char *p = text; *p; i++) {
-                const char *nl = strchr(p, '\n');
-                size_t len = nl ? (size_t)(nl - p) : strlen(p);
-                _cleanup_free_ char *buf = xstrndup(p, len);
-                p = nl ? nl + 1 : p + len;
-                char *l = strstrip(buf);
+        _cleanup_free_ char *buf = NULL;
+        const char *p = text;
+        for (char *l; (l = next_line(&p, &buf)); i++) {
                 if (*l == '[') {
                         service = streq(l, "[Service]");
                         continue;
@@ -275,12 +285,9 @@ static bool saptune_read_note(const ht_context *c, const char *path, saptune_map
         _cleanup_free_ char *shown = ht_display_path(c, path);
         bool in_sysctl = false;
         size_t n = 0;
-        for (const char *p = text; *p; n++) {
-                const char *nl = strchr(p, '\n');
-                size_t len = nl ? (size_t)(nl - p) : strlen(p);
-                _cleanup_free_ char *buf = xstrndup(p, len);
-                p = nl ? nl + 1 : p + len;
-                char *l = strstrip(buf);
+        _cleanup_free_ char *buf = NULL;
+        const char *p = text;
+        for (char *l; (l = next_line(&p, &buf)); n++) {
                 if (*l == '[') {
                         in_sysctl = streq(l, "[sysctl]");
                         continue;
