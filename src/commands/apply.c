@@ -135,6 +135,11 @@ static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, cons
 }
 
 /* Journal a runtime change ahead, and before it the value its write resets. */
+/* Whether apply writes ch's runtime value (and journals it first). */
+static bool writes_runtime(const ht_change *ch) {
+        return ch->outcome == HT_OUTCOME_CHANGE && ch->runtime && ch->path;
+}
+
 static int record_runtime(const ht_context *c, ht_tx *tx, const ht_change *ch, size_t *ret_item,
                           size_t *ret_reset_item, char **ret_error) {
         size_t item, reset_item = SIZE_MAX;
@@ -437,7 +442,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         }
         for (size_t i = 0; i < plan->n_changes; i++) {
                 ht_change *ch = &plan->changes[i];
-                if (ch->outcome != HT_OUTCOME_CHANGE || !ch->runtime || !ch->path)
+                if (!writes_runtime(ch))
                         continue;
                 r = record_runtime(c, tx, ch, &change_items[2 * i], &change_items[2 * i + 1], &err);
                 if (r < 0)
@@ -465,7 +470,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 goto undo;
         for (size_t i = 0; i < plan->n_changes; i++) {
                 ht_change *ch = &plan->changes[i];
-                if (ch->outcome != HT_OUTCOME_CHANGE || !ch->runtime || !ch->path)
+                if (!writes_runtime(ch))
                         continue;
                 r = apply_runtime(c, tx, ch, change_items[2 * i], change_items[2 * i + 1], &res, &err);
                 if (r < 0)
