@@ -117,7 +117,7 @@ def main(argv):
             callee = owner.get(name)
             if callee and callee != obj:
                 graph[obj].add(callee)
-                why.setdefault((obj, callee), name)
+                why[(obj, callee)] = min(name, why.get((obj, callee), name))
         if paths.get(obj, "").startswith("src/plan/") and \
                 undefined & REGISTRY_SYMBOLS:
             findings.append("registry: %s walks the backend registry (%s)"
