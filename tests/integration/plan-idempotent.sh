@@ -89,9 +89,13 @@ refused() {
         rm -rf "$root"
 }
 
+hi=0
 for h in "$HOSTS"/*/; do
         host=$(basename "$h")
+        hi=$((hi + 1)) pi=0
         for p in base oracle mysql jvm; do
+                pi=$((pi + 1))
+                sampled $((hi + pi)) || continue
                 # containers and the microVM converge too: their kernel
                 # command line is skipped (set by the node or the VM's host)
                 converge "$host/$p" "$host" "$p"
