@@ -224,5 +224,19 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
                     const char *file, unsigned line, char **ret_error);
 void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs);
 
+/* profile-inherit.c: the chain of profile name and its parents, loaded
+ * into st->files (parents first) with st->ancestors; from_file:from_line
+ * names the inherit that asked for it (NULL, 0: the profile named). */
+typedef struct {
+        char **dirs;
+        char **stack;
+        ht_pfile **files;
+        size_t n_files;
+        char ***ancestors;
+        char **warnings;  /* a profile found past a directory we cannot read */
+} chain_state;
+int visit(chain_state *st, const char *name, const char *from_file, unsigned from_line,
+          char **ret_error);
+
 /* rules.c */
 int ht_rules_run(ht_resolver *r, char **ret_error);
