@@ -209,8 +209,6 @@ int ht_spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned l
 /* The same for messages: unknown values read "unknown". */
 int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
                          const char *what, char **ret, char **ret_error);
-/* A value as text for messages; fractions with two decimals. */
-char *ht_value_format(const ht_value *v);
 /* A key field of entry e (a string or a number that must be known) as
  * text: for a backend's canon_key. what: "sysctl vm.x", field: "key". */
 int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
@@ -237,6 +235,36 @@ typedef struct {
 } chain_state;
 int visit(chain_state *st, const char *name, const char *from_file, unsigned from_line,
           char **ret_error);
+
+/* Between the resolver's files (moved out of profile.c, issue 36). */
+/* profile-model.c */
+char *setting_label(const ht_setting *s);
+const char *value_or_removed(const ht_setting *s);
+const char *bound_suffix(ht_bound b);
+/* profile-paths.c */
+char **profile_dirs(const ht_context *c);
+int find_rules(const ht_context *c, char *const *dirs, char ***ret_paths,
+               const struct ht_builtin_file ***ret_builtin, char **ret_warning, char **ret_error);
+char **rules_dirs(const ht_context *c);
+/* profile-eval.c */
+ht_rparam *find_param(ht_resolver *r, const char *name);
+char **param_names(ht_resolver *r);
+int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error);
+void declare_param(ht_resolver *r, const ht_param_decl *d);
+int eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
+              const char *what, ht_value *ret, char **ret_error);
+const char *offline_hint(ht_resolver *r);
+/* profile-set.c */
+#define SYSCTL_SET_PREFIX "sysctl."
+int apply_set(ht_resolver *r, const char *assignment, char **ret_error);
+int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_value,
+                     char **ret_error);
+void pin_sysctl(ht_resolver *r, const char *key, const char *value);
+/* profile-settings.c */
+ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
+                            unsigned line);
+int resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
+                 unsigned line, bool conditional, char **ret_error);
 
 /* rules.c */
 int ht_rules_run(ht_resolver *r, char **ret_error);
