@@ -157,27 +157,7 @@ static int read_trusted(const loader *l, const char *path, bool host, unsigned n
                 *ret_error = xasprintf("%s: %s", shown, ht_strerror(-fd));
                 return fd;
         }
-        struct stat st;
-        int r = ht_check_regular_fd(fd, HT_PROFILE_MAX_SIZE, &st);
-        if (r == -EINVAL || r == -EISDIR) {
-                *ret_error = xasprintf("%s: not a regular file", shown);
-                return -EINVAL;
-        }
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
-                return r;
-        }
-        r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
-        if (r >= 0)
-                r = ht_profile_check_dirs(fd, shown, names, ret_error);
-        if (r < 0)
-                return r;
-        r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, ret, ret_len);
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
-                return r;
-        }
-        return 0;
+        return ht_read_trusted(fd, shown, HT_PROFILE_MAX_SIZE, names, ret, ret_len, ret_error);
 }
 
 static bool is_file(const loader *l, const char *path, bool host) {
