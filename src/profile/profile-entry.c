@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "util.h"
 
 /* Value text for a backend; NULL with *why when it cannot be one. */
@@ -77,7 +77,7 @@ int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, c
  * is then the user's, not the source's. */
 static char *entry_citation(ht_resolver *r, const ht_entry *e) {
         const char *name = ht_entry_param_ref(e);
-        const ht_rparam *p = name ? find_param(r, name) : NULL;
+        const ht_rparam *p = name ? ht_param_find(r, name) : NULL;
         if (p && streq(p->source, "--set"))
                 return e->comment ? xasprintf("%s (value: --set %s)", e->comment, name)
                                   : xasprintf("--set %s", name);
@@ -95,7 +95,7 @@ static int eval_when(ht_resolver *r, const ht_entry *e, const char *label, char 
         _cleanup_free_ char *what = xasprintf("%s: when", label);
         _cleanup_free_ char *err = NULL;
         ht_value v = ht_value_null();
-        int k = eval_expr(r, e->when, e->file, e->line, what, &v, &err);
+        int k = ht_resolver_eval_expr(r, e->when, e->file, e->line, what, &v, &err);
         if (k == -ENODATA)
                 return k;
         if (k < 0) {
@@ -135,7 +135,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 ht_setting_done(&s);
                 return k;
         }
-        label = setting_label(&s);
+        label = ht_setting_label(&s);
 
         if (e->when) {
                 /* before the value, which may need what the condition
@@ -181,7 +181,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 }
                 *ret_error = xasprintf("%s:%u: %s: the value is unknown on this host (a fact "
                                        "that could not be read?); guard it with defined() or mark "
-                                       "the setting optional%s", e->file, e->line, label, offline_hint(r));
+                                       "the setting optional%s", e->file, e->line, label, ht_offline_hint(r));
                 ht_setting_done(&s);
                 return -EINVAL;
         }

@@ -10,7 +10,7 @@
 
 #include "accounts.h"
 #include "backend.h"
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "util.h"
 
 /* --- the lookup behind every expression ----------------------------- */
@@ -108,7 +108,7 @@ static void workload_trust(ht_resolver *r, ht_workload_trust *t) {
         };
         *t = (ht_workload_trust){0};
         for (size_t i = 0; i < ELEMENTSOF(named); i++) {
-                const ht_rparam *p = find_param(r, named[i].param);
+                const ht_rparam *p = ht_param_find(r, named[i].param);
                 if (!p || p->spec.kind != HT_SPEC_LIT || p->spec.lit.type != HT_VAL_STR ||
                     isempty(p->spec.lit.str))
                         continue;
@@ -320,7 +320,7 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
         return 0;
 }
 
-ht_rparam *find_param(ht_resolver *r, const char *name) {
+ht_rparam *ht_param_find(ht_resolver *r, const char *name) {
         /* a thousand look-ups a plan among ~70 names: the first byte
          * rules out most without a call */
         for (size_t i = 0; i < r->n_params; i++)
@@ -329,7 +329,7 @@ ht_rparam *find_param(ht_resolver *r, const char *name) {
         return NULL;
 }
 
-char **param_names(ht_resolver *r) {
+char **ht_param_names(ht_resolver *r) {
         char **l = NULL;
         for (size_t i = 0; i < r->n_params; i++)
                 strv_push(&l, r->params[i].name);
@@ -338,13 +338,13 @@ char **param_names(ht_resolver *r) {
 
 
 static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
-        ht_rparam *p = find_param(r, name);
+        ht_rparam *p = ht_param_find(r, name);
         if (!p) {
-                set_candidates(r, param_names(r));
+                set_candidates(r, ht_param_names(r));
                 return -ENOENT;
         }
         char *e = NULL;
-        int k = eval_param(r, p, &e);
+        int k = ht_param_eval(r, p, &e);
         if (k < 0) {
                 set_lookup_error(r, e);
                 return k == -ENOENT ? -EINVAL : k;
@@ -358,7 +358,7 @@ static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
 /* /etc/group of the host behind the context. */
 static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
         ht_value name = {0};
-        if (!find_param(r, param)) {
+        if (!ht_param_find(r, param)) {
                 char **names = NULL;
                 for (size_t i = 0; i < r->n_params; i++)
                         strv_pushf(&names, "gid.%s", r->params[i].name);
@@ -400,7 +400,7 @@ static int lookup(void *userdata, const char *name, ht_value *ret) {
 
 /* For a fact a running kernel would know: on an offline image without
  * --facts, say where it can come from. "" otherwise. */
-const char *offline_hint(ht_resolver *r) {
+const char *ht_offline_hint(ht_resolver *r) {
         bool e1, e2;
         json_object *off = ht_facts_lookup_field(r->facts, "image.offline", &e1);
         json_object *file = ht_facts_lookup_field(r->facts, "image.facts_file", &e2);
@@ -410,7 +410,7 @@ const char *offline_hint(ht_resolver *r) {
         return "";
 }
 
-int eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
+int ht_resolver_eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
                      const char *what, ht_value *ret, char **ret_error) {
         free(r->lookup_error);
         r->lookup_error = NULL;
@@ -429,10 +429,10 @@ int eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
                                                       r->lookup_error, file, what);
                 else if (line)
                         *ret_error = xasprintf("%s:%u: %s: %s%s", file, line, what,
-                                               e ? e : ht_strerror(-k), k == -ENODATA ? offline_hint(r) : "");
+                                               e ? e : ht_strerror(-k), k == -ENODATA ? ht_offline_hint(r) : "");
                 else
                         *ret_error = xasprintf("%s %s: %s%s", file, what, e ? e : ht_strerror(-k),
-                                               k == -ENODATA ? offline_hint(r) : "");
+                                               k == -ENODATA ? ht_offline_hint(r) : "");
                 free(r->lookup_error);
                 r->lookup_error = NULL;
                 return k;
@@ -476,7 +476,7 @@ static int eval_template(ht_resolver *r, const char *text, const char *file, uns
                 }
                 _cleanup_free_ char *expr = xstrndup(p + 2, s - p - 2);
                 ht_value v = {0};
-                int k = eval_expr(r, expr, file, line, what, &v, ret_error);
+                int k = ht_resolver_eval_expr(r, expr, file, line, what, &v, ret_error);
                 if (k < 0) {
                         strbuf_done(&b);
                         return k;
@@ -501,7 +501,7 @@ static int spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsign
                 *ret = ht_value_copy(&sp->lit);
                 return 0;
         case HT_SPEC_EXPR:
-                return eval_expr(r, sp->text, file, line, what, ret, ret_error);
+                return ht_resolver_eval_expr(r, sp->text, file, line, what, ret, ret_error);
         case HT_SPEC_TEMPLATE:
                 return eval_template(r, sp->text, file, line, what, null_text, ret, ret_error);
         default:
@@ -528,8 +528,8 @@ int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, un
 
 /* --- parameters ----------------------------------------------------- */
 
-void declare_param(ht_resolver *r, const ht_param_decl *d) {
-        ht_rparam *p = find_param(r, d->name);
+void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
+        ht_rparam *p = ht_param_find(r, d->name);
         if (!p) {
                 r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
                 p = &r->params[r->n_params++];
@@ -555,7 +555,7 @@ void declare_param(ht_resolver *r, const ht_param_decl *d) {
         p->line = d->line;
 }
 
-int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error) {
+int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
         if (p->state == 2)
                 return 0;
         if (p->state == 1) {

@@ -7,7 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "util.h"
 
 static char *stack_chain(char **stack, const char *last) {

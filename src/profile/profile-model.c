@@ -1,6 +1,6 @@
 /* The profile model's lifecycle and validation: specs, entries, profile
  * and rules files, settings and resolved profiles freed; names checked;
- * the words messages use for a setting. What the loader
+ * the words messages use for a value. What the loader
  * (profile-load.c), the built-in decoder (profile-builtin.c) and the
  * resolver share, below all three. */
 #include "config.h"
@@ -8,8 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "backend.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "util.h"
 
 void ht_setting_done(ht_setting *s) {
@@ -26,22 +25,14 @@ void ht_setting_done(ht_setting *s) {
         *s = (ht_setting){0};
 }
 
-/* "sysctl vm.swappiness", "limits oracle soft memlock", for messages. */
-char *setting_label(const ht_setting *s) {
-        const ht_backend *bk = ht_backend_get(s->backend);
-        if (bk && bk->label)
-                return bk->label(s);
-        return xasprintf("%s %s", ht_backend_id_to_string(s->backend), s->key);
-}
-
-const char *value_or_removed(const ht_setting *s) {
+const char *ht_setting_value_text(const ht_setting *s) {
         if (s->remove)
                 return isempty(s->value) ? "(removed)" : "(this value removed)";
         return s->value ? s->value : "(unset)";
 }
 
 /* What show prints after a bounded value: which way the host may differ. */
-const char *bound_suffix(ht_bound b) {
+const char *ht_bound_suffix(ht_bound b) {
         switch (b) {
         case HT_BOUND_AT_LEAST: return " (at least)";
         case HT_BOUND_AT_MOST: return " (at most)";

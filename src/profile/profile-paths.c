@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "profile-builtin.h"
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "util.h"
 
 #ifndef HT_DATADIR
@@ -48,7 +48,7 @@ int ht_rules_default_path(const ht_context *c, char ***ret) {
         return 0;
 }
 
-char **profile_dirs(const ht_context *c) {
+char **ht_profile_dirs(const ht_context *c) {
         char **l = NULL;
         if (c->profile_path)
                 for (size_t i = 0; c->profile_path[i]; i++)
@@ -69,7 +69,7 @@ char **profile_dirs(const ht_context *c) {
  *    naming the file. When it does not exist at all (hosttune run from
  *    its build tree, or installed without its data files), the built-in
  *    copies stand in, and *ret_warning says so. */
-int find_rules(const ht_context *c, char *const *dirs, char ***ret_paths,
+int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
                       const ht_builtin_file ***ret_builtin, char **ret_warning, char **ret_error) {
         for (size_t i = 0; c->rules_path && i < c->rules_path_given && c->rules_path[i]; i++) {
                 const char *d = c->rules_path[i];
@@ -147,7 +147,7 @@ int find_rules(const ht_context *c, char *const *dirs, char ***ret_paths,
         return 0;
 }
 
-char **rules_dirs(const ht_context *c) {
+char **ht_rules_dirs(const ht_context *c) {
         char **l = NULL;
         if (c->rules_path)
                 for (size_t i = 0; c->rules_path[i]; i++)
@@ -160,7 +160,7 @@ char **rules_dirs(const ht_context *c) {
 /* --- list ----------------------------------------------------------- */
 
 int ht_profile_list(const ht_context *c, ht_profile_info **ret, size_t *ret_n, char **ret_error) {
-        _cleanup_strv_free_ char **dirs = profile_dirs(c);
+        _cleanup_strv_free_ char **dirs = ht_profile_dirs(c);
         _cleanup_strv_free_ char **paths = NULL, **names = NULL;
         int k = ht_search_path_list(dirs, ".profile", &paths, &names, ret_error);
         if (k < 0)

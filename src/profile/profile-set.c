@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "util.h"
 
 static bool parse_bool_word(const char *s, bool *ret) {
@@ -21,7 +21,7 @@ static bool parse_bool_word(const char *s, bool *ret) {
         return true;
 }
 
-int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
+int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
         const char *eq = strchr(assignment, '=');
         if (!eq || eq == assignment) {
                 *ret_error = xasprintf("--set %s: expected NAME=VALUE", assignment);
@@ -29,9 +29,9 @@ int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
         }
         _cleanup_free_ char *name = xstrndup(assignment, eq - assignment);
         const char *text = eq + 1;
-        ht_rparam *p = find_param(r, name);
+        ht_rparam *p = ht_param_find(r, name);
         if (!p) {
-                _cleanup_strv_free_ char **names = param_names(r);
+                _cleanup_strv_free_ char **names = ht_param_names(r);
                 const char *close = closest_word(name, names);
                 *ret_error = xasprintf("--set %s: unknown parameter '%s'%s%s%s", assignment, name,
                                        close ? " (did you mean '" : "", close ? close : "",
@@ -107,9 +107,9 @@ static const ht_backend *sysctl_backend(void) {
 }
 
 /* --set sysctl.KEY=VALUE: checked like a profile's key and value. */
-int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_value,
+int ht_set_parse_sysctl(const char *assignment, char **ret_key, char **ret_value,
                             char **ret_error) {
-        const char *k = assignment + strlen(SYSCTL_SET_PREFIX);
+        const char *k = assignment + strlen(HT_SYSCTL_SET_PREFIX);
         const char *eq = strchr(k, '=');
         if (!eq) {
                 *ret_error = xasprintf("--set %s: expected sysctl.KEY=VALUE", assignment);
@@ -149,17 +149,17 @@ int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_value,
 /* A --set sysctl value: exact, whatever bound the profile gave, and kept
  * over what the rules would set (they still see it, and still warn or
  * fail over it). */
-void pin_sysctl(ht_resolver *r, const char *key, const char *value) {
+void ht_set_pin_sysctl(ht_resolver *r, const char *key, const char *value) {
         ht_setting s = {.backend = sysctl_backend()->id, .key = xstrdup(key), .value = xstrdup(value),
                         .source = xstrdup("--set"), .bound = HT_BOUND_EXACT};
         ht_rsetting *old = ht_resolver_find(r, &s);
         if (!old) {
-                append_setting(r, &s, -1, "--set", 0)->pinned = true;
+                ht_resolver_append(r, &s, -1, "--set", 0)->pinned = true;
                 return;
         }
         if (!old->pinned && (!streq_ptr(old->s.value, value) || old->s.bound != HT_BOUND_EXACT))
                 strv_pushf(&r->warnings, "sysctl %s: --set %s replaces %s%s from %s", key, value,
-                           value_or_removed(&old->s), bound_suffix(old->s.bound), old->s.source);
+                           ht_setting_value_text(&old->s), ht_bound_suffix(old->s.bound), old->s.source);
         ht_setting_done(&old->s);
         old->s = s;
         old->pinned = true;

@@ -4,12 +4,21 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile-internal.h"
+#include "backend.h"
+#include "resolver-internal.h"
 #include "util.h"
+
+char *ht_setting_label(const ht_setting *s) {
+        const ht_backend *bk = ht_backend_get(s->backend);
+        if (bk && bk->label)
+                return bk->label(s);
+        return xasprintf("%s %s", ht_backend_id_to_string(s->backend), s->key);
+}
 
 static bool same_setting(const ht_setting *a, const ht_setting *b) {
         return a->backend == b->backend && streq(a->key, b->key) && streq_ptr(a->target, b->target);
@@ -98,7 +107,7 @@ static bool is_ancestor(ht_resolver *r, int of, int who) {
 }
 
 /* A new setting at the end; takes s. */
-ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const char *file,
+ht_rsetting *ht_resolver_append(ht_resolver *r, ht_setting *s, int origin, const char *file,
                                    unsigned line) {
         if (r->n_settings == r->settings_cap) {
                 r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
@@ -117,24 +126,24 @@ ht_rsetting *append_setting(ht_resolver *r, ht_setting *s, int origin, const cha
 }
 
 /* conditional: the profile entry has a `when` (and it held). */
-int resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
+int ht_resolver_add_entry(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                         unsigned line, bool conditional, char **ret_error) {
         free(s->source);
         s->source = rule ? xasprintf("rule %s (%s:%u)", rule, file, line)
                          : xasprintf("%s:%u", file, line);
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
-                ht_rsetting *rs = append_setting(r, s, origin, file, line);
+                ht_rsetting *rs = ht_resolver_append(r, s, origin, file, line);
                 rs->plain_line = rule || conditional ? 0 : line;
                 return 0;
         }
-        _cleanup_free_ char *label = setting_label(s);
+        _cleanup_free_ char *label = ht_setting_label(s);
         if (old->pinned) {
                 /* the user named this value on the command line */
                 if (!streq_ptr(old->s.value, s->value) || s->bound != HT_BOUND_EXACT)
                         strv_pushf(&r->warnings, "%s: rule %s would set %s%s; kept %s from --set",
-                                   label, rule ? rule : file, value_or_removed(s),
-                                   bound_suffix(s->bound), old->s.value);
+                                   label, rule ? rule : file, ht_setting_value_text(s),
+                                   ht_bound_suffix(s->bound), old->s.value);
                 ht_setting_done(s);
                 return 0;
         }
@@ -157,8 +166,8 @@ int resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, co
                  * is for; two unrelated parents disagreeing is a conflict. */
                 if (!same && !is_ancestor(r, origin, old->origin))
                         strv_pushf(&r->warnings, "conflict: %s is %s at %s but %s at %s; %s wins "
-                                   "(later in the inherit list)", label, value_or_removed(&old->s),
-                                   old->s.source, value_or_removed(s), s->source, s->source);
+                                   "(later in the inherit list)", label, ht_setting_value_text(&old->s),
+                                   old->s.source, ht_setting_value_text(s), s->source, s->source);
         } else {
                 long double a, b;
                 if (s->at_least && old->s.value && s->value && !old->s.remove &&
@@ -169,7 +178,7 @@ int resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, co
                 }
                 if (!same)
                         strv_pushf(&r->warnings, "%s: rule %s sets %s, replacing %s from %s", label,
-                                   rule, value_or_removed(s), value_or_removed(&old->s),
+                                   rule, ht_setting_value_text(s), ht_setting_value_text(&old->s),
                                    old->s.source);
         }
         ht_setting_done(&old->s);
@@ -184,5 +193,39 @@ int resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, co
 
 int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                     unsigned line, char **ret_error) {
-        return resolver_add(r, s, origin, rule, file, line, false, ret_error);
+        return ht_resolver_add_entry(r, s, origin, rule, file, line, false, ret_error);
+}
+
+ht_setting *ht_resolver_setting(ht_resolver *r, const ht_setting *like, bool *ret_pinned) {
+        ht_rsetting *rs = ht_resolver_find(r, like);
+        if (ret_pinned)
+                *ret_pinned = rs && rs->pinned;
+        return rs ? &rs->s : NULL;
+}
+
+void ht_resolver_drop(ht_resolver *r, ht_setting *s) {
+        /* s is the first member of its ht_rsetting */
+        ht_resolver_remove(r, (ht_rsetting *)s);
+}
+
+void ht_resolver_warn(ht_resolver *r, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        strv_push_take(&r->warnings, xvasprintf(fmt, ap));
+        va_end(ap);
+}
+
+void ht_resolver_error(ht_resolver *r, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        strv_push_take(&r->errors, xvasprintf(fmt, ap));
+        va_end(ap);
+}
+
+void ht_resolver_skip(ht_resolver *r, const char *setting, const char *reason, const char *source) {
+        ht_skips_add(&r->skipped, setting, reason, source);
+}
+
+void ht_resolver_reboot_required(ht_resolver *r) {
+        r->reboot_required = true;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "util.h"
 
 /* --- output --------------------------------------------------------- */
@@ -140,7 +140,7 @@ char *ht_resolved_format_text(const ht_resolved *r) {
                                                   s->required ? " (required)" : "",
                                                   s->boot_only ? " (after reboot)" : "",
                                                   s->at_least ? " (at least)" : "",
-                                                  bound_suffix(s->bound)));
+                                                  ht_bound_suffix(s->bound)));
         }
         for (size_t i = 0; plines && plines[i]; i++)
                 w = strlen(plines[i]) > w ? strlen(plines[i]) : w;

@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "tuned-internal.h"
 #include "util.h"
 

@@ -15,7 +15,7 @@
 #include "accounts.h"
 #include "backend.h"
 #include "profile-builtin.h"
-#include "profile-internal.h"
+#include "resolver-internal.h"
 #include "tuned.h"
 #include "util.h"
 
@@ -74,7 +74,7 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         res->params = xcalloc(r->n_params ? r->n_params : 1, sizeof(*res->params));
         for (size_t i = 0; i < r->n_params; i++) {
                 ht_rparam *p = &r->params[i];
-                int k = eval_param(r, p, ret_error);
+                int k = ht_param_eval(r, p, ret_error);
                 if (k < 0) {
                         ht_resolved_free(res);
                         return k;
@@ -112,8 +112,8 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                 return -EINVAL;
         }
         ht_resolver r = {.c = c, .facts = facts};
-        chain_state st = {.dirs = profile_dirs(c)};
-        _cleanup_strv_free_ char **rdirs = rules_dirs(c);
+        chain_state st = {.dirs = ht_profile_dirs(c)};
+        _cleanup_strv_free_ char **rdirs = ht_rules_dirs(c);
         _cleanup_strv_free_ char **rpaths = NULL;
         _cleanup_strv_free_ char **pins = NULL;  /* --set sysctl.: key, value, ... */
         int k;
@@ -144,7 +144,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
          * rules may be the safety caps this plan must obey */
         const ht_builtin_file **rbuiltin = NULL;
         char *rwarning = NULL;
-        k = find_rules(c, rdirs, &rpaths, &rbuiltin, &rwarning, ret_error);
+        k = ht_rules_find(c, rdirs, &rpaths, &rbuiltin, &rwarning, ret_error);
         if (k < 0)
                 goto out;
         if (rwarning)
@@ -165,21 +165,21 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         /* Defaults: the rules' own, then the chain's, later wins. */
         for (size_t i = 0; i < r.n_rfiles; i++)
                 for (size_t j = 0; j < r.rfiles[i]->n_params; j++)
-                        declare_param(&r, &r.rfiles[i]->params[j]);
+                        ht_param_declare(&r, &r.rfiles[i]->params[j]);
         for (size_t i = 0; i < r.n_chain; i++)
                 for (size_t j = 0; j < r.chain[i]->n_params; j++)
-                        declare_param(&r, &r.chain[i]->params[j]);
+                        ht_param_declare(&r, &r.chain[i]->params[j]);
         for (size_t i = 0; sets && sets[i]; i++) {
-                if (startswith(sets[i], SYSCTL_SET_PREFIX)) {
+                if (startswith(sets[i], HT_SYSCTL_SET_PREFIX)) {
                         char *key, *value;
-                        k = parse_sysctl_set(sets[i], &key, &value, ret_error);
+                        k = ht_set_parse_sysctl(sets[i], &key, &value, ret_error);
                         if (k < 0)
                                 goto out;
                         strv_push_take(&pins, key);
                         strv_push_take(&pins, value);
                         continue;
                 }
-                k = apply_set(&r, sets[i], ret_error);
+                k = ht_set_param(&r, sets[i], ret_error);
                 if (k < 0)
                         goto out;
         }
@@ -196,7 +196,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                                 goto out;
                         if (skipped)
                                 continue;
-                        k = resolver_add(&r, &s, (int)i, NULL, e->file, e->line, e->when != NULL, ret_error);
+                        k = ht_resolver_add_entry(&r, &s, (int)i, NULL, e->file, e->line, e->when != NULL, ret_error);
                         if (k < 0)
                                 goto out;
                 }
@@ -204,9 +204,9 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
 
         /* before the rules, which size other settings from it */
         for (size_t i = 0; pins && pins[i]; i += 2)
-                pin_sysctl(&r, pins[i], pins[i + 1]);
+                ht_set_pin_sysctl(&r, pins[i], pins[i + 1]);
 
-        k = ht_rules_run(&r, ret_error);
+        k = ht_rules_run(&r, r.rfiles, r.n_rfiles, ret_error);
         if (k < 0)
                 goto out;
         k = build_resolved(&r, name, ret, ret_error);

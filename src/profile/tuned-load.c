@@ -11,7 +11,7 @@
 
 #include "fileio.h"
 #include "format-tuned.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "tuned-functions.h"
 #include "tuned-internal.h"
 #include "util.h"
