@@ -66,37 +66,13 @@ static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
         return 0;
 }
 
-/* The part of the workload facts a dotted name needs:
- * workload.oracle.*, workload.warnings.oracle, ... read only that
- * workload's files; anything else ("workload", workload.processes) all. */
-static unsigned workload_part(const char *dotted) {
-        static const struct {
-                const char *name;
-                unsigned part;
-        } parts[] = {
-                {"oracle", HT_WORKLOAD_ORACLE},
-                {"mysql", HT_WORKLOAD_MYSQL},
-                {"jvm", HT_WORKLOAD_JVM},
-        };
-        const char *g = startswith(dotted, "workload.warnings.") ? dotted + 18
-                        : startswith(dotted, "workload.")        ? dotted + 9
-                                                                 : NULL;
-        if (!g)
-                return HT_WORKLOAD_ALL;
-        size_t n = strcspn(g, ".");
-        for (size_t i = 0; i < ELEMENTSOF(parts); i++)
-                if (strlen(parts[i].name) == n && strncmp(g, parts[i].name, n) == 0)
-                        return parts[i].part;
-        return HT_WORKLOAD_ALL;
-}
-
-
 /* The users and units the administrator names for the workloads: a
  * parameter given a plain value, on the command line (--set) or in a
  * profile; a default computed from the facts names nobody (it would
  * trust what it was read from). ht_workload_trust is indexed by
  * ht_process_kind. */
-static void workload_trust(ht_resolver *r, ht_workload_trust *t) {
+static void workload_trust(void *userdata, ht_workload_trust *t) {
+        ht_resolver *r = userdata;
         static const struct {
                 const char *param;
                 ht_process_kind kind;
@@ -136,80 +112,14 @@ static void collect_not_used(ht_resolver *r, const char *group) {
         }
 }
 
-static void load_workload(ht_resolver *r, const char *dotted) {
-        /* facts that came with their workload part (collected with it, or
-         * a --facts file) are kept as they are */
-        if (!r->workload_parts && json_object_object_get_ex(r->facts, "workload", NULL))
-                r->workload_parts = HT_WORKLOAD_ALL;
-        unsigned want = workload_part(dotted);
-        if ((want & r->workload_parts) == want)
-                return;
-        ht_workload_trust trust;
-        workload_trust(r, &trust);
-        json_object *have = NULL;
-        if (want == HT_WORKLOAD_ALL || !r->workload_parts ||
-            !json_object_object_get_ex(r->facts, "workload", &have)) {
-                /* all of it read anew: what was read before is replaced */
-                if (r->workload_parts)
-                        want = HT_WORKLOAD_ALL;
-                json_object_object_add(r->facts, "workload", ht_facts_workload_json(r->c, want, &trust));
-                r->workload_parts |= want;
-                return;
-        }
-        json_object *fresh = ht_facts_workload_json(r->c, want, &trust);
-        /* one more workload beside those read before: its group and its
-         * warnings move into the tree the resolver has */
-        static const char *const groups[] = {"oracle", "mysql", "jvm"};
-        json_object *ws_have = NULL, *ws_fresh = NULL;
-        json_object_object_get_ex(have, "warnings", &ws_have);
-        json_object_object_get_ex(fresh, "warnings", &ws_fresh);
-        for (size_t i = 0; i < ELEMENTSOF(groups); i++) {
-                if (!(want & (1u << i)))
-                        continue;
-                json_object *o = NULL;
-                if (json_object_object_get_ex(fresh, groups[i], &o))
-                        json_object_object_add(have, groups[i], json_object_get(o));
-                if (ws_have && ws_fresh && json_object_object_get_ex(ws_fresh, groups[i], &o))
-                        json_object_object_add(ws_have, groups[i], json_object_get(o));
-        }
-        json_object_put(fresh);
-        r->workload_parts |= want;
-}
-
-/* facts.block and facts.cpu.cpufreq of a running host, read on first
- * use; a --facts file's (an image) and collected ones stay. */
-static void load_devices(ht_resolver *r) {
-        r->devices_read = true;
-        json_object *block = ht_facts_lookup_field(r->facts, "block.devices", NULL);
-        json_object *offline = ht_facts_lookup_field(r->facts, "image.offline", NULL);
-        json_object *cpu = NULL;
-        if (block || (offline && json_object_get_boolean(offline)) ||
-            !json_object_object_get_ex(r->facts, "cpu", &cpu) || !json_object_is_type(cpu, json_type_object))
-                return;
-        json_object *devs = ht_facts_devices_json(r->c, &r->warnings), *o = NULL;
-        if (json_object_object_get_ex(devs, "block", &o))
-                json_object_object_add(r->facts, "block", json_object_get(o));
-        if (json_object_object_get_ex(devs, "cpufreq", &o))
-                json_object_object_add(cpu, "cpufreq", json_object_get(o));
-        json_object_put(devs);
-}
-
-static bool names_devices(const char *dotted) {
-        return streq(dotted, "block") || startswith(dotted, "block.") || streq(dotted, "cpu") ||
-               streq(dotted, "cpu.cpufreq") || startswith(dotted, "cpu.cpufreq.");
-}
-
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
-        if (!r->devices_read && r->c && r->facts && json_object_is_type(r->facts, json_type_object) &&
-            names_devices(dotted))
-                load_devices(r);
-        /* Plans collect no workload facts up front (HT_FACTS_HOST): an
-         * expression that names them has them read now. */
-        if ((streq(dotted, "workload") || startswith(dotted, "workload.")) && r->c && r->facts &&
-            json_object_is_type(r->facts, json_type_object))
-                load_workload(r, dotted);
+        /* Plans collect no workload or device facts up front
+         * (HT_FACTS_HOST): the facts room reads what a name needs now. */
+        r->demand.trust = workload_trust;
+        r->demand.userdata = r;
+        ht_facts_need(r->c, r->facts, dotted, &r->demand, &r->warnings);
         /* What reading a workload's files found wrong (a database left
          * out, a file not read) is shown by the plans that use its facts:
          * workload.warnings.oracle for facts.workload.oracle.*, ... */

@@ -70,8 +70,7 @@ struct ht_resolver {
         char **fact_from;
         ht_group groups;      /* /etc/group, read on first use */
         bool groups_read;
-        unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
-        bool devices_read;        /* block.devices and cpu.cpufreq in facts */
+        ht_facts_demand demand;   /* the facts read on first use (facts-demand.c) */
         json_object *not_used;    /* facts.workload.GROUP.not_used of the groups looked up */
 };
 
