@@ -1,18 +1,14 @@
-/* Profile resolution: the inheritance chain, parameters and --set, the
- * evaluation of every setting with its provenance, conflicts between
- * parents, and the resolved profile as JSON and text. */
+/* Profile resolution, its steps run in turn: the inheritance chain
+ * (profile-inherit.c), the rules files (profile-paths.c), parameters and
+ * --set (profile-eval.c, profile-set.c), every entry evaluated
+ * (profile-entry.c) into the settings (profile-settings.c), then the rules
+ * (rules.c, through resolver.h), into one ht_resolved. */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "accounts.h"
 #include "backend.h"
 #include "profile-builtin.h"
 #include "resolver-internal.h"
