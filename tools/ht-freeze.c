@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "profile-builtin.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "util.h"
 
 static void put_bytes(const char *name, const unsigned char *p, size_t n) {

@@ -5,11 +5,13 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
+#include <unistd.h>
 
 #include "fault.h"
 #include "fileio.h"
@@ -938,4 +940,204 @@ char *ht_kernel_value_to_restore(const char *raw) {
                 return w;
         /* only numbers are folded: a string's blanks (core_pattern) are its own */
         return numeric_fields(raw) ? normalize_ws(raw) : xstrdup(raw);
+}
+
+/* ==== The trust policy for hosttune's own configuration (profiles, rules,
+ * tuned profiles): what root reads as instructions must be root's. */
+
+#define HT_INSECURE_ENV "HOSTTUNE_INSECURE_PROFILES"
+
+/* A refusal of the trust policy, -EPERM: what is wrong, then the one
+ * explanation every refusal ends with, the fix or the escape hatch. */
+_printf_(4, 5) static int refuse(char **ret_error, const char *fix, const char *fix_path, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        _cleanup_free_ char *what = xvasprintf(fmt, ap);
+        va_end(ap);
+        *ret_error = xasprintf("%s (%s %s, or set " HT_INSECURE_ENV "=1)", what, fix, fix_path);
+        return -EPERM;
+}
+
+/* The trust check on the stat of the file already open. */
+static int check_trust(const struct stat *st, const char *path, bool as_root, char **ret_error) {
+        if (!as_root)
+                return 0;
+        /* Escape hatch for test rigs and image builds whose checkout is not
+         * root-owned; documented in hosttune.profile(5). */
+        if (ht_env_true(HT_INSECURE_ENV))
+                return 0;
+        if (st->st_uid != 0) {
+                return refuse(ret_error, "chown root", path,
+                              "%s: owned by uid %u, not root: refusing to use it while running as root",
+                              path, (unsigned)st->st_uid);
+        }
+        if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+                return refuse(ret_error, "chmod go-w", path,
+                              "%s: writable by group or others (mode %04o): refusing to use it while "
+                              "running as root", path, (unsigned)(st->st_mode & 07777));
+        }
+        return 0;
+}
+
+/* Whether uid may own a directory on the way to a profile: root, or the
+ * user running hosttune (whose own files they are anyway). */
+static bool dir_owner_ok(uid_t uid, uid_t euid) {
+        return uid == 0 || uid == euid;
+}
+
+/* The directory dir (a real path) and those above it, for a profile found
+ * in it as shown. dir itself: owned by root (or us) and not writable by
+ * group or others, sticky or not (in a /tmp-like directory anyone may
+ * add a name: a link to any root-owned profile under a new name). Above
+ * it: owned by root (or us), and writable by others only when sticky,
+ * where nobody but its owner may rename or replace the directory below. */
+static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char **ret_error) {
+        _cleanup_free_ char *d = xstrdup(dir);
+        bool first = true;
+        for (;;) {
+                struct stat st;
+                if (stat(d, &st) < 0) {
+                        int r = -errno;
+                        *ret_error = xasprintf("%s: found through %s: %s", shown, d, ht_strerror(-r));
+                        return r;
+                }
+                const char *fix = euid == 0 ? "root" : "root or you";
+                if (!dir_owner_ok(st.st_uid, euid)) {
+                        return refuse(ret_error, "chown root", d,
+                                      "%s: found through %s, owned by uid %u, not %s: refusing it, since "
+                                      "its owner can put any file there", shown, d, (unsigned)st.st_uid, fix);
+                }
+                if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX))) {
+                        return refuse(ret_error, "chmod go-w", d,
+                                      "%s: found through %s, writable by group or others (mode %04o): "
+                                      "refusing it, since anyone who may write there can put a file or "
+                                      "a link there", shown, d, (unsigned)(st.st_mode & 07777));
+                }
+                if (streq(d, "/"))
+                        return 0;
+                char *slash = strrchr(d, '/');
+                if (slash == d)
+                        slash[1] = 0;
+                else
+                        *slash = 0;
+                first = false;
+        }
+}
+
+/* path without its last n components ("/" at most); NULL when it has
+ * fewer. */
+static char *strip_components(const char *path, unsigned n) {
+        char *d = xstrdup(path);
+        for (unsigned i = 0; i < n; i++) {
+                char *slash = strrchr(d, '/');
+                if (!slash) {
+                        free(d);
+                        return NULL;
+                }
+                if (slash == d) {
+                        slash[1] = 0;
+                        break;
+                }
+                *slash = 0;
+        }
+        return d;
+}
+
+/* check_dir_chain on the real path of dir; *ret_real (may be NULL) gets it. */
+static int check_dir_real(const char *dir, const char *shown, uid_t euid, char **ret_real, char **ret_error) {
+        _cleanup_free_ char *real = realpath(dir, NULL);
+        if (!real) {
+                int r = -errno;
+                *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
+                return r;
+        }
+        int r = check_dir_chain(real, shown, euid, ret_error);
+        if (r >= 0 && ret_real)
+                *ret_real = TAKE_PTR(real);
+        return r;
+}
+
+int ht_trust_check_dirs(int fd, const char *path, unsigned names, char **ret_error) {
+        /* the same escape hatch as for the files themselves */
+        if (ht_env_true(HT_INSECURE_ENV))
+                return 0;
+        uid_t euid = geteuid();
+        /* where the name was found: the directory searched (a tuned
+         * profile's NAME/tuned.conf: the directory above NAME), then the
+         * file's own directory, reached as the name leads */
+        _cleanup_free_ char *searched = strip_components(path, names ? names : 1);
+        _cleanup_free_ char *own = strip_components(path, 1);
+        _cleanup_free_ char *own_real = NULL;
+        if (!searched || !own)
+                return 0; /* a relative name: the caller's own directory */
+        int r = check_dir_real(searched, path, euid, NULL, ret_error);
+        if (r >= 0 && names > 1)
+                r = check_dir_real(own, path, euid, &own_real, ret_error);
+        else if (r >= 0)
+                own_real = realpath(own, NULL);
+        if (r < 0)
+                return r;
+        /* where the file is, when a link led elsewhere: the file opened */
+        char proc[64], target[PATH_MAX];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(proc, target, sizeof(target) - 1);
+        if (n <= 0 || target[0] != '/')
+                return 0; /* no /proc: the directories searched are what was asked for */
+        target[n] = 0;
+        _cleanup_free_ char *target_dir = strip_components(target, 1);
+        if (!target_dir || streq_ptr(target_dir, own_real))
+                return 0;
+        return check_dir_chain(target_dir, path, euid, ret_error);
+}
+
+int ht_trust_check_file(int fd, const char *path, bool as_root, char **ret_error) {
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        return check_trust(&st, path, as_root, ret_error);
+}
+
+int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char **ret, size_t *ret_len,
+                    char **ret_error) {
+        struct stat st;
+        int r = ht_check_regular_fd(fd, max, &st);
+        if (r == -EFBIG) {
+                *ret_error = xasprintf("%s: too large (%lld bytes, at most %zu)", shown,
+                                       (long long)st.st_size, max);
+                return r;
+        }
+        if (r == -EINVAL || r == -EISDIR) {
+                *ret_error = xasprintf("%s: not a regular file", shown);
+                return -EINVAL;
+        }
+        if (r < 0) {
+                *ret_error = xasprintf("%s: %s", shown, ht_strerror(-r));
+                return r;
+        }
+        static int euid = -1; /* hosttune never changes its ids: ask once */
+        if (euid < 0)
+                euid = (int)geteuid();
+        r = check_trust(&st, shown, euid == 0, ret_error);
+        if (r >= 0)
+                r = ht_trust_check_dirs(fd, shown, names, ret_error);
+        if (r < 0)
+                return r;
+
+        /* Read through the fd that was checked, so the file parsed is the
+         * file trusted. */
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        r = ht_read_fd_hint(fd, max, (size_t)st.st_size, &buf, &len);
+        if (r < 0) {
+                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
+                return r;
+        }
+        /* configuration is text: a NUL would cut what the parser sees */
+        if (memchr(buf, 0, len)) {
+                *ret_error = xasprintf("%s: holds a NUL byte: not a text file", shown);
+                return -EINVAL;
+        }
+        *ret = TAKE_PTR(buf);
+        *ret_len = len;
+        return 0;
 }

@@ -241,3 +241,28 @@ char *ht_kernel_value_effective(const char *raw);
  * are all integers one space between them ("250\t32000" as kernel.sem
  * prints it is "250 32000"), any other value exactly as read. */
 char *ht_kernel_value_to_restore(const char *raw);
+
+/* ==== The trust policy for hosttune's own configuration: profiles,
+ * rules and tuned profiles, which root reads as instructions. */
+/* Whether a profile or rules file may be trusted: as root (as_root), a
+ * file must be owned by root and not writable by group or others, unless
+ * HOSTTUNE_INSECURE_PROFILES=1. 0 or -EPERM with *ret_error set. */
+int ht_trust_check_file(int fd, const char *path, bool as_root, char **ret_error);
+/* Whether the directories a profile, rules or tuned file was found through
+ * may be trusted (issue 32): the directory searched (path is the real path
+ * as searched, whose last `names` components were the search's: 1 for
+ * NAME.profile, 2 for a tuned NAME/tuned.conf), the file's own directory
+ * and, when a link led elsewhere, the one the file opened as fd is in,
+ * each with every directory above it. Each must be
+ * owned by root (or by the user running hosttune); the file's own
+ * directory must not be writable by group or others, sticky or not, and
+ * one above it only when sticky. Unless HOSTTUNE_INSECURE_PROFILES=1.
+ * 0, or -EPERM with *ret_error naming the file and the directory. */
+int ht_trust_check_dirs(int fd, const char *path, unsigned names, char **ret_error);
+/* Read a whole file under that policy, through fd (opened O_NONBLOCK by
+ * the caller; shown names it in messages): a regular file of at most max
+ * bytes, trusted (ht_trust_check_file as root, ht_trust_check_dirs with
+ * names), text without a NUL byte. The one read of profiles, rules and
+ * tuned files. -errno with *ret_error naming shown. */
+int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char **ret, size_t *ret_len,
+                    char **ret_error);

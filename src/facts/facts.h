@@ -497,6 +497,22 @@ const char *ht_trust_to_string(ht_trust t);
  * ...} as facts --json has them; what reading them warned about is added
  * to *warnings. */
 json_object *ht_facts_devices_json(const ht_context *c, char ***warnings);
+/* What of the facts read on demand a facts tree has: zero it with the
+ * tree. trust: called (with userdata) for the users and units the
+ * administrator names, when a workload's facts are read. */
+typedef struct {
+        unsigned workload_parts;  /* HT_WORKLOAD_* in facts.workload */
+        bool devices_read;        /* block.devices and cpu.cpufreq asked for */
+        void (*trust)(void *userdata, ht_workload_trust *t);
+        void *userdata;
+} ht_facts_demand;
+/* The facts the expression name dotted (without "facts.") needs, read
+ * into facts now when a plan did not collect them: facts.workload.* (only
+ * that workload's part: workload.oracle.* reads no MySQL file) and
+ * facts.block, facts.cpu.cpufreq of a running host. What facts already has
+ * (collected, or a --facts file) stays. Device warnings go to *warnings. */
+void ht_facts_need(const ht_context *c, json_object *facts, const char *dotted, ht_facts_demand *d,
+                   char ***warnings);
 
 /* Look a dotted name ("memory.total_kb") up in a facts JSON tree. Returns
  * the borrowed node or NULL when the name does not exist. A name that

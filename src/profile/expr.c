@@ -1278,3 +1278,29 @@ int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
         const ht_expr_env env = { .lookup = lookup, .userdata = userdata };
         return ht_expr_eval_ex(src, &env, ret, ret_error);
 }
+
+char *ht_value_format(const ht_value *v) {
+        switch (v->type) {
+        case HT_VAL_INT: {
+                if (v->den == 1 || v->den == 0)
+                        return xasprintf("%" PRId64, v->num);
+                /* A fraction in a message: two decimals are enough to read. */
+                __int128 n = v->num, d = v->den;
+                bool neg = n < 0;
+                if (neg)
+                        n = -n;
+                __int128 scaled = (n * 100 + d / 2) / d;
+                long long ip = (long long)(scaled / 100);
+                int fp = (int)(scaled % 100);
+                if (fp % 10 == 0)
+                        return xasprintf("%s%lld.%d", neg ? "-" : "", ip, fp / 10);
+                return xasprintf("%s%lld.%02d", neg ? "-" : "", ip, fp);
+        }
+        case HT_VAL_BOOL:
+                return xstrdup(v->num ? "true" : "false");
+        case HT_VAL_STR:
+                return xstrdup(v->str ? v->str : "");
+        default:
+                return xstrdup("unknown");
+        }
+}

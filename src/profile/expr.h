@@ -116,5 +116,7 @@ int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
  * bool, anything else (including "yes", "no", " 42", "1.5" and numbers
  * that overflow) → string. */
 ht_value ht_value_parse_literal(const char *s);
+/* A value as text for messages; fractions with two decimals. */
+char *ht_value_format(const ht_value *v);
 
 /* version_ge()/version_lt() compare with ht_version_compare (util.h). */

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "util.h"
 
 typedef struct ht_builtin_file {

@@ -1,13 +1,15 @@
 /* What a backend's profile-section parser (ht_backend.parse_section)
- * builds on: the entries of profile-internal.h and the libconfig helpers
- * of the profile loader (profile-load.c). Every helper reports a problem
+ * builds on: the entries of profile-model.h and the libconfig helpers
+ * of the profile loader (profile-load.c); canon_key sees the resolver
+ * only as resolver.h declares it, opaque. Every helper reports a problem
  * as -EINVAL with *ret_error "FILE:LINE: WHAT: ...". */
 #pragma once
 
 #include <libconfig.h>
 
 #include "backend.h"
-#include "profile-internal.h"
+#include "profile-model.h"
+#include "resolver.h"
 
 unsigned ht_cfg_line(const config_setting_t *s);
 /* "a group { }", "a string", ... for messages. */

@@ -1,12 +1,37 @@
-/* A tuned profile in the resolver: tuned's loading and conversion
- * (tuned.h) give a profile text, parsed as any profile file; each entry
- * then names the tuned line it came from, so show, plan and the journal
- * cite tuned's files, not the converted text. */
+/* A tuned profile, in the one place that runs its steps in turn:
+ * tuned's loading (tuned-load.c), then the conversion of the merged
+ * profile into a profile text (tuned-convert.c) — which is `import
+ * tuned`'s output — then, for the resolver, that text parsed as any
+ * profile file (profile-load.c), each entry naming the tuned line it came
+ * from, so show, plan and the journal cite tuned's files, not the
+ * converted text. No step calls the next. */
+#include "config.h"
+
 #include <errno.h>
 
-#include "profile-internal.h"
-#include "tuned.h"
+#include "profile-model.h"
+#include "tuned-internal.h"
 #include "util.h"
+
+int ht_tuned_load(const ht_context *c, json_object *facts, const char *spec, ht_tuned_profile **ret,
+                  char **ret_error) {
+        tn_profile prof = {0};
+        _cleanup_strv_free_ char **vars = NULL;
+        _cleanup_free_ char *name = NULL;
+        int r = tn_load(c, facts, spec, &prof, &vars, &name, ret_error);
+        if (r < 0)
+                return r;
+        ht_tuned_profile *t = xcalloc(1, sizeof(*t));
+        t->name = TAKE_PTR(name);
+        r = tn_convert(c, facts, &prof, vars, t->name, t, ret_error);
+        tn_profile_done(&prof);
+        if (r < 0) {
+                ht_tuned_profile_free(t);
+                return r;
+        }
+        *ret = t;
+        return 0;
+}
 
 int ht_pfile_from_tuned(const ht_context *c, json_object *facts, const char *spec, ht_pfile **ret,
                         char ***warnings, char **ret_error) {

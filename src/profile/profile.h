@@ -141,21 +141,6 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
 int ht_profile_default_path(const ht_context *c, char ***ret);
 int ht_rules_default_path(const ht_context *c, char ***ret);
 
-/* Whether a profile or rules file may be trusted: as root (as_root), a
- * file must be owned by root and not writable by group or others, unless
- * HOSTTUNE_INSECURE_PROFILES=1. 0 or -EPERM with *ret_error set. */
-int ht_profile_check_trust(int fd, const char *path, bool as_root, char **ret_error);
-/* Whether the directories a profile, rules or tuned file was found through
- * may be trusted (issue 32): the directory searched (path is the real path
- * as searched, whose last `names` components were the search's: 1 for
- * NAME.profile, 2 for a tuned NAME/tuned.conf), the file's own directory
- * and, when a link led elsewhere, the one the file opened as fd is in,
- * each with every directory above it. Each must be
- * owned by root (or by the user running hosttune); the file's own
- * directory must not be writable by group or others, sticky or not, and
- * one above it only when sticky. Unless HOSTTUNE_INSECURE_PROFILES=1.
- * 0, or -EPERM with *ret_error naming the file and the directory. */
-int ht_profile_check_dirs(int fd, const char *path, unsigned names, char **ret_error);
 void ht_resolved_free(ht_resolved *r);
 static inline void ht_resolved_freep(ht_resolved **r) { ht_resolved_free(*r); }
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "backend.h"
-#include "profile-internal.h"
+#include "resolver.h"
 #include "util.h"
 
 static int eval_when(ht_resolver *r, const ht_rule *rule, bool *ret, char **ret_error) {
@@ -52,19 +52,20 @@ static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                         continue;
                 if (!s.value) {
                         /* Flags only: change how an existing setting is applied. */
-                        ht_rsetting *old = ht_resolver_find(r, &s);
+                        bool pinned;
+                        ht_setting *old = ht_resolver_setting(r, &s, &pinned);
                         if (old) {
                                 if (e->has_optional)
-                                        old->s.optional = e->optional;
+                                        old->optional = e->optional;
                                 if (e->required) {
-                                        old->s.required = true;
-                                        old->s.optional = false;
+                                        old->required = true;
+                                        old->optional = false;
                                 }
                                 if (e->has_boot_only)
-                                        old->s.boot_only = e->boot_only;
+                                        old->boot_only = e->boot_only;
                                 /* a --set value stays exact */
-                                if (e->has_bound && !old->pinned)
-                                        old->s.bound = e->bound;
+                                if (e->has_bound && !pinned)
+                                        old->bound = e->bound;
                         }
                         ht_setting_done(&s);
                         continue;
@@ -89,16 +90,16 @@ static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, c
                 int k = ht_entry_eval(r, &rule->skips[i], what, &s, &skipped, ret_error);
                 if (k < 0)
                         return k;
-                ht_rsetting *old = skipped ? NULL : ht_resolver_find(r, &s);
+                ht_setting *old = skipped ? NULL : ht_resolver_setting(r, &s, NULL);
                 if (old) {
                         strv_pushf(ret_skipped, "%s %s (from %s)",
-                                   ht_backend_id_to_string(old->s.backend), old->s.key,
-                                   old->s.source);
-                        strv_pushf(ret_names, "%s %s", ht_backend_id_to_string(old->s.backend),
-                                   old->s.key);
-                        if (!old->s.optional)
+                                   ht_backend_id_to_string(old->backend), old->key,
+                                   old->source);
+                        strv_pushf(ret_names, "%s %s", ht_backend_id_to_string(old->backend),
+                                   old->key);
+                        if (!old->optional)
                                 *ret_required = true;
-                        ht_resolver_remove(r, old);
+                        ht_resolver_drop(r, old);
                 }
                 ht_setting_done(&s);
         }
@@ -121,7 +122,7 @@ static int run_bootloader(ht_resolver *r, const ht_rule *rule, char **ret_error)
         ht_setting s = {.backend = ht_backend_by_name("bootloader")->id, .key = xstrdup("default"),
                         .value = xstrdup(v.str)};
         ht_value_done(&v);
-        r->reboot_required = true;
+        ht_resolver_reboot_required(r);
         k = ht_resolver_add(r, &s, -1, rule->name, rule->file, rule->line, ret_error);
         ht_setting_done(&s);
         return k;
@@ -160,13 +161,13 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                 _cleanup_free_ char *list = strv_join(names, ", ");
                 _cleanup_free_ char *src = xasprintf("rule %s (%s:%u)", rule->name, rule->file, rule->line);
                 _cleanup_free_ char *why = warn ? NULL : xasprintf("left out by rule %s", rule->name);
-                ht_skips_add(&r->skipped, list, warn ? warn : why, src);
+                ht_resolver_skip(r, list, warn ? warn : why, src);
         } else if (skipped) {
                 _cleanup_free_ char *list = strv_join(skipped, ", ");
-                strv_pushf(&r->warnings, "skipped %s%s%s (rule %s)", list, warn ? ": " : "",
+                ht_resolver_warn(r, "skipped %s%s%s (rule %s)", list, warn ? ": " : "",
                            warn ? warn : "", rule->name);
         } else if (warn)
-                strv_pushf(&r->warnings, "%s (rule %s)", warn, rule->name);
+                ht_resolver_warn(r, "%s (rule %s)", warn, rule->name);
         if (rule->error.kind != HT_SPEC_NONE) {
                 _cleanup_free_ char *what = xasprintf("rule %s: error", rule->name);
                 _cleanup_free_ char *msg = NULL, *fix = NULL;
@@ -179,16 +180,16 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
                         return k;
                 /* "MESSAGE. Fix: FIX (rule NAME, FILE:LINE)" */
                 bool stop = !isempty(msg) && strchr(".!?", msg[strlen(msg) - 1]);
-                strv_pushf(&r->errors, "%s%s%s%s (rule %s, %s:%u)", msg, stop || !fix ? "" : ".",
+                ht_resolver_error(r, "%s%s%s%s (rule %s, %s:%u)", msg, stop || !fix ? "" : ".",
                            fix ? " Fix: " : "", fix ? fix : "", rule->name, rule->file, rule->line);
         }
         return 0;
 }
 
-int ht_rules_run(ht_resolver *r, char **ret_error) {
-        for (size_t i = 0; i < r->n_rfiles; i++)
-                for (size_t j = 0; j < r->rfiles[i]->n_rules; j++) {
-                        int k = run_rule(r, &r->rfiles[i]->rules[j], ret_error);
+int ht_rules_run(ht_resolver *r, ht_rfile *const *rfiles, size_t n_rfiles, char **ret_error) {
+        for (size_t i = 0; i < n_rfiles; i++)
+                for (size_t j = 0; j < rfiles[i]->n_rules; j++) {
+                        int k = run_rule(r, &rfiles[i]->rules[j], ret_error);
                         if (k < 0)
                                 return k;
                 }

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 
 #include "config.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "tuned-internal.h"
 #include "util.h"
 

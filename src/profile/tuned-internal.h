@@ -1,5 +1,6 @@
-/* Between tuned's loader (tuned-load.c) and the converter
- * (tuned-convert.c). Not for other rooms. */
+/* Between tuned's loader (tuned-load.c), the converter (tuned-convert.c),
+ * what they share (tuned-profile.c) and the one place that runs them in
+ * turn (profile-tuned.c). Not for other rooms. */
 #pragma once
 
 #include "tuned.h"
@@ -39,12 +40,23 @@ typedef struct {
         bool host_values;
 } tn_profile;
 
+/* tuned-profile.c */
+/* The value of a variable whose definition cannot be evaluated here
+ * (a function that runs a program): the reason follows. */
+#define UNKNOWN_VAR "\001"
 void tn_note(tn_profile *p, unsigned file, unsigned line, const char *section, const char *key,
              const char *fmt, ...) _printf_(6, 7);
+void tn_unit_done(tn_unit *u);
 void tn_profile_done(tn_profile *p);
 /* Expand tuned's ${VAR}s (vars: name, value, name, value, ... NULL) then
  * its ${f:} functions, as tuned's Variables.expand does. */
 int tn_expand(char *const *vars, json_object *facts, const char *value, char **ret, char **ret_error);
+
+/* tuned-load.c: tuned's loading of spec (as ht_tuned_load takes it):
+ * the merged profile (*ret, for tn_profile_done), its variables
+ * (name, value, ...) and the names it was loaded by, space-separated. */
+int tn_load(const ht_context *c, json_object *facts, const char *spec, tn_profile *ret, char ***ret_vars,
+            char **ret_name, char **ret_error);
 
 /* tuned-convert.c: the merged profile as hosttune profile text. */
 int tn_convert(const ht_context *c, json_object *facts, tn_profile *p, char *const *vars,

@@ -1,7 +1,8 @@
 /* tuned's profile loading, as tuned 2.x does it (profiles/locator.py,
  * loader.py, merger.py, unit.py, variables.py): find each name on the
  * search path, load its include= names first, merge in load order, then
- * the variables. The merged profile goes to tuned-convert.c. */
+ * the variables. profile-tuned.c hands the merged profile to
+ * tuned-convert.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -10,15 +11,12 @@
 
 #include "fileio.h"
 #include "format-tuned.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "tuned-functions.h"
 #include "tuned-internal.h"
 #include "util.h"
 
 #define MAX_INCLUDE_DEPTH 32
-/* The value of a variable whose definition cannot be evaluated here
- * (a function that runs a program): the reason follows. */
-#define UNKNOWN_VAR "\001"
 
 typedef struct {
         char *dir;   /* a host path (host) or a real directory */
@@ -51,62 +49,6 @@ typedef struct {
         tn_profile *out;
         unsigned depth;
 } loader;
-
-void tn_note(tn_profile *p, unsigned file, unsigned line, const char *section, const char *key,
-             const char *fmt, ...) {
-        va_list ap;
-        va_start(ap, fmt);
-        char *reason = xvasprintf(fmt, ap);
-        va_end(ap);
-        p->notes = xrealloc(p->notes, (p->n_notes + 1) * sizeof(*p->notes));
-        p->notes[p->n_notes++] = (ht_tuned_note){
-                .file = xstrdup(file < strv_length(p->files) ? p->files[file] : "?"),
-                .line = line,
-                .section = xstrdup(section),
-                .key = key ? xstrdup(key) : NULL,
-                .reason = reason,
-        };
-}
-
-char *ht_tuned_note_format(const ht_tuned_note *n) {
-        if (n->key)
-                return xasprintf("%s:%u: [%s] %s: %s", n->file, n->line, n->section, n->key, n->reason);
-        return xasprintf("%s:%u: [%s]: %s", n->file, n->line, n->section, n->reason);
-}
-
-static void unit_done(tn_unit *u) {
-        free(u->name);
-        free(u->type);
-        free(u->devices);
-        free(u->devices_udev_regex);
-        free(u->cpuinfo_regex);
-        free(u->uname_regex);
-        free(u->script_pre);
-        free(u->script_post);
-        for (size_t i = 0; i < u->n_options; i++) {
-                free(u->options[i].key);
-                free(u->options[i].value);
-                free(u->options[i].comment);
-        }
-        free(u->options);
-}
-
-void tn_profile_done(tn_profile *p) {
-        strv_free(p->files);
-        strv_free(p->dirs);
-        for (size_t i = 0; i < p->n_units; i++)
-                unit_done(&p->units[i]);
-        free(p->units);
-        free(p->summary);
-        for (size_t i = 0; i < p->n_notes; i++) {
-                free(p->notes[i].file);
-                free(p->notes[i].section);
-                free(p->notes[i].key);
-                free(p->notes[i].reason);
-        }
-        free(p->notes);
-        *p = (tn_profile){0};
-}
 
 static void raw_sections_free(raw_section *s, size_t n) {
         for (size_t i = 0; i < n; i++) {
@@ -157,27 +99,7 @@ static int read_trusted(const loader *l, const char *path, bool host, unsigned n
                 *ret_error = xasprintf("%s: %s", shown, ht_strerror(-fd));
                 return fd;
         }
-        struct stat st;
-        int r = ht_check_regular_fd(fd, HT_PROFILE_MAX_SIZE, &st);
-        if (r == -EINVAL || r == -EISDIR) {
-                *ret_error = xasprintf("%s: not a regular file", shown);
-                return -EINVAL;
-        }
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
-                return r;
-        }
-        r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
-        if (r >= 0)
-                r = ht_profile_check_dirs(fd, shown, names, ret_error);
-        if (r < 0)
-                return r;
-        r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, ret, ret_len);
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
-                return r;
-        }
-        return 0;
+        return ht_read_trusted(fd, shown, HT_PROFILE_MAX_SIZE, names, ret, ret_len, ret_error);
 }
 
 static bool is_file(const loader *l, const char *path, bool host) {
@@ -487,63 +409,6 @@ static int add_variables(loader *l, const raw_option *opts, size_t n, char ***va
         return 0;
 }
 
-/* \w as tuned's variable pattern takes it (ASCII names) */
-static bool word_char(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* tuned's variable expansion: every ${NAME} of a defined variable, not
- * after a backslash, in one pass; then \${NAME} unescaped; then the
- * functions. */
-int tn_expand(char *const *vars, json_object *facts, const char *value, char **ret, char **ret_error) {
-        strbuf b = {0};
-        const char *s = value;
-        while (*s) {
-                if (s[0] == '$' && s[1] == '{' && !(s > value && s[-1] == '\\')) {
-                        const char *e = s + 2;
-                        while (word_char(*e))
-                                e++;
-                        if (*e == '}' && e > s + 2) {
-                                bool found = false;
-                                for (size_t i = 0; vars && vars[i]; i += 2)
-                                        if (strlen(vars[i]) == (size_t)(e - s - 2) &&
-                                            strncmp(vars[i], s + 2, (size_t)(e - s - 2)) == 0) {
-                                                if (startswith(vars[i + 1], UNKNOWN_VAR)) {
-                                                        strbuf_done(&b);
-                                                        *ret_error = xasprintf("variable %s: %s", vars[i],
-                                                                               vars[i + 1] + strlen(UNKNOWN_VAR));
-                                                        return -ENOTSUP;
-                                                }
-                                                strbuf_append(&b, vars[i + 1]);
-                                                found = true;
-                                                break;
-                                        }
-                                if (found) {
-                                        s = e + 1;
-                                        continue;
-                                }
-                        }
-                }
-                strbuf_appendn(&b, s, 1);
-                s++;
-        }
-        _cleanup_free_ char *stat = strbuf_steal(&b);
-        /* \${NAME} -> ${NAME} */
-        strbuf u = {0};
-        for (const char *p = stat; *p; p++) {
-                if (p[0] == '\\' && p[1] == '$' && p[2] == '{') {
-                        const char *e = p + 3;
-                        while (word_char(*e))
-                                e++;
-                        if (*e == '}' && e > p + 3)
-                                continue;
-                }
-                strbuf_appendn(&u, p, 1);
-        }
-        _cleanup_free_ char *unesc = strbuf_steal(&u);
-        return ht_tuned_expand_functions(unesc ? unesc : "", facts, ret, ret_error);
-}
-
 /* --- merge ------------------------------------------------------------- */
 
 static bool truth(const char *v) {
@@ -623,7 +488,7 @@ static void merge_section(tn_profile *p, const raw_section *s) {
         const char *devices = (o = raw_get(s, "devices")) ? o->value : "*";
         tn_unit *u = find_unit(p, s->name);
         if (u && replace) {
-                unit_done(u);
+                tn_unit_done(u);
                 memset(u, 0, sizeof(*u));
                 u->name = xstrdup(s->name);
         }
@@ -698,27 +563,8 @@ static void add_dir(loader *l, const char *dir, bool host) {
         l->dirs[l->n_dirs++] = (search_dir){.dir = xstrdup(dir), .host = host};
 }
 
-void ht_tuned_profile_free(ht_tuned_profile *t) {
-        if (!t)
-                return;
-        free(t->name);
-        free(t->summary);
-        strv_free(t->files);
-        free(t->text);
-        free(t->origin_file);
-        free(t->origin_line);
-        for (size_t i = 0; i < t->n_notes; i++) {
-                free(t->notes[i].file);
-                free(t->notes[i].section);
-                free(t->notes[i].key);
-                free(t->notes[i].reason);
-        }
-        free(t->notes);
-        free(t);
-}
-
-int ht_tuned_load(const ht_context *c, json_object *facts, const char *spec, ht_tuned_profile **ret,
-                  char **ret_error) {
+int tn_load(const ht_context *c, json_object *facts, const char *spec, tn_profile *ret, char ***ret_vars,
+            char **ret_name, char **ret_error) {
         tn_profile prof = {0};
         loader l = {.c = c, .facts = facts, .out = &prof};
         _cleanup_free_ char *names = NULL;
@@ -795,14 +641,10 @@ int ht_tuned_load(const ht_context *c, json_object *facts, const char *spec, ht_
                 if (r < 0)
                         goto out;
         }
-        ht_tuned_profile *t = xcalloc(1, sizeof(*t));
-        t->name = strv_join(list, " ");
-        r = tn_convert(c, facts, &prof, vars, t->name, t, ret_error);
-        if (r < 0) {
-                ht_tuned_profile_free(t);
-                goto out;
-        }
-        *ret = t;
+        *ret_name = strv_join(list, " ");
+        *ret_vars = TAKE_PTR(vars);
+        *ret = prof;
+        prof = (tn_profile){0};
 out:
         loader_done(&l);
         tn_profile_done(&prof);

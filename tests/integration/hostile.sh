@@ -90,6 +90,12 @@ refused "profile name that is a path" "hosttune: '/etc/shadow' is not a valid pr
 # the command line: argv strings end at the first NUL).
 printf 'summary = "x";\000\nsysctl = { vm = { swappiness = 1; }; };\n' >"$tmp/p/nul.profile"
 refused "profile with a NUL byte" "NUL byte" --root "$host" $PLAN apply nul
+# ... and through a tuned profile, read by the same trusted read as a
+# profile (issue 36: tuned's own copy of that read did not look for one)
+mkdir -p "$tmp/tuned/nul"
+printf '[sysctl]\nvm.swappiness = 1\000\n' >"$tmp/tuned/nul/tuned.conf"
+refused "tuned profile with a NUL byte" "nul/tuned.conf: holds a NUL byte: not a text file" \
+        --root "$host" --tuned-path "$tmp/tuned" $PLAN plan tuned:nul
 # ... or as a libconfig \x00 escape: whatever libconfig makes of it, the
 # checks see all of the string it hands over.
 printf 'sysfs = ( { path = "/sys/kernel/mm/transparent_hugepage/enabled\\x00/../../../../etc/shadow"; value = "never"; } );\n' \

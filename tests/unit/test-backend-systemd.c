@@ -15,7 +15,7 @@
 
 #include "backend-common.h"
 #include "backend.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "util.h"
 #include "tmptree.h"
 

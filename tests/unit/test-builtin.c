@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "profile-builtin.h"
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "tmptree.h"
 
 static bool is_profile(const ht_builtin_file *f) {

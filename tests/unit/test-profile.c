@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "fileio.h"
 #include "profile.h"
 #include "util.h"
 #include "tmptree.h"
@@ -659,21 +660,21 @@ static void test_trust(void **state) {
         assert_true(fd >= 0);
         char *err = NULL;
         unsetenv("HOSTTUNE_INSECURE_PROFILES");
-        assert_int_equal(ht_profile_check_trust(fd, path, true, &err), -EPERM);
+        assert_int_equal(ht_trust_check_file(fd, path, true, &err), -EPERM);
         assert_non_null(strstr(err, "writable by group or others (mode 0666)"));
         assert_non_null(strstr(err, "chmod go-w"));
         free(err);
         err = NULL;
         /* not root: nothing to protect */
-        assert_int_equal(ht_profile_check_trust(fd, path, false, &err), 0);
+        assert_int_equal(ht_trust_check_file(fd, path, false, &err), 0);
         setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
-        assert_int_equal(ht_profile_check_trust(fd, path, true, &err), 0);
+        assert_int_equal(ht_trust_check_file(fd, path, true, &err), 0);
         unsetenv("HOSTTUNE_INSECURE_PROFILES");
         if (geteuid() == 0) {
                 /* owned by someone else */
                 assert_int_equal(fchown(fd, 1, 0), 0);
                 assert_int_equal(chmod(path, 0644), 0);
-                assert_int_equal(ht_profile_check_trust(fd, path, true, &err), -EPERM);
+                assert_int_equal(ht_trust_check_file(fd, path, true, &err), -EPERM);
                 assert_non_null(strstr(err, "owned by uid 1, not root"));
                 free(err);
                 expect_error("trust", NULL, -EPERM, "trust.profile: owned by uid 1", NULL);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "profile-internal.h"
+#include "profile-model.h"
 #include "util.h"
 #include "tmptree.h"
 

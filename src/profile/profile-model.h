@@ -1,5 +1,9 @@
-/* Internals shared by the profile loader (profile-load.c), the resolver
- * (profile.c) and the rules engine (rules.c). Not for other rooms. */
+/* The profile model: profile and rules files as written (specs, entries,
+ * parameters, rules) before evaluation, their lifecycle and validation
+ * (profile-model.c) and their loading (profile-load.c). What the loader,
+ * the built-in decoder, the resolver and the backends' section parsers
+ * (profile-section.h) share; the resolver's internals are in
+ * resolver-internal.h. Not for other rooms but the backends. */
 #pragma once
 
 #include <json-c/json.h>
@@ -104,17 +108,24 @@ typedef struct {
         char **comments;      /* as ht_pfile's */
 } ht_rfile;
 
-/* profile-load.c */
+/* profile-model.c */
 void ht_spec_done(ht_spec *s);
 void ht_spec_copy(ht_spec *dst, const ht_spec *src);
 void ht_entry_done(ht_entry *e);
 void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
+void ht_setting_done(ht_setting *s);
+/* A setting's value for messages: "(removed)", "(unset)". */
+const char *ht_setting_value_text(const ht_setting *s);
+/* What show prints after a bounded value: " (at least)", ... */
+const char *ht_bound_suffix(ht_bound b);
 bool ht_profile_name_valid(const char *name);
 /* The parameter an entry's value is, when it is only that ("= name"), or
  * NULL: such a setting cites the parameter's comment. */
 const char *ht_entry_param_ref(const ht_entry *e);
+
+/* profile-load.c */
 /* Read and trust-check one file, then parse it (or take its built-in
  * copy, profile-builtin.h). */
 int ht_pfile_load(const char *path, const char *name, ht_pfile **ret, char **ret_error);
@@ -139,90 +150,3 @@ int ht_rfile_load_builtin(const struct ht_builtin_file *b, ht_rfile **ret, char 
  * *ret_error (when given) naming it: "cannot read profile directory D: ...". */
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
                         char ***ret_names, char **ret_error);
-
-/* A parameter during resolution. */
-typedef struct {
-        char *name;
-        ht_spec spec;
-        char *source;         /* "file:line" or "--set" */
-        const char *citation; /* the declaration's comment (borrowed); NULL after --set */
-        const char *file;     /* for messages: where the spec is written */
-        unsigned line;
-        int state;            /* 0 not evaluated, 1 evaluating, 2 done */
-        ht_value value;
-        char *from;           /* the host files its value came from (a fact's
-                               * NAME_from), ", "-joined; NULL: none */
-} ht_rparam;
-
-typedef struct {
-        ht_setting s;
-        bool pinned;          /* from --set sysctl.KEY=VALUE: rules keep its value */
-        int origin;           /* index into the chain, or -1 for a rule */
-        const char *file;
-        unsigned line;
-        /* the line of origin's entry without a `when` that set it, 0: none
-         * (a second such entry in one file is an error; one with a `when`
-         * may override: tuned's [sysctl] and [sysctl.thunderx]) */
-        unsigned plain_line;
-} ht_rsetting;
-
-typedef struct ht_resolver {
-        const ht_context *c;
-        json_object *facts;
-        ht_pfile **chain;
-        size_t n_chain;
-        char ***ancestors;    /* per chain entry: names of all its ancestors */
-        ht_rfile **rfiles;
-        size_t n_rfiles;
-        ht_rparam *params;
-        size_t n_params;
-        ht_rsetting *settings;
-        size_t n_settings;
-        /* A hash index over settings (backend, key, target) -> position + 1,
-         * so that a profile of n settings resolves in O(n), not O(n^2)
-         * (tests/bench scaling); built on first need, dropped on remove. */
-        size_t settings_cap;
-        size_t *index;
-        size_t index_size;    /* a power of two, or 0 */
-        char **warnings;
-        ht_skips skipped;
-        char **errors;
-        bool reboot_required;
-        /* Set by the lookup callback so an evaluation error can say more
-         * than the evaluator knows: a suggestion, or a nested error. */
-        char *lookup_error;
-        char **candidates;
-        char **param_stack;
-        /* The host files behind the facts (and parameters) the expression
-         * being evaluated read: a fact NAME with a NAME_from beside it. */
-        char **fact_from;
-        ht_group groups;      /* /etc/group, read on first use */
-        bool groups_read;
-        unsigned workload_parts;  /* HT_WORKLOAD_* already in facts.workload */
-        bool devices_read;        /* block.devices and cpu.cpufreq in facts */
-        json_object *not_used;    /* facts.workload.GROUP.not_used of the groups looked up */
-} ht_resolver;
-
-/* profile.c */
-int ht_spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
-                 const char *what, ht_value *ret, char **ret_error);
-/* The same for messages: unknown values read "unknown". */
-int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
-                         const char *what, char **ret, char **ret_error);
-/* A value as text for messages; fractions with two decimals. */
-char *ht_value_format(const ht_value *v);
-/* A key field of entry e (a string or a number that must be known) as
- * text: for a backend's canon_key. what: "sysctl vm.x", field: "key". */
-int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
-                         const char *field, char **ret, char **ret_error);
-int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *ret,
-                  bool *ret_skipped, char **ret_error);
-void ht_setting_done(ht_setting *s);
-ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like);
-/* Add or override a setting. rule is NULL for profile settings. */
-int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
-                    const char *file, unsigned line, char **ret_error);
-void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs);
-
-/* rules.c */
-int ht_rules_run(ht_resolver *r, char **ret_error);

@@ -1,0 +1,515 @@
+/* The expression environment a profile's expressions see (facts,
+ * settings, parameters, gids) and the evaluation of specs and parameters
+ * in it: one file, since a parameter's value is an expression over other
+ * parameters, so looking one up evaluates it. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accounts.h"
+#include "backend.h"
+#include "resolver-internal.h"
+#include "util.h"
+
+/* --- the lookup behind every expression ----------------------------- */
+
+static void fact_names(json_object *o, const char *prefix, char ***l) {
+        json_object_object_foreach(o, k, v) {
+                _cleanup_free_ char *n = prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
+                if (v && json_object_is_type(v, json_type_object))
+                        fact_names(v, n, l);
+                else
+                        strv_pushf(l, "facts.%s", n);
+        }
+}
+
+static void set_lookup_error(ht_resolver *r, char *msg) {
+        if (r->lookup_error)
+                free(msg);
+        else
+                r->lookup_error = msg;
+}
+
+/* The names next to an unknown one, for the evaluator's "did you mean". */
+static void set_candidates(ht_resolver *r, char **candidates) {
+        strv_free(r->candidates);
+        r->candidates = candidates;
+}
+
+static char **take_candidates(void *userdata) {
+        ht_resolver *r = userdata;
+        return TAKE_PTR(r->candidates);
+}
+
+/* The HugePages an existing set of SysV segments needs at the default
+ * page size: the sum of ceil(size / Hugepagesize) over the segments, as
+ * Oracle's hugepages_settings.sh computes it (MOS Doc ID 401749.1). */
+static int derived_shm_pages(ht_resolver *r, ht_value *ret) {
+        bool e1, e2;
+        json_object *kb = ht_facts_lookup_field(r->facts, "hugepages.default_size_kb", &e1);
+        json_object *sizes = ht_facts_lookup_field(r->facts, "shm.sizes_bytes", &e2);
+        if (!kb || !json_object_is_type(kb, json_type_int) || json_object_get_int64(kb) <= 0 ||
+            !sizes || !json_object_is_type(sizes, json_type_array)) {
+                *ret = ht_value_null();
+                return 0;
+        }
+        uint64_t page = (uint64_t)json_object_get_int64(kb) * 1024, total = 0;
+        for (size_t i = 0; i < json_object_array_length(sizes); i++) {
+                int64_t sz = json_object_get_int64(json_object_array_get_idx(sizes, i));
+                if (sz < 0)
+                        continue;
+                total += ((uint64_t)sz + page - 1) / page;
+        }
+        *ret = ht_value_int((int64_t)total);
+        return 0;
+}
+
+/* The users and units the administrator names for the workloads: a
+ * parameter given a plain value, on the command line (--set) or in a
+ * profile; a default computed from the facts names nobody (it would
+ * trust what it was read from). ht_workload_trust is indexed by
+ * ht_process_kind. */
+static void workload_trust(void *userdata, ht_workload_trust *t) {
+        ht_resolver *r = userdata;
+        static const struct {
+                const char *param;
+                ht_process_kind kind;
+                bool unit;
+        } named[] = {
+                {"oracle_user", HT_PROC_ORACLE, false},
+                {"mysql_user", HT_PROC_MYSQL, false}, {"mysql_unit", HT_PROC_MYSQL, true},
+                {"jvm_user", HT_PROC_JAVA, false},    {"jvm_unit", HT_PROC_JAVA, true},
+        };
+        *t = (ht_workload_trust){0};
+        for (size_t i = 0; i < ELEMENTSOF(named); i++) {
+                const ht_rparam *p = ht_param_find(r, named[i].param);
+                if (!p || p->spec.kind != HT_SPEC_LIT || p->spec.lit.type != HT_VAL_STR ||
+                    isempty(p->spec.lit.str))
+                        continue;
+                char **slot = named[i].unit ? &t->unit[named[i].kind] : &t->user[named[i].kind];
+                *slot = p->spec.lit.str;
+        }
+}
+
+/* The processes a workload's facts left out (facts.workload.GROUP.not_used),
+ * for show and plan to list; each once. */
+static void collect_not_used(ht_resolver *r, const char *group) {
+        _cleanup_free_ char *name = xasprintf("workload.%s.not_used", group);
+        json_object *l = ht_facts_lookup_field(r->facts, name, NULL);
+        if (!l || !json_object_is_type(l, json_type_array) || !json_object_array_length(l))
+                return;
+        if (!r->not_used)
+                r->not_used = json_object_new_array();
+        for (size_t i = 0; i < json_object_array_length(l); i++) {
+                json_object *e = json_object_array_get_idx(l, i);
+                bool have = false;
+                for (size_t k = 0; k < json_object_array_length(r->not_used) && !have; k++)
+                        have = json_object_equal(json_object_array_get_idx(r->not_used, k), e);
+                if (!have)
+                        json_object_array_add(r->not_used, json_object_get(e));
+        }
+}
+
+static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
+        if (streq(dotted, "shm.hugepages_needed"))
+                return derived_shm_pages(r, ret);
+        /* Plans collect no workload or device facts up front
+         * (HT_FACTS_HOST): the facts room reads what a name needs now. */
+        r->demand.trust = workload_trust;
+        r->demand.userdata = r;
+        ht_facts_need(r->c, r->facts, dotted, &r->demand, &r->warnings);
+        /* What reading a workload's files found wrong (a database left
+         * out, a file not read) is shown by the plans that use its facts:
+         * workload.warnings.oracle for facts.workload.oracle.*, ... */
+        json_object *ws = NULL;
+        if (startswith(dotted, "workload.") && !startswith(dotted, "workload.warnings") && r->facts &&
+            json_object_is_type(r->facts, json_type_object)) {
+                _cleanup_free_ char *group = xstrndup(dotted + 9, strcspn(dotted + 9, "."));
+                _cleanup_free_ char *wn = xasprintf("workload.warnings.%s", group);
+                ws = ht_facts_lookup_field(r->facts, wn, NULL);
+        }
+        if (startswith(dotted, "workload.") && !startswith(dotted, "workload.warnings") && r->facts &&
+            json_object_is_type(r->facts, json_type_object)) {
+                _cleanup_free_ char *group = xstrndup(dotted + 9, strcspn(dotted + 9, "."));
+                collect_not_used(r, group);
+        }
+        for (size_t i = 0; ws && json_object_is_type(ws, json_type_array) && i < json_object_array_length(ws); i++) {
+                const char *m = json_object_get_string(json_object_array_get_idx(ws, i));
+                if (m && !strv_contains(r->warnings, m))
+                        strv_push(&r->warnings, m);
+        }
+        bool exists;
+        json_object *o = ht_facts_lookup_field(r->facts, dotted, &exists);
+        /* Provenance: a fact read from the host's files says which, in a
+         * NAME_from string beside it ("sga_bytes_from"). */
+        if (exists && o && !json_object_is_type(o, json_type_null)) {
+                _cleanup_free_ char *fn = xasprintf("%s_from", dotted);
+                bool fe;
+                json_object *from = ht_facts_lookup_field(r->facts, fn, &fe);
+                if (from && json_object_is_type(from, json_type_string) &&
+                    !strv_contains(r->fact_from, json_object_get_string(from)))
+                        strv_push(&r->fact_from, json_object_get_string(from));
+        }
+        if (!exists) {
+                char **names = NULL;
+                if (r->facts && json_object_is_type(r->facts, json_type_object))
+                        fact_names(r->facts, NULL, &names);
+                strv_push(&names, "facts.shm.hugepages_needed");
+                set_candidates(r, names);
+                return -ENOENT;
+        }
+        switch (o ? json_object_get_type(o) : json_type_null) {
+        case json_type_null:
+                *ret = ht_value_null();
+                return 0;
+        case json_type_boolean:
+                *ret = ht_value_bool(json_object_get_boolean(o));
+                return 0;
+        case json_type_int:
+                *ret = ht_value_int(json_object_get_int64(o));
+                return 0;
+        case json_type_double: {
+                double d = json_object_get_double(o);
+                if (d != (double)(int64_t)d) {
+                        set_lookup_error(r, xasprintf("facts.%s is not a whole number", dotted));
+                        return -EINVAL;
+                }
+                *ret = ht_value_int((int64_t)d);
+                return 0;
+        }
+        case json_type_string:
+                *ret = ht_value_str(json_object_get_string(o));
+                return 0;
+        case json_type_array: {
+                /* A list fact (cpu.flags, hugepages.sizes_kb) reads as its
+                 * words joined with spaces, for contains(). */
+                strbuf b = {0};
+                for (size_t i = 0; i < json_object_array_length(o); i++) {
+                        json_object *e = json_object_array_get_idx(o, i);
+                        if (i)
+                                strbuf_append(&b, " ");
+                        strbuf_append(&b, e ? json_object_get_string(e) : "null");
+                }
+                char *s = b.data ? strbuf_steal(&b) : xstrdup("");
+                *ret = ht_value_str(s);
+                free(s);
+                return 0;
+        }
+        default:
+                set_lookup_error(r, xasprintf("facts.%s is a group of facts, not a value", dotted));
+                return -EINVAL;
+        }
+}
+
+static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
+        const char *dot = strchr(rest, '.');
+        _cleanup_free_ char *bname = dot ? xstrndup(rest, dot - rest) : xstrdup(rest);
+        ht_backend_id b;
+        if (!dot || ht_backend_from_string(bname, &b) < 0) {
+                char **names = NULL;
+                for (int i = 0; i < _HT_BK_MAX; i++)
+                        strv_pushf(&names, "setting.%s%s", ht_backend_id_to_string(i),
+                                   dot ? dot : "");
+                set_candidates(r, names);
+                return -ENOENT;
+        }
+        for (size_t i = 0; i < r->n_settings; i++) {
+                const ht_setting *s = &r->settings[i].s;
+                if (s->backend != b || s->remove || !s->value)
+                        continue;
+                /* most names are their keys: no copy */
+                _cleanup_free_ char *n = ht_backends[b]->expr_name ? ht_backends[b]->expr_name(s) : NULL;
+                if (streq(n ? n : s->key, dot + 1)) {
+                        *ret = ht_value_parse_literal(s->value);
+                        return 0;
+                }
+        }
+        *ret = ht_value_null();
+        return 0;
+}
+
+ht_rparam *ht_param_find(ht_resolver *r, const char *name) {
+        /* a thousand look-ups a plan among ~70 names: the first byte
+         * rules out most without a call */
+        for (size_t i = 0; i < r->n_params; i++)
+                if (r->params[i].name[0] == name[0] && streq(r->params[i].name, name))
+                        return &r->params[i];
+        return NULL;
+}
+
+char **ht_param_names(ht_resolver *r) {
+        char **l = NULL;
+        for (size_t i = 0; i < r->n_params; i++)
+                strv_push(&l, r->params[i].name);
+        return l;
+}
+
+
+static int lookup_param(ht_resolver *r, const char *name, ht_value *ret) {
+        ht_rparam *p = ht_param_find(r, name);
+        if (!p) {
+                set_candidates(r, ht_param_names(r));
+                return -ENOENT;
+        }
+        char *e = NULL;
+        int k = ht_param_eval(r, p, &e);
+        if (k < 0) {
+                set_lookup_error(r, e);
+                return k == -ENOENT ? -EINVAL : k;
+        }
+        if (p->from && !strv_contains(r->fact_from, p->from))
+                strv_push(&r->fact_from, p->from);
+        *ret = ht_value_copy(&p->value);
+        return 0;
+}
+
+/* /etc/group of the host behind the context. */
+static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
+        ht_value name = {0};
+        if (!ht_param_find(r, param)) {
+                char **names = NULL;
+                for (size_t i = 0; i < r->n_params; i++)
+                        strv_pushf(&names, "gid.%s", r->params[i].name);
+                set_candidates(r, names);
+                return -ENOENT;
+        }
+        int k = lookup_param(r, param, &name);
+        if (k < 0)
+                return k;
+        if (name.type != HT_VAL_STR || isempty(name.str)) {
+                ht_value_done(&name);
+                *ret = ht_value_null();
+                return 0;
+        }
+        if (!r->groups_read) {
+                r->groups_read = true;
+                /* unreadable: no group is known, as with an empty file */
+                if (!r->c || ht_group_read(r->c, &r->groups) < 0)
+                        r->groups = (ht_group){0};
+        }
+        const ht_group_entry *g = ht_group_by_name(&r->groups, name.str);
+        *ret = g ? ht_value_int((int64_t)g->gid) : ht_value_null();
+        ht_value_done(&name);
+        return 0;
+}
+
+static int lookup(void *userdata, const char *name, ht_value *ret) {
+        ht_resolver *r = userdata;
+        if (startswith(name, "facts."))
+                return lookup_fact(r, name + 6, ret);
+        if (startswith(name, "setting."))
+                return lookup_setting(r, name + 8, ret);
+        if (startswith(name, "gid."))
+                return lookup_gid(r, name + 4, ret);
+        return lookup_param(r, name, ret);
+}
+
+/* --- evaluating specs ----------------------------------------------- */
+
+/* For a fact a running kernel would know: on an offline image without
+ * --facts, say where it can come from. "" otherwise. */
+const char *ht_offline_hint(ht_resolver *r) {
+        bool e1, e2;
+        json_object *off = ht_facts_lookup_field(r->facts, "image.offline", &e1);
+        json_object *file = ht_facts_lookup_field(r->facts, "image.facts_file", &e2);
+        if (off && json_object_is_type(off, json_type_boolean) && json_object_get_boolean(off) && !file)
+                return "\n  (this is an offline image: the facts only a running kernel knows come from "
+                       "--facts FILE, what 'hosttune facts --json' prints on a machine of the target shape)";
+        return "";
+}
+
+int ht_resolver_eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
+                     const char *what, ht_value *ret, char **ret_error) {
+        free(r->lookup_error);
+        r->lookup_error = NULL;
+        set_candidates(r, NULL);
+        _cleanup_free_ char *e = NULL;
+        ht_value v = ht_value_null();
+        ht_expr_env env = {.lookup = lookup, .userdata = r, .candidates = take_candidates};
+        int k = ht_expr_eval_ex(text, &env, &v, &e);
+        set_candidates(r, NULL);
+        if (k < 0) {
+                ht_value_done(&v);
+                if (r->lookup_error)
+                        *ret_error = line ? xasprintf("%s\n  (needed by %s:%u: %s)",
+                                                      r->lookup_error, file, line, what)
+                                          : xasprintf("%s\n  (needed by %s: %s)",
+                                                      r->lookup_error, file, what);
+                else if (line)
+                        *ret_error = xasprintf("%s:%u: %s: %s%s", file, line, what,
+                                               e ? e : ht_strerror(-k), k == -ENODATA ? ht_offline_hint(r) : "");
+                else
+                        *ret_error = xasprintf("%s %s: %s%s", file, what, e ? e : ht_strerror(-k),
+                                               k == -ENODATA ? ht_offline_hint(r) : "");
+                free(r->lookup_error);
+                r->lookup_error = NULL;
+                return k;
+        }
+        *ret = v;
+        return 0;
+}
+
+/* "${EXPR}" replaced by the value of EXPR, "$${" by "${". With
+ * null_text, an unknown value reads "unknown" (messages); otherwise the
+ * whole template is null (settings: optional ones are then skipped). */
+static int eval_template(ht_resolver *r, const char *text, const char *file, unsigned line,
+                         const char *what, bool null_text, ht_value *ret, char **ret_error) {
+        strbuf b = {0};
+        bool is_null = false;
+        const char *p = text;
+        while (*p) {
+                if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+                        strbuf_append(&b, "${");
+                        p += 3;
+                        continue;
+                }
+                if (p[0] != '$' || p[1] != '{') {
+                        strbuf_appendn(&b, p++, 1);
+                        continue;
+                }
+                const char *s = p + 2;
+                bool quoted = false;
+                while (*s && (quoted || *s != '}')) {
+                        if (*s == '"')
+                                quoted = !quoted;
+                        else if (quoted && *s == '\\' && s[1])
+                                s++;
+                        s++;
+                }
+                if (*s != '}') {
+                        strbuf_done(&b);
+                        *ret_error = xasprintf("%s:%u: %s: '${' without a closing '}'", file, line,
+                                               what);
+                        return -EINVAL;
+                }
+                _cleanup_free_ char *expr = xstrndup(p + 2, s - p - 2);
+                ht_value v = {0};
+                int k = ht_resolver_eval_expr(r, expr, file, line, what, &v, ret_error);
+                if (k < 0) {
+                        strbuf_done(&b);
+                        return k;
+                }
+                if (v.type == HT_VAL_NULL && !null_text)
+                        is_null = true;
+                _cleanup_free_ char *t = ht_value_format(&v);
+                ht_value_done(&v);
+                strbuf_append(&b, t);
+                p = s + 1;
+        }
+        char *out = b.data ? strbuf_steal(&b) : xstrdup("");
+        *ret = is_null ? ht_value_null() : ht_value_str(out);
+        free(out);
+        return 0;
+}
+
+static int spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                     const char *what, bool null_text, ht_value *ret, char **ret_error) {
+        switch (sp->kind) {
+        case HT_SPEC_LIT:
+                *ret = ht_value_copy(&sp->lit);
+                return 0;
+        case HT_SPEC_EXPR:
+                return ht_resolver_eval_expr(r, sp->text, file, line, what, ret, ret_error);
+        case HT_SPEC_TEMPLATE:
+                return eval_template(r, sp->text, file, line, what, null_text, ret, ret_error);
+        default:
+                *ret = ht_value_null();
+                return 0;
+        }
+}
+
+int ht_spec_eval(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                 const char *what, ht_value *ret, char **ret_error) {
+        return spec_eval(r, sp, file, line, what, false, ret, ret_error);
+}
+
+int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, unsigned line,
+                         const char *what, char **ret, char **ret_error) {
+        ht_value v = {0};
+        int k = spec_eval(r, sp, file, line, what, true, &v, ret_error);
+        if (k < 0)
+                return k;
+        *ret = ht_value_format(&v);
+        ht_value_done(&v);
+        return 0;
+}
+
+/* --- parameters ----------------------------------------------------- */
+
+void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
+        ht_rparam *p = ht_param_find(r, d->name);
+        if (!p) {
+                r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
+                p = &r->params[r->n_params++];
+                *p = (ht_rparam){.name = xstrdup(d->name)};
+        } else {
+                ht_spec_done(&p->spec);
+                free(p->source);
+        }
+        ht_spec_copy(&p->spec, &d->spec);
+        /* A string default reads like a --set value: "18G" is a size. */
+        if (p->spec.kind == HT_SPEC_LIT && p->spec.lit.type == HT_VAL_STR) {
+                ht_value v = ht_value_parse_literal(p->spec.lit.str);
+                if (v.type == HT_VAL_STR)
+                        ht_value_done(&v);
+                else {
+                        ht_value_done(&p->spec.lit);
+                        p->spec.lit = v;
+                }
+        }
+        p->source = xasprintf("%s:%u", d->file, d->line);
+        p->citation = d->comment;
+        p->file = d->file;
+        p->line = d->line;
+}
+
+int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
+        if (p->state == 2)
+                return 0;
+        if (p->state == 1) {
+                strbuf b = {0};
+                bool on = false;
+                for (size_t i = 0; r->param_stack && r->param_stack[i]; i++) {
+                        if (streq(r->param_stack[i], p->name))
+                                on = true;
+                        if (on)
+                                strbuf_appendf(&b, "%s -> ", r->param_stack[i]);
+                }
+                strbuf_append(&b, p->name);
+                _cleanup_free_ char *chain = strbuf_steal(&b);
+                *ret_error = xasprintf("%s:%u: params %s: the parameters refer to each other: %s",
+                                       p->file, p->line, p->name, chain);
+                return -ELOOP;
+        }
+        p->state = 1;
+        strv_push(&r->param_stack, p->name);
+        _cleanup_free_ char *what = p->line ? xasprintf("params %s", p->name) : xstrdup(p->name);
+        /* Nested lookups reset the evaluator's side channel: keep ours. */
+        char *saved_error = TAKE_PTR(r->lookup_error);
+        char **saved_cands = TAKE_PTR(r->candidates);
+        char **saved_from = TAKE_PTR(r->fact_from);
+        ht_value v = {0};
+        int k = ht_spec_eval(r, &p->spec, p->file, p->line, what, &v, ret_error);
+        free(r->lookup_error);
+        r->lookup_error = saved_error;
+        set_candidates(r, saved_cands);
+        /* A value of nothing (0, "", null) took nothing from those files. */
+        _cleanup_strv_free_ char **from = TAKE_PTR(r->fact_from);
+        r->fact_from = saved_from;
+        bool something = k >= 0 && !(v.type == HT_VAL_NULL || (v.type == HT_VAL_INT && v.num == 0) ||
+                                     (v.type == HT_VAL_STR && isempty(v.str)));
+        free(p->from);
+        p->from = something && from ? strv_join(from, ", ") : NULL;
+        size_t n = strv_length(r->param_stack);
+        free(r->param_stack[n - 1]);
+        r->param_stack[n - 1] = NULL;
+        if (k < 0) {
+                p->state = 0;
+                return k;
+        }
+        p->value = v;
+        p->state = 2;
+        return 0;
+}

@@ -1,0 +1,168 @@
+/* The profile model's lifecycle and validation: specs, entries, profile
+ * and rules files, settings and resolved profiles freed; names checked;
+ * the words messages use for a value. What the loader
+ * (profile-load.c), the built-in decoder (profile-builtin.c) and the
+ * resolver share, below all three. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+#include "profile-model.h"
+#include "util.h"
+
+void ht_setting_done(ht_setting *s) {
+        free(s->key);
+        free(s->value);
+        free(s->source);
+        free(s->citation);
+        free(s->domain);
+        free(s->type);
+        free(s->item);
+        free(s->unit);
+        free(s->directive);
+        free(s->target);
+        *s = (ht_setting){0};
+}
+
+const char *ht_setting_value_text(const ht_setting *s) {
+        if (s->remove)
+                return isempty(s->value) ? "(removed)" : "(this value removed)";
+        return s->value ? s->value : "(unset)";
+}
+
+/* What show prints after a bounded value: which way the host may differ. */
+const char *ht_bound_suffix(ht_bound b) {
+        switch (b) {
+        case HT_BOUND_AT_LEAST: return " (at least)";
+        case HT_BOUND_AT_MOST: return " (at most)";
+        case HT_BOUND_RANGE: return " (range)";
+        default: return "";
+        }
+}
+
+void ht_resolved_free(ht_resolved *r) {
+        if (!r)
+                return;
+        free(r->name);
+        free(r->summary);
+        free(r->file);
+        strv_free(r->chain);
+        for (size_t i = 0; i < r->n_params; i++) {
+                free(r->params[i].name);
+                free(r->params[i].value);
+                free(r->params[i].source);
+                free(r->params[i].citation);
+        }
+        free(r->params);
+        for (size_t i = 0; i < r->n_settings; i++)
+                ht_setting_done(&r->settings[i]);
+        free(r->settings);
+        strv_free(r->warnings);
+        ht_skips_done(&r->skipped);
+        strv_free(r->errors);
+        json_object_put(r->not_used);
+        free(r);
+}
+
+void ht_spec_done(ht_spec *s) {
+        if (!s)
+                return;
+        ht_value_done(&s->lit);
+        free(s->text);
+        *s = (ht_spec){0};
+}
+
+void ht_spec_copy(ht_spec *dst, const ht_spec *src) {
+        *dst = (ht_spec){.kind = src->kind, .lit = ht_value_copy(&src->lit),
+                         .text = src->text ? xstrdup(src->text) : NULL};
+}
+
+void ht_entry_done(ht_entry *e) {
+        ht_spec_done(&e->key);
+        ht_spec_done(&e->domain);
+        ht_spec_done(&e->type);
+        ht_spec_done(&e->item);
+        ht_spec_done(&e->unit);
+        ht_spec_done(&e->directive);
+        ht_spec_done(&e->target);
+        ht_spec_done(&e->value);
+        free(e->when);
+        e->when = NULL;
+}
+
+void ht_param_decl_done(ht_param_decl *p) {
+        free(p->name);
+        ht_spec_done(&p->spec);
+}
+
+void ht_pfile_free(ht_pfile *p) {
+        if (!p)
+                return;
+        free(p->name);
+        free(p->path);
+        strv_free(p->parents);
+        if (!p->borrowed) {
+                free(p->summary);
+                for (size_t i = 0; i < p->n_params; i++)
+                        ht_param_decl_done(&p->params[i]);
+                for (size_t i = 0; i < p->n_entries; i++)
+                        ht_entry_done(&p->entries[i]);
+        }
+        free(p->params);
+        free(p->entries);
+        strv_free(p->comments);
+        strv_free(p->origin_files);
+        free(p);
+}
+
+static void rule_done(ht_rule *r, bool borrowed) {
+        if (!borrowed) {
+                free(r->name);
+                free(r->when);
+                for (size_t i = 0; i < r->n_sets; i++)
+                        ht_entry_done(&r->sets[i]);
+                for (size_t i = 0; i < r->n_skips; i++)
+                        ht_entry_done(&r->skips[i]);
+                ht_spec_done(&r->warn);
+                ht_spec_done(&r->error);
+                ht_spec_done(&r->fix);
+                ht_spec_done(&r->bootloader_default);
+        }
+        free(r->sets);
+        free(r->skips);
+}
+
+void ht_rfile_free(ht_rfile *f) {
+        if (!f)
+                return;
+        free(f->path);
+        for (size_t i = 0; i < f->n_params && !f->borrowed; i++)
+                ht_param_decl_done(&f->params[i]);
+        free(f->params);
+        for (size_t i = 0; i < f->n_rules; i++)
+                rule_done(&f->rules[i], f->borrowed);
+        free(f->rules);
+        strv_free(f->comments);
+        free(f);
+}
+
+bool ht_profile_name_valid(const char *name) {
+        if (isempty(name) || name[0] == '.' || strlen(name) > 128)
+                return false;
+        for (const char *p = name; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+                        return false;
+        return true;
+}
+
+const char *ht_entry_param_ref(const ht_entry *e) {
+        const char *t = e->value.kind == HT_SPEC_EXPR ? e->value.text : NULL;
+        if (!t || !(isalpha((unsigned char)t[0]) || t[0] == '_') || streq(t, "true") ||
+            streq(t, "false") || streq(t, "null"))
+                return NULL;
+        for (const char *p = t; *p; p++)
+                if (!isalnum((unsigned char)*p) && *p != '_')
+                        return NULL;
+        return t;
+}
