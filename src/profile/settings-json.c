@@ -2,6 +2,7 @@
 
 #include <errno.h>
 
+#include "backend.h"
 #include "settings-json.h"
 #include "util.h"
 

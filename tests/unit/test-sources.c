@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile-internal.h"
 #include "util.h"
 #include "tmptree.h"
