@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -448,6 +449,22 @@ char *strv_join(char *const *l, const char *sep) {
 
 int strv_sort_cmp(const void *a, const void *b) {
         return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort_parallel(char **keys, size_t n, void *const *arrays, const size_t *sizes) {
+        for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+                        char *t = keys[j];
+                        keys[j] = keys[j - 1];
+                        keys[j - 1] = t;
+                        for (size_t a = 0; arrays && arrays[a]; a++) {
+                                unsigned char tmp[64], *e = (unsigned char *)arrays[a] + j * sizes[a];
+                                assert(sizes[a] <= sizeof(tmp));
+                                memcpy(tmp, e, sizes[a]);
+                                memcpy(e, e - sizes[a], sizes[a]);
+                                memcpy(e - sizes[a], tmp, sizes[a]);
+                        }
+                }
 }
 
 int parse_u64(const char *s, uint64_t *ret) {

@@ -113,6 +113,11 @@ bool strv_contains(char *const *l, const char *s);
 char **strv_split(const char *s, const char *sep);
 char *strv_join(char *const *l, const char *sep);
 int strv_sort_cmp(const void *a, const void *b);
+/* Sort keys[0..n) by strcmp, stably, moving the elements of each parallel
+ * array along (lists kept side by side: names and their paths): arrays
+ * is NULL-terminated, sizes the size of each array's elements (at most
+ * 64 bytes). An insertion sort: these lists are a few dozen names. */
+void strv_sort_parallel(char **keys, size_t n, void *const *arrays, const size_t *sizes);
 
 /* Parse a whole decimal integer (no octal: "0755" is 755); -EINVAL on junk, -ERANGE on
  * overflow. */

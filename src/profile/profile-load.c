@@ -1336,15 +1336,7 @@ int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths
         }
         /* Sort both lists together by name. */
         size_t n = strv_length(names);
-        for (size_t i = 1; i < n; i++)
-                for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                        char *t = names[j];
-                        names[j] = names[j - 1];
-                        names[j - 1] = t;
-                        t = paths[j];
-                        paths[j] = paths[j - 1];
-                        paths[j - 1] = t;
-                }
+        strv_sort_parallel(names, n, (void *const[]){paths, NULL}, (const size_t[]){sizeof(*paths)});
         if (ret_paths)
                 *ret_paths = TAKE_PTR(paths);
         if (ret_names)

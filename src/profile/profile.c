@@ -134,18 +134,8 @@ static int find_rules(const ht_context *c, char *const *dirs, char ***ret_paths,
                 used = u;
         }
         /* the rules run in file name order, whichever copy each comes from */
-        for (size_t i = 1; i < n; i++)
-                for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                        char *t = names[j];
-                        names[j] = names[j - 1];
-                        names[j - 1] = t;
-                        t = paths[j];
-                        paths[j] = paths[j - 1];
-                        paths[j - 1] = t;
-                        const ht_builtin_file *bt = builtin[j];
-                        builtin[j] = builtin[j - 1];
-                        builtin[j - 1] = bt;
-                }
+        strv_sort_parallel(names, n, (void *const[]){paths, builtin, NULL},
+                           (const size_t[]){sizeof(*paths), sizeof(*builtin)});
         if (used)
                 *ret_warning = xasprintf("%s does not exist (hosttune's data files are not installed), so the rules "
                                          "hosttune ships are taken from the copies built into hosttune %s: %s",
