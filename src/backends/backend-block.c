@@ -42,10 +42,6 @@ static const char *const block_attrs[] = {
 };
 
 /* The classification is format-block.c's, shared with the facts. */
-static bool never_touched(const char *name) {
-        return ht_block_kind_never_touched(ht_block_kind_of(name));
-}
-
 static bool is_stacked(const char *name) {
         return ht_block_kind_stacked(ht_block_kind_of(name));
 }
@@ -211,17 +207,18 @@ static int device_dir(const ht_context *c, const char *link, char **ret_dir) {
 }
 
 static void devices_load(const ht_context *c, device_list *l) {
-        _cleanup_strv_free_ char **names = NULL;
+        ht_sys_block *b = NULL;
+        size_t n = 0;
         *l = (device_list){0};
-        if (ht_list_dir(c, "/sys/block", NULL, &names) < 0)
+        if (ht_sys_block_list(c, &b, &n) < 0)
                 return;
-        for (size_t i = 0; names && names[i]; i++) {
-                if (never_touched(names[i]) || strchr(names[i], '/'))
+        for (size_t i = 0; i < n; i++) {
+                if (ht_block_kind_never_touched(b[i].kind))
                         continue;
-                _cleanup_free_ char *link = xasprintf("/sys/block/%s", names[i]), *dir = NULL;
+                _cleanup_free_ char *dir = NULL;
                 /* the files below it are read relative to the
                  * directory: the path is walked once */
-                _cleanup_close_ int dfd = device_dir(c, link, &dir);
+                _cleanup_close_ int dfd = device_dir(c, b[i].path, &dir);
                 /* old kernels (SYSFS_DEPRECATED) have directories here */
                 if (!dir || !startswith(dir, "/sys/"))
                         continue;
@@ -231,14 +228,12 @@ static void devices_load(const ht_context *c, device_list *l) {
                         rotational = streq(strstrip(rot), "1") ? 1 : streq(rot, "0") ? 0 : -1;
                 if (rotational < 0)
                         continue;
-                _cleanup_free_ char *sdir = xasprintf("%s/slaves", dir);
-                char **slaves = NULL;
-                if (is_stacked(names[i]))
-                        ht_list_dir(c, sdir, NULL, &slaves);
+                char **slaves = ht_block_kind_stacked(b[i].kind) ? ht_sys_block_slaves(c, dir) : NULL;
                 l->d = xrealloc(l->d, (l->n + 1) * sizeof(*l->d));
-                l->d[l->n++] = (device){.name = xstrdup(names[i]), .dir = TAKE_PTR(dir),
+                l->d[l->n++] = (device){.name = xstrdup(b[i].name), .dir = TAKE_PTR(dir),
                                         .rotational = rotational, .slaves = slaves};
         }
+        ht_sys_block_list_free(b, n);
 }
 
 static int device_name_cmp(const void *key, const void *d) {
