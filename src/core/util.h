@@ -45,6 +45,10 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+/* Set *ret_error (when ret_error is not NULL) to the message and return
+ * r: the library's one way to fail with a message,
+ * `return ht_error(ret_error, -EINVAL, "%s:%u: ...", ...)`. */
+int ht_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
 
 /* strerror(err) in hosttune's terms (EXDEV: a symlink out of the root). */
 const char *ht_strerror(int err);
