@@ -319,8 +319,7 @@ int ht_line_problem(char ***warnings, bool lenient, unsigned line, const char *m
                 strv_pushf(warnings, "%u: %s", line, msg);
                 return 0;
         }
-        *ret_error = xasprintf("%u: %s", line, msg);
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%u: %s", line, msg);
 }
 
 bool startswith(const char *s, const char *prefix) {
