@@ -284,11 +284,9 @@ static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const cha
         _cleanup_free_ char *what = xasprintf("cmdline %s", name);
         int t = config_setting_type(l);
         int n = t == CONFIG_TYPE_STRING ? 1 : config_setting_length(l);
-        if (t != CONFIG_TYPE_STRING && t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
-                *ret_error = xasprintf("%s:%u: %s: expected a string or an array of strings, not %s",
-                                       p->path, ht_cfg_line(l), what, ht_cfg_type_name(t));
-                return -EINVAL;
-        }
+        if (t != CONFIG_TYPE_STRING && t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a string or an array of strings, not %s",
+                                p->path, ht_cfg_line(l), what, ht_cfg_type_name(t));
         for (int i = 0; i < n; i++) {
                 const config_setting_t *w = t == CONFIG_TYPE_STRING ? l : config_setting_get_elem(l, i);
                 int r = ht_cfg_want_type(w, CONFIG_TYPE_STRING, p->path, what, ret_error);
@@ -335,11 +333,9 @@ static int parse_cmdline_group(ht_pfile *p, const config_setting_t *g, char **re
                 r = ht_cfg_get_bool(g, "required", p->path, "cmdline", &required, NULL, ret_error);
         if (r < 0)
                 return r;
-        if (optional && required) {
-                *ret_error = xasprintf("%s:%u: cmdline: 'optional' and 'required' contradict each other; "
-                                       "give one", p->path, ht_cfg_line(g));
-                return -EINVAL;
-        }
+        if (optional && required)
+                return ht_error(ret_error, -EINVAL, "%s:%u: cmdline: 'optional' and 'required' contradict each other; "
+                                "give one", p->path, ht_cfg_line(g));
         ht_spec target = {0};
         _cleanup_free_ char *when = NULL;
         r = ht_cfg_get_spec(g, "target", false, p->path, "cmdline", &target, ret_error);
@@ -368,9 +364,8 @@ static int cmdline_parse_section(ht_pfile *p, const config_setting_t *s, char **
                 }
                 return 0;
         }
-        *ret_error = xasprintf("%s:%u: cmdline: expected a group { add = [...]; remove = [...]; } "
-                               "or a list of them, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%s:%u: cmdline: expected a group { add = [...]; remove = [...]; } "
+                        "or a list of them, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
 }
 
 static const ht_backend_field cmdline_rule_fields[] = {
@@ -398,16 +393,12 @@ static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                 s->target = xstrdup("linux");
         if (k < 0)
                 return k;
-        if (isempty(s->key) || !ht_word_chars(s->key, "_.-")) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a kernel parameter name", e->file,
-                                       e->line, what, s->key);
-                return -EINVAL;
-        }
-        if (!streq(s->target, "linux") && !streq(s->target, "xen")) {
-                *ret_error = xasprintf("%s:%u: %s: target '%s' must be linux or xen", e->file,
-                                       e->line, what, s->target);
-                return -EINVAL;
-        }
+        if (isempty(s->key) || !ht_word_chars(s->key, "_.-"))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a kernel parameter name", e->file,
+                                e->line, what, s->key);
+        if (!streq(s->target, "linux") && !streq(s->target, "xen"))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: target '%s' must be linux or xen", e->file,
+                                e->line, what, s->target);
         return 0;
 }
 
