@@ -207,14 +207,13 @@ char *xasprintf(const char *fmt, ...) {
         return p;
 }
 
-int ht_error(char **ret_error, int r, const char *fmt, ...) {
+void ht_set_error(char **ret_error, const char *fmt, ...) {
         if (ret_error) {
                 va_list ap;
                 va_start(ap, fmt);
                 *ret_error = xvasprintf(fmt, ap);
                 va_end(ap);
         }
-        return r;
 }
 
 /* The root context reports a path whose symlinks lead out of --root as

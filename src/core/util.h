@@ -45,10 +45,13 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
-/* Set *ret_error (when ret_error is not NULL) to the message and return
- * r: the library's one way to fail with a message,
- * `return ht_error(ret_error, -EINVAL, "%s:%u: ...", ...)`. */
-int ht_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
+/* Set *ret_error (when ret_error is not NULL) to the message. */
+void ht_set_error(char **ret_error, const char *fmt, ...) _printf_(2, 3);
+/* ht_set_error, then r: the library's one way to fail with a message,
+ * `return ht_error(ret_error, -EINVAL, "%s:%u: ...", ...)`. A macro so the
+ * compiler sees what it returns (what the caller's r < 0 then means for
+ * its outputs); r is read before the message is made (-errno). */
+#define ht_error(ret_error, r, ...) ({ int _r = (r); ht_set_error((ret_error), __VA_ARGS__); _r; })
 
 /* strerror(err) in hosttune's terms (EXDEV: a symlink out of the root). */
 const char *ht_strerror(int err);
