@@ -127,20 +127,16 @@ static int check_trust(const struct stat *st, const char *path, bool as_root, ch
          * root-owned; documented in hosttune.profile(5). */
         if (ht_env_true("HOSTTUNE_INSECURE_PROFILES"))
                 return 0;
-        if (st->st_uid != 0) {
-                *ret_error = xasprintf("%s: owned by uid %u, not root: refusing to use it while "
-                                       "running as root (chown root %s, or set "
-                                       "HOSTTUNE_INSECURE_PROFILES=1)",
-                                       path, (unsigned)st->st_uid, path);
-                return -EPERM;
-        }
-        if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-                *ret_error = xasprintf("%s: writable by group or others (mode %04o): refusing to "
-                                       "use it while running as root (chmod go-w %s, or set "
-                                       "HOSTTUNE_INSECURE_PROFILES=1)",
-                                       path, (unsigned)(st->st_mode & 07777), path);
-                return -EPERM;
-        }
+        if (st->st_uid != 0)
+                return ht_error(ret_error, -EPERM, "%s: owned by uid %u, not root: refusing to use it while "
+                                "running as root (chown root %s, or set "
+                                "HOSTTUNE_INSECURE_PROFILES=1)",
+                                path, (unsigned)st->st_uid, path);
+        if (st->st_mode & (S_IWGRP | S_IWOTH))
+                return ht_error(ret_error, -EPERM, "%s: writable by group or others (mode %04o): refusing to "
+                                "use it while running as root (chmod go-w %s, or set "
+                                "HOSTTUNE_INSECURE_PROFILES=1)",
+                                path, (unsigned)(st->st_mode & 07777), path);
         return 0;
 }
 
@@ -163,24 +159,21 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
                 struct stat st;
                 if (stat(d, &st) < 0) {
                         int r = -errno;
-                        *ret_error = xasprintf("%s: found through %s: %s", shown, d, ht_strerror(-r));
-                        return r;
+                        return ht_error(ret_error, r, "%s: found through %s: %s", shown, d, ht_strerror(-r));
                 }
                 const char *fix = euid == 0 ? "root" : "root or you";
-                if (!dir_owner_ok(st.st_uid, euid)) {
-                        *ret_error = xasprintf("%s: found through %s, owned by uid %u, not %s: refusing it, since "
-                                               "its owner can put any file there (chown root %s, or set "
-                                               "HOSTTUNE_INSECURE_PROFILES=1)",
-                                               shown, d, (unsigned)st.st_uid, fix, d);
-                        return -EPERM;
-                }
-                if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX))) {
-                        *ret_error = xasprintf("%s: found through %s, writable by group or others (mode %04o): "
-                                               "refusing it, since anyone who may write there can put a file or "
-                                               "a link there (chmod go-w %s, or set HOSTTUNE_INSECURE_PROFILES=1)",
-                                               shown, d, (unsigned)(st.st_mode & 07777), d);
-                        return -EPERM;
-                }
+                if (!dir_owner_ok(st.st_uid, euid))
+                        return ht_error(ret_error, -EPERM,
+                                        "%s: found through %s, owned by uid %u, not %s: refusing it, since "
+                                        "its owner can put any file there (chown root %s, or set "
+                                        "HOSTTUNE_INSECURE_PROFILES=1)",
+                                        shown, d, (unsigned)st.st_uid, fix, d);
+                if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX)))
+                        return ht_error(ret_error, -EPERM,
+                                        "%s: found through %s, writable by group or others (mode %04o): "
+                                        "refusing it, since anyone who may write there can put a file or "
+                                        "a link there (chmod go-w %s, or set HOSTTUNE_INSECURE_PROFILES=1)",
+                                        shown, d, (unsigned)(st.st_mode & 07777), d);
                 if (streq(d, "/"))
                         return 0;
                 char *slash = strrchr(d, '/');
@@ -216,8 +209,7 @@ static int check_dir_real(const char *dir, const char *shown, uid_t euid, char *
         _cleanup_free_ char *real = realpath(dir, NULL);
         if (!real) {
                 int r = -errno;
-                *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
-                return r;
+                return ht_error(ret_error, r, "%s: %s: %s", shown, dir, ht_strerror(-r));
         }
         int r = check_dir_chain(real, shown, euid, ret_error);
         if (r >= 0 && ret_real)
@@ -388,9 +380,8 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                 }
                 if (line_start && c == '@') {
                         strbuf_done(&out);
-                        *ret_error = xasprintf("%s:%u: @include is not supported: use inherit "
-                                               "to build on another profile", path, line);
-                        return -EINVAL;
+                        return ht_error(ret_error, -EINVAL, "%s:%u: @include is not supported: use inherit "
+                                        "to build on another profile", path, line);
                 }
                 bool first = line_start;
                 line_start = false;
@@ -409,8 +400,7 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                         const char *e = strstr(p + 2, "*/");
                         if (!e) {
                                 strbuf_done(&out);
-                                *ret_error = xasprintf("%s:%u: unterminated comment", path, line);
-                                return -EINVAL;
+                                return ht_error(ret_error, -EINVAL, "%s:%u: unterminated comment", path, line);
                         }
                         size_t n = (size_t)(e + 2 - p);
                         strbuf_appendn(&out, copied, p - copied);
@@ -443,8 +433,7 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                                 /* libconfig 1.5 leaks its string buffer on
                                  * this, and its message names the last line */
                                 strbuf_done(&out);
-                                *ret_error = xasprintf("%s:%u: unterminated string", path, start_line);
-                                return -EINVAL;
+                                return ht_error(ret_error, -EINVAL, "%s:%u: unterminated string", path, start_line);
                         }
                         p = s + 1;
                         continue;
@@ -497,9 +486,8 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                         if (overflow || (!neg && v > INT64_MAX) ||
                             (neg && v > (uint64_t)INT64_MAX + 1)) {
                                 strbuf_done(&out);
-                                *ret_error = xasprintf("%s:%u: integer %.*s does not fit in 64 bits",
-                                                       path, line, (int)(s - p), p);
-                                return -ERANGE;
+                                return ht_error(ret_error, -ERANGE, "%s:%u: integer %.*s does not fit in 64 bits",
+                                                path, line, (int)(s - p), p);
                         }
                         bool fits32 = neg ? v <= (uint64_t)INT32_MAX + 1 : v <= INT32_MAX;
                         if (!fits32 && !has_l) {
@@ -523,20 +511,15 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = -errno;
-                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
-                return r;
+                return ht_error(ret_error, r, "%s: %s", path, ht_strerror(-r));
         }
         struct stat st;
         int r = ht_check_regular_fd(fd, HT_PROFILE_MAX_SIZE, &st);
-        if (r == -EFBIG) {
-                *ret_error = xasprintf("%s: too large (%lld bytes, at most %d)", path,
-                                       (long long)st.st_size, HT_PROFILE_MAX_SIZE);
-                return r;
-        }
-        if (r == -EINVAL || r == -EISDIR) {
-                *ret_error = xasprintf("%s: not a regular file", path);
-                return -EINVAL;
-        }
+        if (r == -EFBIG)
+                return ht_error(ret_error, r, "%s: too large (%lld bytes, at most %d)", path,
+                                (long long)st.st_size, HT_PROFILE_MAX_SIZE);
+        if (r == -EINVAL || r == -EISDIR)
+                return ht_error(ret_error, -EINVAL, "%s: not a regular file", path);
         if (r < 0)
                 return r;
         static int euid = -1; /* hosttune never changes its ids: ask once */
@@ -553,18 +536,12 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
         _cleanup_free_ char *buf = NULL;
         size_t len;
         r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, &buf, &len);
-        if (r == -EFBIG) {
-                *ret_error = xasprintf("%s: too large", path);
-                return r;
-        }
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
-                return r;
-        }
-        if (memchr(buf, 0, len)) {
-                *ret_error = xasprintf("%s: holds a NUL byte: not a text file", path);
-                return -EINVAL;
-        }
+        if (r == -EFBIG)
+                return ht_error(ret_error, r, "%s: too large", path);
+        if (r < 0)
+                return ht_error(ret_error, r, "%s: %s", path, ht_strerror(-r));
+        if (memchr(buf, 0, len))
+                return ht_error(ret_error, -EINVAL, "%s: holds a NUL byte: not a text file", path);
         *ret_buf = TAKE_PTR(buf);
         *ret_len = len;
         return 0;
@@ -630,18 +607,14 @@ int ht_cfg_spec(const config_setting_t *s, const char *file, const char *what, h
                 return 0;
         case CONFIG_TYPE_STRING: {
                 const char *str = config_setting_get_string(s);
-                if (has_control_chars(str)) {
-                        *ret_error = xasprintf("%s:%u: %s: control characters are not allowed in "
-                                               "values", file, ht_cfg_line(s), what);
-                        return -EINVAL;
-                }
+                if (has_control_chars(str))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: control characters are not allowed in "
+                                        "values", file, ht_cfg_line(s), what);
                 if (str[0] == '=') {
                         _cleanup_free_ char *e = xstrdup(str + 1);
-                        if (isempty(strstrip(e))) {
-                                *ret_error = xasprintf("%s:%u: %s: empty expression after '='",
-                                                       file, ht_cfg_line(s), what);
-                                return -EINVAL;
-                        }
+                        if (isempty(strstrip(e)))
+                                return ht_error(ret_error, -EINVAL, "%s:%u: %s: empty expression after '='",
+                                                file, ht_cfg_line(s), what);
                         *ret = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
                         return 0;
                 }
@@ -653,15 +626,13 @@ int ht_cfg_spec(const config_setting_t *s, const char *file, const char *what, h
                 return 0;
         }
         case CONFIG_TYPE_FLOAT:
-                *ret_error = xasprintf("%s:%u: %s: floating point numbers are not supported; "
-                                       "write an integer (sizes take K, M, G, T)",
-                                       file, ht_cfg_line(s), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: floating point numbers are not supported; "
+                                "write an integer (sizes take K, M, G, T)",
+                                file, ht_cfg_line(s), what);
         default:
-                *ret_error = xasprintf("%s:%u: %s: expected a number, a string or a boolean, "
-                                       "not %s", file, ht_cfg_line(s), what,
-                                       ht_cfg_type_name(config_setting_type(s)));
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a number, a string or a boolean, "
+                                "not %s", file, ht_cfg_line(s), what,
+                                ht_cfg_type_name(config_setting_type(s)));
         }
 }
 
@@ -670,9 +641,8 @@ int ht_cfg_want_type(const config_setting_t *s, int type, const char *file, cons
         int t = config_setting_type(s);
         if (t == type || (type == CONFIG_TYPE_INT && t == CONFIG_TYPE_INT64))
                 return 0;
-        *ret_error = xasprintf("%s:%u: %s: expected %s, not %s", file, ht_cfg_line(s), what,
-                               ht_cfg_type_name(type), ht_cfg_type_name(t));
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected %s, not %s", file, ht_cfg_line(s), what,
+                        ht_cfg_type_name(type), ht_cfg_type_name(t));
 }
 
 /* Every member of group g must be one of allowed. */
@@ -684,10 +654,9 @@ int ht_cfg_check_members(const config_setting_t *g, const char *const *allowed, 
                 if (strv_contains((char *const *)allowed, n))
                         continue;
                 const char *close = closest_word(n, (char *const *)allowed);
-                *ret_error = xasprintf("%s:%u: %s: unknown key '%s'%s%s%s", file, ht_cfg_line(m), what,
-                                       n, close ? " (did you mean '" : "", close ? close : "",
-                                       close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown key '%s'%s%s%s", file, ht_cfg_line(m), what,
+                                n, close ? " (did you mean '" : "", close ? close : "",
+                                close ? "'?)" : "");
         }
         return 0;
 }
@@ -719,8 +688,7 @@ int ht_cfg_get_spec(const config_setting_t *g, const char *name, bool required, 
         if (!m) {
                 if (!required)
                         return 0;
-                *ret_error = xasprintf("%s:%u: %s: '%s' is missing", file, ht_cfg_line(g), what, name);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is missing", file, ht_cfg_line(g), what, name);
         }
         _cleanup_free_ char *w = xasprintf("%s: %s", what, name);
         return ht_cfg_spec(m, file, w, ret, ret_error);
@@ -747,17 +715,14 @@ int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *wh
         int r = ht_cfg_want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
         if (r < 0)
                 return r;
-        if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND)) {
-                *ret_error = xasprintf("%s:%u: %s: only sysctl, block and limits settings take a bound", file,
-                                       ht_cfg_line(m), w);
-                return -EINVAL;
-        }
+        if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND))
+                return ht_error(ret_error, -EINVAL,
+                                "%s:%u: %s: only sysctl, block and limits settings take a bound", file,
+                                ht_cfg_line(m), w);
         const char *name = config_setting_get_string(m);
-        if (ht_bound_from_string(name, &e->bound) < 0) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
-                                       "range)", file, ht_cfg_line(m), w, name);
-                return -EINVAL;
-        }
+        if (ht_bound_from_string(name, &e->bound) < 0)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
+                                "range)", file, ht_cfg_line(m), w, name);
         e->has_bound = true;
         if (e->value.kind != HT_SPEC_LIT || e->bound == HT_BOUND_EXACT)
                 return 0;
@@ -766,9 +731,8 @@ int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *wh
         _cleanup_free_ char *norm = NULL, *why = NULL;
         if (e->value.lit.type == HT_VAL_BOOL ||
             ht_bound_normalize(e->bound, text, &norm, &why) < 0) {
-                *ret_error = xasprintf("%s:%u: %s %s: '%s': %s", file, ht_cfg_line(m), what, name, text,
-                                       why ? why : "a bound's fields must be integers");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s %s: '%s': %s", file, ht_cfg_line(m), what, name, text,
+                                why ? why : "a bound's fields must be integers");
         }
         return 0;
 }
@@ -785,12 +749,10 @@ int ht_cfg_get_when(const config_setting_t *g, const char *file, const char *wha
         const char *text = config_setting_get_string(m);
         /* the expression itself, as a rule's when: no '=' in front */
         _cleanup_free_ char *t = xstrdup(text);
-        if (isempty(strstrip(t)) || has_control_chars(text)) {
-                *ret_error = xasprintf("%s:%u: %s: expected an expression (a condition over facts and "
-                                       "parameters), not %s", file, ht_cfg_line(m), w,
-                                       isempty(t) ? "an empty string" : "control characters");
-                return -EINVAL;
-        }
+        if (isempty(strstrip(t)) || has_control_chars(text))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected an expression (a condition over facts and "
+                                "parameters), not %s", file, ht_cfg_line(m), w,
+                                isempty(t) ? "an empty string" : "control characters");
         free(*ret);
         *ret = TAKE_PTR(t);
         return 0;
@@ -836,11 +798,9 @@ static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, c
                                 return r;
                         continue;
                 }
-                if (t != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m)) {
-                        *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s",
-                                               p->path, ht_cfg_line(m), what, ht_cfg_type_name(t));
-                        return -EINVAL;
-                }
+                if (t != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a value or a group, not %s",
+                                        p->path, ht_cfg_line(m), what, ht_cfg_type_name(t));
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, b, p->path, ht_cfg_line(m));
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(key)};
                 int r = ht_cfg_leaf_value(m, p->path, what, e, ret_error);
@@ -884,9 +844,8 @@ int ht_cfg_keyed_section(ht_pfile *p, const config_setting_t *s, ht_backend_id b
                 return parse_tree(p, s, b, sep, root, ret_error);
         if (t == CONFIG_TYPE_LIST)
                 return parse_key_list(p, s, b, list_keys, ret_error);
-        *ret_error = xasprintf("%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
-                               ht_cfg_line(s), ht_backend_id_to_string(b), ht_cfg_type_name(t));
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
+                        ht_cfg_line(s), ht_backend_id_to_string(b), ht_cfg_type_name(t));
 }
 
 static int parse_params(const config_setting_t *s, const char *file, ht_param_decl **params,
@@ -926,16 +885,13 @@ static int parse_inherit(ht_pfile *p, const config_setting_t *s, char **ret_erro
                         strv_push(&p->parents, config_setting_get_string(m));
                 }
         } else {
-                *ret_error = xasprintf("%s:%u: inherit: expected a profile name or an array of "
-                                       "names, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: inherit: expected a profile name or an array of "
+                                "names, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
         }
         for (size_t i = 0; p->parents && p->parents[i]; i++)
-                if (!ht_profile_name_valid(p->parents[i])) {
-                        *ret_error = xasprintf("%s:%u: inherit: '%s' is not a valid profile name",
-                                               p->path, p->inherit_line, p->parents[i]);
-                        return -EINVAL;
-                }
+                if (!ht_profile_name_valid(p->parents[i]))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: inherit: '%s' is not a valid profile name",
+                                        p->path, p->inherit_line, p->parents[i]);
         return 0;
 }
 
@@ -1042,18 +998,16 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         const config_setting_t *bs = config_setting_get_member(g, "backend");
         if (!bs || config_setting_type(bs) != CONFIG_TYPE_STRING) {
                 _cleanup_free_ char *list = strv_join(names, ", ");
-                *ret_error = xasprintf("%s:%u: %s: 'backend' must be a string (%s)", f->path,
-                                       ht_cfg_line(g), what, list);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'backend' must be a string (%s)", f->path,
+                                ht_cfg_line(g), what, list);
         }
         ht_backend_id b;
         const char *bname = config_setting_get_string(bs);
         if (ht_backend_from_string(bname, &b) < 0 || ht_backends[b]->internal) {
                 const char *close = closest_word(bname, names);
-                *ret_error = xasprintf("%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
-                                       ht_cfg_line(bs), what, bname, close ? " (did you mean '" : "",
-                                       close ? close : "", close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
+                                ht_cfg_line(bs), what, bname, close ? " (did you mean '" : "",
+                                close ? close : "", close ? "'?)" : "");
         }
         ht_entry **l = skip ? &rule->skips : &rule->sets;
         size_t *n = skip ? &rule->n_skips : &rule->n_sets;
@@ -1087,26 +1041,19 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 return r;
         if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only &&
             !e->has_bound && !e->required) {
-                *ret_error = xasprintf("%s:%u: %s: needs a 'value' (or only flags: optional, "
-                                       "required, boot_only, bound)", f->path, ht_cfg_line(g), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs a 'value' (or only flags: optional, "
+                                "required, boot_only, bound)", f->path, ht_cfg_line(g), what);
         }
-        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED)) {
-                *ret_error = xasprintf("%s:%u: %s: 'required' is only for the cmdline backend "
-                                       "(other settings are required unless optional)",
-                                       f->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
-        if (e->required && e->optional) {
-                *ret_error = xasprintf("%s:%u: %s: 'optional' and 'required' contradict each other; "
-                                       "give one", f->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
-        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE)) {
-                *ret_error = xasprintf("%s:%u: %s: 'remove' is only for the cmdline backend",
-                                       f->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
+        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'required' is only for the cmdline backend "
+                                "(other settings are required unless optional)",
+                                f->path, ht_cfg_line(g), what);
+        if (e->required && e->optional)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'optional' and 'required' contradict each other; "
+                                "give one", f->path, ht_cfg_line(g), what);
+        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'remove' is only for the cmdline backend",
+                                f->path, ht_cfg_line(g), what);
         if (e->remove && e->value.kind == HT_SPEC_NONE)
                 e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
         return 0;
@@ -1166,17 +1113,14 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         const config_setting_t *n = config_setting_get_member(g, "name");
         if (!n || config_setting_type(n) != CONFIG_TYPE_STRING ||
             !ht_profile_name_valid(config_setting_get_string(n))) {
-                *ret_error = xasprintf("%s:%u: %s: needs a 'name' (letters, digits, '-', '_')",
-                                       f->path, ht_cfg_line(g), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs a 'name' (letters, digits, '-', '_')",
+                                f->path, ht_cfg_line(g), what);
         }
         for (size_t i = 0; i < f->n_rules; i++)
-                if (streq(f->rules[i].name, config_setting_get_string(n))) {
-                        *ret_error = xasprintf("%s:%u: rule '%s' is defined twice (also at line %u)",
-                                               f->path, ht_cfg_line(g), f->rules[i].name,
-                                               f->rules[i].line);
-                        return -EINVAL;
-                }
+                if (streq(f->rules[i].name, config_setting_get_string(n)))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: rule '%s' is defined twice (also at line %u)",
+                                        f->path, ht_cfg_line(g), f->rules[i].name,
+                                        f->rules[i].line);
         f->rules = xrealloc(f->rules, (f->n_rules + 1) * sizeof(*f->rules));
         ht_rule *rule = &f->rules[f->n_rules++];
         *rule = (ht_rule){.name = xstrdup(config_setting_get_string(n)), .file = f->path,
@@ -1193,10 +1137,8 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
                 /* when is always an expression; a leading '=' is allowed. */
                 const char *t = config_setting_get_string(s);
                 rule->when = xstrdup(t[0] == '=' ? t + 1 : t);
-                if (isempty(strstrip(rule->when))) {
-                        *ret_error = xasprintf("%s:%u: %s: empty condition", f->path, ht_cfg_line(s), w);
-                        return -EINVAL;
-                }
+                if (isempty(strstrip(rule->when)))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: empty condition", f->path, ht_cfg_line(s), w);
         }
         const struct {
                 const char *name;
@@ -1232,16 +1174,13 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         s = config_setting_get_member(g, "skip");
         if (s && (r = parse_rule_entries(f, rule, s, true, ret_error)) < 0)
                 return r;
-        if (rule->fix.kind != HT_SPEC_NONE && rule->error.kind == HT_SPEC_NONE) {
-                *ret_error = xasprintf("%s:%u: %s: 'fix' goes with 'error'", f->path, ht_cfg_line(g),
-                                       what);
-                return -EINVAL;
-        }
+        if (rule->fix.kind != HT_SPEC_NONE && rule->error.kind == HT_SPEC_NONE)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'fix' goes with 'error'", f->path, ht_cfg_line(g),
+                                what);
         if (!rule->n_sets && !rule->n_skips && rule->warn.kind == HT_SPEC_NONE &&
             rule->error.kind == HT_SPEC_NONE && rule->bootloader_default.kind == HT_SPEC_NONE) {
-                *ret_error = xasprintf("%s:%u: %s: has no action (set, skip, warn, error, "
-                                       "bootloader_default)", f->path, ht_cfg_line(g), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: has no action (set, skip, warn, error, "
+                                "bootloader_default)", f->path, ht_cfg_line(g), what);
         }
         return 0;
 }

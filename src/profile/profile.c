@@ -84,19 +84,17 @@ static int find_rules(const ht_context *c, char *const *dirs, char ***ret_paths,
                 struct stat st;
                 if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode)) {
                         int r = stat(d, &st) < 0 ? -errno : -ENOTDIR;
-                        *ret_error = xasprintf("--rules-path %s: %s", d, ht_strerror(-r));
-                        return r;
+                        return ht_error(ret_error, r, "--rules-path %s: %s", d, ht_strerror(-r));
                 }
                 _cleanup_strv_free_ char **found = NULL;
                 int r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &found, ret_error);
                 if (r < 0)
                         return r;
-                if (!found) {
-                        *ret_error = xasprintf("--rules-path %s: no rules files (NAME.rules) in this directory; "
-                                               "name a directory that holds rules, or leave the option out "
-                                               "to use the installed ones", d);
-                        return -ENOENT;
-                }
+                if (!found)
+                        return ht_error(ret_error, -ENOENT,
+                                        "--rules-path %s: no rules files (NAME.rules) in this directory; "
+                                        "name a directory that holds rules, or leave the option out "
+                                        "to use the installed ones", d);
         }
         _cleanup_strv_free_ char **paths = NULL, **names = NULL;
         int r = ht_search_path_list(dirs, ".rules", &paths, &names, ret_error);
@@ -680,9 +678,8 @@ static int eval_template(ht_resolver *r, const char *text, const char *file, uns
                 }
                 if (*s != '}') {
                         strbuf_done(&b);
-                        *ret_error = xasprintf("%s:%u: %s: '${' without a closing '}'", file, line,
-                                               what);
-                        return -EINVAL;
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: '${' without a closing '}'", file, line,
+                                        what);
                 }
                 _cleanup_free_ char *expr = xstrndup(p + 2, s - p - 2);
                 ht_value v = {0};
@@ -779,9 +776,8 @@ static int eval_param(ht_resolver *r, ht_rparam *p, char **ret_error) {
                 }
                 strbuf_append(&b, p->name);
                 _cleanup_free_ char *chain = strbuf_steal(&b);
-                *ret_error = xasprintf("%s:%u: params %s: the parameters refer to each other: %s",
-                                       p->file, p->line, p->name, chain);
-                return -ELOOP;
+                return ht_error(ret_error, -ELOOP, "%s:%u: params %s: the parameters refer to each other: %s",
+                                p->file, p->line, p->name, chain);
         }
         p->state = 1;
         strv_push(&r->param_stack, p->name);
@@ -826,32 +822,25 @@ static bool parse_bool_word(const char *s, bool *ret) {
 
 static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
         const char *eq = strchr(assignment, '=');
-        if (!eq || eq == assignment) {
-                *ret_error = xasprintf("--set %s: expected NAME=VALUE", assignment);
-                return -EINVAL;
-        }
+        if (!eq || eq == assignment)
+                return ht_error(ret_error, -EINVAL, "--set %s: expected NAME=VALUE", assignment);
         _cleanup_free_ char *name = xstrndup(assignment, eq - assignment);
         const char *text = eq + 1;
         ht_rparam *p = find_param(r, name);
         if (!p) {
                 _cleanup_strv_free_ char **names = param_names(r);
                 const char *close = closest_word(name, names);
-                *ret_error = xasprintf("--set %s: unknown parameter '%s'%s%s%s", assignment, name,
-                                       close ? " (did you mean '" : "", close ? close : "",
-                                       close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "--set %s: unknown parameter '%s'%s%s%s", assignment, name,
+                                close ? " (did you mean '" : "", close ? close : "",
+                                close ? "'?)" : "");
         }
-        if (has_control_chars(text)) {
-                *ret_error = xasprintf("--set %s: control characters are not allowed", name);
-                return -EINVAL;
-        }
+        if (has_control_chars(text))
+                return ht_error(ret_error, -EINVAL, "--set %s: control characters are not allowed", name);
         ht_spec sp = {0};
         if (text[0] == '=') {
                 _cleanup_free_ char *e = xstrdup(text + 1);
-                if (isempty(strstrip(e))) {
-                        *ret_error = xasprintf("--set %s: empty expression after '='", name);
-                        return -EINVAL;
-                }
+                if (isempty(strstrip(e)))
+                        return ht_error(ret_error, -EINVAL, "--set %s: empty expression after '='", name);
                 sp = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
         } else {
                 ht_value v = ht_value_parse_literal(text);
@@ -867,20 +856,17 @@ static int apply_set(ht_resolver *r, const char *assignment, char **ret_error) {
                 if (((decl && decl->type == HT_VAL_INT) || (!decl && size_like)) && v.type != HT_VAL_INT) {
                         ht_value_done(&v);
                         bool numeric = isdigit((unsigned char)text[text[0] == '-']);
-                        *ret_error = xasprintf("--set %s=%s: parameter %s takes an integer (sizes "
-                                               "take K, M, G, T)%s, see %s", name, text, name,
-                                               numeric ? "; this one is malformed or does not "
+                        return ht_error(ret_error, -EINVAL, "--set %s=%s: parameter %s takes an integer (sizes "
+                                        "take K, M, G, T)%s, see %s", name, text, name,
+                                        numeric ? "; this one is malformed or does not "
                                                          "fit in 64 bits" : "",
-                                               p->source);
-                        return -EINVAL;
+                                        p->source);
                 }
                 if (decl && decl->type == HT_VAL_BOOL && v.type != HT_VAL_BOOL) {
                         ht_value_done(&v);
-                        if (!parse_bool_word(text, &b)) {
-                                *ret_error = xasprintf("--set %s=%s: parameter %s takes true or "
-                                                       "false, see %s", name, text, name, p->source);
-                                return -EINVAL;
-                        }
+                        if (!parse_bool_word(text, &b))
+                                return ht_error(ret_error, -EINVAL, "--set %s=%s: parameter %s takes true or "
+                                                "false, see %s", name, text, name, p->source);
                         v = ht_value_bool(b);
                 }
                 if (decl && decl->type == HT_VAL_STR) {
@@ -920,36 +906,24 @@ static int parse_sysctl_set(const char *assignment, char **ret_key, char **ret_v
                             char **ret_error) {
         const char *k = assignment + strlen(SYSCTL_SET_PREFIX);
         const char *eq = strchr(k, '=');
-        if (!eq) {
-                *ret_error = xasprintf("--set %s: expected sysctl.KEY=VALUE", assignment);
-                return -EINVAL;
-        }
+        if (!eq)
+                return ht_error(ret_error, -EINVAL, "--set %s: expected sysctl.KEY=VALUE", assignment);
         _cleanup_free_ char *key = xstrndup(k, eq - k);
-        if (sysctl_backend()->check_key(key) < 0) {
-                *ret_error = xasprintf("--set %s: '%s' is not a sysctl name (levels of letters, "
-                                       "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
-                                       "empty, '.' or '..' levels)", assignment, key);
-                return -EINVAL;
-        }
-        if (has_control_chars(eq + 1)) {
-                *ret_error = xasprintf("--set sysctl.%s: control characters are not allowed", key);
-                return -EINVAL;
-        }
+        if (sysctl_backend()->check_key(key) < 0)
+                return ht_error(ret_error, -EINVAL, "--set %s: '%s' is not a sysctl name (levels of letters, "
+                                "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
+                                "empty, '.' or '..' levels)", assignment, key);
+        if (has_control_chars(eq + 1))
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s: control characters are not allowed", key);
         _cleanup_free_ char *value = normalize_ws(eq + 1);
-        if (isempty(value)) {
-                *ret_error = xasprintf("--set sysctl.%s: needs a value (sysctl.%s=VALUE)", key, key);
-                return -EINVAL;
-        }
-        if (value[0] == '=') {
-                *ret_error = xasprintf("--set sysctl.%s=%s: a sysctl value is written as it is, "
-                                       "not as an expression (expressions are for parameters)",
-                                       key, eq + 1);
-                return -EINVAL;
-        }
-        if (strlen(value) > 4096) {
-                *ret_error = xasprintf("--set sysctl.%s: the value is too long", key);
-                return -EINVAL;
-        }
+        if (isempty(value))
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s: needs a value (sysctl.%s=VALUE)", key, key);
+        if (value[0] == '=')
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s=%s: a sysctl value is written as it is, "
+                                "not as an expression (expressions are for parameters)",
+                                key, eq + 1);
+        if (strlen(value) > 4096)
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s: the value is too long", key);
         *ret_key = TAKE_PTR(key);
         *ret_value = TAKE_PTR(value);
         return 0;
@@ -1027,9 +1001,8 @@ int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, c
                 return k;
         if (v.type == HT_VAL_NULL || v.type == HT_VAL_BOOL || (v.type == HT_VAL_INT && v.den != 1)) {
                 ht_value_done(&v);
-                *ret_error = xasprintf("%s:%u: %s: must be a known name or number", e->file,
-                                       e->line, w);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: must be a known name or number", e->file,
+                                e->line, w);
         }
         *ret = ht_value_format(&v);
         ht_value_done(&v);
@@ -1397,18 +1370,15 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
         for (size_t i = 0; st->stack && st->stack[i]; i++)
                 if (streq(st->stack[i], name)) {
                         _cleanup_free_ char *chain = stack_chain(st->stack, name);
-                        *ret_error = xasprintf("%s:%u: inheritance cycle: %s", from_file,
-                                               from_line, chain);
-                        return -ELOOP;
+                        return ht_error(ret_error, -ELOOP, "%s:%u: inheritance cycle: %s", from_file,
+                                        from_line, chain);
                 }
         for (size_t i = 0; i < st->n_files; i++)
                 if (streq(st->files[i]->name, name))
                         return 0;
-        if (strv_length(st->stack) > 32) {
-                *ret_error = xasprintf("%s:%u: inheritance deeper than 32 levels", from_file,
-                                       from_line);
-                return -ELOOP;
-        }
+        if (strv_length(st->stack) > 32)
+                return ht_error(ret_error, -ELOOP, "%s:%u: inheritance deeper than 32 levels", from_file,
+                                from_line);
         _cleanup_free_ char *path = NULL;
         _cleanup_strv_free_ char **unreadable = NULL;
         if (find_profile(st->dirs, name, &path, &unreadable) < 0) {
@@ -1630,10 +1600,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
         bool tuned = name && startswith(name, HT_TUNED_PREFIX);
-        if (!tuned && !ht_profile_name_valid(name)) {
-                *ret_error = xasprintf("'%s' is not a valid profile name", name ? name : "");
-                return -EINVAL;
-        }
+        if (!tuned && !ht_profile_name_valid(name))
+                return ht_error(ret_error, -EINVAL, "'%s' is not a valid profile name", name ? name : "");
         ht_resolver r = {.c = c, .facts = facts};
         chain_state st = {.dirs = profile_dirs(c)};
         _cleanup_strv_free_ char **rdirs = rules_dirs(c);

@@ -153,30 +153,22 @@ static int read_trusted(const loader *l, const char *path, bool host, unsigned n
                         size_t *ret_len, char **ret_error) {
         _cleanup_free_ char *shown = display(l, path, host);
         _cleanup_close_ int fd = open_file(l, path, host);
-        if (fd < 0) {
-                *ret_error = xasprintf("%s: %s", shown, ht_strerror(-fd));
-                return fd;
-        }
+        if (fd < 0)
+                return ht_error(ret_error, fd, "%s: %s", shown, ht_strerror(-fd));
         struct stat st;
         int r = ht_check_regular_fd(fd, HT_PROFILE_MAX_SIZE, &st);
-        if (r == -EINVAL || r == -EISDIR) {
-                *ret_error = xasprintf("%s: not a regular file", shown);
-                return -EINVAL;
-        }
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
-                return r;
-        }
+        if (r == -EINVAL || r == -EISDIR)
+                return ht_error(ret_error, -EINVAL, "%s: not a regular file", shown);
+        if (r < 0)
+                return ht_error(ret_error, r, "%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
         r = ht_profile_check_trust(fd, shown, geteuid() == 0, ret_error);
         if (r >= 0)
                 r = ht_profile_check_dirs(fd, shown, names, ret_error);
         if (r < 0)
                 return r;
         r = ht_read_fd_hint(fd, HT_PROFILE_MAX_SIZE, (size_t)st.st_size, ret, ret_len);
-        if (r < 0) {
-                *ret_error = xasprintf("%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
-                return r;
-        }
+        if (r < 0)
+                return ht_error(ret_error, r, "%s: %s", shown, r == -EFBIG ? "too large" : ht_strerror(-r));
         return 0;
 }
 
@@ -423,10 +415,8 @@ static int add_variable(loader *l, const char *name, const char *value, unsigned
                 set_var(vars, name, marked);
                 return 0;
         }
-        if (r < 0) {
-                *ret_error = xasprintf("%s:%u: variable %s: %s", l->out->files[file], line, name, err);
-                return r;
-        }
+        if (r < 0)
+                return ht_error(ret_error, r, "%s:%u: variable %s: %s", l->out->files[file], line, name, err);
         set_var(vars, name, v);
         return 0;
 }
@@ -472,11 +462,9 @@ static int add_variables(loader *l, const raw_option *opts, size_t n, char ***va
                 if (streq(opts[i].key, "include")) {
                         _cleanup_free_ char *path = NULL, *err = NULL;
                         r = tn_expand(*vars, l->facts, opts[i].value, &path, &err);
-                        if (r < 0) {
-                                *ret_error = xasprintf("%s:%u: include=%s: %s", l->out->files[opts[i].file],
-                                                       opts[i].line, opts[i].value, err);
-                                return r;
-                        }
+                        if (r < 0)
+                                return ht_error(ret_error, r, "%s:%u: include=%s: %s", l->out->files[opts[i].file],
+                                                opts[i].line, opts[i].value, err);
                         r = add_variables_file(l, path, opts[i].file, opts[i].line, vars, ret_error);
                 } else
                         r = add_variable(l, opts[i].key, opts[i].value, opts[i].file, opts[i].line, vars,
@@ -510,9 +498,8 @@ int tn_expand(char *const *vars, json_object *facts, const char *value, char **r
                                             strncmp(vars[i], s + 2, (size_t)(e - s - 2)) == 0) {
                                                 if (startswith(vars[i + 1], UNKNOWN_VAR)) {
                                                         strbuf_done(&b);
-                                                        *ret_error = xasprintf("variable %s: %s", vars[i],
-                                                                               vars[i + 1] + strlen(UNKNOWN_VAR));
-                                                        return -ENOTSUP;
+                                                        return ht_error(ret_error, -ENOTSUP, "variable %s: %s", vars[i],
+                                                                        vars[i + 1] + strlen(UNKNOWN_VAR));
                                                 }
                                                 strbuf_append(&b, vars[i + 1]);
                                                 found = true;
