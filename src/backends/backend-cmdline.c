@@ -21,7 +21,11 @@
  * /proc/cmdline says whether the running kernel already has a word; the
  * edited files, read back as the bootloader reads them, say whether the
  * next boot will (boot_targets): a word is "kept" or "pending reboot"
- * only when every boot entry really has it. */
+ * only when every boot entry really has it.
+ * This file is the backend (descriptor, parsing, the plan that picks the
+ * kind); each kind is its own file, cmdline-grub2.c, cmdline-bls.c,
+ * cmdline-legacy.c, cmdline-none.c, cmdline-image.c, on cmdline-common.c
+ * (cmdline-common.h). */
 #include "config.h"
 
 #include <stddef.h>
