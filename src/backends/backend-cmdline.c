@@ -131,35 +131,35 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 }
                 if (!s->optional)
                         optional_only = false;
-                op_list_add(s->target && streq(s->target, "xen") ? &xen_ops : &linux_ops, op, s);
+                cmdline_op_list_add(s->target && streq(s->target, "xen") ? &xen_ops : &linux_ops, op, s);
         }
         if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req) {
                 /* a Xen host whose menu file offers no entry to switch to:
                  * when it is also broken, the line is the reason (a plan
                  * that needs the switch fails in 30-xen.rules) */
                 if (f->bootloader == HT_BOOT_GRUB_LEGACY && f->kernel_xen && ht_boot_switch_entry(f) < 0)
-                        legacy_check(c, f, plan);
+                        cmdline_legacy_check(c, f, plan);
                 return 0;
         }
 
         /* an image: the layout its bootloader will have decides */
         bool image_grub_d = false, image_kernel_cmdline = false;
         if (f->bootloader == HT_BOOT_NONE && plan->offline) {
-                image_grub_d = os_is_debian_like(f);
+                image_grub_d = cmdline_os_is_debian_like(f);
                 image_kernel_cmdline = !image_grub_d && ht_exists(c, HT_KERNEL_CMDLINE);
                 if (!image_grub_d && !image_kernel_cmdline) {
-                        plan_image_unknown(c, &linux_ops, &xen_ops, plan);
+                        cmdline_plan_image_unknown(c, &linux_ops, &xen_ops, plan);
                         if (default_req)
                                 ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy "
                                               "GRUB only", default_req->source);
-                        op_list_done(&linux_ops);
-                        op_list_done(&xen_ops);
+                        cmdline_op_list_done(&linux_ops);
+                        cmdline_op_list_done(&xen_ops);
                         return 0;
                 }
         } else if (f->bootloader == HT_BOOT_NONE) {
-                plan_no_bootloader(c, f, &linux_ops, &xen_ops, optional_only, plan);
-                op_list_done(&linux_ops);
-                op_list_done(&xen_ops);
+                cmdline_plan_no_bootloader(c, f, &linux_ops, &xen_ops, optional_only, plan);
+                cmdline_op_list_done(&linux_ops);
+                cmdline_op_list_done(&xen_ops);
                 return 0;
         }
 
@@ -170,8 +170,8 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         words_check_target(c, target, fmt, &xen_ops, plan);
         if (strv_length(plan->errors) > errors_before) {
                 /* nothing of the bootloader is planned with a word refused */
-                op_list_done(&linux_ops);
-                op_list_done(&xen_ops);
+                cmdline_op_list_done(&linux_ops);
+                cmdline_op_list_done(&xen_ops);
                 return 0;
         }
         pending_set edits = {0};
@@ -179,34 +179,34 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         bool regenerate = false;
         switch (f->bootloader) {
         case HT_BOOT_GRUB2:
-                plan_grub2(c, f, &linux_ops, &xen_ops, &edits, plan, &lt, &xt, &regenerate);
+                cmdline_plan_grub2(c, f, &linux_ops, &xen_ops, &edits, plan, &lt, &xt, &regenerate);
                 break;
         case HT_BOOT_BLS:
-                plan_bls(c, f, &linux_ops, &edits, plan, &lt);
-                targets_none(&xt, xasprintf("the BLS entries in %s carry no Xen hypervisor command line",
+                cmdline_plan_bls(c, f, &linux_ops, &edits, plan, &lt);
+                cmdline_targets_none(&xt, xasprintf("the BLS entries in %s carry no Xen hypervisor command line",
                                             HT_BLS_ENTRIES_DIR));
                 break;
         case HT_BOOT_GRUB_LEGACY:
-                plan_legacy(c, f, &linux_ops, &xen_ops, default_req, &edits, plan);
-                legacy_targets(c, f, &edits, &lt, &xt);
+                cmdline_plan_legacy(c, f, &linux_ops, &xen_ops, default_req, &edits, plan);
+                cmdline_legacy_targets(c, f, &edits, &lt, &xt);
                 break;
         case HT_BOOT_NONE:
                 if (image_grub_d)
-                        plan_image_grub_d(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
+                        cmdline_plan_image_grub_d(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
                 else if (image_kernel_cmdline)
-                        plan_image_kernel_cmdline(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
+                        cmdline_plan_image_kernel_cmdline(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
                 break;
         }
         if (default_req && f->bootloader != HT_BOOT_GRUB_LEGACY)
                 ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy GRUB only; "
                               "use grub2-set-default or grubby --set-default", default_req->source);
-        size_t changed_files = pending_flush(&edits, plan);
+        size_t changed_files = cmdline_pending_flush(&edits, plan);
         /* A file that could not be edited: nothing is persisted, so no
          * word may be reported as waiting for the reboot. */
         bool failed = strv_length(plan->errors) > errors_before;
 
         if (changed_files && regenerate) {
-                _cleanup_strv_free_ char **argv = grub_mkconfig_argv(c, f);
+                _cleanup_strv_free_ char **argv = cmdline_grub_mkconfig_argv(c, f);
                 /* grub_mkconfig_argv ends with "-o" and the grub.cfg it writes */
                 ht_plan_add_action(plan, HT_BK_CMDLINE, "regenerate-grub", argv,
                                    "regenerate grub.cfg from /etc/default/grub", argv[strv_length(argv) - 1]);
@@ -233,7 +233,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 _cleanup_free_ char *cur = at >= 0 ? xstrdup(words[at]) : NULL;
                 _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
                 bool running_ok = live && ht_cmdline_satisfied(words, op);
-                bool persisted = !failed && lt.known && targets_met(&lt, op);
+                bool persisted = !failed && lt.known && cmdline_targets_met(&lt, op);
                 if (!failed && !persisted)
                         report_unmet(plan, s, op, &lt);
                 if (running_ok && persisted && !changed_files)
@@ -258,7 +258,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         }
         for (size_t i = 0; i < xen_ops.n; i++) {
                 const ht_cmdline_op *op = &xen_ops.ops[i];
-                bool persisted = !failed && xt.known && targets_met(&xt, op);
+                bool persisted = !failed && xt.known && cmdline_targets_met(&xt, op);
                 if (!failed && !persisted)
                         report_unmet(plan, xen_ops.settings[i], op, &xt);
                 if (persisted && !changed_files)
@@ -272,10 +272,10 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 if (!persisted)
                         ch->outcome = failed || !xen_ops.settings[i]->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
         }
-        targets_done(&lt);
-        targets_done(&xt);
-        op_list_done(&linux_ops);
-        op_list_done(&xen_ops);
+        cmdline_targets_done(&lt);
+        cmdline_targets_done(&xt);
+        cmdline_op_list_done(&linux_ops);
+        cmdline_op_list_done(&xen_ops);
         return 0;
 }
 

@@ -32,8 +32,8 @@ static char **bls_entry_words(const ht_bls_entry *e, const ht_grubenv *env) {
         return ht_cmdline_split(line);
 }
 
-void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
-              boot_targets *lt) {
+void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
+                      boot_targets *lt) {
         if (ops->n == 0)
                 return;
         /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
@@ -44,7 +44,7 @@ void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pendin
         if (!envpath)
                 env_problem = xstrdup("/boot/grub2/grubenv: no GRUB environment block");
         if (envpath) {
-                pending_file *p = pending_get(c, edits, envpath, plan);
+                pending_file *p = cmdline_pending_get(c, edits, envpath, plan);
                 _cleanup_free_ char *err = NULL, *shown = ht_display_path(c, envpath);
                 if (!p)
                         ; /* the read error is reported already */
@@ -59,9 +59,9 @@ void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pendin
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
                         if (ht_grubenv_edit_kernelopts(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &eerr) < 0)
-                                file_error(c, plan, envpath, ": ", eerr);
+                                cmdline_file_error(c, plan, envpath, ": ", eerr);
                         else
-                                pending_replace(p, out, out_len);
+                                cmdline_pending_replace(p, out, out_len);
                 }
         }
 
@@ -69,18 +69,19 @@ void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pendin
         ht_list_dir(c, HT_BLS_ENTRIES_DIR, ".conf", &entries);
         for (size_t i = 0; entries && entries[i]; i++) {
                 _cleanup_free_ char *path = xasprintf(HT_BLS_ENTRIES_DIR "/%s", entries[i]);
-                pending_file *p = pending_get(c, edits, path, plan);
+                pending_file *p = cmdline_pending_get(c, edits, path, plan);
                 if (!p)
                         continue;
                 if (!p->cur) {
                         /* GRUB would still list it: never skip it silently */
-                        file_error(c, plan, path, ": ", "holds NUL bytes, not a boot entry; repair or remove it");
+                        cmdline_file_error(c, plan, path, ": ",
+                                           "holds NUL bytes, not a boot entry; repair or remove it");
                         continue;
                 }
                 _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
                 _cleanup_free_ char *err = NULL;
                 if (ht_bls_parse(p->cur, p->cur_len, &e, &err) < 0) {
-                        file_error(c, plan, path, ":", err);
+                        cmdline_file_error(c, plan, path, ":", err);
                         continue;
                 }
                 const char *options = ht_bls_get(e, "options");
@@ -97,56 +98,56 @@ void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pendin
                         continue;
                 }
                 for (size_t k = 0; k < ops->n; k++)
-                        if (!via_env || word_present(words, ops->ops[k].key))
-                                op_list_add(&mine, ops->ops[k], ops->settings[k]);
+                        if (!via_env || cmdline_word_present(words, ops->ops[k].key))
+                                cmdline_op_list_add(&mine, ops->ops[k], ops->settings[k]);
                 if (mine.n) {
                         char *out = NULL;
                         size_t out_len = 0;
                         _cleanup_free_ char *eerr = NULL;
                         if (ht_bls_edit_options(p->cur, p->cur_len, env, mine.ops, mine.n, &out, &out_len, &eerr) < 0)
-                                file_error(c, plan, path, ":", eerr);
+                                cmdline_file_error(c, plan, path, ":", eerr);
                         else
-                                pending_replace(p, out, out_len);
+                                cmdline_pending_replace(p, out, out_len);
                 }
-                op_list_done(&mine);
+                cmdline_op_list_done(&mine);
         }
 
         /* RHEL 9: kernel-install takes new kernels' command line from here */
         if (ht_exists(c, HT_KERNEL_CMDLINE)) {
-                pending_file *p = pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
+                pending_file *p = cmdline_pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
                 if (p && p->cur) {
                         char *out = NULL;
                         size_t out_len = 0;
                         _cleanup_free_ char *err = NULL;
                         if (ht_kernel_cmdline_edit(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &err) < 0)
-                                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
+                                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
                         else
-                                pending_replace(p, out, out_len);
+                                cmdline_pending_replace(p, out, out_len);
                 }
         }
         /* grub2-mkconfig rebuilds kernelopts from /etc/default/grub */
         if (ht_exists(c, HT_GRUB_DEFAULTS)) {
                 op_list none = {0};
-                plan_grub2(c, f, ops, &none, edits, plan, NULL, NULL, NULL);
+                cmdline_plan_grub2(c, f, ops, &none, edits, plan, NULL, NULL, NULL);
         }
 
         /* What the entries give the kernel after the edits */
         _cleanup_(ht_grubenv_freep) ht_grubenv *after = NULL;
         size_t env_len = 0;
-        const char *env_now = envpath ? pending_content(edits, envpath, &env_len) : NULL;
+        const char *env_now = envpath ? cmdline_pending_content(edits, envpath, &env_len) : NULL;
         _cleanup_free_ char *eerr = NULL;
         if (env_now)
                 (void)ht_grubenv_parse(env_now, env_len, &after, &eerr);
         for (size_t i = 0; entries && entries[i]; i++) {
                 _cleanup_free_ char *path = xasprintf(HT_BLS_ENTRIES_DIR "/%s", entries[i]);
                 size_t len = 0;
-                const char *now = pending_content(edits, path, &len);
+                const char *now = cmdline_pending_content(edits, path, &len);
                 _cleanup_(ht_bls_entry_freep) ht_bls_entry *e = NULL;
                 _cleanup_free_ char *err = NULL;
                 if (!now || ht_bls_parse(now, len, &e, &err) < 0)
                         continue;
-                targets_add(lt, bls_entry_words(e, after));
+                cmdline_targets_add(lt, bls_entry_words(e, after));
         }
         if (lt->n == 0)
-                targets_none(lt, xasprintf("%s has no boot entries", HT_BLS_ENTRIES_DIR));
+                cmdline_targets_none(lt, xasprintf("%s has no boot entries", HT_BLS_ENTRIES_DIR));
 }

@@ -13,26 +13,26 @@
 #include "edit-grub.h"
 #include "util.h"
 
-void op_list_add(op_list *l, ht_cmdline_op op, const ht_setting *s) {
+void cmdline_op_list_add(op_list *l, ht_cmdline_op op, const ht_setting *s) {
         l->ops = xrealloc(l->ops, (l->n + 1) * sizeof(*l->ops));
         l->settings = xrealloc(l->settings, (l->n + 1) * sizeof(*l->settings));
         l->ops[l->n] = op;
         l->settings[l->n++] = s;
 }
 
-void op_list_done(op_list *l) {
+void cmdline_op_list_done(op_list *l) {
         free(l->ops);
         free(l->settings);
         *l = (op_list){0};
 }
 
 /* Errors about a file name it as the user can open it (under --root). */
-void file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg) {
+void cmdline_file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg) {
         _cleanup_free_ char *shown = ht_display_path(c, path);
         ht_plan_error(plan, "%s%s%s", shown, sep, msg ? msg : "");
 }
 
-pending_file *pending_get(const ht_context *c, pending_set *set, const char *path, ht_plan *plan) {
+pending_file *cmdline_pending_get(const ht_context *c, pending_set *set, const char *path, ht_plan *plan) {
         for (size_t i = 0; i < set->n; i++)
                 if (streq(set->files[i].path, path))
                         return &set->files[i];
@@ -40,7 +40,7 @@ pending_file *pending_get(const ht_context *c, pending_set *set, const char *pat
         size_t len = 0;
         int r = ht_read_optional(c, path, &content, &len);
         if (r < 0) {
-                file_error(c, plan, path, ": cannot read: ", ht_strerror(-r));
+                cmdline_file_error(c, plan, path, ": cannot read: ", ht_strerror(-r));
                 return NULL;
         }
         set->files = xrealloc(set->files, (set->n + 1) * sizeof(*set->files));
@@ -55,14 +55,14 @@ pending_file *pending_get(const ht_context *c, pending_set *set, const char *pat
         return p;
 }
 
-void pending_replace(pending_file *p, char *content, size_t len) {
+void cmdline_pending_replace(pending_file *p, char *content, size_t len) {
         free(p->cur);
         p->cur = content;
         p->cur_len = len;
 }
 
 /* Hand the edits to the plan; returns how many files change. */
-size_t pending_flush(pending_set *set, ht_plan *plan) {
+size_t cmdline_pending_flush(pending_set *set, ht_plan *plan) {
         size_t before = plan->n_files;
         for (size_t i = 0; i < set->n; i++) {
                 pending_file *p = &set->files[i];
@@ -77,23 +77,23 @@ size_t pending_flush(pending_set *set, ht_plan *plan) {
         return plan->n_files - before;
 }
 
-bool word_present(char *const *words, const char *key) {
+bool cmdline_word_present(char *const *words, const char *key) {
         return ht_cmdline_find(words, key, NULL) >= 0;
 }
 
-void targets_add(boot_targets *t, char **words) {
+void cmdline_targets_add(boot_targets *t, char **words) {
         t->lists = xrealloc(t->lists, (t->n + 1) * sizeof(*t->lists));
         t->lists[t->n++] = words;
         t->known = true;
 }
 
-void targets_none(boot_targets *t, char *why) {
+void cmdline_targets_none(boot_targets *t, char *why) {
         free(t->why_none);
         t->why_none = why;
         t->known = true;
 }
 
-void targets_done(boot_targets *t) {
+void cmdline_targets_done(boot_targets *t) {
         for (size_t i = 0; i < t->n; i++)
                 strv_free(t->lists[i]);
         free(t->lists);
@@ -101,7 +101,7 @@ void targets_done(boot_targets *t) {
         *t = (boot_targets){0};
 }
 
-bool targets_met(const boot_targets *t, const ht_cmdline_op *op) {
+bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op) {
         if (t->n == 0)
                 return false;
         for (size_t i = 0; i < t->n; i++)
@@ -110,7 +110,7 @@ bool targets_met(const boot_targets *t, const ht_cmdline_op *op) {
         return true;
 }
 
-const char *pending_content(const pending_set *set, const char *path, size_t *ret_len) {
+const char *cmdline_pending_content(const pending_set *set, const char *path, size_t *ret_len) {
         for (size_t i = 0; i < set->n; i++)
                 if (streq(set->files[i].path, path)) {
                         *ret_len = set->files[i].cur_len;
@@ -121,7 +121,7 @@ const char *pending_content(const pending_set *set, const char *path, size_t *re
 
 /* A word that no bootloader file of the host will carry: its change
  * (the caller sets the outcome), the word as shown and the skip's name. */
-ht_change *add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what) {
+ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what) {
         *ret_word = xasprintf("%s%s%s%s", s->remove ? "(remove) " : "", s->key, isempty(s->value) ? "" : "=",
                               s->value ? s->value : "");
         *ret_what = xasprintf("cmdline %s", s->key);

@@ -47,19 +47,19 @@ typedef struct {
         bool known;     /* false: not computed (an edit failed) */
 } boot_targets;
 
-void op_list_add(op_list *l, ht_cmdline_op op, const ht_setting *s);
-void op_list_done(op_list *l);
-void file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg);
-pending_file *pending_get(const ht_context *c, pending_set *set, const char *path, ht_plan *plan);
-void pending_replace(pending_file *p, char *content, size_t len);
-size_t pending_flush(pending_set *set, ht_plan *plan);
-bool word_present(char *const *words, const char *key);
-void targets_add(boot_targets *t, char **words);
-void targets_none(boot_targets *t, char *why);
-void targets_done(boot_targets *t);
-bool targets_met(const boot_targets *t, const ht_cmdline_op *op);
-const char *pending_content(const pending_set *set, const char *path, size_t *ret_len);
-ht_change *add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what);
+void cmdline_op_list_add(op_list *l, ht_cmdline_op op, const ht_setting *s);
+void cmdline_op_list_done(op_list *l);
+void cmdline_file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg);
+pending_file *cmdline_pending_get(const ht_context *c, pending_set *set, const char *path, ht_plan *plan);
+void cmdline_pending_replace(pending_file *p, char *content, size_t len);
+size_t cmdline_pending_flush(pending_set *set, ht_plan *plan);
+bool cmdline_word_present(char *const *words, const char *key);
+void cmdline_targets_add(boot_targets *t, char **words);
+void cmdline_targets_none(boot_targets *t, char *why);
+void cmdline_targets_done(boot_targets *t);
+bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op);
+const char *cmdline_pending_content(const pending_set *set, const char *path, size_t *ret_len);
+ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what);
 
 /* hosttune's own defaults file: Debian's grub-mkconfig sources
  * /etc/default/grub.d/ *.cfg after /etc/default/grub (the file the GRUB
@@ -69,30 +69,30 @@ ht_change *add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_wor
 #define HT_GRUB_D_HOSTTUNE HT_GRUB_DEFAULTS_DIR "/hosttune.cfg"
 
 /* GRUB 2 (cmdline-grub2.c) */
-char **grub_mkconfig_argv(const ht_context *c, const ht_facts *f);
-void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate);
+char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f);
+void cmdline_plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                        pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate);
 
 /* BLS (cmdline-bls.c) */
-void plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
-              boot_targets *lt);
+void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
+                      boot_targets *lt);
 
 /* legacy GRUB (cmdline-legacy.c) */
-void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                 const ht_setting *default_req, pending_set *edits, ht_plan *plan);
-void legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
-                    boot_targets *xt);
-void legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan);
+void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                         const ht_setting *default_req, pending_set *edits, ht_plan *plan);
+void cmdline_legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
+                            boot_targets *xt);
+void cmdline_legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan);
 
 /* no bootloader (cmdline-none.c) */
-void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
-                        const op_list *xen_ops, bool optional_only, ht_plan *plan);
+void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                                const op_list *xen_ops, bool optional_only, ht_plan *plan);
 
 /* an image without a bootloader configuration yet (cmdline-image.c) */
-bool os_is_debian_like(const ht_facts *f);
-void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt);
-void plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+bool cmdline_os_is_debian_like(const ht_facts *f);
+void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
                                pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt);
-void plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                        ht_plan *plan);
+void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt);
+void cmdline_plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                ht_plan *plan);

@@ -42,8 +42,8 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
                 if (r == -ENOENT)
                         continue;
                 if (r < 0) {
-                        file_error(c, plan, order[i], ": cannot read: ",
-                                   r == -EFBIG ? "larger than 1 MiB, more than a GRUB defaults file holds; "
+                        cmdline_file_error(c, plan, order[i], ": cannot read: ",
+                                           r == -EFBIG ? "larger than 1 MiB, more than a GRUB defaults file holds; "
                                                  "hosttune does not edit it" : ht_strerror(-r));
                         grub_defaults_done(d);
                         *d = (grub_defaults){0};
@@ -72,7 +72,7 @@ static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, s
                         }
                 _cleanup_free_ char *err = NULL;
                 if (ht_grub_eval_file(env, i, content, len, &err) < 0) {
-                        file_error(c, plan, d->paths[i], ":", err);
+                        cmdline_file_error(c, plan, d->paths[i], ":", err);
                         ht_grub_env_free(env);
                         return NULL;
                 }
@@ -95,13 +95,13 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
         if (v && !v->value) {
                 _cleanup_free_ char *msg = xasprintf("%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
                                                      v->why ? v->why : "", name);
-                file_error(c, plan, d->paths[v->file], ":", msg);
+                cmdline_file_error(c, plan, d->paths[v->file], ":", msg);
                 return;
         }
         _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_env_upto(c, d, idx, edits, plan);
         if (!before)
                 return;
-        pending_file *p = pending_get(c, edits, path, plan);
+        pending_file *p = cmdline_pending_get(c, edits, path, plan);
         if (!p)
                 return;
         char *out = NULL, *err = NULL;
@@ -109,11 +109,11 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
         int r = ht_grub_edit(p->cur ? p->cur : "", p->cur ? p->cur_len : 0, name, before, ops->ops, ops->n, &out,
                              &out_len, &err);
         if (r < 0) {
-                file_error(c, plan, path, ":", err);
+                cmdline_file_error(c, plan, path, ":", err);
                 free(err);
                 return;
         }
-        pending_replace(p, out, out_len);
+        cmdline_pending_replace(p, out, out_len);
 }
 
 /* Split ops between NAME and NAME_DEFAULT: the kernel takes the last of
@@ -136,31 +136,32 @@ static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const ch
                 if (op.kind == HT_CMDLINE_ADD) {
                         /* a repeatable word: another with its key stays */
                         if (!ht_cmdline_satisfied(wl, &op) && !ht_cmdline_satisfied(wd, &op))
-                                op_list_add(&to_plain, op, ops->settings[i]);
+                                cmdline_op_list_add(&to_plain, op, ops->settings[i]);
                         continue;
                 }
                 if (op.kind == HT_CMDLINE_REMOVE) {
-                        if (word_present(wl, op.key))
-                                op_list_add(&to_plain, op, ops->settings[i]);
-                        if (word_present(wd, op.key))
-                                op_list_add(&to_default, op, ops->settings[i]);
+                        if (cmdline_word_present(wl, op.key))
+                                cmdline_op_list_add(&to_plain, op, ops->settings[i]);
+                        if (cmdline_word_present(wd, op.key))
+                                cmdline_op_list_add(&to_default, op, ops->settings[i]);
                         continue;
                 }
-                if (word_present(wd, op.key)) {
-                        op_list_add(&to_default, op, ops->settings[i]);
-                        if (word_present(wl, op.key))
-                                op_list_add(&to_plain, (ht_cmdline_op){.kind = HT_CMDLINE_REMOVE, .key = op.key},
-                                            ops->settings[i]);
+                if (cmdline_word_present(wd, op.key)) {
+                        cmdline_op_list_add(&to_default, op, ops->settings[i]);
+                        if (cmdline_word_present(wl, op.key))
+                                cmdline_op_list_add(&to_plain,
+                                                    (ht_cmdline_op){.kind = HT_CMDLINE_REMOVE, .key = op.key},
+                                                    ops->settings[i]);
                 } else
-                        op_list_add(&to_plain, op, ops->settings[i]);
+                        cmdline_op_list_add(&to_plain, op, ops->settings[i]);
         }
         grub_edit_var(c, d, name, &to_plain, edits, plan);
         grub_edit_var(c, d, dflt, &to_default, edits, plan);
-        op_list_done(&to_plain);
-        op_list_done(&to_default);
+        cmdline_op_list_done(&to_plain);
+        cmdline_op_list_done(&to_default);
 }
 
-char **grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
+char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
         const char *cfg = f->grub_cfg ? f->grub_cfg : ht_exists(c, "/boot/grub2") ? "/boot/grub2/grub.cfg" : "/boot/grub/grub.cfg";
         static const char *const tools[] = {
                 "/usr/sbin/grub2-mkconfig", "/sbin/grub2-mkconfig", "/usr/sbin/grub-mkconfig", "/sbin/grub-mkconfig",
@@ -190,7 +191,7 @@ static void grub_defaults_targets(const ht_context *c, const grub_defaults *d, c
         const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
         _cleanup_free_ char *line = xasprintf("%s %s", vl && vl->value ? vl->value : "",
                                               vd && vd->value ? vd->value : "");
-        targets_add(t, ht_cmdline_split(line));
+        cmdline_targets_add(t, ht_cmdline_split(line));
 }
 
 /* The host's own words on a kernel line, as GRUB_CMDLINE_LINUX would
@@ -220,11 +221,12 @@ static char *grub_cfg_edit_in_place(const ht_context *c, const ht_facts *f, cons
                                     boot_targets *xt) {
         _cleanup_free_ char *path = ht_follow_host_link(c, f->grub_cfg);
         _cleanup_free_ char *shown = ht_display_path(c, path);
-        pending_file *p = pending_get(c, edits, path, plan);
+        pending_file *p = cmdline_pending_get(c, edits, path, plan);
         if (!p)
                 return NULL;
         if (!p->cur) {
-                file_error(c, plan, path, ": ", p->old ? "holds NUL bytes, not a GRUB configuration file" : "missing");
+                cmdline_file_error(c, plan, path, ": ",
+                                   p->old ? "holds NUL bytes, not a GRUB configuration file" : "missing");
                 return NULL;
         }
         const struct {
@@ -243,13 +245,13 @@ static char *grub_cfg_edit_in_place(const ht_context *c, const ht_facts *f, cons
                 size_t out_len = 0, n_lines = 0;
                 if (ht_grub_cfg_edit(p->cur, p->cur_len, passes[i].kind, passes[i].ops->ops, passes[i].ops->n, &out,
                                      &out_len, &n_lines, &err) < 0) {
-                        file_error(c, plan, path, ":", err);
+                        cmdline_file_error(c, plan, path, ":", err);
                         free(err);
                         return NULL;
                 }
-                pending_replace(p, out, out_len);
+                cmdline_pending_replace(p, out, out_len);
                 if (n_lines == 0)
-                        targets_none(passes[i].t, xasprintf("%s has %s", shown, passes[i].what));
+                        cmdline_targets_none(passes[i].t, xasprintf("%s has %s", shown, passes[i].what));
         }
         _cleanup_(ht_grub_cfg_freep) ht_grub_cfg *g = NULL;
         _cleanup_free_ char *err = NULL;
@@ -259,9 +261,9 @@ static char *grub_cfg_edit_in_place(const ht_context *c, const ht_facts *f, cons
         for (size_t i = 0; i < g->n_kernels; i++) {
                 const ht_grub_cfg_kernel *k = &g->kernels[i];
                 if (k->kind == HT_GRUB_CFG_LINUX && linux_ops->n)
-                        targets_add(lt, ht_cmdline_split(k->args));
+                        cmdline_targets_add(lt, ht_cmdline_split(k->args));
                 else if (k->kind == HT_GRUB_CFG_XEN && xen_ops->n)
-                        targets_add(xt, ht_cmdline_split(k->args));
+                        cmdline_targets_add(xt, ht_cmdline_split(k->args));
                 if (k->kind == HT_GRUB_CFG_LINUX && !first)
                         first = k->args;
         }
@@ -314,8 +316,8 @@ static void plan_image_grub_cfg(const ht_context *c, const ht_facts *f, const op
 
 /* regenerate: set when grub.cfg must be rebuilt from the edited
  * defaults (NULL: the caller does not regenerate, as for BLS). */
-void plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate) {
+void cmdline_plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                        pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate) {
         grub_defaults d;
         if (grub_defaults_load(c, &d, plan) < 0)
                 return;

@@ -20,7 +20,7 @@ static const char grub_d_header[] =
         "# grub-mkconfig (update-grub), which reads this file after /etc/default/grub.\n"
         "# 'hosttune rollback' removes it.\n";
 
-bool os_is_debian_like(const ht_facts *f) {
+bool cmdline_os_is_debian_like(const ht_facts *f) {
         _cleanup_free_ char *ids = xasprintf("%s %s", f->os_id ? f->os_id : "", f->os_id_like ? f->os_id_like : "");
         _cleanup_strv_free_ char **w = ht_cmdline_split(ids);
         return strv_contains(w, "debian") || strv_contains(w, "ubuntu");
@@ -51,8 +51,8 @@ static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t 
                 size_t olen = 0;
                 int k = ours ? 0 : ht_read_file(c, order[i], HT_GRUB_DEFAULTS_MAX, &other, &olen);
                 if (k == -EFBIG) {
-                        file_error(c, plan, order[i], ": cannot read: ", "larger than 1 MiB, more than a GRUB "
-                                   "defaults file holds");
+                        cmdline_file_error(c, plan, order[i], ": cannot read: ", "larger than 1 MiB, more than a GRUB "
+                                           "defaults file holds");
                         ht_grub_env_free(env);
                         return NULL;
                 }
@@ -61,7 +61,7 @@ static ht_grub_env *grub_d_env(const ht_context *c, const char *content, size_t 
                 if (ours && !content)
                         continue;
                 if (ht_grub_eval_file(env, i + 1, ours ? content : other, ours ? len : olen, &e) < 0) {
-                        file_error(c, plan, order[i], ":", e);
+                        cmdline_file_error(c, plan, order[i], ":", e);
                         ht_grub_env_free(env);
                         return NULL;
                 }
@@ -79,13 +79,13 @@ static char **grub_d_words(const ht_grub_env *env, const char *name) {
 
 /* Debian or Ubuntu before grub-pc: /etc/default/grub.d/hosttune.cfg
  * with NAME="$NAME words" for the image's later update-grub. */
-void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
-        pending_file *p = pending_get(c, edits, HT_GRUB_D_HOSTTUNE, plan);
+void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                               pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
+        pending_file *p = cmdline_pending_get(c, edits, HT_GRUB_D_HOSTTUNE, plan);
         if (!p)
                 return;
         if (p->old && !p->cur) {
-                file_error(c, plan, HT_GRUB_D_HOSTTUNE, ": ", "holds NUL bytes, not a GRUB defaults file");
+                cmdline_file_error(c, plan, HT_GRUB_D_HOSTTUNE, ": ", "holds NUL bytes, not a GRUB defaults file");
                 return;
         }
         _cleanup_(ht_grub_env_freep) ht_grub_env *before = grub_d_env(c, NULL, 0, plan);
@@ -103,7 +103,7 @@ void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_l
                 _cleanup_(ht_grub_file_freep) ht_grub_file *g = NULL;
                 _cleanup_free_ char *err = NULL;
                 if (ht_grub_parse(cur, cur_len, &g, &err) < 0) {
-                        file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
+                        cmdline_file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
                         free(cur);
                         return;
                 }
@@ -123,7 +123,7 @@ void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_l
                 err = NULL;
                 if (ht_grub_edit(cur, cur_len, vars[i].name, before, vars[i].ops->ops, vars[i].ops->n, &out, &out_len,
                                  &err) < 0) {
-                        file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
+                        cmdline_file_error(c, plan, HT_GRUB_D_HOSTTUNE, ":", err);
                         free(cur);
                         return;
                 }
@@ -149,11 +149,11 @@ void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_l
                 cur = NULL;
                 cur_len = 0;
         }
-        pending_replace(p, cur, cur_len);
+        cmdline_pending_replace(p, cur, cur_len);
         if (linux_ops->n)
-                targets_add(lt, grub_d_words(after, "GRUB_CMDLINE_LINUX"));
+                cmdline_targets_add(lt, grub_d_words(after, "GRUB_CMDLINE_LINUX"));
         if (xen_ops->n)
-                targets_add(xt, grub_d_words(after, "GRUB_CMDLINE_XEN"));
+                cmdline_targets_add(xt, grub_d_words(after, "GRUB_CMDLINE_XEN"));
         ht_plan_warn(plan, "this image has no GRUB configuration yet (no /etc/default/grub, no grub.cfg): the kernel "
                      "command line words go to %s, which Debian's grub-mkconfig reads after /etc/default/grub; "
                      "update-grub, which the GRUB package (grub-pc, grub-efi) runs when it is installed in the "
@@ -166,36 +166,36 @@ void plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_l
  * /usr/lib/kernel/cmdline, else /proc/cmdline, which in an image build
  * is the build machine's (90-loaderentry.install). A complete line the
  * image already has is edited in place; hosttune never makes one up. */
-void plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                               pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
+void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
         if (xen_ops->n)
-                targets_none(xt, xasprintf("%s carries no Xen hypervisor command line", HT_KERNEL_CMDLINE));
+                cmdline_targets_none(xt, xasprintf("%s carries no Xen hypervisor command line", HT_KERNEL_CMDLINE));
         if (linux_ops->n == 0)
                 return;
-        pending_file *p = pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
+        pending_file *p = cmdline_pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
         if (!p)
                 return;
         if (!p->cur) {
-                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", "holds NUL bytes, not a kernel command line");
+                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", "holds NUL bytes, not a kernel command line");
                 return;
         }
         char *out = NULL;
         size_t out_len = 0;
         _cleanup_free_ char *err = NULL;
         if (ht_kernel_cmdline_edit(p->cur, p->cur_len, linux_ops->ops, linux_ops->n, &out, &out_len, &err) < 0) {
-                file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
+                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
                 return;
         }
-        pending_replace(p, out, out_len);
+        cmdline_pending_replace(p, out, out_len);
         _cleanup_free_ char *line = xstrndup(out, out_len);
-        targets_add(lt, ht_cmdline_split(line));
+        cmdline_targets_add(lt, ht_cmdline_split(line));
 }
 
 /* The words of an image whose layout hosttune does not know: skipped
  * (the rest of the profile is planned), an error only for a required
  * word, and one warning saying where they must go. */
-void plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                        ht_plan *plan) {
+void cmdline_plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                ht_plan *plan) {
         _cleanup_free_ char *skipped_words = NULL;
         bool kernel_install = ht_exists(c, "/usr/bin/kernel-install") || ht_exists(c, "/usr/lib/kernel/install.d");
         const char *where = kernel_install ?
@@ -209,7 +209,7 @@ void plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_
         for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
                 const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
                 _cleanup_free_ char *word = NULL, *what = NULL;
-                ht_change *ch = add_unplanned_word(plan, s, &word, &what);
+                ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
                 if (s->required) {
                         ch->outcome = HT_OUTCOME_FAILED;
                         ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but this image "

@@ -15,8 +15,8 @@
 
 /* ---- legacy GRUB -------------------------------------------------------- */
 
-void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                 const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
+void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                         const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
         if (!f->grub_legacy_conf)
                 return;
         /* RHEL links /etc/grub.conf and menu.lst to grub.conf, which on
@@ -27,13 +27,13 @@ void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_op
                 ht_plan_error(plan, "%s", lerr);
                 return;
         }
-        pending_file *p = pending_get(c, edits, path, plan);
+        pending_file *p = cmdline_pending_get(c, edits, path, plan);
         if (!p || !p->cur)
                 return;
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
         _cleanup_free_ char *err = NULL;
         if (ht_grub_legacy_parse(p->cur, p->cur_len, &conf, &err) < 0) {
-                file_error(c, plan, path, ":", err);
+                cmdline_file_error(c, plan, path, ":", err);
                 return;
         }
         const struct {
@@ -48,9 +48,9 @@ void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_op
                 _cleanup_free_ char *eerr = NULL;
                 if (ht_grub_legacy_edit(p->cur, p->cur_len, HT_GRUB_LEGACY_ALL, passes[i].target, passes[i].ops->ops,
                                         passes[i].ops->n, &out, &out_len, &eerr) < 0)
-                        file_error(c, plan, path, ":", eerr);
+                        cmdline_file_error(c, plan, path, ":", eerr);
                 else
-                        pending_replace(p, out, out_len);
+                        cmdline_pending_replace(p, out, out_len);
         }
         if (!default_req)
                 return;
@@ -70,9 +70,9 @@ void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_op
                 size_t out_len = 0;
                 _cleanup_free_ char *eerr = NULL;
                 if (ht_grub_legacy_set_default(p->cur, p->cur_len, (unsigned)i, &out, &out_len, &eerr) < 0)
-                        file_error(c, plan, path, ":", eerr);
+                        cmdline_file_error(c, plan, path, ":", eerr);
                 else {
-                        pending_replace(p, out, out_len);
+                        cmdline_pending_replace(p, out, out_len);
                         char cur[32], want[32];
                         if (conf->default_entry >= 0)
                                 snprintf(cur, sizeof cur, "%d", conf->default_entry);
@@ -92,14 +92,14 @@ void plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_op
 }
 
 /* The Linux and Xen argument words of every entry of the edited menu. */
-void legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
-                    boot_targets *xt) {
+void cmdline_legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
+                            boot_targets *xt) {
         /* the file plan_legacy edited: the target of a distribution's link */
         _cleanup_free_ char *path = NULL, *lerr = NULL;
         if (!f->grub_legacy_conf || ht_edit_target(c, f->grub_legacy_conf, &path, &lerr) < 0)
                 return; /* the error is reported already */
         size_t len = 0;
-        const char *now = path ? pending_content(edits, path, &len) : NULL;
+        const char *now = path ? cmdline_pending_content(edits, path, &len) : NULL;
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *conf = NULL;
         _cleanup_free_ char *err = NULL, *shown = path ? ht_display_path(c, path) : NULL;
         if (!now || ht_grub_legacy_parse(now, len, &conf, &err) < 0)
@@ -109,19 +109,19 @@ void legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *e
                 if (!e->linux_kernel || !e->linux_image)
                         continue; /* chainloader: another system's; Memtest86+ takes no Linux words */
                 _cleanup_free_ char *la = xstrndup(now + e->linux_args_start, e->linux_args_end - e->linux_args_start);
-                targets_add(lt, ht_cmdline_split(la));
+                cmdline_targets_add(lt, ht_cmdline_split(la));
                 if (e->xen) {
                         _cleanup_free_ char *xa = xstrndup(now + e->xen_args_start, e->xen_args_end - e->xen_args_start);
-                        targets_add(xt, ht_cmdline_split(xa));
+                        cmdline_targets_add(xt, ht_cmdline_split(xa));
                 }
         }
         if (lt->n == 0)
-                targets_none(lt, xasprintf("%s has no boot entry (title) with a kernel line", shown));
+                cmdline_targets_none(lt, xasprintf("%s has no boot entry (title) with a kernel line", shown));
         if (xt->n == 0)
-                targets_none(xt, xasprintf("%s has no Xen boot entry", shown));
+                cmdline_targets_none(xt, xasprintf("%s has no Xen boot entry", shown));
 }
 
-void legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan) {
+void cmdline_legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan) {
         _cleanup_free_ char *path = NULL, *err = NULL, *content = NULL;
         size_t len = 0;
         if (!f->grub_legacy_conf || ht_edit_target(c, f->grub_legacy_conf, &path, &err) < 0) {

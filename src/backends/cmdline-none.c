@@ -40,15 +40,15 @@ static char *cmdline_owner(const ht_facts *f, char **ret_why) {
         return who;
 }
 
-void plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
-                        const op_list *xen_ops, bool optional_only, ht_plan *plan) {
+void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                                const op_list *xen_ops, bool optional_only, ht_plan *plan) {
         _cleanup_free_ char *why = NULL;
         _cleanup_free_ char *who = cmdline_owner(f, &why);
         _cleanup_free_ char *skipped_words = NULL;
         for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
                 const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
                 _cleanup_free_ char *word = NULL, *what = NULL;
-                ht_change *ch = add_unplanned_word(plan, s, &word, &what);
+                ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
                 if (who && s->required) {
                         ch->outcome = HT_OUTCOME_FAILED;
                         ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but %s: "
