@@ -109,6 +109,40 @@ static void words_check_target(const ht_context *c, const char *path, ht_cmdline
         l->n = k;
 }
 
+/* The bootloader kinds, one file each (cmdline-common.h): a host's
+ * bootloader, and the two layouts an image without one gets. */
+typedef enum {
+        CMDLINE_GRUB2,
+        CMDLINE_BLS,
+        CMDLINE_GRUB_LEGACY,
+        CMDLINE_IMAGE_GRUB_D,
+        CMDLINE_IMAGE_KERNEL_CMDLINE,
+        _CMDLINE_KIND_MAX,
+} cmdline_kind;
+
+static const cmdline_kind_plan kinds[_CMDLINE_KIND_MAX] = {
+        [CMDLINE_GRUB2] = cmdline_kind_grub2,
+        [CMDLINE_BLS] = cmdline_kind_bls,
+        [CMDLINE_GRUB_LEGACY] = cmdline_kind_legacy,
+        [CMDLINE_IMAGE_GRUB_D] = cmdline_kind_image_grub_d,
+        [CMDLINE_IMAGE_KERNEL_CMDLINE] = cmdline_kind_image_kernel_cmdline,
+};
+
+static cmdline_kind kind_of(const ht_facts *f, bool image_grub_d) {
+        switch (f->bootloader) {
+        case HT_BOOT_GRUB2:
+                return CMDLINE_GRUB2;
+        case HT_BOOT_BLS:
+                return CMDLINE_BLS;
+        case HT_BOOT_GRUB_LEGACY:
+                return CMDLINE_GRUB_LEGACY;
+        case HT_BOOT_NONE:
+                break;
+        }
+        /* no bootloader here and planned: an image of one of two layouts */
+        return image_grub_d ? CMDLINE_IMAGE_GRUB_D : CMDLINE_IMAGE_KERNEL_CMDLINE;
+}
+
 static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         op_list linux_ops = {0}, xen_ops = {0};
         const ht_setting *default_req = NULL;
@@ -176,27 +210,10 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         }
         pending_set edits = {0};
         boot_targets lt = {0}, xt = {0};
-        bool regenerate = false;
-        switch (f->bootloader) {
-        case HT_BOOT_GRUB2:
-                cmdline_plan_grub2(c, f, &linux_ops, &xen_ops, &edits, plan, &lt, &xt, &regenerate);
-                break;
-        case HT_BOOT_BLS:
-                cmdline_plan_bls(c, f, &linux_ops, &edits, plan, &lt);
-                cmdline_targets_none(&xt, xasprintf("the BLS entries in %s carry no Xen hypervisor command line",
-                                            HT_BLS_ENTRIES_DIR));
-                break;
-        case HT_BOOT_GRUB_LEGACY:
-                cmdline_plan_legacy(c, f, &linux_ops, &xen_ops, default_req, &edits, plan);
-                cmdline_legacy_targets(c, f, &edits, &lt, &xt);
-                break;
-        case HT_BOOT_NONE:
-                if (image_grub_d)
-                        cmdline_plan_image_grub_d(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
-                else if (image_kernel_cmdline)
-                        cmdline_plan_image_kernel_cmdline(c, &linux_ops, &xen_ops, &edits, plan, &lt, &xt);
-                break;
-        }
+        cmdline_job job = {.c = c, .f = f, .linux_ops = &linux_ops, .xen_ops = &xen_ops, .default_req = default_req,
+                           .edits = &edits, .plan = plan, .lt = &lt, .xt = &xt};
+        kinds[kind_of(f, image_grub_d)](&job);
+        bool regenerate = job.regenerate;
         if (default_req && f->bootloader != HT_BOOT_GRUB_LEGACY)
                 ht_plan_error(plan, "%s: changing the default boot entry is supported for legacy GRUB only; "
                               "use grub2-set-default or grubby --set-default", default_req->source);

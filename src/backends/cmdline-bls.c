@@ -32,8 +32,8 @@ static char **bls_entry_words(const ht_bls_entry *e, const ht_grubenv *env) {
         return ht_cmdline_split(line);
 }
 
-void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
-                      boot_targets *lt) {
+static void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
+                             boot_targets *lt) {
         if (ops->n == 0)
                 return;
         /* grubenv's kernelopts (RHEL 8): entries use it through $kernelopts */
@@ -150,4 +150,10 @@ void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops
         }
         if (lt->n == 0)
                 cmdline_targets_none(lt, xasprintf("%s has no boot entries", HT_BLS_ENTRIES_DIR));
+}
+
+void cmdline_kind_bls(cmdline_job *j) {
+        cmdline_plan_bls(j->c, j->f, j->linux_ops, j->edits, j->plan, j->lt);
+        cmdline_targets_none(j->xt, xasprintf("the BLS entries in %s carry no Xen hypervisor command line",
+                                              HT_BLS_ENTRIES_DIR));
 }

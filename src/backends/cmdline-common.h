@@ -61,6 +61,23 @@ bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op);
 const char *cmdline_pending_content(const pending_set *set, const char *path, size_t *ret_len);
 ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what);
 
+/* One planning of the words for the host's bootloader kind: what each
+ * kind's planner (cmdline_kind_*) reads and fills. */
+typedef struct {
+        const ht_context *c;
+        const ht_facts *f;
+        const op_list *linux_ops, *xen_ops;
+        const ht_setting *default_req;  /* bootloader default, or NULL */
+        pending_set *edits;             /* the files edited so far */
+        ht_plan *plan;
+        boot_targets *lt, *xt;          /* what the edited files give each boot entry: Linux, Xen */
+        bool regenerate;                /* set: grub.cfg is to be made again from the edited files */
+} cmdline_job;
+
+/* The planner of one bootloader kind; backend-cmdline.c's table of kinds
+ * picks the host's. */
+typedef void (*cmdline_kind_plan)(cmdline_job *j);
+
 /* hosttune's own defaults file: Debian's grub-mkconfig sources
  * /etc/default/grub.d/ *.cfg after /etc/default/grub (the file the GRUB
  * package's postinst creates from its template, then runs update-grub),
@@ -72,16 +89,13 @@ ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char *
 char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f);
 void cmdline_plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
                         pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate);
+void cmdline_kind_grub2(cmdline_job *j);
 
 /* BLS (cmdline-bls.c) */
-void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
-                      boot_targets *lt);
+void cmdline_kind_bls(cmdline_job *j);
 
 /* legacy GRUB (cmdline-legacy.c) */
-void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                         const ht_setting *default_req, pending_set *edits, ht_plan *plan);
-void cmdline_legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
-                            boot_targets *xt);
+void cmdline_kind_legacy(cmdline_job *j);
 void cmdline_legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan);
 
 /* no bootloader (cmdline-none.c) */
@@ -90,9 +104,7 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
 
 /* an image without a bootloader configuration yet (cmdline-image.c) */
 bool cmdline_os_is_debian_like(const ht_facts *f);
-void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                               pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt);
-void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt);
+void cmdline_kind_image_grub_d(cmdline_job *j);
+void cmdline_kind_image_kernel_cmdline(cmdline_job *j);
 void cmdline_plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
                                 ht_plan *plan);

@@ -341,3 +341,7 @@ void cmdline_plan_grub2(const ht_context *c, const ht_facts *f, const op_list *l
                 *regenerate = true;
         grub_defaults_done(&d);
 }
+
+void cmdline_kind_grub2(cmdline_job *j) {
+        cmdline_plan_grub2(j->c, j->f, j->linux_ops, j->xen_ops, j->edits, j->plan, j->lt, j->xt, &j->regenerate);
+}

@@ -79,8 +79,8 @@ static char **grub_d_words(const ht_grub_env *env, const char *name) {
 
 /* Debian or Ubuntu before grub-pc: /etc/default/grub.d/hosttune.cfg
  * with NAME="$NAME words" for the image's later update-grub. */
-void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                               pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
+static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                      pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
         pending_file *p = cmdline_pending_get(c, edits, HT_GRUB_D_HOSTTUNE, plan);
         if (!p)
                 return;
@@ -166,8 +166,8 @@ void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, co
  * /usr/lib/kernel/cmdline, else /proc/cmdline, which in an image build
  * is the build machine's (90-loaderentry.install). A complete line the
  * image already has is edited in place; hosttune never makes one up. */
-void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
-                                       pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
+static void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
+                                              pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
         if (xen_ops->n)
                 cmdline_targets_none(xt, xasprintf("%s carries no Xen hypervisor command line", HT_KERNEL_CMDLINE));
         if (linux_ops->n == 0)
@@ -232,4 +232,12 @@ void cmdline_plan_image_unknown(const ht_context *c, const op_list *linux_ops, c
                              "yet (no /etc/default/grub, grub.cfg, BLS entries or grub.conf); %s. The rest of the "
                              "profile is planned; mark a word required = true to make this an error",
                              skipped_words, where);
+}
+
+void cmdline_kind_image_grub_d(cmdline_job *j) {
+        cmdline_plan_image_grub_d(j->c, j->linux_ops, j->xen_ops, j->edits, j->plan, j->lt, j->xt);
+}
+
+void cmdline_kind_image_kernel_cmdline(cmdline_job *j) {
+        cmdline_plan_image_kernel_cmdline(j->c, j->linux_ops, j->xen_ops, j->edits, j->plan, j->lt, j->xt);
 }

@@ -15,8 +15,8 @@
 
 /* ---- legacy GRUB -------------------------------------------------------- */
 
-void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
-                         const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
+static void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                                const ht_setting *default_req, pending_set *edits, ht_plan *plan) {
         if (!f->grub_legacy_conf)
                 return;
         /* RHEL links /etc/grub.conf and menu.lst to grub.conf, which on
@@ -92,8 +92,8 @@ void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op_list *
 }
 
 /* The Linux and Xen argument words of every entry of the edited menu. */
-void cmdline_legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
-                            boot_targets *xt) {
+static void cmdline_legacy_targets(const ht_context *c, const ht_facts *f, const pending_set *edits, boot_targets *lt,
+                                   boot_targets *xt) {
         /* the file plan_legacy edited: the target of a distribution's link */
         _cleanup_free_ char *path = NULL, *lerr = NULL;
         if (!f->grub_legacy_conf || ht_edit_target(c, f->grub_legacy_conf, &path, &lerr) < 0)
@@ -136,4 +136,9 @@ void cmdline_legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan)
                 _cleanup_free_ char *shown = ht_display_path(c, path);
                 ht_plan_warn(plan, "%s:%s", shown, err);
         }
+}
+
+void cmdline_kind_legacy(cmdline_job *j) {
+        cmdline_plan_legacy(j->c, j->f, j->linux_ops, j->xen_ops, j->default_req, j->edits, j->plan);
+        cmdline_legacy_targets(j->c, j->f, j->edits, j->lt, j->xt);
 }
