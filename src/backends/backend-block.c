@@ -42,10 +42,6 @@ static const char *const block_attrs[] = {
 };
 
 /* The classification is format-block.c's, shared with the facts. */
-static bool never_touched(const char *name) {
-        return ht_block_kind_never_touched(ht_block_kind_of(name));
-}
-
 static bool is_stacked(const char *name) {
         return ht_block_kind_stacked(ht_block_kind_of(name));
 }
@@ -211,17 +207,18 @@ static int device_dir(const ht_context *c, const char *link, char **ret_dir) {
 }
 
 static void devices_load(const ht_context *c, device_list *l) {
-        _cleanup_strv_free_ char **names = NULL;
+        ht_sys_block *b = NULL;
+        size_t n = 0;
         *l = (device_list){0};
-        if (ht_list_dir(c, "/sys/block", NULL, &names) < 0)
+        if (ht_sys_block_list(c, &b, &n) < 0)
                 return;
-        for (size_t i = 0; names && names[i]; i++) {
-                if (never_touched(names[i]) || strchr(names[i], '/'))
+        for (size_t i = 0; i < n; i++) {
+                if (ht_block_kind_never_touched(b[i].kind))
                         continue;
-                _cleanup_free_ char *link = xasprintf("/sys/block/%s", names[i]), *dir = NULL;
+                _cleanup_free_ char *dir = NULL;
                 /* the files below it are read relative to the
                  * directory: the path is walked once */
-                _cleanup_close_ int dfd = device_dir(c, link, &dir);
+                _cleanup_close_ int dfd = device_dir(c, b[i].path, &dir);
                 /* old kernels (SYSFS_DEPRECATED) have directories here */
                 if (!dir || !startswith(dir, "/sys/"))
                         continue;
@@ -231,14 +228,12 @@ static void devices_load(const ht_context *c, device_list *l) {
                         rotational = streq(strstrip(rot), "1") ? 1 : streq(rot, "0") ? 0 : -1;
                 if (rotational < 0)
                         continue;
-                _cleanup_free_ char *sdir = xasprintf("%s/slaves", dir);
-                char **slaves = NULL;
-                if (is_stacked(names[i]))
-                        ht_list_dir(c, sdir, NULL, &slaves);
+                char **slaves = ht_block_kind_stacked(b[i].kind) ? ht_sys_block_slaves(c, dir) : NULL;
                 l->d = xrealloc(l->d, (l->n + 1) * sizeof(*l->d));
-                l->d[l->n++] = (device){.name = xstrdup(names[i]), .dir = TAKE_PTR(dir),
+                l->d[l->n++] = (device){.name = xstrdup(b[i].name), .dir = TAKE_PTR(dir),
                                         .rotational = rotational, .slaves = slaves};
         }
+        ht_sys_block_list_free(b, n);
 }
 
 static int device_name_cmp(const void *key, const void *d) {
@@ -880,11 +875,9 @@ static int parse_queue(ht_pfile *p, const config_setting_t *q, const char *devic
                 const config_setting_t *m = config_setting_get_elem(q, i);
                 _cleanup_free_ char *attr = xasprintf("queue/%s", config_setting_name(m));
                 _cleanup_free_ char *w = xasprintf("block %s %s", devices, attr);
-                if (config_setting_type(m) != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m)) {
-                        *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s", p->path,
-                                               ht_cfg_line(m), w, ht_cfg_type_name(config_setting_type(m)));
-                        return -EINVAL;
-                }
+                if (config_setting_type(m) != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a value or a group, not %s", p->path,
+                                        ht_cfg_line(m), w, ht_cfg_type_name(config_setting_type(m)));
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_BLOCK, p->path, ht_cfg_line(m));
                 e->target = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(devices)};
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(attr)};
@@ -898,10 +891,8 @@ static int parse_queue(ht_pfile *p, const config_setting_t *q, const char *devic
 static int get_queue(ht_pfile *p, const config_setting_t *g, const char *devices, const char *what,
                      char **ret_error) {
         const config_setting_t *q = config_setting_get_member(g, "queue");
-        if (!q) {
-                *ret_error = xasprintf("%s:%u: %s: 'queue' is missing", p->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
+        if (!q)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'queue' is missing", p->path, ht_cfg_line(g), what);
         return parse_queue(p, q, devices, what, ret_error);
 }
 
@@ -938,12 +929,10 @@ static int block_parse_section(ht_pfile *p, const config_setting_t *s, char **re
                                 return r;
                         const config_setting_t *kn = config_setting_get_member(g, "kernel");
                         const config_setting_t *ud = config_setting_get_member(g, "udev");
-                        if (!kn == !ud) {
-                                *ret_error = xasprintf("%s:%u: %s: give exactly one of 'kernel' (a name "
-                                                       "pattern) and 'udev' (a udev match)",
-                                                       p->path, ht_cfg_line(g), what);
-                                return -EINVAL;
-                        }
+                        if (!kn == !ud)
+                                return ht_error(ret_error, -EINVAL, "%s:%u: %s: give exactly one of 'kernel' (a name "
+                                                "pattern) and 'udev' (a udev match)",
+                                                p->path, ht_cfg_line(g), what);
                         const config_setting_t *sel = kn ? kn : ud;
                         _cleanup_free_ char *sw = xasprintf("%s: %s", what, kn ? "kernel" : "udev");
                         r = ht_cfg_want_type(sel, CONFIG_TYPE_STRING, p->path, sw, ret_error);
@@ -953,10 +942,9 @@ static int block_parse_section(ht_pfile *p, const config_setting_t *s, char **re
                                                               config_setting_get_string(sel));
                         selector check = {0};
                         _cleanup_free_ char *why = NULL;
-                        if (selector_parse(text, &check, &why) < 0) {
-                                *ret_error = xasprintf("%s:%u: %s: %s", p->path, ht_cfg_line(sel), sw, why);
-                                return -EINVAL;
-                        }
+                        if (selector_parse(text, &check, &why) < 0)
+                                return ht_error(ret_error, -EINVAL,
+                                                "%s:%u: %s: %s", p->path, ht_cfg_line(sel), sw, why);
                         _cleanup_free_ char *canon = selector_format(&check);
                         selector_done(&check);
                         r = get_queue(p, g, canon, what, ret_error);
@@ -984,26 +972,23 @@ static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, 
         if (k < 0)
                 return k;
         selector sel = {0};
-        if (selector_parse(devs, &sel, &why) < 0) {
-                *ret_error = xasprintf("%s:%u: %s: %s", e->file, e->line, what, why);
-                return -EINVAL;
-        }
+        if (selector_parse(devs, &sel, &why) < 0)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: %s", e->file, e->line, what, why);
         _cleanup_free_ char *canon = selector_format(&sel);
         selector_done(&sel);
         if (!strv_contains((char *const *)block_attrs, attr)) {
                 const char *close = closest_word(attr, (char *const *)block_attrs);
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a block attribute hosttune sets (%s, %s, %s, "
-                                       "%s)%s%s%s", e->file, e->line, what, attr, block_attrs[0], block_attrs[1],
-                                       block_attrs[2], block_attrs[3], close ? "; did you mean '" : "",
-                                       close ? close : "", close ? "'?" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL,
+                                "%s:%u: %s: '%s' is not a block attribute hosttune sets (%s, %s, %s, "
+                                "%s)%s%s%s", e->file, e->line, what, attr, block_attrs[0], block_attrs[1],
+                                block_attrs[2], block_attrs[3], close ? "; did you mean '" : "",
+                                close ? close : "", close ? "'?" : "");
         }
         bool numeric = streq(attr, "queue/read_ahead_kb") || streq(attr, "queue/nr_requests");
-        if (e->bound != HT_BOUND_EXACT && (!numeric || e->bound == HT_BOUND_RANGE)) {
-                *ret_error = xasprintf("%s:%u: block %s %s: only queue/read_ahead_kb and queue/nr_requests take a "
-                                       "bound, at-least or at-most", e->file, e->line, canon, attr);
-                return -EINVAL;
-        }
+        if (e->bound != HT_BOUND_EXACT && (!numeric || e->bound == HT_BOUND_RANGE))
+                return ht_error(ret_error, -EINVAL,
+                                "%s:%u: block %s %s: only queue/read_ahead_kb and queue/nr_requests take a "
+                                "bound, at-least or at-most", e->file, e->line, canon, attr);
         s->key = xasprintf("%s %s", canon, attr);
         return 0;
 }

@@ -163,28 +163,23 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
         }
         _cleanup_free_ char *shown = ht_display_path(c, path), *target = NULL;
         int r = ht_resolve_host_link(c, path, &target);
-        if (r == -ENOENT) {
-                *ret_error = xasprintf("%s is a symlink to a file that does not exist", shown);
-                return r;
-        }
-        if (r == -EXDEV || (r >= 0 && streq(target, "/dev/null"))) {
-                *ret_error = xasprintf("%s is a symlink that leads out of the root: hosttune never writes through it", shown);
-                return -EXDEV;
-        }
-        if (r < 0) {
-                *ret_error = xasprintf("%s is a symlink that cannot be followed safely (%s): hosttune never writes through it",
-                                       shown, ht_strerror(-r));
-                return r;
-        }
+        if (r == -ENOENT)
+                return ht_error(ret_error, r, "%s is a symlink to a file that does not exist", shown);
+        if (r == -EXDEV || (r >= 0 && streq(target, "/dev/null")))
+                return ht_error(ret_error, -EXDEV,
+                                "%s is a symlink that leads out of the root: hosttune never writes through it", shown);
+        if (r < 0)
+                return ht_error(ret_error, r,
+                                "%s is a symlink that cannot be followed safely (%s): hosttune never writes through it",
+                                shown, ht_strerror(-r));
         if (is_own_file(c, target)) {
                 _cleanup_free_ char *t = ht_display_path(c, target);
-                *ret_error = xasprintf("%s is a symlink to %s, one of hosttune's own files: refused", shown, t);
-                return -EPERM;
+                return ht_error(ret_error, -EPERM,
+                                "%s is a symlink to %s, one of hosttune's own files: refused", shown, t);
         }
         if (ht_lstat(c, target, &st) < 0 || !S_ISREG(st.st_mode)) {
                 _cleanup_free_ char *t = ht_display_path(c, target);
-                *ret_error = xasprintf("%s is a symlink to %s, which is not a regular file", shown, t);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s is a symlink to %s, which is not a regular file", shown, t);
         }
         *ret = TAKE_PTR(target);
         return 0;

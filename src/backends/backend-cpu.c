@@ -503,11 +503,9 @@ static int cpu_parse_section(ht_pfile *p, const config_setting_t *s, char **ret_
                 const config_setting_t *m = config_setting_get_elem(s, i);
                 const char *name = config_setting_name(m);
                 _cleanup_free_ char *what = xasprintf("cpu %s", name);
-                if (config_setting_type(m) != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m)) {
-                        *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s", p->path,
-                                               ht_cfg_line(m), what, ht_cfg_type_name(config_setting_type(m)));
-                        return -EINVAL;
-                }
+                if (config_setting_type(m) != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a value or a group, not %s", p->path,
+                                        ht_cfg_line(m), what, ht_cfg_type_name(config_setting_type(m)));
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_CPU, p->path, ht_cfg_line(m));
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(name)};
                 r = ht_cfg_leaf_value(m, p->path, what, e, ret_error);

@@ -535,11 +535,9 @@ static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **r
         static const char *const keys[] = {"domain", "type", "item", "value", "optional", "at_least", "bound", "when",
                                            NULL};
         int t = config_setting_type(s);
-        if (t != CONFIG_TYPE_LIST) {
-                *ret_error = xasprintf("%s:%u: limits: expected a list ( {...}, ... ), not %s",
-                                       p->path, ht_cfg_line(s), ht_cfg_type_name(t));
-                return -EINVAL;
-        }
+        if (t != CONFIG_TYPE_LIST)
+                return ht_error(ret_error, -EINVAL, "%s:%u: limits: expected a list ( {...}, ... ), not %s",
+                                p->path, ht_cfg_line(s), ht_cfg_type_name(t));
         for (int i = 0; i < config_setting_length(s); i++) {
                 const config_setting_t *m = config_setting_get_elem(s, i);
                 _cleanup_free_ char *what = xasprintf("limits entry %d", i + 1);
@@ -597,24 +595,19 @@ static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what,
                 k = ht_entry_eval_string(r, &e->item, e, what, "item", &s->item, ret_error);
         if (k < 0)
                 return k;
-        if (isempty(s->domain) || !ht_word_chars(s->domain, "_.@%*:-")) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a limits.conf domain (a "
-                                       "user, @group, %%group or *)", e->file, e->line,
-                                       what, s->domain);
-                return -EINVAL;
-        }
-        if (!streq(s->type, "soft") && !streq(s->type, "hard") && !streq(s->type, "-")) {
-                *ret_error = xasprintf("%s:%u: %s: type '%s' must be soft, hard or -",
-                                       e->file, e->line, what, s->type);
-                return -EINVAL;
-        }
+        if (isempty(s->domain) || !ht_word_chars(s->domain, "_.@%*:-"))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a limits.conf domain (a "
+                                "user, @group, %%group or *)", e->file, e->line,
+                                what, s->domain);
+        if (!streq(s->type, "soft") && !streq(s->type, "hard") && !streq(s->type, "-"))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: type '%s' must be soft, hard or -",
+                                e->file, e->line, what, s->type);
         if (!strv_contains((char *const *)limit_items, s->item)) {
                 const char *close = closest_word(s->item, (char *const *)limit_items);
-                *ret_error = xasprintf("%s:%u: %s: unknown limits item '%s'%s%s%s", e->file,
-                                       e->line, what, s->item,
-                                       close ? " (did you mean '" : "", close ? close : "",
-                                       close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown limits item '%s'%s%s%s", e->file,
+                                e->line, what, s->item,
+                                close ? " (did you mean '" : "", close ? close : "",
+                                close ? "'?)" : "");
         }
         s->key = xasprintf("%s %s %s", s->domain, s->type, s->item);
         return 0;

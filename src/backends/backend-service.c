@@ -787,11 +787,10 @@ static int parse_unit_directives(ht_pfile *p, const config_setting_t *g, const h
                 _cleanup_free_ char *what = xasprintf("services %s", unit_label);
                 if (!service_directive_known(d)) {
                         const char *close = closest_word(d, (char *const *)service_directives);
-                        *ret_error = xasprintf("%s:%u: %s: unknown directive '%s'%s%s%s", p->path,
-                                               ht_cfg_line(m), what, d,
-                                               close ? " (did you mean '" : "",
-                                               close ? close : "", close ? "'?)" : "");
-                        return -EINVAL;
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown directive '%s'%s%s%s", p->path,
+                                        ht_cfg_line(m), what, d,
+                                        close ? " (did you mean '" : "",
+                                        close ? close : "", close ? "'?)" : "");
                 }
                 free(what);
                 what = xasprintf("services %s %s", unit_label, d);
@@ -843,9 +842,8 @@ static int service_parse_section(ht_pfile *p, const config_setting_t *s, char **
                 }
                 return 0;
         }
-        *ret_error = xasprintf("%s:%u: services: expected a group { } or a list ( ), not %s",
-                               p->path, ht_cfg_line(s), ht_cfg_type_name(t));
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%s:%u: services: expected a group { } or a list ( ), not %s",
+                        p->path, ht_cfg_line(s), ht_cfg_type_name(t));
 }
 
 static const ht_backend_field service_rule_fields[] = {
@@ -867,17 +865,13 @@ static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                 free(s->unit);
                 s->unit = u;
         }
-        if (!ht_word_chars(s->unit, ":_.@\\-") || s->unit[0] == '.' || strlen(s->unit) > 255) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a unit name", e->file, e->line,
-                                       what, s->unit);
-                return -EINVAL;
-        }
-        if (!service_directive_known(s->directive)) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a resource limit directive "
-                                       "(LimitNOFILE, LimitMEMLOCK, ...)", e->file, e->line, what,
-                                       s->directive);
-                return -EINVAL;
-        }
+        if (!ht_word_chars(s->unit, ":_.@\\-") || s->unit[0] == '.' || strlen(s->unit) > 255)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a unit name", e->file, e->line,
+                                what, s->unit);
+        if (!service_directive_known(s->directive))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a resource limit directive "
+                                "(LimitNOFILE, LimitMEMLOCK, ...)", e->file, e->line, what,
+                                s->directive);
         s->key = xasprintf("%s %s", s->unit, s->directive);
         return 0;
 }

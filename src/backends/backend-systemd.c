@@ -460,25 +460,22 @@ static int systemd_canon_key(ht_resolver *r, const ht_entry *e, const char *what
         const char *dot = strchr(s->key, '.');
         _cleanup_free_ char *dn = dot ? xstrndup(s->key, (size_t)(dot - s->key)) : xstrdup(s->key);
         const ht_sdconf_daemon *d = ht_sdconf_daemon_find(dn);
-        if (!d || !dot) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a systemd setting: write logind.KEY "
-                                       "([Login] of logind.conf) or system.KEY ([Manager] of system.conf)",
-                                       e->file, e->line, what, s->key);
-                return -EINVAL;
-        }
-        if (ht_sdconf_key_is_list(d->name, dot + 1)) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is a list in [%s] of %s.conf (every file's assignments "
-                                       "add up, an empty one clears them), which hosttune does not set: a "
-                                       "drop-in of your own holds it",
-                                       e->file, e->line, what, dot + 1, d->section, d->name);
-                return -EINVAL;
-        }
+        if (!d || !dot)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a systemd setting: write logind.KEY "
+                                "([Login] of logind.conf) or system.KEY ([Manager] of system.conf)",
+                                e->file, e->line, what, s->key);
+        if (ht_sdconf_key_is_list(d->name, dot + 1))
+                return ht_error(ret_error, -EINVAL,
+                                "%s:%u: %s: '%s' is a list in [%s] of %s.conf (every file's assignments "
+                                "add up, an empty one clears them), which hosttune does not set: a "
+                                "drop-in of your own holds it",
+                                e->file, e->line, what, dot + 1, d->section, d->name);
         if (!ht_sdconf_key_find(d->name, dot + 1)) {
                 const char *hint = ht_sdconf_key_closest(d->name, dot + 1);
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a key of [%s] in %s.conf hosttune knows%s%s%s",
-                                       e->file, e->line, what, dot + 1, d->section, d->name,
-                                       hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL,
+                                "%s:%u: %s: '%s' is not a key of [%s] in %s.conf hosttune knows%s%s%s",
+                                e->file, e->line, what, dot + 1, d->section, d->name,
+                                hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
         }
         return 0;
 }

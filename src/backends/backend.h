@@ -9,9 +9,11 @@
 
 #include "context.h"
 #include "facts.h"
-#include "plan.h"
 #include "profile.h"
 
+/* Not plan.h: the profile room includes this header (profile-section.h),
+ * and plan.h is above it. */
+struct ht_plan;
 struct config_setting_t;
 struct ht_pfile;
 struct ht_resolver;
@@ -86,7 +88,7 @@ typedef struct ht_backend {
          * cannot take, an unparsable file) are added to plan->errors; the
          * return value is -errno only for unexpected failures. NULL: another
          * backend plans these settings (cmdline plans the bootloader's). */
-        int (*plan)(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan);
+        int (*plan)(const ht_context *c, const ht_facts *f, const ht_resolved *r, struct ht_plan *plan);
         /* The host files its plan may write, as fnmatch(3) patterns
          * (FNM_PATHNAME: a * stays within one directory), NULL-terminated;
          * NULL: it writes none. The journal restores no other file for it
@@ -122,6 +124,8 @@ typedef struct {
 /* NULL: no such follow-up (a rollback runs nothing for it). */
 const ht_follow_up_def *ht_follow_up_get(const char *action);
 
+/* The backend's name: "sysctl", "service", ...; NULL: no such id. */
+const char *ht_backend_id_to_string(ht_backend_id id);
 /* NULL for an id out of range. */
 const ht_backend *ht_backend_get(ht_backend_id id);
 /* The profile section of a backend: "services" for service. */

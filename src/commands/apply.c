@@ -62,29 +62,20 @@ static json_object *facts_that_mattered(const ht_facts *f) {
         return o;
 }
 
-static int fail(char **ret_error, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char **ret_error, int r, const char *fmt, ...) {
-        va_list ap;
-        va_start(ap, fmt);
-        *ret_error = xvasprintf(fmt, ap);
-        va_end(ap);
-        return r;
-}
-
 static int record_file(ht_tx *tx, const ht_file_edit *fe, size_t *ret_item, char **ret_error) {
         char *err = NULL;
         int r = ht_tx_record_file(tx, ht_backend_id_to_string(fe->backend), fe->path, fe->new_content,
                                   fe->new_len, fe->mode, ret_item, &err);
         if (r < 0)
-                return fail(ret_error, r, "%s", err), free(err), r;
+                return ht_error(ret_error, r, "%s", err), free(err), r;
         return 0;
 }
 
 static int file_error(const ht_context *c, const ht_file_edit *fe, int r, char **ret_error) {
         _cleanup_free_ char *shown = ht_display_path(c, fe->path);
-        return fail(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
-                    ht_strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
-                    : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
+        return ht_error(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
+                        ht_strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
+                        : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
 }
 
 /* Every file of the plan, as a group (docs/DESIGN.md, "Durability"): each
@@ -116,8 +107,8 @@ static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, cons
                         if (plan->files[i].new_content)
                                 strv_push_take(&shown, ht_display_path(c, plan->files[i].path));
                 _cleanup_free_ char *all = strv_join(shown, ", ");
-                r = fail(ret_error, r, "cannot fsync the new content of %s: %s; nothing was renamed", all,
-                         ht_strerror(-r));
+                r = ht_error(ret_error, r, "cannot fsync the new content of %s: %s; nothing was renamed", all,
+                             ht_strerror(-r));
         }
         ht_fsync_batch_done(&data);
         for (size_t i = 0; i < plan->n_files && r >= 0; i++) {
@@ -129,7 +120,7 @@ static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, cons
                 ht_fault_point("apply-file");
                 r = ht_tx_mark_done(tx, items[i], &err);
                 if (r < 0)
-                        return fail(ret_error, r, "%s", err), free(err), r;
+                        return ht_error(ret_error, r, "%s", err), free(err), r;
         }
         return r;
 }
@@ -158,12 +149,12 @@ static int record_runtime(const ht_context *c, ht_tx *tx, const ht_change *ch, s
                                                  ch->resets_path, v, v, &reset_item, &err);
                 }
                 if (r < 0)
-                        return fail(ret_error, r, "%s", err ? err : ht_strerror(-r)), free(err), r;
+                        return ht_error(ret_error, r, "%s", err ? err : ht_strerror(-r)), free(err), r;
         }
         r = ht_tx_record_runtime(tx, ht_backend_id_to_string(ch->backend), ch->key, ch->path, NULL,
                                  ch->desired, &item, &err);
         if (r < 0)
-                return fail(ret_error, r, "%s", err), free(err), r;
+                return ht_error(ret_error, r, "%s", err), free(err), r;
         *ret_item = item;
         *ret_reset_item = reset_item;
         return 0;
@@ -181,13 +172,13 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, size_t i
         if (r == 0)
                 r = ht_write_kernel_value(c, ch->path, ch->desired, &readback);
         if (r < 0)
-                return fail(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, ht_strerror(-r));
+                return ht_error(ret_error, r, "cannot write %s = %s: %s", ch->key, ch->desired, ht_strerror(-r));
         ht_fault_point("apply-runtime");
         r = ht_tx_mark_done(tx, item, &err);
         if (r >= 0 && reset_item != SIZE_MAX)
                 r = ht_tx_mark_done(tx, reset_item, &err);
         if (r < 0)
-                return fail(ret_error, r, "%s", err), free(err), r;
+                return ht_error(ret_error, r, "%s", err), free(err), r;
 
         if (ht_backend_sets_hugepages(ch->backend, ch->key)) {
                 uint64_t want = 0, total = 0;
@@ -203,8 +194,8 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, size_t i
         }
         _cleanup_free_ char *got = readback ? ht_kernel_value_effective(readback) : NULL;
         if (!ht_kernel_values_equal(got, ch->desired))
-                return fail(ret_error, -EIO, "%s: wrote %s but the kernel reads back %s", ch->key, ch->desired,
-                            got ? got : "(nothing)");
+                return ht_error(ret_error, -EIO, "%s: wrote %s but the kernel reads back %s", ch->key, ch->desired,
+                                got ? got : "(nothing)");
         return 0;
 }
 
@@ -229,7 +220,7 @@ static int install_tool_output(const ht_context *c, const char *tmp, const char 
         remove_tool_temps(c, tmp);
         if (r < 0) {
                 _cleanup_free_ char *shown = ht_display_path(c, path);
-                return fail(ret_error, r, "cannot put the new %s in place: %s", shown, ht_strerror(-r));
+                return ht_error(ret_error, r, "cannot put the new %s in place: %s", shown, ht_strerror(-r));
         }
         return 0;
 }
@@ -329,7 +320,7 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                         strv_pushf(&res->notes, "%s is not in this image: run '%s' at its first boot", a->argv[0], cmd);
                         return 0;
                 }
-                return fail(ret_error, -ENOENT, "cannot %s: %s was not found", a->description, a->argv[0]);
+                return ht_error(ret_error, -ENOENT, "cannot %s: %s was not found", a->description, a->argv[0]);
         }
         if (c->offline_root && !c->live_root_forced) {
                 /* the tree's program is whoever made the tree's (issue 32):
@@ -368,8 +359,8 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                 remove_tool_temps(c, tmp);
         if (r != 0) {
                 _cleanup_free_ char *cmd = ht_shell_join(a->argv);
-                return fail(ret_error, r < 0 ? r : -EIO, "%s failed (%s%d): %s", cmd, r < 0 ? "error " : "exit status ",
-                            r < 0 ? -r : r, output ? strstrip(output) : "");
+                return ht_error(ret_error, r < 0 ? r : -EIO, "%s failed (%s%d): %s", cmd, r < 0 ? "error " : "exit status ",
+                                r < 0 ? -r : r, output ? strstrip(output) : "");
         }
         if (generated) {
                 /* in place and durable before the journal calls it done */
@@ -381,11 +372,11 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                         r = ht_fsync_path(c, generated);
                 if (r < 0) {
                         _cleanup_free_ char *shown = ht_display_path(c, generated);
-                        return fail(ret_error, r, "cannot fsync %s after %s: %s", shown, a->argv[0], ht_strerror(-r));
+                        return ht_error(ret_error, r, "cannot fsync %s after %s: %s", shown, a->argv[0], ht_strerror(-r));
                 }
                 r = ht_tx_update_generated(tx, item, &err);
                 if (r < 0)
-                        return fail(ret_error, r, "%s", err), free(err), r;
+                        return ht_error(ret_error, r, "%s", err), free(err), r;
         }
         return 0;
 }
@@ -394,7 +385,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         ht_plan *plan = p->plan;
         ht_apply_result res = {0};
         if (plan->errors)
-                return fail(ret_error, -EINVAL, "the plan has errors; nothing was changed");
+                return ht_error(ret_error, -EINVAL, "the plan has errors; nothing was changed");
         res.reboot_required = plan->reboot_required;
         if (!ht_plan_changed(plan)) {
                 *ret = res;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backend-common.h"
+#include "backend.h"
 #include "commands.h"
 #include "edit-cmdline.h"
 #include "edit-sysctl.h"

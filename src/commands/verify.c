@@ -552,9 +552,9 @@ int ht_verify_settle(const ht_context *c, const ht_facts *facts, unsigned settle
                         *ret_error = err;
                         return r;
                 }
-                *ret_error = xasprintf("nothing to verify: no journal in %s, so nothing was applied there; run "
-                                       "'hosttune apply PROFILE' first", c->state_dir);
-                return -ENOENT;
+                return ht_error(ret_error, -ENOENT,
+                                "nothing to verify: no journal in %s, so nothing was applied there; run "
+                                "'hosttune apply PROFILE' first", c->state_dir);
         }
         if (r < 0) {
                 *ret_error = err;

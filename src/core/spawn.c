@@ -214,10 +214,8 @@ int ht_daemon_reload(char **ret_error) {
         sd_bus *bus = NULL;
         sd_bus_error error = SD_BUS_ERROR_NULL;
         int r = sd->bus_open_system(&bus);
-        if (r < 0) {
-                *ret_error = xasprintf("cannot connect to the system bus: %s", ht_strerror(-r));
-                return r;
-        }
+        if (r < 0)
+                return ht_error(ret_error, r, "cannot connect to the system bus: %s", ht_strerror(-r));
         r = sd->bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
                                "org.freedesktop.systemd1.Manager", "Reload", &error, NULL, "");
         if (r < 0)

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -206,6 +207,15 @@ char *xasprintf(const char *fmt, ...) {
         return p;
 }
 
+void ht_set_error(char **ret_error, const char *fmt, ...) {
+        if (ret_error) {
+                va_list ap;
+                va_start(ap, fmt);
+                *ret_error = xvasprintf(fmt, ap);
+                va_end(ap);
+        }
+}
+
 /* The root context reports a path whose symlinks lead out of --root as
  * EXDEV; "Invalid cross-device link" would tell the user nothing. */
 const char *ht_strerror(int err) {
@@ -308,8 +318,7 @@ int ht_line_problem(char ***warnings, bool lenient, unsigned line, const char *m
                 strv_pushf(warnings, "%u: %s", line, msg);
                 return 0;
         }
-        *ret_error = xasprintf("%u: %s", line, msg);
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%u: %s", line, msg);
 }
 
 bool startswith(const char *s, const char *prefix) {
@@ -448,6 +457,22 @@ char *strv_join(char *const *l, const char *sep) {
 
 int strv_sort_cmp(const void *a, const void *b) {
         return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort_parallel(char **keys, size_t n, void *const *arrays, const size_t *sizes) {
+        for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+                        char *t = keys[j];
+                        keys[j] = keys[j - 1];
+                        keys[j - 1] = t;
+                        for (size_t a = 0; arrays && arrays[a]; a++) {
+                                unsigned char tmp[64], *e = (unsigned char *)arrays[a] + j * sizes[a];
+                                assert(sizes[a] <= sizeof(tmp));
+                                memcpy(tmp, e, sizes[a]);
+                                memcpy(e, e - sizes[a], sizes[a]);
+                                memcpy(e - sizes[a], tmp, sizes[a]);
+                        }
+                }
 }
 
 int parse_u64(const char *s, uint64_t *ret) {

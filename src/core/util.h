@@ -45,6 +45,13 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+/* Set *ret_error (when ret_error is not NULL) to the message. */
+void ht_set_error(char **ret_error, const char *fmt, ...) _printf_(2, 3);
+/* ht_set_error, then r: the library's one way to fail with a message,
+ * `return ht_error(ret_error, -EINVAL, "%s:%u: ...", ...)`. A macro so the
+ * compiler sees what it returns (what the caller's r < 0 then means for
+ * its outputs); r is read before the message is made (-errno). */
+#define ht_error(ret_error, r, ...) ({ int _r = (r); ht_set_error((ret_error), __VA_ARGS__); _r; })
 
 /* strerror(err) in hosttune's terms (EXDEV: a symlink out of the root). */
 const char *ht_strerror(int err);
@@ -113,6 +120,11 @@ bool strv_contains(char *const *l, const char *s);
 char **strv_split(const char *s, const char *sep);
 char *strv_join(char *const *l, const char *sep);
 int strv_sort_cmp(const void *a, const void *b);
+/* Sort keys[0..n) by strcmp, stably, moving the elements of each parallel
+ * array along (lists kept side by side: names and their paths): arrays
+ * is NULL-terminated, sizes the size of each array's elements (at most
+ * 64 bytes). An insertion sort: these lists are a few dozen names. */
+void strv_sort_parallel(char **keys, size_t n, void *const *arrays, const size_t *sizes);
 
 /* Parse a whole decimal integer (no octal: "0755" is 755); -EINVAL on junk, -ERANGE on
  * overflow. */

@@ -32,9 +32,9 @@ static ht_boot_entry *add_entry(ht_facts *f) {
 void ht_facts_parse_grub_legacy(ht_facts *f, const char *buf, size_t len, const char *where) {
         _cleanup_(ht_grub_legacy_conf_freep) ht_grub_legacy_conf *c = ht_grub_legacy_parse_menu(buf, len);
         unsigned bad = 0;
-        const ht_grub_legacy_problem *bad_default = NULL;
+        const ht_format_problem *bad_default = NULL;
         for (size_t i = 0; i < c->n_problems; i++) {
-                const ht_grub_legacy_problem *p = &c->problems[i];
+                const ht_format_problem *p = &c->problems[i];
                 if (p->kind == HT_GRUB_LEGACY_BAD_DEFAULT) {
                         bad_default = p;
                         continue;
@@ -110,7 +110,7 @@ void ht_facts_parse_grub_default(ht_facts *f, const char *buf, size_t len, const
 void ht_facts_parse_grubenv(ht_facts *f, const char *buf, size_t len, const char *where) {
         _cleanup_(ht_grubenv_freep) ht_grubenv *env = ht_grubenv_parse_block(buf, len);
         for (size_t i = 0; i < env->n_problems; i++) {
-                const ht_grubenv_problem *p = &env->problems[i];
+                const ht_format_problem *p = &env->problems[i];
                 switch (p->kind) {
                 case HT_GRUBENV_NO_HEADER:
                         ht_facts_warn(f, "%s: no \"# GRUB Environment Block\" header, ignored", where);

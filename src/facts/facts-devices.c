@@ -49,19 +49,51 @@ static char **attr_words(const ht_context *c, ht_facts *f, const char *dir, cons
 
 /* ---- block ---- */
 
-void ht_facts_collect_block(const ht_context *c, ht_facts *f) {
+int ht_sys_block_list(const ht_context *c, ht_sys_block **ret, size_t *ret_n) {
         _cleanup_strv_free_ char **names = NULL;
-        if (ht_list_dir(c, "/sys/block", NULL, &names) < 0)
+        int r = ht_list_dir(c, "/sys/block", NULL, &names);
+        if (r < 0)
+                return r;
+        /* ht_list_dir sorts by name */
+        size_t total = strv_length(names);
+        ht_sys_block *l = total ? xcalloc(total, sizeof(*l)) : NULL;
+        for (size_t i = 0; i < total; i++)
+                l[i] = (ht_sys_block){.name = xstrdup(names[i]), .path = xasprintf("/sys/block/%s", names[i]),
+                                      .kind = ht_block_kind_of(names[i])};
+        *ret = l;
+        *ret_n = total;
+        return 0;
+}
+
+void ht_sys_block_list_free(ht_sys_block *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(l[i].name);
+                free(l[i].path);
+        }
+        free(l);
+}
+
+char **ht_sys_block_slaves(const ht_context *c, const char *dir) {
+        _cleanup_free_ char *sdir = xasprintf("%s/slaves", dir);
+        char **slaves = NULL;
+        if (ht_list_dir(c, sdir, NULL, &slaves) < 0)
+                return NULL;
+        return slaves;
+}
+
+void ht_facts_collect_block(const ht_context *c, ht_facts *f) {
+        ht_sys_block *l = NULL;
+        size_t total = 0;
+        if (ht_sys_block_list(c, &l, &total) < 0)
                 return;
         f->block_known = true;
-        /* ht_list_dir sorts by name: the order the facts promise */
-        size_t total = strv_length(names);
+        /* in name order: the order the facts promise */
         f->block_devices = total ? xcalloc(total, sizeof(ht_block_device)) : NULL;
         for (size_t i = 0; i < total; i++) {
-                _cleanup_free_ char *dir = xasprintf("/sys/block/%s", names[i]);
-                ht_block_kind kind = ht_block_kind_of(names[i]);
+                const char *dir = l[i].path;
+                ht_block_kind kind = l[i].kind;
                 ht_block_device *d = &f->block_devices[f->n_block_devices++];
-                d->name = xstrdup(names[i]);
+                d->name = xstrdup(l[i].name);
                 d->kind = ht_block_kind_to_string(kind);
                 d->rotational = attr_bool(c, f, dir, "queue/rotational");
                 d->removable = attr_bool(c, f, dir, "removable");
@@ -76,11 +108,12 @@ void ht_facts_collect_block(const ht_context *c, ht_facts *f) {
                 d->nr_requests = attr_u64(c, f, dir, "queue/nr_requests");
                 d->rq_affinity = attr_u64(c, f, dir, "queue/rq_affinity");
                 if (ht_block_kind_stacked(kind)) {
-                        _cleanup_free_ char *sdir = xasprintf("%s/slaves", dir);
-                        if (ht_list_dir(c, sdir, NULL, &d->slaves) < 0 || !d->slaves)
+                        d->slaves = ht_sys_block_slaves(c, dir);
+                        if (!d->slaves)
                                 d->slaves = xcalloc(1, sizeof(char *));
                 }
         }
+        ht_sys_block_list_free(l, total);
 }
 
 /* ---- cpufreq ---- */

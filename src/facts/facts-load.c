@@ -194,29 +194,21 @@ static int read_json(const char *path, json_object **ret, char **ret_error) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = -errno;
-                *ret_error = xasprintf("cannot open %s: %s", path, ht_strerror(-r));
-                return r;
+                return ht_error(ret_error, r, "cannot open %s: %s", path, ht_strerror(-r));
         }
         struct stat st;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                *ret_error = xasprintf("%s: not a regular file", path);
-                return -EINVAL;
-        }
-        if (st.st_size > (off_t)MAX_FACTS_FILE) {
-                *ret_error = xasprintf("%s: too large for a facts file (over %u bytes)", path, MAX_FACTS_FILE);
-                return -EFBIG;
-        }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+                return ht_error(ret_error, -EINVAL, "%s: not a regular file", path);
+        if (st.st_size > (off_t)MAX_FACTS_FILE)
+                return ht_error(ret_error, -EFBIG,
+                                "%s: too large for a facts file (over %u bytes)", path, MAX_FACTS_FILE);
         _cleanup_free_ char *text = NULL;
         size_t len;
         int k = ht_read_fd(fd, MAX_FACTS_FILE, &text, &len);
-        if (k == -EFBIG) {
-                *ret_error = xasprintf("%s: too large for a facts file", path);
-                return k;
-        }
-        if (k < 0) {
-                *ret_error = xasprintf("cannot read %s: %s", path, ht_strerror(-k));
-                return k;
-        }
+        if (k == -EFBIG)
+                return ht_error(ret_error, k, "%s: too large for a facts file", path);
+        if (k < 0)
+                return ht_error(ret_error, k, "cannot read %s: %s", path, ht_strerror(-k));
         json_tokener *tok = json_tokener_new();
         json_object *o = json_tokener_parse_ex(tok, text, (int)len);
         enum json_tokener_error jerr = json_tokener_get_error(tok);
@@ -247,16 +239,15 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
             !json_object_object_get_ex(l.root, "kernel", &kernel) || !json_object_is_type(kernel, json_type_object) ||
             !json_object_object_get_ex(l.root, "memory", &memory) || !json_object_is_type(memory, json_type_object)) {
                 json_object_put(l.root);
-                *ret_error = xasprintf("%s: does not look like the output of 'hosttune facts --json' "
-                                       "(no kernel and memory objects)", path);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s: does not look like the output of 'hosttune facts --json' "
+                                "(no kernel and memory objects)", path);
         }
         bool offline = false;
         if (load_bool(&l, "image.offline", &offline, NULL) == 0 && offline) {
                 json_object_put(l.root);
-                *ret_error = xasprintf("%s: these facts were collected from an offline image and hold no kernel facts; "
-                                       "run 'hosttune facts --json' on a running machine of the target shape", path);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL,
+                                "%s: these facts were collected from an offline image and hold no kernel facts; "
+                                "run 'hosttune facts --json' on a running machine of the target shape", path);
         }
 
         /* Load into a scratch object so that a bad field leaves f as it was. */

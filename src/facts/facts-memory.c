@@ -38,7 +38,7 @@ void ht_facts_parse_meminfo(ht_facts *f, const char *buf, size_t len, const char
         ht_meminfo_parse(buf, len, &m);
         unsigned bad = 0;
         for (size_t i = 0; i < m.n_problems; i++) {
-                const ht_meminfo_problem *p = &m.problems[i];
+                const ht_format_problem *p = &m.problems[i];
                 if (p->kind == HT_MEMINFO_TRUNCATED)
                         ht_facts_warn(f, "%s:%u: truncated line \"%.40s\", ignored", where, p->line, p->text);
                 else if (++bad > MAX_WARNINGS_PER_FILE)
@@ -46,7 +46,7 @@ void ht_facts_parse_meminfo(ht_facts *f, const char *buf, size_t len, const char
                 else if (p->kind == HT_MEMINFO_NOT_KEY_VALUE)
                         ht_facts_warn(f, "%s:%u: not a \"Key: value\" line, ignored", where, p->line);
                 else
-                        ht_facts_warn(f, "%s:%u: %s has a garbled value, unknown", where, p->line, p->key);
+                        ht_facts_warn(f, "%s:%u: %s has a garbled value, unknown", where, p->line, p->text);
         }
         if (bad > MAX_WARNINGS_PER_FILE)
                 ht_facts_warn(f, "%s: %u more bad lines", where, bad - MAX_WARNINGS_PER_FILE);

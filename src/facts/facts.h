@@ -514,6 +514,23 @@ typedef struct {
 void ht_facts_need(const ht_context *c, json_object *facts, const char *dotted, ht_facts_demand *d,
                    char ***warnings);
 
+/* One entry of /sys/block (facts-devices.c): the walk the block facts and
+ * the block backend share, so both see the same devices by the same
+ * kinds (format-block.h). */
+typedef struct {
+        char *name;   /* "sda" */
+        char *path;   /* "/sys/block/sda": a link into /sys/devices */
+        int kind;     /* ht_block_kind */
+} ht_sys_block;
+/* The entries of /sys/block in name order. -errno (nothing in *ret)
+ * when it cannot be listed: no sysfs (a container without it, an image). */
+int ht_sys_block_list(const ht_context *c, ht_sys_block **ret, size_t *ret_n);
+void ht_sys_block_list_free(ht_sys_block *l, size_t n);
+/* The names below a stacked device (dm, md) whose directory is dir: its
+ * slaves/ directory, sorted; NULL when there are none or it cannot be
+ * read. */
+char **ht_sys_block_slaves(const ht_context *c, const char *dir);
+
 /* Look a dotted name ("memory.total_kb") up in a facts JSON tree. Returns
  * the borrowed node or NULL when the name does not exist. A name that
  * exists with a null value returns a node of type json_type_null via

@@ -36,10 +36,8 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
         const ht_bls_line *opt = NULL;
         for (size_t i = 0; i < e->n_lines; i++)
                 if (streq(e->lines[i].key, "options")) {
-                        if (opt) {
-                                *ret_error = xasprintf("%u: more than one options line", e->lines[i].line);
-                                return -EINVAL;
-                        }
+                        if (opt)
+                                return ht_error(ret_error, -EINVAL, "%u: more than one options line", e->lines[i].line);
                         opt = &e->lines[i];
                 }
 
@@ -65,11 +63,10 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
                 for (size_t i = 0; words[i]; i++) {
                         if (words[i][0] != '$')
                                 continue;
-                        if (!env) {
-                                *ret_error = xasprintf("%u: options use %s from grubenv, which is not known",
-                                                       opt->line, words[i]);
-                                return -EINVAL;
-                        }
+                        if (!env)
+                                return ht_error(ret_error, -EINVAL,
+                                                "%u: options use %s from grubenv, which is not known",
+                                                opt->line, words[i]);
                         _cleanup_free_ char *name = xstrdup(words[i] + 1);
                         if (name[0] == '{' && endswith(name, "}")) {
                                 memmove(name, name + 1, strlen(name));
@@ -82,11 +79,9 @@ int ht_bls_edit_options(const char *content, size_t len, const ht_grubenv *env,
                 _cleanup_free_ char *err = NULL;
                 r = edit_words(HT_CMDLINE_FMT_BLS, content + opt->value_start, opt->value_end - opt->value_start, hidden, ops, n_ops,
                                &body, &body_len, &err);
-                if (r < 0) {
-                        *ret_error = xasprintf("%u: %s%s", opt->line, err,
-                                               ht_bls_uses_kernelopts(opt->value) ? " ($kernelopts in grubenv)" : "");
-                        return r;
-                }
+                if (r < 0)
+                        return ht_error(ret_error, r, "%u: %s%s", opt->line, err,
+                                        ht_bls_uses_kernelopts(opt->value) ? " ($kernelopts in grubenv)" : "");
                 size_t keep = opt->value_start;
                 /* every word removed: "options", not "options " (the
                  * separator after the key goes with the last word) */
@@ -128,19 +123,15 @@ int ht_grubenv_edit_kernelopts(const char *content, size_t len, const ht_cmdline
                 }
                 r = edit_words(HT_CMDLINE_FMT_GRUBENV, content + v->value_start, v->end - 1 - v->value_start, NULL, ops, n_ops, &body,
                                &body_len, &err);
-                if (r < 0) {
-                        *ret_error = xasprintf("kernelopts: %s", err);
-                        return r;
-                }
+                if (r < 0)
+                        return ht_error(ret_error, r, "kernelopts: %s", err);
                 strbuf_appendn(&out, content, v->value_start);
                 strbuf_appendn(&out, body, body_len);
                 strbuf_appendn(&out, content + v->end - 1, env->data_end - (v->end - 1));
         } else {
                 r = edit_words(HT_CMDLINE_FMT_GRUBENV, "", 0, NULL, ops, n_ops, &body, &body_len, &err);
-                if (r < 0) {
-                        *ret_error = xasprintf("kernelopts: %s", err);
-                        return r;
-                }
+                if (r < 0)
+                        return ht_error(ret_error, r, "kernelopts: %s", err);
                 strbuf_appendn(&out, content, env->data_end);
                 if (*body)
                         strbuf_appendf(&out, "kernelopts=%s\n", body);

@@ -208,14 +208,13 @@ int ht_cmdline_word_check(const ht_cmdline_op *op, ht_cmdline_format fmt, const 
         if (!formats[fmt].via || !op->value)
                 return 0;       /* keys are [A-Za-z0-9_.-], nothing GRUB reads */
         const char *bad = strpbrk(op->value, GRUB2_OPERATORS);
-        if (bad) {
-                *ret_error = xasprintf("kernel parameter %s=%s cannot be written to %s: '%c' is an operator of "
-                                       "GRUB 2's script (%s), where ';', '&' and '|' end the linux command and "
-                                       "start another and '<', '>', '{' and '}' make it unreadable to GRUB",
-                                       op->key, op->value, where ? where : formats[fmt].name, *bad,
-                                       formats[fmt].via);
-                return -EINVAL;
-        }
+        if (bad)
+                return ht_error(ret_error, -EINVAL,
+                                "kernel parameter %s=%s cannot be written to %s: '%c' is an operator of "
+                                "GRUB 2's script (%s), where ';', '&' and '|' end the linux command and "
+                                "start another and '<', '>', '{' and '}' make it unreadable to GRUB",
+                                op->key, op->value, where ? where : formats[fmt].name, *bad,
+                                formats[fmt].via);
         return 0;
 }
 
@@ -234,18 +233,16 @@ int ht_cmdline_op_check(const ht_cmdline_op *op, char **ret_error) {
                 return -EINVAL;
         }
         for (const char *p = op->key; *p; p++)
-                if (!isalnum((unsigned char)*p) && !strchr("_.-", *p)) {
-                        *ret_error = xasprintf("invalid character in kernel parameter name \"%s\"", op->key);
-                        return -EINVAL;
-                }
+                if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+                        return ht_error(ret_error, -EINVAL,
+                                        "invalid character in kernel parameter name \"%s\"", op->key);
         if (op->value)
                 for (const char *p = op->value; *p; p++) {
                         unsigned char c = *p;
-                        if (c <= 0x20 || c >= 0x7f || strchr("\"'$`\\", c)) {
-                                *ret_error = xasprintf("kernel parameter %s: value may not contain blanks, "
-                                                       "quotes, '$', '`', '\\' or control characters", op->key);
-                                return -EINVAL;
-                        }
+                        if (c <= 0x20 || c >= 0x7f || strchr("\"'$`\\", c))
+                                return ht_error(ret_error, -EINVAL,
+                                                "kernel parameter %s: value may not contain blanks, "
+                                                "quotes, '$', '`', '\\' or control characters", op->key);
                 }
         return 0;
 }
@@ -289,11 +286,10 @@ static int apply_op(model_t *m, char *const *hidden, const ht_cmdline_op *op, ch
                 bool sized = in_hidden(hidden, "hugepagesz", NULL);
                 for (size_t i = 0; i < m->n && !sized; i++)
                         sized = !m->items[i].deleted && ht_cmdline_word_matches(m->items[i].text, "hugepagesz", NULL);
-                if (sized) {
-                        *ret_error = xasprintf("kernel parameter %s: the command line pairs hugepages= with hugepagesz= "
-                                               "words by position; change them by hand", op->key);
-                        return -EINVAL;
-                }
+                if (sized)
+                        return ht_error(ret_error, -EINVAL,
+                                        "kernel parameter %s: the command line pairs hugepages= with hugepagesz= "
+                                        "words by position; change them by hand", op->key);
         }
         switch (kind) {
         case HT_CMDLINE_SET: {
@@ -344,9 +340,8 @@ static int apply_op(model_t *m, char *const *hidden, const ht_cmdline_op *op, ch
         return -EINVAL;
 
 hidden_error:
-        *ret_error = xasprintf("kernel parameter %s comes from a referenced variable, not from the words "
-                               "edited here", op->key);
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "kernel parameter %s comes from a referenced variable, not from the words "
+                        "edited here", op->key);
 }
 
 static void model_free(model_t *m) {
@@ -416,11 +411,10 @@ int ht_cmdline_edit_body(ht_cmdline_format fmt, const char *body, size_t len, co
                 size_t quotes = 0;
                 for (const char *q = words[i].text; *q; q++)
                         quotes += *q == '"';
-                if (quotes % 2) {
-                        *ret_error = xasprintf("unterminated double quote in kernel argument %s: fix it by hand first",
-                                               words[i].text);
-                        return -EINVAL;
-                }
+                if (quotes % 2)
+                        return ht_error(ret_error, -EINVAL,
+                                        "unterminated double quote in kernel argument %s: fix it by hand first",
+                                        words[i].text);
         }
         for (size_t i = 0; i < n_words; i++) {
                 model_append(&m, words[i].text);

@@ -58,8 +58,7 @@ int ht_grub_cfg_parse(const char *content, size_t len, ht_grub_cfg **ret, char *
                 unsigned line = 1;
                 for (size_t i = 0; i < at; i++)
                         line += content[i] == '\n';
-                *ret_error = xasprintf("%u: NUL byte in a GRUB configuration file", line);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%u: NUL byte in a GRUB configuration file", line);
         }
         ht_grub_cfg *g = xcalloc(1, sizeof(*g));
         unsigned line = 0;

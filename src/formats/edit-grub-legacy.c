@@ -77,10 +77,9 @@ int ht_grub_legacy_edit(const char *content, size_t len, int entry, ht_grub_lega
         r = ht_grub_legacy_parse(content, len, &c, ret_error);
         if (r < 0)
                 return r;
-        if (entry != HT_GRUB_LEGACY_ALL && (entry < 0 || (size_t)entry >= c->n_entries)) {
-                *ret_error = xasprintf("boot entry %d does not exist (the file has %zu)", entry, c->n_entries);
-                return -EINVAL;
-        }
+        if (entry != HT_GRUB_LEGACY_ALL && (entry < 0 || (size_t)entry >= c->n_entries))
+                return ht_error(ret_error, -EINVAL,
+                                "boot entry %d does not exist (the file has %zu)", entry, c->n_entries);
         replacement *repl = xcalloc(c->n_entries + 1, sizeof(replacement));
         size_t n_repl = 0;
         for (size_t i = 0; i < c->n_entries; i++) {
@@ -141,10 +140,9 @@ int ht_grub_legacy_set_default(const char *content, size_t len, unsigned index,
         int r = ht_grub_legacy_parse(content, len, &c, ret_error);
         if (r < 0)
                 return r;
-        if (index >= c->n_entries) {
-                *ret_error = xasprintf("boot entry %u does not exist (the file has %zu)", index, c->n_entries);
-                return -EINVAL;
-        }
+        if (index >= c->n_entries)
+                return ht_error(ret_error, -EINVAL,
+                                "boot entry %u does not exist (the file has %zu)", index, c->n_entries);
         _cleanup_free_ char *num = xasprintf("%u", index);
         replacement rp;
         if (c->default_line) {

@@ -162,15 +162,11 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         const char *why = NULL;
         int r;
 
-        if (!is_name_start(*name)) {
-                *ret_error = xasprintf("invalid variable name \"%s\"", name);
-                return -EINVAL;
-        }
+        if (!is_name_start(*name))
+                return ht_error(ret_error, -EINVAL, "invalid variable name \"%s\"", name);
         for (const char *p = name; *p; p++)
-                if (!is_name_char(*p)) {
-                        *ret_error = xasprintf("invalid variable name \"%s\"", name);
-                        return -EINVAL;
-                }
+                if (!is_name_char(*p))
+                        return ht_error(ret_error, -EINVAL, "invalid variable name \"%s\"", name);
         if ((r = ht_cmdline_ops_check(ops, n_ops, HT_CMDLINE_FMT_GRUB_DEFAULTS, ret_error)) < 0)
                 return r;
 
@@ -188,11 +184,9 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                 /* No assignment here: append one, building on the value the
                  * earlier files left (if any) by reference. */
                 const ht_grub_var *v = ht_grub_env_get(env, name);
-                if (v && !v->value) {
-                        *ret_error = xasprintf("%s is set in an earlier file in a way hosttune cannot "
-                                               "compute (%s)", name, v->why);
-                        return -EINVAL;
-                }
+                if (v && !v->value)
+                        return ht_error(ret_error, -EINVAL, "%s is set in an earlier file in a way hosttune cannot "
+                                        "compute (%s)", name, v->why);
                 if (v && !isempty(v->value))
                         hidden = ht_cmdline_split(v->value);
                 _cleanup_free_ char *ref = v && !isempty(v->value) ? xasprintf("$%s", name) : NULL;
@@ -221,16 +215,13 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         }
 
         const ht_grub_assignment *a = &f->assignments[last];
-        if (a->unset) {
-                *ret_error = xasprintf("%u: %s is unset here, after its assignments: an edit of them would not "
-                                       "reach grub-mkconfig; edit the file by hand", a->line, name);
-                return -EINVAL;
-        }
-        if (a->conditional) {
-                *ret_error = xasprintf("%u: %s is assigned inside a shell conditional; edit it by hand",
-                                       a->line, name);
-                return -EINVAL;
-        }
+        if (a->unset)
+                return ht_error(ret_error, -EINVAL,
+                                "%u: %s is unset here, after its assignments: an edit of them would not "
+                                "reach grub-mkconfig; edit the file by hand", a->line, name);
+        if (a->conditional)
+                return ht_error(ret_error, -EINVAL, "%u: %s is assigned inside a shell conditional; edit it by hand",
+                                a->line, name);
         for (ssize_t i = 0; i < last; i++)
                 ht_grub_eval_assignment(env, 0, content, &f->assignments[i]);
 
@@ -238,8 +229,7 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         size_t bs, be;
         if (classify_value(content, a->value_start, a->value_end, &form, &bs, &be, &why) < 0 ||
             body_words(content, bs, be, form, &words, &n_words, &why) < 0) {
-                *ret_error = xasprintf("%u: cannot edit %s safely: %s", a->line, name, why);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%u: cannot edit %s safely: %s", a->line, name, why);
         }
         if (!ht_grub_expand_value(content, a->value_start, a->value_end, env, &old_value, &why)) {
                 *ret_error = xasprintf("%u: cannot edit %s safely: %s", a->line, name, why);

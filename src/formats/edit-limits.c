@@ -376,28 +376,22 @@ int ht_limits_render(const char *profile, const ht_limits_setting *settings, siz
         size_t wd = strlen("#<domain>"), wt = strlen("<type>"), wi = strlen("<item>");
         for (size_t i = 0; i < n; i++) {
                 const ht_limits_setting *s = &settings[i];
-                if (!s->domain || !domain_ok(s->domain)) {
-                        *ret_error = xasprintf("invalid limits domain \"%s\"", strempty(s->domain));
-                        return -EINVAL;
-                }
-                if (!s->type || (!streq(s->type, "soft") && !streq(s->type, "hard") && !streq(s->type, "-"))) {
-                        *ret_error = xasprintf("invalid limits type \"%s\" (soft, hard or -)", strempty(s->type));
-                        return -EINVAL;
-                }
-                if (!ht_limits_item_known(s->item)) {
-                        *ret_error = xasprintf("unknown limits item \"%s\"", strempty(s->item));
-                        return -EINVAL;
-                }
-                if (!s->value || !value_ok(s->item, s->value) || streq(s->value, "-")) {
-                        *ret_error = xasprintf("invalid value \"%s\" for limits item %s", strempty(s->value), s->item);
-                        return -EINVAL;
-                }
+                if (!s->domain || !domain_ok(s->domain))
+                        return ht_error(ret_error, -EINVAL, "invalid limits domain \"%s\"", strempty(s->domain));
+                if (!s->type || (!streq(s->type, "soft") && !streq(s->type, "hard") && !streq(s->type, "-")))
+                        return ht_error(ret_error, -EINVAL,
+                                        "invalid limits type \"%s\" (soft, hard or -)", strempty(s->type));
+                if (!ht_limits_item_known(s->item))
+                        return ht_error(ret_error, -EINVAL, "unknown limits item \"%s\"", strempty(s->item));
+                if (!s->value || !value_ok(s->item, s->value) || streq(s->value, "-"))
+                        return ht_error(ret_error, -EINVAL,
+                                        "invalid value \"%s\" for limits item %s", strempty(s->value), s->item);
                 for (size_t j = 0; j < i; j++) {
                         const ht_limits_setting *o = &settings[j];
                         if (streq(o->domain, s->domain) && streq(o->item, s->item) &&
                             (streq(o->type, s->type) || streq(o->type, "-") || streq(s->type, "-"))) {
-                                *ret_error = xasprintf("limits %s %s is set twice for %s", s->type, s->item, s->domain);
-                                return -EINVAL;
+                                return ht_error(ret_error, -EINVAL,
+                                                "limits %s %s is set twice for %s", s->type, s->item, s->domain);
                         }
                 }
                 wd = strlen(s->domain) > wd ? strlen(s->domain) : wd;

@@ -108,16 +108,13 @@ int ht_sysctl_key_check(const char *key, char **ret_error) {
         }
         /* sysctl.d reads a leading '-' as "ignore failures", not as part
          * of the name */
-        if (key[0] == '-') {
-                *ret_error = xasprintf("sysctl key \"%s\" starts with '-'", key);
-                return -EINVAL;
-        }
+        if (key[0] == '-')
+                return ht_error(ret_error, -EINVAL, "sysctl key \"%s\" starts with '-'", key);
         for (const char *p = key; *p; p++) {
                 unsigned char c = *p;
-                if (c <= 0x20 || c >= 0x7f || strchr("=*?[]\\#;\"'", c)) {
-                        *ret_error = xasprintf("sysctl key \"%s\" holds a character that is not allowed", key);
-                        return -EINVAL;
-                }
+                if (c <= 0x20 || c >= 0x7f || strchr("=*?[]\\#;\"'", c))
+                        return ht_error(ret_error, -EINVAL,
+                                        "sysctl key \"%s\" holds a character that is not allowed", key);
         }
         /* Check the components in the form the user wrote and normalised:
          * "vm/../../etc" and "vm....x" are both refused. */
@@ -131,8 +128,7 @@ int ht_sysctl_key_check(const char *key, char **ret_error) {
             streq(slashed, ".") || streq(slashed, "..") || startswith(slashed, "./") ||
             startswith(slashed, "../") || strstr(slashed, "/./") || strstr(slashed, "/../") ||
             endswith(slashed, "/.") || endswith(slashed, "/..") || isempty(norm)) {
-                *ret_error = xasprintf("sysctl key \"%s\" has an empty, \".\" or \"..\" component", key);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "sysctl key \"%s\" has an empty, \".\" or \"..\" component", key);
         }
         return 0;
 }

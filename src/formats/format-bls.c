@@ -13,8 +13,7 @@ static bool is_blank(char c) {
 }
 
 static void add_problem(ht_format_problem **l, size_t *n, unsigned line, const char *message) {
-        *l = xrealloc(*l, (*n + 1) * sizeof(**l));
-        (*l)[(*n)++] = (ht_format_problem){.line = line, .message = xstrdup(message)};
+        ht_format_problem_add(l, n, 0, line, xstrdup(message), NULL);
 }
 
 void ht_bls_entry_free(ht_bls_entry *e) {
@@ -25,9 +24,7 @@ void ht_bls_entry_free(ht_bls_entry *e) {
                 free(e->lines[i].value);
         }
         free(e->lines);
-        for (size_t i = 0; i < e->n_problems; i++)
-                free(e->problems[i].message);
-        free(e->problems);
+        ht_format_problems_free(e->problems, e->n_problems);
         free(e);
 }
 
@@ -135,13 +132,12 @@ void ht_grubenv_free(ht_grubenv *e) {
                 free(e->vars[i].value);
         }
         free(e->vars);
-        free(e->problems);
+        ht_format_problems_free(e->problems, e->n_problems);
         free(e);
 }
 
 static void env_problem(ht_grubenv *e, ht_grubenv_problem_kind kind, unsigned line) {
-        e->problems = xrealloc(e->problems, (e->n_problems + 1) * sizeof(*e->problems));
-        e->problems[e->n_problems++] = (ht_grubenv_problem){kind, line};
+        ht_format_problem_add(&e->problems, &e->n_problems, kind, line, NULL, NULL);
 }
 
 ht_grubenv *ht_grubenv_parse_block(const char *content, size_t len) {
@@ -225,7 +221,7 @@ int ht_grubenv_parse(const char *content, size_t len, ht_grubenv **ret, char **r
         ht_grubenv *e = ht_grubenv_parse_block(content, len);
         for (size_t i = 0; i < e->n_problems; i++) {
                 /* a NUL byte first: it is what cut the block short */
-                const ht_grubenv_problem *p = &e->problems[e->problems[e->n_problems - 1].kind == HT_GRUBENV_NUL
+                const ht_format_problem *p = &e->problems[e->problems[e->n_problems - 1].kind == HT_GRUBENV_NUL
                                                                    ? e->n_problems - 1
                                                                    : i];
                 if (p->kind == HT_GRUBENV_NO_HEADER)

@@ -28,13 +28,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "format-problem.h"
+
 #define HT_GRUBENV_HEADER "# GRUB Environment Block\n"
 #define HT_GRUBENV_SIZE 1024
-
-typedef struct {
-        unsigned line;          /* 1-based */
-        char *message;          /* "invalid key" */
-} ht_format_problem;
 
 typedef struct {
         char *key;
@@ -79,16 +76,11 @@ typedef enum {
 } ht_grubenv_problem_kind;
 
 typedef struct {
-        ht_grubenv_problem_kind kind;
-        unsigned line;
-} ht_grubenv_problem;
-
-typedef struct {
         ht_grubenv_var *vars;           /* in file order */
         size_t n;
         size_t size;                    /* the file's length (GRUB's block is 1024) */
         size_t data_end;                /* end of the last variable line: padding follows */
-        ht_grubenv_problem *problems;
+        ht_format_problem *problems;    /* kind: ht_grubenv_problem_kind */
         size_t n_problems;
 } ht_grubenv;
 

@@ -43,13 +43,7 @@ static bool is_linux_image(const char *path) {
 
 static void add_problem(ht_grub_legacy_conf *c, ht_grub_legacy_problem_kind kind, unsigned line, char *message,
                         const char *text, size_t text_len) {
-        c->problems = xrealloc(c->problems, (c->n_problems + 1) * sizeof(*c->problems));
-        c->problems[c->n_problems++] = (ht_grub_legacy_problem){
-                .kind = kind,
-                .line = line,
-                .message = message,
-                .text = text ? xstrndup(text, text_len) : NULL,
-        };
+        ht_format_problem_add(&c->problems, &c->n_problems, kind, line, message, text ? xstrndup(text, text_len) : NULL);
 }
 
 void ht_grub_legacy_conf_free(ht_grub_legacy_conf *c) {
@@ -64,11 +58,7 @@ void ht_grub_legacy_conf_free(ht_grub_legacy_conf *c) {
                 free(c->entries[i].root);
         }
         free(c->entries);
-        for (size_t i = 0; i < c->n_problems; i++) {
-                free(c->problems[i].message);
-                free(c->problems[i].text);
-        }
-        free(c->problems);
+        ht_format_problems_free(c->problems, c->n_problems);
         free(c);
 }
 

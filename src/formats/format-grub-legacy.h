@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "format-problem.h"
+
 typedef enum {
         HT_GRUB_LEGACY_JUNK,            /* control characters, NUL or not UTF-8: line skipped */
         HT_GRUB_LEGACY_BAD_DEFAULT,     /* default is neither a number nor "saved" */
@@ -35,13 +37,6 @@ typedef enum {
         HT_GRUB_LEGACY_OUTSIDE_ENTRY,   /* kernel or module before the first title */
         HT_GRUB_LEGACY_NO_IMAGE,        /* kernel or module without an image path */
 } ht_grub_legacy_problem_kind;
-
-typedef struct {
-        ht_grub_legacy_problem_kind kind;
-        unsigned line;                  /* 1-based */
-        char *message;                  /* "default is not a number" */
-        char *text;                     /* BAD_DEFAULT: the value */
-} ht_grub_legacy_problem;
 
 typedef struct {
         char *title;
@@ -75,7 +70,9 @@ typedef struct {
         unsigned default_line;  /* 0: no default line */
         size_t default_value_start, default_value_end;
         int timeout;            /* -1 when absent */
-        ht_grub_legacy_problem *problems; /* in file order */
+        /* in file order; kind: ht_grub_legacy_problem_kind, message
+         * "default is not a number", text BAD_DEFAULT's value */
+        ht_format_problem *problems;
         size_t n_problems;
 } ht_grub_legacy_conf;
 

@@ -9,13 +9,9 @@
 
 static void add_problem(ht_meminfo *m, ht_meminfo_problem_kind kind, unsigned line, const char *key,
                         const char *text) {
-        m->problems = xrealloc(m->problems, (m->n_problems + 1) * sizeof(*m->problems));
-        m->problems[m->n_problems++] = (ht_meminfo_problem){
-                .kind = kind,
-                .line = line,
-                .key = key ? xstrdup(key) : NULL,
-                .text = text ? xstrdup(text) : NULL,
-        };
+        /* a garbled value is about its key, a cut line about its text */
+        const char *about = key ? key : text;
+        ht_format_problem_add(&m->problems, &m->n_problems, kind, line, NULL, about ? xstrdup(about) : NULL);
 }
 
 void ht_meminfo_parse(const char *text, size_t len, ht_meminfo *ret) {
@@ -91,11 +87,7 @@ void ht_meminfo_parse(const char *text, size_t len, ht_meminfo *ret) {
 }
 
 void ht_meminfo_done(ht_meminfo *m) {
-        for (size_t i = 0; i < m->n_problems; i++) {
-                free(m->problems[i].key);
-                free(m->problems[i].text);
-        }
-        free(m->problems);
+        ht_format_problems_free(m->problems, m->n_problems);
         *m = (ht_meminfo){0};
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "context.h"
+#include "format-problem.h"
 
 /* The kernel's file is about 1.5 kB; the facts read up to their limit
  * for any source (HT_FACTS_MAX_FILE), and so does ht_meminfo_read. */
@@ -29,14 +30,8 @@
 typedef enum {
         HT_MEMINFO_TRUNCATED,     /* the last line, cut short: text holds it */
         HT_MEMINFO_NOT_KEY_VALUE, /* a line that is not blank and has no ':' */
-        HT_MEMINFO_GARBLED,       /* a known key with a value in the wrong form: key holds it */
+        HT_MEMINFO_GARBLED,       /* a known key with a value in the wrong form: text holds the key */
 } ht_meminfo_problem_kind;
-
-typedef struct {
-        ht_meminfo_problem_kind kind;
-        unsigned line; /* 1-based */
-        char *key, *text;
-} ht_meminfo_problem;
 
 typedef struct {
         /* kB */
@@ -48,7 +43,7 @@ typedef struct {
          * hugetlbfs (old Xen kernels print none) */
         bool hugepage_lines;
         bool truncated;
-        ht_meminfo_problem *problems; /* in file order */
+        ht_format_problem *problems; /* in file order; kind: ht_meminfo_problem_kind */
         size_t n_problems;
 } ht_meminfo;
 

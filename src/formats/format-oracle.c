@@ -47,21 +47,15 @@ static uint32_t le32(const unsigned char *p) {
 }
 
 static int check_block(const unsigned char *b, size_t idx, char **ret_error) {
-        if (b[1] != SPF_FORMAT) {
-                *ret_error = xasprintf("block %zu: format byte 0x%02x, not 0x22 (a 512-byte spfile block)",
-                                       idx, b[1]);
-                return -EINVAL;
-        }
-        if (le32(b + 4) != idx) {
-                *ret_error = xasprintf("block %zu: it says it is block %u", idx, (unsigned)le32(b + 4));
-                return -EINVAL;
-        }
-        if (b[HT_ORA_SPFILE_BLOCK - 3] != b[0]) {
-                *ret_error = xasprintf("block %zu: the tail (type 0x%02x) does not match the header "
-                                       "(type 0x%02x): a torn or foreign block", idx,
-                                       b[HT_ORA_SPFILE_BLOCK - 3], b[0]);
-                return -EINVAL;
-        }
+        if (b[1] != SPF_FORMAT)
+                return ht_error(ret_error, -EINVAL, "block %zu: format byte 0x%02x, not 0x22 (a 512-byte spfile block)",
+                                idx, b[1]);
+        if (le32(b + 4) != idx)
+                return ht_error(ret_error, -EINVAL, "block %zu: it says it is block %u", idx, (unsigned)le32(b + 4));
+        if (b[HT_ORA_SPFILE_BLOCK - 3] != b[0])
+                return ht_error(ret_error, -EINVAL, "block %zu: the tail (type 0x%02x) does not match the header "
+                                "(type 0x%02x): a torn or foreign block", idx,
+                                b[HT_ORA_SPFILE_BLOCK - 3], b[0]);
         return 0;
 }
 
@@ -72,14 +66,11 @@ bool ht_ora_is_spfile(const char *buf, size_t len) {
 }
 
 int ht_ora_spfile_text(const char *buf, size_t len, char **ret_text, size_t *ret_len, char **ret_error) {
-        if (len < 2 * HT_ORA_SPFILE_BLOCK || len % HT_ORA_SPFILE_BLOCK != 0) {
-                *ret_error = xasprintf("%zu bytes: not a whole number of 512-byte blocks, at least two", len);
-                return -EINVAL;
-        }
-        if (len > HT_ORA_MAX_FILE) {
-                *ret_error = xasprintf("%zu bytes: too big for a parameter file", len);
-                return -EFBIG;
-        }
+        if (len < 2 * HT_ORA_SPFILE_BLOCK || len % HT_ORA_SPFILE_BLOCK != 0)
+                return ht_error(ret_error, -EINVAL,
+                                "%zu bytes: not a whole number of 512-byte blocks, at least two", len);
+        if (len > HT_ORA_MAX_FILE)
+                return ht_error(ret_error, -EFBIG, "%zu bytes: too big for a parameter file", len);
         const unsigned char *b = (const unsigned char *)buf;
         char *e = NULL;
         if (check_block(b, 0, &e) < 0) {

@@ -90,17 +90,6 @@ static bool runtime_path_ok(const char *path) {
         return startswith(path, "/proc/sys/") || startswith(path, "/sys/");
 }
 
-static int set_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
-static int set_error(char **ret_error, int r, const char *fmt, ...) {
-        if (ret_error) {
-                va_list ap;
-                va_start(ap, fmt);
-                *ret_error = xvasprintf(fmt, ap);
-                va_end(ap);
-        }
-        return r;
-}
-
 /* ---- small helpers ---------------------------------------------------- */
 
 static bool plain_word(const char *s) {
@@ -192,16 +181,16 @@ static json_object *items_of(const ht_tx *tx) {
 static int check_trusted(int fd, const char *what, const char *path, char **ret_error) {
         struct stat st;
         if (fstat(fd, &st) < 0)
-                return set_error(ret_error, -errno, "%s %s: %s", what, path, strerror(errno));
+                return ht_error(ret_error, -errno, "%s %s: %s", what, path, strerror(errno));
         if (!S_ISDIR(st.st_mode))
-                return set_error(ret_error, -ENOTDIR, "%s %s is not a directory; refusing it", what, path);
+                return ht_error(ret_error, -ENOTDIR, "%s %s is not a directory; refusing it", what, path);
         if (st.st_uid != geteuid())
-                return set_error(ret_error, -EPERM, "%s %s is owned by uid %u, not by us (uid %u); refusing it",
-                                 what, path, (unsigned)st.st_uid, (unsigned)geteuid());
+                return ht_error(ret_error, -EPERM, "%s %s is owned by uid %u, not by us (uid %u); refusing it",
+                                what, path, (unsigned)st.st_uid, (unsigned)geteuid());
         if (st.st_mode & 022)
-                return set_error(ret_error, -EPERM,
-                                 "%s %s is writable by group or others (mode %04o); refusing it",
-                                 what, path, (unsigned)(st.st_mode & 07777));
+                return ht_error(ret_error, -EPERM,
+                                "%s %s is writable by group or others (mode %04o); refusing it",
+                                what, path, (unsigned)(st.st_mode & 07777));
         return 0;
 }
 
@@ -238,20 +227,20 @@ static int open_state_dir_in_root(const ht_context *c, bool create, ht_fsync_bat
                          * changes it guards: make its entry durable */
                         (void)ht_fsync_dir_or_batch(dir_fd, sync);
                 else if (r != -EEXIST)
-                        return set_error(ret_error, r, "cannot create state directory %s: %s", sd,
-                                         ht_strerror(-r));
+                        return ht_error(ret_error, r, "cannot create state directory %s: %s", sd,
+                                        ht_strerror(-r));
         }
         struct stat st;
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno == ENOENT && !create)
                         return -ENOENT;
-                return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
+                return ht_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
         }
         if (S_ISLNK(st.st_mode))
-                return set_error(ret_error, -ELOOP, "state directory %s is a symlink; refusing it", sd);
+                return ht_error(ret_error, -ELOOP, "state directory %s is a symlink; refusing it", sd);
         int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
-                return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
+                return ht_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
         *ret_fd = fd;
         return 0;
 }
@@ -261,15 +250,15 @@ static int open_state_dir_given(const ht_context *c, bool create, ht_fsync_batch
                                 char **ret_error) {
         const char *sd = c->state_dir;
         if (isempty(sd) || sd[0] != '/')
-                return set_error(ret_error, -EINVAL, "state directory %s: not an absolute path",
-                                 sd ? sd : "(none)");
+                return ht_error(ret_error, -EINVAL, "state directory %s: not an absolute path",
+                                sd ? sd : "(none)");
         if (create) {
                 _cleanup_free_ char *parent = xstrdup(sd);
                 char *slash = strrchr(parent, '/');
                 slash[slash == parent ? 1 : 0] = 0;
                 int r = ht_mkdir_p(parent, 0755);
                 if (r < 0)
-                        return set_error(ret_error, r, "cannot create %s: %s", parent, ht_strerror(-r));
+                        return ht_error(ret_error, r, "cannot create %s: %s", parent, ht_strerror(-r));
                 r = ht_mkdirat_exact(AT_FDCWD, sd, 0700);
                 if (r == 0) {
                         /* the journal must survive a crash as well as the
@@ -282,20 +271,20 @@ static int open_state_dir_given(const ht_context *c, bool create, ht_fsync_batch
                                 close(pfd);
                         }
                 } else if (r != -EEXIST)
-                        return set_error(ret_error, r, "cannot create state directory %s: %s", sd,
-                                         ht_strerror(-r));
+                        return ht_error(ret_error, r, "cannot create state directory %s: %s", sd,
+                                        ht_strerror(-r));
         }
         struct stat st;
         if (lstat(sd, &st) < 0) {
                 if (errno == ENOENT && !create)
                         return -ENOENT;
-                return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
+                return ht_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
         }
         if (S_ISLNK(st.st_mode))
-                return set_error(ret_error, -ELOOP, "state directory %s is a symlink; refusing it", sd);
+                return ht_error(ret_error, -ELOOP, "state directory %s is a symlink; refusing it", sd);
         int fd = open(sd, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
-                return set_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
+                return ht_error(ret_error, -errno, "state directory %s: %s", sd, strerror(errno));
         *ret_fd = fd;
         return 0;
 }
@@ -321,18 +310,18 @@ static int open_journal_dir(const ht_context *c, bool create, ht_fsync_batch *sy
                 if (r == 0)
                         (void)ht_fsync_dir_or_batch(sfd, sync);
                 else if (r != -EEXIST)
-                        return set_error(ret_error, r, "cannot create %s: %s", jd, ht_strerror(-r));
+                        return ht_error(ret_error, r, "cannot create %s: %s", jd, ht_strerror(-r));
         }
         if (fstatat(sfd, JOURNAL_DIR, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno == ENOENT && !create)
                         return -ENOENT;
-                return set_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
+                return ht_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
         }
         if (S_ISLNK(st.st_mode))
-                return set_error(ret_error, -ELOOP, "journal directory %s is a symlink; refusing it", jd);
+                return ht_error(ret_error, -ELOOP, "journal directory %s is a symlink; refusing it", jd);
         int fd = openat(sfd, JOURNAL_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
-                return set_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
+                return ht_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
         r = check_trusted(fd, "journal directory", jd, ret_error);
         if (r < 0) {
                 close(fd);
@@ -469,8 +458,8 @@ static int tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         if (r >= 0 && tx->backups_unsynced) {
                 r = ht_fsync_batch_add_dir(&tx->sync, tx->backup_fd);
                 if (r < 0)
-                        return set_error(ret_error, r, "journal %s: cannot fsync %s/" BACKUP_DIR ": %s", tx->txid,
-                                         tx->dir, ht_strerror(-r));
+                        return ht_error(ret_error, r, "journal %s: cannot fsync %s/" BACKUP_DIR ": %s", tx->txid,
+                                        tx->dir, ht_strerror(-r));
                 tx->backups_unsynced = false;
         }
         if (r >= 0 && tx->new_name) {
@@ -492,8 +481,8 @@ static int tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
                 if (r >= 0)
                         r = ht_fsync_dir(tx->journal_fd);
                 if (r < 0)
-                        return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid,
-                                         tx->dir, ht_strerror(-r));
+                        return ht_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid,
+                                        tx->dir, ht_strerror(-r));
                 free(tx->new_name);
                 tx->new_name = NULL;
                 close(tx->journal_fd);
@@ -516,8 +505,8 @@ static int tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
                 r = ht_fsync_batch_run(&tx->sync);
         if (r < 0) {
                 /* what was not flushed is flushed with the next write */
-                return set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid, tx->dir,
-                                 ht_strerror(-r));
+                return ht_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid, tx->dir,
+                                ht_strerror(-r));
         }
         tx->n_durable = ht_tx_n_items(tx);
         return 0;
@@ -832,18 +821,18 @@ void ht_tx_free(ht_tx *tx) {
 }
 
 static int corrupt(char **ret_error, const ht_context *c, const char *txid, const char *detail) {
-        return set_error(ret_error, -EBADMSG,
-                         "journal %s: manifest is corrupt: %s; leaving it alone; inspect %s/" JOURNAL_DIR "/%s",
-                         txid, detail, c->state_dir, txid);
+        return ht_error(ret_error, -EBADMSG,
+                        "journal %s: manifest is corrupt: %s; leaving it alone; inspect %s/" JOURNAL_DIR "/%s",
+                        txid, detail, c->state_dir, txid);
 }
 
 /* Valid, but asks for what hosttune never does: tampered with, or copied
  * from another tree. Nothing of it is acted on. */
 static int refused(char **ret_error, const ht_context *c, const char *txid, const char *detail) {
-        return set_error(ret_error, -EBADMSG,
-                         "journal %s: manifest refused: %s; nothing of it is acted on; inspect %s/" JOURNAL_DIR
-                         "/%s/" MANIFEST,
-                         txid, detail, c->state_dir, txid);
+        return ht_error(ret_error, -EBADMSG,
+                        "journal %s: manifest refused: %s; nothing of it is acted on; inspect %s/" JOURNAL_DIR
+                        "/%s/" MANIFEST,
+                        txid, detail, c->state_dir, txid);
 }
 
 /* Parse and validate a manifest's text (what tx_load_at trusts). On
@@ -889,7 +878,7 @@ static int manifest_parse(const char *text, size_t len, const char *txid, json_o
 
 int ht_journal_manifest_check(const char *json, size_t len, const char *txid, char **ret_error) {
         if (txid && !txid_valid(txid))
-                return set_error(ret_error, -EINVAL, "%s is not a transaction id", txid);
+                return ht_error(ret_error, -EINVAL, "%s is not a transaction id", txid);
         json_object *m = NULL;
         _cleanup_free_ char *detail = NULL;
         int r = manifest_parse(json, len, txid, &m, &detail);
@@ -897,19 +886,19 @@ int ht_journal_manifest_check(const char *json, size_t len, const char *txid, ch
                 r = manifest_confined(NULL, m, &detail);
         json_object_put(m);
         if (r < 0)
-                return set_error(ret_error, r, "manifest: %s", detail);
+                return ht_error(ret_error, r, "manifest: %s", detail);
         return 0;
 }
 
 static int tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **ret, char **ret_error) {
         if (!txid_valid(txid))
-                return set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
-                                 txid ? txid : "(null)");
+                return ht_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
+                                txid ? txid : "(null)");
         int fd = openat(jfd, txid, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
                 if (errno == ENOENT)
-                        return set_error(ret_error, -ENOENT, "no transaction %s in %s/" JOURNAL_DIR, txid,
-                                         c->state_dir);
+                        return ht_error(ret_error, -ENOENT, "no transaction %s in %s/" JOURNAL_DIR, txid,
+                                        c->state_dir);
                 return corrupt(ret_error, c, txid, strerror(errno));
         }
         _cleanup_(ht_tx_freep) ht_tx *tx = tx_new(c, txid, fd);
@@ -967,12 +956,12 @@ static int tx_attach(ht_tx *tx, int jfd) {
 int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                 json_object *params, json_object *facts, ht_tx **ret, char **ret_error) {
         if (!plain_word(command))
-                return set_error(ret_error, -EINVAL, "journal: invalid command name");
+                return ht_error(ret_error, -EINVAL, "journal: invalid command name");
         if ((params && !json_object_is_type(params, json_type_object)) ||
             (facts && !json_object_is_type(facts, json_type_object)))
-                return set_error(ret_error, -EINVAL, "journal: params and facts must be JSON objects");
+                return ht_error(ret_error, -EINVAL, "journal: params and facts must be JSON objects");
         if (profile && has_control_chars(profile))
-                return set_error(ret_error, -EINVAL, "journal: invalid profile name");
+                return ht_error(ret_error, -EINVAL, "journal: invalid profile name");
 
         int jfd;
         /* a new state directory's entries: flushed with the begin record */
@@ -986,7 +975,7 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
         _cleanup_free_ char *txid = NULL, *tmp = NULL, *created = NULL, *boot_id = NULL, *real_root = NULL;
         for (int attempt = 0;; attempt++) {
                 if (attempt >= 16)
-                        return set_error(ret_error, -EEXIST, "journal: cannot find a free transaction id");
+                        return ht_error(ret_error, -EEXIST, "journal: cannot find a free transaction id");
                 free(txid);
                 free(tmp);
                 txid = new_txid(usec);
@@ -999,15 +988,15 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
                         break;
                 if (r != -EEXIST) {
                         (void)unlinkat(journal_fd, tmp, AT_REMOVEDIR);
-                        return set_error(ret_error, r, "journal: cannot create %s/" JOURNAL_DIR "/%s: %s",
-                                         c->state_dir, tmp, ht_strerror(-r));
+                        return ht_error(ret_error, r, "journal: cannot create %s/" JOURNAL_DIR "/%s: %s",
+                                        c->state_dir, tmp, ht_strerror(-r));
                 }
         }
         int fd = openat(journal_fd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
                 r = -errno;
                 (void)unlinkat(journal_fd, tmp, AT_REMOVEDIR);
-                return set_error(ret_error, r, "journal: cannot open %s: %s", tmp, ht_strerror(-r));
+                return ht_error(ret_error, r, "journal: cannot open %s: %s", tmp, ht_strerror(-r));
         }
         _cleanup_(ht_tx_freep) ht_tx *tx = tx_new(c, txid, fd);
         tx->sync = sync;
@@ -1016,8 +1005,8 @@ int ht_tx_begin(const ht_context *c, const char *command, const char *profile,
             (tx->backup_fd = openat(fd, BACKUP_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
                 if (r >= 0)
                         r = -errno;
-                r = set_error(ret_error, r, "journal %s: cannot create the backup directory: %s", txid,
-                              ht_strerror(-r));
+                r = ht_error(ret_error, r, "journal %s: cannot create the backup directory: %s", txid,
+                             ht_strerror(-r));
                 goto fail;
         }
 
@@ -1065,8 +1054,8 @@ fail:
 
 static int require_pending(const ht_tx *tx, char **ret_error) {
         if (!streq_ptr(ht_tx_status(tx), "pending"))
-                return set_error(ret_error, -EINVAL, "journal %s: transaction is %s, not pending", tx->txid,
-                                 ht_tx_status(tx));
+                return ht_error(ret_error, -EINVAL, "journal %s: transaction is %s, not pending", tx->txid,
+                                ht_tx_status(tx));
         return 0;
 }
 
@@ -1098,25 +1087,25 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
         if (r < 0)
                 return r;
         if (!plain_word(backend))
-                return set_error(ret_error, -EINVAL, "journal %s: invalid backend name", tx->txid);
+                return ht_error(ret_error, -EINVAL, "journal %s: invalid backend name", tx->txid);
         if (!path || ht_path_check(path) < 0)
-                return set_error(ret_error, -EINVAL, "journal %s: %s is not a clean absolute path", tx->txid,
-                                 path ? path : "(null)");
+                return ht_error(ret_error, -EINVAL, "journal %s: %s is not a clean absolute path", tx->txid,
+                                path ? path : "(null)");
         if (new_len > HT_FILE_MAX)
-                return set_error(ret_error, -EFBIG, "journal %s: new content of %s is too large", tx->txid, path);
+                return ht_error(ret_error, -EFBIG, "journal %s: new content of %s is too large", tx->txid, path);
         /* what a rollback would refuse to restore is never recorded: a
          * backend's files table that misses a path fails here, at once */
         if (!(file_check && file_check(tx->c, backend, path)))
-                return set_error(ret_error, -EPERM, "journal %s: %s is not a file the %s backend writes", tx->txid,
-                                 path, backend);
+                return ht_error(ret_error, -EPERM, "journal %s: %s is not a file the %s backend writes", tx->txid,
+                                path, backend);
 
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
         r = ht_file_snapshot_take(tx->c, path, &s);
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(tx->c, path);
-                return set_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, ht_strerror(-r),
-                                 r == -ELOOP ? " (hosttune never writes through a symlink)"
-                                 : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
+                return ht_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, ht_strerror(-r),
+                                r == -ELOOP ? " (hosttune never writes through a symlink)"
+                                : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
         }
 
         size_t idx = json_object_array_length(items_of(tx));
@@ -1147,8 +1136,8 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
                         tx->backups_unsynced = true;
                 if (r < 0) {
                         json_object_put(it);
-                        return set_error(ret_error, r, "journal %s: cannot write backup %s/" BACKUP_DIR "/%s: %s",
-                                         tx->txid, tx->dir, name, ht_strerror(-r));
+                        return ht_error(ret_error, r, "journal %s: cannot write backup %s/" BACKUP_DIR "/%s: %s",
+                                        tx->txid, tx->dir, name, ht_strerror(-r));
                 }
                 ht_fault_point("record-backup");
         } else {
@@ -1192,10 +1181,10 @@ int ht_tx_record_generated(ht_tx *tx, const char *backend, const char *path, siz
  * on disk: the write-ahead rule, checked rather than trusted. */
 static int require_durable(ht_tx *tx, size_t idx, char **ret_error) {
         if (idx >= ht_tx_n_items(tx))
-                return set_error(ret_error, -EINVAL, "journal %s: no item %zu", tx->txid, idx);
+                return ht_error(ret_error, -EINVAL, "journal %s: no item %zu", tx->txid, idx);
         if (idx >= tx->n_durable)
-                return set_error(ret_error, -EINVAL, "journal %s: item %zu was not written ahead of its change",
-                                 tx->txid, idx);
+                return ht_error(ret_error, -EINVAL, "journal %s: item %zu was not written ahead of its change",
+                                tx->txid, idx);
         return 0;
 }
 
@@ -1208,7 +1197,7 @@ int ht_tx_update_generated(ht_tx *tx, size_t idx, char **ret_error) {
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *s = NULL;
         r = ht_file_snapshot_take(tx->c, path, &s);
         if (r < 0)
-                return set_error(ret_error, r, "journal %s: cannot read %s: %s", tx->txid, path, ht_strerror(-r));
+                return ht_error(ret_error, r, "journal %s: cannot read %s: %s", tx->txid, path, ht_strerror(-r));
         json_object *new = json_object_new_object();
         json_object_object_add(new, "existed", json_object_new_boolean(s->existed));
         json_object_object_add(new, "generated", json_object_new_boolean(true));
@@ -1234,33 +1223,33 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
         if (r < 0)
                 return r;
         if (!plain_word(backend))
-                return set_error(ret_error, -EINVAL, "journal %s: invalid backend name", tx->txid);
+                return ht_error(ret_error, -EINVAL, "journal %s: invalid backend name", tx->txid);
         if (isempty(key) || has_control_chars(key))
-                return set_error(ret_error, -EINVAL, "journal %s: invalid key", tx->txid);
+                return ht_error(ret_error, -EINVAL, "journal %s: invalid key", tx->txid);
         if (!path || ht_path_check(path) < 0 || !runtime_path_ok(path))
-                return set_error(ret_error, -EINVAL,
-                                 "journal %s: %s: %s is not a clean absolute path below /proc/sys or /sys", tx->txid,
-                                 key, path ? path : "(null)");
+                return ht_error(ret_error, -EINVAL,
+                                "journal %s: %s: %s is not a clean absolute path below /proc/sys or /sys", tx->txid,
+                                key, path ? path : "(null)");
         _cleanup_free_ char *read_value = NULL;
         if (!prior_value) {
                 r = ht_read_line(tx->c, path, &read_value);
                 if (r < 0) {
                         _cleanup_free_ char *dp = ht_display_path(tx->c, path);
-                        return set_error(ret_error, r, "cannot record the current value of %s (%s): %s", key, dp,
-                                         ht_strerror(-r));
+                        return ht_error(ret_error, r, "cannot record the current value of %s (%s): %s", key, dp,
+                                        ht_strerror(-r));
                 }
                 prior_value = read_value;
         }
         if (!value_ok(prior_value))
-                return set_error(ret_error, -EINVAL,
-                                 "journal %s: the current value of %s spans lines; it could not be restored", tx->txid,
-                                 key);
+                return ht_error(ret_error, -EINVAL,
+                                "journal %s: the current value of %s spans lines; it could not be restored", tx->txid,
+                                key);
         /* kept as the kernel takes it back: "madvise", not the "always
          * [madvise] never" the file shows; "250 32000 32 128" for the
          * tab-separated fields of kernel.sem */
         _cleanup_free_ char *writable = ht_kernel_value_to_restore(prior_value);
         if (!value_ok(new_value))
-                return set_error(ret_error, -EINVAL, "journal %s: invalid new value for %s", tx->txid, key);
+                return ht_error(ret_error, -EINVAL, "journal %s: invalid new value for %s", tx->txid, key);
 
         json_object *it = json_object_new_object();
         json_object_object_add(it, "kind", json_object_new_string("runtime"));
@@ -1291,7 +1280,7 @@ int ht_tx_mark_done(ht_tx *tx, size_t idx, char **ret_error) {
 
 int ht_tx_set_expected(ht_tx *tx, json_object *expected, char **ret_error) {
         if (!expected || !json_object_is_type(expected, json_type_array))
-                return set_error(ret_error, -EINVAL, "journal %s: expected must be a JSON array", tx->txid);
+                return ht_error(ret_error, -EINVAL, "journal %s: expected must be a JSON array", tx->txid);
         json_object_object_add(tx->m, "expected", json_object_get(expected));
         return 0;
 }
@@ -1352,19 +1341,19 @@ static int prior_snapshot(const ht_tx *tx, const item *it, ht_file_snapshot **re
         int r = ht_read_file_at(tx->backup_fd, it->backup, HT_FILE_MAX, &s->content, &s->len);
         if (r < 0) {
                 ht_file_snapshot_free(s);
-                return set_error(ret_error, r,
-                                 "journal %s: backup of %s (%s/" BACKUP_DIR "/%s) cannot be read: %s; nothing was "
-                                 "restored",
-                                 tx->txid, it->path, tx->dir, it->backup, ht_strerror(-r));
+                return ht_error(ret_error, r,
+                                "journal %s: backup of %s (%s/" BACKUP_DIR "/%s) cannot be read: %s; nothing was "
+                                "restored",
+                                tx->txid, it->path, tx->dir, it->backup, ht_strerror(-r));
         }
         char hex[HT_SHA256_HEX_SIZE];
         ht_sha256_hex(s->content, s->len, hex);
         if (s->len != it->prior_size || !streq(hex, it->prior_sha)) {
                 ht_file_snapshot_free(s);
-                return set_error(ret_error, -EBADMSG,
-                                 "journal %s: backup of %s (%s/" BACKUP_DIR "/%s) does not match its checksum; "
-                                 "nothing was restored; inspect %s",
-                                 tx->txid, it->path, tx->dir, it->backup, tx->dir);
+                return ht_error(ret_error, -EBADMSG,
+                                "journal %s: backup of %s (%s/" BACKUP_DIR "/%s) does not match its checksum; "
+                                "nothing was restored; inspect %s",
+                                tx->txid, it->path, tx->dir, it->backup, tx->dir);
         }
         *ret = s;
         return 0;
@@ -1663,8 +1652,8 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
         int r;
 
         if (record == tx)
-                return set_error(ret_error, -EINVAL, "journal %s: a transaction cannot record its own rollback",
-                                 tx->txid);
+                return ht_error(ret_error, -EINVAL, "journal %s: a transaction cannot record its own rollback",
+                                tx->txid);
         if (record) {
                 r = require_pending(record, ret_error);
                 if (r < 0)
@@ -1688,14 +1677,14 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                 r = ht_file_snapshot_take(c, it.path, &cur);
                 _cleanup_free_ char *dp = ht_display_path(c, it.path);
                 if (r < 0)
-                        return set_error(ret_error, r, "journal %s: cannot read %s: %s; nothing was restored",
-                                         tx->txid, dp, ht_strerror(-r));
+                        return ht_error(ret_error, r, "journal %s: cannot read %s: %s; nothing was restored",
+                                        tx->txid, dp, ht_strerror(-r));
                 if (!file_state_known(tx, it.path, cur))
-                        return set_error(ret_error, -ESTALE,
-                                         "journal %s: %s was changed since this transaction (its content is "
-                                         "neither the one before nor the one after it); nothing was restored; "
-                                         "force the rollback to overwrite it",
-                                         tx->txid, dp);
+                        return ht_error(ret_error, -ESTALE,
+                                        "journal %s: %s was changed since this transaction (its content is "
+                                        "neither the one before nor the one after it); nothing was restored; "
+                                        "force the rollback to overwrite it",
+                                        tx->txid, dp);
         }
 
         _cleanup_free_ size_t *ridx = xcalloc(n + 1, sizeof(size_t));
@@ -1739,10 +1728,10 @@ static int undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_stat
                         json_object_object_add(tx->m, "error", json_object_new_string(reason));
                 (void)tx_write(tx, &dirs, NULL);
                 _cleanup_free_ char *all = strv_join(errors, "; ");
-                r = set_error(ret_error, -EIO,
-                              "journal %s: %zu of %zu item(s) not restored: %s; %zu restored now, %zu already as "
-                              "before (they stay so)",
-                              tx->txid, strv_length(errors), n, all, n_restored, n_same);
+                r = ht_error(ret_error, -EIO,
+                             "journal %s: %zu of %zu item(s) not restored: %s; %zu restored now, %zu already as "
+                             "before (they stay so)",
+                             tx->txid, strv_length(errors), n, all, n_restored, n_same);
                 goto out;
         }
         saved_status = xstrdup(ht_tx_status(tx));
@@ -1773,9 +1762,9 @@ out:
 
 int ht_tx_rollback(ht_tx *tx, ht_tx *record, unsigned flags, char ***ret_messages, char **ret_error) {
         if (!streq_ptr(ht_tx_status(tx), "committed"))
-                return set_error(ret_error, -EINVAL,
-                                 "journal %s: transaction is %s; only committed transactions can be rolled back",
-                                 tx->txid, ht_tx_status(tx));
+                return ht_error(ret_error, -EINVAL,
+                                "journal %s: transaction is %s; only committed transactions can be rolled back",
+                                tx->txid, ht_tx_status(tx));
         return undo(tx, record, flags, "rolled-back", NULL, ret_messages, ret_error);
 }
 
@@ -1845,7 +1834,7 @@ static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **
                 int r = -errno;
                 if (fd >= 0)
                         close(fd);
-                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+                return ht_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
         }
         entry *l = NULL;
         size_t n = 0;
@@ -1967,13 +1956,13 @@ int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error)
 
 int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **ret_error) {
         if (!txid_valid(txid))
-                return set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
-                                 txid ? txid : "(null)");
+                return ht_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
+                                txid ? txid : "(null)");
         int jfd;
         int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT)
-                return set_error(ret_error, -ENOENT, "no transaction %s: the journal %s/" JOURNAL_DIR " is empty",
-                                 txid, c->state_dir);
+                return ht_error(ret_error, -ENOENT, "no transaction %s: the journal %s/" JOURNAL_DIR " is empty",
+                                txid, c->state_dir);
         if (r < 0)
                 return r;
         r = tx_load_at(c, jfd, txid, ret, ret_error);
@@ -1996,7 +1985,7 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
         int jfd;
         int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r == -ENOENT)
-                return set_error(ret_error, -ENOENT, "no committed transaction in %s", c->state_dir);
+                return ht_error(ret_error, -ENOENT, "no committed transaction in %s", c->state_dir);
         if (r < 0)
                 return r;
         entry *l;
@@ -2012,10 +2001,10 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
                 if (!tx) {
                         /* a corrupt newer manifest may be the last apply:
                          * undoing an older one instead would be a guess */
-                        r = set_error(ret_error, -EBADMSG,
-                                      "%s; it may be the last transaction, so none is rolled back; move it out of "
-                                      "%s/" JOURNAL_DIR " or name the transaction to roll back",
-                                      l[i - 1].error, c->state_dir);
+                        r = ht_error(ret_error, -EBADMSG,
+                                     "%s; it may be the last transaction, so none is rolled back; move it out of "
+                                     "%s/" JOURNAL_DIR " or name the transaction to roll back",
+                                     l[i - 1].error, c->state_dir);
                         entries_free(l, n);
                         close(jfd);
                         return r;
@@ -2027,13 +2016,13 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
         if (found && (r = tx_attach(found, jfd)) < 0) {
                 ht_tx_free(found);
                 close(jfd);
-                return set_error(ret_error, r, "journal: cannot open a transaction in %s: %s", c->state_dir,
-                                 ht_strerror(-r));
+                return ht_error(ret_error, r, "journal: cannot open a transaction in %s: %s", c->state_dir,
+                                ht_strerror(-r));
         }
         close(jfd);
         if (!found)
-                return set_error(ret_error, -ENOENT, "no committed %s%stransaction in %s", command ? command : "",
-                                 command ? " " : "", c->state_dir);
+                return ht_error(ret_error, -ENOENT, "no committed %s%stransaction in %s", command ? command : "",
+                                command ? " " : "", c->state_dir);
         *ret = found;
         return 0;
 }
@@ -2051,8 +2040,8 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
         if (r < 0)
                 return r;
         if (!streq_ptr(ht_tx_status(first), "committed"))
-                return set_error(ret_error, -EINVAL, "journal %s: transaction is %s, not committed", txid,
-                                 ht_tx_status(first));
+                return ht_error(ret_error, -EINVAL, "journal %s: transaction is %s, not committed", txid,
+                                ht_tx_status(first));
         int jfd;
         r = open_journal_dir(c, false, NULL, &jfd, ret_error);
         if (r < 0)
@@ -2074,16 +2063,16 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
         for (size_t i = n; i > start && r == 0; i--) {
                 entry *e = &l[i - 1];
                 if (!e->tx)
-                        r = set_error(ret_error, -EBADMSG, "%s", e->error);
+                        r = ht_error(ret_error, -EBADMSG, "%s", e->error);
                 else if (streq_ptr(ht_tx_status(e->tx), "pending"))
-                        r = set_error(ret_error, -EBADMSG,
-                                      "journal %s: an unfinished transaction is in the way; recover it first",
-                                      e->txid);
+                        r = ht_error(ret_error, -EBADMSG,
+                                     "journal %s: an unfinished transaction is in the way; recover it first",
+                                     e->txid);
                 else if (streq_ptr(ht_tx_status(e->tx), "committed") &&
                          !streq_ptr(ht_tx_command(e->tx), "rollback")) {
                         int q = tx_attach(e->tx, jfd);
                         if (q < 0)
-                                r = set_error(ret_error, q, "journal %s: cannot open it: %s", e->txid, ht_strerror(-q));
+                                r = ht_error(ret_error, q, "journal %s: cannot open it: %s", e->txid, ht_strerror(-q));
                         else {
                                 out = xrealloc(out, (k + 1) * sizeof(*out));
                                 out[k++] = TAKE_PTR(e->tx);
@@ -2114,13 +2103,13 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
          * for it yet (begin had not returned), so it just goes. */
         int fd = openat(journal_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
-                return set_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
-                                 strerror(errno));
+                return ht_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
+                                strerror(errno));
         DIR *d = fdopendir(fd);
         if (!d) {
                 close(fd);
-                return set_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
-                                 strerror(errno));
+                return ht_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
+                                strerror(errno));
         }
         char **unfinished = NULL;
         struct dirent *de;
@@ -2192,7 +2181,7 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
         entries_free(l, n);
 
         if (n_failed > 0 || n_corrupt > 0) {
-                r = set_error(ret_error, n_failed > 0 ? -EIO : -EBADMSG, "%s", first_error);
+                r = ht_error(ret_error, n_failed > 0 ? -EIO : -EBADMSG, "%s", first_error);
                 free(first_error);
                 return r;
         }

@@ -68,7 +68,7 @@ typedef struct {
         char *generates;       /* a file the command writes (grub.cfg), journaled */
 } ht_post_action;
 
-typedef struct {
+typedef struct ht_plan {
         char *profile;
         ht_change *changes;
         size_t n_changes;

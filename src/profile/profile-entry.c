@@ -62,9 +62,8 @@ int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, c
                 return k;
         if (v.type == HT_VAL_NULL || v.type == HT_VAL_BOOL || (v.type == HT_VAL_INT && v.den != 1)) {
                 ht_value_done(&v);
-                *ret_error = xasprintf("%s:%u: %s: must be a known name or number", e->file,
-                                       e->line, w);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: must be a known name or number", e->file,
+                                e->line, w);
         }
         *ret = ht_value_format(&v);
         ht_value_done(&v);

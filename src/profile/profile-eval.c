@@ -380,9 +380,8 @@ static int eval_template(ht_resolver *r, const char *text, const char *file, uns
                 }
                 if (*s != '}') {
                         strbuf_done(&b);
-                        *ret_error = xasprintf("%s:%u: %s: '${' without a closing '}'", file, line,
-                                               what);
-                        return -EINVAL;
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: '${' without a closing '}'", file, line,
+                                        what);
                 }
                 _cleanup_free_ char *expr = xstrndup(p + 2, s - p - 2);
                 ht_value v = {0};
@@ -479,9 +478,8 @@ int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
                 }
                 strbuf_append(&b, p->name);
                 _cleanup_free_ char *chain = strbuf_steal(&b);
-                *ret_error = xasprintf("%s:%u: params %s: the parameters refer to each other: %s",
-                                       p->file, p->line, p->name, chain);
-                return -ELOOP;
+                return ht_error(ret_error, -ELOOP, "%s:%u: params %s: the parameters refer to each other: %s",
+                                p->file, p->line, p->name, chain);
         }
         p->state = 1;
         strv_push(&r->param_stack, p->name);

@@ -41,18 +41,15 @@ int visit(chain_state *st, const char *name, const char *from_file, unsigned fro
         for (size_t i = 0; st->stack && st->stack[i]; i++)
                 if (streq(st->stack[i], name)) {
                         _cleanup_free_ char *chain = stack_chain(st->stack, name);
-                        *ret_error = xasprintf("%s:%u: inheritance cycle: %s", from_file,
-                                               from_line, chain);
-                        return -ELOOP;
+                        return ht_error(ret_error, -ELOOP, "%s:%u: inheritance cycle: %s", from_file,
+                                        from_line, chain);
                 }
         for (size_t i = 0; i < st->n_files; i++)
                 if (streq(st->files[i]->name, name))
                         return 0;
-        if (strv_length(st->stack) > 32) {
-                *ret_error = xasprintf("%s:%u: inheritance deeper than 32 levels", from_file,
-                                       from_line);
-                return -ELOOP;
-        }
+        if (strv_length(st->stack) > 32)
+                return ht_error(ret_error, -ELOOP, "%s:%u: inheritance deeper than 32 levels", from_file,
+                                from_line);
         _cleanup_free_ char *path = NULL;
         _cleanup_strv_free_ char **unreadable = NULL;
         if (find_profile(st->dirs, name, &path, &unreadable) < 0) {

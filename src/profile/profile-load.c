@@ -140,9 +140,8 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                 }
                 if (line_start && c == '@') {
                         strbuf_done(&out);
-                        *ret_error = xasprintf("%s:%u: @include is not supported: use inherit "
-                                               "to build on another profile", path, line);
-                        return -EINVAL;
+                        return ht_error(ret_error, -EINVAL, "%s:%u: @include is not supported: use inherit "
+                                        "to build on another profile", path, line);
                 }
                 bool first = line_start;
                 line_start = false;
@@ -161,8 +160,7 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                         const char *e = strstr(p + 2, "*/");
                         if (!e) {
                                 strbuf_done(&out);
-                                *ret_error = xasprintf("%s:%u: unterminated comment", path, line);
-                                return -EINVAL;
+                                return ht_error(ret_error, -EINVAL, "%s:%u: unterminated comment", path, line);
                         }
                         size_t n = (size_t)(e + 2 - p);
                         strbuf_appendn(&out, copied, p - copied);
@@ -195,8 +193,7 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                                 /* libconfig 1.5 leaks its string buffer on
                                  * this, and its message names the last line */
                                 strbuf_done(&out);
-                                *ret_error = xasprintf("%s:%u: unterminated string", path, start_line);
-                                return -EINVAL;
+                                return ht_error(ret_error, -EINVAL, "%s:%u: unterminated string", path, start_line);
                         }
                         p = s + 1;
                         continue;
@@ -249,9 +246,8 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
                         if (overflow || (!neg && v > INT64_MAX) ||
                             (neg && v > (uint64_t)INT64_MAX + 1)) {
                                 strbuf_done(&out);
-                                *ret_error = xasprintf("%s:%u: integer %.*s does not fit in 64 bits",
-                                                       path, line, (int)(s - p), p);
-                                return -ERANGE;
+                                return ht_error(ret_error, -ERANGE, "%s:%u: integer %.*s does not fit in 64 bits",
+                                                path, line, (int)(s - p), p);
                         }
                         bool fits32 = neg ? v <= (uint64_t)INT32_MAX + 1 : v <= INT32_MAX;
                         if (!fits32 && !has_l) {
@@ -275,8 +271,7 @@ static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char 
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
                 int r = -errno;
-                *ret_error = xasprintf("%s: %s", path, ht_strerror(-r));
-                return r;
+                return ht_error(ret_error, r, "%s: %s", path, ht_strerror(-r));
         }
         return ht_read_trusted(fd, path, HT_PROFILE_MAX_SIZE, 1, ret_buf, ret_len, ret_error);
 }
@@ -341,18 +336,14 @@ int ht_cfg_spec(const config_setting_t *s, const char *file, const char *what, h
                 return 0;
         case CONFIG_TYPE_STRING: {
                 const char *str = config_setting_get_string(s);
-                if (has_control_chars(str)) {
-                        *ret_error = xasprintf("%s:%u: %s: control characters are not allowed in "
-                                               "values", file, ht_cfg_line(s), what);
-                        return -EINVAL;
-                }
+                if (has_control_chars(str))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: control characters are not allowed in "
+                                        "values", file, ht_cfg_line(s), what);
                 if (str[0] == '=') {
                         _cleanup_free_ char *e = xstrdup(str + 1);
-                        if (isempty(strstrip(e))) {
-                                *ret_error = xasprintf("%s:%u: %s: empty expression after '='",
-                                                       file, ht_cfg_line(s), what);
-                                return -EINVAL;
-                        }
+                        if (isempty(strstrip(e)))
+                                return ht_error(ret_error, -EINVAL, "%s:%u: %s: empty expression after '='",
+                                                file, ht_cfg_line(s), what);
                         *ret = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
                         return 0;
                 }
@@ -364,15 +355,13 @@ int ht_cfg_spec(const config_setting_t *s, const char *file, const char *what, h
                 return 0;
         }
         case CONFIG_TYPE_FLOAT:
-                *ret_error = xasprintf("%s:%u: %s: floating point numbers are not supported; "
-                                       "write an integer (sizes take K, M, G, T)",
-                                       file, ht_cfg_line(s), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: floating point numbers are not supported; "
+                                "write an integer (sizes take K, M, G, T)",
+                                file, ht_cfg_line(s), what);
         default:
-                *ret_error = xasprintf("%s:%u: %s: expected a number, a string or a boolean, "
-                                       "not %s", file, ht_cfg_line(s), what,
-                                       ht_cfg_type_name(config_setting_type(s)));
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a number, a string or a boolean, "
+                                "not %s", file, ht_cfg_line(s), what,
+                                ht_cfg_type_name(config_setting_type(s)));
         }
 }
 
@@ -381,9 +370,8 @@ int ht_cfg_want_type(const config_setting_t *s, int type, const char *file, cons
         int t = config_setting_type(s);
         if (t == type || (type == CONFIG_TYPE_INT && t == CONFIG_TYPE_INT64))
                 return 0;
-        *ret_error = xasprintf("%s:%u: %s: expected %s, not %s", file, ht_cfg_line(s), what,
-                               ht_cfg_type_name(type), ht_cfg_type_name(t));
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected %s, not %s", file, ht_cfg_line(s), what,
+                        ht_cfg_type_name(type), ht_cfg_type_name(t));
 }
 
 /* Every member of group g must be one of allowed. */
@@ -395,10 +383,9 @@ int ht_cfg_check_members(const config_setting_t *g, const char *const *allowed, 
                 if (strv_contains((char *const *)allowed, n))
                         continue;
                 const char *close = closest_word(n, (char *const *)allowed);
-                *ret_error = xasprintf("%s:%u: %s: unknown key '%s'%s%s%s", file, ht_cfg_line(m), what,
-                                       n, close ? " (did you mean '" : "", close ? close : "",
-                                       close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown key '%s'%s%s%s", file, ht_cfg_line(m), what,
+                                n, close ? " (did you mean '" : "", close ? close : "",
+                                close ? "'?)" : "");
         }
         return 0;
 }
@@ -430,8 +417,7 @@ int ht_cfg_get_spec(const config_setting_t *g, const char *name, bool required, 
         if (!m) {
                 if (!required)
                         return 0;
-                *ret_error = xasprintf("%s:%u: %s: '%s' is missing", file, ht_cfg_line(g), what, name);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is missing", file, ht_cfg_line(g), what, name);
         }
         _cleanup_free_ char *w = xasprintf("%s: %s", what, name);
         return ht_cfg_spec(m, file, w, ret, ret_error);
@@ -458,17 +444,14 @@ int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *wh
         int r = ht_cfg_want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
         if (r < 0)
                 return r;
-        if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND)) {
-                *ret_error = xasprintf("%s:%u: %s: only sysctl, block and limits settings take a bound", file,
-                                       ht_cfg_line(m), w);
-                return -EINVAL;
-        }
+        if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND))
+                return ht_error(ret_error, -EINVAL,
+                                "%s:%u: %s: only sysctl, block and limits settings take a bound", file,
+                                ht_cfg_line(m), w);
         const char *name = config_setting_get_string(m);
-        if (ht_bound_from_string(name, &e->bound) < 0) {
-                *ret_error = xasprintf("%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
-                                       "range)", file, ht_cfg_line(m), w, name);
-                return -EINVAL;
-        }
+        if (ht_bound_from_string(name, &e->bound) < 0)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
+                                "range)", file, ht_cfg_line(m), w, name);
         e->has_bound = true;
         if (e->value.kind != HT_SPEC_LIT || e->bound == HT_BOUND_EXACT)
                 return 0;
@@ -477,9 +460,8 @@ int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *wh
         _cleanup_free_ char *norm = NULL, *why = NULL;
         if (e->value.lit.type == HT_VAL_BOOL ||
             ht_bound_normalize(e->bound, text, &norm, &why) < 0) {
-                *ret_error = xasprintf("%s:%u: %s %s: '%s': %s", file, ht_cfg_line(m), what, name, text,
-                                       why ? why : "a bound's fields must be integers");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s %s: '%s': %s", file, ht_cfg_line(m), what, name, text,
+                                why ? why : "a bound's fields must be integers");
         }
         return 0;
 }
@@ -496,12 +478,10 @@ int ht_cfg_get_when(const config_setting_t *g, const char *file, const char *wha
         const char *text = config_setting_get_string(m);
         /* the expression itself, as a rule's when: no '=' in front */
         _cleanup_free_ char *t = xstrdup(text);
-        if (isempty(strstrip(t)) || has_control_chars(text)) {
-                *ret_error = xasprintf("%s:%u: %s: expected an expression (a condition over facts and "
-                                       "parameters), not %s", file, ht_cfg_line(m), w,
-                                       isempty(t) ? "an empty string" : "control characters");
-                return -EINVAL;
-        }
+        if (isempty(strstrip(t)) || has_control_chars(text))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected an expression (a condition over facts and "
+                                "parameters), not %s", file, ht_cfg_line(m), w,
+                                isempty(t) ? "an empty string" : "control characters");
         free(*ret);
         *ret = TAKE_PTR(t);
         return 0;
@@ -547,11 +527,9 @@ static int parse_tree(ht_pfile *p, const config_setting_t *g, ht_backend_id b, c
                                 return r;
                         continue;
                 }
-                if (t != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m)) {
-                        *ret_error = xasprintf("%s:%u: %s: expected a value or a group, not %s",
-                                               p->path, ht_cfg_line(m), what, ht_cfg_type_name(t));
-                        return -EINVAL;
-                }
+                if (t != CONFIG_TYPE_GROUP && !ht_cfg_is_scalar(m))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a value or a group, not %s",
+                                        p->path, ht_cfg_line(m), what, ht_cfg_type_name(t));
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, b, p->path, ht_cfg_line(m));
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(key)};
                 int r = ht_cfg_leaf_value(m, p->path, what, e, ret_error);
@@ -595,9 +573,8 @@ int ht_cfg_keyed_section(ht_pfile *p, const config_setting_t *s, ht_backend_id b
                 return parse_tree(p, s, b, sep, root, ret_error);
         if (t == CONFIG_TYPE_LIST)
                 return parse_key_list(p, s, b, list_keys, ret_error);
-        *ret_error = xasprintf("%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
-                               ht_cfg_line(s), ht_backend_id_to_string(b), ht_cfg_type_name(t));
-        return -EINVAL;
+        return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a group { } or a list ( ), not %s", p->path,
+                        ht_cfg_line(s), ht_backend_id_to_string(b), ht_cfg_type_name(t));
 }
 
 static int parse_params(const config_setting_t *s, const char *file, ht_param_decl **params,
@@ -637,16 +614,13 @@ static int parse_inherit(ht_pfile *p, const config_setting_t *s, char **ret_erro
                         strv_push(&p->parents, config_setting_get_string(m));
                 }
         } else {
-                *ret_error = xasprintf("%s:%u: inherit: expected a profile name or an array of "
-                                       "names, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: inherit: expected a profile name or an array of "
+                                "names, not %s", p->path, ht_cfg_line(s), ht_cfg_type_name(t));
         }
         for (size_t i = 0; p->parents && p->parents[i]; i++)
-                if (!ht_profile_name_valid(p->parents[i])) {
-                        *ret_error = xasprintf("%s:%u: inherit: '%s' is not a valid profile name",
-                                               p->path, p->inherit_line, p->parents[i]);
-                        return -EINVAL;
-                }
+                if (!ht_profile_name_valid(p->parents[i]))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: inherit: '%s' is not a valid profile name",
+                                        p->path, p->inherit_line, p->parents[i]);
         return 0;
 }
 
@@ -753,18 +727,16 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         const config_setting_t *bs = config_setting_get_member(g, "backend");
         if (!bs || config_setting_type(bs) != CONFIG_TYPE_STRING) {
                 _cleanup_free_ char *list = strv_join(names, ", ");
-                *ret_error = xasprintf("%s:%u: %s: 'backend' must be a string (%s)", f->path,
-                                       ht_cfg_line(g), what, list);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'backend' must be a string (%s)", f->path,
+                                ht_cfg_line(g), what, list);
         }
         ht_backend_id b;
         const char *bname = config_setting_get_string(bs);
         if (ht_backend_from_string(bname, &b) < 0 || ht_backends[b]->internal) {
                 const char *close = closest_word(bname, names);
-                *ret_error = xasprintf("%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
-                                       ht_cfg_line(bs), what, bname, close ? " (did you mean '" : "",
-                                       close ? close : "", close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
+                                ht_cfg_line(bs), what, bname, close ? " (did you mean '" : "",
+                                close ? close : "", close ? "'?)" : "");
         }
         ht_entry **l = skip ? &rule->skips : &rule->sets;
         size_t *n = skip ? &rule->n_skips : &rule->n_sets;
@@ -798,26 +770,19 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 return r;
         if (e->value.kind == HT_SPEC_NONE && !e->remove && !e->has_optional && !e->has_boot_only &&
             !e->has_bound && !e->required) {
-                *ret_error = xasprintf("%s:%u: %s: needs a 'value' (or only flags: optional, "
-                                       "required, boot_only, bound)", f->path, ht_cfg_line(g), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs a 'value' (or only flags: optional, "
+                                "required, boot_only, bound)", f->path, ht_cfg_line(g), what);
         }
-        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED)) {
-                *ret_error = xasprintf("%s:%u: %s: 'required' is only for the cmdline backend "
-                                       "(other settings are required unless optional)",
-                                       f->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
-        if (e->required && e->optional) {
-                *ret_error = xasprintf("%s:%u: %s: 'optional' and 'required' contradict each other; "
-                                       "give one", f->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
-        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE)) {
-                *ret_error = xasprintf("%s:%u: %s: 'remove' is only for the cmdline backend",
-                                       f->path, ht_cfg_line(g), what);
-                return -EINVAL;
-        }
+        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'required' is only for the cmdline backend "
+                                "(other settings are required unless optional)",
+                                f->path, ht_cfg_line(g), what);
+        if (e->required && e->optional)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'optional' and 'required' contradict each other; "
+                                "give one", f->path, ht_cfg_line(g), what);
+        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE))
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'remove' is only for the cmdline backend",
+                                f->path, ht_cfg_line(g), what);
         if (e->remove && e->value.kind == HT_SPEC_NONE)
                 e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
         return 0;
@@ -877,17 +842,14 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         const config_setting_t *n = config_setting_get_member(g, "name");
         if (!n || config_setting_type(n) != CONFIG_TYPE_STRING ||
             !ht_profile_name_valid(config_setting_get_string(n))) {
-                *ret_error = xasprintf("%s:%u: %s: needs a 'name' (letters, digits, '-', '_')",
-                                       f->path, ht_cfg_line(g), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs a 'name' (letters, digits, '-', '_')",
+                                f->path, ht_cfg_line(g), what);
         }
         for (size_t i = 0; i < f->n_rules; i++)
-                if (streq(f->rules[i].name, config_setting_get_string(n))) {
-                        *ret_error = xasprintf("%s:%u: rule '%s' is defined twice (also at line %u)",
-                                               f->path, ht_cfg_line(g), f->rules[i].name,
-                                               f->rules[i].line);
-                        return -EINVAL;
-                }
+                if (streq(f->rules[i].name, config_setting_get_string(n)))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: rule '%s' is defined twice (also at line %u)",
+                                        f->path, ht_cfg_line(g), f->rules[i].name,
+                                        f->rules[i].line);
         f->rules = xrealloc(f->rules, (f->n_rules + 1) * sizeof(*f->rules));
         ht_rule *rule = &f->rules[f->n_rules++];
         *rule = (ht_rule){.name = xstrdup(config_setting_get_string(n)), .file = f->path,
@@ -904,10 +866,8 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
                 /* when is always an expression; a leading '=' is allowed. */
                 const char *t = config_setting_get_string(s);
                 rule->when = xstrdup(t[0] == '=' ? t + 1 : t);
-                if (isempty(strstrip(rule->when))) {
-                        *ret_error = xasprintf("%s:%u: %s: empty condition", f->path, ht_cfg_line(s), w);
-                        return -EINVAL;
-                }
+                if (isempty(strstrip(rule->when)))
+                        return ht_error(ret_error, -EINVAL, "%s:%u: %s: empty condition", f->path, ht_cfg_line(s), w);
         }
         const struct {
                 const char *name;
@@ -943,16 +903,13 @@ static int parse_rule(ht_rfile *f, const config_setting_t *g, int index, const c
         s = config_setting_get_member(g, "skip");
         if (s && (r = parse_rule_entries(f, rule, s, true, ret_error)) < 0)
                 return r;
-        if (rule->fix.kind != HT_SPEC_NONE && rule->error.kind == HT_SPEC_NONE) {
-                *ret_error = xasprintf("%s:%u: %s: 'fix' goes with 'error'", f->path, ht_cfg_line(g),
-                                       what);
-                return -EINVAL;
-        }
+        if (rule->fix.kind != HT_SPEC_NONE && rule->error.kind == HT_SPEC_NONE)
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'fix' goes with 'error'", f->path, ht_cfg_line(g),
+                                what);
         if (!rule->n_sets && !rule->n_skips && rule->warn.kind == HT_SPEC_NONE &&
             rule->error.kind == HT_SPEC_NONE && rule->bootloader_default.kind == HT_SPEC_NONE) {
-                *ret_error = xasprintf("%s:%u: %s: has no action (set, skip, warn, error, "
-                                       "bootloader_default)", f->path, ht_cfg_line(g), what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: has no action (set, skip, warn, error, "
+                                "bootloader_default)", f->path, ht_cfg_line(g), what);
         }
         return 0;
 }
@@ -1047,15 +1004,7 @@ int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths
         }
         /* Sort both lists together by name. */
         size_t n = strv_length(names);
-        for (size_t i = 1; i < n; i++)
-                for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                        char *t = names[j];
-                        names[j] = names[j - 1];
-                        names[j - 1] = t;
-                        t = paths[j];
-                        paths[j] = paths[j - 1];
-                        paths[j - 1] = t;
-                }
+        strv_sort_parallel(names, n, (void *const[]){paths, NULL}, (const size_t[]){sizeof(*paths)});
         if (ret_paths)
                 *ret_paths = TAKE_PTR(paths);
         if (ret_names)

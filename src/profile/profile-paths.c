@@ -76,19 +76,17 @@ int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
                 struct stat st;
                 if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode)) {
                         int r = stat(d, &st) < 0 ? -errno : -ENOTDIR;
-                        *ret_error = xasprintf("--rules-path %s: %s", d, ht_strerror(-r));
-                        return r;
+                        return ht_error(ret_error, r, "--rules-path %s: %s", d, ht_strerror(-r));
                 }
                 _cleanup_strv_free_ char **found = NULL;
                 int r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &found, ret_error);
                 if (r < 0)
                         return r;
-                if (!found) {
-                        *ret_error = xasprintf("--rules-path %s: no rules files (NAME.rules) in this directory; "
-                                               "name a directory that holds rules, or leave the option out "
-                                               "to use the installed ones", d);
-                        return -ENOENT;
-                }
+                if (!found)
+                        return ht_error(ret_error, -ENOENT,
+                                        "--rules-path %s: no rules files (NAME.rules) in this directory; "
+                                        "name a directory that holds rules, or leave the option out "
+                                        "to use the installed ones", d);
         }
         _cleanup_strv_free_ char **paths = NULL, **names = NULL;
         int r = ht_search_path_list(dirs, ".rules", &paths, &names, ret_error);
@@ -126,18 +124,8 @@ int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
                 used = u;
         }
         /* the rules run in file name order, whichever copy each comes from */
-        for (size_t i = 1; i < n; i++)
-                for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                        char *t = names[j];
-                        names[j] = names[j - 1];
-                        names[j - 1] = t;
-                        t = paths[j];
-                        paths[j] = paths[j - 1];
-                        paths[j - 1] = t;
-                        const ht_builtin_file *bt = builtin[j];
-                        builtin[j] = builtin[j - 1];
-                        builtin[j - 1] = bt;
-                }
+        strv_sort_parallel(names, n, (void *const[]){paths, builtin, NULL},
+                           (const size_t[]){sizeof(*paths), sizeof(*builtin)});
         if (used)
                 *ret_warning = xasprintf("%s does not exist (hosttune's data files are not installed), so the rules "
                                          "hosttune ships are taken from the copies built into hosttune %s: %s",

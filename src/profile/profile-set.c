@@ -23,32 +23,25 @@ static bool parse_bool_word(const char *s, bool *ret) {
 
 int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
         const char *eq = strchr(assignment, '=');
-        if (!eq || eq == assignment) {
-                *ret_error = xasprintf("--set %s: expected NAME=VALUE", assignment);
-                return -EINVAL;
-        }
+        if (!eq || eq == assignment)
+                return ht_error(ret_error, -EINVAL, "--set %s: expected NAME=VALUE", assignment);
         _cleanup_free_ char *name = xstrndup(assignment, eq - assignment);
         const char *text = eq + 1;
         ht_rparam *p = ht_param_find(r, name);
         if (!p) {
                 _cleanup_strv_free_ char **names = ht_param_names(r);
                 const char *close = closest_word(name, names);
-                *ret_error = xasprintf("--set %s: unknown parameter '%s'%s%s%s", assignment, name,
-                                       close ? " (did you mean '" : "", close ? close : "",
-                                       close ? "'?)" : "");
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "--set %s: unknown parameter '%s'%s%s%s", assignment, name,
+                                close ? " (did you mean '" : "", close ? close : "",
+                                close ? "'?)" : "");
         }
-        if (has_control_chars(text)) {
-                *ret_error = xasprintf("--set %s: control characters are not allowed", name);
-                return -EINVAL;
-        }
+        if (has_control_chars(text))
+                return ht_error(ret_error, -EINVAL, "--set %s: control characters are not allowed", name);
         ht_spec sp = {0};
         if (text[0] == '=') {
                 _cleanup_free_ char *e = xstrdup(text + 1);
-                if (isempty(strstrip(e))) {
-                        *ret_error = xasprintf("--set %s: empty expression after '='", name);
-                        return -EINVAL;
-                }
+                if (isempty(strstrip(e)))
+                        return ht_error(ret_error, -EINVAL, "--set %s: empty expression after '='", name);
                 sp = (ht_spec){.kind = HT_SPEC_EXPR, .text = xstrdup(strstrip(e))};
         } else {
                 ht_value v = ht_value_parse_literal(text);
@@ -64,20 +57,17 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
                 if (((decl && decl->type == HT_VAL_INT) || (!decl && size_like)) && v.type != HT_VAL_INT) {
                         ht_value_done(&v);
                         bool numeric = isdigit((unsigned char)text[text[0] == '-']);
-                        *ret_error = xasprintf("--set %s=%s: parameter %s takes an integer (sizes "
-                                               "take K, M, G, T)%s, see %s", name, text, name,
-                                               numeric ? "; this one is malformed or does not "
+                        return ht_error(ret_error, -EINVAL, "--set %s=%s: parameter %s takes an integer (sizes "
+                                        "take K, M, G, T)%s, see %s", name, text, name,
+                                        numeric ? "; this one is malformed or does not "
                                                          "fit in 64 bits" : "",
-                                               p->source);
-                        return -EINVAL;
+                                        p->source);
                 }
                 if (decl && decl->type == HT_VAL_BOOL && v.type != HT_VAL_BOOL) {
                         ht_value_done(&v);
-                        if (!parse_bool_word(text, &b)) {
-                                *ret_error = xasprintf("--set %s=%s: parameter %s takes true or "
-                                                       "false, see %s", name, text, name, p->source);
-                                return -EINVAL;
-                        }
+                        if (!parse_bool_word(text, &b))
+                                return ht_error(ret_error, -EINVAL, "--set %s=%s: parameter %s takes true or "
+                                                "false, see %s", name, text, name, p->source);
                         v = ht_value_bool(b);
                 }
                 if (decl && decl->type == HT_VAL_STR) {
@@ -111,36 +101,24 @@ int ht_set_parse_sysctl(const char *assignment, char **ret_key, char **ret_value
                             char **ret_error) {
         const char *k = assignment + strlen(HT_SYSCTL_SET_PREFIX);
         const char *eq = strchr(k, '=');
-        if (!eq) {
-                *ret_error = xasprintf("--set %s: expected sysctl.KEY=VALUE", assignment);
-                return -EINVAL;
-        }
+        if (!eq)
+                return ht_error(ret_error, -EINVAL, "--set %s: expected sysctl.KEY=VALUE", assignment);
         _cleanup_free_ char *key = xstrndup(k, eq - k);
-        if (sysctl_backend()->check_key(key) < 0) {
-                *ret_error = xasprintf("--set %s: '%s' is not a sysctl name (levels of letters, "
-                                       "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
-                                       "empty, '.' or '..' levels)", assignment, key);
-                return -EINVAL;
-        }
-        if (has_control_chars(eq + 1)) {
-                *ret_error = xasprintf("--set sysctl.%s: control characters are not allowed", key);
-                return -EINVAL;
-        }
+        if (sysctl_backend()->check_key(key) < 0)
+                return ht_error(ret_error, -EINVAL, "--set %s: '%s' is not a sysctl name (levels of letters, "
+                                "digits, '_' and '-' joined by '.', as in sysctl.d(5); no "
+                                "empty, '.' or '..' levels)", assignment, key);
+        if (has_control_chars(eq + 1))
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s: control characters are not allowed", key);
         _cleanup_free_ char *value = normalize_ws(eq + 1);
-        if (isempty(value)) {
-                *ret_error = xasprintf("--set sysctl.%s: needs a value (sysctl.%s=VALUE)", key, key);
-                return -EINVAL;
-        }
-        if (value[0] == '=') {
-                *ret_error = xasprintf("--set sysctl.%s=%s: a sysctl value is written as it is, "
-                                       "not as an expression (expressions are for parameters)",
-                                       key, eq + 1);
-                return -EINVAL;
-        }
-        if (strlen(value) > 4096) {
-                *ret_error = xasprintf("--set sysctl.%s: the value is too long", key);
-                return -EINVAL;
-        }
+        if (isempty(value))
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s: needs a value (sysctl.%s=VALUE)", key, key);
+        if (value[0] == '=')
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s=%s: a sysctl value is written as it is, "
+                                "not as an expression (expressions are for parameters)",
+                                key, eq + 1);
+        if (strlen(value) > 4096)
+                return ht_error(ret_error, -EINVAL, "--set sysctl.%s: the value is too long", key);
         *ret_key = TAKE_PTR(key);
         *ret_value = TAKE_PTR(value);
         return 0;

@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "resolver-internal.h"
+#include "settings-json.h"
 #include "util.h"
 
 /* --- output --------------------------------------------------------- */
@@ -35,33 +36,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
         }
         json_object_object_add(o, "params", params);
         json_object *settings = json_object_new_array();
-        for (size_t i = 0; i < r->n_settings; i++) {
-                const ht_setting *s = &r->settings[i];
-                json_object *j = json_object_new_object();
-                add_str(j, "backend", ht_backend_id_to_string(s->backend));
-                add_str(j, "key", s->key);
-                json_object_object_add(j, "value", s->value ? json_object_new_string(s->value) : NULL);
-                add_str(j, "domain", s->domain);
-                add_str(j, "type", s->type);
-                add_str(j, "item", s->item);
-                add_str(j, "unit", s->unit);
-                add_str(j, "directive", s->directive);
-                add_str(j, "target", s->target);
-                json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
-                if (ht_backends[s->backend]->entry_flags & HT_ENTRY_REMOVE)
-                        json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
-                if (s->required)
-                        json_object_object_add(j, "required", json_object_new_boolean(true));
-                if (s->boot_only)
-                        json_object_object_add(j, "boot_only", json_object_new_boolean(true));
-                if (s->at_least)
-                        json_object_object_add(j, "at_least", json_object_new_boolean(true));
-                add_str(j, "bound", ht_bound_to_string(s->bound));
-                add_str(j, "source", s->source);
-                json_object_object_add(j, "citation",
-                                       s->citation ? json_object_new_string(s->citation) : NULL);
-                json_object_array_add(settings, j);
-        }
+        for (size_t i = 0; i < r->n_settings; i++)
+                json_object_array_add(settings, ht_setting_to_json(&r->settings[i], true));
         json_object_object_add(o, "settings", settings);
         json_object_object_add(o, "skipped", ht_skips_to_json(&r->skipped));
         json_object_object_add(o, "warnings", ht_strv_to_json(r->warnings));

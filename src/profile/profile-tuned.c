@@ -36,11 +36,10 @@ int ht_tuned_load(const ht_context *c, json_object *facts, const char *spec, ht_
 int ht_pfile_from_tuned(const ht_context *c, json_object *facts, const char *spec, ht_pfile **ret,
                         char ***warnings, char **ret_error) {
         /* a name, as tuned takes it; a directory is import's (or --tuned-path's) */
-        if (strchr(spec, '/')) {
-                *ret_error = xasprintf("'" HT_TUNED_PREFIX "%s': a tuned profile name has no '/' (tuned refuses it "
-                                       "too); for a directory use --tuned-path DIR or 'import tuned DIR'", spec);
-                return -EINVAL;
-        }
+        if (strchr(spec, '/'))
+                return ht_error(ret_error, -EINVAL,
+                                "'" HT_TUNED_PREFIX "%s': a tuned profile name has no '/' (tuned refuses it "
+                                "too); for a directory use --tuned-path DIR or 'import tuned DIR'", spec);
         _cleanup_(ht_tuned_profile_freep) ht_tuned_profile *t = NULL;
         int r = ht_tuned_load(c, facts, spec, &t, ret_error);
         if (r < 0)

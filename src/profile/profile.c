@@ -103,10 +103,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
         bool tuned = name && startswith(name, HT_TUNED_PREFIX);
-        if (!tuned && !ht_profile_name_valid(name)) {
-                *ret_error = xasprintf("'%s' is not a valid profile name", name ? name : "");
-                return -EINVAL;
-        }
+        if (!tuned && !ht_profile_name_valid(name))
+                return ht_error(ret_error, -EINVAL, "'%s' is not a valid profile name", name ? name : "");
         ht_resolver r = {.c = c, .facts = facts};
         chain_state st = {.dirs = ht_profile_dirs(c)};
         _cleanup_strv_free_ char **rdirs = ht_rules_dirs(c);

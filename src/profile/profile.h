@@ -17,9 +17,6 @@ typedef enum {
         _HT_BK_MAX,
 } ht_backend_id;
 
-/* The backend's name (backend.c): "sysctl", "service", ...; NULL: no such id. */
-const char *ht_backend_id_to_string(ht_backend_id id);
-
 /* One desired setting. Keys are canonical per backend:
  *   sysctl     "vm.nr_hugepages" (dotted, whatever the profile wrote)
  *   sysfs      "/sys/kernel/mm/transparent_hugepage/enabled"

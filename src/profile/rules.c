@@ -31,9 +31,8 @@ static int eval_when(ht_resolver *r, const ht_rule *rule, bool *ret, char **ret_
         else {
                 _cleanup_free_ char *t = ht_value_format(&v);
                 ht_value_done(&v);
-                *ret_error = xasprintf("%s:%u: %s: must be true or false, not '%s'", rule->file,
-                                       rule->line, what, t);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: must be true or false, not '%s'", rule->file,
+                                rule->line, what, t);
         }
         ht_value_done(&v);
         return 0;
@@ -115,9 +114,8 @@ static int run_bootloader(ht_resolver *r, const ht_rule *rule, char **ret_error)
                 return k;
         if (v.type != HT_VAL_STR || isempty(v.str) || has_control_chars(v.str)) {
                 ht_value_done(&v);
-                *ret_error = xasprintf("%s:%u: %s: needs the title of a boot entry", rule->file,
-                                       rule->line, what);
-                return -EINVAL;
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs the title of a boot entry", rule->file,
+                                rule->line, what);
         }
         ht_setting s = {.backend = ht_backend_by_name("bootloader")->id, .key = xstrdup("default"),
                         .value = xstrdup(v.str)};

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 
+#include "backend.h"
 #include "settings-json.h"
 #include "util.h"
 
@@ -10,36 +11,48 @@ static void add(json_object *o, const char *k, const char *v) {
                 json_object_object_add(o, k, json_object_new_string(v));
 }
 
+json_object *ht_setting_to_json(const ht_setting *s, bool full) {
+        json_object *o = json_object_new_object();
+        add(o, "backend", ht_backend_id_to_string(s->backend));
+        add(o, "key", s->key);
+        if (full)
+                json_object_object_add(o, "value", s->value ? json_object_new_string(s->value) : NULL);
+        else
+                add(o, "value", s->value);
+        if (!full)
+                add(o, "source", s->source);
+        add(o, "domain", s->domain);
+        add(o, "type", s->type);
+        add(o, "item", s->item);
+        add(o, "unit", s->unit);
+        add(o, "directive", s->directive);
+        add(o, "target", s->target);
+        if (full || s->optional)
+                json_object_object_add(o, "optional", json_object_new_boolean(s->optional));
+        if (full && (ht_backend_get(s->backend)->entry_flags & HT_ENTRY_REMOVE))
+                json_object_object_add(o, "remove", json_object_new_boolean(s->remove));
+        if (s->required)
+                json_object_object_add(o, "required", json_object_new_boolean(true));
+        if (!full && s->remove)
+                json_object_object_add(o, "remove", json_object_new_boolean(true));
+        if (s->boot_only)
+                json_object_object_add(o, "boot_only", json_object_new_boolean(true));
+        if (s->at_least)
+                json_object_object_add(o, "at_least", json_object_new_boolean(true));
+        /* exact is the default: journals from before bounds have none */
+        if (full || s->bound != HT_BOUND_EXACT)
+                add(o, "bound", ht_bound_to_string(s->bound));
+        if (full) {
+                add(o, "source", s->source);
+                json_object_object_add(o, "citation", s->citation ? json_object_new_string(s->citation) : NULL);
+        }
+        return o;
+}
+
 json_object *ht_settings_to_json(const ht_resolved *r) {
         json_object *a = json_object_new_array();
-        for (size_t i = 0; i < r->n_settings; i++) {
-                const ht_setting *s = &r->settings[i];
-                json_object *o = json_object_new_object();
-                add(o, "backend", ht_backend_id_to_string(s->backend));
-                add(o, "key", s->key);
-                add(o, "value", s->value);
-                add(o, "source", s->source);
-                add(o, "domain", s->domain);
-                add(o, "type", s->type);
-                add(o, "item", s->item);
-                add(o, "unit", s->unit);
-                add(o, "directive", s->directive);
-                add(o, "target", s->target);
-                if (s->optional)
-                        json_object_object_add(o, "optional", json_object_new_boolean(true));
-                if (s->required)
-                        json_object_object_add(o, "required", json_object_new_boolean(true));
-                if (s->remove)
-                        json_object_object_add(o, "remove", json_object_new_boolean(true));
-                if (s->boot_only)
-                        json_object_object_add(o, "boot_only", json_object_new_boolean(true));
-                if (s->at_least)
-                        json_object_object_add(o, "at_least", json_object_new_boolean(true));
-                /* exact is the default: journals from before bounds have none */
-                if (s->bound != HT_BOUND_EXACT)
-                        add(o, "bound", ht_bound_to_string(s->bound));
-                json_object_array_add(a, o);
-        }
+        for (size_t i = 0; i < r->n_settings; i++)
+                json_object_array_add(a, ht_setting_to_json(&r->settings[i], false));
         return a;
 }
 

@@ -4,9 +4,16 @@
 #pragma once
 
 #include <json-c/json.h>
+#include <stdbool.h>
 
 #include "profile.h"
 
+/* One setting as JSON, the one serialisation of ht_setting. full: every
+ * field in profile show --json's order (value and citation null when
+ * absent, optional and bound always, remove where the backend has it);
+ * else the journal's sparse form (absent fields and false flags left
+ * out, bound only when not exact). */
+json_object *ht_setting_to_json(const ht_setting *s, bool full);
 json_object *ht_settings_to_json(const ht_resolved *r);
 /* A resolved profile holding only name and settings. -EBADMSG on a
  * malformed array. */

@@ -99,11 +99,9 @@ static int expand_option(conv *v, const tn_unit *u, const tn_option *o, char **r
                 note(v, u, o, "%s", err);
                 return 0;
         }
-        if (r < 0) {
-                *ret_error = xasprintf("%s:%u: [%s] %s: %s", v->p->files[o->file], o->line, u->name, o->key,
-                                       err);
-                return r;
-        }
+        if (r < 0)
+                return ht_error(ret_error, r, "%s:%u: [%s] %s: %s", v->p->files[o->file], o->line, u->name, o->key,
+                                err);
         if (strchr(out, '\n') || has_control_chars(out)) {
                 note(v, u, o, "a multi-line value; hosttune values are one line");
                 return 0;

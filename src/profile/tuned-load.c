@@ -95,10 +95,8 @@ static int read_trusted(const loader *l, const char *path, bool host, unsigned n
                         size_t *ret_len, char **ret_error) {
         _cleanup_free_ char *shown = display(l, path, host);
         _cleanup_close_ int fd = open_file(l, path, host);
-        if (fd < 0) {
-                *ret_error = xasprintf("%s: %s", shown, ht_strerror(-fd));
-                return fd;
-        }
+        if (fd < 0)
+                return ht_error(ret_error, fd, "%s: %s", shown, ht_strerror(-fd));
         return ht_read_trusted(fd, shown, HT_PROFILE_MAX_SIZE, names, ret, ret_len, ret_error);
 }
 
@@ -345,10 +343,8 @@ static int add_variable(loader *l, const char *name, const char *value, unsigned
                 set_var(vars, name, marked);
                 return 0;
         }
-        if (r < 0) {
-                *ret_error = xasprintf("%s:%u: variable %s: %s", l->out->files[file], line, name, err);
-                return r;
-        }
+        if (r < 0)
+                return ht_error(ret_error, r, "%s:%u: variable %s: %s", l->out->files[file], line, name, err);
         set_var(vars, name, v);
         return 0;
 }
@@ -394,11 +390,9 @@ static int add_variables(loader *l, const raw_option *opts, size_t n, char ***va
                 if (streq(opts[i].key, "include")) {
                         _cleanup_free_ char *path = NULL, *err = NULL;
                         r = tn_expand(*vars, l->facts, opts[i].value, &path, &err);
-                        if (r < 0) {
-                                *ret_error = xasprintf("%s:%u: include=%s: %s", l->out->files[opts[i].file],
-                                                       opts[i].line, opts[i].value, err);
-                                return r;
-                        }
+                        if (r < 0)
+                                return ht_error(ret_error, r, "%s:%u: include=%s: %s", l->out->files[opts[i].file],
+                                                opts[i].line, opts[i].value, err);
                         r = add_variables_file(l, path, opts[i].file, opts[i].line, vars, ret_error);
                 } else
                         r = add_variable(l, opts[i].key, opts[i].value, opts[i].file, opts[i].line, vars,

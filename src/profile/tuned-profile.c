@@ -110,9 +110,8 @@ int tn_expand(char *const *vars, json_object *facts, const char *value, char **r
                                             strncmp(vars[i], s + 2, (size_t)(e - s - 2)) == 0) {
                                                 if (startswith(vars[i + 1], UNKNOWN_VAR)) {
                                                         strbuf_done(&b);
-                                                        *ret_error = xasprintf("variable %s: %s", vars[i],
-                                                                               vars[i + 1] + strlen(UNKNOWN_VAR));
-                                                        return -ENOTSUP;
+                                                        return ht_error(ret_error, -ENOTSUP, "variable %s: %s", vars[i],
+                                                                        vars[i + 1] + strlen(UNKNOWN_VAR));
                                                 }
                                                 strbuf_append(&b, vars[i + 1]);
                                                 found = true;

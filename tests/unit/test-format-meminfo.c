@@ -87,10 +87,10 @@ static void test_problems(void **state) {
         assert_int_equal(m.problems[0].kind, HT_MEMINFO_NOT_KEY_VALUE);
         assert_int_equal(m.problems[0].line, 2);
         assert_int_equal(m.problems[1].kind, HT_MEMINFO_GARBLED);
-        assert_string_equal(m.problems[1].key, "HugePages_Total");
+        assert_string_equal(m.problems[1].text, "HugePages_Total");
         assert_int_equal(m.problems[1].line, 4);
-        assert_string_equal(m.problems[2].key, "Hugepagesize");
-        assert_string_equal(m.problems[3].key, "MemFree");
+        assert_string_equal(m.problems[2].text, "Hugepagesize");
+        assert_string_equal(m.problems[3].text, "MemFree");
         assert_int_equal(m.problems[4].kind, HT_MEMINFO_TRUNCATED);
         assert_int_equal(m.problems[4].line, 7);
         assert_string_equal(m.problems[4].text, "HugePages_Free:      51");

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile-model.h"
 #include "util.h"
 #include "tmptree.h"

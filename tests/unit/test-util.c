@@ -67,6 +67,25 @@ static void test_strv_push_counted(void **state) {
         strv_free(l);
 }
 
+/* The names sorted, each path and number moved with its name. */
+static void test_strv_sort_parallel(void **state) {
+        (void)state;
+        char *names[] = {"c", "a", "d", "b"};
+        char *paths[] = {"/x/c", "/y/a", "/x/d", "/y/b"};
+        int nums[] = {3, 1, 4, 2};
+        strv_sort_parallel(names, 4, (void *const[]){paths, nums, NULL}, (const size_t[]){sizeof(*paths), sizeof(*nums)});
+        const char *want[] = {"a", "b", "c", "d"}, *want_paths[] = {"/y/a", "/y/b", "/x/c", "/x/d"};
+        for (int i = 0; i < 4; i++) {
+                assert_string_equal(names[i], want[i]);
+                assert_string_equal(paths[i], want_paths[i]);
+                assert_int_equal(nums[i], i + 1);
+        }
+        strv_sort_parallel(names, 0, NULL, NULL);
+        char *one[] = {"z"};
+        strv_sort_parallel(one, 1, (void *const[]){NULL}, NULL);
+        assert_string_equal(one[0], "z");
+}
+
 static void test_strv_split_edges(void **state) {
         char **l = strv_split("", " ");
         assert_int_equal(strv_length(l), 0);
@@ -248,6 +267,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_u64),
                 cmocka_unit_test(test_strv),
                 cmocka_unit_test(test_strv_push_counted),
+                cmocka_unit_test(test_strv_sort_parallel),
                 cmocka_unit_test(test_strv_split_edges),
                 cmocka_unit_test(test_xasprintf),
                 cmocka_unit_test(test_control_chars),

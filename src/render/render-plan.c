@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "backend.h"
 #include "diff.h"
 #include "render.h"
 #include "util.h"

@@ -52,10 +52,8 @@ static int make_plan(const ht_context *c, const char *profile, char *const *sets
                      char **ret_error) {
         ht_planning p = {0};
         int r = ht_facts_collect(c, HT_FACTS_HOST, &p.facts);
-        if (r < 0) {
-                *ret_error = xasprintf("cannot collect facts: %s", ht_strerror(-r));
-                return r;
-        }
+        if (r < 0)
+                return ht_error(ret_error, r, "cannot collect facts: %s", ht_strerror(-r));
         r = ht_profile_resolve(c, p.facts, profile, sets, &p.resolved, ret_error);
         if (r < 0) {
                 ht_planning_done(&p);

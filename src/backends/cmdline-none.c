@@ -1,0 +1,86 @@
+/* The cmdline backend: no bootloader (cmdline-common.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend-common.h"
+#include "cmdline-common.h"
+#include "edit-bls.h"
+#include "edit-grub-cfg.h"
+#include "edit-grub-legacy.h"
+#include "edit-grub.h"
+#include "util.h"
+
+/* ---- no bootloader ----------------------------------------------------- */
+
+/* Who sets the kernel command line of a host that has no bootloader of
+ * its own: a container runs on its node's kernel, a direct-kernel VM gets
+ * its command line from the VMM on the VM's host. NULL when the facts do
+ * not say (an unrecognised host, or a broken one): then hosttune cannot
+ * tell that skipping is right. */
+static char *cmdline_owner(const ht_facts *f, char **ret_why) {
+        const char *sign = f->container_evidence ? f->container_evidence[0] :
+                           f->direct_kernel_evidence ? f->direct_kernel_evidence[0] : NULL;
+        char *who = NULL;
+        if (f->container) {
+                who = streq(f->container, "kubernetes") ?
+                        xstrdup("the Kubernetes node that runs this pod (its bootloader or machine image)") :
+                        xstrdup("the host that runs this container (its bootloader)");
+                *ret_why = xasprintf("this is a container (%s%s%s), which runs on its host's kernel", f->container,
+                                     sign ? "; " : "", sign ? sign : "");
+        } else if (f->direct_kernel) {
+                who = xstrdup("the VM's host, in the VMM's boot arguments (Firecracker boot_args, "
+                              "cloud-hypervisor --cmdline, qemu -append)");
+                *ret_why = xstrdup("this is a virtual machine booted with a kernel its VMM gives directly "
+                                   "(no bootloader in the guest; see bootloader.direct_kernel_detected_by in "
+                                   "hosttune facts)");
+        }
+        return who;
+}
+
+void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
+                                const op_list *xen_ops, bool optional_only, ht_plan *plan) {
+        _cleanup_free_ char *why = NULL;
+        _cleanup_free_ char *who = cmdline_owner(f, &why);
+        _cleanup_free_ char *skipped_words = NULL;
+        for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
+                const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
+                _cleanup_free_ char *word = NULL, *what = NULL;
+                ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
+                if (who && s->required) {
+                        ch->outcome = HT_OUTCOME_FAILED;
+                        ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but %s: "
+                                      "hosttune cannot set it here; set it on %s", s->source, word, why, who);
+                } else if (who) {
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ch->note = xasprintf("set by %s, not here", who);
+                        ht_plan_skip_set_by(plan, what, s->source, who,
+                                            "%s: the kernel command line is set by %s, not here", word, who);
+                        if (!s->optional) {
+                                char *l = xasprintf("%s%s%s", skipped_words ? skipped_words : "",
+                                                    skipped_words ? " " : "", word);
+                                free(skipped_words);
+                                skipped_words = l;
+                        }
+                } else {
+                        ch->outcome = s->optional ? HT_OUTCOME_SKIPPED : HT_OUTCOME_FAILED;
+                        if (optional_only)
+                                ht_plan_skip(plan, what, s->source, "%s: no bootloader configuration "
+                                             "found (a container?)", word);
+                }
+        }
+        /* One warning for what the profile wanted and did not get: the
+         * words still matter, only somebody else must set them. */
+        if (skipped_words)
+                ht_plan_warn(plan, "kernel command line not planned (%s): %s; set it on %s. The rest of the "
+                             "profile is planned; mark a word required = true to make this an error",
+                             skipped_words, why, who);
+        /* facts found /etc/grub.conf and did not take it (SUSE's
+         * grub-install script): say so where the error is read */
+        const char *script = ht_exists(c, "/etc/grub.conf") ? "; /etc/grub.conf is not a boot menu" : "";
+        if (!who && !optional_only)
+                ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf%s): "
+                              "the kernel command line cannot be set here; in a container, set it on the host", script);
+}
