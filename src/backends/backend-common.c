@@ -199,3 +199,20 @@ bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
                         return true;
         return false;
 }
+
+/* systemd-logind re-reads logind.conf on SIGHUP (systemd 230 NEWS); see
+ * backend-systemd.c for why not reload or restart */
+static const char *const reload_logind_argv[] = {"systemctl", "kill", "--signal=SIGHUP", "systemd-logind.service",
+                                                 NULL};
+
+static const ht_follow_up_def follow_ups[] = {
+        {"daemon-reload", NULL},
+        {"reload-logind", reload_logind_argv},
+};
+
+const ht_follow_up_def *ht_follow_up_get(const char *action) {
+        for (size_t i = 0; action && i < ELEMENTSOF(follow_ups); i++)
+                if (streq(follow_ups[i].action, action))
+                        return &follow_ups[i];
+        return NULL;
+}

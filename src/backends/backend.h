@@ -96,8 +96,14 @@ typedef struct ht_backend {
         const char *const *files;
 } ht_backend;
 
-/* The registry, indexed by ht_backend_id, NULL-terminated. */
+/* The registry, indexed by ht_backend_id, NULL-terminated (backend.c):
+ * for the commands only, which walk it and hand it down once, before
+ * anything loads a profile or plans, with ht_backend_registry_use. */
 extern const ht_backend *const ht_backends[];
+/* The registry the lookups below (backend-lookup.c) use: the rooms below
+ * the commands reach the descriptors through it and call no backend's
+ * file (docs/DESIGN.md, "Rooms"). */
+void ht_backend_registry_use(const ht_backend *const *registry);
 
 /* By name ("sysctl"): for the few generic places that need one backend
  * (rules.c's bootloader default, --set sysctl.KEY); NULL: none. */

@@ -528,7 +528,7 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
                 if (s->backend != b || s->remove || !s->value)
                         continue;
                 /* most names are their keys: no copy */
-                _cleanup_free_ char *n = ht_backends[b]->expr_name ? ht_backends[b]->expr_name(s) : NULL;
+                _cleanup_free_ char *n = ht_backend_get(b)->expr_name ? ht_backend_get(b)->expr_name(s) : NULL;
                 if (streq(n ? n : s->key, dot + 1)) {
                         *ret = ht_value_parse_literal(s->value);
                         return 0;
@@ -988,7 +988,7 @@ static void pin_sysctl(ht_resolver *r, const char *key, const char *value) {
 
 /* Value text for a backend; NULL with *why when it cannot be one. */
 static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) {
-        const ht_backend *bk = ht_backends[b];
+        const ht_backend *bk = ht_backend_get(b);
         char *t;
         switch (v->type) {
         case HT_VAL_INT:
@@ -1854,7 +1854,7 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 add_str(j, "directive", s->directive);
                 add_str(j, "target", s->target);
                 json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
-                if (ht_backends[s->backend]->entry_flags & HT_ENTRY_REMOVE)
+                if (ht_backend_get(s->backend)->entry_flags & HT_ENTRY_REMOVE)
                         json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
                 if (s->required)
                         json_object_object_add(j, "required", json_object_new_boolean(true));
@@ -1897,7 +1897,7 @@ char *ht_not_used_format(json_object *e) {
 
 static char *setting_text_line(const ht_setting *s) {
         const char *b = ht_backend_id_to_string(s->backend);
-        const ht_backend *bk = ht_backends[s->backend];
+        const ht_backend *bk = ht_backend_get(s->backend);
         if (bk->show_line)
                 return bk->show_line(s);
         return xasprintf("%-8s %s = %s", b, s->key, s->value ? s->value : "(unchanged)");

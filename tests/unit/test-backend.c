@@ -173,6 +173,8 @@ static void test_follow_up_table(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_ids_are_indexes),
                 cmocka_unit_test(test_names_resolve),

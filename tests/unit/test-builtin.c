@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile-builtin.h"
 #include "profile-internal.h"
 #include "tmptree.h"
@@ -440,6 +441,8 @@ static void test_damaged_form_refused(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_table_is_the_shipped_files),
                 cmocka_unit_test(test_same_as_libconfig),

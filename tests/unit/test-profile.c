@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile.h"
 #include "util.h"
 #include "tmptree.h"
@@ -742,6 +743,8 @@ static void test_shipped_profiles_list(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         /* The temp files are ours; the trust test sets this itself. */
         setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
         const struct CMUnitTest tests[] = {

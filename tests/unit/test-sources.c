@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile-internal.h"
 #include "util.h"
 #include "tmptree.h"
@@ -386,6 +387,8 @@ static void test_shipped_values_cite_sources(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_comment_above_and_trailing),
                 cmocka_unit_test(test_rule_set_comment),
