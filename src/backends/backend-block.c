@@ -811,8 +811,7 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         }
         if (ht_settings_count(r, HT_BK_BLOCK) == 0) {
                 /* a file from an earlier profile goes */
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL);
                 return 0;
         }
         _cleanup_(ht_udev_file_freep) ht_udev_file *oldf = NULL;
@@ -848,11 +847,10 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         if (strv_length(plan->errors) > errors) {
                 /* nothing is written when a setting is wrong */
         } else if (b.n_lines == 0) {
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL);
         } else {
                 _cleanup_free_ char *content = render_rules(&b, plan->profile);
-                ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, content, strlen(content), 0644);
+                ht_plan_own_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, content);
                 _cleanup_strv_free_ char **attrs = NULL;
                 for (size_t i = 0; i < b.n_lines; i++)
                         if (!strv_contains(attrs, b.lines[i].attr))

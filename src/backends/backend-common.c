@@ -190,6 +190,14 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
         return 0;
 }
 
+void ht_plan_own_file(ht_plan *plan, ht_backend_id b, const char *path, const char *old, size_t old_len,
+                      const char *content) {
+        if (content)
+                ht_plan_add_file(plan, b, path, old, old_len, content, strlen(content), 0644);
+        else if (old)
+                ht_plan_add_file(plan, b, path, old, old_len, NULL, 0, 0644);
+}
+
 bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
         if (!f->kernel_xen)
                 return false;

@@ -338,8 +338,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 return 0;
         }
         if (n == 0) {
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, NULL);
                 return 0;
         }
 
@@ -463,7 +462,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         accounts_done(&cache);
         limits_set_done(&set);
         limits_set_done(&others);
-        ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content, strlen(content), 0644);
+        ht_plan_own_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content);
         return 0;
 }
 

@@ -641,11 +641,11 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         /* every limit is met without it: no file, or the
                          * old one goes */
                         if (old && strstr(old, "Managed by hosttune"))
-                                ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
+                                ht_plan_own_file(plan, HT_BK_SERVICE, path, old, old_len, NULL);
                 } else {
                         _cleanup_free_ char *header = ht_managed_header(plan->profile, "#");
                         _cleanup_free_ char *content = xasprintf("%s[Service]\n%s", header, b);
-                        ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, content, strlen(content), 0644);
+                        ht_plan_own_file(plan, HT_BK_SERVICE, path, old, old_len, content);
                 }
                 if (plan->n_files > before) {
                         any_change = true;
@@ -669,7 +669,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 size_t old_len = 0;
                 if (ht_read_optional(c, path, &old, &old_len) < 0 || !old || !strstr(old, "Managed by hosttune"))
                         continue;
-                ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_SERVICE, path, old, old_len, NULL);
                 any_change = true;
                 strv_push(&restart, unit);
         }

@@ -185,7 +185,7 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
                 /* nothing to set: a drop-in from an earlier profile goes,
                  * which the daemon must hear of too */
                 if (old && strstr(old, "Managed by hosttune"))
-                        ht_plan_add_file(plan, HT_BK_SYSTEMD, own, old, old_len, NULL, 0, 0644);
+                        ht_plan_own_file(plan, HT_BK_SYSTEMD, own, old, old_len, NULL);
                 goto follow_up;
         }
 
@@ -305,11 +305,11 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
         if (isempty(b)) {
                 /* the host meets every value without it */
                 if (old && strstr(old, "Managed by hosttune"))
-                        ht_plan_add_file(plan, HT_BK_SYSTEMD, own, old, old_len, NULL, 0, 0644);
+                        ht_plan_own_file(plan, HT_BK_SYSTEMD, own, old, old_len, NULL);
         } else {
                 _cleanup_free_ char *header = ht_managed_header(plan->profile, "#");
                 _cleanup_free_ char *content = xasprintf("%s[%s]\n%s", header, d->section, b);
-                ht_plan_add_file(plan, HT_BK_SYSTEMD, own, old, old_len, content, strlen(content), 0644);
+                ht_plan_own_file(plan, HT_BK_SYSTEMD, own, old, old_len, content);
         }
 follow_up:
         if (plan->n_files == files_before || !live)
