@@ -132,5 +132,8 @@ const ht_follow_up_def *ht_follow_up_get(const char *action);
 const ht_backend *ht_backend_get(ht_backend_id id);
 /* The profile section of a backend: "services" for service. */
 const char *ht_backend_section_name(ht_backend_id id);
+/* The backends whose entries take flag (HT_ENTRY_*), for the loader's
+ * messages: "sysctl, block and limits"; *ret_n (may be NULL) their number. */
+char *ht_backends_with_flag(unsigned flag, size_t *ret_n);
 /* By name or section name; -EINVAL: none. */
 int ht_backend_from_string(const char *s, ht_backend_id *ret);

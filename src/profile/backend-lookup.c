@@ -65,3 +65,19 @@ bool ht_backend_sets_hugepages(ht_backend_id id, const char *key) {
         const ht_backend *b = ht_backend_get(id);
         return b && b->hugepages_key && b->hugepages_key(key);
 }
+
+char *ht_backends_with_flag(unsigned flag, size_t *ret_n) {
+        strbuf b = {0};
+        size_t n = 0, total = 0;
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                total += !!(ht_backend_get(i)->entry_flags & flag);
+        for (int i = 0; i < _HT_BK_MAX; i++) {
+                if (!(ht_backend_get(i)->entry_flags & flag))
+                        continue;
+                n++;
+                strbuf_appendf(&b, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", names[i]);
+        }
+        if (ret_n)
+                *ret_n = n;
+        return strbuf_steal(&b);
+}

@@ -748,8 +748,8 @@ int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *wh
         if (r < 0)
                 return r;
         if (!(ht_backend_get(e->backend)->entry_flags & HT_ENTRY_BOUND)) {
-                *ret_error = xasprintf("%s:%u: %s: only sysctl, block and limits settings take a bound", file,
-                                       ht_cfg_line(m), w);
+                _cleanup_free_ char *which = ht_backends_with_flag(HT_ENTRY_BOUND, NULL);
+                *ret_error = xasprintf("%s:%u: %s: only %s settings take a bound", file, ht_cfg_line(m), w, which);
                 return -EINVAL;
         }
         const char *name = config_setting_get_string(m);
@@ -1092,9 +1092,11 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 return -EINVAL;
         }
         if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED)) {
-                *ret_error = xasprintf("%s:%u: %s: 'required' is only for the cmdline backend "
+                size_t nb;
+                _cleanup_free_ char *which = ht_backends_with_flag(HT_ENTRY_REQUIRED, &nb);
+                *ret_error = xasprintf("%s:%u: %s: 'required' is only for the %s backend%s "
                                        "(other settings are required unless optional)",
-                                       f->path, ht_cfg_line(g), what);
+                                       f->path, ht_cfg_line(g), what, which, nb == 1 ? "" : "s");
                 return -EINVAL;
         }
         if (e->required && e->optional) {
@@ -1103,8 +1105,10 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 return -EINVAL;
         }
         if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE)) {
-                *ret_error = xasprintf("%s:%u: %s: 'remove' is only for the cmdline backend",
-                                       f->path, ht_cfg_line(g), what);
+                size_t nb;
+                _cleanup_free_ char *which = ht_backends_with_flag(HT_ENTRY_REMOVE, &nb);
+                *ret_error = xasprintf("%s:%u: %s: 'remove' is only for the %s backend%s", f->path,
+                                       ht_cfg_line(g), what, which, nb == 1 ? "" : "s");
                 return -EINVAL;
         }
         if (e->remove && e->value.kind == HT_SPEC_NONE)
