@@ -1,10 +1,12 @@
-/* The backend descriptor: everything about one backend (sysctl, sysfs,
- * limits, service, cmdline, bootloader) that the generic code needs, so
- * that a new backend is its own file plus one line in the registry
- * (backends.def). Apply, journal and verify stay generic; nothing outside
- * a backend's own file names a particular backend (rules.c looks the
- * bootloader up by name). Backends never know the CLI, rendering or
- * each other. */
+/* The backend descriptor: everything about one backend (one a line of
+ * backends.def) that the generic code needs, so that a new backend is its
+ * own file plus one line in the registry (HACKING.md, "Adding a
+ * backend"). Apply, journal and verify stay generic; nothing outside a
+ * backend's own file names a particular backend (rules.c looks the
+ * bootloader up by name). Backends never know the CLI, rendering or each
+ * other: what several share is in backend-common.c and systemd-conf.c.
+ * The rooms below the commands reach the descriptors through the lookups
+ * here (backend-lookup.c), never through a backend's file. */
 #pragma once
 
 #include "context.h"

@@ -20,11 +20,15 @@ typedef enum {
 /* The backend's name (backend.c): "sysctl", "service", ...; NULL: no such id. */
 const char *ht_backend_id_to_string(ht_backend_id id);
 
-/* One desired setting. Keys are canonical per backend:
+/* One desired setting. Keys are canonical per backend (its canon_key,
+ * backend.h), for instance:
  *   sysctl     "vm.nr_hugepages" (dotted, whatever the profile wrote)
  *   sysfs      "/sys/kernel/mm/transparent_hugepage/enabled"
+ *   block      "rotational queue/scheduler" (SELECTOR ATTR)
+ *   cpu        "governor"
  *   limits     "oracle soft memlock"   (domain, type, item set too)
  *   service    "mysqld.service LimitNOFILE" (unit, directive set too)
+ *   systemd    "logind.RemoveIPC"      (DAEMON.KEY)
  *   cmdline    "transparent_hugepage"  (value "never"; "" for a bare flag;
  *                                       remove=true to take it away: value ""
  *                                       removes every word with that key, a
