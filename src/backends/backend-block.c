@@ -32,6 +32,11 @@
 #include "profile-section.h"
 #include "util.h"
 
+/* The key field beside key, as ht_entry.fields[] holds it
+ * (ht_backend.key_fields): the devices a rule's set names. */
+enum { F_DEVICES };
+static const char *const block_key_fields[] = {"devices", NULL};
+
 /* udev rules files are small; a huge one is not worth a plan's time */
 #define UDEV_FILE_MAX (1u << 20)
 
@@ -884,7 +889,7 @@ static int parse_queue(ht_pfile *p, const config_setting_t *q, const char *devic
                         return -EINVAL;
                 }
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_BLOCK, p->path, ht_cfg_line(m));
-                e->target = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(devices)};
+                e->fields[F_DEVICES] = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(devices)};
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(attr)};
                 r = ht_cfg_leaf_value(m, p->path, w, e, ret_error);
                 if (r < 0)
@@ -968,7 +973,7 @@ static int block_parse_section(ht_pfile *p, const config_setting_t *s, char **re
 /* A rule's set: devices = "rotational" (the entry's target field, which
  * says which devices as cmdline's says which kernel); key = "queue/...". */
 static const ht_backend_field block_rule_fields[] = {
-        {.name = "devices", .offset = offsetof(ht_entry, target)},
+        {.name = "devices", .offset = offsetof(ht_entry, fields[F_DEVICES])},
         {.name = "key", .offset = offsetof(ht_entry, key)},
         {0},
 };
@@ -976,7 +981,7 @@ static const ht_backend_field block_rule_fields[] = {
 static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                            char **ret_value, char **ret_error) {
         _cleanup_free_ char *devs = NULL, *attr = NULL, *why = NULL;
-        int k = ht_entry_eval_string(r, &e->target, e, what, "devices", &devs, ret_error);
+        int k = ht_entry_eval_string(r, &e->fields[F_DEVICES], e, what, "devices", &devs, ret_error);
         if (k >= 0)
                 k = ht_entry_eval_string(r, &e->key, e, what, "key", &attr, ret_error);
         if (k < 0)
@@ -1027,6 +1032,7 @@ const ht_backend ht_backend_block = {
         .name = "block",
         .files = block_files,
         .entry_flags = HT_ENTRY_BOUND,
+        .key_fields = block_key_fields,
         .rule_fields = block_rule_fields,
         .parse_section = block_parse_section,
         .canon_key = block_canon_key,

@@ -31,7 +31,7 @@ enum {
 typedef struct {
         const char *name;   /* "key", "domain", "unit", ... */
         const char *alias;  /* also accepted when name is absent; NULL: none */
-        size_t offset;      /* offsetof(ht_entry, FIELD), an ht_spec */
+        size_t offset;      /* offsetof(ht_entry, key or fields[i]), an ht_spec */
         bool optional;      /* else missing is an error */
 } ht_backend_field;
 
@@ -44,6 +44,11 @@ typedef struct ht_backend {
          * creates its settings (the bootloader default of a rule). */
         bool internal;
         unsigned entry_flags;  /* HT_ENTRY_* */
+        /* Its key fields beside key, NULL-terminated, at most
+         * HT_KEY_FIELDS_MAX: the names of ht_entry.fields[] and
+         * ht_setting.fields[] in that order, which settings' JSON (show,
+         * plans, journals) uses. NULL: none. */
+        const char *const *key_fields;
         /* The key fields of a rule's set/skip, in the order they are read;
          * terminated by a NULL name. */
         const ht_backend_field *rule_fields;

@@ -22,8 +22,10 @@ static const ht_backend *const *registry;
 
 void ht_backend_registry_use(const ht_backend *const *r) {
         /* each descriptor at its backends.def line, under its name there */
-        for (int i = 0; i < _HT_BK_MAX; i++)
+        for (int i = 0; i < _HT_BK_MAX; i++) {
                 assert(r[i] && r[i]->id == (ht_backend_id)i && streq(r[i]->name, names[i]));
+                assert(!r[i]->key_fields || strv_length((char **)r[i]->key_fields) <= HT_KEY_FIELDS_MAX);
+        }
         assert(!r[_HT_BK_MAX]);
         registry = r;
 }
@@ -80,4 +82,12 @@ char *ht_backends_with_flag(unsigned flag, size_t *ret_n) {
         if (ret_n)
                 *ret_n = n;
         return strbuf_steal(&b);
+}
+
+const char *ht_setting_field(const ht_setting *s, const char *name) {
+        const ht_backend *b = ht_backend_get(s->backend);
+        for (size_t i = 0; b && b->key_fields && b->key_fields[i]; i++)
+                if (streq(b->key_fields[i], name))
+                        return s->fields[i];
+        return NULL;
 }

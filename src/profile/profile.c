@@ -169,12 +169,8 @@ void ht_setting_done(ht_setting *s) {
         free(s->value);
         free(s->source);
         free(s->citation);
-        free(s->domain);
-        free(s->type);
-        free(s->item);
-        free(s->unit);
-        free(s->directive);
-        free(s->target);
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                free(s->fields[k]);
         *s = (ht_setting){0};
 }
 
@@ -1189,18 +1185,25 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
 }
 
 static bool same_setting(const ht_setting *a, const ht_setting *b) {
-        return a->backend == b->backend && streq(a->key, b->key) && streq_ptr(a->target, b->target);
+        if (a->backend != b->backend || !streq(a->key, b->key))
+                return false;
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                if (!streq_ptr(a->fields[k], b->fields[k]))
+                        return false;
+        return true;
 }
 
-/* FNV-1a over the backend, the key and the target. */
+/* FNV-1a over the backend, the key and the key fields. */
 static size_t setting_hash(const ht_setting *s) {
         uint64_t h = 14695981039346656037ULL;
         h = (h ^ (unsigned)s->backend) * 1099511628211ULL;
         for (const char *p = s->key; p && *p; p++)
                 h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-        h = (h ^ 0xff) * 1099511628211ULL;
-        for (const char *p = s->target; p && *p; p++)
-                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++) {
+                h = (h ^ 0xff) * 1099511628211ULL;
+                for (const char *p = s->fields[k]; p && *p; p++)
+                        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        }
         return (size_t)h;
 }
 
@@ -1847,14 +1850,11 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
                 add_str(j, "backend", ht_backend_id_to_string(s->backend));
                 add_str(j, "key", s->key);
                 json_object_object_add(j, "value", s->value ? json_object_new_string(s->value) : NULL);
-                add_str(j, "domain", s->domain);
-                add_str(j, "type", s->type);
-                add_str(j, "item", s->item);
-                add_str(j, "unit", s->unit);
-                add_str(j, "directive", s->directive);
-                add_str(j, "target", s->target);
+                const ht_backend *bk = ht_backend_get(s->backend);
+                for (size_t k = 0; bk->key_fields && bk->key_fields[k]; k++)
+                        add_str(j, bk->key_fields[k], s->fields[k]);
                 json_object_object_add(j, "optional", json_object_new_boolean(s->optional));
-                if (ht_backend_get(s->backend)->entry_flags & HT_ENTRY_REMOVE)
+                if (bk->entry_flags & HT_ENTRY_REMOVE)
                         json_object_object_add(j, "remove", json_object_new_boolean(s->remove));
                 if (s->required)
                         json_object_object_add(j, "required", json_object_new_boolean(true));
