@@ -86,8 +86,9 @@ static void usage(FILE *out) {
         fprintf(out,
                 "Usage: hosttune [OPTIONS] COMMAND [ARGS]...\n"
                 "\n"
-                "Tune sysctl, limits, sysfs and the kernel command line to a profile,\n"
-                "safely: plan first, apply as one transaction, verify after reboot.\n"
+                "Tune a host's kernel settings, devices, limits, services and boot\n"
+                "command line to a profile, safely: plan first, apply as one\n"
+                "transaction, verify after reboot.\n"
                 "\n"
                 "Commands:\n");
         /* a usage too long for the column puts its description below */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "context.h"
 #include "facts.h"
 #include "profile.h"
@@ -23,6 +24,8 @@ static int usage(const char *argv0) {
 }
 
 int main(int argc, char **argv) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const char *root = "/", *facts_file = NULL, *name = NULL;
         _cleanup_strv_free_ char **ppath = NULL, **rpath = NULL, **sets = NULL;
         bool json = false, list = false;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "profile-builtin.h"
 #include "profile-model.h"
 #include "util.h"
@@ -25,6 +26,8 @@ static void put_bytes(const char *name, const unsigned char *p, size_t n) {
 }
 
 int main(int argc, char **argv) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         if (argc < 2) {
                 fprintf(stderr, "usage: ht-freeze FILE.profile|FILE.rules...\n");
                 return 2;

@@ -32,6 +32,11 @@
 #include "profile-section.h"
 #include "util.h"
 
+/* The key field beside key, as ht_entry.fields[] holds it
+ * (ht_backend.key_fields): the devices a rule's set names. */
+enum { F_DEVICES };
+static const char *const block_key_fields[] = {"devices", NULL};
+
 /* udev rules files are small; a huge one is not worth a plan's time */
 #define UDEV_FILE_MAX (1u << 20)
 
@@ -806,8 +811,7 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         }
         if (ht_settings_count(r, HT_BK_BLOCK) == 0) {
                 /* a file from an earlier profile goes */
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL);
                 return 0;
         }
         _cleanup_(ht_udev_file_freep) ht_udev_file *oldf = NULL;
@@ -843,11 +847,10 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         if (strv_length(plan->errors) > errors) {
                 /* nothing is written when a setting is wrong */
         } else if (b.n_lines == 0) {
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, NULL);
         } else {
                 _cleanup_free_ char *content = render_rules(&b, plan->profile);
-                ht_plan_add_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, content, strlen(content), 0644);
+                ht_plan_own_file(plan, HT_BK_BLOCK, HT_UDEV_RULES, old, old_len, content);
                 _cleanup_strv_free_ char **attrs = NULL;
                 for (size_t i = 0; i < b.n_lines; i++)
                         if (!strv_contains(attrs, b.lines[i].attr))
@@ -879,7 +882,7 @@ static int parse_queue(ht_pfile *p, const config_setting_t *q, const char *devic
                         return ht_error(ret_error, -EINVAL, "%s:%u: %s: expected a value or a group, not %s", p->path,
                                         ht_cfg_line(m), w, ht_cfg_type_name(config_setting_type(m)));
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_BLOCK, p->path, ht_cfg_line(m));
-                e->target = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(devices)};
+                e->fields[F_DEVICES] = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(devices)};
                 e->key = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(attr)};
                 r = ht_cfg_leaf_value(m, p->path, w, e, ret_error);
                 if (r < 0)
@@ -958,7 +961,7 @@ static int block_parse_section(ht_pfile *p, const config_setting_t *s, char **re
 /* A rule's set: devices = "rotational" (the entry's target field, which
  * says which devices as cmdline's says which kernel); key = "queue/...". */
 static const ht_backend_field block_rule_fields[] = {
-        {.name = "devices", .offset = offsetof(ht_entry, target)},
+        {.name = "devices", .offset = offsetof(ht_entry, fields[F_DEVICES])},
         {.name = "key", .offset = offsetof(ht_entry, key)},
         {0},
 };
@@ -966,7 +969,7 @@ static const ht_backend_field block_rule_fields[] = {
 static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                            char **ret_value, char **ret_error) {
         _cleanup_free_ char *devs = NULL, *attr = NULL, *why = NULL;
-        int k = ht_entry_eval_string(r, &e->target, e, what, "devices", &devs, ret_error);
+        int k = ht_entry_eval_string(r, &e->fields[F_DEVICES], e, what, "devices", &devs, ret_error);
         if (k >= 0)
                 k = ht_entry_eval_string(r, &e->key, e, what, "key", &attr, ret_error);
         if (k < 0)
@@ -1014,6 +1017,7 @@ const ht_backend ht_backend_block = {
         .name = "block",
         .files = block_files,
         .entry_flags = HT_ENTRY_BOUND,
+        .key_fields = block_key_fields,
         .rule_fields = block_rule_fields,
         .parse_section = block_parse_section,
         .canon_key = block_canon_key,

@@ -44,6 +44,9 @@
 #include "edit-grub.h"
 #include "util.h"
 
+enum { F_TARGET }; /* the key field beside key: fields[] (ht_backend.key_fields) */
+static const char *const cmdline_key_fields[] = {"target", NULL};
+
 /* An op the edited files do not give to every boot entry: an error, or
  * for an optional setting a skip; never "kept" or "pending reboot". */
 static void report_unmet(ht_plan *plan, const ht_setting *s, const ht_cmdline_op *op, const boot_targets *t) {
@@ -165,7 +168,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 }
                 if (!s->optional)
                         optional_only = false;
-                cmdline_op_list_add(s->target && streq(s->target, "xen") ? &xen_ops : &linux_ops, op, s);
+                cmdline_op_list_add(s->fields[F_TARGET] && streq(s->fields[F_TARGET], "xen") ? &xen_ops : &linux_ops, op, s);
         }
         if (linux_ops.n == 0 && xen_ops.n == 0 && !default_req) {
                 /* a Xen host whose menu file offers no entry to switch to:
@@ -319,7 +322,7 @@ static int parse_cmdline_words(ht_pfile *p, const config_setting_t *g, const cha
                 e->optional = optional;
                 e->has_optional = true;
                 e->required = required;
-                ht_spec_copy(&e->target, target);
+                ht_spec_copy(&e->fields[F_TARGET], target);
                 e->when = when ? xstrdup(when) : NULL;
                 r = ht_cfg_spec(w, p->path, what, &e->key, ret_error);
                 if (r < 0)
@@ -391,7 +394,7 @@ static int cmdline_parse_section(ht_pfile *p, const config_setting_t *s, char **
 
 static const ht_backend_field cmdline_rule_fields[] = {
         {.name = "key", .offset = offsetof(ht_entry, key)},
-        {.name = "target", .offset = offsetof(ht_entry, target), .optional = true},
+        {.name = "target", .offset = offsetof(ht_entry, fields[F_TARGET]), .optional = true},
         {0},
 };
 
@@ -408,18 +411,18 @@ static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                 } else
                         *ret_value = xstrdup("");
         }
-        if (e->target.kind != HT_SPEC_NONE)
-                k = ht_entry_eval_string(r, &e->target, e, what, "target", &s->target, ret_error);
+        if (e->fields[F_TARGET].kind != HT_SPEC_NONE)
+                k = ht_entry_eval_string(r, &e->fields[F_TARGET], e, what, "target", &s->fields[F_TARGET], ret_error);
         else
-                s->target = xstrdup("linux");
+                s->fields[F_TARGET] = xstrdup("linux");
         if (k < 0)
                 return k;
         if (isempty(s->key) || !ht_word_chars(s->key, "_.-"))
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a kernel parameter name", e->file,
                                 e->line, what, s->key);
-        if (!streq(s->target, "linux") && !streq(s->target, "xen"))
+        if (!streq(s->fields[F_TARGET], "linux") && !streq(s->fields[F_TARGET], "xen"))
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: target '%s' must be linux or xen", e->file,
-                                e->line, what, s->target);
+                                e->line, what, s->fields[F_TARGET]);
         return 0;
 }
 
@@ -428,15 +431,15 @@ static const char *cmdline_check_value(const char *t) {
 }
 
 static char *cmdline_label(const ht_setting *s) {
-        if (s->target && !streq(s->target, "linux"))
-                return xasprintf("cmdline (%s) %s", s->target, s->key);
+        if (s->fields[F_TARGET] && !streq(s->fields[F_TARGET], "linux"))
+                return xasprintf("cmdline (%s) %s", s->fields[F_TARGET], s->key);
         return xasprintf("cmdline %s", s->key);
 }
 
 /* "cmdline  KEY=VALUE", "cmdline  remove KEY", "... (xen)" */
 static char *cmdline_show_line(const ht_setting *s) {
         const char *b = "cmdline";
-        const char *t = s->target && !streq(s->target, "linux") ? " (xen)" : "";
+        const char *t = s->fields[F_TARGET] && !streq(s->fields[F_TARGET], "linux") ? " (xen)" : "";
         if (s->remove)
                 return xasprintf("%-8s remove %s%s%s%s", b, s->key, isempty(s->value) ? "" : "=",
                                  s->value ? s->value : "", t);
@@ -463,6 +466,7 @@ const ht_backend ht_backend_cmdline = {
         .name = "cmdline",
         .files = cmdline_files,
         .entry_flags = HT_ENTRY_REQUIRED | HT_ENTRY_REMOVE,
+        .key_fields = cmdline_key_fields,
         .rule_fields = cmdline_rule_fields,
         .parse_section = cmdline_parse_section,
         .canon_key = cmdline_canon_key,

@@ -185,6 +185,14 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
         return 0;
 }
 
+void ht_plan_own_file(ht_plan *plan, ht_backend_id b, const char *path, const char *old, size_t old_len,
+                      const char *content) {
+        if (content)
+                ht_plan_add_file(plan, b, path, old, old_len, content, strlen(content), 0644);
+        else if (old)
+                ht_plan_add_file(plan, b, path, old, old_len, NULL, 0, 0644);
+}
+
 bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
         if (!f->kernel_xen)
                 return false;
@@ -193,4 +201,21 @@ bool ht_kernel_switch_pending(const ht_facts *f, const ht_resolved *r) {
                 if (r->settings[i].backend == bl->id && streq(r->settings[i].key, "default"))
                         return true;
         return false;
+}
+
+/* systemd-logind re-reads logind.conf on SIGHUP (systemd 230 NEWS); see
+ * backend-systemd.c for why not reload or restart */
+static const char *const reload_logind_argv[] = {"systemctl", "kill", "--signal=SIGHUP", "systemd-logind.service",
+                                                 NULL};
+
+static const ht_follow_up_def follow_ups[] = {
+        {"daemon-reload", NULL},
+        {"reload-logind", reload_logind_argv},
+};
+
+const ht_follow_up_def *ht_follow_up_get(const char *action) {
+        for (size_t i = 0; action && i < ELEMENTSOF(follow_ups); i++)
+                if (streq(follow_ups[i].action, action))
+                        return &follow_ups[i];
+        return NULL;
 }

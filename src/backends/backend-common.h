@@ -16,6 +16,15 @@ int ht_read_optional(const ht_context *c, const char *path, char **ret, size_t *
  * sysfs present); an image tree does not. */
 bool ht_root_is_live(const ht_context *c);
 
+/* The lifecycle of a file a backend owns whole (its drop-in: sysctl.d's
+ * 90-hosttune.conf, a tmpfiles.d or udev rules file, a unit's drop-in):
+ * old is what the host has (NULL: none), content what the backend's
+ * settings make of it. The file is planned with content; content NULL
+ * (no setting of the backend left for it) removes a file an earlier
+ * profile left. Nothing is planned when old already holds content. */
+void ht_plan_own_file(ht_plan *plan, ht_backend_id b, const char *path, const char *old, size_t old_len,
+                      const char *content);
+
 /* Settings of one backend, in profile order. */
 size_t ht_settings_count(const ht_resolved *r, ht_backend_id id);
 
@@ -94,8 +103,8 @@ int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *dire
  * systemd-tmpfiles' order, the first one winning. -EINVAL for a path
  * that is not a plain one under /sys. */
 int ht_sysfs_explain_boot(const ht_context *c, const char *path, ht_boot_explained *ret);
-/* The soft and hard value of a resource limit in a /proc/PID/limits
- * text, for a systemd directive ("LimitNOFILE": the "Max open files"
+/* (systemd-conf.c) The soft and hard value of a resource limit in a
+ * /proc/PID/limits text, for a systemd directive ("LimitNOFILE": the "Max open files"
  * row); HT_LIMIT_INFINITY for "unlimited". 0, -EINVAL (no such row),
  * -ENODATA (row absent), -EBADMSG. */
 int ht_proc_limits_parse(const char *text, const char *directive, uint64_t *ret_soft, uint64_t *ret_hard);

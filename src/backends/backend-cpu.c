@@ -480,8 +480,7 @@ static int cpu_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r
 
         if (n == 0) {
                 /* nothing to persist: a file from an earlier profile goes */
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_CPU, CPU_TMPFILES, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_CPU, CPU_TMPFILES, old, old_len, NULL);
                 strbuf_done(&persisted);
                 return 0;
         }
@@ -490,7 +489,7 @@ static int cpu_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r
         _cleanup_free_ char *content = xasprintf("%s# Applied at boot by systemd-tmpfiles (tmpfiles.d(5) \"w\" lines; the\n"
                                                  "# globs cover every cpufreq policy and CPU the host boots with).\n%s",
                                                  header, body);
-        ht_plan_add_file(plan, HT_BK_CPU, CPU_TMPFILES, old, old_len, content, strlen(content), 0644);
+        ht_plan_own_file(plan, HT_BK_CPU, CPU_TMPFILES, old, old_len, content);
         return 0;
 }
 

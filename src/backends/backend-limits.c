@@ -20,6 +20,11 @@
 #include "bound.h"
 #include "util.h"
 
+/* The key fields beside key, as ht_setting.fields[] and ht_entry.fields[]
+ * hold them (ht_backend.key_fields). */
+enum { F_DOMAIN, F_TYPE, F_ITEM };
+static const char *const limits_key_fields[] = {"domain", "type", "item", NULL};
+
 /* Real limits files are a few KB; a million-line one would take seconds
  * and hundreds of MB to check. */
 #define LIMITS_FILE_MAX (1u << 20)
@@ -212,25 +217,25 @@ static char *limit_target(const ht_setting *s, const char *have) {
  * domain (the case that matters: the database owner). */
 static void check_precedence(const ht_context *c, const ht_setting *s, const char *target, const limits_set *set,
                              accounts *cache, ht_plan *plan) {
-        if (s->domain[0] == '@' || s->domain[0] == '*' || s->domain[0] == '%' || strchr(s->domain, ':'))
+        if (s->fields[F_DOMAIN][0] == '@' || s->fields[F_DOMAIN][0] == '*' || s->fields[F_DOMAIN][0] == '%' || strchr(s->fields[F_DOMAIN], ':'))
                 return;
-        const account *a = account_of(c, cache, s->domain);
+        const account *a = account_of(c, cache, s->fields[F_DOMAIN]);
         if (!a->exists) {
                 ht_plan_warn(plan, "user %s does not exist on this host (yet); its limits apply once it does",
-                             s->domain);
+                             s->fields[F_DOMAIN]);
                 return;
         }
         ht_limits_subject who = {
-                .user = s->domain, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
+                .user = s->fields[F_DOMAIN], .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
                 .n_gids = a->n_gids,
         };
         ht_limits_result res;
-        ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->item,
+        ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->fields[F_ITEM],
                             a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
         const ht_limits_hit *hits[2] = {NULL, NULL};
-        if (streq(s->type, "soft") || streq(s->type, "-"))
+        if (streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-"))
                 hits[0] = &res.soft;
-        if (streq(s->type, "hard") || streq(s->type, "-"))
+        if (streq(s->fields[F_TYPE], "hard") || streq(s->fields[F_TYPE], "-"))
                 hits[1] = &res.hard;
         for (size_t i = 0; i < 2; i++) {
                 const ht_limits_hit *h = hits[i];
@@ -241,12 +246,12 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const cha
                 _cleanup_free_ char *shown = ht_display_path(c, set->paths[h->file]);
                 ht_plan_warn(plan, "%s:%u takes precedence over hosttune's entry: %s gets %s %s %s, not %s; "
                              "remove or change that line",
-                             shown, h->line, s->domain, i == 0 ? "soft" : "hard", s->item, h->value, target);
+                             shown, h->line, s->fields[F_DOMAIN], i == 0 ? "soft" : "hard", s->fields[F_ITEM], h->value, target);
         }
         if (res.no_limits) {
                 _cleanup_free_ char *shown = ht_display_path(c, set->paths[res.no_limits_file]);
                 ht_plan_warn(plan, "%s:%u exempts %s from all limits: hosttune's entries for it have no effect",
-                             shown, res.no_limits_line, s->domain);
+                             shown, res.no_limits_line, s->fields[F_DOMAIN]);
         }
 }
 
@@ -259,20 +264,20 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
                        bool *ret_meets, ht_limits_hit *ret_hit) {
         *ret_meets = false;
         *ret_hit = (ht_limits_hit){0};
-        const account *a = account_of(c, cache, s->domain);
+        const account *a = account_of(c, cache, s->fields[F_DOMAIN]);
         if (!a->exists)
                 return;
         ht_limits_subject who = {
-                .user = s->domain, .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
+                .user = s->fields[F_DOMAIN], .uid = a->uid, .gid = a->gid, .groups = a->groups, .gids = a->gids,
                 .n_gids = a->n_gids,
         };
         ht_limits_result res;
-        ht_limits_effective((const ht_limits_file *const *)others->files, others->n, &who, s->item,
+        ht_limits_effective((const ht_limits_file *const *)others->files, others->n, &who, s->fields[F_ITEM],
                             a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
         if (res.no_limits)
                 return;
-        bool soft = streq(s->type, "soft") || streq(s->type, "-");
-        bool hard = streq(s->type, "hard") || streq(s->type, "-");
+        bool soft = streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-");
+        bool hard = streq(s->fields[F_TYPE], "hard") || streq(s->fields[F_TYPE], "-");
         *ret_meets = !((soft && !(res.soft.set && limit_meets(s, res.soft.value))) ||
                        (hard && !(res.hard.set && limit_meets(s, res.hard.value))));
         *ret_hit = hard ? res.hard : res.soft;
@@ -297,7 +302,7 @@ static char *login_default(const ht_context *c, const ht_facts *f, const ht_sett
         };
         *ret_meets = false;
         size_t i = 0;
-        while (i < ELEMENTSOF(items) && !streq(items[i].item, s->item))
+        while (i < ELEMENTSOF(items) && !streq(items[i].item, s->fields[F_ITEM]))
                 i++;
         if (i == ELEMENTSOF(items))
                 return NULL;
@@ -308,8 +313,8 @@ static char *login_default(const ht_context *c, const ht_facts *f, const ht_sett
         char *text[2];
         for (int k = 0; k < 2; k++)
                 text[k] = v[k] == HT_LIMIT_INFINITY ? xstrdup("unlimited") : xasprintf("%" PRIu64, v[k] / items[i].unit);
-        bool soft = streq(s->type, "soft") || streq(s->type, "-");
-        bool hard = streq(s->type, "hard") || streq(s->type, "-");
+        bool soft = streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-");
+        bool hard = streq(s->fields[F_TYPE], "hard") || streq(s->fields[F_TYPE], "-");
         *ret_meets = (!soft || limit_meets(s, text[0])) && (!hard || limit_meets(s, text[1]));
         *ret_from = xasprintf("no limits file sets it; a login inherits it: %s", from);
         char *out = hard ? text[1] : text[0];
@@ -322,7 +327,7 @@ static const char *current_value(const ht_limits_file *f, const ht_setting *s) {
         const char *v = NULL;
         for (size_t i = 0; f && i < f->n_entries; i++) {
                 const ht_limits_entry *e = &f->entries[i];
-                if (e->type && streq(e->domain, s->domain) && streq(e->type, s->type) && streq(e->item, s->item))
+                if (e->type && streq(e->domain, s->fields[F_DOMAIN]) && streq(e->type, s->fields[F_TYPE]) && streq(e->item, s->fields[F_ITEM]))
                         v = e->value;
         }
         return v;
@@ -338,8 +343,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 return 0;
         }
         if (n == 0) {
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, NULL);
                 return 0;
         }
 
@@ -368,12 +372,12 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         kept[at] = true;
                         continue;
                 }
-                if (limit_bound(s) != HT_BOUND_EXACT && !strchr("@*%", s->domain[0]) && !strchr(s->domain, ':'))
+                if (limit_bound(s) != HT_BOUND_EXACT && !strchr("@*%", s->fields[F_DOMAIN][0]) && !strchr(s->fields[F_DOMAIN], ':'))
                         host_gives(c, s, &others, &cache, &kept[at], &hit);
                 /* no file gives it: what a login starts from is the host's
                  * value, and a minimum it already meets is kept (issue 39:
                  * nproc 15656 was cut to 4096) */
-                if (!kept[at] && !hit.set && limit_bound(s) == HT_BOUND_AT_LEAST && account_of(c, &cache, s->domain)->exists) {
+                if (!kept[at] && !hit.set && limit_bound(s) == HT_BOUND_AT_LEAST && account_of(c, &cache, s->fields[F_DOMAIN])->exists) {
                         bool meets = false;
                         inherit[at] = login_default(c, f, s, &meets, &inherit_from[at]);
                         if (inherit[at] && meets) {
@@ -387,7 +391,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
                 target[at] = limit_target(s, hit.set ? hit.value : NULL);
                 want[nw++] = (ht_limits_setting){
-                        .domain = s->domain, .type = s->type, .item = s->item, .value = target[at],
+                        .domain = s->fields[F_DOMAIN], .type = s->fields[F_TYPE], .item = s->fields[F_ITEM], .value = target[at],
                 };
         }
         _cleanup_free_ char *content = NULL, *err = NULL;
@@ -463,7 +467,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         accounts_done(&cache);
         limits_set_done(&set);
         limits_set_done(&others);
-        ht_plan_add_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content, strlen(content), 0644);
+        ht_plan_own_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, content);
         return 0;
 }
 
@@ -546,11 +550,11 @@ static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **r
                         return r;
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_LIMITS, p->path,
                                          ht_cfg_line(m));
-                r = ht_cfg_get_spec(m, "domain", true, p->path, what, &e->domain, ret_error);
+                r = ht_cfg_get_spec(m, "domain", true, p->path, what, &e->fields[F_DOMAIN], ret_error);
                 if (r >= 0)
-                        r = ht_cfg_get_spec(m, "type", true, p->path, what, &e->type, ret_error);
+                        r = ht_cfg_get_spec(m, "type", true, p->path, what, &e->fields[F_TYPE], ret_error);
                 if (r >= 0)
-                        r = ht_cfg_get_spec(m, "item", true, p->path, what, &e->item, ret_error);
+                        r = ht_cfg_get_spec(m, "item", true, p->path, what, &e->fields[F_ITEM], ret_error);
                 if (r >= 0)
                         r = ht_cfg_get_spec(m, "value", true, p->path, what, &e->value, ret_error);
                 if (r >= 0)
@@ -574,9 +578,9 @@ static int limits_parse_section(ht_pfile *p, const config_setting_t *s, char **r
 }
 
 static const ht_backend_field limits_rule_fields[] = {
-        {.name = "domain", .offset = offsetof(ht_entry, domain)},
-        {.name = "type", .offset = offsetof(ht_entry, type)},
-        {.name = "item", .offset = offsetof(ht_entry, item)},
+        {.name = "domain", .offset = offsetof(ht_entry, fields[F_DOMAIN])},
+        {.name = "type", .offset = offsetof(ht_entry, fields[F_TYPE])},
+        {.name = "item", .offset = offsetof(ht_entry, fields[F_ITEM])},
         {0},
 };
 
@@ -588,28 +592,28 @@ static const char *const limit_items[] = {
 
 static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                             char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->domain, e, what, "domain", &s->domain, ret_error);
+        int k = ht_entry_eval_string(r, &e->fields[F_DOMAIN], e, what, "domain", &s->fields[F_DOMAIN], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->type, e, what, "type", &s->type, ret_error);
+                k = ht_entry_eval_string(r, &e->fields[F_TYPE], e, what, "type", &s->fields[F_TYPE], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->item, e, what, "item", &s->item, ret_error);
+                k = ht_entry_eval_string(r, &e->fields[F_ITEM], e, what, "item", &s->fields[F_ITEM], ret_error);
         if (k < 0)
                 return k;
-        if (isempty(s->domain) || !ht_word_chars(s->domain, "_.@%*:-"))
+        if (isempty(s->fields[F_DOMAIN]) || !ht_word_chars(s->fields[F_DOMAIN], "_.@%*:-"))
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a limits.conf domain (a "
                                 "user, @group, %%group or *)", e->file, e->line,
-                                what, s->domain);
-        if (!streq(s->type, "soft") && !streq(s->type, "hard") && !streq(s->type, "-"))
+                                what, s->fields[F_DOMAIN]);
+        if (!streq(s->fields[F_TYPE], "soft") && !streq(s->fields[F_TYPE], "hard") && !streq(s->fields[F_TYPE], "-"))
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: type '%s' must be soft, hard or -",
-                                e->file, e->line, what, s->type);
-        if (!strv_contains((char *const *)limit_items, s->item)) {
-                const char *close = closest_word(s->item, (char *const *)limit_items);
+                                e->file, e->line, what, s->fields[F_TYPE]);
+        if (!strv_contains((char *const *)limit_items, s->fields[F_ITEM])) {
+                const char *close = closest_word(s->fields[F_ITEM], (char *const *)limit_items);
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown limits item '%s'%s%s%s", e->file,
-                                e->line, what, s->item,
+                                e->line, what, s->fields[F_ITEM],
                                 close ? " (did you mean '" : "", close ? close : "",
                                 close ? "'?)" : "");
         }
-        s->key = xasprintf("%s %s %s", s->domain, s->type, s->item);
+        s->key = xasprintf("%s %s %s", s->fields[F_DOMAIN], s->fields[F_TYPE], s->fields[F_ITEM]);
         return 0;
 }
 
@@ -627,7 +631,7 @@ static const char *limits_check_value(const char *t) {
 
 /* setting.limits.DOMAIN.TYPE.ITEM */
 static char *limits_expr_name(const ht_setting *s) {
-        return xasprintf("%s.%s.%s", s->domain, s->type, s->item);
+        return xasprintf("%s.%s.%s", s->fields[F_DOMAIN], s->fields[F_TYPE], s->fields[F_ITEM]);
 }
 
 /* The files its plan writes (ht_backend.files). */
@@ -637,6 +641,7 @@ const ht_backend ht_backend_limits = {
         .id = HT_BK_LIMITS,
         .name = "limits",
         .files = limits_files,
+        .key_fields = limits_key_fields,
         .rule_fields = limits_rule_fields,
         .entry_flags = HT_ENTRY_BOUND,
         .parse_section = limits_parse_section,

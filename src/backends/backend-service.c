@@ -22,6 +22,11 @@
 #include "edit-unit.h"
 #include "util.h"
 
+/* The key fields beside key, as ht_setting.fields[] and ht_entry.fields[]
+ * hold them (ht_backend.key_fields). */
+enum { F_UNIT, F_DIRECTIVE };
+static const char *const service_key_fields[] = {"unit", "directive", NULL};
+
 #define UNIT_DIR "/etc/systemd/system"
 #define DROPIN_NAME "hosttune.conf"
 
@@ -59,7 +64,7 @@ static char *unit_with_suffix(const char *u) {
 
 /* Which of names a service setting's unit is; n when none. */
 static size_t name_index(char *const *names, size_t n, const ht_setting *s) {
-        _cleanup_free_ char *unit = unit_with_suffix(s->unit);
+        _cleanup_free_ char *unit = unit_with_suffix(s->fields[F_UNIT]);
         size_t k = 0;
         while (k < n && !streq(names[k], unit))
                 k++;
@@ -425,11 +430,11 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
-                if (s->backend != HT_BK_SERVICE || !s->unit)
+                if (s->backend != HT_BK_SERVICE || !s->fields[F_UNIT])
                         continue;
-                _cleanup_free_ char *unit = unit_with_suffix(s->unit);
+                _cleanup_free_ char *unit = unit_with_suffix(s->fields[F_UNIT]);
                 if (!ht_unit_name_valid(unit)) {
-                        ht_plan_error(plan, "%s: '%s' is not a valid systemd unit name", s->source, s->unit);
+                        ht_plan_error(plan, "%s: '%s' is not a valid systemd unit name", s->source, s->fields[F_UNIT]);
                         continue;
                 }
                 if (!strv_contains(names, unit))
@@ -476,7 +481,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         /* Names that resolve to nothing: no drop-in. */
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
-                if (s->backend != HT_BK_SERVICE || !s->unit)
+                if (s->backend != HT_BK_SERVICE || !s->fields[F_UNIT])
                         continue;
                 size_t k = name_index(names, n_names, s);
                 if (k == n_names || real_of[k])
@@ -490,13 +495,13 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 if (s->optional) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         _cleanup_free_ char *what = xasprintf("service %s", s->key);
-                        ht_plan_skip(plan, what, s->source, "%s=%s for %s: %s", s->directive,
+                        ht_plan_skip(plan, what, s->source, "%s=%s for %s: %s", s->fields[F_DIRECTIVE],
                                      s->value ? s->value : "", names[k], why);
                 } else {
                         ch->outcome = HT_OUTCOME_FAILED;
                         ht_plan_error(plan, "%s: %s=%s for %s: %s; install the service first, name the "
                                       "unit the host has, or mark the setting optional",
-                                      s->source, s->directive, s->value ? s->value : "", names[k], why);
+                                      s->source, s->fields[F_DIRECTIVE], s->value ? s->value : "", names[k], why);
                 }
         }
 
@@ -522,42 +527,42 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 bool bad = false;
                 for (size_t i = 0; i < r->n_settings; i++) {
                         const ht_setting *s = &r->settings[i];
-                        if (s->backend != HT_BK_SERVICE || !s->unit)
+                        if (s->backend != HT_BK_SERVICE || !s->fields[F_UNIT])
                                 continue;
                         size_t nk = name_index(names, n_names, s);
                         if (nk == n_names || !streq_ptr(real_of[nk], ui->name))
                                 continue;
-                        if (!s->directive || !strv_contains((char **)directives, s->directive)) {
-                                const char *hint = s->directive ? closest_word(s->directive, (char **)directives) : NULL;
+                        if (!s->fields[F_DIRECTIVE] || !strv_contains((char **)directives, s->fields[F_DIRECTIVE])) {
+                                const char *hint = s->fields[F_DIRECTIVE] ? closest_word(s->fields[F_DIRECTIVE], (char **)directives) : NULL;
                                 ht_plan_error(plan, "%s: unknown service directive '%s'%s%s%s", s->source,
-                                              s->directive ? s->directive : "", hint ? " (did you mean '" : "",
+                                              s->fields[F_DIRECTIVE] ? s->fields[F_DIRECTIVE] : "", hint ? " (did you mean '" : "",
                                               hint ? hint : "", hint ? "'?)" : "");
                                 bad = true;
                                 continue;
                         }
                         uint64_t a, b;
                         if (!value_valid(s->value) ||
-                            (is_limit(s->directive) && ht_unit_parse_limit(s->directive, s->value, &a, &b) < 0)) {
+                            (is_limit(s->fields[F_DIRECTIVE]) && ht_unit_parse_limit(s->fields[F_DIRECTIVE], s->value, &a, &b) < 0)) {
                                 ht_plan_error(plan, "%s: invalid value '%s' for %s", s->source,
-                                              s->value ? s->value : "", s->directive);
+                                              s->value ? s->value : "", s->fields[F_DIRECTIVE]);
                                 bad = true;
                                 continue;
                         }
                         size_t j = 0;
-                        while (j < nw && !streq(w[j].directive, s->directive))
+                        while (j < nw && !streq(w[j].directive, s->fields[F_DIRECTIVE]))
                                 j++;
                         if (j == nw) {
                                 w = xrealloc(w, (nw + 1) * sizeof(*w));
-                                w[nw++] = (wanted){.directive = xstrdup(s->directive), .want = xstrdup(s->value)};
-                        } else if (is_limit(s->directive)) {
+                                w[nw++] = (wanted){.directive = xstrdup(s->fields[F_DIRECTIVE]), .want = xstrdup(s->value)};
+                        } else if (is_limit(s->fields[F_DIRECTIVE])) {
                                 /* two minimums: the larger one meets both */
-                                if (!limit_meets(s->directive, w[j].want, s->value)) {
+                                if (!limit_meets(s->fields[F_DIRECTIVE], w[j].want, s->value)) {
                                         free(w[j].want);
                                         w[j].want = xstrdup(s->value);
                                 }
                         } else if (!streq(w[j].want, s->value)) {
                                 ht_plan_error(plan, "%s: %s=%s for %s, but another setting for the same unit "
-                                              "wants %s", s->source, s->directive, s->value, ui->name, w[j].want);
+                                              "wants %s", s->source, s->fields[F_DIRECTIVE], s->value, ui->name, w[j].want);
                                 bad = true;
                         }
                         w[j].settings = xrealloc(w[j].settings, (w[j].n_settings + 1) * sizeof(size_t));
@@ -589,7 +594,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         const char *then = v.after_set ? after : line ? line : v.before;
                         for (size_t t = 0; t < w[j].n_settings; t++) {
                                 const ht_setting *s = &r->settings[w[j].settings[t]];
-                                _cleanup_free_ char *su = unit_with_suffix(s->unit);
+                                _cleanup_free_ char *su = unit_with_suffix(s->fields[F_UNIT]);
                                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key,
                                                                    overridden ? after : v.now,
                                                                    overridden ? w[j].want : then);
@@ -641,11 +646,11 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         /* every limit is met without it: no file, or the
                          * old one goes */
                         if (old && strstr(old, "Managed by hosttune"))
-                                ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
+                                ht_plan_own_file(plan, HT_BK_SERVICE, path, old, old_len, NULL);
                 } else {
                         _cleanup_free_ char *header = ht_managed_header(plan->profile, "#");
                         _cleanup_free_ char *content = xasprintf("%s[Service]\n%s", header, b);
-                        ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, content, strlen(content), 0644);
+                        ht_plan_own_file(plan, HT_BK_SERVICE, path, old, old_len, content);
                 }
                 if (plan->n_files > before) {
                         any_change = true;
@@ -669,7 +674,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 size_t old_len = 0;
                 if (ht_read_optional(c, path, &old, &old_len) < 0 || !old || !strstr(old, "Managed by hosttune"))
                         continue;
-                ht_plan_add_file(plan, HT_BK_SERVICE, path, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_SERVICE, path, old, old_len, NULL);
                 any_change = true;
                 strv_push(&restart, unit);
         }
@@ -796,8 +801,8 @@ static int parse_unit_directives(ht_pfile *p, const config_setting_t *g, const h
                 what = xasprintf("services %s %s", unit_label, d);
                 ht_entry *e = ht_entry_push(&p->entries, &p->n_entries, HT_BK_SERVICE, p->path,
                                          ht_cfg_line(m));
-                ht_spec_copy(&e->unit, unit);
-                e->directive = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(d)};
+                ht_spec_copy(&e->fields[F_UNIT], unit);
+                e->fields[F_DIRECTIVE] = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str(d)};
                 int r = ht_cfg_leaf_value(m, p->path, what, e, ret_error);
                 if (r < 0)
                         return r;
@@ -847,32 +852,32 @@ static int service_parse_section(ht_pfile *p, const config_setting_t *s, char **
 }
 
 static const ht_backend_field service_rule_fields[] = {
-        {.name = "unit", .offset = offsetof(ht_entry, unit)},
-        {.name = "directive", .offset = offsetof(ht_entry, directive)},
+        {.name = "unit", .offset = offsetof(ht_entry, fields[F_UNIT])},
+        {.name = "directive", .offset = offsetof(ht_entry, fields[F_DIRECTIVE])},
         {0},
 };
 
 static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->unit, e, what, "unit", &s->unit, ret_error);
+        int k = ht_entry_eval_string(r, &e->fields[F_UNIT], e, what, "unit", &s->fields[F_UNIT], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->directive, e, what, "directive", &s->directive,
+                k = ht_entry_eval_string(r, &e->fields[F_DIRECTIVE], e, what, "directive", &s->fields[F_DIRECTIVE],
                                          ret_error);
         if (k < 0)
                 return k;
-        if (!strchr(s->unit, '.')) {
-                char *u = xasprintf("%s.service", s->unit);
-                free(s->unit);
-                s->unit = u;
+        if (!strchr(s->fields[F_UNIT], '.')) {
+                char *u = xasprintf("%s.service", s->fields[F_UNIT]);
+                free(s->fields[F_UNIT]);
+                s->fields[F_UNIT] = u;
         }
-        if (!ht_word_chars(s->unit, ":_.@\\-") || s->unit[0] == '.' || strlen(s->unit) > 255)
+        if (!ht_word_chars(s->fields[F_UNIT], ":_.@\\-") || s->fields[F_UNIT][0] == '.' || strlen(s->fields[F_UNIT]) > 255)
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a unit name", e->file, e->line,
-                                what, s->unit);
-        if (!service_directive_known(s->directive))
+                                what, s->fields[F_UNIT]);
+        if (!service_directive_known(s->fields[F_DIRECTIVE]))
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a resource limit directive "
                                 "(LimitNOFILE, LimitMEMLOCK, ...)", e->file, e->line, what,
-                                s->directive);
-        s->key = xasprintf("%s %s", s->unit, s->directive);
+                                s->fields[F_DIRECTIVE]);
+        s->key = xasprintf("%s %s", s->fields[F_UNIT], s->fields[F_DIRECTIVE]);
         return 0;
 }
 
@@ -884,7 +889,7 @@ static const char *service_check_value(const char *t) {
 
 /* setting.service.UNIT.DIRECTIVE */
 static char *service_expr_name(const ht_setting *s) {
-        return xasprintf("%s.%s", s->unit, s->directive);
+        return xasprintf("%s.%s", s->fields[F_UNIT], s->fields[F_DIRECTIVE]);
 }
 
 /* The files its plan writes (ht_backend.files). */
@@ -894,6 +899,7 @@ const ht_backend ht_backend_service = {
         .id = HT_BK_SERVICE,
         .name = "service",
         .files = service_files,
+        .key_fields = service_key_fields,
         .rule_fields = service_rule_fields,
         .parse_section = service_parse_section,
         .canon_key = service_canon_key,

@@ -438,8 +438,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 goto done;
         }
         if (np == 0) {
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_DROPIN, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_SYSCTL, HT_SYSCTL_DROPIN, old, old_len, NULL);
                 /* the bounds were checked against these files: say what
                  * could not be read */
                 for (size_t i = 0; view.loaded && view.files.warnings && view.files.warnings[i]; i++)
@@ -450,7 +449,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 ht_plan_error(plan, "cannot write %s: %s", HT_SYSCTL_DROPIN, rerr);
                 goto done;
         }
-        ht_plan_add_file(plan, HT_BK_SYSCTL, HT_SYSCTL_DROPIN, old, old_len, content, strlen(content), 0644);
+        ht_plan_own_file(plan, HT_BK_SYSCTL, HT_SYSCTL_DROPIN, old, old_len, content);
         if (!view.loaded) {
                 boot_files_load(c, &view.files);
                 view.loaded = true;

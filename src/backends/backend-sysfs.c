@@ -233,8 +233,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         }
         if (n == 0) {
                 /* nothing to persist: a file from an earlier profile goes */
-                if (old)
-                        ht_plan_add_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, NULL, 0, 0644);
+                ht_plan_own_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, NULL);
                 strbuf_done(&persisted);
                 return 0;
         }
@@ -242,7 +241,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
         _cleanup_free_ char *body = strbuf_steal(&persisted);
         _cleanup_free_ char *content = xasprintf("%s# Applied at boot by systemd-tmpfiles (tmpfiles.d(5) \"w\" lines).\n%s",
                                                  header, body);
-        ht_plan_add_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, content, strlen(content), 0644);
+        ht_plan_own_file(plan, HT_BK_SYSFS, SYSFS_TMPFILES, old, old_len, content);
         predict_boot(c, f, r, content, plan);
         return 0;
 }

@@ -1,10 +1,12 @@
-/* The backend descriptor: everything about one backend (sysctl, sysfs,
- * limits, service, cmdline, bootloader) that the generic code needs, so
- * that a new backend is its own file plus one line in the registry
- * (backends.def). Apply, journal and verify stay generic; nothing outside
- * a backend's own file names a particular backend (rules.c looks the
- * bootloader up by name). Backends never know the CLI, rendering or
- * each other. */
+/* The backend descriptor: everything about one backend (one a line of
+ * backends.def) that the generic code needs, so that a new backend is its
+ * own file plus one line in the registry (HACKING.md, "Adding a
+ * backend"). Apply, journal and verify stay generic; nothing outside a
+ * backend's own file names a particular backend (rules.c looks the
+ * bootloader up by name). Backends never know the CLI, rendering or each
+ * other: what several share is in backend-common.c and systemd-conf.c.
+ * The rooms below the commands reach the descriptors through the lookups
+ * here (backend-lookup.c), never through a backend's file. */
 #pragma once
 
 #include "context.h"
@@ -31,7 +33,7 @@ enum {
 typedef struct {
         const char *name;   /* "key", "domain", "unit", ... */
         const char *alias;  /* also accepted when name is absent; NULL: none */
-        size_t offset;      /* offsetof(ht_entry, FIELD), an ht_spec */
+        size_t offset;      /* offsetof(ht_entry, key or fields[i]), an ht_spec */
         bool optional;      /* else missing is an error */
 } ht_backend_field;
 
@@ -44,6 +46,11 @@ typedef struct ht_backend {
          * creates its settings (the bootloader default of a rule). */
         bool internal;
         unsigned entry_flags;  /* HT_ENTRY_* */
+        /* Its key fields beside key, NULL-terminated, at most
+         * HT_KEY_FIELDS_MAX: the names of ht_entry.fields[] and
+         * ht_setting.fields[] in that order, which settings' JSON (show,
+         * plans, journals) uses. NULL: none. */
+        const char *const *key_fields;
         /* The key fields of a rule's set/skip, in the order they are read;
          * terminated by a NULL name. */
         const ht_backend_field *rule_fields;
@@ -98,8 +105,14 @@ typedef struct ht_backend {
         const char *const *files;
 } ht_backend;
 
-/* The registry, indexed by ht_backend_id, NULL-terminated. */
+/* The registry, indexed by ht_backend_id, NULL-terminated (backend.c):
+ * for the commands only, which walk it and hand it down once, before
+ * anything loads a profile or plans, with ht_backend_registry_use. */
 extern const ht_backend *const ht_backends[];
+/* The registry the lookups below (backend-lookup.c) use: the rooms below
+ * the commands reach the descriptors through it and call no backend's
+ * file (docs/DESIGN.md, "Rooms"). */
+void ht_backend_registry_use(const ht_backend *const *registry);
 
 /* By name ("sysctl"): for the few generic places that need one backend
  * (rules.c's bootloader default, --set sysctl.KEY); NULL: none. */
@@ -124,11 +137,12 @@ typedef struct {
 /* NULL: no such follow-up (a rollback runs nothing for it). */
 const ht_follow_up_def *ht_follow_up_get(const char *action);
 
-/* The backend's name: "sysctl", "service", ...; NULL: no such id. */
-const char *ht_backend_id_to_string(ht_backend_id id);
 /* NULL for an id out of range. */
 const ht_backend *ht_backend_get(ht_backend_id id);
 /* The profile section of a backend: "services" for service. */
 const char *ht_backend_section_name(ht_backend_id id);
+/* The backends whose entries take flag (HT_ENTRY_*), for the loader's
+ * messages: "sysctl, block and limits"; *ret_n (may be NULL) their number. */
+char *ht_backends_with_flag(unsigned flag, size_t *ret_n);
 /* By name or section name; -EINVAL: none. */
 int ht_backend_from_string(const char *s, ht_backend_id *ret);

@@ -96,14 +96,14 @@ static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile
                 if (e->kind == HT_BK_BLOCK && s->backend == HT_BK_BLOCK &&
                     ht_block_key_reaches(o->ctx, s->key, e->user, e->item))
                         e->setting = s;
-                if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(s->directive, e->item) &&
-                    is_name_of(e, s->unit))
+                if (e->kind == HT_BK_SERVICE && s->backend == HT_BK_SERVICE && streq_ptr(ht_setting_field(s, "directive"), e->item) &&
+                    is_name_of(e, ht_setting_field(s, "unit")))
                         e->setting = s;
-                if (e->kind == HT_BK_LIMITS && s->backend == HT_BK_LIMITS && streq_ptr(s->domain, e->user) &&
-                    streq_ptr(s->item, e->item)) {
+                if (e->kind == HT_BK_LIMITS && s->backend == HT_BK_LIMITS && streq_ptr(ht_setting_field(s, "domain"), e->user) &&
+                    streq_ptr(ht_setting_field(s, "item"), e->item)) {
                         if (!e->setting)
                                 e->setting = s;
-                        strbuf_appendf(&v, "%s%s %s", v.len ? "; " : "", s->type, s->value);
+                        strbuf_appendf(&v, "%s%s %s", v.len ? "; " : "", ht_setting_field(s, "type"), s->value);
                 }
         }
         e->hosttune_value = v.len ? strbuf_steal(&v) : (strbuf_done(&v), NULL);

@@ -16,6 +16,8 @@
 #include "util.h"
 
 void ht_commands_init(void) {
+        /* the rooms below know the backends through the registry only */
+        ht_backend_registry_use(ht_backends);
         /* the journal knows no backend: the files it may restore are theirs */
         ht_journal_confine(ht_backend_manages_file);
 }

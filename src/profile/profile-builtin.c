@@ -20,7 +20,7 @@
 #if __SIZEOF_POINTER__ == 8
 _Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_entry) == 440, "ht_entry changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_entry) == 296, "ht_entry changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_param_decl) == 80, "ht_param_decl changed: update profile-builtin.c");
 /* ht_pfile.origin_files is only a converted tuned profile's, never a built-in's */
 _Static_assert(sizeof(ht_pfile) == 88, "ht_pfile changed: update profile-builtin.c");
@@ -111,12 +111,8 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                         return false;
                 put_u(b, e->backend);
                 put_spec(b, &e->key);
-                put_spec(b, &e->domain);
-                put_spec(b, &e->type);
-                put_spec(b, &e->item);
-                put_spec(b, &e->unit);
-                put_spec(b, &e->directive);
-                put_spec(b, &e->target);
+                for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                        put_spec(b, &e->fields[k]);
                 put_spec(b, &e->value);
                 put_s0(b, e->when);
                 put_u(b, (e->cmdline_word ? F_CMDLINE_WORD : 0) | (e->optional ? F_OPTIONAL : 0) |
@@ -291,12 +287,8 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                         r->bad = true;
                 e->backend = (ht_backend_id)b;
                 get_spec(r, &e->key);
-                get_spec(r, &e->domain);
-                get_spec(r, &e->type);
-                get_spec(r, &e->item);
-                get_spec(r, &e->unit);
-                get_spec(r, &e->directive);
-                get_spec(r, &e->target);
+                for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                        get_spec(r, &e->fields[k]);
                 get_spec(r, &e->value);
                 e->when = get_b(r);
                 uint64_t flags = get_u(r);

@@ -14,7 +14,7 @@
 
 /* Value text for a backend; NULL with *why when it cannot be one. */
 static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) {
-        const ht_backend *bk = ht_backends[b];
+        const ht_backend *bk = ht_backend_get(b);
         char *t;
         switch (v->type) {
         case HT_VAL_INT:

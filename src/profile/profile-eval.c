@@ -220,7 +220,7 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
                 if (s->backend != b || s->remove || !s->value)
                         continue;
                 /* most names are their keys: no copy */
-                _cleanup_free_ char *n = ht_backends[b]->expr_name ? ht_backends[b]->expr_name(s) : NULL;
+                _cleanup_free_ char *n = ht_backend_get(b)->expr_name ? ht_backend_get(b)->expr_name(s) : NULL;
                 if (streq(n ? n : s->key, dot + 1)) {
                         *ret = ht_value_parse_literal(s->value);
                         return 0;

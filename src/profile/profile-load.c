@@ -444,10 +444,11 @@ int ht_cfg_get_bound(const config_setting_t *g, const char *file, const char *wh
         int r = ht_cfg_want_type(m, CONFIG_TYPE_STRING, file, w, ret_error);
         if (r < 0)
                 return r;
-        if (!(ht_backends[e->backend]->entry_flags & HT_ENTRY_BOUND))
-                return ht_error(ret_error, -EINVAL,
-                                "%s:%u: %s: only sysctl, block and limits settings take a bound", file,
-                                ht_cfg_line(m), w);
+        if (!(ht_backend_get(e->backend)->entry_flags & HT_ENTRY_BOUND)) {
+                _cleanup_free_ char *which = ht_backends_with_flag(HT_ENTRY_BOUND, NULL);
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: only %s settings take a bound", file,
+                                ht_cfg_line(m), w, which);
+        }
         const char *name = config_setting_get_string(m);
         if (ht_bound_from_string(name, &e->bound) < 0)
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a bound (exact, at-least, at-most, "
@@ -630,16 +631,16 @@ static char **profile_sections(void) {
         strv_push(&l, "summary");
         strv_push(&l, "inherit");
         strv_push(&l, "params");
-        for (size_t i = 0; ht_backends[i]; i++)
-                if (ht_backends[i]->parse_section)
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                if (ht_backend_get(i)->parse_section)
                         strv_push(&l, ht_backend_section_name(i));
         return l;
 }
 
 static const ht_backend *section_backend(const char *name) {
-        for (size_t i = 0; ht_backends[i]; i++)
-                if (ht_backends[i]->parse_section && streq(name, ht_backend_section_name(i)))
-                        return ht_backends[i];
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                if (ht_backend_get(i)->parse_section && streq(name, ht_backend_section_name(i)))
+                        return ht_backend_get(i);
         return NULL;
 }
 
@@ -706,8 +707,8 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
          * the value and flags: a new backend's fields need no line here */
         _cleanup_strv_free_ char **allowed = NULL;
         strv_push(&allowed, "backend");
-        for (size_t i = 0; ht_backends[i]; i++)
-                for (const ht_backend_field *fl = ht_backends[i]->rule_fields; fl && fl->name; fl++) {
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                for (const ht_backend_field *fl = ht_backend_get(i)->rule_fields; fl && fl->name; fl++) {
                         if (!strv_contains(allowed, fl->name))
                                 strv_push(&allowed, fl->name);
                         if (fl->alias && !strv_contains(allowed, fl->alias))
@@ -721,9 +722,9 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 return r;
         /* the backends a rule may name: all but the internal ones */
         _cleanup_strv_free_ char **names = NULL;
-        for (size_t i = 0; ht_backends[i]; i++)
-                if (!ht_backends[i]->internal)
-                        strv_push(&names, ht_backends[i]->name);
+        for (int i = 0; i < _HT_BK_MAX; i++)
+                if (!ht_backend_get(i)->internal)
+                        strv_push(&names, ht_backend_get(i)->name);
         const config_setting_t *bs = config_setting_get_member(g, "backend");
         if (!bs || config_setting_type(bs) != CONFIG_TYPE_STRING) {
                 _cleanup_free_ char *list = strv_join(names, ", ");
@@ -732,7 +733,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         }
         ht_backend_id b;
         const char *bname = config_setting_get_string(bs);
-        if (ht_backend_from_string(bname, &b) < 0 || ht_backends[b]->internal) {
+        if (ht_backend_from_string(bname, &b) < 0 || ht_backend_get(b)->internal) {
                 const char *close = closest_word(bname, names);
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: unknown backend '%s'%s%s%s", f->path,
                                 ht_cfg_line(bs), what, bname, close ? " (did you mean '" : "",
@@ -741,7 +742,7 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
         ht_entry **l = skip ? &rule->skips : &rule->sets;
         size_t *n = skip ? &rule->n_skips : &rule->n_sets;
         ht_entry *e = ht_entry_push(l, n, b, f->path, ht_cfg_line(g));
-        const ht_backend *bk = ht_backends[b];
+        const ht_backend *bk = ht_backend_get(b);
         for (const ht_backend_field *fl = bk->rule_fields; r >= 0 && fl && fl->name; fl++) {
                 /* sysfs: "path", or "key" as the other backends call it */
                 const char *name = fl->alias && !config_setting_get_member(g, fl->name) ? fl->alias
@@ -773,16 +774,22 @@ static int parse_rule_entry(ht_rfile *f, ht_rule *rule, const config_setting_t *
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs a 'value' (or only flags: optional, "
                                 "required, boot_only, bound)", f->path, ht_cfg_line(g), what);
         }
-        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED))
-                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'required' is only for the cmdline backend "
+        if (e->required && !(bk->entry_flags & HT_ENTRY_REQUIRED)) {
+                size_t nb;
+                _cleanup_free_ char *which = ht_backends_with_flag(HT_ENTRY_REQUIRED, &nb);
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'required' is only for the %s backend%s "
                                 "(other settings are required unless optional)",
-                                f->path, ht_cfg_line(g), what);
+                                f->path, ht_cfg_line(g), what, which, nb == 1 ? "" : "s");
+        }
         if (e->required && e->optional)
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'optional' and 'required' contradict each other; "
                                 "give one", f->path, ht_cfg_line(g), what);
-        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE))
-                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'remove' is only for the cmdline backend",
-                                f->path, ht_cfg_line(g), what);
+        if (e->remove && !(bk->entry_flags & HT_ENTRY_REMOVE)) {
+                size_t nb;
+                _cleanup_free_ char *which = ht_backends_with_flag(HT_ENTRY_REMOVE, &nb);
+                return ht_error(ret_error, -EINVAL, "%s:%u: %s: 'remove' is only for the %s backend%s", f->path,
+                                ht_cfg_line(g), what, which, nb == 1 ? "" : "s");
+        }
         if (e->remove && e->value.kind == HT_SPEC_NONE)
                 e->value = (ht_spec){.kind = HT_SPEC_LIT, .lit = ht_value_str("")};
         return 0;

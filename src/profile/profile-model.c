@@ -16,12 +16,8 @@ void ht_setting_done(ht_setting *s) {
         free(s->value);
         free(s->source);
         free(s->citation);
-        free(s->domain);
-        free(s->type);
-        free(s->item);
-        free(s->unit);
-        free(s->directive);
-        free(s->target);
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                free(s->fields[k]);
         *s = (ht_setting){0};
 }
 
@@ -80,12 +76,8 @@ void ht_spec_copy(ht_spec *dst, const ht_spec *src) {
 
 void ht_entry_done(ht_entry *e) {
         ht_spec_done(&e->key);
-        ht_spec_done(&e->domain);
-        ht_spec_done(&e->type);
-        ht_spec_done(&e->item);
-        ht_spec_done(&e->unit);
-        ht_spec_done(&e->directive);
-        ht_spec_done(&e->target);
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                ht_spec_done(&e->fields[k]);
         ht_spec_done(&e->value);
         free(e->when);
         e->when = NULL;

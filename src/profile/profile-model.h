@@ -36,9 +36,10 @@ typedef struct {
 typedef struct ht_entry {
         ht_backend_id backend;
         ht_spec key;          /* sysctl, sysfs (path), cmdline (key, or the whole word) */
-        ht_spec domain, type, item;  /* limits */
-        ht_spec unit, directive;     /* service */
-        ht_spec target;              /* cmdline */
+        /* The backend's other key fields, in the order its descriptor
+         * names them (ht_backend.key_fields: limits' domain, type, item);
+         * the unused ones HT_SPEC_NONE */
+        ht_spec fields[HT_KEY_FIELDS_MAX];
         ht_spec value;               /* NONE: a rule set that only changes flags */
         char *when;           /* a profile setting's condition (expression text);
                                * NULL: always */

@@ -21,18 +21,25 @@ char *ht_setting_label(const ht_setting *s) {
 }
 
 static bool same_setting(const ht_setting *a, const ht_setting *b) {
-        return a->backend == b->backend && streq(a->key, b->key) && streq_ptr(a->target, b->target);
+        if (a->backend != b->backend || !streq(a->key, b->key))
+                return false;
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                if (!streq_ptr(a->fields[k], b->fields[k]))
+                        return false;
+        return true;
 }
 
-/* FNV-1a over the backend, the key and the target. */
+/* FNV-1a over the backend, the key and the key fields. */
 static size_t setting_hash(const ht_setting *s) {
         uint64_t h = 14695981039346656037ULL;
         h = (h ^ (unsigned)s->backend) * 1099511628211ULL;
         for (const char *p = s->key; p && *p; p++)
                 h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-        h = (h ^ 0xff) * 1099511628211ULL;
-        for (const char *p = s->target; p && *p; p++)
-                h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++) {
+                h = (h ^ 0xff) * 1099511628211ULL;
+                for (const char *p = s->fields[k]; p && *p; p++)
+                        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        }
         return (size_t)h;
 }
 

@@ -67,7 +67,7 @@ char *ht_not_used_format(json_object *e) {
 
 static char *setting_text_line(const ht_setting *s) {
         const char *b = ht_backend_id_to_string(s->backend);
-        const ht_backend *bk = ht_backends[s->backend];
+        const ht_backend *bk = ht_backend_get(s->backend);
         if (bk->show_line)
                 return bk->show_line(s);
         return xasprintf("%-8s %s = %s", b, s->key, s->value ? s->value : "(unchanged)");

@@ -17,11 +17,23 @@ typedef enum {
         _HT_BK_MAX,
 } ht_backend_id;
 
-/* One desired setting. Keys are canonical per backend:
+/* The backend's name (backend-lookup.c, from backends.def): "sysctl",
+ * "service", ...; NULL: no such id. */
+const char *ht_backend_id_to_string(ht_backend_id id);
+
+/* The most key fields a backend has beside its key (limits: domain, type,
+ * item). */
+#define HT_KEY_FIELDS_MAX 3
+
+/* One desired setting. Keys are canonical per backend (its canon_key,
+ * backend.h), for instance:
  *   sysctl     "vm.nr_hugepages" (dotted, whatever the profile wrote)
  *   sysfs      "/sys/kernel/mm/transparent_hugepage/enabled"
+ *   block      "rotational queue/scheduler" (SELECTOR ATTR)
+ *   cpu        "governor"
  *   limits     "oracle soft memlock"   (domain, type, item set too)
  *   service    "mysqld.service LimitNOFILE" (unit, directive set too)
+ *   systemd    "logind.RemoveIPC"      (DAEMON.KEY)
  *   cmdline    "transparent_hugepage"  (value "never"; "" for a bare flag;
  *                                       remove=true to take it away: value ""
  *                                       removes every word with that key, a
@@ -41,9 +53,11 @@ typedef struct {
                            * "--set" (--set sysctl.KEY=VALUE) */
         char *citation;   /* what the file's comment says about the value (its
                            * source: document, section, URL); NULL: none */
-        char *domain, *type, *item;  /* limits */
-        char *unit, *directive;      /* service */
-        char *target;                /* cmdline: "linux" (default) or "xen" */
+        /* The backend's key fields beyond key, as its descriptor names
+         * them (ht_backend.key_fields): limits' domain, type and item,
+         * service's unit and directive, cmdline's target ("linux", the
+         * default, or "xen"), block's target (the devices). NULL: unused. */
+        char *fields[HT_KEY_FIELDS_MAX];
         bool boot_only;   /* the running kernel cannot take it (Xen kernel switch):
                            * persist it, do not write it at runtime */
         bool at_least;    /* limits/service: a larger (or unlimited) value on the
@@ -51,6 +65,10 @@ typedef struct {
         ht_bound bound;   /* sysctl: value is a minimum, maximum or range, not a
                            * target (bound.h); exact by default */
 } ht_setting;
+
+/* A key field of setting s by the name its backend gives it ("directive"),
+ * or NULL: the backend has no such field, or s leaves it unset. */
+const char *ht_setting_field(const ht_setting *s, const char *name);
 
 typedef struct {
         char *name;

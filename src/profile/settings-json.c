@@ -21,12 +21,9 @@ json_object *ht_setting_to_json(const ht_setting *s, bool full) {
                 add(o, "value", s->value);
         if (!full)
                 add(o, "source", s->source);
-        add(o, "domain", s->domain);
-        add(o, "type", s->type);
-        add(o, "item", s->item);
-        add(o, "unit", s->unit);
-        add(o, "directive", s->directive);
-        add(o, "target", s->target);
+        const ht_backend *bk = ht_backend_get(s->backend);
+        for (size_t k = 0; bk->key_fields && bk->key_fields[k]; k++)
+                add(o, bk->key_fields[k], s->fields[k]);
         if (full || s->optional)
                 json_object_object_add(o, "optional", json_object_new_boolean(s->optional));
         if (full && (ht_backend_get(s->backend)->entry_flags & HT_ENTRY_REMOVE))
@@ -98,12 +95,6 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
                         .key = key,
                         .value = get(o, "value"),
                         .source = get(o, "source"),
-                        .domain = get(o, "domain"),
-                        .type = get(o, "type"),
-                        .item = get(o, "item"),
-                        .unit = get(o, "unit"),
-                        .directive = get(o, "directive"),
-                        .target = get(o, "target"),
                         .optional = flag(o, "optional"),
                         .required = flag(o, "required"),
                         .remove = flag(o, "remove"),
@@ -111,6 +102,9 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
                         .at_least = flag(o, "at_least"),
                         .bound = bound,
                 };
+                const ht_backend *bk = ht_backend_get(id);
+                for (size_t k = 0; bk->key_fields && bk->key_fields[k]; k++)
+                        r->settings[r->n_settings - 1].fields[k] = get(o, bk->key_fields[k]);
                 if (!r->settings[i].source)
                         r->settings[i].source = xstrdup("journal");
         }

@@ -6,6 +6,7 @@
  * come after the scratch ones on the search paths, so "base" resolves. */
 #include "config.h"
 
+#include "backend.h"
 #include "facts.h"
 #include "fuzz-common.h"
 #include "profile.h"
@@ -18,6 +19,8 @@ static void cleanup(void) {
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         /* the scratch files are ours, whoever runs the fuzzer */
         setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
         /* run-fuzz.sh points TMPDIR at a directory it removes, so even a

@@ -106,6 +106,13 @@ bad "a new group in facts" facts '$' '. + {"new_group": {}}' "$facts"
 bad "a new field in facts.memory" facts '$.memory' '.memory.new_kb = 1' "$facts"
 bad "a wrong type in facts (memory.total_kb as a string)" facts '$.memory.total_kb' '.memory.total_kb = "1"' "$facts"
 bad "a status outside verify's enum" verify '$.status' '.status = "fine"' "$verify"
+# the backend names come from backends.def (schemas/backend.schema.json,
+# generated): each schema that names a backend refers to that list
+bad "a backend not in backends.def, in apply" apply '$.changes[0].backend' '.changes[0].backend = "nosuch"' "$tmp/apply.json"
+bad "a backend not in backends.def, in verify" verify '$.checks[0].backend' '.checks[0].backend = "nosuch"' "$verify"
+check "the generated backend list is backends.def's, in order" \
+        "$(sed -n 's/^HT_BACKEND([A-Z0-9_]*, *\([a-z0-9_]*\)).*/\1/p' "$top_srcdir/src/backends/backends.def" | tr '\n' ' ')" \
+        "$(jq -r '.enum | join(" ")' "$top_builddir/schemas/backend.schema.json" 2>&1) "
 bad "schema_version missing" verify '$' 'del(.schema_version)' "$verify"
 bad "schema_version of another major version" verify '$.schema_version' '.schema_version = "2.0"' "$verify"
 bad "status missing from verify" verify '$' 'del(.status)' "$verify"

@@ -16,19 +16,38 @@ import os
 import sys
 
 from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 ERROR_CODES = {0, 2, 3}
 
 
+# Schemas the build makes (backend.schema.json, from backends.def): in
+# the build tree's schemas/, which the command schemas refer to by name.
+GENERATED = ('backend',)
+
+
 def load_schemas(d):
+    dirs = [d]
+    built = os.path.join(os.environ.get('top_builddir', '.'), 'schemas')
+    if os.path.isdir(built) and os.path.realpath(built) != os.path.realpath(d):
+        dirs.append(built)
+    loaded = {}
+    for sd in dirs:
+        for name in sorted(os.listdir(sd)):
+            if name.endswith('.schema.json'):
+                with open(os.path.join(sd, name)) as f:
+                    loaded[name] = json.load(f)
+    for g in GENERATED:
+        if g + '.schema.json' not in loaded:
+            sys.exit('%s.schema.json not built (make schemas/%s.schema.json)' % (g, g))
+    registry = Registry().with_resources(
+        (name, Resource.from_contents(s, default_specification=DRAFT202012)) for name, s in loaded.items())
     schemas = {}
-    for name in sorted(os.listdir(d)):
-        if not name.endswith('.schema.json'):
-            continue
-        with open(os.path.join(d, name)) as f:
-            s = json.load(f)
+    for name, s in loaded.items():
         Draft202012Validator.check_schema(s)
-        schemas[name[:-len('.schema.json')]] = Draft202012Validator(s)
+        if name[:-len('.schema.json')] not in GENERATED:
+            schemas[name[:-len('.schema.json')]] = Draft202012Validator(s, registry=registry)
     return schemas
 
 

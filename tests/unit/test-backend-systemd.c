@@ -146,6 +146,8 @@ static void test_manager_daemon_reload(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_logind_sighup),
                 cmocka_unit_test(test_manager_daemon_reload),

@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "context.h"
 #include "profile-section.h"
+#include "settings-json.h"
 #include "tmptree.h"
 #include "util.h"
 
@@ -172,7 +173,50 @@ static void test_follow_up_table(void **state) {
         assert_null(ht_follow_up_get(NULL));
 }
 
+/* Key fields as data: each descriptor names at most HT_KEY_FIELDS_MAX,
+ * each rule field lands in key or one of them, and settings' JSON (the
+ * journal's expected state) carries them under those names and back. */
+static void test_key_fields(void **state) {
+        for (int i = 0; ht_backends[i]; i++) {
+                const ht_backend *b = ht_backends[i];
+                size_t n = b->key_fields ? strv_length((char **)b->key_fields) : 0;
+                assert_true(n <= HT_KEY_FIELDS_MAX);
+                for (const ht_backend_field *f = b->rule_fields; f && f->name; f++)
+                        assert_true(f->offset == offsetof(ht_entry, key) ||
+                                    (f->offset >= offsetof(ht_entry, fields) &&
+                                     f->offset < offsetof(ht_entry, fields) + n * sizeof(ht_spec)));
+        }
+        ht_setting s[] = {
+                {.backend = HT_BK_LIMITS, .key = (char *)"oracle soft memlock", .value = (char *)"1",
+                 .fields = {(char *)"oracle", (char *)"soft", (char *)"memlock"}},
+                {.backend = HT_BK_SERVICE, .key = (char *)"a.service LimitNOFILE", .value = (char *)"2",
+                 .fields = {(char *)"a.service", (char *)"LimitNOFILE"}},
+                {.backend = HT_BK_CMDLINE, .key = (char *)"dom0_mem", .value = (char *)"4G",
+                 .fields = {(char *)"xen"}},
+        };
+        ht_resolved r = {.settings = s, .n_settings = ELEMENTSOF(s)};
+        json_object *j = ht_settings_to_json(&r);
+        assert_string_equal(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN),
+                            "[{\"backend\":\"limits\",\"key\":\"oracle soft memlock\",\"value\":\"1\","
+                            "\"domain\":\"oracle\",\"type\":\"soft\",\"item\":\"memlock\"},"
+                            "{\"backend\":\"service\",\"key\":\"a.service LimitNOFILE\",\"value\":\"2\","
+                            "\"unit\":\"a.service\",\"directive\":\"LimitNOFILE\"},"
+                            "{\"backend\":\"cmdline\",\"key\":\"dom0_mem\",\"value\":\"4G\",\"target\":\"xen\"}]");
+        ht_resolved *back = NULL;
+        assert_int_equal(ht_settings_from_json(j, "p", &back), 0);
+        assert_int_equal(back->n_settings, ELEMENTSOF(s));
+        for (size_t i = 0; i < ELEMENTSOF(s); i++)
+                for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                        assert_true(streq_ptr(back->settings[i].fields[k], s[i].fields[k]));
+        assert_string_equal(ht_setting_field(&back->settings[1], "directive"), "LimitNOFILE");
+        assert_null(ht_setting_field(&back->settings[1], "domain"));
+        ht_resolved_free(back);
+        json_object_put(j);
+}
+
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_ids_are_indexes),
                 cmocka_unit_test(test_names_resolve),
@@ -180,6 +224,7 @@ int main(void) {
                 cmocka_unit_test(test_hugepages_key),
                 cmocka_unit_test(test_manages_file),
                 cmocka_unit_test(test_follow_up_table),
+                cmocka_unit_test(test_key_fields),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile-builtin.h"
 #include "profile-model.h"
 #include "tmptree.h"
@@ -57,12 +58,8 @@ static void assert_entries_same(const ht_entry *a, size_t na, const ht_entry *b,
         for (size_t i = 0; i < na; i++) {
                 assert_int_equal(a[i].backend, b[i].backend);
                 assert_spec_same(&a[i].key, &b[i].key);
-                assert_spec_same(&a[i].domain, &b[i].domain);
-                assert_spec_same(&a[i].type, &b[i].type);
-                assert_spec_same(&a[i].item, &b[i].item);
-                assert_spec_same(&a[i].unit, &b[i].unit);
-                assert_spec_same(&a[i].directive, &b[i].directive);
-                assert_spec_same(&a[i].target, &b[i].target);
+                for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                        assert_spec_same(&a[i].fields[k], &b[i].fields[k]);
                 assert_spec_same(&a[i].value, &b[i].value);
                 assert_str_same(a[i].when, b[i].when);
                 assert_int_equal(a[i].cmdline_word, b[i].cmdline_word);
@@ -317,8 +314,8 @@ static void assert_spec_in_blob(const ht_builtin_file *f, const ht_spec *sp) {
 
 static void assert_entries_in_blob(const ht_builtin_file *f, const ht_entry *l, size_t n) {
         for (size_t i = 0; i < n; i++) {
-                const ht_spec *specs[] = {&l[i].key, &l[i].domain, &l[i].type, &l[i].item,
-                                          &l[i].unit, &l[i].directive, &l[i].target, &l[i].value};
+                const ht_spec *specs[] = {&l[i].key, &l[i].fields[0], &l[i].fields[1], &l[i].fields[2], &l[i].value};
+                _Static_assert(HT_KEY_FIELDS_MAX == 3, "list every key field above");
                 for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
                         assert_spec_in_blob(f, specs[k]);
                 assert_in_blob(f, l[i].when);
@@ -440,6 +437,8 @@ static void test_damaged_form_refused(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_table_is_the_shipped_files),
                 cmocka_unit_test(test_same_as_libconfig),

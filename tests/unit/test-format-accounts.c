@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "accounts.h"
+#include "backend.h"
 #include "facts-internal.h"
 #include "facts.h"
 #include "format-accounts.h"
@@ -266,6 +267,8 @@ static void test_facts_and_editors_agree(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_passwd_glibc_rules),
                 cmocka_unit_test(test_group_glibc_rules),

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "edit-bls.h"
 #include "edit-grub.h"
 #include "edit-grub-legacy.h"
@@ -271,6 +272,8 @@ static void test_mycnf_bare_loose_prefix(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_strbuf_symbol_not_interposed),
                 cmocka_unit_test(test_profile_unterminated_string),

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "profile.h"
 #include "util.h"
 #include "tmptree.h"
@@ -584,6 +585,8 @@ static void test_rule_errors(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_hugepages_shm, setup, teardown),

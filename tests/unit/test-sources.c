@@ -54,8 +54,8 @@ static ht_pfile *load_profile(const char *text) {
 static const ht_entry *entry(const ht_pfile *p, const char *key) {
         for (size_t i = 0; i < p->n_entries; i++) {
                 const ht_entry *e = &p->entries[i];
-                const ht_spec *k = e->backend == HT_BK_LIMITS ? &e->item
-                                   : e->backend == HT_BK_SERVICE ? &e->directive : &e->key;
+                const ht_spec *k = e->backend == HT_BK_LIMITS ? &e->fields[2]
+                                   : e->backend == HT_BK_SERVICE ? &e->fields[1] : &e->key;
                 if (k->kind == HT_SPEC_LIT && k->lit.str && streq(k->lit.str, key))
                         return e;
         }
@@ -348,8 +348,8 @@ static void test_shipped_values_cite_sources(void **state) {
                 check_params(&s, pf[i]->params, pf[i]->n_params);
                 for (size_t j = 0; j < pf[i]->n_entries; j++) {
                         const ht_entry *e = &pf[i]->entries[j];
-                        const ht_spec *k = e->backend == HT_BK_LIMITS ? &e->item
-                                           : e->backend == HT_BK_SERVICE ? &e->directive : &e->key;
+                        const ht_spec *k = e->backend == HT_BK_LIMITS ? &e->fields[2]
+                                           : e->backend == HT_BK_SERVICE ? &e->fields[1] : &e->key;
                         _cleanup_free_ char *what = xasprintf(
                                 "%s %s", ht_backend_id_to_string(e->backend),
                                 k->kind == HT_SPEC_LIT && k->lit.str ? k->lit.str : "(computed)");
@@ -387,6 +387,8 @@ static void test_shipped_values_cite_sources(void **state) {
 }
 
 int main(void) {
+        /* the backends a program that loads profiles knows (backend.h) */
+        ht_backend_registry_use(ht_backends);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_comment_above_and_trailing),
                 cmocka_unit_test(test_rule_set_comment),
