@@ -15,6 +15,8 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
         (void)argc;
         (void)argv;
+        /* the manifest's settings name their backends' key fields */
+        ht_backend_registry_use(ht_backends);
         ht_journal_confine(ht_backend_manages_file);
         return 0;
 }
