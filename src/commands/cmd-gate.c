@@ -294,14 +294,15 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 return HT_EXIT_OK;
         }
         if (r < 0) {
-                /* warn mode never stops a start for what it cannot read */
+                /* warn mode never stops a start for what it cannot read;
+                 * --json (a program, not systemd) gets the error object */
                 ht_report_error("gate: %s", err);
-                return o->refuse ? HT_EXIT_ERROR : HT_EXIT_OK;
+                return o->refuse || c->json ? HT_EXIT_ERROR : HT_EXIT_OK;
         }
         _cleanup_(ht_resolved_freep) ht_resolved *want = NULL;
         if (ht_tx_expected(tx, &want) < 0) {
                 ht_report_error("gate: journal %s: the expected state is missing or malformed", ht_tx_txid(tx));
-                return o->refuse ? HT_EXIT_ERROR : HT_EXIT_OK;
+                return o->refuse || c->json ? HT_EXIT_ERROR : HT_EXIT_OK;
         }
 
         const ht_setting *gate = NULL, *memlock = NULL, *thp = NULL;

@@ -56,6 +56,14 @@ gate mariadb --refuse
 check "gate before any apply: exit 0" 0 $?
 check_contains "gate before any apply: says so" "no apply is in effect here: nothing to check" "$tmp/err"
 
+# a journal that cannot be used: warn mode lets the unit start, refuse not
+mkdir "$tmp/open-sd"; chmod 0777 "$tmp/open-sd"
+"$HOSTTUNE" --root "$d" --state-dir "$tmp/open-sd" gate mariadb >/dev/null 2>"$tmp/err"
+check "journal refused, warn: exit 0" 0 $?
+check_contains "journal refused: says why" "is writable by group or others" "$tmp/err"
+"$HOSTTUNE" --root "$d" --state-dir "$tmp/open-sd" gate --refuse mariadb >/dev/null 2>&1
+check "journal refused, --refuse: exit 1" 1 $?
+
 # --- apply (warn), verify ---------------------------------------------------
 ht apply mysql $BP >"$tmp/apply" 2>&1
 check "apply warn: exit 0" 0 $?
