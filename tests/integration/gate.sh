@@ -70,6 +70,16 @@ check "apply warn: exit 0" 0 $?
 check "apply: the drop-in runs the gate" "ok" \
         "$(grep -qE '^ExecStartPre=-\+/[^ ]*/hosttune gate mariadb.service$' "$D" && echo ok)"
 txid=$(ht --json history | jq -r '.transactions[-1].txid')
+# systemd's own parser takes the line (prefixes and all): a bad prefix
+# would be "Neither a valid executable name nor an absolute path, ignoring"
+# sd_parses DESC COMMAND: the unit's ExecStartPre as systemd-analyze reads it
+sd_parses() {
+        if ! command -v systemd-analyze >/dev/null 2>&1; then skip "$1" "systemd-analyze is not installed"; return; fi
+        SYSTEMD_LOG_LEVEL=debug systemd-analyze --root="$d" verify mariadb.service >"$tmp/sd" 2>&1
+        check "$1" "ok" "$(grep -q "^[[:space:]]*Command Line: /.*/$2\$" "$tmp/sd" &&
+                ! grep -q 'hosttune.conf:.*ignoring' "$tmp/sd" && echo ok)"
+}
+sd_parses "systemd parses the warn line" "hosttune gate mariadb.service"
 ht --json verify >"$tmp/verify.json" 2>/dev/null
 check "verify: the gate is kept" "ok" \
         "$(jq -r '.checks[] | select(.key == "mysqld.service StartGate") | .status' "$tmp/verify.json")"
@@ -148,6 +158,7 @@ ht apply mysql $BP --set start_gate=refuse --set hugepages_sysv=true >"$tmp/appl
 check "apply refuse with SysV segments: exit 0" 0 $?
 check "apply refuse: no '-' prefix" "ok" \
         "$(grep -qE '^ExecStartPre=\+/[^ ]*/hosttune gate --refuse mariadb.service$' "$D" && echo ok)"
+sd_parses "systemd parses the refuse line" "hosttune gate --refuse mariadb.service"
 check "apply: LimitMEMLOCK in the drop-in" "ok" "$(grep -q '^LimitMEMLOCK=' "$D" && echo ok)"
 sed -i 's/$/ transparent_hugepage=never/' "$d/proc/cmdline"
 gate mariadb.service
