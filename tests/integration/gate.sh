@@ -51,6 +51,25 @@ ht plan mysql $BP --set start_gate=sometimes >"$tmp/plan" 2>&1
 check "plan: a bad start_gate is an error (exit 1)" 1 $?
 check_contains "plan: the error names the values" 'start_gate must be "off", "warn" or "refuse", not "sometimes"' "$tmp/plan"
 
+# the binary the root has (root's, writable by root only), else
+# configure's: a build installed in /usr/local/sbin, the packages' /usr/sbin
+if [ "$(id -u)" = 0 ]; then
+        mkdir -p "$d/usr/local/sbin" "$d/usr/sbin"
+        printf '#!/bin/sh\n' >"$d/usr/local/sbin/hosttune"; chmod 0755 "$d/usr/local/sbin/hosttune"
+        ht plan mysql $BP >"$tmp/plan" 2>&1
+        check "the root's /usr/local/sbin/hosttune" "+ExecStartPre=-+/usr/local/sbin/hosttune gate mariadb.service" \
+                "$(grep '^+ExecStartPre=' "$tmp/plan")"
+        chmod 0775 "$d/usr/local/sbin/hosttune"
+        cp -p "$d/usr/local/sbin/hosttune" "$d/usr/sbin/hosttune"; chmod 0755 "$d/usr/sbin/hosttune"
+        ht plan mysql $BP >"$tmp/plan" 2>&1
+        check "one group-writable is passed over for root's /usr/sbin/hosttune" \
+                "+ExecStartPre=-+/usr/sbin/hosttune gate mariadb.service" "$(grep '^+ExecStartPre=' "$tmp/plan")"
+        rm -f "$d/usr/local/sbin/hosttune" "$d/usr/sbin/hosttune"
+else
+        skip "the root's /usr/local/sbin/hosttune" "not root"
+        skip "one group-writable is passed over for root's /usr/sbin/hosttune" "not root"
+fi
+
 # --- nothing applied: nothing to check, exit 0 even with --refuse -----------
 gate mariadb --refuse
 check "gate before any apply: exit 0" 0 $?
