@@ -332,7 +332,7 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
         const char *profile = ht_tx_profile(tx) ? ht_tx_profile(tx) : "?";
         bool refuse = o->refuse || (gate && streq_ptr(gate->value, "refuse"));
         gate_checks l = {0};
-        if (gate && asked > 0) {
+        if (gate) {
                 /* the unit's own pages: hugepages_bytes in pages of the
                  * size it was sized with (rules/10-hugepages.rules), not
                  * the slack; without them (sized from live segments) the
@@ -350,7 +350,10 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                                                  bytes, profile, kb);
                         }
                 }
-                check_hugepages(c, need, from, asked, &l);
+                /* (a StartGate a profile set by hand for a unit without
+                 * HugePages checks the rest) */
+                if (asked > 0)
+                        check_hugepages(c, need, from, asked, &l);
                 if (memlock)
                         check_memlock(c, unit, memlock->value, &l);
                 if (thp)
