@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "profile-builtin.h"
 #include "profile-internal.h"
+#include "compose.h"
 #include "tuned.h"
 #include "util.h"
 
@@ -1420,7 +1421,13 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
         }
         _cleanup_free_ char *path = NULL;
         _cleanup_strv_free_ char **unreadable = NULL;
-        if (find_profile(st->dirs, name, &path, &unreadable) < 0) {
+        /* issue 37: "oracle+jvm" on the command line is a profile of no
+         * file inheriting each part, as a site profile with
+         * inherit = [ "oracle", "jvm" ] would */
+        bool virtual = !from_file && strchr(name, '+');
+        if (virtual)
+                path = xasprintf("(command line: %s)", name);
+        if (!virtual && find_profile(st->dirs, name, &path, &unreadable) < 0) {
                 _cleanup_strv_free_ char **names = NULL;
                 ht_search_path_list(st->dirs, ".profile", NULL, &names, NULL);
                 const char *close = closest_word(name, names);
@@ -1448,7 +1455,14 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
                         strv_push(&st->warnings, w);
         }
         ht_pfile *p = NULL;
-        int k = ht_pfile_load(path, name, &p, ret_error);
+        int k = 0;
+        if (virtual) {
+                p = xcalloc(1, sizeof(*p));
+                p->name = xstrdup(name);
+                p->path = xstrdup(path);
+                p->parents = strv_split(name, "+");
+        } else
+                k = ht_pfile_load(path, name, &p, ret_error);
         if (k < 0)
                 return k;
         strv_push(&st->stack, name);
@@ -1636,10 +1650,90 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         return 0;
 }
 
+/* issue 37: only (NULL: all) names the workload profile whose branch is
+ * resolved: chain entries that are neither it, nor its ancestors, nor
+ * inherit it are left out. ret_workloads (when not NULL): the workload
+ * profiles of the chain, which ht_compose combines. */
+static bool in_branch(const ht_resolver *r, size_t i, const char *only) {
+        if (!only || streq(r->chain[i]->name, only) || strv_contains(r->ancestors[i], only))
+                return true;
+        for (size_t w = 0; w < r->n_chain; w++)
+                if (streq(r->chain[w]->name, only))
+                        return strv_contains(r->ancestors[w], r->chain[i]->name);
+        return false;
+}
+
+static char **chain_workloads(const ht_resolver *r) {
+        char **l = NULL;
+        for (size_t i = 0; i < r->n_chain; i++) {
+                _cleanup_strv_free_ char **names = NULL;
+                for (size_t j = 0; j < r->chain[i]->n_params; j++)
+                        strv_push(&names, r->chain[i]->params[j].name);
+                if (ht_compose_is_workload(names))
+                        strv_push(&l, r->chain[i]->name);
+        }
+        /* a workload profile that inherits another refines it, as any child */
+        char **out = NULL;
+        for (size_t i = 0; l && l[i]; i++) {
+                bool refined = false;
+                for (size_t j = 0; j < r->n_chain && !refined; j++)
+                        refined = strv_contains(l, r->chain[j]->name) &&
+                                  !streq(r->chain[j]->name, l[i]) &&
+                                  strv_contains(r->ancestors[j], l[i]);
+                if (!refined)
+                        strv_push(&out, l[i]);
+        }
+        strv_free(l);
+        return out;
+}
+
+static int resolve_json(const ht_context *c, json_object *facts, const char *name, char *const *sets,
+                        const char *only, char ***ret_workloads, ht_resolved **ret, char **ret_error);
+
+static bool name_valid(const char *name) {
+        if (ht_profile_name_valid(name))
+                return true;
+        if (!name || !strchr(name, '+'))
+                return false;
+        _cleanup_strv_free_ char **parts = strv_split(name, "+");
+        size_t n = 0;
+        for (; parts[n]; n++)
+                if (!ht_profile_name_valid(parts[n]))
+                        return false;
+        return n >= 2 && name[0] != '+' && name[strlen(name) - 1] != '+' && !strstr(name, "++");
+}
+
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
+        _cleanup_strv_free_ char **workloads = NULL;
+        ht_resolved *res = NULL;
+        int k = resolve_json(c, facts, name, sets, NULL, &workloads, &res, ret_error);
+        if (k < 0 || strv_length(workloads) < 2) {
+                if (k >= 0)
+                        *ret = res;
+                return k;
+        }
+        size_t n = strv_length(workloads);
+        ht_resolved **subs = xcalloc(n, sizeof(*subs));
+        for (size_t i = 0; i < n && k >= 0; i++)
+                k = resolve_json(c, facts, name, sets, workloads[i], NULL, &subs[i], ret_error);
+        if (k >= 0)
+                k = ht_compose(res, subs, workloads, n, facts, ret_error);
+        for (size_t i = 0; i < n; i++)
+                ht_resolved_free(subs[i]);
+        free(subs);
+        if (k < 0) {
+                ht_resolved_free(res);
+                return k;
+        }
+        *ret = res;
+        return 0;
+}
+
+static int resolve_json(const ht_context *c, json_object *facts, const char *name, char *const *sets,
+                        const char *only, char ***ret_workloads, ht_resolved **ret, char **ret_error) {
         bool tuned = name && startswith(name, HT_TUNED_PREFIX);
-        if (!tuned && !ht_profile_name_valid(name)) {
+        if (!tuned && !name_valid(name)) {
                 *ret_error = xasprintf("'%s' is not a valid profile name", name ? name : "");
                 return -EINVAL;
         }
@@ -1699,7 +1793,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                 for (size_t j = 0; j < r.rfiles[i]->n_params; j++)
                         declare_param(&r, &r.rfiles[i]->params[j]);
         for (size_t i = 0; i < r.n_chain; i++)
-                for (size_t j = 0; j < r.chain[i]->n_params; j++)
+                for (size_t j = 0; in_branch(&r, i, only) && j < r.chain[i]->n_params; j++)
                         declare_param(&r, &r.chain[i]->params[j]);
         for (size_t i = 0; sets && sets[i]; i++) {
                 if (startswith(sets[i], SYSCTL_SET_PREFIX)) {
@@ -1711,6 +1805,11 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                         strv_push_take(&pins, value);
                         continue;
                 }
+                /* a branch lacks the other workloads' parameters */
+                _cleanup_free_ char *pname = only && strchr(sets[i], '=') ?
+                        xstrndup(sets[i], strchr(sets[i], '=') - sets[i]) : NULL;
+                if (pname && !find_param(&r, pname))
+                        continue;
                 k = apply_set(&r, sets[i], ret_error);
                 if (k < 0)
                         goto out;
@@ -1718,7 +1817,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
 
         for (size_t i = 0; i < r.n_chain; i++) {
                 const ht_pfile *p = r.chain[i];
-                for (size_t j = 0; j < p->n_entries; j++) {
+                for (size_t j = 0; in_branch(&r, i, only) && j < p->n_entries; j++) {
                         const ht_entry *e = &p->entries[j];
                         ht_setting s = {0};
                         bool skipped;
@@ -1741,6 +1840,8 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         k = ht_rules_run(&r, ret_error);
         if (k < 0)
                 goto out;
+        if (ret_workloads && !tuned)
+                *ret_workloads = chain_workloads(&r);
         k = build_resolved(&r, name, ret, ret_error);
 out:
         resolver_done(&r);
@@ -1776,6 +1877,7 @@ void ht_resolved_free(ht_resolved *r) {
         ht_skips_done(&r->skipped);
         strv_free(r->errors);
         json_object_put(r->not_used);
+        json_object_put(r->composed);
         free(r);
 }
 
@@ -1876,6 +1978,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
         /* only when there are some: most hosts have none */
         if (r->not_used && json_object_array_length(r->not_used))
                 json_object_object_add(o, "not_used", json_object_get(r->not_used));
+        if (r->composed)  /* issue 37: several workloads */
+                json_object_object_add(o, "composed", json_object_get(r->composed));
         return o;
 }
 
@@ -1989,6 +2093,10 @@ char *ht_resolved_format_text(const ht_resolved *r) {
         for (size_t i = 0; i < n_unused; i++) {
                 _cleanup_free_ char *t = ht_not_used_format(json_object_array_get_idx(r->not_used, i));
                 strbuf_appendf(&b, "  %s\n", t);
+        }
+        if (r->composed) {  /* issue 37 */
+                _cleanup_free_ char *t = ht_compose_format_text(r->composed);
+                strbuf_append(&b, t);
         }
         if (r->warnings) {
                 strbuf_append(&b, "\nwarnings:\n");
