@@ -85,8 +85,9 @@ params = {
         workload = "jit";
         # Composition (issue 37; hosttune.profile(5), COMPOSITION): madvise
         # is a preference, not a need: a JVM runs with THP never (HotSpot
-        # then has no transparent huge pages for -XX:+UseTransparentHugePages
-        # and falls back to small pages: JDK documentation, "Large Pages"),
+        # reads the kernel's THP mode, and with never turns
+        # -XX:+UseTransparentHugePages off with a warning and runs on small
+        # pages: src/hotspot/os/linux/hugepages.cpp, THPSupport, JDK 21),
         # so a workload that requires never (oracle) wins; so is hugetext's
         # mode 2 (a JIT runs without it).
         prefers = "thp workload";
