@@ -21,10 +21,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "bound.h"
 #include "compose.h"
+#include "profile-internal.h"
 #include "util.h"
+
+bool ht_compose_in_branch(const ht_resolver *r, size_t i, const char *only) {
+        if (!only || streq(r->chain[i]->name, only) || strv_contains(r->ancestors[i], only))
+                return true;
+        for (size_t w = 0; w < r->n_chain; w++)
+                if (streq(r->chain[w]->name, only))
+                        return strv_contains(r->ancestors[w], r->chain[i]->name);
+        return false;
+}
+
+char **ht_compose_workloads(const ht_resolver *r) {
+        char **l = NULL;
+        for (size_t i = 0; i < r->n_chain; i++) {
+                _cleanup_strv_free_ char **names = NULL;
+                for (size_t j = 0; j < r->chain[i]->n_params; j++)
+                        strv_push(&names, r->chain[i]->params[j].name);
+                if (ht_compose_is_workload(names))
+                        strv_push(&l, r->chain[i]->name);
+        }
+        char **out = NULL;
+        for (size_t i = 0; l && l[i]; i++) {
+                bool refined = false;
+                for (size_t j = 0; j < r->n_chain && !refined; j++)
+                        refined = strv_contains(l, r->chain[j]->name) && !streq(r->chain[j]->name, l[i]) &&
+                                  strv_contains(r->ancestors[j], l[i]);
+                if (!refined)
+                        strv_push(&out, l[i]);
+        }
+        strv_free(l);
+        return out;
+}
 
 bool ht_compose_is_workload(char *const *param_names) {
         return strv_contains(param_names, "hugepages_bytes") ||
@@ -73,11 +104,11 @@ static bool same_value(const ht_setting *a, const ht_setting *b) {
                a->at_least == b->at_least;
 }
 
+/* set by ht_compose for the call (compose.h, ht_compose_ops) */
+static const ht_compose_ops *ops;
+
 static char *label(const ht_setting *s) {
-        const ht_backend *bk = ht_backend_get(s->backend);
-        if (bk && bk->label)
-                return bk->label(s);
-        return xasprintf("%s %s", ht_backend_id_to_string(s->backend), s->key);
+        return ops->label(s);
 }
 
 static const ht_param *param(const ht_resolved *r, const char *name) {
@@ -93,7 +124,7 @@ static const char *declares(const ht_resolved *r, const char *which, const ht_se
         const ht_param *l = param(r, which);
         if (!l || isempty(l->value))
                 return NULL;
-        _cleanup_free_ char *bk = xasprintf("%s.%s", ht_backend_id_to_string(s->backend), s->key);
+        _cleanup_free_ char *bk = xasprintf("%s.%s", ops->backend_name(s->backend), s->key);
         _cleanup_strv_free_ char **names = strv_split(l->value, " ,\t");
         for (size_t i = 0; names && names[i]; i++) {
                 if (isempty(names[i]))
@@ -543,7 +574,8 @@ static void strv_union(char ***dst, char *const *src) {
 }
 
 int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, size_t n,
-               json_object *facts, char **ret_error) {
+               json_object *facts, const ht_compose_ops *o, char **ret_error) {
+        ops = o;
         /* Output in the order of the workloads' names, not of the inherit
          * list: oracle+jvm and jvm+oracle make the same plan. */
         size_t *order = xcalloc(n ? n : 1, sizeof(*order));

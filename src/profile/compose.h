@@ -9,6 +9,24 @@
 
 #include "profile.h"
 
+struct ht_resolver;
+
+/* What compose.c needs from the rest of the profile room, passed in so
+ * that it calls nothing back (no call cycle): a setting's label for
+ * messages ("sysctl vm.swappiness") and a backend's name ("sysctl"). */
+typedef struct {
+        char *(*label)(const ht_setting *s);
+        const char *(*backend_name)(ht_backend_id id);
+} ht_compose_ops;
+
+/* Whether chain entry i of r is on the branch of workload profile only
+ * (NULL: every entry is): only itself, its ancestors, and the profiles
+ * that inherit it. */
+bool ht_compose_in_branch(const struct ht_resolver *r, size_t i, const char *only);
+/* The workload profiles of r's chain (ht_compose_is_workload), less any
+ * that another of them inherits (a child refines its parent); NULL: none. */
+char **ht_compose_workloads(const struct ht_resolver *r);
+
 /* The parameters through which a profile declares what its values mean
  * (hosttune.profile(5), COMPOSITION): each a list of names separated by
  * blanks, a name being a parameter whose value a rule turns into the
@@ -32,7 +50,7 @@ bool ht_compose_is_workload(char *const *param_names);
  * fails with -EINVAL and *ret_error naming both files and lines; res is
  * then unchanged. */
 int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, size_t n,
-               json_object *facts, char **ret_error);
+               json_object *facts, const ht_compose_ops *ops, char **ret_error);
 
 /* show's text for res->composed ("" when NULL): per combined setting its
  * result, how it was reached and every contributor. */

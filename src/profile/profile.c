@@ -1650,46 +1650,10 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         return 0;
 }
 
-/* issue 37: only (NULL: all) names the workload profile whose branch is
- * resolved: chain entries that are neither it, nor its ancestors, nor
- * inherit it are left out. ret_workloads (when not NULL): the workload
- * profiles of the chain, which ht_compose combines. */
-static bool in_branch(const ht_resolver *r, size_t i, const char *only) {
-        if (!only || streq(r->chain[i]->name, only) || strv_contains(r->ancestors[i], only))
-                return true;
-        for (size_t w = 0; w < r->n_chain; w++)
-                if (streq(r->chain[w]->name, only))
-                        return strv_contains(r->ancestors[w], r->chain[i]->name);
-        return false;
-}
-
-static char **chain_workloads(const ht_resolver *r) {
-        char **l = NULL;
-        for (size_t i = 0; i < r->n_chain; i++) {
-                _cleanup_strv_free_ char **names = NULL;
-                for (size_t j = 0; j < r->chain[i]->n_params; j++)
-                        strv_push(&names, r->chain[i]->params[j].name);
-                if (ht_compose_is_workload(names))
-                        strv_push(&l, r->chain[i]->name);
-        }
-        /* a workload profile that inherits another refines it, as any child */
-        char **out = NULL;
-        for (size_t i = 0; l && l[i]; i++) {
-                bool refined = false;
-                for (size_t j = 0; j < r->n_chain && !refined; j++)
-                        refined = strv_contains(l, r->chain[j]->name) &&
-                                  !streq(r->chain[j]->name, l[i]) &&
-                                  strv_contains(r->ancestors[j], l[i]);
-                if (!refined)
-                        strv_push(&out, l[i]);
-        }
-        strv_free(l);
-        return out;
-}
-
 static int resolve_json(const ht_context *c, json_object *facts, const char *name, char *const *sets,
                         const char *only, char ***ret_workloads, ht_resolved **ret, char **ret_error);
 
+/* issue 37: a profile name, or "oracle+jvm" (parts joined by +) */
 static bool name_valid(const char *name) {
         if (ht_profile_name_valid(name))
                 return true;
@@ -1703,6 +1667,16 @@ static bool name_valid(const char *name) {
         return n >= 2 && name[0] != '+' && name[strlen(name) - 1] != '+' && !strstr(name, "++");
 }
 
+/* issue 37: compose.c labels settings as the rest of this file does */
+static const ht_compose_ops compose_ops = {
+        .label = setting_label,
+        .backend_name = ht_backend_id_to_string,
+};
+
+/* issue 37: a profile of several workload profiles is resolved once as
+ * a whole (its chain, parameters and order: show's params), then once
+ * per workload on that workload's branch alone, and the branches are
+ * composed by meaning (compose.c) into its settings. */
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
         _cleanup_strv_free_ char **workloads = NULL;
@@ -1718,7 +1692,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         for (size_t i = 0; i < n && k >= 0; i++)
                 k = resolve_json(c, facts, name, sets, workloads[i], NULL, &subs[i], ret_error);
         if (k >= 0)
-                k = ht_compose(res, subs, workloads, n, facts, ret_error);
+                k = ht_compose(res, subs, workloads, n, facts, &compose_ops, ret_error);
         for (size_t i = 0; i < n; i++)
                 ht_resolved_free(subs[i]);
         free(subs);
@@ -1730,6 +1704,9 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         return 0;
 }
 
+/* only (issue 37; NULL: the whole chain): resolve that workload
+ * profile's branch alone. ret_workloads (when not NULL): the workload
+ * profiles of the chain. */
 static int resolve_json(const ht_context *c, json_object *facts, const char *name, char *const *sets,
                         const char *only, char ***ret_workloads, ht_resolved **ret, char **ret_error) {
         bool tuned = name && startswith(name, HT_TUNED_PREFIX);
@@ -1793,7 +1770,7 @@ static int resolve_json(const ht_context *c, json_object *facts, const char *nam
                 for (size_t j = 0; j < r.rfiles[i]->n_params; j++)
                         declare_param(&r, &r.rfiles[i]->params[j]);
         for (size_t i = 0; i < r.n_chain; i++)
-                for (size_t j = 0; in_branch(&r, i, only) && j < r.chain[i]->n_params; j++)
+                for (size_t j = 0; ht_compose_in_branch(&r, i, only) && j < r.chain[i]->n_params; j++)
                         declare_param(&r, &r.chain[i]->params[j]);
         for (size_t i = 0; sets && sets[i]; i++) {
                 if (startswith(sets[i], SYSCTL_SET_PREFIX)) {
@@ -1817,7 +1794,7 @@ static int resolve_json(const ht_context *c, json_object *facts, const char *nam
 
         for (size_t i = 0; i < r.n_chain; i++) {
                 const ht_pfile *p = r.chain[i];
-                for (size_t j = 0; in_branch(&r, i, only) && j < p->n_entries; j++) {
+                for (size_t j = 0; ht_compose_in_branch(&r, i, only) && j < p->n_entries; j++) {
                         const ht_entry *e = &p->entries[j];
                         ht_setting s = {0};
                         bool skipped;
@@ -1841,7 +1818,7 @@ static int resolve_json(const ht_context *c, json_object *facts, const char *nam
         if (k < 0)
                 goto out;
         if (ret_workloads && !tuned)
-                *ret_workloads = chain_workloads(&r);
+                *ret_workloads = ht_compose_workloads(&r);
         k = build_resolved(&r, name, ret, ret_error);
 out:
         resolver_done(&r);
