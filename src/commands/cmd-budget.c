@@ -168,7 +168,6 @@ static const char *param_value(const ht_resolved *r, const char *name) {
 
 /* The strictest HugePages cap the resolution's workloads give, percent. */
 static int64_t cap_percent(const ht_resolved *r, const char **ret_source) {
-        /* a composition: the lowest of its branches (compose.c); one profile: its own */
         int64_t pct = 0;
         *ret_source = NULL;
         for (size_t i = 0; i < r->n_params; i++)
@@ -176,15 +175,14 @@ static int64_t cap_percent(const ht_resolved *r, const char **ret_source) {
                         pct = strtoll(r->params[i].value, NULL, 10);
                         *ret_source = r->params[i].source;
                 }
-        /* Oracle's 70 % binds a composition that has Oracle in it, whatever
-         * the order-resolved parameter says (compose.c's check_cap) */
-        json_object *w;
-        if (r->composed && json_object_object_get_ex(r->composed, "workloads", &w))
-                for (size_t i = 0; i < json_object_array_length(w); i++)
-                        if (streq(json_object_get_string(json_object_array_get_idx(w, i)), "oracle") && pct > 70) {
-                                pct = 70;
-                                *ret_source = "profiles/oracle.profile (hugepages_max_percent)";
-                        }
+        /* a composition: the strictest cap of its workloads that take
+         * pages (compose.c), not the order-resolved parameter */
+        json_object *cap, *v;
+        if (r->composed && json_object_object_get_ex(r->composed, "hugepages_cap", &cap) && cap &&
+            json_object_object_get_ex(cap, "percent", &v)) {
+                pct = json_object_get_int64(v);
+                *ret_source = json_object_object_get_ex(cap, "source", &v) ? json_object_get_string(v) : NULL;
+        }
         return pct > 0 ? pct : 90;
 }
 

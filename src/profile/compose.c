@@ -486,12 +486,15 @@ static bool is_summed(const state *st, const group *g) {
 
 /* The strictest HugePages cap of the workloads that take pages, against
  * the sum: the hugepages-fit rule of each branch saw only its own. */
-static void check_cap(state *st, const ht_setting *sum, json_object *facts, char ***errors,
-                      json_object *pages) {
+/* The cap is returned as {"percent", "source", "profile"} (NULL: none
+ * found), which budget reads; the error only where two or more workloads
+ * take pages (one alone is its own hugepages-fit rule's). */
+static json_object *check_cap(state *st, const ht_setting *sum, json_object *facts, char ***errors,
+                              json_object *pages) {
         json_object *m, *t;
-        if (!json_object_object_get_ex(facts, "memory", &m) || !json_object_object_get_ex(m, "total_kb", &t))
-                return;
-        int64_t total_kb = json_object_get_int64(t);
+        int64_t total_kb = json_object_object_get_ex(facts, "memory", &m) &&
+                                           json_object_object_get_ex(m, "total_kb", &t)
+                                   ? json_object_get_int64(t) : 0;
         long double pct = 101;
         const char *pct_src = NULL, *pct_who = NULL;
         long double page_kb = 0;
@@ -513,17 +516,24 @@ static void check_cap(state *st, const ht_setting *sum, json_object *facts, char
                                 page_kb = v;
                 }
         }
+        if (!pct_src)
+                return NULL;
+        json_object *cap = json_object_new_object();
+        json_object_object_add(cap, "percent", json_object_new_int64((int64_t)pct));
+        json_object_object_add(cap, "source", json_object_new_string(pct_src));
+        json_object_object_add(cap, "profile", json_object_new_string(pct_who));
         long double n;
-        if (!pct_src || page_kb <= 0 || !num(sum->value, &n) || total_kb <= 0)
-                return;
+        if (json_object_array_length(pages) < 2 || page_kb <= 0 || !num(sum->value, &n) || total_kb <= 0)
+                return cap;
         if (n * page_kb * 100 <= (long double)total_kb * pct)
-                return;
+                return cap;
         strv_pushf(errors, "the workloads' HugePages sum to %.0Lf pages of %.0Lf KB (%.1Lf GB: %s), but %s "
                            "caps HugePages at %.0Lf%% of the host's %.1Lf GB of memory (%.1Lf GB), as %s says. "
                            "Fix: size the workloads' memory to fit (sga_max_size, innodb_buffer_pool_size, "
                            "heap_size), or add memory.",
                    n, page_kb, n * page_kb / 1048576.0L, sum->source, pct_who, pct,
                    total_kb / 1048576.0L, total_kb * pct / 100 / 1048576.0L, pct_src);
+        return cap;
 }
 
 /* Whether warning w of branch r speaks of r's own value of a setting
@@ -642,10 +652,11 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                 }
                 if (k > 0)
                         n_out++;
-                if (k >= 0 && summed && out[n_out - 1].backend == HT_BK_SYSCTL &&
-                    streq(out[n_out - 1].key, "vm.nr_hugepages"))
-                        check_cap(&st, &out[n_out - 1], facts, &errors, pages);
         }
+        json_object *cap = NULL;
+        for (size_t i = 0; k >= 0 && i < n_out && !cap; i++)
+                if (out[i].backend == HT_BK_SYSCTL && streq(out[i].key, "vm.nr_hugepages"))
+                        cap = check_cap(&st, &out[i], facts, &errors, pages);
         for (size_t i = 0; i < n_groups; i++)
                 free(groups[i].c);
         free(groups);
@@ -658,6 +669,7 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                 strv_free(st.warnings);
                 json_object_put(st.settings);
                 json_object_put(pages);
+                json_object_put(cap);
                 return k;
         }
 
@@ -709,6 +721,7 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
         json_object_object_add(c, "workloads", w);
         json_object_object_add(c, "settings", st.settings);
         json_object_object_add(c, "hugepages", pages);
+        json_object_object_add(c, "hugepages_cap", cap);
         json_object_put(res->composed);
         res->composed = c;
         return 0;
