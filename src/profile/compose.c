@@ -712,7 +712,34 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                 skips_union(&res->skipped, &subs[order[oi]]->skipped);
                 res->reboot_required = res->reboot_required || subs[oi]->reboot_required;
         }
-        free(order);
+
+        /* A parameter the branches resolved differently (thp, hugepages_bytes)
+         * has no one value: show each workload's, not the inherit order's. */
+        for (size_t i = 0; i < res->n_params; i++) {
+                ht_param *rp = &res->params[i];
+                strbuf v = {0};
+                bool differ = false;
+                const char *first = NULL;
+                for (size_t oi = 0; oi < n; oi++) {
+                        const ht_param *bp = param(subs[order[oi]], rp->name);
+                        if (!bp)
+                                continue;
+                        if (first && !streq_ptr(first, bp->value))
+                                differ = true;
+                        if (!first)
+                                first = bp->value ? bp->value : "";
+                        strbuf_appendf(&v, "%s%s: %s", v.len ? "; " : "", names[order[oi]],
+                                       isempty(bp->value) ? "\"\"" : bp->value);
+                }
+                if (!differ) {
+                        strbuf_done(&v);
+                        continue;
+                }
+                free(rp->value);
+                rp->value = strbuf_steal(&v);
+                free(rp->source);
+                rp->source = xstrdup("per workload (composed by meaning)");
+        }
 
         json_object *c = json_object_new_object();
         json_object *w = json_object_new_array();
@@ -724,6 +751,7 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
         json_object_object_add(c, "hugepages_cap", cap);
         json_object_put(res->composed);
         res->composed = c;
+        free(order);
         return 0;
 }
 
