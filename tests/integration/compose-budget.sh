@@ -48,6 +48,16 @@ check_contains "show: THP lists the JVM's preference and where it is declared" "
 check_contains "show: every contributor with its source" "rule thp-sysfs (" "$tmp/out"
 check_contains "show: swappiness, lowest" "sysctl vm.swappiness = 1 (lowest)" "$tmp/out"
 
+# limits: of different users they never meet; of one user the highest minimum
+ht "$o" --json show oracle+jvm --set jvm_user=elastic
+check "two users: each keeps its own nofile limits" \
+        "elastic hard nofile 65535|elastic soft nofile 65535|oracle hard nofile 65536|oracle soft nofile 1024" \
+        "$(jq -r '[.settings[] | select(.backend == "limits" and .item == "nofile") | "\(.key) \(.value)"] | sort | join("|")' "$tmp/out")"
+ht "$o" --json show oracle+jvm --set jvm_user=oracle
+check "one user: the highest minimum of each (Elastic's soft 65535, Oracle's hard 65536)" \
+        "oracle hard nofile 65536|oracle soft nofile 65535" \
+        "$(jq -r '[.settings[] | select(.backend == "limits" and .item == "nofile") | "\(.key) \(.value)"] | sort | join("|")' "$tmp/out")"
+
 # --- MySQL beside a JVM with large pages: both pools, summed --------------
 d=$(copy_host debian12-kvm); scratch "$d"
 printf 'inherit = [ "mysql", "jvm" ];\nparams = { innodb_buffer_pool_size = "2G"; };\n' >"$p/my-jvm.profile"
