@@ -1468,7 +1468,8 @@ static int visit(chain_state *st, const char *name, const char *from_file, unsig
         strv_push(&st->stack, name);
         char **anc = NULL;
         for (size_t i = 0; k >= 0 && p->parents && p->parents[i]; i++) {
-                k = visit(st, p->parents[i], p->path, p->inherit_line, ret_error);
+                /* a command-line composition's parts are named as on the command line */
+                k = visit(st, p->parents[i], virtual ? NULL : p->path, p->inherit_line, ret_error);
                 if (k < 0)
                         break;
                 for (size_t j = 0; j < st->n_files; j++)
