@@ -87,6 +87,9 @@ static json_object *consumers(json_object *f) {
                         json_object *u = n ? json_object_array_get_idx(units, i) : NULL;
                         const char *un = u && json_object_is_type(u, json_type_string) ? json_object_get_string(u)
                                          : u ? get_s(u, "name") : get_s(my, "unit");
+                        /* the unit file's name, not its directory */
+                        if (un && strrchr(un, '/'))
+                                un = strrchr(un, '/') + 1;
                         _cleanup_free_ char *name = xasprintf("%s %s", json_object_get_boolean(get(my, "mariadb"))
                                                                                ? "mariadb" : "mysql",
                                                               un ? un : "(option files)");
