@@ -83,6 +83,17 @@ params = {
         # hugetext mode 2 (anonymous executable memory: JIT code) where the
         # kernel has it.
         workload = "jit";
+        # Composition (issue 37; hosttune.profile(5), COMPOSITION): madvise
+        # is a preference, not a need: a JVM runs with THP never (HotSpot
+        # reads the kernel's THP mode, and with never turns
+        # -XX:+UseTransparentHugePages off with a warning and runs on small
+        # pages: src/hotspot/os/linux/hugepages.cpp, THPSupport, JDK 21),
+        # so a workload that requires never (oracle) wins; so is hugetext's
+        # mode 2 (a JIT runs without it).
+        prefers = "thp workload";
+        # Elastic's swappiness 1 asks for less swapping, as the databases'
+        # sources do: the lowest of the values serves all (oracle.profile).
+        lowest = "sysctl.vm.swappiness";
 };
 
 sysctl = {

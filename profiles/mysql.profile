@@ -106,6 +106,14 @@ params = {
         thp = "never";
         # hugetext mode 1 (binaries and libraries) where the kernel has it.
         workload = "db";
+        # Composition (issue 37; hosttune.profile(5), COMPOSITION): THP
+        # never is required for MySQL, whose server has no protection of
+        # its own (see thp above; MariaDB's own words: THP makes it "use
+        # much more (10x) more memory"); a JVM's madvise gives way.
+        requires = "thp";
+        # MariaDB's swappiness 1 ("Configuring Swappiness"): the lowest of
+        # the workloads' values serves all (oracle.profile says why).
+        lowest = "sysctl.vm.swappiness";
 };
 
 sysctl = {

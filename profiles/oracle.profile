@@ -113,6 +113,21 @@ params = {
         # Database 23ai Installation Guide for Linux section cited in
         # rules/40-thp.rules says.
         thp_uek7_madvise = true;
+        # Composition with other workloads (issue 37; hosttune.profile(5),
+        # COMPOSITION). THP never is required: Oracle's "Disabling
+        # Transparent HugePages" (Database Installation Guide for Linux)
+        # says "Oracle recommends that you disable Transparent HugePages
+        # before you start installation", because THP "can cause delays
+        # in accessing memory that can result in node restarts in Oracle
+        # RAC environments, or performance issues or delays for Oracle
+        # Database single instances"; My Oracle Support Doc ID 1557478.1.
+        # A workload that only prefers madvise (jvm) gives way.
+        requires = "thp";
+        # swappiness: both this profile's source (Red Hat: "for Oracle
+        # databases, Red Hat recommends a swappiness value of 10") and the
+        # other workloads' (Elastic's 1, MariaDB's 1) ask for less swapping
+        # than the kernel's 60; the lowest of them serves every one.
+        lowest = "sysctl.vm.swappiness";
 };
 
 sysctl = {

@@ -32,6 +32,7 @@ enum {
         OPT_FORMAT,
         OPT_TEXTFILE,
         OPT_REFUSE,
+        OPT_WHAT_IF,
 };
 
 /* Which command-specific options a command takes. */
@@ -45,6 +46,7 @@ enum {
         TAKES_METRICS = 1 << 5,
         TAKES_SETTLE = 1 << 6,
         TAKES_REFUSE = 1 << 7,
+        TAKES_WHAT_IF = 1 << 8,  /* budget --what-if (issue 37) */
 };
 
 typedef struct {
@@ -84,6 +86,9 @@ static const command commands[] = {
          "a tuned profile as a hosttune profile, with what cannot carry over"},
         {"gate", ht_cmd_gate, 1, 1, TAKES_REFUSE, "gate UNIT [--refuse]",
          "before UNIT starts: its free HugePages, memlock, THP, cmdline"},
+        {"budget", ht_cmd_budget, 0, 1, TAKES_SET | TAKES_WHAT_IF,
+         "budget [PROFILE] [--set K=V]... [--what-if W[:K=V]]...",
+         "every consumer of memory, the HugePages each needs, and whether a new one fits"},
 };
 
 static void usage(FILE *out) {
@@ -115,7 +120,7 @@ static void usage(FILE *out) {
                 "  --live-root          the --root tree is the running system (its /proc\n"
                 "                       and /sys are its own kernel's; its tools run,\n"
                 "                       confined), not an image\n"
-                "  --set NAME=VALUE     override a profile parameter (show, plan, apply)\n"
+                "  --set NAME=VALUE     override a profile parameter (show, plan, apply, budget)\n"
                 "  --dry-run            apply: print the plan, change nothing\n"
                 "  --boot               verify: boot-time mode, log to the journal\n"
                 "  --settle SECONDS     verify: wait up to this long for a workload started\n"
@@ -126,6 +131,8 @@ static void usage(FILE *out) {
                 "  --output FILE        import: write the profile to FILE (default: stdout)\n"
                 "  --refuse             gate: exit 2 when the unit's HugePages or memlock\n"
                 "                       limit are short (default: only warn)\n"
+                "  --what-if W[:K=V]    budget: add workload profile W (its parameters K=V,\n"
+                "                       comma-separated) and say whether it fits (repeatable)\n"
                 "  --textfile PATH      verify, status: also write the metrics to PATH for\n"
                 "                       node_exporter's textfile collector (atomically)\n"
                 "  --format=FORMAT      text (the default), json, or openmetrics (verify,\n"
@@ -187,12 +194,14 @@ static int run(int argc, char **argv) {
                 {"format", required_argument, NULL, OPT_FORMAT},
                 {"textfile", required_argument, NULL, OPT_TEXTFILE},
                 {"refuse", no_argument, NULL, OPT_REFUSE},
+                {"what-if", required_argument, NULL, OPT_WHAT_IF},
                 {"help", no_argument, NULL, 'h'},
                 {"version", no_argument, NULL, OPT_VERSION},
                 {0},
         };
         const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL, *output = NULL, *textfile = NULL;
         _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL, **tuned_path = NULL;
+        _cleanup_strv_free_ char **what_if = NULL;
         bool json = false, quiet = false, dry_run = false, boot = false, live_root = false, refuse = false;
         unsigned used = 0, interval = 0;
         int settle = -1;  /* --settle, -1: not given */
@@ -250,6 +259,7 @@ static int run(int argc, char **argv) {
                         used |= TAKES_SET;
                         break;
                 case OPT_DRY_RUN: dry_run = true; used |= TAKES_DRY_RUN; break;
+                case OPT_WHAT_IF: strv_push(&what_if, optarg); used |= TAKES_WHAT_IF; break;
                 case OPT_BOOT: boot = true; used |= TAKES_BOOT; break;
                 case OPT_REFUSE: refuse = true; used |= TAKES_REFUSE; break;
                 case OPT_FACTS: facts_file = optarg; break;
@@ -299,7 +309,7 @@ static int run(int argc, char **argv) {
                                    (used & ~cmd->takes & TAKES_OUTPUT) ? "--output" :
                                    (used & ~cmd->takes & TAKES_METRICS) ? (textfile ? "--textfile" : "--format=openmetrics") :
                                    (used & ~cmd->takes & TAKES_SETTLE) ? "--settle" :
-                                   (used & ~cmd->takes & TAKES_REFUSE) ? "--refuse" :
+                                   (used & ~cmd->takes & TAKES_WHAT_IF) ? "--what-if" :
                                    "--interval");
         if (json && format >= 0 && format != HT_FORMAT_JSON)
                 return usage_error("--json and --format=%s contradict each other",
@@ -375,6 +385,7 @@ static int run(int argc, char **argv) {
                 .format = (ht_format)format,
                 .textfile = textfile,
                 .refuse = refuse,
+                .what_if = what_if,
         };
         /* apply and rollback recover under the lock they hold throughout;
          * gate, run before a database starts, only reads the last commit */

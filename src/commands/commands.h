@@ -41,6 +41,7 @@ typedef struct {
          * node_exporter (NULL or "": not) */
         const char *textfile;
         bool refuse;        /* gate --refuse */
+        char **what_if;     /* budget --what-if WORKLOAD[:K=V[,K=V]...], in order */
 } ht_cmd_opts;
 
 int ht_cmd_facts(const ht_cmd_opts *o);
@@ -56,6 +57,7 @@ int ht_cmd_status(const ht_cmd_opts *o);
 int ht_cmd_import(const ht_cmd_opts *o);
 int ht_cmd_explain(const ht_cmd_opts *o);
 int ht_cmd_gate(const ht_cmd_opts *o);
+int ht_cmd_budget(const ht_cmd_opts *o);
 
 /* verify and status: print the metrics (--format=openmetrics) and write
  * the --textfile, from what render(m, data) adds to each. A textfile that

@@ -52,7 +52,13 @@ int visit(chain_state *st, const char *name, const char *from_file, unsigned fro
                                 from_line);
         _cleanup_free_ char *path = NULL;
         _cleanup_strv_free_ char **unreadable = NULL;
-        if (find_profile(st->dirs, name, &path, &unreadable) < 0) {
+        /* issue 37: "oracle+jvm" on the command line is a profile of no
+         * file inheriting each part, as a site profile with
+         * inherit = [ "oracle", "jvm" ] would */
+        bool virtual = !from_file && strchr(name, '+');
+        if (virtual)
+                path = xasprintf("(command line: %s)", name);
+        if (!virtual && find_profile(st->dirs, name, &path, &unreadable) < 0) {
                 _cleanup_strv_free_ char **names = NULL;
                 ht_search_path_list(st->dirs, ".profile", NULL, &names, NULL);
                 const char *close = closest_word(name, names);
@@ -80,13 +86,21 @@ int visit(chain_state *st, const char *name, const char *from_file, unsigned fro
                         strv_push(&st->warnings, w);
         }
         ht_pfile *p = NULL;
-        int k = ht_pfile_load(path, name, &p, ret_error);
+        int k = 0;
+        if (virtual) {
+                p = xcalloc(1, sizeof(*p));
+                p->name = xstrdup(name);
+                p->path = xstrdup(path);
+                p->parents = strv_split(name, "+");
+        } else
+                k = ht_pfile_load(path, name, &p, ret_error);
         if (k < 0)
                 return k;
         strv_push(&st->stack, name);
         char **anc = NULL;
         for (size_t i = 0; k >= 0 && p->parents && p->parents[i]; i++) {
-                k = visit(st, p->parents[i], p->path, p->inherit_line, ret_error);
+                /* a command-line composition's parts are named as on the command line */
+                k = visit(st, p->parents[i], virtual ? NULL : p->path, p->inherit_line, ret_error);
                 if (k < 0)
                         break;
                 for (size_t j = 0; j < st->n_files; j++)

@@ -58,6 +58,7 @@ void ht_resolved_free(ht_resolved *r) {
         ht_skips_done(&r->skipped);
         strv_free(r->errors);
         json_object_put(r->not_used);
+        json_object_put(r->composed);
         free(r);
 }
 

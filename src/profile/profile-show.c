@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "compose.h"
 #include "resolver-internal.h"
 #include "settings-json.h"
 #include "util.h"
@@ -46,6 +47,8 @@ json_object *ht_resolved_to_json(const ht_resolved *r) {
         /* only when there are some: most hosts have none */
         if (r->not_used && json_object_array_length(r->not_used))
                 json_object_object_add(o, "not_used", json_object_get(r->not_used));
+        if (r->composed)  /* issue 37: several workloads */
+                json_object_object_add(o, "composed", json_object_get(r->composed));
         return o;
 }
 
@@ -159,6 +162,10 @@ char *ht_resolved_format_text(const ht_resolved *r) {
         for (size_t i = 0; i < n_unused; i++) {
                 _cleanup_free_ char *t = ht_not_used_format(json_object_array_get_idx(r->not_used, i));
                 strbuf_appendf(&b, "  %s\n", t);
+        }
+        if (r->composed) {  /* issue 37 */
+                _cleanup_free_ char *t = ht_compose_format_text(r->composed);
+                strbuf_append(&b, t);
         }
         if (r->warnings) {
                 strbuf_append(&b, "\nwarnings:\n");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "compose.h"
 #include "profile-builtin.h"
 #include "resolver-internal.h"
 #include "tuned.h"
@@ -100,10 +101,67 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         return 0;
 }
 
+static int resolve_json(const ht_context *c, json_object *facts, const char *name, char *const *sets,
+                        const char *only, char ***ret_workloads, ht_resolved **ret, char **ret_error);
+
+/* issue 37: a profile name, or "oracle+jvm" (parts joined by +) */
+static bool name_valid(const char *name) {
+        if (ht_profile_name_valid(name))
+                return true;
+        if (!name || !strchr(name, '+'))
+                return false;
+        _cleanup_strv_free_ char **parts = strv_split(name, "+");
+        size_t n = 0;
+        for (; parts[n]; n++)
+                if (!ht_profile_name_valid(parts[n]))
+                        return false;
+        return n >= 2 && name[0] != '+' && name[strlen(name) - 1] != '+' && !strstr(name, "++");
+}
+
+/* issue 37: compose.c labels settings as the resolver does */
+static const ht_compose_ops compose_ops = {
+        .label = ht_setting_label,
+        .backend_name = ht_backend_id_to_string,
+};
+
+/* issue 37: a profile of several workload profiles is resolved once as
+ * a whole (its chain, parameters and order: show's params), then once
+ * per workload on that workload's branch alone, and the branches are
+ * composed by meaning (compose.c) into its settings. */
 int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char *name,
                             char *const *sets, ht_resolved **ret, char **ret_error) {
+        _cleanup_strv_free_ char **workloads = NULL;
+        ht_resolved *res = NULL;
+        int k = resolve_json(c, facts, name, sets, NULL, &workloads, &res, ret_error);
+        if (k < 0 || strv_length(workloads) < 2) {
+                if (k >= 0)
+                        *ret = res;
+                return k;
+        }
+        size_t n = strv_length(workloads);
+        ht_resolved **subs = xcalloc(n, sizeof(*subs));
+        for (size_t i = 0; i < n && k >= 0; i++)
+                k = resolve_json(c, facts, name, sets, workloads[i], NULL, &subs[i], ret_error);
+        if (k >= 0)
+                k = ht_compose(res, subs, workloads, n, facts, &compose_ops, ret_error);
+        for (size_t i = 0; i < n; i++)
+                ht_resolved_free(subs[i]);
+        free(subs);
+        if (k < 0) {
+                ht_resolved_free(res);
+                return k;
+        }
+        *ret = res;
+        return 0;
+}
+
+/* only (issue 37; NULL: the whole chain): resolve that workload
+ * profile's branch alone. ret_workloads (when not NULL): the workload
+ * profiles of the chain. */
+static int resolve_json(const ht_context *c, json_object *facts, const char *name, char *const *sets,
+                        const char *only, char ***ret_workloads, ht_resolved **ret, char **ret_error) {
         bool tuned = name && startswith(name, HT_TUNED_PREFIX);
-        if (!tuned && !ht_profile_name_valid(name))
+        if (!tuned && !name_valid(name))
                 return ht_error(ret_error, -EINVAL, "'%s' is not a valid profile name", name ? name : "");
         ht_resolver r = {.c = c, .facts = facts};
         chain_state st = {.dirs = ht_profile_dirs(c)};
@@ -161,7 +219,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                 for (size_t j = 0; j < r.rfiles[i]->n_params; j++)
                         ht_param_declare(&r, &r.rfiles[i]->params[j]);
         for (size_t i = 0; i < r.n_chain; i++)
-                for (size_t j = 0; j < r.chain[i]->n_params; j++)
+                for (size_t j = 0; ht_compose_in_branch(&r, i, only) && j < r.chain[i]->n_params; j++)
                         ht_param_declare(&r, &r.chain[i]->params[j]);
         for (size_t i = 0; sets && sets[i]; i++) {
                 if (startswith(sets[i], HT_SYSCTL_SET_PREFIX)) {
@@ -173,6 +231,11 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
                         strv_push_take(&pins, value);
                         continue;
                 }
+                /* a branch lacks the other workloads' parameters */
+                _cleanup_free_ char *pname = only && strchr(sets[i], '=') ?
+                        xstrndup(sets[i], strchr(sets[i], '=') - sets[i]) : NULL;
+                if (pname && !ht_param_find(&r, pname))
+                        continue;
                 k = ht_set_param(&r, sets[i], ret_error);
                 if (k < 0)
                         goto out;
@@ -180,7 +243,7 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
 
         for (size_t i = 0; i < r.n_chain; i++) {
                 const ht_pfile *p = r.chain[i];
-                for (size_t j = 0; j < p->n_entries; j++) {
+                for (size_t j = 0; ht_compose_in_branch(&r, i, only) && j < p->n_entries; j++) {
                         const ht_entry *e = &p->entries[j];
                         ht_setting s = {0};
                         bool skipped;
@@ -203,6 +266,8 @@ int ht_profile_resolve_json(const ht_context *c, json_object *facts, const char 
         k = ht_rules_run(&r, r.rfiles, r.n_rfiles, ret_error);
         if (k < 0)
                 goto out;
+        if (ret_workloads && !tuned)
+                *ret_workloads = ht_compose_workloads(&r);
         k = build_resolved(&r, name, ret, ret_error);
 out:
         resolver_done(&r);

@@ -133,6 +133,11 @@ typedef struct {
          * of the workloads the profile's expressions read): a JSON array
          * of {pid, name, user, uid, cgroup, reason, set}; NULL: none */
         json_object *not_used;
+        /* issue 37: several workload profiles composed by meaning
+         * (compose.h): {"workloads": [...], "settings": [{setting, value,
+         * how, why, contributors: [...]}], "hugepages": [...]}; NULL: one
+         * workload, nothing composed */
+        json_object *composed;
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"

@@ -75,6 +75,12 @@ else
         done
 fi
 chmod -R go-w "$tmp/profiles"
+# budget's host (issue 37): 251 GB, where a 48 GB SGA fits and 200 GB does not
+if [ -d "$top_srcdir/tests/hosts/baremetal-numa" ]; then
+        cp -a "$top_srcdir/tests/hosts/baremetal-numa" "$tmp/budget-root"
+else
+        cp -a "$tmp/root" "$tmp/budget-root"
+fi
 
 cat >"$tmp/inventory" <<EOF
 localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"
@@ -169,13 +175,37 @@ cat >"$tmp/play.yml" <<'EOF'
       ansible.builtin.command:
         argv: "{{ snapshot_argv }}"
       changed_when: false
+
+    # issue 37: budget --what-if, read-only, in check mode, on a 251 GB host
+    - name: budget what-if that fits
+      hosttune.hosttune.hosttune:
+        state: budgeted
+        root: "{{ ht_budget_root }}"
+        what_if: ["oracle:sga_max_size=48G"]
+      check_mode: true
+
+    - name: budget what-if that does not fit
+      hosttune.hosttune.hosttune:
+        state: budgeted
+        root: "{{ ht_budget_root }}"
+        what_if: ["oracle:sga_max_size=200G"]
+      check_mode: true
+      ignore_errors: true
+
+    - name: budget what-if that is not WORKLOAD[:NAME=VALUE]
+      hosttune.hosttune.hosttune:
+        state: budgeted
+        root: "{{ ht_budget_root }}"
+        what_if: ["oracle:sga_max_size"]
+      check_mode: true
+      ignore_errors: true
 EOF
 
 rc=0
 LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$top_srcdir/packaging/ansible" ANSIBLE_STDOUT_CALLBACK=json \
         ansible-playbook -i "$tmp/inventory" "$tmp/play.yml" \
         -e ht_binary="$HOSTTUNE" -e ht_root="$tmp/root" -e ht_state_dir="$tmp/state" \
-        -e ht_profiles="$tmp/profiles" -e ht_profile="$PROFILE" \
+        -e ht_profiles="$tmp/profiles" -e ht_profile="$PROFILE" -e ht_budget_root="$tmp/budget-root" \
         >"$tmp/out.json" 2>"$tmp/err" || rc=$?
 
 py_rc=0
@@ -283,6 +313,21 @@ rb = r("rollback")
 check(not rb.get("failed") and rb.get("changed") is True, "rollback reports changed=true: %s" % brief(rb))
 check(a.get("txid") in (rb.get("txids") or []), "rollback undid the apply's transaction: %s" % rb.get("txids"))
 check(r("snapshot after rollback").get("stdout") == before, "rollback restored the tree byte for byte")
+
+bf = r("budget what-if that fits")
+check(not bf.get("failed") and bf.get("changed") is False and bf.get("fits") is True,
+      "budget what-if 48G: fits, no change, in check mode: %s" % brief(bf))
+check("--what-if" in (bf.get("cmd") or []) and "oracle:sga_max_size=48G" in (bf.get("cmd") or []),
+      "what_if becomes --what-if: %s" % bf.get("cmd"))
+check(((bf.get("budget") or {}).get("what_if") or {}).get("hugepages", {}).get("planned_pages") == 24578,
+      "the budget carries the what-if's HugePages (24578)")
+bn = r("budget what-if that does not fit")
+check(bn.get("failed") is True and bn.get("fits") is False and bn.get("changed") is False,
+      "budget what-if 200G: fails, fits=false: %s" % brief(bn))
+check("must give" in (bn.get("msg") or ""), "the failure says what must give: %r" % bn.get("msg"))
+bb = r("budget what-if that is not WORKLOAD[:NAME=VALUE]")
+check(bb.get("failed") is True and "not WORKLOAD" in (bb.get("msg") or ""),
+      "a malformed what_if fails before hosttune runs: %r" % bb.get("msg"))
 
 # Every key a task returned, nested ones too, is in the module's RETURN
 # (its contains for lists of dicts); Ansible's own keys aside.

@@ -78,7 +78,7 @@ run_cases() {
         local H=/nonexistent/hosttune P="--profile-path $tmp/profiles"
         # No hosttune on PATH for the fallback cases.
         local PATH=/usr/bin:/bin
-        expect "$H " "facts list show plan apply verify rollback history recommend status import explain gate"
+        expect "$H " "facts list show plan apply verify rollback history recommend status import explain gate budget"
         expect "$H pl" "plan"
         expect "$H --json --quiet ap" "apply"
         expect "$H re" "recommend"

@@ -43,6 +43,9 @@ EXPECT = {
     "hosttune apply oracle --set sga_max_size=18G --set oracle_user=oracle": {0},
     "hosttune --facts target.json apply oracle --set sga_max_size=18G": {0},
     "hosttune recommend": {0},
+    # README, "Two workloads on one host": on the 64 GB fixture 24 GB fits, 48 GB does not (issue 37)
+    "hosttune budget --what-if oracle:sga_max_size=24G": {0},
+    "hosttune budget --what-if oracle:sga_max_size=48G": {2},
     "hosttune history": {0},
     "hosttune rollback": {0},
     "hosttune import tuned throughput-performance --output site.profile": {0},

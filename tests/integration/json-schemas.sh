@@ -25,7 +25,7 @@ target=${HT_JSON_CAPTURE_TARGET:-$HOSTTUNE}
 hj() { HT_JSON_TEST=json-schemas HT_JSON_CAPTURE_DIR=$own HT_JSON_CAPTURE_TARGET=$target \
         "$top_srcdir/tests/json/capture" --json "$@" >"$tmp/out" 2>"$tmp/err"; }
 
-for c in facts list show plan apply verify rollback history status recommend import explain error gate; do
+for c in facts list show plan apply verify rollback history status recommend import explain error gate budget; do
         [ -f "$S/$c.schema.json" ] && ok "schemas/$c.schema.json exists" || not_ok "schemas/$c.schema.json is missing"
 done
 
@@ -45,6 +45,8 @@ hj --root "$h" $P explain fs.file-max base
 hj --root "$h" $P history
 hj --root "$h" $P status
 hj --root "$h" $P recommend
+hj --root "$h" $P budget --what-if oracle:sga_max_size=2G
+hj --root "$h" $P show mysql+jvm --set innodb_buffer_pool_size=1G
 hj --root "$h" $P rollback
 hj --root "$h" $P plan nosuch-profile
 hj --root "$h" bogus-command
@@ -60,7 +62,7 @@ check "--set bad before --format=json: the error object too" "true 1" \
         "$(jq -r '"\(.usage) \(.exit_code)"' "$tmp/out" 2>&1)"
 hj --root "$h" --tuned-path "$top_srcdir/tests/tuned" import tuned tt-base
 kinds=$(for f in "$own"/*; do case $f in *.out) ;; *) sed -n 1p "$f" ;; esac; done | sort -u | tr '\n' ' ')
-check "this test ran every command with --json" "apply bogus-command explain facts gate history import list plan recommend rollback show status verify " "$kinds"
+check "this test ran every command with --json" "apply bogus-command budget explain facts gate history import list plan recommend rollback show status verify " "$kinds"
 
 # every document: this test's and what the others kept, in one process
 "$PY" "$V" "$S" "$own" ${captured:+"$captured"} >"$tmp/v" 2>"$tmp/v.err"

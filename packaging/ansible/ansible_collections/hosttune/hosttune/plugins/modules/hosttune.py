@@ -22,13 +22,21 @@ description:
   - C(state=verified) runs C(hosttune verify); drift fails the task, a
     pending reboot does not (C(reboot_pending=true)).
   - C(state=rolled_back) runs C(hosttune rollback).
+  - C(state=budgeted) runs C(hosttune budget), which is read-only and runs
+    in check mode too. It lists every consumer of memory on the host and the
+    HugePages each workload needs, and with C(what_if) says whether a
+    planned workload fits before it is deployed. A budget that does not fit
+    fails the task.
 version_added: "0.1.0"
 author: hosttune developers (@hosttune)
 requirements:
   - hosttune installed on the managed host (the C(hosttune) package)
 options:
   profile:
-    description: Profile name (C(oracle), C(mysql), C(jvm), C(base) or a site profile).
+    description:
+      - Profile name (C(oracle), C(mysql), C(jvm), C(base), a site profile, or
+        workload profiles joined by C(+), as C(oracle+jvm)).
+      - With C(state=budgeted) optional; default the workloads the host's facts find.
     type: str
   params:
     description:
@@ -39,8 +47,16 @@ options:
   state:
     description: What the host should end up as.
     type: str
-    choices: [applied, verified, rolled_back]
+    choices: [applied, verified, rolled_back, budgeted]
     default: applied
+  what_if:
+    description:
+      - With C(state=budgeted), planned workloads to add to the budget, each
+        C(WORKLOAD) or C(WORKLOAD:NAME=VALUE[,NAME=VALUE]...), as
+        C(oracle:sga_max_size=48G) (C(hosttune budget --what-if)).
+    type: list
+    elements: str
+    default: []
   txid:
     description:
       - With C(state=rolled_back), undo this transaction and every later one
@@ -71,8 +87,8 @@ options:
     type: str
     default: hosttune
 notes:
-  - Check mode is supported for C(applied) (plan) and C(verified) (read-only
-    anyway). hosttune has no dry run for rollback, so C(rolled_back) is
+  - Check mode is supported for C(applied) (plan), C(verified) and
+    C(budgeted) (read-only anyway). hosttune has no dry run for rollback, so C(rolled_back) is
     skipped in check mode.
   - Diff mode is supported.
 '''
@@ -93,12 +109,31 @@ EXAMPLES = r'''
   hosttune.hosttune.hosttune:
     state: verified
 
+- name: Before deploying a 48 GB SGA, ask whether it fits (fails when not)
+  hosttune.hosttune.hosttune:
+    state: budgeted
+    what_if:
+      - oracle:sga_max_size=48G
+  check_mode: true
+
 - name: Undo the last tuning transaction
   hosttune.hosttune.hosttune:
     state: rolled_back
 '''
 
 RETURN = r'''
+budget:
+  description:
+    - The budget as C(hosttune budget --json) prints it (hosttune(8), JSON
+      OUTPUT, budget) with its consumers, the HugePages planned and the cap.
+    - With C(what_if), the budget with the added workloads is under
+      C(what_if), with C(fits), C(apply_would_change) and C(must_give).
+  returned: state=budgeted (also when it does not fit)
+  type: dict
+fits:
+  description: Whether the budget fits, with the C(what_if) workloads when given.
+  returned: state=budgeted (also when it does not fit)
+  type: bool
 changed:
   description:
     - Whether hosttune changed (or, in check mode, would change) something.
@@ -151,7 +186,8 @@ profile:
   description:
     - C(applied) the profile hosttune planned or applied.
     - C(verified) the profile of the transaction verify checked (null when nothing is applied).
-  returned: state=applied, state=verified
+    - C(budgeted) the profile budgeted (with C(what_if), the composition with the added workloads).
+  returned: state=applied, state=verified, state=budgeted
   type: str
 reboot_required:
   description:
@@ -585,13 +621,53 @@ def do_rolled_back(module):
     )
 
 
+def budget_item(value):
+    """One --what-if argument: WORKLOAD[:NAME=VALUE[,NAME=VALUE]...]."""
+    if not isinstance(value, str) or not re.match(
+            r'^[A-Za-z0-9_][A-Za-z0-9_.-]*(:[A-Za-z0-9_]+=[^,\s]+(,[A-Za-z0-9_]+=[^,\s]+)*)?$', value):
+        raise ValueError("what_if %r is not WORKLOAD[:NAME=VALUE[,NAME=VALUE]...]" % (value,))
+    return value
+
+
+def do_budgeted(module):
+    p = module.params
+    argv = base_argv(module) + ['budget']
+    if p['profile']:
+        check_word(module, 'profile name', p['profile'])
+        argv.append(p['profile'])
+    try:
+        for name in sorted(p['params'] or {}):
+            argv += ['--set', param_text(name, p['params'][name])]
+        for w in p['what_if'] or []:
+            argv += ['--what-if', budget_item(w)]
+    except ValueError as e:
+        module.fail_json(msg=str(e))
+    # read-only: the same in check mode; exit 2 means it does not fit
+    rc, data, _ = run(module, argv, (EXIT_OK, EXIT_PENDING))
+    shown = data.get('what_if') if isinstance(data.get('what_if'), dict) else data
+    result = dict(
+        changed=False,
+        hosttune_rc=rc,
+        cmd=argv,
+        profile=shown.get('profile'),
+        budget=data,
+        fits=rc == EXIT_OK,
+    )
+    if rc != EXIT_OK:
+        why = [str(e) for e in (shown.get('errors') or []) + (shown.get('must_give') or [])]
+        module.fail_json(msg="the memory budget does not fit%s" % (': ' + '; '.join(why) if why else ''),
+                         **result)
+    module.exit_json(**result)
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
             profile=dict(type='str'),
             params=dict(type='dict', default={}),
             state=dict(type='str', default='applied',
-                       choices=['applied', 'verified', 'rolled_back']),
+                       choices=['applied', 'verified', 'rolled_back', 'budgeted']),
+            what_if=dict(type='list', elements='str', default=[]),
             txid=dict(type='str'),
             root=dict(type='path'),
             live_root=dict(type='bool', default=False),
@@ -607,6 +683,8 @@ def main():
         do_applied(module)
     elif state == 'verified':
         do_verified(module)
+    elif state == 'budgeted':
+        do_budgeted(module)
     else:
         do_rolled_back(module)
 
