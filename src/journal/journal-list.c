@@ -1,0 +1,421 @@
+/* The journal room: the journal as a whole: history, lookups, and
+ * recovery of pending transactions. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "audit-log.h"
+#include "fault.h"
+#include "fileio.h"
+#include "journal-internal.h"
+#include "journal.h"
+#include "settings-json.h"
+#include "sha256.h"
+#include "util.h"
+
+/* ---- listing and recovery --------------------------------------------- */
+
+typedef struct {
+        char *txid;
+        int64_t usec;
+        ht_tx *tx;     /* NULL when corrupt */
+        char *error;
+} entry;
+
+static int64_t usec_from_txid(const char *txid) {
+        struct tm tm = {0};
+        if (sscanf(txid, "%4d%2d%2dT%2d%2d%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                   &tm.tm_sec) != 6)
+                return 0;
+        tm.tm_year -= 1900;
+        tm.tm_mon -= 1;
+        return (int64_t)timegm(&tm) * 1000000;
+}
+
+static int entry_cmp(const void *a, const void *b) {
+        const entry *x = a, *y = b;
+        if (x->usec != y->usec)
+                return x->usec < y->usec ? -1 : 1;
+        return strcmp(x->txid, y->txid);
+}
+
+static void entries_free(entry *e, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(e[i].txid);
+                ht_tx_free(e[i].tx);
+                free(e[i].error);
+        }
+        free(e);
+}
+
+/* Every transaction in the journal, oldest first, or (only_pending)
+ * those carrying the pending marker: the common question of every run,
+ * answered without reading the rest. */
+static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **ret, size_t *ret_n,
+                       char **ret_error) {
+        int fd = openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *d = fd < 0 ? NULL : fdopendir(fd);
+        if (!d) {
+                int r = -errno;
+                if (fd >= 0)
+                        close(fd);
+                return journal_set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+        }
+        entry *l = NULL;
+        size_t n = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!journal_txid_valid(de->d_name))
+                        continue;
+                if (only_pending) {
+                        _cleanup_free_ char *marker = xasprintf("%s/" PENDING_MARKER, de->d_name);
+                        if (faccessat(jfd, marker, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+                                continue;
+                }
+                l = xrealloc(l, (n + 1) * sizeof(*l));
+                entry *e = &l[n++];
+                memset(e, 0, sizeof(*e));
+                e->txid = xstrdup(de->d_name);
+                if (journal_tx_load_at(c, jfd, e->txid, &e->tx, &e->error) < 0) {
+                        e->tx = NULL;
+                        e->usec = usec_from_txid(e->txid);
+                } else {
+                        journal_tx_detach(e->tx);
+                        json_object *v;
+                        json_object_object_get_ex(e->tx->m, "created_usec", &v);
+                        e->usec = json_object_get_int64(v);
+                }
+        }
+        closedir(d);
+        if (n > 0)
+                qsort(l, n, sizeof(*l), entry_cmp);
+        *ret = l;
+        *ret_n = n;
+        return 0;
+}
+
+static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n, char **ret_error) {
+        return load_all_ex(c, jfd, false, ret, ret_n, ret_error);
+}
+
+static void copy_key(json_object *to, json_object *from, const char *key) {
+        json_object *v;
+        if (json_object_object_get_ex(from, key, &v))
+                json_object_object_add(to, key, json_object_get(v));
+}
+
+static json_object *summary(const entry *e) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "txid", json_object_new_string(e->txid));
+        if (!e->tx) {
+                json_object_object_add(o, "status", json_object_new_string("corrupt"));
+                json_object_object_add(o, "error", json_object_new_string(e->error ? e->error : "corrupt"));
+                return o;
+        }
+        json_object *m = e->tx->m;
+        const char *keys[] = {"created", "status", "command", "profile", "params", "reboot_required", "boot_id",
+                              "committed_at", "rolled_back_at", "rolled_back_by", "reverts", "error",
+                              "rollback_errors", "info"};
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                copy_key(o, m, keys[i]);
+        size_t n = ht_tx_n_items(e->tx), done = 0;
+        for (size_t i = 0; i < n; i++) {
+                item it;
+                journal_tx_item(e->tx, i, &it);
+                done += it.done;
+        }
+        json_object_object_add(o, "changes", json_object_new_int64((int64_t)n));
+        json_object_object_add(o, "done", json_object_new_int64((int64_t)done));
+        return o;
+}
+
+int ht_journal_list(const ht_context *c, json_object **ret, char **ret_error) {
+        int jfd;
+        int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r == -ENOENT) {
+                *ret = json_object_new_array();
+                return 0;
+        }
+        if (r < 0)
+                return r;
+        entry *l;
+        size_t n;
+        r = load_all(c, jfd, &l, &n, ret_error);
+        close(jfd);
+        if (r < 0)
+                return r;
+        json_object *arr = json_object_new_array();
+        for (size_t i = 0; i < n; i++)
+                json_object_array_add(arr, summary(&l[i]));
+        entries_free(l, n);
+        *ret = arr;
+        return 0;
+}
+
+int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error) {
+        int jfd;
+        int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r == -ENOENT) {
+                *ret_txids = NULL;
+                return 0;
+        }
+        if (r < 0)
+                return r;
+        entry *l;
+        size_t n;
+        r = load_all_ex(c, jfd, true, &l, &n, ret_error);
+        close(jfd);
+        if (r < 0)
+                return r;
+        char **txids = NULL;
+        int k = 0;
+        for (size_t i = 0; i < n; i++)
+                if (l[i].tx && streq_ptr(ht_tx_status(l[i].tx), "pending")) {
+                        strv_push(&txids, l[i].txid);
+                        k++;
+                }
+        entries_free(l, n);
+        *ret_txids = txids;
+        return k;
+}
+
+int ht_journal_load(const ht_context *c, const char *txid, ht_tx **ret, char **ret_error) {
+        if (!journal_txid_valid(txid))
+                return journal_set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
+                                 txid ? txid : "(null)");
+        int jfd;
+        int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r == -ENOENT)
+                return journal_set_error(ret_error, -ENOENT, "no transaction %s: the journal %s/" JOURNAL_DIR " is empty",
+                                 txid, c->state_dir);
+        if (r < 0)
+                return r;
+        r = journal_tx_load_at(c, jfd, txid, ret, ret_error);
+        close(jfd);
+        return r;
+}
+
+int ht_journal_exists(const ht_context *c, char **ret_error) {
+        int jfd;
+        int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        close(jfd);
+        return 1;
+}
+
+int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error) {
+        int jfd;
+        int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r == -ENOENT)
+                return journal_set_error(ret_error, -ENOENT, "no committed transaction in %s", c->state_dir);
+        if (r < 0)
+                return r;
+        entry *l;
+        size_t n;
+        r = load_all(c, jfd, &l, &n, ret_error);
+        if (r < 0) {
+                close(jfd);
+                return r;
+        }
+        ht_tx *found = NULL;
+        for (size_t i = n; i > 0 && !found; i--) {
+                ht_tx *tx = l[i - 1].tx;
+                if (!tx) {
+                        /* a corrupt newer manifest may be the last apply:
+                         * undoing an older one instead would be a guess */
+                        r = journal_set_error(ret_error, -EBADMSG,
+                                      "%s; it may be the last transaction, so none is rolled back; move it out of "
+                                      "%s/" JOURNAL_DIR " or name the transaction to roll back",
+                                      l[i - 1].error, c->state_dir);
+                        entries_free(l, n);
+                        close(jfd);
+                        return r;
+                }
+                if (streq_ptr(ht_tx_status(tx), "committed") && (!command || streq_ptr(ht_tx_command(tx), command)))
+                        found = TAKE_PTR(l[i - 1].tx);
+        }
+        entries_free(l, n);
+        if (found && (r = journal_tx_attach(found, jfd)) < 0) {
+                ht_tx_free(found);
+                close(jfd);
+                return journal_set_error(ret_error, r, "journal: cannot open a transaction in %s: %s", c->state_dir,
+                                 ht_strerror(-r));
+        }
+        close(jfd);
+        if (!found)
+                return journal_set_error(ret_error, -ENOENT, "no committed %s%stransaction in %s", command ? command : "",
+                                 command ? " " : "", c->state_dir);
+        *ret = found;
+        return 0;
+}
+
+void ht_tx_list_free(ht_tx **l, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                ht_tx_free(l[i]);
+        free(l);
+}
+
+int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***ret, size_t *ret_n,
+                               char **ret_error) {
+        _cleanup_(ht_tx_freep) ht_tx *first = NULL;
+        int r = ht_journal_load(c, txid, &first, ret_error);
+        if (r < 0)
+                return r;
+        if (!streq_ptr(ht_tx_status(first), "committed"))
+                return journal_set_error(ret_error, -EINVAL, "journal %s: transaction is %s, not committed", txid,
+                                 ht_tx_status(first));
+        int jfd;
+        r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r < 0)
+                return r;
+        entry *l;
+        size_t n;
+        r = load_all(c, jfd, &l, &n, ret_error);
+        if (r < 0) {
+                close(jfd);
+                return r;
+        }
+        size_t start = n;
+        for (size_t i = 0; i < n; i++)
+                if (streq(l[i].txid, txid))
+                        start = i;
+        ht_tx **out = NULL;
+        size_t k = 0;
+        r = 0;
+        for (size_t i = n; i > start && r == 0; i--) {
+                entry *e = &l[i - 1];
+                if (!e->tx)
+                        r = journal_set_error(ret_error, -EBADMSG, "%s", e->error);
+                else if (streq_ptr(ht_tx_status(e->tx), "pending"))
+                        r = journal_set_error(ret_error, -EBADMSG,
+                                      "journal %s: an unfinished transaction is in the way; recover it first",
+                                      e->txid);
+                else if (streq_ptr(ht_tx_status(e->tx), "committed") &&
+                         !streq_ptr(ht_tx_command(e->tx), "rollback")) {
+                        int q = journal_tx_attach(e->tx, jfd);
+                        if (q < 0)
+                                r = journal_set_error(ret_error, q, "journal %s: cannot open it: %s", e->txid, ht_strerror(-q));
+                        else {
+                                out = xrealloc(out, (k + 1) * sizeof(*out));
+                                out[k++] = TAKE_PTR(e->tx);
+                        }
+                }
+        }
+        close(jfd);
+        entries_free(l, n);
+        if (r < 0) {
+                ht_tx_list_free(out, k);
+                return r;
+        }
+        *ret = out;
+        *ret_n = k;
+        return 0;
+}
+
+int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_error) {
+        int jfd;
+        int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        _cleanup_close_ int journal_fd = jfd;
+
+        /* A crash inside ht_tx_begin leaves .new-TXID: nothing was changed
+         * for it yet (begin had not returned), so it just goes. */
+        int fd = openat(journal_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return journal_set_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
+                                 strerror(errno));
+        DIR *d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return journal_set_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
+                                 strerror(errno));
+        }
+        char **unfinished = NULL;
+        struct dirent *de;
+        while ((de = readdir(d)))
+                if (startswith(de->d_name, NEW_PREFIX) && journal_txid_valid(de->d_name + strlen(NEW_PREFIX)))
+                        strv_push(&unfinished, de->d_name);
+        closedir(d);
+        for (char **u = unfinished; u && *u; u++)
+                if (journal_remove_tree_at(journal_fd, *u, 1) == 0 && ret_messages)
+                        strv_pushf(ret_messages, "journal: removed %s (a transaction that never started)", *u);
+        strv_free(unfinished);
+        journal_remove_dot_temps(journal_fd);
+
+        entry *l;
+        size_t n;
+        r = load_all_ex(c, journal_fd, true, &l, &n, ret_error);
+        if (r < 0)
+                return r;
+
+        int recovered = 0, n_corrupt = 0, n_failed = 0;
+        char *first_error = NULL;
+        for (size_t i = 0; i < n; i++) {
+                if (!l[i].tx) {
+                        n_corrupt++;
+                        if (ret_messages)
+                                strv_push(ret_messages, l[i].error);
+                        if (!first_error)
+                                first_error = xstrdup(l[i].error);
+                        continue;
+                }
+                if (journal_tx_attach(l[i].tx, journal_fd) == 0) {
+                        journal_remove_dot_temps(l[i].tx->fd);
+                        journal_remove_dot_temps(l[i].tx->backup_fd);
+                }
+                journal_tx_detach(l[i].tx);
+        }
+        for (size_t i = n; i > 0; i--) {
+                ht_tx *tx = l[i - 1].tx;
+                if (!tx || !streq_ptr(ht_tx_status(tx), "pending"))
+                        continue;
+                _cleanup_free_ char *err = NULL;
+                char **msgs = NULL;
+                r = journal_tx_attach(tx, journal_fd);
+                if (r < 0)
+                        err = xasprintf("journal %s: cannot open it: %s", tx->txid, ht_strerror(-r));
+                else {
+                        /* an apply whose own undo stopped part-way says why it failed */
+                        const char *why = journal_get_str(tx->m, "error");
+                        _cleanup_free_ char *reason = why ? xasprintf("%s; its undo finished by the next run", why) :
+                                                            xstrdup("interrupted; undone by the next run");
+                        r = journal_undo(tx, NULL, 0, "recovered", reason, &msgs, &err);
+                }
+                if (ret_messages) {
+                        strv_pushf(ret_messages, "journal %s: an unfinished %s was found%s", tx->txid,
+                                   ht_tx_command(tx), r < 0 ? "" : "; undone");
+                        for (char **m = msgs; m && *m; m++)
+                                strv_push(ret_messages, *m);
+                        if (r < 0)
+                                strv_push(ret_messages, err);
+                }
+                strv_free(msgs);
+                if (r < 0) {
+                        n_failed++;
+                        if (!first_error)
+                                first_error = TAKE_PTR(err);
+                } else
+                        recovered++;
+        }
+        entries_free(l, n);
+
+        if (n_failed > 0 || n_corrupt > 0) {
+                r = journal_set_error(ret_error, n_failed > 0 ? -EIO : -EBADMSG, "%s", first_error);
+                free(first_error);
+                return r;
+        }
+        return recovered;
+}
