@@ -510,18 +510,57 @@ char *ht_tool_temp_path(const char *path) {
         return xasprintf("%.*s/." HT_TOOL_TEMP_FMT, (int)(slash - path), path, slash + 1);
 }
 
-static bool is_temp_name_for(const char *entry, const char *name) {
-        /* a tool's output (ht_tool_temp_path) and the tool's own ".new" */
-        _cleanup_free_ char *tool = xasprintf("." HT_TOOL_TEMP_FMT, name);
-        if (streq(entry, tool) || (startswith(entry, tool) && streq(entry + strlen(tool), ".new")))
-                return true;
-        _cleanup_free_ char *prefix = xasprintf(".#%.*s.", TEMP_NAME_KEEP, name);
-        if (!startswith(entry, prefix))
-                return false;
-        const char *rnd = entry + strlen(prefix);
+bool ht_is_temp_name(const char *entry, const char *name) {
+        const char *rnd;
+        if (name) {
+                /* a tool's output (ht_tool_temp_path) and the tool's own ".new" */
+                _cleanup_free_ char *tool = xasprintf("." HT_TOOL_TEMP_FMT, name);
+                if (streq(entry, tool) || (startswith(entry, tool) && streq(entry + strlen(tool), ".new")))
+                        return true;
+                _cleanup_free_ char *prefix = xasprintf(".#%.*s.", TEMP_NAME_KEEP, name);
+                if (!startswith(entry, prefix))
+                        return false;
+                rnd = entry + strlen(prefix);
+        } else {
+                /* ".#" NAME "." hex, NAME not empty */
+                size_t n = strlen(entry);
+                if (!startswith(entry, ".#") || n < 2 + 1 + 1 + TEMP_RANDOM_HEX || entry[n - TEMP_RANDOM_HEX - 1] != '.')
+                        return false;
+                rnd = entry + n - TEMP_RANDOM_HEX;
+        }
         if (strlen(rnd) != TEMP_RANDOM_HEX)
                 return false;
         return strspn(rnd, "0123456789abcdef") == TEMP_RANDOM_HEX;
+}
+
+int ht_cleanup_temp_files_at(int dir_fd, const char *name) {
+        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        DIR *d = fdopendir(fd);
+        if (!d) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        int removed = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!ht_is_temp_name(de->d_name, name))
+                        continue;
+                struct stat st;
+                if (fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                if (unlinkat(dir_fd, de->d_name, 0) == 0)
+                        removed++;
+        }
+        closedir(d);
+        if (removed > 0) {
+                int r = ht_fsync_dir(dir_fd);
+                if (r < 0)
+                        return r;
+        }
+        return removed;
 }
 
 int ht_cleanup_temp_files(const ht_context *c, const char *path) {
@@ -533,33 +572,7 @@ int ht_cleanup_temp_files(const ht_context *c, const char *path) {
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        DIR *d = fdopendir(fd);
-        if (!d) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        int removed = 0;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                if (!is_temp_name_for(de->d_name, name))
-                        continue;
-                struct stat st;
-                if (fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-                        continue;
-                if (unlinkat(dir_fd, de->d_name, 0) == 0)
-                        removed++;
-        }
-        closedir(d);
-        if (removed > 0) {
-                r = ht_fsync_dir(dir_fd);
-                if (r < 0)
-                        return r;
-        }
-        return removed;
+        return ht_cleanup_temp_files_at(dir_fd, name);
 }
 
 const char *ht_file_kind(mode_t mode) {

@@ -136,6 +136,14 @@ char *ht_tool_temp_path(const char *path);
  * (".#NAME.<16 hex>"), and a crashed tool's (ht_tool_temp_path and its
  * ".new"). Returns how many were removed, or -errno. */
 int ht_cleanup_temp_files(const ht_context *c, const char *path);
+/* The one rule for what a crash leaves of a write (issue 36): whether
+ * directory entry entry is the temp file of an atomic write of name
+ * (".#NAME.<16 hex>"; name NULL: of any file), or, name given, the
+ * tool's output for it (ht_tool_temp_path and its ".new"). */
+bool ht_is_temp_name(const char *entry, const char *name);
+/* Remove the regular files in dir_fd that ht_is_temp_name(entry, name)
+ * matches; fsync dir_fd when any went. How many, or -errno. */
+int ht_cleanup_temp_files_at(int dir_fd, const char *name);
 
 /* A file's state before hosttune changes it. */
 typedef struct {

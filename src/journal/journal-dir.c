@@ -194,26 +194,6 @@ int ht_state_dir_create(const ht_context *c, char **ret_error) {
         return 0;
 }
 
-/* Remove regular files named ".#..." (temps of a crashed atomic write). */
-void journal_remove_dot_temps(int dir_fd) {
-        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return;
-        DIR *d = fdopendir(fd);
-        if (!d) {
-                close(fd);
-                return;
-        }
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                struct stat st;
-                if (startswith(de->d_name, ".#") &&
-                    fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-                        (void)unlinkat(dir_fd, de->d_name, 0);
-        }
-        closedir(d);
-}
-
 /* Remove a directory we made (files, and one level of subdirectories of
  * files: a transaction directory). Symlinks are unlinked, never followed. */
 int journal_remove_tree_at(int parent_fd, const char *name, int depth) {

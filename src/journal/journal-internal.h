@@ -102,7 +102,6 @@ int journal_write_new_file_at(int dir_fd, const char *name, const void *data, si
 int journal_set_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
 int journal_open_dir(const ht_context *c, bool create, ht_fsync_batch *sync, int *ret_fd,
                      char **ret_error);
-void journal_remove_dot_temps(int dir_fd);
 int journal_remove_tree_at(int parent_fd, const char *name, int depth);
 
 /* journal-tx.c */

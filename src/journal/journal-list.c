@@ -353,7 +353,9 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 if (journal_remove_tree_at(journal_fd, *u, 1) == 0 && ret_messages)
                         strv_pushf(ret_messages, "journal: removed %s (a transaction that never started)", *u);
         strv_free(unfinished);
-        journal_remove_dot_temps(journal_fd);
+        /* temps of a manifest write a crash cut short: the one rule of
+         * every atomic write (ht_is_temp_name) */
+        (void)ht_cleanup_temp_files_at(journal_fd, NULL);
 
         entry *l;
         size_t n;
@@ -373,8 +375,8 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                         continue;
                 }
                 if (journal_tx_attach(l[i].tx, journal_fd) == 0) {
-                        journal_remove_dot_temps(l[i].tx->fd);
-                        journal_remove_dot_temps(l[i].tx->backup_fd);
+                        (void)ht_cleanup_temp_files_at(l[i].tx->fd, NULL);
+                        (void)ht_cleanup_temp_files_at(l[i].tx->backup_fd, NULL);
                 }
                 journal_tx_detach(l[i].tx);
         }

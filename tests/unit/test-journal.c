@@ -1142,10 +1142,18 @@ static void test_recover_cleans_leftovers(void **state) {
         tt_put(nd, "manifest.json", "{", 0600);
         tt_mkdir(nd, "backup");
         tt_put(nd, "backup/0", "x", 0600);
+        /* a manifest write's temp goes; anything else named ".#" is not
+         * ours and stays: one rule (ht_is_temp_name) for host and journal */
+        char *jd = xasprintf("%s/journal", f->state);
+        tt_put(jd, ".#manifest.json.0123456789abcdef", "half", 0600);
+        tt_put(jd, ".#notes", "an admin's", 0600);
         char *err = NULL;
         char **msgs = NULL;
         assert_int_equal(ht_journal_recover(f->c, &msgs, &err), 0);
         assert_false(tt_exists(nd, ""));
+        assert_false(tt_exists(jd, ".#manifest.json.0123456789abcdef"));
+        assert_true(tt_exists(jd, ".#notes"));
+        free(jd);
         assert_int_equal(strv_length(msgs), 1);
         strv_free(msgs);
         /* host temp files go when a transaction touching that file is
