@@ -456,6 +456,10 @@ int ht_stage_file(const ht_context *c, const char *path, const void *data, size_
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
+        /* a crash before the begin record that would have named them was
+         * durable leaves earlier temps of this file no record knows: they
+         * go when it is next written */
+        (void)ht_cleanup_temp_files_at(dir_fd, name);
         int fd;
         char *tmp;
         r = write_temp_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false, &fd, &tmp);

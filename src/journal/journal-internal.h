@@ -29,6 +29,8 @@
 
 #define JOURNAL_DIR "journal"
 #define MANIFEST "manifest.json"
+/* the commit record, written in place (docs/DESIGN.md, "Durability") */
+#define COMMIT_RECORD "commit.json"
 #define PENDING_MARKER "PENDING"
 #define BACKUP_DIR "backup"
 #define NEW_PREFIX ".new-"
@@ -46,8 +48,10 @@ struct ht_tx {
         json_object *m;
         /* A transaction being begun lives in STATE/journal/.new-TXID until
          * its first write (tx_write) renames it into sight: */
-        int journal_fd;         /* STATE/journal, for that rename; -1 after */
+        int journal_fd;         /* STATE/journal, for that rename; -1 once flushed */
         char *new_name;         /* ".new-TXID"; NULL once visible */
+        bool journal_unsynced;  /* the rename to TXID: flushed with the next record */
+        bool commit_unconfirmed;/* loaded from COMMIT_RECORD: recovery checks it */
         size_t n_durable;       /* items the manifest on disk holds */
         bool backups_unsynced;  /* backup/ has entries not yet fsynced */
         /* flushed at once before the next manifest is renamed into place:
@@ -95,6 +99,9 @@ void journal_tx_detach(ht_tx *tx);
 int journal_tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **ret, char **ret_error);
 ht_tx *journal_tx_new(const ht_context *c, const char *txid, int fd);
 int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error);
+/* Whether dir_fd/MANIFEST is a whole, valid manifest of txid (a begin
+ * record cut by a crash is not: JSON that does not close, or zeros). */
+bool journal_record_whole_at(int dir_fd, const char *txid);
 bool journal_value_ok(const char *s);
 int journal_write_new_file_at(int dir_fd, const char *name, const void *data, size_t len, ht_fsync_batch *sync);
 
@@ -108,5 +115,9 @@ int journal_remove_tree_at(int parent_fd, const char *name, int depth);
 int journal_require_pending(const ht_tx *tx, char **ret_error);
 
 /* journal-undo.c */
+/* A commit record found by recovery (commit_unconfirmed): whether every
+ * file item is past its prior state (1), or some rename it waited for
+ * was lost with a crash (0: it is not committed). */
+bool journal_commit_holds(ht_tx *tx);
 int journal_undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_status, const char *reason,
                  char ***ret_messages, char **ret_error);

@@ -322,6 +322,49 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
         return 0;
 }
 
+/* A commit record a crash left beside the manifest (e->tx loaded from
+ * it): when every file is past its prior state, the commit stands and is
+ * finished (renamed over the manifest, the marker removed, flushed);
+ * otherwise a rename it waited for was lost, so it is removed and e->tx
+ * reloaded from the manifest, pending, for the undo. */
+static int finish_commit(const ht_context *c, int jfd, entry *e, char ***ret_messages) {
+        ht_tx *tx = e->tx;
+        int r = journal_tx_attach(tx, jfd);
+        if (r < 0)
+                return r;
+        if (journal_commit_holds(tx)) {
+                if (renameat(tx->fd, COMMIT_RECORD, tx->fd, MANIFEST) < 0)
+                        return -errno;
+                if (unlinkat(tx->fd, PENDING_MARKER, 0) < 0 && errno != ENOENT)
+                        return -errno;
+                r = ht_fsync_dir(tx->fd);
+                journal_tx_detach(tx);
+                if (r >= 0)
+                        tx->commit_unconfirmed = false;
+                return r;
+        }
+        if (unlinkat(tx->fd, COMMIT_RECORD, 0) < 0)
+                return -errno;
+        r = ht_fsync_dir(tx->fd);
+        journal_tx_detach(tx);
+        if (r < 0)
+                return r;
+        if (ret_messages)
+                strv_pushf(ret_messages, "journal %s: its commit record was written, but not every file it "
+                           "committed reached the disk: it is not committed", e->txid);
+        ht_tx_free(e->tx);
+        e->tx = NULL;
+        free(e->error);
+        e->error = NULL;
+        r = journal_tx_load_at(c, jfd, e->txid, &e->tx, &e->error);
+        if (r < 0) {
+                e->tx = NULL;
+                return r;
+        }
+        journal_tx_detach(e->tx);
+        return 0;
+}
+
 int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_error) {
         int jfd;
         int r = journal_open_dir(c, false, NULL, &jfd, ret_error);
@@ -331,8 +374,12 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 return r;
         _cleanup_close_ int journal_fd = jfd;
 
-        /* A crash inside ht_tx_begin leaves .new-TXID: nothing was changed
-         * for it yet (begin had not returned), so it just goes. */
+        /* A crash before the begin record's flush returned leaves
+         * .new-TXID: nothing was changed for it, and it goes. One whose
+         * record is whole was flushed (a crash cuts a record written in
+         * place: its JSON does not close) and may have changed files
+         * before its rename to TXID was durable: it becomes TXID, pending,
+         * and is undone below. */
         int fd = openat(journal_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return journal_set_error(ret_error, -errno, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir,
@@ -349,10 +396,27 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 if (startswith(de->d_name, NEW_PREFIX) && journal_txid_valid(de->d_name + strlen(NEW_PREFIX)))
                         strv_push(&unfinished, de->d_name);
         closedir(d);
-        for (char **u = unfinished; u && *u; u++)
+        bool renamed = false;
+        for (char **u = unfinished; u && *u; u++) {
+                const char *txid = *u + strlen(NEW_PREFIX);
+                _cleanup_close_ int ufd = openat(journal_fd, *u, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (ufd >= 0 && journal_record_whole_at(ufd, txid)) {
+                        /* the marker may not have survived with it */
+                        int mfd = openat(ufd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+                        if (mfd >= 0)
+                                close(mfd);
+                        if (ht_fsync_dir(ufd) >= 0 && renameat(journal_fd, *u, journal_fd, txid) == 0) {
+                                renamed = true;
+                                continue;
+                        }
+                }
                 if (journal_remove_tree_at(journal_fd, *u, 1) == 0 && ret_messages)
                         strv_pushf(ret_messages, "journal: removed %s (a transaction that never started)", *u);
+        }
         strv_free(unfinished);
+        if (renamed && (r = ht_fsync_dir(journal_fd)) < 0)
+                return journal_set_error(ret_error, r, "cannot fsync %s/" JOURNAL_DIR ": %s", c->state_dir,
+                                         ht_strerror(-r));
         /* temps of a manifest write a crash cut short: the one rule of
          * every atomic write (ht_is_temp_name) */
         (void)ht_cleanup_temp_files_at(journal_fd, NULL);
@@ -382,6 +446,17 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
         }
         for (size_t i = n; i > 0; i--) {
                 ht_tx *tx = l[i - 1].tx;
+                if (tx && tx->commit_unconfirmed) {
+                        r = finish_commit(c, journal_fd, &l[i - 1], ret_messages);
+                        if (r < 0) {
+                                n_failed++;
+                                if (!first_error)
+                                        first_error = xasprintf("journal %s: cannot finish its commit: %s",
+                                                                l[i - 1].txid, ht_strerror(-r));
+                                continue;
+                        }
+                        tx = l[i - 1].tx;
+                }
                 if (!tx || !streq_ptr(ht_tx_status(tx), "pending"))
                         continue;
                 _cleanup_free_ char *err = NULL;

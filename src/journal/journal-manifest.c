@@ -146,21 +146,29 @@ int journal_write_new_file_at(int dir_fd, const char *name, const void *data, si
 }
 
 /* Write the manifest, durably; every state change of a transaction is
- * one call (docs/DESIGN.md, "Durability"). Each step's fsyncs are
- * independent of each other and run at once (tx->sync, a group commit);
- * the rename that makes the step visible waits for all of them:
- * - the first (the begin record: every item's prior state) into the
- *   hidden .new-TXID: the backups' data (written by ht_tx_record_file),
- *   backup/, the manifest and .new-TXID/ with its PENDING marker flushed
- *   together, with a new state directory's entries; then the rename to
- *   TXID and the fsync of journal/. Until that rename, no transaction
- *   exists, and nothing was changed for it.
- * - later ones (commit, rolled-back, recovered, failed, items added for
- *   another part of a rollback): a temp file flushed (with also's fds:
- *   the directories of the files the transaction renamed, so that every
- *   one of them is durable before the commit is) and renamed over the
- *   manifest, the PENDING marker removed once the status is final, the
- *   directory fsynced once for both.
+ * one call (docs/DESIGN.md, "Durability", has each fsync and rename and
+ * the crash it protects against). Each step's fsyncs are independent of
+ * each other and run at once (tx->sync, a group commit); what must come
+ * after them waits for all:
+ * - the first (the begin record: every item's prior state) is written in
+ *   place into the hidden .new-TXID and flushed at once with the backups'
+ *   data, backup/, .new-TXID/ (its PENDING marker), journal/ (the entry
+ *   .new-TXID), a new state directory's entries and also's fds (apply's
+ *   temp files of the new contents). Then the rename to TXID, not waited
+ *   for: recovery takes a .new-TXID whose manifest is whole as begun, and
+ *   one whose manifest a crash cut (JSON that does not close) as never
+ *   begun. Nothing is changed before that flush returns.
+ * - the commit is written in place too (COMMIT_RECORD), flushed at once
+ *   with also's fds (the directories of the files the transaction
+ *   renamed), the transaction's directory and, while the rename to TXID is
+ *   not, journal/. Then it is renamed over the manifest and the marker
+ *   removed, not waited for: a crash in the flush can leave a commit
+ *   record and a lost rename, which recovery tells by the files' states
+ *   (journal_commit_holds).
+ * - others (failed, recovered, rolled-back, items added for another part
+ *   of a rollback): a temp file flushed (with also's fds) and renamed over
+ *   the manifest, the PENDING marker and a commit record removed once the
+ *   status is final, the directory fsynced once for all.
  * The marker lets every run find unfinished transactions without parsing
  * the whole journal; it is removed after the final manifest is in place,
  * so a crash in between leaves at worst a marker on a finished
@@ -169,7 +177,8 @@ int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         journal_set_now(tx, "updated");
         const char *s = json_object_to_json_string_ext(tx->m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
         _cleanup_free_ char *text = xasprintf("%s\n", s);
-        bool pending = streq_ptr(ht_tx_status(tx), "pending");
+        const char *status = ht_tx_status(tx);
+        bool pending = streq_ptr(status, "pending");
         int r = 0;
         for (size_t i = 0; also && i < also->n; i++) {
                 /* each fd is taken, also after an error */
@@ -199,20 +208,48 @@ int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
                 if (r >= 0)
                         r = ht_fsync_batch_add_dir(&tx->sync, tx->fd);
                 if (r >= 0)
+                        r = ht_fsync_batch_add_dir(&tx->sync, tx->journal_fd);
+                if (r >= 0)
                         r = ht_fsync_batch_run(&tx->sync);
+                /* the rename is flushed with the next record */
                 if (r >= 0 && renameat(tx->journal_fd, tx->new_name, tx->journal_fd, tx->txid) < 0)
                         r = -errno;
-                if (r >= 0)
-                        r = ht_fsync_dir(tx->journal_fd);
                 if (r < 0)
                         return journal_set_error(ret_error, r, "journal %s: cannot write %s/" MANIFEST ": %s", tx->txid,
                                          tx->dir, ht_strerror(-r));
                 free(tx->new_name);
                 tx->new_name = NULL;
-                close(tx->journal_fd);
-                tx->journal_fd = -1;
+                tx->journal_unsynced = true;
                 tx->n_durable = ht_tx_n_items(tx);
                 ht_fault_point("tx-begin");
+                return 0;
+        }
+        if (r >= 0 && tx->journal_unsynced) {
+                r = ht_fsync_batch_add_dir(&tx->sync, tx->journal_fd);
+                if (r >= 0) {
+                        close(tx->journal_fd);
+                        tx->journal_fd = -1;
+                        tx->journal_unsynced = false;
+                }
+        }
+        if (r >= 0 && streq_ptr(status, "committed")) {
+                r = journal_write_new_file_at(tx->fd, COMMIT_RECORD, text, strlen(text), &tx->sync);
+                if (r >= 0)
+                        r = ht_fsync_batch_add_dir(&tx->sync, tx->fd);
+                if (r >= 0)
+                        r = ht_fsync_batch_run(&tx->sync);
+                if (r < 0) {
+                        /* not committed: the undo's record replaces it */
+                        (void)unlinkat(tx->fd, COMMIT_RECORD, 0);
+                        return journal_set_error(ret_error, r, "journal %s: cannot write %s/" COMMIT_RECORD ": %s",
+                                         tx->txid, tx->dir, ht_strerror(-r));
+                }
+                /* durable: the commit record holds until these are (with
+                 * the transaction's next write, or recovery's) */
+                ht_fault_point("commit");
+                (void)renameat(tx->fd, COMMIT_RECORD, tx->fd, MANIFEST);
+                (void)unlinkat(tx->fd, PENDING_MARKER, 0);
+                tx->n_durable = ht_tx_n_items(tx);
                 return 0;
         }
         ht_staged_file st = {0};
@@ -224,6 +261,9 @@ int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
                 r = ht_staged_file_install(NULL, &st, &tx->sync);
         ht_staged_file_done(&st);
         if (r >= 0 && !pending && unlinkat(tx->fd, PENDING_MARKER, 0) < 0 && errno != ENOENT)
+                r = -errno;
+        /* a commit record a crash left, now superseded */
+        if (r >= 0 && unlinkat(tx->fd, COMMIT_RECORD, 0) < 0 && errno != ENOENT)
                 r = -errno;
         if (r >= 0)
                 r = ht_fsync_batch_run(&tx->sync);
@@ -614,6 +654,17 @@ int ht_journal_manifest_check(const char *json, size_t len, const char *txid, ch
         return 0;
 }
 
+bool journal_record_whole_at(int dir_fd, const char *txid) {
+        _cleanup_free_ char *text = NULL, *detail = NULL;
+        size_t len = 0;
+        json_object *m = NULL;
+        if (ht_read_file_at(dir_fd, MANIFEST, MANIFEST_MAX, &text, &len) < 0 ||
+            manifest_parse(text, len, txid, &m, &detail) < 0)
+                return false;
+        json_object_put(m);
+        return true;
+}
+
 int journal_tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **ret, char **ret_error) {
         if (!journal_txid_valid(txid))
                 return journal_set_error(ret_error, -EINVAL, "%s is not a transaction id (like 20261130T091502Z-1a2b3c4d)",
@@ -627,17 +678,35 @@ int journal_tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **r
         }
         _cleanup_(ht_tx_freep) ht_tx *tx = journal_tx_new(c, txid, fd);
 
-        _cleanup_free_ char *text = NULL;
+        _cleanup_free_ char *text = NULL, *detail = NULL;
         size_t len = 0;
-        int r = ht_read_file_at(fd, MANIFEST, MANIFEST_MAX, &text, &len);
-        if (r < 0) {
-                _cleanup_free_ char *d = xasprintf(MANIFEST ": %s", ht_strerror(-r));
-                return corrupt(ret_error, c, txid, d);
+        /* a commit record not yet renamed over the manifest (a crash came
+         * first) is the newest record, when whole; one a crash cut is no
+         * commit at all (recovery removes it) */
+        int r = ht_read_file_at(fd, COMMIT_RECORD, MANIFEST_MAX, &text, &len);
+        if (r >= 0) {
+                json_object *cm = NULL;
+                if (manifest_parse(text, len, txid, &cm, &detail) >= 0 &&
+                    streq_ptr(journal_get_str(cm, "status"), "committed")) {
+                        tx->m = cm;
+                        tx->commit_unconfirmed = true;
+                } else
+                        json_object_put(cm);
+                free(text);
+                text = NULL;
+                free(detail);
+                detail = NULL;
         }
-        _cleanup_free_ char *detail = NULL;
-        r = manifest_parse(text, len, txid, &tx->m, &detail);
-        if (r < 0)
-                return corrupt(ret_error, c, txid, detail);
+        if (!tx->m) {
+                r = ht_read_file_at(fd, MANIFEST, MANIFEST_MAX, &text, &len);
+                if (r < 0) {
+                        _cleanup_free_ char *d = xasprintf(MANIFEST ": %s", ht_strerror(-r));
+                        return corrupt(ret_error, c, txid, d);
+                }
+                r = manifest_parse(text, len, txid, &tx->m, &detail);
+                if (r < 0)
+                        return corrupt(ret_error, c, txid, detail);
+        }
         r = manifest_confined(c, tx->m, &detail);
         if (r < 0)
                 return refused(ret_error, c, txid, detail);

@@ -141,12 +141,16 @@ static int append_item(ht_tx *tx, json_object *it, size_t *ret_item, char **ret_
 }
 
 int ht_tx_write_ahead(ht_tx *tx, char **ret_error) {
+        return ht_tx_write_ahead_with(tx, NULL, ret_error);
+}
+
+int ht_tx_write_ahead_with(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         int r = journal_require_pending(tx, ret_error);
         if (r < 0)
                 return r;
-        if (!tx->new_name && tx->n_durable == ht_tx_n_items(tx))
+        if (!tx->new_name && tx->n_durable == ht_tx_n_items(tx) && (!also || also->n == 0))
                 return 0;
-        return journal_tx_write(tx, NULL, ret_error);
+        return journal_tx_write(tx, also, ret_error);
 }
 
 int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
@@ -378,11 +382,12 @@ int ht_tx_commit_with(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         ht_fault_point("pre-commit");
         journal_set_status(tx, "committed");
         journal_set_now(tx, "committed_at");
+        /* its fault point "commit" is inside: once the record is durable,
+         * before it is renamed over the manifest */
         r = journal_tx_write(tx, also, ret_error);
         if (r < 0) {
                 journal_set_status(tx, "pending");
                 return r;
         }
-        ht_fault_point("commit");
         return 0;
 }

@@ -74,6 +74,35 @@ static bool state_is(const ht_file_snapshot *cur, bool existed, const char *sha)
         return streq(hex, sha);
 }
 
+/* The file is exactly as the transaction found it (content, mode,
+ * owner): its undo needs no backup. A crash inside the begin record's
+ * flush can leave backups that are not whole, but then no file was
+ * changed yet (docs/DESIGN.md, "Durability"). */
+static bool as_before(const item *it, const ht_file_snapshot *cur) {
+        if (!it->prior_existed || !state_is(cur, true, it->prior_sha))
+                return false;
+        return (cur->mode & 07777) == (it->prior_mode & 0777) && cur->uid == it->prior_uid &&
+               cur->gid == it->prior_gid;
+}
+
+bool journal_commit_holds(ht_tx *tx) {
+        size_t n = ht_tx_n_items(tx);
+        for (size_t i = 0; i < n; i++) {
+                item it;
+                journal_tx_item(tx, i, &it);
+                if (!it.file)
+                        continue;
+                _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *cur = NULL;
+                if (ht_file_snapshot_take(tx->c, it.path, &cur) < 0)
+                        return false;
+                /* still as before, though it was to change: its rename
+                 * was lost, so the commit cannot stand */
+                if (state_is(cur, it.prior_existed, it.prior_sha) && !state_is(cur, it.new_existed, it.new_sha))
+                        return false;
+        }
+        return true;
+}
+
 /* The file is as this transaction left it, or as it found it (any item
  * of the same path counts: a path may be recorded more than once). */
 static bool file_state_known(const ht_tx *tx, const char *path, const ht_file_snapshot *cur) {
@@ -126,18 +155,20 @@ static int file_undo_states(ht_tx *tx, const item *it, ht_file_snapshot **ret_pr
         const ht_context *c = tx->c;
         _cleanup_free_ char *err = NULL;
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
-        int r = prior_snapshot(tx, it, &prior, &err);
-        if (r < 0) {
-                strv_push(errors, err);
-                err = NULL;
-                return r;
-        }
         /* a crash inside an atomic write leaves its temp file behind */
         (void)ht_cleanup_temp_files(c, it->path);
-        r = ht_file_snapshot_take(c, it->path, &cur);
+        int r = ht_file_snapshot_take(c, it->path, &cur);
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(c, it->path);
                 strv_pushf(errors, "%s: cannot read its current state: %s", dp, ht_strerror(-r));
+                return r;
+        }
+        if (as_before(it, cur))
+                return 0;
+        r = prior_snapshot(tx, it, &prior, &err);
+        if (r < 0) {
+                strv_push(errors, err);
+                err = NULL;
                 return r;
         }
         /* an owner other than root comes back only onto the file that has
@@ -371,16 +402,17 @@ int journal_undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_sta
                 if (!it.file)
                         continue;
                 _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
-                r = prior_snapshot(tx, &it, &prior, ret_error);
-                if (r < 0)
-                        return r;
-                if (flags & HT_ROLLBACK_FORCE)
-                        continue;
                 r = ht_file_snapshot_take(c, it.path, &cur);
                 _cleanup_free_ char *dp = ht_display_path(c, it.path);
                 if (r < 0)
                         return journal_set_error(ret_error, r, "journal %s: cannot read %s: %s; nothing was restored",
                                          tx->txid, dp, ht_strerror(-r));
+                /* a backup is checked where it is needed: a file as it was
+                 * before needs none */
+                if (!as_before(&it, cur) && (r = prior_snapshot(tx, &it, &prior, ret_error)) < 0)
+                        return r;
+                if (flags & HT_ROLLBACK_FORCE)
+                        continue;
                 if (!file_state_known(tx, it.path, cur))
                         return journal_set_error(ret_error, -ESTALE,
                                          "journal %s: %s was changed since this transaction (its content is "
