@@ -79,10 +79,13 @@ static bool state_is(const ht_file_snapshot *cur, bool existed, const char *sha)
  * flush can leave backups that are not whole, but then no file was
  * changed yet (docs/DESIGN.md, "Durability"). */
 static bool as_before(const item *it, const ht_file_snapshot *cur) {
-        if (!it->prior_existed || !state_is(cur, true, it->prior_sha))
+        /* the cheap tests first: a file the transaction changed mostly
+         * differs in size, and is then not hashed again here */
+        if (!it->prior_existed || !cur->existed || cur->len != it->prior_size ||
+            (cur->mode & 07777) != (it->prior_mode & 0777) || cur->uid != it->prior_uid ||
+            cur->gid != it->prior_gid)
                 return false;
-        return (cur->mode & 07777) == (it->prior_mode & 0777) && cur->uid == it->prior_uid &&
-               cur->gid == it->prior_gid;
+        return state_is(cur, true, it->prior_sha);
 }
 
 bool journal_commit_holds(ht_tx *tx) {
