@@ -43,8 +43,10 @@ int ht_fsync_batch_add(ht_fsync_batch *b, int fd);
 int ht_fsync_batch_add_dir(ht_fsync_batch *b, int dir_fd);
 /* fsync every fd at once (up to HT_FSYNC_THREADS threads, the caller
  * one of them), wait for all, close them; empty afterwards. The first
- * error, or 0. */
-#define HT_FSYNC_THREADS 8
+ * error, or 0. 16: an apply's two flushes hold 10 to 15 fsyncs on the
+ * example hosts, each then on its own thread, so none waits for a second
+ * round behind another on a slow disk (BENCHMARKS.md, "Slow fsyncs"). */
+#define HT_FSYNC_THREADS 16
 int ht_fsync_batch_run(ht_fsync_batch *b);
 /* Close without flushing (an error path). */
 void ht_fsync_batch_done(ht_fsync_batch *b);
