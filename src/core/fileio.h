@@ -61,12 +61,16 @@ int ht_fsync_dir_or_batch(int dir_fd, ht_fsync_batch *dirs);
  * data; once data has run, ht_staged_file_install renames it over the
  * file and hands the directory to dirs (NULL: fsynced at once);
  * ht_staged_file_done removes a temp file not installed. The same checks
- * and the same temp names as ht_write_file_atomic. */
+ * and the same temp names as ht_write_file_atomic. ht_stage_file's temp
+ * file has no name until it is installed (O_TMPFILE, where the
+ * filesystem has it; linked under the temp name then renamed): a crash
+ * before leaves nothing in the directory, whatever record named it. */
 typedef struct {
         bool active;
         int dir_fd;     /* the file's directory (owned) */
         char *name;
         char *tmp;      /* the temp file; NULL once renamed */
+        int fd;         /* an unnamed temp file (owned), linked at install; -1: tmp is named */
 } ht_staged_file;
 int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
                   uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,

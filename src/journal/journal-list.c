@@ -59,7 +59,7 @@ static void entries_free(entry *e, size_t n) {
  * those carrying the pending marker: the common question of every run,
  * answered without reading the rest. */
 static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **ret, size_t *ret_n,
-                       char **ret_error) {
+                       char ***ret_begun, char **ret_error) {
         int fd = openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         DIR *d = fd < 0 ? NULL : fdopendir(fd);
         if (!d) {
@@ -72,6 +72,15 @@ static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **
         size_t n = 0;
         struct dirent *de;
         while ((de = readdir(d))) {
+                /* a begun transaction whose rename to TXID a power cut
+                 * lost (docs/DESIGN.md, "Durability"): pending too */
+                if (ret_begun && startswith(de->d_name, NEW_PREFIX) &&
+                    journal_txid_valid(de->d_name + strlen(NEW_PREFIX))) {
+                        _cleanup_close_ int ufd = openat(jfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        if (ufd >= 0 && journal_record_whole_at(ufd, de->d_name + strlen(NEW_PREFIX)))
+                                strv_push(ret_begun, de->d_name + strlen(NEW_PREFIX));
+                        continue;
+                }
                 if (!journal_txid_valid(de->d_name))
                         continue;
                 if (only_pending) {
@@ -102,7 +111,7 @@ static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **
 }
 
 static int load_all(const ht_context *c, int jfd, entry **ret, size_t *ret_n, char **ret_error) {
-        return load_all_ex(c, jfd, false, ret, ret_n, ret_error);
+        return load_all_ex(c, jfd, false, ret, ret_n, NULL, ret_error);
 }
 
 static void copy_key(json_object *to, json_object *from, const char *key) {
@@ -170,14 +179,18 @@ int ht_journal_pending(const ht_context *c, char ***ret_txids, char **ret_error)
                 return r;
         entry *l;
         size_t n;
-        r = load_all_ex(c, jfd, true, &l, &n, ret_error);
-        close(jfd);
-        if (r < 0)
-                return r;
         char **txids = NULL;
-        int k = 0;
+        r = load_all_ex(c, jfd, true, &l, &n, &txids, ret_error);
+        close(jfd);
+        if (r < 0) {
+                strv_free(txids);
+                return r;
+        }
+        int k = (int)strv_length(txids);
         for (size_t i = 0; i < n; i++)
-                if (l[i].tx && streq_ptr(ht_tx_status(l[i].tx), "pending")) {
+                /* a commit record found beside its manifest needs
+                 * recovery's check as much as a pending transaction */
+                if (l[i].tx && (streq_ptr(ht_tx_status(l[i].tx), "pending") || l[i].tx->commit_unconfirmed)) {
                         strv_push(&txids, l[i].txid);
                         k++;
                 }
@@ -423,7 +436,7 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
 
         entry *l;
         size_t n;
-        r = load_all_ex(c, journal_fd, true, &l, &n, ret_error);
+        r = load_all_ex(c, journal_fd, true, &l, &n, NULL, ret_error);
         if (r < 0)
                 return r;
 

@@ -25,7 +25,7 @@ fake_tool "$h" ok
 # The binary itself, not check-valgrind's wrapper (workload-parts.sh).
 # LeakSanitizer refuses to run under ptrace and fails the process at exit
 # ("does not work under ptrace"): leaks are looked for in the other runs.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" HOSTTUNE_FAULT_TRACE=1 strace -f -y -qq -s 300 -e trace=execve,fsync,fdatasync,write,renameat,renameat2,rename \
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" HOSTTUNE_FAULT_TRACE=1 strace -f -y -qq -s 300 -e trace=execve,fsync,fdatasync,write,renameat,renameat2,rename,linkat \
         -o "$tmp/trace" "$top_builddir/hosttune" --root "$h" --live-root --profile-path "$PROFILES" --rules-path "$RULES" \
         apply oracle $SGA >"$tmp/out" 2>"$tmp/err"
 check "apply under strace: exit" 0 $?
@@ -95,6 +95,16 @@ order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
         }
         /^[0-9]+ +<\.\.\. (fsync|fdatasync) resumed>/ { if (pid in pend) { done_at(pend[pid], NR); delete pend[pid] }; next }
         /^[0-9]+ +write\([0-9]+<[^>]*\/commit\.json>/ { if (!cw) cw = NR; next }
+        # a staged file has no name until linked under its temp name
+        # (O_TMPFILE): its flushes, of "DIR/#INODE", count for that name
+        /^[0-9]+ +linkat\([0-9]+</ {
+                match($0, /<[^>]*>/); u = substr($0, RSTART + 1, RLENGTH - 2)
+                rest = substr($0, RSTART + RLENGTH)
+                match(rest, /<[^>]*>/); d = substr(rest, RSTART + 1, RLENGTH - 2)
+                split(rest, q, "\""); t = d "/" q[4]
+                for (k = 1; k <= nd[u]; k++) done_at(t, dl[u, k])
+                next
+        }
         /^[0-9]+ +renameat2?\(/ {
                 match($0, /<[^>]*>/); d = substr($0, RSTART + 1, RLENGTH - 2)
                 split($0, q, "\""); from = q[2]; to = q[4]

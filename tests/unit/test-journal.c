@@ -746,6 +746,11 @@ static void test_power_cut_records(void **state) {
                         free(committed);
                 }
                 char *applied = tt_tree(f->root);
+                /* every run asks this before it recovers: each case is one */
+                char **pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 1);
+                assert_string_equal(pend[0], txid);
+                strv_free(pend);
                 if (streq(kind, "commit-rename-lost"))
                         tt_put(f->root, "etc/default/grub", "GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX=\"quiet\"\n", 0644);
                 char *err = NULL;
