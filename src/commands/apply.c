@@ -74,47 +74,40 @@ static int record_file(ht_tx *tx, const ht_file_edit *fe, size_t *ret_item, char
 static int file_error(const ht_context *c, const ht_file_edit *fe, int r, char **ret_error) {
         _cleanup_free_ char *shown = ht_display_path(c, fe->path);
         return ht_error(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
-                        ht_strerror(-r), r == -ELOOP ? " (it is a symlink; hosttune never writes through one)"
-                        : r == -EPERM ? " (a directory on the way is not owned by root or is writable by group or others: chown root, chmod go-w)" : "");
+                        ht_strerror(-r), ht_write_refusal_hint(r));
 }
 
-/* Every file of the plan, as a group (docs/DESIGN.md, "Durability"): each
- * new content into a temp file beside its file, all of them flushed at
- * once; then each renamed over its file (or a file removed); the
- * directories' fsyncs go to dirs, which the commit flushes together with
- * its own record, so that all are durable before the commit is. No other
- * item comes between: the runtime values and the follow-up commands (the
- * bootloader tool that reads /etc/default/grub) come after every file is
- * in place, as before. On error, staged temp files are left for the
- * caller's ht_staged_file_done. */
-static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, const size_t *items,
-                       ht_staged_file *staged, ht_fsync_batch *dirs, char **ret_error) {
-        ht_fsync_batch data = {0};
-        char *err = NULL;
+/* Every file of the plan, as a group (docs/DESIGN.md, "Durability"):
+ * each new content into a temp file beside its file (stage_files), before
+ * the begin record is written, so that one flush makes the temp files
+ * and the begin record durable together (ht_tx_write_ahead_with takes
+ * data); then each renamed over its file (or a file removed) by
+ * install_files; the directories' fsyncs go to dirs, which the commit
+ * flushes together with its own record. No other item comes between: the
+ * runtime values and the follow-up commands (the bootloader tool that
+ * reads /etc/default/grub) come after every file is in place, as before.
+ * On error, staged temp files are left for the caller's
+ * ht_staged_file_done. */
+static int stage_files(const ht_context *c, const ht_plan *plan, ht_staged_file *staged, ht_fsync_batch *data,
+                       ht_fsync_batch *dirs, char **ret_error) {
         int r = 0;
         for (size_t i = 0; i < plan->n_files && r >= 0; i++) {
                 const ht_file_edit *fe = &plan->files[i];
                 if (fe->new_content &&
-                    (r = ht_stage_file(c, fe->path, fe->new_content, fe->new_len, fe->mode, 0, 0, &data, dirs,
+                    (r = ht_stage_file(c, fe->path, fe->new_content, fe->new_len, fe->mode, 0, 0, data, dirs,
                                        &staged[i])) < 0)
                         r = file_error(c, fe, r, ret_error);
         }
-        /* every file's data durable before any rename */
-        if (r >= 0 && (r = ht_fsync_batch_run(&data)) < 0) {
-                /* one of them failed (the batch keeps the first error): name them all */
-                _cleanup_strv_free_ char **shown = NULL;
-                for (size_t i = 0; i < plan->n_files; i++)
-                        if (plan->files[i].new_content)
-                                strv_push_take(&shown, ht_display_path(c, plan->files[i].path));
-                _cleanup_free_ char *all = strv_join(shown, ", ");
-                r = ht_error(ret_error, r, "cannot fsync the new content of %s: %s; nothing was renamed", all,
-                             ht_strerror(-r));
-        }
-        ht_fsync_batch_done(&data);
-        for (size_t i = 0; i < plan->n_files && r >= 0; i++) {
+        return r;
+}
+
+static int install_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, const size_t *items,
+                         ht_staged_file *staged, ht_fsync_batch *dirs, char **ret_error) {
+        char *err = NULL;
+        for (size_t i = 0; i < plan->n_files; i++) {
                 const ht_file_edit *fe = &plan->files[i];
-                r = fe->new_content ? ht_staged_file_install(c, &staged[i], dirs)
-                                    : ht_remove_file_batched(c, fe->path, dirs);
+                int r = fe->new_content ? ht_staged_file_install(c, &staged[i], dirs)
+                                        : ht_remove_file_batched(c, fe->path, dirs);
                 if (r < 0)
                         return file_error(c, fe, r, ret_error);
                 ht_fault_point("apply-file");
@@ -122,7 +115,7 @@ static int apply_files(const ht_context *c, ht_tx *tx, const ht_plan *plan, cons
                 if (r < 0)
                         return ht_error(ret_error, r, "%s", err), free(err), r;
         }
-        return r;
+        return 0;
 }
 
 /* Journal a runtime change ahead, and before it the value its write resets. */
@@ -449,14 +442,20 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 if (r < 0)
                         goto undo;
         }
-        r = ht_tx_write_ahead(tx, &err);
+        /* with the new contents' temp files: every file's data durable
+         * with the begin record, before any rename */
+        ht_fsync_batch data = {0};
+        r = stage_files(c, plan, staged, &data, &dirs, &err);
+        if (r >= 0)
+                r = ht_tx_write_ahead_with(tx, &data, &err);
+        ht_fsync_batch_done(&data);
         if (r < 0)
                 goto undo;
 
-        /* 2. The changes: the files as a group (apply_files), then the
+        /* 2. The changes: the files as a group (install_files), then the
          * runtime values, then the follow-ups; done is in memory until
          * the commit */
-        r = apply_files(c, tx, plan, file_items, staged, &dirs, &err);
+        r = install_files(c, tx, plan, file_items, staged, &dirs, &err);
         if (r < 0)
                 goto undo;
         for (size_t i = 0; i < plan->n_changes; i++) {

@@ -981,6 +981,18 @@ int ht_list_links(const ht_context *c, const char *path, char ***ret) {
         return list_dir(c, path, NULL, true, ret);
 }
 
+const char *ht_write_refusal_hint(int r) {
+        switch (r) {
+        case -ELOOP:
+                return " (it is a symlink: hosttune never writes through a symlink)";
+        case -EPERM:
+                return " (a directory on the way is not owned by root or is writable by group or others: "
+                       "chown root, chmod go-w)";
+        default:
+                return "";
+        }
+}
+
 char *ht_root_path_error(const ht_context *c, const char *what, const char *shown, int r) {
         switch (r) {
         case -EXDEV:

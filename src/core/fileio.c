@@ -161,7 +161,7 @@ int ht_fsync_path(const ht_context *c, const char *path) {
  * owner and mode (exact: as given, whatever the old file has), not yet
  * fsynced: its fd and name come back. On error nothing is left. */
 static int write_temp_at(int dir_fd, const char *name, const void *data, size_t len, mode_t mode, uid_t uid,
-                         gid_t gid, bool exact, int *ret_fd, char **ret_tmp) {
+                         gid_t gid, bool exact, bool unnamed, int *ret_fd, char **ret_tmp) {
         if (isempty(name) || strchr(name, '/') || streq(name, ".") || streq(name, ".."))
                 return -EINVAL;
 
@@ -187,6 +187,13 @@ static int write_temp_at(int dir_fd, const char *name, const void *data, size_t 
 
         _cleanup_free_ char *tmp = NULL;
         int fd = -1;
+        if (unnamed) {
+                /* no name until installed (ht_staged_file_install); a
+                 * filesystem without O_TMPFILE gets a named one */
+                fd = openat(dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+                if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+                        return -errno;
+        }
         for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
                 uint64_t rnd;
                 int r = random_u64(&rnd);
@@ -233,7 +240,8 @@ static int write_temp_at(int dir_fd, const char *name, const void *data, size_t 
 
 fail:
         close(fd);
-        (void)unlinkat(dir_fd, tmp, 0);
+        if (tmp)
+                (void)unlinkat(dir_fd, tmp, 0);
         return r;
 }
 
@@ -242,7 +250,7 @@ static int write_atomic_at(int dir_fd, const char *name, const void *data, size_
                            mode_t mode, uid_t uid, gid_t gid, bool exact, bool dir_sync) {
         int fd;
         _cleanup_free_ char *tmp = NULL;
-        int r = write_temp_at(dir_fd, name, data, len, mode, uid, gid, exact, &fd, &tmp);
+        int r = write_temp_at(dir_fd, name, data, len, mode, uid, gid, exact, false, &fd, &tmp);
         if (r < 0)
                 return r;
         r = fsync(fd) < 0 ? -errno : 0;
@@ -266,7 +274,7 @@ int ht_stage_file_at(int dir_fd, const char *name, const void *data, size_t len,
                      ht_fsync_batch *data_batch, ht_staged_file *ret) {
         int fd;
         char *tmp;
-        int r = write_temp_at(dir_fd, name, data, len, mode_for_new, HT_UID_ANY, HT_GID_ANY, false, &fd, &tmp);
+        int r = write_temp_at(dir_fd, name, data, len, mode_for_new, HT_UID_ANY, HT_GID_ANY, false, false, &fd, &tmp);
         if (r < 0)
                 return r;
         int dfd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 3);
@@ -277,13 +285,48 @@ int ht_stage_file_at(int dir_fd, const char *name, const void *data, size_t len,
                 free(tmp);
                 return r;
         }
-        *ret = (ht_staged_file){.active = true, .dir_fd = dfd, .name = xstrdup(name), .tmp = tmp};
+        *ret = (ht_staged_file){.active = true, .dir_fd = dfd, .name = xstrdup(name), .tmp = tmp, .fd = -1};
         /* from here the temp file is ret's to remove, whatever happens */
         return ht_fsync_batch_add(data_batch, fd);
 }
 
+/* Give an unnamed temp file (O_TMPFILE) its temp name beside name. */
+static int link_unnamed(int fd, int dir_fd, const char *name, char **ret_tmp) {
+        for (int attempt = 0; attempt < 16; attempt++) {
+                uint64_t rnd;
+                int r = random_u64(&rnd);
+                if (r < 0)
+                        return r;
+                _cleanup_free_ char *tmp = xasprintf(".#%.*s.%016llx", TEMP_NAME_KEEP, name, (unsigned long long)rnd);
+                r = linkat(fd, "", dir_fd, tmp, AT_EMPTY_PATH) < 0 ? -errno : 0;
+                if (r == -ENOENT || r == -EPERM) {
+                        /* AT_EMPTY_PATH wants CAP_DAC_READ_SEARCH; /proc's
+                         * link to the fd does not */
+                        char proc[64];
+                        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+                        r = linkat(AT_FDCWD, proc, dir_fd, tmp, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
+                }
+                if (r == -EEXIST)
+                        continue;
+                if (r < 0)
+                        return r;
+                *ret_tmp = TAKE_PTR(tmp);
+                return 0;
+        }
+        return -EEXIST;
+}
+
 int ht_staged_file_install(const ht_context *c, ht_staged_file *s, ht_fsync_batch *dirs) {
-        if (!s->active || !s->tmp)
+        if (!s->active)
+                return -EINVAL;
+        if (s->fd >= 0 && !s->tmp) {
+                int r = link_unnamed(s->fd, s->dir_fd, s->name, &s->tmp);
+                if (r < 0)
+                        return r;
+                close(s->fd);
+                s->fd = -1;
+        }
+        if (!s->tmp)
                 return -EINVAL;
         ht_fault_point("atomic-temp");
         if (c)
@@ -298,6 +341,8 @@ int ht_staged_file_install(const ht_context *c, ht_staged_file *s, ht_fsync_batc
 void ht_staged_file_done(ht_staged_file *s) {
         if (!s->active)
                 return;
+        if (s->fd >= 0)
+                close(s->fd);
         if (s->tmp)
                 (void)unlinkat(s->dir_fd, s->tmp, 0);
         close(s->dir_fd);
@@ -458,13 +503,25 @@ int ht_stage_file(const ht_context *c, const char *path, const void *data, size_
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
+        /* a crash before the begin record that would have named them was
+         * durable leaves earlier temps of this file no record knows: they
+         * go when it is next written */
+        (void)ht_cleanup_temp_files_at(dir_fd, name);
         int fd;
-        char *tmp;
-        r = write_temp_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false, &fd, &tmp);
+        char *tmp = NULL;
+        r = write_temp_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false, true, &fd, &tmp);
         ht_context_cache_drop(c); /* nothing kept may outlive a write */
         if (r < 0)
                 return r;
-        *ret = (ht_staged_file){.active = true, .dir_fd = TAKE_FD(dir_fd), .name = TAKE_PTR(name), .tmp = tmp};
+        int keep = -1;
+        if (!tmp && (keep = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0) {
+                /* the batch closes its fd: an unnamed file needs one more */
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        *ret = (ht_staged_file){.active = true, .dir_fd = TAKE_FD(dir_fd), .name = TAKE_PTR(name), .tmp = tmp,
+                                .fd = keep};
         /* from here the temp file is ret's to remove, whatever happens */
         return ht_fsync_batch_add(data_batch, fd);
 }
@@ -512,18 +569,57 @@ char *ht_tool_temp_path(const char *path) {
         return xasprintf("%.*s/." HT_TOOL_TEMP_FMT, (int)(slash - path), path, slash + 1);
 }
 
-static bool is_temp_name_for(const char *entry, const char *name) {
-        /* a tool's output (ht_tool_temp_path) and the tool's own ".new" */
-        _cleanup_free_ char *tool = xasprintf("." HT_TOOL_TEMP_FMT, name);
-        if (streq(entry, tool) || (startswith(entry, tool) && streq(entry + strlen(tool), ".new")))
-                return true;
-        _cleanup_free_ char *prefix = xasprintf(".#%.*s.", TEMP_NAME_KEEP, name);
-        if (!startswith(entry, prefix))
-                return false;
-        const char *rnd = entry + strlen(prefix);
+bool ht_is_temp_name(const char *entry, const char *name) {
+        const char *rnd;
+        if (name) {
+                /* a tool's output (ht_tool_temp_path) and the tool's own ".new" */
+                _cleanup_free_ char *tool = xasprintf("." HT_TOOL_TEMP_FMT, name);
+                if (streq(entry, tool) || (startswith(entry, tool) && streq(entry + strlen(tool), ".new")))
+                        return true;
+                _cleanup_free_ char *prefix = xasprintf(".#%.*s.", TEMP_NAME_KEEP, name);
+                if (!startswith(entry, prefix))
+                        return false;
+                rnd = entry + strlen(prefix);
+        } else {
+                /* ".#" NAME "." hex, NAME not empty */
+                size_t n = strlen(entry);
+                if (!startswith(entry, ".#") || n < 2 + 1 + 1 + TEMP_RANDOM_HEX || entry[n - TEMP_RANDOM_HEX - 1] != '.')
+                        return false;
+                rnd = entry + n - TEMP_RANDOM_HEX;
+        }
         if (strlen(rnd) != TEMP_RANDOM_HEX)
                 return false;
         return strspn(rnd, "0123456789abcdef") == TEMP_RANDOM_HEX;
+}
+
+int ht_cleanup_temp_files_at(int dir_fd, const char *name) {
+        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        DIR *d = fdopendir(fd);
+        if (!d) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        int removed = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!ht_is_temp_name(de->d_name, name))
+                        continue;
+                struct stat st;
+                if (fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                if (unlinkat(dir_fd, de->d_name, 0) == 0)
+                        removed++;
+        }
+        closedir(d);
+        if (removed > 0) {
+                int r = ht_fsync_dir(dir_fd);
+                if (r < 0)
+                        return r;
+        }
+        return removed;
 }
 
 int ht_cleanup_temp_files(const ht_context *c, const char *path) {
@@ -535,33 +631,7 @@ int ht_cleanup_temp_files(const ht_context *c, const char *path) {
         if (r < 0)
                 return r;
         _cleanup_close_ int dir_fd = dfd;
-        int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        DIR *d = fdopendir(fd);
-        if (!d) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        int removed = 0;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                if (!is_temp_name_for(de->d_name, name))
-                        continue;
-                struct stat st;
-                if (fstatat(dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-                        continue;
-                if (unlinkat(dir_fd, de->d_name, 0) == 0)
-                        removed++;
-        }
-        closedir(d);
-        if (removed > 0) {
-                r = ht_fsync_dir(dir_fd);
-                if (r < 0)
-                        return r;
-        }
-        return removed;
+        return ht_cleanup_temp_files_at(dir_fd, name);
 }
 
 const char *ht_file_kind(mode_t mode) {

@@ -43,8 +43,10 @@ int ht_fsync_batch_add(ht_fsync_batch *b, int fd);
 int ht_fsync_batch_add_dir(ht_fsync_batch *b, int dir_fd);
 /* fsync every fd at once (up to HT_FSYNC_THREADS threads, the caller
  * one of them), wait for all, close them; empty afterwards. The first
- * error, or 0. */
-#define HT_FSYNC_THREADS 8
+ * error, or 0. 16: an apply's two flushes hold 10 to 15 fsyncs on the
+ * example hosts, each then on its own thread, so none waits for a second
+ * round behind another on a slow disk (BENCHMARKS.md, "Slow fsyncs"). */
+#define HT_FSYNC_THREADS 16
 int ht_fsync_batch_run(ht_fsync_batch *b);
 /* Close without flushing (an error path). */
 void ht_fsync_batch_done(ht_fsync_batch *b);
@@ -59,12 +61,16 @@ int ht_fsync_dir_or_batch(int dir_fd, ht_fsync_batch *dirs);
  * data; once data has run, ht_staged_file_install renames it over the
  * file and hands the directory to dirs (NULL: fsynced at once);
  * ht_staged_file_done removes a temp file not installed. The same checks
- * and the same temp names as ht_write_file_atomic. */
+ * and the same temp names as ht_write_file_atomic. ht_stage_file's temp
+ * file has no name until it is installed (O_TMPFILE, where the
+ * filesystem has it; linked under the temp name then renamed): a crash
+ * before leaves nothing in the directory, whatever record named it. */
 typedef struct {
         bool active;
         int dir_fd;     /* the file's directory (owned) */
         char *name;
         char *tmp;      /* the temp file; NULL once renamed */
+        int fd;         /* an unnamed temp file (owned), linked at install; -1: tmp is named */
 } ht_staged_file;
 int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
                   uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
@@ -136,6 +142,14 @@ char *ht_tool_temp_path(const char *path);
  * (".#NAME.<16 hex>"), and a crashed tool's (ht_tool_temp_path and its
  * ".new"). Returns how many were removed, or -errno. */
 int ht_cleanup_temp_files(const ht_context *c, const char *path);
+/* The one rule for what a crash leaves of a write (issue 36): whether
+ * directory entry entry is the temp file of an atomic write of name
+ * (".#NAME.<16 hex>"; name NULL: of any file), or, name given, the
+ * tool's output for it (ht_tool_temp_path and its ".new"). */
+bool ht_is_temp_name(const char *entry, const char *name);
+/* Remove the regular files in dir_fd that ht_is_temp_name(entry, name)
+ * matches; fsync dir_fd when any went. How many, or -errno. */
+int ht_cleanup_temp_files_at(int dir_fd, const char *name);
 
 /* A file's state before hosttune changes it. */
 typedef struct {

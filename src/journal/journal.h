@@ -4,8 +4,10 @@
  * (recover).
  *
  * Durability: each state change is one manifest write (begin, commit,
- * final status); see docs/DESIGN.md, "Durability", for every fsync and
- * rename and the crash it protects against.
+ * final status); the begin record and the commit are written in place
+ * and flushed with what they guard, so an apply waits for two flushes in
+ * a row; see docs/DESIGN.md, "Durability", for every fsync and rename and
+ * the crash it protects against.
  *
  * Layout, in the state directory (ht_context.state_dir, a real path;
  * default ROOT/var/lib/hosttune; 0700, owned by us, not a symlink, not
@@ -13,15 +15,21 @@
  *
  *   STATE/journal/TXID/manifest.json   the transaction (json-c), 0600
  *   STATE/journal/TXID/backup/N        prior content of file item N, 0600
+ *   STATE/journal/TXID/commit.json     the commit record, written in
+ *                                      place, then renamed over
+ *                                      manifest.json (a crash can leave it)
  *   STATE/journal/.new-TXID/           a transaction being created; it
- *                                      becomes TXID by one rename, so a
- *                                      crash leaves nothing half-made
+ *                                      becomes TXID by one rename once its
+ *                                      begin record is durable; recovery
+ *                                      takes one whose manifest is whole as
+ *                                      begun, removes any other
  *
  * TXID is "YYYYMMDDTHHMMSSZ-xxxxxxxx" (UTC time, 8 random hex digits), so
  * names sort by time. The first manifest and the backups are written into
- * .new-TXID (fsynced, then one rename); every later manifest replaces the
- * old one atomically (temp, fsync, rename, fsync dir): on disk it is
- * always either the old or the new version.
+ * .new-TXID (fsynced, then one rename); the commit record beside the
+ * manifest (fsynced, then renamed over it); every other later manifest
+ * replaces the old one atomically (temp, fsync, rename, fsync dir): on
+ * disk it is always either the old or the new version.
  *
  * manifest.json:
  *   format "hosttune-journal", version 1, txid, command ("apply",
@@ -118,6 +126,11 @@ int ht_tx_record_runtime(ht_tx *tx, const char *backend, const char *key, const 
  * first: the transaction's begin record); call it before making any of
  * their changes. A transaction with nothing new to write: nothing. */
 int ht_tx_write_ahead(ht_tx *tx, char **ret_error);
+/* The same, with also's fsyncs (taken: the batch is empty afterwards)
+ * run together with the begin record's: apply hands it the temp files of
+ * the new contents, so that one flush makes both durable before the
+ * first rename (docs/DESIGN.md, "Durability"). */
+int ht_tx_write_ahead_with(ht_tx *tx, ht_fsync_batch *also, char **ret_error);
 
 /* Mark item done once its change is made (the change durable). In memory,
  * written with the commit (history's "done"): recovery does not need it,

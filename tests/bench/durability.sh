@@ -45,18 +45,24 @@ ht() { # BIN ROOT ARGS...
         shift 2
         "$b" --root "$r" --profile-path "$top/profiles" --rules-path "$top/rules" "$@"
 }
-# counts TRACE: "fsyncs renames bytes"
+# counts TRACE: "fsyncs renames bytes flushes-in-a-row" (a flush waited
+# for: a run of fsyncs with no other traced call of the main thread
+# between them, as tests/integration/durable-writes-count.sh counts)
 counts() {
         f=$(grep -cE '^[0-9]+ +(fsync|fdatasync|syncfs)\(' "$1" || true)
         n=$(grep -cE '^[0-9]+ +rename(at2?)?\(' "$1" || true)
         b=$(grep -E '^[0-9]+ +p?write(64)?\([0-9]+</' "$1" | sed -n 's/.*= \([0-9]*\)$/\1/p' |
                 awk '{ s += $1 } END { print s + 0 }')
-        echo "$f $n $b"
+        w=$(awk 'NR == 1 { main = $1 }
+                /^[0-9]+ +(fsync|fdatasync|syncfs)\(/ || /^[0-9]+ +<\.\.\. (fsync|fdatasync|syncfs) resumed>/ { if (!inp) { k++; inp = 1 }; next }
+                $1 == main && !/exited|killed|\+\+\+|---/ { inp = 0 }
+                END { print k + 0 }' "$1")
+        echo "$f $n $b $w"
 }
 traced() { # TRACE BIN ROOT ARGS...
         t=$1 b=$2 r=$3
         shift 3
-        strace -f -y -qq -o "$t" -e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,write,pwrite64 \
+        strace -f -y -qq -o "$t" -e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,write,pwrite64,openat,unlinkat,mkdirat \
                 "$b" --root "$r" --profile-path "$top/profiles" --rules-path "$top/rules" "$@" >/dev/null 2>&1 || true
 }
 instr() { # BIN ROOT ARGS...: instructions (callgrind's total)
@@ -81,14 +87,14 @@ measure() { # LABEL BIN HOST
         set -- $(counts "$tmp/t-apply")
         copy "$host" "$w/ai"
         i=$(instr "$bin" "$w/ai" apply oracle $SET)
-        printf '%s\t%s\tapply\t%s\t%s\t%s\t%s\t%s\t%s/%s\n' "$label" "$host" "$F" "$1" "$2" "$3" "$i" \
+        printf '%s\t%s\tapply\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\n' "$label" "$host" "$F" "$1" "$2" "$4" "$3" "$i" \
                 $((3 * F + 4)) $((F + 2))
         # rollback of that apply
         cp -a "$w/a" "$w/r"
         traced "$tmp/t-rb" "$bin" "$w/r" rollback
         set -- $(counts "$tmp/t-rb")
         i=$(instr "$bin" "$w/ai" rollback)
-        printf '%s\t%s\trollback\t%s\t%s\t%s\t%s\t%s\t%s/%s\n' "$label" "$host" "$F" "$1" "$2" "$3" "$i" \
+        printf '%s\t%s\trollback\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\n' "$label" "$host" "$F" "$1" "$2" "$4" "$3" "$i" \
                 $((3 * F + 6)) $((F + 3))
         # recovery of an apply killed once every change was made
         copy "$host" "$w/c"
@@ -97,7 +103,7 @@ measure() { # LABEL BIN HOST
         traced "$tmp/t-rec" "$bin" "$w/c" status
         set -- $(counts "$tmp/t-rec")
         i=$(instr "$bin" "$w/ci" status)
-        printf '%s\t%s\trecovery\t%s\t%s\t%s\t%s\t%s\t%s/%s\n' "$label" "$host" "$F" "$1" "$2" "$3" "$i" \
+        printf '%s\t%s\trecovery\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%s\n' "$label" "$host" "$F" "$1" "$2" "$4" "$3" "$i" \
                 $((2 * F + 2)) $((F + 1))
         rm -rf "$w"
 }
@@ -126,7 +132,7 @@ wall() { # BIN OP ENV...: median wall ms of 7 applies (OP apply) or
 
 {
         echo "# durability: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-        printf 'binary\thost\top\tfiles\tfsyncs\trenames\tbytes\tinstructions\tminimum fsyncs/renames\n'
+        printf 'binary\thost\top\tfiles\tfsyncs\trenames\tin a row\tbytes\tinstructions\tminimum fsyncs/renames\n'
         for host in debian12-kvm baremetal-numa; do
                 [ -z "$old" ] || measure before "$old" "$host"
                 measure after "$new" "$host"

@@ -25,7 +25,7 @@ fake_tool "$h" ok
 # The binary itself, not check-valgrind's wrapper (workload-parts.sh).
 # LeakSanitizer refuses to run under ptrace and fails the process at exit
 # ("does not work under ptrace"): leaks are looked for in the other runs.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" HOSTTUNE_FAULT_TRACE=1 strace -f -y -qq -s 300 -e trace=execve,fsync,fdatasync,write,renameat,renameat2,rename \
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" HOSTTUNE_FAULT_TRACE=1 strace -f -y -qq -s 300 -e trace=execve,fsync,fdatasync,write,renameat,renameat2,rename,linkat \
         -o "$tmp/trace" "$top_builddir/hosttune" --root "$h" --live-root --profile-path "$PROFILES" --rules-path "$RULES" \
         apply oracle $SGA >"$tmp/out" 2>"$tmp/err"
 check "apply under strace: exit" 0 $?
@@ -66,12 +66,14 @@ check "and before the commit" yes "$(in_order "$dir_sync" "$commit")"
 # (docs/DESIGN.md, "Durability"): the fsyncs of one phase run at once on
 # threads (their "<unfinished ...>" and "<... fsync resumed>" lines), so
 # an fsync counts from the line where it returned. Checked: every backup,
-# the begin manifest and .new-TXID/ flushed before the rename that makes
-# the begin record visible; journal/ flushed after it and before the first
-# managed file is renamed; each managed file's temp flushed before its
-# rename; each renamed file's directory flushed after its rename and
-# before the commit (the last manifest rename); the commit's temp before
-# it, its directory after it.
+# the begin manifest, backup/, .new-TXID/, journal/ and every managed
+# file's temp flushed before the rename of .new-TXID to TXID, which comes
+# before the first managed file is renamed; each managed file's temp
+# flushed before its rename; the commit record (commit.json) written
+# after the last managed rename; each renamed file's directory flushed
+# after its rename, and the commit record, TXID/ and journal/ flushed
+# after the last managed rename, all before the commit record is renamed
+# over the manifest (after which apply says "Applied").
 order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
         awk -v root="$2" '
         function done_at(p, ln) { n = ++nd[p]; dl[p, n] = ln }
@@ -92,6 +94,17 @@ order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
                 done_at(p, NR); next
         }
         /^[0-9]+ +<\.\.\. (fsync|fdatasync) resumed>/ { if (pid in pend) { done_at(pend[pid], NR); delete pend[pid] }; next }
+        /^[0-9]+ +write\([0-9]+<[^>]*\/commit\.json>/ { if (!cw) cw = NR; next }
+        # a staged file has no name until linked under its temp name
+        # (O_TMPFILE): its flushes, of "DIR/#INODE", count for that name
+        /^[0-9]+ +linkat\([0-9]+</ {
+                match($0, /<[^>]*>/); u = substr($0, RSTART + 1, RLENGTH - 2)
+                rest = substr($0, RSTART + RLENGTH)
+                match(rest, /<[^>]*>/); d = substr(rest, RSTART + 1, RLENGTH - 2)
+                split(rest, q, "\""); t = d "/" q[4]
+                for (k = 1; k <= nd[u]; k++) done_at(t, dl[u, k])
+                next
+        }
         /^[0-9]+ +renameat2?\(/ {
                 match($0, /<[^>]*>/); d = substr($0, RSTART + 1, RLENGTH - 2)
                 split($0, q, "\""); from = q[2]; to = q[4]
@@ -102,32 +115,39 @@ order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
                 begin = 0; commit = 0; first_managed = 0; checked = 0
                 for (i = 1; i <= nr; i++) {
                         if (rd[i] == journal && rf[i] ~ /^\.new-/) { begin = i; tx = journal "/" rt[i]; newdir = journal "/" rf[i] }
-                        else if (index(rd[i], journal "/") == 1 && rt[i] == "manifest.json") commit = i
-                        else if (index(rd[i], journal) != 1 && !first_managed) first_managed = i
+                        else if (index(rd[i], journal "/") == 1 && rf[i] == "commit.json" && rt[i] == "manifest.json") commit = i
+                        else if (index(rd[i], journal) != 1) { if (!first_managed) first_managed = i; last_managed = i }
                 }
                 if (!begin || !commit || !first_managed) { print "no begin, commit or managed rename in the trace"; exit }
-                B = rl[begin]; C = rl[commit]
-                # the begin record
+                B = rl[begin]; C = rl[commit]; L = rl[last_managed]
+                # the begin record, flushed with the temp files of the new contents
                 for (p in nd) if (index(p, newdir "/backup/") == 1 && !last_flush_before(p, B)) print "backup " p " not flushed before the begin rename"
                 for (p in nd) if (index(p, newdir "/backup/") == 1) checked++
                 if (!last_flush_before(newdir "/manifest.json", B)) print "begin manifest not flushed before its rename"
                 if (!last_flush_before(newdir, B)) print ".new-TXID/ not flushed before its rename"
                 if (!last_flush_before(newdir "/backup", B)) print "backup/ not flushed before the begin rename"
-                j = flushed_after(journal, B)
-                if (!j || j > rl[first_managed]) print "journal/ not flushed between the begin rename and the first managed rename"
+                if (!last_flush_before(journal, B)) print "journal/ (the entry .new-TXID) not flushed before the begin rename"
+                if (rl[first_managed] < B) print "a managed file renamed before the begin record was durable"
                 # the managed files
                 for (i = 1; i <= nr; i++) {
                         if (index(rd[i], journal) == 1) continue
                         checked++
                         t = last_flush_before(rd[i] "/" rf[i], rl[i])
                         if (!t) print "temp " rd[i] "/" rf[i] " not flushed before its rename to " rt[i]
-                        if (rl[i] < rl[begin]) print rd[i] "/" rt[i] " renamed before the begin record"
+                        # grub.cfg is its tool'"'"'s, written after the begin
+                        if (rf[i] !~ /^\.#grub\.cfg\./ && !last_flush_before(rd[i] "/" rf[i], B)) print "temp " rd[i] "/" rf[i] " not flushed with the begin record"
                         f = flushed_after(rd[i], rl[i])
                         if (!f || f > C) print "directory " rd[i] " not flushed between the rename of " rt[i] " and the commit"
                 }
-                # the commit record
-                if (!last_flush_before(rd[commit] "/" rf[commit], C)) print "commit temp not flushed before its rename"
-                if (!flushed_after(rd[commit], C)) print "the transaction directory not flushed after the commit"
+                # the commit record: written after every managed rename, flushed
+                # with TXID/ and journal/ before it is renamed over the manifest
+                if (!cw || cw < L) print "commit record not written after the last managed rename"
+                c = flushed_after(tx "/commit.json", L)
+                if (!c || c > C) print "commit record not flushed before its rename"
+                c = flushed_after(tx, L)
+                if (!c || c > C) print "the transaction directory not flushed with the commit record"
+                c = flushed_after(journal, B)
+                if (!c || c > C) print "journal/ (the rename to TXID) not flushed with the commit record"
                 print "checked " checked
         }' "$1"
 }

@@ -665,12 +665,13 @@ static void test_crash_recovery_interleaved(void **state) {
         crash_every_step(*state, true);
 }
 
-/* atomic-temp:4: the commit's manifest, written, not yet renamed (the
- * three files before it are the others) */
+/* atomic-temp:3: the last file's temp, flushed, not yet renamed (the
+ * commit record is written in place: what a power cut leaves of it is
+ * test_power_cut_records's) */
 static void test_crash_named_steps(void **state) {
         fixture *f = *state;
         const char *steps[] = {"tx-begin", "record-backup:2", "record:3", "apply-file:2", "done:4",
-                               "apply-runtime", "pre-commit", "atomic-temp:4"};
+                               "apply-runtime", "pre-commit", "atomic-temp:3"};
         for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
                 rebuild(f);
                 char *before = tt_tree(f->root);
@@ -702,6 +703,79 @@ static void test_crash_named_steps(void **state) {
                 assert_string_equal(before, after);
                 free(before);
                 free(after);
+        }
+}
+
+/* What a power cut (not a kill: the page cache goes too) can leave of the
+ * records written in place (docs/DESIGN.md, "Durability"), made by hand:
+ * a whole begin record in .new-TXID whose rename was lost, though files
+ * changed; a whole commit record whose rename over the manifest was lost,
+ * with every file new (it stands) or with one rename lost (it does not);
+ * a commit record the cut left half-written (no commit). */
+static void test_power_cut_records(void **state) {
+        fixture *f = *state;
+        const char *cases[] = {"begin-not-renamed", "commit-whole", "commit-rename-lost", "commit-torn"};
+        for (size_t k = 0; k < ELEMENTSOF(cases); k++) {
+                const char *kind = cases[k];
+                rebuild(f);
+                char *before = tt_tree(f->root);
+                ht_tx *tx = run_apply(f->c, false, false);
+                char *txid = xstrdup(ht_tx_txid(tx));
+                char *jd = xasprintf("%s/journal", f->state);
+                char *dir = xasprintf("%s/%s", jd, txid);
+                char *begin = tt_get(dir, "manifest.json");
+                assert_non_null(begin);
+                if (streq(kind, "begin-not-renamed")) {
+                        ht_tx_free(tx);
+                        char *nd = xasprintf("%s/.new-%s", jd, txid);
+                        assert_int_equal(rename(dir, nd), 0);
+                        char *marker = xasprintf("%s/PENDING", nd);
+                        assert_int_equal(unlink(marker), 0);
+                        free(marker);
+                        free(nd);
+                } else {
+                        char *err = NULL;
+                        must(ht_tx_commit(tx, &err), err);
+                        ht_tx_free(tx);
+                        char *committed = tt_get(dir, "manifest.json");
+                        if (streq(kind, "commit-torn"))
+                                committed[strlen(committed) / 2] = 0;
+                        tt_put(dir, "commit.json", committed, 0600);
+                        tt_put(dir, "manifest.json", begin, 0600);
+                        tt_put(dir, "PENDING", "", 0600);
+                        free(committed);
+                }
+                char *applied = tt_tree(f->root);
+                /* every run asks this before it recovers: each case is one */
+                char **pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 1);
+                assert_string_equal(pend[0], txid);
+                strv_free(pend);
+                if (streq(kind, "commit-rename-lost"))
+                        tt_put(f->root, "etc/default/grub", "GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX=\"quiet\"\n", 0644);
+                char *err = NULL;
+                char **msgs = NULL;
+                int r = ht_journal_recover(f->c, &msgs, &err);
+                if (r < 0)
+                        fail_msg("%s: %s", kind, err);
+                strv_free(msgs);
+                bool stands = streq(kind, "commit-whole");
+                assert_int_equal(r, stands ? 0 : 1);
+                char *after = tt_tree(f->root);
+                assert_string_equal(after, stands ? applied : before);
+                ht_tx *back = NULL;
+                must(ht_journal_load(f->c, txid, &back, &err), err);
+                assert_string_equal(ht_tx_status(back), stands ? "committed" : "recovered");
+                ht_tx_free(back);
+                assert_false(tt_exists(dir, "commit.json"));
+                assert_false(tt_exists(dir, "PENDING"));
+                free(after);
+                free(applied);
+                free(begin);
+                free(dir);
+                free(jd);
+                free(txid);
+                free(before);
         }
 }
 
@@ -1142,10 +1216,18 @@ static void test_recover_cleans_leftovers(void **state) {
         tt_put(nd, "manifest.json", "{", 0600);
         tt_mkdir(nd, "backup");
         tt_put(nd, "backup/0", "x", 0600);
+        /* a manifest write's temp goes; anything else named ".#" is not
+         * ours and stays: one rule (ht_is_temp_name) for host and journal */
+        char *jd = xasprintf("%s/journal", f->state);
+        tt_put(jd, ".#manifest.json.0123456789abcdef", "half", 0600);
+        tt_put(jd, ".#notes", "an admin's", 0600);
         char *err = NULL;
         char **msgs = NULL;
         assert_int_equal(ht_journal_recover(f->c, &msgs, &err), 0);
         assert_false(tt_exists(nd, ""));
+        assert_false(tt_exists(jd, ".#manifest.json.0123456789abcdef"));
+        assert_true(tt_exists(jd, ".#notes"));
+        free(jd);
         assert_int_equal(strv_length(msgs), 1);
         strv_free(msgs);
         /* host temp files go when a transaction touching that file is
@@ -1593,6 +1675,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_crash_recovery_interleaved, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_crash_named_steps, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_crash_during_rollback, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_power_cut_records, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt_manifest, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_backup_checksum_mismatch, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_state_dir_refused, setup, teardown),
