@@ -177,6 +177,18 @@ typedef struct {
         char **large_pages_bytes_from;
 } ht_mysql_config;
 
+/* One server where several run (issue 37): a mariadb@NAME/mysqld@NAME
+ * instance, or the default unit's server beside them (facts-mysql.c). */
+typedef struct {
+        char *unit;                /* mariadb@a.service, or mariadb.service */
+        char *instance;            /* "a"; NULL for the default server */
+        char *group_suffix;        /* its --defaults-group-suffix (".a"), NULL none */
+        char *defaults_file;       /* its --defaults-file, NULL the default option files */
+        char *from;                /* the unit file or drop-in that said so */
+        bool enabled, running;     /* a .wants link to it; a trusted server runs in it */
+        ht_mysql_config config;    /* what it reads and puts in large pages */
+} ht_mysql_server;
+
 /* A /sys/block entry (facts-devices.c); figures HT_U64_UNKNOWN when the
  * queue does not give them. */
 typedef struct {
@@ -356,7 +368,10 @@ typedef struct ht_facts {
                                           * link (Debian's mysql.service links and merged
                                           * /usr's /lib copy: "mariadb.service") */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
-        ht_mysql_config mysql_config;    /* facts-mysql.c */
+        ht_mysql_config mysql_config;    /* facts-mysql.c; with instances, its
+                                          * large_pages_bytes is their sum */
+        ht_mysql_server *mysql_servers;  /* each server, only where instances are found */
+        size_t n_mysql_servers;
         /* JVMs (facts-jvm.c) */
         ht_jvm *jvms;
         size_t n_jvms;
