@@ -399,9 +399,10 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 check_cmdline(c, want, &l);
         }
 
-        bool blocked = false, shortfall = false;
+        bool blocked = false, shortfall = false, unknown = false;
         for (size_t i = 0; i < l.n; i++) {
                 shortfall = shortfall || l.c[i].status == GATE_SHORT;
+                unknown = unknown || l.c[i].status == GATE_UNKNOWN;
                 blocked = blocked || (l.c[i].blocks && l.c[i].status == GATE_SHORT);
         }
         bool refused = refuse && blocked;
@@ -467,6 +468,12 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 _cleanup_free_ char *m = xasprintf("starts anyway (start gate: warn; start_gate=refuse or "
                                                    "--refuse keeps it from starting when its HugePages or "
                                                    "memlock limit are short)");
+                say(journal, 4, unit, m);
+        } else if (!shortfall && unknown && !c->quiet) {
+                /* not "ready": what could not be read is not known to be there */
+                _cleanup_free_ char *m = xasprintf("starts, but not every check could be made (above)%s%s; "
+                                                   "profile %s", isempty(oks) ? "" : "; ", isempty(oks) ? "" : oks,
+                                                   profile);
                 say(journal, 4, unit, m);
         } else if (!shortfall && !c->quiet && !c->json)
                 printf("hosttune gate: %s: ready (%s; profile %s)\n", unit, isempty(oks) ? "nothing to check" : oks,
