@@ -378,19 +378,32 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 uint64_t need = asked;
                 _cleanup_free_ char *from = xasprintf("vm.nr_hugepages=%" PRIu64 " of profile %s", asked, profile);
                 _cleanup_free_ char *of = w ? xasprintf("workload %s of profile %s", w, profile) : xasprintf("profile %s", profile);
+                /* a mariadb@/mysqld@ instance: the apply sized every
+                 * instance's pages together (facts-mysql.c); this one
+                 * needs its own, from its option groups as they are now */
+                uint64_t ib;
+                _cleanup_free_ char *ifrom = NULL;
+                bool instance = ht_facts_mysql_instance_large_pages(c, unit, &ib, &ifrom) == 0;
+                if (instance) {
+                        bytes = ib;
+                        free(of);
+                        of = xasprintf("%s's option groups (%s)", unit, ifrom ? ifrom : "large_pages off");
+                }
                 if (bytes > 0 && kb > 0 && kb <= UINT64_MAX / 1024) {
                         uint64_t pages = bytes / (kb * 1024) + (bytes % (kb * 1024) ? 1 : 0);
                         if (pages <= asked) {
                                 need = pages;
                                 free(from);
-                                from = xasprintf("hugepages_bytes=%" PRIu64 " of %s in %" PRIu64 " kB pages",
-                                                 bytes, of, kb);
+                                from = instance ? xasprintf("%" PRIu64 " bytes in large pages of %s, in %" PRIu64
+                                                            " kB pages", bytes, of, kb)
+                                                : xasprintf("hugepages_bytes=%" PRIu64 " of %s in %" PRIu64
+                                                            " kB pages", bytes, of, kb);
                         }
                 }
                 /* (a StartGate a profile set by hand for a unit without
                  * HugePages checks the rest; so does one whose workload
                  * sized none in a composition) */
-                if (asked > 0 && !(wb && bytes == 0))
+                if (asked > 0 && !((wb || instance) && bytes == 0))
                         check_hugepages(c, need, from, asked, &l);
                 if (memlock)
                         check_memlock(c, unit, memlock->value, &l);

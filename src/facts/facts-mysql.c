@@ -348,6 +348,23 @@ static void instance_options(const ht_context *c, ht_mysql_server *sv, const cha
         strv_free(files);
 }
 
+/* Read and size one instance. */
+static void read_instance(const ht_context *c, ht_facts *f, ht_mysql_server *sv, const char *template_path, size_t t,
+                          bool mariadb) {
+        instance_options(c, sv, template_path, t);
+        /* --defaults-file: only that file (and what it includes); else the
+         * default files again, warned about once */
+        reader rd = {.c = c, .f = f, .m = &sv->config, .suffix = sv->group_suffix, .quiet = !sv->defaults_file};
+        if (sv->defaults_file)
+                read_file(&rd, sv->defaults_file, NULL, 0);
+        else
+                for (size_t k = 0; k < ELEMENTSOF(option_files); k++)
+                        read_file(&rd, option_files[k], NULL, 0);
+        strv_free(rd.visited);
+        sv->config.mariadb = mariadb;
+        size_large_pages(&sv->config, mariadb);
+}
+
 /* Each server where mariadb@/mysqld@ instances are enabled or run: the
  * instances, each sized from its own option groups, and the default
  * unit's server when it is enabled or runs beside them. The shared
@@ -410,19 +427,7 @@ static void collect_servers(const ht_context *c, ht_facts *f, bool mariadb) {
                 const char *name;
                 size_t len;
                 int t = instance_of(sv->unit, &name, &len);
-                instance_options(c, sv, tpath[t], (size_t)t);
-                /* --defaults-file: only that file (and what it includes);
-                 * else the default files again, warned about once */
-                reader rd = {.c = c, .f = f, .m = &sv->config, .suffix = sv->group_suffix,
-                             .quiet = !sv->defaults_file};
-                if (sv->defaults_file)
-                        read_file(&rd, sv->defaults_file, NULL, 0);
-                else
-                        for (size_t k = 0; k < ELEMENTSOF(option_files); k++)
-                                read_file(&rd, option_files[k], NULL, 0);
-                strv_free(rd.visited);
-                sv->config.mariadb = mariadb;
-                size_large_pages(&sv->config, mariadb);
+                read_instance(c, f, sv, tpath[t], (size_t)t, mariadb);
         }
         for (size_t t = 0; t < ELEMENTSOF(templates); t++)
                 free(tpath[t]);
@@ -457,6 +462,38 @@ static void collect_servers(const ht_context *c, ht_facts *f, bool mariadb) {
                         if (!strv_contains(m->large_pages_bytes_from, ic->large_pages_bytes_from[k]))
                                 strv_push(&m->large_pages_bytes_from, ic->large_pages_bytes_from[k]);
         }
+}
+
+int ht_facts_mysql_instance_large_pages(const ht_context *c, const char *unit, uint64_t *ret_bytes,
+                                        char **ret_from) {
+        const char *name;
+        size_t len;
+        int t = instance_of(unit, &name, &len);
+        if (t < 0)
+                return -EINVAL;
+        _cleanup_free_ char *tpath = NULL;
+        for (size_t d = 0; d < ELEMENTSOF(unit_dirs) && !tpath; d++) {
+                char *p = xasprintf("%s/%s.service", unit_dirs[d], templates[t].prefix);
+                if (ht_exists(c, p))
+                        tpath = p;
+                else
+                        free(p);
+        }
+        if (!tpath)
+                return -ENOENT;
+        /* MariaDB counts two more caches: its binary, or its option files */
+        static const char *const bins[] = {"/usr/sbin/mariadbd", "/usr/libexec/mariadbd"};
+        bool mariadb = streq(templates[t].prefix, "mariadb@");
+        for (size_t i = 0; i < ELEMENTSOF(bins); i++)
+                mariadb = mariadb || ht_exists(c, bins[i]);
+        _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
+        ht_mysql_server *sv = server_for(f, unit, name, len);
+        read_instance(c, f, sv, tpath, (size_t)t, mariadb);
+        *ret_bytes = sv->config.large_pages_bytes;
+        if (ret_from)
+                *ret_from = sv->config.large_pages_bytes_from ? strv_join(sv->config.large_pages_bytes_from, ", ")
+                                                              : NULL;
+        return 0;
 }
 
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {

@@ -106,6 +106,23 @@ check "a running instance, from its drop-in's --defaults-file (512M + 8M + 8M)" 
 check "... and its pages are in the sum" "$((3590324224 + 553648128))" \
         "$(jq -r .workload.mysql.large_pages_bytes "$tmp/out")"
 
+# the apply sizes all instances' pages; the running instance's gate needs
+# its own: 512M + 8M + 8M = 264 pages of 2 MB, not the pool's 1976
+echo 'mysql:x:991:991::/var/lib/mysql:/usr/sbin/nologin' >>"$h/etc/passwd"
+echo 'mysql:x:991:' >>"$h/etc/group"
+"$HOSTTUNE" --root "$h" $P apply mysql >"$tmp/apply" 2>&1
+check "apply mysql on the instances: exit 0, the gate in the running instance" "0 1" \
+        "$? $(grep -c 'hosttune gate mariadb@web.service' "$h/etc/systemd/system/mariadb@web.service.d/hosttune.conf")"
+sed -i -e "s/^HugePages_Total:.*/HugePages_Total:    2098/" -e "s/^HugePages_Free:.*/HugePages_Free:     300/" \
+        -e "s/^HugePages_Rsvd:.*/HugePages_Rsvd:     0/" "$h/proc/meminfo"
+"$HOSTTUNE" --root "$h" --json gate --refuse mariadb@web.service >"$tmp/out" 2>"$tmp/err"
+check "instance gate, 300 free: its own 264 pages, ok" "0 ok 264" \
+        "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out")"
+sed -i "s/^HugePages_Free:.*/HugePages_Free:     200/" "$h/proc/meminfo"
+"$HOSTTUNE" --root "$h" --json gate --refuse mariadb@web.service >"$tmp/out" 2>"$tmp/err"
+check "instance gate, 200 free: refused, from its option file" "2 short 264 /etc/mysql/web.cnf" \
+        "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out") $(jq -r '.checks[] | select(.check == "hugepages") | .message' "$tmp/out" | grep -o '/etc/mysql/web.cnf')"
+
 # today's fixtures have no instances: nothing changes there
 ht --json facts
 for f in debian12-kvm baremetal-numa alinux3-hugetext; do
