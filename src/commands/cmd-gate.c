@@ -383,7 +383,8 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                  * needs its own, from its option groups as they are now */
                 uint64_t ib;
                 _cleanup_free_ char *ifrom = NULL;
-                bool instance = ht_facts_mysql_instance_large_pages(c, unit, &ib, &ifrom) == 0;
+                _cleanup_(ht_facts_freep) ht_facts *mf = ht_facts_new();
+                bool instance = ht_facts_mysql_instance_large_pages(c, mf, unit, &ib, &ifrom) == 0;
                 if (instance) {
                         bytes = ib;
                         free(of);

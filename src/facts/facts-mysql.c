@@ -464,7 +464,7 @@ static void collect_servers(const ht_context *c, ht_facts *f, bool mariadb) {
         }
 }
 
-int ht_facts_mysql_instance_large_pages(const ht_context *c, const char *unit, uint64_t *ret_bytes,
+int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const char *unit, uint64_t *ret_bytes,
                                         char **ret_from) {
         const char *name;
         size_t len;
@@ -486,7 +486,6 @@ int ht_facts_mysql_instance_large_pages(const ht_context *c, const char *unit, u
         bool mariadb = streq(templates[t].prefix, "mariadb@");
         for (size_t i = 0; i < ELEMENTSOF(bins); i++)
                 mariadb = mariadb || ht_exists(c, bins[i]);
-        _cleanup_(ht_facts_freep) ht_facts *f = ht_facts_new();
         ht_mysql_server *sv = server_for(f, unit, name, len);
         read_instance(c, f, sv, tpath, (size_t)t, mariadb);
         *ret_bytes = sv->config.large_pages_bytes;

@@ -455,9 +455,10 @@ const char *ht_process_kind_to_string(ht_process_kind k);
 const char *ht_mysql_size_name(size_t i);
 /* What the mariadb@NAME/mysqld@NAME instance unit puts in large pages,
  * read now from its template, drop-ins and option files (the start gate:
- * one instance's own pages where the apply sized them all); *ret_from the
- * files that said so. -EINVAL: no instance unit; -ENOENT: no template. */
-int ht_facts_mysql_instance_large_pages(const ht_context *c, const char *unit, uint64_t *ret_bytes,
+ * one instance's own pages where the apply sized them all), added to f's
+ * servers (freed with f, its warnings in f's); *ret_from the files that
+ * said so. -EINVAL: no instance unit; -ENOENT: no template. */
+int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const char *unit, uint64_t *ret_bytes,
                                         char **ret_from);
 
 /* What one process has of memory, as status and verify report it
