@@ -75,8 +75,28 @@ static json_object *consumers(json_object *f) {
                                  amm ? "AMM (memory_target): cannot use HugePages" : ex,
                                  get_s(d, "parameter_file"));
                 }
-        json_object *my = get(f, "workload.mysql");
-        if (my && (get_i(my, "config.innodb_buffer_pool_size") || get(my, "unit") || get_s(my, "unit"))) {
+        json_object *my = get(f, "workload.mysql"), *servers = get(my, "servers");
+        bool mariadb = json_object_get_boolean(get(my, "mariadb"));
+        size_t n_servers = servers && json_object_is_type(servers, json_type_array)
+                                   ? json_object_array_length(servers) : 0;
+        /* mariadb@/mysqld@ instances: each server from its own option
+         * groups (facts-mysql.c), their pages summing to what the plan
+         * sizes (workload.mysql.large_pages_bytes) */
+        for (size_t i = 0; i < n_servers; i++) {
+                json_object *sv = json_object_array_get_idx(servers, i);
+                int64_t pools = get_i(sv, "innodb_buffer_pool_size") + get_i(sv, "key_buffer_size") +
+                                get_i(sv, "aria_pagecache_buffer_size") + get_i(sv, "innodb_log_buffer_size") +
+                                get_i(sv, "query_cache_size");
+                int64_t lp = get_i(sv, "large_pages_bytes");
+                bool en = json_object_get_boolean(get(sv, "enabled")), run = json_object_get_boolean(get(sv, "running"));
+                _cleanup_free_ char *name = xasprintf("%s %s", mariadb ? "mariadb" : "mysql", get_s(sv, "unit"));
+                _cleanup_free_ char *note = xasprintf("%s%s%s", run ? "running" : en ? "enabled" : "",
+                                                      lp ? "" : ", large_pages off: in standard pages",
+                                                      get_s(sv, "instance") ? "" : ", the default server");
+                const char *from = get_s(sv, "large_pages_bytes_from");
+                consumer(l, "mysql", name, pools > lp ? pools : lp, lp, note, from ? from : get_s(sv, "options_from"));
+        }
+        if (!n_servers && my && (get_i(my, "config.innodb_buffer_pool_size") || get(my, "unit") || get_s(my, "unit"))) {
                 int64_t pools = get_i(my, "config.innodb_buffer_pool_size") + get_i(my, "config.key_buffer_size") +
                                 get_i(my, "config.aria_pagecache_buffer_size") +
                                 get_i(my, "config.innodb_log_buffer_size") + get_i(my, "config.query_cache_size");
@@ -301,7 +321,9 @@ static char *default_profile(json_object *f) {
         if (get_i(f, "workload.oracle.sga_bytes") || (get(f, "workload.oracle.databases") &&
                                                       json_object_array_length(get(f, "workload.oracle.databases"))))
                 strv_push(&w, "oracle");
-        if (get_i(f, "workload.mysql.config.innodb_buffer_pool_size") || get_s(f, "workload.mysql.unit"))
+        json_object *sv = get(f, "workload.mysql.servers");
+        if (get_i(f, "workload.mysql.config.innodb_buffer_pool_size") || get_s(f, "workload.mysql.unit") ||
+            (sv && json_object_is_type(sv, json_type_array) && json_object_array_length(sv)))
                 strv_push(&w, "mysql");
         if (a && json_object_is_type(a, json_type_array) && json_object_array_length(a))
                 strv_push(&w, "jvm");

@@ -112,6 +112,37 @@ static uint64_t u64_or(const char *s, uint64_t dflt) {
         return s && parse_u64(s, &v) == 0 ? v : dflt;
 }
 
+/* A parameter the composed workloads resolved differently is recorded
+ * as "w1: v1; w2: v2" (compose.c, "per workload"): workload w's value,
+ * NULL when v is not of that form or has no w. */
+static char *workload_value(const char *v, const char *w) {
+        if (!v || !strstr(v, ": "))
+                return NULL;
+        _cleanup_strv_free_ char **parts = strv_split(v, ";");
+        for (size_t i = 0; parts[i]; i++) {
+                const char *p = parts[i] + strspn(parts[i], " ");
+                size_t n = strlen(w);
+                if (strncmp(p, w, n) == 0 && startswith(p + n, ": "))
+                        return streq(p + n + 2, "\"\"") ? xstrdup("") : xstrdup(p + n + 2);
+        }
+        return NULL;
+}
+
+/* The workload of a composed apply whose hugepages_unit is the gated
+ * unit (by name or alias); NULL when the apply was of one workload. */
+static char *unit_workload(const ht_context *c, const char *units, const char *unit, char ***names) {
+        if (!units || !strstr(units, ": "))
+                return NULL;
+        _cleanup_strv_free_ char **parts = strv_split(units, ";");
+        for (size_t i = 0; parts[i]; i++) {
+                const char *p = parts[i] + strspn(parts[i], " ");
+                const char *colon = strstr(p, ": ");
+                if (colon && same_unit(c, colon + 2, unit, names))
+                        return xstrndup(p, (size_t)(colon - p));
+        }
+        return NULL;
+}
+
 /* Free HugePages (HugePages_Free minus HugePages_Rsvd: pages a mapping
  * has reserved are not free for another, mm/hugetlb.c) against need. */
 static void check_hugepages(const ht_context *c, uint64_t need, const char *need_from, uint64_t asked,
@@ -337,22 +368,43 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                  * size it was sized with (rules/10-hugepages.rules), not
                  * the slack; without them (sized from live segments) the
                  * whole pool the apply asked for */
-                uint64_t bytes = u64_or(ht_tx_param(tx, "hugepages_bytes"), 0);
-                uint64_t kb = u64_or(ht_tx_param(tx, "hugepage_size_kb"), 0);
+                const char *pb = ht_tx_param(tx, "hugepages_bytes"), *pk = ht_tx_param(tx, "hugepage_size_kb");
+                /* a composed apply (mysql+jvm): the pool is the sum of the
+                 * workloads' pages; this unit needs its own workload's */
+                _cleanup_free_ char *w = unit_workload(c, ht_tx_param(tx, "hugepages_unit"), unit, &names);
+                _cleanup_free_ char *wb = w ? workload_value(pb, w) : NULL, *wk = w ? workload_value(pk, w) : NULL;
+                uint64_t bytes = u64_or(wb ? wb : pb, 0);
+                uint64_t kb = u64_or(wk ? wk : pk, 0);
                 uint64_t need = asked;
                 _cleanup_free_ char *from = xasprintf("vm.nr_hugepages=%" PRIu64 " of profile %s", asked, profile);
+                _cleanup_free_ char *of = w ? xasprintf("workload %s of profile %s", w, profile) : xasprintf("profile %s", profile);
+                /* a mariadb@/mysqld@ instance: the apply sized every
+                 * instance's pages together (facts-mysql.c); this one
+                 * needs its own, from its option groups as they are now */
+                uint64_t ib;
+                _cleanup_free_ char *ifrom = NULL;
+                _cleanup_(ht_facts_freep) ht_facts *mf = ht_facts_new();
+                bool instance = ht_facts_mysql_instance_large_pages(c, mf, unit, &ib, &ifrom) == 0;
+                if (instance) {
+                        bytes = ib;
+                        free(of);
+                        of = xasprintf("%s's option groups (%s)", unit, ifrom ? ifrom : "large_pages off");
+                }
                 if (bytes > 0 && kb > 0 && kb <= UINT64_MAX / 1024) {
                         uint64_t pages = bytes / (kb * 1024) + (bytes % (kb * 1024) ? 1 : 0);
                         if (pages <= asked) {
                                 need = pages;
                                 free(from);
-                                from = xasprintf("hugepages_bytes=%" PRIu64 " of profile %s in %" PRIu64 " kB pages",
-                                                 bytes, profile, kb);
+                                from = instance ? xasprintf("%" PRIu64 " bytes in large pages of %s, in %" PRIu64
+                                                            " kB pages", bytes, of, kb)
+                                                : xasprintf("hugepages_bytes=%" PRIu64 " of %s in %" PRIu64
+                                                            " kB pages", bytes, of, kb);
                         }
                 }
                 /* (a StartGate a profile set by hand for a unit without
-                 * HugePages checks the rest) */
-                if (asked > 0)
+                 * HugePages checks the rest; so does one whose workload
+                 * sized none in a composition) */
+                if (asked > 0 && !((wb || instance) && bytes == 0))
                         check_hugepages(c, need, from, asked, &l);
                 if (memlock)
                         check_memlock(c, unit, memlock->value, &l);
@@ -361,9 +413,10 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 check_cmdline(c, want, &l);
         }
 
-        bool blocked = false, shortfall = false;
+        bool blocked = false, shortfall = false, unknown = false;
         for (size_t i = 0; i < l.n; i++) {
                 shortfall = shortfall || l.c[i].status == GATE_SHORT;
+                unknown = unknown || l.c[i].status == GATE_UNKNOWN;
                 blocked = blocked || (l.c[i].blocks && l.c[i].status == GATE_SHORT);
         }
         bool refused = refuse && blocked;
@@ -429,6 +482,12 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 _cleanup_free_ char *m = xasprintf("starts anyway (start gate: warn; start_gate=refuse or "
                                                    "--refuse keeps it from starting when its HugePages or "
                                                    "memlock limit are short)");
+                say(journal, 4, unit, m);
+        } else if (!shortfall && unknown && !c->quiet) {
+                /* not "ready": what could not be read is not known to be there */
+                _cleanup_free_ char *m = xasprintf("starts, but not every check could be made (above)%s%s; "
+                                                   "profile %s", isempty(oks) ? "" : "; ", isempty(oks) ? "" : oks,
+                                                   profile);
                 say(journal, 4, unit, m);
         } else if (!shortfall && !c->quiet && !c->json)
                 printf("hosttune gate: %s: ready (%s; profile %s)\n", unit, isempty(oks) ? "nothing to check" : oks,

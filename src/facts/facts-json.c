@@ -370,6 +370,30 @@ static json_object *workload_json(const ht_facts *f) {
         add(mysql, "large_pages_bytes", j_u64(mc->large_pages_bytes));
         _cleanup_free_ char *lfrom = mc->large_pages_bytes_from ? strv_join(mc->large_pages_bytes_from, ", ") : NULL;
         add(mysql, "large_pages_bytes_from", j_str(lfrom));
+        /* each server where mariadb@/mysqld@ instances are (issue 37) */
+        json_object *servers = json_object_new_array();
+        for (size_t i = 0; i < f->n_mysql_servers; i++) {
+                const ht_mysql_server *sv = &f->mysql_servers[i];
+                json_object *e = json_object_new_object();
+                add(e, "unit", j_str(sv->unit));
+                add(e, "instance", j_str(sv->instance));
+                add(e, "enabled", j_bool(sv->enabled));
+                add(e, "running", j_bool(sv->running));
+                add(e, "group_suffix", j_str(sv->group_suffix));
+                add(e, "defaults_file", j_str(sv->defaults_file));
+                add(e, "options_from", j_str(sv->from));
+                add(e, "files", j_strv(sv->config.files ? sv->config.files : (char *[]){NULL}));
+                for (size_t k = 0; k < HT_MYSQL_N_SIZES; k++)
+                        add(e, ht_mysql_size_name(k), j_u64(sv->config.sizes[k]));
+                add(e, "large_pages", sv->config.large_pages == HT_UNKNOWN ? NULL
+                                                                           : j_bool(sv->config.large_pages == HT_YES));
+                add(e, "large_pages_bytes", j_u64(sv->config.large_pages_bytes));
+                _cleanup_free_ char *sfrom = sv->config.large_pages_bytes_from
+                                                     ? strv_join(sv->config.large_pages_bytes_from, ", ") : NULL;
+                add(e, "large_pages_bytes_from", j_str(sfrom));
+                json_object_array_add(servers, e);
+        }
+        add(mysql, "servers", servers);
         add(mysql, "not_used", not_used[HT_PROC_MYSQL]);
         add(o, "mysql", mysql);
         json_object *jvm = json_object_new_object();

@@ -34,15 +34,27 @@ static const char *const sizes[] = {"innodb_buffer_pool_size", "key_buffer_size"
 typedef struct {
         const ht_context *c;
         ht_facts *f;
+        ht_mysql_config *m;     /* what this server reads */
+        const char *suffix;     /* its --defaults-group-suffix, NULL none */
+        bool quiet;             /* the default files again: warned once already */
         char **visited;
 } reader;
 
-static bool is_server_group(const char *g) {
-        for (size_t i = 0; i < ELEMENTSOF(server_groups); i++)
-                if (streq(g, server_groups[i]))
+/* The server groups, and with --defaults-group-suffix=S also each of
+ * them with S ("In addition to the default option groups, also read
+ * option groups with the given suffix": MariaDB, "mariadbd Options",
+ * --defaults-group-suffix; mariadb@.service's [mariadbd.NAME]). */
+static bool is_server_group(const char *g, const char *suffix) {
+        for (size_t i = 0; i < ELEMENTSOF(server_groups); i++) {
+                size_t n = strlen(server_groups[i]);
+                if (streq(g, server_groups[i]) ||
+                    (suffix && strncmp(g, server_groups[i], n) == 0 && streq(g + n, suffix)))
                         return true;
+        }
         return false;
 }
+
+#define rwarn(rd, ...) do { if (!(rd)->quiet) ht_facts_warn((rd)->f, __VA_ARGS__); } while (0)
 
 static bool is_versioned_group(const char *g) {
         for (size_t i = 0; i < ELEMENTSOF(versioned_prefixes); i++)
@@ -52,14 +64,14 @@ static bool is_versioned_group(const char *g) {
 }
 
 static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, const char *d) {
-        ht_mysql_config *m = &rd->f->mysql_config;
+        ht_mysql_config *m = rd->m;
         const char *n = e->name;
         for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
                 if (!streq(n, sizes[i]))
                         continue;
                 uint64_t b;
                 if (!e->value || ht_mycnf_parse_size(e->value, &b) < 0) {
-                        ht_facts_warn(rd->f, "%s:%u: %s = %s is not a size: ignored", d, e->line, n,
+                        rwarn(rd, "%s:%u: %s = %s is not a size: ignored", d, e->line, n,
                                       e->value ? e->value : "(no value)");
                         return;
                 }
@@ -80,7 +92,7 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
         if (streq(n, "large_pages")) {
                 bool b = true;
                 if (!neg && !pos && ht_mycnf_parse_bool(e->value, &b) < 0) {
-                        ht_facts_warn(rd->f, "%s:%u: large_pages = %s is not a boolean: ignored", d, e->line,
+                        rwarn(rd, "%s:%u: large_pages = %s is not a boolean: ignored", d, e->line,
                                       e->value);
                         return;
                 }
@@ -99,7 +111,7 @@ static void read_dir(reader *rd, const char *dir, const ht_controllers *named_by
                      unsigned line) {
         _cleanup_strv_free_ char **names = NULL;
         if (ht_list_dir(rd->c, dir, ".cnf", &names) < 0) {
-                ht_facts_warn(rd->f, "%s:%u: !includedir %s cannot be read", d, line, dir);
+                rwarn(rd, "%s:%u: !includedir %s cannot be read", d, line, dir);
                 return;
         }
         for (size_t i = 0; names && names[i]; i++) {
@@ -122,7 +134,7 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
                                           ? xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
                                           : xstrdup(path);
         if (strv_contains(rd->visited, id)) {
-                ht_facts_warn(rd->f, "%s: included again (an include loop): not read twice", d);
+                rwarn(rd, "%s: included again (an include loop): not read twice", d);
                 return;
         }
         strv_push(&rd->visited, id);
@@ -134,21 +146,21 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
         ht_controllers ctl = named_by ? *named_by : (ht_controllers){0};
         if (ht_facts_read_untrusted(rd->c, rd->f, path, HT_MYCNF_MAX_FILE, &ctl, depth > 0, &buf, &len) < 0)
                 return;
-        strv_push(&rd->f->mysql_config.files, path);
+        strv_push(&rd->m->files, path);
         ht_mycnf m = {0};
         ht_mycnf_parse(buf, len, d, &m);
         for (size_t i = 0; m.warnings && m.warnings[i]; i++)
-                ht_facts_warn(rd->f, "%s", m.warnings[i]);
+                rwarn(rd, "%s", m.warnings[i]);
         for (size_t i = 0; i < m.n; i++) {
                 const ht_mycnf_entry *e = &m.entries[i];
                 if (e->kind != HT_MYCNF_OPTION) {
                         if (depth + 1 >= HT_MYCNF_MAX_DEPTH) {
-                                ht_facts_warn(rd->f, "%s:%u: includes nested deeper than %u: not read", d,
+                                rwarn(rd, "%s:%u: includes nested deeper than %u: not read", d,
                                               e->line, HT_MYCNF_MAX_DEPTH);
                                 continue;
                         }
                         if (e->value[0] != '/') {
-                                ht_facts_warn(rd->f, "%s:%u: %s is not an absolute path: not read", d,
+                                rwarn(rd, "%s:%u: %s is not an absolute path: not read", d,
                                               e->line, e->value);
                                 continue;
                         }
@@ -158,14 +170,14 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
                                 read_dir(rd, e->value, &ctl, depth, d, e->line);
                         continue;
                 }
-                if (is_server_group(e->group))
+                if (is_server_group(e->group, rd->suffix))
                         set_option(rd, e, path, d);
                 else if (is_versioned_group(e->group)) {
                         bool relevant = streq(e->name, "large_pages");
                         for (size_t j = 0; j < ELEMENTSOF(sizes); j++)
                                 relevant = relevant || streq(e->name, sizes[j]);
                         if (relevant)
-                                ht_facts_warn(rd->f, "%s:%u: [%s] sets %s, for one server version only, "
+                                rwarn(rd, "%s:%u: [%s] sets %s, for one server version only, "
                                               "which hosttune does not know: not used", d, e->line,
                                               e->group, e->name);
                 }
@@ -173,15 +185,24 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
         ht_mycnf_done(&m);
 }
 
-void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
-        ht_mysql_config *m = &f->mysql_config;
+static void config_init(ht_mysql_config *m) {
         m->large_pages = HT_UNKNOWN;
         for (size_t i = 0; i < ELEMENTSOF(m->sizes); i++)
                 m->sizes[i] = HT_U64_UNKNOWN;
-        reader rd = {.c = c, .f = f};
-        for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
-                read_file(&rd, option_files[i], NULL, 0);
-        strv_free(rd.visited);
+}
+
+static void config_done(ht_mysql_config *m) {
+        strv_free(m->files);
+        for (size_t i = 0; i < ELEMENTSOF(m->sizes_from); i++)
+                free(m->sizes_from[i]);
+        free(m->large_pages_from);
+        free(m->user);
+        free(m->unit);
+        free(m->unit_from);
+        strv_free(m->large_pages_bytes_from);
+}
+
+static void size_large_pages(ht_mysql_config *m, bool mariadb) {
         /* HugePages for what the server puts in large pages, only with
          * large_pages on (without it the server takes none):
          * - the InnoDB buffer pool ("In MySQL, large pages can be used by
@@ -201,6 +222,286 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
          *   MySQL documents only InnoDB, so for MySQL they are left out.
          * innodb_log_buffer_size and query_cache_size are reported but not
          * counted: no my_large_malloc() caller for them was confirmed. */
+        if (m->large_pages == HT_YES) {
+                static const size_t counted[] = {0, 1, 2}; /* pool, key cache, Aria */
+                size_t n = mariadb ? 3 : 1;
+                uint64_t sum = 0;
+                for (size_t k = 0; k < n; k++) {
+                        size_t i = counted[k];
+                        bool set = m->sizes[i] != HT_U64_UNKNOWN;
+                        uint64_t v = set ? m->sizes[i] : UINT64_C(134217728);
+                        if (sum > UINT64_MAX / 2 - v)
+                                break;
+                        sum += v;
+                        if (set && !strv_contains(m->large_pages_bytes_from, m->sizes_from[i]))
+                                strv_push(&m->large_pages_bytes_from, m->sizes_from[i]);
+                }
+                if (!strv_contains(m->large_pages_bytes_from, m->large_pages_from))
+                        strv_push(&m->large_pages_bytes_from, m->large_pages_from);
+                m->large_pages_bytes = sum;
+        }
+}
+
+/* The multi-instance templates the packages ship, with the option group
+ * suffix each gives an instance unless told otherwise:
+ * - MariaDB's mariadb@.service (support-files/mariadb@.service.in, since
+ *   10.4 (MDEV-11670): MYSQLD_MULTI_INSTANCE defaults to
+ *   "--defaults-group-suffix=.%I", so instance NAME reads [mariadbd.NAME]
+ *   and the other server groups with ".NAME" beside the plain ones;
+ *   Debian's mariadb-server ships it in /lib/systemd/system);
+ * - MySQL's mysqld@.service ("--defaults-group-suffix=@%I": MySQL
+ *   Reference Manual, "Configuring Multiple MySQL Instances Using
+ *   systemd", groups [mysqld@NAME]). */
+static const struct {
+        const char *prefix, *suffix;
+} templates[] = {{"mariadb@", "."}, {"mysqld@", "@"}};
+static const char *const unit_dirs[] = {"/etc/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"};
+static const char *const plain_units[] = {"mariadb.service", "mysqld.service", "mysql.service"};
+
+/* "mariadb@a.service" -> its template index, *ret_name "a"; -1 none */
+static int instance_of(const char *unit, const char **ret_name, size_t *ret_len) {
+        for (size_t t = 0; t < ELEMENTSOF(templates); t++) {
+                if (!startswith(unit, templates[t].prefix) || !endswith(unit, ".service"))
+                        continue;
+                const char *n = unit + strlen(templates[t].prefix);
+                size_t len = strlen(n) - strlen(".service");
+                if (len == 0 || strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\") < len)
+                        return -1;
+                *ret_name = n;
+                *ret_len = len;
+                return (int)t;
+        }
+        return -1;
+}
+
+static ht_mysql_server *server_for(ht_facts *f, const char *unit, const char *instance, size_t len) {
+        for (size_t i = 0; i < f->n_mysql_servers; i++)
+                if (streq(f->mysql_servers[i].unit, unit))
+                        return &f->mysql_servers[i];
+        f->mysql_servers = xrealloc(f->mysql_servers, (f->n_mysql_servers + 1) * sizeof(*f->mysql_servers));
+        ht_mysql_server *sv = &f->mysql_servers[f->n_mysql_servers++];
+        *sv = (ht_mysql_server){.unit = xstrdup(unit), .instance = instance ? xstrndup(instance, len) : NULL};
+        config_init(&sv->config);
+        return sv;
+}
+
+/* The value of option opt ("--defaults-file=") on a line, %I and %i the
+ * instance name (its escaping is not undone: names with "-" in them are
+ * read as written). */
+static char *option_value(const char *line, const char *opt, const char *instance) {
+        const char *p = strstr(line, opt);
+        if (!p)
+                return NULL;
+        p += strlen(opt);
+        size_t n = strcspn(p, " \t\"'\\\n");
+        strbuf b = {0};
+        for (size_t i = 0; i < n; i++) {
+                if (p[i] == '%' && i + 1 < n && (p[i + 1] == 'I' || p[i + 1] == 'i')) {
+                        strbuf_append(&b, instance);
+                        i++;
+                } else
+                        strbuf_appendf(&b, "%c", p[i]);
+        }
+        return strbuf_steal(&b);
+}
+
+/* Where the instance's options come from: the template unit file, then
+ * its drop-ins and the instance's (systemd.unit(5): drop-ins are read
+ * after the unit file, the later wins). A line that sets
+ * MYSQLD_MULTI_INSTANCE replaces what an earlier one said. */
+static void instance_options(const ht_context *c, ht_mysql_server *sv, const char *template_path, size_t t) {
+        char **files = NULL;
+        strv_push(&files, template_path);
+        _cleanup_free_ char *tdir = xasprintf("/etc/systemd/system/%s.service.d", templates[t].prefix);
+        _cleanup_free_ char *idir = xasprintf("/etc/systemd/system/%s.d", sv->unit);
+        const char *dirs[] = {tdir, idir};
+        for (size_t d = 0; d < ELEMENTSOF(dirs); d++) {
+                _cleanup_strv_free_ char **names = NULL;
+                if (ht_list_dir(c, dirs[d], ".conf", &names) < 0)
+                        continue;
+                for (size_t i = 0; names && names[i]; i++)
+                        strv_push_take(&files, xasprintf("%s/%s", dirs[d], names[i]));
+        }
+        sv->group_suffix = xasprintf("%s%s", templates[t].suffix, sv->instance);
+        sv->from = ht_display_path(c, template_path);
+        for (size_t i = 0; files[i]; i++) {
+                _cleanup_free_ char *text = NULL;
+                if (ht_read_file(c, files[i], 1 << 16, &text, NULL) < 0)
+                        continue;
+                _cleanup_strv_free_ char **lines = strv_split(text, "\n");
+                for (size_t l = 0; lines[l]; l++) {
+                        const char *s = lines[l] + strspn(lines[l], " \t");
+                        if (*s == '#' || *s == ';')
+                                continue;
+                        char *gs = option_value(s, "--defaults-group-suffix=", sv->instance);
+                        char *df = option_value(s, "--defaults-file=", sv->instance);
+                        if (!gs && !df && !strstr(s, "MYSQLD_MULTI_INSTANCE="))
+                                continue;
+                        free(sv->group_suffix);
+                        free(sv->defaults_file);
+                        free(sv->from);
+                        sv->group_suffix = gs;
+                        sv->defaults_file = df;
+                        sv->from = ht_display_path(c, files[i]);
+                }
+        }
+        strv_free(files);
+}
+
+/* Read and size one instance. */
+static void read_instance(const ht_context *c, ht_facts *f, ht_mysql_server *sv, const char *template_path, size_t t,
+                          bool mariadb) {
+        instance_options(c, sv, template_path, t);
+        /* --defaults-file: only that file (and what it includes); else the
+         * default files again, warned about once */
+        reader rd = {.c = c, .f = f, .m = &sv->config, .suffix = sv->group_suffix, .quiet = !sv->defaults_file};
+        if (sv->defaults_file)
+                read_file(&rd, sv->defaults_file, NULL, 0);
+        else
+                for (size_t k = 0; k < ELEMENTSOF(option_files); k++)
+                        read_file(&rd, option_files[k], NULL, 0);
+        strv_free(rd.visited);
+        sv->config.mariadb = mariadb;
+        size_large_pages(&sv->config, mariadb);
+}
+
+/* Each server where mariadb@/mysqld@ instances are enabled or run: the
+ * instances, each sized from its own option groups, and the default
+ * unit's server when it is enabled or runs beside them. The shared
+ * large_pages_bytes becomes their sum, so the plan (mysql.profile's
+ * innodb_buffer_pool_size) and the budget's consumers agree. */
+static void collect_servers(const ht_context *c, ht_facts *f, bool mariadb) {
+        char *tpath[ELEMENTSOF(templates)] = {0};
+        bool any_template = false;
+        for (size_t t = 0; t < ELEMENTSOF(templates); t++)
+                for (size_t d = 0; d < ELEMENTSOF(unit_dirs) && !tpath[t]; d++) {
+                        char *p = xasprintf("%s/%s.service", unit_dirs[d], templates[t].prefix);
+                        if (ht_exists(c, p))
+                                tpath[t] = p, any_template = true;
+                        else
+                                free(p);
+                }
+        if (!any_template)
+                return;
+        bool plain_enabled = false, plain_running = false;
+        const char *plain_unit = NULL;
+        /* enabled: a link in a .wants directory (systemctl enable) */
+        _cleanup_strv_free_ char **wants = NULL;
+        ht_list_dir(c, "/etc/systemd/system", ".wants", &wants);
+        for (size_t w = 0; wants && wants[w]; w++) {
+                _cleanup_free_ char *dir = xasprintf("/etc/systemd/system/%s", wants[w]);
+                _cleanup_strv_free_ char **units = NULL;
+                if (ht_list_dir(c, dir, ".service", &units) < 0)
+                        continue;
+                for (size_t u = 0; units && units[u]; u++) {
+                        const char *name;
+                        size_t len;
+                        int t = instance_of(units[u], &name, &len);
+                        if (t >= 0 && tpath[t])
+                                server_for(f, units[u], name, len)->enabled = true;
+                        for (size_t k = 0; k < ELEMENTSOF(plain_units); k++)
+                                if (streq(units[u], plain_units[k])) {
+                                        plain_enabled = true;
+                                        plain_unit = plain_unit ? plain_unit : plain_units[k];
+                                }
+                }
+        }
+        /* running: a trusted server in the unit (facts-workload.c) */
+        for (size_t i = 0; i < f->n_processes; i++) {
+                const ht_process *pr = &f->processes[i];
+                if (pr->kind != HT_PROC_MYSQL || pr->trust == HT_TRUST_NONE || !pr->unit)
+                        continue;
+                const char *name;
+                size_t len;
+                int t = instance_of(pr->unit, &name, &len);
+                if (t >= 0 && tpath[t])
+                        server_for(f, pr->unit, name, len)->running = true;
+                else if (t < 0 && endswith(pr->unit, ".service")) {
+                        plain_running = true;
+                        plain_unit = pr->unit;
+                }
+        }
+        size_t n_instances = f->n_mysql_servers;
+        for (size_t i = 0; i < n_instances; i++) {
+                ht_mysql_server *sv = &f->mysql_servers[i];
+                const char *name;
+                size_t len;
+                int t = instance_of(sv->unit, &name, &len);
+                read_instance(c, f, sv, tpath[t], (size_t)t, mariadb);
+        }
+        for (size_t t = 0; t < ELEMENTSOF(templates); t++)
+                free(tpath[t]);
+        if (n_instances == 0)
+                return;
+        ht_mysql_config *m = &f->mysql_config;
+        if (plain_enabled || plain_running) {
+                /* the default server reads what the shared read found */
+                ht_mysql_server *sv = server_for(f, plain_unit, NULL, 0);
+                sv->enabled = plain_enabled;
+                sv->running = plain_running;
+                sv->config.large_pages = m->large_pages;
+                sv->config.large_pages_bytes = m->large_pages_bytes;
+                sv->config.mariadb = mariadb;
+                for (size_t k = 0; k < ELEMENTSOF(m->sizes); k++)
+                        sv->config.sizes[k] = m->sizes[k];
+                for (size_t k = 0; m->files && m->files[k]; k++)
+                        strv_push(&sv->config.files, m->files[k]);
+                for (size_t k = 0; m->large_pages_bytes_from && m->large_pages_bytes_from[k]; k++)
+                        strv_push(&sv->config.large_pages_bytes_from, m->large_pages_bytes_from[k]);
+        } else {
+                m->large_pages_bytes = 0;
+                strv_free(m->large_pages_bytes_from);
+                m->large_pages_bytes_from = NULL;
+        }
+        for (size_t i = 0; i < n_instances; i++) {
+                const ht_mysql_config *ic = &f->mysql_servers[i].config;
+                if (m->large_pages_bytes > UINT64_MAX / 2 - ic->large_pages_bytes)
+                        break;
+                m->large_pages_bytes += ic->large_pages_bytes;
+                for (size_t k = 0; ic->large_pages_bytes_from && ic->large_pages_bytes_from[k]; k++)
+                        if (!strv_contains(m->large_pages_bytes_from, ic->large_pages_bytes_from[k]))
+                                strv_push(&m->large_pages_bytes_from, ic->large_pages_bytes_from[k]);
+        }
+}
+
+int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const char *unit, uint64_t *ret_bytes,
+                                        char **ret_from) {
+        const char *name;
+        size_t len;
+        int t = instance_of(unit, &name, &len);
+        if (t < 0)
+                return -EINVAL;
+        _cleanup_free_ char *tpath = NULL;
+        for (size_t d = 0; d < ELEMENTSOF(unit_dirs) && !tpath; d++) {
+                char *p = xasprintf("%s/%s.service", unit_dirs[d], templates[t].prefix);
+                if (ht_exists(c, p))
+                        tpath = p;
+                else
+                        free(p);
+        }
+        if (!tpath)
+                return -ENOENT;
+        /* MariaDB counts two more caches: its binary, or its option files */
+        static const char *const bins[] = {"/usr/sbin/mariadbd", "/usr/libexec/mariadbd"};
+        bool mariadb = streq(templates[t].prefix, "mariadb@");
+        for (size_t i = 0; i < ELEMENTSOF(bins); i++)
+                mariadb = mariadb || ht_exists(c, bins[i]);
+        ht_mysql_server *sv = server_for(f, unit, name, len);
+        read_instance(c, f, sv, tpath, (size_t)t, mariadb);
+        *ret_bytes = sv->config.large_pages_bytes;
+        if (ret_from)
+                *ret_from = sv->config.large_pages_bytes_from ? strv_join(sv->config.large_pages_bytes_from, ", ")
+                                                              : NULL;
+        return 0;
+}
+
+void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
+        ht_mysql_config *m = &f->mysql_config;
+        config_init(m);
+        reader rd = {.c = c, .f = f, .m = m};
+        for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
+                read_file(&rd, option_files[i], NULL, 0);
+        strv_free(rd.visited);
         bool mariadb = false;
         for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)
                 mariadb = mariadb || endswith(f->mysql_binaries[i], "/mariadbd");
@@ -239,36 +540,22 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
                 free(m->unit_from);
                 m->unit = m->unit_from = NULL;
         }
-        if (m->large_pages == HT_YES) {
-                static const size_t counted[] = {0, 1, 2}; /* pool, key cache, Aria */
-                size_t n = mariadb ? 3 : 1;
-                uint64_t sum = 0;
-                for (size_t k = 0; k < n; k++) {
-                        size_t i = counted[k];
-                        bool set = m->sizes[i] != HT_U64_UNKNOWN;
-                        uint64_t v = set ? m->sizes[i] : UINT64_C(134217728);
-                        if (sum > UINT64_MAX / 2 - v)
-                                break;
-                        sum += v;
-                        if (set && !strv_contains(m->large_pages_bytes_from, m->sizes_from[i]))
-                                strv_push(&m->large_pages_bytes_from, m->sizes_from[i]);
-                }
-                if (!strv_contains(m->large_pages_bytes_from, m->large_pages_from))
-                        strv_push(&m->large_pages_bytes_from, m->large_pages_from);
-                m->large_pages_bytes = sum;
-        }
+        size_large_pages(m, mariadb);
+        collect_servers(c, f, mariadb);
 }
 
 void ht_facts_mysql_config_free(ht_facts *f) {
-        ht_mysql_config *m = &f->mysql_config;
-        strv_free(m->files);
-        for (size_t i = 0; i < ELEMENTSOF(m->sizes_from); i++)
-                free(m->sizes_from[i]);
-        free(m->large_pages_from);
-        free(m->user);
-        free(m->unit);
-        free(m->unit_from);
-        strv_free(m->large_pages_bytes_from);
+        config_done(&f->mysql_config);
+        for (size_t i = 0; i < f->n_mysql_servers; i++) {
+                ht_mysql_server *sv = &f->mysql_servers[i];
+                free(sv->unit);
+                free(sv->instance);
+                free(sv->group_suffix);
+                free(sv->defaults_file);
+                free(sv->from);
+                config_done(&sv->config);
+        }
+        free(f->mysql_servers);
 }
 
 const char *ht_mysql_size_name(size_t i) {

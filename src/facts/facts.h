@@ -177,6 +177,18 @@ typedef struct {
         char **large_pages_bytes_from;
 } ht_mysql_config;
 
+/* One server where several run (issue 37): a mariadb@NAME/mysqld@NAME
+ * instance, or the default unit's server beside them (facts-mysql.c). */
+typedef struct {
+        char *unit;                /* mariadb@a.service, or mariadb.service */
+        char *instance;            /* "a"; NULL for the default server */
+        char *group_suffix;        /* its --defaults-group-suffix (".a"), NULL none */
+        char *defaults_file;       /* its --defaults-file, NULL the default option files */
+        char *from;                /* the unit file or drop-in that said so */
+        bool enabled, running;     /* a .wants link to it; a trusted server runs in it */
+        ht_mysql_config config;    /* what it reads and puts in large pages */
+} ht_mysql_server;
+
 /* A /sys/block entry (facts-devices.c); figures HT_U64_UNKNOWN when the
  * queue does not give them. */
 typedef struct {
@@ -356,7 +368,10 @@ typedef struct ht_facts {
                                           * link (Debian's mysql.service links and merged
                                           * /usr's /lib copy: "mariadb.service") */
         char **mysql_binaries;           /* /usr/sbin/mysqld, /usr/sbin/mariadbd found */
-        ht_mysql_config mysql_config;    /* facts-mysql.c */
+        ht_mysql_config mysql_config;    /* facts-mysql.c; with instances, its
+                                          * large_pages_bytes is their sum */
+        ht_mysql_server *mysql_servers;  /* each server, only where instances are found */
+        size_t n_mysql_servers;
         /* JVMs (facts-jvm.c) */
         ht_jvm *jvms;
         size_t n_jvms;
@@ -438,6 +453,13 @@ int ht_boot_switch_entry(const ht_facts *f);
 const char *ht_process_kind_to_string(ht_process_kind k);
 /* The option name of ht_mysql_config.sizes[i]. */
 const char *ht_mysql_size_name(size_t i);
+/* What the mariadb@NAME/mysqld@NAME instance unit puts in large pages,
+ * read now from its template, drop-ins and option files (the start gate:
+ * one instance's own pages where the apply sized them all), added to f's
+ * servers (freed with f, its warnings in f's); *ret_from the files that
+ * said so. -EINVAL: no instance unit; -ENOENT: no template. */
+int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const char *unit, uint64_t *ret_bytes,
+                                        char **ret_from);
 
 /* What one process has of memory, as status and verify report it
  * (facts-workload.c); each field HT_U64_UNKNOWN when the kernel or the
