@@ -14,10 +14,11 @@ mariadbd=$(command -v mariadbd || echo /usr/sbin/mariadbd)
 [ -x "$mariadbd" ] && command -v mariadb-install-db >/dev/null 2>&1 ||
         skip_all "mariadb-server is not installed (mariadbd, mariadb-install-db)"
 getent passwd mysql >/dev/null || skip_all "no mysql user (mariadb-server makes it)"
-# MariaDB maps its pool with mmap(MAP_HUGETLB): no memlock limit, no
-# limits.d line and no unit drop-in since issue 33 (hugepages_sysv off);
-# the mysql profile sets no file limits of its own
-rw_dropins="/etc/sysctl.d/90-hosttune.conf /etc/udev/rules.d/99-hosttune-block.rules"
+# MariaDB maps its pool with mmap(MAP_HUGETLB): no memlock limit and no
+# limits.d line since issue 33 (hugepages_sysv off); the mysql profile
+# sets no file limits of its own. The unit's drop-in carries the start
+# gate (issue 37: ExecStartPre= hosttune gate mariadb.service).
+rw_dropins="/etc/sysctl.d/90-hosttune.conf /etc/udev/rules.d/99-hosttune-block.rules /etc/systemd/system/mariadb.service.d/hosttune.conf"
 rw_stop() {
         [ -n "${db_pid:-}" ] || return 0
         kill "$db_pid" 2>/dev/null
