@@ -31,6 +31,7 @@ enum {
         OPT_OUTPUT,
         OPT_FORMAT,
         OPT_TEXTFILE,
+        OPT_REFUSE,
 };
 
 /* Which command-specific options a command takes. */
@@ -43,6 +44,7 @@ enum {
         /* --format=openmetrics and --textfile */
         TAKES_METRICS = 1 << 5,
         TAKES_SETTLE = 1 << 6,
+        TAKES_REFUSE = 1 << 7,
 };
 
 typedef struct {
@@ -80,6 +82,8 @@ static const command commands[] = {
          "why a sysctl has its value: now, every boot file in order, hosttune, verify"},
         {"import", ht_cmd_import, 2, 2, TAKES_OUTPUT, "import tuned NAME|DIR [--output FILE]",
          "a tuned profile as a hosttune profile, with what cannot carry over"},
+        {"gate", ht_cmd_gate, 1, 1, TAKES_REFUSE, "gate UNIT [--refuse]",
+         "before UNIT starts: its free HugePages, memlock, THP, cmdline"},
 };
 
 static void usage(FILE *out) {
@@ -119,6 +123,8 @@ static void usage(FILE *out) {
                 "  --facts FILE         kernel facts for an offline image (from 'facts --json')\n"
                 "  --interval SECONDS   status: also paging rates over SECONDS\n"
                 "  --output FILE        import: write the profile to FILE (default: stdout)\n"
+                "  --refuse             gate: exit 2 when the unit's HugePages or memlock\n"
+                "                       limit are short (default: only warn)\n"
                 "  --textfile PATH      verify, status: also write the metrics to PATH for\n"
                 "                       node_exporter's textfile collector (atomically)\n"
                 "  --format=FORMAT      text (the default), json, or openmetrics (verify,\n"
@@ -132,7 +138,8 @@ static void usage(FILE *out) {
                 "  --version            the version\n"
                 "\n"
                 "Exit status: 0 ok and nothing pending, 1 error (the host is unchanged),\n"
-                "2 plan (and apply --dry-run): changes pending / verify: drift,\n"
+                "2 plan (and apply --dry-run): changes pending / verify: drift /\n"
+                "gate --refuse: the unit refused,\n"
                 "3 verify: reboot pending, 4 apply/rollback: an undo stopped part-way\n"
                 "(the message says what is where; rollback again finishes it).\n"
                 "See hosttune(8) and hosttune.profile(5).\n");
@@ -178,13 +185,14 @@ static int run(int argc, char **argv) {
                 {"output", required_argument, NULL, OPT_OUTPUT},
                 {"format", required_argument, NULL, OPT_FORMAT},
                 {"textfile", required_argument, NULL, OPT_TEXTFILE},
+                {"refuse", no_argument, NULL, OPT_REFUSE},
                 {"help", no_argument, NULL, 'h'},
                 {"version", no_argument, NULL, OPT_VERSION},
                 {0},
         };
         const char *root = "/", *state_dir = NULL, *color = NULL, *facts_file = NULL, *output = NULL, *textfile = NULL;
         _cleanup_strv_free_ char **profile_path = NULL, **rules_path = NULL, **sets = NULL, **tuned_path = NULL;
-        bool json = false, quiet = false, dry_run = false, boot = false, live_root = false;
+        bool json = false, quiet = false, dry_run = false, boot = false, live_root = false, refuse = false;
         unsigned used = 0, interval = 0;
         int settle = -1;  /* --settle, -1: not given */
         int format = -1;  /* --format, -1: not given */
@@ -242,6 +250,7 @@ static int run(int argc, char **argv) {
                         break;
                 case OPT_DRY_RUN: dry_run = true; used |= TAKES_DRY_RUN; break;
                 case OPT_BOOT: boot = true; used |= TAKES_BOOT; break;
+                case OPT_REFUSE: refuse = true; used |= TAKES_REFUSE; break;
                 case OPT_FACTS: facts_file = optarg; break;
                 case OPT_INTERVAL: {
                         uint64_t v;
@@ -289,6 +298,7 @@ static int run(int argc, char **argv) {
                                    (used & ~cmd->takes & TAKES_OUTPUT) ? "--output" :
                                    (used & ~cmd->takes & TAKES_METRICS) ? (textfile ? "--textfile" : "--format=openmetrics") :
                                    (used & ~cmd->takes & TAKES_SETTLE) ? "--settle" :
+                                   (used & ~cmd->takes & TAKES_REFUSE) ? "--refuse" :
                                    "--interval");
         if (json && format >= 0 && format != HT_FORMAT_JSON)
                 return usage_error("--json and --format=%s contradict each other",
@@ -363,9 +373,11 @@ static int run(int argc, char **argv) {
                 .output = output,
                 .format = (ht_format)format,
                 .textfile = textfile,
+                .refuse = refuse,
         };
-        /* apply and rollback recover under the lock they hold throughout */
-        if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run))
+        /* apply and rollback recover under the lock they hold throughout;
+         * gate, run before a database starts, only reads the last commit */
+        if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run) && cmd->run != ht_cmd_gate)
                 ht_recover_pending(ctx);
         return cmd->run(&o);
 }

@@ -90,6 +90,23 @@ int ht_limits_explain_boot(const ht_context *c, const char *user, const char *it
  * directive hosttune does not manage, -ENOENT no such unit, -ESHUTDOWN
  * masked. */
 int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret);
+/* The start gate (issue 37): a service setting of this directive (value
+ * warn or refuse) becomes the unit's drop-in line ExecStartPre=COMMAND
+ * with ht_gate_command's COMMAND (prefixes, the installed binary's path,
+ * `gate [--refuse] UNIT`). backend-service.c. */
+#define HT_GATE_DIRECTIVE "StartGate"
+char *ht_gate_command(const char *mode, const char *unit);
+/* Every name of the unit name stands for, the real one first, then its
+ * aliases (links in the load path, [Install] Alias=), as the service
+ * backend resolves them for its drop-ins. 0, -ENOENT no such unit,
+ * -ESHUTDOWN masked, -EINVAL not a unit name. */
+int ht_unit_names(const ht_context *c, const char *name, char ***ret_names);
+/* The value of a Limit* directive systemd gives unit from its files: the
+ * last one of the unit file and its drop-ins, else what every service
+ * gets (ht_systemd_default_limit), as SOFT:HARD or one value; *ret_from
+ * names the file or the default. 0 or -errno. backend-service.c. */
+int ht_unit_effective_limit(const ht_context *c, const ht_facts *f, const char *unit, const char *directive,
+                            char **ret_value, char **ret_from);
 /* A sysfs attribute: the tmpfiles.d "w" lines for path in
  * systemd-tmpfiles' order, the first one winning. -EINVAL for a path
  * that is not a plain one under /sys. */

@@ -6,7 +6,11 @@
  * section: systemd reads the drop-in directories of every name of a unit
  * and keeps only one file of each name, so a second hosttune.conf under an
  * alias would silently lose. Limit*= values are minimums: one the unit
- * already has at or above the profile's is kept. */
+ * already has at or above the profile's is kept.
+ *
+ * StartGate (issue 37) is hosttune's own, not systemd's: its value, warn
+ * or refuse, becomes the drop-in's ExecStartPre= line that runs
+ * `hosttune gate UNIT` before the unit starts (HT_GATE_DIRECTIVE). */
 #include "config.h"
 
 #include <stddef.h>
@@ -30,7 +34,7 @@
 static const char *const directives[] = {
         "LimitCPU", "LimitFSIZE", "LimitDATA", "LimitSTACK", "LimitCORE", "LimitRSS",
         "LimitNOFILE", "LimitAS", "LimitNPROC", "LimitMEMLOCK", "LimitLOCKS", "LimitSIGPENDING",
-        "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME", "TasksMax", NULL,
+        "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME", "TasksMax", HT_GATE_DIRECTIVE, NULL,
 };
 
 static bool value_valid(const char *v) {
@@ -410,6 +414,40 @@ static char *effective_default(const ht_context *c, const ht_facts *f, const uni
         return ht_unit_format_limit(s, h);
 }
 
+#ifndef HT_SBINDIR
+#define HT_SBINDIR "/usr/sbin"
+#endif
+
+char *ht_gate_command(const char *mode, const char *unit) {
+        bool refuse = streq(mode, "refuse");
+        strbuf b = {0};
+        strbuf_appendf(&b, "%s+" HT_SBINDIR "/hosttune gate %s", refuse ? "" : "-", refuse ? "--refuse " : "");
+        /* systemd unescapes a command line's C escapes: a unit's \x2d
+         * stays itself with its backslash doubled */
+        for (const char *p = unit; *p; p++)
+                if (*p == '\\')
+                        strbuf_append(&b, "\\\\");
+                else
+                        strbuf_appendn(&b, p, 1);
+        return strbuf_steal(&b);
+}
+
+/* The gate mode hosttune's own drop-in text runs for unit now: "warn",
+ * "refuse", or NULL (no gate line, or one for another binary). */
+static char *gate_mode_in(const char *text, size_t len, const char *unit) {
+        _cleanup_strv_free_ char **lines = NULL;
+        if (!text)
+                return NULL;
+        ht_unit_values(text, len, "Service", "ExecStartPre", &lines);
+        static const char *const modes[] = {"warn", "refuse"};
+        for (size_t m = 0; m < ELEMENTSOF(modes); m++) {
+                _cleanup_free_ char *cmd = ht_gate_command(modes[m], unit);
+                if (strv_contains(lines, cmd))
+                        return xstrdup(modes[m]);
+        }
+        return NULL;
+}
+
 /* One directive of one real unit, from every setting that names it under
  * any of the unit's names. */
 typedef struct {
@@ -418,6 +456,34 @@ typedef struct {
         size_t *settings;   /* indexes into r->settings */
         size_t n_settings;
 } wanted;
+
+/* The start gate's line in the drop-in and its change, with what it
+ * means in words: warn never keeps the unit from starting; refuse does,
+ * which the plan also warns about (issue 37). */
+static void plan_gate(ht_plan *plan, const ht_resolved *r, const unit_info *ui, const wanted *w,
+                      const char *old, size_t old_len, strbuf *body) {
+        _cleanup_free_ char *cmd = ht_gate_command(w->want, ui->name);
+        _cleanup_free_ char *now = gate_mode_in(old, old_len, ui->name);
+        bool refuse = streq(w->want, "refuse");
+        strbuf_appendf(body, "ExecStartPre=%s\n", cmd);
+        for (size_t t = 0; t < w->n_settings; t++) {
+                const ht_setting *s = &r->settings[w->settings[t]];
+                ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key, now, w->want);
+                ch->source = xstrdup(s->source);
+                if (streq_ptr(now, w->want))
+                        ch->outcome = HT_OUTCOME_KEPT;
+                ch->note = refuse
+                        ? xasprintf("refuse: %s does not start while 'hosttune gate' finds its HugePages or "
+                                    "LimitMEMLOCK short", ui->name)
+                        : xasprintf("warn: 'hosttune gate' logs to the journal what %s lacks before it starts, "
+                                    "and never keeps it from starting (ExecStartPre=-)", ui->name);
+        }
+        if (refuse)
+                ht_plan_warn(plan, "start_gate=refuse: %s will not start while fewer HugePages are free than "
+                             "it needs or its LimitMEMLOCK is short ('hosttune gate --refuse %s' fails its "
+                             "ExecStartPre=), so it never runs on 4 KB pages; start_gate=warn only logs the "
+                             "shortfall", ui->name, ui->name);
+}
 
 static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         _cleanup_strv_free_ char **names = NULL, **restart = NULL;
@@ -535,6 +601,14 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                 bad = true;
                                 continue;
                         }
+                        if (streq(s->directive, HT_GATE_DIRECTIVE) && !streq_ptr(s->value, "warn") &&
+                            !streq_ptr(s->value, "refuse")) {
+                                ht_plan_error(plan, "%s: %s=%s for %s: the start gate is warn or refuse "
+                                              "(start_gate=off makes none)", s->source, s->directive,
+                                              s->value ? s->value : "", ui->name);
+                                bad = true;
+                                continue;
+                        }
                         uint64_t a, b;
                         if (!value_valid(s->value) ||
                             (is_limit(s->directive) && ht_unit_parse_limit(s->directive, s->value, &a, &b) < 0)) {
@@ -566,6 +640,10 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
 
                 strbuf body = {0};
                 for (size_t j = 0; j < nw && !bad; j++) {
+                        if (streq(w[j].directive, HT_GATE_DIRECTIVE)) {
+                                plan_gate(plan, r, ui, &w[j], old, old_len, &body);
+                                continue;
+                        }
                         unit_value v;
                         read_value(ui, dl, dn, path, w[j].directive, &v);
                         _cleanup_free_ char *now_from = NULL;
@@ -766,11 +844,78 @@ int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *dire
         return 0;
 }
 
+int ht_unit_names(const ht_context *c, const char *name, char ***ret_names) {
+        _cleanup_free_ char *unit = unit_with_suffix(name), *real = NULL, *file = NULL;
+        if (!ht_unit_name_valid(unit))
+                return -EINVAL;
+        int r = find_fragment(c, unit, &real, &file);
+        if (r < 0)
+                return r;
+        unit_info u;
+        r = load_unit(c, real, file, &u);
+        if (r < 0)
+                return r;
+        *ret_names = TAKE_PTR(u.names);
+        unit_info_done(&u);
+        return 0;
+}
+
+int ht_unit_effective_limit(const ht_context *c, const ht_facts *f, const char *unit, const char *directive,
+                            char **ret_value, char **ret_from) {
+        _cleanup_free_ char *name = unit_with_suffix(unit), *real = NULL, *file = NULL;
+        if (!ht_unit_name_valid(name) || !is_limit(directive) || !service_directive_known(directive))
+                return -EINVAL;
+        int r = find_fragment(c, name, &real, &file);
+        if (r < 0)
+                return r;
+        unit_info u;
+        r = load_unit(c, real, file, &u);
+        if (r < 0)
+                return r;
+        dropin *list = NULL;
+        size_t n = 0;
+        _cleanup_strv_free_ char **skipped = NULL;
+        r = collect_dropins(c, &u, &list, &n, &skipped);
+        if (r < 0) {
+                unit_info_done(&u);
+                return r;
+        }
+        /* the last assignment of the unit file and its drop-ins wins */
+        char *value = NULL, *from = NULL, *x = NULL;
+        if (ht_unit_value(u.text, u.len, "Service", directive, &x) > 0) {
+                value = x;
+                from = ht_display_path(c, u.fragment);
+        }
+        for (size_t i = 0; i < n; i++) {
+                x = NULL;
+                if (ht_unit_value(list[i].text, list[i].len, "Service", directive, &x) <= 0)
+                        continue;
+                free(value);
+                free(from);
+                value = x;
+                from = ht_display_path(c, list[i].path);
+        }
+        if (!value) {
+                free(from);
+                from = NULL;
+                value = effective_default(c, f, &u, directive, &from);
+        }
+        dropins_free(list, n);
+        unit_info_done(&u);
+        if (!value) {
+                free(from);
+                return -ENODATA;
+        }
+        *ret_value = value;
+        *ret_from = from;
+        return 0;
+}
+
 static const char *const service_directives[] = {
         "LimitCPU", "LimitFSIZE", "LimitDATA", "LimitSTACK", "LimitCORE", "LimitRSS",
         "LimitNOFILE", "LimitAS", "LimitNPROC", "LimitMEMLOCK", "LimitLOCKS",
         "LimitSIGPENDING", "LimitMSGQUEUE", "LimitNICE", "LimitRTPRIO", "LimitRTTIME",
-        "TasksMax", NULL,
+        "TasksMax", HT_GATE_DIRECTIVE, NULL,
 };
 
 static bool service_directive_known(const char *d) {

@@ -40,6 +40,7 @@ typedef struct {
         /* verify, status --textfile PATH: also write the metrics there for
          * node_exporter (NULL or "": not) */
         const char *textfile;
+        bool refuse;        /* gate --refuse */
 } ht_cmd_opts;
 
 int ht_cmd_facts(const ht_cmd_opts *o);
@@ -54,6 +55,7 @@ int ht_cmd_recommend(const ht_cmd_opts *o);
 int ht_cmd_status(const ht_cmd_opts *o);
 int ht_cmd_import(const ht_cmd_opts *o);
 int ht_cmd_explain(const ht_cmd_opts *o);
+int ht_cmd_gate(const ht_cmd_opts *o);
 
 /* verify and status: print the metrics (--format=openmetrics) and write
  * the --textfile, from what render(m, data) adds to each. A textfile that

@@ -2309,6 +2309,14 @@ bool ht_tx_has_param(const ht_tx *tx, const char *name) {
                json_object_object_get_ex(params, name, NULL);
 }
 
+const char *ht_tx_param(const ht_tx *tx, const char *name) {
+        json_object *params, *v;
+        if (!json_object_object_get_ex(tx->m, "params", &params) || !params ||
+            !json_object_object_get_ex(params, name, &v) || !json_object_is_type(v, json_type_string))
+                return NULL;
+        return json_object_get_string(v);
+}
+
 int ht_tx_expected(const ht_tx *tx, ht_resolved **ret) {
         json_object *expected = NULL;
         json_object_object_get_ex(tx->m, "expected", &expected);

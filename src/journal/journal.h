@@ -278,6 +278,9 @@ void ht_tx_get_follow_up(const ht_tx *tx, size_t i, ht_tx_follow_up *ret);
 /* Whether the transaction's params name this parameter (given or
  * defaulted when it began). */
 bool ht_tx_has_param(const ht_tx *tx, const char *name);
+/* A parameter's value as the transaction resolved it (text); NULL when
+ * it names none. Owned by the transaction. */
+const char *ht_tx_param(const ht_tx *tx, const char *name);
 /* The state verify checks against (ht_tx_set_expected's), as settings:
  * -EBADMSG when missing or malformed. */
 int ht_tx_expected(const ht_tx *tx, ht_resolved **ret);
