@@ -61,8 +61,10 @@ typedef struct {
 static gate_check *add(gate_checks *l, const char *check, gate_status st, const char *expected, const char *actual) {
         l->c = xrealloc(l->c, (l->n + 1) * sizeof(*l->c));
         gate_check *g = &l->c[l->n++];
+        /* short HugePages or memlock make the database run on 4 KB pages */
         *g = (gate_check){.check = check, .status = st, .expected = expected ? xstrdup(expected) : NULL,
-                          .actual = actual ? xstrdup(actual) : NULL};
+                          .actual = actual ? xstrdup(actual) : NULL,
+                          .blocks = streq(check, "hugepages") || streq(check, "memlock")};
         return g;
 }
 
@@ -125,7 +127,6 @@ static void check_hugepages(const ht_context *c, uint64_t need, const char *need
         snprintf(have, sizeof have, "%" PRIu64, avail);
         gate_check *g = add(l, "hugepages", avail >= need ? GATE_OK : GATE_SHORT, want, have);
         if (g->status == GATE_SHORT) {
-                g->blocks = true;
                 g->message = xasprintf("needs %" PRIu64 " free HugePages (%s), but %" PRIu64 " are free "
                                        "(HugePages_Free %" PRIu64 " - HugePages_Rsvd %" PRIu64 ", of HugePages_Total %"
                                        PRIu64 "): it would put its memory in 4 KB pages",
@@ -163,7 +164,6 @@ static void check_memlock(const ht_context *c, const char *unit, const char *wan
         }
         gate_check *g = add(l, "memlock", vs >= ws && vh >= wh ? GATE_OK : GATE_SHORT, want, value);
         if (g->status == GATE_SHORT) {
-                g->blocks = true;
                 g->message = xasprintf("LimitMEMLOCK is %s (%s), below the %s the applied profile set: its "
                                        "HugePages segments cannot be locked", value, from ? from : "?", want);
                 g->fix = xasprintf("raise or remove LimitMEMLOCK= there, or apply the profile again; then "
@@ -171,10 +171,15 @@ static void check_memlock(const ht_context *c, const char *unit, const char *wan
         }
 }
 
-/* The mode in brackets of a sysfs choice file ("always madvise [never]"). */
+/* The mode in brackets of a sysfs choice file ("always madvise [never]");
+ * a file of one word (a fixture host's, as written) is that word. */
 static char *bracketed(const char *text) {
         const char *a = strchr(text, '['), *b = a ? strchr(a, ']') : NULL;
-        return b ? xstrndup(a + 1, (size_t)(b - a - 1)) : NULL;
+        if (b)
+                return xstrndup(a + 1, (size_t)(b - a - 1));
+        _cleanup_free_ char *w = xstrdup(text);
+        char *t = strstrip(w);
+        return *t && !strpbrk(t, " \t\n") ? xstrdup(t) : NULL;
 }
 
 static void check_thp(const ht_context *c, const ht_setting *s, gate_checks *l) {
@@ -289,14 +294,15 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 return HT_EXIT_OK;
         }
         if (r < 0) {
-                /* warn mode never stops a start for what it cannot read */
+                /* warn mode never stops a start for what it cannot read;
+                 * --json (a program, not systemd) gets the error object */
                 ht_report_error("gate: %s", err);
-                return o->refuse ? HT_EXIT_ERROR : HT_EXIT_OK;
+                return o->refuse || c->json ? HT_EXIT_ERROR : HT_EXIT_OK;
         }
         _cleanup_(ht_resolved_freep) ht_resolved *want = NULL;
         if (ht_tx_expected(tx, &want) < 0) {
                 ht_report_error("gate: journal %s: the expected state is missing or malformed", ht_tx_txid(tx));
-                return o->refuse ? HT_EXIT_ERROR : HT_EXIT_OK;
+                return o->refuse || c->json ? HT_EXIT_ERROR : HT_EXIT_OK;
         }
 
         const ht_setting *gate = NULL, *memlock = NULL, *thp = NULL;

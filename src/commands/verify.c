@@ -628,6 +628,23 @@ int ht_verify_settle(const ht_context *c, const ht_facts *facts, unsigned settle
                                              !res.rebooted && ht_tx_reboot_required(tx), settle, &res);
         }
         check_files(c, tx, &res);
+        /* Oracle's own start gate, as plan says it (rules/15-oracle.rules,
+         * oracle-use-large-pages-only, cites Oracle's USE_LARGE_PAGES):
+         * instances started outside systemd pass no hosttune gate */
+        for (size_t i = 0; i < want->n_settings; i++) {
+                uint64_t asked;
+                if (!is_hugepages(&want->settings[i]) || parse_u64(want->settings[i].value, &asked) < 0 || asked == 0 ||
+                    isempty(ht_tx_param(tx, "oracle_release")))
+                        continue;
+                _cleanup_free_ char *sids = ht_oracle_use_large_pages_true(f);
+                if (sids)
+                        strv_pushf(&res.warnings, "oracle %s: use_large_pages is TRUE (set, or by default), so an "
+                                   "instance started when too few HugePages are free runs with the rest of its SGA "
+                                   "in 4 KB pages; use_large_pages=ONLY makes Oracle itself refuse to start "
+                                   "without them (ALTER SYSTEM SET use_large_pages=ONLY SCOPE=SPFILE, then "
+                                   "restart; Oracle Database Reference, USE_LARGE_PAGES)", sids);
+                break;
+        }
         if (res.n_checks > 1) /* qsort of NULL, 0 is undefined */
                 qsort(res.checks, res.n_checks, sizeof(ht_check), check_cmp);
 

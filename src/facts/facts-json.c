@@ -347,6 +347,8 @@ static json_object *workload_json(const ht_facts *f) {
         add(oracle, "sga_bytes", j_u64(f->oracle_sga_bytes));
         _cleanup_free_ char *from = f->oracle_sga_from ? strv_join(f->oracle_sga_from, ", ") : NULL;
         add(oracle, "sga_bytes_from", j_str(from));
+        _cleanup_free_ char *ulp = ht_oracle_use_large_pages_true(f);
+        add(oracle, "use_large_pages_true", j_str(ulp));
         add(oracle, "owner", j_str(f->oracle_owner));
         add(oracle, "owner_from", j_str(f->oracle_owner_from));
         add(oracle, "not_used", not_used[HT_PROC_ORACLE]);

@@ -355,3 +355,28 @@ void ht_facts_oracle_free(ht_facts *f) {
         free(f->oracle_owner);
         free(f->oracle_owner_from);
 }
+
+/* Oracle Database Reference 19c, USE_LARGE_PAGES
+ * (https://docs.oracle.com/en/database/oracle/oracle-database/19/refrn/USE_LARGE_PAGES.html):
+ * the default is TRUE "for all other systems" than Exadata's, and with
+ * TRUE, from 11.2.0.3 on, "Oracle allocates as much of the SGA as it can
+ * in large pages, and if it runs out, it will allocate the rest of the
+ * SGA using regular sized pages"; ONLY makes the instance fail to start
+ * when large pages cannot back the whole SGA. An ASM instance and one
+ * left out of the HugePages sum (AMM, FALSE) are not counted. */
+char *ht_oracle_use_large_pages_true(const ht_facts *f) {
+        strbuf b = {0};
+        for (size_t i = 0; f && i < f->n_oracle_dbs; i++) {
+                const ht_oracle_db *db = &f->oracle_dbs[i];
+                if (db->asm_instance || db->excluded || db->hugepages_bytes == 0 ||
+                    (db->use_large_pages && !streq(db->use_large_pages, "TRUE")))
+                        continue;
+                strbuf_appendf(&b, "%s%s", b.len ? ", " : "", db->sid);
+        }
+        char *s = strbuf_steal(&b);
+        if (s && !*s) {
+                free(s);
+                return NULL;
+        }
+        return s;
+}

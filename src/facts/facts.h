@@ -398,6 +398,11 @@ typedef struct ht_facts {
 
 /* A facts object with everything unknown and no warnings. */
 ht_facts *ht_facts_new(void);
+/* The SIDs, ", "-joined, of the databases whose SGA goes to HugePages
+ * (hugepages_bytes > 0) with use_large_pages TRUE, set or by default:
+ * Oracle starts them with the rest of the SGA in 4 KB pages when the
+ * HugePages are short (issue 37); NULL when none. facts-oracle.c. */
+char *ht_oracle_use_large_pages_true(const ht_facts *f);
 /* Add a warning (printf-style) to f->warnings. */
 void ht_facts_warn(ht_facts *f, const char *fmt, ...) _printf_(2, 3);
 

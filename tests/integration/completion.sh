@@ -24,6 +24,11 @@ mkdir -p "$tmp/tuned/site-tuned" "$tmp/root/usr/lib/tuned/vendor-tuned" "$tmp/ro
 : >"$tmp/profiles/mysql.profile"
 : >"$tmp/profiles/notaprofile.txt"
 : >"$tmp/root/etc/hosttune/profiles/site-db.profile"
+# a unit whose hosttune drop-in runs the start gate, one whose does not
+mkdir -p "$tmp/root/etc/systemd/system/mariadb.service.d" "$tmp/root/etc/systemd/system/app.service.d"
+printf '[Service]\nExecStartPre=-+/usr/sbin/hosttune gate mariadb.service\n' \
+        >"$tmp/root/etc/systemd/system/mariadb.service.d/hosttune.conf"
+printf '[Service]\nLimitNOFILE=65535\n' >"$tmp/root/etc/systemd/system/app.service.d/hosttune.conf"
 # Two transactions for rollback to offer.
 if command -v python3 >/dev/null 2>&1; then
         "$fake" --root "$tmp/root" --profile-path "$tmp/profiles" apply oracle >/dev/null
@@ -73,7 +78,7 @@ run_cases() {
         local H=/nonexistent/hosttune P="--profile-path $tmp/profiles"
         # No hosttune on PATH for the fallback cases.
         local PATH=/usr/bin:/bin
-        expect "$H " "facts list show plan apply verify rollback history recommend status import explain"
+        expect "$H " "facts list show plan apply verify rollback history recommend status import explain gate"
         expect "$H pl" "plan"
         expect "$H --json --quiet ap" "apply"
         expect "$H re" "recommend"
@@ -128,6 +133,9 @@ run_cases() {
         expect "$H explain cmdline.$w" "cmdline.$w"
         expect "$H $P explain vm.swappiness " "mysql oracle"
         expect "$H explain vm.swappiness oracle " ""
+        # gate (issue 37): --refuse, and the units whose drop-in runs it
+        expect "$H gate --r" "--refuse --root --rules-path"
+        expect "$H --root $tmp/root gate " "mariadb.service"
         expect "$H --tuned-path $tmp/dirs/a" "$tmp/dirs/alpha"
         if $have_python; then
                 # Profiles and transactions from the binary's JSON.

@@ -25,7 +25,7 @@ target=${HT_JSON_CAPTURE_TARGET:-$HOSTTUNE}
 hj() { HT_JSON_TEST=json-schemas HT_JSON_CAPTURE_DIR=$own HT_JSON_CAPTURE_TARGET=$target \
         "$top_srcdir/tests/json/capture" --json "$@" >"$tmp/out" 2>"$tmp/err"; }
 
-for c in facts list show plan apply verify rollback history status recommend import explain error; do
+for c in facts list show plan apply verify rollback history status recommend import explain error gate; do
         [ -f "$S/$c.schema.json" ] && ok "schemas/$c.schema.json exists" || not_ok "schemas/$c.schema.json is missing"
 done
 
@@ -39,6 +39,7 @@ hj --root "$h" $P verify # nothing applied yet: the error object
 hj --root "$h" $P apply oracle --set sga_max_size=4G
 cp "$tmp/out" "$tmp/apply.json"
 hj --root "$h" $P verify
+hj --root "$h" $P gate mariadb.service # oracle sizes no unit: no gate
 hj --root "$h" $P explain vm.swappiness
 hj --root "$h" $P explain fs.file-max base
 hj --root "$h" $P history
@@ -59,7 +60,7 @@ check "--set bad before --format=json: the error object too" "true 1" \
         "$(jq -r '"\(.usage) \(.exit_code)"' "$tmp/out" 2>&1)"
 hj --root "$h" --tuned-path "$top_srcdir/tests/tuned" import tuned tt-base
 kinds=$(for f in "$own"/*; do case $f in *.out) ;; *) sed -n 1p "$f" ;; esac; done | sort -u | tr '\n' ' ')
-check "this test ran every command with --json" "apply bogus-command explain facts history import list plan recommend rollback show status verify " "$kinds"
+check "this test ran every command with --json" "apply bogus-command explain facts gate history import list plan recommend rollback show status verify " "$kinds"
 
 # every document: this test's and what the others kept, in one process
 "$PY" "$V" "$S" "$own" ${captured:+"$captured"} >"$tmp/v" 2>"$tmp/v.err"

@@ -89,8 +89,11 @@ check_contains "plan: the limits go to elasticsearch" "elasticsearch soft nofile
 # drop-in either
 check "plan: no vm.hugetlb_shm_group for a JVM that maps its pages (no -XX:+UseSHM)" "" \
         "$(jq -r '.changes[] | select(.key == "vm.hugetlb_shm_group") | .desired' "$tmp/plan.json")"
-check "plan: no drop-in for elasticsearch.service, whose own limits meet the minimums" 0 \
-        "$(grep -c 'elasticsearch.service.d' "$tmp/plan.txt")"
+# (its drop-in holds only the start gate of issue 37: no Limit line)
+check "plan: no limit in elasticsearch.service's drop-in, whose own limits meet the minimums" \
+        "ExecStartPre=-+SBINDIR/hosttune gate elasticsearch.service" \
+        "$(jq -r '.files[] | select(.path | test("elasticsearch.service.d")) | .after' "$tmp/plan.json" |
+           sed -n 's|^\(ExecStartPre=-+\)/.*/\(hosttune gate\)|\1SBINDIR/\2|p; /^Limit/p')"
 if grep -q '^  java ' "$tmp/plan.txt"; then not_ok "plan: no limits for a java user that does not exist"
 else ok "plan: no limits for a java user that does not exist"; fi
 ht "$d" --json plan jvm --set heap_size=1G --set jvm_user=debian --set jvm_unit= >"$tmp/set.json" 2>/dev/null

@@ -40,6 +40,9 @@ golden() {
                         sed 's/^/stderr: /' "$tmp/stderr" >>"$out"
                 fi
                 echo "exit: $code" >>"$out"
+                # the start gate's drop-in names the installed binary,
+                # configure's sbindir (issue 37): not the goldens' business
+                sed -i 's|/[^ "\\]*/hosttune gate |SBINDIR/hosttune gate |g' "$out"
                 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
                         cp "$out" "$expected/$name.$fmt"
                         ok "$name.$fmt rewritten"

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "backend-common.h"
 #include "backend.h"
 #include "context.h"
 #include "profile-section.h"
@@ -172,8 +173,25 @@ static void test_follow_up_table(void **state) {
         assert_null(ht_follow_up_get(NULL));
 }
 
+/* The start gate's ExecStartPre= command (issue 37): "-" only in warn
+ * mode, "+" always, the installed binary, and a unit's backslash doubled
+ * (systemd unescapes a command line: \x2d would become "-"). */
+static void test_gate_command(void **state) {
+        (void)state;
+        char *w = ht_gate_command("warn", "mariadb.service");
+        assert_string_equal(w, "-+" HT_SBINDIR "/hosttune gate mariadb.service");
+        char *r = ht_gate_command("refuse", "db@main.service");
+        assert_string_equal(r, "+" HT_SBINDIR "/hosttune gate --refuse db@main.service");
+        char *e = ht_gate_command("warn", "app\\x2dtwo.service");
+        assert_string_equal(e, "-+" HT_SBINDIR "/hosttune gate app\\\\x2dtwo.service");
+        free(w);
+        free(r);
+        free(e);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_gate_command),
                 cmocka_unit_test(test_ids_are_indexes),
                 cmocka_unit_test(test_names_resolve),
                 cmocka_unit_test(test_descriptors_complete),
