@@ -29,7 +29,10 @@
 #                    (large_pages=ON) -> apply mysql -> reboot: verify unit
 #                    ok, mariadbd holds its HugePages, its limits never
 #                    lowered; large_pages=OFF is drift naming mariadbd;
-#                    rollback -> reboot: everything as before (3 boots)
+#                    the start gate (issue 37) with the HugePages taken
+#                    by another program: warn logs and starts, refuse
+#                    fails the start; rollback (the gate's drop-in gone)
+#                    -> reboot: everything as before (3 boots)
 #   image            image-offline.sh: a copy of the image tuned offline on
 #                    this machine (--root, with and without its /proc, /sys,
 #                    /dev bound), checked with the image's tools, rolled

@@ -6,7 +6,8 @@
 # pages and runs without them. Then, with plain tools, what the apply may
 # touch: the plan's values ($ORIG, record_orig), the server's limits as
 # its process has them and as systemd gives them, HugePages; then
-# `hosttune apply mysql` with no --set, sized from the option file.
+# `hosttune apply mysql` with no --set, sized from the option file, with
+# its start gate (issue 37) in warn mode, the default.
 . /payload/lib.sh
 mkdir -p /etc/mysql/mariadb.conf.d
 cat >/etc/mysql/mariadb.conf.d/90-dba.cnf <<'CNF'
@@ -62,6 +63,11 @@ echo "plan: vm.nr_hugepages $(c vm.nr_hugepages current) -> $pages"
 case $pages in '' | *[!0-9]*) echo "FAIL the plan sizes no HugePages"; exit 1 ;; esac
 [ "$pages" -ge 200 ] && [ "$pages" -le 210 ] || { echo "FAIL vm.nr_hugepages $pages, want 200 to 210 from 90-dba.cnf"; exit 1; }
 echo "plan: mariadb.service LimitNOFILE $(c 'mariadb.service LimitNOFILE' current) -> $(c 'mariadb.service LimitNOFILE' desired)"
+# the start gate (issue 37): warn by default, said in words
+echo "plan: mariadb.service StartGate -> $(c 'mariadb.service StartGate' desired): $(c 'mariadb.service StartGate' note)"
+[ "$(c 'mariadb.service StartGate' desired)" = warn ] || { echo "FAIL the plan sets no start gate (warn) for mariadb.service"; exit 1; }
+c 'mariadb.service StartGate' note | grep -q 'never keeps it from starting' ||
+        { echo "FAIL the plan does not say that the warn gate never keeps mariadb.service from starting"; exit 1; }
 
 record_orig $OUT/plan.json || exit 1
 # the cases the test is about must start from other values
