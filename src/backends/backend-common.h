@@ -92,10 +92,11 @@ int ht_limits_explain_boot(const ht_context *c, const char *user, const char *it
 int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret);
 /* The start gate (issue 37): a service setting of this directive (value
  * warn or refuse) becomes the unit's drop-in line ExecStartPre=COMMAND
- * with ht_gate_command's COMMAND (prefixes, the installed binary's path,
- * `gate [--refuse] UNIT`). backend-service.c. */
+ * with ht_gate_command's COMMAND: the prefixes, bin (the hosttune the
+ * root has; NULL: configure's sbindir's) and `gate [--refuse] UNIT`.
+ * backend-service.c. */
 #define HT_GATE_DIRECTIVE "StartGate"
-char *ht_gate_command(const char *mode, const char *unit);
+char *ht_gate_command(const char *mode, const char *unit, const char *bin);
 /* Every name of the unit name stands for, the real one first, then its
  * aliases (links in the load path, [Install] Alias=), as the service
  * backend resolves them for its drop-ins. 0, -ENOENT no such unit,

@@ -418,10 +418,11 @@ static char *effective_default(const ht_context *c, const ht_facts *f, const uni
 #define HT_SBINDIR "/usr/sbin"
 #endif
 
-char *ht_gate_command(const char *mode, const char *unit) {
+char *ht_gate_command(const char *mode, const char *unit, const char *bin) {
         bool refuse = streq(mode, "refuse");
         strbuf b = {0};
-        strbuf_appendf(&b, "%s+" HT_SBINDIR "/hosttune gate %s", refuse ? "" : "-", refuse ? "--refuse " : "");
+        strbuf_appendf(&b, "%s+%s gate %s", refuse ? "" : "-", bin ? bin : HT_SBINDIR "/hosttune",
+                       refuse ? "--refuse " : "");
         /* systemd unescapes a command line's C escapes: a unit's \x2d
          * stays itself with its backslash doubled */
         for (const char *p = unit; *p; p++)
@@ -432,16 +433,34 @@ char *ht_gate_command(const char *mode, const char *unit) {
         return strbuf_steal(&b);
 }
 
+/* The hosttune the drop-in runs: the first of configure's sbindir,
+ * /usr/sbin and /usr/local/sbin where the root has it as a regular file
+ * that root owns and only root may write (systemd runs it as root, "+",
+ * at every start of the unit); else configure's (a fixture, or an image
+ * whose package comes later). A build installed elsewhere than the
+ * packages' /usr/sbin still names the binary the host has. */
+static char *gate_binary(const ht_context *c) {
+        static const char *const dirs[] = {HT_SBINDIR, "/usr/sbin", "/usr/local/sbin"};
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                _cleanup_free_ char *p = xasprintf("%s/hosttune", dirs[i]);
+                struct stat st;
+                if (ht_stat(c, p, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 &&
+                    !(st.st_mode & (S_IWGRP | S_IWOTH)) && (st.st_mode & S_IXUSR))
+                        return TAKE_PTR(p);
+        }
+        return xstrdup(HT_SBINDIR "/hosttune");
+}
+
 /* The gate mode hosttune's own drop-in text runs for unit now: "warn",
  * "refuse", or NULL (no gate line, or one for another binary). */
-static char *gate_mode_in(const char *text, size_t len, const char *unit) {
+static char *gate_mode_in(const char *text, size_t len, const char *unit, const char *bin) {
         _cleanup_strv_free_ char **lines = NULL;
         if (!text)
                 return NULL;
         ht_unit_values(text, len, "Service", "ExecStartPre", &lines);
         static const char *const modes[] = {"warn", "refuse"};
         for (size_t m = 0; m < ELEMENTSOF(modes); m++) {
-                _cleanup_free_ char *cmd = ht_gate_command(modes[m], unit);
+                _cleanup_free_ char *cmd = ht_gate_command(modes[m], unit, bin);
                 if (strv_contains(lines, cmd))
                         return xstrdup(modes[m]);
         }
@@ -460,10 +479,11 @@ typedef struct {
 /* The start gate's line in the drop-in and its change, with what it
  * means in words: warn never keeps the unit from starting; refuse does,
  * which the plan also warns about (issue 37). */
-static void plan_gate(ht_plan *plan, const ht_resolved *r, const unit_info *ui, const wanted *w,
-                      const char *old, size_t old_len, strbuf *body) {
-        _cleanup_free_ char *cmd = ht_gate_command(w->want, ui->name);
-        _cleanup_free_ char *now = gate_mode_in(old, old_len, ui->name);
+static void plan_gate(const ht_context *c, ht_plan *plan, const ht_resolved *r, const unit_info *ui,
+                      const wanted *w, const char *old, size_t old_len, strbuf *body) {
+        _cleanup_free_ char *bin = gate_binary(c);
+        _cleanup_free_ char *cmd = ht_gate_command(w->want, ui->name, bin);
+        _cleanup_free_ char *now = gate_mode_in(old, old_len, ui->name, bin);
         bool refuse = streq(w->want, "refuse");
         strbuf_appendf(body, "ExecStartPre=%s\n", cmd);
         for (size_t t = 0; t < w->n_settings; t++) {
@@ -641,7 +661,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 strbuf body = {0};
                 for (size_t j = 0; j < nw && !bad; j++) {
                         if (streq(w[j].directive, HT_GATE_DIRECTIVE)) {
-                                plan_gate(plan, r, ui, &w[j], old, old_len, &body);
+                                plan_gate(c, plan, r, ui, &w[j], old, old_len, &body);
                                 continue;
                         }
                         unit_value v;

@@ -100,6 +100,13 @@ static bool same_unit(const ht_context *c, const char *setting_unit, const char 
         return strv_contains(*names, su);
 }
 
+/* Whether s is a setting of the backend named name (generic code looks a
+ * backend up by name, docs/DESIGN.md, "Backends"). */
+static bool of_backend(const ht_setting *s, const char *name) {
+        const ht_backend *b = ht_backend_by_name(name);
+        return b && s->backend == b->id;
+}
+
 static uint64_t u64_or(const char *s, uint64_t dflt) {
         uint64_t v;
         return s && parse_u64(s, &v) == 0 ? v : dflt;
@@ -201,18 +208,20 @@ static void check_thp(const ht_context *c, const ht_setting *s, gate_checks *l) 
  * hypervisor's are not in /proc/cmdline) against the booted one. */
 static void check_cmdline(const ht_context *c, const ht_resolved *want, gate_checks *l) {
         _cleanup_free_ char *text = NULL;
+        _cleanup_strv_free_ char **words = NULL;
         strbuf missing = {0}, expected = {0};
         bool any = false;
         int r = 0;
         for (size_t i = 0; i < want->n_settings; i++) {
                 const ht_setting *s = &want->settings[i];
-                if (s->backend != HT_BK_CMDLINE || (s->target && !streq(s->target, "linux")))
+                if (!of_backend(s, "cmdline") || (s->target && !streq(s->target, "linux")))
                         continue;
                 if (!any && (r = ht_read_file(c, "/proc/cmdline", 1 << 16, &text, NULL)) < 0)
                         break;
+                if (!any)
+                        words = strv_split(text, " \t\n");
                 any = true;
                 _cleanup_free_ char *word = isempty(s->value) ? xstrdup(s->key) : xasprintf("%s=%s", s->key, s->value);
-                _cleanup_strv_free_ char **words = strv_split(text, " \t\n");
                 bool has = false, has_key = false;
                 for (size_t w = 0; words && words[w]; w++) {
                         has = has || streq(words[w], word);
@@ -311,19 +320,19 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                 const ht_setting *s = &want->settings[i];
                 if (ht_backend_sets_hugepages(s->backend, s->key))
                         asked = u64_or(s->value, 0);
-                else if (s->backend == HT_BK_SYSFS && endswith(s->key, "/transparent_hugepage/enabled"))
+                else if (of_backend(s, "sysfs") && endswith(s->key, "/transparent_hugepage/enabled"))
                         thp = s;
-                else if (s->backend == HT_BK_SERVICE && streq_ptr(s->directive, HT_GATE_DIRECTIVE) &&
+                else if (of_backend(s, "service") && streq_ptr(s->directive, HT_GATE_DIRECTIVE) &&
                          same_unit(c, s->unit, unit, &names))
                         gate = s;
-                else if (s->backend == HT_BK_SERVICE && streq_ptr(s->directive, "LimitMEMLOCK") &&
+                else if (of_backend(s, "service") && streq_ptr(s->directive, "LimitMEMLOCK") &&
                          same_unit(c, s->unit, unit, &names))
                         memlock = s;
         }
         const char *profile = ht_tx_profile(tx) ? ht_tx_profile(tx) : "?";
         bool refuse = o->refuse || (gate && streq_ptr(gate->value, "refuse"));
         gate_checks l = {0};
-        if (gate && asked > 0) {
+        if (gate) {
                 /* the unit's own pages: hugepages_bytes in pages of the
                  * size it was sized with (rules/10-hugepages.rules), not
                  * the slack; without them (sized from live segments) the
@@ -341,7 +350,10 @@ int ht_cmd_gate(const ht_cmd_opts *o) {
                                                  bytes, profile, kb);
                         }
                 }
-                check_hugepages(c, need, from, asked, &l);
+                /* (a StartGate a profile set by hand for a unit without
+                 * HugePages checks the rest) */
+                if (asked > 0)
+                        check_hugepages(c, need, from, asked, &l);
                 if (memlock)
                         check_memlock(c, unit, memlock->value, &l);
                 if (thp)

@@ -1837,6 +1837,22 @@ static void entries_free(entry *e, size_t n) {
 /* Every transaction in the journal, oldest first, or (only_pending)
  * those carrying the pending marker: the common question of every run,
  * answered without reading the rest. */
+/* One transaction of the journal into *e: its manifest, or why not
+ * (e->tx NULL, ordered by its txid's second). */
+static void load_entry(const ht_context *c, int jfd, const char *txid, entry *e) {
+        memset(e, 0, sizeof(*e));
+        e->txid = xstrdup(txid);
+        if (tx_load_at(c, jfd, e->txid, &e->tx, &e->error) < 0) {
+                e->tx = NULL;
+                e->usec = usec_from_txid(e->txid);
+        } else {
+                tx_detach(e->tx);
+                json_object *v;
+                json_object_object_get_ex(e->tx->m, "created_usec", &v);
+                e->usec = json_object_get_int64(v);
+        }
+}
+
 static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **ret, size_t *ret_n,
                        char **ret_error) {
         int fd = openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -1859,18 +1875,7 @@ static int load_all_ex(const ht_context *c, int jfd, bool only_pending, entry **
                                 continue;
                 }
                 l = xrealloc(l, (n + 1) * sizeof(*l));
-                entry *e = &l[n++];
-                memset(e, 0, sizeof(*e));
-                e->txid = xstrdup(de->d_name);
-                if (tx_load_at(c, jfd, e->txid, &e->tx, &e->error) < 0) {
-                        e->tx = NULL;
-                        e->usec = usec_from_txid(e->txid);
-                } else {
-                        tx_detach(e->tx);
-                        json_object *v;
-                        json_object_object_get_ex(e->tx->m, "created_usec", &v);
-                        e->usec = json_object_get_int64(v);
-                }
+                load_entry(c, jfd, de->d_name, &l[n++]);
         }
         closedir(d);
         if (n > 0)
@@ -1992,6 +1997,10 @@ int ht_journal_exists(const ht_context *c, char **ret_error) {
         return 1;
 }
 
+static int txid_cmp_desc(const void *a, const void *b) {
+        return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
 int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **ret, char **ret_error) {
         int jfd;
         int r = open_journal_dir(c, false, NULL, &jfd, ret_error);
@@ -1999,31 +2008,67 @@ int ht_journal_last_committed(const ht_context *c, const char *command, ht_tx **
                 return set_error(ret_error, -ENOENT, "no committed transaction in %s", c->state_dir);
         if (r < 0)
                 return r;
-        entry *l;
-        size_t n;
-        r = load_all(c, jfd, &l, &n, ret_error);
+        /* Newest first, one second at a time: a txid starts with its UTC
+         * second, and within one second created_usec orders them as
+         * load_all does. So only the manifests from the answer on are
+         * parsed, not the whole history (the start gate asks before every
+         * database start, issue 37). */
+        int fd = openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *d = fd < 0 ? NULL : fdopendir(fd);
+        if (!d) {
+                r = -errno;
+                if (fd >= 0)
+                        close(fd);
+                close(jfd);
+                return set_error(ret_error, r, "cannot list %s/" JOURNAL_DIR ": %s", c->state_dir, ht_strerror(-r));
+        }
+        char **names = NULL;
+        size_t n = 0;
+        struct dirent *de;
+        while ((de = readdir(d)))
+                if (txid_valid(de->d_name)) {
+                        names = xrealloc(names, (n + 1) * sizeof(*names));
+                        names[n++] = xstrdup(de->d_name);
+                }
+        closedir(d);
+        if (n > 1)
+                qsort(names, n, sizeof(*names), txid_cmp_desc);
+        ht_tx *found = NULL;
+        r = 0;
+        for (size_t i = 0, j; i < n && !found && r >= 0; i = j) {
+                /* "YYYYMMDDTHHMMSSZ": the txids of one second */
+                for (j = i + 1; j < n && strncmp(names[j], names[i], 16) == 0; j++)
+                        ;
+                size_t m = j - i;
+                entry *l = xcalloc(m, sizeof(*l));
+                for (size_t k = 0; k < m; k++)
+                        load_entry(c, jfd, names[i + k], &l[k]);
+                if (m > 1)
+                        qsort(l, m, sizeof(*l), entry_cmp);
+                for (size_t k = m; k > 0 && !found; k--) {
+                        ht_tx *tx = l[k - 1].tx;
+                        if (!tx) {
+                                /* a corrupt newer manifest may be the last apply:
+                                 * undoing an older one instead would be a guess */
+                                r = set_error(ret_error, -EBADMSG,
+                                              "%s; it may be the last transaction, so none is rolled back; move it "
+                                              "out of %s/" JOURNAL_DIR " or name the transaction to roll back",
+                                              l[k - 1].error, c->state_dir);
+                                break;
+                        }
+                        if (streq_ptr(ht_tx_status(tx), "committed") &&
+                            (!command || streq_ptr(ht_tx_command(tx), command)))
+                                found = TAKE_PTR(l[k - 1].tx);
+                }
+                entries_free(l, m);
+        }
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
         if (r < 0) {
                 close(jfd);
                 return r;
         }
-        ht_tx *found = NULL;
-        for (size_t i = n; i > 0 && !found; i--) {
-                ht_tx *tx = l[i - 1].tx;
-                if (!tx) {
-                        /* a corrupt newer manifest may be the last apply:
-                         * undoing an older one instead would be a guess */
-                        r = set_error(ret_error, -EBADMSG,
-                                      "%s; it may be the last transaction, so none is rolled back; move it out of "
-                                      "%s/" JOURNAL_DIR " or name the transaction to roll back",
-                                      l[i - 1].error, c->state_dir);
-                        entries_free(l, n);
-                        close(jfd);
-                        return r;
-                }
-                if (streq_ptr(ht_tx_status(tx), "committed") && (!command || streq_ptr(ht_tx_command(tx), command)))
-                        found = TAKE_PTR(l[i - 1].tx);
-        }
-        entries_free(l, n);
         if (found && (r = tx_attach(found, jfd)) < 0) {
                 ht_tx_free(found);
                 close(jfd);

@@ -178,11 +178,11 @@ static void test_follow_up_table(void **state) {
  * (systemd unescapes a command line: \x2d would become "-"). */
 static void test_gate_command(void **state) {
         (void)state;
-        char *w = ht_gate_command("warn", "mariadb.service");
+        char *w = ht_gate_command("warn", "mariadb.service", NULL);
         assert_string_equal(w, "-+" HT_SBINDIR "/hosttune gate mariadb.service");
-        char *r = ht_gate_command("refuse", "db@main.service");
-        assert_string_equal(r, "+" HT_SBINDIR "/hosttune gate --refuse db@main.service");
-        char *e = ht_gate_command("warn", "app\\x2dtwo.service");
+        char *r = ht_gate_command("refuse", "db@main.service", "/usr/sbin/hosttune");
+        assert_string_equal(r, "+/usr/sbin/hosttune gate --refuse db@main.service");
+        char *e = ht_gate_command("warn", "app\\x2dtwo.service", NULL);
         assert_string_equal(e, "-+" HT_SBINDIR "/hosttune gate app\\\\x2dtwo.service");
         free(w);
         free(r);
