@@ -9,8 +9,7 @@
 # restored.sh and powers off); the results are read back from the payload
 # disk with debugfs.
 # Exit 0 pass, 1 fail. Environment: HOSTTUNE (the binary, default
-# ./hosttune), HT_PKGDATADIR, HT_SBINDIR (the binary's sbindir: the start
-# gate's drop-in runs it there), HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
+# ./hosttune), HT_PKGDATADIR, HT_BOOT_CACHE, HT_BOOT_TIMEOUT (per boot,
 # default 480 s), HT_BOOT_KEEP=1 keeps the work directory; HT_BOOT_PROFILE,
 # HT_BOOT_SETS, HT_VERIFY_MESSAGE_ID are passed to the guest scripts.
 # HT_CLOUDINIT_EXAMPLE (scenario cloud-init: oracle-db, mysql-db,
@@ -79,7 +78,6 @@ fi
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 {
         echo "PKGDATADIR=$(q "${HT_PKGDATADIR:-/usr/local/share/hosttune}")"
-        echo "SBINDIR=$(q "${HT_SBINDIR:-/usr/local/sbin}")"
         for v in HT_BOOT_PROFILE HT_BOOT_SETS HT_VERIFY_MESSAGE_ID HT_POWERCUT_RUNS HT_POWERCUT_AT; do
                 if [ -n "${!v:-}" ]; then echo "$v=$(q "${!v}")"; fi
         done

@@ -59,13 +59,6 @@ plan_expectations() {
 # so it runs in the next boot), shipped profiles and rules.
 install_hosttune() {
         install -m755 "$1" /usr/sbin/hosttune
-        # the start gate's drop-in (issue 37) runs the binary where it was
-        # built to live ($(sbindir), /usr/local/sbin for a build with the
-        # default prefix), as `make install` puts it: there too
-        if [ -n "${SBINDIR:-}" ] && [ "$SBINDIR" != /usr/sbin ]; then
-                mkdir -p "$SBINDIR"
-                ln -sf /usr/sbin/hosttune "$SBINDIR/hosttune"
-        fi
         install -m644 $P/hosttune-verify.service /lib/systemd/system/$UNIT
         install -m644 $P/hosttune.tmpfiles /usr/lib/tmpfiles.d/hosttune.conf
         systemd-tmpfiles --create /usr/lib/tmpfiles.d/hosttune.conf

@@ -83,7 +83,9 @@ run_verify restored-pages 0 ok
 # boot the gate ran before mariadbd and found its pages
 dropin=/etc/systemd/system/mariadb.service.d/hosttune.conf
 cat $dropin
-if grep -qx "ExecStartPre=-+$SBINDIR/hosttune gate mariadb.service" $dropin; then
+# the binary the guest has, where a package puts it (this build's own
+# sbindir is /usr/local/sbin: the drop-in names the hosttune the host has)
+if grep -qx "ExecStartPre=-+/usr/sbin/hosttune gate mariadb.service" $dropin; then
         pass "the drop-in runs the gate in warn mode (ExecStartPre=-+...)"
 else fail "no warn-mode gate line in $dropin"; fi
 if grep -q 'hosttune gate: mariadb.service: ready (free HugePages' $OUT/mariadb-journal.txt; then
@@ -136,7 +138,7 @@ hosttune --profile-path $P/profiles --rules-path $P/rules apply mysql --set star
 rc=$?
 cat $OUT/apply-refuse.txt
 check "hosttune apply mysql --set start_gate=refuse exit" "$rc" 0
-if grep -qx "ExecStartPre=+$SBINDIR/hosttune gate --refuse mariadb.service" $dropin; then
+if grep -qx "ExecStartPre=+/usr/sbin/hosttune gate --refuse mariadb.service" $dropin; then
         pass "the drop-in runs the gate in refuse mode (ExecStartPre=+... --refuse, no '-')"
 else fail "no refuse-mode gate line in $dropin: $(grep ExecStartPre $dropin)"; fi
 cur=$(cursor)
