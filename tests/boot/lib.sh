@@ -139,6 +139,29 @@ boot_once() {
         fi
 }
 
+# seed_debs DIR PKG...: PKG and every hard dependency as .deb files in
+# DIR, for an apt repository the guest (no network) installs from; its apt
+# takes from it only what the image lacks. Taken from this host's
+# /var/cache/apt/archives where apt has them already, else downloaded
+# with this host's apt (a Debian 12 host, the guest's release); kept in
+# $CACHE_DIR/seed-debs (~46 MB for mariadb-server). The caller indexes DIR
+# (dpkg-scanpackages).
+seed_debs() {
+        local dir=$1 closure p
+        shift
+        mkdir -p "$CACHE_DIR/seed-debs" "$dir"
+        closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+                --no-replaces --no-enhances "$@" | grep -v '^ \|^<' | sed 's/:amd64$//' | sort -u)
+        (cd "$CACHE_DIR/seed-debs" && for p in $closure; do
+                ls "${p}"_*.deb >/dev/null 2>&1 || cp /var/cache/apt/archives/"${p}"_*.deb . 2>/dev/null ||
+                        apt-get -qq download "$p" 2>/dev/null || true
+        done)
+        for p in $closure; do cp "$CACHE_DIR/seed-debs/${p}"_*.deb "$dir/" 2>/dev/null || true; done
+        for p in "$@"; do
+                ls "$dir/${p}"_*.deb >/dev/null 2>&1 || die "could not download $p for the guest's apt repository"
+        done
+}
+
 # make_payload DIR IMG: an ext4 image holding DIR, sized to fit.
 make_payload() {
         local dir=$1 img=$2 kb

@@ -195,6 +195,61 @@ check_expectations_in() { # FILE
         while IFS= read -r line; do check_one "$line"; done <"$1"
 }
 
+# record_orig PLAN.json: before an apply, the original state of
+# everything the plan touches, read with plain tools (sysctl, the sysfs
+# files, the block devices' queue files, su -l for limits, logind over
+# D-Bus) into $ORIG in the format of the expectations, /proc/cmdline and
+# files_state beside it: restored.sh compares them after the rollback.
+# The keys come from the plan; the values never come from hosttune.
+# Returns 1 (FAIL lines said why) when a change cannot be read back.
+record_orig() {
+        : >$ORIG
+        : >$OUT/orig-problems
+        jq -r '.changes[] | "\(.backend) \(.outcome) \(.path) \(.key)"' $1 | while read -r backend outcome path key; do
+                # a skipped change (no cpufreq in the guest) changes nothing
+                [ "$outcome" = skipped ] && continue
+                case $backend in
+                sysctl) echo "sysctl $key $(sysctl -n "$key" | squeeze)" ;;
+                sysfs) echo "sysfs $key $(sysfs_value "$key")" ;;
+                block)
+                        set -- $key
+                        echo "block $1 $2 $(block_value "$1" "$2")" ;;
+                limits)
+                        set -- $key
+                        for t in soft hard; do
+                                [ "$2" = $t ] || [ "$2" = - ] || continue
+                                v=$(login_limit "$1" $t "$3")
+                                case $v in \(*) echo "cannot read the limit $1 $t $3: $v" >>$OUT/orig-problems ;; esac
+                                echo "limits $1 $t $3 $v"
+                        done ;;
+                cpu) echo "sysfs $path $(sysfs_value "$path")" ;;
+                systemd)
+                        case $key in
+                        logind.*)
+                                v=$(busctl get-property org.freedesktop.login1 /org/freedesktop/login1 \
+                                        org.freedesktop.login1.Manager "${key#logind.}" 2>&1 | sed 's/^b true$/yes/; s/^b false$/no/')
+                                echo "systemd $key $v" ;;
+                        *) echo "systemd $key (not checked)" ;;
+                        esac ;;
+                # a unit's limits: the scenario reads its running process
+                service) echo "service $key (read from the process by the scenario)" ;;
+                cmdline) ;;     # the whole command line is kept below
+                *) echo "the plan has a $backend change this test cannot check after the rollback" >>$OUT/orig-problems ;;
+                esac
+        done >>$ORIG
+        if [ -s $OUT/orig-problems ]; then
+                sed 's/^/FAIL /' $OUT/orig-problems
+                return 1
+        fi
+        sort -u -o $ORIG $ORIG
+        # THP defrag is no shipped profile's: it must not move either
+        echo "sysfs /sys/kernel/mm/transparent_hugepage/defrag $(sysfs_value /sys/kernel/mm/transparent_hugepage/defrag)" >>$ORIG
+        cat $ORIG
+        cat /proc/cmdline >$ORIG_DIR/cmdline
+        files_state >$ORIG_DIR/files
+        cat $ORIG_DIR/files
+}
+
 # The files hosttune edits or creates, as a list of checksums, modes and
 # link targets: equal lists before an apply and after its rollback mean
 # every file is back and none was left behind.

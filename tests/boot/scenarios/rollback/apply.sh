@@ -17,48 +17,6 @@ $HT --json plan $PROFILE $SETS >$OUT/plan-before.json
 rc=$?
 [ "$rc" = 2 ] || { echo "FAIL plan exit $rc, want 2"; cat $OUT/plan-before.json; exit 1; }
 
-: >$ORIG
-: >$OUT/orig-problems
-jq -r '.changes[] | "\(.backend) \(.outcome) \(.path) \(.key)"' $OUT/plan-before.json | while read -r backend outcome path key; do
-        # a skipped change (no cpufreq in the guest) changes nothing
-        [ "$outcome" = skipped ] && continue
-        case $backend in
-        sysctl) echo "sysctl $key $(sysctl -n "$key" | squeeze)" ;;
-        sysfs) echo "sysfs $key $(sysfs_value "$key")" ;;
-        block)
-                set -- $key
-                echo "block $1 $2 $(block_value "$1" "$2")" ;;
-        limits)
-                set -- $key
-                for t in soft hard; do
-                        [ "$2" = $t ] || [ "$2" = - ] || continue
-                        v=$(login_limit "$1" $t "$3")
-                        case $v in \(*) echo "cannot read the limit $1 $t $3: $v" >>$OUT/orig-problems ;; esac
-                        echo "limits $1 $t $3 $v"
-                done ;;
-        cpu) echo "sysfs $path $(sysfs_value "$path")" ;;
-        systemd)
-                case $key in
-                logind.*)
-                        v=$(busctl get-property org.freedesktop.login1 /org/freedesktop/login1 \
-                                org.freedesktop.login1.Manager "${key#logind.}" 2>&1 | sed 's/^b true$/yes/; s/^b false$/no/')
-                        echo "systemd $key $v" ;;
-                *) echo "systemd $key (not checked)" ;;
-                esac ;;
-        cmdline) ;;     # the whole command line is kept below
-        *) echo "the plan has a $backend change this test cannot check after the rollback" >>$OUT/orig-problems ;;
-        esac
-done >>$ORIG
-if [ -s $OUT/orig-problems ]; then
-        sed 's/^/FAIL /' $OUT/orig-problems
-        exit 1
-fi
-sort -u -o $ORIG $ORIG
-# THP defrag is no shipped profile's: it must not move either
-echo "sysfs /sys/kernel/mm/transparent_hugepage/defrag $(sysfs_value /sys/kernel/mm/transparent_hugepage/defrag)" >>$ORIG
-cat $ORIG
-cat /proc/cmdline >$ORIG_DIR/cmdline
-files_state >$ORIG_DIR/files
-cat $ORIG_DIR/files
+record_orig $OUT/plan-before.json || exit 1
 
 sh $P/scenarios/good/apply.sh
