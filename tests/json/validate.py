@@ -16,8 +16,16 @@ import os
 import sys
 
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+
+# jsonschema 4.18 and later resolve "$ref" through the referencing
+# package; Debian 12's python3-jsonschema (4.10) has only RefResolver,
+# which the newcomer's machine (README's test command) runs with.
+try:
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+except ImportError:
+    Registry = None
+    from jsonschema import RefResolver
 
 ERROR_CODES = {0, 2, 3}
 
@@ -41,13 +49,20 @@ def load_schemas(d):
     for g in GENERATED:
         if g + '.schema.json' not in loaded:
             sys.exit('%s.schema.json not built (make schemas/%s.schema.json)' % (g, g))
-    registry = Registry().with_resources(
-        (name, Resource.from_contents(s, default_specification=DRAFT202012)) for name, s in loaded.items())
+    if Registry is not None:
+        registry = Registry().with_resources(
+            (name, Resource.from_contents(s, default_specification=DRAFT202012)) for name, s in loaded.items())
     schemas = {}
     for name, s in loaded.items():
         Draft202012Validator.check_schema(s)
-        if name[:-len('.schema.json')] not in GENERATED:
-            schemas[name[:-len('.schema.json')]] = Draft202012Validator(s, registry=registry)
+        if name[:-len('.schema.json')] in GENERATED:
+            continue
+        if Registry is not None:
+            v = Draft202012Validator(s, registry=registry)
+        else:
+            # the schemas have no $id: a "$ref" by file name is a key of the store
+            v = Draft202012Validator(s, resolver=RefResolver(base_uri='', referrer=s, store=dict(loaded)))
+        schemas[name[:-len('.schema.json')]] = v
     return schemas
 
 
