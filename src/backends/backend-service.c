@@ -487,8 +487,14 @@ typedef struct {
 static void plan_gate(const ht_context *c, ht_plan *plan, const ht_resolved *r, const unit_info *ui,
                       const wanted *w, const char *old, size_t old_len, strbuf *body) {
         _cleanup_free_ char *bin = gate_binary(c);
-        _cleanup_free_ char *cmd = ht_gate_command(w->want, ui->name, bin);
-        _cleanup_free_ char *now = gate_mode_in(old, old_len, ui->name, bin);
+        /* a template's drop-in (foo@.service.d) runs for each instance:
+         * systemd expands "%n" in the command line to the instance's full
+         * unit name (systemd.unit(5), "Specifiers"), which the gate sizes
+         * on its own (cmd-gate.c) */
+        const char *at = strchr(ui->name, '@');
+        const char *arg = at && at[1] == '.' ? "%n" : ui->name;
+        _cleanup_free_ char *cmd = ht_gate_command(w->want, arg, bin);
+        _cleanup_free_ char *now = gate_mode_in(old, old_len, arg, bin);
         bool refuse = streq(w->want, "refuse");
         strbuf_appendf(body, "ExecStartPre=%s\n", cmd);
         for (size_t t = 0; t < w->n_settings; t++) {
