@@ -62,6 +62,9 @@ check "plan: the template's gate, warn" "warn" \
 # sales: 2315255808 bytes = 1104 pages of 2 MB (not the pool's 1714)
 check "plan: the template's LimitMEMLOCK, the largest instance's pages" "$((1104 * 2097152))" \
         "$(jq -r '.changes[] | select(.key == "mariadb@.service LimitMEMLOCK") | .bound_value' "$tmp/out")"
+check "plan: the notes name the instances, not the template (which cannot be restarted)" \
+        "takes effect when mariadb@*.service is restarted" \
+        "$(jq -r '.changes[] | select(.key == "mariadb@.service LimitMEMLOCK") | .note' "$tmp/out")"
 check "plan: no gate or memlock for mysqld.service (main's fallback)" "0" \
         "$(jq '[.changes[] | select(.key == "mysqld.service StartGate" or .key == "mysqld.service LimitMEMLOCK")] | length' "$tmp/out")"
 ht apply mysql --set hugepages_sysv=true
