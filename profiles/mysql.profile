@@ -26,7 +26,7 @@ params = {
         # hosttune resolves it to the real unit and writes the drop-in there.
         # Default: the unit the running server is in (/proc/PID/cgroup,
         # facts.workload.mysql.unit), else mysqld.service.
-        mysql_unit = "= if(defined(facts.workload.mysql.unit), facts.workload.mysql.unit, \"mysqld.service\")";
+        mysql_unit = "= if(defined(facts.workload.mysql.template), facts.workload.mysql.template, if(defined(facts.workload.mysql.unit), facts.workload.mysql.unit, \"mysqld.service\"))";  /* several instances: their template (rules/10-hugepages.rules, hugepages-template-memlock) */
         # Bytes to put in HugePages (0: none); default: with large_pages on in
         # the option files, the buffer pool, and on MariaDB also the key
         # cache and the Aria page cache, which take large pages too

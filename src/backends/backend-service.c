@@ -481,14 +481,31 @@ typedef struct {
         size_t n_settings;
 } wanted;
 
+/* A template (foo@.service) runs as its instances: the plan names them
+ * ("foo@*.service", as systemctl takes it), not the template itself,
+ * which cannot be restarted. */
+static char *runs_as(const char *unit) {
+        const char *at = strchr(unit, '@');
+        if (!at || at[1] != '.')
+                return xstrdup(unit);
+        return xasprintf("%.*s*%s", (int)(at - unit + 1), unit, at + 1);
+}
+
 /* The start gate's line in the drop-in and its change, with what it
  * means in words: warn never keeps the unit from starting; refuse does,
  * which the plan also warns about (issue 37). */
 static void plan_gate(const ht_context *c, ht_plan *plan, const ht_resolved *r, const unit_info *ui,
                       const wanted *w, const char *old, size_t old_len, strbuf *body) {
         _cleanup_free_ char *bin = gate_binary(c);
-        _cleanup_free_ char *cmd = ht_gate_command(w->want, ui->name, bin);
-        _cleanup_free_ char *now = gate_mode_in(old, old_len, ui->name, bin);
+        /* a template's drop-in (foo@.service.d) runs for each instance:
+         * systemd expands "%n" in the command line to the instance's full
+         * unit name (systemd.unit(5), "Specifiers"), which the gate sizes
+         * on its own (cmd-gate.c) */
+        const char *at = strchr(ui->name, '@');
+        const char *arg = at && at[1] == '.' ? "%n" : ui->name;
+        _cleanup_free_ char *cmd = ht_gate_command(w->want, arg, bin);
+        _cleanup_free_ char *now = gate_mode_in(old, old_len, arg, bin);
+        _cleanup_free_ char *runs = runs_as(ui->name);
         bool refuse = streq(w->want, "refuse");
         strbuf_appendf(body, "ExecStartPre=%s\n", cmd);
         for (size_t t = 0; t < w->n_settings; t++) {
@@ -499,15 +516,15 @@ static void plan_gate(const ht_context *c, ht_plan *plan, const ht_resolved *r, 
                         ch->outcome = HT_OUTCOME_KEPT;
                 ch->note = refuse
                         ? xasprintf("refuse: %s does not start while 'hosttune gate' finds its HugePages or "
-                                    "LimitMEMLOCK short", ui->name)
+                                    "LimitMEMLOCK short", runs)
                         : xasprintf("warn: 'hosttune gate' logs to the journal what %s lacks before it starts, "
-                                    "and never keeps it from starting (ExecStartPre=-)", ui->name);
+                                    "and never keeps it from starting (ExecStartPre=-)", runs);
         }
         if (refuse)
                 ht_plan_warn(plan, "start_gate=refuse: %s will not start while fewer HugePages are free than "
                              "it needs or its LimitMEMLOCK is short ('hosttune gate --refuse %s' fails its "
                              "ExecStartPre=), so it never runs on 4 KB pages; start_gate=warn only logs the "
-                             "shortfall", ui->name, ui->name);
+                             "shortfall", runs, arg);
 }
 
 static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
@@ -720,8 +737,9 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                         ch->outcome = HT_OUTCOME_KEPT;
                                         continue;
                                 }
+                                _cleanup_free_ char *runs = runs_as(ui->name);
                                 ch->note = streq(su, ui->name)
-                                        ? xasprintf("takes effect when %s is restarted", ui->name)
+                                        ? xasprintf("takes effect when %s is restarted", runs)
                                         : xasprintf("%s is an alias of %s; takes effect when it is restarted", su,
                                                     ui->name);
                         }
@@ -752,7 +770,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 }
                 if (plan->n_files > before) {
                         any_change = true;
-                        strv_push(&restart, ui->name);
+                        strv_push_take(&restart, runs_as(ui->name));
                 }
         }
 

@@ -95,6 +95,12 @@ static bool same_unit(const ht_context *c, const char *setting_unit, const char 
         _cleanup_free_ char *su = with_suffix(setting_unit);
         if (streq(su, unit))
                 return true;
+        /* a template's settings (mariadb@.service, several instances)
+         * are each instance's: its drop-in reaches them all */
+        const char *at = strchr(su, '@');
+        if (at && at[1] == '.' && strncmp(su, unit, (size_t)(at - su + 1)) == 0 && endswith(unit, at + 1) &&
+            strlen(unit) > strlen(su))
+                return true;
         if (!*names && ht_unit_names(c, unit, names) < 0)
                 strv_push(names, unit);
         return strv_contains(*names, su);

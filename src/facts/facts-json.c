@@ -394,6 +394,8 @@ static json_object *workload_json(const ht_facts *f) {
                 json_object_array_add(servers, e);
         }
         add(mysql, "servers", servers);
+        add(mysql, "template", j_str(f->mysql_template));
+        add(mysql, "instance_large_pages_max", f->mysql_template ? j_u64(f->mysql_instance_max_bytes) : NULL);
         add(mysql, "not_used", not_used[HT_PROC_MYSQL]);
         add(o, "mysql", mysql);
         json_object *jvm = json_object_new_object();

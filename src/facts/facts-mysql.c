@@ -453,6 +453,27 @@ static void collect_servers(const ht_context *c, ht_facts *f, bool mariadb) {
                 strv_free(m->large_pages_bytes_from);
                 m->large_pages_bytes_from = NULL;
         }
+        /* Several instances of one template: no one unit runs them all,
+         * but the template's drop-in reaches every instance (systemd.unit(5):
+         * "For templates, dropins for the template ... are read"), so the
+         * profile names the template (mysql.profile's mysql_unit). Its
+         * LimitMEMLOCK is per process (setrlimit(2): each instance maps
+         * its own pages), so the largest instance's need meets them all. */
+        int common = -1;
+        bool one_template = n_instances >= 2;
+        for (size_t i = 0; i < n_instances && one_template; i++) {
+                const char *name;
+                size_t len;
+                int t = instance_of(f->mysql_servers[i].unit, &name, &len);
+                one_template = common < 0 || t == common;
+                common = t;
+                if (f->mysql_servers[i].config.large_pages_bytes > f->mysql_instance_max_bytes)
+                        f->mysql_instance_max_bytes = f->mysql_servers[i].config.large_pages_bytes;
+        }
+        if (one_template && common >= 0)
+                f->mysql_template = xasprintf("%s.service", templates[common].prefix);
+        else
+                f->mysql_instance_max_bytes = 0;
         for (size_t i = 0; i < n_instances; i++) {
                 const ht_mysql_config *ic = &f->mysql_servers[i].config;
                 if (m->large_pages_bytes > UINT64_MAX / 2 - ic->large_pages_bytes)
@@ -556,6 +577,7 @@ void ht_facts_mysql_config_free(ht_facts *f) {
                 config_done(&sv->config);
         }
         free(f->mysql_servers);
+        free(f->mysql_template);
 }
 
 const char *ht_mysql_size_name(size_t i) {

@@ -372,6 +372,9 @@ typedef struct ht_facts {
                                           * large_pages_bytes is their sum */
         ht_mysql_server *mysql_servers;  /* each server, only where instances are found */
         size_t n_mysql_servers;
+        char *mysql_template;            /* mariadb@.service where several instances of
+                                          * one template are found, else NULL */
+        uint64_t mysql_instance_max_bytes; /* with it: the largest instance's large pages */
         /* JVMs (facts-jvm.c) */
         ht_jvm *jvms;
         size_t n_jvms;

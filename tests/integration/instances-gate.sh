@@ -1,0 +1,109 @@
+#!/bin/sh
+# Issue 37, instances: several mariadb@NAME.service instances enabled at
+# once. No one unit runs them all, so the mysql profile names their
+# template, mariadb@.service, whose drop-in systemd reads for every
+# instance (systemd.unit(5): "For templates, dropins for the template ...
+# are read"): the gate line runs "hosttune gate %n" (each instance's own
+# name), the LimitMEMLOCK is the largest instance's (a per-process limit),
+# rollback removes the drop-in, and each instance's gate checks its own
+# pages.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
+export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
+P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
+
+# the compose-finish.sh fixture: Debian 12 with Debian's mariadb@.service
+# (MariaDB's support-files/mariadb@.service.in) and two enabled instances
+h=$(copy_host debian12-kvm); scratch "$h"
+mkdir -p "$h/lib/systemd/system" "$h/etc/systemd/system/multi-user.target.wants"
+cat >"$h/lib/systemd/system/mariadb@.service" <<'UNIT'
+[Unit]
+Description=MariaDB 10.11.6 database server (multi-instance %I)
+After=network.target
+
+[Install]
+WantedBy=multi-user.target
+
+[Service]
+Type=notify
+User=mysql
+Group=mysql
+Environment=MYSQLD_MULTI_INSTANCE="--defaults-group-suffix=.%I"
+ExecStart=/usr/sbin/mariadbd $MYSQLD_MULTI_INSTANCE $MYSQLD_OPTS
+UNIT
+for i in sales reports; do
+        ln -s /lib/systemd/system/mariadb@.service "$h/etc/systemd/system/multi-user.target.wants/mariadb@$i.service"
+done
+cat >"$h/etc/mysql/mariadb.conf.d/70-instances.cnf" <<'CNF'
+[mariadbd.sales]
+large_pages = ON
+innodb_buffer_pool_size = 2G
+
+[mariadbd.reports]
+large-pages
+innodb_buffer_pool_size = 1G
+key_buffer_size = 64M
+CNF
+echo 'mysql:x:991:991::/var/lib/mysql:/usr/sbin/nologin' >>"$h/etc/passwd"
+echo 'mysql:x:991:' >>"$h/etc/group"
+D=$h/etc/systemd/system/mariadb@.service.d/hosttune.conf
+ht() { "$HOSTTUNE" --root "$h" $P "$@" >"$tmp/out" 2>"$tmp/err"; }
+
+ht --json facts
+check "facts: the instances' template, the largest instance's large pages (2G + 32M + 128M)" \
+        "mariadb@.service 2315255808" \
+        "$(jq -r '.workload.mysql | "\(.template) \(.instance_large_pages_max)"' "$tmp/out")"
+
+# hugepages_sysv=true: MariaDB 10.4 and older (SysV segments), where the
+# unit needs LimitMEMLOCK
+ht --json plan mysql --set hugepages_sysv=true
+check "plan: the template's gate, warn" "warn" \
+        "$(jq -r '.changes[] | select(.key == "mariadb@.service StartGate") | .desired' "$tmp/out")"
+# sales: 2315255808 bytes = 1104 pages of 2 MB (not the pool's 1714)
+check "plan: the template's LimitMEMLOCK, the largest instance's pages" "$((1104 * 2097152))" \
+        "$(jq -r '.changes[] | select(.key == "mariadb@.service LimitMEMLOCK") | .bound_value' "$tmp/out")"
+check "plan: the notes name the instances, not the template (which cannot be restarted)" \
+        "takes effect when mariadb@*.service is restarted" \
+        "$(jq -r '.changes[] | select(.key == "mariadb@.service LimitMEMLOCK") | .note' "$tmp/out")"
+check "plan: no gate or memlock for mysqld.service (main's fallback)" "0" \
+        "$(jq '[.changes[] | select(.key == "mysqld.service StartGate" or .key == "mysqld.service LimitMEMLOCK")] | length' "$tmp/out")"
+ht apply mysql --set hugepages_sysv=true
+check "apply: exit 0" 0 $?
+check "apply: the template's drop-in runs the gate for each instance (%n)" "ok" \
+        "$(grep -qE '^ExecStartPre=-\+/[^ ]*/hosttune gate %n$' "$D" && echo ok)"
+check "apply: ... with the largest instance's memlock" "ok" \
+        "$(grep -qx "LimitMEMLOCK=$((1104 * 2097152))" "$D" && echo ok)"
+check "apply: no instance or mysqld.service drop-in" "" \
+        "$(ls "$h/etc/systemd/system" | grep -E '^(mariadb@[a-z]+|mysqld|mariadb)\.service\.d$')"
+# systemd reads the template's drop-in for an instance, with %n expanded
+if command -v systemd-analyze >/dev/null 2>&1; then
+        SYSTEMD_LOG_LEVEL=debug systemd-analyze --root="$h" verify mariadb@sales.service >"$tmp/sd" 2>&1
+        check "systemd: the instance runs the gate on its own name" "ok" \
+                "$(grep -q '^[[:space:]]*Command Line: /.*/hosttune gate mariadb@sales.service$' "$tmp/sd" &&
+                        ! grep -q 'hosttune.conf:.*ignoring' "$tmp/sd" && echo ok)"
+else
+        skip "systemd: the instance runs the gate on its own name" "systemd-analyze is not installed"
+fi
+ht --json verify
+check "verify: the template's gate and memlock are kept" "ok ok" \
+        "$(jq -r '[.checks[] | select(.key == "mariadb@.service StartGate" or .key == "mariadb@.service LimitMEMLOCK") | .status] | join(" ")' "$tmp/out")"
+
+# each instance's gate: its own pages (sales 1104, reports 1275068416
+# bytes = 608), and the template's memlock as the instance gets it
+sed -i -e "s/^HugePages_Total:.*/HugePages_Total:    1714/" -e "s/^HugePages_Free:.*/HugePages_Free:     700/" \
+        -e "s/^HugePages_Rsvd:.*/HugePages_Rsvd:     0/" "$h/proc/meminfo"
+"$HOSTTUNE" --root "$h" --json gate --refuse mariadb@sales.service >"$tmp/out" 2>"$tmp/err"
+check "gate sales, 700 free: its own 1104 pages, refused" "2 short 1104" \
+        "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out")"
+check "gate sales: the template's memlock reaches it" "ok" \
+        "$(jq -r '.checks[] | select(.check == "memlock") | .status' "$tmp/out")"
+"$HOSTTUNE" --root "$h" --json gate --refuse mariadb@reports.service >"$tmp/out" 2>"$tmp/err"
+check "gate reports, 700 free: its own 608 pages, ok" "0 ok 608" \
+        "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out")"
+
+ht rollback
+check "rollback: exit 0, the template's drop-in removed" "0 gone" \
+        "$? $(test -e "$D" && echo there || echo gone)"
+
+echo "1..$n"
+[ "$failed" = 0 ]
