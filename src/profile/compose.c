@@ -81,15 +81,6 @@ static ht_setting setting_copy(const ht_setting *s) {
         return c;
 }
 
-static bool same_identity(const ht_setting *a, const ht_setting *b) {
-        if (a->backend != b->backend || !streq(a->key, b->key))
-                return false;
-        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
-                if (!streq_ptr(a->fields[k], b->fields[k]))
-                        return false;
-        return true;
-}
-
 static bool same_value(const ht_setting *a, const ht_setting *b) {
         return streq_ptr(a->value, b->value) && a->remove == b->remove && a->bound == b->bound &&
                a->at_least == b->at_least;
@@ -532,7 +523,7 @@ static json_object *check_cap(state *st, const ht_setting *sum, json_object *fac
 static bool lost_in(const ht_resolved *r, const ht_setting *out, const char *w) {
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i];
-                if (!same_identity(s, out) || streq_ptr(s->value, out->value) || !s->value || !s->key)
+                if (!ht_setting_same_key(s, out) || streq_ptr(s->value, out->value) || !s->value || !s->key)
                         continue;
                 _cleanup_free_ char *needle = xasprintf("%s=%s", s->key, s->value);
                 return strstr(w, needle) != NULL;
@@ -554,18 +545,6 @@ static void skips_union(ht_skips *dst, const ht_skips *src) {
                                                  .source = dup0(s->source), .set_by = dup0(s->set_by),
                                                  .condition = dup0(s->condition)};
         }
-}
-
-static void skips_clear(ht_skips *l) {
-        for (size_t i = 0; i < l->n; i++) {
-                free(l->items[i].setting);
-                free(l->items[i].reason);
-                free(l->items[i].source);
-                free(l->items[i].set_by);
-                free(l->items[i].condition);
-        }
-        free(l->items);
-        *l = (ht_skips){0};
 }
 
 static void strv_union(char ***dst, char *const *src) {
@@ -596,7 +575,7 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                         const ht_setting *s = &r->settings[i];
                         group *g = NULL;
                         for (size_t k = 0; k < n_groups && !g; k++)
-                                if (same_identity(groups[k].c[0].s, s))
+                                if (ht_setting_same_key(groups[k].c[0].s, s))
                                         g = &groups[k];
                         if (!g) {
                                 groups = xrealloc(groups, (n_groups + 1) * sizeof(*groups));
@@ -698,7 +677,7 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
         res->warnings = warnings;
         strv_free(res->errors);
         res->errors = errors;
-        skips_clear(&res->skipped);
+        ht_skips_done(&res->skipped);
         for (size_t oi = 0; oi < n; oi++) {
                 skips_union(&res->skipped, &subs[order[oi]]->skipped);
                 res->reboot_required = res->reboot_required || subs[oi]->reboot_required;

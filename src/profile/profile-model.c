@@ -11,6 +11,15 @@
 #include "profile-model.h"
 #include "util.h"
 
+bool ht_setting_same_key(const ht_setting *a, const ht_setting *b) {
+        if (a->backend != b->backend || !streq(a->key, b->key))
+                return false;
+        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                if (!streq_ptr(a->fields[k], b->fields[k]))
+                        return false;
+        return true;
+}
+
 void ht_setting_done(ht_setting *s) {
         free(s->key);
         free(s->value);

@@ -117,6 +117,9 @@ void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
 void ht_setting_done(ht_setting *s);
+/* Whether a and b are the same setting (backend, key and key fields):
+ * the settings index and composition ask it alike. */
+bool ht_setting_same_key(const ht_setting *a, const ht_setting *b);
 /* A setting's value for messages: "(removed)", "(unset)". */
 const char *ht_setting_value_text(const ht_setting *s);
 /* What show prints after a bounded value: " (at least)", ... */

@@ -20,15 +20,6 @@ char *ht_setting_label(const ht_setting *s) {
         return xasprintf("%s %s", ht_backend_id_to_string(s->backend), s->key);
 }
 
-static bool same_setting(const ht_setting *a, const ht_setting *b) {
-        if (a->backend != b->backend || !streq(a->key, b->key))
-                return false;
-        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
-                if (!streq_ptr(a->fields[k], b->fields[k]))
-                        return false;
-        return true;
-}
-
 /* FNV-1a over the backend, the key and the key fields. */
 static size_t setting_hash(const ht_setting *s) {
         uint64_t h = 14695981039346656037ULL;
@@ -69,7 +60,7 @@ static void index_rebuild(ht_resolver *r) {
 ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
         if (r->n_settings < RESOLVER_INDEX_FROM) {
                 for (size_t i = 0; i < r->n_settings; i++)
-                        if (same_setting(&r->settings[i].s, like))
+                        if (ht_setting_same_key(&r->settings[i].s, like))
                                 return &r->settings[i];
                 return NULL;
         }
@@ -78,7 +69,7 @@ ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
         size_t mask = r->index_size - 1;
         for (size_t i = setting_hash(like) & mask; r->index[i]; i = (i + 1) & mask) {
                 ht_rsetting *rs = &r->settings[r->index[i] - 1];
-                if (same_setting(&rs->s, like))
+                if (ht_setting_same_key(&rs->s, like))
                         return rs;
         }
         return NULL;
