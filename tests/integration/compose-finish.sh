@@ -10,6 +10,7 @@
 # 2. mysql+jvm applied: each unit's gate checks its own workload's pages,
 #    not the whole pool.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/instances-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
 P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
@@ -17,51 +18,7 @@ P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
 # --- two instances on the Debian 12 fixture (its [mysqld] pool 6G, key
 # cache 32M, [mariadb] Aria 128M, large_pages off for the default server)
 h=$(copy_host debian12-kvm); scratch "$h"
-mkdir -p "$h/lib/systemd/system" "$h/etc/systemd/system/multi-user.target.wants"
-# the lines of MariaDB's support-files/mariadb@.service.in (10.4 on,
-# MDEV-11670) that say what an instance reads; a comment names the
-# alternative, which must not count
-cat >"$h/lib/systemd/system/mariadb@.service" <<'UNIT'
-# Multi instance version of MariaDB
-# Alternate: Environment=MYSQLD_MULTI_INSTANCE=--defaults-file=/etc/mysql/my%I.cnf
-[Unit]
-Description=MariaDB 10.11.6 database server (multi-instance %I)
-After=network.target
-
-[Install]
-WantedBy=multi-user.target
-
-[Service]
-Type=notify
-User=mysql
-Group=mysql
-Environment=MYSQLD_MULTI_INSTANCE="--defaults-group-suffix=.%I"
-ExecStart=/usr/sbin/mariadbd $MYSQLD_MULTI_INSTANCE $MYSQLD_OPTS $_WSREP_NEW_CLUSTER $_WSREP_START_POSITION%I
-UNIT
-for i in sales reports; do
-        ln -s /lib/systemd/system/mariadb@.service "$h/etc/systemd/system/multi-user.target.wants/mariadb@$i.service"
-done
-cat >"$h/etc/mysql/mariadb.conf.d/70-instances.cnf" <<'CNF'
-[mariadbd.sales]
-datadir = /var/lib/mysql-sales
-socket = /run/mysqld/mysqld-sales.sock
-port = 3307
-large_pages = ON
-innodb_buffer_pool_size = 2G
-
-[mariadbd.reports]
-datadir = /var/lib/mysql-reports
-socket = /run/mysqld/mysqld-reports.sock
-port = 3308
-large-pages
-innodb_buffer_pool_size = 1G
-key_buffer_size = 64M
-
-# an instance not enabled and not running: not a consumer
-[mariadbd.old]
-large_pages = ON
-innodb_buffer_pool_size = 8G
-CNF
+add_instances "$h"
 ht() { "$HOSTTUNE" --root "$h" $P "$@" >"$tmp/out" 2>"$tmp/err"; }
 ht --json facts
 # sales: 2G + 32M + 128M; reports: 1G + 64M + 128M (MariaDB counts the

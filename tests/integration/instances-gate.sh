@@ -8,6 +8,7 @@
 # rollback removes the drop-in, and each instance's gate checks its own
 # pages.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/instances-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
 P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
@@ -15,35 +16,7 @@ P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
 # the compose-finish.sh fixture: Debian 12 with Debian's mariadb@.service
 # (MariaDB's support-files/mariadb@.service.in) and two enabled instances
 h=$(copy_host debian12-kvm); scratch "$h"
-mkdir -p "$h/lib/systemd/system" "$h/etc/systemd/system/multi-user.target.wants"
-cat >"$h/lib/systemd/system/mariadb@.service" <<'UNIT'
-[Unit]
-Description=MariaDB 10.11.6 database server (multi-instance %I)
-After=network.target
-
-[Install]
-WantedBy=multi-user.target
-
-[Service]
-Type=notify
-User=mysql
-Group=mysql
-Environment=MYSQLD_MULTI_INSTANCE="--defaults-group-suffix=.%I"
-ExecStart=/usr/sbin/mariadbd $MYSQLD_MULTI_INSTANCE $MYSQLD_OPTS
-UNIT
-for i in sales reports; do
-        ln -s /lib/systemd/system/mariadb@.service "$h/etc/systemd/system/multi-user.target.wants/mariadb@$i.service"
-done
-cat >"$h/etc/mysql/mariadb.conf.d/70-instances.cnf" <<'CNF'
-[mariadbd.sales]
-large_pages = ON
-innodb_buffer_pool_size = 2G
-
-[mariadbd.reports]
-large-pages
-innodb_buffer_pool_size = 1G
-key_buffer_size = 64M
-CNF
+add_instances "$h"
 echo 'mysql:x:991:991::/var/lib/mysql:/usr/sbin/nologin' >>"$h/etc/passwd"
 echo 'mysql:x:991:' >>"$h/etc/group"
 D=$h/etc/systemd/system/mariadb@.service.d/hosttune.conf
