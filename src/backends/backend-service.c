@@ -196,6 +196,18 @@ static int load_unit(const ht_context *c, const char *real, const char *file, un
         return 0;
 }
 
+/* A unit by the name an administrator gives ("mysqld" or
+ * "mysqld.service"): its fragment and what it is known as. */
+static int load_unit_named(const ht_context *c, const char *unit, unit_info *ret) {
+        _cleanup_free_ char *name = unit_with_suffix(unit), *real = NULL, *file = NULL;
+        if (!ht_unit_name_valid(name))
+                return -EINVAL;
+        int r = find_fragment(c, name, &real, &file);
+        if (r < 0)
+                return r;
+        return load_unit(c, real, file, ret);
+}
+
 /* A drop-in systemd reads: its name decides the order, the first
  * directory on the load path decides which file of that name is used. */
 typedef struct {
@@ -850,14 +862,10 @@ static void push_assignments(ht_boot_explained *e, const char *path, const char 
 }
 
 int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *directive, ht_boot_explained *ret) {
-        _cleanup_free_ char *name = unit_with_suffix(unit), *real = NULL, *file = NULL;
-        if (!ht_unit_name_valid(name) || !service_directive_known(directive))
+        if (!service_directive_known(directive))
                 return -EINVAL;
-        int r = find_fragment(c, name, &real, &file);
-        if (r < 0)
-                return r;
         unit_info u;
-        r = load_unit(c, real, file, &u);
+        int r = load_unit_named(c, unit, &u);
         if (r < 0)
                 return r;
         dropin *list = NULL;
@@ -888,14 +896,8 @@ int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *dire
 }
 
 int ht_unit_names(const ht_context *c, const char *name, char ***ret_names) {
-        _cleanup_free_ char *unit = unit_with_suffix(name), *real = NULL, *file = NULL;
-        if (!ht_unit_name_valid(unit))
-                return -EINVAL;
-        int r = find_fragment(c, unit, &real, &file);
-        if (r < 0)
-                return r;
         unit_info u;
-        r = load_unit(c, real, file, &u);
+        int r = load_unit_named(c, name, &u);
         if (r < 0)
                 return r;
         *ret_names = TAKE_PTR(u.names);
@@ -905,14 +907,10 @@ int ht_unit_names(const ht_context *c, const char *name, char ***ret_names) {
 
 int ht_unit_effective_limit(const ht_context *c, const ht_facts *f, const char *unit, const char *directive,
                             char **ret_value, char **ret_from) {
-        _cleanup_free_ char *name = unit_with_suffix(unit), *real = NULL, *file = NULL;
-        if (!ht_unit_name_valid(name) || !is_limit(directive) || !service_directive_known(directive))
+        if (!is_limit(directive) || !service_directive_known(directive))
                 return -EINVAL;
-        int r = find_fragment(c, name, &real, &file);
-        if (r < 0)
-                return r;
         unit_info u;
-        r = load_unit(c, real, file, &u);
+        int r = load_unit_named(c, unit, &u);
         if (r < 0)
                 return r;
         dropin *list = NULL;
