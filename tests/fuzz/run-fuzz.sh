@@ -13,7 +13,7 @@
 #   FUZZ_SECONDS  run time per target, default 20; 0 skips
 #   FUZZ_REPLAY   1: run each target over its seeds once (make check's)
 #   FUZZ_TARGETS  names to run (e.g. "grub limits"), default all
-#   FUZZ_JOBS     parallel compiles, default 2
+#   FUZZ_JOBS     parallel compiles and targets run at once, default 2
 #   CLANG         compiler, default clang
 set -eu
 
@@ -129,18 +129,24 @@ fixture_seeds() {
 }
 
 targets=${FUZZ_TARGETS:-$(cd "$srcdir/tests/fuzz" && ls fuzz-*.c | sed 's/^fuzz-//; s/\.c$//')}
-failed=
-t_n=0
-for t in $targets; do
-        t_n=$((t_n + 1))
-        src=$srcdir/tests/fuzz/fuzz-$t.c
-        [ -f "$src" ] || { echo "run-fuzz.sh: no target $t" >&2; exit 1; }
-        bin=$outdir/fuzz-$t
-        # shellcheck disable=SC2086
-        "$cc" $cflags -fsanitize=fuzzer -o "$bin" "$src" $objs $deps_libs
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 
-        # libFuzzer adds what it finds to the first corpus directory: keep
-        # that a scratch copy so the seeds in the source tree stay reviewed.
+# run_target NAME N: link target NAME, gather its seeds and run it; its
+# TAP line (check N) goes to $tmp/tap-N, and $tmp/failed-N marks a failure.
+run_target() {
+        t=$1 t_n=$2
+        src=$srcdir/tests/fuzz/fuzz-$t.c
+        bin=$outdir/fuzz-$t
+        if ! "$cc" $cflags -fsanitize=fuzzer -o "$bin" "$src" $objs $deps_libs >"$tmp/log-$t" 2>&1; then
+                sed 's/^/# /' "$tmp/log-$t"
+                echo "not ok $t_n - fuzz-$t: does not build"
+                : >"$tmp/failed-$t_n"
+                return 0
+        fi
+
         corpus=$tmp/corpus-$t
         mkdir -p "$corpus"
         if [ -d "$srcdir/tests/fuzz/corpus/$t" ]; then
@@ -154,22 +160,12 @@ for t in $targets; do
         done
 
         if [ "$replay" = 1 ]; then
-                # every seed once (-runs=0: the corpus is read and run, no more)
                 set -- -runs=0
                 echo "# run-fuzz.sh: replaying $t's $(ls "$corpus" | wc -l) seeds"
         else
-                # make check sets FUZZ_RUNS: a fixed seed and count make
-                # its short runs repeatable (a slow machine only stops
-                # earlier in the same sequence); `make fuzz` explores at random
                 set -- ${FUZZ_RUNS:+-runs=$FUZZ_RUNS -seed=1} -max_total_time="$seconds"
                 echo "# run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
         fi
-        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
-        LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/fuzz/lsan.supp:print_suppressions=0}
-        UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-        export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
-        # each target gets its own scratch TMPDIR: a target that empties its
-        # scratch space must never reach this script's logs and corpora
         mkdir -p "$tmp/scratch-$t"
         if TMPDIR=$tmp/scratch-$t "$bin" "$@" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
                 -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
@@ -184,7 +180,35 @@ for t in $targets; do
         else
                 tail -60 "$tmp/log-$t" | sed 's/^/# /'
                 echo "not ok $t_n - fuzz-$t: failed (input kept as $outdir/crash-$t-*)"
-                failed="$failed $t"
+                : >"$tmp/failed-$t_n"
+        fi
+}
+
+# FUZZ_JOBS targets at a time, each a process of its own: a fuzzer keeps
+# one CPU busy, so in turn the targets left the other CPU idle for the
+# whole stage (25 targets x FUZZ_SECONDS). Each still gets its
+# FUZZ_SECONDS; their reports are printed in order once all have run.
+t_n=0
+running=0
+for t in $targets; do
+        [ -f "$srcdir/tests/fuzz/fuzz-$t.c" ] || { echo "run-fuzz.sh: no target $t" >&2; exit 1; }
+        t_n=$((t_n + 1))
+        run_target "$t" "$t_n" >"$tmp/tap-$t_n" 2>&1 &
+        running=$((running + 1))
+        if [ "$running" -ge "$jobs" ]; then
+                wait
+                running=0
+        fi
+done
+wait
+failed=
+i=0
+while [ "$i" -lt "$t_n" ]; do
+        i=$((i + 1))
+        cat "$tmp/tap-$i"
+        grep -q "^\(not \)\?ok $i " "$tmp/tap-$i" || { echo "not ok $i - run-fuzz.sh: target $i gave no report"; : >"$tmp/failed-$i"; }
+        if [ -e "$tmp/failed-$i" ]; then
+                failed="$failed $(sed -n "s/^not ok $i - \(fuzz-[^:]*\):.*/\1/p" "$tmp/tap-$i" | head -1)"
         fi
 done
 echo "1..$t_n"
