@@ -404,6 +404,14 @@ host_state() {
         grep -H '' /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag \
                 /sys/kernel/mm/transparent_hugepage/shmem_enabled /sys/kernel/mm/hugepages/*/nr_hugepages 2>/dev/null || true
 }
+# The suite's real-host tests change these values (and restore them) while
+# they hold the real-host lock (tests/integration/lib.sh, real_host_lock);
+# CI runs the boots beside the suites, so the comparison holds it too,
+# from the first reading to the last.
+HT_REAL_HOST_LOCK=${HT_REAL_HOST_LOCK:-/tmp/hosttune-real-host-tests.lock}
+( umask 0; : >>"$HT_REAL_HOST_LOCK" ) 2>/dev/null || true
+exec 8<"$HT_REAL_HOST_LOCK"
+flock 8
 host_state >"$W/host.0"
 sleep 1
 host_state >"$W/host.1"
@@ -467,6 +475,7 @@ else
         fail "with mounts: the rollback changed the build machine: $(differ "$W/host.before" "$W/host.after" | head -10)"
 fi
 check_unchanged "with mounts: rollback"
+exec 8<&-
 
 # --- f. applied once more, written into a disk and booted once ----------
 step "applying for the boot"
