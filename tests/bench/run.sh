@@ -70,6 +70,12 @@ is_root=0
 [ "$(id -u)" = 0 ] && is_root=1
 real_host=0
 [ "$host" = 1 ] && [ "$is_root" = 1 ] && real_host=1
+# hosttune's run lock on the machine: the real-host rows run hosttune on /,
+# which leaves its lock file, as flock files stay; one that was not there
+# before goes last, unless a hosttune holds it
+if [ "$real_host" = 1 ] && [ ! -e /run/hosttune.lock ]; then
+        on_exit_add "flock -n /run/hosttune.lock rm -f /run/hosttune.lock || true"
+fi
 
 # Runs per measurement: rounds x per-round, interleaved (see interleave).
 if [ "$short" = 1 ]; then rounds=2 per=3; else rounds=10 per=10; fi
