@@ -198,19 +198,23 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, size_t i
  * recover it. So the tool writes a file beside it (ht_tool_temp_path),
  * which apply then puts in place as any other (fsync, rename, directory
  * fsync); recovery removes what a crash left of it. */
-static void remove_tool_temps(const ht_context *c, const char *tmp) {
+/* dirs: where the directory's flush goes (NULL: now). A removal lost in
+ * a crash leaves a temp that recovery removes, so it can wait for the
+ * commit's flush. */
+static void remove_tool_temps(const ht_context *c, const char *tmp, ht_fsync_batch *dirs) {
         _cleanup_free_ char *tool_new = xasprintf("%s.new", tmp);
-        (void)ht_remove_file(c, tmp);
-        (void)ht_remove_file(c, tool_new);     /* grub-mkconfig's own temp, left by a crash */
+        (void)ht_remove_file_batched(c, tmp, dirs);
+        (void)ht_remove_file_batched(c, tool_new, dirs);     /* grub-mkconfig's own temp, left by a crash */
 }
 
-static int install_tool_output(const ht_context *c, const char *tmp, const char *path, char **ret_error) {
+static int install_tool_output(const ht_context *c, const char *tmp, const char *path, ht_fsync_batch *dirs,
+                               char **ret_error) {
         _cleanup_free_ char *data = NULL;
         size_t len;
         int r = ht_read_file(c, tmp, HT_FILE_MAX, &data, &len);
         if (r >= 0)
-                r = ht_write_file_atomic(c, path, data, len, 0644, 0, 0);
-        remove_tool_temps(c, tmp);
+                r = ht_write_file_atomic_batched(c, path, data, len, 0644, dirs);
+        remove_tool_temps(c, tmp, dirs);
         if (r < 0) {
                 _cleanup_free_ char *shown = ht_display_path(c, path);
                 return ht_error(ret_error, r, "cannot put the new %s in place: %s", shown, ht_strerror(-r));
@@ -300,7 +304,7 @@ static bool action_runs_tool(const ht_context *c, const ht_post_action *a) {
 
 /* item: the generated file's journal item (recorded ahead), SIZE_MAX: none */
 static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a, size_t item,
-                      ht_apply_result *res, char **ret_error) {
+                      ht_fsync_batch *dirs, ht_apply_result *res, char **ret_error) {
         if (streq(a->action, "daemon-reload")) {
                 ht_follow_up_run(c, a->action, NULL, &res->notes);
                 return 0;
@@ -344,21 +348,24 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
                 strv_push(&argv, names_it ? tmp : a->argv[i]);
         }
         if (tmp)
-                remove_tool_temps(c, tmp);
+                remove_tool_temps(c, tmp, NULL);
         _cleanup_free_ char *output = NULL;
         r = ht_spawn(c, argv, &output);
         ht_fault_point("apply-action");
         if (r != 0 && tmp)
-                remove_tool_temps(c, tmp);
+                remove_tool_temps(c, tmp, NULL);
         if (r != 0) {
                 _cleanup_free_ char *cmd = ht_shell_join(a->argv);
                 return ht_error(ret_error, r < 0 ? r : -EIO, "%s failed (%s%d): %s", cmd, r < 0 ? "error " : "exit status ",
                                 r < 0 ? -r : r, output ? strstrip(output) : "");
         }
         if (generated) {
-                /* in place and durable before the journal calls it done */
+                /* its data durable before its rename; its directory is
+                 * flushed with the commit record, as the other files'
+                 * are: until the commit, recovery takes any content of
+                 * the generated file for the tool's and restores it */
                 if (tmp) {
-                        r = install_tool_output(c, tmp, generated, ret_error);
+                        r = install_tool_output(c, tmp, generated, dirs, ret_error);
                         if (r < 0)
                                 return r;
                 } else
@@ -467,7 +474,7 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                         goto undo;
         }
         for (; actions_ran < plan->n_actions; actions_ran++) {
-                r = run_action(c, tx, plan, &plan->actions[actions_ran], action_items[actions_ran], &res, &err);
+                r = run_action(c, tx, plan, &plan->actions[actions_ran], action_items[actions_ran], &dirs, &res, &err);
                 if (r < 0)
                         goto undo;
         }

@@ -531,6 +531,11 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
         return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false, NULL);
 }
 
+int ht_write_file_atomic_batched(const ht_context *c, const char *path, const void *data, size_t len,
+                                 mode_t mode_for_new, ht_fsync_batch *dirs) {
+        return write_host_file(c, path, data, len, mode_for_new, 0, 0, false, dirs);
+}
+
 int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,
                         mode_t mode, uid_t uid, gid_t gid) {
         return write_host_file(c, path, data, len, mode, uid, gid, true, NULL);

@@ -4,8 +4,10 @@
 # in place ("cat grub.cfg.new > grub.cfg") and syncs nothing: a power cut
 # then can leave a truncated grub.cfg, and GRUB does not boot the machine
 # that would recover it. So the tool writes a file beside it, and apply
-# puts that in place as any other file: fsync, rename, directory fsync,
-# all before the journal marks the item done and before the commit.
+# puts that in place as any other file: fsync, rename, and its directory
+# flushed with the commit record (in the commit's flush, as the other
+# files' directories: until the commit, recovery restores grub.cfg
+# whatever its name shows), all before the commit stands.
 # A SIGKILL cannot show a missing fsync (the page cache survives it), so
 # that order is read from a system-call trace, with HOSTTUNE_FAULT_TRACE's
 # lines (written to stderr) as landmarks; the kill test shows that the
@@ -39,10 +41,13 @@ check_contains "grub-mkconfig writes beside grub.cfg, not over it" \
         '"-o", "/boot/grub/.grub.cfg.hosttune-tmp"]' "$tmp/trace"
 tmp_sync=$(line_of "fsync([0-9]*<$g/\.#grub\.cfg\.[0-9a-f]*>)")
 rename=$(line_of "renameat([0-9]*<$g>, \"\.#grub\.cfg\.[0-9a-f]*\", [0-9]*<$g>, \"grub\.cfg\")")
-dir_sync=$(awk -v from="${rename:-999999}" -v pat="fsync\\\\([0-9]*<$g>\\\\)" 'NR > from && $0 ~ pat { print NR; exit }' "$tmp/trace")
+# the directory's fsync runs on one of the commit flush's threads: its
+# call and its return can be two lines
+dir_sync=$(awk -v from="${rename:-999999}" -v pat="fsync\\\\([0-9]*<$g>" 'NR > from && $0 ~ pat { print NR; exit }' "$tmp/trace")
 action=$(line_of 'fault point [0-9]*: apply-action')
+commit_record=$(line_of 'write([0-9]*<[^>]*/commit\.json>')
 commit=$(line_of 'fault point [0-9]*: commit\\n')
-for v in tool tmp_sync rename dir_sync action commit; do
+for v in tool tmp_sync rename dir_sync action commit_record commit; do
         eval "val=\$$v"
         [ -n "$val" ] && ok "the trace shows $v (line $val)" || not_ok "the trace shows no $v: $(head -c 600 "$tmp/err")"
 done
@@ -58,6 +63,9 @@ in_order() { # A B...: each line number set and above the one before
 }
 check "tool, fsync of the new grub.cfg, rename over grub.cfg, directory fsync" yes \
         "$(in_order "$tool" "$tmp_sync" "$rename" "$dir_sync")"
+# one flush fewer than a directory fsync of its own: the commit's
+check "the directory fsync is in the commit's flush (after the commit record's write)" yes \
+        "$(in_order "$rename" "$commit_record" "$dir_sync")"
 check "all that before the journal marks grub.cfg done (manifest rename at line ${done_write:-none})" yes \
         "$(in_order "$dir_sync" "$done_write")"
 check "and before the commit" yes "$(in_order "$dir_sync" "$commit")"
