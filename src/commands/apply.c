@@ -197,10 +197,9 @@ static int apply_runtime(const ht_context *c, ht_tx *tx, ht_change *ch, size_t i
  * leaves a truncated grub.cfg, and GRUB cannot boot the machine that would
  * recover it. So the tool writes a file beside it (ht_tool_temp_path),
  * which apply then puts in place as any other (fsync, rename, directory
- * fsync); recovery removes what a crash left of it. */
-/* dirs: where the directory's flush goes (NULL: now). A removal lost in
- * a crash leaves a temp that recovery removes, so it can wait for the
- * commit's flush. */
+ * fsync); recovery removes what a crash left of it. dirs: where the
+ * directory's fsync goes (NULL: now); a removal a crash loses leaves a
+ * temp that recovery removes, so it can wait for the commit's flush. */
 static void remove_tool_temps(const ht_context *c, const char *tmp, ht_fsync_batch *dirs) {
         _cleanup_free_ char *tool_new = xasprintf("%s.new", tmp);
         (void)ht_remove_file_batched(c, tmp, dirs);
@@ -213,7 +212,7 @@ static int install_tool_output(const ht_context *c, const char *tmp, const char 
         size_t len;
         int r = ht_read_file(c, tmp, HT_FILE_MAX, &data, &len);
         if (r >= 0)
-                r = ht_write_file_atomic_batched(c, path, data, len, 0644, dirs);
+                r = ht_write_file_atomic_batched(c, path, data, len, 0644, 0, 0, dirs);
         remove_tool_temps(c, tmp, dirs);
         if (r < 0) {
                 _cleanup_free_ char *shown = ht_display_path(c, path);

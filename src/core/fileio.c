@@ -532,8 +532,8 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
 }
 
 int ht_write_file_atomic_batched(const ht_context *c, const char *path, const void *data, size_t len,
-                                 mode_t mode_for_new, ht_fsync_batch *dirs) {
-        return write_host_file(c, path, data, len, mode_for_new, 0, 0, false, dirs);
+                                 mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *dirs) {
+        return write_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false, dirs);
 }
 
 int ht_write_file_exact(const ht_context *c, const char *path, const void *data, size_t len,

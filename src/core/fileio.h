@@ -113,7 +113,7 @@ int ht_write_file_atomic(const ht_context *c, const char *path, const void *data
  * the caller to flush with others: the new name is not durable until
  * then, the data is. */
 int ht_write_file_atomic_batched(const ht_context *c, const char *path, const void *data, size_t len,
-                                 mode_t mode_for_new, ht_fsync_batch *dirs);
+                                 mode_t mode_for_new, uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *dirs);
 
 /* Create the missing parent directories of host path with mode. Existing
  * components are resolved as the context does (symlinks inside the root
