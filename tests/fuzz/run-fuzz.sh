@@ -140,6 +140,7 @@ run_target() {
         t=$1 t_n=$2
         src=$srcdir/tests/fuzz/fuzz-$t.c
         bin=$outdir/fuzz-$t
+        # shellcheck disable=SC2086
         if ! "$cc" $cflags -fsanitize=fuzzer -o "$bin" "$src" $objs $deps_libs >"$tmp/log-$t" 2>&1; then
                 sed 's/^/# /' "$tmp/log-$t"
                 echo "not ok $t_n - fuzz-$t: does not build"
@@ -147,6 +148,8 @@ run_target() {
                 return 0
         fi
 
+        # libFuzzer adds what it finds to the first corpus directory: keep
+        # that a scratch copy so the seeds in the source tree stay reviewed.
         corpus=$tmp/corpus-$t
         mkdir -p "$corpus"
         if [ -d "$srcdir/tests/fuzz/corpus/$t" ]; then
@@ -160,12 +163,18 @@ run_target() {
         done
 
         if [ "$replay" = 1 ]; then
+                # every seed once (-runs=0: the corpus is read and run, no more)
                 set -- -runs=0
                 echo "# run-fuzz.sh: replaying $t's $(ls "$corpus" | wc -l) seeds"
         else
+                # make check sets FUZZ_RUNS: a fixed seed and count make
+                # its short runs repeatable (a slow machine only stops
+                # earlier in the same sequence); `make fuzz` explores at random
                 set -- ${FUZZ_RUNS:+-runs=$FUZZ_RUNS -seed=1} -max_total_time="$seconds"
                 echo "# run-fuzz.sh: fuzzing $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
         fi
+        # each target gets its own scratch TMPDIR: a target that empties its
+        # scratch space must never reach this script's logs and corpora
         mkdir -p "$tmp/scratch-$t"
         if TMPDIR=$tmp/scratch-$t "$bin" "$@" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
                 -artifact_prefix="$outdir/crash-$t-" -print_final_stats=1 \
@@ -203,13 +212,11 @@ done
 wait
 failed=
 i=0
-while [ "$i" -lt "$t_n" ]; do
+for t in $targets; do
         i=$((i + 1))
         cat "$tmp/tap-$i"
-        grep -q "^\(not \)\?ok $i " "$tmp/tap-$i" || { echo "not ok $i - run-fuzz.sh: target $i gave no report"; : >"$tmp/failed-$i"; }
-        if [ -e "$tmp/failed-$i" ]; then
-                failed="$failed $(sed -n "s/^not ok $i - \(fuzz-[^:]*\):.*/\1/p" "$tmp/tap-$i" | head -1)"
-        fi
+        grep -q "^\(not \)\?ok $i " "$tmp/tap-$i" || { echo "not ok $i - fuzz-$t: gave no report"; : >"$tmp/failed-$i"; }
+        if [ -e "$tmp/failed-$i" ]; then failed="$failed $t"; fi
 done
 echo "1..$t_n"
 if [ -n "$failed" ]; then
