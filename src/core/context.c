@@ -940,34 +940,95 @@ int ht_opendir(const ht_context *c, const char *path, DIR **ret) {
         return 0;
 }
 
+/* A directory's entries as the per-plan cache keeps them: each a d_type
+ * byte, the name and its NUL, "." and ".." left out. Keyed by the path
+ * behind a byte no host path starts with, beside the files read. */
+static char *listing_key(const char *path) {
+        return xasprintf("\001%s", path);
+}
+
+/* The entries of the directory at path into *ret (listing_key's form).
+ * getdents64 on the fd itself: fdopendir would fstat it and set its
+ * close-on-exec flag again, two calls more a directory for nothing. */
+static int read_listing(const ht_context *c, const char *path, char **ret, size_t *ret_len) {
+        int fd = ht_open(c, path, O_RDONLY | O_DIRECTORY, 0);
+        if (fd < 0)
+                return fd;
+        _cleanup_free_ char *buf = xmalloc(32768);
+        char *out = NULL;
+        size_t len = 0, cap = 0;
+        for (;;) {
+                ssize_t n = getdents64(fd, buf, 32768);
+                if (n < 0) {
+                        int r = -errno;
+                        close(fd);
+                        free(out);
+                        return r;
+                }
+                if (n == 0)
+                        break;
+                for (ssize_t off = 0; off < n;) {
+                        const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+                        off += de->d_reclen;
+                        if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                                continue;
+                        size_t nl = strlen(de->d_name);
+                        if (len + nl + 2 > cap) {
+                                cap = (len + nl + 2) * 2;
+                                out = xrealloc(out, cap + 1);
+                        }
+                        out[len++] = (char)de->d_type;
+                        memcpy(out + len, de->d_name, nl + 1);
+                        len += nl + 1;
+                }
+        }
+        close(fd);
+        if (!out)
+                out = xmalloc(1);
+        out[len] = 0;
+        *ret = out;
+        *ret_len = len;
+        return 0;
+}
+
 static int list_dir(const ht_context *c, const char *path, const char *suffix, bool links_only, char ***ret) {
-        DIR *d;
+        _cleanup_free_ char *key = c->memo_cache ? listing_key(path) : NULL;
+        size_t hash = key ? path_hash(key) : 0;
+        const cache_entry *e = key ? cache_find(c, key, hash) : NULL;
+        _cleanup_free_ char *owned = NULL;
+        const char *ents;
+        size_t len = 0;
+        if (e) {
+                ents = e->data;
+                len = e->len;
+        } else {
+                int r = read_listing(c, path, &owned, &len);
+                if (r == -ENOENT || r == -ENOTDIR) {
+                        *ret = xcalloc(1, sizeof(char *));
+                        return 0;
+                }
+                if (r < 0)
+                        return r;
+                if (key)
+                        cache_put(c, key, hash, owned, len);
+                ents = owned;
+        }
         char **l = xcalloc(1, sizeof(char *));
-        int r = ht_opendir(c, path, &d);
-        if (r == -ENOENT || r == -ENOTDIR) {
-                *ret = l;
-                return 0;
-        }
-        if (r < 0) {
-                strv_free(l);
-                return r;
-        }
-        struct dirent *de;
         /* counted: quadratic otherwise in a /sys directory of thousands
          * of CPUs */
         size_t n = 0, cap = 1;
-        while ((de = readdir(d))) {
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                        continue;
-                if (suffix && !endswith(de->d_name, suffix))
+        for (size_t off = 0; off < len;) {
+                unsigned char type = (unsigned char)ents[off];
+                const char *name = ents + off + 1;
+                off += strlen(name) + 2;
+                if (suffix && !endswith(name, suffix))
                         continue;
                 /* d_type spares a stat of every other entry; a file system
                  * that does not fill it in (DT_UNKNOWN) lists them all */
-                if (links_only && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+                if (links_only && type != DT_LNK && type != DT_UNKNOWN)
                         continue;
-                strv_push_counted(&l, &n, &cap, de->d_name);
+                strv_push_counted(&l, &n, &cap, name);
         }
-        closedir(d);
         qsort(l, n, sizeof(char *), strv_sort_cmp);
         *ret = l;
         return 0;

@@ -1054,10 +1054,48 @@ static int check_trust(const struct stat *st, const char *path, bool as_root, ch
         return 0;
 }
 
+/* hosttune never changes its ids: asked once */
+static uid_t own_euid(void) {
+        static uid_t euid = (uid_t)-1;
+        if (euid == (uid_t)-1)
+                euid = geteuid();
+        return euid;
+}
+
 /* Whether uid may own a directory on the way to a profile: root, or the
  * user running hosttune (whose own files they are anyway). */
 static bool dir_owner_ok(uid_t uid, uid_t euid) {
         return uid == 0 || uid == euid;
+}
+
+/* Real directories whose chain check_dir_chain passed in this process:
+ * every directory of such a chain is owned by root (or us) and, but for
+ * sticky ones above the first, writable by nobody else, so only root (or
+ * we) could make it fail since; a run loads its profiles and rules from a
+ * handful of directories, and each file would stat the whole chain again.
+ * Failures are not kept: their message is made each time. */
+#define TRUSTED_DIRS_MAX 16
+static char *trusted_dirs[TRUSTED_DIRS_MAX];
+static uid_t trusted_dirs_euid;
+
+static bool dir_chain_known(const char *dir, uid_t euid) {
+        if (euid != trusted_dirs_euid)
+                return false;
+        for (size_t i = 0; i < TRUSTED_DIRS_MAX && trusted_dirs[i]; i++)
+                if (streq(trusted_dirs[i], dir))
+                        return true;
+        return false;
+}
+
+static void dir_chain_remember(const char *dir, uid_t euid) {
+        if (trusted_dirs[0] && euid != trusted_dirs_euid)
+                return;
+        trusted_dirs_euid = euid;
+        for (size_t i = 0; i < TRUSTED_DIRS_MAX; i++)
+                if (!trusted_dirs[i]) {
+                        trusted_dirs[i] = xstrdup(dir);
+                        return;
+                }
 }
 
 /* The directory dir (a real path) and those above it, for a profile found
@@ -1067,6 +1105,8 @@ static bool dir_owner_ok(uid_t uid, uid_t euid) {
  * it: owned by root (or us), and writable by others only when sticky,
  * where nobody but its owner may rename or replace the directory below. */
 static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char **ret_error) {
+        if (dir_chain_known(dir, euid))
+                return 0;
         _cleanup_free_ char *d = xstrdup(dir);
         bool first = true;
         for (;;) {
@@ -1088,8 +1128,10 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
                                       "refusing it, since anyone who may write there can put a file or "
                                       "a link there", shown, d, (unsigned)(st.st_mode & 07777));
                 }
-                if (streq(d, "/"))
+                if (streq(d, "/")) {
+                        dir_chain_remember(dir, euid);
                         return 0;
+                }
                 char *slash = strrchr(d, '/');
                 if (slash == d)
                         slash[1] = 0;
@@ -1136,7 +1178,7 @@ int ht_trust_check_dirs(int fd, const char *path, unsigned names, char **ret_err
         /* the same escape hatch as for the files themselves */
         if (ht_env_true(HT_INSECURE_ENV))
                 return 0;
-        uid_t euid = geteuid();
+        uid_t euid = own_euid();
         /* where the name was found: the directory searched (a tuned
          * profile's NAME/tuned.conf: the directory above NAME), then the
          * file's own directory, reached as the name leads */
@@ -1145,11 +1187,11 @@ int ht_trust_check_dirs(int fd, const char *path, unsigned names, char **ret_err
         _cleanup_free_ char *own_real = NULL;
         if (!searched || !own)
                 return 0; /* a relative name: the caller's own directory */
-        int r = check_dir_real(searched, path, euid, NULL, ret_error);
+        /* one name (a profile, a rules file): the directory searched is
+         * the file's own, resolved once */
+        int r = check_dir_real(searched, path, euid, names > 1 ? NULL : &own_real, ret_error);
         if (r >= 0 && names > 1)
                 r = check_dir_real(own, path, euid, &own_real, ret_error);
-        else if (r >= 0)
-                own_real = realpath(own, NULL);
         if (r < 0)
                 return r;
         /* where the file is, when a link led elsewhere: the file opened */
@@ -1189,10 +1231,7 @@ int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char 
                 *ret_error = xasprintf("%s: %s", shown, ht_strerror(-r));
                 return r;
         }
-        static int euid = -1; /* hosttune never changes its ids: ask once */
-        if (euid < 0)
-                euid = (int)geteuid();
-        r = check_trust(&st, shown, euid == 0, ret_error);
+        r = check_trust(&st, shown, own_euid() == 0, ret_error);
         if (r >= 0)
                 r = ht_trust_check_dirs(fd, shown, names, ret_error);
         if (r < 0)

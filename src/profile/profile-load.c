@@ -976,8 +976,14 @@ static int rfile_parse(const char *path, const char *buf, size_t len, ht_rfile *
 
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
                         char ***ret_names, char **ret_error) {
+        return ht_search_path_list_counted(dirs, suffix, ret_paths, ret_names, NULL, ret_error);
+}
+
+int ht_search_path_list_counted(char *const *dirs, const char *suffix, char ***ret_paths,
+                                char ***ret_names, size_t **ret_found, char **ret_error) {
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_strv_free_ char **paths = NULL;
+        _cleanup_free_ size_t *counts = xcalloc(strv_length((char **)dirs) + 1, sizeof(*counts));
         for (size_t i = 0; dirs && dirs[i]; i++) {
                 DIR *d = opendir(dirs[i]);
                 if (!d) {
@@ -1002,8 +1008,11 @@ int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths
                         qsort(found, strv_length(found), sizeof(char *), strv_sort_cmp);
                 for (size_t j = 0; found && found[j]; j++) {
                         _cleanup_free_ char *n = xstrndup(found[j], strlen(found[j]) - strlen(suffix));
+                        if (!ht_profile_name_valid(n))
+                                continue;
+                        counts[i]++;
                         /* An earlier directory shadows a later one. */
-                        if (!ht_profile_name_valid(n) || strv_contains(names, n))
+                        if (strv_contains(names, n))
                                 continue;
                         strv_push(&names, n);
                         strv_push_take(&paths, xasprintf("%s/%s", dirs[i], found[j]));
@@ -1016,5 +1025,7 @@ int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths
                 *ret_paths = TAKE_PTR(paths);
         if (ret_names)
                 *ret_names = TAKE_PTR(names);
+        if (ret_found)
+                *ret_found = TAKE_PTR(counts);
         return 0;
 }

@@ -71,27 +71,40 @@ char **ht_profile_dirs(const ht_context *c) {
  *    copies stand in, and *ret_warning says so. */
 int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
                       const ht_builtin_file ***ret_builtin, char **ret_warning, char **ret_error) {
-        for (size_t i = 0; c->rules_path && i < c->rules_path_given && c->rules_path[i]; i++) {
-                const char *d = c->rules_path[i];
+        size_t given = 0;
+        for (; c->rules_path && given < c->rules_path_given && c->rules_path[given]; given++) {
+                const char *d = c->rules_path[given];
                 struct stat st;
                 if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode)) {
                         int r = stat(d, &st) < 0 ? -errno : -ENOTDIR;
                         return ht_error(ret_error, r, "--rules-path %s: %s", d, ht_strerror(-r));
                 }
-                _cleanup_strv_free_ char **found = NULL;
-                int r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &found, ret_error);
-                if (r < 0)
-                        return r;
-                if (!found)
+        }
+        _cleanup_strv_free_ char **paths = NULL, **names = NULL;
+        _cleanup_free_ size_t *found = NULL;
+        int r = ht_search_path_list_counted(dirs, ".rules", &paths, &names, &found, ret_error);
+        if (r < 0)
+                return r;
+        /* each directory named with --rules-path holds rules of its own,
+         * shadowed or not (dirs begins with them, as ht_rules_dirs gives) */
+        for (size_t i = 0; i < given; i++) {
+                const char *d = c->rules_path[i];
+                size_t n_here = 0;
+                if (i < strv_length((char **)dirs) && streq(dirs[i], d))
+                        n_here = found[i];
+                else {
+                        _cleanup_strv_free_ char **own = NULL;
+                        r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &own, ret_error);
+                        if (r < 0)
+                                return r;
+                        n_here = strv_length(own);
+                }
+                if (n_here == 0)
                         return ht_error(ret_error, -ENOENT,
                                         "--rules-path %s: no rules files (NAME.rules) in this directory; "
                                         "name a directory that holds rules, or leave the option out "
                                         "to use the installed ones", d);
         }
-        _cleanup_strv_free_ char **paths = NULL, **names = NULL;
-        int r = ht_search_path_list(dirs, ".rules", &paths, &names, ret_error);
-        if (r < 0)
-                return r;
         size_t n = strv_length(names);
         const ht_builtin_file **builtin = xcalloc(n + ht_builtin_n_files + 1, sizeof(*builtin));
 

@@ -239,6 +239,46 @@ static void test_read_cache(void **state) {
         free(s);
 }
 
+/* A directory's listing is kept for the plan like a file: the same list
+ * twice, from one read; a write through the context drops it. */
+static void test_list_cache(void **state) {
+        ht_context *c = *state;
+        mk("etc/listed.d");
+        put("etc/listed.d/b.conf", "b\n");
+        put("etc/listed.d/a.conf", "a\n");
+        put("etc/listed.d/notes", "n\n");
+        ht_context_cache_begin(c);
+        char **l = NULL;
+        assert_int_equal(ht_list_dir(c, "/etc/listed.d", ".conf", &l), 0);
+        assert_int_equal(strv_length(l), 2);
+        assert_string_equal(l[0], "a.conf");
+        assert_string_equal(l[1], "b.conf");
+        strv_free(l);
+        /* added behind the context's back: the plan's listing stands,
+         * filtered anew for each caller */
+        put("etc/listed.d/c.conf", "c\n");
+        assert_int_equal(ht_list_dir(c, "/etc/listed.d", NULL, &l), 0);
+        assert_int_equal(strv_length(l), 3);
+        assert_string_equal(l[2], "notes");
+        strv_free(l);
+        /* a file of the same name as the listing is read, not the list */
+        char *s = NULL;
+        assert_int_equal(ht_read_file(c, "/etc/listed.d", 4096, &s, NULL), -EISDIR);
+        /* a write through the context drops it */
+        assert_int_equal(ht_write_file_atomic(c, "/etc/listed.d/d.conf", "d\n", 2, 0644, HT_UID_ANY, HT_GID_ANY),
+                         0);
+        assert_int_equal(ht_list_dir(c, "/etc/listed.d", ".conf", &l), 0);
+        assert_int_equal(strv_length(l), 4);
+        assert_string_equal(l[2], "c.conf");
+        assert_string_equal(l[3], "d.conf");
+        strv_free(l);
+        /* a missing directory is an empty list, kept or not */
+        assert_int_equal(ht_list_dir(c, "/etc/none.d", NULL, &l), 0);
+        assert_null(l[0]);
+        strv_free(l);
+        ht_context_cache_end(c);
+}
+
 static void test_readlink_and_below(void **state) {
         ht_context *c = *state;
         char *s = NULL;
@@ -318,6 +358,7 @@ int main(void) {
                 cmocka_unit_test(test_list_dir),
                 cmocka_unit_test(test_path_check),
                 cmocka_unit_test(test_read_cache),
+                cmocka_unit_test(test_list_cache),
                 cmocka_unit_test(test_readlink_and_below),
                 cmocka_unit_test(test_read_kernel_files),
         };
