@@ -312,8 +312,30 @@ static char *tok_text(const parser *p) {
         return xasprintf("'%.*s%s'", (int)n, p->src + p->tok.pos, p->tok.len > n ? "..." : "");
 }
 
-static bool is_name_char(char c) {
-        return isalnum((unsigned char)c) || c == '_';
+/* The bytes of a NAME: 1 a letter or '_', 2 a digit. ASCII, as
+ * isalnum() is in the C locale hosttune runs in (it never calls
+ * setlocale()), one load a byte: a plan lexes some 8,000 bytes of names. */
+static const unsigned char name_class[256] = {
+        ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
+        ['8'] = 2, ['9'] = 2, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+        ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+        ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+        ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+        ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+        ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+        ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
+static inline bool is_digit(char c) {
+        return name_class[(unsigned char)c] == 2;
+}
+
+static inline bool is_name_start(char c) {
+        return name_class[(unsigned char)c] == 1;
+}
+
+static inline bool is_name_char(char c) {
+        return name_class[(unsigned char)c] != 0;
 }
 
 static int lex_string(parser *p) {
@@ -368,7 +390,7 @@ static int lex(parser *p) {
         char c = s[0], c1 = rest > 1 ? s[1] : 0;
         int r = 0;
 
-        if (isdigit((unsigned char)c)) {
+        if (is_digit(c)) {
                 size_t n = 0;
                 while (n < rest && is_name_char(s[n]))
                         n++;
@@ -381,7 +403,7 @@ static int lex(parser *p) {
                         return fail(p, r, p->pos,
                                     "bad number '%.*s' (units are K, M, G, T, P, E, optionally followed by B or iB)",
                                     (int)(n > 32 ? 32 : n), s);
-        } else if (isalpha((unsigned char)c) || c == '_') {
+        } else if (is_name_start(c)) {
                 size_t n = 0;
                 for (;;) {
                         while (n < rest && is_name_char(s[n]))
@@ -863,8 +885,9 @@ static int parse_call(parser *p, bool skip, val *ret) {
         _cleanup_free_ char *heap = NULL;
         const char *name = tok_name(p, pos, len, small, &heap);
         const struct builtin *f = NULL;
-        for (size_t i = 0; i < ELEMENTSOF(builtins); i++)
-                if (streq(builtins[i].name, name))
+        /* the names are distinct: the first byte rules out most */
+        for (size_t i = 0; i < ELEMENTSOF(builtins) && !f; i++)
+                if (builtins[i].name[0] == name[0] && streq(builtins[i].name, name))
                         f = &builtins[i];
         if (!f) {
                 char *names[ELEMENTSOF(builtins) + 1];
@@ -879,15 +902,13 @@ static int parse_call(parser *p, bool skip, val *ret) {
         int r = lex(p);
         if (r < 0)
                 return r;
-        if (streq(name, "defined"))
-                return parse_defined(p, skip, ret);
-        if (streq(name, "if"))
-                return parse_if(p, skip, ret);
+        if (f->fn == NULL)   /* defined() and if() parse their own arguments */
+                return name[0] == 'd' ? parse_defined(p, skip, ret) : parse_if(p, skip, ret);
 
         r = expect(p, T_LPAREN, "'('");
         if (r < 0)
                 return r;
-        val args[MAX_ARGS] = {0};
+        val args[MAX_ARGS];   /* each zeroed before use: 32 are 1.5 KB */
         size_t n = 0;
         if (p->tok.type != T_RPAREN)
                 for (;;) {
@@ -896,6 +917,7 @@ static int parse_call(parser *p, bool skip, val *ret) {
                                          name, f->max_args);
                                 goto out;
                         }
+                        args[n] = (val){0};
                         r = parse_or(p, skip, &args[n]);
                         if (r < 0)
                                 goto out;
@@ -954,7 +976,8 @@ static int parse_primary(parser *p, bool skip, val *ret) {
                 }
                 /* A name directly followed by '(' is a call. */
                 size_t after = p->tok.pos + n;
-                while (after < p->len && strchr(" \t\r\n", p->src[after]))
+                while (after < p->len && (p->src[after] == ' ' || p->src[after] == '\t' ||
+                                          p->src[after] == '\r' || p->src[after] == '\n'))
                         after++;
                 if (after < p->len && p->src[after] == '(')
                         return parse_call(p, skip, ret);
