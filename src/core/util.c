@@ -47,8 +47,6 @@ char *xstrndup(const char *s, size_t n) {
         return p;
 }
 
-/* Whether FMT uses only %s, %c, %d, %u and %%: the conversions of the
- * labels and keys built on every run, which join_simple() formats. */
 /* The length modifiers join_simple() takes before d and u: none, l,
  * ll and z (PRId64 and PRIu64 are l on this ABI). */
 static size_t int_modifier(const char *p, int *size) {
@@ -62,18 +60,6 @@ static size_t int_modifier(const char *p, int *size) {
         }
         *size = 0;
         return 0;
-}
-
-static bool simple_format(const char *fmt) {
-        for (const char *p = strchr(fmt, '%'); p;) {
-                int size;
-                size_t m = int_modifier(p + 1, &size);
-                char conv = p[1 + m];
-                if (!conv || !strchr(m ? "du" : "scdu%", conv))
-                        return false;
-                p = strchr(p + 2 + m, '%');
-        }
-        return true;
 }
 
 /* join_simple()'s output: a buffer on the caller's stack; a string that
@@ -106,8 +92,11 @@ static void append_unsigned(join_sink *s, unsigned long long v, bool negative) {
 
 /* vfprintf() costs ~800 instructions a call and plan builds ~600 such
  * strings; joining them directly on the stack, then one malloc of the
- * exact size, is a fraction of that. NULL when the result does not fit
- * the stack buffer (or when fmt is not simple_format()'s). */
+ * exact size, is a fraction of that. It takes %s, %c, %d, %u and %%
+ * (d and u with l, ll or z), the conversions of the labels and keys
+ * built on every run. NULL when the result does not fit the stack
+ * buffer or fmt has another conversion: it stops there, before taking
+ * that argument (ap is the caller's copy), and vasprintf() formats it. */
 static char *join_simple(const char *fmt, va_list ap) {
         char stack[512];
         join_sink b = {stack, 0, sizeof stack, false};
@@ -119,7 +108,8 @@ static char *join_simple(const char *fmt, va_list ap) {
                 int size;
                 size_t m = int_modifier(pct + 1, &size);
                 if (m) {
-                        /* simple_format() let only d and u follow a modifier */
+                        if (pct[1 + m] != 'd' && pct[1 + m] != 'u')
+                                return NULL;
                         bool is_signed = pct[1 + m] == 'd';
                         long long sv = 0;
                         unsigned long long uv = 0;
@@ -171,8 +161,11 @@ static char *join_simple(const char *fmt, va_list ap) {
                 case 'u':
                         append_unsigned(&b, va_arg(ap, unsigned), false);
                         break;
-                default:
+                case '%':
                         sink_put(&b, "%", 1);
+                        break;
+                default:   /* another conversion, or a lone '%' at the end */
+                        return NULL;
                 }
                 p = pct + 2;
         }
@@ -185,15 +178,12 @@ static char *join_simple(const char *fmt, va_list ap) {
 }
 
 char *xvasprintf(const char *fmt, va_list ap) {
-        if (simple_format(fmt)) {
-                va_list aq;
-                va_copy(aq, ap);
-                char *p = join_simple(fmt, aq);
-                va_end(aq);
-                if (p)
-                        return p;
-        }
-        char *p;
+        va_list aq;
+        va_copy(aq, ap);
+        char *p = join_simple(fmt, aq);
+        va_end(aq);
+        if (p)
+                return p;
         if (vasprintf(&p, fmt, ap) < 0)
                 abort();
         return p;

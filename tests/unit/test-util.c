@@ -140,6 +140,10 @@ static void test_xasprintf(void **state) {
         check_format("abc...", "%.3s...", "abcdef");
         check_format("18446744073709551615", "%" PRIu64, UINT64_MAX);
         check_format("0x1f", "%#x", 31);
+        /* simple conversions first: the join stops at %x, and vasprintf
+         * starts again from the first argument */
+        check_format("a 12 ff b", "%s %d %x %s", "a", 12, 255u, "b");
+        check_format("7 3.5", "%lu %.1f", 7ul, 3.5);
         /* longer than any stack buffer */
         char big[5000];
         memset(big, 'x', sizeof big - 1);
