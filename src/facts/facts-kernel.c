@@ -391,10 +391,21 @@ void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char
                         count++;
                 else if (!have_flags && (key_is(key, klen, "flags") || key_is(key, klen, "Features"))) {
                         have_flags = true;
-                        _cleanup_free_ char *value = xstrndup(colon + 1, (size_t)(l + n - (colon + 1)));
-                        _cleanup_strv_free_ char **words = strv_split(value, " \t");
+                        /* the words between blanks, in place: a flags line
+                         * has a hundred or more, and only a few matter */
+                        bool found[ELEMENTSOF(interesting_flags)] = {0};
+                        for (const char *w = colon + 1, *end = l + n; w < end;) {
+                                size_t wn = strcspn(w, " \t\n");
+                                if (wn > (size_t)(end - w))
+                                        wn = (size_t)(end - w);
+                                for (size_t k = 0; wn && k < ELEMENTSOF(interesting_flags); k++)
+                                        if (w[0] == interesting_flags[k][0] && key_is(w, wn, interesting_flags[k]))
+                                                found[k] = true;
+                                w += wn;
+                                w += strspn(w, " \t");
+                        }
                         for (size_t k = 0; k < ELEMENTSOF(interesting_flags); k++)
-                                if (strv_contains(words, interesting_flags[k]))
+                                if (found[k])
                                         strv_push(&f->cpu_flags, interesting_flags[k]);
                 }
         }

@@ -542,6 +542,15 @@ static void test_cpuinfo(void **state) {
         assert_false(strv_contains(f->cpu_flags, "fpu")); /* not of interest */
         ht_facts_free(f);
 
+        /* whole words only, split at blanks, in the interesting flags'
+         * order; the last line has no newline */
+        static const char t[] = "processor : 0\nflags:htt\tavx512fx  nx\tlm x aes\r avx512f ht\npse";
+        f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, t, strlen(t), "cpuinfo");
+        _cleanup_free_ char *got = strv_join(f->cpu_flags, ",");
+        assert_string_equal(got, "lm,nx,ht,avx512f");
+        ht_facts_free(f);
+
         f = ht_facts_new();
         ht_facts_parse_cpuinfo(f, "garbage\n", 8, "cpuinfo");
         assert_int_equal(f->cpu_count, 0);
