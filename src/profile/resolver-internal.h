@@ -64,7 +64,10 @@ struct ht_resolver {
          * than the evaluator knows: a suggestion, or a nested error. */
         char *lookup_error;
         char **candidates;
-        char **param_stack;
+        /* the parameters being evaluated, innermost last (their names,
+         * borrowed from params: a name lives as long as the resolver) */
+        const char **param_stack;
+        size_t n_param_stack, param_stack_cap;
         /* The host files behind the facts (and parameters) the expression
          * being evaluated read: a fact NAME with a NAME_from beside it. */
         char **fact_from;
