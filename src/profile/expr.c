@@ -342,6 +342,16 @@ static int lex_string(parser *p) {
         strbuf b = {0};
         size_t i = p->pos + 1;
         for (;; i++) {
+                /* the run of plain bytes up to the next quote, backslash
+                 * or control character, appended at once */
+                size_t run = i;
+                while (run < p->len && p->src[run] != '"' && p->src[run] != '\\' &&
+                       ((unsigned char)p->src[run] >= 0x20 || p->src[run] == '\t'))
+                        run++;
+                if (run > i) {
+                        strbuf_appendn(&b, p->src + i, run - i);
+                        i = run;
+                }
                 if (i >= p->len) {
                         strbuf_done(&b);
                         return fail(p, -EINVAL, p->pos, "unterminated string");
