@@ -426,9 +426,9 @@ char *ht_cpuinfo_distinct_lines(const char *buf) {
                 const char *p;
                 size_t n;
         } span;
-        size_t lines = 1;
-        for (const char *p = buf; *p; p++)
-                lines += *p == '\n';
+        size_t lines = 1, len = strlen(buf);
+        for (const char *p = buf, *end = buf + len; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+                lines++;
         size_t size = 16;
         while (size < 2 * lines)
                 size *= 2;
