@@ -436,11 +436,23 @@ char *ht_cpuinfo_distinct_lines(const char *buf) {
         strbuf out = {0};
         strbuf_append(&out, "");
         bool first = true;
-        for (const char *l = buf; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-                size_t n = strcspn(l, "\n");
-                uint64_t h = 14695981039346656037ULL;
-                for (size_t i = 0; i < n; i++)
+        for (const char *l = buf, *end = buf + len, *next; l < end; l = next) {
+                const char *nl = memchr(l, '\n', (size_t)(end - l));
+                size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
+                next = nl ? nl + 1 : end;
+                /* eight bytes a step (the hash only places a line in the
+                 * set: the output keeps the lines' order) */
+                uint64_t h = 14695981039346656037ULL ^ n;
+                size_t i = 0;
+                for (; i + 8 <= n; i += 8) {
+                        uint64_t w;
+                        memcpy(&w, l + i, 8);
+                        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+                        h ^= h >> 29;
+                }
+                for (; i < n; i++)
                         h = (h ^ (unsigned char)l[i]) * 1099511628211ULL;
+                h ^= h >> 32;
                 size_t k = (size_t)h & (size - 1);
                 bool seen = false;
                 for (; set[k].p; k = (k + 1) & (size - 1))

@@ -845,6 +845,12 @@ static void test_cpuinfo_distinct_lines(void **state) {
         t = ht_cpuinfo_distinct_lines("a\nb\na\nb\nc");
         assert_string_equal(t, "a\nb\nc");
         free(t);
+        /* lines longer than a word, equal but for a byte past the first
+         * eight, or a prefix of another; the last without a newline */
+        t = ht_cpuinfo_distinct_lines("model name\t: A1\nmodel name\t: A2\nmodel name\t: A1\n"
+                                      "model name\t: A\nmodel name\t: A2\nmodel name\t: A");
+        assert_string_equal(t, "model name\t: A1\nmodel name\t: A2\nmodel name\t: A");
+        free(t);
         /* 4096 CPUs: one line each for processor and apicid, the rest shared */
         strbuf b = {0};
         for (int i = 0; i < 4096; i++)
