@@ -47,7 +47,7 @@ char *xstrndup(const char *s, size_t n) {
         return p;
 }
 
-/* The length modifiers join_simple() takes before d and u: none, l,
+/* The length modifiers join_format() takes before d and u: none, l,
  * ll and z (PRId64 and PRIu64 are l on this ABI). */
 static size_t int_modifier(const char *p, int *size) {
         if (p[0] == 'l' && p[1] == 'l') {
@@ -62,7 +62,7 @@ static size_t int_modifier(const char *p, int *size) {
         return 0;
 }
 
-/* join_simple()'s output: a buffer on the caller's stack; a string that
+/* join_format()'s output: a buffer on the caller's stack; a string that
  * does not fit sets over, and vasprintf() formats it instead. */
 typedef struct {
         char *buf;
@@ -90,26 +90,34 @@ static void append_unsigned(join_sink *s, unsigned long long v, bool negative) {
         sink_put(s, digits + i, sizeof digits - i);
 }
 
+static void sink_pad(join_sink *s, size_t n) {
+        if (s->over || n >= s->cap - s->len) {
+                s->over = true;
+                return;
+        }
+        memset(s->buf + s->len, ' ', n);
+        s->len += n;
+}
+
 /* vfprintf() costs ~800 instructions a call and plan builds ~600 such
- * strings; joining them directly on the stack, then one malloc of the
- * exact size, is a fraction of that. It takes %s, %c, %d, %u and %%
- * (d and u with l, ll or z), the conversions of the labels and keys
- * built on every run. NULL when the result does not fit the stack
- * buffer or fmt has another conversion: it stops there, before taking
- * that argument (ap is the caller's copy), and vasprintf() formats it. */
-static char *join_simple(const char *fmt, va_list ap) {
-        char stack[512];
-        join_sink b = {stack, 0, sizeof stack, false};
-        for (const char *p = fmt; !b.over;) {
+ * strings; joining them directly into a buffer on the stack is a fraction
+ * of that. It takes %s, %c, %d, %u and %% (d and u with l, ll or z), and
+ * %*s and %-*s (the columns of limits.conf), the conversions of the
+ * labels, keys and lines built on every run. False when the result does
+ * not fit the buffer or fmt has another conversion: it stops there,
+ * before taking that argument (ap is the caller's copy), and the caller
+ * has vasprintf() format it all. */
+static bool join_format(join_sink *b, const char *fmt, va_list ap) {
+        for (const char *p = fmt; !b->over;) {
                 const char *pct = strchrnul(p, '%');
-                sink_put(&b, p, pct - p);
+                sink_put(b, p, pct - p);
                 if (!*pct)
                         break;
                 int size;
                 size_t m = int_modifier(pct + 1, &size);
                 if (m) {
                         if (pct[1 + m] != 'd' && pct[1 + m] != 'u')
-                                return NULL;
+                                return false;
                         bool is_signed = pct[1 + m] == 'd';
                         long long sv = 0;
                         unsigned long long uv = 0;
@@ -133,11 +141,32 @@ static char *join_simple(const char *fmt, va_list ap) {
                                         uv = va_arg(ap, size_t);
                         }
                         if (is_signed)
-                                append_unsigned(&b, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv,
+                                append_unsigned(b, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv,
                                                 sv < 0);
                         else
-                                append_unsigned(&b, uv, false);
+                                append_unsigned(b, uv, false);
                         p = pct + 2 + m;
+                        continue;
+                }
+                if ((pct[1] == '*' && pct[2] == 's') || (pct[1] == '-' && pct[2] == '*' && pct[3] == 's')) {
+                        /* a width from the arguments: a negative one
+                         * left-justifies, as the '-' flag does */
+                        bool left = pct[1] == '-';
+                        long long w = va_arg(ap, int);
+                        const char *a = va_arg(ap, const char *);
+                        if (!a)
+                                a = "(null)";
+                        if (w < 0) {
+                                left = true;
+                                w = -w;
+                        }
+                        size_t n = strlen(a), pad = (size_t)w > n ? (size_t)w - n : 0;
+                        if (!left)
+                                sink_pad(b, pad);
+                        sink_put(b, a, n);
+                        if (left)
+                                sink_pad(b, pad);
+                        p = pct + (pct[1] == '-' ? 4 : 3);
                         continue;
                 }
                 switch (pct[1]) {
@@ -145,45 +174,47 @@ static char *join_simple(const char *fmt, va_list ap) {
                         const char *a = va_arg(ap, const char *);
                         if (!a)
                                 a = "(null)";
-                        sink_put(&b, a, strlen(a));
+                        sink_put(b, a, strlen(a));
                         break;
                 }
                 case 'c': {
                         char c = (char)va_arg(ap, int);
-                        sink_put(&b, &c, 1);
+                        sink_put(b, &c, 1);
                         break;
                 }
                 case 'd': {
                         int v = va_arg(ap, int);
-                        append_unsigned(&b, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0);
+                        append_unsigned(b, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0);
                         break;
                 }
                 case 'u':
-                        append_unsigned(&b, va_arg(ap, unsigned), false);
+                        append_unsigned(b, va_arg(ap, unsigned), false);
                         break;
                 case '%':
-                        sink_put(&b, "%", 1);
+                        sink_put(b, "%", 1);
                         break;
                 default:   /* another conversion, or a lone '%' at the end */
-                        return NULL;
+                        return false;
                 }
                 p = pct + 2;
         }
-        if (b.over)
-                return NULL;
-        char *r = xmalloc(b.len + 1);
-        memcpy(r, stack, b.len);
-        r[b.len] = 0;
-        return r;
+        return !b->over;
 }
 
 char *xvasprintf(const char *fmt, va_list ap) {
+        char stack[512];
+        join_sink b = {stack, 0, sizeof stack, false};
         va_list aq;
         va_copy(aq, ap);
-        char *p = join_simple(fmt, aq);
+        bool ok = join_format(&b, fmt, aq);
         va_end(aq);
-        if (p)
-                return p;
+        if (ok) {
+                char *r = xmalloc(b.len + 1);
+                memcpy(r, stack, b.len);
+                r[b.len] = 0;
+                return r;
+        }
+        char *p;
         if (vasprintf(&p, fmt, ap) < 0)
                 abort();
         return p;
@@ -696,7 +727,17 @@ char *ht_shell_join(char *const *argv) {
 }
 
 void strbuf_appendf(strbuf *b, const char *fmt, ...) {
+        /* joined on the stack and copied in: no string of its own */
+        char stack[512];
+        join_sink j = {stack, 0, sizeof stack, false};
         va_list ap;
+        va_start(ap, fmt);
+        bool ok = join_format(&j, fmt, ap);
+        va_end(ap);
+        if (ok) {
+                strbuf_appendn(b, stack, j.len);
+                return;
+        }
         va_start(ap, fmt);
         char *s = xvasprintf(fmt, ap);
         va_end(ap);

@@ -103,9 +103,9 @@ static void test_strv_split_edges(void **state) {
         strv_free(l);
 }
 
-/* xasprintf() joins %s/%c/%d/%u formats (also with l, ll and z before
- * d and u) itself and hands the rest to vasprintf(): both must print
- * what printf would. */
+/* xasprintf() and strbuf_appendf() join %s/%c/%d/%u formats (also with
+ * l, ll and z before d and u, and %*s, %-*s) themselves and hand the rest
+ * to vasprintf(): both must print what printf would. */
 static void check_format(const char *want, const char *fmt, ...) _printf_(2, 3);
 static void check_format(const char *want, const char *fmt, ...) {
         va_list ap;
@@ -133,6 +133,9 @@ static void test_xasprintf(void **state) {
         check_format("-1 18446744073709551615", "%lld %llu", -1ll, ULLONG_MAX);
         check_format("k=12 n=-3", "k=%zu n=%zd", (size_t)12, (ssize_t)-3);
         check_format("7:8%", "%ld:%u%%", 7l, 8u);
+        check_format("ab    |  ab|ab|abc", "%-*s|%*s|%*s|%-*s", 6, "ab", 4, "ab", 1, "ab", 2, "abc");
+        check_format("ab   |x", "%*s|x", -5, "ab");   /* a negative width left-justifies */
+        check_format("ab  |", "%-*s|%*s", 4, "ab", 0, "");
         /* not simple: vasprintf */
         check_format("ff 1f", "%lx %zx", 255ul, (size_t)31);
         check_format(" -5", "%3ld", -5l);
@@ -144,6 +147,14 @@ static void test_xasprintf(void **state) {
          * starts again from the first argument */
         check_format("a 12 ff b", "%s %d %x %s", "a", 12, 255u, "b");
         check_format("7 3.5", "%lu %.1f", 7ul, 3.5);
+        /* strbuf_appendf() joins on the stack and appends, or formats
+         * with vasprintf() what the join does not take */
+        strbuf sb = {0};
+        strbuf_append(&sb, "<");
+        strbuf_appendf(&sb, "%s=%-*s|", "k", 4, "v");
+        strbuf_appendf(&sb, "%lx|%zu", 255ul, (size_t)3);
+        assert_string_equal(sb.data, "<k=v   |ff|3");
+        strbuf_done(&sb);
         /* longer than any stack buffer */
         char big[5000];
         memset(big, 'x', sizeof big - 1);
