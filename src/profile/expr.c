@@ -400,9 +400,11 @@ static int lex(parser *p) {
         char c = s[0], c1 = rest > 1 ? s[1] : 0;
         int r = 0;
 
+        /* the source ends in a NUL (len is its strlen), which is no name
+         * byte: the scans below stop there without a bound to check */
         if (is_digit(c)) {
                 size_t n = 0;
-                while (n < rest && is_name_char(s[n]))
+                while (is_name_char(s[n]))
                         n++;
                 p->tok.type = T_NUM;
                 p->tok.len = n;
@@ -416,9 +418,9 @@ static int lex(parser *p) {
         } else if (is_name_start(c)) {
                 size_t n = 0;
                 for (;;) {
-                        while (n < rest && is_name_char(s[n]))
+                        while (is_name_char(s[n]))
                                 n++;
-                        if (n + 1 < rest && s[n] == '.' && is_name_char(s[n + 1]))
+                        if (s[n] == '.' && is_name_char(s[n + 1]))
                                 n++;
                         else
                                 break;
