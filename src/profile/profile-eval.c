@@ -238,7 +238,9 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
                         continue;
                 /* most names are their keys: no copy */
                 _cleanup_free_ char *n = expr_name ? expr_name(s) : NULL;
-                if (streq(n ? n : s->key, dot + 1)) {
+                const char *name = n ? n : s->key;
+                /* the first byte rules out most of a backend's settings */
+                if (name[0] == dot[1] && streq(name, dot + 1)) {
                         *ret = ht_value_parse_literal(s->value);
                         return 0;
                 }
