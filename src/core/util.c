@@ -797,7 +797,12 @@ bool ht_valid_utf8(const char *s) {
 }
 
 void ht_text_sanitize(char *s, bool multiline) {
-        unsigned char *in = (unsigned char *)s, *out = in;
+        unsigned char *in = (unsigned char *)s, *out;
+        /* the printable ASCII before anything else, nearly all of a plan's
+         * text: skipped with one compare a byte, nothing written */
+        while ((unsigned char)(*in - 0x20) < 0x5f)
+                in++;
+        out = in;
         while (*in) {
                 /* printable ASCII, nearly every byte of a diff: no call,
                  * no copy until something was replaced */

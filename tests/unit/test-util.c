@@ -202,6 +202,14 @@ static void test_text_sanitize(void **state) {
         s = ht_text_safe(NULL);
         assert_string_equal(s, "");
         free(s);
+        /* the printable run is skipped before the first byte to look at:
+         * one at the start, none at all, and '~' (0x7e) beside DEL */
+        s = ht_text_safe("\x1b" "a~\x7f" "b");
+        assert_string_equal(s, "?a~?b");
+        free(s);
+        s = ht_text_safe(" !plain ~text");
+        assert_string_equal(s, " !plain ~text");
+        free(s);
 }
 
 static void test_normalize_ws(void **state) {
