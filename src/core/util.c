@@ -385,18 +385,23 @@ char *normalize_ws(const char *s) {
 }
 
 bool has_control_chars(const char *s) {
-        /* Every key, value and path passes here: one table load a byte. */
-        static const bool control[256] = {
-                [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
+        /* Every key, value and path passes here: one table load and one
+         * test a byte, the NUL at the end stopping the scan as a control
+         * byte would. */
+        static const bool stop[256] = {
+                [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
                 [0x08] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
                 [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1,
                 [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1,
                 [0x1e] = 1, [0x1f] = 1, [0x7f] = 1,
         };
-        for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-                if (control[*p])
-                        return true;
-        return false;
+        const unsigned char *p = (const unsigned char *)s;
+        /* four at a time; && reads no byte past the one that stops */
+        while (!stop[p[0]] && !stop[p[1]] && !stop[p[2]] && !stop[p[3]])
+                p += 4;
+        while (!stop[*p])
+                p++;
+        return *p != 0;
 }
 
 size_t strv_length(char *const *l) {

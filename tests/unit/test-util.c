@@ -175,6 +175,19 @@ static void test_control_chars(void **state) {
         }
         assert_true(has_control_chars("del\x7f"));
         assert_false(has_control_chars(" !~\x80"));
+        /* the scan takes four bytes a step: every length up to nine, with
+         * and without a control byte at each place */
+        for (size_t len = 0; len < 10; len++) {
+                char t[12];
+                memset(t, 'x', len);
+                t[len] = 0;
+                assert_false(has_control_chars(t));
+                for (size_t at = 0; at < len; at++) {
+                        t[at] = '\n';
+                        assert_true(has_control_chars(t));
+                        t[at] = 'x';
+                }
+        }
 }
 
 /* Text from the host made safe for a terminal (issue 32): controls and
