@@ -459,7 +459,12 @@ int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, un
 void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
         ht_rparam *p = ht_param_find(r, d->name);
         if (!p) {
-                r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
+                /* grown by doubling: a realloc each was a copy of all
+                 * before it (some 70 parameters a plan) */
+                if (r->n_params == r->params_cap) {
+                        r->params_cap = r->params_cap ? 2 * r->params_cap : 32;
+                        r->params = xrealloc(r->params, r->params_cap * sizeof(*r->params));
+                }
                 p = &r->params[r->n_params++];
                 *p = (ht_rparam){.name = xstrdup(d->name)};
         } else {

@@ -47,7 +47,7 @@ struct ht_resolver {
         ht_rfile **rfiles;
         size_t n_rfiles;
         ht_rparam *params;
-        size_t n_params;
+        size_t n_params, params_cap;
         ht_rsetting *settings;
         size_t n_settings;
         /* A hash index over settings (backend, key, target) -> position + 1,
