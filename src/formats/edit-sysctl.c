@@ -150,6 +150,7 @@ static int line_problem(ht_sysctl_file *f, unsigned flags, unsigned line, const 
 int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_file **ret,
                     char **ret_error) {
         ht_sysctl_file *f = xcalloc(1, sizeof(*f));
+        size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
          * line; a NUL byte inside a line still shows as a short line */
         _cleanup_free_ char *copy = xmalloc(len + 1);
@@ -214,7 +215,10 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
                         continue;
                 }
                 e.glob = is_glob(e.key);
-                f->entries = xrealloc(f->entries, (f->n_entries + 1) * sizeof(ht_sysctl_entry));
+                if (f->n_entries == cap) {
+                        cap = cap ? 2 * cap : 16;
+                        f->entries = xrealloc(f->entries, cap * sizeof(ht_sysctl_entry));
+                }
                 f->entries[f->n_entries++] = e;
         }
         *ret = f;
