@@ -26,6 +26,14 @@ static void test_parse_size(void **state) {
         assert_int_equal(parse_size_bytes("", &v), -EINVAL);
         assert_int_equal(parse_size_bytes("-1G", &v), -EINVAL);
         assert_int_equal(parse_size_bytes("99999999999T", &v), -ERANGE);
+        /* up to 19 digits are read by hand, more by strtoull() */
+        assert_int_equal(parse_size_bytes("9999999999999999999", &v), 0);
+        assert_true(v == UINT64_C(9999999999999999999));
+        assert_int_equal(parse_size_bytes("18446744073709551615 B", &v), 0);
+        assert_true(v == UINT64_MAX);
+        assert_int_equal(parse_size_bytes("18446744073709551616", &v), -ERANGE);
+        assert_int_equal(parse_size_bytes(" 007k", &v), 0);
+        assert_true(v == 7 * 1024);
 }
 
 static void test_parse_u64(void **state) {
@@ -35,6 +43,20 @@ static void test_parse_u64(void **state) {
         assert_int_equal(parse_u64("42x", &v), -EINVAL);
         assert_int_equal(parse_u64("-1", &v), -EINVAL);
         assert_int_equal(parse_u64("99999999999999999999999", &v), -ERANGE);
+        /* up to 19 digits are read by hand, the rest as strtoull() reads
+         * them: 20 digits, a '+' sign */
+        assert_int_equal(parse_u64("9999999999999999999", &v), 0);
+        assert_true(v == UINT64_C(9999999999999999999));
+        assert_int_equal(parse_u64("18446744073709551615", &v), 0);
+        assert_true(v == UINT64_MAX);
+        assert_int_equal(parse_u64("18446744073709551616", &v), -ERANGE);
+        assert_int_equal(parse_u64("+7", &v), 0);
+        assert_true(v == 7);
+        assert_int_equal(parse_u64("0007", &v), 0);
+        assert_true(v == 7);
+        assert_int_equal(parse_u64("", &v), -EINVAL);
+        assert_int_equal(parse_u64("7 ", &v), -EINVAL);
+        assert_int_equal(parse_u64(" 7", &v), -EINVAL);
 }
 
 static void test_strv(void **state) {
