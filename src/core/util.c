@@ -101,8 +101,8 @@ static void sink_pad(join_sink *s, size_t n) {
 
 /* vfprintf() costs ~800 instructions a call and plan builds ~600 such
  * strings; joining them directly into a buffer on the stack is a fraction
- * of that. It takes %s, %c, %d, %u and %% (d and u with l, ll or z), and
- * %*s and %-*s (the columns of limits.conf), the conversions of the
+ * of that. It takes %s, %c, %d, %u and %% (d and u with l, ll or z), %*s
+ * and %-*s (the columns of limits.conf) and %.*s, the conversions of the
  * labels, keys and lines built on every run. False when the result does
  * not fit the buffer or fmt has another conversion: it stops there,
  * before taking that argument (ap is the caller's copy), and the caller
@@ -146,6 +146,17 @@ static bool join_format(join_sink *b, const char *fmt, va_list ap) {
                         else
                                 append_unsigned(b, uv, false);
                         p = pct + 2 + m;
+                        continue;
+                }
+                if (pct[1] == '.' && pct[2] == '*' && pct[3] == 's') {
+                        /* at most a precision's bytes (a root's prefix);
+                         * a negative one is none; NULL is vasprintf()'s */
+                        int prec = va_arg(ap, int);
+                        const char *a = va_arg(ap, const char *);
+                        if (!a)
+                                return false;
+                        sink_put(b, a, prec < 0 ? strlen(a) : strnlen(a, (size_t)prec));
+                        p = pct + 4;
                         continue;
                 }
                 if ((pct[1] == '*' && pct[2] == 's') || (pct[1] == '-' && pct[2] == '*' && pct[3] == 's')) {

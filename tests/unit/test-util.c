@@ -158,6 +158,9 @@ static void test_xasprintf(void **state) {
         check_format("ab    |  ab|ab|abc", "%-*s|%*s|%*s|%-*s", 6, "ab", 4, "ab", 1, "ab", 2, "abc");
         check_format("ab   |x", "%*s|x", -5, "ab");   /* a negative width left-justifies */
         check_format("ab  |", "%-*s|%*s", 4, "ab", 0, "");
+        check_format("/ro/etc", "%.*s%s", 3, "/root", "/etc");
+        check_format("ab|abc|", "%.*s|%.*s|%.*s", 2, "abc", -1, "abc", 0, "abc");
+        check_format("ab", "%.*s", 9, "ab");
         /* not simple: vasprintf */
         check_format("ff 1f", "%lx %zx", 255ul, (size_t)31);
         check_format(" -5", "%3ld", -5l);
