@@ -47,9 +47,7 @@ char *xstrndup(const char *s, size_t n) {
         return p;
 }
 
-/* Whether FMT uses only %s, %c, %d, %u and %%: the conversions of the
- * labels and keys built on every run, which join_simple() formats. */
-/* The length modifiers join_simple() takes before d and u: none, l,
+/* The length modifiers join_format() takes before d and u: none, l,
  * ll and z (PRId64 and PRIu64 are l on this ABI). */
 static size_t int_modifier(const char *p, int *size) {
         if (p[0] == 'l' && p[1] == 'l') {
@@ -64,19 +62,7 @@ static size_t int_modifier(const char *p, int *size) {
         return 0;
 }
 
-static bool simple_format(const char *fmt) {
-        for (const char *p = strchr(fmt, '%'); p;) {
-                int size;
-                size_t m = int_modifier(p + 1, &size);
-                char conv = p[1 + m];
-                if (!conv || !strchr(m ? "du" : "scdu%", conv))
-                        return false;
-                p = strchr(p + 2 + m, '%');
-        }
-        return true;
-}
-
-/* join_simple()'s output: a buffer on the caller's stack; a string that
+/* join_format()'s output: a buffer on the caller's stack; a string that
  * does not fit sets over, and vasprintf() formats it instead. */
 typedef struct {
         char *buf;
@@ -104,22 +90,34 @@ static void append_unsigned(join_sink *s, unsigned long long v, bool negative) {
         sink_put(s, digits + i, sizeof digits - i);
 }
 
+static void sink_pad(join_sink *s, size_t n) {
+        if (s->over || n >= s->cap - s->len) {
+                s->over = true;
+                return;
+        }
+        memset(s->buf + s->len, ' ', n);
+        s->len += n;
+}
+
 /* vfprintf() costs ~800 instructions a call and plan builds ~600 such
- * strings; joining them directly on the stack, then one malloc of the
- * exact size, is a fraction of that. NULL when the result does not fit
- * the stack buffer (or when fmt is not simple_format()'s). */
-static char *join_simple(const char *fmt, va_list ap) {
-        char stack[512];
-        join_sink b = {stack, 0, sizeof stack, false};
-        for (const char *p = fmt; !b.over;) {
+ * strings; joining them directly into a buffer on the stack is a fraction
+ * of that. It takes %s, %c, %d, %u and %% (d and u with l, ll or z), %*s
+ * and %-*s (the columns of limits.conf) and %.*s, the conversions of the
+ * labels, keys and lines built on every run. False when the result does
+ * not fit the buffer or fmt has another conversion: it stops there,
+ * before taking that argument (ap is the caller's copy), and the caller
+ * has vasprintf() format it all. */
+static bool join_format(join_sink *b, const char *fmt, va_list ap) {
+        for (const char *p = fmt; !b->over;) {
                 const char *pct = strchrnul(p, '%');
-                sink_put(&b, p, pct - p);
+                sink_put(b, p, pct - p);
                 if (!*pct)
                         break;
                 int size;
                 size_t m = int_modifier(pct + 1, &size);
                 if (m) {
-                        /* simple_format() let only d and u follow a modifier */
+                        if (pct[1 + m] != 'd' && pct[1 + m] != 'u')
+                                return false;
                         bool is_signed = pct[1 + m] == 'd';
                         long long sv = 0;
                         unsigned long long uv = 0;
@@ -143,11 +141,43 @@ static char *join_simple(const char *fmt, va_list ap) {
                                         uv = va_arg(ap, size_t);
                         }
                         if (is_signed)
-                                append_unsigned(&b, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv,
+                                append_unsigned(b, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv,
                                                 sv < 0);
                         else
-                                append_unsigned(&b, uv, false);
+                                append_unsigned(b, uv, false);
                         p = pct + 2 + m;
+                        continue;
+                }
+                if (pct[1] == '.' && pct[2] == '*' && pct[3] == 's') {
+                        /* at most a precision's bytes (a root's prefix);
+                         * a negative one is none; NULL is vasprintf()'s */
+                        int prec = va_arg(ap, int);
+                        const char *a = va_arg(ap, const char *);
+                        if (!a)
+                                return false;
+                        sink_put(b, a, prec < 0 ? strlen(a) : strnlen(a, (size_t)prec));
+                        p = pct + 4;
+                        continue;
+                }
+                if ((pct[1] == '*' && pct[2] == 's') || (pct[1] == '-' && pct[2] == '*' && pct[3] == 's')) {
+                        /* a width from the arguments: a negative one
+                         * left-justifies, as the '-' flag does */
+                        bool left = pct[1] == '-';
+                        long long w = va_arg(ap, int);
+                        const char *a = va_arg(ap, const char *);
+                        if (!a)
+                                a = "(null)";
+                        if (w < 0) {
+                                left = true;
+                                w = -w;
+                        }
+                        size_t n = strlen(a), pad = (size_t)w > n ? (size_t)w - n : 0;
+                        if (!left)
+                                sink_pad(b, pad);
+                        sink_put(b, a, n);
+                        if (left)
+                                sink_pad(b, pad);
+                        p = pct + (pct[1] == '-' ? 4 : 3);
                         continue;
                 }
                 switch (pct[1]) {
@@ -155,43 +185,45 @@ static char *join_simple(const char *fmt, va_list ap) {
                         const char *a = va_arg(ap, const char *);
                         if (!a)
                                 a = "(null)";
-                        sink_put(&b, a, strlen(a));
+                        sink_put(b, a, strlen(a));
                         break;
                 }
                 case 'c': {
                         char c = (char)va_arg(ap, int);
-                        sink_put(&b, &c, 1);
+                        sink_put(b, &c, 1);
                         break;
                 }
                 case 'd': {
                         int v = va_arg(ap, int);
-                        append_unsigned(&b, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0);
+                        append_unsigned(b, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0);
                         break;
                 }
                 case 'u':
-                        append_unsigned(&b, va_arg(ap, unsigned), false);
+                        append_unsigned(b, va_arg(ap, unsigned), false);
                         break;
-                default:
-                        sink_put(&b, "%", 1);
+                case '%':
+                        sink_put(b, "%", 1);
+                        break;
+                default:   /* another conversion, or a lone '%' at the end */
+                        return false;
                 }
                 p = pct + 2;
         }
-        if (b.over)
-                return NULL;
-        char *r = xmalloc(b.len + 1);
-        memcpy(r, stack, b.len);
-        r[b.len] = 0;
-        return r;
+        return !b->over;
 }
 
 char *xvasprintf(const char *fmt, va_list ap) {
-        if (simple_format(fmt)) {
-                va_list aq;
-                va_copy(aq, ap);
-                char *p = join_simple(fmt, aq);
-                va_end(aq);
-                if (p)
-                        return p;
+        char stack[512];
+        join_sink b = {stack, 0, sizeof stack, false};
+        va_list aq;
+        va_copy(aq, ap);
+        bool ok = join_format(&b, fmt, aq);
+        va_end(aq);
+        if (ok) {
+                char *r = xmalloc(b.len + 1);
+                memcpy(r, stack, b.len);
+                r[b.len] = 0;
+                return r;
         }
         char *p;
         if (vasprintf(&p, fmt, ap) < 0)
@@ -364,18 +396,23 @@ char *normalize_ws(const char *s) {
 }
 
 bool has_control_chars(const char *s) {
-        /* Every key, value and path passes here: one table load a byte. */
-        static const bool control[256] = {
-                [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
+        /* Every key, value and path passes here: one table load and one
+         * test a byte, the NUL at the end stopping the scan as a control
+         * byte would. */
+        static const bool stop[256] = {
+                [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
                 [0x08] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
                 [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1,
                 [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1,
                 [0x1e] = 1, [0x1f] = 1, [0x7f] = 1,
         };
-        for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-                if (control[*p])
-                        return true;
-        return false;
+        const unsigned char *p = (const unsigned char *)s;
+        /* four at a time; && reads no byte past the one that stops */
+        while (!stop[p[0]] && !stop[p[1]] && !stop[p[2]] && !stop[p[3]])
+                p += 4;
+        while (!stop[*p])
+                p++;
+        return *p != 0;
 }
 
 size_t strv_length(char *const *l) {
@@ -475,9 +512,36 @@ void strv_sort_parallel(char **keys, size_t n, void *const *arrays, const size_t
                 }
 }
 
+/* The run of ASCII digits at s when it has 1 to 19 of them (so that it
+ * cannot overflow): its value and *end past it. False otherwise, and
+ * strtoull() decides (a sign, 20 digits or more). A plan parses some 200
+ * numbers, and strtoull() costs ten times this. */
+static bool short_digits(const char *s, uint64_t *ret, const char **end) {
+        uint64_t v = 0;
+        size_t n = 0;
+        for (; s[n] >= '0' && s[n] <= '9'; n++) {
+                if (n == 19)
+                        return false;
+                v = v * 10 + (uint64_t)(s[n] - '0');
+        }
+        if (n == 0)
+                return false;
+        *ret = v;
+        *end = s + n;
+        return true;
+}
+
 int parse_u64(const char *s, uint64_t *ret) {
         if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
                 return -EINVAL;
+        uint64_t fast;
+        const char *fend;
+        if (short_digits(s, &fast, &fend)) {
+                if (*fend)
+                        return -EINVAL;
+                *ret = fast;
+                return 0;
+        }
         errno = 0;
         char *end;
         unsigned long long v = strtoull(s, &end, 10);
@@ -518,11 +582,16 @@ int parse_size_bytes(const char *s, uint64_t *ret) {
                 s++;
         if (!isdigit((unsigned char)*s))
                 return -EINVAL;
-        errno = 0;
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno == ERANGE)
-                return -ERANGE;
+        uint64_t v;
+        const char *end;
+        if (!short_digits(s, &v, &end)) {
+                char *e;
+                errno = 0;
+                v = strtoull(s, &e, 10);
+                if (errno == ERANGE)
+                        return -ERANGE;
+                end = e;
+        }
         while (isspace((unsigned char)*end))
                 end++;
         uint64_t mult = 1;
@@ -706,7 +775,17 @@ char *ht_shell_join(char *const *argv) {
 }
 
 void strbuf_appendf(strbuf *b, const char *fmt, ...) {
+        /* joined on the stack and copied in: no string of its own */
+        char stack[512];
+        join_sink j = {stack, 0, sizeof stack, false};
         va_list ap;
+        va_start(ap, fmt);
+        bool ok = join_format(&j, fmt, ap);
+        va_end(ap);
+        if (ok) {
+                strbuf_appendn(b, stack, j.len);
+                return;
+        }
         va_start(ap, fmt);
         char *s = xvasprintf(fmt, ap);
         va_end(ap);
@@ -766,7 +845,12 @@ bool ht_valid_utf8(const char *s) {
 }
 
 void ht_text_sanitize(char *s, bool multiline) {
-        unsigned char *in = (unsigned char *)s, *out = in;
+        unsigned char *in = (unsigned char *)s, *out;
+        /* the printable ASCII before anything else, nearly all of a plan's
+         * text: skipped with one compare a byte, nothing written */
+        while ((unsigned char)(*in - 0x20) < 0x5f)
+                in++;
+        out = in;
         while (*in) {
                 /* printable ASCII, nearly every byte of a diff: no call,
                  * no copy until something was replaced */

@@ -391,10 +391,21 @@ void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char
                         count++;
                 else if (!have_flags && (key_is(key, klen, "flags") || key_is(key, klen, "Features"))) {
                         have_flags = true;
-                        _cleanup_free_ char *value = xstrndup(colon + 1, (size_t)(l + n - (colon + 1)));
-                        _cleanup_strv_free_ char **words = strv_split(value, " \t");
+                        /* the words between blanks, in place: a flags line
+                         * has a hundred or more, and only a few matter */
+                        bool found[ELEMENTSOF(interesting_flags)] = {0};
+                        for (const char *w = colon + 1, *end = l + n; w < end;) {
+                                size_t wn = strcspn(w, " \t\n");
+                                if (wn > (size_t)(end - w))
+                                        wn = (size_t)(end - w);
+                                for (size_t k = 0; wn && k < ELEMENTSOF(interesting_flags); k++)
+                                        if (w[0] == interesting_flags[k][0] && key_is(w, wn, interesting_flags[k]))
+                                                found[k] = true;
+                                w += wn;
+                                w += strspn(w, " \t");
+                        }
                         for (size_t k = 0; k < ELEMENTSOF(interesting_flags); k++)
-                                if (strv_contains(words, interesting_flags[k]))
+                                if (found[k])
                                         strv_push(&f->cpu_flags, interesting_flags[k]);
                 }
         }
@@ -415,9 +426,9 @@ char *ht_cpuinfo_distinct_lines(const char *buf) {
                 const char *p;
                 size_t n;
         } span;
-        size_t lines = 1;
-        for (const char *p = buf; *p; p++)
-                lines += *p == '\n';
+        size_t lines = 1, len = strlen(buf);
+        for (const char *p = buf, *end = buf + len; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+                lines++;
         size_t size = 16;
         while (size < 2 * lines)
                 size *= 2;
@@ -425,11 +436,23 @@ char *ht_cpuinfo_distinct_lines(const char *buf) {
         strbuf out = {0};
         strbuf_append(&out, "");
         bool first = true;
-        for (const char *l = buf; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-                size_t n = strcspn(l, "\n");
-                uint64_t h = 14695981039346656037ULL;
-                for (size_t i = 0; i < n; i++)
+        for (const char *l = buf, *end = buf + len, *next; l < end; l = next) {
+                const char *nl = memchr(l, '\n', (size_t)(end - l));
+                size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
+                next = nl ? nl + 1 : end;
+                /* eight bytes a step (the hash only places a line in the
+                 * set: the output keeps the lines' order) */
+                uint64_t h = 14695981039346656037ULL ^ n;
+                size_t i = 0;
+                for (; i + 8 <= n; i += 8) {
+                        uint64_t w;
+                        memcpy(&w, l + i, 8);
+                        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+                        h ^= h >> 29;
+                }
+                for (; i < n; i++)
                         h = (h ^ (unsigned char)l[i]) * 1099511628211ULL;
+                h ^= h >> 32;
                 size_t k = (size_t)h & (size - 1);
                 bool seen = false;
                 for (; set[k].p; k = (k + 1) & (size - 1))

@@ -118,6 +118,7 @@ static int problem(ht_limits_file *f, unsigned flags, unsigned line, char **ret_
 int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_file **ret,
                     char **ret_error) {
         ht_limits_file *f = xcalloc(1, sizeof(*f));
+        size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
          * line; a NUL byte inside a line still shows as a short line */
         _cleanup_free_ char *copy = xmalloc(len + 1);
@@ -228,7 +229,10 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                 else
                         e.kind = streq(d, "*") ? HT_LIMITS_DOMAIN_DEFAULT : HT_LIMITS_DOMAIN_USER;
                 e.domain = xstrdup(d);
-                f->entries = xrealloc(f->entries, (f->n_entries + 1) * sizeof(ht_limits_entry));
+                if (f->n_entries == cap) {
+                        cap = cap ? 2 * cap : 16;
+                        f->entries = xrealloc(f->entries, cap * sizeof(ht_limits_entry));
+                }
                 f->entries[f->n_entries++] = e;
         }
         *ret = f;

@@ -33,26 +33,27 @@ void ht_sysctl_file_free(ht_sysctl_file *f) {
 }
 
 char *ht_sysctl_normalize(const char *key) {
-        char *s = xstrdup(key);
-        char *n = strpbrk(s, "/.");
-        if (n && *n == '.')
-                for (; n; n = strpbrk(n + 1, "/."))
-                        *n = *n == '.' ? '/' : '.';
-        /* Fold empty and "." components, as path_simplify() does: in
-         * place, the result is never longer. */
-        char *out = s;
-        for (const char *p = s; *p;) {
-                p += strspn(p, "/");
-                size_t len = strcspn(p, "/");
-                if (len == 0 || (len == 1 && *p == '.')) {
-                        p += len;
-                        continue;
-                }
+        /* One pass (plan normalizes some 130 keys): when the first
+         * separator is a '.', every '.' and '/' swap (sysctl.d(5)), so
+         * the key's separator is '.' and a '/' reads as '.'. Empty and
+         * "." components fold away, as path_simplify() does. */
+        const char *first = strpbrk(key, "/.");
+        bool swap = first && *first == '.';
+        char sep = swap ? '.' : '/', dot = swap ? '/' : '.';
+        char *s = xmalloc(strlen(key) + 1), *out = s;
+        for (const char *p = key; *p;) {
+                while (*p == sep)
+                        p++;
+                if (!*p)
+                        break;
+                char *mark = out;
                 if (out != s)
                         *out++ = '/';
-                memmove(out, p, len);
-                out += len;
-                p += len;
+                const char *start = p;
+                for (; *p && *p != sep; p++)
+                        *out++ = *p == dot ? '.' : *p;
+                if (p - start == 1 && *start == dot)
+                        out = mark;   /* a "." component */
         }
         *out = 0;
         return s;
@@ -149,6 +150,7 @@ static int line_problem(ht_sysctl_file *f, unsigned flags, unsigned line, const 
 int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_file **ret,
                     char **ret_error) {
         ht_sysctl_file *f = xcalloc(1, sizeof(*f));
+        size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
          * line; a NUL byte inside a line still shows as a short line */
         _cleanup_free_ char *copy = xmalloc(len + 1);
@@ -213,7 +215,10 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
                         continue;
                 }
                 e.glob = is_glob(e.key);
-                f->entries = xrealloc(f->entries, (f->n_entries + 1) * sizeof(ht_sysctl_entry));
+                if (f->n_entries == cap) {
+                        cap = cap ? 2 * cap : 16;
+                        f->entries = xrealloc(f->entries, cap * sizeof(ht_sysctl_entry));
+                }
                 f->entries[f->n_entries++] = e;
         }
         *ret = f;

@@ -56,7 +56,10 @@ void ht_plan_free(ht_plan *p) {
 
 ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key,
                               const char *current, const char *desired) {
-        p->changes = xrealloc(p->changes, (p->n_changes + 1) * sizeof(ht_change));
+        if (p->n_changes == p->changes_cap) {
+                p->changes_cap = p->changes_cap ? 2 * p->changes_cap : 16;
+                p->changes = xrealloc(p->changes, p->changes_cap * sizeof(ht_change));
+        }
         ht_change *c = &p->changes[p->n_changes++];
         *c = (ht_change){
                 .backend = backend,

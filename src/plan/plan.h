@@ -71,7 +71,7 @@ typedef struct {
 typedef struct ht_plan {
         char *profile;
         ht_change *changes;
-        size_t n_changes;
+        size_t n_changes, changes_cap;   /* grown by doubling (plan.c) */
         ht_file_edit *files;
         size_t n_files;
         ht_post_action *actions;

@@ -145,7 +145,17 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         /* Provenance: a fact read from the host's files says which, in a
          * NAME_from string beside it ("sga_bytes_from"). */
         if (exists && o && !json_object_is_type(o, json_type_null)) {
-                _cleanup_free_ char *fn = xasprintf("%s_from", dotted);
+                /* NAME_from on the stack when short: most facts looked up
+                 * are read, and each asks */
+                char fn_small[128];
+                _cleanup_free_ char *fn_heap = NULL;
+                const char *fn = fn_small;
+                size_t dn = strlen(dotted);
+                if (dn + sizeof "_from" <= sizeof fn_small) {
+                        memcpy(fn_small, dotted, dn);
+                        memcpy(fn_small + dn, "_from", sizeof "_from");
+                } else
+                        fn = fn_heap = xasprintf("%s_from", dotted);
                 bool fe;
                 json_object *from = ht_facts_lookup_field(r->facts, fn, &fe);
                 if (from && json_object_is_type(from, json_type_string) &&
@@ -205,9 +215,15 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
 
 static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
         const char *dot = strchr(rest, '.');
-        _cleanup_free_ char *bname = dot ? xstrndup(rest, dot - rest) : xstrdup(rest);
+        /* the backend's name: a short word, copied to the stack */
+        char bname[32];
+        size_t bn = dot ? (size_t)(dot - rest) : 0;
         ht_backend_id b;
-        if (!dot || ht_backend_from_string(bname, &b) < 0) {
+        if (dot && bn < sizeof bname) {
+                memcpy(bname, rest, bn);
+                bname[bn] = 0;
+        }
+        if (!dot || bn >= sizeof bname || ht_backend_from_string(bname, &b) < 0) {
                 char **names = NULL;
                 for (int i = 0; i < _HT_BK_MAX; i++)
                         strv_pushf(&names, "setting.%s%s", ht_backend_id_to_string(i),
@@ -215,13 +231,16 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
                 set_candidates(r, names);
                 return -ENOENT;
         }
+        char *(*expr_name)(const ht_setting *) = ht_backend_get(b)->expr_name;
         for (size_t i = 0; i < r->n_settings; i++) {
                 const ht_setting *s = &r->settings[i].s;
                 if (s->backend != b || s->remove || !s->value)
                         continue;
                 /* most names are their keys: no copy */
-                _cleanup_free_ char *n = ht_backend_get(b)->expr_name ? ht_backend_get(b)->expr_name(s) : NULL;
-                if (streq(n ? n : s->key, dot + 1)) {
+                _cleanup_free_ char *n = expr_name ? expr_name(s) : NULL;
+                const char *name = n ? n : s->key;
+                /* the first byte rules out most of a backend's settings */
+                if (name[0] == dot[1] && streq(name, dot + 1)) {
                         *ret = ht_value_parse_literal(s->value);
                         return 0;
                 }
@@ -440,7 +459,12 @@ int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, un
 void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
         ht_rparam *p = ht_param_find(r, d->name);
         if (!p) {
-                r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
+                /* grown by doubling: a realloc each was a copy of all
+                 * before it (some 70 parameters a plan) */
+                if (r->n_params == r->params_cap) {
+                        r->params_cap = r->params_cap ? 2 * r->params_cap : 32;
+                        r->params = xrealloc(r->params, r->params_cap * sizeof(*r->params));
+                }
                 p = &r->params[r->n_params++];
                 *p = (ht_rparam){.name = xstrdup(d->name)};
         } else {
@@ -470,7 +494,7 @@ int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
         if (p->state == 1) {
                 strbuf b = {0};
                 bool on = false;
-                for (size_t i = 0; r->param_stack && r->param_stack[i]; i++) {
+                for (size_t i = 0; i < r->n_param_stack; i++) {
                         if (streq(r->param_stack[i], p->name))
                                 on = true;
                         if (on)
@@ -482,8 +506,25 @@ int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
                                 p->file, p->line, p->name, chain);
         }
         p->state = 1;
-        strv_push(&r->param_stack, p->name);
-        _cleanup_free_ char *what = p->line ? xasprintf("params %s", p->name) : xstrdup(p->name);
+        if (r->n_param_stack == r->param_stack_cap) {
+                r->param_stack_cap = r->param_stack_cap ? 2 * r->param_stack_cap : 16;
+                r->param_stack = xrealloc(r->param_stack, r->param_stack_cap * sizeof(*r->param_stack));
+        }
+        r->param_stack[r->n_param_stack++] = p->name;
+        /* "params NAME", for messages only: on the stack when short (every
+         * parameter is evaluated once a plan) */
+        char what_small[128];
+        _cleanup_free_ char *what_heap = NULL;
+        const char *what = p->name;
+        if (p->line) {
+                size_t n = strlen(p->name);
+                if (n + sizeof "params " <= sizeof what_small) {
+                        memcpy(what_small, "params ", 7);
+                        memcpy(what_small + 7, p->name, n + 1);
+                        what = what_small;
+                } else
+                        what = what_heap = xasprintf("params %s", p->name);
+        }
         /* Nested lookups reset the evaluator's side channel: keep ours. */
         char *saved_error = TAKE_PTR(r->lookup_error);
         char **saved_cands = TAKE_PTR(r->candidates);
@@ -500,9 +541,7 @@ int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
                                      (v.type == HT_VAL_STR && isempty(v.str)));
         free(p->from);
         p->from = something && from ? strv_join(from, ", ") : NULL;
-        size_t n = strv_length(r->param_stack);
-        free(r->param_stack[n - 1]);
-        r->param_stack[n - 1] = NULL;
+        r->n_param_stack--;
         if (k < 0) {
                 p->state = 0;
                 return k;

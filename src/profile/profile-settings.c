@@ -59,9 +59,14 @@ static void index_rebuild(ht_resolver *r) {
 
 ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
         if (r->n_settings < RESOLVER_INDEX_FROM) {
-                for (size_t i = 0; i < r->n_settings; i++)
-                        if (ht_setting_same_key(&r->settings[i].s, like))
+                /* the backend and the key's first byte rule out most
+                 * without a call */
+                for (size_t i = 0; i < r->n_settings; i++) {
+                        const ht_setting *s = &r->settings[i].s;
+                        if (s->backend == like->backend && s->key[0] == like->key[0] &&
+                            ht_setting_same_key(s, like))
                                 return &r->settings[i];
+                }
                 return NULL;
         }
         if (!r->index)

@@ -45,7 +45,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->errors);
         free(r->lookup_error);
         strv_free(r->candidates);
-        strv_free(r->param_stack);
+        free(r->param_stack);
         strv_free(r->fact_from);
         ht_group_done(&r->groups);
         json_object_put(r->not_used);

@@ -47,7 +47,7 @@ struct ht_resolver {
         ht_rfile **rfiles;
         size_t n_rfiles;
         ht_rparam *params;
-        size_t n_params;
+        size_t n_params, params_cap;
         ht_rsetting *settings;
         size_t n_settings;
         /* A hash index over settings (backend, key, target) -> position + 1,
@@ -64,7 +64,10 @@ struct ht_resolver {
          * than the evaluator knows: a suggestion, or a nested error. */
         char *lookup_error;
         char **candidates;
-        char **param_stack;
+        /* the parameters being evaluated, innermost last (their names,
+         * borrowed from params: a name lives as long as the resolver) */
+        const char **param_stack;
+        size_t n_param_stack, param_stack_cap;
         /* The host files behind the facts (and parameters) the expression
          * being evaluated read: a fact NAME with a NAME_from beside it. */
         char **fact_from;

@@ -65,6 +65,53 @@ static void test_parse_errors(void **state) {
         free(err);
 }
 
+/* ht_sysctl_normalize() as it was written first (swap, then fold in
+ * place), kept as the reference the one-pass version must equal. */
+static char *normalize_reference(const char *key) {
+        char *s = xstrdup(key);
+        char *n = strpbrk(s, "/.");
+        if (n && *n == '.')
+                for (; n; n = strpbrk(n + 1, "/."))
+                        *n = *n == '.' ? '/' : '.';
+        char *out = s;
+        for (const char *p = s; *p;) {
+                p += strspn(p, "/");
+                size_t len = strcspn(p, "/");
+                if (len == 0 || (len == 1 && *p == '.')) {
+                        p += len;
+                        continue;
+                }
+                if (out != s)
+                        *out++ = '/';
+                memmove(out, p, len);
+                out += len;
+                p += len;
+        }
+        *out = 0;
+        return s;
+}
+
+/* Every key of up to seven bytes over 'a', 'b', '.' and '/'. */
+static void test_normalize_all_short(void **state) {
+        static const char alphabet[] = "ab./";
+        char key[8];
+        for (size_t len = 0; len < sizeof key; len++) {
+                size_t total = 1;
+                for (size_t i = 0; i < len; i++)
+                        total *= 4;
+                for (size_t code = 0; code < total; code++) {
+                        size_t c = code;
+                        for (size_t i = 0; i < len; i++, c /= 4)
+                                key[i] = alphabet[c % 4];
+                        key[len] = 0;
+                        _cleanup_free_ char *want = normalize_reference(key);
+                        _cleanup_free_ char *got = ht_sysctl_normalize(key);
+                        if (!streq(want, got))
+                                fail_msg("'%s': '%s', not '%s'", key, got, want);
+                }
+        }
+}
+
 static void test_keys(void **state) {
         static const struct {
                 const char *key, *normalized, *dotted;
@@ -324,6 +371,7 @@ int main(void) {
                 cmocka_unit_test(test_parse),
                 cmocka_unit_test(test_parse_errors),
                 cmocka_unit_test(test_keys),
+                cmocka_unit_test(test_normalize_all_short),
                 cmocka_unit_test(test_order),
                 cmocka_unit_test(test_effective),
                 cmocka_unit_test(test_index_matches_scan),

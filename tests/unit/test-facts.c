@@ -542,6 +542,15 @@ static void test_cpuinfo(void **state) {
         assert_false(strv_contains(f->cpu_flags, "fpu")); /* not of interest */
         ht_facts_free(f);
 
+        /* whole words only, split at blanks, in the interesting flags'
+         * order; the last line has no newline */
+        static const char t[] = "processor : 0\nflags:htt\tavx512fx  nx\tlm x aes\r avx512f ht\npse";
+        f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, t, strlen(t), "cpuinfo");
+        _cleanup_free_ char *got = strv_join(f->cpu_flags, ",");
+        assert_string_equal(got, "lm,nx,ht,avx512f");
+        ht_facts_free(f);
+
         f = ht_facts_new();
         ht_facts_parse_cpuinfo(f, "garbage\n", 8, "cpuinfo");
         assert_int_equal(f->cpu_count, 0);
@@ -835,6 +844,12 @@ static void test_cpuinfo_distinct_lines(void **state) {
         free(t);
         t = ht_cpuinfo_distinct_lines("a\nb\na\nb\nc");
         assert_string_equal(t, "a\nb\nc");
+        free(t);
+        /* lines longer than a word, equal but for a byte past the first
+         * eight, or a prefix of another; the last without a newline */
+        t = ht_cpuinfo_distinct_lines("model name\t: A1\nmodel name\t: A2\nmodel name\t: A1\n"
+                                      "model name\t: A\nmodel name\t: A2\nmodel name\t: A");
+        assert_string_equal(t, "model name\t: A1\nmodel name\t: A2\nmodel name\t: A");
         free(t);
         /* 4096 CPUs: one line each for processor and apicid, the rest shared */
         strbuf b = {0};

@@ -26,6 +26,14 @@ static void test_parse_size(void **state) {
         assert_int_equal(parse_size_bytes("", &v), -EINVAL);
         assert_int_equal(parse_size_bytes("-1G", &v), -EINVAL);
         assert_int_equal(parse_size_bytes("99999999999T", &v), -ERANGE);
+        /* up to 19 digits are read by hand, more by strtoull() */
+        assert_int_equal(parse_size_bytes("9999999999999999999", &v), 0);
+        assert_true(v == UINT64_C(9999999999999999999));
+        assert_int_equal(parse_size_bytes("18446744073709551615 B", &v), 0);
+        assert_true(v == UINT64_MAX);
+        assert_int_equal(parse_size_bytes("18446744073709551616", &v), -ERANGE);
+        assert_int_equal(parse_size_bytes(" 007k", &v), 0);
+        assert_true(v == 7 * 1024);
 }
 
 static void test_parse_u64(void **state) {
@@ -35,6 +43,20 @@ static void test_parse_u64(void **state) {
         assert_int_equal(parse_u64("42x", &v), -EINVAL);
         assert_int_equal(parse_u64("-1", &v), -EINVAL);
         assert_int_equal(parse_u64("99999999999999999999999", &v), -ERANGE);
+        /* up to 19 digits are read by hand, the rest as strtoull() reads
+         * them: 20 digits, a '+' sign */
+        assert_int_equal(parse_u64("9999999999999999999", &v), 0);
+        assert_true(v == UINT64_C(9999999999999999999));
+        assert_int_equal(parse_u64("18446744073709551615", &v), 0);
+        assert_true(v == UINT64_MAX);
+        assert_int_equal(parse_u64("18446744073709551616", &v), -ERANGE);
+        assert_int_equal(parse_u64("+7", &v), 0);
+        assert_true(v == 7);
+        assert_int_equal(parse_u64("0007", &v), 0);
+        assert_true(v == 7);
+        assert_int_equal(parse_u64("", &v), -EINVAL);
+        assert_int_equal(parse_u64("7 ", &v), -EINVAL);
+        assert_int_equal(parse_u64(" 7", &v), -EINVAL);
 }
 
 static void test_strv(void **state) {
@@ -103,9 +125,9 @@ static void test_strv_split_edges(void **state) {
         strv_free(l);
 }
 
-/* xasprintf() joins %s/%c/%d/%u formats (also with l, ll and z before
- * d and u) itself and hands the rest to vasprintf(): both must print
- * what printf would. */
+/* xasprintf() and strbuf_appendf() join %s/%c/%d/%u formats (also with
+ * l, ll and z before d and u, and %*s, %-*s) themselves and hand the rest
+ * to vasprintf(): both must print what printf would. */
 static void check_format(const char *want, const char *fmt, ...) _printf_(2, 3);
 static void check_format(const char *want, const char *fmt, ...) {
         va_list ap;
@@ -133,6 +155,12 @@ static void test_xasprintf(void **state) {
         check_format("-1 18446744073709551615", "%lld %llu", -1ll, ULLONG_MAX);
         check_format("k=12 n=-3", "k=%zu n=%zd", (size_t)12, (ssize_t)-3);
         check_format("7:8%", "%ld:%u%%", 7l, 8u);
+        check_format("ab    |  ab|ab|abc", "%-*s|%*s|%*s|%-*s", 6, "ab", 4, "ab", 1, "ab", 2, "abc");
+        check_format("ab   |x", "%*s|x", -5, "ab");   /* a negative width left-justifies */
+        check_format("ab  |", "%-*s|%*s", 4, "ab", 0, "");
+        check_format("/ro/etc", "%.*s%s", 3, "/root", "/etc");
+        check_format("ab|abc|", "%.*s|%.*s|%.*s", 2, "abc", -1, "abc", 0, "abc");
+        check_format("ab", "%.*s", 9, "ab");
         /* not simple: vasprintf */
         check_format("ff 1f", "%lx %zx", 255ul, (size_t)31);
         check_format(" -5", "%3ld", -5l);
@@ -140,6 +168,18 @@ static void test_xasprintf(void **state) {
         check_format("abc...", "%.3s...", "abcdef");
         check_format("18446744073709551615", "%" PRIu64, UINT64_MAX);
         check_format("0x1f", "%#x", 31);
+        /* simple conversions first: the join stops at %x, and vasprintf
+         * starts again from the first argument */
+        check_format("a 12 ff b", "%s %d %x %s", "a", 12, 255u, "b");
+        check_format("7 3.5", "%lu %.1f", 7ul, 3.5);
+        /* strbuf_appendf() joins on the stack and appends, or formats
+         * with vasprintf() what the join does not take */
+        strbuf sb = {0};
+        strbuf_append(&sb, "<");
+        strbuf_appendf(&sb, "%s=%-*s|", "k", 4, "v");
+        strbuf_appendf(&sb, "%lx|%zu", 255ul, (size_t)3);
+        assert_string_equal(sb.data, "<k=v   |ff|3");
+        strbuf_done(&sb);
         /* longer than any stack buffer */
         char big[5000];
         memset(big, 'x', sizeof big - 1);
@@ -160,6 +200,19 @@ static void test_control_chars(void **state) {
         }
         assert_true(has_control_chars("del\x7f"));
         assert_false(has_control_chars(" !~\x80"));
+        /* the scan takes four bytes a step: every length up to nine, with
+         * and without a control byte at each place */
+        for (size_t len = 0; len < 10; len++) {
+                char t[12];
+                memset(t, 'x', len);
+                t[len] = 0;
+                assert_false(has_control_chars(t));
+                for (size_t at = 0; at < len; at++) {
+                        t[at] = '\n';
+                        assert_true(has_control_chars(t));
+                        t[at] = 'x';
+                }
+        }
 }
 
 /* Text from the host made safe for a terminal (issue 32): controls and
@@ -186,6 +239,14 @@ static void test_text_sanitize(void **state) {
         }
         s = ht_text_safe(NULL);
         assert_string_equal(s, "");
+        free(s);
+        /* the printable run is skipped before the first byte to look at:
+         * one at the start, none at all, and '~' (0x7e) beside DEL */
+        s = ht_text_safe("\x1b" "a~\x7f" "b");
+        assert_string_equal(s, "?a~?b");
+        free(s);
+        s = ht_text_safe(" !plain ~text");
+        assert_string_equal(s, " !plain ~text");
         free(s);
 }
 
