@@ -216,7 +216,8 @@ static void staged_restore_done(staged_restore *s) {
  * checked, not trusted). */
 static bool staged_matches(const staged_restore *s, const ht_file_snapshot *prior) {
         return s && s->file.active && s->prior && prior->existed && s->prior->len == prior->len &&
-               memcmp(s->prior->content, prior->content, prior->len) == 0 && s->prior->mode == prior->mode &&
+               (prior->len == 0 || memcmp(s->prior->content, prior->content, prior->len) == 0) &&
+               s->prior->mode == prior->mode &&
                s->prior->uid == prior->uid && s->prior->gid == prior->gid;
 }
 
