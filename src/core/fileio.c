@@ -494,9 +494,10 @@ static int write_host_file(const ht_context *c, const char *path, const void *da
         return r;
 }
 
-int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
-                  uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
-                  ht_staged_file *ret) {
+/* exact: the mode and owner as given, whatever the file has (a restore) */
+static int stage_host_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode,
+                           uid_t uid, gid_t gid, bool exact, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
+                           ht_staged_file *ret) {
         int dfd;
         _cleanup_free_ char *name = NULL;
         int r = parent_for_write(c, path, dirs, &dfd, &name);
@@ -509,7 +510,7 @@ int ht_stage_file(const ht_context *c, const char *path, const void *data, size_
         (void)ht_cleanup_temp_files_at(dir_fd, name);
         int fd;
         char *tmp = NULL;
-        r = write_temp_at(dir_fd, name, data, len, mode_for_new, uid_for_new, gid_for_new, false, true, &fd, &tmp);
+        r = write_temp_at(dir_fd, name, data, len, mode, uid, gid, exact, true, &fd, &tmp);
         ht_context_cache_drop(c); /* nothing kept may outlive a write */
         if (r < 0)
                 return r;
@@ -524,6 +525,18 @@ int ht_stage_file(const ht_context *c, const char *path, const void *data, size_
                                 .fd = keep};
         /* from here the temp file is ret's to remove, whatever happens */
         return ht_fsync_batch_add(data_batch, fd);
+}
+
+int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
+                  uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
+                  ht_staged_file *ret) {
+        return stage_host_file(c, path, data, len, mode_for_new, uid_for_new, gid_for_new, false, data_batch, dirs,
+                               ret);
+}
+
+int ht_stage_file_exact(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode, uid_t uid,
+                        gid_t gid, ht_fsync_batch *data_batch, ht_fsync_batch *dirs, ht_staged_file *ret) {
+        return stage_host_file(c, path, data, len, mode, uid, gid, true, data_batch, dirs, ret);
 }
 
 int ht_write_file_atomic(const ht_context *c, const char *path, const void *data, size_t len,

@@ -75,6 +75,11 @@ typedef struct {
 int ht_stage_file(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode_for_new,
                   uid_t uid_for_new, gid_t gid_for_new, ht_fsync_batch *data_batch, ht_fsync_batch *dirs,
                   ht_staged_file *ret);
+/* The same with exactly this mode and owner, whatever the file has (a
+ * rollback stages its restores: ht_file_restore's temp file, not yet
+ * renamed). */
+int ht_stage_file_exact(const ht_context *c, const char *path, const void *data, size_t len, mode_t mode, uid_t uid,
+                        gid_t gid, ht_fsync_batch *data_batch, ht_fsync_batch *dirs, ht_staged_file *ret);
 /* The same in a directory fd (the journal's manifest): no parents. */
 int ht_stage_file_at(int dir_fd, const char *name, const void *data, size_t len, mode_t mode_for_new,
                      ht_fsync_batch *data_batch, ht_staged_file *ret);

@@ -57,6 +57,12 @@ struct ht_tx {
         /* flushed at once before the next manifest is renamed into place:
          * the backups' data, a new state directory's entries (tx_write) */
         ht_fsync_batch sync;
+        /* A rollback's undone transactions whose status "rolled-back" is
+         * set but not written: each goes into its directory's commit
+         * record, in place, with this transaction's commit, in one flush
+         * (docs/DESIGN.md, "Durability"). Borrowed, not freed here. */
+        ht_tx **reverted;
+        size_t n_reverted;
 };
 
 /* One item of a validated manifest; strings point into the manifest. */
@@ -109,6 +115,11 @@ int journal_write_new_file_at(int dir_fd, const char *name, const void *data, si
 int journal_open_dir(const ht_context *c, bool create, ht_fsync_batch *sync, int *ret_fd,
                      char **ret_error);
 int journal_remove_tree_at(int parent_fd, const char *name, int depth);
+
+/* Whether a record the loader took from COMMIT_RECORD is final: a
+ * commit, or an undone transaction's "rolled-back" written with its
+ * rollback's commit. */
+bool journal_record_final(json_object *m);
 
 /* journal-tx.c */
 int journal_require_pending(const ht_tx *tx, char **ret_error);

@@ -380,17 +380,61 @@ int ht_journal_committed_since(const ht_context *c, const char *txid, ht_tx ***r
         return 0;
 }
 
-/* A commit record a crash left beside the manifest (e->tx loaded from
- * it): when every file is past its prior state, the commit stands and is
- * finished (renamed over the manifest, the marker removed, flushed);
- * otherwise a rename it waited for was lost, so it is removed and e->tx
- * reloaded from the manifest, pending, for the undo. */
+/* Whether the rollback rtxid is committed, as read now (its commit
+ * record, whole, counts: recovery checks it first, being newer). */
+static bool rollback_committed(const ht_context *c, int jfd, const char *rtxid) {
+        _cleanup_(ht_tx_freep) ht_tx *r = NULL;
+        return rtxid && journal_tx_load_at(c, jfd, rtxid, &r, NULL) >= 0 && streq_ptr(ht_tx_status(r), "committed") &&
+               streq_ptr(ht_tx_command(r), "rollback");
+}
+
+/* A rollback's commit record stands only with the status "rolled-back"
+ * of every transaction it undid, written in the same flush: one that
+ * reads otherwise now (its record cut) was not rolled back by a commit
+ * that stands. A transaction that cannot be read is no evidence. */
+static bool reverts_hold(const ht_context *c, int jfd, ht_tx *tx) {
+        json_object *rev;
+        if (!json_object_object_get_ex(tx->m, "reverts", &rev) || !json_object_is_type(rev, json_type_array))
+                return true;
+        for (size_t i = 0; i < json_object_array_length(rev); i++) {
+                const char *t = json_object_get_string(json_object_array_get_idx(rev, i));
+                _cleanup_(ht_tx_freep) ht_tx *target = NULL;
+                if (!t || journal_tx_load_at(c, jfd, t, &target, NULL) < 0)
+                        continue;
+                if (!streq_ptr(ht_tx_status(target), "rolled-back") ||
+                    !streq_ptr(journal_get_str(target->m, "rolled_back_by"), tx->txid))
+                        return false;
+        }
+        return true;
+}
+
+/* A record written in place that a crash left beside the manifest (e->tx
+ * loaded from it). A commit stands when every file is past its prior
+ * state and, for a rollback, every transaction it undid says so;
+ * an undone transaction's "rolled-back" stands when its rollback is
+ * committed. One that stands is finished (renamed over the manifest, the
+ * marker removed, flushed); otherwise a write of its flush was lost, so
+ * it is removed and e->tx reloaded from the manifest (an apply or a
+ * rollback then pending, for the undo; an undone transaction committed,
+ * as before its rollback). Read again first: the undo of a newer
+ * rollback, just before, may have put its status back. */
 static int finish_commit(const ht_context *c, int jfd, entry *e, char ***ret_messages) {
-        ht_tx *tx = e->tx;
-        int r = journal_tx_attach(tx, jfd);
+        ht_tx *fresh = NULL;
+        int r = journal_tx_load_at(c, jfd, e->txid, &fresh, NULL);
         if (r < 0)
                 return r;
-        if (journal_commit_holds(tx)) {
+        ht_tx_free(e->tx);
+        e->tx = fresh;
+        ht_tx *tx = fresh;
+        if (!tx->commit_unconfirmed) {
+                journal_tx_detach(tx);
+                return 0;
+        }
+        bool commit = streq_ptr(ht_tx_status(tx), "committed");
+        bool files = !commit || journal_commit_holds(tx);
+        bool stands = commit ? files && reverts_hold(c, jfd, tx) :
+                               rollback_committed(c, jfd, journal_get_str(tx->m, "rolled_back_by"));
+        if (stands) {
                 if (renameat(tx->fd, COMMIT_RECORD, tx->fd, MANIFEST) < 0)
                         return -errno;
                 if (unlinkat(tx->fd, PENDING_MARKER, 0) < 0 && errno != ENOENT)
@@ -403,13 +447,25 @@ static int finish_commit(const ht_context *c, int jfd, entry *e, char ***ret_mes
         }
         if (unlinkat(tx->fd, COMMIT_RECORD, 0) < 0)
                 return -errno;
+        /* an undone transaction's marker: it is as its manifest says */
+        if (!commit && unlinkat(tx->fd, PENDING_MARKER, 0) < 0 && errno != ENOENT)
+                return -errno;
         r = ht_fsync_dir(tx->fd);
         journal_tx_detach(tx);
         if (r < 0)
                 return r;
-        if (ret_messages)
-                strv_pushf(ret_messages, "journal %s: its commit record was written, but not every file it "
-                           "committed reached the disk: it is not committed", e->txid);
+        if (ret_messages) {
+                if (!commit)
+                        strv_pushf(ret_messages, "journal %s: its status rolled-back was written, but its rollback "
+                                   "%s did not commit: it stays as it was", e->txid,
+                                   journal_get_str(tx->m, "rolled_back_by"));
+                else if (!files)
+                        strv_pushf(ret_messages, "journal %s: its commit record was written, but not every file it "
+                                   "committed reached the disk: it is not committed", e->txid);
+                else
+                        strv_pushf(ret_messages, "journal %s: its commit record was written, but not the status of "
+                                   "every transaction it rolled back: it is not committed", e->txid);
+        }
         ht_tx_free(e->tx);
         e->tx = NULL;
         free(e->error);
@@ -499,6 +555,12 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 if (journal_tx_attach(l[i].tx, journal_fd) == 0) {
                         (void)ht_cleanup_temp_files_at(l[i].tx->fd, NULL);
                         (void)ht_cleanup_temp_files_at(l[i].tx->backup_fd, NULL);
+                        /* a record a crash cut (not whole: the loader took
+                         * the manifest) beside a finished manifest: never
+                         * a record (a pending one's goes with its undo) */
+                        if (!l[i].tx->commit_unconfirmed && !streq_ptr(ht_tx_status(l[i].tx), "pending") &&
+                            unlinkat(l[i].tx->fd, COMMIT_RECORD, 0) == 0)
+                                (void)unlinkat(l[i].tx->fd, PENDING_MARKER, 0);
                 }
                 journal_tx_detach(l[i].tx);
         }

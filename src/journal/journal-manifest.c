@@ -173,13 +173,77 @@ int journal_write_new_file_at(int dir_fd, const char *name, const void *data, si
  * the whole journal; it is removed after the final manifest is in place,
  * so a crash in between leaves at worst a marker on a finished
  * transaction, which recovery skips. */
-int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
+bool journal_record_final(json_object *m) {
+        const char *status = journal_get_str(m, "status");
+        return streq_ptr(status, "committed") ||
+               (streq_ptr(status, "rolled-back") && journal_get_str(m, "rolled_back_by"));
+}
+
+static char *tx_text(ht_tx *tx) {
         journal_set_now(tx, "updated");
         const char *s = json_object_to_json_string_ext(tx->m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-        _cleanup_free_ char *text = xasprintf("%s\n", s);
+        return xasprintf("%s\n", s);
+}
+
+/* A rollback's commit: the status "rolled-back" of every transaction it
+ * undid, each written in place into that one's COMMIT_RECORD, into the
+ * same flush (tx->sync) as the rollback's own commit record and the
+ * restored files' directories. A loader prefers the whole record to the
+ * manifest; recovery lets it stand only with the rollback's commit
+ * (finish_commit). On error the records written are removed. */
+static int write_reverted_records(ht_tx *tx) {
+        size_t i;
+        int r = 0;
+        for (i = 0; i < tx->n_reverted && r >= 0; i++) {
+                ht_tx *t = tx->reverted[i];
+                _cleanup_free_ char *text = tx_text(t);
+                /* a record a crash cut is no record: this one replaces it */
+                (void)unlinkat(t->fd, COMMIT_RECORD, 0);
+                r = journal_write_new_file_at(t->fd, COMMIT_RECORD, text, strlen(text), &tx->sync);
+                if (r >= 0) {
+                        /* so that recovery, which reads only marked
+                         * transactions, finishes it if a cut loses its rename */
+                        int mfd = openat(t->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+                        if (mfd < 0)
+                                r = -errno;
+                        else
+                                close(mfd);
+                }
+                if (r >= 0)
+                        r = ht_fsync_batch_add_dir(&tx->sync, t->fd);
+        }
+        if (r < 0)
+                for (size_t k = 0; k < i; k++) {
+                        (void)unlinkat(tx->reverted[k]->fd, COMMIT_RECORD, 0);
+                        (void)unlinkat(tx->reverted[k]->fd, PENDING_MARKER, 0);
+                }
+        return r;
+}
+
+/* A rollback that ends other than committed (closed failed part-way):
+ * its undone transactions' statuses are written now, each on its own,
+ * the restored files' directories (tx->sync) flushed with the first. */
+static int write_reverted_now(ht_tx *tx, char **ret_error) {
+        int r = 0;
+        for (size_t i = 0; i < tx->n_reverted; i++) {
+                int k = journal_tx_write(tx->reverted[i], &tx->sync, ret_error);
+                if (r >= 0)
+                        r = k;
+        }
+        tx->n_reverted = 0;
+        return r;
+}
+
+int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         const char *status = ht_tx_status(tx);
         bool pending = streq_ptr(status, "pending");
         int r = 0;
+        if (tx->n_reverted > 0 && !pending && !streq_ptr(status, "committed")) {
+                r = write_reverted_now(tx, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        _cleanup_free_ char *text = tx_text(tx);
         for (size_t i = 0; also && i < also->n; i++) {
                 /* each fd is taken, also after an error */
                 int k = ht_fsync_batch_add(&tx->sync, also->fds[i]);
@@ -233,20 +297,39 @@ int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
                 }
         }
         if (r >= 0 && streq_ptr(status, "committed")) {
-                r = journal_write_new_file_at(tx->fd, COMMIT_RECORD, text, strlen(text), &tx->sync);
+                bool reverted_written = false;
+                if (tx->n_reverted > 0) {
+                        r = write_reverted_records(tx);
+                        reverted_written = r >= 0;
+                }
+                if (r >= 0)
+                        r = journal_write_new_file_at(tx->fd, COMMIT_RECORD, text, strlen(text), &tx->sync);
                 if (r >= 0)
                         r = ht_fsync_batch_add_dir(&tx->sync, tx->fd);
                 if (r >= 0)
                         r = ht_fsync_batch_run(&tx->sync);
                 if (r < 0) {
-                        /* not committed: the undo's record replaces it */
+                        /* not committed: the undo's record replaces it; the
+                         * undone transactions stay as their manifests say */
                         (void)unlinkat(tx->fd, COMMIT_RECORD, 0);
+                        for (size_t i = 0; reverted_written && i < tx->n_reverted; i++) {
+                                (void)unlinkat(tx->reverted[i]->fd, COMMIT_RECORD, 0);
+                                (void)unlinkat(tx->reverted[i]->fd, PENDING_MARKER, 0);
+                        }
                         return ht_error(ret_error, r, "journal %s: cannot write %s/" COMMIT_RECORD ": %s",
                                          tx->txid, tx->dir, ht_strerror(-r));
                 }
                 /* durable: the commit record holds until these are (with
                  * the transaction's next write, or recovery's) */
                 ht_fault_point("commit");
+                for (size_t i = 0; i < tx->n_reverted; i++) {
+                        ht_tx *t = tx->reverted[i];
+                        (void)renameat(t->fd, COMMIT_RECORD, t->fd, MANIFEST);
+                        (void)unlinkat(t->fd, PENDING_MARKER, 0);
+                        t->n_durable = ht_tx_n_items(t);
+                        ht_fault_point("rollback-status");
+                }
+                tx->n_reverted = 0;
                 (void)renameat(tx->fd, COMMIT_RECORD, tx->fd, MANIFEST);
                 (void)unlinkat(tx->fd, PENDING_MARKER, 0);
                 tx->n_durable = ht_tx_n_items(tx);
@@ -579,6 +662,7 @@ void ht_tx_free(ht_tx *tx) {
         if (tx->journal_fd >= 0)
                 close(tx->journal_fd);
         json_object_put(tx->m);
+        free(tx->reverted);
         free(tx->txid);
         free(tx->dir);
         free(tx);
@@ -686,8 +770,7 @@ int journal_tx_load_at(const ht_context *c, int jfd, const char *txid, ht_tx **r
         int r = ht_read_file_at(fd, COMMIT_RECORD, MANIFEST_MAX, &text, &len);
         if (r >= 0) {
                 json_object *cm = NULL;
-                if (manifest_parse(text, len, txid, &cm, &detail) >= 0 &&
-                    streq_ptr(journal_get_str(cm, "status"), "committed")) {
+                if (manifest_parse(text, len, txid, &cm, &detail) >= 0 && journal_record_final(cm)) {
                         tx->m = cm;
                         tx->commit_unconfirmed = true;
                 } else

@@ -153,13 +153,15 @@ static char *short_sha(const ht_file_snapshot *s) {
 /* Item it's prior state (from its backup) and the path's current state,
  * with the owner it may get back. 1: it must be restored, 0: it is as
  * before, negative: an error pushed to *errors. */
-static int file_undo_states(ht_tx *tx, const item *it, ht_file_snapshot **ret_prior, ht_file_snapshot **ret_cur,
-                            char ***errors) {
+static int file_undo_states(ht_tx *tx, const item *it, bool clean, ht_file_snapshot **ret_prior,
+                            ht_file_snapshot **ret_cur, char ***errors) {
         const ht_context *c = tx->c;
         _cleanup_free_ char *err = NULL;
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
-        /* a crash inside an atomic write leaves its temp file behind */
-        (void)ht_cleanup_temp_files(c, it->path);
+        /* a crash inside an atomic write leaves its temp file behind (not
+         * when clean is false: the restore's own staged temp is there) */
+        if (clean)
+                (void)ht_cleanup_temp_files(c, it->path);
         int r = ht_file_snapshot_take(c, it->path, &cur);
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(c, it->path);
@@ -196,20 +198,57 @@ static unsigned long cur_owner(const ht_file_snapshot *prior, const ht_file_snap
         return prior->gid != HT_GID_ANY ? prior->gid : cur->existed ? cur->gid : getegid();
 }
 
+/* The restore staged for one item (stage_undo): its temp file, written
+ * and flushed before the first restore, and the state it puts back. */
+typedef struct {
+        ht_staged_file file;
+        ht_file_snapshot *prior;
+} staged_restore;
+
+static void staged_restore_done(staged_restore *s) {
+        ht_staged_file_done(&s->file);
+        ht_file_snapshot_free(s->prior);
+        s->prior = NULL;
+}
+
+/* Whether the restore staged is still the one to make: same content,
+ * mode and owner (nothing but this undo writes the file under the lock;
+ * checked, not trusted). */
+static bool staged_matches(const staged_restore *s, const ht_file_snapshot *prior) {
+        return s && s->file.active && s->prior && prior->existed && s->prior->len == prior->len &&
+               (prior->len == 0 || memcmp(s->prior->content, prior->content, prior->len) == 0) &&
+               s->prior->mode == prior->mode &&
+               s->prior->uid == prior->uid && s->prior->gid == prior->gid;
+}
+
 /* Put one file back. 1 restored, 0 it already was as before, negative on
  * failure. record: the rollback transaction that journaled this restore
- * as its item ridx (SIZE_MAX: none), marked done once it is made. */
-static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, ht_fsync_batch *dirs, char ***msgs,
-                     char ***errors) {
+ * as its item ridx (SIZE_MAX: none), marked done once it is made. staged:
+ * its content's temp file, already durable (NULL or inactive: written and
+ * flushed here); dropped when the restore is not made with it. */
+static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, staged_restore *staged,
+                     ht_fsync_batch *dirs, char ***msgs, char ***errors) {
         const ht_context *c = tx->c;
         _cleanup_free_ char *dp = ht_display_path(c, it->path);
         _cleanup_free_ char *err = NULL;
         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
-        int r = file_undo_states(tx, it, &prior, &cur, errors);
-        if (r <= 0)
+        bool have_staged = staged && staged->file.active;
+        int r = file_undo_states(tx, it, !have_staged, &prior, &cur, errors);
+        if (r <= 0) {
+                if (staged)
+                        staged_restore_done(staged);
                 return r;
+        }
         _cleanup_free_ char *old = short_sha(cur), *new = short_sha(prior);
-        r = ht_file_restore_batched(c, prior, dirs);
+        if (staged_matches(staged, prior))
+                r = ht_staged_file_install(c, &staged->file, dirs);
+        else {
+                if (staged)
+                        staged_restore_done(staged);
+                r = ht_file_restore_batched(c, prior, dirs);
+        }
+        if (staged)
+                staged_restore_done(staged);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
         if (r < 0) {
                 strv_pushf(errors, "%s: cannot restore it: %s", dp, ht_strerror(-r));
@@ -303,29 +342,49 @@ static int undo_runtime(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, u
         return 1;
 }
 
-/* Journal in record every restore tx's undo will make (its path's state
- * now, before the restore), then write record once: the restores of a
- * rollback are write-ahead like an apply's changes. ridx[i]: item i's
- * index in record, SIZE_MAX when it needs no restore (or its path is
- * recorded already: the first, newest, record of a path holds its state
- * before this rollback). */
-static int record_undo(ht_tx *tx, ht_tx *record, size_t *ridx, char **ret_error) {
+/* Stage every file restore tx's undo will make: the content that comes
+ * back into an unnamed temp file in its directory (ht_stage_file_exact),
+ * whose data goes into data, flushed at once before the first restore,
+ * so a restore is then only a rename (a removal needs no data). The
+ * first, newest, item of a path that needs a restore is staged; an
+ * older one of the same path is restored on its own (ht_file_restore)
+ * if it still needs one. With a record (a rollback), every restore (its
+ * path's state now, before the restore) is journaled there too and the
+ * record written once, flushed with data: the restores of a rollback are
+ * write-ahead like an apply's changes. ridx[i]: item i's index in
+ * record, SIZE_MAX when it needs no restore (or its path is recorded
+ * already: the first, newest, record of a path holds its state before
+ * this rollback). A temp file that cannot be staged leaves its restore
+ * to the undo, which reports what fails. */
+static int stage_undo(ht_tx *tx, ht_tx *record, size_t *ridx, staged_restore *staged, ht_fsync_batch *dirs,
+                      char **ret_error) {
         size_t n = ht_tx_n_items(tx);
         _cleanup_strv_free_ char **seen = NULL, **errors = NULL;
+        _cleanup_(ht_fsync_batch_done) ht_fsync_batch data = {0};
         for (size_t i = n; i > 0; i--) {
                 item it;
                 journal_tx_item(tx, i - 1, &it);
                 ridx[i - 1] = SIZE_MAX;
                 char *err = NULL;
-                int r;
+                int r = 0;
                 if (it.file) {
                         _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
-                        if (strv_contains(seen, it.path) || file_undo_states(tx, &it, &prior, &cur, &errors) <= 0)
+                        if (strv_contains(seen, it.path) ||
+                            file_undo_states(tx, &it, true, &prior, &cur, &errors) <= 0)
                                 continue;
                         strv_push(&seen, it.path);
-                        r = ht_tx_record_file(record, it.backend, it.path, prior->existed ? prior->content : NULL,
-                                              prior->len, prior->mode, &ridx[i - 1], &err);
-                } else {
+                        if (record)
+                                r = ht_tx_record_file(record, it.backend, it.path,
+                                                      prior->existed ? prior->content : NULL, prior->len,
+                                                      prior->mode, &ridx[i - 1], &err);
+                        if (r >= 0 && prior->existed &&
+                            ht_stage_file_exact(tx->c, it.path, prior->content ? prior->content : "", prior->len,
+                                                prior->mode, prior->uid, prior->gid, &data, dirs,
+                                                &staged[i - 1].file) >= 0)
+                                staged[i - 1].prior = TAKE_PTR(prior);
+                        else
+                                staged_restore_done(&staged[i - 1]);
+                } else if (record) {
                         _cleanup_free_ char *cur = NULL, *restore = ht_kernel_value_to_restore(it.prior_value);
                         if (runtime_undo_states(tx, &it, &cur, &errors) <= 0)
                                 continue;
@@ -341,13 +400,18 @@ static int record_undo(ht_tx *tx, ht_tx *record, size_t *ridx, char **ret_error)
                 }
         }
         /* what cannot be read now is reported by the undo itself */
+        if (!record) {
+                int r = ht_fsync_batch_run(&data);
+                return r < 0 ? ht_error(ret_error, r, "journal %s: cannot flush the restores' temp files: %s",
+                                         tx->txid, ht_strerror(-r)) : 0;
+        }
         json_object *rev;
         if (!json_object_object_get_ex(record->m, "reverts", &rev)) {
                 rev = json_object_new_array();
                 json_object_object_add(record->m, "reverts", rev);
         }
         json_object_array_add(rev, json_object_new_string(tx->txid));
-        return journal_tx_write(record, NULL, ret_error);
+        return journal_tx_write(record, &data, ret_error);
 }
 
 static int open_journal_for(const ht_tx *tx, int *ret_fd) {
@@ -424,26 +488,35 @@ int journal_undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_sta
                                          tx->txid, dp);
         }
 
+        /* an undone rollback hands no status to its commit: what it had
+         * written is put back by reinstate_reverted */
+        tx->n_reverted = 0;
         _cleanup_free_ size_t *ridx = xcalloc(n + 1, sizeof(size_t));
         for (size_t i = 0; i < n; i++)
                 ridx[i] = SIZE_MAX;
-        if (record) {
-                r = record_undo(tx, record, ridx, ret_error);
-                if (r < 0)
-                        return r;
+        /* the restored files' directories (and the parents of directories
+         * made again): flushed at once with the new status, which is not
+         * durable before they are */
+        ht_fsync_batch dirs = {0};
+        staged_restore *staged = xcalloc(n + 1, sizeof(*staged));
+        r = stage_undo(tx, record, ridx, staged, &dirs, ret_error);
+        if (r < 0) {
+                for (size_t i = 0; i < n; i++)
+                        staged_restore_done(&staged[i]);
+                free(staged);
+                ht_fsync_batch_done(&dirs);
+                return r;
         }
 
         /* 2. Undo, newest change first; keep going past a failure so as
-         * much as possible is back, and report every failure. */
+         * much as possible is back, and report every failure. Each file's
+         * data is durable already (stage_undo): its restore is a rename. */
         char **msgs = NULL, **errors = NULL;
         size_t n_restored = 0, n_same = 0;
-        /* the restored files' directories: flushed at once with the new
-         * status (tx_write), which is not durable before they are */
-        ht_fsync_batch dirs = {0};
         for (size_t i = n; i > 0; i--) {
                 item it;
                 journal_tx_item(tx, i - 1, &it);
-                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &dirs, &msgs, &errors) :
+                int k = it.file ? undo_file(tx, &it, record, ridx[i - 1], &staged[i - 1], &dirs, &msgs, &errors) :
                                   undo_runtime(tx, &it, record, ridx[i - 1], flags, &msgs, &errors);
                 if (k > 0)
                         n_restored++;
@@ -479,15 +552,37 @@ int journal_undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_sta
         if (reason)
                 json_object_object_add(tx->m, "error", json_object_new_string(reason));
         json_object_object_del(tx->m, "rollback_errors");
-        r = journal_tx_write(tx, &dirs, ret_error);
-        if (r < 0) {
-                journal_set_status(tx, saved_status);
-                goto out;
+        r = 0;
+        if (record) {
+                /* written with the rollback's commit, in one flush with the
+                 * directories: see write_reverted_records */
+                for (size_t i = 0; i < dirs.n; i++) {
+                        int k = ht_fsync_batch_add(&record->sync, dirs.fds[i]);
+                        if (r >= 0)
+                                r = k;
+                }
+                dirs.n = 0;
+                if (r < 0) {
+                        journal_set_status(tx, saved_status);
+                        r = ht_error(ret_error, r, "journal %s: %s", tx->txid, ht_strerror(-r));
+                        goto out;
+                }
+                record->reverted = xrealloc(record->reverted, (record->n_reverted + 1) * sizeof(ht_tx *));
+                record->reverted[record->n_reverted++] = tx;
+        } else {
+                r = journal_tx_write(tx, &dirs, ret_error);
+                if (r < 0) {
+                        journal_set_status(tx, saved_status);
+                        goto out;
+                }
+                ht_fault_point("rollback-status");
         }
-        ht_fault_point("rollback-status");
         reinstate_reverted(tx, &msgs);
         r = 0;
 out:
+        for (size_t i = 0; i < n; i++)
+                staged_restore_done(&staged[i]);
+        free(staged);
         ht_fsync_batch_done(&dirs);
         if (ret_messages)
                 for (char **m = msgs; m && *m; m++)

@@ -169,6 +169,117 @@ n_checked=$(sed -n 's/^checked //p' "$tmp/order")
 threads=$(grep -E '^[0-9]+ +fsync\(' "$tmp/trace" | awk '{ print $1 }' | sort -u | wc -l)
 [ "$threads" -ge 2 ] && ok "the fsyncs ran on $threads threads" || not_ok "the fsyncs ran on $threads thread(s)"
 
+# The rollback of that apply, in the same way (docs/DESIGN.md,
+# "Durability"): its begin record flushed with the temp file of every
+# content it puts back, before the rename of .new-RTXID and before any
+# managed file changes; each restore a rename of its flushed temp (a
+# removal an unlink), both after that rename; then one flush, after the
+# last managed change, of every changed file's directory, the undone
+# transaction's status (its TXID/commit.json, written in place), the
+# rollback's commit record, both transactions' directories and journal/;
+# after that flush nothing but the two records' renames over their
+# manifests and both transactions' PENDING markers removed (what recovery
+# finishes), then "Rolled back".
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y -qq -s 4000 \
+        -e trace=fsync,fdatasync,write,renameat,renameat2,rename,linkat,unlinkat \
+        -o "$tmp/rtrace" "$top_builddir/hosttune" --root "$h" --live-root --profile-path "$PROFILES" --rules-path "$RULES" \
+        rollback >"$tmp/out" 2>"$tmp/err"
+check "rollback under strace: exit" 0 $?
+rollback_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
+        awk -v root="$2" '
+        function done_at(p, ln) { n = ++nd[p]; dl[p, n] = ln }
+        function flushed_after(p, after,   k) {
+                for (k = 1; k <= nd[p]; k++) if (dl[p, k] > after) return dl[p, k]
+                return 0
+        }
+        function last_flush_before(p, before,   k, best) {
+                best = 0
+                for (k = 1; k <= nd[p]; k++) if (dl[p, k] < before) best = dl[p, k]
+                return best
+        }
+        function path_of(s) { match(s, /<[^>]*>/); return substr(s, RSTART + 1, RLENGTH - 2) }
+        { pid = $1 }
+        /^[0-9]+ +(fsync|fdatasync)\(/ {
+                p = path_of($0)
+                if ($0 ~ /<unfinished \.\.\.>/) { pend[pid] = p; next }
+                done_at(p, NR); last_sync = NR; next
+        }
+        /^[0-9]+ +<\.\.\. (fsync|fdatasync) resumed>/ { if (pid in pend) { done_at(pend[pid], NR); delete pend[pid] }; last_sync = NR; next }
+        /^[0-9]+ +write\(1</ && /Rolled back/ { said = NR; next }
+        /^[0-9]+ +write\([0-9]+<[^>]*\/commit\.json>/ { if (!cw) cw = NR; next }
+        /^[0-9]+ +linkat\([0-9]+</ {
+                u = path_of($0); rest = substr($0, RSTART + RLENGTH); d = path_of(rest)
+                split(rest, q, "\""); t = d "/" q[4]
+                for (k = 1; k <= nd[u]; k++) done_at(t, dl[u, k])
+                nc++; cl[nc] = NR; ck[nc] = "link"; cd[nc] = d; cf[nc] = q[4]; ct[nc] = ""
+                next
+        }
+        /^[0-9]+ +renameat2?\(/ {
+                d = path_of($0); split($0, q, "\"")
+                nc++; cl[nc] = NR; ck[nc] = "rename"; cd[nc] = d; cf[nc] = q[2]; ct[nc] = q[4]
+                next
+        }
+        /^[0-9]+ +unlinkat\(/ && !/= -1/ {
+                d = path_of($0); split($0, q, "\"")
+                nc++; cl[nc] = NR; ck[nc] = "unlink"; cd[nc] = d; cf[nc] = q[2]; ct[nc] = ""
+        }
+        END {
+                journal = root "/var/lib/hosttune/journal"
+                B = 0; L = 0; checked = 0
+                for (i = 1; i <= nc; i++) {
+                        if (ck[i] == "rename" && cd[i] == journal && cf[i] ~ /^\.new-/) { B = cl[i]; rtx = journal "/" ct[i]; newdir = journal "/" cf[i] }
+                        else if (index(cd[i], journal) != 1 && ck[i] != "link" && cf[i] !~ /^\.#/) { L = cl[i]; if (!F) F = cl[i] }
+                }
+                if (!B || !L) { print "no begin rename or no managed change in the trace"; exit }
+                if (F < B) print "a managed file changed before the rollback'"'"'s begin record was durable"
+                if (!last_flush_before(newdir "/manifest.json", B)) print "begin record not flushed before its rename"
+                if (!last_flush_before(journal, B)) print "journal/ not flushed before the begin rename"
+                # the final flush: the first fsync completed after the last managed change
+                for (i = 1; i <= nc; i++) if (ck[i] == "rename" && cf[i] == "commit.json") { if (!R1) R1 = cl[i]; if (cd[i] != rtx) ttx = cd[i] }
+                if (!R1) { print "no record renamed over a manifest"; exit }
+                if (!ttx) print "no undone transaction'"'"'s status written in place (TXID/commit.json)"
+                for (i = 1; i <= nc; i++) {
+                        if (index(cd[i], journal) == 1) continue
+                        if (ck[i] == "rename" && cf[i] ~ /^\.#/) {
+                                checked++
+                                t = last_flush_before(cd[i] "/" cf[i], B)
+                                if (!t) print "temp " cd[i] "/" cf[i] " of a restore not flushed with the begin record"
+                                if (cl[i] < B) print "restore of " cd[i] "/" ct[i] " before the begin rename"
+                        }
+                        if (ck[i] == "link") continue
+                        if (ck[i] == "rename" || (ck[i] == "unlink" && cf[i] !~ /^\.#/)) {
+                                checked++
+                                f = flushed_after(cd[i], cl[i])
+                                if (!f || f > R1) print "directory " cd[i] " not flushed between its change (" cf[i] ") and the records'"'"' renames"
+                                if (f && f < cw) print "directory " cd[i] " flushed before the status record was written (not in the final flush)"
+                        }
+                }
+                if (!cw || cw < L) print "status record not written after the last managed change"
+                if (ttx) {
+                        c = flushed_after(ttx "/commit.json", L); if (!c || c > R1) print "the undone transaction'"'"'s status not flushed in the final flush"
+                        c = flushed_after(ttx, L); if (!c || c > R1) print "the undone transaction'"'"'s directory not flushed in the final flush"
+                }
+                c = flushed_after(rtx "/commit.json", L); if (!c || c > R1) print "the rollback'"'"'s commit record not flushed in the final flush"
+                c = flushed_after(rtx, L); if (!c || c > R1) print "the rollback'"'"'s directory not flushed in the final flush"
+                c = flushed_after(journal, B); if (!c || c > R1) print "journal/ (the rename to RTXID) not flushed in the final flush"
+                if (last_sync > R1) print "an fsync after the records'"'"' renames (a flush after the final one)"
+                if (!said) print "no \"Rolled back\" on stdout"
+                for (i = 1; i <= nc; i++) {
+                        if (cl[i] < R1) continue
+                        if (ck[i] == "rename" && cf[i] == "commit.json" && ct[i] == "manifest.json" && index(cd[i], journal "/") == 1) continue
+                        if (ck[i] == "unlink" && (cd[i] == rtx || cd[i] == ttx) && cf[i] == "PENDING") continue
+                        print "after the final flush: " ck[i] " " cd[i] "/" cf[i] " (recovery could not finish it)"
+                }
+                print "checked " checked
+        }' "$1"
+}
+rollback_violations "$tmp/rtrace" "$h" >"$tmp/rorder"
+check "rollback: every restore's temp, directory and status record flushed in the order the journal needs" "" \
+        "$(grep -v '^checked ' "$tmp/rorder" | head -n 5)"
+n_checked=$(sed -n 's/^checked //p' "$tmp/rorder")
+[ "${n_checked:-0}" -ge 5 ] && ok "that order checked for ${n_checked} restores and removals" ||
+        not_ok "too few restores and removals in the rollback's trace: ${n_checked:-none}"
+
 # Killed right after the tool ran: the live grub.cfg is still the old one
 # (GRUB would boot it); the next run recovers and removes the tool's file.
 h2=$(prepare_host debian12-kvm); scratch "$h2"

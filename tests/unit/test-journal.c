@@ -779,6 +779,107 @@ static void test_power_cut_records(void **state) {
         }
 }
 
+/* What a power cut inside (or just after) a rollback's last flush can
+ * leave of the two records it writes in place (docs/DESIGN.md,
+ * "Durability"): the undone apply's status in its TXID/commit.json and
+ * the rollback's commit record, each whole or cut, renamed or not, and a
+ * restored file's rename lost. The rollback stands only when both records
+ * are whole and every file is back; otherwise it is undone and the apply
+ * is committed again. Either way the journal agrees with the tree, and
+ * no record is left beside a manifest. */
+static void test_power_cut_rollback_records(void **state) {
+        fixture *f = *state;
+        const char *cases[] = {"both-whole", "status-torn", "rollback-torn", "status-rename-lost",
+                               "file-rename-lost"};
+        for (size_t k = 0; k < ELEMENTSOF(cases); k++) {
+                const char *kind = cases[k];
+                rebuild(f);
+                char *before = tt_tree(f->root);
+                ht_tx *apply = run_apply(f->c, false, true);
+                char *applied = tt_tree(f->root);
+                char *txid = xstrdup(ht_tx_txid(apply));
+                ht_tx_free(apply);
+                char *jd = xasprintf("%s/journal", f->state);
+                char *tdir = xasprintf("%s/%s", jd, txid);
+                char *t_committed = tt_get(tdir, "manifest.json");
+                ht_tx *rb = NULL, *target = NULL;
+                char *err = NULL;
+                must(ht_tx_begin(f->c, "rollback", NULL, NULL, NULL, &rb, &err), err);
+                must(ht_journal_last_committed(f->c, "apply", &target, &err), err);
+                must(ht_tx_rollback(target, rb, 0, NULL, &err), err);
+                char *rtxid = xstrdup(ht_tx_txid(rb));
+                char *rdir = xasprintf("%s/%s", jd, rtxid);
+                /* the undone status waits for the commit: nothing else */
+                char *t_now = tt_get(tdir, "manifest.json");
+                assert_string_equal(t_now, t_committed);
+                free(t_now);
+                char *r_begin = tt_get(rdir, "manifest.json");
+                must(ht_tx_commit(rb, &err), err);
+                ht_tx_free(rb);
+                ht_tx_free(target);
+                char *rolled = tt_tree(f->root);
+                assert_string_equal(rolled, before);
+                free(rolled);
+                char *t_final = tt_get(tdir, "manifest.json");
+                char *r_final = tt_get(rdir, "manifest.json");
+                assert_non_null(strstr(t_final, "\"rolled-back\""));
+                if (streq(kind, "status-torn"))
+                        t_final[strlen(t_final) / 2] = 0;
+                if (streq(kind, "rollback-torn"))
+                        r_final[strlen(r_final) / 2] = 0;
+                tt_put(tdir, "commit.json", t_final, 0600);
+                tt_put(tdir, "manifest.json", t_committed, 0600);
+                tt_put(tdir, "PENDING", "", 0600);
+                if (!streq(kind, "status-rename-lost")) {
+                        tt_put(rdir, "commit.json", r_final, 0600);
+                        tt_put(rdir, "manifest.json", r_begin, 0600);
+                        tt_put(rdir, "PENDING", "", 0600);
+                }
+                if (streq(kind, "file-rename-lost"))
+                        tt_put(f->root, "etc/default/grub", NEW_GRUB, 0644);
+                char **pend = NULL;
+                int want_pending = streq(kind, "status-torn") || streq(kind, "status-rename-lost") ? 1 : 2;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), want_pending);
+                strv_free(pend);
+                char **msgs = NULL;
+                int r = ht_journal_recover(f->c, &msgs, &err);
+                if (r < 0)
+                        fail_msg("%s: %s", kind, err);
+                strv_free(msgs);
+                bool stands = streq(kind, "both-whole") || streq(kind, "status-rename-lost");
+                assert_int_equal(r, stands ? 0 : 1);
+                char *after = tt_tree(f->root);
+                if (!streq(after, stands ? before : applied))
+                        fail_msg("%s: the tree is not as %s:\n%s", kind, stands ? "before" : "applied", after);
+                ht_tx *t = NULL, *rr = NULL;
+                must(ht_journal_load(f->c, txid, &t, &err), err);
+                must(ht_journal_load(f->c, rtxid, &rr, &err), err);
+                assert_string_equal(ht_tx_status(t), stands ? "rolled-back" : "committed");
+                assert_string_equal(ht_tx_status(rr), stands ? "committed" : "recovered");
+                ht_tx_free(t);
+                ht_tx_free(rr);
+                assert_false(tt_exists(tdir, "commit.json"));
+                assert_false(tt_exists(rdir, "commit.json"));
+                assert_false(tt_exists(rdir, "PENDING"));
+                assert_false(tt_exists(tdir, "PENDING"));
+                pend = NULL;
+                assert_int_equal(ht_journal_pending(f->c, &pend, NULL), 0);
+                assert_no_pending(f);
+                free(after);
+                free(t_final);
+                free(r_final);
+                free(r_begin);
+                free(t_committed);
+                free(rdir);
+                free(rtxid);
+                free(tdir);
+                free(jd);
+                free(txid);
+                free(applied);
+                free(before);
+        }
+}
+
 /* Kill a recorded rollback at every step: afterwards the host is either
  * as applied (rollback undone, apply committed again) or as before
  * (rollback finished, apply rolled back), and the journal agrees. */
@@ -1676,6 +1777,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_crash_named_steps, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_crash_during_rollback, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_power_cut_records, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_power_cut_rollback_records, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt_manifest, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_backup_checksum_mismatch, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_state_dir_refused, setup, teardown),
