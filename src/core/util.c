@@ -212,17 +212,26 @@ static bool join_format(join_sink *b, const char *fmt, va_list ap) {
         return !b->over;
 }
 
-char *xvasprintf(const char *fmt, va_list ap) {
-        char stack[512];
-        join_sink b = {stack, 0, sizeof stack, false};
+#define JOIN_STACK 512
+
+/* join_format() into buf (JOIN_STACK bytes) from a copy of ap, which the
+ * caller keeps for vasprintf(): the length, or -1 when it cannot. */
+static ssize_t join_to_stack(char *buf, const char *fmt, va_list ap) {
+        join_sink b = {buf, 0, JOIN_STACK, false};
         va_list aq;
         va_copy(aq, ap);
         bool ok = join_format(&b, fmt, aq);
         va_end(aq);
-        if (ok) {
-                char *r = xmalloc(b.len + 1);
-                memcpy(r, stack, b.len);
-                r[b.len] = 0;
+        return ok ? (ssize_t)b.len : -1;
+}
+
+char *xvasprintf(const char *fmt, va_list ap) {
+        char stack[JOIN_STACK];
+        ssize_t n = join_to_stack(stack, fmt, ap);
+        if (n >= 0) {
+                char *r = xmalloc((size_t)n + 1);
+                memcpy(r, stack, (size_t)n);
+                r[n] = 0;
                 return r;
         }
         char *p;
@@ -776,21 +785,18 @@ char *ht_shell_join(char *const *argv) {
 
 void strbuf_appendf(strbuf *b, const char *fmt, ...) {
         /* joined on the stack and copied in: no string of its own */
-        char stack[512];
-        join_sink j = {stack, 0, sizeof stack, false};
+        char stack[JOIN_STACK];
         va_list ap;
         va_start(ap, fmt);
-        bool ok = join_format(&j, fmt, ap);
-        va_end(ap);
-        if (ok) {
-                strbuf_appendn(b, stack, j.len);
-                return;
+        ssize_t n = join_to_stack(stack, fmt, ap);
+        if (n >= 0)
+                strbuf_appendn(b, stack, (size_t)n);
+        else {
+                char *s = xvasprintf(fmt, ap);
+                strbuf_append(b, s);
+                free(s);
         }
-        va_start(ap, fmt);
-        char *s = xvasprintf(fmt, ap);
         va_end(ap);
-        strbuf_append(b, s);
-        free(s);
 }
 
 char *strbuf_steal(strbuf *b) {

@@ -82,8 +82,9 @@ check "and before the commit" yes "$(in_order "$dir_sync" "$commit")"
 # after its rename, and the commit record, TXID/ and journal/ flushed
 # after the last managed rename, all before the commit record is renamed
 # over the manifest (after which apply says "Applied").
-order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
-        awk -v root="$2" '
+# The flush bookkeeping both order checks share: where each path was
+# flushed (done_at), the first flush after a line, the last before one.
+flush_funcs='
         function done_at(p, ln) { n = ++nd[p]; dl[p, n] = ln }
         # the first line after "after" where path p was flushed, or 0
         function flushed_after(p, after,   k) {
@@ -94,7 +95,9 @@ order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
                 best = 0
                 for (k = 1; k <= nd[p]; k++) if (dl[p, k] < before) best = dl[p, k]
                 return best
-        }
+        }'
+order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
+        awk -v root="$2" "$flush_funcs"'
         { pid = $1 }
         /^[0-9]+ +(fsync|fdatasync)\(/ {
                 match($0, /<[^>]*>/); p = substr($0, RSTART + 1, RLENGTH - 2)
@@ -159,12 +162,17 @@ order_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
                 print "checked " checked
         }' "$1"
 }
+# report_order FILE MIN WHAT CHECKED: a checker's violations (FILE) as
+# one check named WHAT, then whether it checked at least MIN CHECKED
+report_order() {
+        check "$3" "" "$(grep -v '^checked ' "$1" | head -n 5)"
+        n_checked=$(sed -n 's/^checked //p' "$1")
+        [ "${n_checked:-0}" -ge "$2" ] && ok "that order checked for ${n_checked} $4" ||
+                not_ok "too few $4 in the trace: ${n_checked:-none}"
+}
 order_violations "$tmp/trace" "$h" >"$tmp/order"
-check "every backup, managed file and directory flushed in the order the journal needs" "" \
-        "$(grep -v '^checked ' "$tmp/order" | head -n 5)"
-n_checked=$(sed -n 's/^checked //p' "$tmp/order")
-[ "${n_checked:-0}" -ge 7 ] && ok "that order checked for ${n_checked} backups and renames" ||
-        not_ok "too few backups and renames in the trace: ${n_checked:-none}"
+report_order "$tmp/order" 7 "every backup, managed file and directory flushed in the order the journal needs" \
+        "backups and renames"
 # the phases really overlap: fsyncs of one phase ran on several threads
 threads=$(grep -E '^[0-9]+ +fsync\(' "$tmp/trace" | awk '{ print $1 }' | sort -u | wc -l)
 [ "$threads" -ge 2 ] && ok "the fsyncs ran on $threads threads" || not_ok "the fsyncs ran on $threads thread(s)"
@@ -186,17 +194,7 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y -qq -s
         rollback >"$tmp/out" 2>"$tmp/err"
 check "rollback under strace: exit" 0 $?
 rollback_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
-        awk -v root="$2" '
-        function done_at(p, ln) { n = ++nd[p]; dl[p, n] = ln }
-        function flushed_after(p, after,   k) {
-                for (k = 1; k <= nd[p]; k++) if (dl[p, k] > after) return dl[p, k]
-                return 0
-        }
-        function last_flush_before(p, before,   k, best) {
-                best = 0
-                for (k = 1; k <= nd[p]; k++) if (dl[p, k] < before) best = dl[p, k]
-                return best
-        }
+        awk -v root="$2" "$flush_funcs"'
         function path_of(s) { match(s, /<[^>]*>/); return substr(s, RSTART + 1, RLENGTH - 2) }
         { pid = $1 }
         /^[0-9]+ +(fsync|fdatasync)\(/ {
@@ -274,11 +272,9 @@ rollback_violations() { # TRACE ROOT: one line per broken rule, then "checked N"
         }' "$1"
 }
 rollback_violations "$tmp/rtrace" "$h" >"$tmp/rorder"
-check "rollback: every restore's temp, directory and status record flushed in the order the journal needs" "" \
-        "$(grep -v '^checked ' "$tmp/rorder" | head -n 5)"
-n_checked=$(sed -n 's/^checked //p' "$tmp/rorder")
-[ "${n_checked:-0}" -ge 5 ] && ok "that order checked for ${n_checked} restores and removals" ||
-        not_ok "too few restores and removals in the rollback's trace: ${n_checked:-none}"
+report_order "$tmp/rorder" 5 \
+        "rollback: every restore's temp, directory and status record flushed in the order the journal needs" \
+        "restores and removals"
 
 # Killed right after the tool ran: the live grub.cfg is still the old one
 # (GRUB would boot it); the next run recovers and removes the tool's file.

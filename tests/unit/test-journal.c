@@ -779,6 +779,17 @@ static void test_power_cut_records(void **state) {
         }
 }
 
+/* A fresh fixture, applied (committed): the tree before and after, and
+ * the apply's TXID (the caller frees all three). */
+static void rebuild_and_apply(fixture *f, char **before, char **applied, char **txid) {
+        rebuild(f);
+        *before = tt_tree(f->root);
+        ht_tx *apply = run_apply(f->c, false, true);
+        *applied = tt_tree(f->root);
+        *txid = xstrdup(ht_tx_txid(apply));
+        ht_tx_free(apply);
+}
+
 /* What a power cut inside (or just after) a rollback's last flush can
  * leave of the two records it writes in place (docs/DESIGN.md,
  * "Durability"): the undone apply's status in its TXID/commit.json and
@@ -793,12 +804,8 @@ static void test_power_cut_rollback_records(void **state) {
                                "file-rename-lost"};
         for (size_t k = 0; k < ELEMENTSOF(cases); k++) {
                 const char *kind = cases[k];
-                rebuild(f);
-                char *before = tt_tree(f->root);
-                ht_tx *apply = run_apply(f->c, false, true);
-                char *applied = tt_tree(f->root);
-                char *txid = xstrdup(ht_tx_txid(apply));
-                ht_tx_free(apply);
+                char *before, *applied, *txid;
+                rebuild_and_apply(f, &before, &applied, &txid);
                 char *jd = xasprintf("%s/journal", f->state);
                 char *tdir = xasprintf("%s/%s", jd, txid);
                 char *t_committed = tt_get(tdir, "manifest.json");
@@ -887,12 +894,8 @@ static void test_crash_during_rollback(void **state) {
         fixture *f = *state;
         int killed = 0;
         for (int n = 1;; n++) {
-                rebuild(f);
-                char *before = tt_tree(f->root);
-                ht_tx *apply = run_apply(f->c, false, true);
-                char *applied = tt_tree(f->root);
-                char *txid = xstrdup(ht_tx_txid(apply));
-                ht_tx_free(apply);
+                char *before, *applied, *txid;
+                rebuild_and_apply(f, &before, &applied, &txid);
                 pid_t pid = fork();
                 if (pid == 0) {
                         char buf[16];
