@@ -32,6 +32,9 @@
 /* the commit record, written in place (docs/DESIGN.md, "Durability") */
 #define COMMIT_RECORD "commit.json"
 #define PENDING_MARKER "PENDING"
+/* Create the empty PENDING marker in a transaction's directory (durable
+ * with that directory's next fsync): 0 or -errno. */
+int journal_mark_pending_at(int dir_fd);
 #define BACKUP_DIR "backup"
 #define NEW_PREFIX ".new-"
 #define FORMAT "hosttune-journal"

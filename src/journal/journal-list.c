@@ -516,9 +516,7 @@ int ht_journal_recover(const ht_context *c, char ***ret_messages, char **ret_err
                 _cleanup_close_ int ufd = openat(journal_fd, *u, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (ufd >= 0 && journal_record_whole_at(ufd, txid)) {
                         /* the marker may not have survived with it */
-                        int mfd = openat(ufd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-                        if (mfd >= 0)
-                                close(mfd);
+                        (void)journal_mark_pending_at(ufd);
                         if (ht_fsync_dir(ufd) >= 0 && renameat(journal_fd, *u, journal_fd, txid) == 0) {
                                 renamed = true;
                                 continue;

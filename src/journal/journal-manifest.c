@@ -145,34 +145,14 @@ int journal_write_new_file_at(int dir_fd, const char *name, const void *data, si
         return r;
 }
 
-/* Write the manifest, durably; every state change of a transaction is
- * one call (docs/DESIGN.md, "Durability", has each fsync and rename and
- * the crash it protects against). Each step's fsyncs are independent of
- * each other and run at once (tx->sync, a group commit); what must come
- * after them waits for all:
- * - the first (the begin record: every item's prior state) is written in
- *   place into the hidden .new-TXID and flushed at once with the backups'
- *   data, backup/, .new-TXID/ (its PENDING marker), journal/ (the entry
- *   .new-TXID), a new state directory's entries and also's fds (apply's
- *   temp files of the new contents). Then the rename to TXID, not waited
- *   for: recovery takes a .new-TXID whose manifest is whole as begun, and
- *   one whose manifest a crash cut (JSON that does not close) as never
- *   begun. Nothing is changed before that flush returns.
- * - the commit is written in place too (COMMIT_RECORD), flushed at once
- *   with also's fds (the directories of the files the transaction
- *   renamed), the transaction's directory and, while the rename to TXID is
- *   not, journal/. Then it is renamed over the manifest and the marker
- *   removed, not waited for: a crash in the flush can leave a commit
- *   record and a lost rename, which recovery tells by the files' states
- *   (journal_commit_holds).
- * - others (failed, recovered, rolled-back, items added for another part
- *   of a rollback): a temp file flushed (with also's fds) and renamed over
- *   the manifest, the PENDING marker and a commit record removed once the
- *   status is final, the directory fsynced once for all.
- * The marker lets every run find unfinished transactions without parsing
- * the whole journal; it is removed after the final manifest is in place,
- * so a crash in between leaves at worst a marker on a finished
- * transaction, which recovery skips. */
+int journal_mark_pending_at(int dir_fd) {
+        int fd = openat(dir_fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return -errno;
+        close(fd);
+        return 0;
+}
+
 bool journal_record_final(json_object *m) {
         const char *status = journal_get_str(m, "status");
         return streq_ptr(status, "committed") ||
@@ -203,11 +183,7 @@ static int write_reverted_records(ht_tx *tx) {
                 if (r >= 0) {
                         /* so that recovery, which reads only marked
                          * transactions, finishes it if a cut loses its rename */
-                        int mfd = openat(t->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-                        if (mfd < 0)
-                                r = -errno;
-                        else
-                                close(mfd);
+                        r = journal_mark_pending_at(t->fd);
                 }
                 if (r >= 0)
                         r = ht_fsync_batch_add_dir(&tx->sync, t->fd);
@@ -234,6 +210,34 @@ static int write_reverted_now(ht_tx *tx, char **ret_error) {
         return r;
 }
 
+/* Write the manifest, durably; every state change of a transaction is
+ * one call (docs/DESIGN.md, "Durability", has each fsync and rename and
+ * the crash it protects against). Each step's fsyncs are independent of
+ * each other and run at once (tx->sync, a group commit); what must come
+ * after them waits for all:
+ * - the first (the begin record: every item's prior state) is written in
+ *   place into the hidden .new-TXID and flushed at once with the backups'
+ *   data, backup/, .new-TXID/ (its PENDING marker), journal/ (the entry
+ *   .new-TXID), a new state directory's entries and also's fds (apply's
+ *   temp files of the new contents). Then the rename to TXID, not waited
+ *   for: recovery takes a .new-TXID whose manifest is whole as begun, and
+ *   one whose manifest a crash cut (JSON that does not close) as never
+ *   begun. Nothing is changed before that flush returns.
+ * - the commit is written in place too (COMMIT_RECORD), flushed at once
+ *   with also's fds (the directories of the files the transaction
+ *   renamed), the transaction's directory and, while the rename to TXID is
+ *   not, journal/. Then it is renamed over the manifest and the marker
+ *   removed, not waited for: a crash in the flush can leave a commit
+ *   record and a lost rename, which recovery tells by the files' states
+ *   (journal_commit_holds).
+ * - others (failed, recovered, rolled-back, items added for another part
+ *   of a rollback): a temp file flushed (with also's fds) and renamed over
+ *   the manifest, the PENDING marker and a commit record removed once the
+ *   status is final, the directory fsynced once for all.
+ * The marker lets every run find unfinished transactions without parsing
+ * the whole journal; it is removed after the final manifest is in place,
+ * so a crash in between leaves at worst a marker on a finished
+ * transaction, which recovery skips. */
 int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
         const char *status = ht_tx_status(tx);
         bool pending = streq_ptr(status, "pending");
@@ -263,11 +267,7 @@ int journal_tx_write(ht_tx *tx, ht_fsync_batch *also, char **ret_error) {
                 r = journal_write_new_file_at(tx->fd, MANIFEST, text, strlen(text), &tx->sync);
                 if (r >= 0 && pending) {
                         /* empty: the directory fsync makes it durable */
-                        int mfd = openat(tx->fd, PENDING_MARKER, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-                        if (mfd < 0)
-                                r = -errno;
-                        else
-                                close(mfd);
+                        r = journal_mark_pending_at(tx->fd);
                 }
                 if (r >= 0)
                         r = ht_fsync_batch_add_dir(&tx->sync, tx->fd);
