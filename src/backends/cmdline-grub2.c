@@ -71,7 +71,7 @@ static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, s
                                 len = edits->files[k].cur_len;
                         }
                 _cleanup_free_ char *err = NULL;
-                if (ht_grub_eval_file(env, i, content, len, &err) < 0) {
+                if (ht_grub_eval_host(c, d->paths[i], env, i, content, len, &err) < 0) {
                         cmdline_file_error(c, plan, d->paths[i], ":", err);
                         ht_grub_env_free(env);
                         return NULL;
@@ -106,8 +106,14 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
                 return;
         char *out = NULL, *err = NULL;
         size_t out_len = 0;
-        int r = ht_grub_edit(p->cur ? p->cur : "", p->cur ? p->cur_len : 0, name, before, ops->ops, ops->n, &out,
-                             &out_len, &err);
+        const char *cur = p->cur ? p->cur : "";
+        size_t cur_len = p->cur ? p->cur_len : 0;
+        /* the parse grub_env_upto used (the one of the host's bytes while
+         * nothing edited them); one that fails, the editor words */
+        _cleanup_(ht_grub_file_unrefp) const ht_grub_file *parsed = NULL;
+        _cleanup_free_ char *parse_err = NULL;
+        (void)ht_grub_parse_host(c, path, cur, cur_len, &parsed, &parse_err);
+        int r = ht_grub_edit_parsed(parsed, cur, cur_len, name, before, ops->ops, ops->n, &out, &out_len, &err);
         if (r < 0) {
                 cmdline_file_error(c, plan, path, ":", err);
                 free(err);
