@@ -353,6 +353,7 @@ static void test_parse_cache(void **state) {
         assert_int_equal(ht_grub_parse_count(), n + 2);
         v = grub_value(c, text, "GRUB_CMDLINE_LINUX");
         free(v);
+        free(text);
         assert_int_equal(ht_grub_parse_count(), n + 2);
 
         /* /etc/passwd and /etc/group: one parse each for every reader */
