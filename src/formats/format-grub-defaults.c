@@ -637,12 +637,12 @@ static void grub_file_unref(void *f) {
         ht_grub_file_free(f);
 }
 
-static const ht_parsed_kind grub_kind = {"GRUB defaults", grub_file_unref};
+const ht_parsed_kind ht_grub_parsed_kind = {"GRUB defaults", grub_file_unref};
 
 int ht_grub_parse_host(const ht_context *c, const char *path, const char *content, size_t len,
                        const ht_grub_file **ret, char **ret_error) {
         /* kept only for the very bytes given: an edit of them parses anew */
-        const ht_grub_file *kept = ht_context_parsed(c, path, &grub_kind, content, len);
+        const ht_grub_file *kept = ht_context_parsed(c, path, &ht_grub_parsed_kind, content, len);
         if (kept) {
                 *ret = ht_grub_file_ref(kept);
                 return 0;
@@ -651,7 +651,7 @@ int ht_grub_parse_host(const ht_context *c, const char *path, const char *conten
         int r = ht_grub_parse(content, len, &f, ret_error);
         if (r < 0)
                 return r;
-        ht_context_keep_parsed(c, path, &grub_kind, (void *)ht_grub_file_ref(f), content, len);
+        ht_context_keep_parsed(c, path, &ht_grub_parsed_kind, (void *)ht_grub_file_ref(f), content, len);
         *ret = f;
         return 0;
 }

@@ -64,6 +64,9 @@ static inline void ht_grub_file_unrefp(const ht_grub_file **f) { ht_grub_file_fr
  * parse); drop it with ht_grub_file_free. */
 int ht_grub_parse_host(const ht_context *c, const char *path, const char *content, size_t len,
                        const ht_grub_file **ret, char **ret_error);
+/* The kind of a kept ht_grub_file (context.h), for a planner that keeps
+ * the parse of its edit beside the edited text too. */
+extern const ht_parsed_kind ht_grub_parsed_kind;
 /* How many times ht_grub_parse ran in this process (for the tests of
  * the kept parse). */
 unsigned long ht_grub_parse_count(void);

@@ -322,12 +322,19 @@ static void test_parse_cache(void **state) {
         char *out = NULL;
         size_t out_len = 0;
         ht_cmdline_op op = {.kind = HT_CMDLINE_ADD, .key = "nosmt"};
+        const ht_grub_file *fo = NULL;
         assert_int_equal(ht_grub_edit_parsed(f2, text, strlen(text), "GRUB_CMDLINE_LINUX", NULL, &op, 1, &out,
-                                             &out_len, &err), 0);
+                                             &out_len, &fo, &err), 0);
         assert_string_equal(out, "GRUB_CMDLINE_LINUX=\"quiet nosmt\"\n");
         assert_int_equal(f1->n_assignments, 1);
         assert_int_equal(f1->assignments[0].value_end, strlen(text) - 1);
         ht_grub_file_free(f2);
+        /* only the result is parsed (its check), and handed out */
+        assert_int_equal(ht_grub_parse_count(), n + 2);
+        assert_non_null(fo);
+        assert_int_equal(fo->n_assignments, 1);
+        assert_int_equal(fo->assignments[0].value_end, out_len - 1);
+        ht_grub_file_free(fo);
         /* the edited text is not the file's: parsed, never kept */
         n = ht_grub_parse_count();
         v = grub_value(c, out, "GRUB_CMDLINE_LINUX");
