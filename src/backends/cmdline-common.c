@@ -55,10 +55,25 @@ pending_file *cmdline_pending_get(const ht_context *c, pending_set *set, const c
         return p;
 }
 
-void cmdline_pending_replace(pending_file *p, char *content, size_t len) {
+static void pending_drop_parsed(pending_file *p) {
+        if (p->cur_parsed)
+                p->cur_parsed_kind->unref(p->cur_parsed);
+        p->cur_parsed = NULL;
+        p->cur_parsed_kind = NULL;
+}
+
+void cmdline_pending_replace_parsed(pending_file *p, char *content, size_t len, void *parsed,
+                                    const ht_parsed_kind *kind) {
+        pending_drop_parsed(p);
         free(p->cur);
         p->cur = content;
         p->cur_len = len;
+        p->cur_parsed = parsed;
+        p->cur_parsed_kind = parsed ? kind : NULL;
+}
+
+void cmdline_pending_replace(pending_file *p, char *content, size_t len) {
+        cmdline_pending_replace_parsed(p, content, len, NULL, NULL);
 }
 
 /* Hand the edits to the plan; returns how many files change. */
@@ -68,6 +83,7 @@ size_t cmdline_pending_flush(pending_set *set, ht_plan *plan) {
                 pending_file *p = &set->files[i];
                 if (p->cur)
                         ht_plan_add_file(plan, HT_BK_CMDLINE, p->path, p->old, p->old_len, p->cur, p->cur_len, 0644);
+                pending_drop_parsed(p);
                 free(p->path);
                 free(p->old);
                 free(p->cur);

@@ -28,6 +28,12 @@ typedef struct {
         size_t old_len;
         char *cur;
         size_t cur_len;
+        /* what cur parses to, as the editor that wrote it gave it (one
+         * reference, dropped by cur_parsed_kind), so that reading the
+         * edit back does not parse it again; NULL: not kept (the host's
+         * own bytes: the context keeps their parse) */
+        void *cur_parsed;
+        const ht_parsed_kind *cur_parsed_kind;
 } pending_file;
 
 typedef struct {
@@ -52,6 +58,10 @@ void cmdline_op_list_done(op_list *l);
 void cmdline_file_error(const ht_context *c, ht_plan *plan, const char *path, const char *sep, const char *msg);
 pending_file *cmdline_pending_get(const ht_context *c, pending_set *set, const char *path, ht_plan *plan);
 void cmdline_pending_replace(pending_file *p, char *content, size_t len);
+/* cmdline_pending_replace with the parse of content (one reference,
+ * taken over; NULL: none). */
+void cmdline_pending_replace_parsed(pending_file *p, char *content, size_t len, void *parsed,
+                                    const ht_parsed_kind *kind);
 size_t cmdline_pending_flush(pending_set *set, ht_plan *plan);
 bool cmdline_word_present(char *const *words, const char *key);
 void cmdline_targets_add(boot_targets *t, char **words);

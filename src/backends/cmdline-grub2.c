@@ -58,6 +58,17 @@ static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *pl
         return 0;
 }
 
+/* The parse of path's text as planned (p: its edit, or NULL): the one
+ * the editor gave with the edit, or the host's bytes' the context keeps. */
+static int grub_parse_planned(const ht_context *c, const char *path, const pending_file *p, const char *content,
+                              size_t len, const ht_grub_file **ret, char **ret_error) {
+        if (p && p->cur_parsed && p->cur_parsed_kind == &ht_grub_parsed_kind && content == p->cur) {
+                *ret = ht_grub_file_ref(p->cur_parsed);
+                return 0;
+        }
+        return ht_grub_parse_host(c, path, content, len, ret, ret_error);
+}
+
 /* The variables after the files before index upto (all files: upto = n). */
 static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, size_t upto, pending_set *edits,
                                   ht_plan *plan) {
@@ -65,17 +76,21 @@ static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, s
         for (size_t i = 0; i < upto; i++) {
                 const char *content = d->contents[i];
                 size_t len = d->lens[i];
+                const pending_file *p = NULL;
                 for (size_t k = 0; edits && k < edits->n; k++)
                         if (streq(edits->files[k].path, d->paths[i]) && edits->files[k].cur) {
-                                content = edits->files[k].cur;
-                                len = edits->files[k].cur_len;
+                                p = &edits->files[k];
+                                content = p->cur;
+                                len = p->cur_len;
                         }
                 _cleanup_free_ char *err = NULL;
-                if (ht_grub_eval_file(env, i, content, len, &err) < 0) {
+                _cleanup_(ht_grub_file_unrefp) const ht_grub_file *f = NULL;
+                if (grub_parse_planned(c, d->paths[i], p, content, len, &f, &err) < 0) {
                         cmdline_file_error(c, plan, d->paths[i], ":", err);
                         ht_grub_env_free(env);
                         return NULL;
                 }
+                ht_grub_eval_parsed(env, i, content, f);
         }
         return env;
 }
@@ -106,14 +121,21 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
                 return;
         char *out = NULL, *err = NULL;
         size_t out_len = 0;
-        int r = ht_grub_edit(p->cur ? p->cur : "", p->cur ? p->cur_len : 0, name, before, ops->ops, ops->n, &out,
-                             &out_len, &err);
+        const char *cur = p->cur ? p->cur : "";
+        size_t cur_len = p->cur ? p->cur_len : 0;
+        /* the parse grub_env_upto used; one that fails, the editor words */
+        _cleanup_(ht_grub_file_unrefp) const ht_grub_file *parsed = NULL;
+        _cleanup_free_ char *parse_err = NULL;
+        (void)grub_parse_planned(c, path, p, cur, cur_len, &parsed, &parse_err);
+        const ht_grub_file *out_parsed = NULL;
+        int r = ht_grub_edit_parsed(parsed, cur, cur_len, name, before, ops->ops, ops->n, &out, &out_len,
+                                    &out_parsed, &err);
         if (r < 0) {
                 cmdline_file_error(c, plan, path, ":", err);
                 free(err);
                 return;
         }
-        cmdline_pending_replace(p, out, out_len);
+        cmdline_pending_replace_parsed(p, out, out_len, (void *)out_parsed, &ht_grub_parsed_kind);
 }
 
 /* Split ops between NAME and NAME_DEFAULT: the kernel takes the last of

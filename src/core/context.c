@@ -61,6 +61,9 @@ typedef struct cache_entry {
         size_t hash;
         char *data;     /* NUL-terminated copy, after the path in this block */
         size_t len;
+        /* the parse of data (ht_context_keep_parsed), one reference */
+        void *parsed;
+        const ht_parsed_kind *parsed_kind;
         char path[];
 } cache_entry;
 
@@ -81,6 +84,8 @@ static void cache_clear(struct ht_read_cache *k) {
         for (size_t i = 0; i < k->n_buckets; i++)
                 for (cache_entry *e = k->buckets[i], *next; e; e = next) {
                         next = e->next;
+                        if (e->parsed)
+                                e->parsed_kind->unref(e->parsed);
                         free(e);
                 }
         memset(k->buckets, 0, k->n_buckets * sizeof(*k->buckets));
@@ -153,11 +158,43 @@ static void cache_put(const ht_context *c, const char *path, size_t hash, const 
         e->data = e->path + pl + 1;
         memcpy(e->data, data, len + 1);
         e->len = len;
+        e->parsed = NULL;
+        e->parsed_kind = NULL;
         e->hash = hash;
         e->next = k->buckets[hash & (k->n_buckets - 1)];
         k->buckets[hash & (k->n_buckets - 1)] = e;
         k->n++;
         k->bytes += len;
+}
+
+/* The entry of path when the cache holds it and (text non-NULL) its
+ * bytes are text's. */
+static cache_entry *cache_find_text(const ht_context *c, const char *path, const char *text, size_t len) {
+        if (!c->memo_cache)
+                return NULL;
+        cache_entry *e = (cache_entry *)cache_find(c, path, path_hash(path));
+        if (!e || (text && (e->len != len || memcmp(e->data, text, len) != 0)))
+                return NULL;
+        return e;
+}
+
+void *ht_context_parsed(const ht_context *c, const char *path, const ht_parsed_kind *kind, const char *text,
+                        size_t len) {
+        const cache_entry *e = cache_find_text(c, path, text, len);
+        return e && e->parsed_kind == kind ? e->parsed : NULL;
+}
+
+void ht_context_keep_parsed(const ht_context *c, const char *path, const ht_parsed_kind *kind, void *obj,
+                            const char *text, size_t len) {
+        cache_entry *e = cache_find_text(c, path, text, len);
+        if (!e) {
+                kind->unref(obj); /* not kept: the reference given is dropped */
+                return;
+        }
+        if (e->parsed)
+                e->parsed_kind->unref(e->parsed);
+        e->parsed = obj;
+        e->parsed_kind = kind;
 }
 
 /* A copy of what the cache holds, as ht_read_file gives it. */

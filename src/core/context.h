@@ -102,6 +102,32 @@ void ht_context_cache_begin(const ht_context *c);
 void ht_context_cache_end(const ht_context *c);
 void ht_context_cache_drop(const ht_context *c);
 
+/* Beside the bytes, the cache keeps what they parse to, so that a plan
+ * parses each host file once too (/etc/default/grub: the boot facts and
+ * the cmdline backend; /etc/passwd: the facts and the limits backend).
+ * A kind names the parser (compared by address) and how to drop the one
+ * reference the cache holds; parsed objects are reference-counted and
+ * read-only once kept, so an editor copies or parses afresh. A kept parse
+ * goes with its bytes: any write through the context, any program run,
+ * the end of the cache. */
+typedef struct ht_parsed_kind {
+        const char *name;
+        void (*unref)(void *obj);
+} ht_parsed_kind;
+/* The parse of kind kept for path, or NULL: none kept, the cache no
+ * longer holds path or (text non-NULL) its bytes are not text's. The
+ * cache's reference, borrowed: take one of your own before anything can
+ * write through c. */
+void *ht_context_parsed(const ht_context *c, const char *path, const ht_parsed_kind *kind, const char *text,
+                        size_t len);
+/* Keep obj, the parse of kind of text (path's bytes as read through c;
+ * NULL: the bytes the cache holds), for the rest of the plan, replacing
+ * one kept before. Takes over the reference given: when the cache holds
+ * no such bytes of path (no cache, ht_read_file_nokeep, too large, or an
+ * edited text), it drops it at once. */
+void ht_context_keep_parsed(const ht_context *c, const char *path, const ht_parsed_kind *kind, void *obj,
+                            const char *text, size_t len);
+
 /* Check that path is an absolute host path with no "..", no empty or
  * control-character components and a sane length. 0 or -EINVAL. */
 int ht_path_check(const char *path);

@@ -1,97 +1,162 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "accounts.h"
 #include "util.h"
 
-int ht_passwd_read(const ht_context *c, ht_passwd *ret) {
+/* A parse with its reference count: the context's cache holds one
+ * while it keeps it, each reader one. */
+typedef struct {
+        unsigned refs;
+        ht_passwd p;
+} shared_passwd;
+
+typedef struct {
+        unsigned refs;
+        ht_group g;
+} shared_group;
+
+void ht_passwd_unref(const ht_passwd *p) {
+        if (!p)
+                return;
+        shared_passwd *k = (shared_passwd *)((char *)p - offsetof(shared_passwd, p));
+        if (--k->refs > 0)
+                return;
+        ht_passwd_done(&k->p);
+        free(k);
+}
+
+void ht_group_unref(const ht_group *g) {
+        if (!g)
+                return;
+        shared_group *k = (shared_group *)((char *)g - offsetof(shared_group, g));
+        if (--k->refs > 0)
+                return;
+        ht_group_done(&k->g);
+        free(k);
+}
+
+static void passwd_unref(void *k) {
+        ht_passwd_unref(&((shared_passwd *)k)->p);
+}
+
+static void group_unref(void *k) {
+        ht_group_unref(&((shared_group *)k)->g);
+}
+
+static const ht_parsed_kind passwd_kind = {"passwd", passwd_unref};
+static const ht_parsed_kind group_kind = {"group", group_unref};
+
+int ht_passwd_read(const ht_context *c, const ht_passwd **ret) {
+        shared_passwd *k = ht_context_parsed(c, "/etc/passwd", &passwd_kind, NULL, 0);
+        if (k) {
+                k->refs++;
+                *ret = &k->p;
+                return 0;
+        }
         _cleanup_free_ char *content = NULL;
         size_t len = 0;
         int r = ht_read_file(c, "/etc/passwd", HT_ACCOUNT_FILE_MAX, &content, &len);
         if (r < 0)
                 return r;
-        ht_passwd_parse(content, len, ret);
+        k = xcalloc(1, sizeof(*k));
+        ht_passwd_parse(content, len, &k->p);
+        k->refs = 2; /* ours and the cache's (dropped at once if it keeps none) */
+        ht_context_keep_parsed(c, "/etc/passwd", &passwd_kind, k, NULL, 0);
+        *ret = &k->p;
         return 0;
 }
 
-int ht_group_read(const ht_context *c, ht_group *ret) {
+int ht_group_read(const ht_context *c, const ht_group **ret) {
+        shared_group *k = ht_context_parsed(c, "/etc/group", &group_kind, NULL, 0);
+        if (k) {
+                k->refs++;
+                *ret = &k->g;
+                return 0;
+        }
         _cleanup_free_ char *content = NULL;
         size_t len = 0;
         int r = ht_read_file(c, "/etc/group", HT_ACCOUNT_FILE_MAX, &content, &len);
         if (r < 0)
                 return r;
-        ht_group_parse(content, len, ret);
+        k = xcalloc(1, sizeof(*k));
+        ht_group_parse(content, len, &k->g);
+        k->refs = 2;
+        ht_context_keep_parsed(c, "/etc/group", &group_kind, k, NULL, 0);
+        *ret = &k->g;
         return 0;
 }
 
 int ht_account_user(const ht_context *c, const char *name, uint32_t *ret_uid, uint32_t *ret_gid) {
-        ht_passwd p;
+        const ht_passwd *p;
         int r = ht_passwd_read(c, &p);
         if (r < 0)
                 return r;
-        const ht_passwd_entry *e = ht_passwd_by_name(&p, name);
+        const ht_passwd_entry *e = ht_passwd_by_name(p, name);
         if (e) {
                 *ret_uid = e->uid;
                 *ret_gid = e->gid;
         }
-        ht_passwd_done(&p);
+        ht_passwd_unref(p);
         return e ? 0 : -ENOENT;
 }
 
 int ht_account_group(const ht_context *c, const char *name, uint32_t *ret_gid) {
-        ht_group g;
+        const ht_group *g;
         int r = ht_group_read(c, &g);
         if (r < 0)
                 return r;
-        const ht_group_entry *e = ht_group_by_name(&g, name);
+        const ht_group_entry *e = ht_group_by_name(g, name);
         if (e)
                 *ret_gid = e->gid;
-        ht_group_done(&g);
+        ht_group_unref(g);
         return e ? 0 : -ENOENT;
 }
 
 char *ht_account_user_name(const ht_context *c, uint32_t uid) {
-        ht_passwd p;
+        const ht_passwd *p;
         if (ht_passwd_read(c, &p) < 0)
                 return NULL;
-        const ht_passwd_entry *e = ht_passwd_by_uid(&p, uid);
+        const ht_passwd_entry *e = ht_passwd_by_uid(p, uid);
         char *name = e ? xstrdup(e->name) : NULL;
-        ht_passwd_done(&p);
+        ht_passwd_unref(p);
         return name;
 }
 
 char *ht_account_group_name(const ht_context *c, uint32_t gid) {
-        ht_group g;
+        const ht_group *g;
         if (ht_group_read(c, &g) < 0)
                 return NULL;
-        const ht_group_entry *e = ht_group_by_gid(&g, gid);
+        const ht_group_entry *e = ht_group_by_gid(g, gid);
         char *name = e ? xstrdup(e->name) : NULL;
-        ht_group_done(&g);
+        ht_group_unref(g);
         return name;
 }
 
 int ht_account_groups_of(const ht_context *c, const char *user, uint32_t primary_gid, char ***ret_names,
                          uint32_t **ret_gids, size_t *ret_n) {
-        ht_group g;
-        int r = ht_group_read(c, &g);
+        static const ht_group none;
+        const ht_group *kept = NULL;
+        int r = ht_group_read(c, &kept);
         if (r < 0 && r != -ENOENT)
                 return r;
-        if (r < 0)
-                g = (ht_group){0};
+        const ht_group *g = kept ? kept : &none;
         char **names = xcalloc(1, sizeof(char *));
         uint32_t *gids = NULL;
         size_t n = 0;
-        for (size_t i = 0; i < g.n_groups; i++) {
-                const ht_group_entry *e = &g.groups[i];
+        for (size_t i = 0; i < g->n_groups; i++) {
+                const ht_group_entry *e = &g->groups[i];
                 if ((e->gid != primary_gid && !strv_contains(e->members, user)) || strv_contains(names, e->name))
                         continue;
                 strv_push(&names, e->name);
                 gids = xrealloc(gids, (n + 1) * sizeof(uint32_t));
                 gids[n++] = e->gid;
         }
-        ht_group_done(&g);
+        ht_group_unref(kept);
         *ret_names = names;
         *ret_gids = gids;
         *ret_n = n;

@@ -14,10 +14,17 @@
  * is about 10 MB). */
 #define HT_ACCOUNT_FILE_MAX (16u << 20)
 
-/* Read and parse the host's /etc/passwd, /etc/group. -errno when it
- * cannot be read (-ENOENT: none). */
-int ht_passwd_read(const ht_context *c, ht_passwd *ret);
-int ht_group_read(const ht_context *c, ht_group *ret);
+/* The host's /etc/passwd, /etc/group parsed. -errno when it cannot be
+ * read (-ENOENT: none). While a plan is made the parse is kept beside
+ * the file's bytes (ht_context_keep_parsed), so the facts, the profile
+ * (gid.NAME) and the limits backend parse each file once: *ret is shared
+ * and read-only; drop it with ht_passwd_unref, ht_group_unref. */
+int ht_passwd_read(const ht_context *c, const ht_passwd **ret);
+int ht_group_read(const ht_context *c, const ht_group **ret);
+void ht_passwd_unref(const ht_passwd *p);
+void ht_group_unref(const ht_group *g);
+static inline void ht_passwd_unrefp(const ht_passwd **p) { ht_passwd_unref(*p); }
+static inline void ht_group_unrefp(const ht_group **g) { ht_group_unref(*g); }
 
 /* uid and primary gid of a user. -ENOENT when there is no such user. */
 int ht_account_user(const ht_context *c, const char *name, uint32_t *ret_uid, uint32_t *ret_gid);

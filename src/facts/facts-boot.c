@@ -269,7 +269,7 @@ static void collect_grub_defaults(const ht_context *c, ht_facts *f, bool *ret_bl
                         free(buf);
                         continue;
                 }
-                if (ht_grub_eval_file(env, i, buf, len, &err) < 0)
+                if (ht_grub_eval_host(c, order[i], env, i, buf, len, &err) < 0)
                         /* the shell would stop there too */
                         ht_facts_warn(f, "%s:%s, not read", d, err);
                 free(buf);

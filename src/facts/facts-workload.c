@@ -321,19 +321,19 @@ void ht_facts_parse_oratab(ht_facts *f, const char *buf, size_t len, const char 
 
 /* The "oracle" user: uid from the root's /etc/passwd (never NSS). */
 static void collect_oracle_user(const ht_context *c, ht_facts *f) {
-        ht_passwd p;
+        const ht_passwd *p;
         int r = ht_passwd_read(c, &p);
         if (r < 0) {
                 if (r != -ENOENT && r != -ENOTDIR)
                         ht_facts_warn_read_error(c, f, "/etc/passwd", r);
                 return;
         }
-        const ht_passwd_entry *e = ht_passwd_by_name(&p, "oracle");
+        const ht_passwd_entry *e = ht_passwd_by_name(p, "oracle");
         if (e) {
                 f->oracle_user = xstrdup(e->name);
                 f->oracle_uid = (int64_t)e->uid;
         }
-        ht_passwd_done(&p);
+        ht_passwd_unref(p);
 }
 
 void ht_facts_collect_workload(const ht_context *c, ht_facts *f) {

@@ -153,7 +153,16 @@ static bool words_equal(char **a, char **b) {
 int ht_grub_edit(const char *content, size_t len, const char *name, const ht_grub_env *before,
                  const ht_cmdline_op *ops, size_t n_ops,
                  char **ret, size_t *ret_len, char **ret_error) {
-        _cleanup_(ht_grub_file_freep) ht_grub_file *f = NULL;
+        return ht_grub_edit_parsed(NULL, content, len, name, before, ops, n_ops, ret, ret_len, NULL, ret_error);
+}
+
+int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t len, const char *name,
+                        const ht_grub_env *before, const ht_cmdline_op *ops, size_t n_ops,
+                        char **ret, size_t *ret_len, const ht_grub_file **ret_parsed, char **ret_error) {
+        _cleanup_(ht_grub_file_unrefp) const ht_grub_file *f = parsed ? ht_grub_file_ref(parsed) : NULL;
+        _cleanup_(ht_grub_file_freep) ht_grub_file *f_new = NULL;
+        if (ret_parsed)
+                *ret_parsed = NULL;
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_copy(before);
         _cleanup_free_ char *err = NULL, *new_body = NULL, *old_value = NULL;
         _cleanup_strv_free_ char **hidden = NULL, **expected = NULL;
@@ -170,9 +179,13 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
         if ((r = ht_cmdline_ops_check(ops, n_ops, HT_CMDLINE_FMT_GRUB_DEFAULTS, ret_error)) < 0)
                 return r;
 
-        r = ht_grub_parse(content, len, &f, ret_error);
-        if (r < 0)
-                return r;
+        if (!f) {
+                ht_grub_file *g = NULL;
+                r = ht_grub_parse(content, len, &g, ret_error);
+                if (r < 0)
+                        return r;
+                f = g;
+        }
 
         ssize_t last = -1;
         for (size_t i = 0; i < f->n_assignments; i++)
@@ -201,6 +214,8 @@ int ht_grub_edit(const char *content, size_t len, const char *name, const ht_gru
                         /* Nothing to add. */
                         *ret = xstrndup(content, len);
                         *ret_len = len;
+                        if (ret_parsed)
+                                *ret_parsed = ht_grub_file_ref(f);
                         return 0;
                 }
                 strbuf_appendn(&out, content, len);
@@ -280,14 +295,15 @@ verify:
          * words the ops ask for. */
         {
                 _cleanup_(ht_grub_env_freep) ht_grub_env *e_old = ht_grub_env_copy(before), *e_new = ht_grub_env_copy(before);
-                _cleanup_free_ char *e1 = NULL, *e2 = NULL;
-                if (ht_grub_eval_file(e_old, 0, content, len, &e1) < 0 ||
-                    ht_grub_eval_file(e_new, 0, out.data, out.len, &e2) < 0) {
+                _cleanup_free_ char *e2 = NULL;
+                ht_grub_eval_parsed(e_old, 0, content, f); /* content's parse, above */
+                if (ht_grub_parse(out.data, out.len, &f_new, &e2) < 0) {
                         strbuf_done(&out);
                         *ret_error = xasprintf("internal error: edited %s does not parse", name);
                         r = -EINVAL;
                         goto finish;
                 }
+                ht_grub_eval_parsed(e_new, 0, out.data, f_new);
                 const ht_grub_var *vo = ht_grub_env_get(e_old, name), *vn = ht_grub_env_get(e_new, name);
                 _cleanup_strv_free_ char **ow = ht_cmdline_split(vo && vo->value ? vo->value : "");
                 _cleanup_strv_free_ char **nw = ht_cmdline_split(vn && vn->value ? vn->value : "");
@@ -303,6 +319,8 @@ verify:
                 strbuf_append(&out, "");
         *ret_len = out.len;
         *ret = strbuf_steal(&out);
+        if (ret_parsed)
+                *ret_parsed = TAKE_PTR(f_new);
         r = 0;
 finish:
         ht_word_spans_free(words, n_words);

@@ -18,3 +18,10 @@
 int ht_grub_edit(const char *content, size_t len, const char *name, const ht_grub_env *before,
                  const ht_cmdline_op *ops, size_t n_ops,
                  char **ret, size_t *ret_len, char **ret_error);
+/* ht_grub_edit with the parse of content at hand (ht_grub_parse_host's:
+ * read, never changed; NULL: parse it), and giving the parse of the
+ * result, which the edit checks itself by (ret_parsed NULL: not wanted;
+ * drop it with ht_grub_file_free). */
+int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t len, const char *name,
+                        const ht_grub_env *before, const ht_cmdline_op *ops, size_t n_ops,
+                        char **ret, size_t *ret_len, const ht_grub_file **ret_parsed, char **ret_error);

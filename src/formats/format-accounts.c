@@ -87,7 +87,14 @@ static void passwd_line(char *line, unsigned no, void *userdata) {
         p->users[p->n_users++] = (ht_passwd_entry){.name = xstrdup(name), .uid = uid, .gid = gid, .line = no};
 }
 
+static unsigned long parse_count;
+
+unsigned long ht_accounts_parse_count(void) {
+        return parse_count;
+}
+
 void ht_passwd_parse(const char *text, size_t len, ht_passwd *ret) {
+        parse_count++;
         *ret = (ht_passwd){0};
         each_line(text, len, passwd_line, ret);
 }
@@ -114,6 +121,7 @@ static void group_line(char *line, unsigned no, void *userdata) {
 }
 
 void ht_group_parse(const char *text, size_t len, ht_group *ret) {
+        parse_count++;
         *ret = (ht_group){0};
         each_line(text, len, group_line, ret);
 }

@@ -56,6 +56,9 @@ void ht_passwd_parse(const char *text, size_t len, ht_passwd *ret);
 void ht_group_parse(const char *text, size_t len, ht_group *ret);
 void ht_passwd_done(ht_passwd *p);
 void ht_group_done(ht_group *g);
+/* How many files the two parsers parsed in this process (for the tests
+ * of the parse accounts.h keeps). */
+unsigned long ht_accounts_parse_count(void);
 
 /* The entry getpwnam/getpwuid/getgrnam/getgrgid would return, or NULL. */
 const ht_passwd_entry *ht_passwd_by_name(const ht_passwd *p, const char *name);

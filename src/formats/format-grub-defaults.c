@@ -204,8 +204,20 @@ static bool word_is(const scanner *sc, size_t start, const char *kw) {
         return sc->pos - start == n && memcmp(sc->s + start, kw, n) == 0;
 }
 
-void ht_grub_file_free(ht_grub_file *f) {
-        if (!f)
+static unsigned long parse_count;
+
+unsigned long ht_grub_parse_count(void) {
+        return parse_count;
+}
+
+const ht_grub_file *ht_grub_file_ref(const ht_grub_file *f) {
+        ((ht_grub_file *)f)->refs++; /* the count only: the parse stays as it is */
+        return f;
+}
+
+void ht_grub_file_free(const ht_grub_file *cf) {
+        ht_grub_file *f = (ht_grub_file *)cf;
+        if (!f || --f->refs > 0)
                 return;
         for (size_t i = 0; i < f->n_assignments; i++)
                 free(f->assignments[i].name);
@@ -217,6 +229,8 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
         _cleanup_free_ char *error = NULL;
         scanner sc = { content, len, 0, 1, &error };
         ht_grub_file *f = xcalloc(1, sizeof(*f));
+        f->refs = 1;
+        parse_count++;
         unsigned depth = 0;     /* nesting of compound commands and subshells */
         unsigned parens = 0;    /* open subshell parentheses */
         int r;
@@ -604,14 +618,52 @@ void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *co
                                                                : why);
 }
 
+void ht_grub_eval_parsed(ht_grub_env *env, size_t file_index, const char *content, const ht_grub_file *f) {
+        for (size_t i = 0; i < f->n_assignments; i++)
+                ht_grub_eval_assignment(env, file_index, content, &f->assignments[i]);
+}
+
 int ht_grub_eval_file(ht_grub_env *env, size_t file_index, const char *content, size_t len,
                       char **ret_error) {
         _cleanup_(ht_grub_file_freep) ht_grub_file *f = NULL;
         int r = ht_grub_parse(content, len, &f, ret_error);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < f->n_assignments; i++)
-                ht_grub_eval_assignment(env, file_index, content, &f->assignments[i]);
+        ht_grub_eval_parsed(env, file_index, content, f);
+        return 0;
+}
+
+static void grub_file_unref(void *f) {
+        ht_grub_file_free(f);
+}
+
+const ht_parsed_kind ht_grub_parsed_kind = {"GRUB defaults", grub_file_unref};
+
+int ht_grub_parse_host(const ht_context *c, const char *path, const char *content, size_t len,
+                       const ht_grub_file **ret, char **ret_error) {
+        /* kept only for the very bytes given: an edit of them parses anew */
+        const ht_grub_file *kept = ht_context_parsed(c, path, &ht_grub_parsed_kind, content, len);
+        if (kept) {
+                *ret = ht_grub_file_ref(kept);
+                return 0;
+        }
+        ht_grub_file *f = NULL;
+        int r = ht_grub_parse(content, len, &f, ret_error);
+        if (r < 0)
+                return r;
+        ht_context_keep_parsed(c, path, &ht_grub_parsed_kind, (void *)ht_grub_file_ref(f), content, len);
+        *ret = f;
+        return 0;
+}
+
+int ht_grub_eval_host(const ht_context *c, const char *path, ht_grub_env *env, size_t file_index,
+                      const char *content, size_t len, char **ret_error) {
+        const ht_grub_file *f = NULL;
+        int r = ht_grub_parse_host(c, path, content, len, &f, ret_error);
+        if (r < 0)
+                return r;
+        ht_grub_eval_parsed(env, file_index, content, f);
+        ht_grub_file_free(f);
         return 0;
 }
 

@@ -7,11 +7,14 @@
  * hosttune never runs them: it parses the plain assignments and computes
  * the values they leave behind where that needs no shell code; a value
  * that does is unknown, with the reason. Pure: text in, assignments and
- * values out. */
+ * values out; ht_grub_parse_host keeps a parse of the host's bytes
+ * through the root context for the rest of the plan. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "context.h"
 
 #define HT_GRUB_DEFAULTS "/etc/default/grub"
 #define HT_GRUB_DEFAULTS_DIR "/etc/default/grub.d"
@@ -35,6 +38,9 @@ typedef struct {
         /* First statement that is not a plain assignment, comment or
          * export (a command, a conditional); 0 when there is none. */
         unsigned complex_line;
+        /* references (ht_grub_file_ref): a parse the context keeps is
+         * shared by its readers, who only read it */
+        unsigned refs;
 } ht_grub_file;
 
 /* Parse a defaults file. -EINVAL with "LINE: message" on what the shell
@@ -44,8 +50,26 @@ typedef struct {
  * value is unknown (grub-mkconfig would not see what an edit before it
  * wrote). */
 int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **ret_error);
-void ht_grub_file_free(ht_grub_file *f);
+/* Another reference to f; ht_grub_file_free drops one (the last frees). */
+const ht_grub_file *ht_grub_file_ref(const ht_grub_file *f);
+void ht_grub_file_free(const ht_grub_file *f);
 static inline void ht_grub_file_freep(ht_grub_file **f) { ht_grub_file_free(*f); }
+static inline void ht_grub_file_unrefp(const ht_grub_file **f) { ht_grub_file_free(*f); }
+
+/* ht_grub_parse of content, which is path's bytes as read through c or an
+ * edit of them: while a plan is made the parse of the bytes the context's
+ * cache holds is kept beside them (ht_context_keep_parsed), so the boot
+ * facts and the cmdline backend's planning parse /etc/default/grub once.
+ * *ret is shared and read-only (an editor edits the text, never the
+ * parse); drop it with ht_grub_file_free. */
+int ht_grub_parse_host(const ht_context *c, const char *path, const char *content, size_t len,
+                       const ht_grub_file **ret, char **ret_error);
+/* The kind of a kept ht_grub_file (context.h), for a planner that keeps
+ * the parse of its edit beside the edited text too. */
+extern const ht_parsed_kind ht_grub_parsed_kind;
+/* How many times ht_grub_parse ran in this process (for the tests of
+ * the kept parse). */
+unsigned long ht_grub_parse_count(void);
 
 typedef struct {
         char *name;
@@ -75,6 +99,12 @@ const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name);
  * counts. file_index is recorded in the variables it sets. */
 int ht_grub_eval_file(ht_grub_env *env, size_t file_index, const char *content, size_t len,
                       char **ret_error);
+/* ht_grub_eval_file of a file parsed already: f is the parse of content. */
+void ht_grub_eval_parsed(ht_grub_env *env, size_t file_index, const char *content, const ht_grub_file *f);
+/* ht_grub_eval_file through ht_grub_parse_host: content is path's bytes
+ * or an edit of them. */
+int ht_grub_eval_host(const ht_context *c, const char *path, ht_grub_env *env, size_t file_index,
+                      const char *content, size_t len, char **ret_error);
 
 /* The files grub-mkconfig sources, in order, given the sorted names in
  * /etc/default/grub.d (only *.cfg are taken). */

@@ -306,9 +306,9 @@ static int lookup_gid(ht_resolver *r, const char *param, ht_value *ret) {
                 r->groups_read = true;
                 /* unreadable: no group is known, as with an empty file */
                 if (!r->c || ht_group_read(r->c, &r->groups) < 0)
-                        r->groups = (ht_group){0};
+                        r->groups = NULL;
         }
-        const ht_group_entry *g = ht_group_by_name(&r->groups, name.str);
+        const ht_group_entry *g = r->groups ? ht_group_by_name(r->groups, name.str) : NULL;
         *ret = g ? ht_value_int((int64_t)g->gid) : ht_value_null();
         ht_value_done(&name);
         return 0;

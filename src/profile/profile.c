@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accounts.h"
 #include "backend.h"
 #include "compose.h"
 #include "profile-builtin.h"
@@ -47,7 +48,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->candidates);
         free(r->param_stack);
         strv_free(r->fact_from);
-        ht_group_done(&r->groups);
+        ht_group_unref(r->groups);
         json_object_put(r->not_used);
 }
 

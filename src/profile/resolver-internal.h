@@ -71,7 +71,7 @@ struct ht_resolver {
         /* The host files behind the facts (and parameters) the expression
          * being evaluated read: a fact NAME with a NAME_from beside it. */
         char **fact_from;
-        ht_group groups;      /* /etc/group, read on first use */
+        const ht_group *groups; /* /etc/group, read on first use (NULL: unreadable) */
         bool groups_read;
         ht_facts_demand demand;   /* the facts read on first use (facts-demand.c) */
         json_object *not_used;    /* facts.workload.GROUP.not_used of the groups looked up */

@@ -9,8 +9,11 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include "accounts.h"
 #include "context.h"
+#include "edit-grub.h"
 #include "fileio.h"
+#include "format-grub-defaults.h"
 #include "util.h"
 
 static char tmpl[] = "/tmp/ht-ctx-XXXXXX";
@@ -279,6 +282,127 @@ static void test_list_cache(void **state) {
         ht_context_cache_end(c);
 }
 
+/* The value of name after content, evaluated through the kept parse. */
+static char *grub_value(ht_context *c, const char *content, const char *name) {
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
+        char *err = NULL;
+        assert_int_equal(ht_grub_eval_host(c, HT_GRUB_DEFAULTS, env, 0, content, strlen(content), &err), 0);
+        const ht_grub_var *v = ht_grub_env_get(env, name);
+        return v && v->value ? xstrdup(v->value) : NULL;
+}
+
+/* Beside the bytes the cache keeps what they parse to (issue 34): the
+ * boot facts and the cmdline backend parse /etc/default/grub once, the
+ * facts and the limits backend /etc/passwd once; a write through the
+ * context drops the parse with the bytes, and an editor's text, or a
+ * read with no cache, is parsed anew. */
+static void test_parse_cache(void **state) {
+        ht_context *c = *state;
+        mk("etc/default");
+        put("etc/default/grub", "GRUB_CMDLINE_LINUX=\"quiet\"\n");
+        put("etc/passwd", "root:x:0:0::/root:/bin/sh\noracle:x:54321:54321::/home/oracle:/bin/bash\n");
+        put("etc/group", "root:x:0:\ndba:x:54322:oracle\n");
+        ht_context_cache_begin(c);
+
+        char *text = read_or_null(c, HT_GRUB_DEFAULTS), *err = NULL;
+        const ht_grub_file *f1 = NULL, *f2 = NULL;
+        unsigned long n = ht_grub_parse_count();
+        assert_int_equal(ht_grub_parse_host(c, HT_GRUB_DEFAULTS, text, strlen(text), &f1, &err), 0);
+        assert_int_equal(ht_grub_parse_count(), n + 1);
+        free(text);
+        /* the second reader (a fresh copy of the bytes) gets the kept parse */
+        text = read_or_null(c, HT_GRUB_DEFAULTS);
+        assert_int_equal(ht_grub_parse_host(c, HT_GRUB_DEFAULTS, text, strlen(text), &f2, &err), 0);
+        assert_ptr_equal(f1, f2);
+        char *v = grub_value(c, text, "GRUB_CMDLINE_LINUX");
+        assert_string_equal(v, "quiet");
+        free(v);
+        assert_int_equal(ht_grub_parse_count(), n + 1);
+        /* an editor reads the kept parse and leaves it as it was */
+        char *out = NULL;
+        size_t out_len = 0;
+        ht_cmdline_op op = {.kind = HT_CMDLINE_ADD, .key = "nosmt"};
+        const ht_grub_file *fo = NULL;
+        assert_int_equal(ht_grub_edit_parsed(f2, text, strlen(text), "GRUB_CMDLINE_LINUX", NULL, &op, 1, &out,
+                                             &out_len, &fo, &err), 0);
+        assert_string_equal(out, "GRUB_CMDLINE_LINUX=\"quiet nosmt\"\n");
+        assert_int_equal(f1->n_assignments, 1);
+        assert_int_equal(f1->assignments[0].value_end, strlen(text) - 1);
+        ht_grub_file_free(f2);
+        /* only the result is parsed (its check), and handed out */
+        assert_int_equal(ht_grub_parse_count(), n + 2);
+        assert_non_null(fo);
+        assert_int_equal(fo->n_assignments, 1);
+        assert_int_equal(fo->assignments[0].value_end, out_len - 1);
+        ht_grub_file_free(fo);
+        /* the edited text is not the file's: parsed, never kept */
+        n = ht_grub_parse_count();
+        v = grub_value(c, out, "GRUB_CMDLINE_LINUX");
+        assert_string_equal(v, "quiet nosmt");
+        free(v);
+        assert_int_equal(ht_grub_parse_count(), n + 1);
+        v = grub_value(c, text, "GRUB_CMDLINE_LINUX");
+        assert_string_equal(v, "quiet");
+        free(v);
+        assert_int_equal(ht_grub_parse_count(), n + 1);
+        free(text);
+        /* a write through the context drops it; the reader's reference
+         * stays good */
+        assert_int_equal(ht_write_file_atomic(c, HT_GRUB_DEFAULTS, out, out_len, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        free(out);
+        assert_int_equal(f1->n_assignments, 1);
+        assert_string_equal(f1->assignments[0].name, "GRUB_CMDLINE_LINUX");
+        ht_grub_file_free(f1);
+        text = read_or_null(c, HT_GRUB_DEFAULTS);
+        v = grub_value(c, text, "GRUB_CMDLINE_LINUX");
+        assert_string_equal(v, "quiet nosmt");
+        free(v);
+        assert_int_equal(ht_grub_parse_count(), n + 2);
+        v = grub_value(c, text, "GRUB_CMDLINE_LINUX");
+        free(v);
+        free(text);
+        assert_int_equal(ht_grub_parse_count(), n + 2);
+
+        /* /etc/passwd and /etc/group: one parse each for every reader */
+        const ht_passwd *p1 = NULL, *p2 = NULL;
+        n = ht_accounts_parse_count();
+        assert_int_equal(ht_passwd_read(c, &p1), 0);
+        uint32_t uid = 0, gid = 0;
+        assert_int_equal(ht_account_user(c, "oracle", &uid, &gid), 0);
+        assert_int_equal(uid, 54321);
+        assert_int_equal(ht_passwd_read(c, &p2), 0);
+        assert_ptr_equal(p1, p2);
+        ht_passwd_unref(p2);
+        assert_int_equal(ht_account_group(c, "dba", &gid), 0);
+        assert_int_equal(gid, 54322);
+        char *name = ht_account_group_name(c, 54322);
+        assert_string_equal(name, "dba");
+        free(name);
+        assert_int_equal(ht_accounts_parse_count(), n + 2);
+        /* a changed passwd through the context is parsed anew */
+        const char *pw = "oracle:x:1000:1000::/home/oracle:/bin/bash\n";
+        assert_int_equal(ht_write_file_atomic(c, "/etc/passwd", pw, strlen(pw), 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_string_equal(p1->users[1].name, "oracle");
+        ht_passwd_unref(p1);
+        assert_int_equal(ht_account_user(c, "oracle", &uid, &gid), 0);
+        assert_int_equal(uid, 1000);
+        assert_int_equal(ht_accounts_parse_count(), n + 3);
+        assert_int_equal(ht_account_user(c, "oracle", &uid, &gid), 0);
+        assert_int_equal(ht_accounts_parse_count(), n + 3);
+
+        /* with no cache, each reader parses */
+        ht_context_cache_end(c);
+        assert_int_equal(ht_account_user(c, "oracle", &uid, &gid), 0);
+        assert_int_equal(ht_account_user(c, "oracle", &uid, &gid), 0);
+        assert_int_equal(ht_accounts_parse_count(), n + 5);
+        n = ht_grub_parse_count();
+        text = read_or_null(c, HT_GRUB_DEFAULTS);
+        free(grub_value(c, text, "GRUB_CMDLINE_LINUX"));
+        free(grub_value(c, text, "GRUB_CMDLINE_LINUX"));
+        free(text);
+        assert_int_equal(ht_grub_parse_count(), n + 2);
+}
+
 static void test_readlink_and_below(void **state) {
         ht_context *c = *state;
         char *s = NULL;
@@ -359,6 +483,7 @@ int main(void) {
                 cmocka_unit_test(test_path_check),
                 cmocka_unit_test(test_read_cache),
                 cmocka_unit_test(test_list_cache),
+                cmocka_unit_test(test_parse_cache),
                 cmocka_unit_test(test_readlink_and_below),
                 cmocka_unit_test(test_read_kernel_files),
         };
