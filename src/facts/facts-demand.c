@@ -82,9 +82,9 @@ static void load_devices(const ht_context *c, json_object *facts, ht_facts_deman
         d->devices_read = true;
         json_object *block = ht_facts_lookup_field(facts, "block.devices", NULL);
         json_object *offline = ht_facts_lookup_field(facts, "image.offline", NULL);
-        json_object *cpu = NULL;
-        if (block || (offline && json_object_get_boolean(offline)) ||
-            !json_object_object_get_ex(facts, "cpu", &cpu) || !json_object_is_type(cpu, json_type_object))
+        /* through the look-up, which builds a lazy tree's "cpu" */
+        json_object *cpu = ht_facts_lookup_field(facts, "cpu", NULL);
+        if (block || (offline && json_object_get_boolean(offline)) || !json_object_is_type(cpu, json_type_object))
                 return;
         json_object *devs = ht_facts_devices_json(c, warnings), *o = NULL;
         if (json_object_object_get_ex(devs, "block", &o))
@@ -103,6 +103,8 @@ void ht_facts_need(const ht_context *c, json_object *facts, const char *dotted, 
                    char ***warnings) {
         if (!c || !facts || !json_object_is_type(facts, json_type_object))
                 return;
+        /* a lazy tree's group first (load_devices adds to "cpu") */
+        ht_facts_json_fill(facts, dotted);
         if (!d->devices_read && names_devices(dotted))
                 load_devices(c, facts, d, warnings);
         if (streq(dotted, "workload") || startswith(dotted, "workload."))
