@@ -112,7 +112,9 @@ static json_object *cpu_json(const ht_facts *f) {
         add(o, "flags", j_strv(f->cpu_flags));
         add(o, "online", j_str(f->cpu_online));
         add(o, "present", j_str(f->cpu_present));
-        add(o, "cpuinfo", j_str(f->cpu_cpuinfo));
+        _cleanup_free_ char *distinct = !f->cpu_cpuinfo && f->cpu_cpuinfo_text
+                                                ? ht_cpuinfo_distinct_lines(f->cpu_cpuinfo_text) : NULL;
+        add(o, "cpuinfo", j_str(f->cpu_cpuinfo ? f->cpu_cpuinfo : distinct));
         add(o, "cpufreq", cpufreq_json(f));
         return o;
 }

@@ -272,8 +272,12 @@ typedef struct ht_facts {
         char *cpu_online, *cpu_present;
         /* /proc/cpuinfo as tuned's cpuinfo_regex searches it, each distinct
          * line once in order of first appearance, "\n"-joined (a 128-CPU
-         * host's 200 KB become a few KB); NULL: not read */
+         * host's 200 KB become a few KB); NULL: not read, or not made yet
+         * from cpu_cpuinfo_text */
         char *cpu_cpuinfo;
+        /* /proc/cpuinfo as read (the text before a NUL): cpu.cpuinfo is
+         * made from it when the JSON is built, since plans rarely ask */
+        char *cpu_cpuinfo_text;
         char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
         unsigned numa_nodes;             /* 0: unknown */
         /* cpufreq (facts-devices.c): cpufreq_known when the running
