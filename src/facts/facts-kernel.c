@@ -29,8 +29,11 @@ char *ht_shell_unquote(const char *v) {
                         while (*p && *p != '"') {
                                 if (*p == '\\' && p[1] && strchr("$\"\\`", p[1]))
                                         p++;
-                                strbuf_appendn(&b, p, 1);
-                                p++;
+                                /* the run up to the next quote or
+                                 * backslash at once, not a byte a call */
+                                size_t n = 1 + strcspn(p + 1, "\"\\");
+                                strbuf_appendn(&b, p, n);
+                                p += n;
                         }
                         if (*p != '"')
                                 goto bad;
@@ -53,8 +56,9 @@ char *ht_shell_unquote(const char *v) {
                                 goto bad;
                         break;
                 } else {
-                        strbuf_appendn(&b, p, 1);
-                        p++;
+                        size_t n = 1 + strcspn(p + 1, "\"'\\ \t\n\v\f\r");
+                        strbuf_appendn(&b, p, n);
+                        p += n;
                 }
         }
         return strbuf_steal(&b);
