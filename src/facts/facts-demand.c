@@ -36,6 +36,9 @@ static unsigned workload_part(const char *dotted) {
 }
 
 static void load_workload(const ht_context *c, json_object *facts, const char *dotted, ht_facts_demand *d) {
+        /* a lazy tree's collected workload group, built before it is
+         * looked at here */
+        ht_facts_json_fill(facts, "workload");
         /* facts that came with their workload part (collected with it, or
          * a --facts file) are kept as they are */
         if (!d->workload_parts && json_object_object_get_ex(facts, "workload", NULL))
@@ -103,8 +106,6 @@ void ht_facts_need(const ht_context *c, json_object *facts, const char *dotted, 
                    char ***warnings) {
         if (!c || !facts || !json_object_is_type(facts, json_type_object))
                 return;
-        /* a lazy tree's group first (load_devices adds to "cpu") */
-        ht_facts_json_fill(facts, dotted);
         if (!d->devices_read && names_devices(dotted))
                 load_devices(c, facts, d, warnings);
         if (streq(dotted, "workload") || startswith(dotted, "workload."))
