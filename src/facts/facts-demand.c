@@ -36,6 +36,9 @@ static unsigned workload_part(const char *dotted) {
 }
 
 static void load_workload(const ht_context *c, json_object *facts, const char *dotted, ht_facts_demand *d) {
+        /* a lazy tree's collected workload group, built before it is
+         * looked at here */
+        ht_facts_json_fill(facts, "workload");
         /* facts that came with their workload part (collected with it, or
          * a --facts file) are kept as they are */
         if (!d->workload_parts && json_object_object_get_ex(facts, "workload", NULL))
@@ -82,9 +85,9 @@ static void load_devices(const ht_context *c, json_object *facts, ht_facts_deman
         d->devices_read = true;
         json_object *block = ht_facts_lookup_field(facts, "block.devices", NULL);
         json_object *offline = ht_facts_lookup_field(facts, "image.offline", NULL);
-        json_object *cpu = NULL;
-        if (block || (offline && json_object_get_boolean(offline)) ||
-            !json_object_object_get_ex(facts, "cpu", &cpu) || !json_object_is_type(cpu, json_type_object))
+        /* through the look-up, which builds a lazy tree's "cpu" */
+        json_object *cpu = ht_facts_lookup_field(facts, "cpu", NULL);
+        if (block || (offline && json_object_get_boolean(offline)) || !json_object_is_type(cpu, json_type_object))
                 return;
         json_object *devs = ht_facts_devices_json(c, warnings), *o = NULL;
         if (json_object_object_get_ex(devs, "block", &o))

@@ -112,7 +112,9 @@ static json_object *cpu_json(const ht_facts *f) {
         add(o, "flags", j_strv(f->cpu_flags));
         add(o, "online", j_str(f->cpu_online));
         add(o, "present", j_str(f->cpu_present));
-        add(o, "cpuinfo", j_str(f->cpu_cpuinfo));
+        _cleanup_free_ char *distinct = !f->cpu_cpuinfo && f->cpu_cpuinfo_text
+                                                ? ht_cpuinfo_distinct_lines(f->cpu_cpuinfo_text) : NULL;
+        add(o, "cpuinfo", j_str(f->cpu_cpuinfo ? f->cpu_cpuinfo : distinct));
         add(o, "cpufreq", cpufreq_json(f));
         return o;
 }
@@ -534,36 +536,47 @@ void ht_facts_json_summarize(json_object *facts_json) {
         }
 }
 
-json_object *ht_facts_to_json(const ht_facts *f) {
-        json_object *o = json_object_new_object();
-        add(o, "kernel", kernel_json(f));
-        add(o, "boot_id", j_str(f->boot_id));
-        add(o, "os", os_json(f));
-        add(o, "hypervisor", j_str(f->hypervisor));
-        add(o, "xen", xen_json(f));
-        add(o, "container", j_str(f->container));
-        add(o, "container_detected_by", f->container ? j_strv(f->container_evidence) : NULL);
-        add(o, "cpu", cpu_json(f));
+static json_object *boot_id_json(const ht_facts *f) {
+        return j_str(f->boot_id);
+}
+
+static json_object *hypervisor_json(const ht_facts *f) {
+        return j_str(f->hypervisor);
+}
+
+static json_object *container_json(const ht_facts *f) {
+        return j_str(f->container);
+}
+
+static json_object *container_by_json(const ht_facts *f) {
+        return f->container ? j_strv(f->container_evidence) : NULL;
+}
+
+static json_object *numa_json(const ht_facts *f) {
         json_object *numa = json_object_new_object();
         add(numa, "nodes", f->numa_nodes ? json_object_new_int64(f->numa_nodes) : NULL);
-        add(o, "numa", numa);
-        add(o, "block", block_json(f));
-        add(o, "memory", memory_json(f));
-        add(o, "hugepages", hugepages_json(f));
-        add(o, "thp", thp_json(f));
-        add(o, "hugetext", hugetext_json(f));
-        add(o, "bootloader", bootloader_json(f));
-        add(o, "mounts", mounts_json(f));
+        return numa;
+}
+
+static json_object *cgroup_json(const ht_facts *f) {
         json_object *cgroup = json_object_new_object();
         add(cgroup, "version", f->cgroup_version ? json_object_new_int64(f->cgroup_version) : NULL);
-        add(o, "cgroup", cgroup);
-        add(o, "shm", shm_json(f));
+        return cgroup;
+}
+
+static json_object *systemd_json(const ht_facts *f) {
         json_object *systemd = json_object_new_object();
         add(systemd, "running", j_bool(f->systemd_running));
-        add(o, "systemd", systemd);
+        return systemd;
+}
+
+static json_object *audit_json(const ht_facts *f) {
         json_object *audit = json_object_new_object();
         add(audit, "available", j_bool(f->audit_available));
-        add(o, "audit", audit);
+        return audit;
+}
+
+static json_object *tuners_json(const ht_facts *f) {
         json_object *tuners = json_object_new_array();
         for (size_t i = 0; i < f->n_tuners; i++) {
                 const ht_tuner *t = &f->tuners[i];
@@ -576,16 +589,127 @@ json_object *ht_facts_to_json(const ht_facts *f) {
                 add(x, "profile", j_str(t->profile));
                 json_object_array_add(tuners, x);
         }
-        add(o, "tuners", tuners);
-        if (f->workload_collected)
-                add(o, "workload", workload_json(f));
+        return tuners;
+}
+
+static json_object *image_json(const ht_facts *f) {
         json_object *image = json_object_new_object();
         add(image, "offline", j_bool(f->offline));
         add(image, "facts_file", j_str(f->facts_file));
         add(image, "detected_by", j_str(f->image_why));
-        add(o, "image", image);
-        add(o, "warnings", j_strv(f->warnings));
+        return image;
+}
+
+static json_object *warnings_json(const ht_facts *f) {
+        return j_strv(f->warnings);
+}
+
+/* The top-level names of the facts in the order `facts --json` prints
+ * them, each with what builds its value: one list for the whole tree and
+ * the lazy one, so the two cannot differ. */
+static const struct {
+        const char *name;
+        json_object *(*build)(const ht_facts *f);
+} sections[] = {
+        {"kernel", kernel_json},
+        {"boot_id", boot_id_json},
+        {"os", os_json},
+        {"hypervisor", hypervisor_json},
+        {"xen", xen_json},
+        {"container", container_json},
+        {"container_detected_by", container_by_json},
+        {"cpu", cpu_json},
+        {"numa", numa_json},
+        {"block", block_json},
+        {"memory", memory_json},
+        {"hugepages", hugepages_json},
+        {"thp", thp_json},
+        {"hugetext", hugetext_json},
+        {"bootloader", bootloader_json},
+        {"mounts", mounts_json},
+        {"cgroup", cgroup_json},
+        {"shm", shm_json},
+        {"systemd", systemd_json},
+        {"audit", audit_json},
+        {"tuners", tuners_json},
+        {"workload", workload_json}, /* only when collected */
+        {"image", image_json},
+        {"warnings", warnings_json},
+};
+
+static bool section_present(const ht_facts *f, size_t i) {
+        return f->workload_collected || !streq(sections[i].name, "workload");
+}
+
+json_object *ht_facts_to_json(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+                if (section_present(f, i))
+                        add(o, sections[i].name, sections[i].build(f));
         return o;
+}
+
+/* ---- the lazy tree: a plan builds only the groups it looks up ---- */
+
+/* Hung on the tree's root as json-c userdata: which groups are still
+ * null placeholders, and the facts to build them from. */
+typedef struct {
+        const ht_facts *f;
+        uint32_t pending; /* bit i: sections[i] not built yet */
+} lazy_facts;
+
+_Static_assert(ELEMENTSOF(sections) <= 32, "one bit a section");
+
+static void lazy_free(json_object *o, void *userdata) {
+        free(userdata);
+}
+
+json_object *ht_facts_to_json_lazy(const ht_facts *f) {
+        json_object *o = json_object_new_object();
+        lazy_facts *l = xcalloc(1, sizeof(*l));
+        l->f = f;
+        /* every name in its place now, so the order is the whole tree's
+         * whatever order the groups are built in: json-c replaces a
+         * value in place */
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+                if (section_present(f, i)) {
+                        add(o, sections[i].name, NULL);
+                        l->pending |= 1u << i;
+                }
+        json_object_set_userdata(o, l, lazy_free);
+        return o;
+}
+
+static lazy_facts *lazy_of(json_object *facts) {
+        /* json-c hangs userdata of its own only on doubles */
+        lazy_facts *l = facts && json_object_is_type(facts, json_type_object) ? json_object_get_userdata(facts)
+                                                                              : NULL;
+        return l && l->pending ? l : NULL;
+}
+
+/* true when the group name (n bytes) was a placeholder, built now */
+static bool fill_section(json_object *facts, const char *name, size_t n) {
+        lazy_facts *l = lazy_of(facts);
+        for (size_t i = 0; l && i < ELEMENTSOF(sections); i++)
+                if ((l->pending & (1u << i)) && sections[i].name[0] == name[0] &&
+                    strncmp(sections[i].name, name, n) == 0 && !sections[i].name[n]) {
+                        l->pending &= ~(1u << i);
+                        add(facts, sections[i].name, sections[i].build(l->f));
+                        return true;
+                }
+        return false;
+}
+
+void ht_facts_json_fill(json_object *facts, const char *dotted) {
+        if (dotted)
+                fill_section(facts, dotted, strcspn(dotted, "."));
+}
+
+void ht_facts_json_fill_all(json_object *facts) {
+        lazy_facts *l = lazy_of(facts);
+        for (size_t i = 0; l && i < ELEMENTSOF(sections); i++)
+                if (l->pending & (1u << i))
+                        fill_section(facts, sections[i].name, strlen(sections[i].name));
 }
 
 json_object *ht_facts_workload_json(const ht_context *c, unsigned parts, const ht_workload_trust *trust) {
@@ -644,6 +768,10 @@ static json_object *walk_dotted(json_object *root, const char *dotted, bool arra
                 if (json_object_is_type(cur, json_type_object)) {
                         if (!json_object_object_get_ex(cur, seg, &next))
                                 return NULL;
+                        /* a null at the top may be a lazy tree's group
+                         * not built yet: built now */
+                        if (!next && cur == root && fill_section(root, seg, n))
+                                json_object_object_get_ex(cur, seg, &next);
                 } else if (array_indexes && json_object_is_type(cur, json_type_array)) {
                         uint64_t idx;
                         if (!isdigit((unsigned char)seg[0]) || parse_u64(seg, &idx) < 0 ||

@@ -29,8 +29,11 @@ char *ht_shell_unquote(const char *v) {
                         while (*p && *p != '"') {
                                 if (*p == '\\' && p[1] && strchr("$\"\\`", p[1]))
                                         p++;
-                                strbuf_appendn(&b, p, 1);
-                                p++;
+                                /* the run up to the next quote or
+                                 * backslash at once, not a byte a call */
+                                size_t n = 1 + strcspn(p + 1, "\"\\");
+                                strbuf_appendn(&b, p, n);
+                                p += n;
                         }
                         if (*p != '"')
                                 goto bad;
@@ -53,8 +56,9 @@ char *ht_shell_unquote(const char *v) {
                                 goto bad;
                         break;
                 } else {
-                        strbuf_appendn(&b, p, 1);
-                        p++;
+                        size_t n = 1 + strcspn(p + 1, "\"'\\ \t\n\v\f\r");
+                        strbuf_appendn(&b, p, n);
+                        p += n;
                 }
         }
         return strbuf_steal(&b);
@@ -493,9 +497,9 @@ void ht_facts_collect_cpu(const ht_context *c, ht_facts *f) {
         if (ht_facts_read(c, f, "/proc/cpuinfo", true, &buf, &len) == 0) {
                 _cleanup_free_ char *d = ht_display_path(c, "/proc/cpuinfo");
                 ht_facts_parse_cpuinfo(f, buf, len, d);
-                /* the text before a NUL, which the parse warned about */
-                f->cpu_cpuinfo = ht_cpuinfo_distinct_lines(buf);
-                free(buf);
+                /* the text before a NUL, which the parse warned about:
+                 * its distinct lines are made by the JSON's cpu group */
+                f->cpu_cpuinfo_text = buf;
         }
         f->cpu_online = read_cpulist(c, f, "/sys/devices/system/cpu/online");
         f->cpu_present = read_cpulist(c, f, "/sys/devices/system/cpu/present");

@@ -317,6 +317,7 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error) {
         MOVE(cpu_online);
         MOVE(cpu_present);
         MOVE(cpu_cpuinfo);
+        MOVE(cpu_cpuinfo_text); /* the file's cpu.cpuinfo, not this host's text */
         MOVE(kernel_cmdline);
         MOVE(kernel_xen);
         MOVE(hypervisor);

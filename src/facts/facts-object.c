@@ -48,6 +48,7 @@ void ht_facts_free(ht_facts *f) {
         free(f->cpu_online);
         free(f->cpu_present);
         free(f->cpu_cpuinfo);
+        free(f->cpu_cpuinfo_text);
         free(f->kernel_cmdline);
         free(f->boot_id);
         free(f->xen_type);

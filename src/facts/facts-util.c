@@ -89,12 +89,18 @@ int ht_facts_read_line(const ht_context *c, ht_facts *f, const char *path, bool 
         int r = ht_facts_read(c, f, path, required, &s, &len);
         if (r < 0)
                 return r;
-        _cleanup_free_ char *d = ht_display_path(c, path);
-        ht_facts_check_nul(f, s, len, d);
+        /* the name shown only in a warning: most reads have none */
+        _cleanup_free_ char *d = NULL;
+        if (strlen(s) != len) {
+                d = ht_display_path(c, path);
+                ht_facts_check_nul(f, s, len, d);
+        }
         len = strlen(s);
         while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
                 s[--len] = 0;
         if (has_control_chars(s) || strchr(s, '\n')) {
+                if (!d)
+                        d = ht_display_path(c, path);
                 ht_facts_warn(f, "%s: not a one-line value, ignored", d);
                 free(s);
                 return -EINVAL;

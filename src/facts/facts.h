@@ -272,8 +272,12 @@ typedef struct ht_facts {
         char *cpu_online, *cpu_present;
         /* /proc/cpuinfo as tuned's cpuinfo_regex searches it, each distinct
          * line once in order of first appearance, "\n"-joined (a 128-CPU
-         * host's 200 KB become a few KB); NULL: not read */
+         * host's 200 KB become a few KB); NULL: not read, or not made yet
+         * from cpu_cpuinfo_text */
         char *cpu_cpuinfo;
+        /* /proc/cpuinfo as read (the text before a NUL): cpu.cpuinfo is
+         * made from it when the JSON is built, since plans rarely ask */
+        char *cpu_cpuinfo_text;
         char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
         unsigned numa_nodes;             /* 0: unknown */
         /* cpufreq (facts-devices.c): cpufreq_known when the running
@@ -504,6 +508,15 @@ int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error);
 /* The facts as a JSON tree with the field names of DESIGN.md
  * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */
 json_object *ht_facts_to_json(const ht_facts *f);
+/* The same tree for a plan, which reads a few of its groups: every
+ * top-level name is there in the same order, each group built from f on
+ * the first look-up that names it (ht_facts_lookup, ht_facts_lookup_field,
+ * ht_facts_need, ht_facts_json_fill). f must outlive the tree. Code that
+ * walks the tree itself calls ht_facts_json_fill (one group) or
+ * ht_facts_json_fill_all first; both do nothing to other trees. */
+json_object *ht_facts_to_json_lazy(const ht_facts *f);
+void ht_facts_json_fill(json_object *facts, const char *dotted);
+void ht_facts_json_fill_all(json_object *facts);
 /* For `facts` without --json: in a facts JSON tree, block.devices and
  * cpu.cpufreq's policies and energy_perf_bias become counts ("disk 2,
  * dm 1"; the schedulers and governors in use), since a host may have

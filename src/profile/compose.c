@@ -473,10 +473,8 @@ static bool is_summed(const state *st, const group *g) {
  * take pages (one alone is its own hugepages-fit rule's). */
 static json_object *check_cap(state *st, const ht_setting *sum, json_object *facts, char ***errors,
                               json_object *pages) {
-        json_object *m, *t;
-        int64_t total_kb = json_object_object_get_ex(facts, "memory", &m) &&
-                                           json_object_object_get_ex(m, "total_kb", &t)
-                                   ? json_object_get_int64(t) : 0;
+        /* through the look-up, which builds a plan's lazy tree's group */
+        int64_t total_kb = json_object_get_int64(ht_facts_lookup_field(facts, "memory.total_kb", NULL));
         long double pct = 101;
         const char *pct_src = NULL, *pct_who = NULL;
         long double page_kb = 0;

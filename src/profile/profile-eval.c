@@ -164,8 +164,10 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         }
         if (!exists) {
                 char **names = NULL;
-                if (r->facts && json_object_is_type(r->facts, json_type_object))
+                if (r->facts && json_object_is_type(r->facts, json_type_object)) {
+                        ht_facts_json_fill_all(r->facts); /* every name, for "did you mean" */
                         fact_names(r->facts, NULL, &names);
+                }
                 strv_push(&names, "facts.shm.hugepages_needed");
                 set_candidates(r, names);
                 return -ENOENT;

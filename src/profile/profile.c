@@ -277,7 +277,8 @@ out:
 
 int ht_profile_resolve(const ht_context *c, const ht_facts *facts, const char *name,
                        char *const *sets, ht_resolved **ret, char **ret_error) {
-        json_object *j = facts ? ht_facts_to_json(facts) : json_object_new_object();
+        /* the groups the profile's expressions name are built, no more */
+        json_object *j = facts ? ht_facts_to_json_lazy(facts) : json_object_new_object();
         int k = ht_profile_resolve_json(c, j, name, sets, ret, ret_error);
         json_object_put(j);
         return k;

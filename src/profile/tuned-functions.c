@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "facts.h"
 #include "regex-python.h"
 #include "tuned-functions.h"
 #include "util.h"
@@ -397,13 +398,11 @@ static char *cpuset_hex(const cpuset *s) {
 
 /* ---- facts ---- */
 
+/* through the look-up, which builds a plan's lazy tree's group */
 static const char *fact_string(json_object *facts, const char *group, const char *key) {
-        json_object *o = facts, *v;
-        if (group && (!json_object_object_get_ex(o, group, &o) || !json_object_is_type(o, json_type_object)))
-                return NULL;
-        if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-                return NULL;
-        return json_object_get_string(v);
+        _cleanup_free_ char *dotted = group ? xasprintf("%s.%s", group, key) : NULL;
+        json_object *v = ht_facts_lookup_field(facts, dotted ? dotted : key, NULL);
+        return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
 /* The CPUs /sys/devices/system/cpu/WHICH lists, from facts cpu.WHICH. */

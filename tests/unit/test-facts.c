@@ -250,6 +250,41 @@ static void test_os_release(void **state) {
         ht_facts_free(f);
 }
 
+/* os-release values as a shell reads them; the parse copies runs of
+ * bytes at once (issue 34), these pin what it gives. */
+static void test_shell_unquote(void **state) {
+        static const struct {
+                const char *in, *out; /* out NULL: broken quoting */
+        } cases[] = {
+                {"debian", "debian"},
+                {"\"Debian GNU/Linux 12 (bookworm)\"", "Debian GNU/Linux 12 (bookworm)"},
+                {"'single $quoted \\x'", "single $quoted \\x"},
+                {"\"a\\\"b\\\\c\\$d\\`e\"", "a\"b\\c$d`e"},
+                {"\"a\\nb\\\"\"", "a\\nb\""},
+                {"abc\\ def", "abc def"},
+                {"a\"b c\"d'e f'g", "ab cde fg"},
+                {"word # a comment", "word"},
+                {"word\t", "word"},
+                {"", ""},
+                {"ends\\", "ends\\"},
+                {"\"\"", ""},
+                {"\"unterminated", NULL},
+                {"'unterminated", NULL},
+                {"word trailing", NULL},
+                {"\"ends\\", NULL},
+                {"\"ends\\\\", NULL},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                _cleanup_free_ char *u = ht_shell_unquote(cases[i].in);
+                if (!cases[i].out)
+                        assert_null(u);
+                else {
+                        assert_non_null(u);
+                        assert_string_equal(u, cases[i].out);
+                }
+        }
+}
+
 static void test_os_release_junk(void **state) {
         static const char s[] =
                 "ID=\"ol\"\n"
@@ -894,6 +929,7 @@ int main(void) {
                 cmocka_unit_test(test_shm_garbage),
                 cmocka_unit_test(test_os_release),
                 cmocka_unit_test(test_os_release_junk),
+                cmocka_unit_test(test_shell_unquote),
                 cmocka_unit_test(test_release_files),
                 cmocka_unit_test(test_grub_legacy),
                 cmocka_unit_test(test_grub_legacy_bad_default),
