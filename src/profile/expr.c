@@ -241,6 +241,7 @@ typedef struct {
 typedef struct {
         ht_value v;
         size_t origin_pos, origin_len;
+        uint32_t node;   /* compiling: the node built for it */
 } val;
 
 typedef struct {
@@ -251,7 +252,39 @@ typedef struct {
         const ht_expr_env *env;
         char *error;
         size_t error_pos;
+        /* compiling (ht_expr_compile): the parse runs in skip mode, which
+         * checks the syntax and evaluates nothing, and builds the tree */
+        bool build;
+        ht_expr_node *nodes;
+        uint32_t n_nodes, cap_nodes;
+        uint32_t *kids;
+        uint32_t n_kids, cap_kids;
 } parser;
+
+/* Append a node with its children; returns its index. */
+static uint32_t emit(parser *p, ht_expr_node n, const uint32_t *kids, size_t n_kids) {
+        if (p->n_kids + n_kids > p->cap_kids) {
+                p->cap_kids = p->cap_kids * 2 + (uint32_t)n_kids + 16;
+                p->kids = xrealloc(p->kids, p->cap_kids * sizeof(*p->kids));
+        }
+        n.kids = p->n_kids;
+        n.n_kids = (uint16_t)n_kids;
+        if (n_kids)
+                memcpy(p->kids + p->n_kids, kids, n_kids * sizeof(*kids));
+        p->n_kids += (uint32_t)n_kids;
+        if (p->n_nodes == p->cap_nodes) {
+                p->cap_nodes = p->cap_nodes * 2 + 16;
+                p->nodes = xrealloc(p->nodes, p->cap_nodes * sizeof(*p->nodes));
+        }
+        p->nodes[p->n_nodes] = n;
+        return p->n_nodes++;
+}
+
+/* A node with no children at pos. */
+static uint32_t emit_leaf(parser *p, ht_expr_kind kind, size_t pos, int64_t num, char *str) {
+        return emit(p, (ht_expr_node){ .kind = kind, .pos = (uint32_t)pos, .start = (uint32_t)pos,
+                                       .num = num, .str = str }, NULL, 0);
+}
 
 static void val_done(val *v) {
         ht_value_done(&v->v);
@@ -563,20 +596,10 @@ static const char *tok_name(const parser *p, size_t pos, size_t len, char small[
         return *heap = xstrndup(p->src + pos, len);
 }
 
-static int parse_name_value(parser *p, bool skip, val *ret) {
-        size_t pos = p->tok.pos, len = p->tok.len;
-        int r = lex(p);
-        if (r < 0)
-                return r;
-        if (skip) {
-                *ret = val_of(ht_value_null());
-                return 0;
-        }
-        char small[128];
-        _cleanup_free_ char *heap = NULL;
-        const char *name = tok_name(p, pos, len, small, &heap);
+/* The value of the name at pos/len in the source. */
+static int name_value(parser *p, const char *name, size_t pos, size_t len, val *ret) {
         ht_value v;
-        r = lookup_name(p, name, &v);
+        int r = lookup_name(p, name, &v);
         if (r == -ENOENT)
                 return unknown_name(p, name, pos);
         if (r < 0)
@@ -588,6 +611,28 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
         }
         return 0;
 }
+
+static int parse_name_value(parser *p, bool skip, val *ret) {
+        size_t pos = p->tok.pos, len = p->tok.len;
+        int r = lex(p);
+        if (r < 0)
+                return r;
+        if (skip) {
+                *ret = val_of(ht_value_null());
+                if (p->build)
+                        ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_NAME, .pos = (uint32_t)pos,
+                                                            .start = (uint32_t)pos, .len = (uint32_t)len,
+                                                            .str = xstrndup(p->src + pos, len) },
+                                         NULL, 0);
+                return 0;
+        }
+        char small[128];
+        _cleanup_free_ char *heap = NULL;
+        const char *name = tok_name(p, pos, len, small, &heap);
+        return name_value(p, name, pos, len, ret);
+}
+
+static int defined_value(parser *p, const char *name, size_t pos, val *ret);
 
 /* defined(NAME): the argument is a name, not an expression. */
 static int parse_defined(parser *p, bool skip, val *ret) {
@@ -608,10 +653,17 @@ static int parse_defined(parser *p, bool skip, val *ret) {
                 return r;
         if (skip) {
                 *ret = val_of(ht_value_null());
+                if (p->build)
+                        ret->node = emit_leaf(p, HT_EXPR_DEFINED, pos, 0, TAKE_PTR(name));
                 return 0;
         }
+        return defined_value(p, name, pos, ret);
+}
+
+/* defined(name), the name at pos. */
+static int defined_value(parser *p, const char *name, size_t pos, val *ret) {
         ht_value v;
-        r = lookup_name(p, name, &v);
+        int r = lookup_name(p, name, &v);
         if (r == -ENOENT) {
                 *ret = val_of(ht_value_bool(false));
                 return 0;
@@ -653,6 +705,9 @@ static int parse_if(parser *p, bool skip, val *ret) {
                 *ret = b, b = (val){0};
         else
                 *ret = val_of(ht_value_null());
+        if (p->build)
+                ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_IF, .pos = (uint32_t)cpos },
+                                 (uint32_t[]){ cond.node, a.node, b.node }, 3);
 out:
         val_done(&cond);
         val_done(&a);
@@ -916,6 +971,7 @@ static int parse_call(parser *p, bool skip, val *ret) {
                 return r;
         if (f->fn == NULL)   /* defined() and if() parse their own arguments */
                 return name[0] == 'd' ? parse_defined(p, skip, ret) : parse_if(p, skip, ret);
+        uint32_t arg_nodes[MAX_ARGS];
 
         r = expect(p, T_LPAREN, "'('");
         if (r < 0)
@@ -933,6 +989,7 @@ static int parse_call(parser *p, bool skip, val *ret) {
                         r = parse_or(p, skip, &args[n]);
                         if (r < 0)
                                 goto out;
+                        arg_nodes[n] = args[n].node;
                         n++;
                         if (p->tok.type != T_COMMA)
                                 break;
@@ -949,9 +1006,12 @@ static int parse_call(parser *p, bool skip, val *ret) {
                          f->min_args == 1 ? "" : "s", n);
                 goto out;
         }
-        if (skip)
+        if (skip) {
                 *ret = val_of(ht_value_null());
-        else
+                if (p->build)
+                        ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_CALL, .op = (uint8_t)(f - builtins),
+                                                            .pos = (uint32_t)pos }, arg_nodes, n);
+        } else
                 r = f->fn(p, pos, args, n, ret);
 out:
         for (size_t i = 0; i < n; i++)
@@ -964,9 +1024,15 @@ static int parse_primary(parser *p, bool skip, val *ret) {
         switch (p->tok.type) {
         case T_NUM:
                 *ret = val_of(ht_value_int(p->tok.num));
+                if (p->build)
+                        ret->node = emit_leaf(p, HT_EXPR_NUM, p->tok.pos, p->tok.num, NULL);
                 return lex(p);
         case T_STR:
-                *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = TAKE_PTR(p->tok.str) });
+                if (p->build) {
+                        *ret = val_of(ht_value_null());
+                        ret->node = emit_leaf(p, HT_EXPR_STR, p->tok.pos, 0, TAKE_PTR(p->tok.str));
+                } else
+                        *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = TAKE_PTR(p->tok.str) });
                 r = lex(p);
                 if (r < 0)
                         val_done(ret);
@@ -976,14 +1042,20 @@ static int parse_primary(parser *p, bool skip, val *ret) {
                 size_t n = p->tok.len;
                 if (n == 4 && memcmp(s, "true", 4) == 0) {
                         *ret = val_of(ht_value_bool(true));
+                        if (p->build)
+                                ret->node = emit_leaf(p, HT_EXPR_TRUE, p->tok.pos, 0, NULL);
                         return lex(p);
                 }
                 if (n == 5 && memcmp(s, "false", 5) == 0) {
                         *ret = val_of(ht_value_bool(false));
+                        if (p->build)
+                                ret->node = emit_leaf(p, HT_EXPR_FALSE, p->tok.pos, 0, NULL);
                         return lex(p);
                 }
                 if (n == 4 && memcmp(s, "null", 4) == 0) {
                         *ret = val_of(ht_value_null());
+                        if (p->build)
+                                ret->node = emit_leaf(p, HT_EXPR_NULL, p->tok.pos, 0, NULL);
                         return lex(p);
                 }
                 /* A name directly followed by '(' is a call. */
@@ -1016,6 +1088,26 @@ static int parse_primary(parser *p, bool skip, val *ret) {
         }
 }
 
+/* '!' or unary '-' (op) at pos applied to v; the caller still owns v. */
+static int apply_unary(parser *p, tok_type op, size_t pos, val *v, val *ret) {
+        int r;
+        if (op == T_NOT) {
+                r = need(p, v, HT_VAL_BOOL, pos, "'!'");
+                if (r == 0)
+                        *ret = val_of(ht_value_bool(!v->v.num));
+        } else {
+                r = need(p, v, HT_VAL_INT, pos, "unary '-'");
+                if (r == 0) {
+                        ht_value n = v->v;
+                        if (__builtin_sub_overflow(0, n.num, &n.num))
+                                r = arith_error(p, -ERANGE, pos);
+                        else
+                                *ret = val_of(n);
+                }
+        }
+        return r;
+}
+
 static int parse_unary(parser *p, bool skip, val *ret) {
         if (p->depth >= HT_EXPR_MAX_DEPTH)
                 return fail(p, -EINVAL, p->tok.pos, "expression too deeply nested (more than %d levels)",
@@ -1037,24 +1129,17 @@ static int parse_unary(parser *p, bool skip, val *ret) {
                 goto out;
         if (skip) {
                 *ret = v;
+                if (p->build)
+                        ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_UNARY, .op = (uint8_t)op,
+                                                            .pos = (uint32_t)pos }, &v.node, 1);
                 goto out;
         }
-        if (op == T_NOT) {
-                r = need(p, &v, HT_VAL_BOOL, pos, "'!'");
-                if (r == 0)
-                        *ret = val_of(ht_value_bool(!v.v.num));
-        } else {
-                r = need(p, &v, HT_VAL_INT, pos, "unary '-'");
-                if (r == 0) {
-                        ht_value n = v.v;
-                        if (__builtin_sub_overflow(0, n.num, &n.num))
-                                r = arith_error(p, -ERANGE, pos);
-                        else
-                                *ret = val_of(n);
-                }
-        }
+        r = apply_unary(p, op, pos, &v, ret);
         val_done(&v);
 out:
+        /* the text of what was parsed here starts at its first token */
+        if (r >= 0 && p->build)
+                p->nodes[ret->node].start = (uint32_t)pos;
         p->depth--;
         return r;
 }
@@ -1126,6 +1211,11 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
         int r = next(p, skip, &a);
         if (r < 0)
                 return r;
+        /* compiling: the operand, then a step node for each "op operand" */
+        _cleanup_free_ uint32_t *chain = NULL;
+        size_t n_chain = 0, cap_chain = 0;
+        if (p->build && (p->tok.type == op1 || p->tok.type == op2))
+                chain = xmalloc((cap_chain = 8) * sizeof(*chain)), chain[n_chain++] = a.node;
         while (p->tok.type == op1 || p->tok.type == op2) {
                 tok_type op = p->tok.type;
                 size_t pos = p->tok.pos;
@@ -1135,6 +1225,12 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
                         r = next(p, skip, &b);
                 if (r >= 0 && !skip)
                         r = apply_arith(p, op, pos, &a, &b, &c);
+                if (r >= 0 && p->build) {
+                        if (n_chain == cap_chain)
+                                chain = xrealloc(chain, (cap_chain *= 2) * sizeof(*chain));
+                        chain[n_chain++] = emit(p, (ht_expr_node){ .kind = HT_EXPR_STEP, .op = (uint8_t)op,
+                                                                   .pos = (uint32_t)pos }, &b.node, 1);
+                }
                 val_done(&b);
                 if (r < 0) {
                         val_done(&a);
@@ -1142,6 +1238,14 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
                 }
                 val_done(&a);
                 a = c;
+        }
+        if (chain) {
+                /* chains are long only in made-up input: the kid count is 16 bits */
+                if (n_chain > UINT16_MAX)
+                        return fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
+                uint32_t start = p->nodes[chain[0]].start;
+                a.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_ARITH, .pos = start, .start = start },
+                              chain, n_chain);
         }
         *ret = a;
         return 0;
@@ -1215,6 +1319,11 @@ static int parse_cmp(parser *p, bool skip, val *ret) {
                 r = fail(p, -EINVAL, p->tok.pos, "comparisons cannot be chained (join them with '&&')");
         if (r >= 0 && !skip)
                 r = apply_cmp(p, op, pos, &a, &b, &c);
+        if (r >= 0 && p->build) {
+                uint32_t start = p->nodes[a.node].start;
+                c.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_CMP, .op = (uint8_t)op, .pos = (uint32_t)pos,
+                                                 .start = start }, (uint32_t[]){ a.node, b.node }, 2);
+        }
         val_done(&a);
         val_done(&b);
         if (r < 0)
@@ -1240,6 +1349,10 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
         }
         const char *what = op == T_OR ? "'||'" : "'&&'";
         bool decided = false, res = false;
+        _cleanup_free_ uint32_t *chain = NULL;
+        size_t n_chain = 0, cap_chain = 0;
+        if (p->build)
+                chain = xmalloc((cap_chain = 8) * sizeof(*chain)), chain[n_chain++] = a.node;
         if (!skip) {
                 r = need(p, &a, HT_VAL_BOOL, apos, what);
                 if (r < 0)
@@ -1260,11 +1373,25 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
                         res = b.v.num;
                         decided = op == T_OR ? res : !res;
                 }
+                if (r >= 0 && p->build) {
+                        if (n_chain == cap_chain)
+                                chain = xrealloc(chain, (cap_chain *= 2) * sizeof(*chain));
+                        chain[n_chain++] = b.node;
+                }
                 val_done(&b);
                 if (r < 0)
                         goto out;
         }
         *ret = val_of(skip ? ht_value_null() : ht_value_bool(res));
+        if (p->build) {
+                if (n_chain > UINT16_MAX) {
+                        r = fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
+                        goto out;
+                }
+                uint32_t start = p->nodes[chain[0]].start;
+                ret->node = emit(p, (ht_expr_node){ .kind = op == T_OR ? HT_EXPR_OR : HT_EXPR_AND, .pos = start,
+                                                    .start = start }, chain, n_chain);
+        }
 out:
         val_done(&a);
         return r;
@@ -1278,7 +1405,280 @@ static int parse_or(parser *p, bool skip, val *ret) {
         return parse_logic(p, skip, T_OR, ret);
 }
 
+/* ---- trees ---- */
+
+static int run(parser *p, const ht_expr *e, uint32_t i, val *ret);
+
+/* kids[0] op kids[1] op ...: as parse_logic() evaluates it. */
+static int run_logic(parser *p, const ht_expr *e, const ht_expr_node *n, val *ret) {
+        const uint32_t *k = e->kids + n->kids;
+        bool is_or = n->kind == HT_EXPR_OR;
+        const char *what = is_or ? "'||'" : "'&&'";
+        bool res = false;
+        for (size_t j = 0; j < n->n_kids; j++) {
+                val b = {0};
+                int r = run(p, e, k[j], &b);
+                if (r >= 0) {
+                        r = need(p, &b, HT_VAL_BOOL, e->nodes[k[j]].start, what);
+                        res = b.v.num;
+                }
+                val_done(&b);
+                if (r < 0)
+                        return r;
+                if (is_or ? res : !res)   /* decided: the rest is not evaluated */
+                        break;
+        }
+        *ret = val_of(ht_value_bool(res));
+        return 0;
+}
+
+/* kids[0] then each step's "op operand", left to right. */
+static int run_arith(parser *p, const ht_expr *e, const ht_expr_node *n, val *ret) {
+        const uint32_t *k = e->kids + n->kids;
+        val a = {0};
+        int r = run(p, e, k[0], &a);
+        if (r < 0)
+                return r;
+        for (size_t j = 1; j < n->n_kids; j++) {
+                const ht_expr_node *step = &e->nodes[k[j]];
+                val b = {0}, c = {0};
+                r = run(p, e, e->kids[step->kids], &b);
+                if (r >= 0)
+                        r = apply_arith(p, (tok_type)step->op, step->pos, &a, &b, &c);
+                val_done(&b);
+                val_done(&a);
+                if (r < 0)
+                        return r;
+                a = c;
+        }
+        *ret = a;
+        return 0;
+}
+
+static int run_call(parser *p, const ht_expr *e, const ht_expr_node *n, val *ret) {
+        const uint32_t *k = e->kids + n->kids;
+        val args[MAX_ARGS];
+        size_t i = 0;
+        int r = 0;
+        for (; i < n->n_kids && r >= 0; i++) {
+                args[i] = (val){0};
+                r = run(p, e, k[i], &args[i]);
+        }
+        if (r >= 0)
+                r = builtins[n->op].fn(p, n->pos, args, n->n_kids, ret);
+        for (size_t j = 0; j < i; j++)
+                val_done(&args[j]);
+        return r;
+}
+
+static int run(parser *p, const ht_expr *e, uint32_t i, val *ret) {
+        const ht_expr_node *n = &e->nodes[i];
+        const uint32_t *k = e->kids + n->kids;
+        int r;
+        switch ((ht_expr_kind)n->kind) {
+        case HT_EXPR_NUM:
+                *ret = val_of(ht_value_int(n->num));
+                return 0;
+        case HT_EXPR_STR:
+                *ret = val_of(ht_value_str(n->str));
+                return 0;
+        case HT_EXPR_TRUE:
+        case HT_EXPR_FALSE:
+                *ret = val_of(ht_value_bool(n->kind == HT_EXPR_TRUE));
+                return 0;
+        case HT_EXPR_NULL:
+                *ret = val_of(ht_value_null());
+                return 0;
+        case HT_EXPR_NAME:
+                return name_value(p, n->str, n->pos, n->len, ret);
+        case HT_EXPR_DEFINED:
+                return defined_value(p, n->str, n->pos, ret);
+        case HT_EXPR_UNARY: {
+                val v = {0};
+                r = run(p, e, k[0], &v);
+                if (r >= 0)
+                        r = apply_unary(p, (tok_type)n->op, n->pos, &v, ret);
+                val_done(&v);
+                return r;
+        }
+        case HT_EXPR_ARITH:
+                return run_arith(p, e, n, ret);
+        case HT_EXPR_CMP: {
+                val a = {0}, b = {0};
+                r = run(p, e, k[0], &a);
+                if (r >= 0)
+                        r = run(p, e, k[1], &b);
+                if (r >= 0)
+                        r = apply_cmp(p, (tok_type)n->op, n->pos, &a, &b, ret);
+                val_done(&a);
+                val_done(&b);
+                return r;
+        }
+        case HT_EXPR_AND:
+        case HT_EXPR_OR:
+                return run_logic(p, e, n, ret);
+        case HT_EXPR_IF: {
+                val cond = {0};
+                r = run(p, e, k[0], &cond);
+                if (r >= 0)
+                        r = need(p, &cond, HT_VAL_BOOL, e->nodes[k[0]].start, "the condition of if()");
+                bool take_a = r >= 0 && cond.v.num;
+                val_done(&cond);
+                if (r < 0)
+                        return r;
+                return run(p, e, k[take_a ? 1 : 2], ret);
+        }
+        case HT_EXPR_CALL:
+                return run_call(p, e, n, ret);
+        case HT_EXPR_STEP:
+                break;
+        }
+        return fail(p, -EINVAL, n->pos, "damaged expression tree");
+}
+
+/* What the parser left in p, as the caller's error. */
+static int finish_error(parser *p, int r, char **ret_error) {
+        if (!p->error)   /* every failure path sets one; stay safe */
+                fail(p, r, p->pos, "%s", ht_strerror(-r));
+        if (ret_error)
+                *ret_error = TAKE_PTR(p->error);
+        free(p->error);
+        p->error = NULL;
+        return r;
+}
+
+int ht_expr_run(const ht_expr *e, const char *src, size_t len, const ht_expr_env *env,
+                ht_value *ret, char **ret_error) {
+        parser p = { .src = src, .len = len, .env = env };
+        val v = {0};
+        int r = run(&p, e, e->root, &v);
+        if (r < 0) {
+                val_done(&v);
+                return finish_error(&p, r, ret_error);
+        }
+        *ret = v.v;
+        return 0;
+}
+
+static void free_nodes(ht_expr_node *nodes, uint32_t n) {
+        for (uint32_t i = 0; i < n; i++)
+                free((char *)nodes[i].str);
+        free(nodes);
+}
+
+int ht_expr_compile(const char *src, ht_expr **ret) {
+        parser p = { .src = src ? src : "", .build = true };
+        p.len = strlen(p.src);
+        val v = {0};
+        if (p.len > HT_EXPR_MAX_LEN)
+                return -EINVAL;
+        int r = lex(&p);
+        if (r >= 0 && p.tok.type == T_END)
+                r = -EINVAL;
+        if (r >= 0)
+                r = parse_or(&p, true, &v);
+        if (r >= 0 && p.tok.type != T_END)
+                r = -EINVAL;
+        free(p.tok.str);
+        free(p.error);
+        if (r < 0) {
+                free_nodes(p.nodes, p.n_nodes);
+                free(p.kids);
+                return r;
+        }
+        ht_expr *e = xmalloc(sizeof(*e));
+        *e = (ht_expr){ .nodes = p.nodes, .kids = p.kids, .n_nodes = p.n_nodes, .n_kids = p.n_kids,
+                        .root = v.node, .owned = true };
+        *ret = e;
+        return 0;
+}
+
+void ht_expr_free(ht_expr *e) {
+        if (!e || !e->owned)
+                return;
+        free_nodes((ht_expr_node *)e->nodes, e->n_nodes);
+        free((uint32_t *)e->kids);
+        free(e);
+}
+
+bool ht_expr_equal(const ht_expr *a, const ht_expr *b) {
+        if (a->n_nodes != b->n_nodes || a->n_kids != b->n_kids || a->root != b->root)
+                return false;
+        if (a->n_kids && memcmp(a->kids, b->kids, a->n_kids * sizeof(*a->kids)) != 0)
+                return false;
+        for (uint32_t i = 0; i < a->n_nodes; i++) {
+                const ht_expr_node *x = &a->nodes[i], *y = &b->nodes[i];
+                if (x->kind != y->kind || x->op != y->op || x->n_kids != y->n_kids || x->kids != y->kids ||
+                    x->pos != y->pos || x->start != y->start || x->len != y->len || x->num != y->num ||
+                    !streq_ptr(x->str, y->str))
+                        return false;
+        }
+        return true;
+}
+
+/* s as a C string literal; octal escapes are always three digits, so a
+ * digit after one cannot join it. */
+static void write_c_string(FILE *f, const char *s) {
+        fputc('"', f);
+        for (; *s; s++) {
+                unsigned char c = (unsigned char)*s;
+                if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
+                        fputc(c, f);
+                else
+                        fprintf(f, "\\%03o", c);
+        }
+        fputc('"', f);
+}
+
+void ht_expr_write_c(FILE *f, const ht_expr *e, const char *id) {
+        fprintf(f, "static const ht_expr_node %s_nodes[] = {\n", id);
+        for (uint32_t i = 0; i < e->n_nodes; i++) {
+                const ht_expr_node *n = &e->nodes[i];
+                fprintf(f, "        {%u, %u, %u, %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ",
+                        n->kind, n->op, n->n_kids, n->kids, n->pos, n->start, n->len);
+                if (n->num == INT64_MIN)
+                        fprintf(f, "INT64_MIN, ");
+                else
+                        fprintf(f, "INT64_C(%" PRId64 "), ", n->num);
+                if (n->str)
+                        write_c_string(f, n->str);
+                else
+                        fprintf(f, "NULL");
+                fprintf(f, "},\n");
+        }
+        fprintf(f, "};\nstatic const uint32_t %s_kids[] = {", id);
+        for (uint32_t i = 0; i < e->n_kids; i++)
+                fprintf(f, "%s%" PRIu32 ",", i % 16 ? " " : "\n        ", e->kids[i]);
+        if (!e->n_kids)
+                fprintf(f, "0");
+        fprintf(f, "\n};\nstatic const ht_expr %s = {%s_nodes, %s_kids, %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                   ", false};\n", id, id, id, e->n_nodes, e->n_kids, e->root);
+}
+
+const char *ht_expr_template_end(const char *s) {
+        bool quoted = false;
+        while (*s && (quoted || *s != '}')) {
+                if (*s == '"')
+                        quoted = !quoted;
+                else if (quoted && *s == '\\' && s[1])
+                        s++;
+                s++;
+        }
+        return s;
+}
+
 int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
+        ht_expr *e = NULL;
+        if (ht_expr_compile(src, &e) < 0)
+                /* a syntax error: the evaluating parser reports it, after
+                 * whatever it meets first, as it always has */
+                return ht_expr_eval_text(src, env, ret, ret_error);
+        int r = ht_expr_run(e, src, strlen(src), env, ret, ret_error);
+        ht_expr_free(e);
+        return r;
+}
+
+int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
         parser p = { .src = src ? src : "", .env = env };
         p.len = strlen(p.src);
         int r;
@@ -1303,12 +1703,7 @@ int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char
         free(p.tok.str);
         if (r < 0) {
                 val_done(&v);
-                if (!p.error)   /* every failure path sets one; stay safe */
-                        fail(&p, r, p.pos, "%s", ht_strerror(-r));
-                if (ret_error)
-                        *ret_error = TAKE_PTR(p.error);
-                free(p.error);
-                return r;
+                return finish_error(&p, r, ret_error);
         }
         *ret = v.v;
         return 0;
