@@ -1,8 +1,10 @@
-/* The expression evaluator: a recursive-descent parser that evaluates as
+/* The expression parser: a recursive-descent parser that evaluates as
  * it parses. Branches that must not run (the right side of a decided && or
  * ||, the untaken arm of if()) are parsed in "skip" mode, which checks the
  * syntax but looks nothing up and computes nothing, so a guard such as
- * `defined(x) && x > 0` never touches an unknown x. */
+ * `defined(x) && x > 0` never touches an unknown x. Compiling
+ * (ht_expr_compile) is a parse in skip mode that also builds the tree
+ * expr-tree.c evaluates, with the same operators and functions (below). */
 #include "config.h"
 
 #include <ctype.h>
@@ -11,11 +13,11 @@
 #include <stdio.h>
 
 #include "expr.h"
+#include "expr-internal.h"
 #include "regex-python.h"
 #include "util.h"
 
 #define MAX_STR_LEN (1024 * 1024)
-#define MAX_ARGS 32
 #define SNIPPET_WIDTH 72
 
 /* ---- values ---- */
@@ -223,44 +225,6 @@ ht_value ht_value_parse_literal(const char *s) {
 
 /* ---- lexer ---- */
 
-typedef enum {
-        T_END, T_NUM, T_STR, T_NAME, T_LPAREN, T_RPAREN, T_COMMA,
-        T_PLUS, T_MINUS, T_STAR, T_SLASH, T_NOT, T_AND, T_OR,
-        T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
-} tok_type;
-
-typedef struct {
-        tok_type type;
-        size_t pos, len;   /* span in the source */
-        int64_t num;       /* T_NUM */
-        char *str;         /* T_STR, decoded, owned */
-} token;
-
-/* An evaluated value plus, for a null that came from a name, where that
- * name sits in the source (for "NAME is unknown on this host"). */
-typedef struct {
-        ht_value v;
-        size_t origin_pos, origin_len;
-        uint32_t node;   /* compiling: the node built for it */
-} val;
-
-typedef struct {
-        const char *src;
-        size_t len, pos;
-        token tok;
-        unsigned depth;
-        const ht_expr_env *env;
-        char *error;
-        size_t error_pos;
-        /* compiling (ht_expr_compile): the parse runs in skip mode, which
-         * checks the syntax and evaluates nothing, and builds the tree */
-        bool build;
-        ht_expr_node *nodes;
-        uint32_t n_nodes, cap_nodes;
-        uint32_t *kids;
-        uint32_t n_kids, cap_kids;
-} parser;
-
 /* Append a node with its children; returns its index. */
 static uint32_t emit(parser *p, ht_expr_node n, const uint32_t *kids, size_t n_kids) {
         if (p->n_kids + n_kids > p->cap_kids) {
@@ -284,15 +248,6 @@ static uint32_t emit(parser *p, ht_expr_node n, const uint32_t *kids, size_t n_k
 static uint32_t emit_leaf(parser *p, ht_expr_kind kind, size_t pos, int64_t num, char *str) {
         return emit(p, (ht_expr_node){ .kind = kind, .pos = (uint32_t)pos, .start = (uint32_t)pos,
                                        .num = num, .str = str }, NULL, 0);
-}
-
-static void val_done(val *v) {
-        ht_value_done(&v->v);
-        v->origin_len = 0;
-}
-
-static val val_of(ht_value v) {
-        return (val){ .v = v };
 }
 
 /* Write a one-line excerpt of the source around pos into b, and a caret
@@ -524,7 +479,7 @@ static int fail_null(parser *p, const val *v, size_t pos, const char *what) {
         return fail(p, -EINVAL, pos, "%s needs a value, got null", what);
 }
 
-static int need(parser *p, const val *v, ht_value_type t, size_t pos, const char *what) {
+int expr_need(parser *p, const val *v, ht_value_type t, size_t pos, const char *what) {
         if (v->v.type == t)
                 return 0;
         if (v->v.type == HT_VAL_NULL)
@@ -597,7 +552,7 @@ static const char *tok_name(const parser *p, size_t pos, size_t len, char small[
 }
 
 /* The value of the name at pos/len in the source. */
-static int name_value(parser *p, const char *name, size_t pos, size_t len, val *ret) {
+int expr_name_value(parser *p, const char *name, size_t pos, size_t len, val *ret) {
         ht_value v;
         int r = lookup_name(p, name, &v);
         if (r == -ENOENT)
@@ -629,10 +584,8 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
         char small[128];
         _cleanup_free_ char *heap = NULL;
         const char *name = tok_name(p, pos, len, small, &heap);
-        return name_value(p, name, pos, len, ret);
+        return expr_name_value(p, name, pos, len, ret);
 }
-
-static int defined_value(parser *p, const char *name, size_t pos, val *ret);
 
 /* defined(NAME): the argument is a name, not an expression. */
 static int parse_defined(parser *p, bool skip, val *ret) {
@@ -657,11 +610,11 @@ static int parse_defined(parser *p, bool skip, val *ret) {
                         ret->node = emit_leaf(p, HT_EXPR_DEFINED, pos, 0, TAKE_PTR(name));
                 return 0;
         }
-        return defined_value(p, name, pos, ret);
+        return expr_defined_value(p, name, pos, ret);
 }
 
 /* defined(name), the name at pos. */
-static int defined_value(parser *p, const char *name, size_t pos, val *ret) {
+int expr_defined_value(parser *p, const char *name, size_t pos, val *ret) {
         ht_value v;
         int r = lookup_name(p, name, &v);
         if (r == -ENOENT) {
@@ -687,7 +640,7 @@ static int parse_if(parser *p, bool skip, val *ret) {
         if (r < 0)
                 goto out;
         if (!skip) {
-                r = need(p, &cond, HT_VAL_BOOL, cpos, "the condition of if()");
+                r = expr_need(p, &cond, HT_VAL_BOOL, cpos, "the condition of if()");
                 if (r < 0)
                         goto out;
         }
@@ -718,7 +671,7 @@ out:
 typedef int (*builtin_fn)(parser *p, size_t pos, val *args, size_t n, val *ret);
 
 static int fn_ceil_floor(parser *p, size_t pos, val *args, size_t n, val *ret, bool up) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, up ? "ceil()" : "floor()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, up ? "ceil()" : "floor()");
         if (r < 0)
                 return r;
         *ret = val_of(ht_value_int(up ? rat_ceil(&args[0].v) : rat_floor(&args[0].v)));
@@ -734,7 +687,7 @@ static int fn_floor(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 static int fn_abs(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, "abs()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, "abs()");
         if (r < 0)
                 return r;
         ht_value v = args[0].v;
@@ -748,7 +701,7 @@ static int fn_minmax(parser *p, size_t pos, val *args, size_t n, val *ret, bool 
         const char *what = want_max ? "max()" : "min()";
         size_t best = 0;
         for (size_t i = 0; i < n; i++) {
-                int r = need(p, &args[i], HT_VAL_INT, pos, what);
+                int r = expr_need(p, &args[i], HT_VAL_INT, pos, what);
                 if (r < 0)
                         return r;
                 int c = rat_cmp(&args[i].v, &args[best].v);
@@ -777,7 +730,7 @@ static int ceil_div(parser *p, size_t pos, const ht_value *a, const ht_value *b,
 }
 
 static int fn_kb(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, "kb()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, "kb()");
         if (r < 0)
                 return r;
         ht_value k = ht_value_int(1024);
@@ -785,10 +738,10 @@ static int fn_kb(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 static int fn_pages(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, "pages()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, "pages()");
         if (r < 0)
                 return r;
-        r = need(p, &args[1], HT_VAL_INT, pos, "pages()");
+        r = expr_need(p, &args[1], HT_VAL_INT, pos, "pages()");
         if (r < 0)
                 return r;
         ht_value k = ht_value_int(1024), page;
@@ -820,7 +773,7 @@ static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 *ret = val_of(*v);
                 return 0;
         }
-        int r = need(p, &args[0], HT_VAL_STR, pos, "int()");
+        int r = expr_need(p, &args[0], HT_VAL_STR, pos, "int()");
         if (r < 0)
                 return r;
         const char *s = v->str;
@@ -842,10 +795,10 @@ static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 static int two_strings(parser *p, size_t pos, val *args, const char *what) {
-        int r = need(p, &args[0], HT_VAL_STR, pos, what);
+        int r = expr_need(p, &args[0], HT_VAL_STR, pos, what);
         if (r < 0)
                 return r;
-        return need(p, &args[1], HT_VAL_STR, pos, what);
+        return expr_need(p, &args[1], HT_VAL_STR, pos, what);
 }
 
 static int fn_contains(parser *p, size_t pos, val *args, size_t n, val *ret) {
@@ -871,7 +824,7 @@ static int version_arg(parser *p, size_t pos, val *v, const char *what) {
                 char *s = xasprintf("%" PRId64, v->v.num);
                 v->v = (ht_value){ .type = HT_VAL_STR, .den = 1, .str = s };
         }
-        return need(p, v, HT_VAL_STR, pos, what);
+        return expr_need(p, v, HT_VAL_STR, pos, what);
 }
 
 static int fn_version(parser *p, size_t pos, val *args, val *ret, bool ge) {
@@ -901,7 +854,7 @@ static int fn_version_lt(parser *p, size_t pos, val *args, size_t n, val *ret) {
  * text gives a null that still names its fact, so that `a && b` over it
  * says which fact this host does not know. */
 static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[1], HT_VAL_STR, pos, "matches()");
+        int r = expr_need(p, &args[1], HT_VAL_STR, pos, "matches()");
         if (r < 0)
                 return r;
         regex_t re;
@@ -916,7 +869,7 @@ static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 ret->origin_len = args[0].origin_len;
                 return 0;
         }
-        r = need(p, &args[0], HT_VAL_STR, pos, "matches()");
+        r = expr_need(p, &args[0], HT_VAL_STR, pos, "matches()");
         if (r == 0)
                 *ret = val_of(ht_value_bool(ht_regex_search(&re, args[0].v.str)));
         regfree(&re);
@@ -945,6 +898,10 @@ static const struct builtin {
         { "version_ge", 2, 2, fn_version_ge },
         { "version_lt", 2, 2, fn_version_lt },
 };
+
+int expr_call_builtin(parser *p, unsigned fn, size_t pos, val *args, size_t n, val *ret) {
+        return builtins[fn].fn(p, pos, args, n, ret);
+}
 
 static int parse_call(parser *p, bool skip, val *ret) {
         size_t pos = p->tok.pos, len = p->tok.len;
@@ -1089,14 +1046,14 @@ static int parse_primary(parser *p, bool skip, val *ret) {
 }
 
 /* '!' or unary '-' (op) at pos applied to v; the caller still owns v. */
-static int apply_unary(parser *p, tok_type op, size_t pos, val *v, val *ret) {
+int expr_apply_unary(parser *p, tok_type op, size_t pos, val *v, val *ret) {
         int r;
         if (op == T_NOT) {
-                r = need(p, v, HT_VAL_BOOL, pos, "'!'");
+                r = expr_need(p, v, HT_VAL_BOOL, pos, "'!'");
                 if (r == 0)
                         *ret = val_of(ht_value_bool(!v->v.num));
         } else {
-                r = need(p, v, HT_VAL_INT, pos, "unary '-'");
+                r = expr_need(p, v, HT_VAL_INT, pos, "unary '-'");
                 if (r == 0) {
                         ht_value n = v->v;
                         if (__builtin_sub_overflow(0, n.num, &n.num))
@@ -1134,7 +1091,7 @@ static int parse_unary(parser *p, bool skip, val *ret) {
                                                             .pos = (uint32_t)pos }, &v.node, 1);
                 goto out;
         }
-        r = apply_unary(p, op, pos, &v, ret);
+        r = expr_apply_unary(p, op, pos, &v, ret);
         val_done(&v);
 out:
         /* the text of what was parsed here starts at its first token */
@@ -1163,7 +1120,7 @@ static const char *op_text(tok_type t) {
 }
 
 /* Apply an arithmetic operator; the caller still owns a and b. */
-static int apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
+int expr_apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
         const char *o = op_text(op);
         int r;
         if (a->v.type == HT_VAL_NULL || b->v.type == HT_VAL_NULL) {
@@ -1224,7 +1181,7 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
                 if (r >= 0)
                         r = next(p, skip, &b);
                 if (r >= 0 && !skip)
-                        r = apply_arith(p, op, pos, &a, &b, &c);
+                        r = expr_apply_arith(p, op, pos, &a, &b, &c);
                 if (r >= 0 && p->build) {
                         if (n_chain == cap_chain)
                                 chain = xrealloc(chain, (cap_chain *= 2) * sizeof(*chain));
@@ -1263,7 +1220,7 @@ static bool is_cmp(tok_type t) {
         return t == T_EQ || t == T_NE || t == T_LT || t == T_LE || t == T_GT || t == T_GE;
 }
 
-static int apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
+int expr_apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
         const char *o = op_text(op);
         bool eq_op = op == T_EQ || op == T_NE;
         ht_value_type ta = a->v.type, tb = b->v.type;
@@ -1318,7 +1275,7 @@ static int parse_cmp(parser *p, bool skip, val *ret) {
         if (r >= 0 && is_cmp(p->tok.type))
                 r = fail(p, -EINVAL, p->tok.pos, "comparisons cannot be chained (join them with '&&')");
         if (r >= 0 && !skip)
-                r = apply_cmp(p, op, pos, &a, &b, &c);
+                r = expr_apply_cmp(p, op, pos, &a, &b, &c);
         if (r >= 0 && p->build) {
                 uint32_t start = p->nodes[a.node].start;
                 c.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_CMP, .op = (uint8_t)op, .pos = (uint32_t)pos,
@@ -1354,7 +1311,7 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
         if (p->build)
                 chain = xmalloc((cap_chain = 8) * sizeof(*chain)), chain[n_chain++] = a.node;
         if (!skip) {
-                r = need(p, &a, HT_VAL_BOOL, apos, what);
+                r = expr_need(p, &a, HT_VAL_BOOL, apos, what);
                 if (r < 0)
                         goto out;
                 res = a.v.num;
@@ -1369,7 +1326,7 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
                 bool skip_b = skip || decided;
                 r = operand(p, skip_b, &b);
                 if (r >= 0 && !skip_b) {
-                        r = need(p, &b, HT_VAL_BOOL, bpos, what);
+                        r = expr_need(p, &b, HT_VAL_BOOL, bpos, what);
                         res = b.v.num;
                         decided = op == T_OR ? res : !res;
                 }
@@ -1405,139 +1362,8 @@ static int parse_or(parser *p, bool skip, val *ret) {
         return parse_logic(p, skip, T_OR, ret);
 }
 
-/* ---- trees ---- */
-
-static int run(parser *p, const ht_expr *e, uint32_t i, val *ret);
-
-/* kids[0] op kids[1] op ...: as parse_logic() evaluates it. */
-static int run_logic(parser *p, const ht_expr *e, const ht_expr_node *n, val *ret) {
-        const uint32_t *k = e->kids + n->kids;
-        bool is_or = n->kind == HT_EXPR_OR;
-        const char *what = is_or ? "'||'" : "'&&'";
-        bool res = false;
-        for (size_t j = 0; j < n->n_kids; j++) {
-                val b = {0};
-                int r = run(p, e, k[j], &b);
-                if (r >= 0) {
-                        r = need(p, &b, HT_VAL_BOOL, e->nodes[k[j]].start, what);
-                        res = b.v.num;
-                }
-                val_done(&b);
-                if (r < 0)
-                        return r;
-                if (is_or ? res : !res)   /* decided: the rest is not evaluated */
-                        break;
-        }
-        *ret = val_of(ht_value_bool(res));
-        return 0;
-}
-
-/* kids[0] then each step's "op operand", left to right. */
-static int run_arith(parser *p, const ht_expr *e, const ht_expr_node *n, val *ret) {
-        const uint32_t *k = e->kids + n->kids;
-        val a = {0};
-        int r = run(p, e, k[0], &a);
-        if (r < 0)
-                return r;
-        for (size_t j = 1; j < n->n_kids; j++) {
-                const ht_expr_node *step = &e->nodes[k[j]];
-                val b = {0}, c = {0};
-                r = run(p, e, e->kids[step->kids], &b);
-                if (r >= 0)
-                        r = apply_arith(p, (tok_type)step->op, step->pos, &a, &b, &c);
-                val_done(&b);
-                val_done(&a);
-                if (r < 0)
-                        return r;
-                a = c;
-        }
-        *ret = a;
-        return 0;
-}
-
-static int run_call(parser *p, const ht_expr *e, const ht_expr_node *n, val *ret) {
-        const uint32_t *k = e->kids + n->kids;
-        val args[MAX_ARGS];
-        size_t i = 0;
-        int r = 0;
-        for (; i < n->n_kids && r >= 0; i++) {
-                args[i] = (val){0};
-                r = run(p, e, k[i], &args[i]);
-        }
-        if (r >= 0)
-                r = builtins[n->op].fn(p, n->pos, args, n->n_kids, ret);
-        for (size_t j = 0; j < i; j++)
-                val_done(&args[j]);
-        return r;
-}
-
-static int run(parser *p, const ht_expr *e, uint32_t i, val *ret) {
-        const ht_expr_node *n = &e->nodes[i];
-        const uint32_t *k = e->kids + n->kids;
-        int r;
-        switch ((ht_expr_kind)n->kind) {
-        case HT_EXPR_NUM:
-                *ret = val_of(ht_value_int(n->num));
-                return 0;
-        case HT_EXPR_STR:
-                *ret = val_of(ht_value_str(n->str));
-                return 0;
-        case HT_EXPR_TRUE:
-        case HT_EXPR_FALSE:
-                *ret = val_of(ht_value_bool(n->kind == HT_EXPR_TRUE));
-                return 0;
-        case HT_EXPR_NULL:
-                *ret = val_of(ht_value_null());
-                return 0;
-        case HT_EXPR_NAME:
-                return name_value(p, n->str, n->pos, n->len, ret);
-        case HT_EXPR_DEFINED:
-                return defined_value(p, n->str, n->pos, ret);
-        case HT_EXPR_UNARY: {
-                val v = {0};
-                r = run(p, e, k[0], &v);
-                if (r >= 0)
-                        r = apply_unary(p, (tok_type)n->op, n->pos, &v, ret);
-                val_done(&v);
-                return r;
-        }
-        case HT_EXPR_ARITH:
-                return run_arith(p, e, n, ret);
-        case HT_EXPR_CMP: {
-                val a = {0}, b = {0};
-                r = run(p, e, k[0], &a);
-                if (r >= 0)
-                        r = run(p, e, k[1], &b);
-                if (r >= 0)
-                        r = apply_cmp(p, (tok_type)n->op, n->pos, &a, &b, ret);
-                val_done(&a);
-                val_done(&b);
-                return r;
-        }
-        case HT_EXPR_AND:
-        case HT_EXPR_OR:
-                return run_logic(p, e, n, ret);
-        case HT_EXPR_IF: {
-                val cond = {0};
-                r = run(p, e, k[0], &cond);
-                if (r >= 0)
-                        r = need(p, &cond, HT_VAL_BOOL, e->nodes[k[0]].start, "the condition of if()");
-                bool take_a = r >= 0 && cond.v.num;
-                val_done(&cond);
-                if (r < 0)
-                        return r;
-                return run(p, e, k[take_a ? 1 : 2], ret);
-        }
-        case HT_EXPR_CALL:
-                return run_call(p, e, n, ret);
-        case HT_EXPR_STEP:
-                break;
-        }
-        return fail(p, -EINVAL, n->pos, "damaged expression tree");
-}
-
 /* What the parser left in p, as the caller's error. */
-static int finish_error(parser *p, int r, char **ret_error) {
+int expr_finish_error(parser *p, int r, char **ret_error) {
         if (!p->error)   /* every failure path sets one; stay safe */
                 fail(p, r, p->pos, "%s", ht_strerror(-r));
         if (ret_error)
@@ -1545,19 +1371,6 @@ static int finish_error(parser *p, int r, char **ret_error) {
         free(p->error);
         p->error = NULL;
         return r;
-}
-
-int ht_expr_run(const ht_expr *e, const char *src, size_t len, const ht_expr_env *env,
-                ht_value *ret, char **ret_error) {
-        parser p = { .src = src, .len = len, .env = env };
-        val v = {0};
-        int r = run(&p, e, e->root, &v);
-        if (r < 0) {
-                val_done(&v);
-                return finish_error(&p, r, ret_error);
-        }
-        *ret = v.v;
-        return 0;
 }
 
 static void free_nodes(ht_expr_node *nodes, uint32_t n) {
@@ -1586,6 +1399,8 @@ int ht_expr_compile(const char *src, ht_expr **ret) {
                 free(p.kids);
                 return r;
         }
+        if (!p.kids)   /* a tree without kids: kids + 0 must not be NULL + 0 */
+                p.kids = xmalloc(sizeof(*p.kids));
         ht_expr *e = xmalloc(sizeof(*e));
         *e = (ht_expr){ .nodes = p.nodes, .kids = p.kids, .n_nodes = p.n_nodes, .n_kids = p.n_kids,
                         .root = v.node, .owned = true };
@@ -1599,83 +1414,6 @@ void ht_expr_free(ht_expr *e) {
         free_nodes((ht_expr_node *)e->nodes, e->n_nodes);
         free((uint32_t *)e->kids);
         free(e);
-}
-
-bool ht_expr_equal(const ht_expr *a, const ht_expr *b) {
-        if (a->n_nodes != b->n_nodes || a->n_kids != b->n_kids || a->root != b->root)
-                return false;
-        if (a->n_kids && memcmp(a->kids, b->kids, a->n_kids * sizeof(*a->kids)) != 0)
-                return false;
-        for (uint32_t i = 0; i < a->n_nodes; i++) {
-                const ht_expr_node *x = &a->nodes[i], *y = &b->nodes[i];
-                if (x->kind != y->kind || x->op != y->op || x->n_kids != y->n_kids || x->kids != y->kids ||
-                    x->pos != y->pos || x->start != y->start || x->len != y->len || x->num != y->num ||
-                    !streq_ptr(x->str, y->str))
-                        return false;
-        }
-        return true;
-}
-
-/* s as a C string literal; octal escapes are always three digits, so a
- * digit after one cannot join it. */
-static void write_c_string(FILE *f, const char *s) {
-        fputc('"', f);
-        for (; *s; s++) {
-                unsigned char c = (unsigned char)*s;
-                if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
-                        fputc(c, f);
-                else
-                        fprintf(f, "\\%03o", c);
-        }
-        fputc('"', f);
-}
-
-void ht_expr_write_c(FILE *f, const ht_expr *e, const char *id) {
-        fprintf(f, "static const ht_expr_node %s_nodes[] = {\n", id);
-        for (uint32_t i = 0; i < e->n_nodes; i++) {
-                const ht_expr_node *n = &e->nodes[i];
-                fprintf(f, "        {%u, %u, %u, %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ",
-                        n->kind, n->op, n->n_kids, n->kids, n->pos, n->start, n->len);
-                if (n->num == INT64_MIN)
-                        fprintf(f, "INT64_MIN, ");
-                else
-                        fprintf(f, "INT64_C(%" PRId64 "), ", n->num);
-                if (n->str)
-                        write_c_string(f, n->str);
-                else
-                        fprintf(f, "NULL");
-                fprintf(f, "},\n");
-        }
-        fprintf(f, "};\nstatic const uint32_t %s_kids[] = {", id);
-        for (uint32_t i = 0; i < e->n_kids; i++)
-                fprintf(f, "%s%" PRIu32 ",", i % 16 ? " " : "\n        ", e->kids[i]);
-        if (!e->n_kids)
-                fprintf(f, "0");
-        fprintf(f, "\n};\nstatic const ht_expr %s = {%s_nodes, %s_kids, %" PRIu32 ", %" PRIu32 ", %" PRIu32
-                   ", false};\n", id, id, id, e->n_nodes, e->n_kids, e->root);
-}
-
-const char *ht_expr_template_end(const char *s) {
-        bool quoted = false;
-        while (*s && (quoted || *s != '}')) {
-                if (*s == '"')
-                        quoted = !quoted;
-                else if (quoted && *s == '\\' && s[1])
-                        s++;
-                s++;
-        }
-        return s;
-}
-
-int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
-        ht_expr *e = NULL;
-        if (ht_expr_compile(src, &e) < 0)
-                /* a syntax error: the evaluating parser reports it, after
-                 * whatever it meets first, as it always has */
-                return ht_expr_eval_text(src, env, ret, ret_error);
-        int r = ht_expr_run(e, src, strlen(src), env, ret, ret_error);
-        ht_expr_free(e);
-        return r;
 }
 
 int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
@@ -1703,16 +1441,10 @@ int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, ch
         free(p.tok.str);
         if (r < 0) {
                 val_done(&v);
-                return finish_error(&p, r, ret_error);
+                return expr_finish_error(&p, r, ret_error);
         }
         *ret = v.v;
         return 0;
-}
-
-int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
-                 ht_value *ret, char **ret_error) {
-        const ht_expr_env env = { .lookup = lookup, .userdata = userdata };
-        return ht_expr_eval_ex(src, &env, ret, ret_error);
 }
 
 char *ht_value_format(const ht_value *v) {
