@@ -299,7 +299,9 @@ static void gen(strbuf *b, unsigned depth) {
 static void test_fuzz_differential(void **state) {
         static const char junk[] = "()+-*/!&|=<>,.\"\\ 9x_";
         unsigned failed = 0, ok = 0, trees = 0;
-        for (unsigned i = 0; i < 6000; i++) {
+        /* a quarter under check-valgrind, where this is most of the time */
+        unsigned n_exprs = getenv("HT_VALGRIND_LOGS") ? 1500 : 6000;
+        for (unsigned i = 0; i < n_exprs; i++) {
                 strbuf b = {0};
                 gen(&b, 1 + pick(5));
                 char *s = strbuf_steal(&b);
@@ -320,9 +322,11 @@ static void test_fuzz_differential(void **state) {
                 free(s);
         }
         /* each kind was met */
-        assert_true(trees > 1000);
-        assert_true(ok > 1000);
-        assert_true(failed > 1000);
+        fprintf(stderr, "# %u expressions: %u parse, %u evaluations gave a value, %u an error\n", n_exprs, trees,
+                ok, failed);
+        assert_true(trees > n_exprs / 4);
+        assert_true(ok > n_exprs / 2);
+        assert_true(failed > n_exprs / 2);
 }
 
 /* The trees' own limits: a long chain is a flat node, not a deep one. */
