@@ -45,10 +45,14 @@ typedef struct {
         /* compiling (ht_expr_compile): the parse runs in skip mode, which
          * checks the syntax and evaluates nothing, and builds the tree */
         bool build;
-        ht_expr_node *nodes;
+        ht_expr_node *nodes;   /* first in the caller's stack buffers */
         uint32_t n_nodes, cap_nodes;
         uint32_t *kids;
         uint32_t n_kids, cap_kids;
+        char *strs;            /* the names and strings, each NUL-ended; a
+                                * node's num is its offset until the end */
+        size_t n_strs, cap_strs;
+        bool nodes_heap, kids_heap, strs_heap;
 } parser;
 
 static inline void val_done(val *v) {
@@ -79,3 +83,26 @@ int expr_apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret)
 int expr_call_builtin(parser *p, unsigned fn, size_t pos, val *args, size_t n, val *ret);
 /* r, with p's message (or one for r) handed to *ret_error */
 int expr_finish_error(parser *p, int r, char **ret_error);
+
+/* expr-number.c: exact rationals (each -ERANGE on overflow, -EDOM on a
+ * zero denominator) and NUMBER (digits and a unit suffix) */
+int expr_make_rat(__int128 num, __int128 den, ht_value *ret);
+int expr_rat_add(const ht_value *a, const ht_value *b, bool subtract, ht_value *ret);
+int expr_rat_mul(const ht_value *a, const ht_value *b, ht_value *ret);
+int expr_rat_div(const ht_value *a, const ht_value *b, ht_value *ret);
+int expr_rat_cmp(const ht_value *a, const ht_value *b);
+int64_t expr_rat_floor(const ht_value *v);
+int64_t expr_rat_ceil(const ht_value *v);
+int expr_parse_number(const char *s, size_t n, int64_t *ret);
+
+/* Compiling into the caller's stack space first: a tree of a few dozen
+ * nodes (every shipped expression's) needs no allocation. */
+typedef struct {
+        ht_expr_node nodes[48];
+        uint32_t kids[96];
+        char strs[512];
+} expr_build_space;
+/* Parse src into a tree in p's buffers (st, then the heap): *ret views
+ * them until expr_build_done(p), which the caller calls in any case. */
+int expr_build(parser *p, expr_build_space *st, const char *src, ht_expr *ret);
+void expr_build_done(parser *p);

@@ -221,13 +221,17 @@ const char *ht_expr_template_end(const char *s) {
 }
 
 int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
-        ht_expr *e = NULL;
-        if (ht_expr_compile(src, &e) < 0)
+        parser p;
+        expr_build_space st;
+        ht_expr e;
+        int r = expr_build(&p, &st, src, &e);
+        if (r < 0)
                 /* a syntax error: the evaluating parser reports it, after
                  * whatever it meets first, as it always has */
-                return ht_expr_eval_text(src, env, ret, ret_error);
-        int r = ht_expr_run(e, src, strlen(src), env, ret, ret_error);
-        ht_expr_free(e);
+                r = ht_expr_eval_text(src, env, ret, ret_error);
+        else
+                r = ht_expr_run(&e, src, strlen(src), env, ret, ret_error);
+        expr_build_done(&p);
         return r;
 }
 

@@ -83,131 +83,7 @@ int ht_value_to_string(const ht_value *v, char **ret) {
         return -ENODATA;
 }
 
-/* ---- exact rationals ---- */
-
-static __int128 gcd128(__int128 a, __int128 b) {
-        if (a < 0)
-                a = -a;
-        if (b < 0)
-                b = -b;
-        while (b) {
-                __int128 t = a % b;
-                a = b;
-                b = t;
-        }
-        return a;
-}
-
-/* Reduce num/den into a value; every product fed here comes from two
- * int64 operands, so it fits an __int128 with room to negate. */
-static int make_rat(__int128 num, __int128 den, ht_value *ret) {
-        if (den == 0)
-                return -EDOM;
-        if (den < 0) {
-                num = -num;
-                den = -den;
-        }
-        __int128 g = gcd128(num, den);
-        if (g > 1) {
-                num /= g;
-                den /= g;
-        }
-        if (num < INT64_MIN || num > INT64_MAX || den > INT64_MAX)
-                return -ERANGE;
-        *ret = (ht_value){ .type = HT_VAL_INT, .num = (int64_t)num, .den = (int64_t)den };
-        return 0;
-}
-
-static int rat_add(const ht_value *a, const ht_value *b, bool subtract, ht_value *ret) {
-        if (a->den == 1 && b->den == 1) {
-                int64_t r;
-                if (subtract ? __builtin_sub_overflow(a->num, b->num, &r)
-                             : __builtin_add_overflow(a->num, b->num, &r))
-                        return -ERANGE;
-                *ret = ht_value_int(r);
-                return 0;
-        }
-        __int128 x = (__int128)a->num * b->den, y = (__int128)b->num * a->den, s;
-        if (subtract ? __builtin_sub_overflow(x, y, &s) : __builtin_add_overflow(x, y, &s))
-                return -ERANGE;
-        return make_rat(s, (__int128)a->den * b->den, ret);
-}
-
-static int rat_mul(const ht_value *a, const ht_value *b, ht_value *ret) {
-        if (a->den == 1 && b->den == 1) {
-                int64_t r;
-                if (__builtin_mul_overflow(a->num, b->num, &r))
-                        return -ERANGE;
-                *ret = ht_value_int(r);
-                return 0;
-        }
-        return make_rat((__int128)a->num * b->num, (__int128)a->den * b->den, ret);
-}
-
-static int rat_div(const ht_value *a, const ht_value *b, ht_value *ret) {
-        if (b->num == 0)
-                return -EDOM;
-        return make_rat((__int128)a->num * b->den, (__int128)a->den * b->num, ret);
-}
-
-static int rat_cmp(const ht_value *a, const ht_value *b) {
-        __int128 x = (__int128)a->num * b->den, y = (__int128)b->num * a->den;
-        return (x > y) - (x < y);
-}
-
-static int64_t rat_floor(const ht_value *v) {
-        int64_t q = v->num / v->den;
-        if (v->num % v->den != 0 && v->num < 0)
-                q--;
-        return q;
-}
-
-static int64_t rat_ceil(const ht_value *v) {
-        int64_t q = v->num / v->den;
-        if (v->num % v->den != 0 && v->num > 0)
-                q++;
-        return q;
-}
-
-/* ---- numbers with unit suffixes ---- */
-
-/* Parse s[0..n) as digits plus an optional unit suffix. */
-static int parse_number(const char *s, size_t n, int64_t *ret) {
-        size_t i = 0;
-        int64_t v = 0;
-        if (n == 0 || !isdigit((unsigned char)s[0]))
-                return -EINVAL;
-        for (; i < n && isdigit((unsigned char)s[i]); i++)
-                if (__builtin_mul_overflow(v, 10, &v) ||
-                    __builtin_add_overflow(v, s[i] - '0', &v))
-                        return -ERANGE;
-
-        unsigned shift = 0;
-        if (i < n) {
-                static const char units[] = "kmgtpe";
-                const char *u = strchr(units, tolower((unsigned char)s[i]));
-                if (u && *u) {
-                        shift = 10 * (unsigned)(u - units + 1);
-                        i++;
-                        if (i < n && tolower((unsigned char)s[i]) == 'i') {
-                                i++;
-                                if (i >= n || tolower((unsigned char)s[i]) != 'b')
-                                        return -EINVAL;
-                        }
-                }
-                if (i < n && tolower((unsigned char)s[i]) == 'b')
-                        i++;
-                if (i < n)
-                        return -EINVAL;
-        }
-        if (shift > 0) {
-                if (v > (INT64_MAX >> shift))
-                        return -ERANGE;
-                v <<= shift;
-        }
-        *ret = v;
-        return 0;
-}
+/* ---- literals ---- */
 
 ht_value ht_value_parse_literal(const char *s) {
         if (!s)
@@ -218,18 +94,36 @@ ht_value ht_value_parse_literal(const char *s) {
                 return ht_value_bool(false);
         bool neg = s[0] == '-';
         int64_t v;
-        if (parse_number(s + neg, strlen(s + neg), &v) == 0)
+        if (expr_parse_number(s + neg, strlen(s + neg), &v) == 0)
                 return ht_value_int(neg ? -v : v);
         return ht_value_str(s);
 }
 
 /* ---- lexer ---- */
 
+/* Room for need elements of size in *buf, which starts in the caller's
+ * stack buffer (*heap false) and moves to the heap when that is full: a
+ * plan compiles its user files' expressions with no allocation here. */
+static void *grow(void *buf, bool *heap, size_t cap, size_t need, size_t size, size_t *ret_cap) {
+        size_t n = cap * 2 > need ? cap * 2 : need;
+        void *b;
+        if (*heap)
+                b = xrealloc(buf, n * size);
+        else {
+                b = xmalloc(n * size);
+                memcpy(b, buf, cap * size);
+                *heap = true;
+        }
+        *ret_cap = n;
+        return b;
+}
+
 /* Append a node with its children; returns its index. */
 static uint32_t emit(parser *p, ht_expr_node n, const uint32_t *kids, size_t n_kids) {
+        size_t cap;
         if (p->n_kids + n_kids > p->cap_kids) {
-                p->cap_kids = p->cap_kids * 2 + (uint32_t)n_kids + 16;
-                p->kids = xrealloc(p->kids, p->cap_kids * sizeof(*p->kids));
+                p->kids = grow(p->kids, &p->kids_heap, p->cap_kids, p->n_kids + n_kids, sizeof(*p->kids), &cap);
+                p->cap_kids = (uint32_t)cap;
         }
         n.kids = p->n_kids;
         n.n_kids = (uint16_t)n_kids;
@@ -237,17 +131,58 @@ static uint32_t emit(parser *p, ht_expr_node n, const uint32_t *kids, size_t n_k
                 memcpy(p->kids + p->n_kids, kids, n_kids * sizeof(*kids));
         p->n_kids += (uint32_t)n_kids;
         if (p->n_nodes == p->cap_nodes) {
-                p->cap_nodes = p->cap_nodes * 2 + 16;
-                p->nodes = xrealloc(p->nodes, p->cap_nodes * sizeof(*p->nodes));
+                p->nodes = grow(p->nodes, &p->nodes_heap, p->cap_nodes, p->n_nodes + 1, sizeof(*p->nodes), &cap);
+                p->cap_nodes = (uint32_t)cap;
         }
         p->nodes[p->n_nodes] = n;
         return p->n_nodes++;
 }
 
-/* A node with no children at pos. */
-static uint32_t emit_leaf(parser *p, ht_expr_kind kind, size_t pos, int64_t num, char *str) {
+/* A chain's operands while compiling: on the stack unless long. */
+typedef struct {
+        uint32_t *v;
+        size_t n, cap;
+        bool heap;
+        uint32_t small[16];
+} chain;
+
+static void chain_init(chain *c, uint32_t first) {
+        c->v = c->small;
+        c->cap = ELEMENTSOF(c->small);
+        c->heap = false;
+        c->v[0] = first;
+        c->n = 1;
+}
+
+static void chain_push(chain *c, uint32_t id) {
+        if (c->n == c->cap)
+                c->v = grow(c->v, &c->heap, c->cap, c->n + 1, sizeof(*c->v), &c->cap);
+        c->v[c->n++] = id;
+}
+
+static void chain_done(chain *c) {
+        if (c->heap)
+                free(c->v);
+}
+
+/* s[0..len) kept for a node: its offset among the strings. */
+static int64_t keep_str(parser *p, const char *s, size_t len) {
+        if (p->n_strs + len + 1 > p->cap_strs)
+                p->strs = grow(p->strs, &p->strs_heap, p->cap_strs, p->n_strs + len + 1, 1, &p->cap_strs);
+        size_t at = p->n_strs;
+        memcpy(p->strs + at, s, len);
+        p->strs[at + len] = 0;
+        p->n_strs += len + 1;
+        return (int64_t)at;
+}
+
+/* A node with no children at pos; a string node's str is kept (offset in
+ * num until the tree is finished). */
+static uint32_t emit_leaf(parser *p, ht_expr_kind kind, size_t pos, int64_t num, const char *str) {
+        if (str)
+                num = keep_str(p, str, strlen(str));
         return emit(p, (ht_expr_node){ .kind = kind, .pos = (uint32_t)pos, .start = (uint32_t)pos,
-                                       .num = num, .str = str }, NULL, 0);
+                                       .num = num }, NULL, 0);
 }
 
 /* Write a one-line excerpt of the source around pos into b, and a caret
@@ -396,7 +331,7 @@ static int lex(parser *p) {
                         n++;
                 p->tok.type = T_NUM;
                 p->tok.len = n;
-                r = parse_number(s, n, &p->tok.num);
+                r = expr_parse_number(s, n, &p->tok.num);
                 if (r == -ERANGE)
                         return fail(p, r, p->pos, "integer overflow in '%.*s'", (int)n, s);
                 if (r < 0)
@@ -518,7 +453,7 @@ static int lookup_name(parser *p, const char *name, ht_value *ret) {
         }
         if (v.type == HT_VAL_INT && v.den != 1) {
                 ht_value n;
-                r = make_rat(v.num, v.den, &n);
+                r = expr_make_rat(v.num, v.den, &n);
                 if (r < 0)
                         return r == -EDOM ? -EINVAL : r;
                 v = n;
@@ -577,7 +512,7 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
                 if (p->build)
                         ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_NAME, .pos = (uint32_t)pos,
                                                             .start = (uint32_t)pos, .len = (uint32_t)len,
-                                                            .str = xstrndup(p->src + pos, len) },
+                                                            .num = keep_str(p, p->src + pos, len) },
                                          NULL, 0);
                 return 0;
         }
@@ -607,7 +542,7 @@ static int parse_defined(parser *p, bool skip, val *ret) {
         if (skip) {
                 *ret = val_of(ht_value_null());
                 if (p->build)
-                        ret->node = emit_leaf(p, HT_EXPR_DEFINED, pos, 0, TAKE_PTR(name));
+                        ret->node = emit_leaf(p, HT_EXPR_DEFINED, pos, 0, name);
                 return 0;
         }
         return expr_defined_value(p, name, pos, ret);
@@ -674,7 +609,7 @@ static int fn_ceil_floor(parser *p, size_t pos, val *args, size_t n, val *ret, b
         int r = expr_need(p, &args[0], HT_VAL_INT, pos, up ? "ceil()" : "floor()");
         if (r < 0)
                 return r;
-        *ret = val_of(ht_value_int(up ? rat_ceil(&args[0].v) : rat_floor(&args[0].v)));
+        *ret = val_of(ht_value_int(up ? expr_rat_ceil(&args[0].v) : expr_rat_floor(&args[0].v)));
         return 0;
 }
 
@@ -704,7 +639,7 @@ static int fn_minmax(parser *p, size_t pos, val *args, size_t n, val *ret, bool 
                 int r = expr_need(p, &args[i], HT_VAL_INT, pos, what);
                 if (r < 0)
                         return r;
-                int c = rat_cmp(&args[i].v, &args[best].v);
+                int c = expr_rat_cmp(&args[i].v, &args[best].v);
                 if (want_max ? c > 0 : c < 0)
                         best = i;
         }
@@ -722,10 +657,10 @@ static int fn_max(parser *p, size_t pos, val *args, size_t n, val *ret) {
 
 static int ceil_div(parser *p, size_t pos, const ht_value *a, const ht_value *b, val *ret) {
         ht_value q;
-        int r = rat_div(a, b, &q);
+        int r = expr_rat_div(a, b, &q);
         if (r < 0)
                 return arith_error(p, r, pos);
-        *ret = val_of(ht_value_int(rat_ceil(&q)));
+        *ret = val_of(ht_value_int(expr_rat_ceil(&q)));
         return 0;
 }
 
@@ -745,7 +680,7 @@ static int fn_pages(parser *p, size_t pos, val *args, size_t n, val *ret) {
         if (r < 0)
                 return r;
         ht_value k = ht_value_int(1024), page;
-        r = rat_mul(&args[1].v, &k, &page);
+        r = expr_rat_mul(&args[1].v, &k, &page);
         if (r < 0)
                 return arith_error(p, r, pos);
         return ceil_div(p, pos, &args[0].v, &page, ret);
@@ -784,7 +719,7 @@ static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 s++, len--;
         bool neg = len > 0 && *s == '-';
         int64_t x;
-        r = parse_number(s + neg, len - neg, &x);
+        r = expr_parse_number(s + neg, len - neg, &x);
         if (r == -ERANGE)
                 return fail(p, r, pos, "int(): integer overflow in '%s'", v->str);
         if (r < 0)
@@ -987,7 +922,7 @@ static int parse_primary(parser *p, bool skip, val *ret) {
         case T_STR:
                 if (p->build) {
                         *ret = val_of(ht_value_null());
-                        ret->node = emit_leaf(p, HT_EXPR_STR, p->tok.pos, 0, TAKE_PTR(p->tok.str));
+                        ret->node = emit_leaf(p, HT_EXPR_STR, p->tok.pos, 0, p->tok.str);
                 } else
                         *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = TAKE_PTR(p->tok.str) });
                 r = lex(p);
@@ -1144,10 +1079,10 @@ int expr_apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *re
                                     ? " (use int() or str() to convert)" : "");
         ht_value v;
         switch (op) {
-        case T_PLUS: r = rat_add(&a->v, &b->v, false, &v); break;
-        case T_MINUS: r = rat_add(&a->v, &b->v, true, &v); break;
-        case T_STAR: r = rat_mul(&a->v, &b->v, &v); break;
-        default: r = rat_div(&a->v, &b->v, &v); break;
+        case T_PLUS: r = expr_rat_add(&a->v, &b->v, false, &v); break;
+        case T_MINUS: r = expr_rat_add(&a->v, &b->v, true, &v); break;
+        case T_STAR: r = expr_rat_mul(&a->v, &b->v, &v); break;
+        default: r = expr_rat_div(&a->v, &b->v, &v); break;
         }
         if (r < 0)
                 return arith_error(p, r, pos);
@@ -1169,10 +1104,10 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
         if (r < 0)
                 return r;
         /* compiling: the operand, then a step node for each "op operand" */
-        _cleanup_free_ uint32_t *chain = NULL;
-        size_t n_chain = 0, cap_chain = 0;
-        if (p->build && (p->tok.type == op1 || p->tok.type == op2))
-                chain = xmalloc((cap_chain = 8) * sizeof(*chain)), chain[n_chain++] = a.node;
+        bool steps = p->build && (p->tok.type == op1 || p->tok.type == op2);
+        chain ch;
+        if (steps)
+                chain_init(&ch, a.node);
         while (p->tok.type == op1 || p->tok.type == op2) {
                 tok_type op = p->tok.type;
                 size_t pos = p->tok.pos;
@@ -1182,27 +1117,31 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
                         r = next(p, skip, &b);
                 if (r >= 0 && !skip)
                         r = expr_apply_arith(p, op, pos, &a, &b, &c);
-                if (r >= 0 && p->build) {
-                        if (n_chain == cap_chain)
-                                chain = xrealloc(chain, (cap_chain *= 2) * sizeof(*chain));
-                        chain[n_chain++] = emit(p, (ht_expr_node){ .kind = HT_EXPR_STEP, .op = (uint8_t)op,
-                                                                   .pos = (uint32_t)pos }, &b.node, 1);
-                }
+                if (r >= 0 && steps)
+                        chain_push(&ch, emit(p, (ht_expr_node){ .kind = HT_EXPR_STEP, .op = (uint8_t)op,
+                                                                .pos = (uint32_t)pos }, &b.node, 1));
                 val_done(&b);
                 if (r < 0) {
                         val_done(&a);
+                        if (steps)
+                                chain_done(&ch);
                         return r;
                 }
                 val_done(&a);
                 a = c;
         }
-        if (chain) {
+        if (steps) {
                 /* chains are long only in made-up input: the kid count is 16 bits */
-                if (n_chain > UINT16_MAX)
-                        return fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
-                uint32_t start = p->nodes[chain[0]].start;
-                a.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_ARITH, .pos = start, .start = start },
-                              chain, n_chain);
+                if (ch.n > UINT16_MAX)
+                        r = fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
+                else {
+                        uint32_t start = p->nodes[ch.v[0]].start;
+                        a.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_ARITH, .pos = start, .start = start },
+                                      ch.v, ch.n);
+                }
+                chain_done(&ch);
+                if (r < 0)
+                        return r;
         }
         *ret = a;
         return 0;
@@ -1235,7 +1174,7 @@ int expr_apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret)
                 return fail(p, -EINVAL, pos, "operator '%s' cannot compare %s and %s", o,
                             ht_value_type_name(ta), ht_value_type_name(tb));
         } else if (ta == HT_VAL_INT) {
-                c = rat_cmp(&a->v, &b->v);
+                c = expr_rat_cmp(&a->v, &b->v);
         } else if (ta == HT_VAL_STR) {
                 c = strcmp(a->v.str, b->v.str);
         } else if (eq_op) {
@@ -1306,10 +1245,9 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
         }
         const char *what = op == T_OR ? "'||'" : "'&&'";
         bool decided = false, res = false;
-        _cleanup_free_ uint32_t *chain = NULL;
-        size_t n_chain = 0, cap_chain = 0;
+        chain ch;
         if (p->build)
-                chain = xmalloc((cap_chain = 8) * sizeof(*chain)), chain[n_chain++] = a.node;
+                chain_init(&ch, a.node);
         if (!skip) {
                 r = expr_need(p, &a, HT_VAL_BOOL, apos, what);
                 if (r < 0)
@@ -1330,26 +1268,25 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
                         res = b.v.num;
                         decided = op == T_OR ? res : !res;
                 }
-                if (r >= 0 && p->build) {
-                        if (n_chain == cap_chain)
-                                chain = xrealloc(chain, (cap_chain *= 2) * sizeof(*chain));
-                        chain[n_chain++] = b.node;
-                }
+                if (r >= 0 && p->build)
+                        chain_push(&ch, b.node);
                 val_done(&b);
                 if (r < 0)
                         goto out;
         }
         *ret = val_of(skip ? ht_value_null() : ht_value_bool(res));
         if (p->build) {
-                if (n_chain > UINT16_MAX) {
+                if (ch.n > UINT16_MAX) {
                         r = fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
                         goto out;
                 }
-                uint32_t start = p->nodes[chain[0]].start;
+                uint32_t start = p->nodes[ch.v[0]].start;
                 ret->node = emit(p, (ht_expr_node){ .kind = op == T_OR ? HT_EXPR_OR : HT_EXPR_AND, .pos = start,
-                                                    .start = start }, chain, n_chain);
+                                                    .start = start }, ch.v, ch.n);
         }
 out:
+        if (p->build)
+                chain_done(&ch);
         val_done(&a);
         return r;
 }
@@ -1373,47 +1310,89 @@ int expr_finish_error(parser *p, int r, char **ret_error) {
         return r;
 }
 
-static void free_nodes(ht_expr_node *nodes, uint32_t n) {
-        for (uint32_t i = 0; i < n; i++)
-                free((char *)nodes[i].str);
-        free(nodes);
-}
-
-int ht_expr_compile(const char *src, ht_expr **ret) {
-        parser p = { .src = src ? src : "", .build = true };
-        p.len = strlen(p.src);
+int expr_build(parser *p, expr_build_space *st, const char *src, ht_expr *ret) {
+        *p = (parser){ .src = src ? src : "", .build = true, .nodes = st->nodes,
+                       .cap_nodes = ELEMENTSOF(st->nodes), .kids = st->kids, .cap_kids = ELEMENTSOF(st->kids),
+                       .strs = st->strs, .cap_strs = sizeof(st->strs) };
+        p->len = strlen(p->src);
         val v = {0};
-        if (p.len > HT_EXPR_MAX_LEN)
+        if (p->len > HT_EXPR_MAX_LEN)
                 return -EINVAL;
-        int r = lex(&p);
-        if (r >= 0 && p.tok.type == T_END)
+        int r = lex(p);
+        if (r >= 0 && p->tok.type == T_END)
                 r = -EINVAL;
         if (r >= 0)
-                r = parse_or(&p, true, &v);
-        if (r >= 0 && p.tok.type != T_END)
+                r = parse_or(p, true, &v);
+        if (r >= 0 && p->tok.type != T_END)
                 r = -EINVAL;
-        free(p.tok.str);
-        free(p.error);
+        free(p->tok.str);
+        p->tok.str = NULL;
+        free(p->error);
+        p->error = NULL;
+        if (r < 0)
+                return r;
+        /* the strings are where they stay now: offsets to pointers */
+        for (uint32_t i = 0; i < p->n_nodes; i++) {
+                ht_expr_node *n = &p->nodes[i];
+                if (n->kind == HT_EXPR_NAME || n->kind == HT_EXPR_STR || n->kind == HT_EXPR_DEFINED) {
+                        n->str = p->strs + n->num;
+                        n->num = 0;
+                }
+        }
+        *ret = (ht_expr){ .nodes = p->nodes, .kids = p->kids, .n_nodes = p->n_nodes, .n_kids = p->n_kids,
+                          .root = v.node };
+        return 0;
+}
+
+void expr_build_done(parser *p) {
+        if (p->nodes_heap)
+                free(p->nodes);
+        if (p->kids_heap)
+                free(p->kids);
+        if (p->strs_heap)
+                free(p->strs);
+}
+
+_Static_assert(sizeof(ht_expr) % _Alignof(ht_expr_node) == 0, "ht_expr_compile's block: nodes after the struct");
+_Static_assert(sizeof(ht_expr_node) % _Alignof(uint32_t) == 0, "ht_expr_compile's block: kids after the nodes");
+
+int ht_expr_compile(const char *src, ht_expr **ret) {
+        parser p;
+        expr_build_space st;
+        ht_expr t;
+        int r = expr_build(&p, &st, src, &t);
         if (r < 0) {
-                free_nodes(p.nodes, p.n_nodes);
-                free(p.kids);
+                expr_build_done(&p);
                 return r;
         }
-        if (!p.kids)   /* a tree without kids: kids + 0 must not be NULL + 0 */
-                p.kids = xmalloc(sizeof(*p.kids));
-        ht_expr *e = xmalloc(sizeof(*e));
-        *e = (ht_expr){ .nodes = p.nodes, .kids = p.kids, .n_nodes = p.n_nodes, .n_kids = p.n_kids,
-                        .root = v.node, .owned = true };
+        /* one block: the struct, the nodes, the kids (one at least: kids
+         * + 0 on NULL would be undefined), the strings */
+        size_t n_kids = t.n_kids ? t.n_kids : 1;
+        size_t size = sizeof(ht_expr) + t.n_nodes * sizeof(ht_expr_node) + n_kids * sizeof(uint32_t) + p.n_strs;
+        char *block = xmalloc(size);
+        ht_expr *e = (ht_expr *)block;
+        ht_expr_node *nodes = (ht_expr_node *)(block + sizeof(ht_expr));
+        uint32_t *kids = (uint32_t *)(nodes + t.n_nodes);
+        char *strs = (char *)(kids + n_kids);
+        memcpy(nodes, t.nodes, t.n_nodes * sizeof(*nodes));
+        kids[0] = 0;
+        memcpy(kids, t.kids, t.n_kids * sizeof(*kids));
+        memcpy(strs, p.strs, p.n_strs);
+        for (uint32_t i = 0; i < t.n_nodes; i++)
+                if (nodes[i].str)
+                        nodes[i].str = strs + (nodes[i].str - p.strs);
+        *e = t;
+        e->nodes = nodes;
+        e->kids = kids;
+        e->owned = true;
+        expr_build_done(&p);
         *ret = e;
         return 0;
 }
 
 void ht_expr_free(ht_expr *e) {
-        if (!e || !e->owned)
-                return;
-        free_nodes((ht_expr_node *)e->nodes, e->n_nodes);
-        free((uint32_t *)e->kids);
-        free(e);
+        if (e && e->owned)
+                free(e);
 }
 
 int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
@@ -1445,30 +1424,4 @@ int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, ch
         }
         *ret = v.v;
         return 0;
-}
-
-char *ht_value_format(const ht_value *v) {
-        switch (v->type) {
-        case HT_VAL_INT: {
-                if (v->den == 1 || v->den == 0)
-                        return xasprintf("%" PRId64, v->num);
-                /* A fraction in a message: two decimals are enough to read. */
-                __int128 n = v->num, d = v->den;
-                bool neg = n < 0;
-                if (neg)
-                        n = -n;
-                __int128 scaled = (n * 100 + d / 2) / d;
-                long long ip = (long long)(scaled / 100);
-                int fp = (int)(scaled % 100);
-                if (fp % 10 == 0)
-                        return xasprintf("%s%lld.%d", neg ? "-" : "", ip, fp / 10);
-                return xasprintf("%s%lld.%02d", neg ? "-" : "", ip, fp);
-        }
-        case HT_VAL_BOOL:
-                return xstrdup(v->num ? "true" : "false");
-        case HT_VAL_STR:
-                return xstrdup(v->str ? v->str : "");
-        default:
-                return xstrdup("unknown");
-        }
 }
