@@ -1,8 +1,10 @@
-/* The expression evaluator: a recursive-descent parser that evaluates as
+/* The expression parser: a recursive-descent parser that evaluates as
  * it parses. Branches that must not run (the right side of a decided && or
  * ||, the untaken arm of if()) are parsed in "skip" mode, which checks the
  * syntax but looks nothing up and computes nothing, so a guard such as
- * `defined(x) && x > 0` never touches an unknown x. */
+ * `defined(x) && x > 0` never touches an unknown x. Compiling
+ * (ht_expr_compile) is a parse in skip mode that also builds the tree
+ * expr-tree.c evaluates, with the same operators and functions (below). */
 #include "config.h"
 
 #include <ctype.h>
@@ -11,11 +13,11 @@
 #include <stdio.h>
 
 #include "expr.h"
+#include "expr-internal.h"
 #include "regex-python.h"
 #include "util.h"
 
 #define MAX_STR_LEN (1024 * 1024)
-#define MAX_ARGS 32
 #define SNIPPET_WIDTH 72
 
 /* ---- values ---- */
@@ -81,131 +83,7 @@ int ht_value_to_string(const ht_value *v, char **ret) {
         return -ENODATA;
 }
 
-/* ---- exact rationals ---- */
-
-static __int128 gcd128(__int128 a, __int128 b) {
-        if (a < 0)
-                a = -a;
-        if (b < 0)
-                b = -b;
-        while (b) {
-                __int128 t = a % b;
-                a = b;
-                b = t;
-        }
-        return a;
-}
-
-/* Reduce num/den into a value; every product fed here comes from two
- * int64 operands, so it fits an __int128 with room to negate. */
-static int make_rat(__int128 num, __int128 den, ht_value *ret) {
-        if (den == 0)
-                return -EDOM;
-        if (den < 0) {
-                num = -num;
-                den = -den;
-        }
-        __int128 g = gcd128(num, den);
-        if (g > 1) {
-                num /= g;
-                den /= g;
-        }
-        if (num < INT64_MIN || num > INT64_MAX || den > INT64_MAX)
-                return -ERANGE;
-        *ret = (ht_value){ .type = HT_VAL_INT, .num = (int64_t)num, .den = (int64_t)den };
-        return 0;
-}
-
-static int rat_add(const ht_value *a, const ht_value *b, bool subtract, ht_value *ret) {
-        if (a->den == 1 && b->den == 1) {
-                int64_t r;
-                if (subtract ? __builtin_sub_overflow(a->num, b->num, &r)
-                             : __builtin_add_overflow(a->num, b->num, &r))
-                        return -ERANGE;
-                *ret = ht_value_int(r);
-                return 0;
-        }
-        __int128 x = (__int128)a->num * b->den, y = (__int128)b->num * a->den, s;
-        if (subtract ? __builtin_sub_overflow(x, y, &s) : __builtin_add_overflow(x, y, &s))
-                return -ERANGE;
-        return make_rat(s, (__int128)a->den * b->den, ret);
-}
-
-static int rat_mul(const ht_value *a, const ht_value *b, ht_value *ret) {
-        if (a->den == 1 && b->den == 1) {
-                int64_t r;
-                if (__builtin_mul_overflow(a->num, b->num, &r))
-                        return -ERANGE;
-                *ret = ht_value_int(r);
-                return 0;
-        }
-        return make_rat((__int128)a->num * b->num, (__int128)a->den * b->den, ret);
-}
-
-static int rat_div(const ht_value *a, const ht_value *b, ht_value *ret) {
-        if (b->num == 0)
-                return -EDOM;
-        return make_rat((__int128)a->num * b->den, (__int128)a->den * b->num, ret);
-}
-
-static int rat_cmp(const ht_value *a, const ht_value *b) {
-        __int128 x = (__int128)a->num * b->den, y = (__int128)b->num * a->den;
-        return (x > y) - (x < y);
-}
-
-static int64_t rat_floor(const ht_value *v) {
-        int64_t q = v->num / v->den;
-        if (v->num % v->den != 0 && v->num < 0)
-                q--;
-        return q;
-}
-
-static int64_t rat_ceil(const ht_value *v) {
-        int64_t q = v->num / v->den;
-        if (v->num % v->den != 0 && v->num > 0)
-                q++;
-        return q;
-}
-
-/* ---- numbers with unit suffixes ---- */
-
-/* Parse s[0..n) as digits plus an optional unit suffix. */
-static int parse_number(const char *s, size_t n, int64_t *ret) {
-        size_t i = 0;
-        int64_t v = 0;
-        if (n == 0 || !isdigit((unsigned char)s[0]))
-                return -EINVAL;
-        for (; i < n && isdigit((unsigned char)s[i]); i++)
-                if (__builtin_mul_overflow(v, 10, &v) ||
-                    __builtin_add_overflow(v, s[i] - '0', &v))
-                        return -ERANGE;
-
-        unsigned shift = 0;
-        if (i < n) {
-                static const char units[] = "kmgtpe";
-                const char *u = strchr(units, tolower((unsigned char)s[i]));
-                if (u && *u) {
-                        shift = 10 * (unsigned)(u - units + 1);
-                        i++;
-                        if (i < n && tolower((unsigned char)s[i]) == 'i') {
-                                i++;
-                                if (i >= n || tolower((unsigned char)s[i]) != 'b')
-                                        return -EINVAL;
-                        }
-                }
-                if (i < n && tolower((unsigned char)s[i]) == 'b')
-                        i++;
-                if (i < n)
-                        return -EINVAL;
-        }
-        if (shift > 0) {
-                if (v > (INT64_MAX >> shift))
-                        return -ERANGE;
-                v <<= shift;
-        }
-        *ret = v;
-        return 0;
-}
+/* ---- literals ---- */
 
 ht_value ht_value_parse_literal(const char *s) {
         if (!s)
@@ -216,50 +94,95 @@ ht_value ht_value_parse_literal(const char *s) {
                 return ht_value_bool(false);
         bool neg = s[0] == '-';
         int64_t v;
-        if (parse_number(s + neg, strlen(s + neg), &v) == 0)
+        if (expr_parse_number(s + neg, strlen(s + neg), &v) == 0)
                 return ht_value_int(neg ? -v : v);
         return ht_value_str(s);
 }
 
 /* ---- lexer ---- */
 
-typedef enum {
-        T_END, T_NUM, T_STR, T_NAME, T_LPAREN, T_RPAREN, T_COMMA,
-        T_PLUS, T_MINUS, T_STAR, T_SLASH, T_NOT, T_AND, T_OR,
-        T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
-} tok_type;
-
-typedef struct {
-        tok_type type;
-        size_t pos, len;   /* span in the source */
-        int64_t num;       /* T_NUM */
-        char *str;         /* T_STR, decoded, owned */
-} token;
-
-/* An evaluated value plus, for a null that came from a name, where that
- * name sits in the source (for "NAME is unknown on this host"). */
-typedef struct {
-        ht_value v;
-        size_t origin_pos, origin_len;
-} val;
-
-typedef struct {
-        const char *src;
-        size_t len, pos;
-        token tok;
-        unsigned depth;
-        const ht_expr_env *env;
-        char *error;
-        size_t error_pos;
-} parser;
-
-static void val_done(val *v) {
-        ht_value_done(&v->v);
-        v->origin_len = 0;
+/* Room for need elements of size in *buf, which starts in the caller's
+ * stack buffer (*heap false) and moves to the heap when that is full: a
+ * plan compiles its user files' expressions with no allocation here. */
+static void *grow(void *buf, bool *heap, size_t cap, size_t need, size_t size, size_t *ret_cap) {
+        size_t n = cap * 2 > need ? cap * 2 : need;
+        void *b;
+        if (*heap)
+                b = xrealloc(buf, n * size);
+        else {
+                b = xmalloc(n * size);
+                memcpy(b, buf, cap * size);
+                *heap = true;
+        }
+        *ret_cap = n;
+        return b;
 }
 
-static val val_of(ht_value v) {
-        return (val){ .v = v };
+/* Append a node with its children; returns its index. */
+static uint32_t emit(parser *p, ht_expr_node n, const uint32_t *kids, size_t n_kids) {
+        size_t cap;
+        if (p->n_kids + n_kids > p->cap_kids) {
+                p->kids = grow(p->kids, &p->kids_heap, p->cap_kids, p->n_kids + n_kids, sizeof(*p->kids), &cap);
+                p->cap_kids = (uint32_t)cap;
+        }
+        n.kids = p->n_kids;
+        n.n_kids = (uint16_t)n_kids;
+        if (n_kids)
+                memcpy(p->kids + p->n_kids, kids, n_kids * sizeof(*kids));
+        p->n_kids += (uint32_t)n_kids;
+        if (p->n_nodes == p->cap_nodes) {
+                p->nodes = grow(p->nodes, &p->nodes_heap, p->cap_nodes, p->n_nodes + 1, sizeof(*p->nodes), &cap);
+                p->cap_nodes = (uint32_t)cap;
+        }
+        p->nodes[p->n_nodes] = n;
+        return p->n_nodes++;
+}
+
+/* A chain's operands while compiling: on the stack unless long. */
+typedef struct {
+        uint32_t *v;
+        size_t n, cap;
+        bool heap;
+        uint32_t small[16];
+} chain;
+
+static void chain_init(chain *c, uint32_t first) {
+        c->v = c->small;
+        c->cap = ELEMENTSOF(c->small);
+        c->heap = false;
+        c->v[0] = first;
+        c->n = 1;
+}
+
+static void chain_push(chain *c, uint32_t id) {
+        if (c->n == c->cap)
+                c->v = grow(c->v, &c->heap, c->cap, c->n + 1, sizeof(*c->v), &c->cap);
+        c->v[c->n++] = id;
+}
+
+static void chain_done(chain *c) {
+        if (c->heap)
+                free(c->v);
+}
+
+/* s[0..len) kept for a node: its offset among the strings. */
+static int64_t keep_str(parser *p, const char *s, size_t len) {
+        if (p->n_strs + len + 1 > p->cap_strs)
+                p->strs = grow(p->strs, &p->strs_heap, p->cap_strs, p->n_strs + len + 1, 1, &p->cap_strs);
+        size_t at = p->n_strs;
+        memcpy(p->strs + at, s, len);
+        p->strs[at + len] = 0;
+        p->n_strs += len + 1;
+        return (int64_t)at;
+}
+
+/* A node with no children at pos; a string node's str is kept (offset in
+ * num until the tree is finished). */
+static uint32_t emit_leaf(parser *p, ht_expr_kind kind, size_t pos, int64_t num, const char *str) {
+        if (str)
+                num = keep_str(p, str, strlen(str));
+        return emit(p, (ht_expr_node){ .kind = kind, .pos = (uint32_t)pos, .start = (uint32_t)pos,
+                                       .num = num }, NULL, 0);
 }
 
 /* Write a one-line excerpt of the source around pos into b, and a caret
@@ -408,7 +331,7 @@ static int lex(parser *p) {
                         n++;
                 p->tok.type = T_NUM;
                 p->tok.len = n;
-                r = parse_number(s, n, &p->tok.num);
+                r = expr_parse_number(s, n, &p->tok.num);
                 if (r == -ERANGE)
                         return fail(p, r, p->pos, "integer overflow in '%.*s'", (int)n, s);
                 if (r < 0)
@@ -491,7 +414,7 @@ static int fail_null(parser *p, const val *v, size_t pos, const char *what) {
         return fail(p, -EINVAL, pos, "%s needs a value, got null", what);
 }
 
-static int need(parser *p, const val *v, ht_value_type t, size_t pos, const char *what) {
+int expr_need(parser *p, const val *v, ht_value_type t, size_t pos, const char *what) {
         if (v->v.type == t)
                 return 0;
         if (v->v.type == HT_VAL_NULL)
@@ -530,7 +453,7 @@ static int lookup_name(parser *p, const char *name, ht_value *ret) {
         }
         if (v.type == HT_VAL_INT && v.den != 1) {
                 ht_value n;
-                r = make_rat(v.num, v.den, &n);
+                r = expr_make_rat(v.num, v.den, &n);
                 if (r < 0)
                         return r == -EDOM ? -EINVAL : r;
                 v = n;
@@ -563,20 +486,10 @@ static const char *tok_name(const parser *p, size_t pos, size_t len, char small[
         return *heap = xstrndup(p->src + pos, len);
 }
 
-static int parse_name_value(parser *p, bool skip, val *ret) {
-        size_t pos = p->tok.pos, len = p->tok.len;
-        int r = lex(p);
-        if (r < 0)
-                return r;
-        if (skip) {
-                *ret = val_of(ht_value_null());
-                return 0;
-        }
-        char small[128];
-        _cleanup_free_ char *heap = NULL;
-        const char *name = tok_name(p, pos, len, small, &heap);
+/* The value of the name at pos/len in the source. */
+int expr_name_value(parser *p, const char *name, size_t pos, size_t len, val *ret) {
         ht_value v;
-        r = lookup_name(p, name, &v);
+        int r = lookup_name(p, name, &v);
         if (r == -ENOENT)
                 return unknown_name(p, name, pos);
         if (r < 0)
@@ -587,6 +500,26 @@ static int parse_name_value(parser *p, bool skip, val *ret) {
                 ret->origin_len = len;
         }
         return 0;
+}
+
+static int parse_name_value(parser *p, bool skip, val *ret) {
+        size_t pos = p->tok.pos, len = p->tok.len;
+        int r = lex(p);
+        if (r < 0)
+                return r;
+        if (skip) {
+                *ret = val_of(ht_value_null());
+                if (p->build)
+                        ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_NAME, .pos = (uint32_t)pos,
+                                                            .start = (uint32_t)pos, .len = (uint32_t)len,
+                                                            .num = keep_str(p, p->src + pos, len) },
+                                         NULL, 0);
+                return 0;
+        }
+        char small[128];
+        _cleanup_free_ char *heap = NULL;
+        const char *name = tok_name(p, pos, len, small, &heap);
+        return expr_name_value(p, name, pos, len, ret);
 }
 
 /* defined(NAME): the argument is a name, not an expression. */
@@ -608,10 +541,17 @@ static int parse_defined(parser *p, bool skip, val *ret) {
                 return r;
         if (skip) {
                 *ret = val_of(ht_value_null());
+                if (p->build)
+                        ret->node = emit_leaf(p, HT_EXPR_DEFINED, pos, 0, name);
                 return 0;
         }
+        return expr_defined_value(p, name, pos, ret);
+}
+
+/* defined(name), the name at pos. */
+int expr_defined_value(parser *p, const char *name, size_t pos, val *ret) {
         ht_value v;
-        r = lookup_name(p, name, &v);
+        int r = lookup_name(p, name, &v);
         if (r == -ENOENT) {
                 *ret = val_of(ht_value_bool(false));
                 return 0;
@@ -635,7 +575,7 @@ static int parse_if(parser *p, bool skip, val *ret) {
         if (r < 0)
                 goto out;
         if (!skip) {
-                r = need(p, &cond, HT_VAL_BOOL, cpos, "the condition of if()");
+                r = expr_need(p, &cond, HT_VAL_BOOL, cpos, "the condition of if()");
                 if (r < 0)
                         goto out;
         }
@@ -653,6 +593,9 @@ static int parse_if(parser *p, bool skip, val *ret) {
                 *ret = b, b = (val){0};
         else
                 *ret = val_of(ht_value_null());
+        if (p->build)
+                ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_IF, .pos = (uint32_t)cpos },
+                                 (uint32_t[]){ cond.node, a.node, b.node }, 3);
 out:
         val_done(&cond);
         val_done(&a);
@@ -663,10 +606,10 @@ out:
 typedef int (*builtin_fn)(parser *p, size_t pos, val *args, size_t n, val *ret);
 
 static int fn_ceil_floor(parser *p, size_t pos, val *args, size_t n, val *ret, bool up) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, up ? "ceil()" : "floor()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, up ? "ceil()" : "floor()");
         if (r < 0)
                 return r;
-        *ret = val_of(ht_value_int(up ? rat_ceil(&args[0].v) : rat_floor(&args[0].v)));
+        *ret = val_of(ht_value_int(up ? expr_rat_ceil(&args[0].v) : expr_rat_floor(&args[0].v)));
         return 0;
 }
 
@@ -679,7 +622,7 @@ static int fn_floor(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 static int fn_abs(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, "abs()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, "abs()");
         if (r < 0)
                 return r;
         ht_value v = args[0].v;
@@ -693,10 +636,10 @@ static int fn_minmax(parser *p, size_t pos, val *args, size_t n, val *ret, bool 
         const char *what = want_max ? "max()" : "min()";
         size_t best = 0;
         for (size_t i = 0; i < n; i++) {
-                int r = need(p, &args[i], HT_VAL_INT, pos, what);
+                int r = expr_need(p, &args[i], HT_VAL_INT, pos, what);
                 if (r < 0)
                         return r;
-                int c = rat_cmp(&args[i].v, &args[best].v);
+                int c = expr_rat_cmp(&args[i].v, &args[best].v);
                 if (want_max ? c > 0 : c < 0)
                         best = i;
         }
@@ -714,15 +657,15 @@ static int fn_max(parser *p, size_t pos, val *args, size_t n, val *ret) {
 
 static int ceil_div(parser *p, size_t pos, const ht_value *a, const ht_value *b, val *ret) {
         ht_value q;
-        int r = rat_div(a, b, &q);
+        int r = expr_rat_div(a, b, &q);
         if (r < 0)
                 return arith_error(p, r, pos);
-        *ret = val_of(ht_value_int(rat_ceil(&q)));
+        *ret = val_of(ht_value_int(expr_rat_ceil(&q)));
         return 0;
 }
 
 static int fn_kb(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, "kb()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, "kb()");
         if (r < 0)
                 return r;
         ht_value k = ht_value_int(1024);
@@ -730,14 +673,14 @@ static int fn_kb(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 static int fn_pages(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[0], HT_VAL_INT, pos, "pages()");
+        int r = expr_need(p, &args[0], HT_VAL_INT, pos, "pages()");
         if (r < 0)
                 return r;
-        r = need(p, &args[1], HT_VAL_INT, pos, "pages()");
+        r = expr_need(p, &args[1], HT_VAL_INT, pos, "pages()");
         if (r < 0)
                 return r;
         ht_value k = ht_value_int(1024), page;
-        r = rat_mul(&args[1].v, &k, &page);
+        r = expr_rat_mul(&args[1].v, &k, &page);
         if (r < 0)
                 return arith_error(p, r, pos);
         return ceil_div(p, pos, &args[0].v, &page, ret);
@@ -765,7 +708,7 @@ static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 *ret = val_of(*v);
                 return 0;
         }
-        int r = need(p, &args[0], HT_VAL_STR, pos, "int()");
+        int r = expr_need(p, &args[0], HT_VAL_STR, pos, "int()");
         if (r < 0)
                 return r;
         const char *s = v->str;
@@ -776,7 +719,7 @@ static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 s++, len--;
         bool neg = len > 0 && *s == '-';
         int64_t x;
-        r = parse_number(s + neg, len - neg, &x);
+        r = expr_parse_number(s + neg, len - neg, &x);
         if (r == -ERANGE)
                 return fail(p, r, pos, "int(): integer overflow in '%s'", v->str);
         if (r < 0)
@@ -787,10 +730,10 @@ static int fn_int(parser *p, size_t pos, val *args, size_t n, val *ret) {
 }
 
 static int two_strings(parser *p, size_t pos, val *args, const char *what) {
-        int r = need(p, &args[0], HT_VAL_STR, pos, what);
+        int r = expr_need(p, &args[0], HT_VAL_STR, pos, what);
         if (r < 0)
                 return r;
-        return need(p, &args[1], HT_VAL_STR, pos, what);
+        return expr_need(p, &args[1], HT_VAL_STR, pos, what);
 }
 
 static int fn_contains(parser *p, size_t pos, val *args, size_t n, val *ret) {
@@ -816,7 +759,7 @@ static int version_arg(parser *p, size_t pos, val *v, const char *what) {
                 char *s = xasprintf("%" PRId64, v->v.num);
                 v->v = (ht_value){ .type = HT_VAL_STR, .den = 1, .str = s };
         }
-        return need(p, v, HT_VAL_STR, pos, what);
+        return expr_need(p, v, HT_VAL_STR, pos, what);
 }
 
 static int fn_version(parser *p, size_t pos, val *args, val *ret, bool ge) {
@@ -846,7 +789,7 @@ static int fn_version_lt(parser *p, size_t pos, val *args, size_t n, val *ret) {
  * text gives a null that still names its fact, so that `a && b` over it
  * says which fact this host does not know. */
 static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
-        int r = need(p, &args[1], HT_VAL_STR, pos, "matches()");
+        int r = expr_need(p, &args[1], HT_VAL_STR, pos, "matches()");
         if (r < 0)
                 return r;
         regex_t re;
@@ -861,7 +804,7 @@ static int fn_matches(parser *p, size_t pos, val *args, size_t n, val *ret) {
                 ret->origin_len = args[0].origin_len;
                 return 0;
         }
-        r = need(p, &args[0], HT_VAL_STR, pos, "matches()");
+        r = expr_need(p, &args[0], HT_VAL_STR, pos, "matches()");
         if (r == 0)
                 *ret = val_of(ht_value_bool(ht_regex_search(&re, args[0].v.str)));
         regfree(&re);
@@ -891,6 +834,10 @@ static const struct builtin {
         { "version_lt", 2, 2, fn_version_lt },
 };
 
+int expr_call_builtin(parser *p, unsigned fn, size_t pos, val *args, size_t n, val *ret) {
+        return builtins[fn].fn(p, pos, args, n, ret);
+}
+
 static int parse_call(parser *p, bool skip, val *ret) {
         size_t pos = p->tok.pos, len = p->tok.len;
         char small[128];
@@ -916,6 +863,7 @@ static int parse_call(parser *p, bool skip, val *ret) {
                 return r;
         if (f->fn == NULL)   /* defined() and if() parse their own arguments */
                 return name[0] == 'd' ? parse_defined(p, skip, ret) : parse_if(p, skip, ret);
+        uint32_t arg_nodes[MAX_ARGS];
 
         r = expect(p, T_LPAREN, "'('");
         if (r < 0)
@@ -933,6 +881,7 @@ static int parse_call(parser *p, bool skip, val *ret) {
                         r = parse_or(p, skip, &args[n]);
                         if (r < 0)
                                 goto out;
+                        arg_nodes[n] = args[n].node;
                         n++;
                         if (p->tok.type != T_COMMA)
                                 break;
@@ -949,9 +898,12 @@ static int parse_call(parser *p, bool skip, val *ret) {
                          f->min_args == 1 ? "" : "s", n);
                 goto out;
         }
-        if (skip)
+        if (skip) {
                 *ret = val_of(ht_value_null());
-        else
+                if (p->build)
+                        ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_CALL, .op = (uint8_t)(f - builtins),
+                                                            .pos = (uint32_t)pos }, arg_nodes, n);
+        } else
                 r = f->fn(p, pos, args, n, ret);
 out:
         for (size_t i = 0; i < n; i++)
@@ -964,9 +916,15 @@ static int parse_primary(parser *p, bool skip, val *ret) {
         switch (p->tok.type) {
         case T_NUM:
                 *ret = val_of(ht_value_int(p->tok.num));
+                if (p->build)
+                        ret->node = emit_leaf(p, HT_EXPR_NUM, p->tok.pos, p->tok.num, NULL);
                 return lex(p);
         case T_STR:
-                *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = TAKE_PTR(p->tok.str) });
+                if (p->build) {
+                        *ret = val_of(ht_value_null());
+                        ret->node = emit_leaf(p, HT_EXPR_STR, p->tok.pos, 0, p->tok.str);
+                } else
+                        *ret = val_of((ht_value){ .type = HT_VAL_STR, .den = 1, .str = TAKE_PTR(p->tok.str) });
                 r = lex(p);
                 if (r < 0)
                         val_done(ret);
@@ -976,14 +934,20 @@ static int parse_primary(parser *p, bool skip, val *ret) {
                 size_t n = p->tok.len;
                 if (n == 4 && memcmp(s, "true", 4) == 0) {
                         *ret = val_of(ht_value_bool(true));
+                        if (p->build)
+                                ret->node = emit_leaf(p, HT_EXPR_TRUE, p->tok.pos, 0, NULL);
                         return lex(p);
                 }
                 if (n == 5 && memcmp(s, "false", 5) == 0) {
                         *ret = val_of(ht_value_bool(false));
+                        if (p->build)
+                                ret->node = emit_leaf(p, HT_EXPR_FALSE, p->tok.pos, 0, NULL);
                         return lex(p);
                 }
                 if (n == 4 && memcmp(s, "null", 4) == 0) {
                         *ret = val_of(ht_value_null());
+                        if (p->build)
+                                ret->node = emit_leaf(p, HT_EXPR_NULL, p->tok.pos, 0, NULL);
                         return lex(p);
                 }
                 /* A name directly followed by '(' is a call. */
@@ -1016,6 +980,26 @@ static int parse_primary(parser *p, bool skip, val *ret) {
         }
 }
 
+/* '!' or unary '-' (op) at pos applied to v; the caller still owns v. */
+int expr_apply_unary(parser *p, tok_type op, size_t pos, val *v, val *ret) {
+        int r;
+        if (op == T_NOT) {
+                r = expr_need(p, v, HT_VAL_BOOL, pos, "'!'");
+                if (r == 0)
+                        *ret = val_of(ht_value_bool(!v->v.num));
+        } else {
+                r = expr_need(p, v, HT_VAL_INT, pos, "unary '-'");
+                if (r == 0) {
+                        ht_value n = v->v;
+                        if (__builtin_sub_overflow(0, n.num, &n.num))
+                                r = arith_error(p, -ERANGE, pos);
+                        else
+                                *ret = val_of(n);
+                }
+        }
+        return r;
+}
+
 static int parse_unary(parser *p, bool skip, val *ret) {
         if (p->depth >= HT_EXPR_MAX_DEPTH)
                 return fail(p, -EINVAL, p->tok.pos, "expression too deeply nested (more than %d levels)",
@@ -1037,24 +1021,17 @@ static int parse_unary(parser *p, bool skip, val *ret) {
                 goto out;
         if (skip) {
                 *ret = v;
+                if (p->build)
+                        ret->node = emit(p, (ht_expr_node){ .kind = HT_EXPR_UNARY, .op = (uint8_t)op,
+                                                            .pos = (uint32_t)pos }, &v.node, 1);
                 goto out;
         }
-        if (op == T_NOT) {
-                r = need(p, &v, HT_VAL_BOOL, pos, "'!'");
-                if (r == 0)
-                        *ret = val_of(ht_value_bool(!v.v.num));
-        } else {
-                r = need(p, &v, HT_VAL_INT, pos, "unary '-'");
-                if (r == 0) {
-                        ht_value n = v.v;
-                        if (__builtin_sub_overflow(0, n.num, &n.num))
-                                r = arith_error(p, -ERANGE, pos);
-                        else
-                                *ret = val_of(n);
-                }
-        }
+        r = expr_apply_unary(p, op, pos, &v, ret);
         val_done(&v);
 out:
+        /* the text of what was parsed here starts at its first token */
+        if (r >= 0 && p->build)
+                p->nodes[ret->node].start = (uint32_t)pos;
         p->depth--;
         return r;
 }
@@ -1078,7 +1055,7 @@ static const char *op_text(tok_type t) {
 }
 
 /* Apply an arithmetic operator; the caller still owns a and b. */
-static int apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
+int expr_apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
         const char *o = op_text(op);
         int r;
         if (a->v.type == HT_VAL_NULL || b->v.type == HT_VAL_NULL) {
@@ -1102,10 +1079,10 @@ static int apply_arith(parser *p, tok_type op, size_t pos, val *a, val *b, val *
                                     ? " (use int() or str() to convert)" : "");
         ht_value v;
         switch (op) {
-        case T_PLUS: r = rat_add(&a->v, &b->v, false, &v); break;
-        case T_MINUS: r = rat_add(&a->v, &b->v, true, &v); break;
-        case T_STAR: r = rat_mul(&a->v, &b->v, &v); break;
-        default: r = rat_div(&a->v, &b->v, &v); break;
+        case T_PLUS: r = expr_rat_add(&a->v, &b->v, false, &v); break;
+        case T_MINUS: r = expr_rat_add(&a->v, &b->v, true, &v); break;
+        case T_STAR: r = expr_rat_mul(&a->v, &b->v, &v); break;
+        default: r = expr_rat_div(&a->v, &b->v, &v); break;
         }
         if (r < 0)
                 return arith_error(p, r, pos);
@@ -1126,6 +1103,11 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
         int r = next(p, skip, &a);
         if (r < 0)
                 return r;
+        /* compiling: the operand, then a step node for each "op operand" */
+        bool steps = p->build && (p->tok.type == op1 || p->tok.type == op2);
+        chain ch;
+        if (steps)
+                chain_init(&ch, a.node);
         while (p->tok.type == op1 || p->tok.type == op2) {
                 tok_type op = p->tok.type;
                 size_t pos = p->tok.pos;
@@ -1134,14 +1116,32 @@ static inline int parse_arith_level(parser *p, bool skip, val *ret, tok_type op1
                 if (r >= 0)
                         r = next(p, skip, &b);
                 if (r >= 0 && !skip)
-                        r = apply_arith(p, op, pos, &a, &b, &c);
+                        r = expr_apply_arith(p, op, pos, &a, &b, &c);
+                if (r >= 0 && steps)
+                        chain_push(&ch, emit(p, (ht_expr_node){ .kind = HT_EXPR_STEP, .op = (uint8_t)op,
+                                                                .pos = (uint32_t)pos }, &b.node, 1));
                 val_done(&b);
                 if (r < 0) {
                         val_done(&a);
+                        if (steps)
+                                chain_done(&ch);
                         return r;
                 }
                 val_done(&a);
                 a = c;
+        }
+        if (steps) {
+                /* chains are long only in made-up input: the kid count is 16 bits */
+                if (ch.n > UINT16_MAX)
+                        r = fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
+                else {
+                        uint32_t start = p->nodes[ch.v[0]].start;
+                        a.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_ARITH, .pos = start, .start = start },
+                                      ch.v, ch.n);
+                }
+                chain_done(&ch);
+                if (r < 0)
+                        return r;
         }
         *ret = a;
         return 0;
@@ -1159,7 +1159,7 @@ static bool is_cmp(tok_type t) {
         return t == T_EQ || t == T_NE || t == T_LT || t == T_LE || t == T_GT || t == T_GE;
 }
 
-static int apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
+int expr_apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *ret) {
         const char *o = op_text(op);
         bool eq_op = op == T_EQ || op == T_NE;
         ht_value_type ta = a->v.type, tb = b->v.type;
@@ -1174,7 +1174,7 @@ static int apply_cmp(parser *p, tok_type op, size_t pos, val *a, val *b, val *re
                 return fail(p, -EINVAL, pos, "operator '%s' cannot compare %s and %s", o,
                             ht_value_type_name(ta), ht_value_type_name(tb));
         } else if (ta == HT_VAL_INT) {
-                c = rat_cmp(&a->v, &b->v);
+                c = expr_rat_cmp(&a->v, &b->v);
         } else if (ta == HT_VAL_STR) {
                 c = strcmp(a->v.str, b->v.str);
         } else if (eq_op) {
@@ -1214,7 +1214,12 @@ static int parse_cmp(parser *p, bool skip, val *ret) {
         if (r >= 0 && is_cmp(p->tok.type))
                 r = fail(p, -EINVAL, p->tok.pos, "comparisons cannot be chained (join them with '&&')");
         if (r >= 0 && !skip)
-                r = apply_cmp(p, op, pos, &a, &b, &c);
+                r = expr_apply_cmp(p, op, pos, &a, &b, &c);
+        if (r >= 0 && p->build) {
+                uint32_t start = p->nodes[a.node].start;
+                c.node = emit(p, (ht_expr_node){ .kind = HT_EXPR_CMP, .op = (uint8_t)op, .pos = (uint32_t)pos,
+                                                 .start = start }, (uint32_t[]){ a.node, b.node }, 2);
+        }
         val_done(&a);
         val_done(&b);
         if (r < 0)
@@ -1240,8 +1245,11 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
         }
         const char *what = op == T_OR ? "'||'" : "'&&'";
         bool decided = false, res = false;
+        chain ch;
+        if (p->build)
+                chain_init(&ch, a.node);
         if (!skip) {
-                r = need(p, &a, HT_VAL_BOOL, apos, what);
+                r = expr_need(p, &a, HT_VAL_BOOL, apos, what);
                 if (r < 0)
                         goto out;
                 res = a.v.num;
@@ -1256,16 +1264,29 @@ static inline int parse_logic(parser *p, bool skip, tok_type op, val *ret) {
                 bool skip_b = skip || decided;
                 r = operand(p, skip_b, &b);
                 if (r >= 0 && !skip_b) {
-                        r = need(p, &b, HT_VAL_BOOL, bpos, what);
+                        r = expr_need(p, &b, HT_VAL_BOOL, bpos, what);
                         res = b.v.num;
                         decided = op == T_OR ? res : !res;
                 }
+                if (r >= 0 && p->build)
+                        chain_push(&ch, b.node);
                 val_done(&b);
                 if (r < 0)
                         goto out;
         }
         *ret = val_of(skip ? ht_value_null() : ht_value_bool(res));
+        if (p->build) {
+                if (ch.n > UINT16_MAX) {
+                        r = fail(p, -EINVAL, p->tok.pos, "expression too long to compile");
+                        goto out;
+                }
+                uint32_t start = p->nodes[ch.v[0]].start;
+                ret->node = emit(p, (ht_expr_node){ .kind = op == T_OR ? HT_EXPR_OR : HT_EXPR_AND, .pos = start,
+                                                    .start = start }, ch.v, ch.n);
+        }
 out:
+        if (p->build)
+                chain_done(&ch);
         val_done(&a);
         return r;
 }
@@ -1278,7 +1299,103 @@ static int parse_or(parser *p, bool skip, val *ret) {
         return parse_logic(p, skip, T_OR, ret);
 }
 
-int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
+/* What the parser left in p, as the caller's error. */
+int expr_finish_error(parser *p, int r, char **ret_error) {
+        if (!p->error)   /* every failure path sets one; stay safe */
+                fail(p, r, p->pos, "%s", ht_strerror(-r));
+        if (ret_error)
+                *ret_error = TAKE_PTR(p->error);
+        free(p->error);
+        p->error = NULL;
+        return r;
+}
+
+int expr_build(parser *p, expr_build_space *st, const char *src, ht_expr *ret) {
+        *p = (parser){ .src = src ? src : "", .build = true, .nodes = st->nodes,
+                       .cap_nodes = ELEMENTSOF(st->nodes), .kids = st->kids, .cap_kids = ELEMENTSOF(st->kids),
+                       .strs = st->strs, .cap_strs = sizeof(st->strs) };
+        p->len = strlen(p->src);
+        val v = {0};
+        if (p->len > HT_EXPR_MAX_LEN)
+                return -EINVAL;
+        int r = lex(p);
+        if (r >= 0 && p->tok.type == T_END)
+                r = -EINVAL;
+        if (r >= 0)
+                r = parse_or(p, true, &v);
+        if (r >= 0 && p->tok.type != T_END)
+                r = -EINVAL;
+        free(p->tok.str);
+        p->tok.str = NULL;
+        free(p->error);
+        p->error = NULL;
+        if (r < 0)
+                return r;
+        /* the strings are where they stay now: offsets to pointers */
+        for (uint32_t i = 0; i < p->n_nodes; i++) {
+                ht_expr_node *n = &p->nodes[i];
+                if (n->kind == HT_EXPR_NAME || n->kind == HT_EXPR_STR || n->kind == HT_EXPR_DEFINED) {
+                        n->str = p->strs + n->num;
+                        n->num = 0;
+                }
+        }
+        *ret = (ht_expr){ .nodes = p->nodes, .kids = p->kids, .n_nodes = p->n_nodes, .n_kids = p->n_kids,
+                          .root = v.node };
+        return 0;
+}
+
+void expr_build_done(parser *p) {
+        if (p->nodes_heap)
+                free(p->nodes);
+        if (p->kids_heap)
+                free(p->kids);
+        if (p->strs_heap)
+                free(p->strs);
+}
+
+_Static_assert(sizeof(ht_expr) % _Alignof(ht_expr_node) == 0, "ht_expr_compile's block: nodes after the struct");
+_Static_assert(sizeof(ht_expr_node) % _Alignof(uint32_t) == 0, "ht_expr_compile's block: kids after the nodes");
+
+int ht_expr_compile(const char *src, ht_expr **ret) {
+        parser p;
+        expr_build_space st;
+        ht_expr t;
+        int r = expr_build(&p, &st, src, &t);
+        if (r < 0) {
+                expr_build_done(&p);
+                return r;
+        }
+        /* one block: the struct, the nodes, the kids (one at least: kids
+         * + 0 on NULL would be undefined), the strings */
+        size_t n_kids = t.n_kids ? t.n_kids : 1;
+        size_t size = sizeof(ht_expr) + t.n_nodes * sizeof(ht_expr_node) + n_kids * sizeof(uint32_t) + p.n_strs;
+        char *block = xmalloc(size);
+        ht_expr *e = (ht_expr *)block;
+        ht_expr_node *nodes = (ht_expr_node *)(block + sizeof(ht_expr));
+        uint32_t *kids = (uint32_t *)(nodes + t.n_nodes);
+        char *strs = (char *)(kids + n_kids);
+        memcpy(nodes, t.nodes, t.n_nodes * sizeof(*nodes));
+        kids[0] = 0;
+        memcpy(kids, t.kids, t.n_kids * sizeof(*kids));
+        memcpy(strs, p.strs, p.n_strs);
+        for (uint32_t i = 0; i < t.n_nodes; i++)
+                if (nodes[i].str)
+                        nodes[i].str = strs + (nodes[i].str - p.strs);
+        *e = t;
+        e->nodes = nodes;
+        e->kids = kids;
+        e->owned = true;
+        expr_build_done(&p);
+        *ret = e;
+        return 0;
+}
+
+void ht_expr_free(ht_expr *e) {
+        if (e && e->owned)
+                free(e);
+}
+
+int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error) {
         parser p = { .src = src ? src : "", .env = env };
         p.len = strlen(p.src);
         int r;
@@ -1303,45 +1420,8 @@ int ht_expr_eval_ex(const char *src, const ht_expr_env *env, ht_value *ret, char
         free(p.tok.str);
         if (r < 0) {
                 val_done(&v);
-                if (!p.error)   /* every failure path sets one; stay safe */
-                        fail(&p, r, p.pos, "%s", ht_strerror(-r));
-                if (ret_error)
-                        *ret_error = TAKE_PTR(p.error);
-                free(p.error);
-                return r;
+                return expr_finish_error(&p, r, ret_error);
         }
         *ret = v.v;
         return 0;
-}
-
-int ht_expr_eval(const char *src, ht_expr_lookup_fn lookup, void *userdata,
-                 ht_value *ret, char **ret_error) {
-        const ht_expr_env env = { .lookup = lookup, .userdata = userdata };
-        return ht_expr_eval_ex(src, &env, ret, ret_error);
-}
-
-char *ht_value_format(const ht_value *v) {
-        switch (v->type) {
-        case HT_VAL_INT: {
-                if (v->den == 1 || v->den == 0)
-                        return xasprintf("%" PRId64, v->num);
-                /* A fraction in a message: two decimals are enough to read. */
-                __int128 n = v->num, d = v->den;
-                bool neg = n < 0;
-                if (neg)
-                        n = -n;
-                __int128 scaled = (n * 100 + d / 2) / d;
-                long long ip = (long long)(scaled / 100);
-                int fp = (int)(scaled % 100);
-                if (fp % 10 == 0)
-                        return xasprintf("%s%lld.%d", neg ? "-" : "", ip, fp / 10);
-                return xasprintf("%s%lld.%02d", neg ? "-" : "", ip, fp);
-        }
-        case HT_VAL_BOOL:
-                return xstrdup(v->num ? "true" : "false");
-        case HT_VAL_STR:
-                return xstrdup(v->str ? v->str : "");
-        default:
-                return xstrdup("unknown");
-        }
 }

@@ -49,6 +49,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define HT_EXPR_MAX_LEN (64 * 1024)
 #define HT_EXPR_MAX_DEPTH 200
@@ -97,6 +98,72 @@ typedef struct {
          * with strv_free(). Called only when a name is unknown. */
         char **(*candidates)(void *userdata);
 } ht_expr_env;
+
+/* A parsed expression: a tree of nodes in one array, children before
+ * their parents, evaluated by ht_expr_run() without the source being
+ * lexed again. The shipped files' trees are frozen into the built-in data
+ * (tools/ht-freeze.c writes them as these structures, ht_expr_write_c()),
+ * so its layout is shared with the generated builtin-data.c. */
+typedef enum {
+        HT_EXPR_NUM,      /* num */
+        HT_EXPR_STR,      /* str: the decoded string */
+        HT_EXPR_TRUE,
+        HT_EXPR_FALSE,
+        HT_EXPR_NULL,
+        HT_EXPR_NAME,     /* str: the name; pos, len: where it is */
+        HT_EXPR_DEFINED,  /* defined(NAME): str the name, pos where it is */
+        HT_EXPR_UNARY,    /* op '-' or '!' applied to kid 0 */
+        HT_EXPR_ARITH,    /* kid 0 then HT_EXPR_STEP kids: ((k0 op1 k1) op2 k2)... */
+        HT_EXPR_STEP,     /* op (at pos) and its right operand, kid 0 */
+        HT_EXPR_CMP,      /* kid 0 op kid 1 */
+        HT_EXPR_AND,      /* kid 0 && kid 1 && ...: each evaluated only if needed */
+        HT_EXPR_OR,
+        HT_EXPR_IF,       /* if(kid 0, kid 1, kid 2) */
+        HT_EXPR_CALL,     /* op: the function; pos: its name; the kids its arguments */
+} ht_expr_kind;
+
+typedef struct {
+        uint8_t kind;       /* ht_expr_kind */
+        uint8_t op;         /* UNARY, STEP, CMP: the operator; CALL: the function */
+        uint16_t n_kids;
+        uint32_t kids;      /* the first child's index in ht_expr.kids */
+        uint32_t pos;       /* where a message about this node points */
+        uint32_t start;     /* where the node's text starts, a '(' around it included */
+        uint32_t len;       /* NAME: the name's length */
+        int64_t num;
+        const char *str;
+} ht_expr_node;
+
+typedef struct ht_expr {
+        const ht_expr_node *nodes;
+        const uint32_t *kids;
+        uint32_t n_nodes, n_kids, root;
+        bool owned;         /* from ht_expr_compile(): ht_expr_free() frees it */
+} ht_expr;
+
+/* Parse src (NUL-terminated) into a tree. On a syntax error (anything
+ * ht_expr_eval_text() would report before it looks a name up, or after)
+ * returns the error with no message: ht_expr_eval_ex() then evaluates the
+ * text, which says where the error is, in the order it always has. */
+int ht_expr_compile(const char *src, ht_expr **ret);
+void ht_expr_free(ht_expr *e);
+/* Evaluate a tree; src/len is the text it was parsed from (messages quote
+ * it). Results, errors and the names looked up are those of
+ * ht_expr_eval_text() on the same text. */
+int ht_expr_run(const ht_expr *e, const char *src, size_t len, const ht_expr_env *env,
+                ht_value *ret, char **ret_error);
+/* Two trees that evaluate alike (the tests compare frozen and fresh). */
+bool ht_expr_equal(const ht_expr *a, const ht_expr *b);
+/* Write e as C: static arrays and a `static const ht_expr ID`. */
+void ht_expr_write_c(FILE *f, const ht_expr *e, const char *id);
+/* The end of a template's ${EXPR}: s is the byte after "${"; returns the
+ * '}' that closes it (one inside a string literal does not) or the NUL. */
+const char *ht_expr_template_end(const char *s);
+
+/* The evaluating parser: parse and evaluate src in one pass (what
+ * ht_expr_eval_ex() falls back on for a text that does not parse, and
+ * what the tests compare trees with). */
+int ht_expr_eval_text(const char *src, const ht_expr_env *env, ht_value *ret, char **ret_error);
 
 /* Parse and evaluate src. On error returns -EINVAL (syntax, type),
  * -ERANGE (overflow), -EDOM (division by zero), -ENOENT (unknown name),

@@ -389,6 +389,102 @@ ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char
         return f;
 }
 
+/* --- expressions ---------------------------------------------------- */
+
+uint64_t ht_builtin_expr_key(const char *text, size_t len) {
+        /* the length, the first 8 bytes and the last 8, byte by byte so
+         * that the key does not depend on the byte order of the machine
+         * that built the table */
+        uint64_t h = len * UINT64_C(0x9e3779b97f4a7c15);
+        size_t n = len < 8 ? len : 8;
+        for (size_t i = 0; i < n; i++)
+                h = (h ^ (unsigned char)text[i]) * UINT64_C(0x100000001b3);
+        for (size_t i = len - n; i < len; i++)
+                h = (h ^ (unsigned char)text[i]) * UINT64_C(0x100000001b3);
+        return h ^ (h >> 29);
+}
+
+const ht_expr *ht_builtin_expr_find(const char *text, size_t len) {
+        if (ht_builtin_n_exprs == 0)
+                return NULL;
+        uint64_t key = ht_builtin_expr_key(text, len);
+        size_t lo = 0, hi = ht_builtin_n_exprs;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (ht_builtin_exprs[mid].key < key)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (; lo < ht_builtin_n_exprs && ht_builtin_exprs[lo].key == key; lo++) {
+                const ht_builtin_expr *b = &ht_builtin_exprs[lo];
+                if (b->len == len && memcmp(b->text, text, len) == 0)
+                        return b->expr;
+        }
+        return NULL;
+}
+
+typedef void (*expr_fn)(const char *text, size_t len, void *userdata);
+
+/* As profile-eval.c's eval_template() finds them. */
+static void template_exprs(const char *p, expr_fn fn, void *userdata) {
+        while (p && *p) {
+                if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+                        p += 3;
+                        continue;
+                }
+                if (p[0] != '$' || p[1] != '{') {
+                        p++;
+                        continue;
+                }
+                const char *s = ht_expr_template_end(p + 2);
+                if (*s != '}')
+                        return;
+                fn(p + 2, (size_t)(s - p - 2), userdata);
+                p = s + 1;
+        }
+}
+
+static void spec_exprs(const ht_spec *sp, expr_fn fn, void *userdata) {
+        if (sp->kind == HT_SPEC_EXPR && sp->text)
+                fn(sp->text, strlen(sp->text), userdata);
+        else if (sp->kind == HT_SPEC_TEMPLATE)
+                template_exprs(sp->text, fn, userdata);
+}
+
+static void entry_exprs(const ht_entry *l, size_t n, expr_fn fn, void *userdata) {
+        for (size_t i = 0; i < n; i++) {
+                spec_exprs(&l[i].key, fn, userdata);
+                for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
+                        spec_exprs(&l[i].fields[k], fn, userdata);
+                spec_exprs(&l[i].value, fn, userdata);
+                if (l[i].when)
+                        fn(l[i].when, strlen(l[i].when), userdata);
+        }
+}
+
+void ht_builtin_pfile_exprs(const ht_pfile *p, expr_fn fn, void *userdata) {
+        for (size_t i = 0; i < p->n_params; i++)
+                spec_exprs(&p->params[i].spec, fn, userdata);
+        entry_exprs(p->entries, p->n_entries, fn, userdata);
+}
+
+void ht_builtin_rfile_exprs(const ht_rfile *f, expr_fn fn, void *userdata) {
+        for (size_t i = 0; i < f->n_params; i++)
+                spec_exprs(&f->params[i].spec, fn, userdata);
+        for (size_t i = 0; i < f->n_rules; i++) {
+                const ht_rule *r = &f->rules[i];
+                if (r->when)
+                        fn(r->when, strlen(r->when), userdata);
+                entry_exprs(r->sets, r->n_sets, fn, userdata);
+                entry_exprs(r->skips, r->n_skips, fn, userdata);
+                spec_exprs(&r->warn, fn, userdata);
+                spec_exprs(&r->error, fn, userdata);
+                spec_exprs(&r->fix, fn, userdata);
+                spec_exprs(&r->bootloader_default, fn, userdata);
+        }
+}
+
 const ht_builtin_file *ht_builtin_find(const char *path, const char *buf, size_t len) {
         if (ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES"))
                 return NULL;

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "profile-model.h"
 #include "util.h"
@@ -24,10 +25,36 @@ typedef struct ht_builtin_file {
         size_t blob_len;
 } ht_builtin_file;
 
+/* An expression of the shipped files, parsed when hosttune was built:
+ * evaluating one of these texts runs the tree, with no lexing or parsing
+ * (expr.h). key is ht_builtin_expr_key() of the text; the table is sorted
+ * by it. */
+typedef struct ht_builtin_expr {
+        uint64_t key;
+        size_t len;
+        const char *text;
+        const ht_expr *expr;
+} ht_builtin_expr;
+
 /* The table: builtin-data.c in hosttune, an empty one from libhosttune.a
  * (src/profile/builtin-none.c) in ht-freeze, the unit tests and the fuzzers. */
 extern const ht_builtin_file ht_builtin_files[];
 extern const size_t ht_builtin_n_files;
+extern const ht_builtin_expr ht_builtin_exprs[];
+extern const size_t ht_builtin_n_exprs;
+
+/* A cheap key of an expression's text (its length and a few of its
+ * bytes): the lookup compares the whole text after it. */
+uint64_t ht_builtin_expr_key(const char *text, size_t len);
+/* The frozen tree of the text/len, or NULL (then parse it). The caller
+ * checks HOSTTUNE_NO_BUILTIN_PROFILES (once, not for each expression). */
+const ht_expr *ht_builtin_expr_find(const char *text, size_t len);
+/* Call fn on the text of every expression in a file (specs, conditions,
+ * each ${EXPR} of a template), as the resolver evaluates them. */
+void ht_builtin_pfile_exprs(const ht_pfile *p, void (*fn)(const char *text, size_t len, void *userdata),
+                            void *userdata);
+void ht_builtin_rfile_exprs(const ht_rfile *f, void (*fn)(const char *text, size_t len, void *userdata),
+                            void *userdata);
 
 /* The parsed form of a file the loader parsed; false if a borrowed file
  * pointer is not the file's own path (the form could not restore it). */
