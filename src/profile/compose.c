@@ -705,10 +705,10 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                         strbuf_done(&v);
                         continue;
                 }
-                free(rp->value);
-                rp->value = strbuf_steal(&v);
-                free(rp->source);
-                rp->source = xstrdup("per workload (composed by meaning)");
+                /* res's parameter strings are in its arena (profile.h) */
+                rp->value = ht_arena_strdup(&res->arena, v.data);
+                strbuf_done(&v);
+                rp->source = ht_arena_strdup(&res->arena, "per workload (composed by meaning)");
         }
 
         json_object *c = json_object_new_object();

@@ -53,13 +53,7 @@ void ht_resolved_free(ht_resolved *r) {
         free(r->summary);
         free(r->file);
         strv_free(r->chain);
-        for (size_t i = 0; i < r->n_params; i++) {
-                free(r->params[i].name);
-                free(r->params[i].value);
-                free(r->params[i].source);
-                free(r->params[i].citation);
-        }
-        free(r->params);
+        free(r->params); /* its strings are in r->arena */
         for (size_t i = 0; i < r->n_settings; i++)
                 ht_setting_done(&r->settings[i]);
         free(r->settings);
@@ -68,6 +62,7 @@ void ht_resolved_free(ht_resolved *r) {
         strv_free(r->errors);
         json_object_put(r->not_used);
         json_object_put(r->composed);
+        ht_arena_done(&r->arena);
         free(r);
 }
 

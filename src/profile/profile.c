@@ -76,11 +76,14 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                         ht_resolved_free(res);
                         return k;
                 }
+                ht_arena *a = &res->arena;
+                _cleanup_free_ char *value = ht_value_format(&p->value);
                 res->params[res->n_params++] = (ht_param){
-                        .name = xstrdup(p->name),
-                        .value = ht_value_format(&p->value),
-                        .source = p->from ? xasprintf("%s from %s", p->source, p->from) : xstrdup(p->source),
-                        .citation = p->citation ? xstrdup(p->citation) : NULL,
+                        .name = ht_arena_strdup(a, p->name),
+                        .value = ht_arena_strdup(a, value),
+                        .source = p->from ? ht_arena_printf(a, "%s from %s", p->source, p->from)
+                                          : ht_arena_strdup(a, p->source),
+                        .citation = ht_arena_strdup(a, p->citation),
                 };
         }
         qsort(res->params, res->n_params, sizeof(*res->params), param_cmp);

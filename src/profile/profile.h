@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
+#include "arena.h"
 #include "bound.h"
 #include "context.h"
 #include "facts.h"
@@ -119,7 +120,7 @@ typedef struct {
         char *summary;
         char *file;            /* the profile's own file */
         char **chain;          /* resolved inheritance order, parents first */
-        ht_param *params;
+        ht_param *params;      /* the array is malloc'd; its strings are in arena */
         size_t n_params;
         ht_setting *settings;
         size_t n_settings;
@@ -138,6 +139,10 @@ typedef struct {
          * how, why, contributors: [...]}], "hugepages": [...]}; NULL: one
          * workload, nothing composed */
         json_object *composed;
+        /* owns the strings of params (built once, freed with the profile
+         * by ht_resolved_free): replace one with ht_arena_strdup(), never
+         * free it */
+        ht_arena arena;
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"

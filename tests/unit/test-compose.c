@@ -22,8 +22,9 @@ static ht_resolved *branch(void) { return xcalloc(1, sizeof(ht_resolved)); }
 
 static void param(ht_resolved *r, const char *name, const char *value, const char *source) {
         r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
-        r->params[r->n_params++] = (ht_param){.name = xstrdup(name), .value = xstrdup(value),
-                                              .source = xstrdup(source)};
+        r->params[r->n_params++] = (ht_param){.name = ht_arena_strdup(&r->arena, name),
+                                              .value = ht_arena_strdup(&r->arena, value),
+                                              .source = ht_arena_strdup(&r->arena, source)};
 }
 
 static void setting(ht_resolved *r, const char *key, const char *value, ht_bound b, const char *source) {
@@ -34,12 +35,8 @@ static void setting(ht_resolved *r, const char *key, const char *value, ht_bound
 }
 
 static void branch_free(ht_resolved *r) {
-        for (size_t i = 0; i < r->n_params; i++) {
-                free(r->params[i].name);
-                free(r->params[i].value);
-                free(r->params[i].source);
-        }
         free(r->params);
+        ht_arena_done(&r->arena);
         for (size_t i = 0; i < r->n_settings; i++) {
                 free(r->settings[i].key);
                 free(r->settings[i].value);
@@ -167,8 +164,7 @@ static void test_choices(void **state) {
         branch_free(res);
         /* two requires that exclude each other: an error naming both */
         res = branch();
-        free(b->params[1].name);
-        b->params[1].name = xstrdup("requires");
+        b->params[1].name = ht_arena_strdup(&b->arena, "requires"); /* the arena owns both */
         assert_int_equal(compose2(res, a, b, &err), -EINVAL);
         assert_non_null(strstr(err, "a.profile:2"));
         assert_non_null(strstr(err, "b.profile:2"));
