@@ -96,36 +96,35 @@ void ht_param_decl_done(ht_param_decl *p) {
 void ht_pfile_free(ht_pfile *p) {
         if (!p)
                 return;
-        free(p->name);
-        free(p->path);
-        strv_free(p->parents);
         if (!p->borrowed) {
+                free(p->name);
+                free(p->path);
+                strv_free(p->parents);
                 free(p->summary);
                 for (size_t i = 0; i < p->n_params; i++)
                         ht_param_decl_done(&p->params[i]);
                 for (size_t i = 0; i < p->n_entries; i++)
                         ht_entry_done(&p->entries[i]);
+                free(p->params);
+                free(p->entries);
         }
-        free(p->params);
-        free(p->entries);
         strv_free(p->comments);
         strv_free(p->origin_files);
+        ht_arena_done(&p->arena);
         free(p);
 }
 
-static void rule_done(ht_rule *r, bool borrowed) {
-        if (!borrowed) {
-                free(r->name);
-                free(r->when);
-                for (size_t i = 0; i < r->n_sets; i++)
-                        ht_entry_done(&r->sets[i]);
-                for (size_t i = 0; i < r->n_skips; i++)
-                        ht_entry_done(&r->skips[i]);
-                ht_spec_done(&r->warn);
-                ht_spec_done(&r->error);
-                ht_spec_done(&r->fix);
-                ht_spec_done(&r->bootloader_default);
-        }
+static void rule_done(ht_rule *r) {
+        free(r->name);
+        free(r->when);
+        for (size_t i = 0; i < r->n_sets; i++)
+                ht_entry_done(&r->sets[i]);
+        for (size_t i = 0; i < r->n_skips; i++)
+                ht_entry_done(&r->skips[i]);
+        ht_spec_done(&r->warn);
+        ht_spec_done(&r->error);
+        ht_spec_done(&r->fix);
+        ht_spec_done(&r->bootloader_default);
         free(r->sets);
         free(r->skips);
 }
@@ -133,14 +132,17 @@ static void rule_done(ht_rule *r, bool borrowed) {
 void ht_rfile_free(ht_rfile *f) {
         if (!f)
                 return;
-        free(f->path);
-        for (size_t i = 0; i < f->n_params && !f->borrowed; i++)
-                ht_param_decl_done(&f->params[i]);
-        free(f->params);
-        for (size_t i = 0; i < f->n_rules; i++)
-                rule_done(&f->rules[i], f->borrowed);
-        free(f->rules);
+        if (!f->borrowed) {
+                free(f->path);
+                for (size_t i = 0; i < f->n_params; i++)
+                        ht_param_decl_done(&f->params[i]);
+                free(f->params);
+                for (size_t i = 0; i < f->n_rules; i++)
+                        rule_done(&f->rules[i]);
+                free(f->rules);
+        }
         strv_free(f->comments);
+        ht_arena_done(&f->arena);
         free(f);
 }
 

@@ -76,7 +76,8 @@ typedef struct ht_pfile {
         unsigned inherit_line;
         bool borrowed;        /* a built-in copy: the strings of its params
                                * and entries, and the summary, point into the
-                               * compiled-in form (profile-builtin.c) */
+                               * compiled-in form (profile-builtin.c); name,
+                               * path, parents and the arrays are in arena */
         ht_param_decl *params;
         size_t n_params;
         ht_entry *entries;
@@ -85,6 +86,7 @@ typedef struct ht_pfile {
                                * files; NULL for a built-in copy) */
         char **origin_files;  /* a converted tuned profile: the files its
                                * entries' file point into */
+        ht_arena arena;       /* a built-in copy's (borrowed); else empty */
 } ht_pfile;
 
 typedef struct {
@@ -101,12 +103,14 @@ typedef struct {
 
 typedef struct {
         char *path;
-        bool borrowed;        /* as ht_pfile's: also the rules' strings */
+        bool borrowed;        /* as ht_pfile's: also the rules' strings; the
+                               * path and the arrays are in arena */
         ht_param_decl *params;
         size_t n_params;
         ht_rule *rules;
         size_t n_rules;
         char **comments;      /* as ht_pfile's */
+        ht_arena arena;       /* a built-in copy's (borrowed); else empty */
 } ht_rfile;
 
 /* profile-model.c */
