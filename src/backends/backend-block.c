@@ -992,7 +992,7 @@ static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, 
                 return ht_error(ret_error, -EINVAL,
                                 "%s:%u: block %s %s: only queue/read_ahead_kb and queue/nr_requests take a "
                                 "bound, at-least or at-most", e->file, e->line, canon, attr);
-        s->key = xasprintf("%s %s", canon, attr);
+        s->key = ht_resolver_printf(r, "%s %s", canon, attr);
         return 0;
 }
 

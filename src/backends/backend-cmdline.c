@@ -400,7 +400,7 @@ static const ht_backend_field cmdline_rule_fields[] = {
 
 static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k < 0)
                 return k;
         if (e->cmdline_word) {
@@ -412,9 +412,9 @@ static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                         *ret_value = xstrdup("");
         }
         if (e->fields[F_TARGET].kind != HT_SPEC_NONE)
-                k = ht_entry_eval_string(r, &e->fields[F_TARGET], e, what, "target", &s->fields[F_TARGET], ret_error);
+                k = ht_entry_eval_field(r, &e->fields[F_TARGET], e, what, "target", &s->fields[F_TARGET], ret_error);
         else
-                s->fields[F_TARGET] = xstrdup("linux");
+                s->fields[F_TARGET] = ht_resolver_strdup(r, "linux");
         if (k < 0)
                 return k;
         if (isempty(s->key) || !ht_word_chars(s->key, "_.-"))

@@ -525,7 +525,7 @@ static int cpu_check_key(const char *k) {
 
 static int cpu_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s, char **ret_value,
                          char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k >= 0 && cpu_check_key(s->key) < 0) {
                 const char *close = closest_word(s->key, (char *const *)cpu_keys);
                 *ret_error = xasprintf("%s:%u: %s: unknown cpu key '%s'%s%s%s (governor, "

@@ -592,11 +592,11 @@ static const char *const limit_items[] = {
 
 static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                             char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->fields[F_DOMAIN], e, what, "domain", &s->fields[F_DOMAIN], ret_error);
+        int k = ht_entry_eval_field(r, &e->fields[F_DOMAIN], e, what, "domain", &s->fields[F_DOMAIN], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->fields[F_TYPE], e, what, "type", &s->fields[F_TYPE], ret_error);
+                k = ht_entry_eval_field(r, &e->fields[F_TYPE], e, what, "type", &s->fields[F_TYPE], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->fields[F_ITEM], e, what, "item", &s->fields[F_ITEM], ret_error);
+                k = ht_entry_eval_field(r, &e->fields[F_ITEM], e, what, "item", &s->fields[F_ITEM], ret_error);
         if (k < 0)
                 return k;
         if (isempty(s->fields[F_DOMAIN]) || !ht_word_chars(s->fields[F_DOMAIN], "_.@%*:-"))
@@ -613,7 +613,7 @@ static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what,
                                 close ? " (did you mean '" : "", close ? close : "",
                                 close ? "'?)" : "");
         }
-        s->key = xasprintf("%s %s %s", s->fields[F_DOMAIN], s->fields[F_TYPE], s->fields[F_ITEM]);
+        s->key = ht_resolver_printf(r, "%s %s %s", s->fields[F_DOMAIN], s->fields[F_TYPE], s->fields[F_ITEM]);
         return 0;
 }
 

@@ -1040,17 +1040,14 @@ static const ht_backend_field service_rule_fields[] = {
 
 static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->fields[F_UNIT], e, what, "unit", &s->fields[F_UNIT], ret_error);
+        int k = ht_entry_eval_field(r, &e->fields[F_UNIT], e, what, "unit", &s->fields[F_UNIT], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->fields[F_DIRECTIVE], e, what, "directive", &s->fields[F_DIRECTIVE],
+                k = ht_entry_eval_field(r, &e->fields[F_DIRECTIVE], e, what, "directive", &s->fields[F_DIRECTIVE],
                                          ret_error);
         if (k < 0)
                 return k;
-        if (!strchr(s->fields[F_UNIT], '.')) {
-                char *u = xasprintf("%s.service", s->fields[F_UNIT]);
-                free(s->fields[F_UNIT]);
-                s->fields[F_UNIT] = u;
-        }
+        if (!strchr(s->fields[F_UNIT], '.'))
+                s->fields[F_UNIT] = ht_resolver_printf(r, "%s.service", s->fields[F_UNIT]);
         if (!ht_word_chars(s->fields[F_UNIT], ":_.@\\-") || s->fields[F_UNIT][0] == '.' || strlen(s->fields[F_UNIT]) > 255)
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a unit name", e->file, e->line,
                                 what, s->fields[F_UNIT]);
@@ -1058,7 +1055,7 @@ static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a resource limit directive "
                                 "(LimitNOFILE, LimitMEMLOCK, ...)", e->file, e->line, what,
                                 s->fields[F_DIRECTIVE]);
-        s->key = xasprintf("%s %s", s->fields[F_UNIT], s->fields[F_DIRECTIVE]);
+        s->key = ht_resolver_printf(r, "%s %s", s->fields[F_UNIT], s->fields[F_DIRECTIVE]);
         return 0;
 }
 

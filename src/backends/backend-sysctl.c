@@ -552,7 +552,7 @@ static int sysctl_check_key(const char *k) {
 
 static int sysctl_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                             char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k >= 0 && sysctl_check_key(s->key) < 0) {
                 *ret_error = xasprintf("%s:%u: %s: '%s' is not a sysctl name", e->file, e->line,
                                        what, s->key);

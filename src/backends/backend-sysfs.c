@@ -271,7 +271,7 @@ static int sysfs_check_key(const char *k) {
 
 static int sysfs_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                            char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "path", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "path", &s->key, ret_error);
         if (k >= 0 && sysfs_check_key(s->key) < 0) {
                 *ret_error = xasprintf("%s:%u: %s: '%s' is not a path below /sys (no '.' "
                                        "or '..' components, no odd characters)",

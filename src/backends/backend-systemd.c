@@ -368,7 +368,7 @@ static const ht_backend_field systemd_rule_fields[] = {
 
 static int systemd_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k < 0)
                 return k;
         const char *dot = strchr(s->key, '.');

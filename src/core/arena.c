@@ -126,6 +126,23 @@ char *ht_arena_printf(ht_arena *a, const char *fmt, ...) {
         return d;
 }
 
+void ht_arena_adopt(ht_arena *dst, ht_arena *src) {
+        if (!src->chunks)
+                return;
+        /* src's chunks after dst's newest, which stays the one to fill */
+        ht_arena_chunk *last = src->chunks;
+        while (last->next)
+                last = last->next;
+        if (dst->chunks) {
+                last->next = dst->chunks->next;
+                dst->chunks->next = src->chunks;
+        } else {
+                dst->chunks = src->chunks;
+                dst->next_size = src->next_size;
+        }
+        *src = (ht_arena){0};
+}
+
 void ht_arena_done(ht_arena *a) {
         if (!a)
                 return;

@@ -34,5 +34,8 @@ char *ht_arena_strdup(ht_arena *a, const char *s);
 char *ht_arena_strndup(ht_arena *a, const char *s, size_t n);
 char *ht_arena_printf(ht_arena *a, const char *fmt, ...) _printf_(2, 3);
 char *ht_arena_vprintf(ht_arena *a, const char *fmt, va_list ap) _printf_(2, 0);
+/* Moves every object of src into dst (src is empty after): what
+ * outlives src goes with what dst owns. */
+void ht_arena_adopt(ht_arena *dst, ht_arena *src);
 /* Frees every object at once; the arena is empty again (NULL is fine). */
 void ht_arena_done(ht_arena *a);

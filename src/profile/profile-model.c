@@ -21,12 +21,7 @@ bool ht_setting_same_key(const ht_setting *a, const ht_setting *b) {
 }
 
 void ht_setting_done(ht_setting *s) {
-        free(s->key);
-        free(s->value);
-        free(s->source);
-        free(s->citation);
-        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
-                free(s->fields[k]);
+        /* its strings are an arena's (profile.h): nothing to free */
         *s = (ht_setting){0};
 }
 
@@ -53,9 +48,8 @@ void ht_resolved_free(ht_resolved *r) {
         free(r->summary);
         free(r->file);
         strv_free(r->chain);
-        free(r->params); /* its strings are in r->arena */
-        for (size_t i = 0; i < r->n_settings; i++)
-                ht_setting_done(&r->settings[i]);
+        /* the strings of params and settings are in r->arena */
+        free(r->params);
         free(r->settings);
         strv_free(r->warnings);
         ht_skips_done(&r->skipped);

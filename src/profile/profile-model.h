@@ -120,6 +120,7 @@ void ht_entry_done(ht_entry *e);
 void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
+/* Forgets s: its strings are an arena's (profile.h), not freed here. */
 void ht_setting_done(ht_setting *s);
 /* Whether a and b are the same setting (backend, key and key fields):
  * the settings index and composition ask it alike. */

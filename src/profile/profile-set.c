@@ -128,8 +128,9 @@ int ht_set_parse_sysctl(const char *assignment, char **ret_key, char **ret_value
  * over what the rules would set (they still see it, and still warn or
  * fail over it). */
 void ht_set_pin_sysctl(ht_resolver *r, const char *key, const char *value) {
-        ht_setting s = {.backend = sysctl_backend()->id, .key = xstrdup(key), .value = xstrdup(value),
-                        .source = xstrdup("--set"), .bound = HT_BOUND_EXACT};
+        ht_setting s = {.backend = sysctl_backend()->id, .key = ht_resolver_strdup(r, key),
+                        .value = ht_resolver_strdup(r, value), .source = ht_resolver_strdup(r, "--set"),
+                        .bound = HT_BOUND_EXACT};
         ht_rsetting *old = ht_resolver_find(r, &s);
         if (!old) {
                 ht_resolver_append(r, &s, -1, "--set", 0)->pinned = true;

@@ -49,6 +49,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->fact_from);
         ht_group_done(&r->groups);
         json_object_put(r->not_used);
+        ht_arena_done(&r->arena); /* empty once build_resolved took it */
 }
 
 static int param_cmp(const void *a, const void *b) {
@@ -88,6 +89,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
         }
         qsort(res->params, res->n_params, sizeof(*res->params), param_cmp);
 
+        /* the settings' strings are in r's arena: they move together */
+        ht_arena_adopt(&res->arena, &r->arena);
         res->settings = xcalloc(r->n_settings ? r->n_settings : 1, sizeof(*res->settings));
         for (size_t i = 0; i < r->n_settings; i++) {
                 res->settings[i] = r->settings[i].s;

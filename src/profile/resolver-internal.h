@@ -75,6 +75,10 @@ struct ht_resolver {
         bool groups_read;
         ht_facts_demand demand;   /* the facts read on first use (facts-demand.c) */
         json_object *not_used;    /* facts.workload.GROUP.not_used of the groups looked up */
+        /* owns the strings of every setting (ht_resolver_strdup): those
+         * of settings replaced or dropped stay until the end; moves to
+         * the resolved profile (ht_resolved.arena) with the settings */
+        ht_arena arena;
 };
 
 /* profile-settings.c */

@@ -361,6 +361,22 @@ static void test_arena(void **state) {
         for (size_t i = 0; i < 10000; i++)
                 assert_true(z[i] == 0);
         assert_string_equal(s[0], "name-0 even");
+        /* adopt: b2's objects live on in a, b2 is empty; into an empty
+         * arena too */
+        ht_arena b2 = {0}, c = {0};
+        char *kept = ht_arena_strdup(&b2, "kept");
+        for (int i = 0; i < 100; i++)
+                ht_arena_printf(&b2, "filler %d", i);
+        ht_arena_adopt(&a, &b2);
+        assert_null(b2.chunks);
+        ht_arena_adopt(&a, &b2); /* an empty one: nothing */
+        char *kept2 = ht_arena_strdup(&c, "kept too");
+        ht_arena_adopt(&b2, &c);
+        assert_null(c.chunks);
+        assert_string_equal(ht_arena_strdup(&b2, "more"), "more");
+        ht_arena_adopt(&a, &b2);
+        assert_string_equal(kept, "kept");
+        assert_string_equal(kept2, "kept too");
         ht_arena_done(&a);
         assert_null(a.chunks);
         ht_arena_done(&a); /* an empty arena again: done twice is fine */
