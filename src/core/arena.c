@@ -91,7 +91,8 @@ char *ht_arena_strdup(ht_arena *a, const char *s) {
 char *ht_arena_vprintf(ht_arena *a, const char *fmt, va_list ap) {
         /* formatted straight into the free end of the newest chunk when it
          * fits (xvasprintf's fast path, ht_format_join); else on the stack
-         * and copied, or measured by vsnprintf and formatted again */
+         * (by the join or vsnprintf) and copied; else measured there and
+         * formatted again */
         ht_arena_chunk *c = a->chunks;
         size_t at = c ? round_up(c->used) : 0;
         if (c && !ARENA_ONE_PER_CHUNK && at < c->size) {
@@ -109,10 +110,12 @@ char *ht_arena_vprintf(ht_arena *a, const char *fmt, va_list ap) {
                 return copy(a, stack, (size_t)n);
         va_list aq;
         va_copy(aq, ap);
-        int len = vsnprintf(NULL, 0, fmt, aq);
+        int len = vsnprintf(stack, sizeof(stack), fmt, aq);
         va_end(aq);
         if (len < 0)
                 abort();
+        if ((size_t)len < sizeof(stack))
+                return copy(a, stack, (size_t)len);
         char *d = bump(a, (size_t)len + 1);
         vsnprintf(d, (size_t)len + 1, fmt, ap);
         return d;
