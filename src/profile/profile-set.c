@@ -79,8 +79,7 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
         }
         ht_spec_done(&p->spec);
         p->spec = sp;
-        free(p->source);
-        p->source = xstrdup("--set");
+        p->source = ht_resolver_strdup(r, "--set");
         p->citation = NULL;
         p->file = "--set";
         p->line = 0;

@@ -29,9 +29,7 @@ static void resolver_done(ht_resolver *r) {
                 ht_rfile_free(r->rfiles[i]);
         free(r->rfiles);
         for (size_t i = 0; i < r->n_params; i++) {
-                free(r->params[i].name);
-                ht_spec_done(&r->params[i].spec);
-                free(r->params[i].source);
+                ht_spec_done(&r->params[i].spec); /* name and source: r->arena's */
                 free(r->params[i].from);
                 ht_value_done(&r->params[i].value);
         }
@@ -79,11 +77,12 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                 }
                 ht_arena *a = &res->arena;
                 _cleanup_free_ char *value = ht_value_format(&p->value);
+                /* p's name and source are in r's arena, which res adopts
+                         * below: shared, not copied */
                 res->params[res->n_params++] = (ht_param){
-                        .name = ht_arena_strdup(a, p->name),
+                        .name = p->name,
                         .value = ht_arena_strdup(a, value),
-                        .source = p->from ? ht_arena_printf(a, "%s from %s", p->source, p->from)
-                                          : ht_arena_strdup(a, p->source),
+                        .source = p->from ? ht_arena_printf(a, "%s from %s", p->source, p->from) : p->source,
                         .citation = ht_arena_strdup(a, p->citation),
                 };
         }

@@ -14,7 +14,7 @@
 
 /* A parameter during resolution. */
 typedef struct {
-        char *name;
+        char *name;           /* in the resolver's arena, as source */
         ht_spec spec;
         char *source;         /* "file:line" or "--set" */
         const char *citation; /* the declaration's comment (borrowed); NULL after --set */
