@@ -584,8 +584,8 @@ static bool claimed_by_later(const block_run *b, const char *dev, const char *at
 static void skip_or_fail(block_run *b, const ht_setting *s, const char *dev, const char *attr, const char *why) {
         _cleanup_free_ char *key = xasprintf("%s %s", dev, attr);
         ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, NULL, s->value);
-        ch->source = xstrdup(s->source);
-        ch->setting = xstrdup(s->key);
+        ch->source = ht_plan_strdup(b->plan, s->source);
+        ch->setting = ht_plan_strdup(b->plan, s->key);
         if (s->optional) {
                 ch->outcome = HT_OUTCOME_SKIPPED;
                 _cleanup_free_ char *what = xasprintf("block %s", key);
@@ -635,10 +635,10 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                         if (!streq(cur, s->value)) {
                                 *ret_persist = xstrdup(cur);
                                 ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, cur, cur);
-                                ch->source = xstrdup(s->source);
-                                ch->setting = xstrdup(s->key);
+                                ch->source = ht_plan_strdup(b->plan, s->source);
+                                ch->setting = ht_plan_strdup(b->plan, s->key);
                                 ch->bound = s->bound;
-                                ch->bound_value = xstrdup(s->value);
+                                ch->bound_value = ht_plan_strdup(b->plan, s->value);
                                 ch->outcome = HT_OUTCOME_KEPT;
                         }
                         return true;
@@ -649,9 +649,9 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
         if (streq(cur, want))
                 return true;
         ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, key, cur, want);
-        ch->path = xstrdup(path);
-        ch->source = xstrdup(s->source);
-        ch->setting = xstrdup(s->key);
+        ch->path = ht_plan_strdup(b->plan, path);
+        ch->source = ht_plan_strdup(b->plan, s->source);
+        ch->setting = ht_plan_strdup(b->plan, s->key);
         ch->runtime = true;
         if (streq(attr, "queue/scheduler")) {
                 /* the switch resets the queue depth (blk_mq_init_sched,
@@ -659,15 +659,15 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                  * must come back with a rollback */
                 _cleanup_free_ char *nr_path = xasprintf("%s/queue/nr_requests", d->dir), *nr = NULL;
                 if (ht_read_line(b->c, nr_path, &nr) >= 0) {
-                        ch->resets_path = TAKE_PTR(nr_path);
-                        ch->resets_key = xasprintf("%s queue/nr_requests", d->name);
-                        ch->note = xasprintf("the switch resets queue/nr_requests (now %s) to the new scheduler's "
+                        ch->resets_path = ht_plan_strdup(b->plan, nr_path);
+                        ch->resets_key = ht_plan_printf(b->plan, "%s queue/nr_requests", d->name);
+                        ch->note = ht_plan_printf(b->plan, "the switch resets queue/nr_requests (now %s) to the new scheduler's "
                                              "default", strstrip(nr));
                 }
         }
         if (s->bound != HT_BOUND_EXACT) {
                 ch->bound = s->bound;
-                ch->bound_value = xstrdup(s->value);
+                ch->bound_value = ht_plan_strdup(b->plan, s->value);
         }
         if (b->f->sys_readonly == HT_YES) {
                 ch->runtime = false;
@@ -717,7 +717,7 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 const char *now = old_value(b->old, matches, attr);
                 if (!now || !streq(now, s->value)) {
                         ht_change *ch = ht_plan_add_change(b->plan, HT_BK_BLOCK, s->key, now, s->value);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(b->plan, s->source);
                 }
                 add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
                 selector_done(&sel);
@@ -992,7 +992,7 @@ static int block_canon_key(ht_resolver *r, const ht_entry *e, const char *what, 
                 return ht_error(ret_error, -EINVAL,
                                 "%s:%u: block %s %s: only queue/read_ahead_kb and queue/nr_requests take a "
                                 "bound, at-least or at-most", e->file, e->line, canon, attr);
-        s->key = xasprintf("%s %s", canon, attr);
+        s->key = ht_resolver_printf(r, "%s %s", canon, attr);
         return 0;
 }
 

@@ -259,7 +259,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 if (running_ok && persisted && !changed_files)
                         continue;
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, cur, want);
-                ch->source = xstrdup(s->source);
+                ch->source = ht_plan_strdup(plan, s->source);
                 ch->reboot_required = live && !running_ok;
                 if (!persisted) {
                         ch->outcome = failed || !s->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
@@ -267,14 +267,14 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                 } else if (!changed_files && plan->offline) {
                         /* persisted already (an earlier apply) in an image */
                         ch->outcome = HT_OUTCOME_KEPT;
-                        ch->note = xstrdup("in the image's bootloader configuration; takes effect when the image boots");
+                        ch->note = ht_plan_strdup(plan, "in the image's bootloader configuration; takes effect when the image boots");
                 } else if (!changed_files) {
                         /* persisted already (an earlier apply): only the reboot is missing */
                         ch->outcome = HT_OUTCOME_KEPT;
-                        ch->note = xstrdup("in the bootloader configuration; takes effect at the next boot");
+                        ch->note = ht_plan_strdup(plan, "in the bootloader configuration; takes effect at the next boot");
                         plan->reboot_required = true;
                 } else if (plan->offline)
-                        ch->note = xstrdup("takes effect when the image boots");
+                        ch->note = ht_plan_strdup(plan, "takes effect when the image boots");
         }
         for (size_t i = 0; i < xen_ops.n; i++) {
                 const ht_cmdline_op *op = &xen_ops.ops[i];
@@ -285,9 +285,9 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         continue;
                 _cleanup_free_ char *want = op->kind == HT_CMDLINE_REMOVE ? NULL : ht_cmdline_op_word(op);
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, op->key, NULL, want);
-                ch->source = xstrdup(xen_ops.settings[i]->source);
+                ch->source = ht_plan_strdup(plan, xen_ops.settings[i]->source);
                 ch->reboot_required = persisted && !plan->offline;
-                ch->note = xstrdup(plan->offline ? "Xen hypervisor command line; takes effect when the image boots"
+                ch->note = ht_plan_strdup(plan, plan->offline ? "Xen hypervisor command line; takes effect when the image boots"
                                                  : "Xen hypervisor command line");
                 if (!persisted)
                         ch->outcome = failed || !xen_ops.settings[i]->optional ? HT_OUTCOME_FAILED : HT_OUTCOME_SKIPPED;
@@ -400,7 +400,7 @@ static const ht_backend_field cmdline_rule_fields[] = {
 
 static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k < 0)
                 return k;
         if (e->cmdline_word) {
@@ -412,9 +412,9 @@ static int cmdline_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                         *ret_value = xstrdup("");
         }
         if (e->fields[F_TARGET].kind != HT_SPEC_NONE)
-                k = ht_entry_eval_string(r, &e->fields[F_TARGET], e, what, "target", &s->fields[F_TARGET], ret_error);
+                k = ht_entry_eval_field(r, &e->fields[F_TARGET], e, what, "target", &s->fields[F_TARGET], ret_error);
         else
-                s->fields[F_TARGET] = xstrdup("linux");
+                s->fields[F_TARGET] = ht_resolver_strdup(r, "linux");
         if (k < 0)
                 return k;
         if (isempty(s->key) || !ht_word_chars(s->key, "_.-"))

@@ -154,7 +154,7 @@ static char *policy_label(const policy *q) {
  * however many CPUs), else an error with the fix. */
 static void cannot_take(ht_plan *plan, const ht_setting *s, const char *why) {
         ht_change *ch = ht_plan_add_change(plan, HT_BK_CPU, s->key, NULL, s->value);
-        ch->source = xstrdup(s->source);
+        ch->source = ht_plan_strdup(plan, s->source);
         if (s->optional) {
                 ch->outcome = HT_OUTCOME_SKIPPED;
                 _cleanup_free_ char *what = xasprintf("cpu %s", s->key);
@@ -176,10 +176,10 @@ typedef struct {
 static ht_change *add_runtime(planner *p, const ht_setting *s, const char *path, const char *cur,
                               const char *desired, const char *note) {
         ht_change *ch = ht_plan_add_change(p->plan, HT_BK_CPU, s->key, cur, desired);
-        ch->path = xstrdup(path);
-        ch->source = xstrdup(s->source);
+        ch->path = ht_plan_strdup(p->plan, path);
+        ch->source = ht_plan_strdup(p->plan, s->source);
         ch->runtime = true;
-        ch->note = note ? xstrdup(note) : NULL;
+        ch->note = ht_plan_strdup(p->plan, note);
         if (p->f->sys_readonly == HT_YES) {
                 ch->runtime = false;
                 ch->outcome = HT_OUTCOME_SKIPPED;
@@ -367,16 +367,16 @@ static bool plan_min_perf_pct(planner *p, const ht_setting *s, unsigned want) {
         /* a floor: a host already above it keeps its value */
         if (parse_u64(cur, &c_v) >= 0 && c_v >= want) {
                 ht_change *ch = ht_plan_add_change(p->plan, HT_BK_CPU, s->key, cur, cur);
-                ch->source = xstrdup(s->source);
+                ch->source = ht_plan_strdup(p->plan, s->source);
                 ch->outcome = HT_OUTCOME_KEPT;
                 ch->bound = HT_BOUND_AT_LEAST;
-                ch->bound_value = xstrdup(s->value);
+                ch->bound_value = ht_plan_strdup(p->plan, s->value);
                 return true;
         }
         _cleanup_free_ char *value = xasprintf("%u", want);
         ht_change *ch = add_runtime(p, s, PSTATE_DIR "/min_perf_pct", cur, value, NULL);
         ch->bound = HT_BOUND_AT_LEAST;
-        ch->bound_value = xstrdup(s->value);
+        ch->bound_value = ht_plan_strdup(p->plan, s->value);
         return true;
 }
 
@@ -422,7 +422,7 @@ static void add_offline(ht_plan *plan, const ht_setting *s, const char *persist_
         if (streq_ptr(cur, value))
                 return;
         ht_change *ch = ht_plan_add_change(plan, HT_BK_CPU, s->key, cur, value);
-        ch->source = xstrdup(s->source);
+        ch->source = ht_plan_strdup(plan, s->source);
 }
 
 static int cpu_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
@@ -525,7 +525,7 @@ static int cpu_check_key(const char *k) {
 
 static int cpu_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s, char **ret_value,
                          char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k >= 0 && cpu_check_key(s->key) < 0) {
                 const char *close = closest_word(s->key, (char *const *)cpu_keys);
                 *ret_error = xasprintf("%s:%u: %s: unknown cpu key '%s'%s%s%s (governor, "

@@ -426,11 +426,11 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 const char *now = current_value(cur, s);
                 if (kept[at] && !kept_hit[at].set && inherit[at]) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, inherit[at], inherit[at]);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         ch->outcome = HT_OUTCOME_KEPT;
                         ch->bound = limit_bound(s);
-                        ch->bound_value = xstrdup(s->value);
-                        ch->current_from = xstrdup(inherit_from[at]);
+                        ch->bound_value = ht_plan_strdup(plan, s->value);
+                        ch->current_from = ht_plan_strdup(plan, inherit_from[at]);
                         continue;
                 }
                 if (kept[at] && !kept_hit[at].set)
@@ -438,23 +438,23 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (kept[at]) {
                         const ht_limits_hit *h = &kept_hit[at];
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, h->value, h->value);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         ch->outcome = HT_OUTCOME_KEPT;
                         ch->bound = limit_bound(s);
-                        ch->bound_value = xstrdup(s->value);
+                        ch->bound_value = ht_plan_strdup(plan, s->value);
                         _cleanup_free_ char *shown = ht_display_path(c, others.paths[h->file]);
-                        ch->note = xasprintf("%s:%u gives %s", shown, h->line, h->value);
+                        ch->note = ht_plan_printf(plan, "%s:%u gives %s", shown, h->line, h->value);
                         continue;
                 }
                 if (!streq_ptr(now, target[at])) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_LIMITS, s->key, now ? now : inherit[at],
                                                            target[at]);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         if (!now && inherit[at])
-                                ch->current_from = xstrdup(inherit_from[at]);
+                                ch->current_from = ht_plan_strdup(plan, inherit_from[at]);
                         if (limit_bound(s) != HT_BOUND_EXACT) {
                                 ch->bound = limit_bound(s);
-                                ch->bound_value = xstrdup(s->value);
+                                ch->bound_value = ht_plan_strdup(plan, s->value);
                         }
                 }
                 check_precedence(c, s, target[at], &set, &cache, plan);
@@ -592,11 +592,11 @@ static const char *const limit_items[] = {
 
 static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                             char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->fields[F_DOMAIN], e, what, "domain", &s->fields[F_DOMAIN], ret_error);
+        int k = ht_entry_eval_field(r, &e->fields[F_DOMAIN], e, what, "domain", &s->fields[F_DOMAIN], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->fields[F_TYPE], e, what, "type", &s->fields[F_TYPE], ret_error);
+                k = ht_entry_eval_field(r, &e->fields[F_TYPE], e, what, "type", &s->fields[F_TYPE], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->fields[F_ITEM], e, what, "item", &s->fields[F_ITEM], ret_error);
+                k = ht_entry_eval_field(r, &e->fields[F_ITEM], e, what, "item", &s->fields[F_ITEM], ret_error);
         if (k < 0)
                 return k;
         if (isempty(s->fields[F_DOMAIN]) || !ht_word_chars(s->fields[F_DOMAIN], "_.@%*:-"))
@@ -613,7 +613,7 @@ static int limits_canon_key(ht_resolver *r, const ht_entry *e, const char *what,
                                 close ? " (did you mean '" : "", close ? close : "",
                                 close ? "'?)" : "");
         }
-        s->key = xasprintf("%s %s %s", s->fields[F_DOMAIN], s->fields[F_TYPE], s->fields[F_ITEM]);
+        s->key = ht_resolver_printf(r, "%s %s %s", s->fields[F_DOMAIN], s->fields[F_TYPE], s->fields[F_ITEM]);
         return 0;
 }
 

@@ -523,14 +523,14 @@ static void plan_gate(const ht_context *c, ht_plan *plan, const ht_resolved *r, 
         for (size_t t = 0; t < w->n_settings; t++) {
                 const ht_setting *s = &r->settings[w->settings[t]];
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key, now, w->want);
-                ch->source = xstrdup(s->source);
+                ch->source = ht_plan_strdup(plan, s->source);
                 if (streq_ptr(now, w->want))
                         ch->outcome = HT_OUTCOME_KEPT;
                 ch->note = refuse
-                        ? xasprintf("refuse: %s does not start while 'hosttune gate' finds its HugePages or "
-                                    "LimitMEMLOCK short", runs)
-                        : xasprintf("warn: 'hosttune gate' logs to the journal what %s lacks before it starts, "
-                                    "and never keeps it from starting (ExecStartPre=-)", runs);
+                        ? ht_plan_printf(plan, "refuse: %s does not start while 'hosttune gate' finds its "
+                                         "HugePages or LimitMEMLOCK short", runs)
+                        : ht_plan_printf(plan, "warn: 'hosttune gate' logs to the journal what %s lacks before "
+                                         "it starts, and never keeps it from starting (ExecStartPre=-)", runs);
         }
         if (refuse)
                 ht_plan_warn(plan, "start_gate=refuse: %s will not start while fewer HugePages are free than "
@@ -606,7 +606,7 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                   : err_of[k] == -EXDEV ? "its unit file is a link out of the root (refused)"
                                   : ht_strerror(-err_of[k]);
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key, NULL, s->value);
-                ch->source = xstrdup(s->source);
+                ch->source = ht_plan_strdup(plan, s->source);
                 if (s->optional) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         _cleanup_free_ char *what = xasprintf("service %s", s->key);
@@ -725,17 +725,17 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SERVICE, s->key,
                                                                    overridden ? after : v.now,
                                                                    overridden ? w[j].want : then);
-                                ch->source = xstrdup(s->source);
+                                ch->source = ht_plan_strdup(plan, s->source);
                                 if (now_from && !overridden)
-                                        ch->current_from = xstrdup(now_from);
+                                        ch->current_from = ht_plan_strdup(plan, now_from);
                                 if (minimum) {
                                         ch->bound = HT_BOUND_AT_LEAST;
-                                        ch->bound_value = xstrdup(w[j].want);
+                                        ch->bound_value = ht_plan_strdup(plan, w[j].want);
                                 }
                                 if (overridden) {
                                         _cleanup_free_ char *shown = ht_display_path(c, v.after_path);
                                         ch->outcome = HT_OUTCOME_OVERRIDDEN;
-                                        ch->note = xasprintf("%s sets %s=%s, after hosttune's drop-in", shown,
+                                        ch->note = ht_plan_printf(plan, "%s sets %s=%s, after hosttune's drop-in", shown,
                                                              w[j].directive, after ? after : "(reset)");
                                         if (t == 0)
                                                 ht_plan_warn(plan, "%s sets %s=%s and is read after %s: %s starts "
@@ -751,9 +751,9 @@ static int service_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                                 }
                                 _cleanup_free_ char *runs = runs_as(ui->name);
                                 ch->note = streq(su, ui->name)
-                                        ? xasprintf("takes effect when %s is restarted", runs)
-                                        : xasprintf("%s is an alias of %s; takes effect when it is restarted", su,
-                                                    ui->name);
+                                        ? ht_plan_printf(plan, "takes effect when %s is restarted", runs)
+                                        : ht_plan_printf(plan, "%s is an alias of %s; takes effect when it is "
+                                                         "restarted", su, ui->name);
                         }
                         unit_value_done(&v);
                 }
@@ -1040,17 +1040,14 @@ static const ht_backend_field service_rule_fields[] = {
 
 static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->fields[F_UNIT], e, what, "unit", &s->fields[F_UNIT], ret_error);
+        int k = ht_entry_eval_field(r, &e->fields[F_UNIT], e, what, "unit", &s->fields[F_UNIT], ret_error);
         if (k >= 0)
-                k = ht_entry_eval_string(r, &e->fields[F_DIRECTIVE], e, what, "directive", &s->fields[F_DIRECTIVE],
+                k = ht_entry_eval_field(r, &e->fields[F_DIRECTIVE], e, what, "directive", &s->fields[F_DIRECTIVE],
                                          ret_error);
         if (k < 0)
                 return k;
-        if (!strchr(s->fields[F_UNIT], '.')) {
-                char *u = xasprintf("%s.service", s->fields[F_UNIT]);
-                free(s->fields[F_UNIT]);
-                s->fields[F_UNIT] = u;
-        }
+        if (!strchr(s->fields[F_UNIT], '.'))
+                s->fields[F_UNIT] = ht_resolver_printf(r, "%s.service", s->fields[F_UNIT]);
         if (!ht_word_chars(s->fields[F_UNIT], ":_.@\\-") || s->fields[F_UNIT][0] == '.' || strlen(s->fields[F_UNIT]) > 255)
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a unit name", e->file, e->line,
                                 what, s->fields[F_UNIT]);
@@ -1058,7 +1055,7 @@ static int service_canon_key(ht_resolver *r, const ht_entry *e, const char *what
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: '%s' is not a resource limit directive "
                                 "(LimitNOFILE, LimitMEMLOCK, ...)", e->file, e->line, what,
                                 s->fields[F_DIRECTIVE]);
-        s->key = xasprintf("%s %s", s->fields[F_UNIT], s->fields[F_DIRECTIVE]);
+        s->key = ht_resolver_printf(r, "%s %s", s->fields[F_UNIT], s->fields[F_DIRECTIVE]);
         return 0;
 }
 

@@ -196,11 +196,11 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, boot_files *
                 _cleanup_free_ char *want = ht_bound_describe(s->bound, s->value);
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, hit.value, s->value);
                 ch->outcome = HT_OUTCOME_OVERRIDDEN;
-                ch->source = xstrdup(s->source);
+                ch->source = ht_plan_strdup(plan, s->source);
                 ch->bound = s->bound;
                 if (s->bound != HT_BOUND_EXACT)
-                        ch->bound_value = xstrdup(s->value);
-                ch->note = xasprintf("%s:%u sets it at boot, after hosttune's file", shown, hit.line);
+                        ch->bound_value = ht_plan_strdup(plan, s->value);
+                ch->note = ht_plan_printf(plan, "%s:%u sets it at boot, after hosttune's file", shown, hit.line);
                 ht_plan_warn(plan, "%s:%u sets %s = %s and is read after %s: at boot %s will be %s, not %s; "
                              "remove the line there or override the profile value",
                              shown, hit.line, s->key, hit.value, HT_SYSCTL_DROPIN, s->key, hit.value, want);
@@ -214,10 +214,10 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, boot_files *
  * pending): persisted now, in effect after that reboot. */
 static void add_after_kernel_switch(ht_plan *plan, const ht_setting *s, const char *cur) {
         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
-        ch->source = xstrdup(s->source);
+        ch->source = ht_plan_strdup(plan, s->source);
         ch->outcome = HT_OUTCOME_KEPT;
         ch->reboot_required = true;
-        ch->note = xstrdup("takes effect after the reboot into the new kernel");
+        ch->note = ht_plan_strdup(plan, "takes effect after the reboot into the new kernel");
         plan->reboot_required = true;
 }
 
@@ -278,9 +278,9 @@ static const char *bounded_persist(const ht_setting *s, const char *want, const 
 
 static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cur, const char *desired) {
         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, desired);
-        ch->source = xstrdup(s->source);
+        ch->source = ht_plan_strdup(plan, s->source);
         ch->bound = s->bound;
-        ch->bound_value = xstrdup(s->value);
+        ch->bound_value = ht_plan_strdup(plan, s->value);
         return ch;
 }
 
@@ -299,7 +299,7 @@ static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s,
         ht_change *ch = s->bound != HT_BOUND_EXACT ? add_bounded(plan, s, now, persisted)
                                                   : ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, now, persisted);
         if (!ch->source)
-                ch->source = xstrdup(s->source);
+                ch->source = ht_plan_strdup(plan, s->source);
 }
 
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
@@ -360,10 +360,10 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
                 if (live && k < 0) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         ch->bound = s->bound;
                         if (s->bound != HT_BOUND_EXACT)
-                                ch->bound_value = xstrdup(s->value);
+                                ch->bound_value = ht_plan_strdup(plan, s->value);
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
                                 _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
@@ -420,9 +420,9 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 }
                 ht_change *ch = want ? add_bounded(plan, s, cur, want)
                                      : ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
-                ch->path = xstrdup(path);
+                ch->path = ht_plan_strdup(plan, path);
                 if (!want)
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                 ch->runtime = true;
                 if (f->proc_sys_readonly == HT_YES) {
                         ch->runtime = false;
@@ -552,7 +552,7 @@ static int sysctl_check_key(const char *k) {
 
 static int sysctl_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                             char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k >= 0 && sysctl_check_key(s->key) < 0) {
                 *ret_error = xasprintf("%s:%u: %s: '%s' is not a sysctl name", e->file, e->line,
                                        what, s->key);

@@ -104,8 +104,8 @@ static void predict_boot(const ht_context *c, const ht_facts *f, const ht_resolv
                                 _cleanup_free_ char *shown = ht_display_path(c, t.paths[j]);
                                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, w[0].argument, s->value);
                                 ch->outcome = HT_OUTCOME_OVERRIDDEN;
-                                ch->source = xstrdup(s->source);
-                                ch->note = xasprintf("%s:%u writes it first at boot; systemd-tmpfiles ignores hosttune's line",
+                                ch->source = ht_plan_strdup(plan, s->source);
+                                ch->note = ht_plan_printf(plan, "%s:%u writes it first at boot; systemd-tmpfiles ignores hosttune's line",
                                                      shown, w[0].line);
                                 ht_plan_warn(plan, "%s:%u writes %s = %s and is read before %s: systemd-tmpfiles ignores "
                                              "the later line for the same path, so at boot %s will be %s, not %s; "
@@ -159,8 +159,8 @@ static void add_offline(ht_plan *plan, const ht_setting *s, const char *path, co
         if (cur && streq(cur, s->value))
                 return;
         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, cur, s->value);
-        ch->path = xstrdup(path);
-        ch->source = xstrdup(s->source);
+        ch->path = ht_plan_strdup(plan, path);
+        ch->source = ht_plan_strdup(plan, s->source);
 }
 
 static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
@@ -192,7 +192,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 int k = live ? ht_read_line(c, path, &raw) : -ENOENT;
                 if (live && k < 0) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, NULL, s->value);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
                                 _cleanup_free_ char *what = xasprintf("sysfs %s", s->key);
@@ -215,8 +215,8 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                 if (ht_kernel_values_equal(cur, s->value))
                         continue;
                 ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSFS, s->key, cur, s->value);
-                ch->path = xstrdup(path);
-                ch->source = xstrdup(s->source);
+                ch->path = ht_plan_strdup(plan, path);
+                ch->source = ht_plan_strdup(plan, s->source);
                 ch->runtime = true;
                 if (f->sys_readonly == HT_YES) {
                         ch->runtime = false;
@@ -271,7 +271,7 @@ static int sysfs_check_key(const char *k) {
 
 static int sysfs_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                            char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "path", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "path", &s->key, ret_error);
         if (k >= 0 && sysfs_check_key(s->key) < 0) {
                 *ret_error = xasprintf("%s:%u: %s: '%s' is not a path below /sys (no '.' "
                                        "or '..' components, no odd characters)",

@@ -98,7 +98,7 @@ static void plan_absent(const ht_sdconf_daemon *d, const ht_resolved *r, const w
                 for (size_t t = 0; t < w[j].n_settings; t++) {
                         const ht_setting *s = &r->settings[w[j].settings[t]];
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSTEMD, s->key, NULL, w[j].want);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         if (s->optional) {
                                 ch->outcome = HT_OUTCOME_SKIPPED;
                                 _cleanup_free_ char *what = xasprintf("systemd %s", s->key);
@@ -275,15 +275,15 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSTEMD, s->key,
                                                            overridden ? then : now_shown,
                                                            overridden ? w[j].want : then);
-                        ch->source = xstrdup(s->source);
+                        ch->source = ht_plan_strdup(plan, s->source);
                         if (key->type == HT_SDCONF_LIMIT) {
                                 ch->bound = HT_BOUND_AT_LEAST;
-                                ch->bound_value = xstrdup(w[j].want);
+                                ch->bound_value = ht_plan_strdup(plan, w[j].want);
                         }
                         if (overridden) {
                                 _cleanup_free_ char *shown = ht_display_path(c, after_path);
                                 ch->outcome = HT_OUTCOME_OVERRIDDEN;
-                                ch->note = xasprintf("%s sets %s=%s, after hosttune's drop-in", shown, key->name,
+                                ch->note = ht_plan_printf(plan, "%s sets %s=%s, after hosttune's drop-in", shown, key->name,
                                                      after ? after : "(reset)");
                                 if (t == 0)
                                         ht_plan_warn(plan, "%s sets %s=%s and is read after %s: systemd keeps %s, "
@@ -296,7 +296,7 @@ static void plan_daemon(const ht_context *c, const ht_facts *f, const ht_resolve
                                 ch->outcome = HT_OUTCOME_KEPT;
                                 continue;
                         }
-                        ch->note = xstrdup(takes_effect(d, live));
+                        ch->note = ht_plan_strdup(plan, takes_effect(d, live));
                 }
         }
         free(all);
@@ -368,7 +368,7 @@ static const ht_backend_field systemd_rule_fields[] = {
 
 static int systemd_canon_key(ht_resolver *r, const ht_entry *e, const char *what, ht_setting *s,
                              char **ret_value, char **ret_error) {
-        int k = ht_entry_eval_string(r, &e->key, e, what, "key", &s->key, ret_error);
+        int k = ht_entry_eval_field(r, &e->key, e, what, "key", &s->key, ret_error);
         if (k < 0)
                 return k;
         const char *dot = strchr(s->key, '.');

@@ -142,6 +142,6 @@ ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char *
                               s->value ? s->value : "");
         *ret_what = xasprintf("cmdline %s", s->key);
         ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
-        ch->source = xstrdup(s->source);
+        ch->source = ht_plan_strdup(plan, s->source);
         return ch;
 }

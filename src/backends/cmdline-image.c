@@ -218,7 +218,7 @@ void cmdline_plan_image_unknown(const ht_context *c, const op_list *linux_ops, c
                         continue;
                 }
                 ch->outcome = HT_OUTCOME_SKIPPED;
-                ch->note = xstrdup("no bootloader configuration in the image yet");
+                ch->note = ht_plan_strdup(plan, "no bootloader configuration in the image yet");
                 ht_plan_skip(plan, what, s->source, "%s: this image has no bootloader configuration yet", word);
                 if (!s->optional) {
                         char *l = xasprintf("%s%s%s", skipped_words ? skipped_words : "", skipped_words ? " " : "",

@@ -83,8 +83,8 @@ static void cmdline_plan_legacy(const ht_context *c, const ht_facts *f, const op
                         snprintf(want, sizeof want, "%zu", i);
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_BOOTLOADER, "default", cur, want);
                         ch->reboot_required = true;
-                        ch->source = xstrdup(default_req->source);
-                        ch->note = xasprintf("boot '%s' by default", default_req->value);
+                        ch->source = ht_plan_strdup(plan, default_req->source);
+                        ch->note = ht_plan_printf(plan, "boot '%s' by default", default_req->value);
                 }
                 return;
         }

@@ -55,7 +55,7 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
                                       "hosttune cannot set it here; set it on %s", s->source, word, why, who);
                 } else if (who) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
-                        ch->note = xasprintf("set by %s, not here", who);
+                        ch->note = ht_plan_printf(plan, "set by %s, not here", who);
                         ht_plan_skip_set_by(plan, what, s->source, who,
                                             "%s: the kernel command line is set by %s, not here", word, who);
                         if (!s->optional) {

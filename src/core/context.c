@@ -383,15 +383,20 @@ int ht_path_check(const char *path) {
         return 0;
 }
 
-/* Re-open the directory named by the component stack, walking down from
- * the root. Every component was checked to be a real directory when it
- * was pushed. */
-static int reopen_stack(int root_fd, char **stack, size_t depth) {
+/* Re-open the directory named by walked (its components joined by '/',
+ * "" for the root), walking down from the root. Every component was
+ * checked to be a real directory when it was added. */
+static int reopen_walked(int root_fd, const char *walked) {
         int fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
         if (fd < 0)
                 return -errno;
-        for (size_t i = 0; i < depth; i++) {
-                int nfd = openat(fd, stack[i], O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+        char comp[NAME_MAX + 1];
+        for (const char *p = walked; *p;) {
+                size_t n = strcspn(p, "/");
+                memcpy(comp, p, n);
+                comp[n] = 0;
+                p += n + (p[n] == '/');
+                int nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
                 close(fd);
                 if (nfd < 0)
                         return -errno;
@@ -462,12 +467,20 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
         if (r < 0)
                 return r;
 
-        /* "todo" holds what is left to walk; symlink targets are spliced in
-         * front of it. Targets may contain ".." as long as they stay inside
-         * the root. */
-        char *todo = xstrdup(path);
-        char **stack = NULL;
-        size_t depth = 0;
+        /* p is what is left to walk, in path or, after a symlink, in
+         * spliced (the target in front of the rest). Targets may contain
+         * ".." as long as they stay inside the root. The walk allocates
+         * nothing but a spliced path and the name returned: on kernels
+         * without openat2 (before 5.6: RHEL 8's) and under valgrind every
+         * host path comes through here. */
+        const char *p = path;
+        char *spliced = NULL;
+        /* the directories walked below the root, joined by '/': what ".."
+         * re-opens; a directory path longer than PATH_MAX is refused */
+        char walked[PATH_MAX];
+        size_t walked_len = 0;
+        walked[0] = 0;
+        char comp[NAME_MAX + 1];
         int links = 0;
         int cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
         if (cur < 0) {
@@ -476,83 +489,70 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
         }
 
         for (;;) {
-                char *p = todo;
                 while (*p == '/')
                         p++;
                 if (!*p) {
                         /* path was "/" (or ended in slashes): the directory itself */
-                        *ret_dir_fd = cur;
-                        *ret_name = xstrdup(".");
-                        free(todo);
-                        strv_free(stack);
-                        return 0;
+                        strcpy(comp, ".");
+                        goto found;
                 }
                 size_t n = strcspn(p, "/");
-                char *comp = xstrndup(p, n);
-                char *rest = p + n;
+                if (n > NAME_MAX) {
+                        r = -ENAMETOOLONG; /* only a symlink's target can hold one */
+                        goto fail;
+                }
+                memcpy(comp, p, n);
+                comp[n] = 0;
+                const char *rest = p + n;
                 bool last = rest[strspn(rest, "/")] == 0;
 
                 if (streq(comp, ".")) {
-                        free(comp);
-                        memmove(todo, rest, strlen(rest) + 1);
+                        p = rest;
                         continue;
                 }
                 if (streq(comp, "..")) {
-                        free(comp);
-                        if (depth == 0) {
+                        if (walked_len == 0) {
                                 r = -EXDEV; /* a symlink tried to climb out of the root */
                                 goto fail;
                         }
-                        free(stack[--depth]);
-                        stack[depth] = NULL;
+                        char *slash = strrchr(walked, '/');
+                        walked_len = slash ? (size_t)(slash - walked) : 0;
+                        walked[walked_len] = 0;
                         close(cur);
-                        cur = reopen_stack(c->root_fd, stack, depth);
+                        cur = reopen_walked(c->root_fd, walked);
                         if (cur < 0) {
                                 r = cur;
                                 goto fail;
                         }
-                        memmove(todo, rest, strlen(rest) + 1);
+                        p = rest;
                         if (last) {
                                 /* ends on a directory reached through ".." */
-                                *ret_dir_fd = cur;
-                                *ret_name = xstrdup(".");
-                                free(todo);
-                                strv_free(stack);
-                                return 0;
+                                strcpy(comp, ".");
+                                goto found;
                         }
                         continue;
                 }
 
-                /* depth 0 is the root itself: the caller chose it */
-                if (safe && depth > 0 && (r = dir_safe(cur)) < 0) {
-                        free(comp);
+                /* the root itself (nothing walked yet): the caller chose it */
+                if (safe && walked_len > 0 && (r = dir_safe(cur)) < 0)
                         goto fail;
-                }
                 int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0 && errno == ENOENT && last) {
-                        *ret_dir_fd = cur;
-                        *ret_name = comp;
-                        free(todo);
-                        strv_free(stack);
-                        return 0;
-                }
+                if (fd < 0 && errno == ENOENT && last)
+                        goto found;
                 if (fd < 0) {
                         r = -errno;
-                        free(comp);
                         goto fail;
                 }
                 struct stat st;
                 if (fstat(fd, &st) < 0) {
                         r = -errno;
                         close(fd);
-                        free(comp);
                         goto fail;
                 }
                 if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
                         char target[PATH_MAX];
                         ssize_t len = readlinkat(fd, "", target, sizeof(target) - 1);
                         close(fd);
-                        free(comp);
                         if (len < 0) {
                                 r = -errno;
                                 goto fail;
@@ -565,9 +565,8 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         char *next = xasprintf("%s%s", target, rest);
                         if (target[0] == '/') {
                                 /* absolute targets mean the root's own "/" */
-                                strv_free(stack);
-                                stack = NULL;
-                                depth = 0;
+                                walked_len = 0;
+                                walked[0] = 0;
                                 close(cur);
                                 cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
                                 if (cur < 0) {
@@ -576,22 +575,22 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                                         goto fail;
                                 }
                         }
-                        free(todo);
-                        todo = next;
+                        free(spliced);
+                        p = spliced = next;
                         continue;
                 }
                 if (last) {
                         close(fd);
-                        *ret_dir_fd = cur;
-                        *ret_name = comp;
-                        free(todo);
-                        strv_free(stack);
-                        return 0;
+                        goto found;
                 }
                 if (!S_ISDIR(st.st_mode)) {
                         close(fd);
-                        free(comp);
                         r = -ENOTDIR;
+                        goto fail;
+                }
+                if (walked_len + 1 + n >= sizeof(walked)) {
+                        close(fd);
+                        r = -ENAMETOOLONG;
                         goto fail;
                 }
                 /* a directory on the way: its owner is one who may
@@ -600,16 +599,22 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         ht_controllers_add(ctl, &st);
                 close(cur);
                 cur = fd;
-                strv_push_take(&stack, comp);
-                depth++;
-                memmove(todo, rest, strlen(rest) + 1);
+                if (walked_len > 0)
+                        walked[walked_len++] = '/';
+                memcpy(walked + walked_len, comp, n + 1);
+                walked_len += n;
+                p = rest;
         }
 
+found:
+        *ret_dir_fd = cur;
+        *ret_name = xstrdup(comp);
+        free(spliced);
+        return 0;
 fail:
         if (cur >= 0)
                 close(cur);
-        free(todo);
-        strv_free(stack);
+        free(spliced);
         return r;
 }
 

@@ -217,7 +217,11 @@ static bool join_format(join_sink *b, const char *fmt, va_list ap) {
 /* join_format() into buf (JOIN_STACK bytes) from a copy of ap, which the
  * caller keeps for vasprintf(): the length, or -1 when it cannot. */
 static ssize_t join_to_stack(char *buf, const char *fmt, va_list ap) {
-        join_sink b = {buf, 0, JOIN_STACK, false};
+        return ht_format_join(buf, JOIN_STACK, fmt, ap);
+}
+
+ssize_t ht_format_join(char *buf, size_t size, const char *fmt, va_list ap) {
+        join_sink b = {buf, 0, size, false};
         va_list aq;
         va_copy(aq, ap);
         bool ok = join_format(&b, fmt, aq);

@@ -45,6 +45,11 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+/* fmt formatted into buf (size bytes; not NUL-terminated) by the fast
+ * path xvasprintf takes for the conversions joins use (%s, %d, %u, %zu,
+ * ...); ap is copied, not consumed. The length, or -1: it does not fit,
+ * or fmt has another conversion (then use vsnprintf). */
+ssize_t ht_format_join(char *buf, size_t size, const char *fmt, va_list ap);
 /* Set *ret_error (when ret_error is not NULL) to the message. */
 void ht_set_error(char **ret_error, const char *fmt, ...) _printf_(2, 3);
 /* ht_set_error, then r: the library's one way to fail with a message,

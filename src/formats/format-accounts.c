@@ -84,7 +84,7 @@ static void passwd_line(char *line, unsigned no, void *userdata) {
                 return;
         if (grows(p->n_users))
                 p->users = xrealloc(p->users, (p->n_users ? 2 * p->n_users : 1) * sizeof(*p->users));
-        p->users[p->n_users++] = (ht_passwd_entry){.name = xstrdup(name), .uid = uid, .gid = gid, .line = no};
+        p->users[p->n_users++] = (ht_passwd_entry){.name = ht_arena_strdup(&p->arena, name), .uid = uid, .gid = gid, .line = no};
 }
 
 static unsigned long parse_count;
@@ -106,18 +106,27 @@ static void group_line(char *line, unsigned no, void *userdata) {
         uint32_t gid;
         if (isempty(name) || nis_compat(name) || !parse_id(next_field(&line), &gid))
                 return;
-        char **members = xcalloc(1, sizeof(char *));
-        /* the rest of the line, colons included, is the member list */
+        /* the rest of the line, colons included, is the member list:
+         * counted, then copied into the arena with its names */
+        size_t n_members = 0;
+        for (char *m = line; m && *m;) {
+                m += strspn(m, " \t\n\v\f\r");
+                size_t n = strcspn(m, ",");
+                n_members += n > 0;
+                m += n + (m[n] == ',');
+        }
+        char **members = ht_arena_calloc(&g->arena, n_members + 1, sizeof(char *));
+        n_members = 0;
         for (char *m = line; m && *m;) {
                 m += strspn(m, " \t\n\v\f\r");
                 size_t n = strcspn(m, ",");
                 if (n > 0)
-                        strv_push_take(&members, xstrndup(m, n));
+                        members[n_members++] = ht_arena_strndup(&g->arena, m, n);
                 m += n + (m[n] == ',');
         }
         if (grows(g->n_groups))
                 g->groups = xrealloc(g->groups, (g->n_groups ? 2 * g->n_groups : 1) * sizeof(*g->groups));
-        g->groups[g->n_groups++] = (ht_group_entry){.name = xstrdup(name), .gid = gid, .members = members, .line = no};
+        g->groups[g->n_groups++] = (ht_group_entry){.name = ht_arena_strdup(&g->arena, name), .gid = gid, .members = members, .line = no};
 }
 
 void ht_group_parse(const char *text, size_t len, ht_group *ret) {
@@ -127,18 +136,14 @@ void ht_group_parse(const char *text, size_t len, ht_group *ret) {
 }
 
 void ht_passwd_done(ht_passwd *p) {
-        for (size_t i = 0; i < p->n_users; i++)
-                free(p->users[i].name);
         free(p->users);
+        ht_arena_done(&p->arena);
         *p = (ht_passwd){0};
 }
 
 void ht_group_done(ht_group *g) {
-        for (size_t i = 0; i < g->n_groups; i++) {
-                free(g->groups[i].name);
-                strv_free(g->groups[i].members);
-        }
         free(g->groups);
+        ht_arena_done(&g->arena);
         *g = (ht_group){0};
 }
 

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
+
 typedef struct {
         char *name;
         uint32_t uid, gid;
@@ -36,18 +38,21 @@ typedef struct {
 typedef struct {
         char *name;
         uint32_t gid;
-        char **members; /* strv, never NULL */
+        char **members; /* NULL-terminated, never NULL; in ht_group.arena */
         unsigned line;
 } ht_group_entry;
 
 typedef struct {
         ht_passwd_entry *users;
         size_t n_users;
+        ht_arena arena;     /* owns the names (one file, freed at once) */
 } ht_passwd;
 
 typedef struct {
         ht_group_entry *groups;
         size_t n_groups;
+        ht_arena arena;     /* owns the names and the member lists: a
+                             * member list is not a strv to strv_free */
 } ht_group;
 
 /* Parse the file's text (len bytes; a NUL ends a line's text). Lines

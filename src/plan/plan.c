@@ -5,53 +5,39 @@
 #include "plan.h"
 #include "util.h"
 
-static char *dup_or_null(const char *s) {
-        return s ? xstrdup(s) : NULL;
-}
-
 ht_plan *ht_plan_new(const char *profile) {
         ht_plan *p = xcalloc(1, sizeof(*p));
-        p->profile = dup_or_null(profile);
+        p->profile = ht_arena_strdup(&p->arena, profile);
         return p;
 }
 
 void ht_plan_free(ht_plan *p) {
         if (!p)
                 return;
-        for (size_t i = 0; i < p->n_changes; i++) {
-                ht_change *c = &p->changes[i];
-                free(c->key);
-                free(c->path);
-                free(c->current);
-                free(c->desired);
-                free(c->source);
-                free(c->note);
-                free(c->current_from);
-                free(c->setting);
-                free(c->bound_value);
-                free(c->resets_path);
-                free(c->resets_key);
-        }
+        /* the items' strings are in p->arena */
         free(p->changes);
-        for (size_t i = 0; i < p->n_files; i++) {
-                free(p->files[i].path);
-                free(p->files[i].old_content);
-                free(p->files[i].new_content);
-        }
         free(p->files);
-        for (size_t i = 0; i < p->n_actions; i++) {
+        for (size_t i = 0; i < p->n_actions; i++)
                 strv_free(p->actions[i].argv);
-                free(p->actions[i].action);
-                free(p->actions[i].description);
-                free(p->actions[i].generates);
-        }
         free(p->actions);
         strv_free(p->warnings);
         ht_skips_done(&p->skipped);
         strv_free(p->errors);
         json_object_put(p->not_used);
-        free(p->profile);
+        ht_arena_done(&p->arena);
         free(p);
+}
+
+char *ht_plan_strdup(ht_plan *p, const char *s) {
+        return ht_arena_strdup(&p->arena, s);
+}
+
+char *ht_plan_printf(ht_plan *p, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *s = ht_arena_vprintf(&p->arena, fmt, ap);
+        va_end(ap);
+        return s;
 }
 
 ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key,
@@ -63,20 +49,20 @@ ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key
         ht_change *c = &p->changes[p->n_changes++];
         *c = (ht_change){
                 .backend = backend,
-                .key = xstrdup(key),
-                .current = dup_or_null(current),
-                .desired = dup_or_null(desired),
+                .key = ht_plan_strdup(p, key),
+                .current = ht_plan_strdup(p, current),
+                .desired = ht_plan_strdup(p, desired),
                 .outcome = HT_OUTCOME_CHANGE,
         };
         return c;
 }
 
-static char *dup_buf(const char *s, size_t n) {
+/* n bytes (a file's content may hold a NUL), NUL-terminated */
+static char *dup_buf(ht_plan *p, const char *s, size_t n) {
         if (!s)
                 return NULL;
-        char *d = xmalloc(n + 1);
+        char *d = ht_arena_alloc(&p->arena, n + 1);
         memcpy(d, s, n);
-        d[n] = 0;
         return d;
 }
 
@@ -89,10 +75,10 @@ void ht_plan_add_file(ht_plan *p, ht_backend_id backend, const char *path,
                 return;
         p->files = xrealloc(p->files, (p->n_files + 1) * sizeof(ht_file_edit));
         p->files[p->n_files++] = (ht_file_edit){
-                .path = xstrdup(path),
-                .old_content = dup_buf(old_content, old_len),
+                .path = ht_plan_strdup(p, path),
+                .old_content = dup_buf(p, old_content, old_len),
                 .old_len = old_content ? old_len : 0,
-                .new_content = dup_buf(new_content, new_len),
+                .new_content = dup_buf(p, new_content, new_len),
                 .new_len = new_content ? new_len : 0,
                 .mode = mode,
                 .backend = backend,
@@ -110,10 +96,10 @@ void ht_plan_add_action(ht_plan *p, int backend, const char *action, char *const
                 strv_push(&copy, argv[i]);
         p->actions[p->n_actions++] = (ht_post_action){
                 .argv = copy,
-                .action = xstrdup(action),
-                .description = dup_or_null(description),
+                .action = ht_plan_strdup(p, action),
+                .description = ht_plan_strdup(p, description),
                 .backend = backend,
-                .generates = dup_or_null(generates),
+                .generates = ht_plan_strdup(p, generates),
         };
 }
 

@@ -82,11 +82,21 @@ typedef struct ht_plan {
         bool reboot_required;
         bool offline;          /* no running kernel behind the root */
         json_object *not_used; /* the resolved profile's (ht_resolved.not_used), NULL: none */
+        /* owns profile and every string of changes, files and actions
+         * (not the argv lists, nor the arrays): a plan is built once and
+         * freed at once. Set one with ht_plan_strdup()/ht_plan_printf(),
+         * never free() one. */
+        ht_arena arena;
 } ht_plan;
 
 ht_plan *ht_plan_new(const char *profile);
 void ht_plan_free(ht_plan *p);
 static inline void ht_plan_freep(ht_plan **p) { ht_plan_free(*p); }
+
+/* A copy of s (NULL: NULL), or of a format, that lives as long as the
+ * plan: what a change's string fields are set to. */
+char *ht_plan_strdup(ht_plan *p, const char *s);
+char *ht_plan_printf(ht_plan *p, const char *fmt, ...) _printf_(2, 3);
 
 /* Builders: copy every string argument. */
 ht_change *ht_plan_add_change(ht_plan *p, ht_backend_id backend, const char *key,

@@ -70,14 +70,17 @@ static void setting_clear(ht_setting *s) {
 
 static char *dup0(const char *s) { return s ? xstrdup(s) : NULL; }
 
-static ht_setting setting_copy(const ht_setting *s) {
+/* A branch's setting for res: its strings copied into a, res's arena,
+ * which owns every setting's strings (profile.h) and outlives the
+ * branches. */
+static ht_setting setting_copy(ht_arena *a, const ht_setting *s) {
         ht_setting c = *s;
-        c.key = dup0(s->key);
-        c.value = dup0(s->value);
-        c.source = dup0(s->source);
-        c.citation = dup0(s->citation);
+        c.key = ht_arena_strdup(a, s->key);
+        c.value = ht_arena_strdup(a, s->value);
+        c.source = ht_arena_strdup(a, s->source);
+        c.citation = ht_arena_strdup(a, s->citation);
         for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
-                c.fields[k] = dup0(s->fields[k]);
+                c.fields[k] = ht_arena_strdup(a, s->fields[k]);
         return c;
 }
 
@@ -172,6 +175,7 @@ typedef struct {
         size_t n;
         json_object *settings;  /* res->composed.settings */
         char **warnings;
+        ht_arena *arena;        /* res's: the composed settings' strings */
 } state;
 
 static json_object *contributors(const state *st, const group *g, const char *which_meaning) {
@@ -281,32 +285,29 @@ static int combine_bounds(state *st, const group *g, ht_setting *out, char **ret
                           (!hiv || ht_bound_satisfied(HT_BOUND_AT_MOST, hiv, exact->s->value));
                 if (!ok)
                         return 0;
-                *out = setting_copy(exact->s);
+                *out = setting_copy(st->arena, exact->s);
                 _cleanup_free_ char *why = xasprintf("the exact value of %s meets the other workloads' "
                                                      "bounds", st->names[exact->sub]);
                 record(st, g, out, "exact within bounds", why);
                 return 1;
         }
         const contrib *base = lo ? lo : hi;
-        *out = setting_copy(base->s);
-        free(out->value);
+        *out = setting_copy(st->arena, base->s);
         if (lov && hiv && !out->at_least) {
                 if (streq(lov, hiv)) {
-                        out->value = xstrdup(lov);
+                        out->value = ht_arena_strdup(st->arena, lov);
                         out->bound = HT_BOUND_EXACT;
                 } else {
-                        out->value = xasprintf("%s..%s", lov, hiv);
+                        out->value = ht_arena_printf(st->arena, "%s..%s", lov, hiv);
                         out->bound = HT_BOUND_RANGE;
                 }
         } else {
-                out->value = xstrdup(lov ? lov : hiv);
+                out->value = ht_arena_strdup(st->arena, lov ? lov : hiv);
                 if (!out->at_least)
                         out->bound = lov ? HT_BOUND_AT_LEAST : HT_BOUND_AT_MOST;
         }
-        if (lo && hi && lo != hi) {
-                free(out->source);
-                out->source = xasprintf("%s; %s", lo->s->source, hi->s->source);
-        }
+        if (lo && hi && lo != hi)
+                out->source = ht_arena_printf(st->arena, "%s; %s", lo->s->source, hi->s->source);
         strbuf why = {0};
         strbuf_append(&why, "bounds combine:");
         if (lov)
@@ -333,12 +334,10 @@ static int combine_sum(state *st, const group *g, ht_setting *out, char **ret_er
                 strbuf_appendf(&src, "%s%s %s (%s)", i ? " + " : "", st->names[g->c[i].sub],
                                g->c[i].s->value, g->c[i].s->source ? g->c[i].s->source : "?");
         }
-        *out = setting_copy(g->c[0].s);
-        free(out->value);
-        out->value = xasprintf("%.0Lf", total);
-        free(out->source);
+        *out = setting_copy(st->arena, g->c[0].s);
+        out->value = ht_arena_printf(st->arena, "%.0Lf", total);
         _cleanup_free_ char *s = strbuf_steal(&src);
-        out->source = xasprintf("sum of the workloads': %s", s);
+        out->source = ht_arena_printf(st->arena, "sum of the workloads': %s", s);
         record(st, g, out, "sum", "each workload maps its own pages, so the pool holds them all");
         return 1;
 }
@@ -369,7 +368,7 @@ static int combine_choice(state *st, const group *g, ht_setting *out, char **ret
                         lowest = true;
         }
         if (req) {
-                *out = setting_copy(req->s);
+                *out = setting_copy(st->arena, req->s);
                 strbuf b = {0};
                 strbuf_appendf(&b, "%s requires %s (declared at %s); ", st->names[req->sub],
                                req->s->value ? req->s->value : "(unset)", req_decl);
@@ -404,7 +403,7 @@ static int combine_choice(state *st, const group *g, ht_setting *out, char **ret
                         }
                 }
                 if (best) {
-                        *out = setting_copy(best->s);
+                        *out = setting_copy(st->arena, best->s);
                         _cleanup_free_ char *why = xasprintf("declared lowest: the lowest value (%s's) "
                                                              "serves every workload that asks for less",
                                                              st->names[best->sub]);
@@ -429,7 +428,7 @@ static int combine_choice(state *st, const group *g, ht_setting *out, char **ret
                 }
         }
         if (pref && one) {
-                *out = setting_copy(pref->s);
+                *out = setting_copy(st->arena, pref->s);
                 _cleanup_free_ char *why = xasprintf("%s prefers %s (declared at %s), the other workloads "
                                                      "declare nothing for it: a declared preference beats none",
                                                      st->names[pref->sub], pref->s->value ? pref->s->value : "(unset)",
@@ -442,7 +441,7 @@ static int combine_choice(state *st, const group *g, ht_setting *out, char **ret
         for (size_t i = 1; i < g->n; i++)
                 if (g->c[i].sub > last->sub)
                         last = &g->c[i];
-        *out = setting_copy(last->s);
+        *out = setting_copy(st->arena, last->s);
         strbuf b = {0};
         _cleanup_free_ char *l = label(last->s);
         strbuf_appendf(&b, "order decides: %s is ", l);
@@ -585,7 +584,8 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                 }
         }
 
-        state st = {.subs = subs, .names = names, .n = n, .settings = json_object_new_array()};
+        state st = {.subs = subs, .names = names, .n = n, .settings = json_object_new_array(),
+                    .arena = &res->arena};
         json_object *pages = json_object_new_array();
         ht_setting *out = xcalloc(n_groups ? n_groups : 1, sizeof(*out));
         size_t n_out = 0;
@@ -608,7 +608,7 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                                 json_object_array_add(pages, e);
                         }
                 if (g->n == 1 || (all_same && !summed)) {
-                        out[n_out++] = setting_copy(g->c[0].s);
+                        out[n_out++] = setting_copy(st.arena, g->c[0].s);
                         continue;
                 }
                 if (summed)
@@ -703,10 +703,10 @@ int ht_compose(ht_resolved *res, ht_resolved *const *subs, char *const *names, s
                         strbuf_done(&v);
                         continue;
                 }
-                free(rp->value);
-                rp->value = strbuf_steal(&v);
-                free(rp->source);
-                rp->source = xstrdup("per workload (composed by meaning)");
+                /* res's parameter strings are in its arena (profile.h) */
+                rp->value = ht_arena_strdup(&res->arena, v.data);
+                strbuf_done(&v);
+                rp->source = ht_arena_strdup(&res->arena, "per workload (composed by meaning)");
         }
 
         json_object *c = json_object_new_object();

@@ -22,10 +22,11 @@ _Static_assert(sizeof(ht_value) == 32, "ht_value changed: update profile-builtin
 _Static_assert(sizeof(ht_spec) == 48, "ht_spec changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_entry) == 296, "ht_entry changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_param_decl) == 80, "ht_param_decl changed: update profile-builtin.c");
-/* ht_pfile.origin_files is only a converted tuned profile's, never a built-in's */
-_Static_assert(sizeof(ht_pfile) == 88, "ht_pfile changed: update profile-builtin.c");
+/* ht_pfile.origin_files is only a converted tuned profile's, never a
+ * built-in's; the arena (16 bytes) is only where a decoded copy lives */
+_Static_assert(sizeof(ht_pfile) == 88 + sizeof(ht_arena), "ht_pfile changed: update profile-builtin.c");
 _Static_assert(sizeof(ht_rule) == 256, "ht_rule changed: update profile-builtin.c");
-_Static_assert(sizeof(ht_rfile) == 56, "ht_rfile changed: update profile-builtin.c");
+_Static_assert(sizeof(ht_rfile) == 56 + sizeof(ht_arena), "ht_rfile changed: update profile-builtin.c");
 #endif
 
 #define PFILE_MAGIC 'P'
@@ -182,6 +183,7 @@ bool ht_builtin_put_rfile(strbuf *b, const ht_rfile *f) {
 typedef struct {
         const unsigned char *p, *end;
         bool bad;
+        ht_arena *arena;  /* the file's: its arrays and copied strings */
 } reader;
 
 static uint64_t get_u(reader *r) {
@@ -230,7 +232,7 @@ static char *get_s(reader *r) {
                 r->bad = true;
                 return NULL;
         }
-        char *s = xstrndup((const char *)r->p, (size_t)(n - 1));
+        char *s = ht_arena_strndup(r->arena, (const char *)r->p, (size_t)(n - 1));
         r->p += n - 1;
         return s;
 }
@@ -279,7 +281,7 @@ static void get_spec(reader *r, ht_spec *s) {
 
 static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
         size_t n = get_count(r, 2);
-        ht_entry *l = n ? xcalloc(n, sizeof(*l)) : NULL;
+        ht_entry *l = n ? ht_arena_calloc(r->arena, n, sizeof(*l)) : NULL;
         for (size_t i = 0; i < n; i++) {
                 ht_entry *e = &l[i];
                 uint64_t b = get_u(r);
@@ -315,7 +317,7 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
 
 static ht_param_decl *get_params(reader *r, size_t *ret_n, const char *path) {
         size_t n = get_count(r, 2);
-        ht_param_decl *l = n ? xcalloc(n, sizeof(*l)) : NULL;
+        ht_param_decl *l = n ? ht_arena_calloc(r->arena, n, sizeof(*l)) : NULL;
         for (size_t i = 0; i < n; i++) {
                 l[i].name = get_b(r);
                 get_spec(r, &l[i].spec);
@@ -333,17 +335,18 @@ static bool finished(const reader *r) {
 
 ht_pfile *ht_builtin_get_pfile(const unsigned char *blob, size_t len, const char *path,
                                const char *name) {
-        reader r = {blob, blob + len, false};
+        reader r = {blob, blob + len, false, NULL};
         if (get_u(&r) != PFILE_MAGIC)
                 return NULL;
         ht_pfile *p = xcalloc(1, sizeof(*p));
-        p->name = xstrdup(name);
-        p->path = xstrdup(path);
+        r.arena = &p->arena;
+        p->name = ht_arena_strdup(r.arena, name);
+        p->path = ht_arena_strdup(r.arena, path);
         p->borrowed = true;
         p->summary = get_b(&r);
         size_t n = get_count(&r, 1);
         if (n > 0) {
-                p->parents = xcalloc(n, sizeof(char *));
+                p->parents = ht_arena_calloc(r.arena, n, sizeof(char *));
                 for (size_t i = 0; i + 1 < n && !r.bad; i++)
                         if (!(p->parents[i] = get_s(&r)))
                                 r.bad = true;
@@ -359,15 +362,16 @@ ht_pfile *ht_builtin_get_pfile(const unsigned char *blob, size_t len, const char
 }
 
 ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char *path) {
-        reader r = {blob, blob + len, false};
+        reader r = {blob, blob + len, false, NULL};
         if (get_u(&r) != RFILE_MAGIC)
                 return NULL;
         ht_rfile *f = xcalloc(1, sizeof(*f));
-        f->path = xstrdup(path);
+        r.arena = &f->arena;
+        f->path = ht_arena_strdup(r.arena, path);
         f->borrowed = true;
         f->params = get_params(&r, &f->n_params, f->path);
         size_t n = get_count(&r, 4);
-        f->rules = n ? xcalloc(n, sizeof(*f->rules)) : NULL;
+        f->rules = n ? ht_arena_calloc(r.arena, n, sizeof(*f->rules)) : NULL;
         f->n_rules = n;
         for (size_t i = 0; i < n; i++) {
                 ht_rule *rule = &f->rules[i];

@@ -13,7 +13,8 @@
 #include "util.h"
 
 /* Value text for a backend; NULL with *why when it cannot be one. */
-static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) {
+/* In the resolver's arena, as every setting's strings (resolver.h). */
+static char *setting_text(ht_resolver *r, const ht_value *v, ht_backend_id b, const char **why) {
         const ht_backend *bk = ht_backend_get(b);
         char *t;
         switch (v->type) {
@@ -22,13 +23,17 @@ static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) 
                         *why = "is a fraction: use ceil() or floor()";
                         return NULL;
                 }
-                t = xasprintf("%" PRId64, v->num);
+                t = ht_resolver_printf(r, "%" PRId64, v->num);
                 break;
         case HT_VAL_BOOL:
-                t = xstrdup(v->num ? "1" : "0");
+                t = ht_resolver_strdup(r, v->num ? "1" : "0");
                 break;
         case HT_VAL_STR:
-                t = bk->collapse_ws ? normalize_ws(v->str) : xstrdup(v->str);
+                if (bk->collapse_ws) {
+                        _cleanup_free_ char *n = normalize_ws(v->str);
+                        t = ht_resolver_strdup(r, n);
+                } else
+                        t = ht_resolver_strdup(r, v->str);
                 break;
         default:
                 *why = "is unknown";
@@ -36,14 +41,11 @@ static char *setting_text(const ht_value *v, ht_backend_id b, const char **why) 
         }
         if (has_control_chars(t) || strlen(t) > 4096) {
                 *why = "holds control characters or is too long";
-                goto bad;
+                return NULL;
         }
         if (bk->check_value && (*why = bk->check_value(t)))
-                goto bad;
+                return NULL;
         return t;
-bad:
-        free(t);
-        return NULL;
 }
 
 /* A key field: a string (or a number) that must be known. */
@@ -70,6 +72,19 @@ int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, c
         return 0;
 }
 
+int ht_entry_eval_field(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
+                        const char *field, char **ret, char **ret_error) {
+        if (sp->kind == HT_SPEC_LIT && sp->lit.type == HT_VAL_STR) {
+                *ret = ht_resolver_strdup(r, sp->lit.str ? sp->lit.str : "");
+                return 0;
+        }
+        _cleanup_free_ char *t = NULL;
+        int k = ht_entry_eval_string(r, sp, e, what, field, &t, ret_error);
+        if (k >= 0)
+                *ret = ht_resolver_strdup(r, t);
+        return k;
+}
+
 /* What a setting cites: its comment in the file; for a value that is one
  * parameter ("= open_files_limit") without a comment of its own, that
  * parameter's; and a parameter given with --set says so, since the value
@@ -78,12 +93,12 @@ static char *entry_citation(ht_resolver *r, const ht_entry *e) {
         const char *name = ht_entry_param_ref(e);
         const ht_rparam *p = name ? ht_param_find(r, name) : NULL;
         if (p && streq(p->source, "--set"))
-                return e->comment ? xasprintf("%s (value: --set %s)", e->comment, name)
-                                  : xasprintf("--set %s", name);
+                return e->comment ? ht_resolver_printf(r, "%s (value: --set %s)", e->comment, name)
+                                  : ht_resolver_printf(r, "--set %s", name);
         if (e->comment)
-                return xstrdup(e->comment);
+                return ht_resolver_strdup(r, e->comment);
         if (p && p->citation)
-                return xasprintf("%s: %s", name, p->citation);
+                return ht_resolver_printf(r, "%s: %s", name, p->citation);
         return NULL;
 }
 
@@ -185,7 +200,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 return -EINVAL;
         }
         const char *why = NULL;
-        s.value = setting_text(&v, e->backend, &why);
+        s.value = setting_text(r, &v, e->backend, &why);
         if (!s.value) {
                 _cleanup_free_ char *t = ht_value_format(&v);
                 *ret_error = xasprintf("%s:%u: %s: value '%s' %s", e->file, e->line, label, t, why);
@@ -205,8 +220,7 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                         ht_setting_done(&s);
                         return k;
                 }
-                free(s.value);
-                s.value = TAKE_PTR(norm);
+                s.value = ht_resolver_strdup(r, norm);
         }
         s.citation = entry_citation(r, e);
         *ret = s;

@@ -485,11 +485,9 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
                         r->params = xrealloc(r->params, r->params_cap * sizeof(*r->params));
                 }
                 p = &r->params[r->n_params++];
-                *p = (ht_rparam){.name = xstrdup(d->name)};
-        } else {
+                *p = (ht_rparam){.name = ht_resolver_strdup(r, d->name)};
+        } else
                 ht_spec_done(&p->spec);
-                free(p->source);
-        }
         ht_spec_copy(&p->spec, &d->spec);
         /* A string default reads like a --set value: "18G" is a size. */
         if (p->spec.kind == HT_SPEC_LIT && p->spec.lit.type == HT_VAL_STR) {
@@ -501,7 +499,7 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
                         p->spec.lit = v;
                 }
         }
-        p->source = xasprintf("%s:%u", d->file, d->line);
+        p->source = ht_resolver_printf(r, "%s:%u", d->file, d->line);
         p->citation = d->comment;
         p->file = d->file;
         p->line = d->line;

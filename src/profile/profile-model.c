@@ -21,12 +21,7 @@ bool ht_setting_same_key(const ht_setting *a, const ht_setting *b) {
 }
 
 void ht_setting_done(ht_setting *s) {
-        free(s->key);
-        free(s->value);
-        free(s->source);
-        free(s->citation);
-        for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
-                free(s->fields[k]);
+        /* its strings are an arena's (profile.h): nothing to free */
         *s = (ht_setting){0};
 }
 
@@ -53,21 +48,15 @@ void ht_resolved_free(ht_resolved *r) {
         free(r->summary);
         free(r->file);
         strv_free(r->chain);
-        for (size_t i = 0; i < r->n_params; i++) {
-                free(r->params[i].name);
-                free(r->params[i].value);
-                free(r->params[i].source);
-                free(r->params[i].citation);
-        }
+        /* the strings of params and settings are in r->arena */
         free(r->params);
-        for (size_t i = 0; i < r->n_settings; i++)
-                ht_setting_done(&r->settings[i]);
         free(r->settings);
         strv_free(r->warnings);
         ht_skips_done(&r->skipped);
         strv_free(r->errors);
         json_object_put(r->not_used);
         json_object_put(r->composed);
+        ht_arena_done(&r->arena);
         free(r);
 }
 
@@ -101,36 +90,35 @@ void ht_param_decl_done(ht_param_decl *p) {
 void ht_pfile_free(ht_pfile *p) {
         if (!p)
                 return;
-        free(p->name);
-        free(p->path);
-        strv_free(p->parents);
         if (!p->borrowed) {
+                free(p->name);
+                free(p->path);
+                strv_free(p->parents);
                 free(p->summary);
                 for (size_t i = 0; i < p->n_params; i++)
                         ht_param_decl_done(&p->params[i]);
                 for (size_t i = 0; i < p->n_entries; i++)
                         ht_entry_done(&p->entries[i]);
+                free(p->params);
+                free(p->entries);
         }
-        free(p->params);
-        free(p->entries);
         strv_free(p->comments);
         strv_free(p->origin_files);
+        ht_arena_done(&p->arena);
         free(p);
 }
 
-static void rule_done(ht_rule *r, bool borrowed) {
-        if (!borrowed) {
-                free(r->name);
-                free(r->when);
-                for (size_t i = 0; i < r->n_sets; i++)
-                        ht_entry_done(&r->sets[i]);
-                for (size_t i = 0; i < r->n_skips; i++)
-                        ht_entry_done(&r->skips[i]);
-                ht_spec_done(&r->warn);
-                ht_spec_done(&r->error);
-                ht_spec_done(&r->fix);
-                ht_spec_done(&r->bootloader_default);
-        }
+static void rule_done(ht_rule *r) {
+        free(r->name);
+        free(r->when);
+        for (size_t i = 0; i < r->n_sets; i++)
+                ht_entry_done(&r->sets[i]);
+        for (size_t i = 0; i < r->n_skips; i++)
+                ht_entry_done(&r->skips[i]);
+        ht_spec_done(&r->warn);
+        ht_spec_done(&r->error);
+        ht_spec_done(&r->fix);
+        ht_spec_done(&r->bootloader_default);
         free(r->sets);
         free(r->skips);
 }
@@ -138,14 +126,17 @@ static void rule_done(ht_rule *r, bool borrowed) {
 void ht_rfile_free(ht_rfile *f) {
         if (!f)
                 return;
-        free(f->path);
-        for (size_t i = 0; i < f->n_params && !f->borrowed; i++)
-                ht_param_decl_done(&f->params[i]);
-        free(f->params);
-        for (size_t i = 0; i < f->n_rules; i++)
-                rule_done(&f->rules[i], f->borrowed);
-        free(f->rules);
+        if (!f->borrowed) {
+                free(f->path);
+                for (size_t i = 0; i < f->n_params; i++)
+                        ht_param_decl_done(&f->params[i]);
+                free(f->params);
+                for (size_t i = 0; i < f->n_rules; i++)
+                        rule_done(&f->rules[i]);
+                free(f->rules);
+        }
         strv_free(f->comments);
+        ht_arena_done(&f->arena);
         free(f);
 }
 

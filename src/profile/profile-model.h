@@ -76,7 +76,8 @@ typedef struct ht_pfile {
         unsigned inherit_line;
         bool borrowed;        /* a built-in copy: the strings of its params
                                * and entries, and the summary, point into the
-                               * compiled-in form (profile-builtin.c) */
+                               * compiled-in form (profile-builtin.c); name,
+                               * path, parents and the arrays are in arena */
         ht_param_decl *params;
         size_t n_params;
         ht_entry *entries;
@@ -85,6 +86,7 @@ typedef struct ht_pfile {
                                * files; NULL for a built-in copy) */
         char **origin_files;  /* a converted tuned profile: the files its
                                * entries' file point into */
+        ht_arena arena;       /* a built-in copy's (borrowed); else empty */
 } ht_pfile;
 
 typedef struct {
@@ -101,12 +103,14 @@ typedef struct {
 
 typedef struct {
         char *path;
-        bool borrowed;        /* as ht_pfile's: also the rules' strings */
+        bool borrowed;        /* as ht_pfile's: also the rules' strings; the
+                               * path and the arrays are in arena */
         ht_param_decl *params;
         size_t n_params;
         ht_rule *rules;
         size_t n_rules;
         char **comments;      /* as ht_pfile's */
+        ht_arena arena;       /* a built-in copy's (borrowed); else empty */
 } ht_rfile;
 
 /* profile-model.c */
@@ -116,6 +120,7 @@ void ht_entry_done(ht_entry *e);
 void ht_param_decl_done(ht_param_decl *p);
 void ht_pfile_free(ht_pfile *p);
 void ht_rfile_free(ht_rfile *f);
+/* Forgets s: its strings are an arena's (profile.h), not freed here. */
 void ht_setting_done(ht_setting *s);
 /* Whether a and b are the same setting (backend, key and key fields):
  * the settings index and composition ask it alike. */

@@ -79,8 +79,7 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
         }
         ht_spec_done(&p->spec);
         p->spec = sp;
-        free(p->source);
-        p->source = xstrdup("--set");
+        p->source = ht_resolver_strdup(r, "--set");
         p->citation = NULL;
         p->file = "--set";
         p->line = 0;
@@ -128,8 +127,9 @@ int ht_set_parse_sysctl(const char *assignment, char **ret_key, char **ret_value
  * over what the rules would set (they still see it, and still warn or
  * fail over it). */
 void ht_set_pin_sysctl(ht_resolver *r, const char *key, const char *value) {
-        ht_setting s = {.backend = sysctl_backend()->id, .key = xstrdup(key), .value = xstrdup(value),
-                        .source = xstrdup("--set"), .bound = HT_BOUND_EXACT};
+        ht_setting s = {.backend = sysctl_backend()->id, .key = ht_resolver_strdup(r, key),
+                        .value = ht_resolver_strdup(r, value), .source = ht_resolver_strdup(r, "--set"),
+                        .bound = HT_BOUND_EXACT};
         ht_rsetting *old = ht_resolver_find(r, &s);
         if (!old) {
                 ht_resolver_append(r, &s, -1, "--set", 0)->pinned = true;

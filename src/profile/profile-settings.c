@@ -13,6 +13,19 @@
 #include "resolver-internal.h"
 #include "util.h"
 
+/* The settings' strings live in r->arena (resolver.h). */
+char *ht_resolver_strdup(ht_resolver *r, const char *s) {
+        return ht_arena_strdup(&r->arena, s);
+}
+
+char *ht_resolver_printf(ht_resolver *r, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *s = ht_arena_vprintf(&r->arena, fmt, ap);
+        va_end(ap);
+        return s;
+}
+
 char *ht_setting_label(const ht_setting *s) {
         const ht_backend *bk = ht_backend_get(s->backend);
         if (bk && bk->label)
@@ -131,9 +144,8 @@ ht_rsetting *ht_resolver_append(ht_resolver *r, ht_setting *s, int origin, const
 /* conditional: the profile entry has a `when` (and it held). */
 int ht_resolver_add_entry(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                         unsigned line, bool conditional, char **ret_error) {
-        free(s->source);
-        s->source = rule ? xasprintf("rule %s (%s:%u)", rule, file, line)
-                         : xasprintf("%s:%u", file, line);
+        s->source = rule ? ht_resolver_printf(r, "rule %s (%s:%u)", rule, file, line)
+                         : ht_resolver_printf(r, "%s:%u", file, line);
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
                 ht_rsetting *rs = ht_resolver_append(r, s, origin, file, line);

@@ -30,9 +30,7 @@ static void resolver_done(ht_resolver *r) {
                 ht_rfile_free(r->rfiles[i]);
         free(r->rfiles);
         for (size_t i = 0; i < r->n_params; i++) {
-                free(r->params[i].name);
-                ht_spec_done(&r->params[i].spec);
-                free(r->params[i].source);
+                ht_spec_done(&r->params[i].spec); /* name and source: r->arena's */
                 free(r->params[i].from);
                 ht_value_done(&r->params[i].value);
         }
@@ -50,6 +48,7 @@ static void resolver_done(ht_resolver *r) {
         strv_free(r->fact_from);
         ht_group_unref(r->groups);
         json_object_put(r->not_used);
+        ht_arena_done(&r->arena); /* empty once build_resolved took it */
 }
 
 static int param_cmp(const void *a, const void *b) {
@@ -77,15 +76,21 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                         ht_resolved_free(res);
                         return k;
                 }
+                ht_arena *a = &res->arena;
+                _cleanup_free_ char *value = ht_value_format(&p->value);
+                /* p's name and source are in r's arena, which res adopts
+                         * below: shared, not copied */
                 res->params[res->n_params++] = (ht_param){
-                        .name = xstrdup(p->name),
-                        .value = ht_value_format(&p->value),
-                        .source = p->from ? xasprintf("%s from %s", p->source, p->from) : xstrdup(p->source),
-                        .citation = p->citation ? xstrdup(p->citation) : NULL,
+                        .name = p->name,
+                        .value = ht_arena_strdup(a, value),
+                        .source = p->from ? ht_arena_printf(a, "%s from %s", p->source, p->from) : p->source,
+                        .citation = ht_arena_strdup(a, p->citation),
                 };
         }
         qsort(res->params, res->n_params, sizeof(*res->params), param_cmp);
 
+        /* the settings' strings are in r's arena: they move together */
+        ht_arena_adopt(&res->arena, &r->arena);
         res->settings = xcalloc(r->n_settings ? r->n_settings : 1, sizeof(*res->settings));
         for (size_t i = 0; i < r->n_settings; i++) {
                 res->settings[i] = r->settings[i].s;

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
+#include "arena.h"
 #include "bound.h"
 #include "context.h"
 #include "facts.h"
@@ -40,7 +41,11 @@ const char *ht_backend_id_to_string(ht_backend_id id);
  *                                       value only that exact word)
  *   bootloader "default"               (value: the entry title to boot)
  * Values are single-line text: integers in decimal, booleans as 1/0,
- * sysctl strings with whitespace collapsed to single spaces. */
+ * sysctl strings with whitespace collapsed to single spaces.
+ * Its strings are never its own: they live in an arena, the resolver's
+ * while it resolves, then the ht_resolved's (ht_resolved.arena), freed
+ * with it; ht_setting_done only forgets them. Set one with
+ * ht_resolver_strdup/ht_resolver_printf (resolver.h) or ht_arena_*. */
 typedef struct {
         ht_backend_id backend;
         char *key;
@@ -119,7 +124,7 @@ typedef struct {
         char *summary;
         char *file;            /* the profile's own file */
         char **chain;          /* resolved inheritance order, parents first */
-        ht_param *params;
+        ht_param *params;      /* the arrays are malloc'd; their strings in arena */
         size_t n_params;
         ht_setting *settings;
         size_t n_settings;
@@ -138,6 +143,10 @@ typedef struct {
          * how, why, contributors: [...]}], "hugepages": [...]}; NULL: one
          * workload, nothing composed */
         json_object *composed;
+        /* owns the strings of params and settings (built once, freed with
+         * the profile by ht_resolved_free): replace one with
+         * ht_arena_strdup(), never free it */
+        ht_arena arena;
 } ht_resolved;
 
 /* Find, load and resolve profile name against facts. sets holds "K=V"

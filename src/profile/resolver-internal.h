@@ -14,7 +14,7 @@
 
 /* A parameter during resolution. */
 typedef struct {
-        char *name;
+        char *name;           /* in the resolver's arena, as source */
         ht_spec spec;
         char *source;         /* "file:line" or "--set" */
         const char *citation; /* the declaration's comment (borrowed); NULL after --set */
@@ -80,6 +80,10 @@ struct ht_resolver {
         bool groups_read;
         ht_facts_demand demand;   /* the facts read on first use (facts-demand.c) */
         json_object *not_used;    /* facts.workload.GROUP.not_used of the groups looked up */
+        /* owns the strings of every setting (ht_resolver_strdup): those
+         * of settings replaced or dropped stay until the end; moves to
+         * the resolved profile (ht_resolved.arena) with the settings */
+        ht_arena arena;
 };
 
 /* profile-settings.c */

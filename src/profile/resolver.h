@@ -25,6 +25,13 @@ int ht_spec_eval_message(ht_resolver *r, const ht_spec *sp, const char *file, un
  * text: for a backend's canon_key. what: "sysctl vm.x", field: "key". */
 int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
                          const char *field, char **ret, char **ret_error);
+/* A setting's strings live in the resolver's arena, then in the resolved
+ * profile's (ht_resolved.arena): never free() one. These copy a string,
+ * a format or a key field (as ht_entry_eval_string) into it. */
+char *ht_resolver_strdup(ht_resolver *r, const char *s);
+char *ht_resolver_printf(ht_resolver *r, const char *fmt, ...) _printf_(2, 3);
+int ht_entry_eval_field(ht_resolver *r, const ht_spec *sp, const ht_entry *e, const char *what,
+                        const char *field, char **ret, char **ret_error);
 /* An entry as a setting (*ret); *ret_skipped when its `when` does not
  * hold or an optional value is unknown (then listed as skipped). An entry
  * without a value (a rule's flags only) gives a setting without one. */

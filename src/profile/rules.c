@@ -117,8 +117,8 @@ static int run_bootloader(ht_resolver *r, const ht_rule *rule, char **ret_error)
                 return ht_error(ret_error, -EINVAL, "%s:%u: %s: needs the title of a boot entry", rule->file,
                                 rule->line, what);
         }
-        ht_setting s = {.backend = ht_backend_by_name("bootloader")->id, .key = xstrdup("default"),
-                        .value = xstrdup(v.str)};
+        ht_setting s = {.backend = ht_backend_by_name("bootloader")->id,
+                        .key = ht_resolver_strdup(r, "default"), .value = ht_resolver_strdup(r, v.str)};
         ht_value_done(&v);
         ht_resolver_reboot_required(r);
         k = ht_resolver_add(r, &s, -1, rule->name, rule->file, rule->line, ret_error);

@@ -53,11 +53,11 @@ json_object *ht_settings_to_json(const ht_resolved *r) {
         return a;
 }
 
-static char *get(json_object *o, const char *k) {
+static const char *get(json_object *o, const char *k) {
         json_object *v;
         if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
                 return NULL;
-        return xstrdup(json_object_get_string(v));
+        return json_object_get_string(v);
 }
 
 static bool flag(json_object *o, const char *k) {
@@ -72,29 +72,30 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
         r->name = xstrdup(profile ? profile : "unknown");
         size_t n = json_object_array_length(a);
         r->settings = xcalloc(n + 1, sizeof(ht_setting));
+        /* the settings' strings in r's arena, as a resolved profile's */
+        ht_arena *ar = &r->arena;
         for (size_t i = 0; i < n; i++) {
                 json_object *o = json_object_array_get_idx(a, i);
-                _cleanup_free_ char *backend = json_object_is_type(o, json_type_object) ? get(o, "backend") : NULL;
+                const char *backend = json_object_is_type(o, json_type_object) ? get(o, "backend") : NULL;
                 int id = -1;
                 for (int b = 0; backend && b < _HT_BK_MAX; b++)
                         if (streq(backend, ht_backend_id_to_string(b)))
                                 id = b;
-                char *key = id >= 0 ? get(o, "key") : NULL;
-                _cleanup_free_ char *bname = key ? get(o, "bound") : NULL;
+                const char *key = id >= 0 ? get(o, "key") : NULL;
+                const char *bname = key ? get(o, "bound") : NULL;
                 ht_bound bound = HT_BOUND_EXACT;
-                if (bname && ht_bound_from_string(bname, &bound) < 0) {
-                        free(key);
+                if (bname && ht_bound_from_string(bname, &bound) < 0)
                         key = NULL;
-                }
                 if (!key) {
                         ht_resolved_free(r);
                         return -EBADMSG;
                 }
+                const char *source = get(o, "source");
                 r->settings[r->n_settings++] = (ht_setting){
                         .backend = (ht_backend_id)id,
-                        .key = key,
-                        .value = get(o, "value"),
-                        .source = get(o, "source"),
+                        .key = ht_arena_strdup(ar, key),
+                        .value = ht_arena_strdup(ar, get(o, "value")),
+                        .source = ht_arena_strdup(ar, source ? source : "journal"),
                         .optional = flag(o, "optional"),
                         .required = flag(o, "required"),
                         .remove = flag(o, "remove"),
@@ -104,9 +105,7 @@ int ht_settings_from_json(json_object *a, const char *profile, ht_resolved **ret
                 };
                 const ht_backend *bk = ht_backend_get(id);
                 for (size_t k = 0; bk->key_fields && bk->key_fields[k]; k++)
-                        r->settings[r->n_settings - 1].fields[k] = get(o, bk->key_fields[k]);
-                if (!r->settings[i].source)
-                        r->settings[i].source = xstrdup("journal");
+                        r->settings[r->n_settings - 1].fields[k] = ht_arena_strdup(ar, get(o, bk->key_fields[k]));
         }
         *ret = r;
         return 0;

@@ -25,9 +25,9 @@ static void add_setting(ht_resolved *r, const char *key, const char *value) {
         r->settings = xrealloc(r->settings, (r->n_settings + 1) * sizeof(ht_setting));
         r->settings[r->n_settings++] = (ht_setting){
                 .backend = HT_BK_SYSTEMD,
-                .key = xstrdup(key),
-                .value = xstrdup(value),
-                .source = xstrdup("test.profile:1"),
+                .key = ht_arena_strdup(&r->arena, key),
+                .value = ht_arena_strdup(&r->arena, value),
+                .source = ht_arena_strdup(&r->arena, "test.profile:1"),
         };
 }
 
@@ -120,9 +120,8 @@ static void test_logind_sighup(void **state) {
         ht_plan_free(p);
         _cleanup_free_ char *own = xasprintf("%s/etc/systemd/logind.conf.d/90-hosttune.conf", root);
         assert_int_equal(unlink(own), 0);
-        for (size_t i = 0; i < r.n_settings; i++)
-                ht_setting_done(&r.settings[i]);
         free(r.settings);
+        ht_arena_done(&r.arena); /* the settings' strings */
 }
 
 static void test_manager_daemon_reload(void **state) {
@@ -140,9 +139,8 @@ static void test_manager_daemon_reload(void **state) {
         assert_null(action(p, "reload-logind"));
         assert_false(p->reboot_required);
         ht_plan_free(p);
-        for (size_t i = 0; i < r.n_settings; i++)
-                ht_setting_done(&r.settings[i]);
         free(r.settings);
+        ht_arena_done(&r.arena); /* the settings' strings */
 }
 
 int main(void) {

@@ -22,31 +22,23 @@ static ht_resolved *branch(void) { return xcalloc(1, sizeof(ht_resolved)); }
 
 static void param(ht_resolved *r, const char *name, const char *value, const char *source) {
         r->params = xrealloc(r->params, (r->n_params + 1) * sizeof(*r->params));
-        r->params[r->n_params++] = (ht_param){.name = xstrdup(name), .value = xstrdup(value),
-                                              .source = xstrdup(source)};
+        r->params[r->n_params++] = (ht_param){.name = ht_arena_strdup(&r->arena, name),
+                                              .value = ht_arena_strdup(&r->arena, value),
+                                              .source = ht_arena_strdup(&r->arena, source)};
 }
 
 static void setting(ht_resolved *r, const char *key, const char *value, ht_bound b, const char *source) {
         r->settings = xrealloc(r->settings, (r->n_settings + 1) * sizeof(*r->settings));
-        r->settings[r->n_settings++] = (ht_setting){.backend = HT_BK_SYSCTL, .key = xstrdup(key),
-                                                    .value = xstrdup(value), .bound = b,
-                                                    .source = xstrdup(source)};
+        r->settings[r->n_settings++] = (ht_setting){.backend = HT_BK_SYSCTL,
+                                                    .key = ht_arena_strdup(&r->arena, key),
+                                                    .value = ht_arena_strdup(&r->arena, value), .bound = b,
+                                                    .source = ht_arena_strdup(&r->arena, source)};
 }
 
 static void branch_free(ht_resolved *r) {
-        for (size_t i = 0; i < r->n_params; i++) {
-                free(r->params[i].name);
-                free(r->params[i].value);
-                free(r->params[i].source);
-        }
         free(r->params);
-        for (size_t i = 0; i < r->n_settings; i++) {
-                free(r->settings[i].key);
-                free(r->settings[i].value);
-                free(r->settings[i].source);
-                free(r->settings[i].citation);
-        }
         free(r->settings);
+        ht_arena_done(&r->arena); /* the strings of both */
         strv_free(r->warnings);
         strv_free(r->errors);
         for (size_t i = 0; i < r->skipped.n; i++) {
@@ -96,8 +88,7 @@ static void test_sum_and_cap(void **state) {
         assert_null(res->errors);
         branch_free(res);
         res = branch();
-        free(a->settings[0].value);
-        a->settings[0].value = xstrdup("300");
+        a->settings[0].value = ht_arena_strdup(&a->arena, "300"); /* the arena owns both */
         assert_int_equal(compose2(res, a, b, &err), 0);
         /* 400 pages, 800 MB: over a's 70 %, though within b's 90 % */
         assert_non_null(res->errors);
@@ -120,8 +111,7 @@ static void test_bounds(void **state) {
         assert_string_equal(value_of(res, "kernel.sem"), "500 32000 100 256");
         branch_free(res);
         res = branch();
-        free(b->settings[0].value);
-        b->settings[0].value = xstrdup("200000");
+        b->settings[0].value = ht_arena_strdup(&b->arena, "200000");
         assert_int_equal(compose2(res, a, b, &err), -EINVAL);
         assert_non_null(strstr(err, "a.profile:3"));
         assert_non_null(strstr(err, "b.profile:4"));
@@ -167,8 +157,7 @@ static void test_choices(void **state) {
         branch_free(res);
         /* two requires that exclude each other: an error naming both */
         res = branch();
-        free(b->params[1].name);
-        b->params[1].name = xstrdup("requires");
+        b->params[1].name = ht_arena_strdup(&b->arena, "requires"); /* the arena owns both */
         assert_int_equal(compose2(res, a, b, &err), -EINVAL);
         assert_non_null(strstr(err, "a.profile:2"));
         assert_non_null(strstr(err, "b.profile:2"));

@@ -52,6 +52,11 @@ static int setup(void **state) {
         ln("../../../../../../etc/passwd", "etc/escape"); /* climbs out */
         ln("../usr/lib", "etc/libdir");                  /* a directory link mid-path */
         ln("/usr", "etc/abs-usr");                       /* absolute, mid-path */
+        mk("usr/deep");
+        /* absolute (so walked even where openat2 is), climbing back with ".." */
+        ln("/usr/deep/../lib/./os-release", "etc/abs-dotdot");
+        ln("/usr/deep/../lib", "etc/abs-dotdot-dir");
+        ln("/usr/deep/..", "etc/abs-up");                /* ends on ".." */
         ln("loop2", "etc/loop1");
         ln("loop1", "etc/loop2");
         ht_context *c;
@@ -148,6 +153,21 @@ static void test_links_mid_path(void **state) {
         assert_int_equal(ht_read_file(c, "/etc/libdir/missing", 4096, &s, NULL), -ENOENT);
         assert_int_equal(ht_read_file(c, "/usr/lib/os-release/x", 4096, &s, NULL), -ENOTDIR);
         assert_int_equal(ht_read_file(c, "/etc/escape/x", 4096, &s, NULL), -EXDEV);
+        /* ".." in a link's target re-opens the directories walked */
+        assert_int_equal(ht_read_file(c, "/etc/abs-dotdot", 4096, &s, NULL), 0);
+        assert_string_equal(s, "ID=debian\n");
+        free(s);
+        assert_int_equal(ht_read_file(c, "/etc/abs-dotdot-dir/os-release", 4096, &s, NULL), 0);
+        assert_string_equal(s, "ID=debian\n");
+        free(s);
+        struct stat st;
+        assert_int_equal(ht_stat(c, "/etc/abs-dotdot-dir", &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
+        assert_int_equal(ht_read_file(c, "/etc/abs-up/lib/os-release", 4096, &s, NULL), 0);
+        assert_string_equal(s, "ID=debian\n");
+        free(s);
+        assert_int_equal(ht_stat(c, "/etc/abs-up", &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
         char **l;
         assert_int_equal(ht_list_dir(c, "/etc/abs-usr/lib", NULL, &l), 0);
         assert_int_equal(strv_length(l), 1);

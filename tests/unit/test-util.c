@@ -5,11 +5,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "arena.h"
 #include "util.h"
 
 static void test_parse_size(void **state) {
@@ -321,6 +323,66 @@ static void test_shell_quote(void **state) {
         free(j);
 }
 
+/* The arena: objects aligned and zeroed, strings copied, formats of any
+ * length (the fast join, the stack, vsnprintf), an object bigger than a
+ * chunk, and every chunk freed by ht_arena_done (valgrind and ASan see
+ * the rest: tests/unit run under both). */
+static void test_arena(void **state) {
+        (void)state;
+        ht_arena a = {0};
+        assert_null(ht_arena_strdup(&a, NULL));
+        assert_null(ht_arena_strndup(&a, NULL, 3));
+        char *s[200];
+        for (int i = 0; i < 200; i++) {
+                s[i] = ht_arena_printf(&a, "name-%d %s", i, i % 2 ? "odd" : "even");
+                uint64_t *n = ht_arena_alloc(&a, sizeof(*n));
+                assert_int_equal((uintptr_t)n % _Alignof(max_align_t), 0);
+                assert_true(*n == 0);
+                *n = UINT64_MAX; /* room of its own: the strings keep theirs */
+        }
+        for (int i = 0; i < 200; i++) {
+                char want[32];
+                snprintf(want, sizeof(want), "name-%d %s", i, i % 2 ? "odd" : "even");
+                assert_string_equal(s[i], want);
+        }
+        assert_string_equal(ht_arena_strndup(&a, "abcdef", 3), "abc");
+        assert_string_equal(ht_arena_strndup(&a, "ab", 10), "ab");
+        assert_string_equal(ht_arena_strdup(&a, ""), "");
+        /* a conversion the join does not take: vsnprintf */
+        assert_string_equal(ht_arena_printf(&a, "%05.1f|%x", 3.14159, 255u), "003.1|ff");
+        /* longer than the stack buffer and than a first chunk */
+        char big[3000];
+        memset(big, 'x', sizeof(big) - 1);
+        big[sizeof(big) - 1] = 0;
+        char *b = ht_arena_printf(&a, "<%s>", big);
+        assert_int_equal(strlen(b), sizeof(big) + 1);
+        assert_true(b[0] == '<' && b[sizeof(big)] == '>');
+        size_t *z = ht_arena_calloc(&a, 10000, sizeof(*z));
+        for (size_t i = 0; i < 10000; i++)
+                assert_true(z[i] == 0);
+        assert_string_equal(s[0], "name-0 even");
+        /* adopt: b2's objects live on in a, b2 is empty; into an empty
+         * arena too */
+        ht_arena b2 = {0}, c = {0};
+        char *kept = ht_arena_strdup(&b2, "kept");
+        for (int i = 0; i < 100; i++)
+                ht_arena_printf(&b2, "filler %d", i);
+        ht_arena_adopt(&a, &b2);
+        assert_null(b2.chunks);
+        ht_arena_adopt(&a, &b2); /* an empty one: nothing */
+        char *kept2 = ht_arena_strdup(&c, "kept too");
+        ht_arena_adopt(&b2, &c);
+        assert_null(c.chunks);
+        assert_string_equal(ht_arena_strdup(&b2, "more"), "more");
+        ht_arena_adopt(&a, &b2);
+        assert_string_equal(kept, "kept");
+        assert_string_equal(kept2, "kept too");
+        ht_arena_done(&a);
+        assert_null(a.chunks);
+        ht_arena_done(&a); /* an empty arena again: done twice is fine */
+        ht_arena_done(NULL);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse_size),
@@ -336,6 +398,7 @@ int main(void) {
                 cmocka_unit_test(test_normalize_ws),
                 cmocka_unit_test(test_closest),
                 cmocka_unit_test(test_is_true),
+                cmocka_unit_test(test_arena),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
