@@ -348,6 +348,16 @@ section_self() {
                 say "  the libraries' share: floor with the libraries / floor $(ratio "$lc" "$fc") x; hosttune's own code: plan oracle / floor with the libraries $(ratio "$pc" "$lc") x"
         fi
 
+        # Where the CPU time goes: user space or the kernel (exec, mapping
+        # the libraries, page faults, system calls, exit). The kernel splits
+        # a process's time by clock ticks, and a run is shorter than a tick,
+        # so each run's split is all one or the other: only the means over
+        # many runs say it (runbench -r's columns 4 and 5).
+        cpu_split() { awk '{u += $4; k += $5} END {if (NR) printf "%.3f user + %.3f kernel", u / NR, k / NR}' "$work/samples/$1"; }
+        fl=""
+        [ "$have_floor_linked" = 1 ] && fl=", floor linked $(cpu_split floor_linked)"
+        say "  CPU split, ms, means of the runs: /bin/true $(cpu_split true), floor $(cpu_split floor)$fl, plan oracle $(cpu_split plan)"
+
         # Times move with the machine's load; instruction counts do not.
         # One callgrind run each (user space only: exec, page faults and
         # system calls are not counted, and they are most of the floor).

@@ -13,7 +13,8 @@
  *
  * Output, one line of KEY=VALUE for the shell scripts:
  *   runs=N wall_ms=MEDIAN wall_min_ms=MIN cpu_ms=MEDIAN maxrss_kb=MAX rc=LAST
- * or, with -r, one line per run, "WALL_MS CPU_MS MAXRSS_KB", so that the
+ * or, with -r, one line per run, "WALL_MS CPU_MS MAXRSS_KB USER_MS SYS_MS"
+ * (CPU_MS split into user space and the kernel), so that the
  * caller can interleave several commands in rounds (on a shared machine
  * the load drifts; interleaving spreads the drift over all of them) and
  * take the medians itself.
@@ -60,7 +61,8 @@ static int run_shell(const char *cmd) {
 }
 
 /* One timed run; returns the exit status (128+signal when killed). */
-static int run_once(char **argv, int verbose, double *wall, double *cpu, long *maxrss) {
+static int run_once(char **argv, int verbose, double *wall, double *cpu, double *user, double *sys,
+                    long *maxrss) {
         double t0 = now_ms();
         pid_t pid = fork();
         if (pid < 0) {
@@ -85,8 +87,9 @@ static int run_once(char **argv, int verbose, double *wall, double *cpu, long *m
                 exit(1);
         }
         *wall = now_ms() - t0;
-        *cpu = (double)ru.ru_utime.tv_sec * 1e3 + (double)ru.ru_utime.tv_usec / 1e3 +
-               (double)ru.ru_stime.tv_sec * 1e3 + (double)ru.ru_stime.tv_usec / 1e3;
+        *user = (double)ru.ru_utime.tv_sec * 1e3 + (double)ru.ru_utime.tv_usec / 1e3;
+        *sys = (double)ru.ru_stime.tv_sec * 1e3 + (double)ru.ru_stime.tv_usec / 1e3;
+        *cpu = *user + *sys;
         *maxrss = ru.ru_maxrss;
         return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -125,9 +128,9 @@ int main(int argc, char **argv) {
                         fprintf(stderr, "runbench: pre command failed: %s\n", pre);
                         return 1;
                 }
-                double w, c;
+                double w, c, u, k;
                 long rss;
-                rc = run_once(cmd, verbose, &w, &c, &rss);
+                rc = run_once(cmd, verbose, &w, &c, &u, &k, &rss);
                 if (post && run_shell(post) != 0) {
                         fprintf(stderr, "runbench: post command failed: %s\n", post);
                         return 1;
@@ -139,7 +142,7 @@ int main(int argc, char **argv) {
                 if (i < 0)
                         continue;
                 if (raw)
-                        printf("%.3f %.3f %ld\n", w, c, rss);
+                        printf("%.3f %.3f %ld %.3f %.3f\n", w, c, rss, u, k);
                 wall[i] = w;
                 cpu[i] = c;
                 if (rss > maxrss)
