@@ -34,8 +34,7 @@ static void add_expr(const char *text, size_t len, void *userdata) {
 
 typedef struct {
         uint64_t key;
-        size_t len;
-        const char *text;
+        uint32_t text, len, nodes, n_nodes, kids, n_kids, root;
         int id;
 } frozen;
 
@@ -46,33 +45,53 @@ static int frozen_cmp(const void *a, const void *b) {
         return x->id - y->id;
 }
 
-/* Each expression's tree, and the table sorted by key. */
+/* All the trees in three pools (nodes, kids, chars: the texts and the
+ * nodes' strings) and the table sorted by key, of integers only: the
+ * frozen trees are .rodata with nothing for the loader to relocate. */
 static void put_exprs(void) {
         size_t n = strv_length(exprs), m = 0;
         frozen *t = xcalloc(n ? n : 1, sizeof(*t));
+        char *nodes_c = NULL, *kids_c = NULL, *chars_c = NULL;
+        size_t nodes_len = 0, kids_len = 0, chars_len = 0;
+        FILE *nodes = open_memstream(&nodes_c, &nodes_len), *kids = open_memstream(&kids_c, &kids_len),
+             *chars = open_memstream(&chars_c, &chars_len);
+        if (!nodes || !kids || !chars) {
+                fprintf(stderr, "ht-freeze: %s\n", strerror(errno));
+                exit(1);
+        }
+        uint32_t n_nodes = 0, n_kids = 0, n_chars = 0;
         for (size_t i = 0; i < n; i++) {
                 ht_expr *e = NULL;
                 if (ht_expr_compile(exprs[i], &e) < 0)
                         continue;
-                char id[32];
-                snprintf(id, sizeof id, "expr_%zu", i);
-                ht_expr_write_c(stdout, e, id);
-                ht_expr_free(e);
                 size_t len = strlen(exprs[i]);
-                t[m++] = (frozen){ ht_builtin_expr_key(exprs[i], len), len, exprs[i], (int)i };
+                uint32_t text = ht_expr_write_c_chars(chars, &n_chars, exprs[i], len);
+                t[m++] = (frozen){ ht_builtin_expr_key(exprs[i], len), text, (uint32_t)len, n_nodes, e->n_nodes,
+                                   n_kids, e->n_kids, e->root, (int)i };
+                ht_expr_write_c(nodes, kids, chars, &n_chars, e);
+                n_nodes += e->n_nodes;
+                n_kids += e->n_kids;
+                ht_expr_free(e);
         }
+        if (fclose(nodes) || fclose(kids) || fclose(chars)) {
+                fprintf(stderr, "ht-freeze: %s\n", strerror(errno));
+                exit(1);
+        }
+        /* an empty array is not C: a zero in each, counted nowhere */
+        printf("\nconst ht_expr_node ht_builtin_expr_nodes[] = {\n%s%s};\n", nodes_c, n_nodes ? "" : "        {0},\n");
+        printf("const uint32_t ht_builtin_expr_kids[] = {%s%s\n};\n", kids_c, n_kids ? "" : "0,");
+        printf("const char ht_builtin_expr_chars[] = {%s%s\n};\n", chars_c, n_chars ? "" : "0,");
+        free(nodes_c);
+        free(kids_c);
+        free(chars_c);
         qsort(t, m, sizeof(*t), frozen_cmp);
         printf("\nconst ht_builtin_expr ht_builtin_exprs[] = {\n");
-        for (size_t i = 0; i < m; i++) {
-                printf("        {UINT64_C(%" PRIu64 "), %zu, ", t[i].key, t[i].len);
-                /* the text as bytes: no C escaping to get wrong */
-                printf("(const char[]){");
-                for (size_t k = 0; k <= t[i].len; k++)
-                        printf("%s0x%02x,", k % 16 ? "" : "\n                ", (unsigned char)t[i].text[k]);
-                printf("}, &expr_%d},\n", t[i].id);
-        }
+        for (size_t i = 0; i < m; i++)
+                printf("        {UINT64_C(%" PRIu64 "), %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
+                       ", %" PRIu32 ", %" PRIu32 "},\n",
+                       t[i].key, t[i].text, t[i].len, t[i].nodes, t[i].n_nodes, t[i].kids, t[i].n_kids, t[i].root);
         if (!m)
-                printf("        {0, 0, NULL, NULL},\n");
+                printf("        {0, 0, 0, 0, 0, 0, 0, 0},\n");
         printf("};\nconst size_t ht_builtin_n_exprs = %zu;\n", m);
         free(t);
 }

@@ -85,7 +85,7 @@ static int run(parser *p, const ht_expr *e, uint32_t i, val *ret) {
                 *ret = val_of(ht_value_int(n->num));
                 return 0;
         case HT_EXPR_STR:
-                *ret = val_of(ht_value_str(n->str));
+                *ret = val_of(ht_value_str(ht_expr_node_str(e, n)));
                 return 0;
         case HT_EXPR_TRUE:
         case HT_EXPR_FALSE:
@@ -95,9 +95,9 @@ static int run(parser *p, const ht_expr *e, uint32_t i, val *ret) {
                 *ret = val_of(ht_value_null());
                 return 0;
         case HT_EXPR_NAME:
-                return expr_name_value(p, n->str, n->pos, n->len, ret);
+                return expr_name_value(p, ht_expr_node_str(e, n), n->pos, n->len, ret);
         case HT_EXPR_DEFINED:
-                return expr_defined_value(p, n->str, n->pos, ret);
+                return expr_defined_value(p, ht_expr_node_str(e, n), n->pos, ret);
         case HT_EXPR_UNARY: {
                 val v = {0};
                 r = run(p, e, k[0], &v);
@@ -154,6 +154,10 @@ int ht_expr_run(const ht_expr *e, const char *src, size_t len, const ht_expr_env
         return 0;
 }
 
+static bool has_str(const ht_expr_node *n) {
+        return n->kind == HT_EXPR_STR || n->kind == HT_EXPR_NAME || n->kind == HT_EXPR_DEFINED;
+}
+
 bool ht_expr_equal(const ht_expr *a, const ht_expr *b) {
         if (a->n_nodes != b->n_nodes || a->n_kids != b->n_kids || a->root != b->root)
                 return false;
@@ -162,50 +166,40 @@ bool ht_expr_equal(const ht_expr *a, const ht_expr *b) {
         for (uint32_t i = 0; i < a->n_nodes; i++) {
                 const ht_expr_node *x = &a->nodes[i], *y = &b->nodes[i];
                 if (x->kind != y->kind || x->op != y->op || x->n_kids != y->n_kids || x->kids != y->kids ||
-                    x->pos != y->pos || x->start != y->start || x->len != y->len || x->num != y->num ||
-                    !streq_ptr(x->str, y->str))
+                    x->pos != y->pos || x->start != y->start || x->len != y->len || x->num != y->num)
+                        return false;
+                /* the same string, wherever each pool keeps it */
+                if (has_str(x) ? !streq(ht_expr_node_str(a, x), ht_expr_node_str(b, y)) : x->str != y->str)
                         return false;
         }
         return true;
 }
 
-/* s as a C string literal; octal escapes are always three digits, so a
- * digit after one cannot join it. */
-static void write_c_string(FILE *f, const char *s) {
-        fputc('"', f);
-        for (; *s; s++) {
-                unsigned char c = (unsigned char)*s;
-                if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
-                        fputc(c, f);
-                else
-                        fprintf(f, "\\%03o", c);
-        }
-        fputc('"', f);
+uint32_t ht_expr_write_c_chars(FILE *chars, uint32_t *n_chars, const char *s, size_t len) {
+        uint32_t at = *n_chars;
+        /* as bytes: no C escaping to get wrong */
+        for (size_t k = 0; k <= len; k++, (*n_chars)++)
+                fprintf(chars, "%s0x%02x,", *n_chars % 16 ? "" : "\n        ", k < len ? (unsigned char)s[k] : 0);
+        return at;
 }
 
-void ht_expr_write_c(FILE *f, const ht_expr *e, const char *id) {
-        fprintf(f, "static const ht_expr_node %s_nodes[] = {\n", id);
+void ht_expr_write_c(FILE *nodes, FILE *kids, FILE *chars, uint32_t *n_chars, const ht_expr *e) {
         for (uint32_t i = 0; i < e->n_nodes; i++) {
                 const ht_expr_node *n = &e->nodes[i];
-                fprintf(f, "        {%u, %u, %u, %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ",
-                        n->kind, n->op, n->n_kids, n->kids, n->pos, n->start, n->len);
+                uint32_t str = 0;
+                if (has_str(n)) {
+                        const char *s = ht_expr_node_str(e, n);
+                        str = ht_expr_write_c_chars(chars, n_chars, s, strlen(s));
+                }
+                fprintf(nodes, "        {%u, %u, %u, %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", ",
+                        n->kind, n->op, n->n_kids, n->kids, n->pos, n->start, n->len, str);
                 if (n->num == INT64_MIN)
-                        fprintf(f, "INT64_MIN, ");
+                        fprintf(nodes, "INT64_MIN},\n");
                 else
-                        fprintf(f, "INT64_C(%" PRId64 "), ", n->num);
-                if (n->str)
-                        write_c_string(f, n->str);
-                else
-                        fprintf(f, "NULL");
-                fprintf(f, "},\n");
+                        fprintf(nodes, "INT64_C(%" PRId64 ")},\n", n->num);
         }
-        fprintf(f, "};\nstatic const uint32_t %s_kids[] = {", id);
         for (uint32_t i = 0; i < e->n_kids; i++)
-                fprintf(f, "%s%" PRIu32 ",", i % 16 ? " " : "\n        ", e->kids[i]);
-        if (!e->n_kids)
-                fprintf(f, "0");
-        fprintf(f, "\n};\nstatic const ht_expr %s = {%s_nodes, %s_kids, %" PRIu32 ", %" PRIu32 ", %" PRIu32
-                   ", false};\n", id, id, id, e->n_nodes, e->n_kids, e->root);
+                fprintf(kids, "%s%" PRIu32 ",", i % 16 ? " " : "\n        ", e->kids[i]);
 }
 
 const char *ht_expr_template_end(const char *s) {

@@ -1331,16 +1331,17 @@ int expr_build(parser *p, expr_build_space *st, const char *src, ht_expr *ret) {
         p->error = NULL;
         if (r < 0)
                 return r;
-        /* the strings are where they stay now: offsets to pointers */
+        /* the strings are all kept now: a string node's offset from num
+         * to str (p->strs may have moved while they were added) */
         for (uint32_t i = 0; i < p->n_nodes; i++) {
                 ht_expr_node *n = &p->nodes[i];
                 if (n->kind == HT_EXPR_NAME || n->kind == HT_EXPR_STR || n->kind == HT_EXPR_DEFINED) {
-                        n->str = p->strs + n->num;
+                        n->str = (uint32_t)n->num;
                         n->num = 0;
                 }
         }
-        *ret = (ht_expr){ .nodes = p->nodes, .kids = p->kids, .n_nodes = p->n_nodes, .n_kids = p->n_kids,
-                          .root = v.node };
+        *ret = (ht_expr){ .nodes = p->nodes, .kids = p->kids, .strings = p->strs, .n_nodes = p->n_nodes,
+                          .n_kids = p->n_kids, .root = v.node };
         return 0;
 }
 
@@ -1378,12 +1379,10 @@ int ht_expr_compile(const char *src, ht_expr **ret) {
         kids[0] = 0;
         memcpy(kids, t.kids, t.n_kids * sizeof(*kids));
         memcpy(strs, p.strs, p.n_strs);
-        for (uint32_t i = 0; i < t.n_nodes; i++)
-                if (nodes[i].str)
-                        nodes[i].str = strs + (nodes[i].str - p.strs);
         *e = t;
         e->nodes = nodes;
         e->kids = kids;
+        e->strings = strs;
         e->owned = true;
         expr_build_done(&p);
         *ret = e;

@@ -102,8 +102,12 @@ typedef struct {
 /* A parsed expression: a tree of nodes in one array, children before
  * their parents, evaluated by ht_expr_run() without the source being
  * lexed again. The shipped files' trees are frozen into the built-in data
- * (tools/ht-freeze.c writes them as these structures, ht_expr_write_c()),
- * so its layout is shared with the generated builtin-data.c. */
+ * (tools/ht-freeze.c writes them with ht_expr_write_c()), so its layout is
+ * shared with the generated builtin-data.c. Nodes, kids and strings hold
+ * no pointer, only indexes and offsets: the frozen trees of all shipped
+ * files are three arrays in .rodata that the loader has nothing to
+ * relocate (pointers there cost every start a page fault and a dirty page
+ * per 4 KiB of .data.rel.ro); an ht_expr is a view of one tree in them. */
 typedef enum {
         HT_EXPR_NUM,      /* num */
         HT_EXPR_STR,      /* str: the decoded string */
@@ -130,16 +134,22 @@ typedef struct {
         uint32_t pos;       /* where a message about this node points */
         uint32_t start;     /* where the node's text starts, a '(' around it included */
         uint32_t len;       /* NAME: the name's length */
+        uint32_t str;       /* STR, NAME, DEFINED: the string's offset in ht_expr.strings; else 0 */
         int64_t num;
-        const char *str;
 } ht_expr_node;
 
 typedef struct ht_expr {
         const ht_expr_node *nodes;
-        const uint32_t *kids;
+        const uint32_t *kids;      /* children's node indexes, in nodes */
+        const char *strings;       /* the nodes' strings, each NUL-ended */
         uint32_t n_nodes, n_kids, root;
         bool owned;         /* from ht_expr_compile(): ht_expr_free() frees it */
 } ht_expr;
+
+/* A node's string (STR, NAME, DEFINED). */
+static inline const char *ht_expr_node_str(const ht_expr *e, const ht_expr_node *n) {
+        return e->strings + n->str;
+}
 
 /* Parse src (NUL-terminated) into a tree. On a syntax error (anything
  * ht_expr_eval_text() would report before it looks a name up, or after)
@@ -154,8 +164,15 @@ int ht_expr_run(const ht_expr *e, const char *src, size_t len, const ht_expr_env
                 ht_value *ret, char **ret_error);
 /* Two trees that evaluate alike (the tests compare frozen and fresh). */
 bool ht_expr_equal(const ht_expr *a, const ht_expr *b);
-/* Write e as C: static arrays and a `static const ht_expr ID`. */
-void ht_expr_write_c(FILE *f, const ht_expr *e, const char *id);
+/* Append e's nodes, kids and strings as C initialisers to the three
+ * pools ht-freeze writes (the array bodies of ht_builtin_expr_nodes,
+ * _kids and _chars, profile-builtin.h); *n_chars is the chars pool's
+ * length so far, advanced by the strings written: a node's str is its
+ * string's offset in the pool. Its kids stay indexes within e. */
+void ht_expr_write_c(FILE *nodes, FILE *kids, FILE *chars, uint32_t *n_chars, const ht_expr *e);
+/* Append len bytes and a NUL to the chars pool, as ht_expr_write_c()
+ * does: returns their offset. */
+uint32_t ht_expr_write_c_chars(FILE *chars, uint32_t *n_chars, const char *s, size_t len);
 /* The end of a template's ${EXPR}: s is the byte after "${"; returns the
  * '}' that closes it (one inside a string literal does not) or the NUL. */
 const char *ht_expr_template_end(const char *s);

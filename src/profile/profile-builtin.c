@@ -408,9 +408,15 @@ uint64_t ht_builtin_expr_key(const char *text, size_t len) {
         return h ^ (h >> 29);
 }
 
-const ht_expr *ht_builtin_expr_find(const char *text, size_t len) {
+void ht_builtin_expr_view(const ht_builtin_expr *b, ht_expr *ret) {
+        *ret = (ht_expr){ .nodes = ht_builtin_expr_nodes + b->nodes, .kids = ht_builtin_expr_kids + b->kids,
+                          .strings = ht_builtin_expr_chars, .n_nodes = b->n_nodes, .n_kids = b->n_kids,
+                          .root = b->root };
+}
+
+bool ht_builtin_expr_find(const char *text, size_t len, ht_expr *ret) {
         if (ht_builtin_n_exprs == 0)
-                return NULL;
+                return false;
         uint64_t key = ht_builtin_expr_key(text, len);
         size_t lo = 0, hi = ht_builtin_n_exprs;
         while (lo < hi) {
@@ -422,10 +428,12 @@ const ht_expr *ht_builtin_expr_find(const char *text, size_t len) {
         }
         for (; lo < ht_builtin_n_exprs && ht_builtin_exprs[lo].key == key; lo++) {
                 const ht_builtin_expr *b = &ht_builtin_exprs[lo];
-                if (b->len == len && memcmp(b->text, text, len) == 0)
-                        return b->expr;
+                if (b->len == len && memcmp(ht_builtin_expr_text(b), text, len) == 0) {
+                        ht_builtin_expr_view(b, ret);
+                        return true;
+                }
         }
-        return NULL;
+        return false;
 }
 
 typedef void (*expr_fn)(const char *text, size_t len, void *userdata);

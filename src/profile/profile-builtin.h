@@ -28,12 +28,15 @@ typedef struct ht_builtin_file {
 /* An expression of the shipped files, parsed when hosttune was built:
  * evaluating one of these texts runs the tree, with no lexing or parsing
  * (expr.h). key is ht_builtin_expr_key() of the text; the table is sorted
- * by it. */
+ * by it. Integers only, as are the pools it indexes: the frozen trees hold
+ * no pointer for the loader to relocate at every start (issue 34);
+ * ht_builtin_expr_view() makes the ht_expr of one. */
 typedef struct ht_builtin_expr {
         uint64_t key;
-        size_t len;
-        const char *text;
-        const ht_expr *expr;
+        uint32_t text, len;       /* the text: its offset in ht_builtin_expr_chars, its length */
+        uint32_t nodes, n_nodes;  /* the tree's nodes: ht_builtin_expr_nodes[nodes..] */
+        uint32_t kids, n_kids;    /* its kids: ht_builtin_expr_kids[kids..] */
+        uint32_t root;
 } ht_builtin_expr;
 
 /* The table: builtin-data.c in hosttune, an empty one from libhosttune.a
@@ -42,13 +45,25 @@ extern const ht_builtin_file ht_builtin_files[];
 extern const size_t ht_builtin_n_files;
 extern const ht_builtin_expr ht_builtin_exprs[];
 extern const size_t ht_builtin_n_exprs;
+/* The pools of all the frozen trees: their nodes, their kids (node
+ * indexes within each tree) and their strings and texts, NUL-ended. */
+extern const ht_expr_node ht_builtin_expr_nodes[];
+extern const uint32_t ht_builtin_expr_kids[];
+extern const char ht_builtin_expr_chars[];
+
+/* The tree of a table entry, viewed in the pools; and its text. */
+void ht_builtin_expr_view(const ht_builtin_expr *b, ht_expr *ret);
+static inline const char *ht_builtin_expr_text(const ht_builtin_expr *b) {
+        return ht_builtin_expr_chars + b->text;
+}
 
 /* A cheap key of an expression's text (its length and a few of its
  * bytes): the lookup compares the whole text after it. */
 uint64_t ht_builtin_expr_key(const char *text, size_t len);
-/* The frozen tree of the text/len, or NULL (then parse it). The caller
- * checks HOSTTUNE_NO_BUILTIN_PROFILES (once, not for each expression). */
-const ht_expr *ht_builtin_expr_find(const char *text, size_t len);
+/* The frozen tree of the text/len into *ret (a view: nothing to free),
+ * or false (then parse it). The caller checks HOSTTUNE_NO_BUILTIN_PROFILES
+ * (once, not for each expression). */
+bool ht_builtin_expr_find(const char *text, size_t len, ht_expr *ret);
 /* Call fn on the text of every expression in a file (specs, conditions,
  * each ${EXPR} of a template), as the resolver evaluates them. */
 void ht_builtin_pfile_exprs(const ht_pfile *p, void (*fn)(const char *text, size_t len, void *userdata),

@@ -351,9 +351,9 @@ static int eval_expr_text(ht_resolver *r, const char *text, size_t len, const ht
                 r->expr_mode = ht_env_true("HOSTTUNE_TEST_EXPR_TEXT")        ? 3
                                : ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES") ? 2
                                                                              : 1;
-        const ht_expr *frozen = r->expr_mode == 1 ? ht_builtin_expr_find(text, len) : NULL;
-        if (frozen)
-                return ht_expr_run(frozen, text, len, env, ret, ret_error);
+        ht_expr frozen;
+        if (r->expr_mode == 1 && ht_builtin_expr_find(text, len, &frozen))
+                return ht_expr_run(&frozen, text, len, env, ret, ret_error);
         _cleanup_free_ char *copy = text[len] ? xstrndup(text, len) : NULL;
         const char *src = copy ? copy : text;
         if (r->expr_mode == 3)
