@@ -4,7 +4,10 @@
 # what the evaluating parser gives from the text (HOSTTUNE_TEST_EXPR_TEXT=1):
 # every shipped profile's resolution and oracle's plan on every fixture
 # host, and the errors (message, file:line, column, exit code) of bad
-# expressions in a user's profile, byte for byte, the three ways.
+# expressions in a user's profile, byte for byte, the three ways. The
+# first two ways are also the shipped files with and without their
+# built-in copies (HOSTTUNE_NO_BUILTIN_PROFILES=1: libconfig parses every
+# file), which must change nothing but speed (builtin-profiles.sh).
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 # The checkout may belong to another user (the trust check is not tested here).
 HOSTTUNE_INSECURE_PROFILES=1
