@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,86 +10,86 @@
 #include "util.h"
 
 /* A parse with its reference count: the context's cache holds one
- * while it keeps it, each reader one. */
+ * while it keeps it, each reader one. passwd and group share the
+ * wrapper: a reader gets the member of the union, which sits at the
+ * same offset for both. */
 typedef struct {
         unsigned refs;
-        ht_passwd p;
-} shared_passwd;
+        bool is_group;
+        union {
+                ht_passwd p;
+                ht_group g;
+        } u;
+} shared_accounts;
 
-typedef struct {
-        unsigned refs;
-        ht_group g;
-} shared_group;
-
-void ht_passwd_unref(const ht_passwd *p) {
-        if (!p)
+static void shared_unref(const void *member) {
+        if (!member)
                 return;
-        shared_passwd *k = (shared_passwd *)((char *)p - offsetof(shared_passwd, p));
+        shared_accounts *k = (shared_accounts *)((char *)member - offsetof(shared_accounts, u));
         if (--k->refs > 0)
                 return;
-        ht_passwd_done(&k->p);
+        if (k->is_group)
+                ht_group_done(&k->u.g);
+        else
+                ht_passwd_done(&k->u.p);
         free(k);
+}
+
+void ht_passwd_unref(const ht_passwd *p) {
+        shared_unref(p);
 }
 
 void ht_group_unref(const ht_group *g) {
-        if (!g)
-                return;
-        shared_group *k = (shared_group *)((char *)g - offsetof(shared_group, g));
-        if (--k->refs > 0)
-                return;
-        ht_group_done(&k->g);
-        free(k);
+        shared_unref(g);
 }
 
-static void passwd_unref(void *k) {
-        ht_passwd_unref(&((shared_passwd *)k)->p);
+static void kept_unref(void *k) {
+        shared_unref(&((shared_accounts *)k)->u);
 }
 
-static void group_unref(void *k) {
-        ht_group_unref(&((shared_group *)k)->g);
-}
+static const ht_parsed_kind passwd_kind = {"passwd", kept_unref};
+static const ht_parsed_kind group_kind = {"group", kept_unref};
 
-static const ht_parsed_kind passwd_kind = {"passwd", passwd_unref};
-static const ht_parsed_kind group_kind = {"group", group_unref};
-
-int ht_passwd_read(const ht_context *c, const ht_passwd **ret) {
-        shared_passwd *k = ht_context_parsed(c, "/etc/passwd", &passwd_kind, NULL, 0);
+/* The kept parse of path, or a new one (kept when a plan's cache runs). */
+static int shared_read(const ht_context *c, const char *path, bool is_group, shared_accounts **ret) {
+        const ht_parsed_kind *kind = is_group ? &group_kind : &passwd_kind;
+        shared_accounts *k = ht_context_parsed(c, path, kind, NULL, 0);
         if (k) {
                 k->refs++;
-                *ret = &k->p;
+                *ret = k;
                 return 0;
         }
         _cleanup_free_ char *content = NULL;
         size_t len = 0;
-        int r = ht_read_file(c, "/etc/passwd", HT_ACCOUNT_FILE_MAX, &content, &len);
+        int r = ht_read_file(c, path, HT_ACCOUNT_FILE_MAX, &content, &len);
         if (r < 0)
                 return r;
         k = xcalloc(1, sizeof(*k));
-        ht_passwd_parse(content, len, &k->p);
+        k->is_group = is_group;
+        if (is_group)
+                ht_group_parse(content, len, &k->u.g);
+        else
+                ht_passwd_parse(content, len, &k->u.p);
         k->refs = 2; /* ours and the cache's (dropped at once if it keeps none) */
-        ht_context_keep_parsed(c, "/etc/passwd", &passwd_kind, k, NULL, 0);
-        *ret = &k->p;
+        ht_context_keep_parsed(c, path, kind, k, NULL, 0);
+        *ret = k;
         return 0;
+}
+
+int ht_passwd_read(const ht_context *c, const ht_passwd **ret) {
+        shared_accounts *k;
+        int r = shared_read(c, "/etc/passwd", false, &k);
+        if (r >= 0)
+                *ret = &k->u.p;
+        return r;
 }
 
 int ht_group_read(const ht_context *c, const ht_group **ret) {
-        shared_group *k = ht_context_parsed(c, "/etc/group", &group_kind, NULL, 0);
-        if (k) {
-                k->refs++;
-                *ret = &k->g;
-                return 0;
-        }
-        _cleanup_free_ char *content = NULL;
-        size_t len = 0;
-        int r = ht_read_file(c, "/etc/group", HT_ACCOUNT_FILE_MAX, &content, &len);
-        if (r < 0)
-                return r;
-        k = xcalloc(1, sizeof(*k));
-        ht_group_parse(content, len, &k->g);
-        k->refs = 2;
-        ht_context_keep_parsed(c, "/etc/group", &group_kind, k, NULL, 0);
-        *ret = &k->g;
-        return 0;
+        shared_accounts *k;
+        int r = shared_read(c, "/etc/group", true, &k);
+        if (r >= 0)
+                *ret = &k->u.g;
+        return r;
 }
 
 int ht_account_user(const ht_context *c, const char *name, uint32_t *ret_uid, uint32_t *ret_gid) {
