@@ -347,16 +347,16 @@ const char *ht_offline_hint(ht_resolver *r) {
  * parser, which says where). text[len] need not be a NUL. */
 static int eval_expr_text(ht_resolver *r, const char *text, size_t len, const ht_expr_env *env,
                           ht_value *ret, char **ret_error) {
-        if (r->expr_mode == 0)
-                r->expr_mode = ht_env_true("HOSTTUNE_TEST_EXPR_TEXT")        ? 3
-                               : ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES") ? 2
-                                                                             : 1;
+        if (r->expr_mode == EXPR_MODE_UNSET)
+                r->expr_mode = ht_env_true("HOSTTUNE_TEST_EXPR_TEXT")        ? EXPR_MODE_TEXT
+                               : ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES") ? EXPR_MODE_PARSE
+                                                                             : EXPR_MODE_BUILTIN;
         ht_expr frozen;
-        if (r->expr_mode == 1 && ht_builtin_expr_find(text, len, &frozen))
+        if (r->expr_mode == EXPR_MODE_BUILTIN && ht_builtin_expr_find(text, len, &frozen))
                 return ht_expr_run(&frozen, text, len, env, ret, ret_error);
         _cleanup_free_ char *copy = text[len] ? xstrndup(text, len) : NULL;
         const char *src = copy ? copy : text;
-        if (r->expr_mode == 3)
+        if (r->expr_mode == EXPR_MODE_TEXT)
                 return ht_expr_eval_text(src, env, ret, ret_error);
         return ht_expr_eval_ex(src, env, ret, ret_error);
 }

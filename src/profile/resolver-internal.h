@@ -65,10 +65,15 @@ struct ht_resolver {
         char *lookup_error;
         char **candidates;
         /* How expressions are evaluated, read from the environment on the
-         * first one: 0 not yet, 1 the built-in trees where a text has one,
-         * 2 parse every text (HOSTTUNE_NO_BUILTIN_PROFILES), 3 the
-         * evaluating parser (HOSTTUNE_TEST_EXPR_TEXT, for the tests) */
-        int expr_mode;
+         * first one: the built-in trees where a text has one, every text
+         * parsed (HOSTTUNE_NO_BUILTIN_PROFILES), or the evaluating parser
+         * (HOSTTUNE_TEST_EXPR_TEXT, for the tests) */
+        enum {
+                EXPR_MODE_UNSET,
+                EXPR_MODE_BUILTIN,
+                EXPR_MODE_PARSE,
+                EXPR_MODE_TEXT,
+        } expr_mode;
         /* the parameters being evaluated, innermost last (their names,
          * borrowed from params: a name lives as long as the resolver) */
         const char **param_stack;
