@@ -234,6 +234,9 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
         if (j.opt.argfiles && trusted)
                 ht_facts_warn(f, "%s: %u @argfile(s) on java %u's command line are not read: "
                               "options in them are not known", d_cmd, j.opt.argfiles, pid);
+        if (j.opt.option_files && trusted)
+                ht_facts_warn(f, "%s: %u -XX:VMOptionsFile= or -XX:Flags= file(s) on java %u's command line "
+                              "are not read: options in them are not known", d_cmd, j.opt.option_files, pid);
 
         j.user = pr->user ? xstrdup(pr->user) : NULL;
         /* a drop-in reaches a service; a scope is no unit to tune */

@@ -235,6 +235,14 @@ void ht_jvm_parse_cmdline(ht_jvm_options *o, const char *cmd, size_t len) {
                         o->argfiles++;
                         continue;
                 }
+                /* HotSpot reads these files' options in their place
+                 * (runtime/arguments.cpp, parse_vm_options_file and
+                 * process_settings_file; java(1), -XX:VMOptionsFile and
+                 * -XX:Flags) */
+                if (startswith(a, "-XX:VMOptionsFile=") || startswith(a, "-XX:Flags=")) {
+                        o->option_files++;
+                        continue;
+                }
                 if (takes_value(a)) {
                         skip_next = true;
                         continue;

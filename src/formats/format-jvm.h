@@ -29,6 +29,9 @@ typedef struct {
         int tiered;                 /* -XX:[+-]TieredCompilation */
         int gc;                     /* the last -XX:+UseXxxGC, HT_JVM_GC_*; 0 none given */
         unsigned argfiles;          /* @argfiles on the command line (not read) */
+        /* -XX:VMOptionsFile= and -XX:Flags= on the command line: files
+         * HotSpot reads options from (not read) */
+        unsigned option_files;
 } ht_jvm_options;
 
 /* The collectors -XX:+Use...GC selects (HotSpot's gc/shared/gcConfig.cpp

@@ -169,6 +169,15 @@ static void test_cmdline(void **state) {
         ht_jvm_parse_cmdline(&o, CMD("java\0@/etc/app/jvm.options\0-Xmx2g\0Main\0"));
         assert_int_equal(o.argfiles, 1);
         assert_int_equal(o.max_heap, 2 * G);
+        /* option files HotSpot reads, as Elasticsearch-style services
+         * and app servers pass them: counted, so facts can say their
+         * options are not known (they were dropped without a word) */
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, CMD("java\0-XX:VMOptionsFile=/etc/app/vm.options\0-XX:Flags=.hotspotrc\0"
+                                     "-Xmx2g\0Main\0"));
+        assert_int_equal(o.option_files, 2);
+        assert_int_equal(o.argfiles, 0);
+        assert_int_equal(o.max_heap, 2 * G);
         /* the last argument without its NUL (cut short) is not read */
         ht_jvm_options_init(&o);
         ht_jvm_parse_cmdline(&o, CMD("java\0-Xmx2g\0-Xmx4"));
