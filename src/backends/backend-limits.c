@@ -86,6 +86,11 @@ static void load_limits(const ht_context *c, limits_set *ret, ht_plan *plan) {
                         for (size_t w = 0; f->warnings[w]; w++)
                                 ht_plan_warn(plan, "%s:%s; pam_limits skips that line too", shown, f->warnings[w]);
                 }
+                if (f->read_as) {
+                        _cleanup_free_ char *shown = ht_display_path(c, order[i]);
+                        for (size_t w = 0; f->read_as[w]; w++)
+                                ht_plan_warn(plan, "%s:%s", shown, f->read_as[w]);
+                }
                 set_push(ret, order[i], f);
         }
 }

@@ -23,11 +23,6 @@
  * size is 48 MB." */
 #define CODE_CACHE_TIERED (UINT64_C(240) << 20)
 #define CODE_CACHE_NO_TIERED (UINT64_C(48) << 20)
-/* HotSpot's default -XX:MaxRAM on 64-bit servers, which caps the memory
- * the default heap is a share of (runtime/globals.hpp, arguments.cpp
- * Arguments::set_heap_size: phys_mem = MIN2(physical_memory, MaxRAM)). */
-#define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
-
 /* size rounded up to whole pages of lp when it takes them: HotSpot
  * reserves a structure on large pages only when it holds at least
  * min_pages of them (os::page_size_for_region_unaligned/_aligned,
@@ -239,6 +234,9 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
         if (j.opt.argfiles && trusted)
                 ht_facts_warn(f, "%s: %u @argfile(s) on java %u's command line are not read: "
                               "options in them are not known", d_cmd, j.opt.argfiles, pid);
+        if (j.opt.option_files && trusted)
+                ht_facts_warn(f, "%s: %u -XX:VMOptionsFile= or -XX:Flags= file(s) on java %u's command line "
+                              "are not read: options in them are not known", d_cmd, j.opt.option_files, pid);
 
         j.user = pr->user ? xstrdup(pr->user) : NULL;
         /* a drop-in reaches a service; a scope is no unit to tune */
@@ -263,11 +261,8 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                 /* not given: HotSpot's default, MaxRAMPercentage (25 %)
                  * of the physical memory (java(1), -XX:MaxRAMPercentage;
                  * a container's memory limit, which HotSpot takes
-                 * instead, is not read here) */
-                uint64_t pct = j.opt.max_ram_percentage_milli != UINT64_MAX ? j.opt.max_ram_percentage_milli
-                                                                            : 25000;
-                uint64_t m = ram < MAX_RAM_DEFAULT ? ram : MAX_RAM_DEFAULT;
-                j.heap_bytes = m / 100000 * pct;
+                 * instead, is not read here), or MaxRAMFraction's share */
+                j.heap_bytes = ht_jvm_default_heap(&j.opt, ram);
                 j.heap_default = true;
         }
         if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1) {
@@ -291,8 +286,11 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                         j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
                         if (j.heap_default && trusted)
                                 ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
-                                              "is counted as HotSpot's default, a quarter of the memory", d_cmd,
-                                              pid);
+                                              "is counted as HotSpot's default, %s", d_cmd, pid,
+                                              j.opt.max_ram_percentage_milli != UINT64_MAX
+                                                      ? "the -XX:MaxRAMPercentage share of the memory"
+                                              : j.opt.max_ram_fraction ? "the -XX:MaxRAMFraction share of the memory"
+                                                                       : "a quarter of the memory");
                 }
         }
         f->jvms = xrealloc(f->jvms, (f->n_jvms + 1) * sizeof(*f->jvms));

@@ -372,10 +372,23 @@ static bool key_is(const char *key, size_t len, const char *want) {
         return len == strlen(want) && memcmp(key, want, len) == 0;
 }
 
+/* "processor 3", s390x's per-CPU key (arch/s390/kernel/processor.c
+ * prints "processor %d: version = ..."): the word, one blank, a number */
+static bool key_is_s390_processor(const char *key, size_t len) {
+        const size_t n = strlen("processor ");
+        if (len <= n || memcmp(key, "processor ", n) != 0)
+                return false;
+        for (size_t i = n; i < len; i++)
+                if (!isdigit((unsigned char)key[i]))
+                        return false;
+        return true;
+}
+
 void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char *where) {
         ht_facts_check_nul(f, buf, len, where);
         unsigned count = 0;
-        bool have_flags = false;
+        bool have_flags = false, powerpc = false;
+        f->cpu_flags_x86 = false;
         strv_free(f->cpu_flags);
         f->cpu_flags = xcalloc(1, sizeof(char *));
         /* A line at a time, in place: a big host has thousands of lines
@@ -391,10 +404,19 @@ void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char
                 while (key_end > key && isspace((unsigned char)key_end[-1]))
                         key_end--;
                 size_t klen = (size_t)(key_end - key);
-                if (key_is(key, klen, "processor"))
+                /* each architecture names its lines its own way (the
+                 * kernel's arch/{x86,arm64,powerpc,s390}/kernel show_cpuinfo):
+                 * a CPU is "processor : N" but s390x's "processor N: ...";
+                 * the flags are x86's "flags", arm64's "Features", s390x's
+                 * "features"; PowerPC has none and says "timebase" once */
+                if (key_is(key, klen, "processor") || key_is_s390_processor(key, klen))
                         count++;
-                else if (!have_flags && (key_is(key, klen, "flags") || key_is(key, klen, "Features"))) {
+                else if (key_is(key, klen, "timebase"))
+                        powerpc = true;
+                else if (!have_flags && (key_is(key, klen, "flags") || key_is(key, klen, "Features") ||
+                                         key_is(key, klen, "features"))) {
                         have_flags = true;
+                        f->cpu_flags_x86 = key_is(key, klen, "flags");
                         /* the words between blanks, in place: a flags line
                          * has a hundred or more, and only a few matter */
                         bool found[ELEMENTSOF(interesting_flags)] = {0};
@@ -417,7 +439,9 @@ void ht_facts_parse_cpuinfo(ht_facts *f, const char *buf, size_t len, const char
         if (count == 0)
                 ht_facts_warn(f, "%s: no \"processor\" lines, CPU count unknown", where);
         if (!have_flags) {
-                ht_facts_warn(f, "%s: no flags line, CPU flags unknown", where);
+                /* PowerPC's has none to find: no warning for that */
+                if (!powerpc)
+                        ht_facts_warn(f, "%s: no flags line, CPU flags unknown", where);
                 strv_free(f->cpu_flags);
                 f->cpu_flags = NULL;
         }
@@ -599,10 +623,13 @@ void ht_facts_collect_virt(const ht_context *c, ht_facts *f) {
         /* The CPU's hypervisor flag decides guest or not; DMI only names
          * the hypervisor, since vendors like Oracle or Amazon sell bare
          * metal under the same strings their clouds use. Xen PV guests
-         * hide the flag, /sys/hypervisor tells them. */
+         * hide the flag, /sys/hypervisor tells them. Only x86 has the
+         * flag (CPUID leaf 1, ECX bit 31): arm64's "Features" and s390x's
+         * "features" never list it, so their missing flag says nothing
+         * and DMI names the guest. */
         if (xen)
                 f->hypervisor = xstrdup("xen");
-        else if (f->cpu_flags && !flag)
+        else if (f->cpu_flags && f->cpu_flags_x86 && !flag)
                 f->hypervisor = xstrdup("none");
         else if (dmi)
                 f->hypervisor = xstrdup(dmi);

@@ -279,6 +279,7 @@ typedef struct ht_facts {
          * made from it when the JSON is built, since plans rarely ask */
         char *cpu_cpuinfo_text;
         char **cpu_flags;                /* flags of interest present: pdpe1gb, pse, hypervisor, ... */
+        bool cpu_flags_x86;              /* cpu_flags are x86's "flags" line, which has "hypervisor" */
         unsigned numa_nodes;             /* 0: unknown */
         /* cpufreq (facts-devices.c): cpufreq_known when the running
          * kernel's /sys/devices/system/cpu was read (not in an image) */

@@ -237,6 +237,12 @@ int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t 
         if (a->conditional)
                 return ht_error(ret_error, -EINVAL, "%u: %s is assigned inside a shell conditional; edit it by hand",
                                 a->line, name);
+        /* an edit of the value before it would be appended to on bash
+         * and not on dash, whatever /bin/sh is */
+        if (a->append)
+                return ht_error(ret_error, -EINVAL,
+                                "%u: %s is appended to with +=, which bash (RHEL's and SUSE's /bin/sh) does and "
+                                "dash (Debian's) does not; edit the file by hand", a->line, name);
         for (ssize_t i = 0; i < last; i++)
                 ht_grub_eval_assignment(env, 0, content, &f->assignments[i]);
 

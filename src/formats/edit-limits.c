@@ -30,6 +30,7 @@ void ht_limits_file_free(ht_limits_file *f) {
         }
         free(f->entries);
         strv_free(f->warnings);
+        strv_free(f->read_as);
         free(f);
 }
 
@@ -102,6 +103,23 @@ static bool value_ok(const char *item, const char *value) {
             (streq(value, "-1") || streq(value, "-") || streq(value, "unlimited") || streq(value, "infinity")))
                 return true;
         return is_number(value, signed_item);
+}
+
+/* pam_limits' process_limit() reads a number with strtoul() (strtol()
+ * for priority, nice and the login counts) and refuses the value only
+ * when no digit was read ("rlimit_value == 0 && value_orig == endptr",
+ * Linux-PAM 0.80 to 1.7): "1g" is 1 (KB for memlock), "8192k" 8192,
+ * "0x2000" 0, "1 2" 1 (the value is the rest of the line since 1.6, its
+ * fourth word before). The number it reads from a value value_ok()
+ * refuses, NULL when pam_limits refuses it too (no leading digit). */
+static char *pam_number_prefix(const char *item, const char *value) {
+        if (streq(item, "nonewprivs"))
+                return NULL;
+        bool signed_item = streq(item, "priority") || streq(item, "nice") ||
+                           streq(item, "maxlogins") || streq(item, "maxsyslogins");
+        size_t n = signed_item && value[0] == '-';
+        size_t digits = strspn(value + n, "0123456789");
+        return digits ? xstrndup(value, n + digits) : NULL;
 }
 
 static int problem(ht_limits_file *f, unsigned flags, unsigned line, char **ret_error, const char *fmt, ...)
@@ -196,15 +214,23 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                         goto fail;
                                 continue;
                         }
+                        char *value = NULL;
                         if (!value_ok(fields[2], fields[3])) {
-                                if ((r = problem(f, flags, line, ret_error, "invalid value \"%s\" for %s",
-                                                 fields[3], fields[2])) < 0)
-                                        goto fail;
-                                continue;
+                                /* another's file: what pam_limits makes of it,
+                                 * which may take precedence over hosttune's */
+                                value = flags & HT_LIMITS_LENIENT ? pam_number_prefix(fields[2], fields[3]) : NULL;
+                                if (!value) {
+                                        if ((r = problem(f, flags, line, ret_error, "invalid value \"%s\" for %s",
+                                                         fields[3], fields[2])) < 0)
+                                                goto fail;
+                                        continue;
+                                }
+                                strv_pushf(&f->read_as, "%u: %s \"%s\" is read by pam_limits as %s, the number it "
+                                           "starts with; write the number alone", line, fields[2], fields[3], value);
                         }
                         e.type = xstrdup(fields[1]);
                         e.item = xstrdup(fields[2]);
-                        e.value = xstrdup(fields[3]);
+                        e.value = value ? value : xstrdup(fields[3]);
                 } else {
                         if ((r = problem(f, flags, line, ret_error, "expected <domain> <type> <item> <value>")) < 0)
                                 goto fail;

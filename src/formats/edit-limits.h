@@ -71,6 +71,9 @@ typedef struct {
         ht_limits_entry *entries;
         size_t n_entries;
         char **warnings;        /* lenient mode: "LINE: message" for skipped lines */
+        /* lenient mode: "LINE: message" for lines kept with the value
+         * pam_limits reads, not the one written ("1g" is 1) */
+        char **read_as;
 } ht_limits_file;
 
 #define HT_LIMITS_LENIENT 1u

@@ -317,17 +317,21 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         if (!command && is_name_start(content[p])) {
                                 while (p < len && is_name_char(content[p]))
                                         p++;
+                                bool append = p + 1 < len && content[p] == '+' && content[p + 1] == '=';
+                                if (append)
+                                        p++;
                                 if (p < len && content[p] == '=') {
                                         sc.pos = p + 1;
                                         if ((r = scan_word(&sc)) < 0)
                                                 goto fail;
                                         add_assignment(f, (ht_grub_assignment){
-                                                .name = xstrndup(content + start, p - start),
+                                                .name = xstrndup(content + start, p - start - append),
                                                 .line = line,
                                                 .value_start = p + 1,
                                                 .value_end = sc.pos,
                                                 .exported = exported,
                                                 .conditional = depth > 0 || cond_once,
+                                                .append = append,
                                         });
                                         first = false;
                                         continue;
@@ -604,8 +608,11 @@ unknown:
 void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
                              const ht_grub_assignment *a) {
         char *value = NULL;
-        const char *why = a->unset ? "unset here, which hosttune does not follow" : NULL;
-        bool ok = !a->conditional && !a->unset &&
+        const char *why = a->unset    ? "unset here, which hosttune does not follow"
+                          : a->append ? "appended to with +=, which bash (RHEL's and SUSE's /bin/sh) "
+                                        "does and dash (Debian's) does not"
+                                      : NULL;
+        bool ok = !a->conditional && !a->unset && !a->append &&
                   ht_grub_expand_value(content, a->value_start, a->value_end, env, &value, &why);
         ht_grub_var *v = env_slot(env, a->name);
         v->file = file_index;

@@ -30,6 +30,10 @@ typedef struct {
         bool exported;
         bool conditional;                /* inside if/case/for/while/{ } */
         bool unset;                      /* `unset NAME`: no value span */
+        /* `NAME+=word`: bash (/bin/sh of RHEL and SUSE, which run
+         * grub2-mkconfig with it) appends, dash (Debian's and Ubuntu's)
+         * runs it as a command that is not found: no value to know */
+        bool append;
 } ht_grub_assignment;
 
 typedef struct {

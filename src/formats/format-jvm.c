@@ -14,7 +14,7 @@
 void ht_jvm_options_init(ht_jvm_options *o) {
         *o = (ht_jvm_options){.max_heap = UINT64_MAX, .initial_heap = UINT64_MAX,
                               .large_page_size = UINT64_MAX, .code_cache = UINT64_MAX,
-                              .max_ram_percentage_milli = UINT64_MAX,
+                              .max_ram_percentage_milli = UINT64_MAX, .max_ram = UINT64_MAX,
                               .use_large_pages = -1, .use_thp = -1, .tiered = -1,
                               .use_shm = -1};
 }
@@ -61,6 +61,33 @@ static bool jvm_percentage(const char *v, uint64_t *ret) {
         return true;
 }
 
+/* HotSpot's default -XX:MaxRAM on 64-bit servers (runtime/globals.hpp) */
+#define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
+
+uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
+        /* Arguments::set_heap_size (runtime/arguments.cpp, JDK 10 to 21):
+         * "phys_mem = FLAG_IS_DEFAULT(MaxRAM) ? MIN2(os::physical_memory(),
+         * MaxRAM) : MaxRAM", and "Convert deprecated flags": with
+         * MaxRAMFraction given and MaxRAMPercentage not, MaxRAMPercentage
+         * = 100.0 / MaxRAMFraction (JDK 8 divides by MaxRAMFraction, the
+         * same) */
+        uint64_t m = o->max_ram != UINT64_MAX ? o->max_ram : ram < MAX_RAM_DEFAULT ? ram : MAX_RAM_DEFAULT;
+        uint64_t heap;
+        if (o->max_ram_percentage_milli == UINT64_MAX && o->max_ram_fraction)
+                heap = m / o->max_ram_fraction;
+        else {
+                uint64_t pct = o->max_ram_percentage_milli != UINT64_MAX ? o->max_ram_percentage_milli : 25000;
+                /* m * pct / 100000 without overflow, as exact as HotSpot's double */
+                heap = m / 100000 * pct + m % 100000 * pct / 100000;
+        }
+        /* "An initial heap size was specified on the command line, so be
+         * sure that the maximum size is consistent": -Xms above the share
+         * is the maximum */
+        if (o->initial_heap != UINT64_MAX && o->initial_heap > heap)
+                heap = o->initial_heap;
+        return heap;
+}
+
 bool ht_jvm_option(ht_jvm_options *o, const char *a) {
         static const struct {
                 const char *prefix;
@@ -72,6 +99,7 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"-XX:InitialHeapSize=", offsetof(ht_jvm_options, initial_heap)},
                 {"-XX:LargePageSizeInBytes=", offsetof(ht_jvm_options, large_page_size)},
                 {"-XX:ReservedCodeCacheSize=", offsetof(ht_jvm_options, code_cache)},
+                {"-XX:MaxRAM=", offsetof(ht_jvm_options, max_ram)},
         };
         for (size_t i = 0; i < ELEMENTSOF(sizes); i++)
                 if (startswith(a, sizes[i].prefix)) {
@@ -83,6 +111,20 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 }
         if (startswith(a, "-XX:MaxRAMPercentage="))
                 return jvm_percentage(a + strlen("-XX:MaxRAMPercentage="), &o->max_ram_percentage_milli);
+        if (startswith(a, "-XX:MaxRAMFraction=")) {
+                /* a uintx, range(1, max_uintx) in runtime/globals.hpp */
+                const char *v = a + strlen("-XX:MaxRAMFraction=");
+                size_t digits = strspn(v, "0123456789");
+                uint64_t n = 0;
+                if (digits == 0 || digits > 19 || v[digits])
+                        return false;
+                for (size_t i = 0; i < digits; i++)
+                        n = n * 10 + (uint64_t)(v[i] - '0');
+                if (n == 0)
+                        return false;
+                o->max_ram_fraction = n;
+                return true;
+        }
         static const struct {
                 const char *name;
                 size_t offset;
@@ -191,6 +233,14 @@ void ht_jvm_parse_cmdline(ht_jvm_options *o, const char *cmd, size_t len) {
                         break;
                 if (a[0] == '@') {
                         o->argfiles++;
+                        continue;
+                }
+                /* HotSpot reads these files' options in their place
+                 * (runtime/arguments.cpp, parse_vm_options_file and
+                 * process_settings_file; java(1), -XX:VMOptionsFile and
+                 * -XX:Flags) */
+                if (startswith(a, "-XX:VMOptionsFile=") || startswith(a, "-XX:Flags=")) {
+                        o->option_files++;
                         continue;
                 }
                 if (takes_value(a)) {

@@ -19,12 +19,19 @@ typedef struct {
         uint64_t code_cache;        /* -XX:ReservedCodeCacheSize= */
         /* -XX:MaxRAMPercentage= in thousandths of a percent (25000: 25 %) */
         uint64_t max_ram_percentage_milli;
+        /* -XX:MaxRAMFraction= (JDK 8's, deprecated in 10 and still
+         * read), 0 not given; -XX:MaxRAM= in bytes, UINT64_MAX not given */
+        uint64_t max_ram_fraction;
+        uint64_t max_ram;
         int use_large_pages;        /* -XX:[+-]UseLargePages */
         int use_thp;                /* -XX:[+-]UseTransparentHugePages */
         int use_shm;                /* -XX:[+-]UseSHM: large pages as SysV SHM_HUGETLB */
         int tiered;                 /* -XX:[+-]TieredCompilation */
         int gc;                     /* the last -XX:+UseXxxGC, HT_JVM_GC_*; 0 none given */
         unsigned argfiles;          /* @argfiles on the command line (not read) */
+        /* -XX:VMOptionsFile= and -XX:Flags= on the command line: files
+         * HotSpot reads options from (not read) */
+        unsigned option_files;
 } ht_jvm_options;
 
 /* The collectors -XX:+Use...GC selects (HotSpot's gc/shared/gcConfig.cpp
@@ -33,6 +40,10 @@ enum { HT_JVM_GC_DEFAULT = 0, HT_JVM_GC_G1, HT_JVM_GC_PARALLEL, HT_JVM_GC_SERIAL
        HT_JVM_GC_SHENANDOAH, HT_JVM_GC_OTHER };
 
 void ht_jvm_options_init(ht_jvm_options *o);
+/* The heap HotSpot sizes when no -Xmx is given, on a host with ram bytes
+ * of memory (Arguments::set_heap_size): MaxRAMPercentage (25 %) of the
+ * memory, MaxRAM (128 GB on 64-bit servers) at most, -Xms at least. */
+uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram);
 /* One option ("-Xmx4g"); true when it is one of those above and well
  * formed. The last occurrence wins, as in HotSpot. */
 bool ht_jvm_option(ht_jvm_options *o, const char *arg);

@@ -330,6 +330,27 @@ static void test_edit_refuses(void **state) {
         edit_fails("[ -e /x ] && GRUB_CMDLINE_LINUX=\"quiet\"\n", "GRUB_CMDLINE_LINUX", ok, 1, "conditional");
         edit_fails("GRUB_CMDLINE_LINUX=\"quiet\n", "GRUB_CMDLINE_LINUX", ok, 1, "1: unterminated double quote");
 
+        /* "+=": RHEL's grub2-mkconfig runs "#! /bin/sh", bash there, which
+         * appends; Debian's /bin/sh is dash, which runs it as a command.
+         * Either way an edit of the line before it is not what boots (bash
+         * would put the appended transparent_hugepage=always after the
+         * edit): the value is unknown and the edit refused. The file is
+         * RHEL 8's as anaconda writes it (rhel_grub) with a line appended. */
+        _cleanup_free_ char *appended = xasprintf("%sGRUB_CMDLINE_LINUX+=\" transparent_hugepage=always\"\n", rhel_grub);
+        ht_cmdline_op thp[] = { { HT_CMDLINE_SET, "transparent_hugepage", "never" } };
+        edit_fails(appended, "GRUB_CMDLINE_LINUX", thp, 1, "9: GRUB_CMDLINE_LINUX is appended to with +=");
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
+        char *err = NULL;
+        assert_int_equal(ht_grub_eval_file(env, 0, appended, strlen(appended), &err), 0);
+        const ht_grub_var *v = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX");
+        assert_non_null(v);
+        assert_null(v->value);
+        assert_non_null(strstr(v->why, "9: appended to with +="));
+        /* "A+" is no name: "A+=1" stays a command, and "A =1" too */
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env2 = ht_grub_env_new();
+        assert_int_equal(ht_grub_eval_file(env2, 0, "GRUB_TIMEOUT=5\nX+ =1\n", 21, &err), 0);
+        assert_null(ht_grub_env_get(env2, "X"));
+
         ht_cmdline_op bad[][1] = {
                 { { HT_CMDLINE_SET, "numa", "off\"; reboot; \"" } },
                 { { HT_CMDLINE_SET, "numa", "$(reboot)" } },

@@ -594,6 +594,77 @@ static void test_cpuinfo(void **state) {
         ht_facts_free(f);
 }
 
+/* The other architectures' /proc/cpuinfo, as their kernels print it
+ * (arch/arm64/kernel/cpuinfo.c, arch/s390/kernel/processor.c,
+ * arch/powerpc/kernel/setup-common.c show_cpuinfo): the arm64 and s390x
+ * texts are those of kata-containers' tests
+ * (src/runtime/cli/kata-check_data_arm64_test.go, a Cortex-A57, and
+ * kata-check_data_s390x_test.go, a z13), the ppc64le one a POWER9 pSeries
+ * KVM guest's. */
+static const char CPUINFO_ARM64[] =
+        "processor\t: 0\nBogoMIPS\t: 500.00\n"
+        "Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\n"
+        "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd07\n"
+        "CPU revision\t: 2\n\n"
+        "processor\t: 1\nBogoMIPS\t: 500.00\n"
+        "Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\n"
+        "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd07\n"
+        "CPU revision\t: 2\n\n";
+
+static void test_cpuinfo_other_arches(void **state) {
+        ht_facts *f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, CPUINFO_ARM64, strlen(CPUINFO_ARM64), "cpuinfo");
+        assert_int_equal(f->cpu_count, 2);
+        _cleanup_free_ char *arm = strv_join(f->cpu_flags, ",");
+        assert_string_equal(arm, "aes");
+        assert_false(f->cpu_flags_x86); /* no "hypervisor" flag to look for */
+        assert_null(f->warnings[0]);
+        ht_facts_free(f);
+
+        /* s390x: one "processor N:" line a CPU, lower-case "features" */
+        static const char s390x[] =
+                "vendor_id       : IBM/S390\n# processors    : 4\nbogomips per cpu: 20325.00\n"
+                "max thread id   : 0\n"
+                "features\t: esan3 zarch stfle msa ldisp eimm dfp edat etf3eh highgprs te vx sie \n"
+                "cache0          : level=1 type=Data scope=Private size=128K line_size=256 associativity=8\n"
+                "processor 0: version = FF,  identification = FFFFFF,  machine = 2964\n"
+                "processor 1: version = FF,  identification = FFFFFF,  machine = 2964\n"
+                "processor 2: version = FF,  identification = FFFFFF,  machine = 2964\n"
+                "processor 3: version = FF,  identification = FFFFFF,  machine = 2964\n\n"
+                "cpu number      : 0\ncpu MHz dynamic : 5000\ncpu MHz static  : 5000\n";
+        f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, s390x, strlen(s390x), "cpuinfo");
+        assert_int_equal(f->cpu_count, 4);
+        assert_non_null(f->cpu_flags); /* read, none of interest */
+        assert_null(f->cpu_flags[0]);
+        assert_false(f->cpu_flags_x86);
+        assert_null(f->warnings[0]);
+        ht_facts_free(f);
+
+        /* ppc64le: no flags line at all, which is no fault of the file */
+        static const char ppc[] =
+                "processor\t: 0\ncpu\t\t: POWER9 (architected), altivec supported\n"
+                "clock\t\t: 2200.000000MHz\nrevision\t: 2.2 (pvr 004e 1202)\n\n"
+                "processor\t: 1\ncpu\t\t: POWER9 (architected), altivec supported\n"
+                "clock\t\t: 2200.000000MHz\nrevision\t: 2.2 (pvr 004e 1202)\n\n"
+                "timebase\t: 512000000\nplatform\t: pSeries\nmodel\t\t: IBM pSeries (emulated by qemu)\n"
+                "machine\t\t: CHRP IBM pSeries (emulated by qemu)\nMMU\t\t: Radix\n";
+        f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, ppc, strlen(ppc), "cpuinfo");
+        assert_int_equal(f->cpu_count, 2);
+        assert_null(f->cpu_flags);
+        assert_null(f->warnings[0]);
+        ht_facts_free(f);
+
+        /* "processor" followed by junk is no s390x CPU line */
+        static const char junk[] = "processor x: 1\nprocessor 1a: 2\nprocessor : 0\nflags : lm\n";
+        f = ht_facts_new();
+        ht_facts_parse_cpuinfo(f, junk, strlen(junk), "cpuinfo");
+        assert_int_equal(f->cpu_count, 1);
+        assert_true(f->cpu_flags_x86);
+        ht_facts_free(f);
+}
+
 static void test_dmi(void **state) {
         assert_string_equal(ht_hypervisor_from_dmi("QEMU", "Standard PC (i440FX + PIIX, 1996)", "SeaBIOS"), "kvm");
         assert_string_equal(ht_hypervisor_from_dmi("Alibaba Cloud", "Alibaba Cloud ECS", "SeaBIOS"), "alibaba");
@@ -839,6 +910,27 @@ static void test_collect_broken_root(void **state) {
         free(empty);
 }
 
+/* An arm64 KVM guest (QEMU's virt machine with EDK2, as
+ * systemd-detect-virt's DMI table names it): no CPU flag says "guest" on
+ * arm64, so DMI does; the x86 rule, no "hypervisor" flag means bare
+ * metal, called it "none". */
+static void test_collect_arm64_guest(void **state) {
+        put("arm64/proc/cpuinfo", CPUINFO_ARM64);
+        put("arm64/proc/sys/kernel/osrelease", "6.1.0-18-arm64\n");
+        put("arm64/sys/class/dmi/id/sys_vendor", "QEMU\n");
+        put("arm64/sys/class/dmi/id/product_name", "KVM Virtual Machine\n");
+        put("arm64/sys/class/dmi/id/bios_vendor", "EFI Development Kit II / OVMF\n");
+        _cleanup_free_ char *root = xasprintf("%s/arm64", tmpl);
+        ht_context *c;
+        assert_int_equal(ht_context_new(root, &c), 0);
+        ht_facts *f = NULL;
+        assert_int_equal(ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f), 0);
+        assert_int_equal(f->cpu_count, 2);
+        assert_string_equal(f->hypervisor, "kvm");
+        ht_facts_free(f);
+        ht_context_free(c);
+}
+
 /* container= in PID 1's environment: NUL-separated, the last one wins,
  * an empty value means "no container", junk is container-other. */
 static void test_environ_container(void **state) {
@@ -937,6 +1029,7 @@ int main(void) {
                 cmocka_unit_test(test_grubenv_and_bls),
                 cmocka_unit_test(test_vercmp),
                 cmocka_unit_test(test_cpuinfo),
+                cmocka_unit_test(test_cpuinfo_other_arches),
                 cmocka_unit_test(test_dmi),
                 cmocka_unit_test(test_environ_container),
                 cmocka_unit_test(test_cmdline_value),
@@ -944,6 +1037,7 @@ int main(void) {
                 cmocka_unit_test(test_mountinfo_garbage),
                 cmocka_unit_test(test_json_and_lookup),
                 cmocka_unit_test(test_collect_broken_root),
+                cmocka_unit_test(test_collect_arm64_guest),
                 cmocka_unit_test(test_cpuinfo_distinct_lines),
                 cmocka_unit_test(test_release_machine),
         };

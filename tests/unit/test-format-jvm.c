@@ -57,6 +57,57 @@ static void test_option(void **state) {
         assert_int_equal(o.use_large_pages, 0);
 }
 
+/* The heap without -Xmx: JDK 8 deployments size it with
+ * -XX:MaxRAMFraction (Elasticsearch 6's and many container images'
+ * "-XX:MaxRAMFraction=2"), which HotSpot still converts when
+ * MaxRAMPercentage is not given (runtime/arguments.cpp,
+ * Arguments::set_heap_size, "Convert deprecated flags"); -XX:MaxRAM
+ * replaces the physical memory; -Xms above the share raises it
+ * ("reasonable_max = MAX2(reasonable_max, InitialHeapSize)"). It was
+ * counted as 25 % of the memory whatever these said. */
+static void test_default_heap(void **state) {
+        (void)state;
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 4 * G);
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 32 * G); /* MaxRAM 128G by default */
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=2"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 8 * G);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=1"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 16 * G);
+        /* a percentage given wins over a fraction */
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=75"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 12 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAM=8g"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 2 * G);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAM=256g"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 64 * G);
+        /* not what HotSpot takes (range 1 to max_uintx): the value stays */
+        static const char *const bad[] = {"-XX:MaxRAMFraction=0", "-XX:MaxRAMFraction=", "-XX:MaxRAMFraction=2.5",
+                                          "-XX:MaxRAMFraction=-1", "-XX:MaxRAM=1x"};
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=4"));
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                assert_false(ht_jvm_option(&o, bad[i]));
+        assert_int_equal(o.max_ram_fraction, 4);
+        assert_int_equal(o.max_ram, 256 * G);
+
+        /* -Xms above the share is the maximum too */
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-Xms8g"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 8 * G);
+        assert_true(ht_jvm_option(&o, "-Xms1g"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 4 * G);
+
+        /* in a java command line as a JDK 8 service runs it */
+        static const char cmd[] = "/usr/lib/jvm/java-8-openjdk-amd64/bin/java\0-XX:+UseLargePages\0"
+                                  "-XX:MaxRAMFraction=2\0-jar\0app.jar\0";
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, cmd, sizeof(cmd) - 1);
+        assert_int_equal(o.use_large_pages, 1);
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 8 * G);
+}
+
 /* The collector: the last -XX:+Use...GC wins; -XX:-UseG1GC after it
  * gives HotSpot's choice back (issue 39: G1 sizes its bitmaps). */
 static void test_gc(void **state) {
@@ -118,6 +169,15 @@ static void test_cmdline(void **state) {
         ht_jvm_parse_cmdline(&o, CMD("java\0@/etc/app/jvm.options\0-Xmx2g\0Main\0"));
         assert_int_equal(o.argfiles, 1);
         assert_int_equal(o.max_heap, 2 * G);
+        /* option files HotSpot reads, as Elasticsearch-style services
+         * and app servers pass them: counted, so facts can say their
+         * options are not known (they were dropped without a word) */
+        ht_jvm_options_init(&o);
+        ht_jvm_parse_cmdline(&o, CMD("java\0-XX:VMOptionsFile=/etc/app/vm.options\0-XX:Flags=.hotspotrc\0"
+                                     "-Xmx2g\0Main\0"));
+        assert_int_equal(o.option_files, 2);
+        assert_int_equal(o.argfiles, 0);
+        assert_int_equal(o.max_heap, 2 * G);
         /* the last argument without its NUL (cut short) is not read */
         ht_jvm_options_init(&o);
         ht_jvm_parse_cmdline(&o, CMD("java\0-Xmx2g\0-Xmx4"));
@@ -144,6 +204,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_option),
                 cmocka_unit_test(test_gc),
+                cmocka_unit_test(test_default_heap),
                 cmocka_unit_test(test_env),
                 cmocka_unit_test(test_cmdline),
                 cmocka_unit_test(test_environ),
