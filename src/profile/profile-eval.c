@@ -113,14 +113,101 @@ static void collect_not_used(ht_resolver *r, const char *group) {
         }
 }
 
+/* FNV-1a: the key of the parameters' and the facts' tables. */
+static uint64_t name_hash(const char *s) {
+        uint64_t h = UINT64_C(14695981039346656037);
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+        return h;
+}
+
+static ht_fact_memo *fact_memo_find(ht_resolver *r, const char *dotted, uint64_t h) {
+        if (!r->fact_memo_size)
+                return NULL;
+        size_t mask = r->fact_memo_size - 1;
+        for (size_t i = h & mask; r->fact_memo[i].name; i = (i + 1) & mask)
+                if (r->fact_memo[i].hash == h && streq(r->fact_memo[i].name, dotted))
+                        return &r->fact_memo[i];
+        return NULL;
+}
+
+/* Keep v (a copy) as what dotted reads now. */
+static void fact_memo_put(ht_resolver *r, const char *dotted, uint64_t h, const ht_value *v, const char *from) {
+        ht_fact_memo *m = fact_memo_find(r, dotted, h);
+        if (!m) {
+                if (2 * (r->n_fact_memo + 1) > r->fact_memo_size) {
+                        /* grow: rehash the entries into twice the room */
+                        size_t size = r->fact_memo_size ? 2 * r->fact_memo_size : 64;
+                        ht_fact_memo *t = xcalloc(size, sizeof(*t));
+                        for (size_t i = 0; i < r->fact_memo_size; i++) {
+                                ht_fact_memo *o = &r->fact_memo[i];
+                                if (!o->name)
+                                        continue;
+                                size_t k = o->hash & (size - 1);
+                                while (t[k].name)
+                                        k = (k + 1) & (size - 1);
+                                t[k] = *o;
+                        }
+                        free(r->fact_memo);
+                        r->fact_memo = t;
+                        r->fact_memo_size = size;
+                }
+                size_t mask = r->fact_memo_size - 1, i = h & mask;
+                while (r->fact_memo[i].name)
+                        i = (i + 1) & mask;
+                m = &r->fact_memo[i];
+                *m = (ht_fact_memo){.name = ht_arena_strdup(&r->arena, dotted), .hash = h};
+                r->n_fact_memo++;
+        } else
+                ht_value_done(&m->value);
+        m->gen = r->facts_gen;
+        m->value = ht_value_copy(v);
+        m->from = from ? ht_arena_strdup(&r->arena, from) : NULL;
+}
+
+/* A fact's provenance, for the expression being evaluated. */
+static void note_from(ht_resolver *r, const char *from) {
+        if (from && !strv_contains(r->fact_from, from))
+                strv_push(&r->fact_from, from);
+}
+
+static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const char **ret_from);
+
+/* A fact by its dotted name: read once, then from the memo while the
+ * facts room has read nothing more (facts_gen). What a read does beside
+ * the value is done by the first: the workload's warnings and left-out
+ * processes are kept once (a second read adds nothing), and the facts
+ * room's demand is met. Only the provenance is per expression, so a
+ * memo hit notes it again. Errors (an unknown name, a group) are not
+ * kept: each says so, with its candidates, as before. */
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
+        uint64_t h = name_hash(dotted);
+        ht_fact_memo *m = fact_memo_find(r, dotted, h);
+        if (m && m->gen == r->facts_gen) {
+                note_from(r, m->from);
+                *ret = ht_value_copy(&m->value);
+                return 0;
+        }
+        const char *from = NULL;
+        int k = read_fact(r, dotted, ret, &from);
+        if (k < 0)
+                return k;
+        fact_memo_put(r, dotted, h, ret, from);
+        return 0;
+}
+
+static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const char **ret_from) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
         /* Plans collect no workload or device facts up front
          * (HT_FACTS_HOST): the facts room reads what a name needs now. */
         r->demand.trust = workload_trust;
         r->demand.userdata = r;
+        unsigned parts = r->demand.workload_parts;
+        bool devices = r->demand.devices_read;
         ht_facts_need(r->c, r->facts, dotted, &r->demand, &r->warnings);
+        if (parts != r->demand.workload_parts || devices != r->demand.devices_read)
+                r->facts_gen++;   /* more read, some maybe anew: the memo is old */
         /* What reading a workload's files found wrong (a database left
          * out, a file not read) is shown by the plans that use its facts:
          * workload.warnings.oracle for facts.workload.oracle.*, ... */
@@ -159,9 +246,10 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
                         fn = fn_heap = xasprintf("%s_from", dotted);
                 bool fe;
                 json_object *from = ht_facts_lookup_field(r->facts, fn, &fe);
-                if (from && json_object_is_type(from, json_type_string) &&
-                    !strv_contains(r->fact_from, json_object_get_string(from)))
-                        strv_push(&r->fact_from, json_object_get_string(from));
+                if (from && json_object_is_type(from, json_type_string)) {
+                        *ret_from = json_object_get_string(from);
+                        note_from(r, *ret_from);
+                }
         }
         if (!exists) {
                 char **names = NULL;
@@ -253,12 +341,59 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
 }
 
 ht_rparam *ht_param_find(ht_resolver *r, const char *name) {
-        /* a thousand look-ups a plan among ~70 names: the first byte
-         * rules out most without a call */
-        for (size_t i = 0; i < r->n_params; i++)
-                if (r->params[i].name[0] == name[0] && streq(r->params[i].name, name))
-                        return &r->params[i];
+        if (!r->param_index_size)
+                return NULL;
+        size_t mask = r->param_index_size - 1;
+        for (size_t i = name_hash(name) & mask; r->param_index[i]; i = (i + 1) & mask) {
+                ht_rparam *p = &r->params[r->param_index[i] - 1];
+                if (streq(p->name, name))
+                        return p;
+        }
         return NULL;
+}
+
+static void param_index_insert(ht_resolver *r, size_t pos) {
+        size_t mask = r->param_index_size - 1;
+        size_t i = name_hash(r->params[pos].name) & mask;
+        while (r->param_index[i])
+                i = (i + 1) & mask;
+        r->param_index[i] = pos + 1;
+}
+
+/* params[pos] is new: index it, in twice the room of all. */
+static void param_index_add(ht_resolver *r, size_t pos) {
+        if (2 * (r->n_params + 1) <= r->param_index_size) {
+                param_index_insert(r, pos);
+                return;
+        }
+        size_t size = r->param_index_size ? 2 * r->param_index_size : 128;
+        free(r->param_index);
+        r->param_index = xcalloc(size, sizeof(*r->param_index));
+        r->param_index_size = size;
+        for (size_t i = 0; i < r->n_params; i++)
+                param_index_insert(r, i);
+}
+
+void ht_params_forget(ht_resolver *r) {
+        if (!r->params_evaluated)
+                return;
+        for (size_t i = 0; i < r->n_params; i++) {
+                ht_rparam *p = &r->params[i];
+                if (p->state != 2)
+                        continue;
+                ht_value_done(&p->value);
+                free(p->from);
+                p->from = NULL;
+                p->state = 0;
+        }
+        r->params_evaluated = false;
+}
+
+void ht_resolver_eval_done(ht_resolver *r) {
+        free(r->param_index);
+        for (size_t i = 0; i < r->fact_memo_size; i++)
+                ht_value_done(&r->fact_memo[i].value);
+        free(r->fact_memo);
 }
 
 char **ht_param_names(ht_resolver *r) {
@@ -486,8 +621,11 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
                 }
                 p = &r->params[r->n_params++];
                 *p = (ht_rparam){.name = ht_resolver_strdup(r, d->name)};
-        } else
+                param_index_add(r, r->n_params - 1);
+        } else {
                 ht_spec_done(&p->spec);
+                ht_params_forget(r);
+        }
         ht_spec_copy(&p->spec, &d->spec);
         /* A string default reads like a --set value: "18G" is a size. */
         if (p->spec.kind == HT_SPEC_LIT && p->spec.lit.type == HT_VAL_STR) {
@@ -565,5 +703,6 @@ int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
         }
         p->value = v;
         p->state = 2;
+        r->params_evaluated = true;
         return 0;
 }

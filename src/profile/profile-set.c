@@ -78,6 +78,7 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
                 sp = (ht_spec){.kind = HT_SPEC_LIT, .lit = v};
         }
         ht_spec_done(&p->spec);
+        ht_params_forget(r);   /* a value computed from the old spec is stale */
         p->spec = sp;
         p->source = ht_resolver_strdup(r, "--set");
         p->citation = NULL;

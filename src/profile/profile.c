@@ -19,7 +19,7 @@
 
 /* --- resolution ----------------------------------------------------- */
 
-static void resolver_done(ht_resolver *r) {
+void ht_resolver_done(ht_resolver *r) {
         for (size_t i = 0; i < r->n_chain; i++) {
                 ht_pfile_free(r->chain[i]);
                 strv_free(r->ancestors[i]);
@@ -35,6 +35,7 @@ static void resolver_done(ht_resolver *r) {
                 ht_value_done(&r->params[i].value);
         }
         free(r->params);
+        ht_resolver_eval_done(r);
         for (size_t i = 0; i < r->n_settings; i++)
                 ht_setting_done(&r->settings[i].s);
         free(r->settings);
@@ -276,7 +277,7 @@ static int resolve_json(const ht_context *c, json_object *facts, const char *nam
                 *ret_workloads = ht_compose_workloads(&r);
         k = build_resolved(&r, name, ret, ret_error);
 out:
-        resolver_done(&r);
+        ht_resolver_done(&r);
         return k;
 }
 

@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "context.h"
 #include "format-accounts.h"
@@ -25,6 +26,18 @@ typedef struct {
         char *from;           /* the host files its value came from (a fact's
                                * NAME_from), ", "-joined; NULL: none */
 } ht_rparam;
+
+/* A fact an expression looked up, as it read then (profile-eval.c): a
+ * plan names some 20 facts 50 times, and each look-up walked json-c
+ * objects by string key three times (the fact, its NAME_from, its
+ * workload's warnings) and asked the facts room for it again. */
+typedef struct {
+        const char *name;     /* the dotted name after "facts.", in arena; NULL: a free slot */
+        uint64_t hash;
+        unsigned gen;         /* facts_gen when read: valid while it is current */
+        ht_value value;
+        const char *from;     /* its NAME_from (arena), NULL: none */
+} ht_fact_memo;
 
 typedef struct {
         ht_setting s;         /* first: ht_resolver_drop takes its address */
@@ -48,6 +61,19 @@ struct ht_resolver {
         size_t n_rfiles;
         ht_rparam *params;
         size_t n_params, params_cap;
+        /* name -> position + 1 in params, a hash of a power-of-two size:
+         * ht_param_find is called a few hundred times a plan */
+        size_t *param_index;
+        size_t param_index_size;
+        bool params_evaluated;   /* some parameter has its value (state 2) */
+        /* The facts looked up so far, by name, a hash of a power-of-two
+         * size; an entry of an older facts_gen is read again. facts_gen
+         * moves when the facts room reads more into the tree (a workload's
+         * part, which may replace what was read; the devices): a value
+         * read before may have changed. */
+        ht_fact_memo *fact_memo;
+        size_t fact_memo_size, n_fact_memo;
+        unsigned facts_gen;
         ht_rsetting *settings;
         size_t n_settings;
         /* A hash index over settings (backend, key, target) -> position + 1,
@@ -91,6 +117,8 @@ struct ht_resolver {
         ht_arena arena;
 };
 
+/* profile.c: free all a resolver holds */
+void ht_resolver_done(ht_resolver *r);
 /* profile-settings.c */
 ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like);
 void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs);
@@ -119,6 +147,11 @@ ht_rparam *ht_param_find(ht_resolver *r, const char *name);
 char **ht_param_names(ht_resolver *r);
 int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error);
 void ht_param_declare(ht_resolver *r, const ht_param_decl *d);
+/* A parameter's spec changed: the values computed so far (which may
+ * have used it) are computed again when next looked up. */
+void ht_params_forget(ht_resolver *r);
+/* Free what the look-ups keep (profile-eval.c); resolver_done calls it. */
+void ht_resolver_eval_done(ht_resolver *r);
 int ht_resolver_eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
               const char *what, ht_value *ret, char **ret_error);
 const char *ht_offline_hint(ht_resolver *r);
