@@ -487,7 +487,10 @@ static int eval_expr_text(ht_resolver *r, const char *text, size_t len, const ht
                                : ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES") ? EXPR_MODE_PARSE
                                                                              : EXPR_MODE_BUILTIN;
         ht_expr frozen;
-        if (r->expr_mode == EXPR_MODE_BUILTIN && ht_builtin_expr_find(text, len, &frozen))
+        /* a shipped file's expression has its tree's index beside its
+         * text; a template's ${EXPR} is searched for */
+        if (r->expr_mode == EXPR_MODE_BUILTIN &&
+            (ht_builtin_expr_at(text, len, &frozen) || ht_builtin_expr_find(text, len, &frozen)))
                 return ht_expr_run(&frozen, text, len, env, ret, ret_error);
         _cleanup_free_ char *copy = text[len] ? xstrndup(text, len) : NULL;
         const char *src = copy ? copy : text;
