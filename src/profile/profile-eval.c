@@ -374,6 +374,26 @@ static void param_index_add(ht_resolver *r, size_t pos) {
                 param_index_insert(r, i);
 }
 
+char *ht_param_source(ht_resolver *r, ht_rparam *p) {
+        if (p->source)
+                return p->source;
+        /* "FILE:LINE" without printf: some 50 parameters are declared a
+         * plan, the later declaration of a name replacing the earlier */
+        char digits[16];
+        size_t nd = 0, nf = strlen(p->file);
+        unsigned line = p->line;
+        do
+                digits[nd++] = (char)('0' + line % 10);
+        while ((line /= 10));
+        char *s = ht_arena_alloc(&r->arena, nf + 1 + nd + 1), *d = s + nf;
+        memcpy(s, p->file, nf);
+        *d++ = ':';
+        while (nd)
+                *d++ = digits[--nd];
+        *d = 0;
+        return p->source = s;
+}
+
 void ht_params_forget(ht_resolver *r) {
         if (!r->params_evaluated)
                 return;
@@ -640,7 +660,7 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
                         p->spec.lit = v;
                 }
         }
-        p->source = ht_resolver_printf(r, "%s:%u", d->file, d->line);
+        p->source = NULL;   /* "file:line", made when asked (ht_param_source) */
         p->citation = d->comment;
         p->file = d->file;
         p->line = d->line;

@@ -61,13 +61,13 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
                                         "take K, M, G, T)%s, see %s", name, text, name,
                                         numeric ? "; this one is malformed or does not "
                                                          "fit in 64 bits" : "",
-                                        p->source);
+                                        ht_param_source(r, p));
                 }
                 if (decl && decl->type == HT_VAL_BOOL && v.type != HT_VAL_BOOL) {
                         ht_value_done(&v);
                         if (!parse_bool_word(text, &b))
                                 return ht_error(ret_error, -EINVAL, "--set %s=%s: parameter %s takes true or "
-                                                "false, see %s", name, text, name, p->source);
+                                                "false, see %s", name, text, name, ht_param_source(r, p));
                         v = ht_value_bool(b);
                 }
                 if (decl && decl->type == HT_VAL_STR) {

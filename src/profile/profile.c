@@ -84,7 +84,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                 res->params[res->n_params++] = (ht_param){
                         .name = p->name,
                         .value = ht_arena_strdup(a, value),
-                        .source = p->from ? ht_arena_printf(a, "%s from %s", p->source, p->from) : p->source,
+                        .source = p->from ? ht_arena_printf(a, "%s from %s", ht_param_source(r, p), p->from)
+                                          : ht_param_source(r, p),
                         .citation = ht_arena_strdup(a, p->citation),
                 };
         }

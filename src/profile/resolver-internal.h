@@ -17,7 +17,8 @@
 typedef struct {
         char *name;           /* in the resolver's arena, as source */
         ht_spec spec;
-        char *source;         /* "file:line" or "--set" */
+        char *source;         /* "file:line" or "--set"; NULL: "file:line" not made
+                               * yet (ht_param_source) */
         const char *citation; /* the declaration's comment (borrowed); NULL after --set */
         const char *file;     /* for messages: where the spec is written */
         unsigned line;
@@ -150,6 +151,8 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d);
 /* A parameter's spec changed: the values computed so far (which may
  * have used it) are computed again when next looked up. */
 void ht_params_forget(ht_resolver *r);
+/* Where p's value is given: "FILE:LINE", or "--set". */
+char *ht_param_source(ht_resolver *r, ht_rparam *p);
 /* Free what the look-ups keep (profile-eval.c); resolver_done calls it. */
 void ht_resolver_eval_done(ht_resolver *r);
 int ht_resolver_eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
