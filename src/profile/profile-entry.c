@@ -23,7 +23,7 @@ static char *setting_text(ht_resolver *r, const ht_value *v, ht_backend_id b, co
                         *why = "is a fraction: use ceil() or floor()";
                         return NULL;
                 }
-                t = ht_resolver_printf(r, "%" PRId64, v->num);
+                t = ht_resolver_int(r, v->num);
                 break;
         case HT_VAL_BOOL:
                 t = ht_resolver_strdup(r, v->num ? "1" : "0");
@@ -138,7 +138,11 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                         .remove = e->remove,
                         .boot_only = e->boot_only, .at_least = e->at_least, .bound = e->bound};
         _cleanup_free_ char *word_value = NULL;
-        _cleanup_free_ char *label = NULL;
+        /* "sysctl vm.x": the context of this entry's messages, made for
+         * each entry, on the stack unless the backend words its own */
+        char label_small[128];
+        _cleanup_free_ char *label_heap = NULL;
+        const char *label;
         int k = 0;
         *ret_skipped = false;
 
@@ -153,7 +157,10 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 ht_setting_done(&s);
                 return k;
         }
-        label = ht_setting_label(&s);
+        if (bk->label)
+                label = label_heap = bk->label(&s);
+        else
+                label = ht_what(label_small, &label_heap, ht_backend_id_to_string(s.backend), " ", s.key);
 
         if (e->when) {
                 /* before the value, which may need what the condition

@@ -375,23 +375,11 @@ static void param_index_add(ht_resolver *r, size_t pos) {
 }
 
 char *ht_param_source(ht_resolver *r, ht_rparam *p) {
-        if (p->source)
-                return p->source;
-        /* "FILE:LINE" without printf: some 50 parameters are declared a
-         * plan, the later declaration of a name replacing the earlier */
-        char digits[16];
-        size_t nd = 0, nf = strlen(p->file);
-        unsigned line = p->line;
-        do
-                digits[nd++] = (char)('0' + line % 10);
-        while ((line /= 10));
-        char *s = ht_arena_alloc(&r->arena, nf + 1 + nd + 1), *d = s + nf;
-        memcpy(s, p->file, nf);
-        *d++ = ':';
-        while (nd)
-                *d++ = digits[--nd];
-        *d = 0;
-        return p->source = s;
+        /* "FILE:LINE" when asked: some 50 parameters are declared a plan,
+         * a later declaration of a name replacing the earlier */
+        if (!p->source)
+                p->source = ht_resolver_file_line(r, "", "", "", p->file, p->line, "");
+        return p->source;
 }
 
 void ht_params_forget(ht_resolver *r) {

@@ -26,6 +26,43 @@ char *ht_resolver_printf(ht_resolver *r, const char *fmt, ...) {
         return s;
 }
 
+char *ht_resolver_file_line(ht_resolver *r, const char *a, const char *b, const char *c, const char *file,
+                            unsigned line, const char *post) {
+        char digits[16];
+        size_t nd = 0, na = strlen(a), nb = strlen(b), nc = strlen(c), nf = strlen(file), np = strlen(post);
+        do
+                digits[nd++] = (char)('0' + line % 10);
+        while ((line /= 10));
+        char *s = ht_arena_alloc(&r->arena, na + nb + nc + nf + 1 + nd + np + 1), *d = s;
+        memcpy(d, a, na);
+        memcpy(d += na, b, nb);
+        memcpy(d += nb, c, nc);
+        memcpy(d += nc, file, nf);
+        d += nf;
+        *d++ = ':';
+        while (nd)
+                *d++ = digits[--nd];
+        memcpy(d, post, np + 1);
+        return s;
+}
+
+char *ht_resolver_int(ht_resolver *r, int64_t n) {
+        char digits[24];
+        size_t nd = 0;
+        /* as unsigned: INT64_MIN has no positive counterpart */
+        uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
+        do
+                digits[nd++] = (char)('0' + u % 10);
+        while ((u /= 10));
+        char *s = ht_arena_alloc(&r->arena, nd + 2), *d = s;
+        if (n < 0)
+                *d++ = '-';
+        while (nd)
+                *d++ = digits[--nd];
+        *d = 0;
+        return s;
+}
+
 char *ht_setting_label(const ht_setting *s) {
         const ht_backend *bk = ht_backend_get(s->backend);
         if (bk && bk->label)
@@ -144,8 +181,9 @@ ht_rsetting *ht_resolver_append(ht_resolver *r, ht_setting *s, int origin, const
 /* conditional: the profile entry has a `when` (and it held). */
 int ht_resolver_add_entry(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                         unsigned line, bool conditional, char **ret_error) {
-        s->source = rule ? ht_resolver_printf(r, "rule %s (%s:%u)", rule, file, line)
-                         : ht_resolver_printf(r, "%s:%u", file, line);
+        /* "rule NAME (FILE:LINE)" or "FILE:LINE", for every setting added */
+        s->source = rule ? ht_resolver_file_line(r, "rule ", rule, " (", file, line, ")")
+                         : ht_resolver_file_line(r, "", "", "", file, line, "");
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
                 ht_rsetting *rs = ht_resolver_append(r, s, origin, file, line);

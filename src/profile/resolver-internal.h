@@ -121,6 +121,11 @@ struct ht_resolver {
 /* profile.c: free all a resolver holds */
 void ht_resolver_done(ht_resolver *r);
 /* profile-settings.c */
+/* "ABCFILE:LINEPOST" and an integer in decimal, in the arena: a source
+ * or a value for every setting, so without printf */
+char *ht_resolver_file_line(ht_resolver *r, const char *a, const char *b, const char *c, const char *file,
+                            unsigned line, const char *post);
+char *ht_resolver_int(ht_resolver *r, int64_t n);
 ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like);
 void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs);
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -142,6 +143,26 @@ static void test_from_on_memo_hit(void **state) {
         json_object_put(facts);
 }
 
+/* The sources and values made without printf read as printf's. */
+static void test_made_by_hand(void **state) {
+        (void)state;
+        ht_resolver r = {0};
+        static const int64_t ns[] = {0, 1, -1, 9, 10, 4294967296, INT64_MAX, INT64_MIN};
+        for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+                _cleanup_free_ char *want = xasprintf("%" PRId64, ns[i]);
+                assert_string_equal(ht_resolver_int(&r, ns[i]), want);
+        }
+        assert_string_equal(ht_resolver_file_line(&r, "", "", "", "/p/a.profile", 0, ""), "/p/a.profile:0");
+        assert_string_equal(ht_resolver_file_line(&r, "rule ", "x", " (", "/r/b.rules", 4294967295u, ")"),
+                            "rule x (/r/b.rules:4294967295)");
+        declare(&r, "a", HT_SPEC_LIT, NULL, 1);
+        assert_string_equal(ht_param_source(&r, ht_param_find(&r, "a")), "test.profile:1");
+        _cleanup_free_ char *e = NULL;
+        assert_int_equal(ht_set_param(&r, "a=2", &e), 0);
+        assert_string_equal(ht_param_source(&r, ht_param_find(&r, "a")), "--set");
+        ht_resolver_done(&r);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_set_after_use),
@@ -149,6 +170,7 @@ int main(void) {
                 cmocka_unit_test(test_defined_later),
                 cmocka_unit_test(test_fact_after_more_read),
                 cmocka_unit_test(test_from_on_memo_hit),
+                cmocka_unit_test(test_made_by_hand),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
