@@ -104,27 +104,31 @@ static void put_x(strbuf *b, const char *s) {
         }
 }
 
-/* Most of an entry's eight specs are absent (all zero): one byte then,
- * not six numbers, as reading them was a third of a plan's loading. */
-#define SPEC_ABSENT 0
-#define SPEC_PRESENT 1
-
-static bool spec_absent(const ht_spec *s) {
-        return s->kind == 0 && s->lit.type == 0 && s->lit.num == 0 && s->lit.den == 0 &&
-               !s->lit.str && !s->text;
-}
+/* A spec: one header byte, then only the fields it says are there.
+ * Most of an entry's five specs are absent (all zero: header 0, one
+ * byte), and a present one is a literal or a text, so reading all six
+ * fields of each was most of a plan's decoding. */
+#define SPEC_KIND 0x03       /* ht_spec_kind */
+#define SPEC_TYPE_SHIFT 2    /* lit.type, 2 bits */
+#define SPEC_NUM 0x10        /* lit.num != 0 follows */
+#define SPEC_DEN 0x20        /* lit.den != 0 follows */
+#define SPEC_STR 0x40        /* lit.str follows */
+#define SPEC_TEXT 0x80       /* text follows */
+_Static_assert(HT_SPEC_TEMPLATE <= SPEC_KIND && HT_VAL_STR <= 3, "a spec's header holds its kind and type");
 
 static void put_spec(strbuf *b, const ht_spec *s) {
-        if (spec_absent(s)) {
-                put_u(b, SPEC_ABSENT);
+        unsigned char h = (unsigned char)(s->kind | s->lit.type << SPEC_TYPE_SHIFT | (s->lit.num ? SPEC_NUM : 0) |
+                                          (s->lit.den ? SPEC_DEN : 0) | (s->lit.str ? SPEC_STR : 0) |
+                                          (s->text ? SPEC_TEXT : 0));
+        strbuf_appendn(b, (const char *)&h, 1);
+        if (s->lit.num)
+                put_i(b, s->lit.num);
+        if (s->lit.den)
+                put_i(b, s->lit.den);
+        if (s->lit.str)
+                put_s0(b, s->lit.str);
+        if (!s->text)
                 return;
-        }
-        put_u(b, SPEC_PRESENT);
-        put_u(b, s->kind);
-        put_u(b, s->lit.type);
-        put_i(b, s->lit.num);
-        put_i(b, s->lit.den);
-        put_s0(b, s->lit.str);
         if (s->kind == HT_SPEC_EXPR)
                 put_x(b, s->text);
         else
@@ -326,24 +330,23 @@ static char *get_x(reader *r) {
 }
 
 static void get_spec(reader *r, ht_spec *s) {
-        /* the one-byte form of an absent spec: what calloc left */
-        if (r->p < r->end && *r->p == SPEC_ABSENT) {
-                r->p++;
-                return;
-        }
-        if (get_u(r) != SPEC_PRESENT) {
+        if (r->p >= r->end) {
                 r->bad = true;
                 return;
         }
-        uint64_t kind = get_u(r), type = get_u(r);
-        if (kind > HT_SPEC_TEMPLATE || type > HT_VAL_STR)
+        unsigned h = *r->p++;
+        if (!h)
+                return;   /* absent: what calloc left */
+        s->kind = (ht_spec_kind)(h & SPEC_KIND);
+        s->lit.type = (ht_value_type)(h >> SPEC_TYPE_SHIFT & 3);
+        if (h & SPEC_NUM)
+                s->lit.num = get_i(r);
+        if (h & SPEC_DEN)
+                s->lit.den = get_i(r);
+        if (h & SPEC_STR && !(s->lit.str = get_b(r)))
                 r->bad = true;
-        s->kind = (ht_spec_kind)kind;
-        s->lit.type = (ht_value_type)type;
-        s->lit.num = get_i(r);
-        s->lit.den = get_i(r);
-        s->lit.str = get_b(r);
-        s->text = s->kind == HT_SPEC_EXPR ? get_x(r) : get_b(r);
+        if (h & SPEC_TEXT && !(s->text = s->kind == HT_SPEC_EXPR ? get_x(r) : get_b(r)))
+                r->bad = true;
 }
 
 static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
