@@ -113,12 +113,21 @@ static void collect_not_used(ht_resolver *r, const char *group) {
         }
 }
 
-/* FNV-1a: the key of the parameters' and the facts' tables. */
+/* The key of the parameters' and the facts' tables: the length and the
+ * first and last 8 bytes, mixed (a byte-at-a-time hash of every name
+ * cost more than the look-ups it saved; equal keys are told apart by
+ * the compare that follows). */
 static uint64_t name_hash(const char *s) {
-        uint64_t h = UINT64_C(14695981039346656037);
-        for (; *s; s++)
-                h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-        return h;
+        size_t n = strlen(s);
+        uint64_t a = 0, b = 0;
+        if (n >= 8) {
+                memcpy(&a, s, 8);
+                memcpy(&b, s + n - 8, 8);
+        } else
+                for (size_t i = 0; i < n; i++)
+                        a |= (uint64_t)(unsigned char)s[i] << (8 * i);
+        uint64_t h = (a ^ (b * UINT64_C(0x9e3779b97f4a7c15)) ^ n) * UINT64_C(0xff51afd7ed558ccd);
+        return h ^ (h >> 29);
 }
 
 static ht_fact_memo *fact_memo_find(ht_resolver *r, const char *dotted, uint64_t h) {
