@@ -130,48 +130,56 @@ static uint64_t name_hash(const char *s) {
         return h ^ (h >> 29);
 }
 
-static ht_fact_memo *fact_memo_find(ht_resolver *r, const char *dotted, uint64_t h) {
-        if (!r->fact_memo_size)
+static ht_name_memo *memo_find(ht_memo *t, const char *name, uint64_t h) {
+        if (!t->size)
                 return NULL;
-        size_t mask = r->fact_memo_size - 1;
-        for (size_t i = h & mask; r->fact_memo[i].name; i = (i + 1) & mask)
-                if (r->fact_memo[i].hash == h && streq(r->fact_memo[i].name, dotted))
-                        return &r->fact_memo[i];
+        size_t mask = t->size - 1;
+        for (size_t i = h & mask; t->slots[i].name; i = (i + 1) & mask)
+                if (t->slots[i].hash == h && streq(t->slots[i].name, name))
+                        return &t->slots[i];
         return NULL;
 }
 
-/* Keep v (a copy) as what dotted reads now. */
-static void fact_memo_put(ht_resolver *r, const char *dotted, uint64_t h, const ht_value *v, const char *from) {
-        ht_fact_memo *m = fact_memo_find(r, dotted, h);
+/* Keep v (a copy) as what name reads now, in generation gen. */
+static void memo_put(ht_resolver *r, ht_memo *t, unsigned gen, const char *name, uint64_t h, const ht_value *v,
+                     const char *from) {
+        ht_name_memo *m = memo_find(t, name, h);
         if (!m) {
-                if (2 * (r->n_fact_memo + 1) > r->fact_memo_size) {
+                if (2 * (t->n + 1) > t->size) {
                         /* grow: rehash the entries into twice the room */
-                        size_t size = r->fact_memo_size ? 2 * r->fact_memo_size : 64;
-                        ht_fact_memo *t = xcalloc(size, sizeof(*t));
-                        for (size_t i = 0; i < r->fact_memo_size; i++) {
-                                ht_fact_memo *o = &r->fact_memo[i];
+                        size_t size = t->size ? 2 * t->size : 64;
+                        ht_name_memo *n = xcalloc(size, sizeof(*n));
+                        for (size_t i = 0; i < t->size; i++) {
+                                ht_name_memo *o = &t->slots[i];
                                 if (!o->name)
                                         continue;
                                 size_t k = o->hash & (size - 1);
-                                while (t[k].name)
+                                while (n[k].name)
                                         k = (k + 1) & (size - 1);
-                                t[k] = *o;
+                                n[k] = *o;
                         }
-                        free(r->fact_memo);
-                        r->fact_memo = t;
-                        r->fact_memo_size = size;
+                        free(t->slots);
+                        t->slots = n;
+                        t->size = size;
                 }
-                size_t mask = r->fact_memo_size - 1, i = h & mask;
-                while (r->fact_memo[i].name)
+                size_t mask = t->size - 1, i = h & mask;
+                while (t->slots[i].name)
                         i = (i + 1) & mask;
-                m = &r->fact_memo[i];
-                *m = (ht_fact_memo){.name = ht_arena_strdup(&r->arena, dotted), .hash = h};
-                r->n_fact_memo++;
+                m = &t->slots[i];
+                *m = (ht_name_memo){.name = ht_arena_strdup(&r->arena, name), .hash = h};
+                t->n++;
         } else
                 ht_value_done(&m->value);
-        m->gen = r->facts_gen;
+        m->gen = gen;
         m->value = ht_value_copy(v);
         m->from = from ? ht_arena_strdup(&r->arena, from) : NULL;
+}
+
+static void memo_done(ht_memo *t) {
+        for (size_t i = 0; i < t->size; i++)
+                ht_value_done(&t->slots[i].value);
+        free(t->slots);
+        *t = (ht_memo){0};
 }
 
 /* A fact's provenance, for the expression being evaluated. */
@@ -191,7 +199,7 @@ static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const ch
  * kept: each says so, with its candidates, as before. */
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         uint64_t h = name_hash(dotted);
-        ht_fact_memo *m = fact_memo_find(r, dotted, h);
+        ht_name_memo *m = memo_find(&r->facts_memo, dotted, h);
         if (m && m->gen == r->facts_gen) {
                 note_from(r, m->from);
                 *ret = ht_value_copy(&m->value);
@@ -201,7 +209,7 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         int k = read_fact(r, dotted, ret, &from);
         if (k < 0)
                 return k;
-        fact_memo_put(r, dotted, h, ret, from);
+        memo_put(r, &r->facts_memo, r->facts_gen, dotted, h, ret, from);
         return 0;
 }
 
@@ -313,7 +321,28 @@ static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const ch
         }
 }
 
+static int read_setting(ht_resolver *r, const char *rest, ht_value *ret);
+
+/* setting.BACKEND.NAME: the value a setting asked for so far has, kept
+ * while no setting is added, replaced, dropped or handed out to be
+ * changed (settings_gen, profile-settings.c); the rules read some the
+ * many times (vm.nr_hugepages 30 times a plan), each a scan of all the
+ * settings and a parse of the value. An unknown backend is not kept. */
 static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
+        uint64_t h = name_hash(rest);
+        ht_name_memo *m = memo_find(&r->settings_memo, rest, h);
+        if (m && m->gen == r->settings_gen) {
+                *ret = ht_value_copy(&m->value);
+                return 0;
+        }
+        int k = read_setting(r, rest, ret);
+        if (k < 0)
+                return k;
+        memo_put(r, &r->settings_memo, r->settings_gen, rest, h, ret, NULL);
+        return 0;
+}
+
+static int read_setting(ht_resolver *r, const char *rest, ht_value *ret) {
         const char *dot = strchr(rest, '.');
         /* the backend's name: a short word, copied to the stack */
         char bname[32];
@@ -408,9 +437,8 @@ void ht_params_forget(ht_resolver *r) {
 
 void ht_resolver_eval_done(ht_resolver *r) {
         free(r->param_index);
-        for (size_t i = 0; i < r->fact_memo_size; i++)
-                ht_value_done(&r->fact_memo[i].value);
-        free(r->fact_memo);
+        memo_done(&r->facts_memo);
+        memo_done(&r->settings_memo);
 }
 
 char **ht_param_names(ht_resolver *r) {

@@ -140,6 +140,7 @@ void ht_set_pin_sysctl(ht_resolver *r, const char *key, const char *value) {
                 strv_pushf(&r->warnings, "sysctl %s: --set %s replaces %s%s from %s", key, value,
                            ht_setting_value_text(&old->s), ht_bound_suffix(old->s.bound), old->s.source);
         ht_setting_done(&old->s);
+        r->settings_gen++;   /* setting.* reads the new value */
         old->s = s;
         old->pinned = true;
         old->origin = -1;

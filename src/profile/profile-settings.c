@@ -131,6 +131,7 @@ ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
 }
 
 void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs) {
+        r->settings_gen++;   /* what setting.* read may have changed */
         size_t i = rs - r->settings;
         ht_setting_done(&rs->s);
         memmove(rs, rs + 1, (r->n_settings - i - 1) * sizeof(*rs));
@@ -162,6 +163,7 @@ static bool is_ancestor(ht_resolver *r, int of, int who) {
 /* A new setting at the end; takes s. */
 ht_rsetting *ht_resolver_append(ht_resolver *r, ht_setting *s, int origin, const char *file,
                                    unsigned line) {
+        r->settings_gen++;
         if (r->n_settings == r->settings_cap) {
                 r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
                 r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
@@ -235,6 +237,7 @@ int ht_resolver_add_entry(ht_resolver *r, ht_setting *s, int origin, const char 
                                    old->s.source);
         }
         ht_setting_done(&old->s);
+        r->settings_gen++;
         old->s = *s;
         old->origin = origin;
         old->file = file;
@@ -251,6 +254,8 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
 
 ht_setting *ht_resolver_setting(ht_resolver *r, const ht_setting *like, bool *ret_pinned) {
         ht_rsetting *rs = ht_resolver_find(r, like);
+        if (rs)
+                r->settings_gen++;   /* the caller may change it */
         if (ret_pinned)
                 *ret_pinned = rs && rs->pinned;
         return rs ? &rs->s : NULL;

@@ -28,17 +28,24 @@ typedef struct {
                                * NAME_from), ", "-joined; NULL: none */
 } ht_rparam;
 
-/* A fact an expression looked up, as it read then (profile-eval.c): a
+/* A name an expression looked up, as it read then (profile-eval.c): a
  * plan names some 20 facts 50 times, and each look-up walked json-c
  * objects by string key three times (the fact, its NAME_from, its
- * workload's warnings) and asked the facts room for it again. */
+ * workload's warnings) and asked the facts room for it again; the rules
+ * read a few settings 30 times, each a scan of all settings. */
 typedef struct {
-        const char *name;     /* the dotted name after "facts.", in arena; NULL: a free slot */
+        const char *name;     /* after "facts." or "setting.", in arena; NULL: a free slot */
         uint64_t hash;
-        unsigned gen;         /* facts_gen when read: valid while it is current */
+        unsigned gen;         /* facts_gen or settings_gen when read: valid while current */
         ht_value value;
-        const char *from;     /* its NAME_from (arena), NULL: none */
-} ht_fact_memo;
+        const char *from;     /* a fact's NAME_from (arena), NULL: none */
+} ht_name_memo;
+
+/* The names looked up so far, a hash of a power-of-two size. */
+typedef struct {
+        ht_name_memo *slots;
+        size_t size, n;
+} ht_memo;
 
 typedef struct {
         ht_setting s;         /* first: ht_resolver_drop takes its address */
@@ -72,9 +79,13 @@ struct ht_resolver {
          * moves when the facts room reads more into the tree (a workload's
          * part, which may replace what was read; the devices): a value
          * read before may have changed. */
-        ht_fact_memo *fact_memo;
-        size_t fact_memo_size, n_fact_memo;
+        ht_memo facts_memo;
         unsigned facts_gen;
+        /* The setting.* names looked up so far; settings_gen moves when a
+         * setting is added, replaced or dropped, or handed out to be
+         * changed (ht_resolver_setting) */
+        ht_memo settings_memo;
+        unsigned settings_gen;
         ht_rsetting *settings;
         size_t n_settings;
         /* A hash index over settings (backend, key, target) -> position + 1,

@@ -2,7 +2,8 @@
  * parameters' hash index, the facts' memo). The guard against a stale
  * value: a parameter whose spec changes after its value was used
  * (--set, a later declaration), a name declared after it was unknown,
- * and a fact read again after the facts room read more into the tree;
+ * a fact read again after the facts room read more into the tree, a
+ * setting read again after it was replaced, changed or dropped;
  * and a memo hit still names the host file the fact came from. */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "context.h"
 #include "resolver-internal.h"
 #include "util.h"
@@ -143,6 +145,47 @@ static void test_from_on_memo_hit(void **state) {
         json_object_put(facts);
 }
 
+static void eval_is(ht_resolver *r, const char *text, const char *want) {
+        ht_value v = {0};
+        _cleanup_free_ char *e = NULL;
+        if (ht_resolver_eval_expr(r, text, "test", 1, "expr", &v, &e) < 0)
+                fail_msg("%s: %s", text, e ? e : "error");
+        _cleanup_free_ char *got = v.type == HT_VAL_NULL ? xstrdup("null") : ht_value_format(&v);
+        ht_value_done(&v);
+        assert_string_equal(got, want);
+}
+
+/* setting.sysctl.KEY read, then the setting replaced by a rule, changed
+ * through ht_resolver_setting (as a rule's flags are), dropped, pinned
+ * by --set sysctl., pinned again: each read gives the value now. */
+static void test_setting_after_change(void **state) {
+        (void)state;
+        ht_backend_registry_use(ht_backends);
+        ht_backend_id sysctl = ht_backend_by_name("sysctl")->id;
+        ht_resolver r = {0};
+        _cleanup_free_ char *e = NULL;
+        ht_setting s = {.backend = sysctl, .key = ht_resolver_strdup(&r, "vm.swappiness"),
+                        .value = ht_resolver_strdup(&r, "10")};
+        assert_int_equal(ht_resolver_add_entry(&r, &s, 0, NULL, "a.profile", 1, false, &e), 0);
+        eval_is(&r, "setting.sysctl.vm.swappiness", "10");
+        eval_is(&r, "setting.sysctl.vm.swappiness * 2", "20");
+        ht_setting s2 = {.backend = sysctl, .key = ht_resolver_strdup(&r, "vm.swappiness"),
+                         .value = ht_resolver_strdup(&r, "20")};
+        assert_int_equal(ht_resolver_add(&r, &s2, -1, "r", "x.rules", 2, &e), 0);
+        eval_is(&r, "setting.sysctl.vm.swappiness", "20");
+        const ht_setting like = {.backend = sysctl, .key = (char *)"vm.swappiness"};
+        ht_resolver_setting(&r, &like, NULL)->value = ht_resolver_strdup(&r, "30");
+        eval_is(&r, "setting.sysctl.vm.swappiness", "30");
+        /* removed (ht_resolver_drop's own step, without the hand-out) */
+        ht_resolver_remove(&r, ht_resolver_find(&r, &like));
+        eval_is(&r, "setting.sysctl.vm.swappiness", "null");
+        ht_set_pin_sysctl(&r, "vm.swappiness", "40");
+        eval_is(&r, "setting.sysctl.vm.swappiness", "40");
+        ht_set_pin_sysctl(&r, "vm.swappiness", "50");
+        eval_is(&r, "setting.sysctl.vm.swappiness", "50");
+        ht_resolver_done(&r);
+}
+
 /* The sources and values made without printf read as printf's. */
 static void test_made_by_hand(void **state) {
         (void)state;
@@ -171,6 +214,7 @@ int main(void) {
                 cmocka_unit_test(test_fact_after_more_read),
                 cmocka_unit_test(test_from_on_memo_hit),
                 cmocka_unit_test(test_made_by_hand),
+                cmocka_unit_test(test_setting_after_change),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
