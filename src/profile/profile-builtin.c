@@ -316,17 +316,17 @@ static char *get_x(reader *r) {
         if (tag == X_INLINE)
                 return get_b(r);
         uint64_t off = get_u(r);
-        if (tag != X_POOL || off < 4 || off >= ht_builtin_expr_n_chars) {
+        /* Within the pool, whose last byte is a NUL: a string, read no
+         * further than the pool. Whether it is an expression's text is
+         * checked when it is evaluated (ht_builtin_expr_at): checking it
+         * here read the table and the pool at every load, a page each
+         * that evaluating the file may not need. */
+        if (tag != X_POOL || off < 4 || off >= ht_builtin_expr_n_chars ||
+            ht_builtin_expr_chars[ht_builtin_expr_n_chars - 1] != 0) {
                 r->bad = true;
                 return NULL;
         }
-        const char *t = ht_builtin_expr_chars + off;
-        uint32_t i = pool_index(t);
-        if (i >= ht_builtin_n_exprs || ht_builtin_exprs[i].text != off) {
-                r->bad = true;
-                return NULL;
-        }
-        return (char *)t;
+        return (char *)ht_builtin_expr_chars + off;
 }
 
 static void get_spec(reader *r, ht_spec *s) {
