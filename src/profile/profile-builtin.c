@@ -2,7 +2,9 @@
  *
  * A byte string: unsigned LEB128 numbers, signed ones zigzag-encoded,
  * strings as length + 1 then the bytes (0: NULL), arrays as their count
- * then the elements. The file pointers an entry, parameter or rule borrows
+ * then the elements; a spec as a header byte and the fields it names
+ * (put_spec), an expression's text as an offset into the frozen pool
+ * where it has one (put_x). The file pointers an entry, parameter or rule borrows
  * are not stored: they are the path of the file read. The form only ever
  * travels from ht-freeze to the same build's hosttune, so it has no
  * version; the reader still checks every bound and gives up (the caller
