@@ -2,7 +2,9 @@
  *
  * A byte string: unsigned LEB128 numbers, signed ones zigzag-encoded,
  * strings as length + 1 then the bytes (0: NULL), arrays as their count
- * then the elements. The file pointers an entry, parameter or rule borrows
+ * then the elements; a spec as a header byte and the fields it names
+ * (put_spec), an expression's text as an offset into the frozen pool
+ * where it has one (put_x). The file pointers an entry, parameter or rule borrows
  * are not stored: they are the path of the file read. The form only ever
  * travels from ht-freeze to the same build's hosttune, so it has no
  * version; the reader still checks every bound and gives up (the caller
@@ -68,28 +70,71 @@ static void put_s0(strbuf *b, const char *s) {
                 strbuf_appendn(b, "", 1);
 }
 
-/* Most of an entry's eight specs are absent (all zero): one byte then,
- * not six numbers, as reading them was a third of a plan's loading. */
-#define SPEC_ABSENT 0
-#define SPEC_PRESENT 1
+/* An expression's text (an EXPR spec's, a condition): where the frozen
+ * table has it, the offset of its text in ht_builtin_expr_chars, beside
+ * which the table's index of its tree is stored (ht_builtin_expr_at: no
+ * search when it is evaluated); else the text itself. */
+#define X_NULL 0
+#define X_INLINE 1
+#define X_POOL 2
 
-static bool spec_absent(const ht_spec *s) {
-        return s->kind == 0 && s->lit.type == 0 && s->lit.num == 0 && s->lit.den == 0 &&
-               !s->lit.str && !s->text;
+static bool (*pool_find)(const char *text, size_t len, uint32_t *ret_text);
+
+void ht_builtin_put_pool(bool (*find)(const char *text, size_t len, uint32_t *ret_text)) {
+        pool_find = find;
 }
 
-static void put_spec(strbuf *b, const ht_spec *s) {
-        if (spec_absent(s)) {
-                put_u(b, SPEC_ABSENT);
-                return;
+/* The default: the table this program has. */
+static bool linked_find(const char *text, size_t len, uint32_t *ret_text) {
+        const ht_builtin_expr *b = ht_builtin_expr_lookup(text, len);
+        if (!b)
+                return false;
+        *ret_text = b->text;
+        return true;
+}
+
+static void put_x(strbuf *b, const char *s) {
+        uint32_t off;
+        if (!s) {
+                put_u(b, X_NULL);
+        } else if ((pool_find ? pool_find : linked_find)(s, strlen(s), &off)) {
+                put_u(b, X_POOL);
+                put_u(b, off);
+        } else {
+                put_u(b, X_INLINE);
+                put_s0(b, s);
         }
-        put_u(b, SPEC_PRESENT);
-        put_u(b, s->kind);
-        put_u(b, s->lit.type);
-        put_i(b, s->lit.num);
-        put_i(b, s->lit.den);
-        put_s0(b, s->lit.str);
-        put_s0(b, s->text);
+}
+
+/* A spec: one header byte, then only the fields it says are there.
+ * Most of an entry's five specs are absent (all zero: header 0, one
+ * byte), and a present one is a literal or a text, so reading all six
+ * fields of each was most of a plan's decoding. */
+#define SPEC_KIND 0x03       /* ht_spec_kind */
+#define SPEC_TYPE_SHIFT 2    /* lit.type, 2 bits */
+#define SPEC_NUM 0x10        /* lit.num != 0 follows */
+#define SPEC_DEN 0x20        /* lit.den != 0 follows */
+#define SPEC_STR 0x40        /* lit.str follows */
+#define SPEC_TEXT 0x80       /* text follows */
+_Static_assert(HT_SPEC_TEMPLATE <= SPEC_KIND && HT_VAL_STR <= 3, "a spec's header holds its kind and type");
+
+static void put_spec(strbuf *b, const ht_spec *s) {
+        unsigned char h = (unsigned char)(s->kind | s->lit.type << SPEC_TYPE_SHIFT | (s->lit.num ? SPEC_NUM : 0) |
+                                          (s->lit.den ? SPEC_DEN : 0) | (s->lit.str ? SPEC_STR : 0) |
+                                          (s->text ? SPEC_TEXT : 0));
+        strbuf_appendn(b, (const char *)&h, 1);
+        if (s->lit.num)
+                put_i(b, s->lit.num);
+        if (s->lit.den)
+                put_i(b, s->lit.den);
+        if (s->lit.str)
+                put_s0(b, s->lit.str);
+        if (!s->text)
+                return;
+        if (s->kind == HT_SPEC_EXPR)
+                put_x(b, s->text);
+        else
+                put_s0(b, s->text);
 }
 
 enum {
@@ -115,7 +160,7 @@ static bool put_entries(strbuf *b, const ht_entry *l, size_t n, const char *path
                 for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
                         put_spec(b, &e->fields[k]);
                 put_spec(b, &e->value);
-                put_s0(b, e->when);
+                put_x(b, e->when);
                 put_u(b, (e->cmdline_word ? F_CMDLINE_WORD : 0) | (e->optional ? F_OPTIONAL : 0) |
                                  (e->remove ? F_REMOVE : 0) | (e->boot_only ? F_BOOT_ONLY : 0) |
                                  (e->at_least ? F_AT_LEAST : 0) |
@@ -166,7 +211,7 @@ bool ht_builtin_put_rfile(strbuf *b, const ht_rfile *f) {
                         return false;
                 put_s0(b, r->name);
                 put_u(b, r->line);
-                put_s0(b, r->when);
+                put_x(b, r->when);
                 if (!put_entries(b, r->sets, r->n_sets, f->path) ||
                     !put_entries(b, r->skips, r->n_skips, f->path))
                         return false;
@@ -258,25 +303,52 @@ static char *get_b(reader *r) {
         return (char *)get_s0(r);
 }
 
+/* The 4 bytes before an expression's text in the pool: its tree's
+ * index in ht_builtin_exprs, least significant first. */
+static uint32_t pool_index(const char *text) {
+        const unsigned char *p = (const unsigned char *)text - 4;
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* put_x's text: borrowed from the form or from the pool. */
+static char *get_x(reader *r) {
+        uint64_t tag = get_u(r);
+        if (tag == X_NULL)
+                return NULL;
+        if (tag == X_INLINE)
+                return get_b(r);
+        uint64_t off = get_u(r);
+        /* Within the pool, whose last byte is a NUL: a string, read no
+         * further than the pool. Whether it is an expression's text is
+         * checked when it is evaluated (ht_builtin_expr_at): checking it
+         * here read the table and the pool at every load, a page each
+         * that evaluating the file may not need. */
+        if (tag != X_POOL || off < 4 || off >= ht_builtin_expr_n_chars ||
+            ht_builtin_expr_chars[ht_builtin_expr_n_chars - 1] != 0) {
+                r->bad = true;
+                return NULL;
+        }
+        return (char *)ht_builtin_expr_chars + off;
+}
+
 static void get_spec(reader *r, ht_spec *s) {
-        /* the one-byte form of an absent spec: what calloc left */
-        if (r->p < r->end && *r->p == SPEC_ABSENT) {
-                r->p++;
-                return;
-        }
-        if (get_u(r) != SPEC_PRESENT) {
+        if (r->p >= r->end) {
                 r->bad = true;
                 return;
         }
-        uint64_t kind = get_u(r), type = get_u(r);
-        if (kind > HT_SPEC_TEMPLATE || type > HT_VAL_STR)
+        unsigned h = *r->p++;
+        if (!h)
+                return;   /* absent: what calloc left */
+        s->kind = (ht_spec_kind)(h & SPEC_KIND);
+        s->lit.type = (ht_value_type)(h >> SPEC_TYPE_SHIFT & 3);
+        if (h & SPEC_NUM)
+                s->lit.num = get_i(r);
+        if (h & SPEC_DEN)
+                s->lit.den = get_i(r);
+        if (h & SPEC_STR && !(s->lit.str = get_b(r)))
                 r->bad = true;
-        s->kind = (ht_spec_kind)kind;
-        s->lit.type = (ht_value_type)type;
-        s->lit.num = get_i(r);
-        s->lit.den = get_i(r);
-        s->lit.str = get_b(r);
-        s->text = get_b(r);
+        if (h & SPEC_TEXT && !(s->text = s->kind == HT_SPEC_EXPR ? get_x(r) : get_b(r)))
+                r->bad = true;
 }
 
 static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
@@ -292,7 +364,7 @@ static ht_entry *get_entries(reader *r, size_t *ret_n, const char *path) {
                 for (size_t k = 0; k < HT_KEY_FIELDS_MAX; k++)
                         get_spec(r, &e->fields[k]);
                 get_spec(r, &e->value);
-                e->when = get_b(r);
+                e->when = get_x(r);
                 uint64_t flags = get_u(r);
                 e->cmdline_word = flags & F_CMDLINE_WORD;
                 e->optional = flags & F_OPTIONAL;
@@ -378,7 +450,7 @@ ht_rfile *ht_builtin_get_rfile(const unsigned char *blob, size_t len, const char
                 rule->file = f->path;
                 rule->name = get_b(&r);
                 rule->line = get_line(&r);
-                rule->when = get_b(&r);
+                rule->when = get_x(&r);
                 rule->sets = get_entries(&r, &rule->n_sets, f->path);
                 rule->skips = get_entries(&r, &rule->n_skips, f->path);
                 get_spec(&r, &rule->warn);
@@ -414,9 +486,31 @@ void ht_builtin_expr_view(const ht_builtin_expr *b, ht_expr *ret) {
                           .root = b->root };
 }
 
-bool ht_builtin_expr_find(const char *text, size_t len, ht_expr *ret) {
-        if (ht_builtin_n_exprs == 0)
+bool ht_builtin_expr_at(const char *text, size_t len, ht_expr *ret) {
+        uintptr_t t = (uintptr_t)text, pool = (uintptr_t)ht_builtin_expr_chars;
+        if (t < pool + 4 || t >= pool + ht_builtin_expr_n_chars)
                 return false;
+        uint32_t i = pool_index(text);
+        if (i >= ht_builtin_n_exprs)
+                return false;
+        const ht_builtin_expr *b = &ht_builtin_exprs[i];
+        if (b->text != t - pool || b->len != len)
+                return false;
+        ht_builtin_expr_view(b, ret);
+        return true;
+}
+
+bool ht_builtin_expr_find(const char *text, size_t len, ht_expr *ret) {
+        const ht_builtin_expr *b = ht_builtin_expr_lookup(text, len);
+        if (!b)
+                return false;
+        ht_builtin_expr_view(b, ret);
+        return true;
+}
+
+const ht_builtin_expr *ht_builtin_expr_lookup(const char *text, size_t len) {
+        if (ht_builtin_n_exprs == 0)
+                return NULL;
         uint64_t key = ht_builtin_expr_key(text, len);
         size_t lo = 0, hi = ht_builtin_n_exprs;
         while (lo < hi) {
@@ -428,12 +522,10 @@ bool ht_builtin_expr_find(const char *text, size_t len, ht_expr *ret) {
         }
         for (; lo < ht_builtin_n_exprs && ht_builtin_exprs[lo].key == key; lo++) {
                 const ht_builtin_expr *b = &ht_builtin_exprs[lo];
-                if (b->len == len && memcmp(ht_builtin_expr_text(b), text, len) == 0) {
-                        ht_builtin_expr_view(b, ret);
-                        return true;
-                }
+                if (b->len == len && memcmp(ht_builtin_expr_text(b), text, len) == 0)
+                        return b;
         }
-        return false;
+        return NULL;
 }
 
 typedef void (*expr_fn)(const char *text, size_t len, void *userdata);

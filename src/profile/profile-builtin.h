@@ -50,6 +50,11 @@ extern const size_t ht_builtin_n_exprs;
 extern const ht_expr_node ht_builtin_expr_nodes[];
 extern const uint32_t ht_builtin_expr_kids[];
 extern const char ht_builtin_expr_chars[];
+/* The chars pool's length. Each expression's text there has its
+ * index in ht_builtin_exprs in the 4 bytes before it (least significant
+ * first): a file's form points an expression at its text in the pool,
+ * so evaluating it finds its tree without a search (ht_builtin_expr_at). */
+extern const size_t ht_builtin_expr_n_chars;
 
 /* The tree of a table entry, viewed in the pools; and its text. */
 void ht_builtin_expr_view(const ht_builtin_expr *b, ht_expr *ret);
@@ -64,6 +69,18 @@ uint64_t ht_builtin_expr_key(const char *text, size_t len);
  * or false (then parse it). The caller checks HOSTTUNE_NO_BUILTIN_PROFILES
  * (once, not for each expression). */
 bool ht_builtin_expr_find(const char *text, size_t len, ht_expr *ret);
+/* The table entry of the text/len, or NULL: the search of
+ * ht_builtin_expr_find. */
+const ht_builtin_expr *ht_builtin_expr_lookup(const char *text, size_t len);
+/* The frozen tree of a text the built-in form points into the pool
+ * (a shipped file's expression, each condition and EXPR spec): read
+ * beside it, no search. false for any other pointer (a template's
+ * ${EXPR}, a user's file): then ht_builtin_expr_find. */
+bool ht_builtin_expr_at(const char *text, size_t len, ht_expr *ret);
+/* ht-freeze, writing the forms before the table is linked: where an
+ * expression's text is in the pool it writes (false: not there). By
+ * default the forms point into the table this program has. */
+void ht_builtin_put_pool(bool (*find)(const char *text, size_t len, uint32_t *ret_text));
 /* Call fn on the text of every expression in a file (specs, conditions,
  * each ${EXPR} of a template), as the resolver evaluates them. */
 void ht_builtin_pfile_exprs(const ht_pfile *p, void (*fn)(const char *text, size_t len, void *userdata),

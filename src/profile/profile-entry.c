@@ -23,7 +23,7 @@ static char *setting_text(ht_resolver *r, const ht_value *v, ht_backend_id b, co
                         *why = "is a fraction: use ceil() or floor()";
                         return NULL;
                 }
-                t = ht_resolver_printf(r, "%" PRId64, v->num);
+                t = ht_resolver_int(r, v->num);
                 break;
         case HT_VAL_BOOL:
                 t = ht_resolver_strdup(r, v->num ? "1" : "0");
@@ -57,7 +57,9 @@ int ht_entry_eval_string(ht_resolver *r, const ht_spec *sp, const ht_entry *e, c
                 *ret = xstrdup(sp->lit.str ? sp->lit.str : "");
                 return 0;
         }
-        _cleanup_free_ char *w = xasprintf("%s: %s", what, field);
+        char w_small[128];
+        _cleanup_free_ char *w_heap = NULL;
+        const char *w = ht_what(w_small, &w_heap, what, ": ", field);
         ht_value v = {0};
         int k = ht_spec_eval(r, sp, e->file, e->line, w, &v, ret_error);
         if (k < 0)
@@ -92,7 +94,7 @@ int ht_entry_eval_field(ht_resolver *r, const ht_spec *sp, const ht_entry *e, co
 static char *entry_citation(ht_resolver *r, const ht_entry *e) {
         const char *name = ht_entry_param_ref(e);
         const ht_rparam *p = name ? ht_param_find(r, name) : NULL;
-        if (p && streq(p->source, "--set"))
+        if (p && streq_ptr(p->source, "--set"))
                 return e->comment ? ht_resolver_printf(r, "%s (value: --set %s)", e->comment, name)
                                   : ht_resolver_printf(r, "--set %s", name);
         if (e->comment)
@@ -106,7 +108,9 @@ static char *entry_citation(ht_resolver *r, const ht_entry *e) {
  * (a null result, or a fact it needs unknown), other -errno an error of
  * the profile (syntax, types, a condition that is no boolean). */
 static int eval_when(ht_resolver *r, const ht_entry *e, const char *label, char **ret_error) {
-        _cleanup_free_ char *what = xasprintf("%s: when", label);
+        char what_small[128];
+        _cleanup_free_ char *what_heap = NULL;
+        const char *what = ht_what(what_small, &what_heap, label, ": when", "");
         _cleanup_free_ char *err = NULL;
         ht_value v = ht_value_null();
         int k = ht_resolver_eval_expr(r, e->when, e->file, e->line, what, &v, &err);
@@ -134,7 +138,11 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                         .remove = e->remove,
                         .boot_only = e->boot_only, .at_least = e->at_least, .bound = e->bound};
         _cleanup_free_ char *word_value = NULL;
-        _cleanup_free_ char *label = NULL;
+        /* "sysctl vm.x": the context of this entry's messages, made for
+         * each entry, on the stack unless the backend words its own */
+        char label_small[128];
+        _cleanup_free_ char *label_heap = NULL;
+        const char *label;
         int k = 0;
         *ret_skipped = false;
 
@@ -149,7 +157,10 @@ int ht_entry_eval(ht_resolver *r, const ht_entry *e, const char *what, ht_settin
                 ht_setting_done(&s);
                 return k;
         }
-        label = ht_setting_label(&s);
+        if (bk->label)
+                label = label_heap = bk->label(&s);
+        else
+                label = ht_what(label_small, &label_heap, ht_backend_id_to_string(s.backend), " ", s.key);
 
         if (e->when) {
                 /* before the value, which may need what the condition

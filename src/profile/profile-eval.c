@@ -113,14 +113,118 @@ static void collect_not_used(ht_resolver *r, const char *group) {
         }
 }
 
+/* The key of the parameters' and the facts' tables: the length and the
+ * first and last 8 bytes, mixed (a byte-at-a-time hash of every name
+ * cost more than the look-ups it saved; equal keys are told apart by
+ * the compare that follows). */
+static uint64_t name_hash(const char *s) {
+        size_t n = strlen(s);
+        uint64_t a = 0, b = 0;
+        if (n >= 8) {
+                memcpy(&a, s, 8);
+                memcpy(&b, s + n - 8, 8);
+        } else
+                for (size_t i = 0; i < n; i++)
+                        a |= (uint64_t)(unsigned char)s[i] << (8 * i);
+        uint64_t h = (a ^ (b * UINT64_C(0x9e3779b97f4a7c15)) ^ n) * UINT64_C(0xff51afd7ed558ccd);
+        return h ^ (h >> 29);
+}
+
+static ht_name_memo *memo_find(ht_memo *t, const char *name, uint64_t h) {
+        if (!t->size)
+                return NULL;
+        size_t mask = t->size - 1;
+        for (size_t i = h & mask; t->slots[i].name; i = (i + 1) & mask)
+                if (t->slots[i].hash == h && streq(t->slots[i].name, name))
+                        return &t->slots[i];
+        return NULL;
+}
+
+/* Keep v (a copy) as what name reads now, in generation gen. */
+static void memo_put(ht_resolver *r, ht_memo *t, unsigned gen, const char *name, uint64_t h, const ht_value *v,
+                     const char *from) {
+        ht_name_memo *m = memo_find(t, name, h);
+        if (!m) {
+                if (2 * (t->n + 1) > t->size) {
+                        /* grow: rehash the entries into twice the room */
+                        size_t size = t->size ? 2 * t->size : 64;
+                        ht_name_memo *n = xcalloc(size, sizeof(*n));
+                        for (size_t i = 0; i < t->size; i++) {
+                                ht_name_memo *o = &t->slots[i];
+                                if (!o->name)
+                                        continue;
+                                size_t k = o->hash & (size - 1);
+                                while (n[k].name)
+                                        k = (k + 1) & (size - 1);
+                                n[k] = *o;
+                        }
+                        free(t->slots);
+                        t->slots = n;
+                        t->size = size;
+                }
+                size_t mask = t->size - 1, i = h & mask;
+                while (t->slots[i].name)
+                        i = (i + 1) & mask;
+                m = &t->slots[i];
+                *m = (ht_name_memo){.name = ht_arena_strdup(&r->arena, name), .hash = h};
+                t->n++;
+        } else
+                ht_value_done(&m->value);
+        m->gen = gen;
+        m->value = ht_value_copy(v);
+        m->from = from ? ht_arena_strdup(&r->arena, from) : NULL;
+}
+
+static void memo_done(ht_memo *t) {
+        for (size_t i = 0; i < t->size; i++)
+                ht_value_done(&t->slots[i].value);
+        free(t->slots);
+        *t = (ht_memo){0};
+}
+
+/* A fact's provenance, for the expression being evaluated. */
+static void note_from(ht_resolver *r, const char *from) {
+        if (from && !strv_contains(r->fact_from, from))
+                strv_push(&r->fact_from, from);
+}
+
+static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const char **ret_from);
+
+/* A fact by its dotted name: read once, then from the memo while the
+ * facts room has read nothing more (facts_gen). What a read does beside
+ * the value is done by the first: the workload's warnings and left-out
+ * processes are kept once (a second read adds nothing), and the facts
+ * room's demand is met. Only the provenance is per expression, so a
+ * memo hit notes it again. Errors (an unknown name, a group) are not
+ * kept: each says so, with its candidates, as before. */
 static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
+        uint64_t h = name_hash(dotted);
+        ht_name_memo *m = memo_find(&r->facts_memo, dotted, h);
+        if (m && m->gen == r->facts_gen) {
+                note_from(r, m->from);
+                *ret = ht_value_copy(&m->value);
+                return 0;
+        }
+        const char *from = NULL;
+        int k = read_fact(r, dotted, ret, &from);
+        if (k < 0)
+                return k;
+        memo_put(r, &r->facts_memo, r->facts_gen, dotted, h, ret, from);
+        return 0;
+}
+
+static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const char **ret_from) {
         if (streq(dotted, "shm.hugepages_needed"))
                 return derived_shm_pages(r, ret);
         /* Plans collect no workload or device facts up front
          * (HT_FACTS_HOST): the facts room reads what a name needs now. */
         r->demand.trust = workload_trust;
         r->demand.userdata = r;
+        unsigned parts = r->demand.workload_parts;
+        bool devices = r->demand.devices_read;
         ht_facts_need(r->c, r->facts, dotted, &r->demand, &r->warnings);
+        if (parts != r->demand.workload_parts || devices != r->demand.devices_read)
+                r->facts_gen++;   /* more read, some maybe anew: the memo is old */
         /* What reading a workload's files found wrong (a database left
          * out, a file not read) is shown by the plans that use its facts:
          * workload.warnings.oracle for facts.workload.oracle.*, ... */
@@ -159,9 +263,10 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
                         fn = fn_heap = xasprintf("%s_from", dotted);
                 bool fe;
                 json_object *from = ht_facts_lookup_field(r->facts, fn, &fe);
-                if (from && json_object_is_type(from, json_type_string) &&
-                    !strv_contains(r->fact_from, json_object_get_string(from)))
-                        strv_push(&r->fact_from, json_object_get_string(from));
+                if (from && json_object_is_type(from, json_type_string)) {
+                        *ret_from = json_object_get_string(from);
+                        note_from(r, *ret_from);
+                }
         }
         if (!exists) {
                 char **names = NULL;
@@ -216,7 +321,28 @@ static int lookup_fact(ht_resolver *r, const char *dotted, ht_value *ret) {
         }
 }
 
+static int read_setting(ht_resolver *r, const char *rest, ht_value *ret);
+
+/* setting.BACKEND.NAME: the value a setting asked for so far has, kept
+ * while no setting is added, replaced, dropped or handed out to be
+ * changed (settings_gen, profile-settings.c); the rules read some the
+ * many times (vm.nr_hugepages 30 times a plan), each a scan of all the
+ * settings and a parse of the value. An unknown backend is not kept. */
 static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
+        uint64_t h = name_hash(rest);
+        ht_name_memo *m = memo_find(&r->settings_memo, rest, h);
+        if (m && m->gen == r->settings_gen) {
+                *ret = ht_value_copy(&m->value);
+                return 0;
+        }
+        int k = read_setting(r, rest, ret);
+        if (k < 0)
+                return k;
+        memo_put(r, &r->settings_memo, r->settings_gen, rest, h, ret, NULL);
+        return 0;
+}
+
+static int read_setting(ht_resolver *r, const char *rest, ht_value *ret) {
         const char *dot = strchr(rest, '.');
         /* the backend's name: a short word, copied to the stack */
         char bname[32];
@@ -253,12 +379,66 @@ static int lookup_setting(ht_resolver *r, const char *rest, ht_value *ret) {
 }
 
 ht_rparam *ht_param_find(ht_resolver *r, const char *name) {
-        /* a thousand look-ups a plan among ~70 names: the first byte
-         * rules out most without a call */
-        for (size_t i = 0; i < r->n_params; i++)
-                if (r->params[i].name[0] == name[0] && streq(r->params[i].name, name))
-                        return &r->params[i];
+        if (!r->param_index_size)
+                return NULL;
+        size_t mask = r->param_index_size - 1;
+        for (size_t i = name_hash(name) & mask; r->param_index[i]; i = (i + 1) & mask) {
+                ht_rparam *p = &r->params[r->param_index[i] - 1];
+                if (streq(p->name, name))
+                        return p;
+        }
         return NULL;
+}
+
+static void param_index_insert(ht_resolver *r, size_t pos) {
+        size_t mask = r->param_index_size - 1;
+        size_t i = name_hash(r->params[pos].name) & mask;
+        while (r->param_index[i])
+                i = (i + 1) & mask;
+        r->param_index[i] = pos + 1;
+}
+
+/* params[pos] is new: index it, in twice the room of all. */
+static void param_index_add(ht_resolver *r, size_t pos) {
+        if (2 * (r->n_params + 1) <= r->param_index_size) {
+                param_index_insert(r, pos);
+                return;
+        }
+        size_t size = r->param_index_size ? 2 * r->param_index_size : 128;
+        free(r->param_index);
+        r->param_index = xcalloc(size, sizeof(*r->param_index));
+        r->param_index_size = size;
+        for (size_t i = 0; i < r->n_params; i++)
+                param_index_insert(r, i);
+}
+
+char *ht_param_source(ht_resolver *r, ht_rparam *p) {
+        /* "FILE:LINE" when asked: some 50 parameters are declared a plan,
+         * a later declaration of a name replacing the earlier */
+        if (!p->source)
+                p->source = ht_resolver_file_line(r, "", "", "", p->file, p->line, "");
+        return p->source;
+}
+
+void ht_params_forget(ht_resolver *r) {
+        if (!r->params_evaluated)
+                return;
+        for (size_t i = 0; i < r->n_params; i++) {
+                ht_rparam *p = &r->params[i];
+                if (p->state != 2)
+                        continue;
+                ht_value_done(&p->value);
+                free(p->from);
+                p->from = NULL;
+                p->state = 0;
+        }
+        r->params_evaluated = false;
+}
+
+void ht_resolver_eval_done(ht_resolver *r) {
+        free(r->param_index);
+        memo_done(&r->facts_memo);
+        memo_done(&r->settings_memo);
 }
 
 char **ht_param_names(ht_resolver *r) {
@@ -352,7 +532,10 @@ static int eval_expr_text(ht_resolver *r, const char *text, size_t len, const ht
                                : ht_env_true("HOSTTUNE_NO_BUILTIN_PROFILES") ? EXPR_MODE_PARSE
                                                                              : EXPR_MODE_BUILTIN;
         ht_expr frozen;
-        if (r->expr_mode == EXPR_MODE_BUILTIN && ht_builtin_expr_find(text, len, &frozen))
+        /* a shipped file's expression has its tree's index beside its
+         * text; a template's ${EXPR} is searched for */
+        if (r->expr_mode == EXPR_MODE_BUILTIN &&
+            (ht_builtin_expr_at(text, len, &frozen) || ht_builtin_expr_find(text, len, &frozen)))
                 return ht_expr_run(&frozen, text, len, env, ret, ret_error);
         _cleanup_free_ char *copy = text[len] ? xstrndup(text, len) : NULL;
         const char *src = copy ? copy : text;
@@ -486,8 +669,11 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
                 }
                 p = &r->params[r->n_params++];
                 *p = (ht_rparam){.name = ht_resolver_strdup(r, d->name)};
-        } else
+                param_index_add(r, r->n_params - 1);
+        } else {
                 ht_spec_done(&p->spec);
+                ht_params_forget(r);
+        }
         ht_spec_copy(&p->spec, &d->spec);
         /* A string default reads like a --set value: "18G" is a size. */
         if (p->spec.kind == HT_SPEC_LIT && p->spec.lit.type == HT_VAL_STR) {
@@ -499,7 +685,7 @@ void ht_param_declare(ht_resolver *r, const ht_param_decl *d) {
                         p->spec.lit = v;
                 }
         }
-        p->source = ht_resolver_printf(r, "%s:%u", d->file, d->line);
+        p->source = NULL;   /* "file:line", made when asked (ht_param_source) */
         p->citation = d->comment;
         p->file = d->file;
         p->line = d->line;
@@ -565,5 +751,6 @@ int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error) {
         }
         p->value = v;
         p->state = 2;
+        r->params_evaluated = true;
         return 0;
 }

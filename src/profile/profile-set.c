@@ -61,13 +61,13 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
                                         "take K, M, G, T)%s, see %s", name, text, name,
                                         numeric ? "; this one is malformed or does not "
                                                          "fit in 64 bits" : "",
-                                        p->source);
+                                        ht_param_source(r, p));
                 }
                 if (decl && decl->type == HT_VAL_BOOL && v.type != HT_VAL_BOOL) {
                         ht_value_done(&v);
                         if (!parse_bool_word(text, &b))
                                 return ht_error(ret_error, -EINVAL, "--set %s=%s: parameter %s takes true or "
-                                                "false, see %s", name, text, name, p->source);
+                                                "false, see %s", name, text, name, ht_param_source(r, p));
                         v = ht_value_bool(b);
                 }
                 if (decl && decl->type == HT_VAL_STR) {
@@ -78,6 +78,7 @@ int ht_set_param(ht_resolver *r, const char *assignment, char **ret_error) {
                 sp = (ht_spec){.kind = HT_SPEC_LIT, .lit = v};
         }
         ht_spec_done(&p->spec);
+        ht_params_forget(r);   /* a value computed from the old spec is stale */
         p->spec = sp;
         p->source = ht_resolver_strdup(r, "--set");
         p->citation = NULL;
@@ -139,6 +140,7 @@ void ht_set_pin_sysctl(ht_resolver *r, const char *key, const char *value) {
                 strv_pushf(&r->warnings, "sysctl %s: --set %s replaces %s%s from %s", key, value,
                            ht_setting_value_text(&old->s), ht_bound_suffix(old->s.bound), old->s.source);
         ht_setting_done(&old->s);
+        r->settings_gen++;   /* setting.* reads the new value */
         old->s = s;
         old->pinned = true;
         old->origin = -1;

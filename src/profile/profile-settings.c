@@ -26,6 +26,43 @@ char *ht_resolver_printf(ht_resolver *r, const char *fmt, ...) {
         return s;
 }
 
+char *ht_resolver_file_line(ht_resolver *r, const char *a, const char *b, const char *c, const char *file,
+                            unsigned line, const char *post) {
+        char digits[16];
+        size_t nd = 0, na = strlen(a), nb = strlen(b), nc = strlen(c), nf = strlen(file), np = strlen(post);
+        do
+                digits[nd++] = (char)('0' + line % 10);
+        while ((line /= 10));
+        char *s = ht_arena_alloc(&r->arena, na + nb + nc + nf + 1 + nd + np + 1), *d = s;
+        memcpy(d, a, na);
+        memcpy(d += na, b, nb);
+        memcpy(d += nb, c, nc);
+        memcpy(d += nc, file, nf);
+        d += nf;
+        *d++ = ':';
+        while (nd)
+                *d++ = digits[--nd];
+        memcpy(d, post, np + 1);
+        return s;
+}
+
+char *ht_resolver_int(ht_resolver *r, int64_t n) {
+        char digits[24];
+        size_t nd = 0;
+        /* as unsigned: INT64_MIN has no positive counterpart */
+        uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
+        do
+                digits[nd++] = (char)('0' + u % 10);
+        while ((u /= 10));
+        char *s = ht_arena_alloc(&r->arena, nd + 2), *d = s;
+        if (n < 0)
+                *d++ = '-';
+        while (nd)
+                *d++ = digits[--nd];
+        *d = 0;
+        return s;
+}
+
 char *ht_setting_label(const ht_setting *s) {
         const ht_backend *bk = ht_backend_get(s->backend);
         if (bk && bk->label)
@@ -94,6 +131,7 @@ ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like) {
 }
 
 void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs) {
+        r->settings_gen++;   /* what setting.* read may have changed */
         size_t i = rs - r->settings;
         ht_setting_done(&rs->s);
         memmove(rs, rs + 1, (r->n_settings - i - 1) * sizeof(*rs));
@@ -125,6 +163,7 @@ static bool is_ancestor(ht_resolver *r, int of, int who) {
 /* A new setting at the end; takes s. */
 ht_rsetting *ht_resolver_append(ht_resolver *r, ht_setting *s, int origin, const char *file,
                                    unsigned line) {
+        r->settings_gen++;
         if (r->n_settings == r->settings_cap) {
                 r->settings_cap = r->settings_cap ? 2 * r->settings_cap : 16;
                 r->settings = xrealloc(r->settings, r->settings_cap * sizeof(*r->settings));
@@ -144,8 +183,9 @@ ht_rsetting *ht_resolver_append(ht_resolver *r, ht_setting *s, int origin, const
 /* conditional: the profile entry has a `when` (and it held). */
 int ht_resolver_add_entry(ht_resolver *r, ht_setting *s, int origin, const char *rule, const char *file,
                         unsigned line, bool conditional, char **ret_error) {
-        s->source = rule ? ht_resolver_printf(r, "rule %s (%s:%u)", rule, file, line)
-                         : ht_resolver_printf(r, "%s:%u", file, line);
+        /* "rule NAME (FILE:LINE)" or "FILE:LINE", for every setting added */
+        s->source = rule ? ht_resolver_file_line(r, "rule ", rule, " (", file, line, ")")
+                         : ht_resolver_file_line(r, "", "", "", file, line, "");
         ht_rsetting *old = ht_resolver_find(r, s);
         if (!old) {
                 ht_rsetting *rs = ht_resolver_append(r, s, origin, file, line);
@@ -197,6 +237,7 @@ int ht_resolver_add_entry(ht_resolver *r, ht_setting *s, int origin, const char 
                                    old->s.source);
         }
         ht_setting_done(&old->s);
+        r->settings_gen++;
         old->s = *s;
         old->origin = origin;
         old->file = file;
@@ -213,6 +254,8 @@ int ht_resolver_add(ht_resolver *r, ht_setting *s, int origin, const char *rule,
 
 ht_setting *ht_resolver_setting(ht_resolver *r, const ht_setting *like, bool *ret_pinned) {
         ht_rsetting *rs = ht_resolver_find(r, like);
+        if (rs)
+                r->settings_gen++;   /* the caller may change it */
         if (ret_pinned)
                 *ret_pinned = rs && rs->pinned;
         return rs ? &rs->s : NULL;

@@ -19,7 +19,7 @@
 
 /* --- resolution ----------------------------------------------------- */
 
-static void resolver_done(ht_resolver *r) {
+void ht_resolver_done(ht_resolver *r) {
         for (size_t i = 0; i < r->n_chain; i++) {
                 ht_pfile_free(r->chain[i]);
                 strv_free(r->ancestors[i]);
@@ -35,6 +35,7 @@ static void resolver_done(ht_resolver *r) {
                 ht_value_done(&r->params[i].value);
         }
         free(r->params);
+        ht_resolver_eval_done(r);
         for (size_t i = 0; i < r->n_settings; i++)
                 ht_setting_done(&r->settings[i].s);
         free(r->settings);
@@ -83,7 +84,8 @@ static int build_resolved(ht_resolver *r, const char *name, ht_resolved **ret, c
                 res->params[res->n_params++] = (ht_param){
                         .name = p->name,
                         .value = ht_arena_strdup(a, value),
-                        .source = p->from ? ht_arena_printf(a, "%s from %s", p->source, p->from) : p->source,
+                        .source = p->from ? ht_arena_printf(a, "%s from %s", ht_param_source(r, p), p->from)
+                                          : ht_param_source(r, p),
                         .citation = ht_arena_strdup(a, p->citation),
                 };
         }
@@ -276,7 +278,7 @@ static int resolve_json(const ht_context *c, json_object *facts, const char *nam
                 *ret_workloads = ht_compose_workloads(&r);
         k = build_resolved(&r, name, ret, ret_error);
 out:
-        resolver_done(&r);
+        ht_resolver_done(&r);
         return k;
 }
 

@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "context.h"
 #include "format-accounts.h"
@@ -16,7 +17,8 @@
 typedef struct {
         char *name;           /* in the resolver's arena, as source */
         ht_spec spec;
-        char *source;         /* "file:line" or "--set" */
+        char *source;         /* "file:line" or "--set"; NULL: "file:line" not made
+                               * yet (ht_param_source) */
         const char *citation; /* the declaration's comment (borrowed); NULL after --set */
         const char *file;     /* for messages: where the spec is written */
         unsigned line;
@@ -25,6 +27,25 @@ typedef struct {
         char *from;           /* the host files its value came from (a fact's
                                * NAME_from), ", "-joined; NULL: none */
 } ht_rparam;
+
+/* A name an expression looked up, as it read then (profile-eval.c): a
+ * plan names some 20 facts 50 times, and each look-up walked json-c
+ * objects by string key three times (the fact, its NAME_from, its
+ * workload's warnings) and asked the facts room for it again; the rules
+ * read a few settings 30 times, each a scan of all settings. */
+typedef struct {
+        const char *name;     /* after "facts." or "setting.", in arena; NULL: a free slot */
+        uint64_t hash;
+        unsigned gen;         /* facts_gen or settings_gen when read: valid while current */
+        ht_value value;
+        const char *from;     /* a fact's NAME_from (arena), NULL: none */
+} ht_name_memo;
+
+/* The names looked up so far, a hash of a power-of-two size. */
+typedef struct {
+        ht_name_memo *slots;
+        size_t size, n;
+} ht_memo;
 
 typedef struct {
         ht_setting s;         /* first: ht_resolver_drop takes its address */
@@ -48,6 +69,23 @@ struct ht_resolver {
         size_t n_rfiles;
         ht_rparam *params;
         size_t n_params, params_cap;
+        /* name -> position + 1 in params, a hash of a power-of-two size:
+         * ht_param_find is called a few hundred times a plan */
+        size_t *param_index;
+        size_t param_index_size;
+        bool params_evaluated;   /* some parameter has its value (state 2) */
+        /* The facts looked up so far, by name, a hash of a power-of-two
+         * size; an entry of an older facts_gen is read again. facts_gen
+         * moves when the facts room reads more into the tree (a workload's
+         * part, which may replace what was read; the devices): a value
+         * read before may have changed. */
+        ht_memo facts_memo;
+        unsigned facts_gen;
+        /* The setting.* names looked up so far; settings_gen moves when a
+         * setting is added, replaced or dropped, or handed out to be
+         * changed (ht_resolver_setting) */
+        ht_memo settings_memo;
+        unsigned settings_gen;
         ht_rsetting *settings;
         size_t n_settings;
         /* A hash index over settings (backend, key, target) -> position + 1,
@@ -91,7 +129,14 @@ struct ht_resolver {
         ht_arena arena;
 };
 
+/* profile.c: free all a resolver holds */
+void ht_resolver_done(ht_resolver *r);
 /* profile-settings.c */
+/* "ABCFILE:LINEPOST" and an integer in decimal, in the arena: a source
+ * or a value for every setting, so without printf */
+char *ht_resolver_file_line(ht_resolver *r, const char *a, const char *b, const char *c, const char *file,
+                            unsigned line, const char *post);
+char *ht_resolver_int(ht_resolver *r, int64_t n);
 ht_rsetting *ht_resolver_find(ht_resolver *r, const ht_setting *like);
 void ht_resolver_remove(ht_resolver *r, ht_rsetting *rs);
 
@@ -119,6 +164,13 @@ ht_rparam *ht_param_find(ht_resolver *r, const char *name);
 char **ht_param_names(ht_resolver *r);
 int ht_param_eval(ht_resolver *r, ht_rparam *p, char **ret_error);
 void ht_param_declare(ht_resolver *r, const ht_param_decl *d);
+/* A parameter's spec changed: the values computed so far (which may
+ * have used it) are computed again when next looked up. */
+void ht_params_forget(ht_resolver *r);
+/* Where p's value is given: "FILE:LINE", or "--set". */
+char *ht_param_source(ht_resolver *r, ht_rparam *p);
+/* Free what the look-ups keep (profile-eval.c); resolver_done calls it. */
+void ht_resolver_eval_done(ht_resolver *r);
 int ht_resolver_eval_expr(ht_resolver *r, const char *text, const char *file, unsigned line,
               const char *what, ht_value *ret, char **ret_error);
 const char *ht_offline_hint(ht_resolver *r);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "expr.h"
 #include "profile-model.h"
@@ -13,6 +14,22 @@
 #include "util.h"
 
 typedef struct ht_resolver ht_resolver;
+
+/* a, b and c joined: the "what" of an evaluation's messages ("rule NAME:
+ * when"), built for each evaluation and read only on an error, so on the
+ * stack when short and without printf; else in *heap (the caller frees). */
+static inline const char *ht_what(char small[static 128], char **heap, const char *a, const char *b,
+                                  const char *c) {
+        size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+        char *d = small;
+        *heap = NULL;
+        if (na + nb + nc >= 128)
+                d = *heap = xmalloc(na + nb + nc + 1);
+        memcpy(d, a, na);
+        memcpy(d + na, b, nb);
+        memcpy(d + na + nb, c, nc + 1);
+        return d;
+}
 
 /* A spec's value, expressions evaluated over the facts, the parameters
  * and the settings so far; errors name file:line and what. */

@@ -17,7 +17,9 @@ static int eval_when(ht_resolver *r, const ht_rule *rule, bool *ret, char **ret_
                 return 0;
         }
         ht_spec sp = {.kind = HT_SPEC_EXPR, .text = rule->when};
-        _cleanup_free_ char *what = xasprintf("rule %s: when", rule->name);
+        char what_small[128];
+        _cleanup_free_ char *what_heap = NULL;
+        const char *what = ht_what(what_small, &what_heap, "rule ", rule->name, ": when");
         ht_value v = {0};
         int k = ht_spec_eval(r, &sp, rule->file, rule->line, what, &v, ret_error);
         if (k < 0)
@@ -39,7 +41,9 @@ static int eval_when(ht_resolver *r, const ht_rule *rule, bool *ret, char **ret_
 }
 
 static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
-        _cleanup_free_ char *what = xasprintf("rule %s: set", rule->name);
+        char what_small[128];
+        _cleanup_free_ char *what_heap = NULL;
+        const char *what = ht_what(what_small, &what_heap, "rule ", rule->name, ": set");
         for (size_t i = 0; i < rule->n_sets; i++) {
                 const ht_entry *e = &rule->sets[i];
                 ht_setting s = {0};
@@ -82,7 +86,9 @@ static int run_sets(ht_resolver *r, const ht_rule *rule, char **ret_error) {
  * says whether one of them was not optional. */
 static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, char ***ret_names,
                      bool *ret_required, char **ret_error) {
-        _cleanup_free_ char *what = xasprintf("rule %s: skip", rule->name);
+        char what_small[128];
+        _cleanup_free_ char *what_heap = NULL;
+        const char *what = ht_what(what_small, &what_heap, "rule ", rule->name, ": skip");
         for (size_t i = 0; i < rule->n_skips; i++) {
                 ht_setting s = {0};
                 bool skipped;
@@ -106,7 +112,9 @@ static int run_skips(ht_resolver *r, const ht_rule *rule, char ***ret_skipped, c
 }
 
 static int run_bootloader(ht_resolver *r, const ht_rule *rule, char **ret_error) {
-        _cleanup_free_ char *what = xasprintf("rule %s: bootloader_default", rule->name);
+        char what_small[128];
+        _cleanup_free_ char *what_heap = NULL;
+        const char *what = ht_what(what_small, &what_heap, "rule ", rule->name, ": bootloader_default");
         ht_value v = {0};
         int k = ht_spec_eval(r, &rule->bootloader_default, rule->file, rule->line, what, &v,
                              ret_error);
@@ -146,7 +154,9 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
         }
         _cleanup_free_ char *warn = NULL;
         if (rule->warn.kind != HT_SPEC_NONE) {
-                _cleanup_free_ char *what = xasprintf("rule %s: warn", rule->name);
+                char what_small[128];
+                _cleanup_free_ char *what_heap = NULL;
+                const char *what = ht_what(what_small, &what_heap, "rule ", rule->name, ": warn");
                 k = ht_spec_eval_message(r, &rule->warn, rule->file, rule->line, what, &warn,
                                          ret_error);
                 if (k < 0)
@@ -167,7 +177,9 @@ static int run_rule(ht_resolver *r, const ht_rule *rule, char **ret_error) {
         } else if (warn)
                 ht_resolver_warn(r, "%s (rule %s)", warn, rule->name);
         if (rule->error.kind != HT_SPEC_NONE) {
-                _cleanup_free_ char *what = xasprintf("rule %s: error", rule->name);
+                char what_small[128];
+                _cleanup_free_ char *what_heap = NULL;
+                const char *what = ht_what(what_small, &what_heap, "rule ", rule->name, ": error");
                 _cleanup_free_ char *msg = NULL, *fix = NULL;
                 k = ht_spec_eval_message(r, &rule->error, rule->file, rule->line, what, &msg,
                                          ret_error);

@@ -308,9 +308,40 @@ static void assert_in_blob(const ht_builtin_file *f, const char *s) {
         assert_true(u + strlen(s) < f->blob + f->blob_len);
 }
 
+/* An expression's text (an EXPR spec's, a condition) is borrowed from
+ * the frozen table's pool, at its table entry's text, and finds its tree
+ * there without a search (issue 34); one that did not compile stays in
+ * the form. The counts say that the first is the rule. */
+static size_t n_in_pool, n_inline;
+
+static void assert_expr_borrowed(const ht_builtin_file *f, const char *s) {
+        if (!s)
+                return;
+        ht_expr at, found;
+        if (!ht_builtin_expr_at(s, strlen(s), &at)) {
+                assert_in_blob(f, s);
+                assert_false(ht_builtin_expr_find(s, strlen(s), &found));
+                n_inline++;
+                return;
+        }
+        const ht_builtin_expr *b = ht_builtin_expr_lookup(s, strlen(s));
+        assert_non_null(b);
+        assert_ptr_equal(s, ht_builtin_expr_text(b));
+        assert_ptr_equal(at.nodes, ht_builtin_expr_nodes + b->nodes);
+        assert_int_equal(at.root, b->root);
+        /* a copy of the text elsewhere is searched for, not read beside */
+        _cleanup_free_ char *copy = xstrdup(s);
+        assert_false(ht_builtin_expr_at(copy, strlen(copy), &found));
+        assert_false(ht_builtin_expr_at(s, strlen(s) - 1, &found));
+        n_in_pool++;
+}
+
 static void assert_spec_in_blob(const ht_builtin_file *f, const ht_spec *sp) {
         assert_in_blob(f, sp->lit.str);
-        assert_in_blob(f, sp->text);
+        if (sp->kind == HT_SPEC_EXPR)
+                assert_expr_borrowed(f, sp->text);
+        else
+                assert_in_blob(f, sp->text);
 }
 
 static void assert_entries_in_blob(const ht_builtin_file *f, const ht_entry *l, size_t n) {
@@ -319,7 +350,7 @@ static void assert_entries_in_blob(const ht_builtin_file *f, const ht_entry *l, 
                 _Static_assert(HT_KEY_FIELDS_MAX == 3, "list every key field above");
                 for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
                         assert_spec_in_blob(f, specs[k]);
-                assert_in_blob(f, l[i].when);
+                assert_expr_borrowed(f, l[i].when);
                 assert_in_blob(f, l[i].comment);
         }
 }
@@ -356,7 +387,7 @@ static void test_strings_borrowed(void **state) {
                         for (size_t j = 0; j < r->n_rules; j++) {
                                 const ht_rule *rule = &r->rules[j];
                                 assert_in_blob(f, rule->name);
-                                assert_in_blob(f, rule->when);
+                                assert_expr_borrowed(f, rule->when);
                                 whens += rule->when != NULL;
                                 assert_entries_in_blob(f, rule->sets, rule->n_sets);
                                 assert_entries_in_blob(f, rule->skips, rule->n_skips);
@@ -370,6 +401,9 @@ static void test_strings_borrowed(void **state) {
                 }
         }
         assert_true(whens >= 20);
+        print_message("expression texts: %zu in the pool, %zu in the forms\n", n_in_pool, n_inline);
+        assert_true(n_in_pool >= 100);
+        assert_true(n_inline == 0);   /* every shipped expression compiles */
 }
 
 /* A file libconfig parsed owns its strings (ASan and valgrind see a
