@@ -267,10 +267,11 @@ static void boot_view_done(boot_view *v) {
  *   never lowers it. */
 static const char *bounded_persist(const ht_setting *s, const char *want, const boot_view *v) {
         ht_sysctl_hit hit;
-        if (ht_sysctl_index_effective(v->others, s->key, &hit) > 0 &&
-            ht_bound_satisfied(s->bound, s->value, hit.value))
+        /* normalised once for both look-ups */
+        _cleanup_free_ char *k = ht_sysctl_normalize(s->key);
+        if (ht_sysctl_index_lookup(v->others, k, &hit) > 0 && ht_bound_satisfied(s->bound, s->value, hit.value))
                 return NULL;
-        if (ht_sysctl_index_effective(v->own, s->key, &hit) > 0 && !hit.glob &&
+        if (ht_sysctl_index_lookup(v->own, k, &hit) > 0 && !hit.glob &&
             ht_bound_satisfied(s->bound, s->value, hit.value))
                 return hit.value;
         return want;

@@ -389,8 +389,8 @@ char *strstrip(char *s) {
         return s;
 }
 
-char *normalize_ws(const char *s) {
-        char *out = xmalloc(strlen(s) + 1), *o = out;
+size_t ht_normalize_ws_into(const char *s, char *out) {
+        char *o = out;
         bool space = false;
         while (isspace((unsigned char)*s))
                 s++;
@@ -405,7 +405,44 @@ char *normalize_ws(const char *s) {
                 *o++ = *s;
         }
         *o = 0;
+        return (size_t)(o - out);
+}
+
+char *normalize_ws(const char *s) {
+        char *out = xmalloc(strlen(s) + 1);
+        ht_normalize_ws_into(s, out);
         return out;
+}
+
+static const char *skip_ws(const char *s) {
+        while (isspace((unsigned char)*s))
+                s++;
+        return s;
+}
+
+bool ht_ws_equal(const char *a, const char *b) {
+        a = skip_ws(a);
+        b = skip_ws(b);
+        for (;;) {
+                bool sa = isspace((unsigned char)*a), sb = isspace((unsigned char)*b);
+                if (sa || sb) {
+                        /* a run of blanks is one space between words and
+                         * nothing at the end */
+                        const char *na = skip_ws(a), *nb = skip_ws(b);
+                        if (!*na && !*nb)
+                                return true;
+                        if (!sa || !sb)
+                                return false;
+                        a = na;
+                        b = nb;
+                        continue;
+                }
+                if (*a != *b)
+                        return false;
+                if (!*a)
+                        return true;
+                a++, b++;
+        }
 }
 
 bool has_control_chars(const char *s) {
@@ -895,6 +932,28 @@ char *ht_text_safe(const char *s) {
         char *r = xstrdup(s ? s : "");
         ht_text_sanitize(r, false);
         return r;
+}
+
+void ht_text_write_safe(FILE *out, const char *s, bool multiline) {
+        if (!s)
+                return;
+        /* ht_text_sanitize() leaves printable ASCII as it is and looks at
+         * no byte before the one it replaces: the run up to the first
+         * other byte goes out as it is */
+        const char *p = s;
+        while ((unsigned char)(*p - 0x20) < 0x5f)
+                p++;
+        fwrite_unlocked(s, 1, (size_t)(p - s), out);
+        if (!*p)
+                return;
+        char stack[512];
+        size_t n = strlen(p);
+        char *t = n < sizeof(stack) ? stack : xmalloc(n + 1);
+        memcpy(t, p, n + 1);
+        ht_text_sanitize(t, multiline);
+        fputs_unlocked(t, out);
+        if (t != stack)
+                free(t);
 }
 
 int64_t ht_parse_iso_time(const char *s) {
