@@ -22,12 +22,8 @@ bool ht_limits_item_known(const char *item) {
 void ht_limits_file_free(ht_limits_file *f) {
         if (!f)
                 return;
-        for (size_t i = 0; i < f->n_entries; i++) {
-                free(f->entries[i].domain);
-                free(f->entries[i].type);
-                free(f->entries[i].item);
-                free(f->entries[i].value);
-        }
+        /* the entries' strings point into text */
+        free(f->text);
         free(f->entries);
         strv_free(f->warnings);
         free(f);
@@ -121,7 +117,7 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
         size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
          * line; a NUL byte inside a line still shows as a short line */
-        _cleanup_free_ char *copy = xmalloc(len + 1);
+        char *copy = f->text = xmalloc(len + 1);
         if (len)
                 memcpy(copy, content, len);
         copy[len] = 0;
@@ -202,9 +198,9 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                         goto fail;
                                 continue;
                         }
-                        e.type = xstrdup(fields[1]);
-                        e.item = xstrdup(fields[2]);
-                        e.value = xstrdup(fields[3]);
+                        e.type = fields[1];
+                        e.item = fields[2];
+                        e.value = fields[3];
                 } else {
                         if ((r = problem(f, flags, line, ret_error, "expected <domain> <type> <item> <value>")) < 0)
                                 goto fail;
@@ -216,9 +212,6 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                         e.kind = range ? HT_LIMITS_DOMAIN_GID_RANGE : HT_LIMITS_DOMAIN_GROUP;
                 else if (d[0] == '%') {
                         if (range && e.has_min) {
-                                free(e.type);
-                                free(e.item);
-                                free(e.value);
                                 if ((r = problem(f, flags, line, ret_error, "ranges are not supported for %%group")) < 0)
                                         goto fail;
                                 continue;
@@ -228,7 +221,7 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                         e.kind = HT_LIMITS_DOMAIN_UID_RANGE;
                 else
                         e.kind = streq(d, "*") ? HT_LIMITS_DOMAIN_DEFAULT : HT_LIMITS_DOMAIN_USER;
-                e.domain = xstrdup(d);
+                e.domain = fields[0];
                 if (f->n_entries == cap) {
                         cap = cap ? 2 * cap : 16;
                         f->entries = xrealloc(f->entries, cap * sizeof(ht_limits_entry));

@@ -55,6 +55,7 @@ typedef enum {
         HT_LIMITS_CLASS_NONE = 5,
 } ht_limits_class;
 
+/* The strings point into the file's text (ht_limits_file). */
 typedef struct {
         unsigned line;
         char *domain;           /* as written */
@@ -71,6 +72,8 @@ typedef struct {
         ht_limits_entry *entries;
         size_t n_entries;
         char **warnings;        /* lenient mode: "LINE: message" for skipped lines */
+        char *text;             /* the file's copy, cut into the entries' fields
+                                 * (one allocation, not four a line) */
 } ht_limits_file;
 
 #define HT_LIMITS_LENIENT 1u
