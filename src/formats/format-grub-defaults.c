@@ -429,11 +429,7 @@ ht_grub_env *ht_grub_env_new(void) {
 void ht_grub_env_free(ht_grub_env *e) {
         if (!e)
                 return;
-        for (size_t i = 0; i < e->n_vars; i++) {
-                free(e->vars[i].name);
-                free(e->vars[i].value);
-                free(e->vars[i].why);
-        }
+        ht_arena_done(&e->arena);
         free(e->vars);
         free(e->slots);
         free(e);
@@ -464,8 +460,6 @@ const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name) {
 static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
         ht_grub_var *v = (ht_grub_var *)ht_grub_env_get(e, name);
         if (v) {
-                free(v->value);
-                free(v->why);
                 v->value = v->why = NULL;
                 return v;
         }
@@ -483,7 +477,7 @@ static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
         }
         *env_find_slot(e, name) = e->n_vars + 1;
         v = &e->vars[e->n_vars++];
-        *v = (ht_grub_var){ .name = xstrdup(name) };
+        *v = (ht_grub_var){ .name = ht_arena_strdup(&e->arena, name) };
         return v;
 }
 
@@ -491,8 +485,8 @@ ht_grub_env *ht_grub_env_copy(const ht_grub_env *src) {
         ht_grub_env *e = ht_grub_env_new();
         for (size_t i = 0; src && i < src->n_vars; i++) {
                 ht_grub_var *v = env_slot(e, src->vars[i].name);
-                v->value = src->vars[i].value ? xstrdup(src->vars[i].value) : NULL;
-                v->why = src->vars[i].why ? xstrdup(src->vars[i].why) : NULL;
+                v->value = ht_arena_strdup(&e->arena, src->vars[i].value);
+                v->why = ht_arena_strdup(&e->arena, src->vars[i].why);
                 v->file = src->vars[i].file;
                 v->line = src->vars[i].line;
         }
@@ -610,10 +604,11 @@ void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *co
         ht_grub_var *v = env_slot(env, a->name);
         v->file = file_index;
         v->line = a->line;
-        if (ok)
-                v->value = value;
-        else
-                v->why = xasprintf("%u: %s", a->line,
+        if (ok) {
+                v->value = ht_arena_strdup(&env->arena, value);
+                free(value);
+        } else
+                v->why = ht_arena_printf(&env->arena, "%u: %s", a->line,
                                    a->conditional && !a->unset ? "assigned inside a shell conditional or command list"
                                                                : why);
 }
