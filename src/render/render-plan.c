@@ -144,6 +144,15 @@ static void print_diff(FILE *out, char *d, bool color) {
          * the diff is the caller's to spend), where the colours (escape
          * sequences themselves) are not yet added */
         ht_text_sanitize(d, true);
+        if (!color) {
+                /* no colour to put around a line: the lines as they are,
+                 * in one write */
+                size_t n = strlen(d);
+                fwrite_unlocked(d, 1, n, out);
+                if (n && d[n - 1] != '\n')
+                        putc_unlocked('\n', out);
+                return;
+        }
         const char *line = d;
         while (*line) {
                 size_t n = strcspn(line, "\n");
@@ -257,7 +266,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         if ((int)c->backend != bk || (c->outcome != HT_OUTCOME_CHANGE && !kept))
                                 continue;
                         if (!header) {
-                                fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
+                                put_line(out, "\n", b, ht_backend_id_to_string(bk), r, "\n", NULL);
                                 header = true;
                         }
                         /* the bound in full where desired is not the bound's own
@@ -322,7 +331,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         if ((int)f->backend != bk)
                                 continue;
                         if (!header) {
-                                fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
+                                put_line(out, "\n", b, ht_backend_id_to_string(bk), r, "\n", NULL);
                                 header = true;
                         }
                         char *d = file_diff(f);
@@ -331,14 +340,14 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                 }
         }
         if (p->n_actions) {
-                fprintf(out, "\n%safter the files are written%s\n", b, r);
+                put_line(out, "\n", b, "after the files are written", r, "\n", NULL);
                 for (size_t i = 0; i < p->n_actions; i++) {
                         fputs_unlocked("  ", out);
                         put_safe(out, p->actions[i].description ? p->actions[i].description : p->actions[i].action,
                                  "");
                         if (p->actions[i].argv) {
                                 char *cmd = ht_shell_join(p->actions[i].argv);
-                                fprintf(out, ": %s", cmd);
+                                put_line(out, ": ", cmd, NULL);
                                 free(cmd);
                         }
                         fputc('\n', out);
