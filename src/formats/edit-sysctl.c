@@ -206,10 +206,8 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
                 char *l = strstrip(buf);
                 if (!*l || *l == '#' || *l == ';')
                         continue;
-                bool ctl = false;
-                for (char *c = l; *c; c++)
-                        ctl = ctl || ((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f;
-                if (ctl) {
+                /* a control byte but tab: has_control_chars()'s set */
+                if (has_control_chars(l)) {
                         r = line_problem(f, flags, line, "control character", ret_error);
                         if (r < 0)
                                 goto fail;
