@@ -109,8 +109,19 @@ static void sink_pad(join_sink *s, size_t n) {
  * has vasprintf() format it all. */
 static bool join_format(join_sink *b, const char *fmt, va_list ap) {
         for (const char *p = fmt; !b->over;) {
-                const char *pct = strchrnul(p, '%');
-                sink_put(b, p, pct - p);
+                /* the literal text up to the next conversion, copied as it
+                 * is scanned: a format's pieces are a few bytes (": ",
+                 * "/proc/sys/"), where a strchrnul() and a memcpy() call
+                 * each cost more than the bytes */
+                const char *pct = p;
+                char *d = b->buf + b->len, *lim = b->buf + b->cap - 1;
+                while (*pct && *pct != '%' && d < lim)
+                        *d++ = *pct++;
+                b->len = (size_t)(d - b->buf);
+                if (*pct && *pct != '%') {
+                        b->over = true;   /* the buffer is full */
+                        break;
+                }
                 if (!*pct)
                         break;
                 int size;
@@ -221,6 +232,8 @@ static ssize_t join_to_stack(char *buf, const char *fmt, va_list ap) {
 }
 
 ssize_t ht_format_join(char *buf, size_t size, const char *fmt, va_list ap) {
+        if (size == 0)
+                return -1;   /* not even the NUL's room */
         join_sink b = {buf, 0, size, false};
         va_list aq;
         va_copy(aq, ap);
@@ -892,19 +905,24 @@ bool ht_valid_utf8(const char *s) {
 }
 
 void ht_text_sanitize(char *s, bool multiline) {
-        unsigned char *in = (unsigned char *)s, *out;
-        /* the printable ASCII before anything else, nearly all of a plan's
-         * text: skipped with one compare a byte, nothing written */
-        while ((unsigned char)(*in - 0x20) < 0x5f)
-                in++;
-        out = in;
-        while (*in) {
-                /* printable ASCII, nearly every byte of a diff: no call,
-                 * no copy until something was replaced */
-                if (*in >= 0x20 && *in < 0x7f) {
-                        if (out != in)
-                                *out = *in;
-                        out++, in++;
+        unsigned char *in = (unsigned char *)s, *out = in;
+        for (;;) {
+                /* printable ASCII, nearly all of a plan's text: skipped
+                 * with one compare a byte and nothing written while
+                 * nothing was replaced (then moved down) */
+                if (out == in) {
+                        while ((unsigned char)(*in - 0x20) < 0x5f)
+                                in++;
+                        out = in;
+                } else
+                        while ((unsigned char)(*in - 0x20) < 0x5f)
+                                *out++ = *in++;
+                if (!*in)
+                        break;
+                /* a newline where lines are wanted (every line of a diff),
+                 * then back to the run above */
+                if (*in == '\n' && multiline) {
+                        *out++ = *in++;
                         continue;
                 }
                 size_t n = utf8_len(in);
@@ -913,8 +931,7 @@ void ht_text_sanitize(char *s, bool multiline) {
                  * a terminal may take for ESC-sequences (0xc2 0x9b is
                  * CSI); a byte that is no UTF-8 (a lone 0x9b is CSI to a
                  * terminal in an 8-bit locale) */
-                bool bad = n == 0 || (n == 1 && ((*in < 0x20 && *in != '\t' && !(multiline && *in == '\n')) ||
-                                                 *in == 0x7f)) ||
+                bool bad = n == 0 || (n == 1 && ((*in < 0x20 && *in != '\t') || *in == 0x7f)) ||
                            (n == 2 && in[0] == 0xc2 && in[1] < 0xa0);
                 if (bad) {
                         *out++ = '?';
