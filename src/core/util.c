@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <strings.h>
 #include <time.h>
@@ -495,7 +496,11 @@ void strv_free(char **l) {
 
 void strv_push_take(char ***l, char *s) {
         size_t n = strv_length(*l);
-        *l = xrealloc(*l, (n + 2) * sizeof(char *));
+        /* the list's room is what malloc gave it: doubled when full, so
+         * n pushes are log n reallocs, not n (each one was a call into
+         * malloc's slow path, most lists here are a few dozen names) */
+        if (!*l || (n + 2) * sizeof(char *) > malloc_usable_size(*l))
+                *l = xrealloc(*l, (n < 2 ? 4 : 2 * (n + 2)) * sizeof(char *));
         (*l)[n] = s;
         (*l)[n + 1] = NULL;
 }
