@@ -20,7 +20,8 @@ bool ht_unit_name_valid(const char *u) {
 
 /* One logical line: continuation lines joined as systemd joins them
  * (the backslash and newline become a space; comment lines inside a
- * continuation are skipped). Built in b, which the caller keeps for
+ * continuation are skipped); blank lines and comments are passed over.
+ * Built in b, which the caller keeps for
  * every line of a file (one buffer, not one a line); NULL at the end. */
 static char *next_logical_line(const char **pos, const char *end, strbuf *b) {
         bool cont = false;
@@ -38,7 +39,13 @@ static char *next_logical_line(const char **pos, const char *end, strbuf *b) {
                 size_t n = (size_t)(le - p);
                 while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
                         n--;
-                if (n > 0 && p[n - 1] == '\\') {
+                bool backslash = n > 0 && p[n - 1] == '\\';
+                /* a blank line, or a comment that continues nothing and
+                 * is continued by nothing: nothing the scan would take
+                 * (most lines of a shipped system.conf), not copied */
+                if (!cont && !backslash && (s == le || *s == '#' || *s == ';'))
+                        continue;
+                if (backslash) {
                         strbuf_appendn(b, p, n - 1);
                         strbuf_append(b, " ");
                         cont = true;
