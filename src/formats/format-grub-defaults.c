@@ -430,6 +430,7 @@ void ht_grub_env_free(ht_grub_env *e) {
         if (!e)
                 return;
         ht_arena_done(&e->arena);
+        strbuf_done(&e->expand);
         free(e->vars);
         free(e->slots);
         free(e);
@@ -544,70 +545,80 @@ static bool expand_dollar(const char *s, size_t end, size_t *i, const ht_grub_en
         return true;
 }
 
-/* The value the shell assigns for the raw word s[start..end). */
-bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub_env *env, char **ret,
-                          const char **why) {
-        strbuf out = {};
+/* The value the shell assigns for the raw word s[start..end), appended
+ * to out; false (out holding a part) when that needs the shell. */
+static bool expand_into(const char *s, size_t start, size_t end, const ht_grub_env *env, strbuf *o,
+                        const char **why) {
         size_t i = start;
         while (i < end) {
                 char c = s[i];
                 if (c == '\\') {
                         if (i + 1 < end && s[i + 1] != '\n')
-                                strbuf_appendn(&out, s + i + 1, 1);
+                                strbuf_appendn(o, s + i + 1, 1);
                         i += 2;
                 } else if (c == '\'') {
                         size_t q = i + 1;
                         while (q < end && s[q] != '\'')
                                 q++;
-                        strbuf_appendn(&out, s + i + 1, q - i - 1);
+                        strbuf_appendn(o, s + i + 1, q - i - 1);
                         i = q + 1;
                 } else if (c == '"') {
                         for (i++; i < end && s[i] != '"';) {
                                 if (s[i] == '\\' && i + 1 < end && strchr("$`\"\\\n", s[i + 1])) {
                                         if (s[i + 1] != '\n')
-                                                strbuf_appendn(&out, s + i + 1, 1);
+                                                strbuf_appendn(o, s + i + 1, 1);
                                         i += 2;
                                 } else if (s[i] == '$') {
-                                        if (!expand_dollar(s, end, &i, env, &out, why))
+                                        if (!expand_dollar(s, end, &i, env, o, why))
                                                 goto unknown;
                                 } else if (s[i] == '`') {
                                         *why = "command substitution";
                                         goto unknown;
                                 } else
-                                        strbuf_appendn(&out, s + i++, 1);
+                                        strbuf_appendn(o, s + i++, 1);
                         }
                         i++;
                 } else if (c == '$') {
-                        if (!expand_dollar(s, end, &i, env, &out, why))
+                        if (!expand_dollar(s, end, &i, env, o, why))
                                 goto unknown;
                 } else if (c == '`') {
                         *why = "command substitution";
                         goto unknown;
                 } else
-                        strbuf_appendn(&out, s + i++, 1);
+                        strbuf_appendn(o, s + i++, 1);
+        }
+        return true;
+unknown:
+        return false;
+}
+
+bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub_env *env, char **ret,
+                          const char **why) {
+        strbuf out = {};
+        if (!expand_into(s, start, end, env, &out, why)) {
+                strbuf_done(&out);
+                return false;
         }
         if (!out.data)
                 strbuf_append(&out, "");
         *ret = strbuf_steal(&out);
         return true;
-unknown:
-        strbuf_done(&out);
-        return false;
 }
 
 void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
                              const ht_grub_assignment *a) {
-        char *value = NULL;
         const char *why = a->unset ? "unset here, which hosttune does not follow" : NULL;
-        bool ok = !a->conditional && !a->unset &&
-                  ht_grub_expand_value(content, a->value_start, a->value_end, env, &value, &why);
+        /* expanded in the env's buffer, kept for every assignment, and
+         * copied into its arena: no string of its own */
+        strbuf *x = &env->expand;
+        x->len = 0;
+        bool ok = !a->conditional && !a->unset && expand_into(content, a->value_start, a->value_end, env, x, &why);
         ht_grub_var *v = env_slot(env, a->name);
         v->file = file_index;
         v->line = a->line;
-        if (ok) {
-                v->value = ht_arena_strdup(&env->arena, value);
-                free(value);
-        } else
+        if (ok)
+                v->value = ht_arena_strndup(&env->arena, x->data ? x->data : "", x->len);
+        else
                 v->why = ht_arena_printf(&env->arena, "%u: %s", a->line,
                                    a->conditional && !a->unset ? "assigned inside a shell conditional or command list"
                                                                : why);

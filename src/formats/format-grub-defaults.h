@@ -91,6 +91,7 @@ typedef struct {
         /* every name, value and why: an env is built once, copied, and
          * freed whole (a value assigned again stays until then) */
         ht_arena arena;
+        strbuf expand;          /* ht_grub_eval_assignment's, reused */
 } ht_grub_env;
 
 ht_grub_env *ht_grub_env_new(void);
