@@ -254,36 +254,43 @@ static void *carve(char **at, size_t n, size_t size) {
 
 static void scratch_new(scratch_t *w, size_t na, size_t nb) {
         /* ids, counts by id (at most na + nb ids), the filtered lines and
-         * the diagonals (nfa + nfb + 5 at most) */
+         * the diagonals (nfa + nfb + 5 at most); what is read before it
+         * is written (the intern table, the counts, the changed flags,
+         * the diagonals) first, zeroed, the rest after it, not */
         size_t ids = na + nb + 1, vsize = na + nb + 5, cap = table_cap(na, nb);
-        size_t sizes[] = {
-                (na + 1) * sizeof(line_t), (nb + 1) * sizeof(line_t), cap * sizeof(struct slot),
-                ids * sizeof(change_t),
-                ids * sizeof(size_t), ids * sizeof(size_t), (na + 1) * sizeof(size_t), (nb + 1) * sizeof(size_t),
-                vsize * sizeof(ptrdiff_t), vsize * sizeof(ptrdiff_t),
-                (na + 1) * sizeof(int), (nb + 1) * sizeof(int), (na + 1) * sizeof(int), (nb + 1) * sizeof(int),
-                (na + 1) * sizeof(bool), (nb + 1) * sizeof(bool),
+        size_t zeroed[] = {
+                cap * sizeof(struct slot), ids * sizeof(size_t), ids * sizeof(size_t),
+                vsize * sizeof(ptrdiff_t), vsize * sizeof(ptrdiff_t), (na + 1) * sizeof(bool), (nb + 1) * sizeof(bool),
         };
-        size_t total = 0;
-        for (size_t i = 0; i < ELEMENTSOF(sizes); i++)
-                total += (sizes[i] + 7) & ~(size_t)7;
-        char *at = w->block = xcalloc(1, total);
-        w->la = carve(&at, na + 1, sizeof(line_t));
-        w->lb = carve(&at, nb + 1, sizeof(line_t));
+        size_t rest[] = {
+                (na + 1) * sizeof(line_t), (nb + 1) * sizeof(line_t), ids * sizeof(change_t),
+                (na + 1) * sizeof(size_t), (nb + 1) * sizeof(size_t),
+                (na + 1) * sizeof(int), (nb + 1) * sizeof(int), (na + 1) * sizeof(int), (nb + 1) * sizeof(int),
+        };
+        size_t nz = 0, total = 0;
+        for (size_t i = 0; i < ELEMENTSOF(zeroed); i++)
+                nz += (zeroed[i] + 7) & ~(size_t)7;
+        total = nz;
+        for (size_t i = 0; i < ELEMENTSOF(rest); i++)
+                total += (rest[i] + 7) & ~(size_t)7;
+        char *at = w->block = xmalloc(total);
+        memset(at, 0, nz);
         w->table = carve(&at, cap, sizeof(struct slot));
-        w->changes = carve(&at, ids, sizeof(change_t));
         w->cnta = carve(&at, ids, sizeof(size_t));
         w->cntb = carve(&at, ids, sizeof(size_t));
-        w->amap = carve(&at, na + 1, sizeof(size_t));
-        w->bmap = carve(&at, nb + 1, sizeof(size_t));
         w->vf = carve(&at, vsize, sizeof(ptrdiff_t));
         w->vb = carve(&at, vsize, sizeof(ptrdiff_t));
+        w->ca = carve(&at, na + 1, sizeof(bool));
+        w->cb = carve(&at, nb + 1, sizeof(bool));
+        w->la = carve(&at, na + 1, sizeof(line_t));
+        w->lb = carve(&at, nb + 1, sizeof(line_t));
+        w->changes = carve(&at, ids, sizeof(change_t));
+        w->amap = carve(&at, na + 1, sizeof(size_t));
+        w->bmap = carve(&at, nb + 1, sizeof(size_t));
         w->ida = carve(&at, na + 1, sizeof(int));
         w->idb = carve(&at, nb + 1, sizeof(int));
         w->fa = carve(&at, na + 1, sizeof(int));
         w->fb = carve(&at, nb + 1, sizeof(int));
-        w->ca = carve(&at, na + 1, sizeof(bool));
-        w->cb = carve(&at, nb + 1, sizeof(bool));
 }
 
 /* Fill w->ca/cb with the lines that differ between the files. */
