@@ -168,12 +168,16 @@ static ht_sysctl_index *boot_index(const boot_files *bf, bool skip_own, const ht
         return ht_sysctl_index_new(files, m);
 }
 
+/* "/proc/sys/" before each key's normalised form in the plan's paths */
+#define PROC_SYS_LEN (sizeof("/proc/sys/") - 1)
+
 /* Warn about every key whose boot-time value would come from a file read
  * after hosttune's drop-in and miss the setting: another value for an
  * exact one, a value outside the bound for a bounded one. dropin holds
- * the drop-in as planned. */
+ * the drop-in as planned; paths[i] is setting i's /proc/sys path, the
+ * key normalised once after its prefix. */
 static void predict_boot(const ht_context *c, const ht_resolved *r, boot_files *bf, const char *dropin,
-                         ht_plan *plan) {
+                         char *const *paths, ht_plan *plan) {
         _cleanup_free_ char *err = NULL;
         if (ht_sysctl_parse(dropin, strlen(dropin), HT_SYSCTL_LENIENT, &bf->files[bf->own], &err) < 0)
                 bf->files[bf->own] = NULL;
@@ -185,7 +189,7 @@ static void predict_boot(const ht_context *c, const ht_resolved *r, boot_files *
                 if (s->backend != HT_BK_SYSCTL)
                         continue;
                 ht_sysctl_hit hit;
-                if (ht_sysctl_index_effective(idx, s->key, &hit) <= 0)
+                if (!paths[i] || ht_sysctl_index_lookup(idx, paths[i] + PROC_SYS_LEN, &hit) <= 0)
                         continue;
                 const char *path = bf->paths[pos[hit.file]];
                 if (streq(path, HT_SYSCTL_DROPIN))
@@ -265,12 +269,11 @@ static void boot_view_done(boot_view *v) {
  *   where it was below, its own value where it was above (a kernel
  *   default, or a runtime write nobody persisted), so that a reboot
  *   never lowers it. */
-static const char *bounded_persist(const ht_setting *s, const char *want, const boot_view *v) {
+static const char *bounded_persist(const ht_setting *s, const char *k, const char *want, const boot_view *v) {
         ht_sysctl_hit hit;
-        if (ht_sysctl_index_effective(v->others, s->key, &hit) > 0 &&
-            ht_bound_satisfied(s->bound, s->value, hit.value))
+        if (ht_sysctl_index_lookup(v->others, k, &hit) > 0 && ht_bound_satisfied(s->bound, s->value, hit.value))
                 return NULL;
-        if (ht_sysctl_index_effective(v->own, s->key, &hit) > 0 && !hit.glob &&
+        if (ht_sysctl_index_lookup(v->own, k, &hit) > 0 && !hit.glob &&
             ht_bound_satisfied(s->bound, s->value, hit.value))
                 return hit.value;
         return want;
@@ -287,13 +290,13 @@ static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cu
 /* An image has no running kernel: its change is the value its boot-time
  * files give now (hosttune's drop-in first, then the others) against
  * the value hosttune persists. Nothing to do when they agree. */
-static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s, const char *persisted,
-                        const char *old, size_t old_len, boot_view *view) {
+static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s, const char *k,
+                        const char *persisted, const char *old, size_t old_len, boot_view *view) {
         if (!view->loaded)
                 boot_view_load(c, sysctl_conf_only(c) ? NULL : old, old_len, view);
         ht_sysctl_hit hit;
-        const char *now = ht_sysctl_index_effective(view->own, s->key, &hit) > 0 ? hit.value
-                          : ht_sysctl_index_effective(view->others, s->key, &hit) > 0 ? hit.value : NULL;
+        const char *now = ht_sysctl_index_lookup(view->own, k, &hit) > 0 ? hit.value
+                          : ht_sysctl_index_lookup(view->others, k, &hit) > 0 ? hit.value : NULL;
         if (now && ht_kernel_values_equal(now, persisted))
                 return;
         ht_change *ch = s->bound != HT_BOUND_EXACT ? add_bounded(plan, s, now, persisted)
@@ -309,6 +312,9 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         ht_sysctl_setting *persist = xcalloc(n + 1, sizeof(*persist));
         /* values made here (bounded keys) that persist points to */
         char **owned = NULL;
+        /* each setting's /proc/sys path, its key normalised once there
+         * for every look-up (NULL: a bad key) */
+        char **paths = xcalloc(r->n_settings + 1, sizeof(char *));
         size_t np = 0;
         bool bad = false;
         boot_view view = {0};
@@ -321,6 +327,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         if (k < 0) {
                 ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, ht_strerror(-k));
                 free(persist);
+                free(paths);
                 return 0;
         }
 
@@ -328,12 +335,13 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 const ht_setting *s = &r->settings[i];
                 if (s->backend != HT_BK_SYSCTL)
                         continue;
-                _cleanup_free_ char *path = NULL, *err = NULL;
-                if (ht_sysctl_proc_path(s->key, &path, &err) < 0) {
+                _cleanup_free_ char *err = NULL;
+                if (ht_sysctl_proc_path(s->key, &paths[i], &err) < 0) {
                         ht_plan_error(plan, "%s: %s", s->source, err);
                         bad = true;
                         continue;
                 }
+                const char *path = paths[i], *norm = path + PROC_SYS_LEN;
                 if (!s->value || has_control_chars(s->value)) {
                         ht_plan_error(plan, "%s: the value for %s holds control characters", s->source, s->key);
                         bad = true;
@@ -386,7 +394,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                 boot_view_load(c, sysctl_conf_only(c) ? NULL : old, old_len, &view);
                         bool met = live && ht_bound_satisfied(s->bound, s->value, cur);
                         want = met ? normalize_ws(cur) : ht_bound_merge(s->bound, s->value, live ? cur : NULL);
-                        const char *keep = bounded_persist(s, want, &view);
+                        const char *keep = bounded_persist(s, norm, want, &view);
                         if (keep) {
                                 char *v = xstrdup(keep);
                                 strv_push_take(&owned, v);
@@ -395,7 +403,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         if (!live) {
                                 /* no keep: a file the image reads anyway meets it */
                                 if (keep)
-                                        add_offline(c, plan, s, keep, old, old_len, &view);
+                                        add_offline(c, plan, s, norm, keep, old, old_len, &view);
                                 continue;
                         }
                         if (met) {
@@ -408,7 +416,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 } else {
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
                         if (!live)
-                                add_offline(c, plan, s, s->value, old, old_len, &view);
+                                add_offline(c, plan, s, norm, s->value, old, old_len, &view);
                         if (!live || ht_kernel_values_equal(cur, s->value))
                                 continue;
                 }
@@ -456,10 +464,13 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         }
         for (size_t i = 0; view.files.warnings && view.files.warnings[i]; i++)
                 ht_plan_warn(plan, "%s", view.files.warnings[i]);
-        predict_boot(c, r, &view.files, content, plan);
+        predict_boot(c, r, &view.files, content, paths, plan);
 done:
         boot_view_done(&view);
         strv_free(owned);
+        for (size_t i = 0; i < r->n_settings; i++)
+                free(paths[i]);
+        free(paths);
         free(persist);
         return 0;
 }

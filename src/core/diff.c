@@ -30,7 +30,8 @@ typedef struct {
         ptrdiff_t voff;
 } myers_t;
 
-static size_t split_lines(const char *s, size_t n, line_t **ret) {
+/* The lines of s[0..n): a last one without '\n' counts. */
+static size_t count_lines(const char *s, size_t n) {
         /* memchr, not a byte loop: plans diff a few KB of files each */
         size_t count = 0;
         if (n > 0) {   /* s may be NULL when n is 0: no arithmetic on it then */
@@ -40,7 +41,11 @@ static size_t split_lines(const char *s, size_t n, line_t **ret) {
                 if (s[n - 1] != '\n')
                         count++;
         }
-        line_t *l = xcalloc(count + 1, sizeof(line_t));
+        return count;
+}
+
+/* The lines into l (count_lines() of them). */
+static void split_lines(const char *s, size_t n, line_t *l) {
         size_t k = 0, start = 0;
         for (const char *nl; start < n && (nl = memchr(s + start, '\n', n - start));) {
                 size_t i = nl - s;
@@ -49,8 +54,6 @@ static size_t split_lines(const char *s, size_t n, line_t **ret) {
         }
         if (start < n)
                 l[k++] = (line_t){ s + start, n - start };
-        *ret = l;
-        return count;
 }
 
 /* Eight bytes a step: the hash only places a line in the table, the ids
@@ -71,17 +74,25 @@ static uint64_t hash_line(const line_t *l) {
         return h ^ (h >> 32);
 }
 
-/* Give every distinct line an integer id, shared between both files. */
-static int intern_lines(const line_t *la, size_t na, const line_t *lb, size_t nb,
-                        int *ida, int *idb) {
+struct slot {
+        const line_t *line;
+        uint64_t hash;
+        int id;
+};
+
+/* The slots of intern_lines()'s table: a power of two, at least twice the lines. */
+static size_t table_cap(size_t na, size_t nb) {
         size_t cap = 16;
         while (cap < 2 * (na + nb) + 1)
                 cap <<= 1;
-        struct slot {
-                const line_t *line;
-                uint64_t hash;
-                int id;
-        } *table = xcalloc(cap, sizeof(struct slot));
+        return cap;
+}
+
+/* Give every distinct line an integer id, shared between both files;
+ * table has table_cap() zeroed slots. */
+static int intern_lines(const line_t *la, size_t na, const line_t *lb, size_t nb,
+                        int *ida, int *idb, struct slot *table) {
+        size_t cap = table_cap(na, nb);
         int next = 0;
 
         for (int side = 0; side < 2; side++) {
@@ -107,7 +118,6 @@ static int intern_lines(const line_t *la, size_t na, const line_t *lb, size_t nb
                         }
                 }
         }
-        free(table);
         return next;
 }
 
@@ -218,18 +228,85 @@ static void compare(myers_t *m, size_t a0, size_t a1, size_t b0, size_t b1) {
         compare(m, x, a1, y, b1);
 }
 
-/* Fill ca/cb with the lines that differ between the files. */
-static void diff_lines(const line_t *la, size_t na, const line_t *lb, size_t nb, bool *ca, bool *cb) {
-        int *ida = xcalloc(na + 1, sizeof(int)), *idb = xcalloc(nb + 1, sizeof(int));
-        int nids = intern_lines(la, na, lb, nb, ida, idb);
-        size_t *cnta = xcalloc(nids + 1, sizeof(size_t)), *cntb = xcalloc(nids + 1, sizeof(size_t));
+typedef struct {
+        size_t a0, a1, b0, b1;
+} change_t;
+
+/* A diff's working arrays, carved from one zeroed allocation: a plan
+ * diffs a few files, and these were a dozen malloc calls each. */
+typedef struct {
+        line_t *la, *lb;
+        bool *ca, *cb;
+        int *ida, *idb, *fa, *fb;
+        size_t *cnta, *cntb, *amap, *bmap;
+        ptrdiff_t *vf, *vb;
+        struct slot *table;
+        change_t *changes;      /* each holds a line at least: na + nb at most */
+        void *block;
+} scratch_t;
+
+/* n elements of size bytes at *at, which moves past them (8-aligned) */
+static void *carve(char **at, size_t n, size_t size) {
+        void *p = *at;
+        *at += (n * size + 7) & ~(size_t)7;
+        return p;
+}
+
+static void scratch_new(scratch_t *w, size_t na, size_t nb) {
+        /* ids, counts by id (at most na + nb ids), the filtered lines and
+         * the diagonals (nfa + nfb + 5 at most); what is read before it
+         * is written (the intern table, the counts, the changed flags,
+         * the diagonals) first, zeroed, the rest after it, not */
+        size_t ids = na + nb + 1, vsize = na + nb + 5, cap = table_cap(na, nb);
+        size_t zeroed[] = {
+                cap * sizeof(struct slot), ids * sizeof(size_t), ids * sizeof(size_t),
+                vsize * sizeof(ptrdiff_t), vsize * sizeof(ptrdiff_t), (na + 1) * sizeof(bool), (nb + 1) * sizeof(bool),
+        };
+        size_t rest[] = {
+                (na + 1) * sizeof(line_t), (nb + 1) * sizeof(line_t), ids * sizeof(change_t),
+                (na + 1) * sizeof(size_t), (nb + 1) * sizeof(size_t),
+                (na + 1) * sizeof(int), (nb + 1) * sizeof(int), (na + 1) * sizeof(int), (nb + 1) * sizeof(int),
+        };
+        size_t nz = 0, total = 0;
+        for (size_t i = 0; i < ELEMENTSOF(zeroed); i++)
+                nz += (zeroed[i] + 7) & ~(size_t)7;
+        total = nz;
+        for (size_t i = 0; i < ELEMENTSOF(rest); i++)
+                total += (rest[i] + 7) & ~(size_t)7;
+        char *at = w->block = xmalloc(total);
+        memset(at, 0, nz);
+        w->table = carve(&at, cap, sizeof(struct slot));
+        w->cnta = carve(&at, ids, sizeof(size_t));
+        w->cntb = carve(&at, ids, sizeof(size_t));
+        w->vf = carve(&at, vsize, sizeof(ptrdiff_t));
+        w->vb = carve(&at, vsize, sizeof(ptrdiff_t));
+        w->ca = carve(&at, na + 1, sizeof(bool));
+        w->cb = carve(&at, nb + 1, sizeof(bool));
+        w->la = carve(&at, na + 1, sizeof(line_t));
+        w->lb = carve(&at, nb + 1, sizeof(line_t));
+        w->changes = carve(&at, ids, sizeof(change_t));
+        w->amap = carve(&at, na + 1, sizeof(size_t));
+        w->bmap = carve(&at, nb + 1, sizeof(size_t));
+        w->ida = carve(&at, na + 1, sizeof(int));
+        w->idb = carve(&at, nb + 1, sizeof(int));
+        w->fa = carve(&at, na + 1, sizeof(int));
+        w->fb = carve(&at, nb + 1, sizeof(int));
+}
+
+/* Fill w->ca/cb with the lines that differ between the files. */
+static void diff_lines(scratch_t *w, size_t na, size_t nb) {
+        const line_t *la = w->la, *lb = w->lb;
+        bool *ca = w->ca, *cb = w->cb;
+        int *ida = w->ida, *idb = w->idb;
+        intern_lines(la, na, lb, nb, ida, idb, w->table);
+        size_t *cnta = w->cnta, *cntb = w->cntb;
         for (size_t i = 0; i < na; i++)
                 cnta[ida[i]]++;
         for (size_t j = 0; j < nb; j++)
                 cntb[idb[j]]++;
 
-        int *fa = xcalloc(na + 1, sizeof(int)), *fb = xcalloc(nb + 1, sizeof(int));
-        size_t *amap = xcalloc(na + 1, sizeof(size_t)), *bmap = xcalloc(nb + 1, sizeof(size_t));
+        int *fa = w->fa, *fb = w->fb;
+        size_t *amap = w->amap, *bmap = w->bmap;
         size_t nfa = 0, nfb = 0;
         for (size_t i = 0; i < na; i++) {
                 if (cntb[ida[i]] == 0) {
@@ -249,25 +326,12 @@ static void diff_lines(const line_t *la, size_t na, const line_t *lb, size_t nb,
         }
 
         /* Diagonals run from -nfb to nfa, plus a sentinel on each side. */
-        size_t vsize = nfa + nfb + 5;
         myers_t m = {
                 .a = fa, .b = fb, .amap = amap, .bmap = bmap, .ca = ca, .cb = cb,
-                .vf = xcalloc(vsize, sizeof(ptrdiff_t)),
-                .vb = xcalloc(vsize, sizeof(ptrdiff_t)),
+                .vf = w->vf, .vb = w->vb,
                 .voff = nfb + 2,
         };
         compare(&m, 0, nfa, 0, nfb);
-
-        free(m.vf);
-        free(m.vb);
-        free(fa);
-        free(fb);
-        free(amap);
-        free(bmap);
-        free(cnta);
-        free(cntb);
-        free(ida);
-        free(idb);
 }
 
 /* GNU diff's range format: "l,s", "l" when s == 1, and for an empty range
@@ -288,10 +352,6 @@ static void append_line(strbuf *out, char tag, const line_t *l) {
                 strbuf_append(out, "\n\\ No newline at end of file\n");
 }
 
-typedef struct {
-        size_t a0, a1, b0, b1;
-} change_t;
-
 char *ht_unified_diff(const char *a_label, const char *a, size_t a_len,
                       const char *b_label, const char *b, size_t b_len,
                       unsigned context) {
@@ -304,13 +364,17 @@ char *ht_unified_diff(const char *a_label, const char *a, size_t a_len,
         if ((a_len && memchr(a, 0, a_len)) || (b_len && memchr(b, 0, b_len)))
                 return xasprintf("Binary files %s and %s differ\n", a_label, b_label);
 
-        _cleanup_free_ line_t *la = NULL, *lb = NULL;
-        size_t na = split_lines(a, a_len, &la), nb = split_lines(b, b_len, &lb);
-        _cleanup_free_ bool *ca = xcalloc(na + 1, sizeof(bool)), *cb = xcalloc(nb + 1, sizeof(bool));
-        diff_lines(la, na, lb, nb, ca, cb);
+        size_t na = count_lines(a, a_len), nb = count_lines(b, b_len);
+        scratch_t w;
+        scratch_new(&w, na, nb);
+        const line_t *la = w.la, *lb = w.lb;
+        const bool *ca = w.ca, *cb = w.cb;
+        split_lines(a, a_len, w.la);
+        split_lines(b, b_len, w.lb);
+        diff_lines(&w, na, nb);
 
         /* Walk both files in step: unchanged lines pair up in order. */
-        change_t *changes = NULL;
+        change_t *changes = w.changes;
         size_t n_changes = 0, i = 0, j = 0;
         while (i < na || j < nb) {
                 if (i < na && j < nb && !ca[i] && !cb[j]) {
@@ -324,13 +388,15 @@ char *ht_unified_diff(const char *a_label, const char *a, size_t a_len,
                         c.b1++;
                 if (c.a1 == c.a0 && c.b1 == c.b0)
                         break;  /* cannot happen with a consistent script */
-                changes = xrealloc(changes, (n_changes + 1) * sizeof(change_t));
                 changes[n_changes++] = c;
                 i = c.a1;
                 j = c.b1;
         }
 
+        /* sized once: each line goes out at most once, with its tag (and
+         * the no-newline marker), plus the labels and the hunk headers */
         strbuf out = {};
+        strbuf_grow(&out, a_len + b_len + na + nb + strlen(a_label) + strlen(b_label) + 64 * (n_changes + 1));
         strbuf_appendf(&out, "--- %s\n+++ %s\n", a_label, b_label);
         for (size_t h = 0; h < n_changes;) {
                 size_t last = h;
@@ -361,6 +427,6 @@ char *ht_unified_diff(const char *a_label, const char *a, size_t a_len,
                         append_line(&out, ' ', &la[ai]);
                 h = last + 1;
         }
-        free(changes);
+        free(w.block);
         return strbuf_steal(&out);
 }

@@ -1007,11 +1007,7 @@ int ht_write_kernel_value(const ht_context *c, const char *path, const char *val
 bool ht_kernel_values_equal(const char *a, const char *b) {
         if (!a || !b)
                 return a == b;
-        char *na = normalize_ws(a), *nb = normalize_ws(b);
-        bool eq = streq(na, nb);
-        free(na);
-        free(nb);
-        return eq;
+        return ht_ws_equal(a, b);
 }
 
 char *ht_kernel_value_effective(const char *raw) {

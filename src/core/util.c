@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <strings.h>
 #include <time.h>
@@ -109,8 +110,19 @@ static void sink_pad(join_sink *s, size_t n) {
  * has vasprintf() format it all. */
 static bool join_format(join_sink *b, const char *fmt, va_list ap) {
         for (const char *p = fmt; !b->over;) {
-                const char *pct = strchrnul(p, '%');
-                sink_put(b, p, pct - p);
+                /* the literal text up to the next conversion, copied as it
+                 * is scanned: a format's pieces are a few bytes (": ",
+                 * "/proc/sys/"), where a strchrnul() and a memcpy() call
+                 * each cost more than the bytes */
+                const char *pct = p;
+                char *d = b->buf + b->len, *lim = b->buf + b->cap - 1;
+                while (*pct && *pct != '%' && d < lim)
+                        *d++ = *pct++;
+                b->len = (size_t)(d - b->buf);
+                if (*pct && *pct != '%') {
+                        b->over = true;   /* the buffer is full */
+                        break;
+                }
                 if (!*pct)
                         break;
                 int size;
@@ -221,6 +233,8 @@ static ssize_t join_to_stack(char *buf, const char *fmt, va_list ap) {
 }
 
 ssize_t ht_format_join(char *buf, size_t size, const char *fmt, va_list ap) {
+        if (size == 0)
+                return -1;   /* not even the NUL's room */
         join_sink b = {buf, 0, size, false};
         va_list aq;
         va_copy(aq, ap);
@@ -389,8 +403,8 @@ char *strstrip(char *s) {
         return s;
 }
 
-char *normalize_ws(const char *s) {
-        char *out = xmalloc(strlen(s) + 1), *o = out;
+size_t ht_normalize_ws_into(const char *s, char *out) {
+        char *o = out;
         bool space = false;
         while (isspace((unsigned char)*s))
                 s++;
@@ -405,7 +419,44 @@ char *normalize_ws(const char *s) {
                 *o++ = *s;
         }
         *o = 0;
+        return (size_t)(o - out);
+}
+
+char *normalize_ws(const char *s) {
+        char *out = xmalloc(strlen(s) + 1);
+        ht_normalize_ws_into(s, out);
         return out;
+}
+
+static const char *skip_ws(const char *s) {
+        while (isspace((unsigned char)*s))
+                s++;
+        return s;
+}
+
+bool ht_ws_equal(const char *a, const char *b) {
+        a = skip_ws(a);
+        b = skip_ws(b);
+        for (;;) {
+                bool sa = isspace((unsigned char)*a), sb = isspace((unsigned char)*b);
+                if (sa || sb) {
+                        /* a run of blanks is one space between words and
+                         * nothing at the end */
+                        const char *na = skip_ws(a), *nb = skip_ws(b);
+                        if (!*na && !*nb)
+                                return true;
+                        if (!sa || !sb)
+                                return false;
+                        a = na;
+                        b = nb;
+                        continue;
+                }
+                if (*a != *b)
+                        return false;
+                if (!*a)
+                        return true;
+                a++, b++;
+        }
 }
 
 bool has_control_chars(const char *s) {
@@ -445,7 +496,11 @@ void strv_free(char **l) {
 
 void strv_push_take(char ***l, char *s) {
         size_t n = strv_length(*l);
-        *l = xrealloc(*l, (n + 2) * sizeof(char *));
+        /* the list's room is what malloc gave it: doubled when full, so
+         * n pushes are log n reallocs, not n (each one was a call into
+         * malloc's slow path, most lists here are a few dozen names) */
+        if (!*l || (n + 2) * sizeof(char *) > malloc_usable_size(*l))
+                *l = xrealloc(*l, (n < 2 ? 4 : 2 * (n + 2)) * sizeof(char *));
         (*l)[n] = s;
         (*l)[n + 1] = NULL;
 }
@@ -855,19 +910,24 @@ bool ht_valid_utf8(const char *s) {
 }
 
 void ht_text_sanitize(char *s, bool multiline) {
-        unsigned char *in = (unsigned char *)s, *out;
-        /* the printable ASCII before anything else, nearly all of a plan's
-         * text: skipped with one compare a byte, nothing written */
-        while ((unsigned char)(*in - 0x20) < 0x5f)
-                in++;
-        out = in;
-        while (*in) {
-                /* printable ASCII, nearly every byte of a diff: no call,
-                 * no copy until something was replaced */
-                if (*in >= 0x20 && *in < 0x7f) {
-                        if (out != in)
-                                *out = *in;
-                        out++, in++;
+        unsigned char *in = (unsigned char *)s, *out = in;
+        for (;;) {
+                /* printable ASCII, nearly all of a plan's text: skipped
+                 * with one compare a byte and nothing written while
+                 * nothing was replaced (then moved down) */
+                if (out == in) {
+                        while ((unsigned char)(*in - 0x20) < 0x5f)
+                                in++;
+                        out = in;
+                } else
+                        while ((unsigned char)(*in - 0x20) < 0x5f)
+                                *out++ = *in++;
+                if (!*in)
+                        break;
+                /* a newline where lines are wanted (every line of a diff),
+                 * then back to the run above */
+                if (*in == '\n' && multiline) {
+                        *out++ = *in++;
                         continue;
                 }
                 size_t n = utf8_len(in);
@@ -876,8 +936,7 @@ void ht_text_sanitize(char *s, bool multiline) {
                  * a terminal may take for ESC-sequences (0xc2 0x9b is
                  * CSI); a byte that is no UTF-8 (a lone 0x9b is CSI to a
                  * terminal in an 8-bit locale) */
-                bool bad = n == 0 || (n == 1 && ((*in < 0x20 && *in != '\t' && !(multiline && *in == '\n')) ||
-                                                 *in == 0x7f)) ||
+                bool bad = n == 0 || (n == 1 && ((*in < 0x20 && *in != '\t') || *in == 0x7f)) ||
                            (n == 2 && in[0] == 0xc2 && in[1] < 0xa0);
                 if (bad) {
                         *out++ = '?';
@@ -895,6 +954,28 @@ char *ht_text_safe(const char *s) {
         char *r = xstrdup(s ? s : "");
         ht_text_sanitize(r, false);
         return r;
+}
+
+void ht_text_write_safe(FILE *out, const char *s, bool multiline) {
+        if (!s)
+                return;
+        /* ht_text_sanitize() leaves printable ASCII as it is and looks at
+         * no byte before the one it replaces: the run up to the first
+         * other byte goes out as it is */
+        const char *p = s;
+        while ((unsigned char)(*p - 0x20) < 0x5f)
+                p++;
+        fwrite_unlocked(s, 1, (size_t)(p - s), out);
+        if (!*p)
+                return;
+        char stack[512];
+        size_t n = strlen(p);
+        char *t = n < sizeof(stack) ? stack : xmalloc(n + 1);
+        memcpy(t, p, n + 1);
+        ht_text_sanitize(t, multiline);
+        fputs_unlocked(t, out);
+        if (t != stack)
+                free(t);
 }
 
 int64_t ht_parse_iso_time(const char *s) {

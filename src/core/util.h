@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,6 +94,13 @@ char *strstrip(char *s);
 /* Collapse runs of whitespace to one space and strip the ends (kernel
  * values like kernel.sem are printed with tabs). Returns a new string. */
 char *normalize_ws(const char *s);
+/* normalize_ws into out (room for strlen(s) + 1 bytes: it never grows);
+ * the length written. For callers that keep the result on their stack. */
+size_t ht_normalize_ws_into(const char *s, char *out);
+/* streq(normalize_ws(a), normalize_ws(b)) without making either: the
+ * comparison of kernel values ("4096\t87380" against "4096 87380"),
+ * one pass over both and no allocation. */
+bool ht_ws_equal(const char *a, const char *b);
 /* Every character of s is a letter, a digit or one of extra. */
 bool ht_word_chars(const char *s, const char *extra);
 /* True when s holds a byte < 0x20 (other than tab) or 0x7f. */
@@ -106,6 +114,11 @@ bool ht_valid_utf8(const char *s);
 void ht_text_sanitize(char *s, bool multiline);
 /* A sanitized copy of s (one line; NULL gives ""). */
 char *ht_text_safe(const char *s);
+/* s written to out as ht_text_sanitize would leave it (NULL writes
+ * nothing), without a copy for text that is printable ASCII (nearly all
+ * of it: the scan stops at the first other byte, and only the rest is
+ * copied and sanitized). The printer's way to show host text. */
+void ht_text_write_safe(FILE *out, const char *s, bool multiline);
 
 /* A NULL-terminated list of owned strings. */
 typedef char **strv_t;

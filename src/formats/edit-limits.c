@@ -22,12 +22,8 @@ bool ht_limits_item_known(const char *item) {
 void ht_limits_file_free(ht_limits_file *f) {
         if (!f)
                 return;
-        for (size_t i = 0; i < f->n_entries; i++) {
-                free(f->entries[i].domain);
-                free(f->entries[i].type);
-                free(f->entries[i].item);
-                free(f->entries[i].value);
-        }
+        /* the entries' strings point into text */
+        free(f->text);
         free(f->entries);
         strv_free(f->warnings);
         strv_free(f->read_as);
@@ -110,16 +106,16 @@ static bool value_ok(const char *item, const char *value) {
  * when no digit was read ("rlimit_value == 0 && value_orig == endptr",
  * Linux-PAM 0.80 to 1.7): "1g" is 1 (KB for memlock), "8192k" 8192,
  * "0x2000" 0, "1 2" 1 (the value is the rest of the line since 1.6, its
- * fourth word before). The number it reads from a value value_ok()
- * refuses, NULL when pam_limits refuses it too (no leading digit). */
-static char *pam_number_prefix(const char *item, const char *value) {
+ * fourth word before). The length of the number it reads from a value
+ * value_ok() refuses, 0 when pam_limits refuses it too (no leading digit). */
+static size_t pam_number_prefix(const char *item, const char *value) {
         if (streq(item, "nonewprivs"))
-                return NULL;
+                return 0;
         bool signed_item = streq(item, "priority") || streq(item, "nice") ||
                            streq(item, "maxlogins") || streq(item, "maxsyslogins");
         size_t n = signed_item && value[0] == '-';
         size_t digits = strspn(value + n, "0123456789");
-        return digits ? xstrndup(value, n + digits) : NULL;
+        return digits ? n + digits : 0;
 }
 
 static int problem(ht_limits_file *f, unsigned flags, unsigned line, char **ret_error, const char *fmt, ...)
@@ -139,7 +135,7 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
         size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
          * line; a NUL byte inside a line still shows as a short line */
-        _cleanup_free_ char *copy = xmalloc(len + 1);
+        char *copy = f->text = xmalloc(len + 1);
         if (len)
                 memcpy(copy, content, len);
         copy[len] = 0;
@@ -214,23 +210,25 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                         goto fail;
                                 continue;
                         }
-                        char *value = NULL;
                         if (!value_ok(fields[2], fields[3])) {
                                 /* another's file: what pam_limits makes of it,
                                  * which may take precedence over hosttune's */
-                                value = flags & HT_LIMITS_LENIENT ? pam_number_prefix(fields[2], fields[3]) : NULL;
-                                if (!value) {
+                                size_t keep = flags & HT_LIMITS_LENIENT ? pam_number_prefix(fields[2], fields[3]) : 0;
+                                if (!keep) {
                                         if ((r = problem(f, flags, line, ret_error, "invalid value \"%s\" for %s",
                                                          fields[3], fields[2])) < 0)
                                                 goto fail;
                                         continue;
                                 }
-                                strv_pushf(&f->read_as, "%u: %s \"%s\" is read by pam_limits as %s, the number it "
-                                           "starts with; write the number alone", line, fields[2], fields[3], value);
+                                strv_pushf(&f->read_as, "%u: %s \"%s\" is read by pam_limits as %.*s, the number it "
+                                           "starts with; write the number alone", line, fields[2], fields[3],
+                                           (int)keep, fields[3]);
+                                /* the field is the parse's own copy of the line */
+                                fields[3][keep] = 0;
                         }
-                        e.type = xstrdup(fields[1]);
-                        e.item = xstrdup(fields[2]);
-                        e.value = value ? value : xstrdup(fields[3]);
+                        e.type = fields[1];
+                        e.item = fields[2];
+                        e.value = fields[3];
                 } else {
                         if ((r = problem(f, flags, line, ret_error, "expected <domain> <type> <item> <value>")) < 0)
                                 goto fail;
@@ -242,9 +240,6 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                         e.kind = range ? HT_LIMITS_DOMAIN_GID_RANGE : HT_LIMITS_DOMAIN_GROUP;
                 else if (d[0] == '%') {
                         if (range && e.has_min) {
-                                free(e.type);
-                                free(e.item);
-                                free(e.value);
                                 if ((r = problem(f, flags, line, ret_error, "ranges are not supported for %%group")) < 0)
                                         goto fail;
                                 continue;
@@ -254,7 +249,7 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                         e.kind = HT_LIMITS_DOMAIN_UID_RANGE;
                 else
                         e.kind = streq(d, "*") ? HT_LIMITS_DOMAIN_DEFAULT : HT_LIMITS_DOMAIN_USER;
-                e.domain = xstrdup(d);
+                e.domain = fields[0];
                 if (f->n_entries == cap) {
                         cap = cap ? 2 * cap : 16;
                         f->entries = xrealloc(f->entries, cap * sizeof(ht_limits_entry));

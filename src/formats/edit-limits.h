@@ -55,6 +55,7 @@ typedef enum {
         HT_LIMITS_CLASS_NONE = 5,
 } ht_limits_class;
 
+/* The strings point into the file's text (ht_limits_file). */
 typedef struct {
         unsigned line;
         char *domain;           /* as written */
@@ -74,6 +75,8 @@ typedef struct {
         /* lenient mode: "LINE: message" for lines kept with the value
          * pam_limits reads, not the one written ("1g" is 1) */
         char **read_as;
+        char *text;             /* the file's copy, cut into the entries' fields
+                                 * (one allocation, not four a line) */
 } ht_limits_file;
 
 #define HT_LIMITS_LENIENT 1u

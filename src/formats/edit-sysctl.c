@@ -23,24 +23,24 @@ const char *const ht_sysctl_dirs[] = {
 void ht_sysctl_file_free(ht_sysctl_file *f) {
         if (!f)
                 return;
-        for (size_t i = 0; i < f->n_entries; i++) {
-                free(f->entries[i].key);
-                free(f->entries[i].value);
-        }
+        /* keys and values point into text */
+        free(f->text);
         free(f->entries);
         strv_free(f->warnings);
         free(f);
 }
 
-char *ht_sysctl_normalize(const char *key) {
+size_t ht_sysctl_normalize_into(const char *key, char *out) {
         /* One pass (plan normalizes some 130 keys): when the first
          * separator is a '.', every '.' and '/' swap (sysctl.d(5)), so
          * the key's separator is '.' and a '/' reads as '.'. Empty and
-         * "." components fold away, as path_simplify() does. */
+         * "." components fold away, as path_simplify() does. out may be
+         * key itself: it is written no further than read, and each
+         * component's first byte is kept before it is overwritten. */
         const char *first = strpbrk(key, "/.");
         bool swap = first && *first == '.';
         char sep = swap ? '.' : '/', dot = swap ? '/' : '.';
-        char *s = xmalloc(strlen(key) + 1), *out = s;
+        char *s = out;
         for (const char *p = key; *p;) {
                 while (*p == sep)
                         p++;
@@ -50,13 +50,36 @@ char *ht_sysctl_normalize(const char *key) {
                 if (out != s)
                         *out++ = '/';
                 const char *start = p;
+                char c0 = *p;
                 for (; *p && *p != sep; p++)
                         *out++ = *p == dot ? '.' : *p;
-                if (p - start == 1 && *start == dot)
+                if (p - start == 1 && c0 == dot)
                         out = mark;   /* a "." component */
         }
         *out = 0;
+        return (size_t)(out - s);
+}
+
+char *ht_sysctl_normalize(const char *key) {
+        char *s = xmalloc(strlen(key) + 1);
+        ht_sysctl_normalize_into(key, s);
         return s;
+}
+
+/* A key normalised on the caller's stack when it is short (every real
+ * one: the longest under /proc/sys are under 100 bytes), else in the
+ * heap; key_buf_done() frees only that. */
+#define KEY_STACK 256
+static char *key_normalized(const char *key, char *stack) {
+        size_t n = strlen(key);
+        char *k = n < KEY_STACK ? stack : xmalloc(n + 1);
+        ht_sysctl_normalize_into(key, k);
+        return k;
+}
+
+static void key_buf_done(char *k, const char *stack) {
+        if (k != stack)
+                free(k);
 }
 
 char *ht_sysctl_dotted(const char *key) {
@@ -138,8 +161,13 @@ int ht_sysctl_proc_path(const char *key, char **ret, char **ret_error) {
         int r = ht_sysctl_key_check(key, ret_error);
         if (r < 0)
                 return r;
-        _cleanup_free_ char *n = ht_sysctl_normalize(key);
-        *ret = xasprintf("/proc/sys/%s", n);
+        /* "/proc/sys/" and the key normalised in place after it: one
+         * string, not a copy of a copy */
+        static const char prefix[] = "/proc/sys/";
+        char *p = xmalloc(sizeof(prefix) + strlen(key));
+        memcpy(p, prefix, sizeof(prefix) - 1);
+        ht_sysctl_normalize_into(key, p + sizeof(prefix) - 1);
+        *ret = p;
         return 0;
 }
 
@@ -153,7 +181,7 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
         size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
          * line; a NUL byte inside a line still shows as a short line */
-        _cleanup_free_ char *copy = xmalloc(len + 1);
+        char *copy = f->text = xmalloc(len + 1);
         if (len)
                 memcpy(copy, content, len);
         copy[len] = 0;
@@ -178,10 +206,8 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
                 char *l = strstrip(buf);
                 if (!*l || *l == '#' || *l == ';')
                         continue;
-                bool ctl = false;
-                for (char *c = l; *c; c++)
-                        ctl = ctl || ((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f;
-                if (ctl) {
+                /* a control byte but tab: has_control_chars()'s set */
+                if (has_control_chars(l)) {
                         r = line_problem(f, flags, line, "control character", ret_error);
                         if (r < 0)
                                 goto fail;
@@ -196,7 +222,7 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
                                 l++;
                         }
                         *eq = 0;
-                        e.value = xstrdup(strstrip(eq + 1));
+                        e.value = strstrip(eq + 1);
                 } else if (*l == '-')
                         l++;    /* "-key": keeps globs off key */
                 else {
@@ -205,10 +231,10 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
                                 goto fail;
                         continue;
                 }
-                e.key = ht_sysctl_normalize(strstrip(l));
+                /* normalised where it stands: never longer */
+                e.key = strstrip(l);
+                ht_sysctl_normalize_into(e.key, e.key);
                 if (!*e.key) {
-                        free(e.key);
-                        free(e.value);
                         r = line_problem(f, flags, line, "empty sysctl key", ret_error);
                         if (r < 0)
                                 goto fail;
@@ -279,7 +305,7 @@ static size_t glob_slots_add(size_t *globs, size_t n, const ht_sysctl_entry *con
 }
 
 int ht_sysctl_effective(const ht_sysctl_file *const *files, size_t n, const char *key, ht_sysctl_hit *ret) {
-        _cleanup_free_ char *k = ht_sysctl_normalize(key);
+        char stack[KEY_STACK], *k = key_normalized(key, stack);
         const ht_sysctl_entry *exp = NULL;
         size_t exp_file = 0, total = 0;
         for (size_t i = 0; i < n; i++)
@@ -324,6 +350,7 @@ int ht_sysctl_effective(const ht_sysctl_file *const *files, size_t n, const char
         free(entry);
         free(file);
         free(globs);
+        key_buf_done(k, stack);
         return r;
 }
 
@@ -398,7 +425,13 @@ void ht_sysctl_index_free(ht_sysctl_index *x) {
 }
 
 int ht_sysctl_index_effective(const ht_sysctl_index *x, const char *key, ht_sysctl_hit *ret) {
-        _cleanup_free_ char *k = ht_sysctl_normalize(key);
+        char stack[KEY_STACK], *k = key_normalized(key, stack);
+        int r = ht_sysctl_index_lookup(x, k, ret);
+        key_buf_done(k, stack);
+        return r;
+}
+
+int ht_sysctl_index_lookup(const ht_sysctl_index *x, const char *k, ht_sysctl_hit *ret) {
         /* the last entry (in reading order) whose key is exactly k */
         size_t lo = 0, hi = x->n_exact;
         while (lo < hi) {
@@ -438,13 +471,30 @@ int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, siz
                 *ret_error = xstrdup("invalid profile name for the sysctl drop-in header");
                 return -EINVAL;
         }
-        strbuf out = {};
-        char **keys = xcalloc(n + 1, sizeof(char *));
+        /* every key normalised into one block, each where its own
+         * length puts it (the form is never longer) */
+        size_t total = 0;
         for (size_t i = 0; i < n; i++)
-                keys[i] = ht_sysctl_normalize(settings[i].key);
+                total += strlen(settings[i].key) + 1;
+        char **keys = xmalloc((n + 1) * sizeof(char *) + total + 1);
+        char *at = (char *)(keys + n + 1);
+        for (size_t i = 0; i < n; i++) {
+                keys[i] = at;
+                at += strlen(settings[i].key) + 1;
+                ht_sysctl_normalize_into(settings[i].key, keys[i]);
+        }
+        keys[n] = NULL;
         bool *repeat = find_repeats(keys, n);
         int r = 0;
-        strbuf_appendf(&out, "# Managed by hosttune (profile %s). Do not edit; changes are overwritten.\n", profile);
+        /* sized once: the header and a line a setting */
+        strbuf out = {};
+        size_t need = strlen(profile) + 96;
+        for (size_t i = 0; i < n; i++)
+                need += strlen(settings[i].key) + (settings[i].value ? strlen(settings[i].value) : 0) + 4;
+        strbuf_grow(&out, need);
+        strbuf_append(&out, "# Managed by hosttune (profile ");
+        strbuf_append(&out, profile);
+        strbuf_append(&out, "). Do not edit; changes are overwritten.\n");
         for (size_t i = 0; i < n; i++) {
                 const char *v = settings[i].value;
                 r = ht_sysctl_key_check(settings[i].key, ret_error);
@@ -462,15 +512,21 @@ int ht_sysctl_render(const char *profile, const ht_sysctl_setting *settings, siz
                         r = -EINVAL;
                         goto fail;
                 }
-                _cleanup_free_ char *dotted = ht_sysctl_dotted(settings[i].key);
-                strbuf_appendf(&out, "%s = %s\n", dotted, v);
+                /* the dotted form (ht_sysctl_dotted) of the normalised key */
+                size_t start = out.len, kn = strlen(keys[i]);
+                strbuf_appendn(&out, keys[i], kn);
+                for (char *p = out.data + start; *p; p++)
+                        *p = *p == '/' ? '.' : *p == '.' ? '/' : *p;
+                strbuf_append(&out, " = ");
+                strbuf_append(&out, v);
+                strbuf_append(&out, "\n");
         }
-        strv_free(keys);
+        free(keys);
         free(repeat);
         *ret = strbuf_steal(&out);
         return 0;
 fail:
-        strv_free(keys);
+        free(keys);
         free(repeat);
         strbuf_done(&out);
         return r;
@@ -499,15 +555,15 @@ int ht_sysctl_conf_edit(const char *content, size_t len, const char *profile,
          * the value is already right */
         unsigned *at = xcalloc(n + 1, sizeof(unsigned));
         for (size_t i = 0; i < n; i++) {
-                _cleanup_free_ char *k = ht_sysctl_normalize(settings[i].key);
+                char stack[KEY_STACK], *k = key_normalized(settings[i].key, stack);
                 const ht_sysctl_entry *last = NULL;
                 for (size_t j = 0; j < f->n_entries; j++)
                         if (!f->entries[j].glob && f->entries[j].value && streq(f->entries[j].key, k))
                                 last = &f->entries[j];
+                key_buf_done(k, stack);
                 if (!last)
                         continue;
-                _cleanup_free_ char *a = normalize_ws(last->value), *b = normalize_ws(settings[i].value);
-                at[i] = streq(a, b) ? UINT_MAX : last->line;
+                at[i] = ht_ws_equal(last->value, settings[i].value) ? UINT_MAX : last->line;
         }
 
         strbuf out = {};

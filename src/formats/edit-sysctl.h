@@ -46,8 +46,8 @@
 extern const char *const ht_sysctl_dirs[];
 
 typedef struct {
-        char *key;              /* normalised: "vm/nr_hugepages" */
-        char *value;            /* NULL for a "-key" glob exclusion */
+        char *key;              /* normalised: "vm/nr_hugepages"; in the file's text */
+        char *value;            /* NULL for a "-key" glob exclusion; in the file's text */
         unsigned line;
         bool ignore_failure;    /* "-" prefix */
         bool glob;              /* key holds * ? [ */
@@ -57,6 +57,8 @@ typedef struct {
         ht_sysctl_entry *entries;
         size_t n_entries;
         char **warnings;        /* "LINE: message", lenient mode only */
+        char *text;             /* the file's copy, cut into the entries' keys
+                                 * and values (one allocation, not two a line) */
 } ht_sysctl_file;
 
 /* Skip the lines systemd-sysctl would skip, noting them in warnings,
@@ -73,6 +75,9 @@ static inline void ht_sysctl_file_freep(ht_sysctl_file **f) { ht_sysctl_file_fre
 /* systemd's normalisation (see above) to the slash form, without a
  * leading slash and with repeated slashes folded. */
 char *ht_sysctl_normalize(const char *key);
+/* The same into out, which has room for strlen(key) + 1 bytes (the form
+ * is never longer) and may be key itself; the length. */
+size_t ht_sysctl_normalize_into(const char *key, char *out);
 /* The dotted form sysctl(8) prints and files usually use, from any form:
  * "net/ipv4/conf/eth0.100/rp_filter" -> "net.ipv4.conf.eth0/100.rp_filter". */
 char *ht_sysctl_dotted(const char *key);
@@ -108,6 +113,9 @@ typedef struct ht_sysctl_index ht_sysctl_index;
 ht_sysctl_index *ht_sysctl_index_new(const ht_sysctl_file *const *files, size_t n);
 void ht_sysctl_index_free(ht_sysctl_index *x);
 int ht_sysctl_index_effective(const ht_sysctl_index *x, const char *key, ht_sysctl_hit *ret);
+/* The same for a key already normalised (ht_sysctl_normalize): a caller
+ * that looks one key up in several indexes normalises it once. */
+int ht_sysctl_index_lookup(const ht_sysctl_index *x, const char *norm_key, ht_sysctl_hit *ret);
 
 typedef struct {
         const char *key;

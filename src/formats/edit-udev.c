@@ -254,9 +254,20 @@ char *ht_udev_format_rule(const ht_udev_token *t, size_t n) {
                         strbuf_done(&b);
                         return NULL;
                 }
-                strbuf_appendf(&b, "%s%s%s%s%s%s\"%s\"", i ? ", " : "", t[i].key, t[i].attr ? "{" : "",
-                               t[i].attr ? t[i].attr : "", t[i].attr ? "}" : "", ht_udev_op_to_string(t[i].op),
-                               t[i].value);
+                /* KEY{attr}OP"value", piece by piece: a format of seven
+                 * strings cost more to parse than the pieces to copy */
+                if (i)
+                        strbuf_append(&b, ", ");
+                strbuf_append(&b, t[i].key);
+                if (t[i].attr) {
+                        strbuf_append(&b, "{");
+                        strbuf_append(&b, t[i].attr);
+                        strbuf_append(&b, "}");
+                }
+                strbuf_append(&b, ht_udev_op_to_string(t[i].op));
+                strbuf_append(&b, "\"");
+                strbuf_append(&b, t[i].value);
+                strbuf_append(&b, "\"");
         }
         return strbuf_steal(&b);
 }

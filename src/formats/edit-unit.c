@@ -20,10 +20,12 @@ bool ht_unit_name_valid(const char *u) {
 
 /* One logical line: continuation lines joined as systemd joins them
  * (the backslash and newline become a space; comment lines inside a
- * continuation are skipped). */
-static char *next_logical_line(const char **pos, const char *end) {
-        strbuf b = {0};
+ * continuation are skipped); blank lines and comments are passed over.
+ * Built in b, which the caller keeps for
+ * every line of a file (one buffer, not one a line); NULL at the end. */
+static char *next_logical_line(const char **pos, const char *end, strbuf *b) {
         bool cont = false;
+        b->len = 0;
         while (*pos < end) {
                 const char *p = *pos;
                 const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -37,16 +39,22 @@ static char *next_logical_line(const char **pos, const char *end) {
                 size_t n = (size_t)(le - p);
                 while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
                         n--;
-                if (n > 0 && p[n - 1] == '\\') {
-                        strbuf_appendn(&b, p, n - 1);
-                        strbuf_append(&b, " ");
+                bool backslash = n > 0 && p[n - 1] == '\\';
+                /* a blank line, or a comment that continues nothing and
+                 * is continued by nothing: nothing the scan would take
+                 * (most lines of a shipped system.conf), not copied */
+                if (!cont && !backslash && (s == le || *s == '#' || *s == ';'))
+                        continue;
+                if (backslash) {
+                        strbuf_appendn(b, p, n - 1);
+                        strbuf_append(b, " ");
                         cont = true;
                         continue;
                 }
-                strbuf_appendn(&b, p, n);
-                return strbuf_steal(&b);
+                strbuf_appendn(b, p, n);
+                return b->data;
         }
-        return cont ? strbuf_steal(&b) : (strbuf_done(&b), NULL);
+        return cont ? b->data : NULL;
 }
 
 static int scan(const char *text, size_t len, const char *section, const char *key, char ***ret,
@@ -56,7 +64,10 @@ static int scan(const char *text, size_t len, const char *section, const char *k
         bool in_section = false;
         const char *pos = text, *end = text + len;
         char *line;
-        while ((line = next_logical_line(&pos, end))) {
+        /* one buffer for every line, grown when a longer one needs it */
+        strbuf lb = {0};
+        strbuf_grow(&lb, len < 256 ? len : 256);
+        while ((line = next_logical_line(&pos, end, &lb))) {
                 char *s = strstrip(line);
                 if (*s == '[') {
                         char *close = strchr(s, ']');
@@ -78,8 +89,8 @@ static int scan(const char *text, size_t len, const char *section, const char *k
                                 }
                         }
                 }
-                free(line);
         }
+        strbuf_done(&lb);
         *ret = values;
         *ret_mentioned = mentioned;
         return (int)strv_length(values);

@@ -433,11 +433,8 @@ ht_grub_env *ht_grub_env_new(void) {
 void ht_grub_env_free(ht_grub_env *e) {
         if (!e)
                 return;
-        for (size_t i = 0; i < e->n_vars; i++) {
-                free(e->vars[i].name);
-                free(e->vars[i].value);
-                free(e->vars[i].why);
-        }
+        ht_arena_done(&e->arena);
+        strbuf_done(&e->expand);
         free(e->vars);
         free(e->slots);
         free(e);
@@ -468,8 +465,6 @@ const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name) {
 static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
         ht_grub_var *v = (ht_grub_var *)ht_grub_env_get(e, name);
         if (v) {
-                free(v->value);
-                free(v->why);
                 v->value = v->why = NULL;
                 return v;
         }
@@ -487,7 +482,7 @@ static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
         }
         *env_find_slot(e, name) = e->n_vars + 1;
         v = &e->vars[e->n_vars++];
-        *v = (ht_grub_var){ .name = xstrdup(name) };
+        *v = (ht_grub_var){ .name = ht_arena_strdup(&e->arena, name) };
         return v;
 }
 
@@ -495,8 +490,8 @@ ht_grub_env *ht_grub_env_copy(const ht_grub_env *src) {
         ht_grub_env *e = ht_grub_env_new();
         for (size_t i = 0; src && i < src->n_vars; i++) {
                 ht_grub_var *v = env_slot(e, src->vars[i].name);
-                v->value = src->vars[i].value ? xstrdup(src->vars[i].value) : NULL;
-                v->why = src->vars[i].why ? xstrdup(src->vars[i].why) : NULL;
+                v->value = ht_arena_strdup(&e->arena, src->vars[i].value);
+                v->why = ht_arena_strdup(&e->arena, src->vars[i].why);
                 v->file = src->vars[i].file;
                 v->line = src->vars[i].line;
         }
@@ -554,73 +549,85 @@ static bool expand_dollar(const char *s, size_t end, size_t *i, const ht_grub_en
         return true;
 }
 
-/* The value the shell assigns for the raw word s[start..end). */
-bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub_env *env, char **ret,
-                          const char **why) {
-        strbuf out = {};
+/* The value the shell assigns for the raw word s[start..end), appended
+ * to out; false (out holding a part) when that needs the shell. */
+static bool expand_into(const char *s, size_t start, size_t end, const ht_grub_env *env, strbuf *o,
+                        const char **why) {
         size_t i = start;
         while (i < end) {
                 char c = s[i];
                 if (c == '\\') {
                         if (i + 1 < end && s[i + 1] != '\n')
-                                strbuf_appendn(&out, s + i + 1, 1);
+                                strbuf_appendn(o, s + i + 1, 1);
                         i += 2;
                 } else if (c == '\'') {
                         size_t q = i + 1;
                         while (q < end && s[q] != '\'')
                                 q++;
-                        strbuf_appendn(&out, s + i + 1, q - i - 1);
+                        strbuf_appendn(o, s + i + 1, q - i - 1);
                         i = q + 1;
                 } else if (c == '"') {
                         for (i++; i < end && s[i] != '"';) {
                                 if (s[i] == '\\' && i + 1 < end && strchr("$`\"\\\n", s[i + 1])) {
                                         if (s[i + 1] != '\n')
-                                                strbuf_appendn(&out, s + i + 1, 1);
+                                                strbuf_appendn(o, s + i + 1, 1);
                                         i += 2;
                                 } else if (s[i] == '$') {
-                                        if (!expand_dollar(s, end, &i, env, &out, why))
+                                        if (!expand_dollar(s, end, &i, env, o, why))
                                                 goto unknown;
                                 } else if (s[i] == '`') {
                                         *why = "command substitution";
                                         goto unknown;
                                 } else
-                                        strbuf_appendn(&out, s + i++, 1);
+                                        strbuf_appendn(o, s + i++, 1);
                         }
                         i++;
                 } else if (c == '$') {
-                        if (!expand_dollar(s, end, &i, env, &out, why))
+                        if (!expand_dollar(s, end, &i, env, o, why))
                                 goto unknown;
                 } else if (c == '`') {
                         *why = "command substitution";
                         goto unknown;
                 } else
-                        strbuf_appendn(&out, s + i++, 1);
+                        strbuf_appendn(o, s + i++, 1);
+        }
+        return true;
+unknown:
+        return false;
+}
+
+bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub_env *env, char **ret,
+                          const char **why) {
+        strbuf out = {};
+        if (!expand_into(s, start, end, env, &out, why)) {
+                strbuf_done(&out);
+                return false;
         }
         if (!out.data)
                 strbuf_append(&out, "");
         *ret = strbuf_steal(&out);
         return true;
-unknown:
-        strbuf_done(&out);
-        return false;
 }
 
 void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
                              const ht_grub_assignment *a) {
-        char *value = NULL;
         const char *why = a->unset    ? "unset here, which hosttune does not follow"
                           : a->append ? "appended to with +=, which bash (RHEL's and SUSE's /bin/sh) "
                                         "does and dash (Debian's) does not"
                                       : NULL;
+        /* expanded in the env's buffer, kept for every assignment, and
+         * copied into its arena: no string of its own */
+        strbuf *x = &env->expand;
+        x->len = 0;
         bool ok = !a->conditional && !a->unset && !a->append &&
-                  ht_grub_expand_value(content, a->value_start, a->value_end, env, &value, &why);
+                  expand_into(content, a->value_start, a->value_end, env, x, &why);
         ht_grub_var *v = env_slot(env, a->name);
         v->file = file_index;
         v->line = a->line;
         if (ok)
-                v->value = value;
+                v->value = ht_arena_strndup(&env->arena, x->data ? x->data : "", x->len);
         else
-                v->why = xasprintf("%u: %s", a->line,
+                v->why = ht_arena_printf(&env->arena, "%u: %s", a->line,
                                    a->conditional && !a->unset ? "assigned inside a shell conditional or command list"
                                                                : why);
 }

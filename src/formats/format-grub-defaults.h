@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
 #include "context.h"
 
 #define HT_GRUB_DEFAULTS "/etc/default/grub"
@@ -75,6 +76,7 @@ extern const ht_parsed_kind ht_grub_parsed_kind;
  * the kept parse). */
 unsigned long ht_grub_parse_count(void);
 
+/* The strings live in the env's arena. */
 typedef struct {
         char *name;
         char *value;    /* NULL: not computable without running shell code */
@@ -90,6 +92,10 @@ typedef struct {
          * many distinct names costs linear time, not quadratic */
         size_t *slots;
         size_t n_slots;
+        /* every name, value and why: an env is built once, copied, and
+         * freed whole (a value assigned again stays until then) */
+        ht_arena arena;
+        strbuf expand;          /* ht_grub_eval_assignment's, reused */
 } ht_grub_env;
 
 ht_grub_env *ht_grub_env_new(void);

@@ -198,8 +198,7 @@ bool ht_bound_satisfied(ht_bound b, const char *want, const char *current) {
         if (b == HT_BOUND_EXACT) {
                 if (!want || !current)
                         return want == current;
-                _cleanup_free_ char *a = normalize_ws(want), *c = normalize_ws(current);
-                return streq(a, c);
+                return ht_ws_equal(want, current);
         }
         num w[MAX_FIELDS], c[MAX_FIELDS];
         size_t n;

@@ -33,12 +33,18 @@ static const char *outcome_name(ht_outcome o) {
 /* A file edit's diff, labelled with the host path as diff -u would be
  * for a tree rooted at "/": "a/etc/..." and "b/etc/...". */
 static char *file_diff(const ht_file_edit *f) {
-        char *a = xasprintf("a%s", f->path), *b = xasprintf("b%s", f->path);
+        /* both labels in one buffer: "a" + path, NUL, "b" + path */
+        size_t n = strlen(f->path);
+        char stack[512], *a = 2 * n + 4 <= sizeof(stack) ? stack : xmalloc(2 * n + 4), *b = a + n + 2;
+        a[0] = 'a';
+        b[0] = 'b';
+        memcpy(a + 1, f->path, n + 1);
+        memcpy(b + 1, f->path, n + 1);
         char *d = ht_unified_diff(f->old_content ? a : "/dev/null", f->old_content ? f->old_content : "",
                                   f->old_len, f->new_content ? b : "/dev/null",
                                   f->new_content ? f->new_content : "", f->new_len, 3);
-        free(a);
-        free(b);
+        if (a != stack)
+                free(a);
         return d ? d : xstrdup("");
 }
 
@@ -133,12 +139,21 @@ __attribute__((sentinel)) static void put_line(FILE *out, ...) {
         va_end(ap);
 }
 
-static void print_diff(FILE *out, const char *d, bool color) {
-        /* the old file's lines are the host's: made safe here, where the
-         * colours (escape sequences themselves) are not yet added */
-        _cleanup_free_ char *safe = xstrdup(d);
-        ht_text_sanitize(safe, true);
-        const char *line = safe;
+static void print_diff(FILE *out, char *d, bool color) {
+        /* the old file's lines are the host's: made safe here (in place:
+         * the diff is the caller's to spend), where the colours (escape
+         * sequences themselves) are not yet added */
+        ht_text_sanitize(d, true);
+        if (!color) {
+                /* no colour to put around a line: the lines as they are,
+                 * in one write */
+                size_t n = strlen(d);
+                fwrite_unlocked(d, 1, n, out);
+                if (n && d[n - 1] != '\n')
+                        putc_unlocked('\n', out);
+                return;
+        }
+        const char *line = d;
         while (*line) {
                 size_t n = strcspn(line, "\n");
                 const char *col = NULL;
@@ -168,11 +183,31 @@ static void print_diff(FILE *out, const char *d, bool color) {
 /* Whether a skipped change is one of the plan's skipped optional
  * settings ("BACKEND KEY"). */
 static bool listed_skipped(const ht_plan *p, const ht_change *c) {
-        _cleanup_free_ char *name = xasprintf("%s %s", ht_backend_id_to_string(c->backend), c->key);
-        for (size_t i = 0; i < p->skipped.n; i++)
-                if (streq(p->skipped.items[i].setting, name))
+        const char *bk = ht_backend_id_to_string(c->backend);
+        size_t n = strlen(bk);
+        for (size_t i = 0; i < p->skipped.n; i++) {
+                const char *name = p->skipped.items[i].setting;
+                if (strncmp(name, bk, n) == 0 && name[n] == ' ' && streq(name + n + 1, c->key))
                         return true;
+        }
         return false;
+}
+
+/* Host text (a value, a note naming a file, a warning) on the terminal:
+ * ht_text_write_safe, which copies only text that is not printable
+ * ASCII; NULL writes fallback. */
+static void put_safe(FILE *out, const char *s, const char *fallback) {
+        ht_text_write_safe(out, s ? s : fallback, false);
+}
+
+/* normalize_ws(s) written safe, the copy on the stack when it fits. */
+static void put_ws_safe(FILE *out, const char *s) {
+        size_t n = strlen(s);
+        char stack[512], *t = n < sizeof(stack) ? stack : xmalloc(n + 1);
+        ht_normalize_ws_into(s, t);
+        ht_text_write_safe(out, t, false);
+        if (t != stack)
+                free(t);
 }
 
 /* The plan's strings are made safe for a terminal one by one: values
@@ -211,11 +246,13 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
         for (size_t i = 0; i < p->n_changes; i++) {
                 const ht_change *c = &p->changes[i];
                 if (c->outcome == HT_OUTCOME_KEPT && c->reboot_required) {
-                        _cleanup_free_ char *key = ht_text_safe(c->key);
-                        _cleanup_free_ char *desired = ht_text_safe(c->desired ? c->desired : "(removed)");
-                        _cleanup_free_ char *note = ht_text_safe(c->note ? c->note : "after the next boot");
-                        fprintf(out, "pending reboot: %s %s \u2192 %s (%s)\n", ht_backend_id_to_string(c->backend),
-                                key, desired, note);
+                        put_line(out, "pending reboot: ", ht_backend_id_to_string(c->backend), " ", NULL);
+                        put_safe(out, c->key, "");
+                        fputs_unlocked(" \u2192 ", out);
+                        put_safe(out, c->desired, "(removed)");
+                        fputs_unlocked(" (", out);
+                        put_safe(out, c->note, "after the next boot");
+                        fputs_unlocked(")\n", out);
                 }
         }
 
@@ -229,54 +266,64 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         if ((int)c->backend != bk || (c->outcome != HT_OUTCOME_CHANGE && !kept))
                                 continue;
                         if (!header) {
-                                fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
+                                put_line(out, "\n", b, ht_backend_id_to_string(bk), r, "\n", NULL);
                                 header = true;
-                        }
-                        /* kernel.sem and friends print tabs: one blank reads better */
-                        _cleanup_free_ char *cur = c->current ? normalize_ws(c->current) : NULL;
-                        _cleanup_free_ char *key = ht_text_safe(c->key);
-                        _cleanup_free_ char *desired = ht_text_safe(c->desired ? c->desired : "(removed)");
-                        if (cur)
-                                ht_text_sanitize(cur, false);
-                        /* a value no file of the key's own sets: where it
-                         * comes from, so "(unset)" never hides a default */
-                        if (cur && c->current_from) {
-                                _cleanup_free_ char *from = ht_text_safe(c->current_from);
-                                char *both = xasprintf("%s [%s]", cur, from);
-                                free(cur);
-                                cur = both;
                         }
                         /* the bound in full where desired is not the bound's own
                          * value (kernel.sem raised field by field), else its name */
-                        _cleanup_free_ char *bound = !c->bound_value ? NULL
-                                : kept || !ht_bound_satisfied(HT_BOUND_EXACT, c->bound_value, c->desired)
-                                        ? ht_bound_describe(c->bound, c->bound_value)
-                                        : xstrdup(c->bound == HT_BOUND_RANGE ? "within range"
-                                                  : c->bound == HT_BOUND_AT_MOST ? "at most" : "at least");
+                        _cleanup_free_ char *described = NULL;
+                        const char *bound = NULL;
+                        if (c->bound_value) {
+                                if (kept || !ht_bound_satisfied(HT_BOUND_EXACT, c->bound_value, c->desired))
+                                        bound = described = ht_bound_describe(c->bound, c->bound_value);
+                                else
+                                        bound = c->bound == HT_BOUND_RANGE ? "within range"
+                                                : c->bound == HT_BOUND_AT_MOST ? "at most" : "at least";
+                        }
+                        put_line(out, "  ", NULL);
+                        put_safe(out, c->key, "");
+                        fputs_unlocked(": ", out);
+                        /* kernel.sem and friends print tabs: one blank reads better */
+                        if (c->current) {
+                                put_ws_safe(out, c->current);
+                                /* a value no file of the key's own sets: where it
+                                 * comes from, so "(unset)" never hides a default */
+                                if (c->current_from) {
+                                        fputs_unlocked(" [", out);
+                                        put_safe(out, c->current_from, "");
+                                        fputs_unlocked("]", out);
+                                }
+                        } else
+                                fputs_unlocked("(unset)", out);
                         if (kept) {
-                                ht_text_sanitize(bound, false);
-                                put_line(out, "  ", key, ": ", cur ? cur : "(unset)", " kept (",
-                                         bound ? bound : "(null)", ")\n", NULL);
+                                fputs_unlocked(" kept (", out);
+                                put_safe(out, bound, "(null)");
+                                fputs_unlocked(")\n", out);
                                 continue;
                         }
+                        fputs_unlocked(" \u2192 ", out);
+                        put_safe(out, c->desired, "(removed)");
                         /* one parenthesis: the bound, that only the file changes,
                          * and a value the user named (--set sysctl.KEY=VALUE) */
-                        strbuf why = {0};
-                        if (bound) {
-                                ht_text_sanitize(bound, false);
-                                strbuf_append(&why, bound);
+                        const char *sep = " (";
+                        if (bound && *bound) {
+                                fputs_unlocked(sep, out);
+                                put_safe(out, bound, "");
+                                sep = "; ";
                         }
-                        if (!c->runtime)
-                                strbuf_appendf(&why, "%spersisted", why.len ? "; " : "");
-                        if (streq_ptr(c->source, "--set"))
-                                strbuf_appendf(&why, "%s--set", why.len ? "; " : "");
-                        put_line(out, "  ", key, ": ", cur ? cur : "(unset)", " \u2192 ", desired,
-                                 why.len ? " (" : "", why.len ? why.data : "", why.len ? ")" : "",
-                                 c->reboot_required ? " [reboot]" : "", "\n", NULL);
-                        strbuf_done(&why);
+                        if (!c->runtime) {
+                                put_line(out, sep, "persisted", NULL);
+                                sep = "; ";
+                        }
+                        if (streq_ptr(c->source, "--set")) {
+                                put_line(out, sep, "--set", NULL);
+                                sep = "; ";
+                        }
+                        put_line(out, sep[0] == ';' ? ")" : "", c->reboot_required ? " [reboot]" : "", "\n", NULL);
                         if (c->note) {
-                                _cleanup_free_ char *note = ht_text_safe(c->note);
-                                put_line(out, "    note: ", note, "\n", NULL);
+                                fputs_unlocked("    note: ", out);
+                                put_safe(out, c->note, "");
+                                fputs_unlocked("\n", out);
                         }
                 }
                 for (size_t i = 0; i < p->n_files; i++) {
@@ -284,7 +331,7 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                         if ((int)f->backend != bk)
                                 continue;
                         if (!header) {
-                                fprintf(out, "\n%s%s%s\n", b, ht_backend_id_to_string(bk), r);
+                                put_line(out, "\n", b, ht_backend_id_to_string(bk), r, "\n", NULL);
                                 header = true;
                         }
                         char *d = file_diff(f);
@@ -293,14 +340,14 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                 }
         }
         if (p->n_actions) {
-                fprintf(out, "\n%safter the files are written%s\n", b, r);
+                put_line(out, "\n", b, "after the files are written", r, "\n", NULL);
                 for (size_t i = 0; i < p->n_actions; i++) {
-                        _cleanup_free_ char *what = ht_text_safe(p->actions[i].description ? p->actions[i].description
-                                                                                           : p->actions[i].action);
-                        fprintf(out, "  %s", what);
+                        fputs_unlocked("  ", out);
+                        put_safe(out, p->actions[i].description ? p->actions[i].description : p->actions[i].action,
+                                 "");
                         if (p->actions[i].argv) {
                                 char *cmd = ht_shell_join(p->actions[i].argv);
-                                fprintf(out, ": %s", cmd);
+                                put_line(out, ": ", cmd, NULL);
                                 free(cmd);
                         }
                         fputc('\n', out);
@@ -319,11 +366,13 @@ void ht_print_plan(FILE *out, const ht_plan *p, bool color, bool quiet) {
                 put_line(out, "not used: ", t, "\n", NULL);
         }
         for (size_t i = 0; p->warnings && p->warnings[i]; i++) {
-                _cleanup_free_ char *w = ht_text_safe(p->warnings[i]);
-                put_line(out, color ? C_YELLOW : "", "warning:", r, " ", w, "\n", NULL);
+                put_line(out, color ? C_YELLOW : "", "warning:", r, " ", NULL);
+                put_safe(out, p->warnings[i], "");
+                fputs_unlocked("\n", out);
         }
         for (size_t i = 0; p->errors && p->errors[i]; i++) {
-                _cleanup_free_ char *e = ht_text_safe(p->errors[i]);
-                put_line(out, color ? C_RED : "", "error:", r, " ", e, "\n", NULL);
+                put_line(out, color ? C_RED : "", "error:", r, " ", NULL);
+                put_safe(out, p->errors[i], "");
+                fputs_unlocked("\n", out);
         }
 }

@@ -108,6 +108,31 @@ static void test_normalize_all_short(void **state) {
                         _cleanup_free_ char *got = ht_sysctl_normalize(key);
                         if (!streq(want, got))
                                 fail_msg("'%s': '%s', not '%s'", key, got, want);
+                        /* in place, as ht_sysctl_parse normalises its
+                         * keys in the file's copy: the same form */
+                        char inplace[sizeof key];
+                        memcpy(inplace, key, len + 1);
+                        size_t n = ht_sysctl_normalize_into(inplace, inplace);
+                        if (!streq(inplace, want) || n != strlen(want))
+                                fail_msg("'%s' in place: '%s', not '%s'", key, inplace, want);
+                        /* the plan looks each key up by the tail of its
+                         * /proc/sys path: it must be that key's form */
+                        char *path = NULL, *err = NULL;
+                        if (ht_sysctl_proc_path(key, &path, &err) == 0) {
+                                if (!startswith(path, "/proc/sys/") || !streq(path + 10, want))
+                                        fail_msg("'%s': path '%s' for '%s'", key, path, want);
+                        }
+                        free(path);
+                        free(err);
+                        /* and the parse keeps that form as the entry's key */
+                        char line[32];
+                        snprintf(line, sizeof line, "%s = 1\n", key);
+                        _cleanup_(ht_sysctl_file_freep) ht_sysctl_file *f = NULL;
+                        assert_int_equal(ht_sysctl_parse(line, strlen(line), HT_SYSCTL_LENIENT, &f, &err), 0);
+                        if (f->n_entries == 1 && !streq(f->entries[0].key, want))
+                                fail_msg("'%s' parsed: '%s', not '%s'", key, f->entries[0].key, want);
+                        if (*want && (f->n_entries != 1 || !streq(f->entries[0].value, "1")))
+                                fail_msg("'%s' parsed: %zu entries", key, f->n_entries);
                 }
         }
 }
@@ -217,7 +242,19 @@ static void test_index_matches_scan(void **state) {
                         assert_ptr_equal(a.value, b.value);
                         assert_int_equal(a.glob, b.glob);
                 }
+                /* the look-up by a key normalised once (sysctl_plan keeps
+                 * it in the key's /proc/sys path) answers the same */
+                ht_sysctl_hit c = {0};
+                _cleanup_free_ char *norm = ht_sysctl_normalize(keys[i]);
+                assert_int_equal(ht_sysctl_index_lookup(x, norm, &c), rb);
+                if (rb == 1)
+                        assert_ptr_equal(c.value, b.value);
         }
+        /* the entries' keys and values point into each file's one copy */
+        assert_string_equal(files[3]->entries[0].key, "vm/swappiness");
+        assert_true(files[3]->entries[0].key >= files[3]->text &&
+                    files[3]->entries[3].key < files[3]->text + strlen("vm/swappiness=1\n-net.ipv4.conf.lo.rp_filter\n"
+                                                                       "vm.swappiness = 5\n-kernel.sem\n"));
         ht_sysctl_hit hit;
         assert_int_equal(ht_sysctl_index_effective(x, "vm.swappiness", &hit), 1);
         assert_int_equal(hit.file, 3);

@@ -80,6 +80,21 @@ static void test_continuation_and_reset(void **state) {
         free(s);
         /* only the length given is read */
         assert_int_equal(ht_unit_value(unit, 20, "Service", "LimitNOFILE", &s), 0);
+
+        /* blank lines and comments are passed over unless a backslash
+         * joins them: a comment ending in one takes the next line with
+         * it, a backslash line takes a comment after it away, and a
+         * section header or key after blanks and comments still counts */
+        static const char comments[] = "\n  \n[Service]\n# LimitNOFILE=1 \\\nLimitNOFILE=2\n"
+                                       " ; x\n\t\nLimitCORE=3 \\\n# y\n  4\n#\n\nLimitAS=5";
+        assert_int_equal(ht_unit_value(comments, strlen(comments), "Service", "LimitNOFILE", &s), 0);
+        assert_null(s);
+        assert_int_equal(ht_unit_value(comments, strlen(comments), "Service", "LimitCORE", &s), 1);
+        assert_string_equal(s, "3    4");
+        free(s);
+        assert_int_equal(ht_unit_value(comments, strlen(comments), "Service", "LimitAS", &s), 1);
+        assert_string_equal(s, "5");
+        free(s);
 }
 
 static void test_debian_mariadb_unit(void **state) {

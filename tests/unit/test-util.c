@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -252,10 +253,202 @@ static void test_text_sanitize(void **state) {
         free(s);
 }
 
+/* The sanitizer as it was before issue 34 cut its passes: every later
+ * form must leave every text as this one did. */
+static size_t ref_utf8_len(const unsigned char *p) {
+        size_t n;
+        if (*p < 0x80)
+                return 1;
+        if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+                n = 1;
+        else if ((*p & 0xf0) == 0xe0)
+                n = 2;
+        else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+                n = 3;
+        else
+                return 0;
+        for (size_t i = 1; i <= n; i++)
+                if ((p[i] & 0xc0) != 0x80)
+                        return 0;
+        return n + 1;
+}
+
+static void ref_sanitize(char *s, bool multiline) {
+        unsigned char *in = (unsigned char *)s, *out = in;
+        while (*in) {
+                size_t n = ref_utf8_len(in);
+                bool bad = n == 0 || (n == 1 && ((*in < 0x20 && *in != '\t' && !(multiline && *in == '\n')) ||
+                                                 *in == 0x7f)) ||
+                           (n == 2 && in[0] == 0xc2 && in[1] < 0xa0);
+                if (bad) {
+                        *out++ = '?';
+                        in += n ? n : 1;
+                        continue;
+                }
+                memmove(out, in, n);
+                out += n;
+                in += n;
+        }
+        *out = 0;
+}
+
+/* What ht_text_write_safe() writes for s. */
+static char *written_safe(const char *s, bool multiline) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        ht_text_write_safe(f, s, multiline);
+        assert_int_equal(fclose(f), 0);
+        return buf;
+}
+
+/* Every string of up to four bytes from an alphabet of printable ASCII,
+ * tab, newline, ESC, DEL, C1 CSI in both forms, a three-byte sequence's
+ * parts and a byte no UTF-8 has: the sanitizer leaves each as the
+ * reference does, and the printer's writer (which copies only from the
+ * first byte that is not printable ASCII) writes exactly that, so no
+ * control byte reaches the terminal by either road. */
+static void test_text_safe_all_short(void **state) {
+        static const unsigned char alphabet[] = {'a', '~', '\t', '\n', 0x1b, 0x7f, 0xc2, 0x9b,
+                                                 0xa0, 0xe2, 0x86, 0x92, 0xff};
+        const size_t na = sizeof(alphabet);
+        char t[5];
+        for (size_t len = 0; len <= 4; len++) {
+                size_t total = 1;
+                for (size_t i = 0; i < len; i++)
+                        total *= na;
+                for (size_t code = 0; code < total; code++) {
+                        size_t c = code;
+                        for (size_t i = 0; i < len; i++, c /= na)
+                                t[i] = (char)alphabet[c % na];
+                        t[len] = 0;
+                        for (int ml = 0; ml < 2; ml++) {
+                                char want[5], got[5];
+                                memcpy(want, t, len + 1);
+                                memcpy(got, t, len + 1);
+                                ref_sanitize(want, ml);
+                                ht_text_sanitize(got, ml);
+                                if (!streq(want, got))
+                                        fail_msg("sanitize %zu bytes (code %zu, multiline %d) differs", len, code, ml);
+                                _cleanup_free_ char *w = written_safe(t, ml);
+                                if (!streq(w, want))
+                                        fail_msg("write_safe %zu bytes (code %zu, multiline %d) differs", len, code, ml);
+                                for (const unsigned char *p = (const unsigned char *)w; *p; p++)
+                                        if ((*p < 0x20 && *p != '\t' && !(ml && *p == '\n')) || *p == 0x7f ||
+                                            (p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0))
+                                                fail_msg("control byte 0x%02x written (code %zu)", *p, code);
+                        }
+                }
+        }
+        /* NULL writes nothing; a long unsafe tail goes through the heap */
+        _cleanup_free_ char *none = written_safe(NULL, false);
+        assert_string_equal(none, "");
+        char big[2000];
+        memset(big, 'x', sizeof(big) - 1);
+        big[sizeof(big) - 1] = 0;
+        big[10] = 0x1b;
+        big[1500] = '\n';
+        _cleanup_free_ char *w = written_safe(big, false);
+        assert_int_equal(strlen(w), sizeof(big) - 1);
+        assert_int_equal(w[10], '?');
+        assert_int_equal(w[1500], '?');
+        assert_null(strchr(w, 0x1b));
+}
+
 static void test_normalize_ws(void **state) {
         char *s = normalize_ws("250\t32000\t100\t128\n");
         assert_string_equal(s, "250 32000 100 128");
         free(s);
+        char buf[32];
+        assert_int_equal(ht_normalize_ws_into("  a \t b  ", buf), 3);
+        assert_string_equal(buf, "a b");
+}
+
+/* ht_ws_equal answers as comparing normalize_ws() copies would, for
+ * every pair of strings of up to three bytes of letters and blanks. */
+static void test_ws_equal(void **state) {
+        static const char alphabet[] = "ab \t\n";
+        const size_t na = sizeof(alphabet) - 1;
+        char strs[200][4];
+        size_t n = 0;
+        for (size_t len = 0; len <= 3; len++) {
+                size_t total = 1;
+                for (size_t i = 0; i < len; i++)
+                        total *= na;
+                for (size_t code = 0; code < total; code++, n++) {
+                        size_t c = code;
+                        for (size_t i = 0; i < len; i++, c /= na)
+                                strs[n][i] = alphabet[c % na];
+                        strs[n][len] = 0;
+                }
+        }
+        assert_true(n <= ELEMENTSOF(strs));
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                        _cleanup_free_ char *a = normalize_ws(strs[i]), *b = normalize_ws(strs[j]);
+                        if (ht_ws_equal(strs[i], strs[j]) != streq(a, b))
+                                fail_msg("'%s' vs '%s': %d", strs[i], strs[j], ht_ws_equal(strs[i], strs[j]));
+                }
+        assert_true(ht_ws_equal("4096\t87380\t6291456", "4096 87380 6291456"));
+        assert_false(ht_ws_equal("4096 87380", "4096 8738"));
+        assert_false(ht_ws_equal("ab", "a b"));
+}
+
+/* The join stops where the buffer's room ends, a NUL's byte kept: a
+ * result of n bytes needs a buffer of n + 1, wherever the last byte
+ * comes from (the format's text, a string, a number). */
+static char *join_into(char *buf, size_t size, ssize_t *ret, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        *ret = ht_format_join(buf, size, fmt, ap);
+        va_end(ap);
+        return buf;
+}
+
+static void test_format_join_room(void **state) {
+        static const char *const fmts[] = {"/proc/sys/%s", "%s = %u\n", "%s:%u: x", "literal only"};
+        char buf[64];
+        for (size_t f = 0; f < ELEMENTSOF(fmts); f++) {
+                ssize_t n;
+                join_into(buf, sizeof(buf), &n, fmts[f], "vm/swappiness", 42u);
+                assert_true(n > 0);
+                char want[64];
+                memcpy(want, buf, (size_t)n);
+                want[n] = 0;
+                for (size_t size = 0; size <= (size_t)n + 1; size++) {
+                        ssize_t m;
+                        memset(buf, 'Z', sizeof(buf));
+                        join_into(buf, size, &m, fmts[f], "vm/swappiness", 42u);
+                        if (size < (size_t)n + 1) {
+                                if (m != -1)
+                                        fail_msg("'%s' into %zu bytes: %zd", fmts[f], size, m);
+                        } else if (m != n || memcmp(buf, want, (size_t)n) != 0)
+                                fail_msg("'%s' into %zu bytes: %zd", fmts[f], size, m);
+                        /* nothing written past the room given */
+                        for (size_t i = size; i < sizeof(buf); i++)
+                                if (buf[i] != 'Z')
+                                        fail_msg("'%s' into %zu bytes wrote at %zu", fmts[f], size, i);
+                }
+        }
+}
+
+/* A list grown by doubling its room (malloc_usable_size) holds every
+ * string pushed, in order, NULL-terminated (valgrind and ASan see any
+ * write past the room). */
+static void test_strv_push_grows(void **state) {
+        char **l = NULL;
+        for (unsigned i = 0; i < 1000; i++) {
+                strv_pushf(&l, "%u", i);
+                assert_int_equal(strv_length(l), i + 1);
+                assert_null(l[i + 1]);
+        }
+        for (unsigned i = 0; i < 1000; i++) {
+                char want[16];
+                snprintf(want, sizeof(want), "%u", i);
+                assert_string_equal(l[i], want);
+        }
+        strv_free(l);
 }
 
 static void test_closest(void **state) {
@@ -396,6 +589,10 @@ int main(void) {
                 cmocka_unit_test(test_control_chars),
                 cmocka_unit_test(test_text_sanitize),
                 cmocka_unit_test(test_normalize_ws),
+                cmocka_unit_test(test_text_safe_all_short),
+                cmocka_unit_test(test_ws_equal),
+                cmocka_unit_test(test_format_join_room),
+                cmocka_unit_test(test_strv_push_grows),
                 cmocka_unit_test(test_closest),
                 cmocka_unit_test(test_is_true),
                 cmocka_unit_test(test_arena),
