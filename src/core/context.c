@@ -38,8 +38,23 @@ int ht_context_new(const char *root, ht_context **ret) {
         c->root = xstrdup(root);
         c->root_fd = fd;
         c->offline_root = !streq(root, "/");
-        /* the journal wants absolute paths, whatever the cwd later */
-        char *abs = realpath(root, NULL);
+        /* the journal wants absolute paths, whatever the cwd later: the
+         * directory opened names itself in one readlink (realpath walks
+         * the name again, a readlink a component and a getcwd when it is
+         * relative); without /proc, realpath */
+        char *abs = NULL;
+        if (!streq(root, "/")) {
+                char proc[64], buf[PATH_MAX];
+                snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+                ssize_t n = readlink(proc, buf, sizeof(buf) - 1);
+                if (n > 0 && buf[0] == '/') {
+                        buf[n] = 0;
+                        if (!endswith(buf, " (deleted)"))
+                                abs = xstrdup(buf);
+                }
+        }
+        if (!abs)
+                abs = realpath(root, NULL);
         c->state_dir = join_root(abs ? abs : root, HT_DEFAULT_STATE_DIR);
         c->lock_path = join_root(abs ? abs : root, HT_DEFAULT_LOCK);
         c->state_dir_host = xstrdup(HT_DEFAULT_STATE_DIR);
@@ -948,6 +963,10 @@ bool ht_exists(const ht_context *c, const char *path) {
         /* an O_PATH open that succeeds is the answer: no fstat needed */
         if (ht_path_check(path) < 0 || kernel_path_hidden(c, path))
                 return false;
+        /* a file this plan read (the cache's entries are dropped by any
+         * write through the context): its open already said it is there */
+        if (c->memo_cache && cache_find(c, path, path_hash(path)))
+                return true;
         int fd = open_beneath(c, path, O_PATH, 0);
         if (fd >= 0) {
                 close(fd);

@@ -97,16 +97,34 @@ mkdir -p "$tmp/trust/p" "$tmp/trust/r"
 cp "$PROFILES"/oracle.profile "$PROFILES"/base.profile "$tmp/trust/p/"
 cp "$top_srcdir"/rules/*.rules "$tmp/trust/r/"
 chmod -R go-w "$tmp/trust"
-HOSTTUNE_INSECURE_PROFILES= strace -f -qq -o "$tmp/trust.trace" "$bin" --root "$kvm" --profile-path "$tmp/trust/p" \
+HOSTTUNE_INSECURE_PROFILES= strace -f -y -qq -o "$tmp/trust.trace" "$bin" --root "$kvm" --profile-path "$tmp/trust/p" \
         --rules-path "$tmp/trust/r" plan oracle --set sga_max_size=4G >"$tmp/trust.out" 2>&1
-nfiles=$(grep -c '^[0-9]* *open.*trust/[pr]/[^"]*\.\(profile\|rules\)", O_RDONLY|O_NOCTTY' "$tmp/trust.trace")
-dirstats=$(grep -c 'newfstatat(AT_FDCWD, "/' "$tmp/trust.trace")
+# a file opened by its path, or by its name in the directory's fd (-y)
+nfiles=$(grep -c '^[0-9]* *open.*trust/[pr]\(/\|>, "\)[^"]*\.\(profile\|rules\)", O_RDONLY|O_NOCTTY' "$tmp/trust.trace")
+dirstats=$(grep -c 'newfstatat(AT_FDCWD[^,]*, "/' "$tmp/trust.trace")
 depth=$(echo "$tmp/trust/p" | tr -cd / | wc -c)
 most=$((2 * (depth + 1) + 2))
 if [ "$nfiles" -ge 10 ] && [ "$dirstats" -le "$most" ]; then
         ok "trust check: $nfiles profiles and rules files, $dirstats stats of their directories (each once)"
 else
         not_ok "trust check: $nfiles files read, $dirstats stats of directories (at most $most: each directory once): $(grep 'newfstatat(AT_FDCWD' "$tmp/trust.trace" | head -5 | tr '\n' ';') $(head -c 300 "$tmp/trust.out")"
+fi
+
+# Issue 34, the kernel's side: each search directory is opened once and
+# named once (a readlink of its /proc/self/fd link), and its files are
+# opened in it, so no realpath() walks it again for every file (a
+# readlink a component, a getcwd for a relative path) and no file's own
+# /proc/self/fd link is read: 43 readlinks and a getcwd before, now one
+# for the root and one for each of the two directories. Run from the
+# directory above, with relative paths, so that realpath() would getcwd.
+(cd "$tmp" && HOSTTUNE_INSECURE_PROFILES= strace -f -qq -o "$tmp/trust-rel.trace" "$bin" --root "$kroot" \
+        --profile-path trust/p --rules-path trust/r plan oracle --set sga_max_size=4G >"$tmp/trust-rel.out" 2>&1)
+links=$(grep -c '^[0-9]* *readlink(' "$tmp/trust-rel.trace")
+cwds=$(grep -c '^[0-9]* *getcwd(' "$tmp/trust-rel.trace")
+if grep -q '^Profile oracle: 15 runtime changes' "$tmp/trust-rel.out" && [ "$links" -le 3 ] && [ "$cwds" -eq 0 ]; then
+        ok "trust check: $links readlinks (at most 3: the root and the two directories), no getcwd"
+else
+        not_ok "trust check: $links readlinks (at most 3), $cwds getcwd (none): $(head -c 200 "$tmp/trust-rel.out"): $(grep 'readlink(\|getcwd(' "$tmp/trust-rel.trace" | head -5 | tr '\n' ';')"
 fi
 
 echo "1..$n"
