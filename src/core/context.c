@@ -476,8 +476,17 @@ bool ht_controllers_can_read(const ht_controllers *w, const struct stat *st, uid
         return true;
 }
 
+/* Close a directory fd of the walk unless it is the root's own. */
+static void drop(const ht_context *c, int fd) {
+        if (fd >= 0 && fd != c->root_fd)
+                close(fd);
+}
+
+/* ret_last (may be NULL): what the walk saw of the last name, when it
+ * looked (a followed walk does): its stat, or st_mode 0 when it is not
+ * there; left alone when it did not look. */
 static int resolve_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
-                          ht_controllers *ctl, int *ret_dir_fd, char **ret_name) {
+                          ht_controllers *ctl, int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
@@ -497,11 +506,10 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
         walked[0] = 0;
         char comp[NAME_MAX + 1];
         int links = 0;
-        int cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
-        if (cur < 0) {
-                r = -errno;
-                goto fail;
-        }
+        /* the root's own fd until a directory below is opened (closed by
+         * drop() only when it is not): a dup of it would cost two calls
+         * a walk; what is returned is always the caller's to close */
+        int cur = c->root_fd;
 
         for (;;) {
                 while (*p == '/')
@@ -533,7 +541,7 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         char *slash = strrchr(walked, '/');
                         walked_len = slash ? (size_t)(slash - walked) : 0;
                         walked[walked_len] = 0;
-                        close(cur);
+                        drop(c, cur);
                         cur = reopen_walked(c->root_fd, walked);
                         if (cur < 0) {
                                 r = cur;
@@ -551,9 +559,18 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                 /* the root itself (nothing walked yet): the caller chose it */
                 if (safe && walked_len > 0 && (r = dir_safe(cur)) < 0)
                         goto fail;
-                int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0 && errno == ENOENT && last)
+                /* the last name, not followed: the caller acts on it in
+                 * the directory returned (fstatat, openat, mkdirat...) and
+                 * sees what it is, or that it is not there; opening it
+                 * here to look first would only say the same */
+                if (last && !follow_last)
                         goto found;
+                int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0 && errno == ENOENT && last) {
+                        if (ret_last)
+                                ret_last->st_mode = 0;
+                        goto found;
+                }
                 if (fd < 0) {
                         r = -errno;
                         goto fail;
@@ -582,13 +599,8 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                                 /* absolute targets mean the root's own "/" */
                                 walked_len = 0;
                                 walked[0] = 0;
-                                close(cur);
-                                cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
-                                if (cur < 0) {
-                                        r = -errno;
-                                        free(next);
-                                        goto fail;
-                                }
+                                drop(c, cur);
+                                cur = c->root_fd;
                         }
                         free(spliced);
                         p = spliced = next;
@@ -596,6 +608,8 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                 }
                 if (last) {
                         close(fd);
+                        if (ret_last)
+                                *ret_last = st;
                         goto found;
                 }
                 if (!S_ISDIR(st.st_mode)) {
@@ -612,7 +626,7 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                  * have put a link or another file in it */
                 if (ctl)
                         ht_controllers_add(ctl, &st);
-                close(cur);
+                drop(c, cur);
                 cur = fd;
                 if (walked_len > 0)
                         walked[walked_len++] = '/';
@@ -622,13 +636,16 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
         }
 
 found:
+        if (cur == c->root_fd && (cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3)) < 0) {
+                r = -errno;
+                goto fail;
+        }
         *ret_dir_fd = cur;
         *ret_name = xstrdup(comp);
         free(spliced);
         return 0;
 fail:
-        if (cur >= 0)
-                close(cur);
+        drop(c, cur);
         free(spliced);
         return r;
 }
@@ -674,20 +691,20 @@ int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                       int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, follow_last, false, NULL, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, follow_last, false, NULL, ret_dir_fd, ret_name, NULL);
 }
 
 int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, false, true, NULL, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, false, true, NULL, ret_dir_fd, ret_name, NULL);
 }
 
 int ht_resolve_parent_controlled(const ht_context *c, const char *path, ht_controllers *ctl,
-                                 int *ret_dir_fd, char **ret_name) {
+                                 int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, true, false, ctl, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, true, false, ctl, ret_dir_fd, ret_name, ret_last);
 }
 
 int ht_resolve_parent_nofollow(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {

@@ -696,17 +696,22 @@ int ht_read_file_untrusted(const ht_context *c, const char *path, size_t max, ht
         ht_controllers who = ctl ? *ctl : (ht_controllers){0};
         int dfd;
         char *n;
-        int r = ht_resolve_parent_controlled(c, path, &who, &dfd, &n);
+        /* the type before the open: opening a device can do things (a
+         * tape rewinds, a watchdog arms); the walk looked at the name it
+         * ended on (S_IFMT: it did not) */
+        struct stat st = {.st_mode = S_IFMT};
+        int r = ht_resolve_parent_controlled(c, path, &who, &dfd, &n, &st);
         if (r < 0) {
                 *ret_why = xstrdup(ht_strerror(-r));
                 return r;
         }
         _cleanup_close_ int dir_fd = dfd;
         _cleanup_free_ char *name = n;
-        /* the type before the open: opening a device can do things (a
-         * tape rewinds, a watchdog arms) */
-        struct stat st;
-        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+        if (st.st_mode == 0) {
+                *ret_why = xstrdup(ht_strerror(ENOENT));
+                return -ENOENT;
+        }
+        if (st.st_mode == S_IFMT && fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 r = -errno;
                 *ret_why = xstrdup(ht_strerror(-r));
                 return r;
