@@ -687,10 +687,41 @@ static int open_beneath(const ht_context *c, const char *path, int flags, mode_t
         return open_beneath_at(c->root_fd, path, flags, mode);
 }
 
+/* The parent of a path whose last name is not followed, in one openat2
+ * (the walk: two calls a directory and the closes). NULL name: the walk
+ * decides (a root-level name, "." or "..", or what openat2 leaves to it). */
+static int parent_beneath(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
+        size_t n = strlen(path);
+        while (n > 1 && path[n - 1] == '/')
+                n--;
+        const char *slash = memrchr(path, '/', n);
+        if (!slash || slash == path)
+                return -EAGAIN;
+        const char *last = slash + 1;
+        size_t last_len = n - (size_t)(last - path);
+        if (last_len == 0 || last_len > NAME_MAX || (last[0] == '.' && (last_len == 1 || (last_len == 2 && last[1] == '.'))))
+                return -EAGAIN;
+        _cleanup_free_ char *parent = xstrndup(path, (size_t)(slash - path));
+        int fd = open_beneath(c, parent, O_PATH | O_DIRECTORY, 0);
+        if (fd < 0)
+                return fd;
+        *ret_dir_fd = fd;
+        *ret_name = xstrndup(last, last_len);
+        return 0;
+}
+
 int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                       int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
+        if (!follow_last && path && ht_path_check(path) >= 0) {
+                /* what the walk would find when openat2 takes the path:
+                 * the directories below the root, none of them a link
+                 * out of it (those it leaves to the walk) */
+                int r = parent_beneath(c, path, ret_dir_fd, ret_name);
+                if (r != -EAGAIN)
+                        return r;
+        }
         return resolve_parent(c, path, follow_last, false, NULL, ret_dir_fd, ret_name, NULL);
 }
 
@@ -753,7 +784,7 @@ static int open_host(const ht_context *c, const char *path, int flags, mode_t mo
                 return fd;
         int dfd;
         char *name;
-        r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        r = resolve_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -926,7 +957,7 @@ int ht_readlink(const ht_context *c, const char *path, char **ret) {
         } else {
                 int dfd;
                 char *name;
-                r = ht_resolve_parent(c, path, false, &dfd, &name);
+                r = resolve_parent(c, path, false, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
                 if (r < 0)
                         return r;
                 k = readlinkat(dfd, name, target, sizeof(target) - 1);
@@ -959,7 +990,7 @@ static int stat_impl(const ht_context *c, const char *path, bool follow, struct 
                 return fd;
         int dfd;
         char *name;
-        r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        r = resolve_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
