@@ -38,8 +38,23 @@ int ht_context_new(const char *root, ht_context **ret) {
         c->root = xstrdup(root);
         c->root_fd = fd;
         c->offline_root = !streq(root, "/");
-        /* the journal wants absolute paths, whatever the cwd later */
-        char *abs = realpath(root, NULL);
+        /* the journal wants absolute paths, whatever the cwd later: the
+         * directory opened names itself in one readlink (realpath walks
+         * the name again, a readlink a component and a getcwd when it is
+         * relative); without /proc, realpath */
+        char *abs = NULL;
+        if (!streq(root, "/")) {
+                char proc[64], buf[PATH_MAX];
+                snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+                ssize_t n = readlink(proc, buf, sizeof(buf) - 1);
+                if (n > 0 && buf[0] == '/') {
+                        buf[n] = 0;
+                        if (!endswith(buf, " (deleted)"))
+                                abs = xstrdup(buf);
+                }
+        }
+        if (!abs)
+                abs = realpath(root, NULL);
         c->state_dir = join_root(abs ? abs : root, HT_DEFAULT_STATE_DIR);
         c->lock_path = join_root(abs ? abs : root, HT_DEFAULT_LOCK);
         c->state_dir_host = xstrdup(HT_DEFAULT_STATE_DIR);
@@ -461,8 +476,17 @@ bool ht_controllers_can_read(const ht_controllers *w, const struct stat *st, uid
         return true;
 }
 
+/* Close a directory fd of the walk unless it is the root's own. */
+static void drop(const ht_context *c, int fd) {
+        if (fd >= 0 && fd != c->root_fd)
+                close(fd);
+}
+
+/* ret_last (may be NULL): what the walk saw of the last name, when it
+ * looked (a followed walk does): its stat, or st_mode 0 when it is not
+ * there; left alone when it did not look. */
 static int resolve_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
-                          ht_controllers *ctl, int *ret_dir_fd, char **ret_name) {
+                          ht_controllers *ctl, int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
@@ -482,11 +506,10 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
         walked[0] = 0;
         char comp[NAME_MAX + 1];
         int links = 0;
-        int cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
-        if (cur < 0) {
-                r = -errno;
-                goto fail;
-        }
+        /* the root's own fd until a directory below is opened (closed by
+         * drop() only when it is not): a dup of it would cost two calls
+         * a walk; what is returned is always the caller's to close */
+        int cur = c->root_fd;
 
         for (;;) {
                 while (*p == '/')
@@ -518,7 +541,7 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                         char *slash = strrchr(walked, '/');
                         walked_len = slash ? (size_t)(slash - walked) : 0;
                         walked[walked_len] = 0;
-                        close(cur);
+                        drop(c, cur);
                         cur = reopen_walked(c->root_fd, walked);
                         if (cur < 0) {
                                 r = cur;
@@ -536,9 +559,18 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                 /* the root itself (nothing walked yet): the caller chose it */
                 if (safe && walked_len > 0 && (r = dir_safe(cur)) < 0)
                         goto fail;
-                int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0 && errno == ENOENT && last)
+                /* the last name, not followed: the caller acts on it in
+                 * the directory returned (fstatat, openat, mkdirat...) and
+                 * sees what it is, or that it is not there; opening it
+                 * here to look first would only say the same */
+                if (last && !follow_last)
                         goto found;
+                int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0 && errno == ENOENT && last) {
+                        if (ret_last)
+                                ret_last->st_mode = 0;
+                        goto found;
+                }
                 if (fd < 0) {
                         r = -errno;
                         goto fail;
@@ -567,13 +599,8 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                                 /* absolute targets mean the root's own "/" */
                                 walked_len = 0;
                                 walked[0] = 0;
-                                close(cur);
-                                cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3);
-                                if (cur < 0) {
-                                        r = -errno;
-                                        free(next);
-                                        goto fail;
-                                }
+                                drop(c, cur);
+                                cur = c->root_fd;
                         }
                         free(spliced);
                         p = spliced = next;
@@ -581,6 +608,8 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                 }
                 if (last) {
                         close(fd);
+                        if (ret_last)
+                                *ret_last = st;
                         goto found;
                 }
                 if (!S_ISDIR(st.st_mode)) {
@@ -597,7 +626,7 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
                  * have put a link or another file in it */
                 if (ctl)
                         ht_controllers_add(ctl, &st);
-                close(cur);
+                drop(c, cur);
                 cur = fd;
                 if (walked_len > 0)
                         walked[walked_len++] = '/';
@@ -607,13 +636,16 @@ static int resolve_parent(const ht_context *c, const char *path, bool follow_las
         }
 
 found:
+        if (cur == c->root_fd && (cur = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 3)) < 0) {
+                r = -errno;
+                goto fail;
+        }
         *ret_dir_fd = cur;
         *ret_name = xstrdup(comp);
         free(spliced);
         return 0;
 fail:
-        if (cur >= 0)
-                close(cur);
+        drop(c, cur);
         free(spliced);
         return r;
 }
@@ -655,24 +687,55 @@ static int open_beneath(const ht_context *c, const char *path, int flags, mode_t
         return open_beneath_at(c->root_fd, path, flags, mode);
 }
 
+/* The parent of a path whose last name is not followed, in one openat2
+ * (the walk: two calls a directory and the closes). NULL name: the walk
+ * decides (a root-level name, "." or "..", or what openat2 leaves to it). */
+static int parent_beneath(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
+        size_t n = strlen(path);
+        while (n > 1 && path[n - 1] == '/')
+                n--;
+        const char *slash = memrchr(path, '/', n);
+        if (!slash || slash == path)
+                return -EAGAIN;
+        const char *last = slash + 1;
+        size_t last_len = n - (size_t)(last - path);
+        if (last_len == 0 || last_len > NAME_MAX || (last[0] == '.' && (last_len == 1 || (last_len == 2 && last[1] == '.'))))
+                return -EAGAIN;
+        _cleanup_free_ char *parent = xstrndup(path, (size_t)(slash - path));
+        int fd = open_beneath(c, parent, O_PATH | O_DIRECTORY, 0);
+        if (fd < 0)
+                return fd;
+        *ret_dir_fd = fd;
+        *ret_name = xstrndup(last, last_len);
+        return 0;
+}
+
 int ht_resolve_parent(const ht_context *c, const char *path, bool follow_last,
                       int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, follow_last, false, NULL, ret_dir_fd, ret_name);
+        if (!follow_last && path && ht_path_check(path) >= 0) {
+                /* what the walk would find when openat2 takes the path:
+                 * the directories below the root, none of them a link
+                 * out of it (those it leaves to the walk) */
+                int r = parent_beneath(c, path, ret_dir_fd, ret_name);
+                if (r != -EAGAIN)
+                        return r;
+        }
+        return resolve_parent(c, path, follow_last, false, NULL, ret_dir_fd, ret_name, NULL);
 }
 
 int ht_resolve_parent_for_write(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, false, true, NULL, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, false, true, NULL, ret_dir_fd, ret_name, NULL);
 }
 
 int ht_resolve_parent_controlled(const ht_context *c, const char *path, ht_controllers *ctl,
-                                 int *ret_dir_fd, char **ret_name) {
+                                 int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
         if (path && kernel_path_hidden(c, path))
                 return -ENOENT;
-        return resolve_parent(c, path, true, false, ctl, ret_dir_fd, ret_name);
+        return resolve_parent(c, path, true, false, ctl, ret_dir_fd, ret_name, ret_last);
 }
 
 int ht_resolve_parent_nofollow(const ht_context *c, const char *path, int *ret_dir_fd, char **ret_name) {
@@ -721,7 +784,7 @@ static int open_host(const ht_context *c, const char *path, int flags, mode_t mo
                 return fd;
         int dfd;
         char *name;
-        r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        r = resolve_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -894,7 +957,7 @@ int ht_readlink(const ht_context *c, const char *path, char **ret) {
         } else {
                 int dfd;
                 char *name;
-                r = ht_resolve_parent(c, path, false, &dfd, &name);
+                r = resolve_parent(c, path, false, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
                 if (r < 0)
                         return r;
                 k = readlinkat(dfd, name, target, sizeof(target) - 1);
@@ -927,7 +990,7 @@ static int stat_impl(const ht_context *c, const char *path, bool follow, struct 
                 return fd;
         int dfd;
         char *name;
-        r = ht_resolve_parent(c, path, follow, &dfd, &name);
+        r = resolve_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
@@ -948,6 +1011,10 @@ bool ht_exists(const ht_context *c, const char *path) {
         /* an O_PATH open that succeeds is the answer: no fstat needed */
         if (ht_path_check(path) < 0 || kernel_path_hidden(c, path))
                 return false;
+        /* a file this plan read (the cache's entries are dropped by any
+         * write through the context): its open already said it is there */
+        if (c->memo_cache && cache_find(c, path, path_hash(path)))
+                return true;
         int fd = open_beneath(c, path, O_PATH, 0);
         if (fd >= 0) {
                 close(fd);

@@ -168,9 +168,12 @@ void ht_controllers_add(ht_controllers *w, const struct stat *st);
  * read. false: the first who could not in *ret_uid ((uid_t)-1: anyone). */
 bool ht_controllers_can_read(const ht_controllers *w, const struct stat *st, uid_t *ret_uid);
 /* ht_resolve_parent following every link, with the owners of the
- * directories passed (those holding a link included) added to *ctl. */
+ * directories passed (those holding a link included) added to *ctl.
+ * ret_last (may be NULL): the stat of the name the walk ended on, not a
+ * link (it opened it to see), or st_mode 0 when that name is not there;
+ * untouched when the walk ended on "." (a path ending in ".." or "/"). */
 int ht_resolve_parent_controlled(const ht_context *c, const char *path, ht_controllers *ctl,
-                                 int *ret_dir_fd, char **ret_name);
+                                 int *ret_dir_fd, char **ret_name, struct stat *ret_last);
 
 /* The parent of a host path reached without following any symlink (one
  * on the way is -ELOOP, a file -ENOTDIR), whoever owns the directories:

@@ -696,17 +696,22 @@ int ht_read_file_untrusted(const ht_context *c, const char *path, size_t max, ht
         ht_controllers who = ctl ? *ctl : (ht_controllers){0};
         int dfd;
         char *n;
-        int r = ht_resolve_parent_controlled(c, path, &who, &dfd, &n);
+        /* the type before the open: opening a device can do things (a
+         * tape rewinds, a watchdog arms); the walk looked at the name it
+         * ended on (S_IFMT: it did not) */
+        struct stat st = {.st_mode = S_IFMT};
+        int r = ht_resolve_parent_controlled(c, path, &who, &dfd, &n, &st);
         if (r < 0) {
                 *ret_why = xstrdup(ht_strerror(-r));
                 return r;
         }
         _cleanup_close_ int dir_fd = dfd;
         _cleanup_free_ char *name = n;
-        /* the type before the open: opening a device can do things (a
-         * tape rewinds, a watchdog arms) */
-        struct stat st;
-        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+        if (st.st_mode == 0) {
+                *ret_why = xstrdup(ht_strerror(ENOENT));
+                return -ENOENT;
+        }
+        if (st.st_mode == S_IFMT && fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 r = -errno;
                 *ret_why = xstrdup(ht_strerror(-r));
                 return r;
@@ -1223,8 +1228,9 @@ int ht_trust_check_file(int fd, const char *path, bool as_root, char **ret_error
         return check_trust(&st, path, as_root, ret_error);
 }
 
-int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char **ret, size_t *ret_len,
-                    char **ret_error) {
+/* ht_read_trusted; names 0: the directories were checked by the caller */
+static int read_trusted(int fd, const char *shown, size_t max, unsigned names, char **ret, size_t *ret_len,
+                        char **ret_error) {
         struct stat st;
         int r = ht_check_regular_fd(fd, max, &st);
         if (r == -EFBIG) {
@@ -1241,7 +1247,7 @@ int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char 
                 return r;
         }
         r = check_trust(&st, shown, own_euid() == 0, ret_error);
-        if (r >= 0)
+        if (r >= 0 && names)
                 r = ht_trust_check_dirs(fd, shown, names, ret_error);
         if (r < 0)
                 return r;
@@ -1263,4 +1269,123 @@ int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char 
         *ret = TAKE_PTR(buf);
         *ret_len = len;
         return 0;
+}
+
+int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char **ret, size_t *ret_len,
+                    char **ret_error) {
+        return read_trusted(fd, shown, max, names ? names : 1, ret, ret_len, ret_error);
+}
+
+/* Search directories opened once, each checked as ht_trust_check_dirs
+ * checks the directory searched: a profile or rules file found in one is
+ * opened relative to the fd whose chain passed, so the file read is an
+ * entry of the very directory checked. The string path is not walked
+ * again between the check and the open (realpath() walked it after the
+ * open, a readlink a component and a getcwd for a relative one, and a
+ * link on the way could be swapped in between), and the file's own
+ * /proc/self/fd link need not be read: opened O_NOFOLLOW in that
+ * directory, it is in it. A run's search directories are resolved once;
+ * one removed since holds nothing (rmdir takes only an empty one), so a
+ * file missing from it looks again whether the name leads elsewhere. */
+#define SEARCH_DIRS_MAX 8
+static struct search_dir {
+        char *path;
+        int fd;
+        dev_t dev;
+        ino_t ino;
+} search_dirs[SEARCH_DIRS_MAX];
+static size_t search_dirs_next;
+
+static struct search_dir *search_dir_find(const char *dir) {
+        for (size_t i = 0; i < SEARCH_DIRS_MAX; i++)
+                if (search_dirs[i].path && streq(search_dirs[i].path, dir))
+                        return &search_dirs[i];
+        return NULL;
+}
+
+static void search_dir_forget(struct search_dir *s) {
+        free(s->path);
+        close(s->fd);
+        *s = (struct search_dir){0};
+}
+
+/* A checked fd of dir (kept: not to be closed), -errno with *ret_error,
+ * or -ENOSYS (no /proc to name the directory opened) for the caller to
+ * take the path as before. */
+static int search_dir_fd(const char *dir, const char *shown, uid_t euid, char **ret_error) {
+        struct search_dir *s = search_dir_find(dir);
+        if (s)
+                return s->fd;
+        int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+                int r = -errno;
+                *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
+                return r;
+        }
+        /* the directory opened, whatever the name leads to meanwhile */
+        char proc[64], real[PATH_MAX];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(proc, real, sizeof(real) - 1);
+        struct stat st;
+        if (n <= 0 || real[0] != '/' || fstat(fd, &st) < 0) {
+                close(fd);
+                return -ENOSYS;
+        }
+        real[n] = 0;
+        int r = check_dir_chain(real, shown, euid, ret_error);
+        if (r < 0) {
+                close(fd);
+                return r;
+        }
+        s = &search_dirs[search_dirs_next];
+        search_dirs_next = (search_dirs_next + 1) % SEARCH_DIRS_MAX;
+        if (s->path)
+                search_dir_forget(s);
+        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd, .dev = st.st_dev, .ino = st.st_ino};
+        return fd;
+}
+
+/* The kept directory of dir removed or replaced since: dropped (true). */
+static bool search_dir_stale(const char *dir) {
+        struct search_dir *s = search_dir_find(dir);
+        struct stat st;
+        if (!s || (stat(dir, &st) == 0 && st.st_dev == s->dev && st.st_ino == s->ino))
+                return false;
+        search_dir_forget(s);
+        return true;
+}
+
+int ht_read_trusted_path(const char *path, size_t max, char **ret, size_t *ret_len, char **ret_error) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : NULL;
+        /* a plain name in a directory: opened in the checked directory */
+        if (base && base[0] && !streq(base, ".") && !streq(base, "..") && !ht_env_true(HT_INSECURE_ENV)) {
+                _cleanup_free_ char *dir = strip_components(path, 1);
+                for (int again = 1;; again--) {
+                        int dfd = search_dir_fd(dir, path, own_euid(), ret_error);
+                        if (dfd == -ENOSYS)
+                                break;
+                        if (dfd < 0)
+                                return dfd;
+                        /* O_NONBLOCK: a FIFO on the path must not hang the run */
+                        _cleanup_close_ int fd =
+                                openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+                        if (fd >= 0)
+                                return read_trusted(fd, path, max, 0, ret, ret_len, ret_error);
+                        int r = -errno;
+                        if (r == -ENOENT && again && search_dir_stale(dir))
+                                continue;
+                        if (r != -ELOOP)
+                                return ht_error(ret_error, r, "%s: %s", path, ht_strerror(-r));
+                        /* a link: opened as named, and where it leads is
+                         * checked too (ht_trust_check_dirs) */
+                        break;
+                }
+        }
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+                int r = -errno;
+                return ht_error(ret_error, r, "%s: %s", path, ht_strerror(-r));
+        }
+        return read_trusted(fd, path, max, 1, ret, ret_len, ret_error);
 }

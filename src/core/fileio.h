@@ -290,3 +290,7 @@ int ht_trust_check_dirs(int fd, const char *path, unsigned names, char **ret_err
  * tuned files. -errno with *ret_error naming shown. */
 int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char **ret, size_t *ret_len,
                     char **ret_error);
+/* ht_read_trusted of a profile or rules file by its path (names 1),
+ * opened relative to its directory, which is opened and checked once a
+ * run: the file read is an entry of the directory checked. */
+int ht_read_trusted_path(const char *path, size_t max, char **ret, size_t *ret_len, char **ret_error);

@@ -267,13 +267,7 @@ static int prescan(const char *path, const char *in, comment_map *cm, char **ret
 
 /* Open, check and read one profile or rules file. */
 static int read_checked(const char *path, char **ret_buf, size_t *ret_len, char **ret_error) {
-        /* O_NONBLOCK: a FIFO on the profile path must not hang the run */
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0) {
-                int r = -errno;
-                return ht_error(ret_error, r, "%s: %s", path, ht_strerror(-r));
-        }
-        return ht_read_trusted(fd, path, HT_PROFILE_MAX_SIZE, 1, ret_buf, ret_len, ret_error);
+        return ht_read_trusted_path(path, HT_PROFILE_MAX_SIZE, ret_buf, ret_len, ret_error);
 }
 
 static int parse_text(const char *path, const char *buf, struct config_t *cfg, comment_map *cm,

@@ -391,6 +391,76 @@ static void test_read_file_at(void **state) {
         close(dfd);
 }
 
+/* Profiles and rules by path (issue 34): opened in their directory's fd,
+ * which is opened and checked once; a directory replaced under the same
+ * name is opened anew, a link in it still read (and where it leads
+ * checked), a FIFO refused without a hang. */
+static void test_read_trusted_path(void **state) {
+        fixture *f = *state;
+        /* the checks on, whatever the suite's environment says */
+        char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES") ? xstrdup(getenv("HOSTTUNE_INSECURE_PROFILES")) : NULL;
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        tt_mkdir(f->dir, "p");
+        tt_put(f->dir, "p/a.profile", "a = 1;\n", 0644);
+        tt_put(f->dir, "etc/b.profile", "b = 2;\n", 0644);
+        tt_symlink(f->dir, "../etc/b.profile", "p/b.profile");
+        char *p = xasprintf("%s/p/a.profile", f->dir), *pb = xasprintf("%s/p/b.profile", f->dir);
+        char *pf = xasprintf("%s/p/fifo.profile", f->dir), *pn = xasprintf("%s/p/none.profile", f->dir);
+        assert_int_equal(mkfifo(pf, 0644), 0);
+        char *s = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_read_trusted_path(p, 1024, &s, &len, &err), 0);
+        assert_string_equal(s, "a = 1;\n");
+        free(s);
+        assert_int_equal(ht_read_trusted_path(pb, 1024, &s, &len, &err), 0);
+        assert_string_equal(s, "b = 2;\n");
+        free(s);
+        assert_int_equal(ht_read_trusted_path(pf, 1024, &s, &len, &err), -EINVAL);
+        assert_non_null(strstr(err, "not a regular file"));
+        free(err);
+        err = NULL;
+        assert_int_equal(ht_read_trusted_path(pn, 1024, &s, &len, &err), -ENOENT);
+        assert_non_null(strstr(err, pn));
+        free(err);
+        err = NULL;
+        /* the directory moved away and another made in its place */
+        char *from = xasprintf("%s/p", f->dir), *to = xasprintf("%s/p-old", f->dir);
+        assert_int_equal(rename(from, to), 0);
+        tt_mkdir(f->dir, "p");
+        tt_put(f->dir, "p/new.profile", "new = 3;\n", 0644);
+        char *pnew = xasprintf("%s/p/new.profile", f->dir);
+        assert_int_equal(ht_read_trusted_path(pnew, 1024, &s, &len, &err), 0);
+        assert_string_equal(s, "new = 3;\n");
+        free(s);
+        /* removed and made again: the name is looked up anew */
+        tt_rm_rf(from);
+        tt_mkdir(f->dir, "p");
+        tt_put(f->dir, "p/a.profile", "a = 4;\n", 0644);
+        assert_int_equal(ht_read_trusted_path(p, 1024, &s, &len, &err), 0);
+        assert_string_equal(s, "a = 4;\n");
+        free(s);
+        /* a directory others may write: refused, naming it */
+        tt_mkdir(f->dir, "q");
+        tt_put(f->dir, "q/a.profile", "a = 5;\n", 0644);
+        char *q = xasprintf("%s/q", f->dir), *pq = xasprintf("%s/q/a.profile", f->dir);
+        assert_int_equal(chmod(q, 0777), 0);
+        assert_true(ht_read_trusted_path(pq, 1024, &s, &len, &err) < 0);
+        assert_non_null(strstr(err, "writable by group or others"));
+        free(err);
+        free(q);
+        free(pq);
+        free(pnew);
+        free(from);
+        free(to);
+        free(p);
+        free(pb);
+        free(pf);
+        free(pn);
+        if (insecure)
+                setenv("HOSTTUNE_INSECURE_PROFILES", insecure, 1);
+        free(insecure);
+}
+
 /* Files other users control (issue 32): never a FIFO, device or file
  * over the bound, never what those users could not read themselves. */
 static void test_read_file_untrusted(void **state) {
@@ -593,6 +663,7 @@ int main(void) {
                 cmocka_unit_test(test_kernel_value_to_restore),
                 cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_file_untrusted, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_read_trusted_path, setup, teardown),
                 cmocka_unit_test(test_controllers),
                 cmocka_unit_test_setup_teardown(test_fsync_batch, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_staged_files, setup, teardown),
