@@ -1,0 +1,59 @@
+#!/bin/sh
+# A privileged container (docker run --privileged: /proc/sys and /sys
+# mounted read-write, no readonlyPaths) may write kernel values that are
+# not namespaced; writing them would retune the host under every other
+# container. plan and apply skip those runtime writes with a warning
+# naming the key, and write the namespaced ones (net.*, the IPC limits);
+# the drop-ins stay planned (they apply where the tree boots as a host).
+# The fixture is tests/hosts/container (Docker on EC2) with the read-only
+# /proc/sys bind mount gone and /sys rw, as runc mounts them for a
+# privileged container (runc libcontainer/rootfs_linux.go: readonlyPaths
+# and maskedPaths are empty with --privileged).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+export HOSTTUNE_INSECURE_PROFILES=1
+PROFILES=$tmp/profiles
+mkdir -p "$PROFILES"
+cat >"$PROFILES/ctr.profile" <<'P'
+summary = "host values and a container's own";
+sysctl = {
+        vm = { swappiness = 10; };
+        kernel = { panic_on_oops = 1; shmmni = 8192; };
+        net = { core = { rmem_max = 4194304; }; };
+};
+sysfs = { kernel = { mm = { transparent_hugepage = { enabled = "never"; }; }; }; };
+P
+
+P=$(prepare_host container)
+sed -i '/ \/proc\/sys ro,/d; / \/proc\/sysrq-trigger ro,/d; s| /sys ro,| /sys rw,|; s|sysfs sysfs ro$|sysfs sysfs rw|' \
+        "$P/proc/self/mountinfo"
+"$HOSTTUNE" --root "$P" --json facts >"$tmp/facts.json"
+check "privileged docker: still a container" docker "$(jq_get "$tmp/facts.json" container)"
+check "privileged docker: /proc/sys writable" false "$(jq_get "$tmp/facts.json" mounts.proc_sys_readonly)"
+check "privileged docker: /sys writable" false "$(jq_get "$tmp/facts.json" mounts.sys_readonly)"
+ht "$P" --json plan ctr
+cp "$tmp/out" "$tmp/plan.json"
+check "plan --json: no errors" 0 "$(jq_get "$tmp/plan.json" 'errors.#')"
+# key outcome runtime, one line a change
+"$JQ" "$tmp/plan.json" 'changes.*.key' >"$tmp/k"
+"$JQ" "$tmp/plan.json" 'changes.*.outcome' >"$tmp/o"
+"$JQ" "$tmp/plan.json" 'changes.*.runtime' >"$tmp/r"
+paste -d ' ' "$tmp/k" "$tmp/o" "$tmp/r" >"$tmp/changes"
+check_contains "vm.swappiness (not namespaced): runtime write skipped" "vm.swappiness skipped false" "$tmp/changes"
+check_contains "kernel.panic_on_oops (not namespaced): skipped" "kernel.panic_on_oops skipped false" "$tmp/changes"
+check_contains "THP (sysfs, not namespaced): skipped" \
+        "/sys/kernel/mm/transparent_hugepage/enabled skipped false" "$tmp/changes"
+check_contains "net.core.rmem_max (network namespace): written" "net.core.rmem_max change true" "$tmp/changes"
+check_contains "kernel.shmmni (IPC namespace): written" "kernel.shmmni change true" "$tmp/changes"
+check_contains "the warning names the key and why" \
+        "vm.swappiness: not namespaced: this docker container shares the host's kernel value" "$tmp/plan.json"
+
+htrun 0 "apply in a privileged container" "$P" apply ctr
+for f in proc/sys/vm/swappiness proc/sys/kernel/panic_on_oops sys/kernel/mm/transparent_hugepage/enabled; do
+        check "$f of the host untouched" "$(cat "$HOSTS/container/$f")" "$(cat "$P/$f")"
+done
+check "the container's own net.core.rmem_max written" 4194304 "$(cat "$P/proc/sys/net/core/rmem_max")"
+check "the container's own kernel.shmmni written" 8192 "$(cat "$P/proc/sys/kernel/shmmni")"
+check_contains "the drop-in still holds vm.swappiness (for the tree booted as a host)" "vm.swappiness = 10" \
+        "$P/etc/sysctl.d/90-hosttune.conf"
+finish
