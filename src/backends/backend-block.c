@@ -669,7 +669,12 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                 ch->bound = s->bound;
                 ch->bound_value = ht_plan_strdup(b->plan, s->value);
         }
-        if (b->f->container) {
+        if (b->f->sys_readonly == HT_YES) {
+                ch->runtime = false;
+                ch->outcome = HT_OUTCOME_SKIPPED;
+                ht_plan_warn(b->plan, "%s: /sys is read-only here (a container?): the runtime change is skipped; "
+                             "the udev rule still applies when the device appears", key);
+        } else if (b->f->container) {
                 /* a privileged container may write the host's disks' queues */
                 ch->runtime = false;
                 ch->outcome = HT_OUTCOME_SKIPPED;
@@ -678,11 +683,6 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                              "change is skipped (set it on the host; the udev rule applies only where this tree "
                              "boots as a host)",
                              key, b->f->container);
-        } else if (b->f->sys_readonly == HT_YES) {
-                ch->runtime = false;
-                ch->outcome = HT_OUTCOME_SKIPPED;
-                ht_plan_warn(b->plan, "%s: /sys is read-only here (a container?): the runtime change is skipped; "
-                             "the udev rule still applies when the device appears", key);
         }
         return true;
 }

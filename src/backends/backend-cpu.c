@@ -184,7 +184,7 @@ static ht_change *add_runtime(planner *p, const ht_setting *s, const char *path,
                 ch->runtime = false;
                 ch->outcome = HT_OUTCOME_SKIPPED;
                 /* a privileged container may write cpufreq: the host's CPUs */
-                if (!p->warned_readonly && p->f->container)
+                if (!p->warned_readonly && p->f->sys_readonly != HT_YES)
                         ht_plan_warn(p->plan, "cpu: not namespaced: this %s container shares the host's CPUs, and "
                                      "writing their cpufreq settings would change them for the host and every "
                                      "container on it; the runtime changes are skipped (set them on the host; the "

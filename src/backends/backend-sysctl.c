@@ -453,7 +453,12 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (!want)
                         ch->source = ht_plan_strdup(plan, s->source);
                 ch->runtime = true;
-                if (f->container && !sysctl_namespaced(norm)) {
+                if (f->proc_sys_readonly == HT_YES) {
+                        ch->runtime = false;
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ht_plan_warn(plan, "%s: /proc/sys is read-only here (a container?): the runtime change is skipped; the drop-in still applies when the host boots",
+                                     s->key);
+                } else if (f->container && !sysctl_namespaced(norm)) {
                         /* a privileged container may write it: that would
                          * retune the host under every other container */
                         ch->runtime = false;
@@ -463,11 +468,6 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                      "runtime change is skipped (set it on the host; the drop-in applies only "
                                      "where this tree boots as a host)",
                                      s->key, f->container);
-                } else if (f->proc_sys_readonly == HT_YES) {
-                        ch->runtime = false;
-                        ch->outcome = HT_OUTCOME_SKIPPED;
-                        ht_plan_warn(plan, "%s: /proc/sys is read-only here (a container?): the runtime change is skipped; the drop-in still applies when the host boots",
-                                     s->key);
                 }
         }
 
