@@ -5,7 +5,8 @@
  * for hosttune to edit, and the facts say how that was seen.
  *
  * Containers are found in the order systemd-detect-virt uses
- * (src/basic/virt.c, detect_container): the manager's own word first
+ * (src/basic/virt.c, detect_container): OpenVZ and WSL by their kernel's
+ * own signs, then the manager's own word
  * (/run/host/container-manager, /run/systemd/container, container= in
  * PID 1's environment), then the files Podman and Docker leave, then the
  * cgroup namespace. A Kubernetes pod under containerd or CRI-O has none
@@ -93,6 +94,19 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         if (ht_exists(c, "/proc/vz") && !ht_exists(c, "/proc/bc")) {
                 kind = xstrdup("openvz");
                 strv_push(&ev, "/proc/vz without /proc/bc (OpenVZ)");
+                decided = true;
+        }
+        /* WSL, as systemd-detect-virt sees it: the kernel release says
+         * so ("4.4.0-19041-Microsoft" in WSL 1, "5.15.167.4-microsoft-
+         * standard-WSL2"); every distribution runs as a container on the
+         * one kernel of WSL's utility VM, whose command line Windows sets */
+        _cleanup_free_ char *osrelease = NULL;
+        if (!decided && ht_read_line(c, "/proc/sys/kernel/osrelease", &osrelease) >= 0 &&
+            (strstr(osrelease, "Microsoft") || strstr(osrelease, "WSL")) && !has_control_chars(osrelease) &&
+            ht_valid_utf8(osrelease) && strlen(osrelease) <= 128) {
+                kind = xstrdup("wsl");
+                strv_push_take(&ev, xasprintf("/proc/sys/kernel/osrelease says %s (Windows Subsystem for Linux)",
+                                              strstrip(osrelease)));
                 decided = true;
         }
         static const char *const manager_files[] = {"/run/host/container-manager", "/run/systemd/container"};
