@@ -431,7 +431,11 @@ static int conv_cpu(conv *v, const tn_unit *u, const char *when, char **ret_erro
 
 /* tuned's device list (hardware/device_matcher.py): positive and '!'
  * patterns; the disks tuned's disk plugin takes are whole disks, not
- * removable, below scsi, virtio, xen or nvme. */
+ * removable, below scsi, virtio, xen or nvme, or below no device at all
+ * (plugin_disk.py _device_is_supported, tuned 2.20: "device.parent is
+ * None"): the virtual dm-N and mdN, so an LVM or RAID volume's read-ahead
+ * is raised too. loop, zram, nbd and ram are virtual as well, but
+ * hosttune's block backend never touches them. */
 static char *disk_match(const char *devices) {
         _cleanup_strv_free_ char **rules = strv_split(devices, " \t,");
         _cleanup_strv_free_ char **pos = NULL, **neg = NULL;
@@ -446,7 +450,7 @@ static char *disk_match(const char *devices) {
         _cleanup_free_ char *p = pos && !(strv_length(pos) == 1 && streq(pos[0], "*")) ? strv_join(pos, "|") : NULL;
         _cleanup_free_ char *n = neg ? strv_join(neg, "|") : NULL;
         strbuf b = {0};
-        strbuf_append(&b, "KERNEL==\"sd*|vd*|xvd*|nvme*\", ATTR{removable}==\"0\"");
+        strbuf_append(&b, "KERNEL==\"sd*|vd*|xvd*|nvme*|dm-*|md*\", ATTR{removable}==\"0\"");
         if (p)
                 strbuf_appendf(&b, ", KERNEL==\"%s\"", p);
         if (n)
