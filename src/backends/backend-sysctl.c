@@ -453,7 +453,11 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (!want)
                         ch->source = ht_plan_strdup(plan, s->source);
                 ch->runtime = true;
-                if (f->proc_sys_readonly == HT_YES) {
+                /* net.* may sit on a mount of its own (LXC's proc:mixed) */
+                ht_tristate ro = startswith(norm, "net/") && f->proc_sys_net_readonly != HT_UNKNOWN
+                                         ? f->proc_sys_net_readonly
+                                         : f->proc_sys_readonly;
+                if (ro == HT_YES) {
                         ch->runtime = false;
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         ht_plan_warn(plan, "%s: /proc/sys is read-only here (a container?): the runtime change is skipped; the drop-in still applies when the host boots",

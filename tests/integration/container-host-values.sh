@@ -56,4 +56,24 @@ check "the container's own net.core.rmem_max written" 4194304 "$(cat "$P/proc/sy
 check "the container's own kernel.shmmni written" 8192 "$(cat "$P/proc/sys/kernel/shmmni")"
 check_contains "the drop-in still holds vm.swappiness (for the tree booted as a host)" "vm.swappiness = 10" \
         "$P/etc/sysctl.d/90-hosttune.conf"
+# LXC's proc:mixed (lxc.container.conf(5), lxc.mount.auto): /proc/sys
+# read-only, its net/ a writable mount of its own for the container's
+# network namespace. net.* are written, the rest skipped as read-only.
+P=$(prepare_host nspawn)
+printf 'container=lxc\0PATH=/usr/sbin:/usr/bin\0' >"$P/proc/1/environ"
+sed -i 's|^420 418 |421 419 0:57 /sys/net /proc/sys/net rw,nosuid,nodev,noexec,relatime shared:223 - proc proc rw\n&|' \
+        "$P/proc/self/mountinfo"
+ht "$P" --json plan ctr
+cp "$tmp/out" "$tmp/lxc.json"
+"$JQ" "$tmp/lxc.json" 'changes.*.key' >"$tmp/k"
+"$JQ" "$tmp/lxc.json" 'changes.*.outcome' >"$tmp/o"
+"$JQ" "$tmp/lxc.json" 'changes.*.runtime' >"$tmp/r"
+paste -d ' ' "$tmp/k" "$tmp/o" "$tmp/r" >"$tmp/changes"
+check_contains "LXC proc:mixed: net.core.rmem_max on the writable /proc/sys/net is written" \
+        "net.core.rmem_max change true" "$tmp/changes"
+check_contains "LXC proc:mixed: kernel.shmmni on the read-only /proc/sys is not" "kernel.shmmni skipped false" \
+        "$tmp/changes"
+if grep -q "net.core.rmem_max: /proc/sys is read-only" "$tmp/lxc.json"; then
+        not_ok "LXC proc:mixed: no read-only warning for net.core.rmem_max"
+else ok "LXC proc:mixed: no read-only warning for net.core.rmem_max"; fi
 finish
