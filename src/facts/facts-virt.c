@@ -100,13 +100,12 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
          * so ("4.4.0-19041-Microsoft" in WSL 1, "5.15.167.4-microsoft-
          * standard-WSL2"); every distribution runs as a container on the
          * one kernel of WSL's utility VM, whose command line Windows sets */
-        _cleanup_free_ char *osrelease = NULL;
-        if (!decided && ht_read_line(c, "/proc/sys/kernel/osrelease", &osrelease) >= 0 &&
-            (strstr(osrelease, "Microsoft") || strstr(osrelease, "WSL")) && !has_control_chars(osrelease) &&
-            ht_valid_utf8(osrelease) && strlen(osrelease) <= 128) {
+        const char *osrelease = f->kernel_release; /* read by ht_facts_collect_kernel */
+        if (!decided && osrelease && (strstr(osrelease, "Microsoft") || strstr(osrelease, "WSL")) &&
+            !has_control_chars(osrelease) && ht_valid_utf8(osrelease) && strlen(osrelease) <= 128) {
                 kind = xstrdup("wsl");
                 strv_push_take(&ev, xasprintf("/proc/sys/kernel/osrelease says %s (Windows Subsystem for Linux)",
-                                              strstrip(osrelease)));
+                                              osrelease));
                 decided = true;
         }
         static const char *const manager_files[] = {"/run/host/container-manager", "/run/systemd/container"};
