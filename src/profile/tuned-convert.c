@@ -376,7 +376,12 @@ static char *first_offered(conv *v, const char *list, const char *offers_file, c
                                 return xstrdup(words[i]);
                         }
         }
-        *ret_comment = xasprintf("tuned's list %s: this host offers none of them; the first is planned", list);
+        /* energy_perf_bias has no list of offers to read: tuned writes
+         * each word until the kernel takes one (plugin_cpu.py
+         * _set_energy_perf_bias) */
+        *ret_comment = offers_file ? xasprintf("tuned's list %s: this host offers none of them; the first is planned", list)
+                                   : xasprintf("tuned's list %s: tuned writes each in turn until one is taken; the first "
+                                               "is planned", list);
         return xstrdup(words[0]);
 }
 

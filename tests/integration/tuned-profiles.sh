@@ -336,6 +336,10 @@ tt "$METAL" plan tuned:tt-disk
 check_contains "text plan: the warning line" "warning: tuned $FIX/tt-disk/tuned.conf:$(line tt-disk/tuned.conf '^apm='): [disk] apm: not carried over:" "$tmp/out"
 
 # --- [cpu] -------------------------------------------------------------------
+tt "$METAL" import tuned tt-epb-list
+check_contains "EPB list: tuned's way named" \
+        "# tuned's list powersave|power: tuned writes each in turn until one is taken; the first is planned" "$tmp/out"
+if grep -q "offers none" "$tmp/out"; then not_ok "EPB list: no offers claimed missing"; else ok "EPB list: no offers claimed missing"; fi
 plan_json tt-cpu "$METAL"
 P=$tmp/tt-cpu.plan.json
 check "[cpu] governor=ondemand|performance: the first the policies offer" "8 powersave -> performance change" \
