@@ -85,6 +85,18 @@ static char *pid1_cgroup(const ht_context *c) {
         return NULL;
 }
 
+/* Whether PID 1 is in a cgroup of kubelet's: its pods' cgroups are below
+ * "kubepods" (the cgroupfs driver's /kubepods/burstable/pod<uid>/...) or
+ * "kubepods.slice" (the systemd driver's). Seen only without a cgroup
+ * namespace (cgroup v1 nodes): within one, /proc/1/cgroup says "/". */
+static bool pid1_in_kubepods(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0;
+        if (ht_read_file(c, "/proc/1/cgroup", HT_FACTS_MAX_FILE, &buf, &len) < 0 || memchr(buf, 0, len))
+                return false;
+        return strstr(buf, ":/kubepods/") || strstr(buf, ":/kubepods.slice/");
+}
+
 void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         char **ev = NULL;
         char *kind = NULL;
@@ -152,8 +164,12 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         _cleanup_free_ char *cg = cgns ? pid1_cgroup(c) : NULL;
         bool overlay = streq_ptr(f->root_fstype, "overlay");
         bool proc_ro = f->proc_sys_readonly == HT_YES;
+        bool kubepods = false;
         if (!decided && (cgns || proc_ro)) {
-                kind = xstrdup(k8s ? "kubernetes" : "container-other");
+                /* PID 1 of a pod may lack the service variables (the pause
+                 * process of a pod that shares its PID namespace) */
+                kubepods = !k8s && pid1_in_kubepods(c);
+                kind = xstrdup(k8s || kubepods ? "kubernetes" : "container-other");
                 decided = true;
         }
         if (kind) {
@@ -167,6 +183,8 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
                         strv_push(&ev, "/ is an overlay mount (/proc/self/mountinfo)");
                 if (k8s)
                         strv_push(&ev, "KUBERNETES_SERVICE_HOST in the environment of PID 1 (a Kubernetes pod)");
+                if (kubepods)
+                        strv_push(&ev, "PID 1 is in a kubepods cgroup (/proc/1/cgroup; a Kubernetes pod)");
         }
         f->container = kind;
         f->container_evidence = ev;

@@ -5,7 +5,8 @@
 # container. plan and apply skip those runtime writes with a warning
 # naming the key, and write the namespaced ones (net.*, the IPC limits);
 # the drop-ins stay planned (they apply where the tree boots as a host).
-# The fixture is tests/hosts/container (Docker on EC2) with the read-only
+# Also: LXC's proc:mixed (a writable /proc/sys/net), and a Kubernetes
+# pod known by its kubepods cgroup. The fixture is tests/hosts/container (Docker on EC2) with the read-only
 # /proc/sys bind mount gone and /sys rw, as runc mounts them for a
 # privileged container (runc libcontainer/rootfs_linux.go: readonlyPaths
 # and maskedPaths are empty with --privileged).
@@ -76,4 +77,21 @@ check_contains "LXC proc:mixed: kernel.shmmni on the read-only /proc/sys is not"
 if grep -q "net.core.rmem_max: /proc/sys is read-only" "$tmp/lxc.json"; then
         not_ok "LXC proc:mixed: no read-only warning for net.core.rmem_max"
 else ok "LXC proc:mixed: no read-only warning for net.core.rmem_max"; fi
+# A pod on a cgroup v1 node (no cgroup namespace) whose PID 1 is the pod's
+# pause process (shareProcessNamespace: no KUBERNETES_SERVICE_HOST in
+# its environment): kubelet's cgroup path names the pod (cgroupfs
+# driver: /kubepods/QOS/pod<uid>/<container>, kubelet
+# pkg/kubelet/cm/cgroup_manager_linux.go).
+P=$(copy_host k8s-pod); scratch "$P"
+printf 'PATH=/usr/bin\0HOSTNAME=db-0\0' >"$P/proc/1/environ"
+rm "$P/sys/fs/cgroup/cgroup.events" "$P/sys/fs/cgroup/cgroup.type"
+printf '%s\n' "12:memory:/kubepods/burstable/pod6f1b8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b/0a1b2c3d4e5f" \
+        "1:name=systemd:/kubepods/burstable/pod6f1b8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b/0a1b2c3d4e5f" >"$P/proc/1/cgroup"
+"$HOSTTUNE" --root "$P" --json facts >"$tmp/facts.json"
+check "cgroup v1 pod without the service variables: kubernetes" kubernetes "$(jq_get "$tmp/facts.json" container)"
+check_contains "... the kubepods cgroup named" "PID 1 is in a kubepods cgroup (/proc/1/cgroup; a Kubernetes pod)" \
+        "$tmp/facts.json"
+printf '%s\n' "12:memory:/docker/0a1b2c3d4e5f" >"$P/proc/1/cgroup"
+"$HOSTTUNE" --root "$P" --json facts >"$tmp/facts.json"
+check "cgroup v1, not below kubepods: another container" container-other "$(jq_get "$tmp/facts.json" container)"
 finish
