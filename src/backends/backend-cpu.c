@@ -180,10 +180,17 @@ static ht_change *add_runtime(planner *p, const ht_setting *s, const char *path,
         ch->source = ht_plan_strdup(p->plan, s->source);
         ch->runtime = true;
         ch->note = ht_plan_strdup(p->plan, note);
-        if (p->f->sys_readonly == HT_YES) {
+        if (p->f->sys_readonly == HT_YES || p->f->container) {
                 ch->runtime = false;
                 ch->outcome = HT_OUTCOME_SKIPPED;
-                if (!p->warned_readonly)
+                /* a privileged container may write cpufreq: the host's CPUs */
+                if (!p->warned_readonly && p->f->sys_readonly != HT_YES)
+                        ht_plan_warn(p->plan, "cpu: not namespaced: this %s container shares the host's CPUs, and "
+                                     "writing their cpufreq settings would change them for the host and every "
+                                     "container on it; the runtime changes are skipped (set them on the host; the "
+                                     "tmpfiles.d entries apply only where this tree boots as a host)",
+                                     p->f->container);
+                else if (!p->warned_readonly)
                         ht_plan_warn(p->plan, "cpu: /sys is read-only here (a container?): the runtime changes are skipped; the tmpfiles.d entries still apply at the next boot of the host");
                 p->warned_readonly = true;
         }

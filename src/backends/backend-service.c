@@ -275,7 +275,15 @@ static int collect_dropins(const ht_context *c, const unit_info *u, dropin **ret
                                 }
                                 char *text = NULL;
                                 size_t len = 0;
-                                int r = ht_read_optional(c, path, &text, &len);
+                                /* a link to /dev/null masks the name in the
+                                 * directories after it (systemd.unit(5)); not
+                                 * read: a tree (--root) may have no /dev */
+                                _cleanup_free_ char *target = NULL;
+                                struct stat st;
+                                if (ht_lstat(c, path, &st) == 0 && S_ISLNK(st.st_mode) &&
+                                    ht_resolve_host_link(c, path, &target) == 0 && streq(target, "/dev/null"))
+                                        text = xstrdup("");
+                                int r = text ? 0 : ht_read_optional(c, path, &text, &len);
                                 if (r < 0) {
                                         dropins_free(list, n);
                                         return r;

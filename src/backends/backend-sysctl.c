@@ -305,6 +305,27 @@ static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s,
                 ch->source = ht_plan_strdup(plan, s->source);
 }
 
+/* Whether KEY (slashes, as below /proc/sys) has a value of a container's
+ * own: the network namespace's net.*, the IPC namespace's System V IPC
+ * and POSIX queue limits, the UTS names, the user namespace's counts.
+ * The list is the one container managers let a container set (podman
+ * docs/source/markdown/options/sysctl.md, "Configure namespaced kernel
+ * parameters"; runc's validator has the same). Every other key (vm.*,
+ * fs.file-max, kernel.panic, ...) is the host's one kernel value: a
+ * container that may write /proc/sys changes it under every other
+ * container and the host itself. */
+static bool sysctl_namespaced(const char *key) {
+        static const char *const ipc_uts[] = {"kernel/msgmax", "kernel/msgmnb", "kernel/msgmni", "kernel/sem",
+                                              "kernel/shmall", "kernel/shmmax", "kernel/shmmni",
+                                              "kernel/shm_rmid_forced", "kernel/hostname", "kernel/domainname"};
+        if (startswith(key, "net/") || startswith(key, "fs/mqueue/") || startswith(key, "user/"))
+                return true;
+        for (size_t i = 0; i < ELEMENTSOF(ipc_uts); i++)
+                if (streq(key, ipc_uts[i]))
+                        return true;
+        return false;
+}
+
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         bool switch_pending = ht_kernel_switch_pending(f, r);
@@ -432,11 +453,25 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (!want)
                         ch->source = ht_plan_strdup(plan, s->source);
                 ch->runtime = true;
-                if (f->proc_sys_readonly == HT_YES) {
+                /* net.* may sit on a mount of its own (LXC's proc:mixed) */
+                ht_tristate ro = startswith(norm, "net/") && f->proc_sys_net_readonly != HT_UNKNOWN
+                                         ? f->proc_sys_net_readonly
+                                         : f->proc_sys_readonly;
+                if (ro == HT_YES) {
                         ch->runtime = false;
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         ht_plan_warn(plan, "%s: /proc/sys is read-only here (a container?): the runtime change is skipped; the drop-in still applies when the host boots",
                                      s->key);
+                } else if (f->container && !sysctl_namespaced(norm)) {
+                        /* a privileged container may write it: that would
+                         * retune the host under every other container */
+                        ch->runtime = false;
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ht_plan_warn(plan, "%s: not namespaced: this %s container shares the host's kernel value, and "
+                                     "writing it would change it for the host and every container on it; the "
+                                     "runtime change is skipped (set it on the host; the drop-in applies only "
+                                     "where this tree boots as a host)",
+                                     s->key, f->container);
                 }
         }
 

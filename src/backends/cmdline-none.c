@@ -25,8 +25,13 @@ static char *cmdline_owner(const ht_facts *f, char **ret_why) {
                            f->direct_kernel_evidence ? f->direct_kernel_evidence[0] : NULL;
         char *who = NULL;
         if (f->container) {
+                /* WSL's kernel takes its command line from Windows
+                 * (learn.microsoft.com/windows/wsl/wsl-config, "kernelCommandLine") */
                 who = streq(f->container, "kubernetes") ?
                         xstrdup("the Kubernetes node that runs this pod (its bootloader or machine image)") :
+                      streq(f->container, "wsl") ?
+                        xstrdup("Windows, in kernelCommandLine of the [wsl2] section of %UserProfile%\\.wslconfig "
+                                "(then wsl --shutdown)") :
                         xstrdup("the host that runs this container (its bootloader)");
                 *ret_why = xasprintf("this is a container (%s%s%s), which runs on its host's kernel", f->container,
                                      sign ? "; " : "", sign ? sign : "");

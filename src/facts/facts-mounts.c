@@ -144,6 +144,11 @@ static void parse_table(ht_facts *f, const char *buf, size_t len, const char *wh
         f->cgroup_version = memory_v1 ? 1 : v2 ? 2 : any_v1 ? 1 : 0;
         f->sys_readonly = readonly_of(tb, "/sys");
         f->proc_sys_readonly = readonly_of(tb, "/proc/sys");
+        /* looked up only where it can differ: a writable net/ below a
+         * read-only /proc/sys (a read-only one below a writable /proc/sys
+         * is no container's) */
+        f->proc_sys_net_readonly = f->proc_sys_readonly == HT_YES ? readonly_of(tb, "/proc/sys/net")
+                                                                  : f->proc_sys_readonly;
         struct libmnt_fs *root = mount_of(tb, "/");
         if (root && mnt_fs_get_fstype(root) && !has_control_chars(mnt_fs_get_fstype(root)))
                 f->root_fstype = xstrdup(mnt_fs_get_fstype(root));

@@ -5,7 +5,8 @@
  * for hosttune to edit, and the facts say how that was seen.
  *
  * Containers are found in the order systemd-detect-virt uses
- * (src/basic/virt.c, detect_container): the manager's own word first
+ * (src/basic/virt.c, detect_container): OpenVZ and WSL by their kernel's
+ * own signs, then the manager's own word
  * (/run/host/container-manager, /run/systemd/container, container= in
  * PID 1's environment), then the files Podman and Docker leave, then the
  * cgroup namespace. A Kubernetes pod under containerd or CRI-O has none
@@ -84,6 +85,18 @@ static char *pid1_cgroup(const ht_context *c) {
         return NULL;
 }
 
+/* Whether PID 1 is in a cgroup of kubelet's: its pods' cgroups are below
+ * "kubepods" (the cgroupfs driver's /kubepods/burstable/pod<uid>/...) or
+ * "kubepods.slice" (the systemd driver's). Seen only without a cgroup
+ * namespace (cgroup v1 nodes): within one, /proc/1/cgroup says "/". */
+static bool pid1_in_kubepods(const ht_context *c) {
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0;
+        if (ht_read_file(c, "/proc/1/cgroup", HT_FACTS_MAX_FILE, &buf, &len) < 0 || memchr(buf, 0, len))
+                return false;
+        return strstr(buf, ":/kubepods/") || strstr(buf, ":/kubepods.slice/");
+}
+
 void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         char **ev = NULL;
         char *kind = NULL;
@@ -93,6 +106,18 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         if (ht_exists(c, "/proc/vz") && !ht_exists(c, "/proc/bc")) {
                 kind = xstrdup("openvz");
                 strv_push(&ev, "/proc/vz without /proc/bc (OpenVZ)");
+                decided = true;
+        }
+        /* WSL, as systemd-detect-virt sees it: the kernel release says
+         * so ("4.4.0-19041-Microsoft" in WSL 1, "5.15.167.4-microsoft-
+         * standard-WSL2"); every distribution runs as a container on the
+         * one kernel of WSL's utility VM, whose command line Windows sets */
+        const char *osrelease = f->kernel_release; /* read by ht_facts_collect_kernel */
+        if (!decided && osrelease && (strstr(osrelease, "Microsoft") || strstr(osrelease, "WSL")) &&
+            !has_control_chars(osrelease) && ht_valid_utf8(osrelease) && strlen(osrelease) <= 128) {
+                kind = xstrdup("wsl");
+                strv_push_take(&ev, xasprintf("/proc/sys/kernel/osrelease says %s (Windows Subsystem for Linux)",
+                                              osrelease));
                 decided = true;
         }
         static const char *const manager_files[] = {"/run/host/container-manager", "/run/systemd/container"};
@@ -139,8 +164,12 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         _cleanup_free_ char *cg = cgns ? pid1_cgroup(c) : NULL;
         bool overlay = streq_ptr(f->root_fstype, "overlay");
         bool proc_ro = f->proc_sys_readonly == HT_YES;
+        bool kubepods = false;
         if (!decided && (cgns || proc_ro)) {
-                kind = xstrdup(k8s ? "kubernetes" : "container-other");
+                /* PID 1 of a pod may lack the service variables (the pause
+                 * process of a pod that shares its PID namespace) */
+                kubepods = !k8s && pid1_in_kubepods(c);
+                kind = xstrdup(k8s || kubepods ? "kubernetes" : "container-other");
                 decided = true;
         }
         if (kind) {
@@ -154,6 +183,8 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
                         strv_push(&ev, "/ is an overlay mount (/proc/self/mountinfo)");
                 if (k8s)
                         strv_push(&ev, "KUBERNETES_SERVICE_HOST in the environment of PID 1 (a Kubernetes pod)");
+                if (kubepods)
+                        strv_push(&ev, "PID 1 is in a kubepods cgroup (/proc/1/cgroup; a Kubernetes pod)");
         }
         f->container = kind;
         f->container_evidence = ev;

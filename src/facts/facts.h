@@ -330,6 +330,10 @@ typedef struct ht_facts {
         ht_hugetlbfs_mount *hugetlbfs;
         size_t n_hugetlbfs;
         ht_tristate sys_readonly, proc_sys_readonly;
+        /* the mount under /proc/sys/net: LXC's proc:mixed leaves it
+         * writable below a read-only /proc/sys (the container's own
+         * network namespace); elsewhere the same as proc_sys_readonly */
+        ht_tristate proc_sys_net_readonly;
         bool boot_separate;
         char *root_fstype;               /* type of the mount on / ("overlay" in most containers) */
         /* 1: the memory controller is mounted as cgroup v1 (legacy or

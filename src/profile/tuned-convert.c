@@ -376,7 +376,12 @@ static char *first_offered(conv *v, const char *list, const char *offers_file, c
                                 return xstrdup(words[i]);
                         }
         }
-        *ret_comment = xasprintf("tuned's list %s: this host offers none of them; the first is planned", list);
+        /* energy_perf_bias has no list of offers to read: tuned writes
+         * each word until the kernel takes one (plugin_cpu.py
+         * _set_energy_perf_bias) */
+        *ret_comment = offers_file ? xasprintf("tuned's list %s: this host offers none of them; the first is planned", list)
+                                   : xasprintf("tuned's list %s: tuned writes each in turn until one is taken; the first "
+                                               "is planned", list);
         return xstrdup(words[0]);
 }
 
@@ -431,7 +436,11 @@ static int conv_cpu(conv *v, const tn_unit *u, const char *when, char **ret_erro
 
 /* tuned's device list (hardware/device_matcher.py): positive and '!'
  * patterns; the disks tuned's disk plugin takes are whole disks, not
- * removable, below scsi, virtio, xen or nvme. */
+ * removable, below scsi, virtio, xen or nvme, or below no device at all
+ * (plugin_disk.py _device_is_supported, tuned 2.20: "device.parent is
+ * None"): the virtual dm-N and mdN, so an LVM or RAID volume's read-ahead
+ * is raised too. loop, zram, nbd and ram are virtual as well, but
+ * hosttune's block backend never touches them. */
 static char *disk_match(const char *devices) {
         _cleanup_strv_free_ char **rules = strv_split(devices, " \t,");
         _cleanup_strv_free_ char **pos = NULL, **neg = NULL;
@@ -446,7 +455,7 @@ static char *disk_match(const char *devices) {
         _cleanup_free_ char *p = pos && !(strv_length(pos) == 1 && streq(pos[0], "*")) ? strv_join(pos, "|") : NULL;
         _cleanup_free_ char *n = neg ? strv_join(neg, "|") : NULL;
         strbuf b = {0};
-        strbuf_append(&b, "KERNEL==\"sd*|vd*|xvd*|nvme*\", ATTR{removable}==\"0\"");
+        strbuf_append(&b, "KERNEL==\"sd*|vd*|xvd*|nvme*|dm-*|md*\", ATTR{removable}==\"0\"");
         if (p)
                 strbuf_appendf(&b, ", KERNEL==\"%s\"", p);
         if (n)

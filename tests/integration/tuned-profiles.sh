@@ -323,10 +323,23 @@ for opt in apm spindown; do
 done
 check_contains "[scsi_host] alpm: not carried over, with file:line" \
         "tt-disk/tuned.conf:$(line tt-disk/tuned.conf '^alpm='): [scsi_host] alpm: not carried over:" "$tmp/warnings"
+# tuned's disk plugin takes a disk below no device (plugin_disk.py
+# _device_is_supported: parent None): dm-0 is an LVM volume's
+plan_json tt-disk-all "$METAL"
+P=$tmp/tt-disk-all.plan.json
+check "[disk] with no devices=: dm-0's read-ahead raised, as tuned does" "128 -> 4096 change" \
+        "$(change "$P" block "dm-0 queue/read_ahead_kb")"
+check "[disk] with no devices=: sda too" "128 -> 4096 change" "$(change "$P" block "sda queue/read_ahead_kb")"
+check "[disk] with no devices=: loop0 and sr0 never" "" \
+        "$(jq -r '[.changes[] | select(.backend == "block" and (.key | test("^(loop|sr)")))] | length | select(. > 0)' "$P")"
 tt "$METAL" plan tuned:tt-disk
 check_contains "text plan: the warning line" "warning: tuned $FIX/tt-disk/tuned.conf:$(line tt-disk/tuned.conf '^apm='): [disk] apm: not carried over:" "$tmp/out"
 
 # --- [cpu] -------------------------------------------------------------------
+tt "$METAL" import tuned tt-epb-list
+check_contains "EPB list: tuned's way named" \
+        "# tuned's list powersave|power: tuned writes each in turn until one is taken; the first is planned" "$tmp/out"
+if grep -q "offers none" "$tmp/out"; then not_ok "EPB list: no offers claimed missing"; else ok "EPB list: no offers claimed missing"; fi
 plan_json tt-cpu "$METAL"
 P=$tmp/tt-cpu.plan.json
 check "[cpu] governor=ondemand|performance: the first the policies offer" "8 powersave -> performance change" \
