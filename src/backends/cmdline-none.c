@@ -84,3 +84,34 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
                 ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf%s): "
                               "the kernel command line cannot be set here; in a container, set it on the host", script);
 }
+
+/* ---- zipl (s390x) -------------------------------------------------------- */
+
+/* zipl writes the boot record from /etc/zipl.conf (and the BLS entries
+ * on RHEL 8+) only when it runs; hosttune edits neither nor runs zipl,
+ * so nothing it wrote would reach the next boot. Red Hat's procedure:
+ * grubby --update-kernel=ALL --args=..., then zipl ("Configuring kernel
+ * command-line parameters", RHEL 8/9, IBM Z). */
+void cmdline_plan_zipl(const op_list *linux_ops, const op_list *xen_ops, const ht_setting *default_req, ht_plan *plan) {
+        for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
+                const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
+                _cleanup_free_ char *word = NULL, *what = NULL;
+                ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
+                if (s->optional) {
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ht_plan_skip(plan, what, s->source, "%s: this host boots with zipl (/etc/zipl.conf), "
+                                     "which hosttune does not edit", word);
+                        continue;
+                }
+                ch->outcome = HT_OUTCOME_FAILED;
+                ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: this host boots with "
+                              "zipl (s390x, /etc/zipl.conf), whose boot record only zipl writes, and hosttune does "
+                              "not edit its files or run it; set it with grubby --update-kernel=ALL %s%s%s%s "
+                              "(BLS entries, RHEL 8+) or in parameters= of /etc/zipl.conf, then run zipl",
+                              s->source, word, s->remove ? "--remove-args=" : "--args=", s->key,
+                              isempty(s->value) ? "" : "=", s->value ? s->value : "");
+        }
+        if (default_req)
+                ht_plan_error(plan, "%s: changing the default boot entry is not supported with zipl; set default= "
+                              "in /etc/zipl.conf (grubby --set-default) and run zipl", default_req->source);
+}

@@ -368,6 +368,20 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         }
         f->grub_cfg = find_grub_cfg(c, f, &cfg_blscfg);
 
+        /* s390x boots with zipl: its boot record is written only when
+         * zipl runs, from /etc/zipl.conf and, on RHEL 8+, the BLS
+         * entries; the default is zipl.conf's default= (a BLS version),
+         * not grubenv's saved_entry (grubby-bls, rhboot/grubby:
+         * bootloader="zipl" on s390x, get_default_index). Editing the
+         * entries alone changes nothing at the next boot, and GRUB's
+         * default would name a wrong entry: a kind of its own, which the
+         * cmdline backend refuses. */
+        if (!have_default_grub && !f->grub_cfg &&
+            (ht_exists(c, "/etc/zipl.conf") || ht_exists(c, "/run/zipl/zipl.conf"))) {
+                f->bootloader = HT_BOOT_ZIPL;
+                return;
+        }
+
         _cleanup_strv_free_ char **bls = NULL;
         if (ht_list_dir(c, "/boot/loader/entries", ".conf", &bls) < 0)
                 bls = xcalloc(1, sizeof(char *));

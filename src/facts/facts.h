@@ -28,6 +28,7 @@ typedef enum {
         HT_BOOT_GRUB2,
         HT_BOOT_BLS,
         HT_BOOT_GRUB_LEGACY,
+        HT_BOOT_ZIPL,    /* s390x: /etc/zipl.conf, no GRUB (facts-boot.c) */
 } ht_bootloader_kind;
 
 /* One boot entry of a legacy grub.conf/menu.lst or a BLS entry. */

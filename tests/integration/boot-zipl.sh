@@ -1,0 +1,50 @@
+#!/bin/sh
+# s390x with zipl, as RHEL 8 lays it out: no GRUB, /etc/zipl.conf (the
+# [defaultboot] section osbuild's org.osbuild.zipl stage and anaconda
+# write: defaultauto, prompt=1, timeout, target=/boot) and BLS entries
+# with their options written out (s390utils' 20-zipl-kernel.install puts
+# the running command line there, no $kernelopts); zipl.conf's default=
+# names a BLS version, the older kernel here (grubby-bls,
+# rhboot/grubby: get_default_index). zipl writes the boot record only
+# when it runs, which hosttune does not do: facts name the bootloader
+# zipl, and a kernel command line word is refused with a message saying
+# how to set it (an optional one is skipped), the entries untouched.
+# Before, the host was taken for GRUB's BLS: the entries were edited
+# (and nothing changed at the next boot) and the newest entry was called
+# the default.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
+h=$(copy_host ol8-bls); scratch "$h"
+rm -rf "$h/boot/grub2" "$h/etc/default/grub" "$h"/boot/loader/entries/*
+printf '[defaultboot]\ndefaultauto\nprompt=1\ntimeout=5\ntarget=/boot\nsecure=auto\ndefault=4.18.0-477.10.1.el8_8.s390x\n' \
+        >"$h/etc/zipl.conf"
+for v in 4.18.0-513.5.1.el8_9.s390x 4.18.0-477.10.1.el8_8.s390x; do
+        printf 'title Red Hat Enterprise Linux (%s) 8.9 (Ootpa)\nversion %s\nlinux /boot/vmlinuz-%s\ninitrd /boot/initramfs-%s.img\noptions root=/dev/mapper/rhel-root crashkernel=auto rd.dasd=0.0.0120 rd.lvm.lv=rhel/root cio_ignore=all,!condev\nid rhel-20231101120000-%s\n' \
+                "$v" "$v" "$v" "$v" "$v" >"$h/boot/loader/entries/3c6f2e1ab5d44b0c8e7f9a2d1b0c4e5f-$v.conf"
+done
+cp -a "$h/boot/loader/entries" "$tmp/entries.before"
+mkdir -p "$tmp/p" "$tmp/r"
+for f in "$top_srcdir"/rules/*.rules; do : >"$tmp/r/$(basename "$f")"; done
+printf 'summary = "THP off at boot";\ncmdline = { add = [ "transparent_hugepage=never" ]; };\n' >"$tmp/p/thp.profile"
+printf 'summary = "an optional word";\ncmdline = { add = [ "numa_balancing=disable" ]; optional = true; };\n' \
+        >"$tmp/p/opt.profile"
+ht() { "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
+
+ht --json facts >"$tmp/facts.json" 2>/dev/null
+check "facts: the bootloader is zipl, no GRUB default entry claimed" "zipl null" \
+        "$(jq -r '.bootloader | "\(.kind) \(.default)"' "$tmp/facts.json")"
+ht plan thp >"$tmp/plan" 2>&1
+check "plan: an error (exit 1)" 1 $?
+check_contains "plan: the refusal names the profile line, zipl and how to set the word" \
+        "thp.profile:2: the kernel command line word transparent_hugepage=never cannot be set here: this host boots with zipl (s390x, /etc/zipl.conf), whose boot record only zipl writes, and hosttune does not edit its files or run it; set it with grubby --update-kernel=ALL --args=transparent_hugepage=never (BLS entries, RHEL 8+) or in parameters= of /etc/zipl.conf, then run zipl" \
+        "$tmp/plan"
+check "plan: no BLS entry in the diff" 0 "$(grep -c 'loader/entries' "$tmp/plan")"
+ht --yes apply thp >"$tmp/apply" 2>&1
+check "apply: refused (exit 1)" 1 $?
+if diff -r "$tmp/entries.before" "$h/boot/loader/entries" >/dev/null; then ok "apply: the BLS entries untouched"
+else not_ok "apply: the BLS entries changed"; fi
+ht --json plan opt >"$tmp/opt.json" 2>/dev/null
+check "plan: an optional word is skipped, no error" "0 skipped" \
+        "$(jq -r '"\(.errors | length) \(.changes[] | select(.key == "numa_balancing") | .outcome)"' "$tmp/opt.json")"
+finish
