@@ -40,8 +40,9 @@ check_contains "plan: the refusal names the profile line, zipl and how to set th
         "thp.profile:2: the kernel command line word transparent_hugepage=never cannot be set here: this host boots with zipl (s390x, /etc/zipl.conf), whose boot record only zipl writes, and hosttune does not edit its files or run it; set it with grubby --update-kernel=ALL --args=transparent_hugepage=never (BLS entries, RHEL 8+) or in parameters= of /etc/zipl.conf, then run zipl" \
         "$tmp/plan"
 check "plan: no BLS entry in the diff" 0 "$(grep -c 'loader/entries' "$tmp/plan")"
-ht --yes apply thp >"$tmp/apply" 2>&1
+ht apply thp >"$tmp/apply" 2>&1
 check "apply: refused (exit 1)" 1 $?
+check_contains "apply: for zipl" "this host boots with zipl" "$tmp/apply"
 if diff -r "$tmp/entries.before" "$h/boot/loader/entries" >/dev/null; then ok "apply: the BLS entries untouched"
 else not_ok "apply: the BLS entries changed"; fi
 ht --json plan opt >"$tmp/opt.json" 2>/dev/null
