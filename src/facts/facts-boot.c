@@ -393,6 +393,22 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
                 collect_bls(c, f, bls);
                 return;
         }
+        /* systemd-boot with its entries on the ESP (kernel-install's
+         * $BOOT without an XBOOTLDR partition; Debian's systemd-boot
+         * package mounts the ESP on /boot/efi): not the entries hosttune
+         * edits, a kind of its own that the cmdline backend refuses,
+         * instead of "no bootloader" or, in an image, GRUB's grub.d */
+        if (!bls[0] && !have_default_grub && !f->grub_cfg) {
+                static const char *const esp_dirs[] = {"/boot/efi/loader/entries", "/efi/loader/entries"};
+                for (size_t i = 0; i < ELEMENTSOF(esp_dirs); i++) {
+                        _cleanup_strv_free_ char **names = NULL;
+                        if (ht_list_dir(c, esp_dirs[i], ".conf", &names) == 0 && names[0]) {
+                                f->bootloader = HT_BOOT_ESP_BLS;
+                                f->esp_entries = xstrdup(esp_dirs[i]);
+                                return;
+                        }
+                }
+        }
         if (have_default_grub || f->grub_cfg) {
                 f->bootloader = HT_BOOT_GRUB2;
                 if (!f->grub_cfg) {

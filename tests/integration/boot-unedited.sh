@@ -1,5 +1,6 @@
 #!/bin/sh
-# s390x with zipl, as RHEL 8 lays it out: no GRUB, /etc/zipl.conf (the
+# Bootloaders hosttune does not edit, as installers lay them out.
+# 1. s390x with zipl, as RHEL 8 lays it out: no GRUB, /etc/zipl.conf (the
 # [defaultboot] section osbuild's org.osbuild.zipl stage and anaconda
 # write: defaultauto, prompt=1, timeout, target=/boot) and BLS entries
 # with their options written out (s390utils' 20-zipl-kernel.install puts
@@ -12,6 +13,12 @@
 # Before, the host was taken for GRUB's BLS: the entries were edited
 # (and nothing changed at the next boot) and the newest entry was called
 # the default.
+# 2. systemd-boot on Debian 12 (systemd-boot 252): the ESP on /boot/efi,
+# the entries kernel-install's 90-loaderentry.install writes there
+# (title, version, machine-id, sort-key, options, linux, initrd), the
+# words in /etc/kernel/cmdline, no GRUB. Before, a live host got "no
+# bootloader configuration found ... in a container", and an image got
+# its words in /etc/default/grub.d/hosttune.cfg, which nothing reads.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -48,4 +55,24 @@ else not_ok "apply: the BLS entries changed"; fi
 ht --json plan opt >"$tmp/opt.json" 2>/dev/null
 check "plan: an optional word is skipped, no error" "0 skipped" \
         "$(jq -r '"\(.errors | length) \(.changes[] | select(.key == "numa_balancing") | .outcome)"' "$tmp/opt.json")"
+
+# --- systemd-boot, its entries on the ESP -------------------------------------------
+s=$(copy_host debian12-kvm); scratch "$s"
+rm -rf "$s/boot/grub" "$s/etc/default/grub" "$s/etc/default/grub.d"
+mid=0d5b4b0ff4a04a5ab1b4f1c0c8f4b2aa
+mkdir -p "$s/boot/efi/loader/entries" "$s/etc/kernel"
+printf 'timeout 3\n' >"$s/boot/efi/loader/loader.conf"
+printf 'title      Debian GNU/Linux 12 (bookworm)\nversion    6.1.0-13-amd64\nmachine-id %s\nsort-key   debian\noptions    root=UUID=2f6e1c1a-7b4e-4a8e-9c59-3b0b7f3e2f10 ro quiet\nlinux      /%s/6.1.0-13-amd64/linux\ninitrd     /%s/6.1.0-13-amd64/initrd.img-6.1.0-13-amd64\n' \
+        "$mid" "$mid" "$mid" >"$s/boot/efi/loader/entries/$mid-6.1.0-13-amd64.conf"
+printf 'root=UUID=2f6e1c1a-7b4e-4a8e-9c59-3b0b7f3e2f10 ro quiet\n' >"$s/etc/kernel/cmdline"
+hs() { "$HOSTTUNE" --root "$s" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
+hs --json facts >"$tmp/sfacts.json" 2>/dev/null
+check "systemd-boot: facts name it" systemd-boot-esp "$(jq -r .bootloader.kind "$tmp/sfacts.json")"
+hs --live-root plan thp >"$tmp/splan" 2>&1
+check "systemd-boot, live: an error (exit 1)" 1 $?
+check_contains "systemd-boot, live: the refusal names the ESP's entries and /etc/kernel/cmdline" \
+        "thp.profile:2: the kernel command line word transparent_hugepage=never cannot be set here: this host boots with systemd-boot, its entries in /boot/efi/loader/entries (the EFI system partition), which hosttune does not edit (it edits BLS entries in /boot/loader/entries only); set the word in each entry's options line there and in /etc/kernel/cmdline" \
+        "$tmp/splan"
+hs plan thp >"$tmp/simage" 2>&1
+check "systemd-boot, image: an error, no grub.d file planned" "1 0" "$? $(grep -c 'grub.d/hosttune.cfg' "$tmp/simage")"
 finish
