@@ -68,11 +68,13 @@ printf 'root=UUID=2f6e1c1a-7b4e-4a8e-9c59-3b0b7f3e2f10 ro quiet\n' >"$s/etc/kern
 hs() { "$HOSTTUNE" --root "$s" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
 hs --json facts >"$tmp/sfacts.json" 2>/dev/null
 check "systemd-boot: facts name it" systemd-boot-esp "$(jq -r .bootloader.kind "$tmp/sfacts.json")"
-hs --live-root plan thp >"$tmp/splan" 2>&1
+hs plan thp >"$tmp/splan" 2>&1
 check "systemd-boot, live: an error (exit 1)" 1 $?
 check_contains "systemd-boot, live: the refusal names the ESP's entries and /etc/kernel/cmdline" \
         "thp.profile:2: the kernel command line word transparent_hugepage=never cannot be set here: this host boots with systemd-boot, its entries in /boot/efi/loader/entries (the EFI system partition), which hosttune does not edit (it edits BLS entries in /boot/loader/entries only); set the word in each entry's options line there and in /etc/kernel/cmdline" \
         "$tmp/splan"
-hs plan thp >"$tmp/simage" 2>&1
+# the same tree as an image (not a live fixture): offline planning
+env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$s" --profile-path "$tmp/p" --rules-path "$tmp/r" \
+        --color=never plan thp >"$tmp/simage" 2>&1
 check "systemd-boot, image: an error, no grub.d file planned" "1 0" "$? $(grep -c 'grub.d/hosttune.cfg' "$tmp/simage")"
 finish
