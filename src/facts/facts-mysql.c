@@ -591,7 +591,7 @@ static size_t defaults_options(char **args, bool *no_defaults, const char **file
  * handle_options: the last value of an option is the one kept; "-" and
  * "_" alike, "--loose-" a prefix; a size may also be the next argument,
  * "--innodb-buffer-pool-size 8G"). */
-static void cmdline_options(reader *rd, char **args, size_t first, const char *where) {
+static void cmdline_options(reader *rd, char **args, size_t first, const char *path, const char *where) {
         for (size_t i = first; args[i]; i++) {
                 const char *a = args[i];
                 if (!startswith(a, "--") || !a[2])
@@ -610,7 +610,7 @@ static void cmdline_options(reader *rd, char **args, size_t first, const char *w
                 if (size && !value && args[i + 1] && !startswith(args[i + 1], "-"))
                         value = xstrdup(args[++i]);
                 ht_mycnf_entry e = {.kind = HT_MYCNF_OPTION, .name = name, .value = value, .line = (unsigned)i};
-                set_option(rd, &e, where, where);
+                set_option(rd, &e, path, where);
         }
 }
 
@@ -649,7 +649,7 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         }
         if (args) {
                 _cleanup_free_ char *d = ht_display_path(c, args_from);
-                cmdline_options(&rd, args, first, d);
+                cmdline_options(&rd, args, first, args_from, d);
         }
         strv_free(rd.visited);
         bool mariadb = false;
