@@ -197,7 +197,8 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         cmdline_op_list_done(&xen_ops);
                         return 0;
                 }
-        } else if (f->bootloader == HT_BOOT_ZIPL || f->bootloader == HT_BOOT_ESP_BLS) {
+        } else if (f->bootloader == HT_BOOT_ZIPL || f->bootloader == HT_BOOT_ESP_BLS ||
+                   (f->bootloader == HT_BOOT_GRUB2 && f->grub_cfg_ambiguous)) {
                 cmdline_plan_refused(f, &linux_ops, &xen_ops, default_req, plan);
                 cmdline_op_list_done(&linux_ops);
                 cmdline_op_list_done(&xen_ops);

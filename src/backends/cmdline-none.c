@@ -107,7 +107,10 @@ void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_
                 ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
                 if (s->optional) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
-                        if (zipl)
+                        if (f->bootloader == HT_BOOT_GRUB2)
+                                ht_plan_skip(plan, what, s->source, "%s: which grub.cfg on the EFI system "
+                                             "partition boots is not known (%s)", word, f->grub_cfg_ambiguous);
+                        else if (zipl)
                                 ht_plan_skip(plan, what, s->source, "%s: this host boots with zipl "
                                              "(/etc/zipl.conf), which hosttune does not edit", word);
                         else
@@ -116,7 +119,13 @@ void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_
                         continue;
                 }
                 ch->outcome = HT_OUTCOME_FAILED;
-                if (zipl)
+                if (f->bootloader == HT_BOOT_GRUB2)
+                        ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: the EFI system "
+                                      "partition holds several grub.cfg (%s), none in this OS's own directory, and "
+                                      "hosttune cannot tell which one the firmware boots (grub2-mkconfig would write "
+                                      "a wrong one); remove the stale directory, then plan again",
+                                      s->source, word, f->grub_cfg_ambiguous);
+                else if (zipl)
                         ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: this host boots "
                                       "with zipl (s390x, /etc/zipl.conf), whose boot record only zipl writes, and "
                                       "hosttune does not edit its files or run it; set it with grubby "
@@ -133,7 +142,9 @@ void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_
                                       s->source, word, esp);
         }
         if (default_req)
-                ht_plan_error(plan, zipl ? "%s: changing the default boot entry is not supported with zipl; set "
+                ht_plan_error(plan, f->bootloader == HT_BOOT_GRUB2 ? "%s: changing the default boot entry needs "
+                                    "the grub.cfg the firmware boots, which is not known"
+                                  : zipl ? "%s: changing the default boot entry is not supported with zipl; set "
                                            "default= in /etc/zipl.conf (grubby --set-default) and run zipl"
                                          : "%s: changing the default boot entry is not supported with systemd-boot; "
                                            "use bootctl set-default",

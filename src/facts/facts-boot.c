@@ -309,32 +309,74 @@ static bool is_stub_cfg(const char *buf) {
         return strstr(buf, "configfile") && !strstr(buf, "menuentry") && !strstr(buf, "blscfg");
 }
 
+/* The directory of the ESP the distribution's GRUB is installed in:
+ * os-release's ID, but Red Hat's and Oracle's packages use "redhat"
+ * (grub2.spec: efi_vendor is ID with "rhel" made "redhat"; Oracle Linux
+ * 7 and 8 document /boot/efi/EFI/redhat/grub.cfg). */
+static const char *efi_vendor(const char *os_id) {
+        if (streq_ptr(os_id, "rhel") || streq_ptr(os_id, "ol"))
+                return "redhat";
+        return os_id;
+}
+
+/* Whether path is a grub.cfg that is not a stub; *ret_has_blscfg set
+ * when it is. */
+static bool real_grub_cfg(const ht_context *c, ht_facts *f, const char *path, bool *ret_has_blscfg) {
+        char *buf;
+        size_t len;
+        if (ht_facts_read(c, f, path, false, &buf, &len) < 0)
+                return false;
+        bool hands_over = is_stub_cfg(buf);
+        bool blscfg = strstr(buf, "blscfg") != NULL;
+        free(buf);
+        if (!hands_over)
+                *ret_has_blscfg = blscfg;
+        return !hands_over;
+}
+
 static char *find_grub_cfg(const ht_context *c, ht_facts *f, bool *ret_has_blscfg) {
-        _cleanup_strv_free_ char **candidates = NULL;
         if (f->efi) {
                 _cleanup_strv_free_ char **vendors = NULL;
                 if (ht_list_dir(c, "/boot/efi/EFI", NULL, &vendors) == 0) {
+                        const char *own = efi_vendor(f->os_id);
                         /* the OS's own vendor directory first */
-                        for (int pass = 0; pass < 2; pass++)
-                                for (size_t i = 0; vendors[i]; i++)
-                                        if ((pass == 0) == streq_ptr(vendors[i], f->os_id))
-                                                strv_pushf(&candidates, "/boot/efi/EFI/%s/grub.cfg",
-                                                           vendors[i]);
+                        if (own && strv_contains(vendors, own)) {
+                                char *p = xasprintf("/boot/efi/EFI/%s/grub.cfg", own);
+                                if (real_grub_cfg(c, f, p, ret_has_blscfg))
+                                        return p;
+                                free(p);
+                        }
+                        /* another's only when it is the only one: a
+                         * directory left by another distribution (a
+                         * CentOS converted to RHEL or Oracle Linux keeps
+                         * EFI/centos) must not be the one edited */
+                        _cleanup_strv_free_ char **others = NULL;
+                        bool blscfg = false;
+                        for (size_t i = 0; vendors[i]; i++) {
+                                if (own && streq(vendors[i], own))
+                                        continue;
+                                _cleanup_free_ char *p = xasprintf("/boot/efi/EFI/%s/grub.cfg", vendors[i]);
+                                if (real_grub_cfg(c, f, p, &blscfg))
+                                        strv_push(&others, p);
+                        }
+                        if (others && !others[1]) {
+                                *ret_has_blscfg = blscfg;
+                                return xstrdup(others[0]);
+                        }
+                        if (others) {
+                                free(f->grub_cfg_ambiguous);
+                                f->grub_cfg_ambiguous = strv_join(others, ", ");
+                                ht_facts_warn(f, "several grub.cfg on the EFI system partition (%s), none in the "
+                                              "directory of this OS (%s): none is taken", f->grub_cfg_ambiguous,
+                                              own ? own : "its ID is unknown");
+                                return NULL;
+                        }
                 }
         }
-        strv_push(&candidates, "/boot/grub2/grub.cfg");
-        strv_push(&candidates, "/boot/grub/grub.cfg");
-        for (size_t i = 0; candidates[i]; i++) {
-                char *buf;
-                size_t len;
-                if (ht_facts_read(c, f, candidates[i], false, &buf, &len) < 0)
-                        continue;
-                bool hands_over = is_stub_cfg(buf);
-                *ret_has_blscfg = strstr(buf, "blscfg") != NULL;
-                free(buf);
-                if (!hands_over)
-                        return xstrdup(candidates[i]);
-        }
+        static const char *const bios[] = {"/boot/grub2/grub.cfg", "/boot/grub/grub.cfg"};
+        for (size_t i = 0; i < ELEMENTSOF(bios); i++)
+                if (real_grub_cfg(c, f, bios[i], ret_has_blscfg))
+                        return xstrdup(bios[i]);
         return NULL;
 }
 
@@ -411,7 +453,7 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         }
         if (have_default_grub || f->grub_cfg) {
                 f->bootloader = HT_BOOT_GRUB2;
-                if (!f->grub_cfg) {
+                if (!f->grub_cfg && !f->grub_cfg_ambiguous) {
                         _cleanup_free_ char *d = ht_display_path(c, "/etc/default/grub");
                         ht_facts_warn(f, "%s exists but no grub.cfg was found (not generated yet?)", d);
                 }

@@ -73,6 +73,7 @@ void ht_facts_free(ht_facts *f) {
         free(f->grub_cfg);
         free(f->grub_legacy_conf);
         free(f->esp_entries);
+        free(f->grub_cfg_ambiguous);
         free(f->grub_default);
         free(f->grub_cmdline_linux);
         free(f->grub_cmdline_linux_default);

@@ -305,6 +305,7 @@ typedef struct ht_facts {
         char *grub_cfg;                  /* the grub.cfg path the distro uses, if found */
         bool efi;
         char *esp_entries;               /* HT_BOOT_ESP_BLS: the entries directory */
+        char *grub_cfg_ambiguous;        /* several vendors' grub.cfg on the ESP, none the OS's: their list */
         char *grub_legacy_conf;          /* /boot/grub/grub.conf or menu.lst */
         int grub_legacy_default;         /* -1 unknown */
         /* /etc/default/grub, then grub.d/ *.cfg, as grub-mkconfig sources

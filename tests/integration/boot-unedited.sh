@@ -19,6 +19,14 @@
 # words in /etc/kernel/cmdline, no GRUB. Before, a live host got "no
 # bootloader configuration found ... in a container", and an image got
 # its words in /etc/default/grub.d/hosttune.cfg, which nothing reads.
+# 3. GRUB 2 on EFI with a directory another distribution left on the ESP
+# (a CentOS 7 converted to RHEL or Oracle Linux keeps EFI/centos beside
+# EFI/redhat; RHEL's grub2.spec makes efi_vendor os-release's ID with
+# rhel -> redhat, Oracle Linux uses EFI/redhat too): the OS's own
+# grub.cfg is the one grub2-mkconfig regenerates; with several and none
+# the OS's, none is taken and the words are refused. Before, the first
+# by name (EFI/centos) was regenerated. grub.cfg: tests/corpus/bootloader
+# rhel7-efi.grub.cfg (RHEL 7.9 on EFI).
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -77,4 +85,28 @@ check_contains "systemd-boot, live: the refusal names the ESP's entries and /etc
 env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$s" --profile-path "$tmp/p" --rules-path "$tmp/r" \
         --color=never plan thp >"$tmp/simage" 2>&1
 check "systemd-boot, image: an error, no grub.d file planned" "1 0" "$? $(grep -c 'grub.d/hosttune.cfg' "$tmp/simage")"
+# --- GRUB 2 on EFI: the OS's own vendor directory -------------------------------------
+e=$(copy_host ol8-bls); scratch "$e"
+rm -rf "$e/boot/loader" "$e/boot/grub2/grub.cfg"
+sed -i '/GRUB_ENABLE_BLSCFG/d' "$e/etc/default/grub"
+mkdir -p "$e/sys/firmware/efi" "$e/boot/efi/EFI/redhat" "$e/boot/efi/EFI/centos" "$e/boot/efi/EFI/BOOT"
+cp "$top_srcdir/tests/corpus/bootloader/rhel7-efi.grub.cfg" "$e/boot/efi/EFI/redhat/grub.cfg"
+sed 's/Red Hat Enterprise Linux Server/CentOS Linux/g' "$top_srcdir/tests/corpus/bootloader/rhel7-efi.grub.cfg" \
+        >"$e/boot/efi/EFI/centos/grub.cfg"
+he() { "$HOSTTUNE" --root "$e" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
+got=
+for id in rhel ol; do
+        sed -i "s/^ID=.*/ID=\"$id\"/" "$e/etc/os-release"
+        got="$got $(he --json facts 2>/dev/null | jq -r .bootloader.grub_cfg)"
+done
+check "EFI: RHEL and Oracle Linux take EFI/redhat, not EFI/centos left beside it" \
+        " /boot/efi/EFI/redhat/grub.cfg /boot/efi/EFI/redhat/grub.cfg" "$got"
+he plan thp >"$tmp/eplan" 2>&1
+check_contains "EFI: grub2-mkconfig writes the OS's own grub.cfg" "-o /boot/efi/EFI/redhat/grub.cfg" "$tmp/eplan"
+sed -i 's/^ID=.*/ID="fedora"/' "$e/etc/os-release"
+he plan thp >"$tmp/eplan2" 2>&1
+check "EFI, several grub.cfg, none the OS's: an error (exit 1)" 1 $?
+check_contains "EFI, several grub.cfg: the refusal names them" \
+        "the EFI system partition holds several grub.cfg (/boot/efi/EFI/centos/grub.cfg, /boot/efi/EFI/redhat/grub.cfg), none in this OS's own directory" \
+        "$tmp/eplan2"
 finish
