@@ -396,6 +396,42 @@ static bool is_grub_shell_script(const char *buf) {
         return commands;
 }
 
+/* SUSE's /etc/sysconfig/bootloader LOADER_TYPE (the last assignment),
+ * NULL none: perl-Bootloader and sdbootutil act on it; "systemd-boot" and
+ * "grub2-bls" keep the entries on the ESP, even where /etc/default/grub
+ * and a grub.cfg are still installed. */
+static char *suse_loader_type(const ht_context *c, ht_facts *f) {
+        char *buf;
+        size_t len;
+        if (ht_facts_read(c, f, "/etc/sysconfig/bootloader", false, &buf, &len) < 0)
+                return NULL;
+        char *type = NULL;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        free(buf);
+        for (size_t i = 0; lines[i]; i++) {
+                const char *l = strstrip(lines[i]);
+                if (!startswith(l, "LOADER_TYPE="))
+                        continue;
+                char *v = ht_shell_unquote(l + strlen("LOADER_TYPE="));
+                if (v) {
+                        free(type);
+                        type = v;
+                }
+        }
+        return type;
+}
+
+/* The first ESP directory with BLS entries, NULL none. */
+static const char *esp_entries_dir(const ht_context *c) {
+        static const char *const esp_dirs[] = {"/boot/efi/loader/entries", "/efi/loader/entries"};
+        for (size_t i = 0; i < ELEMENTSOF(esp_dirs); i++) {
+                _cleanup_strv_free_ char **names = NULL;
+                if (ht_list_dir(c, esp_dirs[i], ".conf", &names) == 0 && names[0])
+                        return esp_dirs[i];
+        }
+        return NULL;
+}
+
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         /* An image has no /sys to ask: its ESP's contents tell. */
         f->efi = ht_exists(c, "/sys/firmware/efi") || (f->offline && ht_exists(c, "/boot/efi/EFI"));
@@ -440,15 +476,14 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
          * package mounts the ESP on /boot/efi): not the entries hosttune
          * edits, a kind of its own that the cmdline backend refuses,
          * instead of "no bootloader" or, in an image, GRUB's grub.d */
-        if (!bls[0] && !have_default_grub && !f->grub_cfg) {
-                static const char *const esp_dirs[] = {"/boot/efi/loader/entries", "/efi/loader/entries"};
-                for (size_t i = 0; i < ELEMENTSOF(esp_dirs); i++) {
-                        _cleanup_strv_free_ char **names = NULL;
-                        if (ht_list_dir(c, esp_dirs[i], ".conf", &names) == 0 && names[0]) {
-                                f->bootloader = HT_BOOT_ESP_BLS;
-                                f->esp_entries = xstrdup(esp_dirs[i]);
-                                return;
-                        }
+        _cleanup_free_ char *loader_type = suse_loader_type(c, f);
+        bool suse_esp = streq_ptr(loader_type, "systemd-boot") || streq_ptr(loader_type, "grub2-bls");
+        if (suse_esp || (!bls[0] && !have_default_grub && !f->grub_cfg)) {
+                const char *esp = esp_entries_dir(c);
+                if (esp || suse_esp) {
+                        f->bootloader = HT_BOOT_ESP_BLS;
+                        f->esp_entries = esp ? xstrdup(esp) : NULL;
+                        return;
                 }
         }
         if (have_default_grub || f->grub_cfg) {

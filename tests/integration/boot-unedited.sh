@@ -27,6 +27,11 @@
 # the OS's, none is taken and the words are refused. Before, the first
 # by name (EFI/centos) was regenerated. grub.cfg: tests/corpus/bootloader
 # rhel7-efi.grub.cfg (RHEL 7.9 on EFI).
+# 4. openSUSE/SLE with sdbootutil: /etc/sysconfig/bootloader
+# LOADER_TYPE="grub2-bls" (or "systemd-boot"), the entries on the ESP,
+# while /etc/default/grub and an old grub.cfg stay installed: not GRUB 2
+# (grub2-mkconfig's grub.cfg is not what boots), the ESP's entries,
+# refused. Before, /etc/default/grub was edited and grub.cfg regenerated.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -109,4 +114,15 @@ check "EFI, several grub.cfg, none the OS's: an error (exit 1)" 1 $?
 check_contains "EFI, several grub.cfg: the refusal names them" \
         "the EFI system partition holds several grub.cfg (/boot/efi/EFI/centos/grub.cfg, /boot/efi/EFI/redhat/grub.cfg), none in this OS's own directory" \
         "$tmp/eplan2"
+# --- SUSE: LOADER_TYPE="grub2-bls" ---------------------------------------------------
+mkdir -p "$s/etc/sysconfig"
+printf '## Path:\tSystem/Bootloader\n## Description:\tBootloader configuration\n#\n# Type of bootloader in use.\n#\nLOADER_TYPE="grub2-bls"\n' \
+        >"$s/etc/sysconfig/bootloader"
+cp -a "$HOSTS/debian12-kvm/etc/default" "$s/etc/" && cp -a "$HOSTS/debian12-kvm/boot/grub" "$s/boot/"
+chmod -R go-w "$s/etc/default" "$s/boot/grub"
+hs --json facts >"$tmp/susefacts.json" 2>/dev/null
+check "SUSE grub2-bls beside /etc/default/grub and grub.cfg: the ESP's entries" systemd-boot-esp \
+        "$(jq -r .bootloader.kind "$tmp/susefacts.json")"
+hs plan thp >"$tmp/suseplan" 2>&1
+check "SUSE grub2-bls: refused (exit 1), /etc/default/grub not edited" "1 0" "$? $(grep -c 'etc/default/grub' "$tmp/suseplan")"
 finish
