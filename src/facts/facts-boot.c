@@ -403,6 +403,12 @@ static bool is_grub_shell_script(const char *buf) {
 static char *suse_loader_type(const ht_context *c, ht_facts *f) {
         char *buf;
         size_t len;
+        /* SUSE's file only: no read on other hosts' plans (os-release ID
+         * "sles", "sle-micro", "opensuse-*", ID_LIKE "suse") */
+        bool suse = (f->os_id && (startswith(f->os_id, "sle") || strstr(f->os_id, "suse"))) ||
+                    (f->os_id_like && strstr(f->os_id_like, "suse"));
+        if (!suse)
+                return NULL;
         if (ht_facts_read(c, f, "/etc/sysconfig/bootloader", false, &buf, &len) < 0)
                 return NULL;
         char *type = NULL;

@@ -116,6 +116,7 @@ check_contains "EFI, several grub.cfg: the refusal names them" \
         "$tmp/eplan2"
 # --- SUSE: LOADER_TYPE="grub2-bls" ---------------------------------------------------
 mkdir -p "$s/etc/sysconfig"
+printf 'NAME="openSUSE Tumbleweed"\nID="opensuse-tumbleweed"\nID_LIKE="opensuse suse"\n' >"$s/etc/os-release"
 printf '## Path:\tSystem/Bootloader\n## Description:\tBootloader configuration\n#\n# Type of bootloader in use.\n#\nLOADER_TYPE="grub2-bls"\n' \
         >"$s/etc/sysconfig/bootloader"
 cp -a "$HOSTS/debian12-kvm/etc/default" "$s/etc/" && cp -a "$HOSTS/debian12-kvm/boot/grub" "$s/boot/"
