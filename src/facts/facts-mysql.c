@@ -37,6 +37,7 @@ typedef struct {
         ht_mysql_config *m;     /* what this server reads */
         const char *suffix;     /* its --defaults-group-suffix, NULL none */
         bool quiet;             /* the default files again: warned once already */
+        const char *named;      /* a file the server's command line names: missing is a warning */
         char **visited;
 } reader;
 
@@ -144,7 +145,8 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
          * user owns (a datadir's own file): no FIFO may hang root, no
          * link make it read what that user could not */
         ht_controllers ctl = named_by ? *named_by : (ht_controllers){0};
-        if (ht_facts_read_untrusted(rd->c, rd->f, path, HT_MYCNF_MAX_FILE, &ctl, depth > 0, &buf, &len) < 0)
+        if (ht_facts_read_untrusted(rd->c, rd->f, path, HT_MYCNF_MAX_FILE, &ctl,
+                                    depth > 0 || streq_ptr(path, rd->named), &buf, &len) < 0)
                 return;
         strv_push(&rd->m->files, path);
         ht_mycnf m = {0};
@@ -639,11 +641,13 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
          * that one only, else the default files and then
          * --defaults-extra-file (MariaDB, "Configuring MariaDB with Option
          * Files": the extra file after the global ones) */
-        if (defaults_file && !no_defaults)
+        if (defaults_file && !no_defaults) {
+                rd.named = defaults_file;
                 read_file(&rd, defaults_file, NULL, 0);
-        else if (!no_defaults) {
+        } else if (!no_defaults) {
                 for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
                         read_file(&rd, option_files[i], NULL, 0);
+                rd.named = extra_file;
                 if (extra_file)
                         read_file(&rd, extra_file, NULL, 0);
         }

@@ -103,6 +103,10 @@ printf '%s\0' /usr/sbin/mariadbd --defaults-file=/etc/mysql/extra.cnf >"$d/proc/
 ht "$d" --json facts >"$tmp/fd.json" 2>/dev/null
 check "--defaults-file: that file only, the pool at its default" "/etc/mysql/extra.cnf null" \
         "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/fd.json")"
+printf '%s\0' /usr/sbin/mariadbd --defaults-file=/srv/db1/my.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/fe.json" 2>/dev/null
+check "--defaults-file naming no file in the root: a warning, no file read" "1 0" \
+        "$(jq -r '"\([.warnings[] | select(test("srv/db1/my.cnf: not read"))] | length) \(.workload.mysql.config.files | length)"' "$tmp/fe.json")"
 rm -r "$d/proc/881" "$d/proc/882" "$d/etc/mysql/extra.cnf"
 
 # --- what the server would not read, and broken input ---------------------------
