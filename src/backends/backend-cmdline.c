@@ -79,6 +79,8 @@ static const char *words_target(const ht_facts *f, bool image_grub_d, bool image
         case HT_BOOT_GRUB_LEGACY:
                 *ret_fmt = HT_CMDLINE_FMT_GRUB_LEGACY;
                 return f->grub_legacy_conf;
+        case HT_BOOT_ZIPL: /* refused before (cmdline_plan_refused) */
+        case HT_BOOT_ESP_BLS:
         case HT_BOOT_NONE:
                 break;
         }
@@ -139,6 +141,8 @@ static cmdline_kind kind_of(const ht_facts *f, bool image_grub_d) {
                 return CMDLINE_BLS;
         case HT_BOOT_GRUB_LEGACY:
                 return CMDLINE_GRUB_LEGACY;
+        case HT_BOOT_ZIPL:
+        case HT_BOOT_ESP_BLS:
         case HT_BOOT_NONE:
                 break;
         }
@@ -193,6 +197,12 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
                         cmdline_op_list_done(&xen_ops);
                         return 0;
                 }
+        } else if (f->bootloader == HT_BOOT_ZIPL || f->bootloader == HT_BOOT_ESP_BLS ||
+                   (f->bootloader == HT_BOOT_GRUB2 && f->grub_cfg_ambiguous)) {
+                cmdline_plan_refused(f, &linux_ops, &xen_ops, default_req, plan);
+                cmdline_op_list_done(&linux_ops);
+                cmdline_op_list_done(&xen_ops);
+                return 0;
         } else if (f->bootloader == HT_BOOT_NONE) {
                 cmdline_plan_no_bootloader(c, f, &linux_ops, &xen_ops, optional_only, plan);
                 cmdline_op_list_done(&linux_ops);

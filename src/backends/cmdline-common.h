@@ -109,6 +109,11 @@ void cmdline_kind_legacy(cmdline_job *j);
 void cmdline_legacy_check(const ht_context *c, const ht_facts *f, ht_plan *plan);
 
 /* no bootloader (cmdline-none.c) */
+/* A bootloader hosttune does not edit (zipl, systemd-boot's entries on
+ * the ESP, GRUB 2 whose grub.cfg on the ESP is not known): every word refused, an optional one skipped, naming what
+ * sets it there (cmdline-none.c). */
+void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                          const ht_setting *default_req, ht_plan *plan);
 void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
                                 const op_list *xen_ops, bool optional_only, ht_plan *plan);
 

@@ -388,6 +388,12 @@ int ht_cmdline_explain_boot(const ht_context *c, const ht_facts *f, const char *
                 e.consumer = "GRUB 0.97";
                 legacy(c, f, &e, key);
                 break;
+        case HT_BOOT_ZIPL:
+                e.consumer = "zipl (s390x), which hosttune does not read";
+                break;
+        case HT_BOOT_ESP_BLS:
+                e.consumer = "systemd-boot's entries on the ESP, which hosttune does not read";
+                break;
         case HT_BOOT_NONE:
                 e.consumer = "no bootloader of this host's own";
                 break;

@@ -89,3 +89,69 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
                 ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf%s): "
                               "the kernel command line cannot be set here; in a container, set it on the host", script);
 }
+
+/* ---- bootloaders hosttune does not edit ------------------------------------ */
+
+/* zipl writes the boot record from /etc/zipl.conf (and the BLS entries
+ * on RHEL 8+) only when it runs; hosttune edits neither nor runs zipl,
+ * so nothing it wrote would reach the next boot. Red Hat's procedure:
+ * grubby --update-kernel=ALL --args=..., then zipl ("Configuring kernel
+ * command-line parameters", RHEL 8/9, IBM Z).
+ * systemd-boot with its entries on the ESP (Debian's systemd-boot
+ * package, kernel-install's $BOOT when there is no XBOOTLDR partition:
+ * /boot/efi/loader/entries or /efi/loader/entries): hosttune's BLS
+ * editor knows /boot/loader/entries only; kernel-install writes the
+ * entries of new kernels from /etc/kernel/cmdline. */
+void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
+                          const ht_setting *default_req, ht_plan *plan) {
+        bool zipl = f->bootloader == HT_BOOT_ZIPL;
+        const char *esp = f->esp_entries ? f->esp_entries : "the ESP";
+        for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
+                const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
+                _cleanup_free_ char *word = NULL, *what = NULL;
+                ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
+                if (s->optional) {
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        if (f->bootloader == HT_BOOT_GRUB2)
+                                ht_plan_skip(plan, what, s->source, "%s: which grub.cfg on the EFI system "
+                                             "partition boots is not known (%s)", word, f->grub_cfg_ambiguous);
+                        else if (zipl)
+                                ht_plan_skip(plan, what, s->source, "%s: this host boots with zipl "
+                                             "(/etc/zipl.conf), which hosttune does not edit", word);
+                        else
+                                ht_plan_skip(plan, what, s->source, "%s: this host boots with systemd-boot, its "
+                                             "entries in %s, which hosttune does not edit", word, esp);
+                        continue;
+                }
+                ch->outcome = HT_OUTCOME_FAILED;
+                if (f->bootloader == HT_BOOT_GRUB2)
+                        ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: the EFI system "
+                                      "partition holds several grub.cfg (%s), none in this OS's own directory, and "
+                                      "hosttune cannot tell which one the firmware boots (grub2-mkconfig would write "
+                                      "a wrong one); remove the stale directory, then plan again",
+                                      s->source, word, f->grub_cfg_ambiguous);
+                else if (zipl)
+                        ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: this host boots "
+                                      "with zipl (s390x, /etc/zipl.conf), whose boot record only zipl writes, and "
+                                      "hosttune does not edit its files or run it; set it with grubby "
+                                      "--update-kernel=ALL %s%s%s%s (BLS entries, RHEL 8+) or in parameters= of "
+                                      "/etc/zipl.conf, then run zipl",
+                                      s->source, word, s->remove ? "--remove-args=" : "--args=", s->key,
+                                      isempty(s->value) ? "" : "=", s->value ? s->value : "");
+                else
+                        ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: this host boots "
+                                      "with systemd-boot, its entries in %s (the EFI system partition), which "
+                                      "hosttune does not edit (it edits BLS entries in /boot/loader/entries only); "
+                                      "set the word in each entry's options line there and in /etc/kernel/cmdline, "
+                                      "from which kernel-install writes the entries of new kernels",
+                                      s->source, word, esp);
+        }
+        if (default_req)
+                ht_plan_error(plan, f->bootloader == HT_BOOT_GRUB2 ? "%s: changing the default boot entry needs "
+                                    "the grub.cfg the firmware boots, which is not known"
+                                  : zipl ? "%s: changing the default boot entry is not supported with zipl; set "
+                                           "default= in /etc/zipl.conf (grubby --set-default) and run zipl"
+                                         : "%s: changing the default boot entry is not supported with systemd-boot; "
+                                           "use bootctl set-default",
+                              default_req->source);
+}

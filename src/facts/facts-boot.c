@@ -309,32 +309,74 @@ static bool is_stub_cfg(const char *buf) {
         return strstr(buf, "configfile") && !strstr(buf, "menuentry") && !strstr(buf, "blscfg");
 }
 
+/* The directory of the ESP the distribution's GRUB is installed in:
+ * os-release's ID, but Red Hat's and Oracle's packages use "redhat"
+ * (grub2.spec: efi_vendor is ID with "rhel" made "redhat"; Oracle Linux
+ * 7 and 8 document /boot/efi/EFI/redhat/grub.cfg). */
+static const char *efi_vendor(const char *os_id) {
+        if (streq_ptr(os_id, "rhel") || streq_ptr(os_id, "ol"))
+                return "redhat";
+        return os_id;
+}
+
+/* Whether path is a grub.cfg that is not a stub; *ret_has_blscfg set
+ * when it is. */
+static bool real_grub_cfg(const ht_context *c, ht_facts *f, const char *path, bool *ret_has_blscfg) {
+        char *buf;
+        size_t len;
+        if (ht_facts_read(c, f, path, false, &buf, &len) < 0)
+                return false;
+        bool hands_over = is_stub_cfg(buf);
+        bool blscfg = strstr(buf, "blscfg") != NULL;
+        free(buf);
+        if (!hands_over)
+                *ret_has_blscfg = blscfg;
+        return !hands_over;
+}
+
 static char *find_grub_cfg(const ht_context *c, ht_facts *f, bool *ret_has_blscfg) {
-        _cleanup_strv_free_ char **candidates = NULL;
         if (f->efi) {
                 _cleanup_strv_free_ char **vendors = NULL;
                 if (ht_list_dir(c, "/boot/efi/EFI", NULL, &vendors) == 0) {
+                        const char *own = efi_vendor(f->os_id);
                         /* the OS's own vendor directory first */
-                        for (int pass = 0; pass < 2; pass++)
-                                for (size_t i = 0; vendors[i]; i++)
-                                        if ((pass == 0) == streq_ptr(vendors[i], f->os_id))
-                                                strv_pushf(&candidates, "/boot/efi/EFI/%s/grub.cfg",
-                                                           vendors[i]);
+                        if (own && strv_contains(vendors, own)) {
+                                char *p = xasprintf("/boot/efi/EFI/%s/grub.cfg", own);
+                                if (real_grub_cfg(c, f, p, ret_has_blscfg))
+                                        return p;
+                                free(p);
+                        }
+                        /* another's only when it is the only one: a
+                         * directory left by another distribution (a
+                         * CentOS converted to RHEL or Oracle Linux keeps
+                         * EFI/centos) must not be the one edited */
+                        _cleanup_strv_free_ char **others = NULL;
+                        bool blscfg = false;
+                        for (size_t i = 0; vendors[i]; i++) {
+                                if (own && streq(vendors[i], own))
+                                        continue;
+                                _cleanup_free_ char *p = xasprintf("/boot/efi/EFI/%s/grub.cfg", vendors[i]);
+                                if (real_grub_cfg(c, f, p, &blscfg))
+                                        strv_push(&others, p);
+                        }
+                        if (others && !others[1]) {
+                                *ret_has_blscfg = blscfg;
+                                return xstrdup(others[0]);
+                        }
+                        if (others) {
+                                free(f->grub_cfg_ambiguous);
+                                f->grub_cfg_ambiguous = strv_join(others, ", ");
+                                ht_facts_warn(f, "several grub.cfg on the EFI system partition (%s), none in the "
+                                              "directory of this OS (%s): none is taken", f->grub_cfg_ambiguous,
+                                              own ? own : "its ID is unknown");
+                                return NULL;
+                        }
                 }
         }
-        strv_push(&candidates, "/boot/grub2/grub.cfg");
-        strv_push(&candidates, "/boot/grub/grub.cfg");
-        for (size_t i = 0; candidates[i]; i++) {
-                char *buf;
-                size_t len;
-                if (ht_facts_read(c, f, candidates[i], false, &buf, &len) < 0)
-                        continue;
-                bool hands_over = is_stub_cfg(buf);
-                *ret_has_blscfg = strstr(buf, "blscfg") != NULL;
-                free(buf);
-                if (!hands_over)
-                        return xstrdup(candidates[i]);
-        }
+        static const char *const bios[] = {"/boot/grub2/grub.cfg", "/boot/grub/grub.cfg"};
+        for (size_t i = 0; i < ELEMENTSOF(bios); i++)
+                if (real_grub_cfg(c, f, bios[i], ret_has_blscfg))
+                        return xstrdup(bios[i]);
         return NULL;
 }
 
@@ -354,6 +396,48 @@ static bool is_grub_shell_script(const char *buf) {
         return commands;
 }
 
+/* SUSE's /etc/sysconfig/bootloader LOADER_TYPE (the last assignment),
+ * NULL none: perl-Bootloader and sdbootutil act on it; "systemd-boot" and
+ * "grub2-bls" keep the entries on the ESP, even where /etc/default/grub
+ * and a grub.cfg are still installed. */
+static char *suse_loader_type(const ht_context *c, ht_facts *f) {
+        char *buf;
+        size_t len;
+        /* SUSE's file only: no read on other hosts' plans (os-release ID
+         * "sles", "sle-micro", "opensuse-*", ID_LIKE "suse") */
+        bool suse = (f->os_id && (startswith(f->os_id, "sle") || strstr(f->os_id, "suse"))) ||
+                    (f->os_id_like && strstr(f->os_id_like, "suse"));
+        if (!suse)
+                return NULL;
+        if (ht_facts_read(c, f, "/etc/sysconfig/bootloader", false, &buf, &len) < 0)
+                return NULL;
+        char *type = NULL;
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        free(buf);
+        for (size_t i = 0; lines[i]; i++) {
+                const char *l = strstrip(lines[i]);
+                if (!startswith(l, "LOADER_TYPE="))
+                        continue;
+                char *v = ht_shell_unquote(l + strlen("LOADER_TYPE="));
+                if (v) {
+                        free(type);
+                        type = v;
+                }
+        }
+        return type;
+}
+
+/* The first ESP directory with BLS entries, NULL none. */
+static const char *esp_entries_dir(const ht_context *c) {
+        static const char *const esp_dirs[] = {"/boot/efi/loader/entries", "/efi/loader/entries"};
+        for (size_t i = 0; i < ELEMENTSOF(esp_dirs); i++) {
+                _cleanup_strv_free_ char **names = NULL;
+                if (ht_list_dir(c, esp_dirs[i], ".conf", &names) == 0 && names[0])
+                        return esp_dirs[i];
+        }
+        return NULL;
+}
+
 void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         /* An image has no /sys to ask: its ESP's contents tell. */
         f->efi = ht_exists(c, "/sys/firmware/efi") || (f->offline && ht_exists(c, "/boot/efi/EFI"));
@@ -368,6 +452,20 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         }
         f->grub_cfg = find_grub_cfg(c, f, &cfg_blscfg);
 
+        /* s390x boots with zipl: its boot record is written only when
+         * zipl runs, from /etc/zipl.conf and, on RHEL 8+, the BLS
+         * entries; the default is zipl.conf's default= (a BLS version),
+         * not grubenv's saved_entry (grubby-bls, rhboot/grubby:
+         * bootloader="zipl" on s390x, get_default_index). Editing the
+         * entries alone changes nothing at the next boot, and GRUB's
+         * default would name a wrong entry: a kind of its own, which the
+         * cmdline backend refuses. */
+        if (!have_default_grub && !f->grub_cfg &&
+            (ht_exists(c, "/etc/zipl.conf") || ht_exists(c, "/run/zipl/zipl.conf"))) {
+                f->bootloader = HT_BOOT_ZIPL;
+                return;
+        }
+
         _cleanup_strv_free_ char **bls = NULL;
         if (ht_list_dir(c, "/boot/loader/entries", ".conf", &bls) < 0)
                 bls = xcalloc(1, sizeof(char *));
@@ -379,9 +477,24 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
                 collect_bls(c, f, bls);
                 return;
         }
+        /* systemd-boot with its entries on the ESP (kernel-install's
+         * $BOOT without an XBOOTLDR partition; Debian's systemd-boot
+         * package mounts the ESP on /boot/efi): not the entries hosttune
+         * edits, a kind of its own that the cmdline backend refuses,
+         * instead of "no bootloader" or, in an image, GRUB's grub.d */
+        _cleanup_free_ char *loader_type = suse_loader_type(c, f);
+        bool suse_esp = streq_ptr(loader_type, "systemd-boot") || streq_ptr(loader_type, "grub2-bls");
+        if (suse_esp || (!bls[0] && !have_default_grub && !f->grub_cfg)) {
+                const char *esp = esp_entries_dir(c);
+                if (esp || suse_esp) {
+                        f->bootloader = HT_BOOT_ESP_BLS;
+                        f->esp_entries = esp ? xstrdup(esp) : NULL;
+                        return;
+                }
+        }
         if (have_default_grub || f->grub_cfg) {
                 f->bootloader = HT_BOOT_GRUB2;
-                if (!f->grub_cfg) {
+                if (!f->grub_cfg && !f->grub_cfg_ambiguous) {
                         _cleanup_free_ char *d = ht_display_path(c, "/etc/default/grub");
                         ht_facts_warn(f, "%s exists but no grub.cfg was found (not generated yet?)", d);
                 }

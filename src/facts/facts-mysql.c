@@ -37,6 +37,7 @@ typedef struct {
         ht_mysql_config *m;     /* what this server reads */
         const char *suffix;     /* its --defaults-group-suffix, NULL none */
         bool quiet;             /* the default files again: warned once already */
+        const char *named;      /* a file the server's command line names: missing is a warning */
         char **visited;
 } reader;
 
@@ -144,7 +145,8 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
          * user owns (a datadir's own file): no FIFO may hang root, no
          * link make it read what that user could not */
         ht_controllers ctl = named_by ? *named_by : (ht_controllers){0};
-        if (ht_facts_read_untrusted(rd->c, rd->f, path, HT_MYCNF_MAX_FILE, &ctl, depth > 0, &buf, &len) < 0)
+        if (ht_facts_read_untrusted(rd->c, rd->f, path, HT_MYCNF_MAX_FILE, &ctl,
+                                    depth > 0 || streq_ptr(path, rd->named), &buf, &len) < 0)
                 return;
         strv_push(&rd->m->files, path);
         ht_mycnf m = {0};
@@ -516,12 +518,143 @@ int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const 
         return 0;
 }
 
+/* The running server's command line (/proc/PID/cmdline, NUL-separated
+ * arguments): the one trusted mysqld or mariadbd, its argument vector in
+ * *ret_args and where it is in *ret_where. None, or several servers with
+ * different command lines: -ENOENT. An untrusted process's arguments
+ * are never read (any user can run a copy of mysqld). */
+static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, char **ret_where) {
+        _cleanup_strv_free_ char **args = NULL;
+        _cleanup_free_ char *where = NULL;
+        for (size_t i = 0; i < f->n_processes; i++) {
+                const ht_process *pr = &f->processes[i];
+                if (pr->kind != HT_PROC_MYSQL || pr->trust == HT_TRUST_NONE)
+                        continue;
+                _cleanup_free_ char *p = xasprintf("/proc/%u/cmdline", pr->pid);
+                _cleanup_free_ char *buf = NULL;
+                size_t len = 0;
+                if (ht_read_file(c, p, 256u << 10, &buf, &len) < 0 || len == 0)
+                        continue;
+                char **a = NULL;
+                for (size_t off = 0; off < len;) {
+                        size_t n = strnlen(buf + off, len - off);
+                        strv_push_take(&a, xstrndup(buf + off, n));
+                        off += n + 1;
+                }
+                if (!a)
+                        continue;
+                bool same = args != NULL;
+                for (size_t k = 0; same && (args[k] || a[k]); k++)
+                        same = args[k] && a[k] && streq(args[k], a[k]);
+                if (args && !same) {
+                        ht_facts_warn(f, "MySQL/MariaDB servers run with different command lines (%s and %s): "
+                                      "the options of neither are read", where, p);
+                        strv_free(a);
+                        return -ENOENT;
+                }
+                if (!args) {
+                        args = a;
+                        where = TAKE_PTR(p);
+                } else
+                        strv_free(a);
+        }
+        if (!args)
+                return -ENOENT;
+        *ret_args = TAKE_PTR(args);
+        *ret_where = TAKE_PTR(where);
+        return 0;
+}
+
+/* The leading --no-defaults, --defaults-file=, --defaults-extra-file=
+ * and --defaults-group-suffix= (mysys my_default.c get_defaults_options:
+ * only as the first arguments, in any order); returns the index of the
+ * first other argument. */
+static size_t defaults_options(char **args, bool *no_defaults, const char **file, const char **extra,
+                               const char **suffix) {
+        size_t i = 1;
+        for (; args[i]; i++) {
+                const char *a = args[i];
+                if (streq(a, "--no-defaults"))
+                        *no_defaults = true;
+                else if (startswith(a, "--defaults-file="))
+                        *file = a + strlen("--defaults-file=");
+                else if (startswith(a, "--defaults-extra-file="))
+                        *extra = a + strlen("--defaults-extra-file=");
+                else if (startswith(a, "--defaults-group-suffix="))
+                        *suffix = a + strlen("--defaults-group-suffix=");
+                else
+                        break;
+        }
+        return i;
+}
+
+/* The options after them: the server reads its command line after its
+ * option files, so a size or large-pages there wins (my_getopt
+ * handle_options: the last value of an option is the one kept; "-" and
+ * "_" alike, "--loose-" a prefix; a size may also be the next argument,
+ * "--innodb-buffer-pool-size 8G"). */
+static void cmdline_options(reader *rd, char **args, size_t first, const char *path, const char *where) {
+        for (size_t i = first; args[i]; i++) {
+                const char *a = args[i];
+                if (!startswith(a, "--") || !a[2])
+                        continue;
+                const char *eq = strchr(a, '=');
+                _cleanup_free_ char *name = eq ? xstrndup(a + 2, (size_t)(eq - a - 2)) : xstrdup(a + 2);
+                for (char *p = name; *p; p++)
+                        if (*p == '-')
+                                *p = '_';
+                if (startswith(name, "loose_"))
+                        memmove(name, name + 6, strlen(name + 6) + 1);
+                _cleanup_free_ char *value = eq ? xstrdup(eq + 1) : NULL;
+                bool size = false;
+                for (size_t k = 0; k < ELEMENTSOF(sizes); k++)
+                        size = size || streq(name, sizes[k]);
+                if (size && !value && args[i + 1] && !startswith(args[i + 1], "-"))
+                        value = xstrdup(args[++i]);
+                ht_mycnf_entry e = {.kind = HT_MYCNF_OPTION, .name = name, .value = value, .line = (unsigned)i};
+                set_option(rd, &e, path, where);
+        }
+}
+
 void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         ht_mysql_config *m = &f->mysql_config;
         config_init(m);
         reader rd = {.c = c, .f = f, .m = m};
-        for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
-                read_file(&rd, option_files[i], NULL, 0);
+        _cleanup_strv_free_ char **args = NULL;
+        _cleanup_free_ char *args_from = NULL;
+        bool no_defaults = false;
+        const char *defaults_file = NULL, *extra_file = NULL;
+        size_t first = 0;
+        if (server_cmdline(c, f, &args, &args_from) == 0) {
+                first = defaults_options(args, &no_defaults, &defaults_file, &extra_file, &rd.suffix);
+                /* relative to the server's working directory, which is
+                 * not known here */
+                const char **named[] = {&defaults_file, &extra_file};
+                for (size_t i = 0; i < ELEMENTSOF(named); i++)
+                        if (*named[i] && (*named[i])[0] != '/') {
+                                ht_facts_warn(f, "%s: %s is not an absolute path: not read", args_from,
+                                              *named[i]);
+                                *named[i] = NULL;
+                        }
+        }
+        /* the files the server reads: --no-defaults none, --defaults-file
+         * that one only, else the default files and then
+         * --defaults-extra-file (MariaDB, "Configuring MariaDB with Option
+         * Files": the extra file after the global ones) */
+        if (defaults_file && !no_defaults) {
+                rd.named = defaults_file;
+                read_file(&rd, defaults_file, NULL, 0);
+        } else if (!no_defaults) {
+                for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
+                        read_file(&rd, option_files[i], NULL, 0);
+                rd.named = extra_file;
+                if (extra_file)
+                        read_file(&rd, extra_file, NULL, 0);
+        }
+        if (args) {
+                _cleanup_free_ char *d = ht_display_path(c, args_from);
+                cmdline_options(&rd, args, first, args_from, d);
+        }
         strv_free(rd.visited);
         bool mariadb = false;
         for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)

@@ -72,6 +72,8 @@ void ht_facts_free(ht_facts *f) {
         strv_free(f->cpu_flags);
         free(f->grub_cfg);
         free(f->grub_legacy_conf);
+        free(f->esp_entries);
+        free(f->grub_cfg_ambiguous);
         free(f->grub_default);
         free(f->grub_cmdline_linux);
         free(f->grub_cmdline_linux_default);

@@ -124,16 +124,56 @@ static uint64_t size_param(ht_facts *f, const ht_ora_pfile *p, const char *sid, 
         return b;
 }
 
+/* The dbs directory of a home: $ORACLE_HOME/dbs, or for a read-only
+ * home (18c and later; the default in 21c) $ORACLE_BASE/dbs, its
+ * ORACLE_BASE_CONFIG (Oracle Database Installation Guide, "About
+ * Read-Only Oracle Homes"). $ORACLE_HOME/install/orabasetab says which:
+ * "ORACLE_HOME:ORACLE_BASE:HOME_NAME:Y" (Y: read-only; what orabasehome
+ * and orabaseconfig read). A file of the home's owner: read as
+ * untrusted input. */
+static char *dbs_dir(const ht_context *c, ht_facts *f, const ht_controllers *oratab_ctl, const char *home) {
+        _cleanup_free_ char *tab = xasprintf("%s/install/orabasetab", home);
+        char *buf = NULL;
+        size_t len;
+        ht_controllers ctl = oratab_ctl ? *oratab_ctl : (ht_controllers){0};
+        char *base = NULL;
+        if (ht_facts_read_untrusted(c, f, tab, HT_FACTS_MAX_FILE, &ctl, false, &buf, &len) == 0) {
+                _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+                free(buf);
+                size_t hl = strlen(home);
+                while (hl > 1 && home[hl - 1] == '/')
+                        hl--;
+                for (size_t i = 0; lines[i] && !base; i++) {
+                        char *l = strstrip(lines[i]);
+                        if (*l == '#' || !*l)
+                                continue;
+                        _cleanup_strv_free_ char **fld = strv_split(l, ":");
+                        if (strv_length(fld) < 4 || !streq(fld[3], "Y") || fld[1][0] != '/')
+                                continue;
+                        size_t n = strlen(fld[0]);
+                        while (n > 1 && fld[0][n - 1] == '/')
+                                n--;
+                        if (n == hl && strncmp(fld[0], home, n) == 0)
+                                base = xstrdup(fld[1]);
+                }
+        }
+        char *dbs = xasprintf("%s/dbs", base ? base : home);
+        free(base);
+        return dbs;
+}
+
 static void read_database(const ht_context *c, ht_facts *f, const ht_controllers *oratab_ctl,
                           ht_oracle_db *db) {
         /* The instance looks for spfileSID.ora, then spfile.ora, then
-         * initSID.ora in $ORACLE_HOME/dbs (Oracle Database Administrator's
-         * Guide, "Server Parameter File Default Names and Locations"). */
+         * initSID.ora in the home's dbs directory (Oracle Database
+         * Administrator's Guide, "Server Parameter File Default Names and
+         * Locations"; dbs_dir). */
+        _cleanup_free_ char *dbs = dbs_dir(c, f, oratab_ctl, db->home);
         _cleanup_strv_free_ char **cands = xcalloc(4, sizeof(char *));
         char *const init[3] = {
-                xasprintf("%s/dbs/spfile%s.ora", db->home, db->sid),
-                xasprintf("%s/dbs/spfile.ora", db->home),
-                xasprintf("%s/dbs/init%s.ora", db->home, db->sid),
+                xasprintf("%s/spfile%s.ora", dbs, db->sid),
+                xasprintf("%s/spfile.ora", dbs),
+                xasprintf("%s/init%s.ora", dbs, db->sid),
         };
         memcpy(cands, init, sizeof init);
         const char *file = NULL;
@@ -141,8 +181,8 @@ static void read_database(const ht_context *c, ht_facts *f, const ht_controllers
                 if (ht_exists(c, cands[i]))
                         file = cands[i];
         if (!file) {
-                ht_facts_warn(f, "oracle %s: no spfile%s.ora, spfile.ora or init%s.ora in %s/dbs: its "
-                              "SGA is unknown (--set sga_max_size=SIZE)", db->sid, db->sid, db->sid, db->home);
+                ht_facts_warn(f, "oracle %s: no spfile%s.ora, spfile.ora or init%s.ora in %s: its "
+                              "SGA is unknown (--set sga_max_size=SIZE)", db->sid, db->sid, db->sid, dbs);
                 return;
         }
         reader rd = {.c = c, .f = f, .home = db->home};

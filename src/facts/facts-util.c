@@ -37,6 +37,8 @@ const char *ht_bootloader_kind_to_string(ht_bootloader_kind k) {
         case HT_BOOT_GRUB2: return "grub2";
         case HT_BOOT_BLS: return "bls";
         case HT_BOOT_GRUB_LEGACY: return "grub-legacy";
+        case HT_BOOT_ZIPL: return "zipl";
+        case HT_BOOT_ESP_BLS: return "systemd-boot-esp";
         }
         return "none";
 }

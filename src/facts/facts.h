@@ -28,6 +28,8 @@ typedef enum {
         HT_BOOT_GRUB2,
         HT_BOOT_BLS,
         HT_BOOT_GRUB_LEGACY,
+        HT_BOOT_ZIPL,    /* s390x: /etc/zipl.conf, no GRUB (facts-boot.c) */
+        HT_BOOT_ESP_BLS, /* systemd-boot, its entries on the ESP (facts-boot.c) */
 } ht_bootloader_kind;
 
 /* One boot entry of a legacy grub.conf/menu.lst or a BLS entry. */
@@ -302,6 +304,8 @@ typedef struct ht_facts {
         ht_bootloader_kind bootloader;
         char *grub_cfg;                  /* the grub.cfg path the distro uses, if found */
         bool efi;
+        char *esp_entries;               /* HT_BOOT_ESP_BLS: the entries directory */
+        char *grub_cfg_ambiguous;        /* several vendors' grub.cfg on the ESP, none the OS's: their list */
         char *grub_legacy_conf;          /* /boot/grub/grub.conf or menu.lst */
         int grub_legacy_default;         /* -1 unknown */
         /* /etc/default/grub, then grub.d/ *.cfg, as grub-mkconfig sources

@@ -74,6 +74,41 @@ check_contains "plan: the drop-in goes to mariadb.service" "mariadb.service Limi
 check "recommend: no --set for the running server's unit, which the plan finds" '[]' "$(jq -c .sets "$tmp/recu.json")"
 rm -r "$d/proc/880" "$d/usr/lib/systemd/system/mariadb.service"
 
+# --- the running server's command line wins over its files ------------------------
+# Debian's mariadb.service (mariadb-server 1:10.11.19-0+deb12u1) runs
+# "/usr/sbin/mariadbd $MYSQLD_OPTS ..." as User=mysql: a drop-in's
+# Environment=MYSQLD_OPTS= puts options there, which the server reads
+# after its option files (my_getopt: the last value wins). A mariadbd of
+# another user's (uid 1000, in a session) is untrusted: its options are
+# never read.
+mkdir -p "$d/proc/881" "$d/proc/882"
+printf '%s\0' /usr/sbin/mariadbd --defaults-extra-file=/etc/mysql/extra.cnf --innodb-buffer-pool-size=8G \
+        --basedir=/usr --loose-large-pages --key_buffer_size 16M >"$d/proc/881/cmdline"
+echo mariadbd >"$d/proc/881/comm"
+printf '0::/system.slice/mariadb.service\n' >"$d/proc/881/cgroup"
+printf '[mariadbd]\naria_pagecache_buffer_size = 64M\n' >"$d/etc/mysql/extra.cnf"
+printf '%s\0' /usr/sbin/mariadbd --innodb-buffer-pool-size=99G >"$d/proc/882/cmdline"
+echo mariadbd >"$d/proc/882/comm"
+printf 'Name:\tmariadbd\nUid:\t1000\t1000\t1000\t1000\n' >"$d/proc/882/status"
+printf '0::/user.slice/user-1000.slice/session-3.scope\n' >"$d/proc/882/cgroup"
+ht "$d" --json facts >"$tmp/fc.json" 2>/dev/null
+check "command line: --innodb-buffer-pool-size=8G over the files' 6G, --loose-large-pages on, --key_buffer_size 16M, the extra file's Aria cache" \
+        "$((8 * 1073741824)) true $((16 * 1048576)) $((64 * 1048576))" \
+        "$(jq -r '.workload.mysql.config | [.innodb_buffer_pool_size, .large_pages, .key_buffer_size, .aria_pagecache_buffer_size] | map(tostring) | join(" ")' "$tmp/fc.json")"
+check "--defaults-extra-file is read after the default files" /etc/mysql/extra.cnf \
+        "$(jq -r '.workload.mysql.config.files[-1]' "$tmp/fc.json")"
+check "large_pages_bytes_from names the command line (as a path in the root, like the files)" true \
+        "$(jq '.workload.mysql.large_pages_bytes_from | split(", ") | index("/proc/881/cmdline") != null' "$tmp/fc.json")"
+printf '%s\0' /usr/sbin/mariadbd --defaults-file=/etc/mysql/extra.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/fd.json" 2>/dev/null
+check "--defaults-file: that file only, the pool at its default" "/etc/mysql/extra.cnf null" \
+        "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/fd.json")"
+printf '%s\0' /usr/sbin/mariadbd --defaults-file=/srv/db1/my.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/fe.json" 2>/dev/null
+check "--defaults-file naming no file in the root: a warning, no file read" "1 0" \
+        "$(jq -r '"\([.warnings[] | select(test("srv/db1/my.cnf: not read"))] | length) \(.workload.mysql.config.files | length)"' "$tmp/fe.json")"
+rm -r "$d/proc/881" "$d/proc/882" "$d/etc/mysql/extra.cnf"
+
 # --- what the server would not read, and broken input ---------------------------
 c=$d/etc/mysql/mariadb.conf.d
 printf '[mysqld]\ninnodb_buffer_pool_size = 99G\n' >"$c/60-tuning.cnf.dpkg-old"

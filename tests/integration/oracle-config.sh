@@ -125,6 +125,26 @@ else
         check "an owner in neither oinstall nor dba is not taken" null "$(jq .workload.oracle.owner "$tmp/fo2.json")"
 fi
 
+# --- a read-only Oracle home: the parameter files in $ORACLE_BASE/dbs -------------
+# 18c and later can make a home read-only (the default from 21c): the
+# instance's dbs directory is then ORACLE_BASE_CONFIG, $ORACLE_BASE/dbs,
+# and $ORACLE_HOME/install/orabasetab says so (a line as runInstaller
+# writes it: HOME:BASE:HOME_NAME:Y). Before, only $ORACLE_HOME/dbs was
+# looked at: the SGA was unknown.
+mkdir -p "$tmp/ro" && ro=$(copy_host oracle-running "$tmp/ro"); scratch "$ro"
+mkdir -p "$ro/u01/app/oracle/dbs" "$ro$H/install"
+mv "$ro$H/dbs/spfileORCL.ora" "$ro/u01/app/oracle/dbs/"
+printf '#orabasetab file is used to track Oracle Home associated with Oracle Base\n%s:/u01/app/oracle:OraDB19Home1:Y:\n' \
+        "$H" >"$ro$H/install/orabasetab"
+ht "$ro" --json facts >"$tmp/fro.json" 2>/dev/null
+check "read-only home: ORCL's spfile from \$ORACLE_BASE/dbs, its sga_max_size as before" \
+        "/u01/app/oracle/dbs/spfileORCL.ora $(bytes "$(val sga_max_size)")" \
+        "$(jq -r '.workload.oracle.databases[] | select(.sid == "ORCL") | "\(.parameter_file) \(.sga_max_size)"' "$tmp/fro.json")"
+printf '%s:/u01/app/oracle:OraDB19Home1:N:\n' "$H" >"$ro$H/install/orabasetab"
+ht "$ro" --json facts >"$tmp/fro2.json" 2>/dev/null
+check_contains "a read-write home (N): \$ORACLE_HOME/dbs only, the warning names it" \
+        "no spfileORCL.ora, spfile.ora or initORCL.ora in $H/dbs" "$tmp/fro2.json"
+
 # --- no oratab: unchanged --------------------------------------------------------
 n0=$(copy_host debian12-kvm); scratch "$n0"
 ht "$n0" --json facts >"$tmp/f0.json" 2>/dev/null
