@@ -57,6 +57,11 @@ typedef struct ht_context {
         signed char memo_proc_real;
         /* what ht_read_file read while a plan is made (NULL: no cache) */
         struct ht_read_cache *memo_cache;
+        /* /proc/sys opened once through the root while the cache is kept,
+         * so that a plan's fifteen-odd keys are opened below it, not each
+         * walked from the root: 0 not opened yet, fd + 1, or -1 none
+         * (no /proc/sys, or hidden); dropped with the cache */
+        int memo_proc_sys_fd;
 } ht_context;
 
 
