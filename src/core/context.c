@@ -116,14 +116,16 @@ void ht_context_cache_begin(const ht_context *c) {
         memo->memo_cache->buckets = xcalloc(64, sizeof(cache_entry *));
 }
 
-/* The /proc/sys fd goes with the cache: a write or a program run may
- * have changed what the root's /proc/sys names (a fixture's, an image's),
- * and the next read opens it afresh through the root. */
+/* The /proc/sys fd and what the root's tree was found to be go with the
+ * cache: a write or a program run may have changed what the root's
+ * /proc/sys or /run/systemd/system names (a fixture's, an image's, a
+ * booted systemd's), and the next look goes through the root afresh. */
 static void proc_sys_drop(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo fields only */
         if (memo->memo_proc_sys_fd > 0)
                 close(memo->memo_proc_sys_fd - 1);
         memo->memo_proc_sys_fd = 0;
+        memo->memo_sd_booted = 0;
 }
 
 void ht_context_cache_drop(const ht_context *c) {
@@ -1117,6 +1119,17 @@ static int stat_impl(const ht_context *c, const char *path, bool follow, struct 
         if (kernel_path_hidden(c, path))
                 return -ENOENT;
         return stat_checked(c, path, follow, ret);
+}
+
+bool ht_context_systemd_booted(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo field only */
+        if (memo->memo_cache && memo->memo_sd_booted)
+                return memo->memo_sd_booted > 0;
+        struct stat st;
+        bool b = stat_impl(c, "/run/systemd/system", false, &st) == 0 && S_ISDIR(st.st_mode);
+        if (memo->memo_cache)
+                memo->memo_sd_booted = b ? 1 : -1;
+        return b;
 }
 
 int ht_stat(const ht_context *c, const char *path, struct stat *ret) {

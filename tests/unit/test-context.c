@@ -568,6 +568,31 @@ static void test_proc_sys_below(void **state) {
         free(moved);
 }
 
+/* sd_booted under the root, asked once while the cache is kept (facts and
+ * the sysctl backend), afresh after a write through the context. */
+static void test_systemd_booted(void **state) {
+        ht_context *c = *state;
+        assert_false(ht_context_systemd_booted(c));
+        ht_context_cache_begin(c);
+        assert_false(ht_context_systemd_booted(c));
+        mk("run");
+        mk("run/systemd");
+        mk("run/systemd/system");
+        assert_false(ht_context_systemd_booted(c)); /* the plan's look stands */
+        assert_int_equal(ht_write_file_atomic(c, "/etc/other", "y\n", 2, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_true(ht_context_systemd_booted(c));
+        char *d = xasprintf("%s/run/systemd/system", tmpl);
+        assert_int_equal(rmdir(d), 0);
+        ln("/usr", "run/systemd/system"); /* a link is no boot by systemd */
+        assert_true(ht_context_systemd_booted(c));
+        ht_context_cache_end(c);
+        assert_false(ht_context_systemd_booted(c));
+        assert_int_equal(unlink(d), 0);
+        mk("run/systemd/system");
+        assert_true(ht_context_systemd_booted(c)); /* no cache: asked each time */
+        free(d);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_read_through_links),
@@ -579,6 +604,7 @@ int main(void) {
                 cmocka_unit_test(test_list_dir),
                 cmocka_unit_test(test_path_check),
                 cmocka_unit_test(test_proc_sys_below),
+                cmocka_unit_test(test_systemd_booted),
                 cmocka_unit_test(test_read_cache),
                 cmocka_unit_test(test_list_cache),
                 cmocka_unit_test(test_parse_cache),
