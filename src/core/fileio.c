@@ -1112,6 +1112,44 @@ static void dir_chain_remember(const char *dir, uid_t euid) {
                 }
 }
 
+/* The directories above such a directory, which passed the rule for
+ * those above (owned by root or us, writable by others only when
+ * sticky) in this process: a chain that reaches one of them passed from
+ * there up, by the same reasoning (only root or we could change that).
+ * The rules directory beside the profiles' one stats /tmp and / once. */
+static char *trusted_above[TRUSTED_DIRS_MAX];
+
+static bool dir_above_known(const char *dir, uid_t euid) {
+        if (euid != trusted_dirs_euid || !trusted_dirs[0])
+                return false;
+        for (size_t i = 0; i < TRUSTED_DIRS_MAX && trusted_above[i]; i++)
+                if (streq(trusted_above[i], dir))
+                        return true;
+        return false;
+}
+
+/* After dir_chain_remember(dir): each directory above dir. */
+static void dir_above_remember(const char *dir, uid_t euid) {
+        if (euid != trusted_dirs_euid)
+                return;
+        _cleanup_free_ char *d = xstrdup(dir);
+        while (!streq(d, "/")) {
+                char *slash = strrchr(d, '/');
+                if (slash == d)
+                        slash[1] = 0;
+                else
+                        *slash = 0;
+                if (dir_above_known(d, euid))
+                        return; /* and those above it */
+                size_t i = 0;
+                while (i < TRUSTED_DIRS_MAX && trusted_above[i])
+                        i++;
+                if (i == TRUSTED_DIRS_MAX)
+                        return;
+                trusted_above[i] = xstrdup(d);
+        }
+}
+
 /* The directory dir (a real path) and those above it, for a profile found
  * in it as shown. dir itself: owned by root (or us) and not writable by
  * group or others, sticky or not (in a /tmp-like directory anyone may
@@ -1124,6 +1162,11 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
         _cleanup_free_ char *d = xstrdup(dir);
         bool first = true;
         for (;;) {
+                if (!first && dir_above_known(d, euid)) {
+                        dir_chain_remember(dir, euid);
+                        dir_above_remember(dir, euid);
+                        return 0;
+                }
                 struct stat st;
                 if (stat(d, &st) < 0) {
                         int r = -errno;
@@ -1144,6 +1187,7 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
                 }
                 if (streq(d, "/")) {
                         dir_chain_remember(dir, euid);
+                        dir_above_remember(dir, euid);
                         return 0;
                 }
                 char *slash = strrchr(d, '/');

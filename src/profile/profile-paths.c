@@ -91,7 +91,7 @@ int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
                 const char *d = c->rules_path[i];
                 size_t n_here = 0;
                 if (i < strv_length((char **)dirs) && streq(dirs[i], d))
-                        n_here = found[i];
+                        n_here = found[i] == HT_SEARCH_DIR_MISSING ? 0 : found[i];
                 else {
                         _cleanup_strv_free_ char **own = NULL;
                         r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &own, ret_error);
@@ -109,8 +109,17 @@ int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
         const ht_builtin_file **builtin = xcalloc(n + ht_builtin_n_files + 1, sizeof(*builtin));
 
         _cleanup_free_ char *inst = xasprintf("%s/rules", datadir());
+        /* the listing just looked for it when it is on the path */
+        bool inst_exists = true, inst_known = false;
+        for (size_t i = 0; dirs && dirs[i]; i++)
+                if (streq(dirs[i], inst) && found[i] == HT_SEARCH_DIR_MISSING) {
+                        inst_exists = false;
+                        inst_known = true;
+                        break;
+                }
         struct stat st;
-        bool inst_exists = stat(inst, &st) == 0;
+        if (!inst_known)
+                inst_exists = stat(inst, &st) == 0;
         _cleanup_free_ char *used = NULL;
         for (size_t i = 0; i < ht_builtin_n_files; i++) {
                 const ht_builtin_file *b = &ht_builtin_files[i];
