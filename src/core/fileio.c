@@ -1389,6 +1389,10 @@ static int search_dir_fd(const char *dir, const char *shown, uid_t euid, char **
         return fd;
 }
 
+bool ht_trusted_dir_kept(const char *dir) {
+        return !ht_env_true(HT_INSECURE_ENV) && search_dir_find(dir);
+}
+
 /* The kept directory of dir removed or replaced since: dropped (true). */
 static bool search_dir_stale(const char *dir) {
         struct search_dir *s = search_dir_find(dir);

@@ -294,3 +294,8 @@ int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char 
  * opened relative to its directory, which is opened and checked once a
  * run: the file read is an entry of the directory checked. */
 int ht_read_trusted_path(const char *path, size_t max, char **ret, size_t *ret_len, char **ret_error);
+/* Whether ht_read_trusted_path holds dir opened and checked (a file of a
+ * profile chain was read from it): a name looked for there is best just
+ * read (-ENOENT: not there), one system call instead of a test and an
+ * open. */
+bool ht_trusted_dir_kept(const char *dir);
