@@ -1337,6 +1337,7 @@ static struct search_dir {
         int fd;
         dev_t dev;
         ino_t ino;
+        bool checked;   /* false: offered by a listing, checked at first use */
 } search_dirs[SEARCH_DIRS_MAX];
 static size_t search_dirs_next;
 
@@ -1358,10 +1359,15 @@ static void search_dir_forget(struct search_dir *s) {
  * take the path as before. */
 static int search_dir_fd(const char *dir, const char *shown, uid_t euid, char **ret_error) {
         struct search_dir *s = search_dir_find(dir);
-        if (s)
+        if (s && s->checked)
                 return s->fd;
-        int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0) {
+        int fd;
+        if (s) {
+                /* the listing's fd: this directory as it was opened then */
+                fd = s->fd;
+                free(s->path);
+                *s = (struct search_dir){0};
+        } else if ((fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
                 int r = -errno;
                 *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
                 return r;
@@ -1385,12 +1391,25 @@ static int search_dir_fd(const char *dir, const char *shown, uid_t euid, char **
         search_dirs_next = (search_dirs_next + 1) % SEARCH_DIRS_MAX;
         if (s->path)
                 search_dir_forget(s);
-        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd, .dev = st.st_dev, .ino = st.st_ino};
+        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd, .dev = st.st_dev, .ino = st.st_ino, .checked = true};
         return fd;
 }
 
+void ht_trusted_dir_offer(const char *dir, int fd) {
+        if (ht_env_true(HT_INSECURE_ENV) || search_dir_find(dir)) {
+                close(fd);
+                return;
+        }
+        struct search_dir *s = &search_dirs[search_dirs_next];
+        search_dirs_next = (search_dirs_next + 1) % SEARCH_DIRS_MAX;
+        if (s->path)
+                search_dir_forget(s);
+        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd};
+}
+
 bool ht_trusted_dir_kept(const char *dir) {
-        return !ht_env_true(HT_INSECURE_ENV) && search_dir_find(dir);
+        const struct search_dir *s;
+        return !ht_env_true(HT_INSECURE_ENV) && (s = search_dir_find(dir)) && s->checked;
 }
 
 /* The kept directory of dir removed or replaced since: dropped (true). */

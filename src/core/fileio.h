@@ -299,3 +299,8 @@ int ht_read_trusted_path(const char *path, size_t max, char **ret, size_t *ret_l
  * read (-ENOENT: not there), one system call instead of a test and an
  * open. */
 bool ht_trusted_dir_kept(const char *dir);
+/* A directory of a search path just listed (fd: opened O_DIRECTORY by
+ * its path dir, taken over): kept for ht_read_trusted_path, which checks
+ * it as it would one it opened itself at its first file, so the
+ * directory listed is the one read from, opened once. */
+void ht_trusted_dir_offer(const char *dir, int fd);

@@ -984,8 +984,8 @@ int ht_search_path_list_counted(char *const *dirs, const char *suffix, char ***r
                 int d = open(dirs[i], O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
                 if (d < 0) {
                         int r = -errno;
-                        if (r == -ENOENT)
-                                counts[i] = HT_SEARCH_DIR_MISSING;
+                        if (r == -ENOENT || r == -ENOTDIR)
+                                counts[i] = r == -ENOENT ? HT_SEARCH_DIR_MISSING : HT_SEARCH_DIR_NOT_DIR;
                         if (r == -ENOENT || r == -ENOTDIR)
                                 continue;
                         if (ret_error)
@@ -1005,7 +1005,10 @@ int ht_search_path_list_counted(char *const *dirs, const char *suffix, char ***r
                                         continue;
                                 strv_push(&found, de->d_name);
                         }
-                close(d);
+                if (found)
+                        ht_trusted_dir_offer(dirs[i], d); /* its files are read next */
+                else
+                        close(d);
                 if (found)
                         qsort(found, strv_length(found), sizeof(char *), strv_sort_cmp);
                 for (size_t j = 0; found && found[j]; j++) {
