@@ -1185,8 +1185,16 @@ int ht_opendir(const ht_context *c, const char *path, DIR **ret) {
 /* A directory's entries as the per-plan cache keeps them: each a d_type
  * byte, the name and its NUL, "." and ".." left out. Keyed by the path
  * behind a byte no host path starts with, beside the files read. */
-static char *listing_key(const char *path) {
-        return xasprintf("\001%s", path);
+/* "\001PATH" into buf (PATH_MAX + 2 bytes): a listing's key beside the
+ * files' own, on the stack (a plan lists some thirty directories); NULL
+ * when the path is too long to be one. */
+static const char *listing_key(char *buf, const char *path) {
+        size_t n = strlen(path);
+        if (n >= PATH_MAX)
+                return NULL;
+        buf[0] = '\001';
+        memcpy(buf + 1, path, n + 1);
+        return buf;
 }
 
 /* The entries of the directory at path into *ret (listing_key's form).
@@ -1234,7 +1242,8 @@ static int read_listing(const ht_context *c, const char *path, char **ret, size_
 }
 
 static int list_dir(const ht_context *c, const char *path, const char *suffix, bool links_only, char ***ret) {
-        _cleanup_free_ char *key = c->memo_cache ? listing_key(path) : NULL;
+        char key_buf[PATH_MAX + 2];
+        const char *key = c->memo_cache ? listing_key(key_buf, path) : NULL;
         size_t hash = key ? path_hash(key) : 0;
         const cache_entry *e = key ? cache_find(c, key, hash) : NULL;
         _cleanup_free_ char *owned = NULL;
