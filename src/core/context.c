@@ -520,19 +520,24 @@ static void drop(const ht_context *c, int fd) {
  * looked (a followed walk does): its stat, or st_mode 0 when it is not
  * there; left alone when it did not look. */
 static int walk_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
-                       ht_controllers *ctl, int *ret_dir_fd, char **ret_name, struct stat *ret_last);
+                       ht_controllers *ctl, int *ret_dir_fd, char ret_name[NAME_MAX + 1], struct stat *ret_last);
 
-/* path checked, then walked (walk_parent, for a caller that checked it) */
+/* path checked, then walked (walk_parent, for a caller that checked it:
+ * the name into its buffer, no allocation a walk) */
 static int resolve_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
                           ht_controllers *ctl, int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
-        return walk_parent(c, path, follow_last, safe, ctl, ret_dir_fd, ret_name, ret_last);
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, follow_last, safe, ctl, ret_dir_fd, name, ret_last);
+        if (r >= 0)
+                *ret_name = xstrdup(name);
+        return r;
 }
 
 static int walk_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
-                       ht_controllers *ctl, int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
+                       ht_controllers *ctl, int *ret_dir_fd, char ret_name[NAME_MAX + 1], struct stat *ret_last) {
         int r;
 
         /* p is what is left to walk, in path or, after a symlink, in
@@ -685,7 +690,7 @@ found:
                 goto fail;
         }
         *ret_dir_fd = cur;
-        *ret_name = xstrdup(comp);
+        strcpy(ret_name, comp);
         free(spliced);
         return 0;
 fail:
@@ -827,14 +832,13 @@ static int open_host(const ht_context *c, const char *path, int flags, mode_t mo
         if (fd != -EAGAIN)
                 return fd;
         int dfd;
-        char *name;
-        r = walk_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, follow, false, NULL, &dfd, name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
         r = fd < 0 ? -errno : fd;
         close(dfd);
-        free(name);
         return r;
 }
 
@@ -1072,14 +1076,13 @@ int ht_readlink(const ht_context *c, const char *path, char **ret) {
                 return fd;
         } else {
                 int dfd;
-                char *name;
-                r = walk_parent(c, path, false, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
+                char name[NAME_MAX + 1];
+                r = walk_parent(c, path, false, false, NULL, &dfd, name, NULL); /* openat2 said walk */
                 if (r < 0)
                         return r;
                 k = readlinkat(dfd, name, target, sizeof(target) - 1);
                 r = k < 0 ? -errno : 0;
                 close(dfd);
-                free(name);
         }
         if (r < 0)
                 return r;
@@ -1102,13 +1105,12 @@ static int stat_checked(const ht_context *c, const char *path, bool follow, stru
         if (fd != -EAGAIN)
                 return fd;
         int dfd;
-        char *name;
-        r = walk_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, follow, false, NULL, &dfd, name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
         close(dfd);
-        free(name);
         return r;
 }
 
