@@ -33,11 +33,10 @@
 static bool uses_procps_order(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo field only */
         if (!memo->memo_systemd_sysctl) {
-                struct stat st;
                 bool sd = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") || ht_exists(c, "/lib/systemd/systemd-sysctl") ||
                           ht_exists(c, "/usr/lib/systemd/system/systemd-sysctl.service") ||
                           ht_exists(c, "/lib/systemd/system/systemd-sysctl.service") ||
-                          (ht_lstat(c, "/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode));
+                          ht_context_systemd_booted(c);
                 memo->memo_systemd_sysctl = sd ? 1 : -1;
         }
         return memo->memo_systemd_sysctl < 0;

@@ -116,9 +116,23 @@ void ht_context_cache_begin(const ht_context *c) {
         memo->memo_cache->buckets = xcalloc(64, sizeof(cache_entry *));
 }
 
+/* The /proc/sys fd and what the root's tree was found to be go with the
+ * cache: a write or a program run may have changed what the root's
+ * /proc/sys or /run/systemd/system names (a fixture's, an image's, a
+ * booted systemd's), and the next look goes through the root afresh. */
+static void proc_sys_drop(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo fields only */
+        if (memo->memo_proc_sys_fd > 0)
+                close(memo->memo_proc_sys_fd - 1);
+        memo->memo_proc_sys_fd = 0;
+        memo->memo_sd_booted = 0;
+}
+
 void ht_context_cache_drop(const ht_context *c) {
-        if (c && c->memo_cache)
+        if (c && c->memo_cache) {
                 cache_clear(c->memo_cache);
+                proc_sys_drop(c);
+        }
 }
 
 void ht_context_cache_end(const ht_context *c) {
@@ -126,6 +140,7 @@ void ht_context_cache_end(const ht_context *c) {
         if (!memo || !memo->memo_cache)
                 return;
         cache_clear(memo->memo_cache);
+        proc_sys_drop(c);
         free(memo->memo_cache->buckets);
         free(memo->memo_cache);
         memo->memo_cache = NULL;
@@ -382,20 +397,39 @@ static bool kernel_path_hidden(const ht_context *c, const char *path) {
 int ht_path_check(const char *path) {
         if (!path || path[0] != '/')
                 return -EINVAL;
-        if (strlen(path) >= PATH_MAX || has_control_chars(path) || strchr(path, '\t'))
-                return -EINVAL;
-        const char *p = path;
-        while (*p) {
-                while (*p == '/')
+        /* One pass, a table load a byte (every host path passes here, a
+         * walked one twice before): a control byte or a tab refuses it at
+         * once; the first name that is ".." or longer than NAME_MAX
+         * decides after the length. */
+        static const bool stop[256] = {
+                [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
+                [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
+                [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+                [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1,
+                [0x7f] = 1, ['/'] = 1,
+        };
+        const unsigned char *p = (const unsigned char *)path;
+        int name_err = 0;
+        for (;;) {
+                const unsigned char *name = p;
+                while (!stop[*p])
                         p++;
-                size_t n = strcspn(p, "/");
-                if (n == 2 && p[0] == '.' && p[1] == '.')
-                        return -EINVAL;
-                if (n > NAME_MAX)
-                        return -ENAMETOOLONG;
-                p += n;
+                size_t n = (size_t)(p - name);
+                if (!name_err && n == 2 && name[0] == '.' && name[1] == '.')
+                        name_err = -EINVAL;
+                else if (!name_err && n > NAME_MAX)
+                        name_err = -ENAMETOOLONG;
+                if (*p == '/') {
+                        p++;
+                        continue;
+                }
+                if (*p)
+                        return -EINVAL; /* a control byte */
+                break;
         }
-        return 0;
+        if ((size_t)(p - (const unsigned char *)path) >= PATH_MAX)
+                return -EINVAL;
+        return name_err;
 }
 
 /* Re-open the directory named by walked (its components joined by '/',
@@ -485,11 +519,26 @@ static void drop(const ht_context *c, int fd) {
 /* ret_last (may be NULL): what the walk saw of the last name, when it
  * looked (a followed walk does): its stat, or st_mode 0 when it is not
  * there; left alone when it did not look. */
+static int walk_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
+                       ht_controllers *ctl, int *ret_dir_fd, char ret_name[NAME_MAX + 1], struct stat *ret_last);
+
+/* path checked, then walked (walk_parent, for a caller that checked it:
+ * the name into its buffer, no allocation a walk) */
 static int resolve_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
                           ht_controllers *ctl, int *ret_dir_fd, char **ret_name, struct stat *ret_last) {
         int r = ht_path_check(path);
         if (r < 0)
                 return r;
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, follow_last, safe, ctl, ret_dir_fd, name, ret_last);
+        if (r >= 0)
+                *ret_name = xstrdup(name);
+        return r;
+}
+
+static int walk_parent(const ht_context *c, const char *path, bool follow_last, bool safe,
+                       ht_controllers *ctl, int *ret_dir_fd, char ret_name[NAME_MAX + 1], struct stat *ret_last) {
+        int r;
 
         /* p is what is left to walk, in path or, after a symlink, in
          * spliced (the target in front of the rest). Targets may contain
@@ -641,7 +690,7 @@ found:
                 goto fail;
         }
         *ret_dir_fd = cur;
-        *ret_name = xstrdup(comp);
+        strcpy(ret_name, comp);
         free(spliced);
         return 0;
 fail:
@@ -783,14 +832,13 @@ static int open_host(const ht_context *c, const char *path, int flags, mode_t mo
         if (fd != -EAGAIN)
                 return fd;
         int dfd;
-        char *name;
-        r = resolve_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, follow, false, NULL, &dfd, name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
         r = fd < 0 ? -errno : fd;
         close(dfd);
-        free(name);
         return r;
 }
 
@@ -857,12 +905,84 @@ static int read_opened(const ht_context *c, int fd, const char *path, size_t has
         return 0;
 }
 
+/* Open rel below dir_fd for reading, no link followed: openat2 beneath
+ * it, or where there is none (kernels before 5.6, valgrind) a name at a
+ * time with O_NOFOLLOW, one call a name. -EAGAIN for whatever the root's
+ * walk must decide (a link, a name that is no directory); rel holds no
+ * ".." (the path it ends was checked). */
+static int open_below(int dir_fd, const char *rel, int flags) {
+        int fd = open_beneath_at(dir_fd, rel, flags, 0);
+        if (fd != -EAGAIN)
+                return fd;
+        int cur = dir_fd;
+        char comp[NAME_MAX + 1];
+        for (const char *p = rel;;) {
+                while (*p == '/')
+                        p++;
+                size_t n = strcspn(p, "/");
+                const char *rest = p + n;
+                bool last = rest[strspn(rest, "/")] == 0;
+                if (n == 0 || n > NAME_MAX || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+                        fd = -EAGAIN; /* the walk's cases, for the walk */
+                        break;
+                }
+                memcpy(comp, p, n);
+                comp[n] = 0;
+                if (last) {
+                        fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC);
+                        fd = fd >= 0 ? fd : errno == ENOENT ? -ENOENT : -EAGAIN;
+                        break;
+                }
+                /* a link: O_NOFOLLOW with O_DIRECTORY fails, ENOTDIR */
+                int nfd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (nfd < 0) {
+                        fd = errno == ENOENT ? -ENOENT : -EAGAIN;
+                        break;
+                }
+                if (cur != dir_fd)
+                        close(cur);
+                cur = nfd;
+                p = rest;
+        }
+        if (cur != dir_fd)
+                close(cur);
+        return fd;
+}
+
+/* The /proc/sys fd kept with the cache (proc_sys_drop), or -1. */
+static int proc_sys_fd(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo fields only */
+        if (!memo->memo_cache)
+                return -1;
+        if (memo->memo_proc_sys_fd == 0) {
+                int fd = ht_open_dir(c, "/proc/sys");
+                memo->memo_proc_sys_fd = fd >= 0 ? fd + 1 : -1;
+        }
+        return memo->memo_proc_sys_fd > 0 ? memo->memo_proc_sys_fd - 1 : -1;
+}
+
+/* path opened for reading: a /proc/sys key below the /proc/sys kept
+ * (when the kernel walk below it may open it; otherwise, and for every
+ * other path, through the root). The path is checked here as by ht_open. */
+static int open_for_read(const ht_context *c, const char *path) {
+        const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+        if (strncmp(path, "/proc/sys/", 10) == 0 && ht_path_check(path) >= 0) {
+                int dfd = proc_sys_fd(c);
+                if (dfd >= 0) {
+                        int fd = open_below(dfd, path + 10, flags);
+                        if (fd != -EAGAIN)
+                                return fd;
+                }
+        }
+        return ht_open(c, path, flags, 0);
+}
+
 static int read_file(const ht_context *c, const char *path, size_t max, bool keep, char **ret, size_t *ret_len) {
         size_t hash = cache_hash(c, path);
         const cache_entry *e = cache_find(c, path, hash);
         if (e)
                 return cache_serve(e, max, ret, ret_len);
-        int fd = ht_open(c, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+        int fd = open_for_read(c, path);
         if (fd < 0)
                 return fd;
         /* No fstat: read() of a directory fails with EISDIR by itself,
@@ -903,7 +1023,7 @@ int ht_read_file_below(const ht_context *c, int dir_fd, const char *dir, const c
                 return ht_read_file(c, path, max, ret, ret_len);
         /* below the directory in the kernel's walk; what it refuses (a
          * link that climbs out of it) the root's walk decides */
-        int fd = open_beneath_at(dir_fd, rel, O_RDONLY, 0);
+        int fd = open_below(dir_fd, rel, O_RDONLY);
         if (fd == -EAGAIN)
                 return ht_read_file(c, path, max, ret, ret_len);
         if (fd < 0)
@@ -956,14 +1076,13 @@ int ht_readlink(const ht_context *c, const char *path, char **ret) {
                 return fd;
         } else {
                 int dfd;
-                char *name;
-                r = resolve_parent(c, path, false, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
+                char name[NAME_MAX + 1];
+                r = walk_parent(c, path, false, false, NULL, &dfd, name, NULL); /* openat2 said walk */
                 if (r < 0)
                         return r;
                 k = readlinkat(dfd, name, target, sizeof(target) - 1);
                 r = k < 0 ? -errno : 0;
                 close(dfd);
-                free(name);
         }
         if (r < 0)
                 return r;
@@ -974,12 +1093,9 @@ int ht_readlink(const ht_context *c, const char *path, char **ret) {
         return 0;
 }
 
-static int stat_impl(const ht_context *c, const char *path, bool follow, struct stat *ret) {
-        int r = ht_path_check(path);
-        if (r < 0)
-                return r;
-        if (kernel_path_hidden(c, path))
-                return -ENOENT;
+/* path checked and not hidden */
+static int stat_checked(const ht_context *c, const char *path, bool follow, struct stat *ret) {
+        int r;
         int fd = open_beneath(c, path, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
         if (fd >= 0) {
                 r = fstat(fd, ret) < 0 ? -errno : 0;
@@ -989,14 +1105,33 @@ static int stat_impl(const ht_context *c, const char *path, bool follow, struct 
         if (fd != -EAGAIN)
                 return fd;
         int dfd;
-        char *name;
-        r = resolve_parent(c, path, follow, false, NULL, &dfd, &name, NULL); /* openat2 said walk */
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, follow, false, NULL, &dfd, name, NULL); /* openat2 said walk */
         if (r < 0)
                 return r;
         r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
         close(dfd);
-        free(name);
         return r;
+}
+
+static int stat_impl(const ht_context *c, const char *path, bool follow, struct stat *ret) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
+        return stat_checked(c, path, follow, ret);
+}
+
+bool ht_context_systemd_booted(const ht_context *c) {
+        ht_context *memo = (ht_context *)c; /* its memo field only */
+        if (memo->memo_cache && memo->memo_sd_booted)
+                return memo->memo_sd_booted > 0;
+        struct stat st;
+        bool b = stat_impl(c, "/run/systemd/system", false, &st) == 0 && S_ISDIR(st.st_mode);
+        if (memo->memo_cache)
+                memo->memo_sd_booted = b ? 1 : -1;
+        return b;
 }
 
 int ht_stat(const ht_context *c, const char *path, struct stat *ret) {
@@ -1023,7 +1158,7 @@ bool ht_exists(const ht_context *c, const char *path) {
         if (fd != -EAGAIN)
                 return false;
         struct stat st;
-        return ht_stat(c, path, &st) == 0;
+        return stat_checked(c, path, true, &st) == 0;
 }
 
 bool ht_writable(const ht_context *c, const char *path) {
@@ -1052,8 +1187,16 @@ int ht_opendir(const ht_context *c, const char *path, DIR **ret) {
 /* A directory's entries as the per-plan cache keeps them: each a d_type
  * byte, the name and its NUL, "." and ".." left out. Keyed by the path
  * behind a byte no host path starts with, beside the files read. */
-static char *listing_key(const char *path) {
-        return xasprintf("\001%s", path);
+/* "\001PATH" into buf (PATH_MAX + 2 bytes): a listing's key beside the
+ * files' own, on the stack (a plan lists some thirty directories); NULL
+ * when the path is too long to be one. */
+static const char *listing_key(char *buf, const char *path) {
+        size_t n = strlen(path);
+        if (n >= PATH_MAX)
+                return NULL;
+        buf[0] = '\001';
+        memcpy(buf + 1, path, n + 1);
+        return buf;
 }
 
 /* The entries of the directory at path into *ret (listing_key's form).
@@ -1101,7 +1244,8 @@ static int read_listing(const ht_context *c, const char *path, char **ret, size_
 }
 
 static int list_dir(const ht_context *c, const char *path, const char *suffix, bool links_only, char ***ret) {
-        _cleanup_free_ char *key = c->memo_cache ? listing_key(path) : NULL;
+        char key_buf[PATH_MAX + 2];
+        const char *key = c->memo_cache ? listing_key(key_buf, path) : NULL;
         size_t hash = key ? path_hash(key) : 0;
         const cache_entry *e = key ? cache_find(c, key, hash) : NULL;
         _cleanup_free_ char *owned = NULL;

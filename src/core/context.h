@@ -57,6 +57,14 @@ typedef struct ht_context {
         signed char memo_proc_real;
         /* what ht_read_file read while a plan is made (NULL: no cache) */
         struct ht_read_cache *memo_cache;
+        /* /proc/sys opened once through the root while the cache is kept,
+         * so that a plan's fifteen-odd keys are opened below it, not each
+         * walked from the root: 0 not opened yet, fd + 1, or -1 none
+         * (no /proc/sys, or hidden); dropped with the cache */
+        int memo_proc_sys_fd;
+        /* ht_context_systemd_booted while the cache is kept: 0 not asked
+         * yet, 1, -1; dropped with the cache */
+        signed char memo_sd_booted;
 } ht_context;
 
 
@@ -101,6 +109,12 @@ bool ht_context_kernel_is_ours(const ht_context *c);
 void ht_context_cache_begin(const ht_context *c);
 void ht_context_cache_end(const ht_context *c);
 void ht_context_cache_drop(const ht_context *c);
+
+/* Whether the host was booted by systemd, as sd_booted(3) decides it
+ * (/run/systemd/system a directory, not a link) under the root. Asked
+ * once while the cache is kept (the facts and the sysctl backend both
+ * ask); each time otherwise. */
+bool ht_context_systemd_booted(const ht_context *c);
 
 /* Beside the bytes, the cache keeps what they parse to, so that a plan
  * parses each host file once too (/etc/default/grub: the boot facts and

@@ -1112,6 +1112,44 @@ static void dir_chain_remember(const char *dir, uid_t euid) {
                 }
 }
 
+/* The directories above such a directory, which passed the rule for
+ * those above (owned by root or us, writable by others only when
+ * sticky) in this process: a chain that reaches one of them passed from
+ * there up, by the same reasoning (only root or we could change that).
+ * The rules directory beside the profiles' one stats /tmp and / once. */
+static char *trusted_above[TRUSTED_DIRS_MAX];
+
+static bool dir_above_known(const char *dir, uid_t euid) {
+        if (euid != trusted_dirs_euid || !trusted_dirs[0])
+                return false;
+        for (size_t i = 0; i < TRUSTED_DIRS_MAX && trusted_above[i]; i++)
+                if (streq(trusted_above[i], dir))
+                        return true;
+        return false;
+}
+
+/* After dir_chain_remember(dir): each directory above dir. */
+static void dir_above_remember(const char *dir, uid_t euid) {
+        if (euid != trusted_dirs_euid)
+                return;
+        _cleanup_free_ char *d = xstrdup(dir);
+        while (!streq(d, "/")) {
+                char *slash = strrchr(d, '/');
+                if (slash == d)
+                        slash[1] = 0;
+                else
+                        *slash = 0;
+                if (dir_above_known(d, euid))
+                        return; /* and those above it */
+                size_t i = 0;
+                while (i < TRUSTED_DIRS_MAX && trusted_above[i])
+                        i++;
+                if (i == TRUSTED_DIRS_MAX)
+                        return;
+                trusted_above[i] = xstrdup(d);
+        }
+}
+
 /* The directory dir (a real path) and those above it, for a profile found
  * in it as shown. dir itself: owned by root (or us) and not writable by
  * group or others, sticky or not (in a /tmp-like directory anyone may
@@ -1124,6 +1162,11 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
         _cleanup_free_ char *d = xstrdup(dir);
         bool first = true;
         for (;;) {
+                if (!first && dir_above_known(d, euid)) {
+                        dir_chain_remember(dir, euid);
+                        dir_above_remember(dir, euid);
+                        return 0;
+                }
                 struct stat st;
                 if (stat(d, &st) < 0) {
                         int r = -errno;
@@ -1144,6 +1187,7 @@ static int check_dir_chain(const char *dir, const char *shown, uid_t euid, char 
                 }
                 if (streq(d, "/")) {
                         dir_chain_remember(dir, euid);
+                        dir_above_remember(dir, euid);
                         return 0;
                 }
                 char *slash = strrchr(d, '/');
@@ -1293,6 +1337,7 @@ static struct search_dir {
         int fd;
         dev_t dev;
         ino_t ino;
+        bool checked;   /* false: offered by a listing, checked at first use */
 } search_dirs[SEARCH_DIRS_MAX];
 static size_t search_dirs_next;
 
@@ -1314,10 +1359,15 @@ static void search_dir_forget(struct search_dir *s) {
  * take the path as before. */
 static int search_dir_fd(const char *dir, const char *shown, uid_t euid, char **ret_error) {
         struct search_dir *s = search_dir_find(dir);
-        if (s)
+        if (s && s->checked)
                 return s->fd;
-        int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0) {
+        int fd;
+        if (s) {
+                /* the listing's fd: this directory as it was opened then */
+                fd = s->fd;
+                free(s->path);
+                *s = (struct search_dir){0};
+        } else if ((fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
                 int r = -errno;
                 *ret_error = xasprintf("%s: %s: %s", shown, dir, ht_strerror(-r));
                 return r;
@@ -1341,8 +1391,25 @@ static int search_dir_fd(const char *dir, const char *shown, uid_t euid, char **
         search_dirs_next = (search_dirs_next + 1) % SEARCH_DIRS_MAX;
         if (s->path)
                 search_dir_forget(s);
-        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd, .dev = st.st_dev, .ino = st.st_ino};
+        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd, .dev = st.st_dev, .ino = st.st_ino, .checked = true};
         return fd;
+}
+
+void ht_trusted_dir_offer(const char *dir, int fd) {
+        if (ht_env_true(HT_INSECURE_ENV) || search_dir_find(dir)) {
+                close(fd);
+                return;
+        }
+        struct search_dir *s = &search_dirs[search_dirs_next];
+        search_dirs_next = (search_dirs_next + 1) % SEARCH_DIRS_MAX;
+        if (s->path)
+                search_dir_forget(s);
+        *s = (struct search_dir){.path = xstrdup(dir), .fd = fd};
+}
+
+bool ht_trusted_dir_kept(const char *dir) {
+        const struct search_dir *s;
+        return !ht_env_true(HT_INSECURE_ENV) && (s = search_dir_find(dir)) && s->checked;
 }
 
 /* The kept directory of dir removed or replaced since: dropped (true). */

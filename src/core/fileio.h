@@ -294,3 +294,13 @@ int ht_read_trusted(int fd, const char *shown, size_t max, unsigned names, char 
  * opened relative to its directory, which is opened and checked once a
  * run: the file read is an entry of the directory checked. */
 int ht_read_trusted_path(const char *path, size_t max, char **ret, size_t *ret_len, char **ret_error);
+/* Whether ht_read_trusted_path holds dir opened and checked (a file of a
+ * profile chain was read from it): a name looked for there is best just
+ * read (-ENOENT: not there), one system call instead of a test and an
+ * open. */
+bool ht_trusted_dir_kept(const char *dir);
+/* A directory of a search path just listed (fd: opened O_DIRECTORY by
+ * its path dir, taken over): kept for ht_read_trusted_path, which checks
+ * it as it would one it opened itself at its first file, so the
+ * directory listed is the one read from, opened once. */
+void ht_trusted_dir_offer(const char *dir, int fd);

@@ -639,8 +639,70 @@ bool ht_is_true(const char *s) {
         return s && (streq(s, "1") || strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0);
 }
 
+/* Each variable read once while the environment stays as it was: a
+ * plan asks about thirty times (a trust check per profile and rules
+ * file), and getenv compares every entry each time. What setenv,
+ * unsetenv and putenv do shows in environ's array of pointers in O(1):
+ * a variable added lengthens it (the slot after the last is no longer
+ * NULL) or moves it, one removed shifts the rest down (the last slot
+ * changes), one replaced gets a new pointer in its slot (checked for
+ * the variables kept). The unit tests change variables between calls. */
+extern char **environ;
+
+#define ENV_MEMO_MAX 8
+static struct {
+        char name[ENV_MEMO_MAX][48];    /* a copy: a caller's may not last */
+        size_t slot[ENV_MEMO_MAX];      /* its index in environ, SIZE_MAX: not set */
+        char *entry[ENV_MEMO_MAX];      /* what that slot held */
+        bool value[ENV_MEMO_MAX];       /* ht_is_true of its value */
+        size_t n;
+        char **env;                     /* environ when read */
+        size_t count;                   /* its entries then */
+        char *last;                     /* its last entry then */
+} env_memo;
+
+static bool environ_unchanged(void) {
+        char **e = environ;
+        if (e != env_memo.env)
+                return false;
+        return !e || (e[env_memo.count] == NULL && (env_memo.count == 0 || e[env_memo.count - 1] == env_memo.last));
+}
+
+/* name's slot in environ (SIZE_MAX: not set), as getenv finds it */
+static size_t environ_slot(const char *name) {
+        size_t n = strlen(name);
+        for (size_t i = 0; environ && environ[i]; i++)
+                if (strncmp(environ[i], name, n) == 0 && environ[i][n] == '=')
+                        return i;
+        return SIZE_MAX;
+}
+
 bool ht_env_true(const char *name) {
-        return ht_is_true(getenv(name));
+        if (!environ_unchanged()) {
+                env_memo.n = 0; /* changed: read afresh */
+                env_memo.env = environ;
+                env_memo.count = 0;
+                while (environ && environ[env_memo.count])
+                        env_memo.count++;
+                env_memo.last = env_memo.count ? environ[env_memo.count - 1] : NULL;
+        }
+        size_t i;
+        for (i = 0; i < env_memo.n; i++)
+                if (streq(env_memo.name[i], name))
+                        break;
+        if (i == env_memo.n || (env_memo.slot[i] != SIZE_MAX && environ[env_memo.slot[i]] != env_memo.entry[i])) {
+                size_t slot = environ_slot(name);
+                if (i == env_memo.n) {
+                        /* more names than kept, or a long one: asked each time */
+                        if (i == ENV_MEMO_MAX || strlen(name) >= sizeof env_memo.name[0])
+                                return slot != SIZE_MAX && ht_is_true(environ[slot] + strlen(name) + 1);
+                        strcpy(env_memo.name[env_memo.n++], name);
+                }
+                env_memo.slot[i] = slot;
+                env_memo.entry[i] = slot == SIZE_MAX ? NULL : environ[slot];
+                env_memo.value[i] = slot != SIZE_MAX && ht_is_true(environ[slot] + strlen(name) + 1);
+        }
+        return env_memo.value[i];
 }
 
 int parse_size_bytes(const char *s, uint64_t *ret) {

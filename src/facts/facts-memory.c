@@ -174,6 +174,20 @@ static int64_t read_knob(const ht_context *c, ht_facts *f, const char *path) {
         return v;
 }
 
+/* Whether the sysfs file is there: while a plan keeps what it reads it is
+ * read, not just looked for, so that the read that follows is served
+ * from memory (one open instead of two). */
+static bool sysfs_file_there(const ht_context *c, const char *path) {
+        if (!c->memo_cache)
+                return ht_exists(c, path);
+        char *s = NULL;
+        int k = ht_read_line(c, path, &s);
+        free(s);
+        if (k == -ENOENT || k == -ENOTDIR)
+                return false;
+        return k >= 0 || ht_exists(c, path);
+}
+
 void ht_facts_collect_thp(const ht_context *c, ht_facts *f) {
         /* RHEL 6 backported THP under its own name. */
         static const char *const dirs[] = {
@@ -183,7 +197,7 @@ void ht_facts_collect_thp(const ht_context *c, ht_facts *f) {
         f->thp_cmdline = ht_cmdline_value(f->kernel_cmdline, "transparent_hugepage");
         for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
                 _cleanup_free_ char *enabled = xasprintf("%s/enabled", dirs[i]);
-                if (!ht_exists(c, enabled))
+                if (!sysfs_file_there(c, enabled))
                         continue;
                 f->thp_supported = HT_YES;
                 f->thp_sysfs_dir = xstrdup(dirs[i]);

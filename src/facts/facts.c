@@ -15,8 +15,7 @@
 /* systemd, the way sd_booted() decides it, but under the root; audit from
  * a probe that needs no privilege. */
 static void collect_services(const ht_context *c, ht_facts *f) {
-        struct stat st;
-        f->systemd_running = ht_lstat(c, "/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode);
+        f->systemd_running = ht_context_systemd_booted(c);
 
         /* /proc/self/loginuid exists only when the kernel has the audit
          * subsystem (CONFIG_AUDIT); audit=0 on the command line turns it

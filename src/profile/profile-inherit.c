@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "resolver-internal.h"
 #include "util.h"
 
@@ -20,10 +21,31 @@ static char *stack_chain(char **stack, const char *last) {
 
 /* The first DIR/NAME.profile on the path. A directory we may not search
  * (EACCES) could hold the profile meant: it is not skipped silently but
- * named in *unreadable ("cannot read profile directory D: ..."). */
-static int find_profile(char **dirs, const char *name, char **ret, char ***unreadable) {
+ * named in *unreadable ("cannot read profile directory D: ..."). In a
+ * directory a profile was read from already (kept checked by
+ * ht_read_trusted_path) the profile is loaded at once, the open its
+ * test (*ret_p, *ret_k and *ret_error: the load's); elsewhere *ret_p
+ * stays NULL for the caller to load the path found. */
+static int find_profile(char **dirs, const char *name, char **ret, char ***unreadable, ht_pfile **ret_p,
+                        int *ret_k, char **ret_error) {
         for (size_t i = 0; dirs && dirs[i]; i++) {
                 char *p = xasprintf("%s/%s.profile", dirs[i], name);
+                if (ht_trusted_dir_kept(dirs[i])) {
+                        char *err = NULL;
+                        int k = ht_pfile_load(p, name, ret_p, &err);
+                        if (k == -ENOENT) { /* not in this directory (or a link to nothing) */
+                                free(err);
+                                free(p);
+                                continue;
+                        }
+                        *ret = p;
+                        *ret_k = k;
+                        if (k < 0)
+                                *ret_error = err;
+                        else
+                                free(err);
+                        return 0;
+                }
                 if (faccessat(AT_FDCWD, p, F_OK, AT_EACCESS) == 0) {
                         *ret = p;
                         return 0;
@@ -58,7 +80,10 @@ int visit(chain_state *st, const char *name, const char *from_file, unsigned fro
         bool virtual = !from_file && strchr(name, '+');
         if (virtual)
                 path = xasprintf("(command line: %s)", name);
-        if (!virtual && find_profile(st->dirs, name, &path, &unreadable) < 0) {
+        ht_pfile *p = NULL;
+        int k = 0;
+        _cleanup_free_ char *load_error = NULL;
+        if (!virtual && find_profile(st->dirs, name, &path, &unreadable, &p, &k, &load_error) < 0) {
                 _cleanup_strv_free_ char **names = NULL;
                 ht_search_path_list(st->dirs, ".profile", NULL, &names, NULL);
                 const char *close = closest_word(name, names);
@@ -85,17 +110,18 @@ int visit(chain_state *st, const char *name, const char *from_file, unsigned fro
                 if (!strv_contains(st->warnings, w))
                         strv_push(&st->warnings, w);
         }
-        ht_pfile *p = NULL;
-        int k = 0;
         if (virtual) {
                 p = xcalloc(1, sizeof(*p));
                 p->name = xstrdup(name);
                 p->path = xstrdup(path);
                 p->parents = strv_split(name, "+");
-        } else
+        } else if (!p && k == 0)
                 k = ht_pfile_load(path, name, &p, ret_error);
-        if (k < 0)
+        if (k < 0) {
+                if (load_error)
+                        *ret_error = TAKE_PTR(load_error);
                 return k;
+        }
         strv_push(&st->stack, name);
         char **anc = NULL;
         for (size_t i = 0; k >= 0 && p->parents && p->parents[i]; i++) {

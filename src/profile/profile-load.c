@@ -978,10 +978,14 @@ int ht_search_path_list_counted(char *const *dirs, const char *suffix, char ***r
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_strv_free_ char **paths = NULL;
         _cleanup_free_ size_t *counts = xcalloc(strv_length((char **)dirs) + 1, sizeof(*counts));
+        /* getdents64 on the fd: opendir would fstat it for a buffer size */
+        _Alignas(struct dirent64) char buf[8192];
         for (size_t i = 0; dirs && dirs[i]; i++) {
-                DIR *d = opendir(dirs[i]);
-                if (!d) {
+                int d = open(dirs[i], O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+                if (d < 0) {
                         int r = -errno;
+                        if (r == -ENOENT || r == -ENOTDIR)
+                                counts[i] = r == -ENOENT ? HT_SEARCH_DIR_MISSING : HT_SEARCH_DIR_NOT_DIR;
                         if (r == -ENOENT || r == -ENOTDIR)
                                 continue;
                         if (ret_error)
@@ -991,13 +995,20 @@ int ht_search_path_list_counted(char *const *dirs, const char *suffix, char ***r
                         return r;
                 }
                 _cleanup_strv_free_ char **found = NULL;
-                struct dirent *de;
-                while ((de = readdir(d))) {
-                        if (de->d_name[0] == '.' || !endswith(de->d_name, suffix))
-                                continue;
-                        strv_push(&found, de->d_name);
-                }
-                closedir(d);
+                ssize_t got;
+                /* an error reading it ends the list, as readdir's did */
+                while ((got = getdents64(d, buf, sizeof buf)) > 0)
+                        for (ssize_t off = 0; off < got;) {
+                                const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+                                off += de->d_reclen;
+                                if (de->d_name[0] == '.' || !endswith(de->d_name, suffix))
+                                        continue;
+                                strv_push(&found, de->d_name);
+                        }
+                if (found)
+                        ht_trusted_dir_offer(dirs[i], d); /* its files are read next */
+                else
+                        close(d);
                 if (found)
                         qsort(found, strv_length(found), sizeof(char *), strv_sort_cmp);
                 for (size_t j = 0; found && found[j]; j++) {

@@ -160,6 +160,10 @@ int ht_rfile_load_builtin(const struct ht_builtin_file *b, ht_rfile **ret, char 
 int ht_search_path_list(char *const *dirs, const char *suffix, char ***ret_paths,
                         char ***ret_names, char **ret_error);
 /* The same; ret_found (when not NULL) gets, for each directory, how many
- * NAME.SUFFIX files of a valid name it holds, shadowed or not (free it). */
+ * NAME.SUFFIX files of a valid name it holds, shadowed or not, or
+ * HT_SEARCH_DIR_MISSING (ENOENT) or HT_SEARCH_DIR_NOT_DIR (ENOTDIR) when
+ * it could not be opened as a directory (free it). */
+#define HT_SEARCH_DIR_MISSING SIZE_MAX
+#define HT_SEARCH_DIR_NOT_DIR (SIZE_MAX - 1) /* ENOTDIR */
 int ht_search_path_list_counted(char *const *dirs, const char *suffix, char ***ret_paths,
                                 char ***ret_names, size_t **ret_found, char **ret_error);

@@ -72,26 +72,38 @@ char **ht_profile_dirs(const ht_context *c) {
 int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
                       const ht_builtin_file ***ret_builtin, char **ret_warning, char **ret_error) {
         size_t given = 0;
-        for (; c->rules_path && given < c->rules_path_given && c->rules_path[given]; given++) {
-                const char *d = c->rules_path[given];
-                struct stat st;
-                if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode)) {
-                        int r = stat(d, &st) < 0 ? -errno : -ENOTDIR;
-                        return ht_error(ret_error, r, "--rules-path %s: %s", d, ht_strerror(-r));
-                }
-        }
+        while (c->rules_path && given < c->rules_path_given && c->rules_path[given])
+                given++;
         _cleanup_strv_free_ char **paths = NULL, **names = NULL;
         _cleanup_free_ size_t *found = NULL;
-        int r = ht_search_path_list_counted(dirs, ".rules", &paths, &names, &found, ret_error);
-        if (r < 0)
+        _cleanup_free_ char *list_error = NULL;
+        int r = ht_search_path_list_counted(dirs, ".rules", &paths, &names, &found, &list_error);
+        /* each directory named with --rules-path must be one, before any
+         * other complaint: one the listing opened as a directory is;
+         * the others (and all after a listing error) are stat'ed */
+        size_t n_dirs = strv_length((char **)dirs);
+        for (size_t i = 0; i < given; i++) {
+                const char *d = c->rules_path[i];
+                if (r >= 0 && i < n_dirs && streq(dirs[i], d) && found[i] < HT_SEARCH_DIR_NOT_DIR)
+                        continue;
+                struct stat st;
+                if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode)) {
+                        int e = stat(d, &st) < 0 ? -errno : -ENOTDIR;
+                        return ht_error(ret_error, e, "--rules-path %s: %s", d, ht_strerror(-e));
+                }
+        }
+        if (r < 0) {
+                if (ret_error)
+                        *ret_error = TAKE_PTR(list_error);
                 return r;
+        }
         /* each directory named with --rules-path holds rules of its own,
          * shadowed or not (dirs begins with them, as ht_rules_dirs gives) */
         for (size_t i = 0; i < given; i++) {
                 const char *d = c->rules_path[i];
                 size_t n_here = 0;
-                if (i < strv_length((char **)dirs) && streq(dirs[i], d))
-                        n_here = found[i];
+                if (i < n_dirs && streq(dirs[i], d))
+                        n_here = found[i] >= HT_SEARCH_DIR_NOT_DIR ? 0 : found[i];
                 else {
                         _cleanup_strv_free_ char **own = NULL;
                         r = ht_search_path_list((char *const[]){(char *)d, NULL}, ".rules", NULL, &own, ret_error);
@@ -109,8 +121,17 @@ int ht_rules_find(const ht_context *c, char *const *dirs, char ***ret_paths,
         const ht_builtin_file **builtin = xcalloc(n + ht_builtin_n_files + 1, sizeof(*builtin));
 
         _cleanup_free_ char *inst = xasprintf("%s/rules", datadir());
+        /* the listing just looked for it when it is on the path */
+        bool inst_exists = true, inst_known = false;
+        for (size_t i = 0; dirs && dirs[i]; i++)
+                if (streq(dirs[i], inst) && found[i] == HT_SEARCH_DIR_MISSING) {
+                        inst_exists = false;
+                        inst_known = true;
+                        break;
+                }
         struct stat st;
-        bool inst_exists = stat(inst, &st) == 0;
+        if (!inst_known)
+                inst_exists = stat(inst, &st) == 0;
         _cleanup_free_ char *used = NULL;
         for (size_t i = 0; i < ht_builtin_n_files; i++) {
                 const ht_builtin_file *b = &ht_builtin_files[i];

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <unistd.h>
 
 #include "render.h"
@@ -25,7 +26,15 @@ bool ht_use_color(const ht_context *c, int fd) {
         const char *term = getenv("TERM");
         if (term && streq(term, "dumb"))
                 return false;
-        return isatty(fd);
+        bool tty = isatty(fd);
+        /* stdio would find stdout's buffering on its first write with an
+         * fstat and, on a character device, the same isatty again: given
+         * a buffer now (before anything is written to it), it asks
+         * neither. Line-buffered on a terminal, as stdio makes it. */
+        static char out_buf[BUFSIZ];
+        if (fd == STDOUT_FILENO && __fbufsize(stdout) == 0)
+                setvbuf(stdout, out_buf, tty ? _IOLBF : _IOFBF, sizeof out_buf);
+        return tty;
 }
 
 static bool json_document_printed;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
@@ -489,6 +491,106 @@ static void test_path_check(void **state) {
         assert_int_equal(ht_path_check("/proc/sys/vm/../../etc"), -EINVAL);
         assert_int_equal(ht_path_check("/etc/a\nb"), -EINVAL);
         assert_int_equal(ht_path_check("relative"), -EINVAL);
+        /* the one-pass check refuses what the passes it replaced did */
+        assert_int_equal(ht_path_check("/etc/a\tb"), -EINVAL);
+        assert_int_equal(ht_path_check("/etc/a\x7f"), -EINVAL);
+        assert_int_equal(ht_path_check("/etc/.."), -EINVAL);
+        assert_int_equal(ht_path_check("/../etc"), -EINVAL);
+        assert_int_equal(ht_path_check("/"), 0);
+        assert_int_equal(ht_path_check("//etc//./a..b/...//"), 0);
+        assert_int_equal(ht_path_check("/..x/x../."), 0);
+        char name[NAME_MAX + 2];
+        memset(name, 'n', sizeof name - 1);
+        name[sizeof name - 1] = 0;
+        char *p = xasprintf("/etc/%s/..", name);
+        assert_int_equal(ht_path_check(p), -ENAMETOOLONG); /* the first bad name decides */
+        free(p);
+        p = xasprintf("/etc/../%s", name);
+        assert_int_equal(ht_path_check(p), -EINVAL);
+        free(p);
+        name[NAME_MAX] = 0;
+        p = xasprintf("/etc/%s", name);
+        assert_int_equal(ht_path_check(p), 0);
+        free(p);
+        char *longp = xmalloc(PATH_MAX + 1);
+        for (size_t i = 0; i < PATH_MAX; i += 2)
+                memcpy(longp + i, "/a", 2);
+        longp[PATH_MAX] = 0;
+        assert_int_equal(ht_path_check(longp), -EINVAL);
+        longp[PATH_MAX - 2] = 0;
+        assert_int_equal(ht_path_check(longp), 0);
+        free(longp);
+}
+
+/* While the cache is kept, /proc/sys keys are opened below one /proc/sys
+ * fd opened through the root. It goes with the cache: after a write
+ * through the context the root's /proc/sys is looked up afresh (here a
+ * new directory in its place), never the one opened before. Links below
+ * it are the root's walk's (inside the root followed, out of it refused). */
+static void test_proc_sys_below(void **state) {
+        ht_context *c = *state;
+        char *s = NULL;
+        mk("proc");
+        mk("proc/sys");
+        mk("proc/sys/vm");
+        put("proc/sys/vm/swappiness", "60\n");
+        put("etc/sysctl-target", "7\n");
+        ln("../../../etc/sysctl-target", "proc/sys/vm/inside");
+        ln("../../../../../../../etc/passwd", "proc/sys/vm/escape");
+        ht_context_cache_begin(c);
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/swappiness", &s), 0);
+        assert_string_equal(s, "60");
+        free(s);
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/inside", &s), 0);
+        assert_string_equal(s, "7");
+        free(s);
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/escape", &s), -EXDEV);
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/none", &s), -ENOENT);
+        assert_int_equal(ht_read_line(c, "/proc/sys/none/x", &s), -ENOENT);
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/../vm/swappiness", &s), -EINVAL);
+
+        char *old = xasprintf("%s/proc/sys", tmpl), *moved = xasprintf("%s/proc/sys-old", tmpl);
+        assert_int_equal(rename(old, moved), 0);
+        mk("proc/sys");
+        mk("proc/sys/vm");
+        put("proc/sys/vm/swappiness", "10\n");
+        assert_int_equal(ht_write_file_atomic(c, "/etc/other", "x\n", 2, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/swappiness", &s), 0);
+        assert_string_equal(s, "10");
+        free(s);
+        ht_context_cache_end(c);
+        /* no cache, no fd kept: through the root */
+        put("proc/sys/vm/swappiness", "11\n");
+        assert_int_equal(ht_read_line(c, "/proc/sys/vm/swappiness", &s), 0);
+        assert_string_equal(s, "11");
+        free(s);
+        free(old);
+        free(moved);
+}
+
+/* sd_booted under the root, asked once while the cache is kept (facts and
+ * the sysctl backend), afresh after a write through the context. */
+static void test_systemd_booted(void **state) {
+        ht_context *c = *state;
+        assert_false(ht_context_systemd_booted(c));
+        ht_context_cache_begin(c);
+        assert_false(ht_context_systemd_booted(c));
+        mk("run");
+        mk("run/systemd");
+        mk("run/systemd/system");
+        assert_false(ht_context_systemd_booted(c)); /* the plan's look stands */
+        assert_int_equal(ht_write_file_atomic(c, "/etc/other", "y\n", 2, 0644, HT_UID_ANY, HT_GID_ANY), 0);
+        assert_true(ht_context_systemd_booted(c));
+        char *d = xasprintf("%s/run/systemd/system", tmpl);
+        assert_int_equal(rmdir(d), 0);
+        ln("/usr", "run/systemd/system"); /* a link is no boot by systemd */
+        assert_true(ht_context_systemd_booted(c));
+        ht_context_cache_end(c);
+        assert_false(ht_context_systemd_booted(c));
+        assert_int_equal(unlink(d), 0);
+        mk("run/systemd/system");
+        assert_true(ht_context_systemd_booted(c)); /* no cache: asked each time */
+        free(d);
 }
 
 int main(void) {
@@ -501,6 +603,8 @@ int main(void) {
                 cmocka_unit_test(test_stat_and_lstat),
                 cmocka_unit_test(test_list_dir),
                 cmocka_unit_test(test_path_check),
+                cmocka_unit_test(test_proc_sys_below),
+                cmocka_unit_test(test_systemd_booted),
                 cmocka_unit_test(test_read_cache),
                 cmocka_unit_test(test_list_cache),
                 cmocka_unit_test(test_parse_cache),

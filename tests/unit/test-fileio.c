@@ -461,6 +461,104 @@ static void test_read_trusted_path(void **state) {
         free(insecure);
 }
 
+/* The directories above a checked profile directory are kept as passed
+ * (issue 34: the rules directory beside the profiles' one stats /tmp and
+ * / once): a chain that reaches one stops there, but the directory
+ * searched is always held to its own, stricter rule, and a directory not
+ * seen before on the way is checked. */
+static void test_trusted_chain_memo(void **state) {
+        fixture *f = *state;
+        char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES") ? xstrdup(getenv("HOSTTUNE_INSECURE_PROFILES")) : NULL;
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        tt_mkdir(f->dir, "t");
+        tt_mkdir(f->dir, "t/ok");
+        tt_mkdir(f->dir, "t/ok/x");
+        tt_put(f->dir, "t/ok/x/a.profile", "a = 1;\n", 0644);
+        tt_put(f->dir, "t/ok/a.profile", "a = 2;\n", 0644);
+        tt_mkdir(f->dir, "t/m");
+        tt_mkdir(f->dir, "t/m/n");
+        tt_put(f->dir, "t/m/n/a.profile", "a = 3;\n", 0644);
+        tt_mkdir(f->dir, "t/s");
+        tt_mkdir(f->dir, "t/s/n");
+        tt_put(f->dir, "t/s/n/a.profile", "a = 4;\n", 0644);
+        char *px = xasprintf("%s/t/ok/x/a.profile", f->dir), *pok = xasprintf("%s/t/ok/a.profile", f->dir);
+        char *pm = xasprintf("%s/t/m/n/a.profile", f->dir), *ps = xasprintf("%s/t/s/n/a.profile", f->dir);
+        char *ok = xasprintf("%s/t/ok", f->dir), *m = xasprintf("%s/t/m", f->dir), *sd = xasprintf("%s/t/s", f->dir);
+        char *s = NULL, *err = NULL;
+        size_t len;
+        assert_int_equal(ht_read_trusted_path(px, 1024, &s, &len, &err), 0);
+        free(s);
+        /* t/ok passed as a directory above x; searched itself, others
+         * writing it is refused all the same */
+        assert_int_equal(chmod(ok, 0777), 0);
+        assert_true(ht_read_trusted_path(pok, 1024, &s, &len, &err) < 0);
+        assert_non_null(strstr(err, "writable by group or others"));
+        free(err);
+        err = NULL;
+        /* a directory on the way not seen before: checked (t above it known) */
+        assert_int_equal(chmod(m, 0777), 0);
+        assert_true(ht_read_trusted_path(pm, 1024, &s, &len, &err) < 0);
+        assert_non_null(strstr(err, "writable by group or others"));
+        free(err);
+        err = NULL;
+        /* sticky above the directory searched: allowed, as before */
+        assert_int_equal(chmod(sd, 01777), 0);
+        assert_int_equal(ht_read_trusted_path(ps, 1024, &s, &len, &err), 0);
+        assert_string_equal(s, "a = 4;\n");
+        free(s);
+        free(px);
+        free(pok);
+        free(pm);
+        free(ps);
+        free(ok);
+        free(m);
+        free(sd);
+        if (insecure)
+                setenv("HOSTTUNE_INSECURE_PROFILES", insecure, 1);
+        free(insecure);
+}
+
+/* A search directory a listing opened is handed over, not opened again
+ * (issue 34), and checked at its first file as one opened by
+ * ht_read_trusted_path itself: others writing it is refused all the
+ * same; one that passes is read through the listing's fd. */
+static void test_trusted_dir_offer(void **state) {
+        fixture *f = *state;
+        char *insecure = getenv("HOSTTUNE_INSECURE_PROFILES") ? xstrdup(getenv("HOSTTUNE_INSECURE_PROFILES")) : NULL;
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        tt_mkdir(f->dir, "lw");
+        tt_put(f->dir, "lw/a.rules", "a = 1;\n", 0644);
+        tt_mkdir(f->dir, "lok");
+        tt_put(f->dir, "lok/a.rules", "a = 2;\n", 0644);
+        char *lw = xasprintf("%s/lw", f->dir), *lok = xasprintf("%s/lok", f->dir);
+        char *pw = xasprintf("%s/lw/a.rules", f->dir), *pok = xasprintf("%s/lok/a.rules", f->dir);
+        assert_int_equal(chmod(lw, 0777), 0);
+        int fd = open(lw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        ht_trusted_dir_offer(lw, fd);
+        assert_false(ht_trusted_dir_kept(lw)); /* not checked yet */
+        char *s = NULL, *err = NULL;
+        size_t len;
+        assert_true(ht_read_trusted_path(pw, 1024, &s, &len, &err) < 0);
+        assert_non_null(strstr(err, "writable by group or others"));
+        free(err);
+        err = NULL;
+        fd = open(lok, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        ht_trusted_dir_offer(lok, fd);
+        assert_int_equal(ht_read_trusted_path(pok, 1024, &s, &len, &err), 0);
+        assert_string_equal(s, "a = 2;\n");
+        free(s);
+        assert_true(ht_trusted_dir_kept(lok));
+        free(lw);
+        free(lok);
+        free(pw);
+        free(pok);
+        if (insecure)
+                setenv("HOSTTUNE_INSECURE_PROFILES", insecure, 1);
+        free(insecure);
+}
+
 /* Files other users control (issue 32): never a FIFO, device or file
  * over the bound, never what those users could not read themselves. */
 static void test_read_file_untrusted(void **state) {
@@ -664,6 +762,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_read_file_at, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_file_untrusted, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_read_trusted_path, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_trusted_chain_memo, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_trusted_dir_offer, setup, teardown),
                 cmocka_unit_test(test_controllers),
                 cmocka_unit_test_setup_teardown(test_fsync_batch, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_staged_files, setup, teardown),

@@ -723,6 +723,47 @@ static void test_list_and_paths(void **state) {
         ht_context_free(c);
 }
 
+/* In a directory a profile was read from (kept checked), a parent is
+ * loaded at once, the open its test (issue 34: no faccessat first): one
+ * missing there is looked for further on the path; one there but broken
+ * is its error, never skipped for a later copy. With the trust checks on. */
+static void test_parent_in_kept_dir(void **state) {
+        _cleanup_free_ char *first = xasprintf("%s/kept1", tmp_root), *second = xasprintf("%s/kept2", tmp_root);
+        assert_int_equal(mkdir(first, 0755), 0);
+        assert_int_equal(mkdir(second, 0755), 0);
+        write_file(first, "kid.profile", "inherit = \"mom\";\nparams = { k = 1; };\n");
+        write_file(second, "mom.profile", "params = { m = 2; };\n");
+        write_file(first, "kid2.profile", "inherit = \"broken\";\n");
+        write_file(first, "broken.profile", "this is = = not a profile\n");
+        write_file(second, "broken.profile", "params = { b = 3; };\n");
+        unsetenv("HOSTTUNE_INSECURE_PROFILES");
+        for (int round = 0; round < 2; round++) {
+                ht_context *c;
+                assert_int_equal(ht_context_new(tmp_root, &c), 0);
+                strv_push(&c->profile_path, first);
+                strv_push(&c->profile_path, second);
+                strv_push(&c->rules_path, rdir);
+                json_object *f = json_tokener_parse(facts_2m);
+                ht_resolved *r = NULL;
+                char *err = NULL;
+                if (round == 0) {
+                        assert_int_equal(ht_profile_resolve_json(c, f, "kid", NULL, &r, &err), 0);
+                        assert_string_equal(param(r, "k"), "1");
+                        assert_string_equal(param(r, "m"), "2");
+                        ht_resolved_free(r);
+                } else {
+                        assert_true(ht_profile_resolve_json(c, f, "kid2", NULL, &r, &err) < 0);
+                        assert_non_null(err);
+                        if (!strstr(err, "kept1/broken.profile"))
+                                fail_msg("error '%s' does not name kept1/broken.profile", err);
+                        free(err);
+                }
+                json_object_put(f);
+                ht_context_free(c);
+        }
+        setenv("HOSTTUNE_INSECURE_PROFILES", "1", 1);
+}
+
 static void test_shipped_profiles_list(void **state) {
         ht_context *c;
         assert_int_equal(ht_context_new("/", &c), 0);
@@ -760,6 +801,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_key_safety, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_trust, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_list_and_paths, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_parent_in_kept_dir, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_shipped_profiles_list, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -481,6 +481,55 @@ static void test_is_true(void **state) {
         setenv(var, "True", 1);
         assert_true(ht_env_true(var));
         unsetenv(var);
+
+        /* what it keeps (one reading a variable while the environment
+         * stays as it was) never outlives a change between calls: each
+         * kind of change, with other variables added and removed about
+         * it so that the change is in the middle, at the end, or moves
+         * the array */
+        const char *other = "HOSTTUNE_TEST_UTIL_OTHER", *absent = "HOSTTUNE_TEST_UTIL_ABSENT";
+        for (int round = 0; round < 2; round++) {
+                unsetenv(absent);
+                assert_false(ht_env_true(absent));
+                assert_false(ht_env_true(var));
+                setenv(var, "1", 1);              /* added at the end */
+                assert_true(ht_env_true(var));
+                assert_false(ht_env_true(absent));
+                setenv(other, "x", 1);            /* another after it */
+                assert_true(ht_env_true(var));
+                setenv(var, "0", 1);              /* replaced in the middle */
+                assert_false(ht_env_true(var));
+                setenv(var, "yes", 1);
+                assert_true(ht_env_true(var));
+                unsetenv(var);                    /* removed: the rest shift */
+                assert_false(ht_env_true(var));
+                unsetenv(other);
+                setenv(absent, "true", 1);        /* one out, one in: same count */
+                assert_true(ht_env_true(absent));
+                assert_false(ht_env_true(var));
+                static char put[] = "HOSTTUNE_TEST_UTIL_BOOL=1";
+                assert_int_equal(putenv(put), 0); /* a string of the caller's */
+                assert_true(ht_env_true(var));
+                unsetenv(var);
+                assert_false(ht_env_true(var));
+                unsetenv(absent);
+                assert_false(ht_env_true(absent));
+        }
+        /* more names than it keeps: each asked afresh, still right */
+        char names[12][40];
+        for (int i = 0; i < 12; i++) {
+                snprintf(names[i], sizeof names[i], "HOSTTUNE_TEST_UTIL_N%d", i);
+                setenv(names[i], i % 2 ? "1" : "0", 1);
+        }
+        for (int k = 0; k < 2; k++)
+                for (int i = 0; i < 12; i++)
+                        assert_int_equal(ht_env_true(names[i]), i % 2);
+        for (int i = 0; i < 12; i++) {
+                setenv(names[i], i % 2 ? "0" : "1", 1);
+                assert_int_equal(ht_env_true(names[i]), !(i % 2));
+                unsetenv(names[i]);
+                assert_false(ht_env_true(names[i]));
+        }
 }
 
 /* Words for a command a person pastes (issue 32): what a shell reads
