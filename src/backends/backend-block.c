@@ -676,13 +676,7 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                              "the udev rule still applies when the device appears", key);
         } else if (b->f->container) {
                 /* a privileged container may write the host's disks' queues */
-                ch->runtime = false;
-                ch->outcome = HT_OUTCOME_SKIPPED;
-                ht_plan_warn(b->plan, "%s: not namespaced: this %s container shares the host's block devices, and "
-                             "writing it would change it for the host and every container on it; the runtime "
-                             "change is skipped (set it on the host; the udev rule applies only where this tree "
-                             "boots as a host)",
-                             key, b->f->container);
+                ht_plan_skip_host_value(b->plan, ch, key, b->f->container, "block devices", "udev rule");
         }
         return true;
 }

@@ -464,13 +464,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 } else if (f->container && !sysctl_namespaced(norm)) {
                         /* a privileged container may write it: that would
                          * retune the host under every other container */
-                        ch->runtime = false;
-                        ch->outcome = HT_OUTCOME_SKIPPED;
-                        ht_plan_warn(plan, "%s: not namespaced: this %s container shares the host's kernel value, and "
-                                     "writing it would change it for the host and every container on it; the "
-                                     "runtime change is skipped (set it on the host; the drop-in applies only "
-                                     "where this tree boots as a host)",
-                                     s->key, f->container);
+                        ht_plan_skip_host_value(plan, ch, s->key, f->container, "kernel value", "drop-in");
                 }
         }
 

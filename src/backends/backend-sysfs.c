@@ -228,13 +228,7 @@ static int sysfs_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         /* /sys is the host's, but for the network devices of
                          * the container's own namespace: a privileged
                          * container may write it, retuning the host */
-                        ch->runtime = false;
-                        ch->outcome = HT_OUTCOME_SKIPPED;
-                        ht_plan_warn(plan, "%s: not namespaced: this %s container shares the host's kernel value, and "
-                                     "writing it would change it for the host and every container on it; the "
-                                     "runtime change is skipped (set it on the host; the tmpfiles.d entry applies "
-                                     "only where this tree boots as a host)",
-                                     s->key, f->container);
+                        ht_plan_skip_host_value(plan, ch, s->key, f->container, "kernel value", "tmpfiles.d entry");
                 }
         }
 

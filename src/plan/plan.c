@@ -118,6 +118,16 @@ void ht_plan_warn(ht_plan *p, const char *fmt, ...) {
         va_end(ap);
 }
 
+void ht_plan_skip_host_value(ht_plan *p, ht_change *ch, const char *key, const char *container,
+                             const char *shared, const char *persisted) {
+        ch->runtime = false;
+        ch->outcome = HT_OUTCOME_SKIPPED;
+        ht_plan_warn(p, "%s: not namespaced: this %s container shares the host's %s, and writing it would change "
+                     "it for the host and every container on it; the runtime change is skipped (set it on the host; "
+                     "the %s applies only where this tree boots as a host)",
+                     key, container, shared, persisted);
+}
+
 void ht_plan_skip(ht_plan *p, const char *setting, const char *source, const char *fmt, ...) {
         va_list ap;
         va_start(ap, fmt);

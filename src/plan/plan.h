@@ -120,6 +120,14 @@ void ht_plan_skip_set_by(ht_plan *p, const char *setting, const char *source, co
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void ht_plan_error(ht_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A runtime change a container must not make: KEY is the host's value
+ * (SHARED names what the container shares with it, e.g. "kernel value"),
+ * which a privileged container could write under every other container.
+ * The change stays planned for its persisted form (PERSISTED: "drop-in",
+ * "udev rule", ...), not made at runtime, with a warning naming KEY. */
+void ht_plan_skip_host_value(ht_plan *p, ht_change *ch, const char *key, const char *container,
+                             const char *shared, const char *persisted);
+
 /* True when something would change: a runtime change, a file edit or an
  * action. */
 bool ht_plan_changed(const ht_plan *p);
