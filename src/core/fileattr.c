@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 
 #include "fileattr.h"
+#include "fileio.h"
 #include "util.h"
 
 /* Bound on one attribute's value: an ACL of a few hundred entries or a
@@ -17,6 +19,20 @@
 
 static bool xattr_content_bound(const char *name) {
         return streq(name, "security.ima") || streq(name, "security.evm");
+}
+
+/* declared in fileio.h, beside the reads that name it */
+const char *ht_file_kind(mode_t mode) {
+        switch (mode & S_IFMT) {
+        case S_IFREG: return "a regular file";
+        case S_IFDIR: return "a directory";
+        case S_IFLNK: return "a symbolic link";
+        case S_IFIFO: return "a FIFO";
+        case S_IFCHR: return "a character device";
+        case S_IFBLK: return "a block device";
+        case S_IFSOCK: return "a socket";
+        }
+        return "not a regular file";
 }
 
 int ht_copy_xattrs(int from, int to) {
@@ -87,4 +103,19 @@ char *ht_locked_file_hint(const ht_context *c, const char *path) {
                                  "does not clear the flag itself)", dshown, flag, flag[0] == 'i' ? 'i' : 'a', dshown);
         }
         return NULL;
+}
+
+char *ht_write_error_hint(const ht_context *c, const char *path, int r) {
+        struct stat st;
+        if (r == -EPERM) {
+                char *locked = ht_locked_file_hint(c, path);
+                if (locked)
+                        return locked;
+        } else if (r == -EINVAL && ht_lstat(c, path, &st) == 0 && !S_ISREG(st.st_mode))
+                return xasprintf(" (it is %s, not a regular file: hosttune writes only regular files)",
+                                 ht_file_kind(st.st_mode));
+        else if (r == -EROFS)
+                return xstrdup(" (a read-only mount: an image-based system's /usr, a read-only bind mount; "
+                               "change it in the image, or remount it read-write)");
+        return xstrdup(ht_write_refusal_hint(r));
 }

@@ -26,3 +26,9 @@ int ht_file_locked_flag(int fd, const char **ret_flag);
  * check: " (it is immutable: chattr -i PATH to let hosttune write it)"
  * and the like for the file or its directory, or NULL. */
 char *ht_locked_file_hint(const ht_context *c, const char *path);
+
+/* What to add to write error r on host path, for apply, rollback and the
+ * journal alike: the flag (EPERM from chattr +i/+a), what the file is
+ * when not a regular file (EINVAL: a FIFO), a read-only mount (EROFS),
+ * else ht_write_refusal_hint's. Never NULL ("" when nothing to add). */
+char *ht_write_error_hint(const ht_context *c, const char *path, int r);

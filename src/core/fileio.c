@@ -676,19 +676,6 @@ int ht_cleanup_temp_files(const ht_context *c, const char *path) {
         return ht_cleanup_temp_files_at(dir_fd, name);
 }
 
-const char *ht_file_kind(mode_t mode) {
-        switch (mode & S_IFMT) {
-        case S_IFREG: return "a regular file";
-        case S_IFDIR: return "a directory";
-        case S_IFLNK: return "a symbolic link";
-        case S_IFIFO: return "a FIFO";
-        case S_IFCHR: return "a character device";
-        case S_IFBLK: return "a block device";
-        case S_IFSOCK: return "a socket";
-        }
-        return "not a regular file";
-}
-
 int ht_check_regular_fd(int fd, size_t max, struct stat *ret_st) {
         struct stat st;
         if (fstat(fd, &st) < 0)

@@ -252,8 +252,8 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, stag
                 staged_restore_done(staged);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
         if (r < 0) {
-                _cleanup_free_ char *locked = r == -EPERM ? ht_locked_file_hint(c, it->path) : NULL;
-                strv_pushf(errors, "%s: cannot restore it: %s%s", dp, ht_strerror(-r), locked ? locked : "");
+                _cleanup_free_ char *hint = ht_write_error_hint(c, it->path, r);
+                strv_pushf(errors, "%s: cannot restore it: %s%s", dp, ht_strerror(-r), hint);
                 return r;
         }
         if (prior->existed)

@@ -4,7 +4,8 @@
 # label and user xattrs (owner and mode too), rollback and recovery after
 # a kill bring them back with the content; a file with other hard links,
 # and an immutable or append-only one, are refused before anything
-# changes, with a message naming the file and why.
+# changes, with a message naming the file and why, as are a FIFO and a
+# file on a read-only mount.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
@@ -79,4 +80,26 @@ chattr -i "$g"
 chattr +a "$g"
 refused "an append-only file" "Operation not permitted (it is append-only"
 chattr -a "$g"
+
+# --- a FIFO where a file is expected; a read-only bind mount -------------
+mv "$g" "$tmp/grub.saved"
+mkfifo "$g"
+htrun 1 "apply refuses a FIFO as /etc/default/grub" "$h" apply oracle $SGA
+check_contains "apply says it is a FIFO" "$h/etc/default/grub: Invalid argument (it is a FIFO, not a regular file" "$tmp/err"
+check "the FIFO stays" "yes" "$([ -p "$g" ] && echo yes)"
+rm "$g"
+mv "$tmp/grub.saved" "$g"
+if mount --bind "$h/etc/security" "$h/etc/security" 2>/dev/null; then
+        if mount -o remount,bind,ro "$h/etc/security" 2>/dev/null; then
+                htrun 1 "apply refuses a file on a read-only mount" "$h" apply oracle $SGA
+                check_contains "apply names the file and the read-only mount" \
+                        "limits.d/90-hosttune.conf: Read-only file system (a read-only mount" "$tmp/err"
+        else
+                ok "# SKIP a read-only bind mount: remount refused here"
+        fi
+        umount "$h/etc/security"
+        same_tree "read-only mount: the tree as before" "$tmp/before" "$h"
+else
+        ok "# SKIP a read-only bind mount: mount refused here"
+fi
 finish
