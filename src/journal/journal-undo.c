@@ -473,9 +473,11 @@ int journal_undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_sta
                 _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
                 r = ht_file_snapshot_take(c, it.path, &cur);
                 _cleanup_free_ char *dp = ht_display_path(c, it.path);
-                if (r < 0)
-                        return ht_error(ret_error, r, "journal %s: cannot read %s: %s; nothing was restored",
-                                         tx->txid, dp, ht_strerror(-r));
+                if (r < 0) {
+                        _cleanup_free_ char *hint = ht_write_error_hint(c, it.path, r);
+                        return ht_error(ret_error, r, "journal %s: cannot read %s: %s%s; nothing was restored",
+                                         tx->txid, dp, ht_strerror(-r), hint);
+                }
                 /* a backup is checked where it is needed: a file as it was
                  * before needs none */
                 if (!as_before(&it, cur) && (r = prior_snapshot(tx, &it, &prior, ret_error)) < 0)

@@ -89,6 +89,17 @@ check_contains "apply says it is a FIFO" "$h/etc/default/grub: Invalid argument 
 check "the FIFO stays" "yes" "$([ -p "$g" ] && echo yes)"
 rm "$g"
 mv "$tmp/grub.saved" "$g"
+# a FIFO where hosttune's own drop-in was: rollback refuses, saying what it is
+htrun 0 "apply oracle again" "$h" apply oracle $SGA
+d=$h/etc/sysctl.d/90-hosttune.conf
+mv "$d" "$tmp/dropin.saved"
+mkfifo "$d"
+htrun 1 "rollback refuses a FIFO as its drop-in" "$h" rollback
+check_contains "rollback says it is a FIFO" "90-hosttune.conf: Invalid argument (it is a FIFO, not a regular file" "$tmp/err"
+rm "$d"
+mv "$tmp/dropin.saved" "$d"
+htrun 0 "rollback once the drop-in is back" "$h" rollback
+same_tree "FIFO: the tree as before after the rollback" "$tmp/before" "$h"
 if mount --bind "$h/etc/security" "$h/etc/security" 2>/dev/null; then
         if mount -o remount,bind,ro "$h/etc/security" 2>/dev/null; then
                 htrun 1 "apply refuses a file on a read-only mount" "$h" apply oracle $SGA
