@@ -39,8 +39,10 @@ libconfig-dev libsystemd-dev libmount-dev libaudit-dev libjson-c-dev"
 # start them themselves; python3-prometheus-client, whose OpenMetrics
 # parser metrics.sh reads --format=openmetrics with; strace, whose
 # system-call traces apply-durable.sh (the fsync order), facts-devices.sh
-# and workload-parts.sh (what a plan reads) check.
-DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux strace
+# and workload-parts.sh (what a plan reads) check; acl's setfacl, attr's
+# setfattr and e2fsprogs' chattr, with which apply-file-metadata.sh gives a
+# managed file an ACL, an SELinux label, xattrs and the immutable flag.
+DEB_TEST="libcmocka-dev jq procps patch systemd udev grub2-common time util-linux strace acl attr e2fsprogs
 clang libclang-rt-dev
 mandoc groff-base bash-completion python3 python3-yaml python3-jsonschema python3-prometheus-client
 cloud-init ansible-core ansible ansible-lint python3-voluptuous
@@ -69,7 +71,7 @@ tuned prometheus prometheus-node-exporter"
 # rpmlint and ansible-core's collections in EPEL (README.md).
 RPM_BUILD="gcc make autoconf automake pkgconf-pkg-config
 libconfig-devel systemd-devel libmount-devel audit-libs-devel json-c-devel"
-RPM_TEST="libcmocka-devel jq procps-ng patch systemd systemd-udev grub2-tools time util-linux strace
+RPM_TEST="libcmocka-devel jq procps-ng patch systemd systemd-udev grub2-tools time util-linux strace acl attr e2fsprogs
 clang compiler-rt
 mandoc groff bash-completion python3 python3-pyyaml python3-jsonschema
 cloud-init ansible-core

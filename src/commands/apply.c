@@ -11,6 +11,7 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "fault.h"
+#include "fileattr.h"
 #include "fileio.h"
 #include "format-meminfo.h"
 #include "journal.h"
@@ -73,8 +74,9 @@ static int record_file(ht_tx *tx, const ht_file_edit *fe, size_t *ret_item, char
 
 static int file_error(const ht_context *c, const ht_file_edit *fe, int r, char **ret_error) {
         _cleanup_free_ char *shown = ht_display_path(c, fe->path);
+        _cleanup_free_ char *hint = ht_write_error_hint(c, fe->path, r);
         return ht_error(ret_error, r, "cannot %s %s: %s%s", fe->new_content ? "write" : "remove", shown,
-                        ht_strerror(-r), ht_write_refusal_hint(r));
+                        ht_strerror(-r), hint);
 }
 
 /* Every file of the plan, as a group (docs/DESIGN.md, "Durability"):

@@ -1302,6 +1302,9 @@ const char *ht_write_refusal_hint(int r) {
         case -EPERM:
                 return " (a directory on the way is not owned by root or is writable by group or others: "
                        "chown root, chmod go-w)";
+        case -EMLINK:
+                return " (it has other hard links: a replace would leave them with the old content; hosttune "
+                       "refuses it: give this name a copy of its own first)";
         default:
                 return "";
         }

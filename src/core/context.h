@@ -260,7 +260,8 @@ int ht_list_links(const ht_context *c, const char *path, char ***ret);
  * root (-EXDEV), a directory others may write (-EPERM), a loop (-ELOOP). */
 char *ht_root_path_error(const ht_context *c, const char *what, const char *shown, int r);
 /* What to add to a write's error r on a managed file: why a symlink
- * (-ELOOP) or a directory on the way (-EPERM) was refused and the fix;
+ * (-ELOOP), a directory on the way (-EPERM) or a file with other hard
+ * links (-EMLINK) was refused and the fix;
  * "" for any other error. One wording for apply and the journal. */
 const char *ht_write_refusal_hint(int r);
 

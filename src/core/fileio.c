@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "fileattr.h"
 #include "fileio.h"
 #include "util.h"
 
@@ -167,6 +168,7 @@ static int write_temp_at(int dir_fd, const char *name, const void *data, size_t 
 
         bool existed = false;
         struct stat st;
+        _cleanup_close_ int old_fd = -1;
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
                 /* We never write through links or onto special files. */
                 if (S_ISLNK(st.st_mode))
@@ -176,6 +178,21 @@ static int write_temp_at(int dir_fd, const char *name, const void *data, size_t 
                 if (!S_ISREG(st.st_mode))
                         return -EINVAL;
                 existed = true;
+                /* a rename would leave the file's other names with the
+                 * old content, and the journal knows only this one; a
+                 * restore (exact) puts back what it finds */
+                if (st.st_nlink > 1 && !exact)
+                        return -EMLINK;
+                /* the old file itself: its flags and extended attributes */
+                old_fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+                if (old_fd < 0)
+                        return -errno;
+                const char *flag;
+                int r = ht_file_locked_flag(old_fd, &flag);
+                if (r != 0)
+                        /* the rename over it would fail once other files
+                         * were renamed: refused now, before anything */
+                        return r < 0 ? r : -EPERM;
                 if (!exact) {
                         mode = st.st_mode;
                         uid = st.st_uid;
@@ -230,6 +247,13 @@ static int write_temp_at(int dir_fd, const char *name, const void *data, size_t 
                                 goto fail;
                 }
         }
+        /* The ACL, SELinux label and other attributes are the inode's: a
+         * rename would drop them with the old file. Before the fchmod,
+         * which then sets the ACL's mask from the mode (the old file's
+         * group bits are its mask: the same). After the fchown, which
+         * clears security.capability. */
+        if (old_fd >= 0 && (r = ht_copy_xattrs(old_fd, fd)) < 0)
+                goto fail;
         if (fchmod(fd, mode) < 0) {
                 r = -errno;
                 goto fail;
@@ -650,19 +674,6 @@ int ht_cleanup_temp_files(const ht_context *c, const char *path) {
                 return r;
         _cleanup_close_ int dir_fd = dfd;
         return ht_cleanup_temp_files_at(dir_fd, name);
-}
-
-const char *ht_file_kind(mode_t mode) {
-        switch (mode & S_IFMT) {
-        case S_IFREG: return "a regular file";
-        case S_IFDIR: return "a directory";
-        case S_IFLNK: return "a symbolic link";
-        case S_IFIFO: return "a FIFO";
-        case S_IFCHR: return "a character device";
-        case S_IFBLK: return "a block device";
-        case S_IFSOCK: return "a socket";
-        }
-        return "not a regular file";
 }
 
 int ht_check_regular_fd(int fd, size_t max, struct stat *ret_st) {

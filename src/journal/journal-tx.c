@@ -13,6 +13,7 @@
 
 #include "audit-log.h"
 #include "fault.h"
+#include "fileattr.h"
 #include "fileio.h"
 #include "journal-internal.h"
 #include "journal.h"
@@ -176,8 +177,9 @@ int ht_tx_record_file(ht_tx *tx, const char *backend, const char *path,
         r = ht_file_snapshot_take(tx->c, path, &s);
         if (r < 0) {
                 _cleanup_free_ char *dp = ht_display_path(tx->c, path);
+                _cleanup_free_ char *hint = ht_write_error_hint(tx->c, path, r);
                 return ht_error(ret_error, r, "cannot record the current state of %s: %s%s", dp, ht_strerror(-r),
-                                ht_write_refusal_hint(r));
+                                hint);
         }
 
         size_t idx = json_object_array_length(journal_items_of(tx));

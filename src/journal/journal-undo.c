@@ -13,6 +13,7 @@
 
 #include "audit-log.h"
 #include "fault.h"
+#include "fileattr.h"
 #include "fileio.h"
 #include "journal-internal.h"
 #include "journal.h"
@@ -251,7 +252,8 @@ static int undo_file(ht_tx *tx, const item *it, ht_tx *record, size_t ridx, stag
                 staged_restore_done(staged);
         ht_audit_change("hosttune-rollback", it->path, old, new, tx->txid, r >= 0);
         if (r < 0) {
-                strv_pushf(errors, "%s: cannot restore it: %s", dp, ht_strerror(-r));
+                _cleanup_free_ char *hint = ht_write_error_hint(c, it->path, r);
+                strv_pushf(errors, "%s: cannot restore it: %s%s", dp, ht_strerror(-r), hint);
                 return r;
         }
         if (prior->existed)
@@ -471,9 +473,11 @@ int journal_undo(ht_tx *tx, ht_tx *record, unsigned flags, const char *final_sta
                 _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *prior = NULL, *cur = NULL;
                 r = ht_file_snapshot_take(c, it.path, &cur);
                 _cleanup_free_ char *dp = ht_display_path(c, it.path);
-                if (r < 0)
-                        return ht_error(ret_error, r, "journal %s: cannot read %s: %s; nothing was restored",
-                                         tx->txid, dp, ht_strerror(-r));
+                if (r < 0) {
+                        _cleanup_free_ char *hint = ht_write_error_hint(c, it.path, r);
+                        return ht_error(ret_error, r, "journal %s: cannot read %s: %s%s; nothing was restored",
+                                         tx->txid, dp, ht_strerror(-r), hint);
+                }
                 /* a backup is checked where it is needed: a file as it was
                  * before needs none */
                 if (!as_before(&it, cur) && (r = prior_snapshot(tx, &it, &prior, ret_error)) < 0)

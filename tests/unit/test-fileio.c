@@ -6,11 +6,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <cmocka.h>
 
 #include "context.h"
+#include "fileattr.h"
 #include "fileio.h"
 #include "tmptree.h"
 #include "util.h"
@@ -744,6 +748,173 @@ static void test_staged_files(void **state) {
         ht_fsync_batch_done(&dirs);
 }
 
+/* The xattr value of rel, or NULL. */
+static char *xattr_of(fixture *f, const char *rel, const char *name) {
+        char *p = xasprintf("%s/%s", f->dir, rel);
+        char buf[256];
+        ssize_t n = lgetxattr(p, name, buf, sizeof(buf) - 1);
+        free(p);
+        if (n < 0)
+                return NULL;
+        buf[n] = '\0';
+        return xstrdup(buf);
+}
+
+static void assert_xattr(fixture *f, const char *rel, const char *name, const char *want) {
+        char *v = xattr_of(f, rel, name);
+        if (!want) {
+                assert_null(v);
+                return;
+        }
+        assert_non_null(v);
+        assert_string_equal(v, want);
+        free(v);
+}
+
+/* A replace by rename is a new inode: the old file's ACL, SELinux label
+ * and user attributes must be put on it, by every way a file is
+ * replaced (an apply's staged file, a plain write, a restore). */
+static void test_write_keeps_xattrs(void **state) {
+        fixture *f = *state;
+        char *p = xasprintf("%s/etc/keep.conf", f->dir);
+        if (setxattr(p, "user.ht", "kept", 4, 0) < 0) {
+                free(p);
+                skip();         /* a filesystem without user xattrs */
+        }
+        bool root = geteuid() == 0;
+        /* user:4321:r-- on top of 0640 (the ACL's binary form: version 2,
+         * then tag, perm, id entries) */
+        static const unsigned char acl[] = {
+                2, 0, 0, 0,
+                1, 0, 6, 0, 0xff, 0xff, 0xff, 0xff,     /* user::rw- */
+                2, 0, 4, 0, 0xe1, 0x10, 0, 0,           /* user:4321:r-- */
+                4, 0, 4, 0, 0xff, 0xff, 0xff, 0xff,     /* group::r-- */
+                0x10, 0, 4, 0, 0xff, 0xff, 0xff, 0xff,  /* mask::r-- */
+                0x20, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,  /* other::--- */
+        };
+        bool have_acl = setxattr(p, "system.posix_acl_access", acl, sizeof(acl), 0) == 0;
+        if (root) {
+                assert_int_equal(setxattr(p, "security.selinux", "system_u:object_r:etc_t:s0", 26, 0), 0);
+                assert_int_equal(setxattr(p, "security.ima", "\x03\x02", 2, 0), 0);
+        }
+        char acl_before[sizeof(acl)];
+        ssize_t acl_len = have_acl ? getxattr(p, "system.posix_acl_access", acl_before, sizeof(acl_before)) : 0;
+
+        for (int way = 0; way < 3; way++) {
+                char data[16];
+                snprintf(data, sizeof(data), "way %d\n", way);
+                if (way == 0) {
+                        ht_fsync_batch b = {0}, dirs = {0};
+                        ht_staged_file s = {0};
+                        assert_int_equal(ht_stage_file(f->c, "/etc/keep.conf", data, strlen(data), 0644, 0, 0, &b,
+                                                       &dirs, &s), 0);
+                        assert_int_equal(ht_fsync_batch_run(&b), 0);
+                        assert_int_equal(ht_staged_file_install(f->c, &s, &dirs), 0);
+                        ht_staged_file_done(&s);
+                        ht_fsync_batch_done(&b);
+                        ht_fsync_batch_done(&dirs);
+                } else if (way == 1)
+                        assert_int_equal(ht_write_file_atomic(f->c, "/etc/keep.conf", data, strlen(data), 0644,
+                                                              HT_UID_ANY, HT_GID_ANY), 0);
+                else
+                        assert_int_equal(ht_write_file_exact(f->c, "/etc/keep.conf", data, strlen(data), 0640,
+                                                             geteuid(), getegid()), 0);
+                assert_file(f, "etc/keep.conf", data);
+                assert_int_equal(st_of(f, "etc/keep.conf").st_mode & 07777, 0640);
+                assert_xattr(f, "etc/keep.conf", "user.ht", "kept");
+                if (have_acl) {
+                        char acl_after[sizeof(acl)];
+                        assert_int_equal(getxattr(p, "system.posix_acl_access", acl_after, sizeof(acl_after)),
+                                         acl_len);
+                        assert_memory_equal(acl_after, acl_before, (size_t)acl_len);
+                }
+                if (root) {
+                        assert_xattr(f, "etc/keep.conf", "security.selinux", "system_u:object_r:etc_t:s0");
+                        /* the old content's hash is not the new one's */
+                        assert_xattr(f, "etc/keep.conf", "security.ima", NULL);
+                }
+        }
+        free(p);
+}
+
+/* A file with other hard links: replacing one name would leave the
+ * others with the old content. Refused, nothing changed; a restore
+ * (exact) puts back what it finds. */
+static void test_write_refuses_hard_links(void **state) {
+        fixture *f = *state;
+        char *p = xasprintf("%s/etc/keep.conf", f->dir), *q = xasprintf("%s/etc/keep.bak", f->dir);
+        assert_int_equal(link(p, q), 0);
+        char *before = tt_tree(f->dir);
+        ht_fsync_batch b = {0}, dirs = {0};
+        ht_staged_file s = {0};
+        assert_int_equal(ht_stage_file(f->c, "/etc/keep.conf", "x\n", 2, 0644, 0, 0, &b, &dirs, &s), -EMLINK);
+        assert_int_equal(ht_write_file_atomic(f->c, "/etc/keep.conf", "x\n", 2, 0644, HT_UID_ANY, HT_GID_ANY),
+                         -EMLINK);
+        char *after = tt_tree(f->dir);
+        assert_string_equal(before, after);
+        assert_int_equal(st_of(f, "etc/keep.conf").st_nlink, 2);
+        assert_int_equal(ht_write_file_exact(f->c, "/etc/keep.conf", "x\n", 2, 0640, geteuid(), getegid()), 0);
+        assert_file(f, "etc/keep.conf", "x\n");
+        ht_fsync_batch_done(&b);
+        ht_fsync_batch_done(&dirs);
+        free(before);
+        free(after);
+        free(p);
+        free(q);
+}
+
+/* chattr +i or +a: the rename over the file fails with EPERM, so the
+ * write is refused before anything (an apply's stage, before any file
+ * of it is renamed), and the hint names the flag, not the directories. */
+static void test_write_refuses_locked_files(void **state) {
+        fixture *f = *state;
+        if (geteuid() != 0)
+                skip();
+        static const struct {
+                int flag;
+                const char *word;
+        } cases[] = {{FS_IMMUTABLE_FL, "immutable"}, {FS_APPEND_FL, "append-only"}};
+        char *p = xasprintf("%s/etc/keep.conf", f->dir);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                int fd = open(p, O_RDONLY | O_CLOEXEC);
+                assert_true(fd >= 0);
+                /* the kernel reads an int; the ioctl's number (and so
+                 * valgrind) says a long */
+                union {
+                        int i;
+                        long l;
+                } flags = {.l = 0};
+                flags.i = cases[i].flag;
+                if (ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0) {
+                        close(fd);
+                        free(p);
+                        skip(); /* a filesystem without the flags (tmpfs before 6.0) */
+                }
+                char *before = tt_tree(f->dir);
+                ht_fsync_batch b = {0}, dirs = {0};
+                ht_staged_file s = {0};
+                assert_int_equal(ht_stage_file(f->c, "/etc/keep.conf", "x\n", 2, 0644, 0, 0, &b, &dirs, &s), -EPERM);
+                char *after = tt_tree(f->dir);
+                assert_string_equal(before, after);
+                char *hint = ht_locked_file_hint(f->c, "/etc/keep.conf");
+                assert_non_null(hint);
+                assert_non_null(strstr(hint, cases[i].word));
+                assert_non_null(strstr(hint, "keep.conf"));
+                free(hint);
+                flags.i = 0;
+                assert_int_equal(ioctl(fd, FS_IOC_SETFLAGS, &flags), 0);
+                close(fd);
+                /* unlocked: no hint, and the write goes through */
+                assert_null(ht_locked_file_hint(f->c, "/etc/keep.conf"));
+                assert_int_equal(ht_write_file_atomic(f->c, "/etc/keep.conf", "x\n", 2, 0644, 0, 0), 0);
+                ht_fsync_batch_done(&b);
+                ht_fsync_batch_done(&dirs);
+                free(before);
+                free(after);
+        }
+        free(p);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_write_keeps_mode_and_owner, setup, teardown),
@@ -767,6 +938,9 @@ int main(void) {
                 cmocka_unit_test(test_controllers),
                 cmocka_unit_test_setup_teardown(test_fsync_batch, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_staged_files, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_keeps_xattrs, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_refuses_hard_links, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_write_refuses_locked_files, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
