@@ -3,9 +3,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "context.h"
@@ -394,7 +396,42 @@ static int run(int argc, char **argv) {
         return cmd->run(&o);
 }
 
+/* Run with 0, 1 or 2 closed (`>&-`), the first file opened (the root's
+ * O_PATH fd, a lock, a journal file) would become stdout and take the
+ * report: each closed one is held by /dev/null, read-only, so that a
+ * write to it still fails (EBADF) and is reported below, as it would
+ * have been. /dev/null is the process's own, not a host path. */
+static void hold_standard_fds(void) {
+        for (int fd = 0; fd <= 2; fd++)
+                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+                        int n = open("/dev/null", O_RDONLY);
+                        if (n >= 0 && n != fd)
+                                close(n); /* fd is open after all (a race we did not start): leave it */
+                }
+}
+
+/* A report that did not reach its reader (stdout on a full disk, closed,
+ * or a pipe whose reader left with SIGPIPE ignored) is a failure, said
+ * once, as coreutils' close_stdout does: a plan whose diff was cut must
+ * not exit 0 or 2 as if it had been read. */
+static int close_stdout(int code) {
+        /* the errno of a write that failed earlier is gone: the flush's
+         * or the close's is the one to name */
+        bool failed = ferror(stdout);
+        int e = 0;
+        if (fflush(stdout) != 0)
+                e = errno, failed = true;
+        if (fclose(stdout) != 0 && !e)
+                e = errno, failed = true;
+        if (!failed)
+                return code;
+        fprintf(stderr, "hosttune: standard output: %s: the output is incomplete\n", e ? strerror(e) : "write error");
+        /* 2 and 3 are results the reader did not get */
+        return code == HT_EXIT_OK || code == HT_EXIT_PENDING || code == HT_EXIT_REBOOT ? HT_EXIT_ERROR : code;
+}
+
 int main(int argc, char **argv) {
+        hold_standard_fds();
         /* under --json, a failure without its document prints the error object */
-        return ht_report_json_error(run(argc, argv));
+        return close_stdout(ht_report_json_error(run(argc, argv)));
 }
