@@ -1,7 +1,9 @@
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "render.h"
@@ -46,7 +48,19 @@ static bool json_document_printed;
  * Python's json.load refuses it, jq and JavaScript mangle it. JSON's
  * syntax is ASCII, so only the contents of strings can change. */
 static void put_utf8(FILE *out, const char *s) {
-        const unsigned char *p = (const unsigned char *)s, *run = p;
+        /* nearly every document is ASCII: eight bytes at a time for a high
+         * bit, then one write (a byte loop cost 7 instructions a byte, 4 %
+         * of a plan --json) */
+        size_t len = strlen(s), i = 0;
+        for (uint64_t w; i + 8 <= len; i += 8) {
+                memcpy(&w, s + i, 8);
+                if (w & UINT64_C(0x8080808080808080))
+                        break;
+        }
+        while (i < len && (unsigned char)s[i] < 0x80)
+                i++;
+        fwrite(s, 1, i, out);
+        const unsigned char *p = (const unsigned char *)s + i, *run = p;
         while (*p) {
                 size_t n = *p < 0x80 ? 1 : ht_utf8_len(p);
                 if (n) {
