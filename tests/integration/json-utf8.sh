@@ -24,4 +24,9 @@ check "explain: each byte that is not UTF-8 is U+FFFD" "1$(printf '\357\277\275\
 "$HOSTTUNE" --root "$h" --json explain kernel.shmmni >"$tmp/out.json" 2>/dev/null
 check "explain: a file name that is not UTF-8" "/etc/sysctl.d/51-name-$(printf '\357\277\275').conf" \
         "$(jq -r '.boot.assignments[0].file' "$tmp/out.json")"
+# UTF-8 stays as it is, around and after the bytes that are not
+printf 'kernel.msgmax = caf\303\251\377\360\237\230\200x\n' >"$h/etc/sysctl.d/52-utf8.conf"
+"$HOSTTUNE" --root "$h" --json explain kernel.msgmax >"$tmp/out.json" 2>/dev/null
+check "explain: UTF-8 kept, the byte between replaced" "$(printf 'caf\303\251\357\277\275\360\237\230\200x')" \
+        "$(jq -r '.boot.assignments[] | select(.file == "/etc/sysctl.d/52-utf8.conf") | .value' "$tmp/out.json")"
 finish
