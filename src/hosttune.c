@@ -3,9 +3,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "context.h"
@@ -394,7 +397,45 @@ static int run(int argc, char **argv) {
         return cmd->run(&o);
 }
 
+/* Run with 0, 1 or 2 closed (`>&-`), the first file opened (the root's
+ * O_PATH fd, a lock, a journal file) would become stdout and take the
+ * report: each closed one is held by /dev/null, read-only, so that a
+ * write to it still fails (EBADF) and is reported below, as it would
+ * have been. One poll finds them all (POLLNVAL: not open), as musl's
+ * start-up does, not three fcntl calls a run. /dev/null is the
+ * process's own, not a host path. */
+static void hold_standard_fds(void) {
+        struct pollfd p[3] = {{.fd = 0}, {.fd = 1}, {.fd = 2}};
+        if (poll(p, 3, 0) <= 0)
+                return;
+        for (int fd = 0; fd < 3; fd++)
+                if (p[fd].revents & POLLNVAL) {
+                        int n = open("/dev/null", O_RDONLY);
+                        if (n >= 0 && n != fd)
+                                close(n); /* not the lowest free fd: leave it */
+                }
+}
+
+/* A report that did not reach its reader (stdout on a full disk, closed,
+ * or a pipe whose reader left with SIGPIPE ignored) is a failure, said
+ * once: a plan whose diff was cut must not exit 0 or 2 as if it had been
+ * read. The flush is the write exit() would make anyway; no close. */
+static int check_stdout(int code) {
+        /* the errno of a write that failed earlier is gone: only the
+         * flush's can be named */
+        bool failed = ferror(stdout);
+        int e = 0;
+        if (fflush(stdout) != 0)
+                e = errno, failed = true;
+        if (!failed)
+                return code;
+        fprintf(stderr, "hosttune: standard output: %s: the output is incomplete\n", e ? strerror(e) : "write error");
+        /* 2 and 3 are results the reader did not get */
+        return code == HT_EXIT_OK || code == HT_EXIT_PENDING || code == HT_EXIT_REBOOT ? HT_EXIT_ERROR : code;
+}
+
 int main(int argc, char **argv) {
+        hold_standard_fds();
         /* under --json, a failure without its document prints the error object */
-        return ht_report_json_error(run(argc, argv));
+        return check_stdout(ht_report_json_error(run(argc, argv)));
 }

@@ -58,6 +58,13 @@ static void render_verify(ht_om *m, const void *data) {
         ht_om_verify(m, r, reboot, (int64_t)time(NULL));
 }
 
+/* verify could not judge: the families without samples, as status
+ * writes them then */
+static void render_unknown(ht_om *m, const void *data) {
+        (void)data;
+        ht_om_verify(m, NULL, -1, 0);
+}
+
 int ht_cmd_verify(const ht_cmd_opts *o) {
         ht_verify_result r;
         _cleanup_free_ char *err = NULL;
@@ -68,6 +75,11 @@ int ht_cmd_verify(const ht_cmd_opts *o) {
         int k = ht_verify_settle(o->ctx, NULL, settle, &r, &err);
         if (k < 0) {
                 ht_report_error("%s", err ? err : ht_strerror(-k));
+                /* a textfile left as the last verify wrote it would go on
+                 * saying "ok" to Prometheus while verify fails; without
+                 * samples, absent() and the scrape see that it cannot
+                 * judge. stdout gets a complete (empty) exposition. */
+                (void)ht_cmd_emit_metrics(o, render_unknown, NULL);
                 return HT_EXIT_ERROR;
         }
         if (o->format == HT_FORMAT_OPENMETRICS) {

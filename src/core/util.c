@@ -938,9 +938,7 @@ bool ht_word_chars(const char *s, const char *extra) {
         return true;
 }
 
-/* The length of the UTF-8 sequence at p (1 to 4), or 0 when it is not
- * one (the rules of ht_valid_utf8). */
-static size_t utf8_len(const unsigned char *p) {
+size_t ht_utf8_len(const unsigned char *p) {
         size_t n;
         if (*p < 0x80)
                 return 1;
@@ -955,15 +953,21 @@ static size_t utf8_len(const unsigned char *p) {
         for (size_t i = 1; i <= n; i++)
                 if ((p[i] & 0xc0) != 0x80)
                         return 0;
+        /* overlong three- and four-byte forms, UTF-16 surrogates and code
+         * points past U+10FFFF, which strict decoders (Python's, Go's)
+         * refuse (RFC 3629, section 4) */
+        if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) || (p[0] == 0xf0 && p[1] < 0x90) ||
+            (p[0] == 0xf4 && p[1] >= 0x90))
+                return 0;
         return n + 1;
 }
 
-/* Well-formed UTF-8 (no overlong two-byte forms, nothing past U+10FFFF
- * by the lead byte): text json-c and a terminal show as it is. */
+/* Well-formed UTF-8 (ht_utf8_len): text a terminal shows as it is and
+ * a JSON decoder takes. */
 bool ht_valid_utf8(const char *s) {
         const unsigned char *p = (const unsigned char *)s;
         while (*p) {
-                size_t n = utf8_len(p);
+                size_t n = ht_utf8_len(p);
                 if (!n)
                         return false;
                 p += n;
@@ -992,7 +996,7 @@ void ht_text_sanitize(char *s, bool multiline) {
                         *out++ = *in++;
                         continue;
                 }
-                size_t n = utf8_len(in);
+                size_t n = ht_utf8_len(in);
                 /* C0 controls but tab (and newline where lines are
                  * wanted), DEL, and C1 controls, U+0080..U+009F, which
                  * a terminal may take for ESC-sequences (0xc2 0x9b is

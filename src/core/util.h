@@ -105,12 +105,16 @@ bool ht_ws_equal(const char *a, const char *b);
 bool ht_word_chars(const char *s, const char *extra);
 /* True when s holds a byte < 0x20 (other than tab) or 0x7f. */
 bool has_control_chars(const char *s);
+/* The length of the well-formed UTF-8 sequence at p (1 to 4), or 0 when
+ * it is not one: overlong forms, surrogates, past U+10FFFF, cut short. */
+size_t ht_utf8_len(const unsigned char *p);
 bool ht_valid_utf8(const char *s);
 /* Make text from the host safe to print on a terminal, in place (it never
  * grows): control characters (C0 but tab, and newline when multiline;
  * DEL; C1) and bytes that are not UTF-8 become '?', so a value from a
  * file or process another user controls cannot move the cursor, clear the
- * screen or forge a line. JSON needs none of this: json-c escapes. */
+ * screen or forge a line. JSON needs none of this: json-c escapes the
+ * control characters and ht_print_json replaces what is not UTF-8. */
 void ht_text_sanitize(char *s, bool multiline);
 /* A sanitized copy of s (one line; NULL gives ""). */
 char *ht_text_safe(const char *s);

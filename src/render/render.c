@@ -1,7 +1,9 @@
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "render.h"
@@ -39,6 +41,39 @@ bool ht_use_color(const ht_context *c, int fd) {
 
 static bool json_document_printed;
 
+/* s, with each byte that does not start a well-formed UTF-8 sequence
+ * written as U+FFFD. json-c copies a string's bytes as they are, and a
+ * value or file name read from the host (a sysctl.d line, a process name)
+ * need not be UTF-8, which a JSON text must be (RFC 8259, section 8.1):
+ * Python's json.load refuses it, jq and JavaScript mangle it. JSON's
+ * syntax is ASCII, so only the contents of strings can change. */
+static void put_utf8(FILE *out, const char *s) {
+        /* nearly every document is ASCII: eight bytes at a time for a high
+         * bit, then one write (a byte loop cost 7 instructions a byte, 4 %
+         * of a plan --json) */
+        size_t len = strlen(s), i = 0;
+        for (uint64_t w; i + 8 <= len; i += 8) {
+                memcpy(&w, s + i, 8);
+                if (w & UINT64_C(0x8080808080808080))
+                        break;
+        }
+        while (i < len && (unsigned char)s[i] < 0x80)
+                i++;
+        fwrite(s, 1, i, out);
+        const unsigned char *p = (const unsigned char *)s + i, *run = p;
+        while (*p) {
+                size_t n = *p < 0x80 ? 1 : ht_utf8_len(p);
+                if (n) {
+                        p += n;
+                        continue;
+                }
+                fwrite(run, 1, (size_t)(p - run), out);
+                fputs("\xef\xbf\xbd", out);
+                run = ++p;
+        }
+        fwrite(run, 1, (size_t)(p - run), out);
+}
+
 void ht_print_json(FILE *out, json_object *o) {
         /* Every command's document goes through here, so schema_version
          * is added in this one place, first, where `head` shows it. */
@@ -51,9 +86,8 @@ void ht_print_json(FILE *out, json_object *o) {
                                 json_object_object_add(doc, k, json_object_get(v));
                 }
         }
-        fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                          JSON_C_TO_STRING_NOSLASHESCAPE),
-              out);
+        put_utf8(out, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                                  JSON_C_TO_STRING_NOSLASHESCAPE));
         fputc('\n', out);
         if (doc != o)
                 json_object_put(doc);

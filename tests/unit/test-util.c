@@ -220,6 +220,30 @@ static void test_control_chars(void **state) {
 
 /* Text from the host made safe for a terminal (issue 32): controls and
  * bytes that are not UTF-8 become '?', printable UTF-8 and tab stay. */
+/* Well-formed UTF-8 as RFC 3629 says and Python's and Go's decoders
+ * hold it (a JSON document must be: ht_print_json replaces the rest):
+ * before, a surrogate, overlong three- and four-byte forms and code
+ * points past U+10FFFF passed. */
+static void test_utf8_len(void **state) {
+        (void)state;
+        assert_true(ht_valid_utf8("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf \xed\x9f\xbf \xee\x80\x80"));
+        const char *bad[] = {
+                "\xed\xa0\x80",          /* U+D800, a surrogate */
+                "\xed\xbf\xbf",          /* U+DFFF */
+                "\xe0\x80\x80",          /* NUL, overlong in three bytes */
+                "\xe0\x9f\xbf",          /* U+07FF, overlong */
+                "\xf0\x8f\xbf\xbf",      /* U+FFFF, overlong in four */
+                "\xf4\x90\x80\x80",      /* U+110000 */
+                "\xc0\xaf", "\xff", "\xe2\x86",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                assert_false(ht_valid_utf8(bad[i]));
+                assert_int_equal(ht_utf8_len((const unsigned char *)bad[i]), 0);
+        }
+        assert_int_equal(ht_utf8_len((const unsigned char *)"\xe0\xa0\x80"), 3);
+        assert_int_equal(ht_utf8_len((const unsigned char *)"\xf0\x90\x80\x80"), 4);
+}
+
 static void test_text_sanitize(void **state) {
         char *s = ht_text_safe("TRUE\x1b[2J\x07x\ry");
         assert_string_equal(s, "TRUE?[2J?x?y");
@@ -637,6 +661,7 @@ int main(void) {
                 cmocka_unit_test(test_xasprintf),
                 cmocka_unit_test(test_control_chars),
                 cmocka_unit_test(test_text_sanitize),
+                cmocka_unit_test(test_utf8_len),
                 cmocka_unit_test(test_normalize_ws),
                 cmocka_unit_test(test_text_safe_all_short),
                 cmocka_unit_test(test_ws_equal),
