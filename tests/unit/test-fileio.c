@@ -801,7 +801,7 @@ static void test_write_keeps_xattrs(void **state) {
         ssize_t acl_len = have_acl ? getxattr(p, "system.posix_acl_access", acl_before, sizeof(acl_before)) : 0;
 
         for (int way = 0; way < 3; way++) {
-                char data[16];
+                char data[32];
                 snprintf(data, sizeof(data), "way %d\n", way);
                 if (way == 0) {
                         ht_fsync_batch b = {0}, dirs = {0};
