@@ -15,6 +15,13 @@
 
 #define ERE_SPECIAL ".[]()*+?{}|^$\\"
 #define POSIX_DUP_MAX 32767 /* glibc's RE_DUP_MAX */
+/* glibc's regcomp() copies a counted repeat's atom once per count and
+ * its DFA grows about with the square: a{1,3000} takes 73 MB, a{1,30003}
+ * more than 2 GB (the fuzzer's find). POSIX promises counts up to 255
+ * (_POSIX_RE_DUP_MAX); the product of a pattern's counts, as if they were
+ * all nested, is held to 10,000: (a{100}){100} takes 13 MB. */
+#define REPEAT_COUNT_MAX 255
+#define REPEAT_PRODUCT_MAX 10000
 
 /* what the last token leaves for a quantifier */
 typedef enum { NOTHING, ATOM, REPEAT } last_token;
@@ -23,6 +30,7 @@ typedef struct {
         const char *src;
         strbuf out;
         char *error;
+        unsigned long repeat_product; /* of the counts so far, 0: none yet */
 } translator;
 
 _printf_(4, 5)
@@ -307,6 +315,15 @@ static int brace_quantifier(translator *t, const char **pp, last_token last) {
                 return r;
         if (lo > POSIX_DUP_MAX || hi > POSIX_DUP_MAX)
                 return refuse(t, -EOPNOTSUPP, at, "repeat counts above %d are not supported", POSIX_DUP_MAX);
+        if (lo > REPEAT_COUNT_MAX || hi > REPEAT_COUNT_MAX)
+                return refuse(t, -EOPNOTSUPP, at, "repeat counts above %d are not supported (regcomp's memory)",
+                              REPEAT_COUNT_MAX);
+        unsigned long most = (unsigned long)(hi > lo ? hi : lo > 1 ? lo : 1);
+        t->repeat_product = (t->repeat_product ? t->repeat_product : 1) * (most ? most : 1);
+        if (t->repeat_product > REPEAT_PRODUCT_MAX)
+                return refuse(t, -EOPNOTSUPP, at,
+                              "counted repeats multiplying past %d are not supported (regcomp's memory)",
+                              REPEAT_PRODUCT_MAX);
         if (hi >= 0 && lo > hi)
                 return refuse(t, -EINVAL, at, "min repeat greater than max repeat");
         strbuf_appendf(&t->out, "{%ld", lo < 0 ? 0 : lo);

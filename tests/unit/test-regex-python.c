@@ -115,6 +115,10 @@ static void test_refused(void **state) {
         assert_refused("[\xc3\xa9]", -EOPNOTSUPP, "non-ASCII");
         assert_refused("\\u0041", -EOPNOTSUPP, "'\\u' is not supported");
         assert_refused("a{40000}", -EOPNOTSUPP, "above 32767");
+        /* regcomp's memory: the fuzzer's a{1,30003} took more than 2 GB */
+        assert_refused("a{1,30003}", -EOPNOTSUPP, "above 255");
+        assert_refused("a{256}", -EOPNOTSUPP, "above 255");
+        assert_refused("(a{1,200}){1,200}", -EOPNOTSUPP, "past 10000");
         /* what Python rejects */
         assert_refused("a\\", -EINVAL, "ends with a backslash");
         assert_refused("a\\\\\\", -EINVAL, "ends with a backslash");
