@@ -1103,24 +1103,33 @@ static bool dir_owner_ok(uid_t uid, uid_t euid) {
 static char *trusted_dirs[TRUSTED_DIRS_MAX];
 static uid_t trusted_dirs_euid;
 
-static bool dir_chain_known(const char *dir, uid_t euid) {
-        if (euid != trusted_dirs_euid)
-                return false;
-        for (size_t i = 0; i < TRUSTED_DIRS_MAX && trusted_dirs[i]; i++)
-                if (streq(trusted_dirs[i], dir))
+/* A table of TRUSTED_DIRS_MAX names, filled from the front. */
+static bool dir_table_has(char *const *table, const char *dir) {
+        for (size_t i = 0; i < TRUSTED_DIRS_MAX && table[i]; i++)
+                if (streq(table[i], dir))
                         return true;
         return false;
+}
+
+/* false when the table is full */
+static bool dir_table_add(char **table, const char *dir) {
+        for (size_t i = 0; i < TRUSTED_DIRS_MAX; i++)
+                if (!table[i]) {
+                        table[i] = xstrdup(dir);
+                        return true;
+                }
+        return false;
+}
+
+static bool dir_chain_known(const char *dir, uid_t euid) {
+        return euid == trusted_dirs_euid && dir_table_has(trusted_dirs, dir);
 }
 
 static void dir_chain_remember(const char *dir, uid_t euid) {
         if (trusted_dirs[0] && euid != trusted_dirs_euid)
                 return;
         trusted_dirs_euid = euid;
-        for (size_t i = 0; i < TRUSTED_DIRS_MAX; i++)
-                if (!trusted_dirs[i]) {
-                        trusted_dirs[i] = xstrdup(dir);
-                        return;
-                }
+        dir_table_add(trusted_dirs, dir);
 }
 
 /* The directories above such a directory, which passed the rule for
@@ -1131,12 +1140,7 @@ static void dir_chain_remember(const char *dir, uid_t euid) {
 static char *trusted_above[TRUSTED_DIRS_MAX];
 
 static bool dir_above_known(const char *dir, uid_t euid) {
-        if (euid != trusted_dirs_euid || !trusted_dirs[0])
-                return false;
-        for (size_t i = 0; i < TRUSTED_DIRS_MAX && trusted_above[i]; i++)
-                if (streq(trusted_above[i], dir))
-                        return true;
-        return false;
+        return euid == trusted_dirs_euid && trusted_dirs[0] && dir_table_has(trusted_above, dir);
 }
 
 /* After dir_chain_remember(dir): each directory above dir. */
@@ -1150,14 +1154,8 @@ static void dir_above_remember(const char *dir, uid_t euid) {
                         slash[1] = 0;
                 else
                         *slash = 0;
-                if (dir_above_known(d, euid))
-                        return; /* and those above it */
-                size_t i = 0;
-                while (i < TRUSTED_DIRS_MAX && trusted_above[i])
-                        i++;
-                if (i == TRUSTED_DIRS_MAX)
-                        return;
-                trusted_above[i] = xstrdup(d);
+                if (dir_above_known(d, euid) || !dir_table_add(trusted_above, d))
+                        return; /* those above it are known, or no room */
         }
 }
 
