@@ -278,6 +278,56 @@ static const char *bounded_persist(const ht_setting *s, const char *k, const cha
         return want;
 }
 
+/* The compiled-in defaults of the kernel an image boots, for the keys
+ * whose default is above the minimums profiles give: without them an
+ * image's first boot would lower them to the minimum (kernel.sem from
+ * 32000 1024000000 500 32000 to Oracle's 250 32000 100 128). 64-bit
+ * values; the live kernel reads the same (cat /proc/sys/kernel/...). */
+static const struct {
+        const char *key;
+        unsigned major, minor; /* the first release with this default */
+        const char *value;
+} kernel_defaults[] = {
+        /* include/uapi/linux/shm.h: SHMMAX and SHMALL are
+         * ULONG_MAX - (1UL << 24) since Linux 3.16 ("ipc,shm: increase
+         * the defaults for SHMALL, SHMMAX") */
+        {"kernel/shmmax", 3, 16, "18446744073692774399"},
+        {"kernel/shmall", 3, 16, "18446744073692774399"},
+        /* include/uapi/linux/sem.h: SEMMSL 32000, SEMMNS SEMMNI*SEMMSL,
+         * SEMOPM 500, SEMMNI 32000 since Linux 3.19 ("ipc/sem.c:
+         * increase SEMMSL, SEMMNI, SEMOPM") */
+        {"kernel/sem", 3, 19, "32000 1024000000 500 32000"},
+        /* net/ipv4/af_inet.c inet_init_net(), Documentation/networking/
+         * ip-sysctl.rst: "The default values are 32768 and 60999" since
+         * Linux 4.6 ("tcp/dccp: try to not exhaust ip_local_port_range
+         * in connect()"); 32768 61000 before (2.6's tcp_init() gave small
+         * memory machines less, no database host) */
+        {"net/ipv4/ip_local_port_range", 4, 6, "32768 60999"},
+        {"net/ipv4/ip_local_port_range", 2, 6, "32768 61000"},
+};
+
+/* The value a bounded key has when an image first boots without
+ * hosttune's line: what its other files give, else its kernel's
+ * compiled-in default where that is known. An image without a kernel
+ * release counts as running a recent kernel (hosttune(8), OFFLINE
+ * IMAGES); a 32-bit one has other shm defaults. NULL: unknown. */
+static const char *offline_base(const ht_facts *f, const char *k, const boot_view *v) {
+        ht_sysctl_hit hit;
+        if (ht_sysctl_index_lookup(v->others, k, &hit) > 0)
+                return hit.value;
+        unsigned a = 0, b = 0;
+        bool release = f && f->kernel_release && sscanf(f->kernel_release, "%u.%u", &a, &b) == 2;
+        if (f && f->kernel_machine && !streq(f->kernel_machine, "x86_64") && !streq(f->kernel_machine, "aarch64") &&
+            !streq(f->kernel_machine, "ppc64le") && !streq(f->kernel_machine, "s390x"))
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(kernel_defaults); i++)
+                if (streq(kernel_defaults[i].key, k) &&
+                    (!release || a > kernel_defaults[i].major ||
+                     (a == kernel_defaults[i].major && b >= kernel_defaults[i].minor)))
+                        return kernel_defaults[i].value;
+        return NULL;
+}
+
 static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cur, const char *desired) {
         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, desired);
         ch->source = ht_plan_strdup(plan, s->source);
@@ -412,8 +462,12 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (s->bound != HT_BOUND_EXACT && !s->boot_only) {
                         if (!view.loaded)
                                 boot_view_load(c, sysctl_conf_only(c) ? NULL : old, old_len, &view);
-                        bool met = live && ht_bound_satisfied(s->bound, s->value, cur);
-                        want = met ? normalize_ws(cur) : ht_bound_merge(s->bound, s->value, live ? cur : NULL);
+                        /* an image: the value its first boot gives
+                         * without hosttune, so that no field of it is
+                         * lowered either */
+                        const char *base = live ? cur : offline_base(f, norm, &view);
+                        bool met = base && ht_bound_satisfied(s->bound, s->value, base);
+                        want = met ? normalize_ws(base) : ht_bound_merge(s->bound, s->value, base);
                         const char *keep = bounded_persist(s, norm, want, &view);
                         if (keep) {
                                 char *v = xstrdup(keep);

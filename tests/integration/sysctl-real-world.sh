@@ -1,0 +1,99 @@
+#!/bin/sh
+# sysctl against what real hosts do (audit-sysctl), each case modelled on
+# the real software: systemd 252's systemd-sysctl (Debian 12) and procps
+# 4.0.2's `sysctl --system`.
+# - an offline image: a minimum is merged with the value the image's first
+#   boot gives without hosttune (its other sysctl.d files, else the
+#   kernel's compiled-in default: kernel.sem 32000 1024000000 500 32000,
+#   kernel.shmmax/shmall ULONG_MAX - 2^24, ip_local_port_range 32768
+#   60999), so that no field of it is lowered; the image's files as
+#   systemd-sysctl applies them (private mount namespace, /proc/sys a
+#   tmpfs seeded with those defaults) lower none.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+HOSTTUNE_INSECURE_PROFILES=1; export HOSTTUNE_INSECURE_PROFILES
+PROFILES=$tmp/profiles
+mkdir -p "$PROFILES"
+cat >"$PROFILES/mins.profile" <<'EOF'
+summary = "audit-sysctl: Oracle's preinstall minimums";
+sysctl = {
+        kernel = {
+                sem = { value = "250 32000 100 128"; bound = "at-least"; };
+                shmmax = { value = 4398046511104; bound = "at-least"; };
+                shmall = { value = 1073741824; bound = "at-least"; };
+        };
+        net = { ipv4 = { ip_local_port_range = { value = "9000 65500"; bound = "at-least"; }; }; };
+};
+EOF
+dropin_line() { sed -n "s/^$2 = //p" "$1/etc/sysctl.d/90-hosttune.conf"; }
+
+# --- an offline image: nothing below what its first boot gives ------------
+I=$(offline_image img debian12-kvm); scratch "$I"
+htrun 0 "offline image: apply the minimums" "$I" apply mins
+check "image: kernel.sem keeps the kernel's default (was lowered to 250 32000 100 128)" \
+        "32000 1024000000 500 32000" "$(dropin_line "$I" kernel.sem)"
+check "image: kernel.shmmax keeps the kernel's ULONG_MAX - 2^24 (was lowered to 4 TiB)" \
+        18446744073692774399 "$(dropin_line "$I" kernel.shmmax)"
+check "image: kernel.shmall the same" 18446744073692774399 "$(dropin_line "$I" kernel.shmall)"
+check "image: the port range's low end stays 32768, its high end rises to 65500" \
+        "32768 65500" "$(dropin_line "$I" net.ipv4.ip_local_port_range)"
+htrun 0 "image: rollback" "$I" rollback
+
+# the image's own file gives more than the minimum in some fields
+printf 'kernel.sem = 500 32000 32 128\nnet.ipv4.ip_local_port_range = 10000 61000\n' >"$I/etc/sysctl.d/50-vendor.conf"
+htrun 2 "image with a vendor file: plan" "$I" --json plan mins
+check "image: the vendor's SEMMSL 500 is kept, SEMOPM raised (was 250 32000 100 128)" \
+        "500 32000 32 128 -> 500 32000 100 128" \
+        "$(jq -r '.changes[] | select(.key == "kernel.sem") | "\(.current) -> \(.desired)"' "$tmp/out")"
+check "image: the vendor's low end 10000 is kept (was lowered to 9000)" "10000 65500" \
+        "$(jq -r '.changes[] | select(.key == "net.ipv4.ip_local_port_range") | .desired' "$tmp/out")"
+htrun 0 "image with a vendor file: apply" "$I" apply mins
+
+# systemd-sysctl applies the image's files over the kernel's defaults
+SD_SYSCTL=""
+for p in /usr/lib/systemd/systemd-sysctl /lib/systemd/systemd-sysctl; do [ -x "$p" ] && SD_SYSCTL=$p && break; done
+if [ -z "$SD_SYSCTL" ] || ! is_root || ! command -v unshare >/dev/null 2>&1; then
+        skip "systemd-sysctl over the image's files" "needs root, unshare and systemd-sysctl"
+else
+        cat >"$tmp/ns.sh" <<'EOF'
+set -e
+r=$1 sd=$2
+mount --make-rprivate /
+# (systemd-sysctl writes without truncating, as to /proc: the first line counts)
+mount -t tmpfs tmpfs /proc/sys
+mkdir -p /proc/sys/kernel /proc/sys/net/ipv4
+echo '32000 1024000000 500 32000' >/proc/sys/kernel/sem
+echo 18446744073692774399 >/proc/sys/kernel/shmmax
+echo 18446744073692774399 >/proc/sys/kernel/shmall
+echo '32768 60999' >/proc/sys/net/ipv4/ip_local_port_range
+mount -t tmpfs tmpfs /run; mkdir /run/sysctl.d
+mount -t tmpfs tmpfs /usr/local/lib; mkdir /usr/local/lib/sysctl.d
+mount -t tmpfs tmpfs /usr/lib/sysctl.d
+mount --bind "$r/etc/sysctl.d" /etc/sysctl.d
+mount --bind "$r/etc/sysctl.conf" /etc/sysctl.conf
+[ -d /lib/sysctl.d ] && [ ! /lib/sysctl.d -ef /usr/lib/sysctl.d ] && mount -t tmpfs tmpfs /lib/sysctl.d
+"$sd" || true
+for k in kernel/sem kernel/shmmax net/ipv4/ip_local_port_range; do printf '%s=%s\n' "$k" "$(head -n1 "/proc/sys/$k")"; done
+EOF
+        if unshare --mount sh "$tmp/ns.sh" "$I" "$SD_SYSCTL" >"$tmp/theirs" 2>"$tmp/ns.err"; then
+                check "systemd-sysctl at the image's boot: no field below the kernel's or the vendor's" \
+                        "kernel/sem=500 32000 100 128
+kernel/shmmax=18446744073692774399
+net/ipv4/ip_local_port_range=10000 65500" "$(cat "$tmp/theirs")"
+        else
+                not_ok "systemd-sysctl in a private namespace: $(head -c 400 "$tmp/ns.err")"
+        fi
+fi
+
+# an image of an old kernel (--facts says 3.10): its defaults were lower
+# than the minimums, which are written as they are
+"$HOSTTUNE" --root "$HOSTS/debian12-kvm" facts --json 2>/dev/null |
+        jq '.kernel.release = "3.10.0-1160.el7.x86_64"' >"$tmp/old.json"
+O=$(offline_image old debian12-kvm); scratch "$O"
+htrun 2 "image of a 3.10 kernel: plan" "$O" --facts "$tmp/old.json" --json plan mins
+check "3.10: the minimums (its defaults were 250 32000 32 128 and 32 MiB), the port range's 32768 kept" \
+        "250 32000 100 128 4398046511104 32768 65500" \
+        "$(jq -r '[.changes[] | select(.key == "kernel.sem" or .key == "kernel.shmmax" or .key == "net.ipv4.ip_local_port_range") | .desired] | join(" ")' "$tmp/out")"
+
+finish
