@@ -375,6 +375,42 @@ static bool sysctl_namespaced(const char *key) {
         return false;
 }
 
+/* The interface a per-interface key names (net.ipv4.conf.eth1.rp_filter:
+ * "eth1") when the interface is not there now but its protocol's tree
+ * is; NULL otherwise. systemd sets such keys when the interface appears:
+ * udev's 99-systemd.rules runs "systemd-sysctl --prefix=/net/ipv4/conf/
+ * $name --prefix=/net/ipv4/neigh/$name --prefix=/net/ipv6/conf/$name
+ * --prefix=/net/ipv6/neigh/$name" on the "add" of every net device but
+ * lo (systemd 252, sysctl.d(5)). */
+static char *absent_interface(const ht_context *c, const char *norm) {
+        static const char *const trees[] = {"net/ipv4/conf/", "net/ipv4/neigh/", "net/ipv6/conf/", "net/ipv6/neigh/"};
+        for (size_t i = 0; i < ELEMENTSOF(trees); i++) {
+                if (!startswith(norm, trees[i]))
+                        continue;
+                const char *name = norm + strlen(trees[i]), *slash = strchr(name, '/');
+                if (!slash)
+                        return NULL;
+                _cleanup_free_ char *ifname = xstrndup(name, (size_t)(slash - name));
+                _cleanup_free_ char *tree = xasprintf("/proc/sys/%.*s", (int)strlen(trees[i]) - 1, trees[i]);
+                _cleanup_free_ char *dir = xasprintf("/proc/sys/%s%s", trees[i], ifname);
+                if (streq(ifname, "all") || streq(ifname, "default") || streq(ifname, "lo") ||
+                    !ht_exists(c, tree) || ht_exists(c, dir))
+                        return NULL;
+                return TAKE_PTR(ifname);
+        }
+        return NULL;
+}
+
+/* Whether the kernel made the key read-only (kernel.osrelease, fs.file-nr:
+ * no write bit in /proc/sys). Not even root writes it, and systemd-sysctl
+ * skips it at boot with a debug message only (EACCES is a privilege error
+ * to sysctl_write_or_warn()). The mode, not a trial open, so that a plan
+ * run without privilege tells the same. */
+static bool sysctl_read_only(const ht_context *c, const char *path) {
+        struct stat st;
+        return ht_stat(c, path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222);
+}
+
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         bool switch_pending = ht_kernel_switch_pending(f, r);
@@ -434,6 +470,49 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                          * persisted, and shown as waiting for that reboot */
                         persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
                         add_after_kernel_switch(plan, s, NULL);
+                        continue;
+                }
+                _cleanup_free_ char *ifname = live && k == -ENOENT && !uses_procps_order(c)
+                                                      ? absent_interface(c, norm) : NULL;
+                if (ifname) {
+                        /* persisted; systemd-sysctl sets it when the
+                         * interface appears (a VLAN, a bond, a hotplugged
+                         * NIC), as it would for the administrator's own
+                         * line */
+                        persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
+                        if (!view.loaded)
+                                boot_view_load(c, old, old_len, &view);
+                        /* a change until hosttune's file holds the line */
+                        ht_sysctl_hit hit;
+                        bool held = ht_sysctl_index_lookup(view.own, norm, &hit) > 0 &&
+                                    ht_kernel_values_equal(hit.value, s->value);
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
+                        ch->source = ht_plan_strdup(plan, s->source);
+                        ch->outcome = held ? HT_OUTCOME_KEPT : HT_OUTCOME_CHANGE;
+                        ch->note = ht_plan_printf(plan, "%s is not there now: systemd-sysctl sets it when the "
+                                                  "interface appears (udev's 99-systemd.rules)", ifname);
+                        continue;
+                }
+                bool read_only = live && k >= 0 && !s->boot_only && sysctl_read_only(c, path) &&
+                                 !(s->bound == HT_BOUND_EXACT ? ht_kernel_values_equal(cur, s->value)
+                                                              : ht_bound_satisfied(s->bound, s->value, cur));
+                if (read_only) {
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
+                        ch->source = ht_plan_strdup(plan, s->source);
+                        ch->bound = s->bound;
+                        if (s->bound != HT_BOUND_EXACT)
+                                ch->bound_value = ht_plan_strdup(plan, s->value);
+                        if (s->optional) {
+                                ch->outcome = HT_OUTCOME_SKIPPED;
+                                _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
+                                ht_plan_skip(plan, what, s->source, "%s is read-only on this kernel", s->key);
+                        } else {
+                                ch->outcome = HT_OUTCOME_FAILED;
+                                ht_plan_error(plan, "%s: %s is read-only on this kernel (no write bit in /proc/sys): "
+                                              "neither hosttune nor systemd-sysctl can set it; remove the setting",
+                                              s->source, s->key);
+                                bad = true;
+                        }
                         continue;
                 }
                 if (live && k < 0) {

@@ -8,7 +8,14 @@
 #   kernel.shmmax/shmall ULONG_MAX - 2^24, ip_local_port_range 32768
 #   60999), so that no field of it is lowered; the image's files as
 #   systemd-sysctl applies them (private mount namespace, /proc/sys a
-#   tmpfs seeded with those defaults) lower none.
+#   tmpfs seeded with those defaults) lower none;
+# - a read-only key (kernel.osrelease, mode 0444 in /proc/sys: root's write
+#   fails with EACCES, systemd-sysctl skips it with a debug message) is a
+#   plan error naming the profile line, or a skip where optional;
+# - a key of an interface not there now (net.ipv4.conf.eth1.*): persisted,
+#   no runtime write, a note that systemd-sysctl sets it when the interface
+#   appears (udev's 99-systemd.rules runs it with --prefix=/net/ipv4/conf/
+#   $name); verify says so until then, and checks it after.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
@@ -95,5 +102,72 @@ htrun 2 "image of a 3.10 kernel: plan" "$O" --facts "$tmp/old.json" --json plan 
 check "3.10: the minimums (its defaults were 250 32000 32 128 and 32 MiB), the port range's 32768 kept" \
         "250 32000 100 128 4398046511104 32768 65500" \
         "$(jq -r '[.changes[] | select(.key == "kernel.sem" or .key == "kernel.shmmax" or .key == "net.ipv4.ip_local_port_range") | .desired] | join(" ")' "$tmp/out")"
+
+# --- a read-only key ------------------------------------------------------
+h=$(prepare_host debian12-kvm); scratch "$h"
+chmod 0444 "$h/proc/sys/kernel/osrelease"
+cat >"$PROFILES/ro.profile" <<'EOF'
+summary = "audit-sysctl: a read-only key";
+sysctl = ( { key = "kernel.osrelease"; value = "6.1.0-99-amd64"; }, { key = "vm.swappiness"; value = 10; } );
+EOF
+tree_sig "$h" >"$tmp/ro.before"
+htrun 1 "a read-only key: plan is an error (was a change that apply failed on)" "$h" --color=never plan ro
+check_contains "the error names the profile line and why" \
+        "ro.profile:2: kernel.osrelease is read-only on this kernel (no write bit in /proc/sys)" "$tmp/out"
+htrun 1 "a read-only key: apply refuses" "$h" apply ro
+tree_sig "$h" >"$tmp/ro.after"
+check "a read-only key: the host untouched" "$(cat "$tmp/ro.before")" "$(cat "$tmp/ro.after")"
+check "a read-only key: vm.swappiness untouched too" 60 "$(cat "$h/proc/sys/vm/swappiness")"
+sed -i 's/value = "6.1.0-99-amd64"; }/value = "6.1.0-99-amd64"; optional = true; }/' "$PROFILES/ro.profile"
+htrun 2 "a read-only key marked optional: skipped" "$h" --json plan ro
+check "optional: skipped, and not persisted" "skipped 0" \
+        "$(jq -r '.changes[] | select(.key == "kernel.osrelease") | .outcome' "$tmp/out") $(jq -r '[.files[].diff | select(test("osrelease"))] | length' "$tmp/out")"
+sed -i 's/"6.1.0-99-amd64"/"6.1.0-18-amd64"/' "$PROFILES/ro.profile"
+htrun 2 "a read-only key that already has the value: no error" "$h" plan ro
+
+# the real kernel's kernel.osrelease (mode 0444): plan only, nothing written
+. "$top_srcdir/tests/integration/real-host-lib.sh"
+if is_root && confine_ok; then
+        CROOT=$tmp/confined; mkconfined_root "$CROOT"
+        printf 'summary = "ro";\nsysctl = ( { key = "kernel.osrelease"; value = "x"; } );\n' >"$PROFILES/ro2.profile"
+        hc 1 "the real kernel: a read-only key is a plan error" plan ro2
+        check_contains "the real kernel: says read-only" "kernel.osrelease is read-only on this kernel" "$tmp/out"
+else
+        skip "the real kernel's read-only key" "needs root and a mount namespace"
+fi
+
+# --- an interface that appears later -------------------------------------
+h=$(prepare_host debian12-kvm); scratch "$h"
+cat >"$PROFILES/iface.profile" <<'EOF'
+summary = "audit-sysctl: a key of an interface not there yet";
+sysctl = ( { key = "net.ipv4.conf.eth1.rp_filter"; value = 2; }, { key = "net.ipv6.conf.eth1/100.accept_ra"; value = 0; } );
+EOF
+mkdir -p "$h/proc/sys/net/ipv6/conf/all"
+htrun 2 "eth1 absent: plan (was: this kernel has no net.ipv4.conf.eth1.rp_filter)" "$h" --json plan iface
+check "eth1: persisted, no runtime write, the note" \
+        "change false eth1 is not there now: systemd-sysctl sets it when the interface appears (udev's 99-systemd.rules)" \
+        "$(jq -r '.changes[] | select(.key == "net.ipv4.conf.eth1.rp_filter") | "\(.outcome) \(.runtime) \(.note)"' "$tmp/out")"
+check "eth1.100 (a VLAN) under ipv6 too" "change eth1.100 is not there now" \
+        "$(jq -r '.changes[] | select(.key == "net.ipv6.conf.eth1/100.accept_ra") | "\(.outcome) \(.note)"' "$tmp/out" | cut -d: -f1)"
+htrun 0 "eth1 absent: apply" "$h" apply iface
+check "the drop-in holds both lines" "net.ipv4.conf.eth1.rp_filter = 2
+net.ipv6.conf.eth1/100.accept_ra = 0" "$(grep -v '^#' "$h/etc/sysctl.d/90-hosttune.conf")"
+htrun 0 "eth1 absent: plan again, nothing to do" "$h" plan iface
+htrun 0 "eth1 absent: verify ok" "$h" --json verify
+check "verify: no value yet" "ok null" \
+        "$(jq -r '.checks[] | select(.key == "net.ipv4.conf.eth1.rp_filter") | "\(.status) \(.actual)"' "$tmp/out")"
+# eth1 appears and udev's systemd-sysctl run sets it
+mkdir -p "$h/proc/sys/net/ipv4/conf/eth1" "$h/proc/sys/net/ipv6/conf/eth1.100"
+echo 2 >"$h/proc/sys/net/ipv4/conf/eth1/rp_filter"
+echo 0 >"$h/proc/sys/net/ipv6/conf/eth1.100/accept_ra"
+htrun 0 "eth1 there, set by systemd-sysctl: verify ok" "$h" --json verify
+check "verify: the value read" "ok 2" \
+        "$(jq -r '.checks[] | select(.key == "net.ipv4.conf.eth1.rp_filter") | "\(.status) \(.actual)"' "$tmp/out")"
+htrun 0 "rollback" "$h" rollback
+# a host without systemd (procps' sysctl --system runs once at boot): still an error
+h=$(prepare_host debian12-kvm); scratch "$h"
+rm -rf "$h/run/systemd"
+htrun 1 "eth1 absent on a host without systemd-sysctl: an error" "$h" plan iface
+check_contains "names the key" "this kernel has no net.ipv4.conf.eth1.rp_filter" "$tmp/out"
 
 finish
