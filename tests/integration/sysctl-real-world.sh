@@ -9,6 +9,9 @@
 #   60999), so that no field of it is lowered; the image's files as
 #   systemd-sysctl applies them (private mount namespace, /proc/sys a
 #   tmpfs seeded with those defaults) lower none;
+# - sysctl.d syntax as systemd-sysctl reads it (CRLF, CR alone and NUL end
+#   lines as its read_line() does, "-key", globs, '/', comments, no blanks,
+#   long values): the image's boot values equal what systemd-sysctl writes;
 # - a read-only key (kernel.osrelease, mode 0444 in /proc/sys: root's write
 #   fails with EACCES, systemd-sysctl skips it with a debug message) is a
 #   plan error naming the profile line, or a skip where optional;
@@ -90,6 +93,88 @@ kernel/shmmax=18446744073692774399
 net/ipv4/ip_local_port_range=10000 65500" "$(cat "$tmp/theirs")"
         else
                 not_ok "systemd-sysctl in a private namespace: $(head -c 400 "$tmp/ns.err")"
+        fi
+fi
+
+# --- sysctl.d syntax, against systemd-sysctl itself ------------------------
+# One file with what real files hold: "-key = value", no blanks around '=',
+# '/' as separator, ';' and '#' comments, trailing blanks, CRLF, CR alone
+# (old Mac), a NUL, a key without '=', an inline '#' (not a comment to
+# systemd), quotes (kept), globs with [!...] and a "-key" exclusion, a
+# VLAN name with a dot, a 5000-byte value. The image's boot values (plan's
+# "current" for an image) must be the values systemd-sysctl writes.
+S=$(offline_image syntax debian12-kvm); scratch "$S"
+long=$(head -c 5000 /dev/zero | tr '\0' 7)
+printf -- '-vm.swappiness = 33\nkernel/sem=1 2 3 4\r\nvm.dirty_ratio = 20   \r\n; c\n# c\nvm.dirty_background_ratio\nfs.file-max=100 # not a comment\nkernel.shmmni = "4096"\nnet.ipv4.conf.*.rp_filter = 2\n-net.ipv4.conf.lo.rp_filter\nnet.ipv4.conf.[!ea]*.accept_redirects = 0\nvm.max_map_count = 7\rvm.overcommit_ratio = 55\nvm.min_free_kbytes = 9\0vm.admin_reserve_kbytes = 11\nnet/ipv4/conf/eth0.100/forwarding = 1\n   kernel.pid_max   =   4194304   \nkernel.domainname = %s\n' "$long" \
+        >"$S/etc/sysctl.d/50-syntax.conf"
+skeys="vm/swappiness kernel/sem vm/dirty_ratio vm/dirty_background_ratio fs/file-max kernel/shmmni
+net/ipv4/conf/eth0/rp_filter net/ipv4/conf/lo/rp_filter net/ipv4/conf/eth0/accept_redirects
+net/ipv4/conf/lo/accept_redirects vm/max_map_count vm/overcommit_ratio vm/min_free_kbytes
+vm/admin_reserve_kbytes net/ipv4/conf/eth0.100/forwarding kernel/pid_max kernel/domainname"
+{
+        echo 'summary = "audit-sysctl: every key of the syntax file";'
+        echo 'sysctl = ('
+        sep=' '
+        for k in $skeys; do
+                printf '  %s{ key = "%s"; value = 424242; }\n' "$sep" "$(printf '%s' "$k" | tr './' '/.')"
+                sep=','
+        done
+        echo ');'
+} >"$PROFILES/syntax.profile"
+htrun 2 "the syntax file: plan on the image" "$S" --json plan syntax
+: >"$tmp/ours"
+for k in $skeys; do
+        d=$(printf '%s' "$k" | tr './' '/.')
+        v=$(jq -r --arg k "$d" '.changes[] | select(.key == $k) | .current // "D"' "$tmp/out")
+        [ "${#v}" -gt 100 ] && v="long:${#v}"
+        printf '%s %s\n' "$k" "$v" >>"$tmp/ours"
+done
+check "the syntax file: hosttune's boot values (hand-checked)" "vm/swappiness 33
+kernel/sem 1 2 3 4
+vm/dirty_ratio 20
+vm/dirty_background_ratio D
+fs/file-max 100 # not a comment
+kernel/shmmni \"4096\"
+net/ipv4/conf/eth0/rp_filter 2
+net/ipv4/conf/lo/rp_filter D
+net/ipv4/conf/eth0/accept_redirects D
+net/ipv4/conf/lo/accept_redirects 0
+vm/max_map_count 7
+vm/overcommit_ratio 55
+vm/min_free_kbytes 9
+vm/admin_reserve_kbytes 11
+net/ipv4/conf/eth0.100/forwarding 1
+kernel/pid_max 4194304
+kernel/domainname long:5000" "$(cat "$tmp/ours")"
+check_contains "the key without '=' is named by file and line" \
+        "/etc/sysctl.d/50-syntax.conf:6: line is not an assignment" "$tmp/out"
+if [ -z "$SD_SYSCTL" ] || ! is_root || ! command -v unshare >/dev/null 2>&1; then
+        skip "systemd-sysctl over the syntax file" "needs root, unshare and systemd-sysctl"
+else
+        cat >"$tmp/ns2.sh" <<'EOF'
+set -e
+r=$1 sd=$2 keys=$3
+mount --make-rprivate /
+mount -t tmpfs tmpfs /proc/sys
+for k in $keys; do mkdir -p "/proc/sys/${k%/*}"; echo D >"/proc/sys/$k"; done
+mount -t tmpfs tmpfs /run; mkdir /run/sysctl.d
+mount -t tmpfs tmpfs /usr/local/lib; mkdir /usr/local/lib/sysctl.d
+mount -t tmpfs tmpfs /usr/lib/sysctl.d
+mount --bind "$r/etc/sysctl.d" /etc/sysctl.d
+mount --bind "$r/etc/sysctl.conf" /etc/sysctl.conf
+[ -d /lib/sysctl.d ] && [ ! /lib/sysctl.d -ef /usr/lib/sysctl.d ] && mount -t tmpfs tmpfs /lib/sysctl.d
+"$sd" 2>/dev/null || true
+for k in $keys; do
+        v=$(head -n1 "/proc/sys/$k")
+        [ "${#v}" -gt 100 ] && v="long:${#v}"
+        printf '%s %s\n' "$k" "$v"
+done
+EOF
+        if unshare --mount sh "$tmp/ns2.sh" "$S" "$SD_SYSCTL" "$skeys" >"$tmp/theirs2" 2>"$tmp/ns2.err"; then
+                check "the syntax file: each key's value is the one systemd-sysctl writes" "$(cat "$tmp/theirs2")" \
+                        "$(cat "$tmp/ours")"
+        else
+                not_ok "systemd-sysctl in a private namespace: $(head -c 400 "$tmp/ns2.err")"
         fi
 fi
 
