@@ -430,6 +430,20 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         _cleanup_free_ char *old = NULL;
         size_t old_len = 0;
         int k = ht_read_optional(c, HT_SYSCTL_DROPIN, &old, &old_len);
+        /* a link in its place (to /dev/null: the administrator masked it,
+         * as sysctl.d(5) masks a file): apply never writes through a link,
+         * so the plan says so rather than show a file it cannot write */
+        struct stat lst;
+        _cleanup_free_ char *link = NULL;
+        if (ht_lstat(c, HT_SYSCTL_DROPIN, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+                (void) ht_readlink(c, HT_SYSCTL_DROPIN, &link);
+                ht_plan_error(plan, "%s is a symbolic link (to %s)%s: hosttune never writes through a link; "
+                              "remove it to let hosttune write its file", HT_SYSCTL_DROPIN, link ? link : "?",
+                              link && streq(link, "/dev/null") ? ", which masks hosttune's sysctl settings at boot" : "");
+                free(persist);
+                free(paths);
+                return 0;
+        }
         if (k < 0) {
                 ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, ht_strerror(-k));
                 free(persist);

@@ -270,7 +270,11 @@ char **ht_sysctl_order(char **const *names, bool procps) {
         for (size_t d = 0; ht_sysctl_dirs[d]; d++) {
                 for (size_t i = 0; names && names[d] && names[d][i]; i++) {
                         const char *n = names[d][i];
-                        if (!endswith(n, ".conf") || strchr(n, '/') || n[0] == '.' || strv_contains(seen, n))
+                        /* systemd skips hidden files (conf_files_list());
+                         * procps 4.0.2's PreloadSystem() takes every name
+                         * ending in ".conf", ".x.conf" and ".conf" too */
+                        if (!endswith(n, ".conf") || strchr(n, '/') || (n[0] == '.' && !procps) ||
+                            strv_contains(seen, n))
                                 continue;
                         /* An earlier directory masks the same name here. */
                         strv_push(&seen, n);

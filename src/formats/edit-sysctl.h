@@ -93,7 +93,8 @@ int ht_sysctl_proc_path(const char *key, char **ret, char **ret_error);
 /* The files systemd-sysctl reads, in reading order. names[i] lists the
  * entries of ht_sysctl_dirs[i] (NULL or empty when the directory is
  * missing; only "*.conf" names count; any order). With procps set,
- * /etc/sysctl.conf is appended (sysctl --system). */
+ * hidden names count too and /etc/sysctl.conf is appended (sysctl
+ * --system). */
 char **ht_sysctl_order(char **const *names, bool procps);
 
 typedef struct {

@@ -18,7 +18,9 @@
 # - a key of an interface not there now (net.ipv4.conf.eth1.*): persisted,
 #   no runtime write, a note that systemd-sysctl sets it when the interface
 #   appears (udev's 99-systemd.rules runs it with --prefix=/net/ipv4/conf/
-#   $name); verify says so until then, and checks it after.
+#   $name); verify says so until then, and checks it after;
+# - procps' order (sysctl.conf last) on a host without systemd, and
+#   hosttune's own file masked by a /dev/null link: a plan error.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
@@ -254,5 +256,25 @@ h=$(prepare_host debian12-kvm); scratch "$h"
 rm -rf "$h/run/systemd"
 htrun 1 "eth1 absent on a host without systemd-sysctl: an error" "$h" plan iface
 check_contains "names the key" "this kernel has no net.ipv4.conf.eth1.rp_filter" "$tmp/out"
+
+# --- where hosttune's file takes effect -----------------------------------
+# procps' sysctl --system (a host without systemd) reads /etc/sysctl.conf
+# last, after 99-sysctl.conf and 99-zz-*.conf; a /dev/null link in place of
+# hosttune's own file masks it (sysctl.d(5)): plan says so, apply does not
+# fail half-way
+h=$(prepare_host debian12-kvm); scratch "$h"
+rm -rf "$h/run/systemd"
+echo 'vm.swappiness = 60' >>"$h/etc/sysctl.conf"
+echo 'vm.swappiness = 45' >"$h/etc/sysctl.d/99-zz-agent.conf"
+printf 'summary = "s";\nsysctl = { vm = { swappiness = 10; }; };\n' >"$PROFILES/swap.profile"
+htrun 2 "procps host: plan" "$h" --color=never plan swap
+check "procps host: sysctl.conf, read last, wins over 99-zz-agent.conf" 1 \
+        "$(grep -c '^warning: .*/etc/sysctl.conf:[0-9]* sets vm.swappiness = 60 and is read after /etc/sysctl.d/90-hosttune.conf' "$tmp/out")"
+ln -s /dev/null "$h/etc/sysctl.d/90-hosttune.conf"
+htrun 1 "hosttune's file masked by /dev/null: plan is an error (was a diff that apply refused)" "$h" --color=never plan swap
+check_contains "says it is masked and what to do" \
+        "/etc/sysctl.d/90-hosttune.conf is a symbolic link (to /dev/null), which masks hosttune's sysctl settings at boot" "$tmp/out"
+htrun 1 "masked: apply refuses before any change" "$h" apply swap
+check "masked: vm.swappiness untouched" 60 "$(cat "$h/proc/sys/vm/swappiness")"
 
 finish

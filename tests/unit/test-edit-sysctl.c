@@ -198,7 +198,7 @@ static void test_keys(void **state) {
 }
 
 static void test_order(void **state) {
-        char *etc[] = { "99-sysctl.conf", "50-default.conf", "README", "10-local.conf", NULL };
+        char *etc[] = { "99-sysctl.conf", "50-default.conf", "README", "10-local.conf", ".hidden.conf", NULL };
         char *run[] = { "60-run.conf", NULL };
         char *usr[] = { "50-default.conf", "50-coredump.conf", "99-zz.conf.rpmsave", NULL };
         char **names[] = { etc, run, NULL, usr, NULL };
@@ -206,8 +206,12 @@ static void test_order(void **state) {
         _cleanup_free_ char *j = strv_join(o, " ");
         assert_string_equal(j, "/etc/sysctl.d/10-local.conf /usr/lib/sysctl.d/50-coredump.conf "
                                "/etc/sysctl.d/50-default.conf /run/sysctl.d/60-run.conf /etc/sysctl.d/99-sysctl.conf");
+        /* procps reads a hidden ".hidden.conf" (its first, by name);
+         * systemd does not (above) */
         _cleanup_strv_free_ char **p = ht_sysctl_order(names, true);
-        assert_string_equal(p[5], "/etc/sysctl.conf");
+        assert_int_equal(strv_length(p), 7);
+        assert_string_equal(p[0], "/etc/sysctl.d/.hidden.conf");
+        assert_string_equal(p[6], "/etc/sysctl.conf");
         char **none[] = { NULL, NULL, NULL, NULL, NULL };
         _cleanup_strv_free_ char **e = ht_sysctl_order(none, false);
         assert_int_equal(strv_length(e), 0);
