@@ -33,10 +33,16 @@
 static bool uses_procps_order(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo field only */
         if (!memo->memo_systemd_sysctl) {
-                bool sd = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") || ht_exists(c, "/lib/systemd/systemd-sysctl") ||
-                          ht_exists(c, "/usr/lib/systemd/system/systemd-sysctl.service") ||
-                          ht_exists(c, "/lib/systemd/system/systemd-sysctl.service") ||
-                          ht_context_systemd_booted(c);
+                bool installed = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") ||
+                                 ht_exists(c, "/lib/systemd/systemd-sysctl") ||
+                                 ht_exists(c, "/usr/lib/systemd/system/systemd-sysctl.service") ||
+                                 ht_exists(c, "/lib/systemd/system/systemd-sysctl.service");
+                /* A running host not booted by systemd that has procps'
+                 * init script (Debian or Devuan with sysvinit: the
+                 * script runs `sysctl -q --system`) boots through procps,
+                 * even with the systemd package installed beside it. */
+                bool sd = ht_context_systemd_booted(c) ||
+                          (installed && !(ht_root_is_live(c) && ht_exists(c, "/etc/init.d/procps")));
                 memo->memo_systemd_sysctl = sd ? 1 : -1;
         }
         return memo->memo_systemd_sysctl < 0;

@@ -19,8 +19,9 @@
 #   no runtime write, a note that systemd-sysctl sets it when the interface
 #   appears (udev's 99-systemd.rules runs it with --prefix=/net/ipv4/conf/
 #   $name); verify says so until then, and checks it after;
-# - procps' order (sysctl.conf last) on a host without systemd, and
-#   hosttune's own file masked by a /dev/null link: a plan error.
+# - procps' order (sysctl.conf last) on a host without systemd, or booted
+#   by sysvinit with procps' init script and the systemd package beside
+#   it; hosttune's own file masked by a /dev/null link: a plan error.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
@@ -276,5 +277,21 @@ check_contains "says it is masked and what to do" \
         "/etc/sysctl.d/90-hosttune.conf is a symbolic link (to /dev/null), which masks hosttune's sysctl settings at boot" "$tmp/out"
 htrun 1 "masked: apply refuses before any change" "$h" apply swap
 check "masked: vm.swappiness untouched" 60 "$(cat "$h/proc/sys/vm/swappiness")"
+
+# Debian with sysvinit and the systemd package beside it: the boot runs
+# /etc/init.d/procps (`sysctl -q --system`), not systemd-sysctl
+h=$(prepare_host debian12-kvm); scratch "$h"
+rm -rf "$h/run/systemd"
+mkdir -p "$h/usr/lib/systemd" "$h/etc/init.d"
+printf '#!/bin/sh\n' >"$h/usr/lib/systemd/systemd-sysctl"
+printf '#!/bin/sh\n# stands for Debian procps'"'"' script: sysctl $QUIET_SYSCTL --system\n' >"$h/etc/init.d/procps"
+chmod 0755 "$h/usr/lib/systemd/systemd-sysctl" "$h/etc/init.d/procps"
+echo 'vm.swappiness = 60' >>"$h/etc/sysctl.conf"
+echo 'vm.swappiness = 45' >"$h/etc/sysctl.d/99-zz-agent.conf"
+htrun 2 "sysvinit with systemd installed: plan" "$h" --color=never plan swap
+check "sysvinit: sysctl.conf read last wins (was 99-zz-agent.conf, systemd's order)" 1 \
+        "$(grep -c '^warning: .*/etc/sysctl.conf:[0-9]* sets vm.swappiness = 60 and is read after' "$tmp/out")"
+htrun 0 "sysvinit: explain" "$h" --json explain vm.swappiness
+check "sysvinit: the consumer is sysctl --system" "sysctl --system" "$(jq -r .boot.consumer "$tmp/out")"
 
 finish
