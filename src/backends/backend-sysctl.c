@@ -513,9 +513,11 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                                   "interface appears (udev's 99-systemd.rules)", ifname);
                         continue;
                 }
-                bool read_only = live && k >= 0 && !s->boot_only && sysctl_read_only(c, path) &&
+                /* the mode only where a write is due: no stat a key */
+                bool read_only = live && k >= 0 && !s->boot_only &&
                                  !(s->bound == HT_BOUND_EXACT ? ht_kernel_values_equal(cur, s->value)
-                                                              : ht_bound_satisfied(s->bound, s->value, cur));
+                                                              : ht_bound_satisfied(s->bound, s->value, cur)) &&
+                                 sysctl_read_only(c, path);
                 if (read_only) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
                         ch->source = ht_plan_strdup(plan, s->source);
