@@ -33,10 +33,16 @@
 static bool uses_procps_order(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo field only */
         if (!memo->memo_systemd_sysctl) {
-                bool sd = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") || ht_exists(c, "/lib/systemd/systemd-sysctl") ||
-                          ht_exists(c, "/usr/lib/systemd/system/systemd-sysctl.service") ||
-                          ht_exists(c, "/lib/systemd/system/systemd-sysctl.service") ||
-                          ht_context_systemd_booted(c);
+                bool installed = ht_exists(c, "/usr/lib/systemd/systemd-sysctl") ||
+                                 ht_exists(c, "/lib/systemd/systemd-sysctl") ||
+                                 ht_exists(c, "/usr/lib/systemd/system/systemd-sysctl.service") ||
+                                 ht_exists(c, "/lib/systemd/system/systemd-sysctl.service");
+                /* A running host not booted by systemd that has procps'
+                 * init script (Debian or Devuan with sysvinit: the
+                 * script runs `sysctl -q --system`) boots through procps,
+                 * even with the systemd package installed beside it. */
+                bool sd = ht_context_systemd_booted(c) ||
+                          (installed && !(ht_root_is_live(c) && ht_exists(c, "/etc/init.d/procps")));
                 memo->memo_systemd_sysctl = sd ? 1 : -1;
         }
         return memo->memo_systemd_sysctl < 0;
@@ -278,6 +284,56 @@ static const char *bounded_persist(const ht_setting *s, const char *k, const cha
         return want;
 }
 
+/* The compiled-in defaults of the kernel an image boots, for the keys
+ * whose default is above the minimums profiles give: without them an
+ * image's first boot would lower them to the minimum (kernel.sem from
+ * 32000 1024000000 500 32000 to Oracle's 250 32000 100 128). 64-bit
+ * values; the live kernel reads the same (cat /proc/sys/kernel/...). */
+static const struct {
+        const char *key;
+        unsigned major, minor; /* the first release with this default */
+        const char *value;
+} kernel_defaults[] = {
+        /* include/uapi/linux/shm.h: SHMMAX and SHMALL are
+         * ULONG_MAX - (1UL << 24) since Linux 3.16 ("ipc,shm: increase
+         * the defaults for SHMALL, SHMMAX") */
+        {"kernel/shmmax", 3, 16, "18446744073692774399"},
+        {"kernel/shmall", 3, 16, "18446744073692774399"},
+        /* include/uapi/linux/sem.h: SEMMSL 32000, SEMMNS SEMMNI*SEMMSL,
+         * SEMOPM 500, SEMMNI 32000 since Linux 3.19 ("ipc/sem.c:
+         * increase SEMMSL, SEMMNI, SEMOPM") */
+        {"kernel/sem", 3, 19, "32000 1024000000 500 32000"},
+        /* net/ipv4/af_inet.c inet_init_net(), Documentation/networking/
+         * ip-sysctl.rst: "The default values are 32768 and 60999" since
+         * Linux 4.6 ("tcp/dccp: try to not exhaust ip_local_port_range
+         * in connect()"); 32768 61000 before (2.6's tcp_init() gave small
+         * memory machines less, no database host) */
+        {"net/ipv4/ip_local_port_range", 4, 6, "32768 60999"},
+        {"net/ipv4/ip_local_port_range", 2, 6, "32768 61000"},
+};
+
+/* The value a bounded key has when an image first boots without
+ * hosttune's line: what its other files give, else its kernel's
+ * compiled-in default where that is known. An image without a kernel
+ * release counts as running a recent kernel (hosttune(8), OFFLINE
+ * IMAGES); a 32-bit one has other shm defaults. NULL: unknown. */
+static const char *offline_base(const ht_facts *f, const char *k, const boot_view *v) {
+        ht_sysctl_hit hit;
+        if (ht_sysctl_index_lookup(v->others, k, &hit) > 0)
+                return hit.value;
+        unsigned a = 0, b = 0;
+        bool release = f && f->kernel_release && sscanf(f->kernel_release, "%u.%u", &a, &b) == 2;
+        if (f && f->kernel_machine && !streq(f->kernel_machine, "x86_64") && !streq(f->kernel_machine, "aarch64") &&
+            !streq(f->kernel_machine, "ppc64le") && !streq(f->kernel_machine, "s390x"))
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(kernel_defaults); i++)
+                if (streq(kernel_defaults[i].key, k) &&
+                    (!release || a > kernel_defaults[i].major ||
+                     (a == kernel_defaults[i].major && b >= kernel_defaults[i].minor)))
+                        return kernel_defaults[i].value;
+        return NULL;
+}
+
 static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cur, const char *desired) {
         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, desired);
         ch->source = ht_plan_strdup(plan, s->source);
@@ -325,6 +381,42 @@ static bool sysctl_namespaced(const char *key) {
         return false;
 }
 
+/* The interface a per-interface key names (net.ipv4.conf.eth1.rp_filter:
+ * "eth1") when the interface is not there now but its protocol's tree
+ * is; NULL otherwise. systemd sets such keys when the interface appears:
+ * udev's 99-systemd.rules runs "systemd-sysctl --prefix=/net/ipv4/conf/
+ * $name --prefix=/net/ipv4/neigh/$name --prefix=/net/ipv6/conf/$name
+ * --prefix=/net/ipv6/neigh/$name" on the "add" of every net device but
+ * lo (systemd 252, sysctl.d(5)). */
+static char *absent_interface(const ht_context *c, const char *norm) {
+        static const char *const trees[] = {"net/ipv4/conf/", "net/ipv4/neigh/", "net/ipv6/conf/", "net/ipv6/neigh/"};
+        for (size_t i = 0; i < ELEMENTSOF(trees); i++) {
+                if (!startswith(norm, trees[i]))
+                        continue;
+                const char *name = norm + strlen(trees[i]), *slash = strchr(name, '/');
+                if (!slash)
+                        return NULL;
+                _cleanup_free_ char *ifname = xstrndup(name, (size_t)(slash - name));
+                _cleanup_free_ char *tree = xasprintf("/proc/sys/%.*s", (int)strlen(trees[i]) - 1, trees[i]);
+                _cleanup_free_ char *dir = xasprintf("/proc/sys/%s%s", trees[i], ifname);
+                if (streq(ifname, "all") || streq(ifname, "default") || streq(ifname, "lo") ||
+                    !ht_exists(c, tree) || ht_exists(c, dir))
+                        return NULL;
+                return TAKE_PTR(ifname);
+        }
+        return NULL;
+}
+
+/* Whether the kernel made the key read-only (kernel.osrelease, fs.file-nr:
+ * no write bit in /proc/sys). Not even root writes it, and systemd-sysctl
+ * skips it at boot with a debug message only (EACCES is a privilege error
+ * to sysctl_write_or_warn()). The mode, not a trial open, so that a plan
+ * run without privilege tells the same. */
+static bool sysctl_read_only(const ht_context *c, const char *path) {
+        struct stat st;
+        return ht_stat(c, path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222);
+}
+
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {
         bool live = ht_root_is_live(c);
         bool switch_pending = ht_kernel_switch_pending(f, r);
@@ -344,6 +436,20 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         _cleanup_free_ char *old = NULL;
         size_t old_len = 0;
         int k = ht_read_optional(c, HT_SYSCTL_DROPIN, &old, &old_len);
+        /* a link in its place (to /dev/null: the administrator masked it,
+         * as sysctl.d(5) masks a file): apply never writes through a link,
+         * so the plan says so rather than show a file it cannot write */
+        struct stat lst;
+        _cleanup_free_ char *link = NULL;
+        if (ht_lstat(c, HT_SYSCTL_DROPIN, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+                (void) ht_readlink(c, HT_SYSCTL_DROPIN, &link);
+                ht_plan_error(plan, "%s is a symbolic link (to %s)%s: hosttune never writes through a link; "
+                              "remove it to let hosttune write its file", HT_SYSCTL_DROPIN, link ? link : "?",
+                              link && streq(link, "/dev/null") ? ", which masks hosttune's sysctl settings at boot" : "");
+                free(persist);
+                free(paths);
+                return 0;
+        }
         if (k < 0) {
                 ht_plan_error(plan, "cannot read %s: %s", HT_SYSCTL_DROPIN, ht_strerror(-k));
                 free(persist);
@@ -386,6 +492,51 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         add_after_kernel_switch(plan, s, NULL);
                         continue;
                 }
+                _cleanup_free_ char *ifname = live && k == -ENOENT && !uses_procps_order(c)
+                                                      ? absent_interface(c, norm) : NULL;
+                if (ifname) {
+                        /* persisted; systemd-sysctl sets it when the
+                         * interface appears (a VLAN, a bond, a hotplugged
+                         * NIC), as it would for the administrator's own
+                         * line */
+                        persist[np++] = (ht_sysctl_setting){.key = s->key, .value = s->value};
+                        if (!view.loaded)
+                                boot_view_load(c, old, old_len, &view);
+                        /* a change until hosttune's file holds the line */
+                        ht_sysctl_hit hit;
+                        bool held = ht_sysctl_index_lookup(view.own, norm, &hit) > 0 &&
+                                    ht_kernel_values_equal(hit.value, s->value);
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
+                        ch->source = ht_plan_strdup(plan, s->source);
+                        ch->outcome = held ? HT_OUTCOME_KEPT : HT_OUTCOME_CHANGE;
+                        ch->note = ht_plan_printf(plan, "%s is not there now: systemd-sysctl sets it when the "
+                                                  "interface appears (udev's 99-systemd.rules)", ifname);
+                        continue;
+                }
+                /* the mode only where a write is due: no stat a key */
+                bool read_only = live && k >= 0 && !s->boot_only &&
+                                 !(s->bound == HT_BOUND_EXACT ? ht_kernel_values_equal(cur, s->value)
+                                                              : ht_bound_satisfied(s->bound, s->value, cur)) &&
+                                 sysctl_read_only(c, path);
+                if (read_only) {
+                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
+                        ch->source = ht_plan_strdup(plan, s->source);
+                        ch->bound = s->bound;
+                        if (s->bound != HT_BOUND_EXACT)
+                                ch->bound_value = ht_plan_strdup(plan, s->value);
+                        if (s->optional) {
+                                ch->outcome = HT_OUTCOME_SKIPPED;
+                                _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
+                                ht_plan_skip(plan, what, s->source, "%s is read-only on this kernel", s->key);
+                        } else {
+                                ch->outcome = HT_OUTCOME_FAILED;
+                                ht_plan_error(plan, "%s: %s is read-only on this kernel (no write bit in /proc/sys): "
+                                              "neither hosttune nor systemd-sysctl can set it; remove the setting",
+                                              s->source, s->key);
+                                bad = true;
+                        }
+                        continue;
+                }
                 if (live && k < 0) {
                         ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
                         ch->source = ht_plan_strdup(plan, s->source);
@@ -412,8 +563,12 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 if (s->bound != HT_BOUND_EXACT && !s->boot_only) {
                         if (!view.loaded)
                                 boot_view_load(c, sysctl_conf_only(c) ? NULL : old, old_len, &view);
-                        bool met = live && ht_bound_satisfied(s->bound, s->value, cur);
-                        want = met ? normalize_ws(cur) : ht_bound_merge(s->bound, s->value, live ? cur : NULL);
+                        /* an image: the value its first boot gives
+                         * without hosttune, so that no field of it is
+                         * lowered either */
+                        const char *base = live ? cur : offline_base(f, norm, &view);
+                        bool met = base && ht_bound_satisfied(s->bound, s->value, base);
+                        want = met ? normalize_ws(base) : ht_bound_merge(s->bound, s->value, base);
                         const char *keep = bounded_persist(s, norm, want, &view);
                         if (keep) {
                                 char *v = xstrdup(keep);

@@ -188,6 +188,10 @@ static void check_settings(const ht_resolved *want, const ht_plan *p, const ht_v
                                           rebooted ? HT_CHECK_DRIFT : HT_CHECK_PENDING,
                                           rebooted ? "not in effect after the reboot: was the bootloader configuration regenerated (grub-mkconfig/update-grub)?"
                                                    : "takes effect at the next boot");
+                        else if (!ch->current && ch->note)
+                                /* nothing to read yet, and the note says why
+                                 * (a sysctl of an interface not there now) */
+                                add_check(out, bk, s->key, expected, NULL, HT_CHECK_OK, ch->note);
                         else
                                 add_check(out, bk, s->key, expected, ch->bound_value ? ch->current : expected,
                                           HT_CHECK_OK, NULL);

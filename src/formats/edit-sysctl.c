@@ -180,7 +180,7 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
         ht_sysctl_file *f = xcalloc(1, sizeof(*f));
         size_t cap = 0;   /* of f->entries, grown by doubling */
         /* one copy of the file, cut into lines in place, not a copy per
-         * line; a NUL byte inside a line still shows as a short line */
+         * line */
         char *copy = f->text = xmalloc(len + 1);
         if (len)
                 memcpy(copy, content, len);
@@ -190,19 +190,25 @@ int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_f
         int r;
 
         while (p < end) {
-                char *nl = memchr(p, '\n', end - p);
-                size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+                /* Lines end where systemd-sysctl's read_line() ends them
+                 * (systemd 252 src/basic/fileio.c read_line_full()): at
+                 * \n, \r or NUL, one end being a run of them that repeats
+                 * none and holds a NUL only last ("\r\n", "\n\r", "\r\n\0").
+                 * So a CR-only file has lines, and a NUL ends one. */
                 char *buf = p;
+                while (p < end && *p != '\n' && *p != '\r' && *p != '\0')
+                        p++;
+                size_t n = (size_t)(p - buf);
+                for (unsigned seen = 0; p < end;) {
+                        unsigned m = *p == '\n' ? 1u : *p == '\r' ? 2u : *p == '\0' ? 4u : 0u;
+                        if (!m || (seen & 4u) || (seen & m))
+                                break;
+                        seen |= m;
+                        p++;
+                }
                 buf[n] = 0;
-                p += n + (nl ? 1 : 0);
                 line++;
 
-                if (strlen(buf) != n) {
-                        r = line_problem(f, flags, line, "NUL byte", ret_error);
-                        if (r < 0)
-                                goto fail;
-                        continue;
-                }
                 char *l = strstrip(buf);
                 if (!*l || *l == '#' || *l == ';')
                         continue;
@@ -264,7 +270,11 @@ char **ht_sysctl_order(char **const *names, bool procps) {
         for (size_t d = 0; ht_sysctl_dirs[d]; d++) {
                 for (size_t i = 0; names && names[d] && names[d][i]; i++) {
                         const char *n = names[d][i];
-                        if (!endswith(n, ".conf") || strchr(n, '/') || n[0] == '.' || strv_contains(seen, n))
+                        /* systemd skips hidden files (conf_files_list());
+                         * procps 4.0.2's PreloadSystem() takes every name
+                         * ending in ".conf", ".x.conf" and ".conf" too */
+                        if (!endswith(n, ".conf") || strchr(n, '/') || (n[0] == '.' && !procps) ||
+                            strv_contains(seen, n))
                                 continue;
                         /* An earlier directory masks the same name here. */
                         strv_push(&seen, n);

@@ -4,7 +4,8 @@
  *
  * Rules implemented (systemd src/sysctl/sysctl.c, src/shared/sysctl-util.c
  * and sysctl.d(5), systemd >= 250):
- * - lines are stripped; empty lines and lines starting with '#' or ';'
+ * - lines end at \n, \r or NUL (read_line(): "\r\n" and "\n\r" are one
+ *   end, "\r\r" two); lines are stripped; empty lines and lines starting with '#' or ';'
  *   are comments; "key = value" with blanks around '=' allowed, the value
  *   keeps inner blanks; "-key = value" ignores write failures; "-key"
  *   alone excludes key from glob assignments; other lines are ignored
@@ -66,7 +67,8 @@ typedef struct {
 #define HT_SYSCTL_LENIENT 1u
 
 /* Parse one file. -EINVAL with "LINE: message" on a line that is not an
- * assignment, an empty key or control characters (unless lenient). */
+ * assignment, an empty key or control characters (unless lenient); LINE
+ * counts lines as systemd-sysctl's messages do. */
 int ht_sysctl_parse(const char *content, size_t len, unsigned flags, ht_sysctl_file **ret,
                     char **ret_error);
 void ht_sysctl_file_free(ht_sysctl_file *f);
@@ -91,7 +93,8 @@ int ht_sysctl_proc_path(const char *key, char **ret, char **ret_error);
 /* The files systemd-sysctl reads, in reading order. names[i] lists the
  * entries of ht_sysctl_dirs[i] (NULL or empty when the directory is
  * missing; only "*.conf" names count; any order). With procps set,
- * /etc/sysctl.conf is appended (sysctl --system). */
+ * hidden names count too and /etc/sysctl.conf is appended (sysctl
+ * --system). */
 char **ht_sysctl_order(char **const *names, bool procps);
 
 typedef struct {

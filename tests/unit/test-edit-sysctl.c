@@ -43,6 +43,25 @@ static void test_parse(void **state) {
         assert_int_equal(f->entries[8].line, 12);
 }
 
+/* Ends of line as systemd 252's read_line() counts them, checked against
+ * systemd-sysctl itself by tests/integration/sysctl-real-world.sh: CR
+ * alone (old Mac files), CRLF, LFCR, NUL, and CR CR as two lines. */
+static void test_parse_eol(void **state) {
+        _cleanup_(ht_sysctl_file_freep) ht_sysctl_file *f = NULL;
+        char *err = NULL;
+        const char text[] = "a = 1\rb = 2\r\nc = 3\n\rd = 4\0e = 5\r\rf = 6\r\n\0g = 7";
+        assert_int_equal(ht_sysctl_parse(text, sizeof text - 1, 0, &f, &err), 0);
+        assert_int_equal(f->n_entries, 7);
+        static const char *const keys[] = {"a", "b", "c", "d", "e", "f", "g"};
+        static const unsigned lines[] = {1, 2, 3, 4, 5, 7, 8};
+        for (size_t i = 0; i < 7; i++) {
+                assert_string_equal(f->entries[i].key, keys[i]);
+                assert_int_equal(f->entries[i].line, lines[i]);
+        }
+        assert_string_equal(f->entries[0].value, "1");
+        assert_string_equal(f->entries[6].value, "7");
+}
+
 static void test_parse_errors(void **state) {
         ht_sysctl_file *f = NULL;
         char *err = NULL;
@@ -56,10 +75,17 @@ static void test_parse_errors(void **state) {
         assert_int_equal(f->n_entries, 1);
         assert_string_equal(f->warnings[0], "2: line is not an assignment");
         ht_sysctl_file_free(f);
+        /* a NUL ends a line, as in systemd's read_line(): "b" is a line
+         * of its own, " = 2" the next (was one line, refused for its NUL) */
         const char nul[] = "a = 1\nb\0 = 2\n";
         assert_int_equal(ht_sysctl_parse(nul, sizeof nul - 1, 0, &f, &err), -EINVAL);
-        assert_string_equal(err, "2: NUL byte");
+        assert_string_equal(err, "2: line is not an assignment");
         free(err);
+        assert_int_equal(ht_sysctl_parse(nul, sizeof nul - 1, HT_SYSCTL_LENIENT, &f, &err), 0);
+        assert_int_equal(f->n_entries, 1);
+        assert_string_equal(f->warnings[0], "2: line is not an assignment");
+        assert_string_equal(f->warnings[1], "3: empty sysctl key");
+        ht_sysctl_file_free(f);
         assert_int_equal(ht_sysctl_parse(" = 3", 4, 0, &f, &err), -EINVAL);
         assert_string_equal(err, "1: empty sysctl key");
         free(err);
@@ -172,7 +198,7 @@ static void test_keys(void **state) {
 }
 
 static void test_order(void **state) {
-        char *etc[] = { "99-sysctl.conf", "50-default.conf", "README", "10-local.conf", NULL };
+        char *etc[] = { "99-sysctl.conf", "50-default.conf", "README", "10-local.conf", ".hidden.conf", NULL };
         char *run[] = { "60-run.conf", NULL };
         char *usr[] = { "50-default.conf", "50-coredump.conf", "99-zz.conf.rpmsave", NULL };
         char **names[] = { etc, run, NULL, usr, NULL };
@@ -180,8 +206,12 @@ static void test_order(void **state) {
         _cleanup_free_ char *j = strv_join(o, " ");
         assert_string_equal(j, "/etc/sysctl.d/10-local.conf /usr/lib/sysctl.d/50-coredump.conf "
                                "/etc/sysctl.d/50-default.conf /run/sysctl.d/60-run.conf /etc/sysctl.d/99-sysctl.conf");
+        /* procps reads a hidden ".hidden.conf" (its first, by name);
+         * systemd does not (above) */
         _cleanup_strv_free_ char **p = ht_sysctl_order(names, true);
-        assert_string_equal(p[5], "/etc/sysctl.conf");
+        assert_int_equal(strv_length(p), 7);
+        assert_string_equal(p[0], "/etc/sysctl.d/.hidden.conf");
+        assert_string_equal(p[6], "/etc/sysctl.conf");
         char **none[] = { NULL, NULL, NULL, NULL, NULL };
         _cleanup_strv_free_ char **e = ht_sysctl_order(none, false);
         assert_int_equal(strv_length(e), 0);
@@ -406,6 +436,7 @@ static void test_conf_edit(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse),
+                cmocka_unit_test(test_parse_eol),
                 cmocka_unit_test(test_parse_errors),
                 cmocka_unit_test(test_keys),
                 cmocka_unit_test(test_normalize_all_short),
