@@ -113,12 +113,17 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         fprintf(stderr, "hosttune: rollback: %s\n", res.undo_messages[i]);
                 if (res.undo_incomplete) {
                         fprintf(stderr, "hosttune: the host is NOT as it was before this apply: the items named "
-                                        "above as not restored keep the values shown, the rest is restored; "
+                                        "above as not as before keep the values shown, the rest is restored; "
                                         "the transaction stays in the journal and the next hosttune run (any "
-                                        "command) retries the undo\n");
+                                        "command) retries the undo%s\n",
+                                r == -ENOSPC || r == -EDQUOT ? ", once the file system named above has room" : "");
                         code = HT_EXIT_INCOMPLETE;
                 } else {
-                        fprintf(stderr, "hosttune: the host is as it was before this apply\n");
+                        /* what the host is, from the journal's check of it
+                         * (ht_apply), whatever the journal could record */
+                        fprintf(stderr, "hosttune: %s\n",
+                                res.host_changed ? "the host is as it was before this apply: its changes were undone"
+                                                 : "nothing was changed: the host is as it was before this apply");
                         code = HT_EXIT_ERROR;
                 }
         }
