@@ -582,6 +582,19 @@ static json_object *container_by_json(const ht_facts *f) {
         return f->container ? j_strv(f->container_evidence) : NULL;
 }
 
+static json_object *ns_owner(ht_tristate host) {
+        return host == HT_UNKNOWN ? NULL : json_object_new_string(host == HT_YES ? "host" : "own");
+}
+
+static json_object *container_ns_json(const ht_facts *f) {
+        if (!f->container)
+                return NULL;
+        json_object *o = json_object_new_object();
+        add(o, "ipc", ns_owner(f->container_ipc_host));
+        add(o, "net", ns_owner(f->container_net_host));
+        return o;
+}
+
 static json_object *numa_json(const ht_facts *f) {
         json_object *numa = json_object_new_object();
         add(numa, "nodes", f->numa_nodes ? json_object_new_int64(f->numa_nodes) : NULL);
@@ -648,6 +661,7 @@ static const struct {
         {"xen", xen_json},
         {"container", container_json},
         {"container_detected_by", container_by_json},
+        {"container_namespaces", container_ns_json},
         {"cpu", cpu_json},
         {"numa", numa_json},
         {"block", block_json},

@@ -237,6 +237,12 @@ typedef struct ht_facts {
         char *container;           /* "docker", "podman", "kubernetes", "container-other", the
                                     * manager's own name...; NULL: none seen (facts-virt.c) */
         char **container_evidence; /* what showed it, one sign a line, the decisive one first */
+        /* In a container, whether hosttune's own IPC and network
+         * namespaces are the host's initial ones (docker run --ipc=host,
+         * --network=host): their sysctls are then the host's
+         * (facts-virt.c, ns_is_host) */
+        ht_tristate container_ipc_host, container_net_host;
+        bool container_net_unseen;  /* its link read, on a kernel before 6.18: no telling */
 
         /* OS */
         char *os_id, *os_version_id, *os_name, *os_pretty_name;
