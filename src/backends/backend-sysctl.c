@@ -333,7 +333,11 @@ static sysctl_ns sysctl_namespace(const char *key) {
 
 /* A namespaced key whose namespace this container shares with the host
  * (facts-virt.c, ns_is_host: its inode is the host's initial one): the
- * value is the host's, as a key that is not namespaced is. */
+ * value is the host's, as a key that is not namespaced is. Podman
+ * refuses those keys then ("if you use the --ipc=host option, the above
+ * sysctls are not allowed", the same for --network=host: podman
+ * docs/source/markdown/options/sysctl.md); CRI-O setting them for a
+ * hostIPC or hostNetwork pod set the host's (GHSA-w2j5-3rcx-vx7x). */
 static const char *host_namespace(const ht_facts *f, sysctl_ns ns) {
         if (ns == NS_IPC && f->container_ipc_host == HT_YES)
                 return "IPC namespace (--ipc=host)";
