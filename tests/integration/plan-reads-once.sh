@@ -84,7 +84,10 @@ fi
 # and stat'ing again the name a followed walk had just looked at
 # (/etc/oratab's 7 calls, now 4); 275 once the parent of a name not
 # followed is opened by one openat2 (the state directory's 10 calls, now
-# 3). A change that adds more than a few fails here.
+# 3); 275 once plan asked each managed file it changes and finds there
+# whether apply may replace it (plan-refused-files.sh: one statx through
+# the root, three calls, /etc/default/grub's here; a file plan creates
+# costs none). A change that adds more than a few fails here.
 kroot=$(cd "$kvm" && pwd -P)
 strace -f -y -qq -o "$tmp/all" "$bin" --root "$kvm" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" \
         plan oracle --set sga_max_size=4G >/dev/null 2>&1
