@@ -27,7 +27,7 @@ sysctl = { vm = { swappiness = 10; dirty_ratio = 15; }; };
 EOP
 PROFILES=$tmp/profiles
 pristine=$(prepare_host debian12-kvm); scratch "$pristine"
-for c in before commit partial; do
+for c in before commit partial rollback; do
         cp -a "$pristine" "$tmp/$c"
         mkdir -p "$tmp/$c/var/lib/hosttune"
 done
@@ -61,6 +61,20 @@ cp "$tmp/partial/proc/sys/vm/swappiness" "$tmp/partial-swappiness"
 mount -o remount,size=1m "$tmp/partial/var/lib/hosttune"
 h partial-status "$tmp/partial" status
 h partial-history "$tmp/partial" --json history
+
+# a rollback with room for its begin record (its manifest and the
+# drop-in's backup: two pages), not for its commit
+st=$tmp/rollback/var/lib/hosttune
+mount -t tmpfs -o size=1m,mode=0700 tmpfs "$st" || exit 1
+h rollback-apply "$tmp/rollback" apply t
+cp -a "$tmp/rollback" "$tmp/applied"
+used=$(df -k --output=used "$st" | tail -n 1)
+mount -o remount,size=$((used + 8))k "$st"
+h rollback-full "$tmp/rollback" rollback
+cp "$tmp/rollback/proc/sys/vm/swappiness" "$tmp/rollback-swappiness"
+mount -o remount,size=1m "$st"
+h rollback-status "$tmp/rollback" status
+h rollback-history "$tmp/rollback" --json history
 EOS
 export tmp HOSTTUNE PROFILES RULES
 if unshare -m --propagation private sh "$tmp/inner.sh"; then ok "tmpfs state directories mounted"; else
@@ -107,4 +121,15 @@ check "partial: the next run with room finishes the undo (exit 0)" 0 "$(rcof par
 same_tree "partial: the host is the fixture after it" "$pristine" "$tmp/partial"
 st=$(jq_get "$tmp/partial-history.out" transactions.0.status)
 case $st in pending) not_ok "partial: still pending after the undo finished" ;; *) ok "partial: closed ($st)" ;; esac
+
+# ---- a rollback whose commit record finds no room --------------------------
+check "rollback: the apply (exit 0)" 0 "$(rcof rollback-apply)"
+check "rollback: exit 1 (the host as it was before the rollback)" 1 "$(rcof rollback-full)"
+check_contains "rollback: its commit record is what failed" "commit.json: No space left on device" "$tmp/rollback-full.err"
+check_contains "rollback: its restores undone, said" \
+        "the rollback's restores were undone: the host is as it was before this rollback" "$tmp/rollback-full.out"
+check "rollback: vm.swappiness is the apply's again" 10 "$(cat "$tmp/rollback-swappiness")"
+check "rollback: the next run with room (exit 0)" 0 "$(rcof rollback-status)"
+same_tree "rollback: the host is as applied, not rolled back behind the user's back" "$tmp/applied" "$tmp/rollback"
+check "rollback: the apply stays committed" committed "$(jq_get "$tmp/rollback-history.out" transactions.0.status)"
 finish
