@@ -23,14 +23,22 @@ sed "s/-Xmx8g/-Xmx$odd/" "$h/proc/3001/cmdline" >"$tmp/cmdline" && cp "$tmp/cmdl
 
 run 0 "facts --json" --root "$h" facts --json
 cp "$tmp/out" "$tmp/facts.json"
-check_contains "15E in a my.cnf: exact, not null" "\"innodb_buffer_pool_size\": $big," "$tmp/facts.json"
+# json-c before 0.14 (RHEL 8's 0.13.1) has no uint64: null there, as documented
+jc=$(pkg-config --modversion json-c 2>/dev/null || echo 0.16)
+case $jc in
+0.1[0-3]|0.1[0-3].*) skip "15E in a my.cnf: exact, not null" "json-c $jc has no uint64" ;;
+*) check_contains "15E in a my.cnf: exact, not null" "\"innodb_buffer_pool_size\": $big," "$tmp/facts.json" ;;
+esac
 check_contains "2^53+1 in a my.cnf: exact" "\"key_buffer_size\": $odd," "$tmp/facts.json"
 check_contains "2^53+1 bytes of shm: exact" "\"size_bytes\": $odd," "$tmp/facts.json"
 check_contains "2^53+1 bytes of shm: the total too" "\"total_bytes\": $odd," "$tmp/facts.json"
 check_contains "-Xmx of 2^53+1 bytes: exact" "\"max_heap_bytes\": $odd," "$tmp/facts.json"
 run 0 "facts (text)" --root "$h" facts
-check "facts (text): 15E exact" "$big" \
-        "$(sed -n 's/^workload\.mysql\.config\.innodb_buffer_pool_size  *//p' "$tmp/out")"
+case $jc in
+0.1[0-3]|0.1[0-3].*) skip "facts (text): 15E exact" "json-c $jc has no uint64" ;;
+*) check "facts (text): 15E exact" "$big" \
+        "$(sed -n 's/^workload\.mysql\.config\.innodb_buffer_pool_size  *//p' "$tmp/out")" ;;
+esac
 
 # plan --json: the sysctl values are strings, as the kernel prints them
 run 2 "plan --json" --root "$h" --profile-path "$top_srcdir/profiles" --rules-path "$top_srcdir/rules" \
@@ -52,8 +60,16 @@ check_contains "... reads it as unknown" "sysctl kernel.shmmax: the value is unk
 img=$(offline_image img debian12-kvm)
 sed 's/"swap_total_kb": [0-9]*/"swap_total_kb": 9223372036854775808/' "$tmp/facts.json" >"$tmp/f1.json"
 run 0 "--facts with swap_total_kb 2^63" --root "$img" --facts "$tmp/f1.json" facts --json
-check_contains "--facts: 2^63 read as written" '"swap_total_kb": 9223372036854775808' "$tmp/out"
+case $jc in
+0.1[0-3]|0.1[0-3].*) skip "--facts: 2^63 read as written" "json-c $jc has no uint64" ;;
+*) check_contains "--facts: 2^63 read as written" '"swap_total_kb": 9223372036854775808' "$tmp/out" ;;
+esac
 sed 's/"pad_threshold": [0-9null]*/"pad_threshold": 9223372036854775808/' "$tmp/facts.json" >"$tmp/f2.json"
-run 1 "--facts with hugetext.pad_threshold 2^63" --root "$img" --facts "$tmp/f2.json" facts --json
-check_contains "--facts: the signed fact refused, named" "hugetext.pad_threshold: 9223372036854775808 is not a value this fact can have" "$tmp/err"
+case $jc in
+0.1[0-3]|0.1[0-3].*) skip "--facts: the signed fact refused" "json-c $jc reads 2^63 as 2^63-1" ;;
+*)
+        run 1 "--facts with hugetext.pad_threshold 2^63" --root "$img" --facts "$tmp/f2.json" facts --json
+        check_contains "--facts: the signed fact refused, named" \
+                "hugetext.pad_threshold: 9223372036854775808 is not a value this fact can have" "$tmp/err" ;;
+esac
 finish
