@@ -369,16 +369,37 @@ static void add_offline(const ht_context *c, ht_plan *plan, const ht_setting *s,
  * fs.file-max, kernel.panic, ...) is the host's one kernel value: a
  * container that may write /proc/sys changes it under every other
  * container and the host itself. */
-static bool sysctl_namespaced(const char *key) {
-        static const char *const ipc_uts[] = {"kernel/msgmax", "kernel/msgmnb", "kernel/msgmni", "kernel/sem",
-                                              "kernel/shmall", "kernel/shmmax", "kernel/shmmni",
-                                              "kernel/shm_rmid_forced", "kernel/hostname", "kernel/domainname"};
-        if (startswith(key, "net/") || startswith(key, "fs/mqueue/") || startswith(key, "user/"))
-                return true;
-        for (size_t i = 0; i < ELEMENTSOF(ipc_uts); i++)
-                if (streq(key, ipc_uts[i]))
-                        return true;
-        return false;
+typedef enum { NS_NONE, NS_NET, NS_IPC, NS_OTHER } sysctl_ns;
+
+static sysctl_ns sysctl_namespace(const char *key) {
+        static const char *const ipc[] = {"kernel/msgmax", "kernel/msgmnb", "kernel/msgmni", "kernel/sem",
+                                          "kernel/shmall", "kernel/shmmax", "kernel/shmmni",
+                                          "kernel/shm_rmid_forced"};
+        if (startswith(key, "net/"))
+                return NS_NET;
+        if (startswith(key, "fs/mqueue/"))
+                return NS_IPC;
+        for (size_t i = 0; i < ELEMENTSOF(ipc); i++)
+                if (streq(key, ipc[i]))
+                        return NS_IPC;
+        if (startswith(key, "user/") || streq(key, "kernel/hostname") || streq(key, "kernel/domainname"))
+                return NS_OTHER;
+        return NS_NONE;
+}
+
+/* A namespaced key whose namespace this container shares with the host
+ * (facts-virt.c, ns_is_host: its inode is the host's initial one): the
+ * value is the host's, as a key that is not namespaced is. Podman
+ * refuses those keys then ("if you use the --ipc=host option, the above
+ * sysctls are not allowed", the same for --network=host: podman
+ * docs/source/markdown/options/sysctl.md); CRI-O setting them for a
+ * hostIPC or hostNetwork pod set the host's (GHSA-w2j5-3rcx-vx7x). */
+static const char *host_namespace(const ht_facts *f, sysctl_ns ns) {
+        if (ns == NS_IPC && f->container_ipc_host == HT_YES)
+                return "IPC namespace (--ipc=host)";
+        if (ns == NS_NET && f->container_net_host == HT_YES)
+                return "network namespace (--network=host)";
+        return NULL;
 }
 
 /* The interface a per-interface key names (net.ipv4.conf.eth1.rp_filter:
@@ -616,11 +637,22 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         ht_plan_warn(plan, "%s: /proc/sys is read-only here (a container?): the runtime change is skipped; the drop-in still applies when the host boots",
                                      s->key);
-                } else if (f->container && !sysctl_namespaced(norm)) {
+                } else if (f->container && sysctl_namespace(norm) == NS_NONE) {
                         /* a privileged container may write it: that would
                          * retune the host under every other container */
                         ht_plan_skip_host_value(plan, ch, s->key, f->container, "kernel value", "drop-in");
-                }
+                } else if (f->container && host_namespace(f, sysctl_namespace(norm))) {
+                        ch->runtime = false;
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ht_plan_warn(plan, "%s: this %s container shares the host's %s, so the value is the host's, "
+                                     "and writing it would change it for the host and every process in that "
+                                     "namespace; the runtime change is skipped (set it on the host; the drop-in "
+                                     "applies only where this tree boots as a host)",
+                                     s->key, f->container, host_namespace(f, sysctl_namespace(norm)));
+                } else if (f->container && f->container_net_unseen && sysctl_namespace(norm) == NS_NET)
+                        ht_plan_warn(plan, "net.*: whether this %s container has a network namespace of its own or "
+                                     "the host's (--network=host) cannot be seen from inside before Linux 6.18; "
+                                     "the runtime changes of net.* are made in whichever it has", f->container);
         }
 
         if (bad || sysctl_conf_only(c)) {

@@ -463,6 +463,9 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         /* 2. The changes: the files as a group (install_files), then the
          * runtime values, then the follow-ups; done is in memory until
          * the commit */
+        /* from here a failure has changed the host, and the undo must
+         * put it back */
+        res.host_changed = true;
         r = install_files(c, tx, plan, file_items, staged, &dirs, &err);
         if (r < 0)
                 goto undo;
@@ -534,9 +537,25 @@ undo:;
         _cleanup_free_ char *reason = err ? err : xstrdup(ht_strerror(-r));
         char *undo_err = NULL;
         if (ht_tx_abort(tx, reason, &res.undo_messages, &undo_err) < 0) {
-                /* the transaction stays pending: every later run retries */
-                strv_pushf(&res.undo_messages, "the undo of the failed apply did not finish: %s", undo_err ? undo_err : "unknown error");
-                res.undo_incomplete = true;
+                /* What the host is, not what the journal could write: a full
+                 * state directory refuses the record of an undo that put
+                 * everything back, and nothing was changed before the
+                 * first install. */
+                _cleanup_strv_free_ char **left = NULL;
+                size_t n_left = res.host_changed ? ht_tx_not_as_before(tx, &left) : 0;
+                const char *why = undo_err ? undo_err : "unknown error";
+                if (n_left > 0) {
+                        /* the transaction stays pending: every later run retries */
+                        _cleanup_free_ char *names = strv_join(left, ", ");
+                        strv_pushf(&res.undo_messages, "the undo of the failed apply did not finish: %s", why);
+                        strv_pushf(&res.undo_messages, "not as before: %s", names);
+                        res.undo_incomplete = true;
+                } else if (ht_tx_on_disk(tx))
+                        strv_pushf(&res.undo_messages, "%s; the host is as before, the journal could not record it: "
+                                   "transaction %s stays pending, and the first hosttune run (any command) with "
+                                   "room in %s closes it, with nothing to undo", why, ht_tx_txid(tx), c->state_dir);
+                else
+                        strv_pushf(&res.undo_messages, "%s; the journal keeps no record of this apply", why);
                 free(undo_err);
         }
         /* the follow-ups that made the files take effect make the restored
@@ -547,6 +566,7 @@ undo:;
         ht_tx_free(tx);
         *ret_error = TAKE_PTR(reason);
         strv_free(res.notes);
-        *ret = (ht_apply_result){.undo_messages = res.undo_messages, .undo_incomplete = res.undo_incomplete};
+        *ret = (ht_apply_result){.undo_messages = res.undo_messages, .undo_incomplete = res.undo_incomplete,
+                                 .host_changed = res.host_changed};
         return r;
 }

@@ -16,7 +16,8 @@ typedef struct {
         bool reboot_required;
         char **notes;          /* what apply learnt (HugePages short, ...) */
         char **undo_messages;  /* after a failure: what the rollback did */
-        bool undo_incomplete;  /* after a failure: the undo did not finish */
+        bool undo_incomplete;  /* after a failure: the host is not back as it was */
+        bool host_changed;     /* after a failure: whether it came after the first change */
 } ht_apply_result;
 
 void ht_apply_result_done(ht_apply_result *r);

@@ -113,12 +113,17 @@ int ht_cmd_apply(const ht_cmd_opts *o) {
                         fprintf(stderr, "hosttune: rollback: %s\n", res.undo_messages[i]);
                 if (res.undo_incomplete) {
                         fprintf(stderr, "hosttune: the host is NOT as it was before this apply: the items named "
-                                        "above as not restored keep the values shown, the rest is restored; "
+                                        "above as not as before keep the values shown, the rest is restored; "
                                         "the transaction stays in the journal and the next hosttune run (any "
-                                        "command) retries the undo\n");
+                                        "command) retries the undo%s\n",
+                                r == -ENOSPC || r == -EDQUOT ? ", once the file system named above has room" : "");
                         code = HT_EXIT_INCOMPLETE;
                 } else {
-                        fprintf(stderr, "hosttune: the host is as it was before this apply\n");
+                        /* what the host is, from the journal's check of it
+                         * (ht_apply), whatever the journal could record */
+                        fprintf(stderr, "hosttune: %s\n",
+                                res.host_changed ? "the host is as it was before this apply: its changes were undone"
+                                                 : "nothing was changed: the host is as it was before this apply");
                         code = HT_EXIT_ERROR;
                 }
         }
@@ -196,6 +201,37 @@ static void rollback_running(const ht_context *c, ht_tx *const *txs, size_t n, c
         }
 }
 
+/* A rollback whose commit record could not be written (a full state
+ * directory) is not committed: the next run's recovery would undo its
+ * restores behind the user's back. They are undone now instead, so that
+ * exit 1 says what is true (the host as before this rollback), each
+ * check made on the host, not on what the journal could record (as
+ * apply's own undo). HT_EXIT_ERROR, or HT_EXIT_INCOMPLETE when an item
+ * is not back as it was. */
+static int undo_uncommitted(const ht_context *c, ht_tx *record, ht_tx *const *targets, size_t n, const char *why,
+                            char ***msgs) {
+        _cleanup_free_ char *aerr = NULL;
+        int r = ht_tx_abort(record, why, msgs, &aerr);
+        /* the apply's files take effect again as the rollback's did */
+        ht_rollback_follow_ups(c, targets, n, msgs);
+        if (r >= 0) {
+                strv_pushf(msgs, "the rollback's restores were undone: the host is as it was before this rollback");
+                return HT_EXIT_ERROR;
+        }
+        _cleanup_strv_free_ char **left = NULL;
+        if (ht_tx_not_as_before(record, &left) == 0) {
+                strv_pushf(msgs, "the rollback's restores were undone: the host is as it was before this rollback; "
+                           "the journal could not record it (%s): transaction %s stays pending, and the first "
+                           "hosttune run with room in %s closes it, with nothing to undo",
+                           aerr ? aerr : "unknown error", ht_tx_txid(record), c->state_dir);
+                return HT_EXIT_ERROR;
+        }
+        _cleanup_free_ char *names = strv_join(left, ", ");
+        strv_pushf(msgs, "the undo of the uncommitted rollback did not finish: %s; not as before: %s; the next "
+                   "hosttune run (any command) retries it", aerr ? aerr : "unknown error", names);
+        return HT_EXIT_INCOMPLETE;
+}
+
 int ht_cmd_rollback(const ht_cmd_opts *o) {
         _cleanup_(ht_lock_releasep) ht_lock *lock = begin_exclusive(o);
         if (!lock)
@@ -241,7 +277,7 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
         }
         _cleanup_strv_free_ char **msgs = NULL;
         json_object *undone = json_object_new_array();
-        bool reboot = false;
+        bool reboot = false, uncommitted = false;
         int code = HT_EXIT_OK;
         for (size_t i = 0; i < n; i++) {
                 free(err);
@@ -267,8 +303,12 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
         if (code == HT_EXIT_OK) {
                 ht_tx_set_reboot_required(record, reboot);
                 r = ht_tx_commit(record, &err);
-                if (r < 0)
-                        code = HT_EXIT_ERROR;  /* reported below */
+                if (r < 0) {
+                        code = undo_uncommitted(o->ctx, record, targets, n, err, &msgs);  /* reported below */
+                        uncommitted = true;
+                        json_object_put(undone);
+                        undone = json_object_new_array();
+                }
         } else if (code == HT_EXIT_INCOMPLETE) {
                 /* What was restored stays restored (undoing the record would
                  * re-apply it behind the user's back); the target keeps its
@@ -317,7 +357,10 @@ int ht_cmd_rollback(const ht_cmd_opts *o) {
                 fflush(stdout);
                 ht_report_error("%s", err ? err : "rollback failed");
         }
-        if (code == HT_EXIT_INCOMPLETE)
+        if (code == HT_EXIT_INCOMPLETE && uncommitted)
+                fprintf(stderr, "hosttune: the host is NOT as it was before this rollback: the items named above "
+                                "as not as before keep the rollback's values; the next hosttune run retries\n");
+        else if (code == HT_EXIT_INCOMPLETE)
                 fprintf(stderr, "hosttune: the rollback is incomplete: what is listed as restored stays restored "
                                 "(nothing was re-applied); the items not restored keep the values shown; run "
                                 "'hosttune rollback' again once the cause is fixed\n");

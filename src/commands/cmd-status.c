@@ -92,7 +92,7 @@ static int file_pmd_mapped_kb(const ht_context *c, unsigned pid, uint64_t *ret) 
 }
 
 static json_object *ju64(uint64_t v) {
-        return v == HT_U64_UNKNOWN || v > INT64_MAX ? NULL : json_object_new_int64((int64_t)v);
+        return ht_json_u64(v);
 }
 
 static const char *jget(json_object *o, const char *k) {

@@ -5,6 +5,7 @@
 
 #include "backend-common.h"
 #include "backend.h"
+#include "fileattr.h"
 #include "planner.h"
 #include "tuners.h"
 #include "util.h"
@@ -48,6 +49,25 @@ static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolve
         ht_tuner_settings_done(&ts);
 }
 
+/* The files apply will refuse to replace or remove (a hard link, chattr
+ * +i or +a, a FIFO where the file is), said by the plan in apply's words.
+ * Only a file that is there (its old content read: a FIFO reads empty)
+ * is asked, one statx each: a file the plan creates costs nothing. */
+static void warn_refused_files(const ht_context *c, ht_plan *plan) {
+        for (size_t i = 0; i < plan->n_files; i++) {
+                const ht_file_edit *fe = &plan->files[i];
+                if (!fe->old_content)
+                        continue;
+                int r = ht_write_refusal(c, fe->path, !fe->new_content);
+                if (r == 0)
+                        continue;
+                _cleanup_free_ char *shown = ht_display_path(c, fe->path);
+                _cleanup_free_ char *hint = ht_write_error_hint(c, fe->path, r);
+                ht_plan_warn(plan, "cannot %s %s: %s%s; apply refuses it and changes nothing",
+                             fe->new_content ? "write" : "remove", shown, ht_strerror(-r), hint);
+        }
+}
+
 static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
                      char **ret_error) {
         ht_planning p = {0};
@@ -81,6 +101,7 @@ static int make_plan(const ht_context *c, const char *profile, char *const *sets
                 }
         }
         warn_tuners(c, p.facts, p.resolved, p.plan);
+        warn_refused_files(c, p.plan);
         /* An image has never booted: it boots with everything persisted
          * in it, so no apply of an image needs a reboot, the first or a
          * repeated one. */

@@ -1123,6 +1123,30 @@ static int stat_impl(const ht_context *c, const char *path, bool follow, struct 
         return stat_checked(c, path, follow, ret);
 }
 
+int ht_lstatx(const ht_context *c, const char *path, unsigned mask, struct statx *ret) {
+        int r = ht_path_check(path);
+        if (r < 0)
+                return r;
+        if (kernel_path_hidden(c, path))
+                return -ENOENT;
+        int fd = open_beneath(c, path, O_PATH | O_NOFOLLOW, 0);
+        if (fd >= 0) {
+                r = statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, mask, ret) < 0 ? -errno : 0;
+                close(fd);
+                return r;
+        }
+        if (fd != -EAGAIN)
+                return fd;
+        int dfd;
+        char name[NAME_MAX + 1];
+        r = walk_parent(c, path, false, false, NULL, &dfd, name, NULL); /* openat2 said walk */
+        if (r < 0)
+                return r;
+        r = statx(dfd, name, AT_SYMLINK_NOFOLLOW, mask, ret) < 0 ? -errno : 0;
+        close(dfd);
+        return r;
+}
+
 bool ht_context_systemd_booted(const ht_context *c) {
         ht_context *memo = (ht_context *)c; /* its memo field only */
         if (memo->memo_cache && memo->memo_sd_booted)

@@ -238,6 +238,9 @@ int ht_readlink(const ht_context *c, const char *path, char **ret);
 
 int ht_stat(const ht_context *c, const char *path, struct stat *ret);
 int ht_lstat(const ht_context *c, const char *path, struct stat *ret);
+/* ht_lstat's statx(2): the same three calls, with what fstat cannot
+ * give (stx_attributes: chattr +i, +a where the filesystem says so). */
+int ht_lstatx(const ht_context *c, const char *path, unsigned mask, struct statx *ret);
 bool ht_exists(const ht_context *c, const char *path);
 /* Whether the host path can be opened for writing right now (a read-only
  * mount or a container's /sys answer no). */

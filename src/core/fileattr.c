@@ -105,6 +105,27 @@ char *ht_locked_file_hint(const ht_context *c, const char *path) {
         return NULL;
 }
 
+int ht_write_refusal(const ht_context *c, const char *path, bool removal) {
+        struct statx stx;
+        if (ht_lstatx(c, path, STATX_TYPE | STATX_NLINK, &stx) < 0)
+                return 0;
+        mode_t kind = stx.stx_mode & S_IFMT;
+        /* the checks of fileio.c's write_temp_at and remove, in order */
+        if (kind == S_IFLNK)
+                return -ELOOP;
+        if (kind == S_IFDIR)
+                return -EISDIR;
+        if (!removal && kind != S_IFREG)
+                return -EINVAL;
+        if (!removal && stx.stx_nlink > 1)
+                return -EMLINK;
+        const uint64_t locked = STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND;
+        if ((stx.stx_attributes_mask & locked) == locked)
+                return stx.stx_attributes & locked ? -EPERM : 0;
+        const char *flag;
+        return kind == S_IFREG && locked_at(c, path, false, &flag) > 0 ? -EPERM : 0;
+}
+
 char *ht_write_error_hint(const ht_context *c, const char *path, int r) {
         struct stat st;
         if (r == -EPERM) {

@@ -27,6 +27,16 @@ int ht_file_locked_flag(int fd, const char **ret_flag);
  * and the like for the file or its directory, or NULL. */
 char *ht_locked_file_hint(const ht_context *c, const char *path);
 
+/* What apply's write (or, removal, its unlink) of host path will be
+ * refused with, as it refuses it before changing anything: -EMLINK for
+ * a file with other hard links, -EPERM for an immutable or append-only
+ * one, -EINVAL for one that is no regular file (a FIFO), -ELOOP and
+ * -EISDIR; 0 when none of them (or path is absent, or cannot be seen:
+ * apply says what then). For plan, which reads the file already: one
+ * statx through the root, open and ioctl only on a filesystem whose
+ * statx does not give the flags. */
+int ht_write_refusal(const ht_context *c, const char *path, bool removal);
+
 /* What to add to write error r on host path, for apply, rollback and the
  * journal alike: the flag (EPERM from chattr +i/+a), what the file is
  * when not a regular file (EINVAL: a FIFO), a read-only mount (EROFS),

@@ -15,9 +15,39 @@ static json_object *j_str(const char *s) {
         return s ? json_object_new_string(s) : NULL;
 }
 
+json_object *ht_json_u64(uint64_t v) {
+        if (v == HT_U64_UNKNOWN)
+                return NULL;
+        if (v <= INT64_MAX)
+                return json_object_new_int64((int64_t)v);
+#if JSON_C_VERSION_NUM >= (14 << 8)
+        /* a my.cnf's 15E (17293822569102704640) as the file says it, not
+         * null as if unknown */
+        return json_object_new_uint64(v);
+#else
+        return NULL;
+#endif
+}
+
+int ht_json_get_u64(json_object *o, uint64_t *ret) {
+        if (!o || !json_object_is_type(o, json_type_int))
+                return -EINVAL;
+        int64_t i = json_object_get_int64(o);
+        if (i < 0)
+                return -ERANGE;
+#if JSON_C_VERSION_NUM >= (14 << 8)
+        /* get_int64 stops at INT64_MAX; the number itself may be above */
+        if (i == INT64_MAX) {
+                *ret = json_object_get_uint64(o);
+                return 0;
+        }
+#endif
+        *ret = (uint64_t)i;
+        return 0;
+}
+
 static json_object *j_u64(uint64_t v) {
-        /* unknown, or beyond what JSON consumers hold exactly */
-        return v == HT_U64_UNKNOWN || v > INT64_MAX ? NULL : json_object_new_int64((int64_t)v);
+        return ht_json_u64(v);
 }
 
 static json_object *j_i64(int64_t v) {
@@ -552,6 +582,19 @@ static json_object *container_by_json(const ht_facts *f) {
         return f->container ? j_strv(f->container_evidence) : NULL;
 }
 
+static json_object *ns_owner(ht_tristate host) {
+        return host == HT_UNKNOWN ? NULL : json_object_new_string(host == HT_YES ? "host" : "own");
+}
+
+static json_object *container_ns_json(const ht_facts *f) {
+        if (!f->container)
+                return NULL;
+        json_object *o = json_object_new_object();
+        add(o, "ipc", ns_owner(f->container_ipc_host));
+        add(o, "net", ns_owner(f->container_net_host));
+        return o;
+}
+
 static json_object *numa_json(const ht_facts *f) {
         json_object *numa = json_object_new_object();
         add(numa, "nodes", f->numa_nodes ? json_object_new_int64(f->numa_nodes) : NULL);
@@ -618,6 +661,7 @@ static const struct {
         {"xen", xen_json},
         {"container", container_json},
         {"container_detected_by", container_by_json},
+        {"container_namespaces", container_ns_json},
         {"cpu", cpu_json},
         {"numa", numa_json},
         {"block", block_json},

@@ -106,15 +106,18 @@ static int load_u64(loader *l, const char *name, uint64_t *field) {
         json_object *o = get(l, name);
         if (!o)
                 return 0;
-        if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0)
+        /* over uint64's range, as facts --json prints it: not the
+         * INT64_MAX json-c's get_int64 stops at */
+        if (ht_json_get_u64(o, field) < 0)
                 return bad(l, name, "expected a whole number >= 0, got %s", type_name(o));
-        *field = (uint64_t)json_object_get_int64(o);
         return 0;
 }
 
 static int load_i64(loader *l, const char *name, int64_t *field) {
         uint64_t v = HT_U64_UNKNOWN;
         int r = load_u64(l, name, &v);
+        if (r == 0 && v != HT_U64_UNKNOWN && v > INT64_MAX)
+                return bad(l, name, "%" PRIu64 " is not a value this fact can have", v);
         if (r == 0 && v != HT_U64_UNKNOWN)
                 *field = (int64_t)v;
         return r;
@@ -155,11 +158,10 @@ static int load_sizes(loader *l, ht_facts *f) {
         uint64_t *sizes = xcalloc(n + 1, sizeof(uint64_t));
         for (size_t i = 0; i < n; i++) {
                 json_object *e = json_object_array_get_idx(o, i);
-                if (!e || !json_object_is_type(e, json_type_int) || json_object_get_int64(e) <= 0) {
+                if (ht_json_get_u64(e, &sizes[i]) < 0 || sizes[i] == 0) {
                         free(sizes);
                         return bad(l, name, "element %zu: expected a page size in KB, got %s", i, type_name(e));
                 }
-                sizes[i] = (uint64_t)json_object_get_int64(e);
         }
         free(f->hugepage_sizes_kb);
         f->hugepage_sizes_kb = sizes;

@@ -24,6 +24,7 @@ ht_facts *ht_facts_new(void) {
         f->default_entry = -1;
         f->switch_thp = HT_UNKNOWN;
         f->sys_readonly = f->proc_sys_readonly = f->proc_sys_net_readonly = HT_UNKNOWN;
+        f->container_ipc_host = f->container_net_host = HT_UNKNOWN;
         f->oracle_uid = -1;
         f->warnings = xcalloc(1, sizeof(char *));
         return f;

@@ -97,6 +97,39 @@ static bool pid1_in_kubepods(const ht_context *c) {
         return strstr(buf, ":/kubepods/") || strstr(buf, ":/kubepods.slice/");
 }
 
+/* The initial namespaces' inode numbers, which the kernel fixes
+ * (include/uapi/linux/nsfs.h, enum init_ns_ino; systemd's
+ * src/basic/namespace-util.h has the same): the IPC namespace's since
+ * Linux 3.8 (0xEFFFFFFF), the network namespace's since 6.18
+ * (0xEFFFFFF9). Before 6.18 init_net was numbered like any other
+ * namespace, from 0xF0000000 up, so a number tells nothing there:
+ * whether a container has a network namespace of its own cannot be seen
+ * from inside (the host's /proc/1/ns/net is not in view). */
+#define IPC_NS_INIT_INO 0xEFFFFFFFul
+#define NET_NS_INIT_INO 0xEFFFFFF9ul
+
+static bool kernel_at_least(const ht_facts *f, unsigned major, unsigned minor) {
+        unsigned a, b;
+        if (!f->kernel_release || sscanf(f->kernel_release, "%u.%u", &a, &b) != 2)
+                return false;
+        return a > major || (a == major && b >= minor);
+}
+
+/* Whether hosttune's own namespace TYPE (/proc/self/ns/TYPE, whose
+ * sysctls it writes) is the host's initial one: YES, NO when the kernel
+ * numbers that one fixed (fixed), UNKNOWN otherwise or unreadable.
+ * *ret_link: the link as read, for the evidence. */
+static ht_tristate ns_is_host(const ht_context *c, const char *type, unsigned long init, bool fixed, char **ret_link) {
+        _cleanup_free_ char *path = xasprintf("/proc/self/ns/%s", type), *link = NULL;
+        unsigned long ino;
+        int end = 0;
+        if (ht_readlink(c, path, &link) < 0 || !startswith(link, type) ||
+            sscanf(link + strlen(type), ":[%lu]%n", &ino, &end) != 1 || link[strlen(type) + (size_t)end] != 0)
+                return HT_UNKNOWN;
+        *ret_link = TAKE_PTR(link);
+        return ino == init ? HT_YES : fixed ? HT_NO : HT_UNKNOWN;
+}
+
 void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
         char **ev = NULL;
         char *kind = NULL;
@@ -185,6 +218,22 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
                         strv_push(&ev, "KUBERNETES_SERVICE_HOST in the environment of PID 1 (a Kubernetes pod)");
                 if (kubepods)
                         strv_push(&ev, "PID 1 is in a kubepods cgroup (/proc/1/cgroup; a Kubernetes pod)");
+        }
+        f->container_ipc_host = f->container_net_host = HT_UNKNOWN;
+        if (kind) {
+                /* docker run --ipc=host, --network=host (podman's too, a
+                 * Kubernetes pod's hostIPC, hostNetwork): the namespaced
+                 * sysctls are then the host's */
+                _cleanup_free_ char *ipc = NULL, *net = NULL;
+                f->container_ipc_host = ns_is_host(c, "ipc", IPC_NS_INIT_INO, true, &ipc);
+                f->container_net_host = ns_is_host(c, "net", NET_NS_INIT_INO, kernel_at_least(f, 6, 18), &net);
+                f->container_net_unseen = net && f->container_net_host == HT_UNKNOWN;
+                if (f->container_ipc_host == HT_YES)
+                        strv_push_take(&ev, xasprintf("/proc/self/ns/ipc is %s, the host's IPC namespace (--ipc=host)",
+                                                      ipc));
+                if (f->container_net_host == HT_YES)
+                        strv_push_take(&ev, xasprintf("/proc/self/ns/net is %s, the host's network namespace "
+                                                      "(--network=host)", net));
         }
         f->container = kind;
         f->container_evidence = ev;

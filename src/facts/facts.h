@@ -237,6 +237,12 @@ typedef struct ht_facts {
         char *container;           /* "docker", "podman", "kubernetes", "container-other", the
                                     * manager's own name...; NULL: none seen (facts-virt.c) */
         char **container_evidence; /* what showed it, one sign a line, the decisive one first */
+        /* In a container, whether hosttune's own IPC and network
+         * namespaces are the host's initial ones (docker run --ipc=host,
+         * --network=host): their sysctls are then the host's
+         * (facts-virt.c, ns_is_host) */
+        ht_tristate container_ipc_host, container_net_host;
+        bool container_net_unseen;  /* its link read, on a kernel before 6.18: no telling */
 
         /* OS */
         char *os_id, *os_version_id, *os_name, *os_pretty_name;
@@ -513,6 +519,17 @@ bool ht_facts_root_live(const ht_context *c);
  * taken from it. The path is a file of the machine hosttune runs on, not
  * of the root. 0, or -errno with *ret_error naming the file and field. */
 int ht_facts_load_kernel(ht_facts *f, const char *path, char **ret_error);
+
+/* A whole number for a --json document, exact over uint64's range:
+ * json-c prints an int64 or a uint64 in full, digit for digit (a reader
+ * that takes JSON numbers as doubles, jq 1.6 or JavaScript, rounds those
+ * above 2^53 itself). NULL (null) for HT_U64_UNKNOWN; and above
+ * INT64_MAX with a json-c before 0.14, which has no uint64. */
+json_object *ht_json_u64(uint64_t v);
+/* A whole number of a parsed --json document or facts tree, over
+ * uint64's range (json-c's get_int64 stops at INT64_MAX): 0, or -ERANGE
+ * for one below 0, -EINVAL for what is not a whole number. */
+int ht_json_get_u64(json_object *o, uint64_t *ret);
 
 /* The facts as a JSON tree with the field names of DESIGN.md
  * ("kernel.release" is {"kernel": {"release": ...}}). Unknown → null. */

@@ -829,6 +829,10 @@ int journal_tx_attach(ht_tx *tx, int jfd) {
 
 /* ---- accessors --------------------------------------------------------- */
 
+bool ht_tx_on_disk(const ht_tx *tx) {
+        return !tx->new_name;
+}
+
 const char *ht_tx_txid(const ht_tx *tx) {
         return tx->txid;
 }

@@ -617,6 +617,43 @@ int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error) {
         return r;
 }
 
+static bool missing_dirs_absent(const ht_context *c, const item *it) {
+        for (size_t k = 0; it->missing_dirs && k < json_object_array_length(it->missing_dirs); k++) {
+                struct stat st;
+                if (ht_lstat(c, json_object_get_string(json_object_array_get_idx(it->missing_dirs, k)), &st) == 0)
+                        return false;
+        }
+        return true;
+}
+
+size_t ht_tx_not_as_before(ht_tx *tx, char ***ret_items) {
+        size_t n = ht_tx_n_items(tx), k = 0;
+        _cleanup_strv_free_ char **ignored = NULL;
+        for (size_t i = 0; i < n; i++) {
+                item it;
+                journal_tx_item(tx, i, &it);
+                _cleanup_free_ char *dp = ht_display_path(tx->c, it.path);
+                if (!it.file) {
+                        _cleanup_free_ char *cur = NULL;
+                        if (runtime_undo_states(tx, &it, &cur, &ignored) != 0) {
+                                _cleanup_free_ char *ecur = cur ? ht_kernel_value_effective(cur) : NULL;
+                                strv_pushf(ret_items, "%s is '%s'", it.key, ecur ? ecur : "unreadable");
+                                k++;
+                        }
+                        continue;
+                }
+                _cleanup_(ht_file_snapshot_freep) ht_file_snapshot *cur = NULL;
+                /* the very bytes, mode and owner; or absent, and the
+                 * directories made for it too */
+                if (ht_file_snapshot_take(tx->c, it.path, &cur) < 0 ||
+                    (it.prior_existed ? !as_before(&it, cur) : cur->existed || !missing_dirs_absent(tx->c, &it))) {
+                        strv_push(ret_items, dp);
+                        k++;
+                }
+        }
+        return k;
+}
+
 int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_error) {
         int r = journal_require_pending(tx, ret_error);
         if (r < 0)

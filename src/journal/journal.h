@@ -180,6 +180,18 @@ int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error);
  * the undo; -EIO then. */
 int ht_tx_abort(ht_tx *tx, const char *reason, char ***ret_messages, char **ret_error);
 
+/* After a failed apply or abort, what is true of the host rather than
+ * of the journal (a full state directory can refuse the record of an
+ * undo that did put everything back): each item whose path is not in
+ * its prior state now is appended to *ret_items ("PATH" for a file,
+ * "KEY is 'VALUE'" for a runtime value; one that cannot be read counts
+ * as not back). Returns how many. */
+size_t ht_tx_not_as_before(ht_tx *tx, char ***ret_items);
+/* Whether tx's begin record reached the journal (a later run sees it,
+ * and its recovery closes or undoes it); false while it is being begun:
+ * nothing of the host was changed then. */
+bool ht_tx_on_disk(const ht_tx *tx);
+
 /* Find pending transactions (a crash mid-apply or mid-rollback) and undo
  * them, newest first, marking them recovered; also clear temp files and
  * unfinished transaction directories a crash left. Safe after a crash at

@@ -285,9 +285,17 @@ static int read_fact(ht_resolver *r, const char *dotted, ht_value *ret, const ch
         case json_type_boolean:
                 *ret = ht_value_bool(json_object_get_boolean(o));
                 return 0;
-        case json_type_int:
-                *ret = ht_value_int(json_object_get_int64(o));
+        case json_type_int: {
+                /* an expression's numbers are int64: a fact above
+                 * (ht_json_u64) is unknown to it, as it was when facts
+                 * printed it as null, never INT64_MAX as json-c clamps */
+                uint64_t u;
+                if (ht_json_get_u64(o, &u) == 0 && u > INT64_MAX)
+                        *ret = ht_value_null();
+                else
+                        *ret = ht_value_int(json_object_get_int64(o));
                 return 0;
+        }
         case json_type_double: {
                 double d = json_object_get_double(o);
                 if (d != (double)(int64_t)d) {

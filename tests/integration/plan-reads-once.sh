@@ -84,10 +84,14 @@ fi
 # and stat'ing again the name a followed walk had just looked at
 # (/etc/oratab's 7 calls, now 4); 275 once the parent of a name not
 # followed is opened by one openat2 (the state directory's 10 calls, now
-# 3); 314 once a key with a write due is checked for the kernel's
-# read-only mode (an O_PATH open, fstat and close below the root for each
-# of the 14 keys plan oracle changes here: a read-only key is a plan error,
-# not a failed apply). A change that adds more than a few fails here.
+# 3); 275 once plan asked each managed file it changes and finds there
+# whether apply may replace it (plan-refused-files.sh: one statx through
+# the root, three calls, /etc/default/grub's here; a file plan creates
+# costs none); 317 once a key with a write due is checked for the
+# kernel's read-only mode (an O_PATH open, fstat and close below the root
+# for each of the 14 keys plan oracle changes here: a read-only key is a
+# plan error, not a failed apply). A change that adds more than a few
+# fails here.
 kroot=$(cd "$kvm" && pwd -P)
 strace -f -y -qq -o "$tmp/all" "$bin" --root "$kvm" --profile-path "$PROFILES" --rules-path "$top_srcdir/rules" \
         plan oracle --set sga_max_size=4G >/dev/null 2>&1
