@@ -169,6 +169,16 @@ typedef struct {
         char *dir;          /* its directory, the /sys/block link followed */
         int rotational;     /* 1, 0; -1: unknown (no queue: no device to tune) */
         char **slaves;      /* names below a stacked device */
+        /* its queue offers a choice of I/O scheduler (a bracketed word):
+         * a request (blk-mq or legacy) queue. Bio-based devices have none:
+         * their queue/scheduler reads "none" (elv_iosched_show: "if
+         * (!queue_is_mq(q)) return sprintf(name, "none\n")") or, since
+         * blk-sysfs.c hides the request-queue attributes of bio-based
+         * queues (blk_mq_queue_attr_visible), is absent with nr_requests
+         * and rq_affinity; the kernel refuses nr_requests there (EINVAL).
+         * Besides dm and md: NVMe multipath heads, drbd, bcache, pmem. */
+        bool own_sched;
+        char *sched_after;  /* the scheduler the plan leaves it with, NULL: unchanged */
         /* per attribute of block_attrs: 1 + the planning order of the
          * setting the device ends with (the last, as in udev); 0: none */
         size_t claim_by[N_BLOCK_ATTRS];
@@ -184,6 +194,7 @@ static void devices_done(device_list *l) {
                 free(l->d[i].name);
                 free(l->d[i].dir);
                 strv_free(l->d[i].slaves);
+                free(l->d[i].sched_after);
         }
         free(l->d);
 }
@@ -233,10 +244,12 @@ static void devices_load(const ht_context *c, device_list *l) {
                         rotational = streq(strstrip(rot), "1") ? 1 : streq(rot, "0") ? 0 : -1;
                 if (rotational < 0)
                         continue;
+                _cleanup_free_ char *sched = NULL;
+                bool own_sched = ht_read_line_below(c, dfd, dir, "queue/scheduler", &sched) >= 0 && strchr(sched, '[');
                 char **slaves = ht_block_kind_stacked(b[i].kind) ? ht_sys_block_slaves(c, dir) : NULL;
                 l->d = xrealloc(l->d, (l->n + 1) * sizeof(*l->d));
                 l->d[l->n++] = (device){.name = xstrdup(b[i].name), .dir = TAKE_PTR(dir),
-                                        .rotational = rotational, .slaves = slaves};
+                                        .rotational = rotational, .slaves = slaves, .own_sched = own_sched};
         }
         ht_sys_block_list_free(b, n);
 }
@@ -304,13 +317,19 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                 const device *d = &l->d[i];
                 if (!selector_matches(c, s, d))
                         continue;
+                bool class = s->kind == SEL_ROTATIONAL || s->kind == SEL_NON_ROTATIONAL;
+                /* a class means the disks with a request queue: a bio-based
+                 * one (an NVMe multipath head) has no scheduler or depth to
+                 * set, as a stacked one; a name reaches it, and is told */
+                if (class && !ra && !is_stacked(d->name) && !d->own_sched)
+                        continue;
                 if (!is_stacked(d->name) || ra) {
                         if (!in_out[i])
                                 strv_push_counted(&out, &n_out, &cap_out, d->name);
                         in_out[i] = true;
                         continue;
                 }
-                if (s->kind == SEL_ROTATIONAL || s->kind == SEL_NON_ROTATIONAL)
+                if (class)
                         continue;
                 /* dm on dm (LVM on multipath): down to the disks */
                 _cleanup_strv_free_ char **todo = NULL;
@@ -354,7 +373,15 @@ static const char *value_problem(const char *attr, const char *value) {
                 return ht_word_chars(value, "-_") ? NULL : "is not a scheduler name";
         if (streq(attr, "queue/rq_affinity"))
                 return streq(value, "0") || streq(value, "1") || streq(value, "2") ? NULL : "must be 0, 1 or 2";
-        return is_uint(value) ? NULL : "must be a non-negative integer";
+        if (!is_uint(value))
+                return "must be a non-negative integer";
+        /* queue_requests_store (block/blk-sysfs.c): "if (nr <
+         * BLKDEV_MIN_RQ) nr = BLKDEV_MIN_RQ;", 4: a smaller depth would
+         * read back as 4 and never verify */
+        uint64_t n;
+        if (streq(attr, "queue/nr_requests") && parse_u64(value, &n) >= 0 && n < 4)
+                return "is below 4, the smallest queue depth the kernel takes (BLKDEV_MIN_RQ: it raises a smaller one to 4)";
+        return NULL;
 }
 
 /* The old and new names of a scheduler: single-queue kernels offer
@@ -557,6 +584,7 @@ typedef struct {
         size_t n_lines;
         const ht_udev_file *old;
         size_t order;  /* the setting being planned */
+        char **hidden;  /* NVMe multipath paths a setting reached */
 } block_run;
 
 static ssize_t attr_index(const char *attr) {
@@ -596,12 +624,60 @@ static void skip_or_fail(block_run *b, const ht_setting *s, const char *dev, con
         }
 }
 
+/* Why the kernel would refuse queue depth want on d (whose depth is cur
+ * now), or NULL. queue_requests_store (block/blk-sysfs.c) raises a depth
+ * below BLKDEV_MIN_RQ (4) to it, which the value check refuses; then
+ * blk_mq_update_nr_requests, or in 6.18 queue_requests_store itself,
+ * answers EINVAL above MAX_SCHED_RQ (16 * 128 = 2048, block/blk-mq.h)
+ * with an I/O scheduler and above the hardware's tag depth without one.
+ * A queue switched to none has nr_requests at that depth
+ * (elevator_disable: "q->nr_requests = q->tag_set->queue_depth"), unless
+ * an administrator lowered it since: above it, a warning (*ret_warn). */
+static char *depth_problem(const block_run *b, const device *d, const char *want, const char *cur,
+                           char **ret_warn) {
+        uint64_t w, now;
+        if (parse_u64(want, &w) < 0)
+                return NULL;
+        _cleanup_free_ char *p = xasprintf("%s/queue/scheduler", d->dir), *raw = NULL, *sel = NULL;
+        if (ht_read_line(b->c, p, &raw) < 0)
+                return NULL;
+        /* a single-queue kernel's (RHEL 7: "noop deadline [cfq]", no
+         * "none") takes any depth: blk_queue_resize_tags aside, no bound */
+        _cleanup_strv_free_ char **offered = ht_block_scheduler_offered(raw);
+        if (!strv_contains(offered, "none"))
+                return NULL;
+        sel = ht_block_scheduler_selected(raw);
+        const char *sched = d->sched_after ? d->sched_after : sel;
+        if (!sched)
+                return NULL;
+        bool none = streq(sched, "none") || streq(sched, "noop");
+        if (!none && w > 2048)
+                return xasprintf("%s: the kernel refuses a queue depth above 2048 with an I/O scheduler (%s; "
+                                 "MAX_SCHED_RQ, block/blk-mq.c): queue/nr_requests %s would fail (EINVAL)",
+                                 d->name, sched, want);
+        /* under none all along: cur is the hardware's depth */
+        if (none && !d->sched_after && parse_u64(cur, &now) >= 0 && w > now)
+                *ret_warn = xasprintf("%s: with no I/O scheduler the kernel refuses a queue depth above the device's "
+                                      "tag depth (EINVAL, block/blk-mq.c), which queue/nr_requests shows under none "
+                                      "(%s now) unless it was lowered since: %s may fail; choose a scheduler in the "
+                                      "profile to go deeper", d->name, cur, want);
+        return NULL;
+}
+
 /* One device's runtime change for setting s; *ret_persist: the value its
  * line in the rules file needs when it differs from the setting's (a
  * bound the device exceeds, a scheduler's other name), else NULL. */
-static bool plan_device(block_run *b, const ht_setting *s, const char *attr, const device *d, char **ret_persist) {
+static bool plan_device(block_run *b, const ht_setting *s, const char *attr, device *d, char **ret_persist) {
         _cleanup_free_ char *path = xasprintf("%s/%s", d->dir, attr), *raw = NULL;
         *ret_persist = NULL;
+        if (!d->own_sched && !streq(attr, "queue/read_ahead_kb")) {
+                /* old kernels show these files on a bio-based queue, take
+                 * a scheduler silently and refuse a depth (EINVAL) */
+                _cleanup_free_ char *why = xasprintf("%s has no request queue of its own (a bio-based device: no I/O "
+                                                     "scheduler to choose), so no %s to set", d->name, attr);
+                skip_or_fail(b, s, d->name, attr, why);
+                return false;
+        }
         int k = ht_read_line(b->c, path, &raw);
         if (k < 0) {
                 _cleanup_free_ char *why = xasprintf("%s has no %s (%s)", d->name, attr, ht_strerror(-k));
@@ -625,6 +701,10 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                 cur = ht_kernel_value_effective(raw);
                 if (!streq(want, s->value))
                         *ret_persist = xstrdup(want);
+                if (!streq(cur, want)) {
+                        free(d->sched_after);
+                        d->sched_after = xstrdup(want);
+                }
         } else {
                 cur = normalize_ws(raw);
         }
@@ -645,6 +725,16 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                 }
                 merged = ht_bound_merge(s->bound, s->value, cur);
                 want = merged;
+        }
+        if (streq(attr, "queue/nr_requests") && !streq(cur, want)) {
+                _cleanup_free_ char *warn = NULL;
+                _cleanup_free_ char *why = depth_problem(b, d, want, cur, &warn);
+                if (warn)
+                        ht_plan_warn(b->plan, "%s: %s", s->source, warn);
+                if (why) {
+                        skip_or_fail(b, s, d->name, attr, why);
+                        return false;
+                }
         }
         if (streq(cur, want))
                 return true;
@@ -746,7 +836,7 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
         _cleanup_strv_free_ char **below = NULL;  /* disks a stacked device passed it to */
         for (size_t i = 0; targets[i]; i++) {
-                const device *d = devices_find(&b->devs, targets[i]);
+                device *d = devices_find(&b->devs, targets[i]);
                 bool reached = named && !selector_matches(b->c, &sel, d);
                 if (reached)
                         strv_push(&below, d->name);
@@ -755,8 +845,11 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                         continue;
                 _cleanup_free_ char *persist = NULL;
                 tried = true;
-                if (plan_device(b, s, attr, d, &persist))
+                if (plan_device(b, s, attr, d, &persist)) {
                         taken = true;
+                        if (ht_block_hidden_nvme_path(d->name) && !strv_contains(b->hidden, d->name))
+                                strv_push(&b->hidden, d->name);
+                }
                 if (!persist || reached)
                         continue;
                 selector one = {.kind = SEL_KERNEL, .pattern = d->name};
@@ -859,6 +952,16 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         if (!strv_contains(attrs, b.lines[i].attr))
                                 strv_push(&attrs, b.lines[i].attr);
                 warn_later_rules(c, attrs, plan);
+        }
+        if (b.hidden) {
+                _cleanup_free_ char *list = strv_join(b.hidden, ", ");
+                ht_plan_warn(plan, "block: %s: paths of a multipath NVMe namespace, hidden disks the kernel sends "
+                             "udev no event for (block/genhd.c since Linux 5.15: \"for hidden disks uevents "
+                             "remain suppressed forever\"): udev never applies %s to them, so what is set on "
+                             "them now goes back to the kernel's default at the next boot; run hosttune apply "
+                             "after each boot to set it again",
+                             list, HT_UDEV_RULES);
+                strv_free(b.hidden);
         }
         lines_free(b.lines, b.n_lines);
         devices_done(&b.devs);

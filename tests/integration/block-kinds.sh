@@ -1,0 +1,171 @@
+#!/bin/sh
+# Block devices as real kernels show them, on copies of the bare-metal
+# fixture (audit of the block backend against the kernel):
+# - native NVMe multipath (a dual-port U.2 disk): the head nvme1n1 lives
+#   under the subsystem and is bio-based: Linux 6.18 (this machine's
+#   zram0 too) shows no queue/scheduler, nr_requests or rq_affinity for
+#   it (blk-sysfs.c, blk_mq_queue_attr_visible), older kernels "none"
+#   without brackets and an nr_requests the kernel refuses to set
+#   (EINVAL); the paths nvme1c1n1 and nvme1c2n1 are hidden disks with a
+#   queue of their own, which udev never hears of (block/genhd.c);
+# - queue depths the kernel refuses: below 4 it raises them to 4
+#   (BLKDEV_MIN_RQ), above 2048 with a scheduler it answers EINVAL
+#   (MAX_SCHED_RQ), with none above the tag depth (EINVAL);
+# - a single-queue kernel (RHEL 7: "noop deadline [cfq]"), whose depth
+#   has no such bound and whose schedulers have the old names.
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+export HOSTTUNE_INSECURE_PROFILES=1
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
+SAS=sys/devices/pci0000:17/0000:17:02.0/0000:18:00.0/host0/port-0:0/end_device-0:0/target0:0:0/0:0:0:0/block/sda
+NVME=sys/devices/pci0000:00/0000:00:1d.0/0000:01:00.0/nvme/nvme0/nvme0n1
+HEAD=sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1
+
+mkdir -p "$tmp/profiles"
+bt() {
+        btroot=$1
+        shift
+        "$HOSTTUNE" --root "$btroot" --live-root --profile-path "$tmp/profiles" --profile-path "$PROFILES" \
+                --rules-path "$RULES" "$@" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+}
+btrun() {
+        want=$1 desc=$2
+        shift 2
+        bt "$@"
+        if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
+                not_ok "$desc: exit $rc, expected $want; stderr: $(head -c 800 "$tmp/err")"; fi
+}
+keys() { jq -r '[.changes[] | select(.backend == "block") | .key] | sort | join(",")' "$tmp/out"; }
+errors() { jq -r '.errors | join("\n")' "$tmp/out"; }
+warnings() { jq -r '.warnings | join("\n")' "$tmp/out"; }
+
+# nvme_host ROOT OLD: the fixture with a multipath NVMe namespace; OLD=old
+# gives the head the files kernels before the split show
+nvme_host() {
+        mkdir -p "$1/$HEAD/queue"
+        printf '0\n' >"$1/$HEAD/queue/rotational"
+        printf '128\n' >"$1/$HEAD/queue/read_ahead_kb"
+        if [ "$2" = old ]; then
+                printf 'none\n' >"$1/$HEAD/queue/scheduler"
+                printf '128\n' >"$1/$HEAD/queue/nr_requests"
+                printf '1\n' >"$1/$HEAD/queue/rq_affinity"
+        fi
+        ln -s "../${HEAD#sys/}" "$1/sys/block/nvme1n1"
+        for c in 1 2; do
+                p=sys/devices/pci0000:00/0000:00:1c.$c/0000:0$((c + 1)):00.0/nvme/nvme$c/nvme1c${c}n1
+                mkdir -p "$1/$p/queue"
+                printf '0\n' >"$1/$p/queue/rotational"
+                printf '[none] mq-deadline kyber bfq \n' >"$1/$p/queue/scheduler"
+                printf '1023\n' >"$1/$p/queue/nr_requests"
+                printf '128\n' >"$1/$p/queue/read_ahead_kb"
+                printf '1\n' >"$1/$p/queue/rq_affinity"
+                ln -s "../${p#sys/}" "$1/sys/block/nvme1c${c}n1"
+        done
+}
+
+cat >"$tmp/profiles/ssd.profile" <<'EOF'
+summary = "a class of disks, nothing optional";
+block = { non-rotational = { queue = {
+        scheduler = "mq-deadline";
+        nr_requests = 256;
+        read_ahead_kb = 256;
+}; }; };
+EOF
+for kernel in new old; do
+        h=$(prepare_host baremetal-numa); scratch "$h"
+        nvme_host "$h" $kernel
+        btrun 2 "nvme multipath ($kernel kernel): a class plan has changes and no error" "$h" --json plan ssd
+        check "nvme multipath ($kernel): the head takes read-ahead only; the paths and nvme0n1 the rest" \
+                "nvme0n1 queue/nr_requests,nvme0n1 queue/read_ahead_kb,nvme0n1 queue/scheduler,nvme1c1n1 queue/nr_requests,nvme1c1n1 queue/read_ahead_kb,nvme1c1n1 queue/scheduler,nvme1c2n1 queue/nr_requests,nvme1c2n1 queue/read_ahead_kb,nvme1c2n1 queue/scheduler,nvme1n1 queue/read_ahead_kb" \
+                "$(keys)"
+        check "nvme multipath ($kernel): no error" "" "$(errors)"
+        warnings >"$tmp/w"
+        check_contains "nvme multipath ($kernel): the hidden paths' boot persistence is warned about" \
+                "nvme1c1n1, nvme1c2n1: paths of a multipath NVMe namespace" "$tmp/w"
+        btrun 0 "nvme multipath ($kernel): apply" "$h" apply ssd
+        check "nvme multipath ($kernel): a path took mq-deadline" "none [mq-deadline] kyber bfq" \
+                "$(sed 's/ *$//' "$h/sys/block/nvme1c1n1/queue/scheduler")"
+        check "nvme multipath ($kernel): the head's read-ahead" "256" "$(cat "$h/$HEAD/queue/read_ahead_kb")"
+        if [ $kernel = old ]; then
+                check "nvme multipath (old): the head's nr_requests untouched (the kernel refuses it)" "128" \
+                        "$(cat "$h/$HEAD/queue/nr_requests")"
+        else
+                [ -e "$h/$HEAD/queue/scheduler" ] && not_ok "nvme multipath (new): a scheduler file made on the head" ||
+                        ok "nvme multipath (new): no file made on the head"
+        fi
+        btrun 0 "nvme multipath ($kernel): verify" "$h" verify
+        btrun 0 "nvme multipath ($kernel): rollback" "$h" rollback
+done
+
+# a name reaching the head: told why, not written
+cat >"$tmp/profiles/head.profile" <<'EOF'
+summary = "the head by name";
+block = { match = ( { kernel = "nvme1n1"; queue = { nr_requests = 256; }; } ); };
+EOF
+h=$(prepare_host baremetal-numa); scratch "$h"
+nvme_host "$h" old
+btrun 1 "nvme head by name: refused" "$h" --json plan head
+errors >"$tmp/err"
+check_contains "nvme head by name: the error says why" \
+        "nvme1n1 has no request queue of its own (a bio-based device: no I/O scheduler to choose), so no queue/nr_requests to set" \
+        "$tmp/err"
+
+# --- queue depths the kernel refuses ----------------------------------------
+cat >"$tmp/profiles/shallow.profile" <<'EOF'
+summary = "a depth below the kernel's least";
+block = { rotational = { queue = { nr_requests = 2; }; }; };
+EOF
+cat >"$tmp/profiles/deep.profile" <<'EOF'
+summary = "a depth above the kernel's most with a scheduler";
+block = { rotational = { queue = { nr_requests = { value = 4096; bound = "at-least"; }; }; }; };
+EOF
+cat >"$tmp/profiles/deepnone.profile" <<'EOF'
+summary = "a depth above the tag depth without a scheduler";
+block = { non-rotational = { queue = { nr_requests = 4000; }; }; };
+EOF
+cat >"$tmp/profiles/deepsched.profile" <<'EOF'
+summary = "a depth with the scheduler switched first";
+block = { non-rotational = { queue = { scheduler = "mq-deadline"; nr_requests = 2048; }; }; };
+EOF
+h=$(prepare_host baremetal-numa); scratch "$h"
+cp -a "$h" "$tmp/before"
+btrun 1 "depth 2: refused" "$h" --json plan shallow
+errors >"$tmp/err"
+check_contains "depth 2: the error names the kernel's least" \
+        "the value '2' is below 4, the smallest queue depth the kernel takes" "$tmp/err"
+btrun 1 "depth 4096 with mq-deadline: refused" "$h" --json plan deep
+errors >"$tmp/err"
+check_contains "depth 4096: the error names the bound and the device" \
+        "sda: the kernel refuses a queue depth above 2048 with an I/O scheduler (mq-deadline" "$tmp/err"
+btrun 1 "depth 4096: apply refuses too, nothing written" "$h" apply deep
+if diff -r "$tmp/before/sys" "$h/sys" >/dev/null; then ok "depth 4096: the host untouched"; else
+        not_ok "depth 4096: the host changed"; fi
+btrun 2 "depth 4000 under none: planned, with a warning" "$h" --json plan deepnone
+warnings >"$tmp/err"
+check_contains "depth 4000 under none: the warning names the tag depth" \
+        "nvme0n1: with no I/O scheduler the kernel refuses a queue depth above the device's tag depth (EINVAL, block/blk-mq.c), which queue/nr_requests shows under none (1023 now)" \
+        "$tmp/err"
+btrun 2 "depth 2048 after a switch to mq-deadline: planned" "$h" --json plan deepsched
+check "depth 2048 after a switch: no error, no warning about the tag depth" "" \
+        "$(errors)$(warnings | grep 'tag depth')"
+
+# --- a single-queue kernel: old names, no depth bound -------------------------
+cat >"$tmp/profiles/legacy.profile" <<'EOF'
+summary = "new names on an old kernel";
+block = {
+        rotational = { queue = { scheduler = "mq-deadline"; nr_requests = 4096; }; };
+        non-rotational = { queue = { scheduler = "none"; }; };
+};
+EOF
+h=$(prepare_host baremetal-numa); scratch "$h"
+printf 'noop deadline [cfq] \n' >"$h/$SAS/queue/scheduler"
+printf 'noop deadline [cfq] \n' >"$h/$NVME/queue/scheduler"
+btrun 2 "single-queue kernel: plan" "$h" --json plan legacy
+check "single-queue kernel: deadline for mq-deadline, noop for none, any depth" \
+        "sda queue/scheduler cfq deadline; nvme0n1 queue/scheduler cfq noop; sda queue/nr_requests 256 4096" \
+        "$(jq -r '[.changes[] | select(.backend == "block") | "\(.key) \(.current) \(.desired)"] | join("; ")' "$tmp/out")"
+btrun 0 "single-queue kernel: apply" "$h" apply legacy
+check "single-queue kernel: sda took deadline" "noop [deadline] cfq" "$(sed 's/ *$//' "$h/$SAS/queue/scheduler")"
+btrun 0 "single-queue kernel: verify" "$h" verify
+finish
