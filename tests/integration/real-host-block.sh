@@ -7,8 +7,10 @@
 # queue depth an administrator set, which the switch resets); then have
 # systemd's udev apply hosttune's rules file to that disk (udevadm test in
 # a private mount namespace) and check the rule set the scheduler, and
-# put it back. Root only; confined (real-host-lib.sh): the files land in a
-# throwaway tree, and the machine's own files are checked unchanged.
+# put it back; then queue depths the kernel refuses: plans refuse them,
+# and the kernel does as they say (2 reads back 4, 2049 fails). Root
+# only; confined (real-host-lib.sh): the files land in a throwaway tree,
+# and the machine's own files are checked unchanged.
 # Whatever happens, the saved values are written back (trap).
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
@@ -50,8 +52,10 @@ printf '%s\n' "$nr_admin" >"$q/nr_requests" 2>/dev/null || nr_admin=
 
 if [ "$sched0" = none ]; then
         sched1=$(tr -d '[]' <"$q/scheduler" | tr ' ' '\n' | grep -v '^none$' | grep . | head -1)
+        sched_deep=$sched1
 else
         sched1=none
+        sched_deep=$sched0
 fi
 ra1=$((ra0 + 1024))
 CROOT=$tmp/root
@@ -114,4 +118,28 @@ else
         check "scheduler back after udev's test" "$sched0" "$(word "$q/scheduler")"
         check "read-ahead back after udev's test" "$ra0" "$(cat "$q/read_ahead_kb")"
 fi
+
+# Queue depths the kernel refuses (queue_requests_store): the plan refuses
+# them before a write, and the kernel does what the plan says it would:
+# below 4 it stores 4, above 2048 with a scheduler it answers EINVAL.
+printf 'summary = "a depth below the least";\nblock = { match = ( { kernel = "%s"; queue = { nr_requests = 2; }; } ); };\n' \
+        "$dev" >"$tmp/profiles/shallow.profile"
+printf 'summary = "a depth above the most";\nblock = { match = ( { kernel = "%s"; queue = { scheduler = "%s"; nr_requests = 2049; }; } ); };\n' \
+        "$dev" "$sched_deep" >"$tmp/profiles/deep.profile"
+nr_now=$(cat "$q/nr_requests")
+hc 1 "plan: nr_requests 2 refused" --profile-path "$tmp/profiles" plan shallow
+check_contains "plan: says the kernel raises it to 4" "is below 4, the smallest queue depth the kernel takes" "$tmp/out"
+hc 1 "plan: nr_requests 2049 with $sched_deep refused" --profile-path "$tmp/profiles" plan deep
+check_contains "plan: says the kernel refuses it" \
+        "$dev: the kernel refuses a queue depth above 2048 with an I/O scheduler ($sched_deep" "$tmp/out"
+check "the plans wrote nothing: nr_requests" "$nr_now" "$(cat "$q/nr_requests")"
+printf '%s\n' "$sched_deep" >"$q/scheduler"
+printf '2\n' >"$q/nr_requests" 2>/dev/null
+check "the kernel: nr_requests 2 reads back 4" "4" "$(cat "$q/nr_requests")"
+if printf '2049\n' 2>/dev/null >"$q/nr_requests"; then not_ok "the kernel took nr_requests 2049 with $sched_deep"; else
+        ok "the kernel refused nr_requests 2049 with $sched_deep"; fi
+printf '%s\n' "$sched0" >"$q/scheduler"
+printf '%s\n' "$nr0" >"$q/nr_requests"
+check "scheduler back after the depth checks" "$sched0" "$(word "$q/scheduler")"
+check "nr_requests back after the depth checks" "$nr0" "$(cat "$q/nr_requests")"
 finish
