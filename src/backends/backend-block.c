@@ -14,7 +14,11 @@
  * scheduler and the request queue belong to the devices below them
  * (slaves/), which are disks of their own class here. A device a
  * kernel: or udev: selector names that is stacked passes its scheduler
- * settings to its slaves (Documentation/admin-guide/device-mapper). */
+ * settings to its slaves (Documentation/admin-guide/device-mapper),
+ * but for request-based dm (multipath), which has a queue and a
+ * scheduler of its own and bypasses its paths' (blk_insert_cloned_request):
+ * it takes them itself. Other bio-based disks (an NVMe multipath head,
+ * drbd, bcache) take read-ahead only under a class, as stacked ones. */
 #include "config.h"
 
 #include <errno.h>
@@ -331,6 +335,17 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                 }
                 if (class)
                         continue;
+                /* request-based dm (multipath) has a scheduler of its own,
+                 * and the one of the paths below it is bypassed
+                 * (blk_insert_cloned_request, block/blk-mq.c: "Since we
+                 * have a scheduler attached on the top device, bypass a
+                 * potential scheduler on the bottom device for insert") */
+                if (d->own_sched) {
+                        if (!in_out[i])
+                                strv_push_counted(&out, &n_out, &cap_out, d->name);
+                        in_out[i] = true;
+                        continue;
+                }
                 /* dm on dm (LVM on multipath): down to the disks */
                 _cleanup_strv_free_ char **todo = NULL;
                 for (size_t j = 0; d->slaves && d->slaves[j]; j++)
@@ -345,7 +360,7 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                         }
                         if (!sd)
                                 continue;
-                        if (is_stacked(sd->name)) {
+                        if (is_stacked(sd->name) && !sd->own_sched) {
                                 for (size_t k = 0; sd->slaves && sd->slaves[k]; k++)
                                         if (!strv_contains(todo, sd->slaves[k]))
                                                 strv_push(&todo, sd->slaves[k]);
@@ -434,12 +449,13 @@ static void push_token(ht_udev_token **t, size_t *n, const char *key, const char
 }
 
 /* The matches of a line for selector s and attr: stacked devices are
- * left out of all but read-ahead. */
-static char *rule_matches(const selector *s, const char *attr) {
+ * left out of all but read-ahead, but for the line of the request-based
+ * ones a name reaches (stacked_own). */
+static char *rule_matches(const selector *s, const char *attr, bool stacked_own) {
         ht_udev_token *t = NULL;
         size_t n = 0;
         push_common(&t, &n);
-        if (!streq(attr, "queue/read_ahead_kb"))
+        if (!streq(attr, "queue/read_ahead_kb") && !stacked_own)
                 push_token(&t, &n, "KERNEL", NULL, HT_UDEV_NOMATCH, "dm-*|md*");
         switch (s->kind) {
         case SEL_ROTATIONAL: push_token(&t, &n, "ATTR", "queue/rotational", HT_UDEV_MATCH, "1"); break;
@@ -799,7 +815,7 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 selector_done(&sel);
                 return;
         }
-        _cleanup_free_ char *matches = rule_matches(&sel, attr);
+        _cleanup_free_ char *matches = rule_matches(&sel, attr, false);
         if (!matches) {
                 ht_plan_error(b->plan, "%s: block %s cannot be written as a udev rule", s->source, s->key);
                 selector_done(&sel);
@@ -827,13 +843,28 @@ static void plan_setting(block_run *b, const ht_setting *s) {
          * exceed, another name of the scheduler) get their own line after
          * it, which udev applies later */
         bool named = sel.kind == SEL_KERNEL || sel.kind == SEL_UDEV;
-        bool direct = false;
-        for (size_t i = 0; targets[i] && !direct; i++)
-                direct = !named || selector_matches(b->c, &sel, devices_find(&b->devs, targets[i]));
+        bool ra = streq(attr, "queue/read_ahead_kb");
+        bool direct = false, direct_stacked = false;
+        for (size_t i = 0; targets[i]; i++) {
+                const device *d = devices_find(&b->devs, targets[i]);
+                if (named && !selector_matches(b->c, &sel, d))
+                        continue;
+                if (!ra && is_stacked(d->name))
+                        direct_stacked = true;
+                else
+                        direct = true;
+        }
         size_t first_line = b->n_lines;
         bool taken = false, tried = false;
         if (direct)
                 add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
+        if (direct_stacked) {
+                /* a request-based dm device (multipath) named: its line must
+                 * not leave dm devices out */
+                _cleanup_free_ char *m = rule_matches(&sel, attr, true);
+                if (m)
+                        add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+        }
         _cleanup_strv_free_ char **below = NULL;  /* disks a stacked device passed it to */
         for (size_t i = 0; targets[i]; i++) {
                 device *d = devices_find(&b->devs, targets[i]);
@@ -853,7 +884,7 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 if (!persist || reached)
                         continue;
                 selector one = {.kind = SEL_KERNEL, .pattern = d->name};
-                _cleanup_free_ char *m = rule_matches(&one, attr);
+                _cleanup_free_ char *m = rule_matches(&one, attr, !ra && is_stacked(d->name));
                 if (m)
                         add_line(&b->lines, &b->n_lines, m, attr, persist, s->source);
         }
@@ -866,15 +897,25 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 return;
         }
         if (below) {
-                /* the disks under a named stacked device, by their names now */
+                /* the disks under a named stacked device, by their names now
+                 * (a multipath device under LVM among them: by name too) */
+                bool mpath = false;
+                for (size_t i = 0; below[i]; i++)
+                        mpath = mpath || is_stacked(below[i]);
                 _cleanup_free_ char *pat = strv_join(below, "|");
                 selector one = {.kind = SEL_KERNEL, .pattern = pat};
-                _cleanup_free_ char *m = rule_matches(&one, attr);
+                _cleanup_free_ char *m = rule_matches(&one, attr, mpath);
                 if (m)
                         add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
-                ht_plan_warn(b->plan, "%s: %s is set on %s, the disks below the stacked devices it names "
-                             "(a dm or md device has no I/O scheduler of its own); the udev rule names them "
-                             "as the kernel calls them now", s->source, s->key, pat);
+                if (mpath)
+                        ht_plan_warn(b->plan, "%s: %s is set on %s, the devices below the stacked devices it "
+                                     "names that have an I/O scheduler (LVM and md have none, a request-based "
+                                     "multipath device has its own and its paths' is bypassed); the udev rule "
+                                     "names them as the kernel calls them now", s->source, s->key, pat);
+                else
+                        ht_plan_warn(b->plan, "%s: %s is set on %s, the disks below the stacked devices it names "
+                                     "(a dm or md device has no I/O scheduler of its own); the udev rule names them "
+                                     "as the kernel calls them now", s->source, s->key, pat);
         }
         selector_done(&sel);
 }

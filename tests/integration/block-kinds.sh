@@ -8,6 +8,8 @@
 #   without brackets and an nr_requests the kernel refuses to set
 #   (EINVAL); the paths nvme1c1n1 and nvme1c2n1 are hidden disks with a
 #   queue of their own, which udev never hears of (block/genhd.c);
+# - request-based dm-multipath, whose own scheduler orders the I/O (the
+#   paths' is bypassed), named directly or under an LVM volume;
 # - queue depths the kernel refuses: below 4 it raises them to 4
 #   (BLKDEV_MIN_RQ), above 2048 with a scheduler it answers EINVAL
 #   (MAX_SCHED_RQ), with none above the tag depth (EINVAL);
@@ -110,6 +112,73 @@ errors >"$tmp/err"
 check_contains "nvme head by name: the error says why" \
         "nvme1n1 has no request queue of its own (a bio-based device: no I/O scheduler to choose), so no queue/nr_requests to set" \
         "$tmp/err"
+
+# --- request-based dm-multipath: the scheduler is the dm device's -----------
+# A SAN LUN seen through two paths (sdb, sdc) as dm-2 (multipathd's
+# mpatha, request-based: a blk-mq queue of its own, so a choice of
+# scheduler), with an LVM volume dm-3 on it (bio-based: "none").
+# blk_insert_cloned_request (block/blk-mq.c) bypasses the paths'
+# schedulers: the one that orders the I/O is dm-2's.
+mpath_host() {
+        for p in b c; do
+                d=sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/host2/rport-2:0-$p/target2:0:0/2:0:0:$p/block/sd$p
+                mkdir -p "$1/$d/queue"
+                printf '1\n' >"$1/$d/queue/rotational"
+                printf '[mq-deadline] kyber bfq none \n' >"$1/$d/queue/scheduler"
+                printf '256\n' >"$1/$d/queue/nr_requests"
+                printf '4096\n' >"$1/$d/queue/read_ahead_kb"
+                ln -s "../${d#sys/}" "$1/sys/block/sd$p"
+        done
+        mp=$1/sys/devices/virtual/block/dm-2
+        mkdir -p "$mp/queue" "$mp/dm" "$mp/slaves"
+        printf 'mpatha\n' >"$mp/dm/name"
+        printf 'mpath-3600a098038304437415d4b6a59684a52\n' >"$mp/dm/uuid"
+        printf '1\n' >"$mp/queue/rotational"
+        printf '[mq-deadline] kyber bfq none \n' >"$mp/queue/scheduler"
+        printf '256\n' >"$mp/queue/nr_requests"
+        printf '4096\n' >"$mp/queue/read_ahead_kb"
+        for p in b c; do
+                ln -s ../../../../pci0000:3a/0000:3a:00.0/0000:3b:00.0/host2/rport-2:0-$p/target2:0:0/2:0:0:$p/block/sd$p \
+                        "$mp/slaves/sd$p"
+        done
+        ln -s ../devices/virtual/block/dm-2 "$1/sys/block/dm-2"
+        lv=$1/sys/devices/virtual/block/dm-3
+        mkdir -p "$lv/queue" "$lv/dm" "$lv/slaves"
+        printf 'vgdata-oradata\n' >"$lv/dm/name"
+        printf '1\n' >"$lv/queue/rotational"
+        printf 'none\n' >"$lv/queue/scheduler"
+        printf '4096\n' >"$lv/queue/read_ahead_kb"
+        ln -s ../../dm-2 "$lv/slaves/dm-2"
+        ln -s ../devices/virtual/block/dm-3 "$1/sys/block/dm-3"
+}
+cat >"$tmp/profiles/mpath.profile" <<'EOF'
+summary = "the multipath device by its multipathd name";
+block = { match = ( { udev = "ATTR{dm/name}==\"mpatha\""; queue = { scheduler = "none"; }; } ); };
+EOF
+cat >"$tmp/profiles/lvmpath.profile" <<'EOF'
+summary = "an LVM volume on multipath";
+block = { match = ( { kernel = "dm-3"; queue = { scheduler = "none"; }; } ); };
+EOF
+h=$(prepare_host baremetal-numa); scratch "$h"
+mpath_host "$h"
+btrun 2 "multipath by name: plan" "$h" --json plan mpath
+check "multipath by name: dm-2's own scheduler, not its paths'" "dm-2 queue/scheduler" "$(keys)"
+jq -r '.files[] | select(.path == "/etc/udev/rules.d/99-hosttune-block.rules") | .after' "$tmp/out" >"$tmp/mp.rules"
+check "multipath by name: one line, by the stable name, not leaving dm devices out" \
+        'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL!="loop*|ram*|zram*|sr*|nbd*|fd*", ATTR{dm/name}=="mpatha", ATTR{queue/scheduler}="none"' \
+        "$(grep '^ACTION' "$tmp/mp.rules")"
+btrun 0 "multipath by name: apply" "$h" apply mpath
+check "multipath by name: dm-2 took none" "mq-deadline kyber bfq [none]" \
+        "$(sed 's/ *$//' "$h/sys/devices/virtual/block/dm-2/queue/scheduler")"
+check "multipath by name: the paths untouched" "[mq-deadline] kyber bfq none" "$(sed 's/ *$//' "$h/sys/block/sdb/queue/scheduler")"
+btrun 0 "multipath by name: verify" "$h" verify
+btrun 0 "multipath by name: rollback" "$h" rollback
+btrun 2 "LVM on multipath: plan" "$h" --json plan lvmpath
+check "LVM on multipath: down to the multipath device, not its paths" "dm-2 queue/scheduler" "$(keys)"
+jq -r '.files[] | select(.path == "/etc/udev/rules.d/99-hosttune-block.rules") | .after' "$tmp/out" >"$tmp/lv.rules"
+check "LVM on multipath: the line names dm-2 and does not leave it out" \
+        'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL!="loop*|ram*|zram*|sr*|nbd*|fd*", KERNEL=="dm-2", ATTR{queue/scheduler}="none"' \
+        "$(grep '^ACTION' "$tmp/lv.rules")"
 
 # --- queue depths the kernel refuses ----------------------------------------
 cat >"$tmp/profiles/shallow.profile" <<'EOF'
