@@ -237,4 +237,25 @@ check "single-queue kernel: deadline for mq-deadline, noop for none, any depth" 
 btrun 0 "single-queue kernel: apply" "$h" apply legacy
 check "single-queue kernel: sda took deadline" "noop [deadline] cfq" "$(sed 's/ *$//' "$h/$SAS/queue/scheduler")"
 btrun 0 "single-queue kernel: verify" "$h" verify
+
+# systemd's udev (252 here) reads the lines written above: udevadm test
+# on loop0, which every line leaves out, in a private mount namespace
+if [ "$(id -u)" != 0 ] || ! command -v udevadm >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1 ||
+        [ ! -e /sys/devices/virtual/block/loop0 ] || [ ! -d /etc/udev/rules.d ]; then
+        skip "udevadm reads the multipath lines" "needs root, udevadm, unshare, loop0 and /etc/udev/rules.d"
+else
+        cat "$tmp/mp.rules" "$tmp/lv.rules" >"$tmp/ht.rules"
+        unshare -m sh -c '
+                set -e
+                for d in /run /dev /etc/udev/rules.d /lib/udev/rules.d /usr/lib/udev/rules.d; do
+                        if [ -d "$d" ]; then mount -t tmpfs tmpfs "$d"; fi
+                done
+                cp "$1" /etc/udev/rules.d/99-hosttune-block.rules
+                udevadm test --action=add /sys/devices/virtual/block/loop0' sh "$tmp/ht.rules" >"$tmp/udevadm.out" 2>&1
+        check_contains "udevadm: read hosttune's file" "Reading rules file: /etc/udev/rules.d/99-hosttune-block.rules" \
+                "$tmp/udevadm.out"
+        if grep -Eq "^/etc/udev/rules.d/99-hosttune-block.rules:[0-9]+ " "$tmp/udevadm.out"; then
+                not_ok "udevadm refuses a line: $(grep -E "^/etc/udev/rules.d/99-hosttune-block.rules:[0-9]+ " "$tmp/udevadm.out" | head -2)"
+        else ok "udevadm takes the multipath lines"; fi
+fi
 finish
