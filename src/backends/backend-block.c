@@ -787,6 +787,34 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, dev
         return true;
 }
 
+/* The matches of a line for one device d that still hold when it comes
+ * up under another name at the next boot (sdb as sdc: the kernel names
+ * disks in the order it finds them): the identity the kernel shows for
+ * it, which udev's 60-persistent-storage rules build /dev/disk/by-id
+ * from: dm/uuid (dm), md/uuid (md), wwid (NVMe namespaces), device/wwid
+ * (SCSI, from VPD page 0x83), serial (virtio). Its kernel name when it
+ * shows none that a udev match can carry (glob characters: udev would
+ * take them for patterns); *ret_attr names the attribute, NULL then. */
+static char *device_matches(const block_run *b, const device *d, const char *attr, const char **ret_attr) {
+        static const char *const ids[] = {"dm/uuid", "md/uuid", "wwid", "device/wwid", "serial"};
+        bool stacked_own = !streq(attr, "queue/read_ahead_kb") && is_stacked(d->name);
+        *ret_attr = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
+                _cleanup_free_ char *p = xasprintf("%s/%s", d->dir, ids[i]), *v = NULL;
+                if (ht_read_line(b->c, p, &v) < 0)
+                        continue;
+                strstrip(v);
+                if (isempty(v) || strlen(v) > 256 || !ht_udev_value_safe(v) || strpbrk(v, "*?[]|"))
+                        continue;
+                ht_udev_token t = {.key = (char *)"ATTR", .attr = (char *)ids[i], .op = HT_UDEV_MATCH, .value = v};
+                selector one = {.kind = SEL_UDEV, .tokens = &t, .n_tokens = 1};
+                *ret_attr = ids[i];
+                return rule_matches(&one, attr, stacked_own);
+        }
+        selector one = {.kind = SEL_KERNEL, .pattern = d->name};
+        return rule_matches(&one, attr, stacked_own);
+}
+
 /* First pass: which setting each device's attribute ends with. */
 static void claim_setting(block_run *b, const ht_setting *s) {
         selector sel = {0};
@@ -883,8 +911,8 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 }
                 if (!persist || reached)
                         continue;
-                selector one = {.kind = SEL_KERNEL, .pattern = d->name};
-                _cleanup_free_ char *m = rule_matches(&one, attr, !ra && is_stacked(d->name));
+                const char *id = NULL;
+                _cleanup_free_ char *m = device_matches(b, d, attr, &id);
                 if (m)
                         add_line(&b->lines, &b->n_lines, m, attr, persist, s->source);
         }
@@ -897,25 +925,49 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 return;
         }
         if (below) {
-                /* the disks under a named stacked device, by their names now
-                 * (a multipath device under LVM among them: by name too) */
+                /* the disks under a named stacked device: each by the
+                 * identity it shows, the rest by their names now in one line
+                 * (a multipath device under LVM among them) */
                 bool mpath = false;
-                for (size_t i = 0; below[i]; i++)
-                        mpath = mpath || is_stacked(below[i]);
+                _cleanup_strv_free_ char **by_name = NULL, **by_id = NULL;
+                for (size_t i = 0; below[i]; i++) {
+                        const device *d = devices_find(&b->devs, below[i]);
+                        const char *id = NULL;
+                        _cleanup_free_ char *m = device_matches(b, d, attr, &id);
+                        if (!id) {
+                                strv_push(&by_name, below[i]);
+                                mpath = mpath || is_stacked(below[i]);
+                                continue;
+                        }
+                        strv_pushf(&by_id, "%s (%s)", below[i], id);
+                        if (m)
+                                add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+                }
                 _cleanup_free_ char *pat = strv_join(below, "|");
-                selector one = {.kind = SEL_KERNEL, .pattern = pat};
-                _cleanup_free_ char *m = rule_matches(&one, attr, mpath);
-                if (m)
-                        add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
-                if (mpath)
+                bool any_stacked = false;
+                for (size_t i = 0; below[i]; i++)
+                        any_stacked = any_stacked || is_stacked(below[i]);
+                if (by_name) {
+                        _cleanup_free_ char *names = strv_join(by_name, "|");
+                        selector one = {.kind = SEL_KERNEL, .pattern = names};
+                        _cleanup_free_ char *m = rule_matches(&one, attr, mpath);
+                        if (m)
+                                add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+                }
+                _cleanup_free_ char *ids = by_id ? strv_join(by_id, ", ") : NULL;
+                _cleanup_free_ char *how = !by_id ? xstrdup("names them as the kernel calls them now")
+                        : !by_name ? xasprintf("matches them by the identity each shows: %s", ids)
+                                   : xasprintf("matches %s by the identity each shows, the others as the kernel "
+                                               "calls them now", ids);
+                if (any_stacked)
                         ht_plan_warn(b->plan, "%s: %s is set on %s, the devices below the stacked devices it "
                                      "names that have an I/O scheduler (LVM and md have none, a request-based "
                                      "multipath device has its own and its paths' is bypassed); the udev rule "
-                                     "names them as the kernel calls them now", s->source, s->key, pat);
+                                     "%s", s->source, s->key, pat, how);
                 else
                         ht_plan_warn(b->plan, "%s: %s is set on %s, the disks below the stacked devices it names "
-                                     "(a dm or md device has no I/O scheduler of its own); the udev rule names them "
-                                     "as the kernel calls them now", s->source, s->key, pat);
+                                     "(a dm or md device has no I/O scheduler of its own); the udev rule %s",
+                                     s->source, s->key, pat, how);
         }
         selector_done(&sel);
 }

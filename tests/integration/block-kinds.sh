@@ -10,6 +10,8 @@
 #   queue of their own, which udev never hears of (block/genhd.c);
 # - request-based dm-multipath, whose own scheduler orders the I/O (the
 #   paths' is bypassed), named directly or under an LVM volume;
+# - the lines for one device match the identity it shows (WWID, dm uuid),
+#   which a rename at the next boot keeps;
 # - queue depths the kernel refuses: below 4 it raises them to 4
 #   (BLKDEV_MIN_RQ), above 2048 with a scheduler it answers EINVAL
 #   (MAX_SCHED_RQ), with none above the tag depth (EINVAL);
@@ -176,9 +178,40 @@ btrun 0 "multipath by name: rollback" "$h" rollback
 btrun 2 "LVM on multipath: plan" "$h" --json plan lvmpath
 check "LVM on multipath: down to the multipath device, not its paths" "dm-2 queue/scheduler" "$(keys)"
 jq -r '.files[] | select(.path == "/etc/udev/rules.d/99-hosttune-block.rules") | .after' "$tmp/out" >"$tmp/lv.rules"
-check "LVM on multipath: the line names dm-2 and does not leave it out" \
-        'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL!="loop*|ram*|zram*|sr*|nbd*|fd*", KERNEL=="dm-2", ATTR{queue/scheduler}="none"' \
+check "LVM on multipath: the line matches dm-2 by its dm uuid (a rename keeps it) and does not leave dm out" \
+        'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL!="loop*|ram*|zram*|sr*|nbd*|fd*", ATTR{dm/uuid}=="mpath-3600a098038304437415d4b6a59684a52", ATTR{queue/scheduler}="none"' \
         "$(grep '^ACTION' "$tmp/lv.rules")"
+jq -r '.warnings[]' "$tmp/out" >"$tmp/w"
+check_contains "LVM on multipath: the warning says how the line finds it" \
+        "the udev rule matches them by the identity each shows: dm-2 (dm/uuid)" "$tmp/w"
+
+# --- a rename at the next boot: per-device lines by the disk's identity ------
+# The kernel names disks in the order it finds them: sda may come up as
+# sdb. A line hosttune writes for one disk (a value a bound keeps, the
+# disks under a named LVM volume) matches the WWID the disk shows
+# (/sys/block/sda/device/wwid, from SCSI VPD page 0x83), as
+# /dev/disk/by-id does; a disk without one keeps its name.
+cat >"$tmp/profiles/keep.profile" <<'EOF'
+summary = "a bound a disk exceeds, and the disks under an LVM volume";
+block = {
+        rotational = { queue = { read_ahead_kb = { value = 4096; bound = "at-least"; }; }; };
+        match = ( { kernel = "dm-0"; queue = { scheduler = "kyber"; }; } );
+};
+EOF
+h=$(prepare_host baremetal-numa); scratch "$h"
+printf 'naa.5000c500a1b2c3d4\n' >"$h/${SAS%/block/sda}/wwid"
+ln -s ../../../0:0:0:0 "$h/$SAS/device"
+printf '8192\n' >"$h/$SAS/queue/read_ahead_kb"
+btrun 2 "rename: plan" "$h" --json plan keep
+jq -r '.files[] | select(.path == "/etc/udev/rules.d/99-hosttune-block.rules") | .after' "$tmp/out" >"$tmp/keep.rules"
+check_contains "rename: sda's kept read-ahead by its WWID" \
+        'KERNEL!="dm-*|md*", ATTR{device/wwid}=="naa.5000c500a1b2c3d4", ATTR{queue/scheduler}="kyber"' "$tmp/keep.rules"
+check_contains "rename: the disk under dm-0 by its WWID" \
+        'KERNEL!="loop*|ram*|zram*|sr*|nbd*|fd*", ATTR{device/wwid}=="naa.5000c500a1b2c3d4", ATTR{queue/read_ahead_kb}="8192"' "$tmp/keep.rules"
+check "rename: no line by sda's name" 0 "$(grep -c 'KERNEL=="sda"' "$tmp/keep.rules")"
+btrun 0 "rename: apply" "$h" apply keep
+btrun 0 "rename: verify" "$h" verify
+btrun 0 "rename: rollback" "$h" rollback
 
 # --- queue depths the kernel refuses ----------------------------------------
 cat >"$tmp/profiles/shallow.profile" <<'EOF'
@@ -242,9 +275,9 @@ btrun 0 "single-queue kernel: verify" "$h" verify
 # on loop0, which every line leaves out, in a private mount namespace
 if [ "$(id -u)" != 0 ] || ! command -v udevadm >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1 ||
         [ ! -e /sys/devices/virtual/block/loop0 ] || [ ! -d /etc/udev/rules.d ]; then
-        skip "udevadm reads the multipath lines" "needs root, udevadm, unshare, loop0 and /etc/udev/rules.d"
+        skip "udevadm reads the multipath and identity lines" "needs root, udevadm, unshare, loop0 and /etc/udev/rules.d"
 else
-        cat "$tmp/mp.rules" "$tmp/lv.rules" >"$tmp/ht.rules"
+        cat "$tmp/mp.rules" "$tmp/lv.rules" "$tmp/keep.rules" >"$tmp/ht.rules"
         unshare -m sh -c '
                 set -e
                 for d in /run /dev /etc/udev/rules.d /lib/udev/rules.d /usr/lib/udev/rules.d; do
@@ -256,6 +289,6 @@ else
                 "$tmp/udevadm.out"
         if grep -Eq "^/etc/udev/rules.d/99-hosttune-block.rules:[0-9]+ " "$tmp/udevadm.out"; then
                 not_ok "udevadm refuses a line: $(grep -E "^/etc/udev/rules.d/99-hosttune-block.rules:[0-9]+ " "$tmp/udevadm.out" | head -2)"
-        else ok "udevadm takes the multipath lines"; fi
+        else ok "udevadm takes the multipath and identity lines"; fi
 fi
 finish
