@@ -204,9 +204,9 @@ ln -s ../../../0:0:0:0 "$h/$SAS/device"
 printf '8192\n' >"$h/$SAS/queue/read_ahead_kb"
 btrun 2 "rename: plan" "$h" --json plan keep
 jq -r '.files[] | select(.path == "/etc/udev/rules.d/99-hosttune-block.rules") | .after' "$tmp/out" >"$tmp/keep.rules"
-check_contains "rename: sda's kept read-ahead by its WWID" \
-        'KERNEL!="dm-*|md*", ATTR{device/wwid}=="naa.5000c500a1b2c3d4", ATTR{queue/scheduler}="kyber"' "$tmp/keep.rules"
 check_contains "rename: the disk under dm-0 by its WWID" \
+        'KERNEL!="dm-*|md*", ATTR{device/wwid}=="naa.5000c500a1b2c3d4", ATTR{queue/scheduler}="kyber"' "$tmp/keep.rules"
+check_contains "rename: sda's kept read-ahead by its WWID" \
         'KERNEL!="loop*|ram*|zram*|sr*|nbd*|fd*", ATTR{device/wwid}=="naa.5000c500a1b2c3d4", ATTR{queue/read_ahead_kb}="8192"' "$tmp/keep.rules"
 check "rename: no line by sda's name" 0 "$(grep -c 'KERNEL=="sda"' "$tmp/keep.rules")"
 btrun 0 "rename: apply" "$h" apply keep
