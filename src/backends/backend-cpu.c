@@ -283,6 +283,26 @@ static bool plan_governor(planner *p, const policies *ps, const ht_setting *s) {
                 cannot_take(p->plan, s, why);
                 return false;
         }
+        /* one name, two governors: intel_pstate's (and amd-pstate-epp's)
+         * powersave lets the hardware scale with the load; the generic one
+         * of the other drivers "causes the lowest frequency, within the
+         * scaling_min_freq limit, to be requested" (admin-guide/pm/
+         * cpufreq.rst), intel_pstate in passive mode (intel_cpufreq)
+         * included. A profile written for the first pins the CPUs low on
+         * the others. */
+        if (streq(s->value, "powersave"))
+                for (size_t i = 0; i < ps->n; i++) {
+                        const policy *q = &ps->list[i];
+                        if (isempty(q->cpus) || setpolicy_driver(q->driver))
+                                continue;
+                        _cleanup_free_ char *label = policy_label(q);
+                        ht_plan_warn(p->plan, "%s: cpu governor = powersave on %s (scaling_driver %s) is the generic "
+                                     "powersave governor, which holds the lowest frequency the policy allows "
+                                     "(Documentation/admin-guide/pm/cpufreq.rst), not intel_pstate's or "
+                                     "amd-pstate's dynamic powersave; schedutil or ondemand scale with the load",
+                                     s->source, label, q->driver ? q->driver : "unknown");
+                        break;
+                }
         for (size_t i = 0; i < ps->n; i++) {
                 const policy *q = &ps->list[i];
                 if (isempty(q->cpus) || streq_ptr(q->governor, s->value))

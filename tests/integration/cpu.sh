@@ -136,6 +136,17 @@ for p in "$h/$FREQ"/policy*; do
 done
 chtrun 2 "intel_pstate passive: governor ondemand is planned" "$h" --json plan ondemand
 check "... on every policy" 8 "$(paths "$tmp/out" governor | wc -l | tr -d ' ')"
+# powersave there is the generic governor: the lowest frequency, always
+# (admin-guide/pm/cpufreq.rst), not active mode's dynamic one
+profile powersave 'cpu = { governor = "powersave"; };'
+chtrun 2 "intel_pstate passive: governor powersave is planned" "$h" plan powersave
+check_contains "... with a warning that it holds the lowest frequency" \
+        "cpu governor = powersave on policy0 (CPU 0) (scaling_driver intel_cpufreq) is the generic powersave governor, which holds the lowest frequency the policy allows" \
+        "$tmp/out"
+check "... once, not per policy" 1 "$(grep -c 'is the generic powersave governor' "$tmp/out")"
+a=$(server); scratch "$a"
+chtrun 0 "intel_pstate active: governor powersave (its own, dynamic) is no change" "$a" plan powersave
+check "... and no warning" 0 "$(grep -c 'generic powersave' "$tmp/out")"
 rm -rf "$h"
 
 # --- acpi-cpufreq: shared policies, no EPP ------------------------------------
