@@ -395,7 +395,8 @@ static const char *value_problem(const char *attr, const char *value) {
          * read back as 4 and never verify */
         uint64_t n;
         if (streq(attr, "queue/nr_requests") && parse_u64(value, &n) >= 0 && n < 4)
-                return "is below 4, the smallest queue depth the kernel takes (BLKDEV_MIN_RQ: it raises a smaller one to 4)";
+                return "is below 4, the smallest queue depth the kernel takes (BLKDEV_MIN_RQ: it raises a "
+                       "smaller one to 4)";
         return NULL;
 }
 
@@ -491,6 +492,15 @@ static const char *old_value(const ht_udev_file *old, const char *matches, const
         return v;
 }
 
+/* The queue attribute another rules file's ATTR{a} writes: bdi/read_ahead_kb
+ * (the disk's backing device, /sys/block/X/bdi/read_ahead_kb) holds the
+ * same value as queue/read_ahead_kb (bdi->ra_pages: mm/backing-dev.c
+ * read_ahead_kb_store, block/blk-sysfs.c queue_ra_store), and rules
+ * written for tuning use either. */
+static const char *attr_canon(const char *a) {
+        return streq_ptr(a, "bdi/read_ahead_kb") ? "queue/read_ahead_kb" : a;
+}
+
 /* Warn about every rules file udev reads after hosttune's that sets one
  * of the attributes hosttune's file sets: its value wins at boot. And
  * about a file read before it that sets queue/nr_requests when
@@ -549,7 +559,7 @@ static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *p
                                                              shown, f->rules[r].line, tk->value, HT_UDEV_RULES);
                                         continue;
                                 }
-                                if (!strv_contains(attrs, tk->attr))
+                                if (!strv_contains(attrs, attr_canon(tk->attr)))
                                         continue;
                                 ht_plan_warn(plan, "%s:%u sets ATTR{%s}=\"%s\" and udev reads it after %s: "
                                              "on the devices it matches that value wins when they appear; "
@@ -1317,13 +1327,15 @@ int ht_block_explain_boot(const ht_context *c, const char *name, const char *att
                         }
                         for (size_t t = 0; t < rule->n_tokens; t++) {
                                 const ht_udev_token *tk = &rule->tokens[t];
-                                if (!streq(tk->key, "ATTR") || !streq_ptr(tk->attr, attr) || !ht_udev_op_assigns(tk->op))
+                                if (!streq(tk->key, "ATTR") || !streq_ptr(attr_canon(tk->attr), attr) ||
+                                    !ht_udev_op_assigns(tk->op))
                                         continue;
                                 e.a = xrealloc(e.a, (e.n + 1) * sizeof(*e.a));
                                 /* ATTR{} is written when its rule is processed
                                  * (udev-rules.c, TK_A_ATTR): the last matching one stays */
                                 e.a[e.n] = (ht_boot_assignment){
-                                        .path = xstrdup(order[i]), .line = rule->line, .key = xstrdup(want),
+                                        .path = xstrdup(order[i]), .line = rule->line,
+                                        .key = xasprintf("ATTR{%s}", tk->attr),
                                         .value = xstrdup(tk->value),
                                         .note = m > 0 ? xasprintf("matches %s", name)
                                               : m == 0 ? xasprintf("does not match %s", name)

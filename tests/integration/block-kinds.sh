@@ -12,6 +12,7 @@
 #   paths' is bypassed), named directly or under an LVM volume;
 # - the lines for one device match the identity it shows (WWID, dm uuid),
 #   which a rename at the next boot keeps;
+# - a later rules file that writes read-ahead as ATTR{bdi/read_ahead_kb};
 # - queue depths the kernel refuses: below 4 it raises them to 4
 #   (BLKDEV_MIN_RQ), above 2048 with a scheduler it answers EINVAL
 #   (MAX_SCHED_RQ), with none above the tag depth (EINVAL);
@@ -212,6 +213,28 @@ check "rename: no line by sda's name" 0 "$(grep -c 'KERNEL=="sda"' "$tmp/keep.ru
 btrun 0 "rename: apply" "$h" apply keep
 btrun 0 "rename: verify" "$h" verify
 btrun 0 "rename: rollback" "$h" rollback
+
+# --- a later rules file that sets read-ahead through the bdi ----------------
+# /sys/block/X/bdi/read_ahead_kb is the same value as queue/read_ahead_kb
+# (bdi->ra_pages), and tuning rules use either (an admin's
+# ATTR{bdi/read_ahead_kb}="2048"): one sorting after hosttune's file wins
+# at boot and is named; explain lists it as what it writes.
+cat >"$tmp/profiles/ra.profile" <<'EOF'
+summary = "read-ahead for rotating disks";
+block = { rotational = { queue = { read_ahead_kb = 4096; }; }; };
+EOF
+h=$(prepare_host baremetal-numa); scratch "$h"
+mkdir -p "$h/etc/udev/rules.d"
+printf 'ACTION=="add|change", SUBSYSTEM=="block", KERNEL=="sd[a-z]", ATTR{bdi/read_ahead_kb}="2048"\n' \
+        >"$h/etc/udev/rules.d/99-readahead.rules"
+btrun 2 "bdi read-ahead in a later file: plan" "$h" --json plan ra
+warnings >"$tmp/w"
+check_contains "bdi read-ahead in a later file: named, as it writes it" \
+        "99-readahead.rules:1 sets ATTR{bdi/read_ahead_kb}=\"2048\" and udev reads it after /etc/udev/rules.d/99-hosttune-block.rules" \
+        "$tmp/w"
+btrun 0 "bdi read-ahead: explain" "$h" --json explain block.sda.queue/read_ahead_kb
+check "bdi read-ahead: explain's winner is that line" "ATTR{bdi/read_ahead_kb} 2048" \
+        "$(jq -r '[.. | objects | select(.winner? == true)][0] | "\(.key) \(.value)"' "$tmp/out")"
 
 # --- queue depths the kernel refuses ----------------------------------------
 cat >"$tmp/profiles/shallow.profile" <<'EOF'
