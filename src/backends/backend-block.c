@@ -14,7 +14,11 @@
  * scheduler and the request queue belong to the devices below them
  * (slaves/), which are disks of their own class here. A device a
  * kernel: or udev: selector names that is stacked passes its scheduler
- * settings to its slaves (Documentation/admin-guide/device-mapper). */
+ * settings to its slaves (Documentation/admin-guide/device-mapper),
+ * but for request-based dm (multipath), which has a queue and a
+ * scheduler of its own and bypasses its paths' (blk_insert_cloned_request):
+ * it takes them itself. Other bio-based disks (an NVMe multipath head,
+ * drbd, bcache) take read-ahead only under a class, as stacked ones. */
 #include "config.h"
 
 #include <errno.h>
@@ -169,6 +173,16 @@ typedef struct {
         char *dir;          /* its directory, the /sys/block link followed */
         int rotational;     /* 1, 0; -1: unknown (no queue: no device to tune) */
         char **slaves;      /* names below a stacked device */
+        /* its queue offers a choice of I/O scheduler (a bracketed word):
+         * a request (blk-mq or legacy) queue. Bio-based devices have none:
+         * their queue/scheduler reads "none" (elv_iosched_show: "if
+         * (!queue_is_mq(q)) return sprintf(name, "none\n")") or, since
+         * blk-sysfs.c hides the request-queue attributes of bio-based
+         * queues (blk_mq_queue_attr_visible), is absent with nr_requests
+         * and rq_affinity; the kernel refuses nr_requests there (EINVAL).
+         * Besides dm and md: NVMe multipath heads, drbd, bcache, pmem. */
+        bool own_sched;
+        char *sched_after;  /* the scheduler the plan leaves it with, NULL: unchanged */
         /* per attribute of block_attrs: 1 + the planning order of the
          * setting the device ends with (the last, as in udev); 0: none */
         size_t claim_by[N_BLOCK_ATTRS];
@@ -184,6 +198,7 @@ static void devices_done(device_list *l) {
                 free(l->d[i].name);
                 free(l->d[i].dir);
                 strv_free(l->d[i].slaves);
+                free(l->d[i].sched_after);
         }
         free(l->d);
 }
@@ -233,10 +248,12 @@ static void devices_load(const ht_context *c, device_list *l) {
                         rotational = streq(strstrip(rot), "1") ? 1 : streq(rot, "0") ? 0 : -1;
                 if (rotational < 0)
                         continue;
+                _cleanup_free_ char *sched = NULL;
+                bool own_sched = ht_read_line_below(c, dfd, dir, "queue/scheduler", &sched) >= 0 && strchr(sched, '[');
                 char **slaves = ht_block_kind_stacked(b[i].kind) ? ht_sys_block_slaves(c, dir) : NULL;
                 l->d = xrealloc(l->d, (l->n + 1) * sizeof(*l->d));
                 l->d[l->n++] = (device){.name = xstrdup(b[i].name), .dir = TAKE_PTR(dir),
-                                        .rotational = rotational, .slaves = slaves};
+                                        .rotational = rotational, .slaves = slaves, .own_sched = own_sched};
         }
         ht_sys_block_list_free(b, n);
 }
@@ -304,14 +321,31 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                 const device *d = &l->d[i];
                 if (!selector_matches(c, s, d))
                         continue;
+                bool class = s->kind == SEL_ROTATIONAL || s->kind == SEL_NON_ROTATIONAL;
+                /* a class means the disks with a request queue: a bio-based
+                 * one (an NVMe multipath head) has no scheduler or depth to
+                 * set, as a stacked one; a name reaches it, and is told */
+                if (class && !ra && !is_stacked(d->name) && !d->own_sched)
+                        continue;
                 if (!is_stacked(d->name) || ra) {
                         if (!in_out[i])
                                 strv_push_counted(&out, &n_out, &cap_out, d->name);
                         in_out[i] = true;
                         continue;
                 }
-                if (s->kind == SEL_ROTATIONAL || s->kind == SEL_NON_ROTATIONAL)
+                if (class)
                         continue;
+                /* request-based dm (multipath) has a scheduler of its own,
+                 * and the one of the paths below it is bypassed
+                 * (blk_insert_cloned_request, block/blk-mq.c: "Since we
+                 * have a scheduler attached on the top device, bypass a
+                 * potential scheduler on the bottom device for insert") */
+                if (d->own_sched) {
+                        if (!in_out[i])
+                                strv_push_counted(&out, &n_out, &cap_out, d->name);
+                        in_out[i] = true;
+                        continue;
+                }
                 /* dm on dm (LVM on multipath): down to the disks */
                 _cleanup_strv_free_ char **todo = NULL;
                 for (size_t j = 0; d->slaves && d->slaves[j]; j++)
@@ -326,7 +360,7 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                         }
                         if (!sd)
                                 continue;
-                        if (is_stacked(sd->name)) {
+                        if (is_stacked(sd->name) && !sd->own_sched) {
                                 for (size_t k = 0; sd->slaves && sd->slaves[k]; k++)
                                         if (!strv_contains(todo, sd->slaves[k]))
                                                 strv_push(&todo, sd->slaves[k]);
@@ -354,7 +388,16 @@ static const char *value_problem(const char *attr, const char *value) {
                 return ht_word_chars(value, "-_") ? NULL : "is not a scheduler name";
         if (streq(attr, "queue/rq_affinity"))
                 return streq(value, "0") || streq(value, "1") || streq(value, "2") ? NULL : "must be 0, 1 or 2";
-        return is_uint(value) ? NULL : "must be a non-negative integer";
+        if (!is_uint(value))
+                return "must be a non-negative integer";
+        /* queue_requests_store (block/blk-sysfs.c): "if (nr <
+         * BLKDEV_MIN_RQ) nr = BLKDEV_MIN_RQ;", 4: a smaller depth would
+         * read back as 4 and never verify */
+        uint64_t n;
+        if (streq(attr, "queue/nr_requests") && parse_u64(value, &n) >= 0 && n < 4)
+                return "is below 4, the smallest queue depth the kernel takes (BLKDEV_MIN_RQ: it raises a "
+                       "smaller one to 4)";
+        return NULL;
 }
 
 /* The old and new names of a scheduler: single-queue kernels offer
@@ -407,12 +450,13 @@ static void push_token(ht_udev_token **t, size_t *n, const char *key, const char
 }
 
 /* The matches of a line for selector s and attr: stacked devices are
- * left out of all but read-ahead. */
-static char *rule_matches(const selector *s, const char *attr) {
+ * left out of all but read-ahead, but for the line of the request-based
+ * ones a name reaches (stacked_own). */
+static char *rule_matches(const selector *s, const char *attr, bool stacked_own) {
         ht_udev_token *t = NULL;
         size_t n = 0;
         push_common(&t, &n);
-        if (!streq(attr, "queue/read_ahead_kb"))
+        if (!streq(attr, "queue/read_ahead_kb") && !stacked_own)
                 push_token(&t, &n, "KERNEL", NULL, HT_UDEV_NOMATCH, "dm-*|md*");
         switch (s->kind) {
         case SEL_ROTATIONAL: push_token(&t, &n, "ATTR", "queue/rotational", HT_UDEV_MATCH, "1"); break;
@@ -446,6 +490,15 @@ static const char *old_value(const ht_udev_file *old, const char *matches, const
                                 v = r->tokens[j].value;
         }
         return v;
+}
+
+/* The queue attribute another rules file's ATTR{a} writes: bdi/read_ahead_kb
+ * (the disk's backing device, /sys/block/X/bdi/read_ahead_kb) holds the
+ * same value as queue/read_ahead_kb (bdi->ra_pages: mm/backing-dev.c
+ * read_ahead_kb_store, block/blk-sysfs.c queue_ra_store), and rules
+ * written for tuning use either. */
+static const char *attr_canon(const char *a) {
+        return streq_ptr(a, "bdi/read_ahead_kb") ? "queue/read_ahead_kb" : a;
 }
 
 /* Warn about every rules file udev reads after hosttune's that sets one
@@ -506,7 +559,7 @@ static void warn_later_rules(const ht_context *c, char *const *attrs, ht_plan *p
                                                              shown, f->rules[r].line, tk->value, HT_UDEV_RULES);
                                         continue;
                                 }
-                                if (!strv_contains(attrs, tk->attr))
+                                if (!strv_contains(attrs, attr_canon(tk->attr)))
                                         continue;
                                 ht_plan_warn(plan, "%s:%u sets ATTR{%s}=\"%s\" and udev reads it after %s: "
                                              "on the devices it matches that value wins when they appear; "
@@ -557,6 +610,7 @@ typedef struct {
         size_t n_lines;
         const ht_udev_file *old;
         size_t order;  /* the setting being planned */
+        char **hidden;  /* NVMe multipath paths a setting reached */
 } block_run;
 
 static ssize_t attr_index(const char *attr) {
@@ -596,12 +650,60 @@ static void skip_or_fail(block_run *b, const ht_setting *s, const char *dev, con
         }
 }
 
+/* Why the kernel would refuse queue depth want on d (whose depth is cur
+ * now), or NULL. queue_requests_store (block/blk-sysfs.c) raises a depth
+ * below BLKDEV_MIN_RQ (4) to it, which the value check refuses; then
+ * blk_mq_update_nr_requests, or in 6.18 queue_requests_store itself,
+ * answers EINVAL above MAX_SCHED_RQ (16 * 128 = 2048, block/blk-mq.h)
+ * with an I/O scheduler and above the hardware's tag depth without one.
+ * A queue switched to none has nr_requests at that depth
+ * (elevator_disable: "q->nr_requests = q->tag_set->queue_depth"), unless
+ * an administrator lowered it since: above it, a warning (*ret_warn). */
+static char *depth_problem(const block_run *b, const device *d, const char *want, const char *cur,
+                           char **ret_warn) {
+        uint64_t w, now;
+        if (parse_u64(want, &w) < 0)
+                return NULL;
+        _cleanup_free_ char *p = xasprintf("%s/queue/scheduler", d->dir), *raw = NULL, *sel = NULL;
+        if (ht_read_line(b->c, p, &raw) < 0)
+                return NULL;
+        /* a single-queue kernel's (RHEL 7: "noop deadline [cfq]", no
+         * "none") takes any depth: blk_queue_resize_tags aside, no bound */
+        _cleanup_strv_free_ char **offered = ht_block_scheduler_offered(raw);
+        if (!strv_contains(offered, "none"))
+                return NULL;
+        sel = ht_block_scheduler_selected(raw);
+        const char *sched = d->sched_after ? d->sched_after : sel;
+        if (!sched)
+                return NULL;
+        bool none = streq(sched, "none") || streq(sched, "noop");
+        if (!none && w > 2048)
+                return xasprintf("%s: the kernel refuses a queue depth above 2048 with an I/O scheduler (%s; "
+                                 "MAX_SCHED_RQ, block/blk-mq.c): queue/nr_requests %s would fail (EINVAL)",
+                                 d->name, sched, want);
+        /* under none all along: cur is the hardware's depth */
+        if (none && !d->sched_after && parse_u64(cur, &now) >= 0 && w > now)
+                *ret_warn = xasprintf("%s: with no I/O scheduler the kernel refuses a queue depth above the device's "
+                                      "tag depth (EINVAL, block/blk-mq.c), which queue/nr_requests shows under none "
+                                      "(%s now) unless it was lowered since: %s may fail; choose a scheduler in the "
+                                      "profile to go deeper", d->name, cur, want);
+        return NULL;
+}
+
 /* One device's runtime change for setting s; *ret_persist: the value its
  * line in the rules file needs when it differs from the setting's (a
  * bound the device exceeds, a scheduler's other name), else NULL. */
-static bool plan_device(block_run *b, const ht_setting *s, const char *attr, const device *d, char **ret_persist) {
+static bool plan_device(block_run *b, const ht_setting *s, const char *attr, device *d, char **ret_persist) {
         _cleanup_free_ char *path = xasprintf("%s/%s", d->dir, attr), *raw = NULL;
         *ret_persist = NULL;
+        if (!d->own_sched && !streq(attr, "queue/read_ahead_kb")) {
+                /* old kernels show these files on a bio-based queue, take
+                 * a scheduler silently and refuse a depth (EINVAL) */
+                _cleanup_free_ char *why = xasprintf("%s has no request queue of its own (a bio-based device: no I/O "
+                                                     "scheduler to choose), so no %s to set", d->name, attr);
+                skip_or_fail(b, s, d->name, attr, why);
+                return false;
+        }
         int k = ht_read_line(b->c, path, &raw);
         if (k < 0) {
                 _cleanup_free_ char *why = xasprintf("%s has no %s (%s)", d->name, attr, ht_strerror(-k));
@@ -625,6 +727,10 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                 cur = ht_kernel_value_effective(raw);
                 if (!streq(want, s->value))
                         *ret_persist = xstrdup(want);
+                if (!streq(cur, want)) {
+                        free(d->sched_after);
+                        d->sched_after = xstrdup(want);
+                }
         } else {
                 cur = normalize_ws(raw);
         }
@@ -645,6 +751,16 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
                 }
                 merged = ht_bound_merge(s->bound, s->value, cur);
                 want = merged;
+        }
+        if (streq(attr, "queue/nr_requests") && !streq(cur, want)) {
+                _cleanup_free_ char *warn = NULL;
+                _cleanup_free_ char *why = depth_problem(b, d, want, cur, &warn);
+                if (warn)
+                        ht_plan_warn(b->plan, "%s: %s", s->source, warn);
+                if (why) {
+                        skip_or_fail(b, s, d->name, attr, why);
+                        return false;
+                }
         }
         if (streq(cur, want))
                 return true;
@@ -681,6 +797,34 @@ static bool plan_device(block_run *b, const ht_setting *s, const char *attr, con
         return true;
 }
 
+/* The matches of a line for one device d that still hold when it comes
+ * up under another name at the next boot (sdb as sdc: the kernel names
+ * disks in the order it finds them): the identity the kernel shows for
+ * it, which udev's 60-persistent-storage rules build /dev/disk/by-id
+ * from: dm/uuid (dm), md/uuid (md), wwid (NVMe namespaces), device/wwid
+ * (SCSI, from VPD page 0x83), serial (virtio). Its kernel name when it
+ * shows none that a udev match can carry (glob characters: udev would
+ * take them for patterns); *ret_attr names the attribute, NULL then. */
+static char *device_matches(const block_run *b, const device *d, const char *attr, const char **ret_attr) {
+        static const char *const ids[] = {"dm/uuid", "md/uuid", "wwid", "device/wwid", "serial"};
+        bool stacked_own = !streq(attr, "queue/read_ahead_kb") && is_stacked(d->name);
+        *ret_attr = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(ids); i++) {
+                _cleanup_free_ char *p = xasprintf("%s/%s", d->dir, ids[i]), *v = NULL;
+                if (ht_read_line(b->c, p, &v) < 0)
+                        continue;
+                strstrip(v);
+                if (isempty(v) || strlen(v) > 256 || !ht_udev_value_safe(v) || strpbrk(v, "*?[]|"))
+                        continue;
+                ht_udev_token t = {.key = (char *)"ATTR", .attr = (char *)ids[i], .op = HT_UDEV_MATCH, .value = v};
+                selector one = {.kind = SEL_UDEV, .tokens = &t, .n_tokens = 1};
+                *ret_attr = ids[i];
+                return rule_matches(&one, attr, stacked_own);
+        }
+        selector one = {.kind = SEL_KERNEL, .pattern = d->name};
+        return rule_matches(&one, attr, stacked_own);
+}
+
 /* First pass: which setting each device's attribute ends with. */
 static void claim_setting(block_run *b, const ht_setting *s) {
         selector sel = {0};
@@ -709,7 +853,7 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 selector_done(&sel);
                 return;
         }
-        _cleanup_free_ char *matches = rule_matches(&sel, attr);
+        _cleanup_free_ char *matches = rule_matches(&sel, attr, false);
         if (!matches) {
                 ht_plan_error(b->plan, "%s: block %s cannot be written as a udev rule", s->source, s->key);
                 selector_done(&sel);
@@ -737,16 +881,31 @@ static void plan_setting(block_run *b, const ht_setting *s) {
          * exceed, another name of the scheduler) get their own line after
          * it, which udev applies later */
         bool named = sel.kind == SEL_KERNEL || sel.kind == SEL_UDEV;
-        bool direct = false;
-        for (size_t i = 0; targets[i] && !direct; i++)
-                direct = !named || selector_matches(b->c, &sel, devices_find(&b->devs, targets[i]));
+        bool ra = streq(attr, "queue/read_ahead_kb");
+        bool direct = false, direct_stacked = false;
+        for (size_t i = 0; targets[i]; i++) {
+                const device *d = devices_find(&b->devs, targets[i]);
+                if (named && !selector_matches(b->c, &sel, d))
+                        continue;
+                if (!ra && is_stacked(d->name))
+                        direct_stacked = true;
+                else
+                        direct = true;
+        }
         size_t first_line = b->n_lines;
         bool taken = false, tried = false;
         if (direct)
                 add_line(&b->lines, &b->n_lines, matches, attr, s->value, s->source);
+        if (direct_stacked) {
+                /* a request-based dm device (multipath) named: its line must
+                 * not leave dm devices out */
+                _cleanup_free_ char *m = rule_matches(&sel, attr, true);
+                if (m)
+                        add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+        }
         _cleanup_strv_free_ char **below = NULL;  /* disks a stacked device passed it to */
         for (size_t i = 0; targets[i]; i++) {
-                const device *d = devices_find(&b->devs, targets[i]);
+                device *d = devices_find(&b->devs, targets[i]);
                 bool reached = named && !selector_matches(b->c, &sel, d);
                 if (reached)
                         strv_push(&below, d->name);
@@ -755,12 +914,15 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                         continue;
                 _cleanup_free_ char *persist = NULL;
                 tried = true;
-                if (plan_device(b, s, attr, d, &persist))
+                if (plan_device(b, s, attr, d, &persist)) {
                         taken = true;
+                        if (ht_block_hidden_nvme_path(d->name) && !strv_contains(b->hidden, d->name))
+                                strv_push(&b->hidden, d->name);
+                }
                 if (!persist || reached)
                         continue;
-                selector one = {.kind = SEL_KERNEL, .pattern = d->name};
-                _cleanup_free_ char *m = rule_matches(&one, attr);
+                const char *id = NULL;
+                _cleanup_free_ char *m = device_matches(b, d, attr, &id);
                 if (m)
                         add_line(&b->lines, &b->n_lines, m, attr, persist, s->source);
         }
@@ -773,15 +935,49 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 return;
         }
         if (below) {
-                /* the disks under a named stacked device, by their names now */
+                /* the disks under a named stacked device: each by the
+                 * identity it shows, the rest by their names now in one line
+                 * (a multipath device under LVM among them) */
+                bool mpath = false;
+                _cleanup_strv_free_ char **by_name = NULL, **by_id = NULL;
+                for (size_t i = 0; below[i]; i++) {
+                        const device *d = devices_find(&b->devs, below[i]);
+                        const char *id = NULL;
+                        _cleanup_free_ char *m = device_matches(b, d, attr, &id);
+                        if (!id) {
+                                strv_push(&by_name, below[i]);
+                                mpath = mpath || is_stacked(below[i]);
+                                continue;
+                        }
+                        strv_pushf(&by_id, "%s (%s)", below[i], id);
+                        if (m)
+                                add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+                }
                 _cleanup_free_ char *pat = strv_join(below, "|");
-                selector one = {.kind = SEL_KERNEL, .pattern = pat};
-                _cleanup_free_ char *m = rule_matches(&one, attr);
-                if (m)
-                        add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
-                ht_plan_warn(b->plan, "%s: %s is set on %s, the disks below the stacked devices it names "
-                             "(a dm or md device has no I/O scheduler of its own); the udev rule names them "
-                             "as the kernel calls them now", s->source, s->key, pat);
+                bool any_stacked = false;
+                for (size_t i = 0; below[i]; i++)
+                        any_stacked = any_stacked || is_stacked(below[i]);
+                if (by_name) {
+                        _cleanup_free_ char *names = strv_join(by_name, "|");
+                        selector one = {.kind = SEL_KERNEL, .pattern = names};
+                        _cleanup_free_ char *m = rule_matches(&one, attr, mpath);
+                        if (m)
+                                add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
+                }
+                _cleanup_free_ char *ids = by_id ? strv_join(by_id, ", ") : NULL;
+                _cleanup_free_ char *how = !by_id ? xstrdup("names them as the kernel calls them now")
+                        : !by_name ? xasprintf("matches them by the identity each shows: %s", ids)
+                                   : xasprintf("matches %s by the identity each shows, the others as the kernel "
+                                               "calls them now", ids);
+                if (any_stacked)
+                        ht_plan_warn(b->plan, "%s: %s is set on %s, the devices below the stacked devices it "
+                                     "names that have an I/O scheduler (LVM and md have none, a request-based "
+                                     "multipath device has its own and its paths' is bypassed); the udev rule "
+                                     "%s", s->source, s->key, pat, how);
+                else
+                        ht_plan_warn(b->plan, "%s: %s is set on %s, the disks below the stacked devices it names "
+                                     "(a dm or md device has no I/O scheduler of its own); the udev rule %s",
+                                     s->source, s->key, pat, how);
         }
         selector_done(&sel);
 }
@@ -859,6 +1055,16 @@ static int block_plan(const ht_context *c, const ht_facts *f, const ht_resolved 
                         if (!strv_contains(attrs, b.lines[i].attr))
                                 strv_push(&attrs, b.lines[i].attr);
                 warn_later_rules(c, attrs, plan);
+        }
+        if (b.hidden) {
+                _cleanup_free_ char *list = strv_join(b.hidden, ", ");
+                ht_plan_warn(plan, "block: %s: paths of a multipath NVMe namespace, hidden disks the kernel sends "
+                             "udev no event for (block/genhd.c since Linux 5.15: \"for hidden disks uevents "
+                             "remain suppressed forever\"): udev never applies %s to them, so what is set on "
+                             "them now goes back to the kernel's default at the next boot; run hosttune apply "
+                             "after each boot to set it again",
+                             list, HT_UDEV_RULES);
+                strv_free(b.hidden);
         }
         lines_free(b.lines, b.n_lines);
         devices_done(&b.devs);
@@ -1121,13 +1327,15 @@ int ht_block_explain_boot(const ht_context *c, const char *name, const char *att
                         }
                         for (size_t t = 0; t < rule->n_tokens; t++) {
                                 const ht_udev_token *tk = &rule->tokens[t];
-                                if (!streq(tk->key, "ATTR") || !streq_ptr(tk->attr, attr) || !ht_udev_op_assigns(tk->op))
+                                if (!streq(tk->key, "ATTR") || !streq_ptr(attr_canon(tk->attr), attr) ||
+                                    !ht_udev_op_assigns(tk->op))
                                         continue;
                                 e.a = xrealloc(e.a, (e.n + 1) * sizeof(*e.a));
                                 /* ATTR{} is written when its rule is processed
                                  * (udev-rules.c, TK_A_ATTR): the last matching one stays */
                                 e.a[e.n] = (ht_boot_assignment){
-                                        .path = xstrdup(order[i]), .line = rule->line, .key = xstrdup(want),
+                                        .path = xstrdup(order[i]), .line = rule->line,
+                                        .key = xasprintf("ATTR{%s}", tk->attr),
                                         .value = xstrdup(tk->value),
                                         .note = m > 0 ? xasprintf("matches %s", name)
                                               : m == 0 ? xasprintf("does not match %s", name)

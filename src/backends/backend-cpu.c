@@ -224,6 +224,33 @@ static bool offers_governor(const policy *q, const char *g) {
         return strv_contains(q->governors, g);
 }
 
+/* Drivers with a policy of their own (cpufreq_driver->setpolicy) take
+ * only "performance" and "powersave"; the others take any governor the
+ * kernel has, registered or not: scaling_available_governors lists the
+ * registered ones, and a write of another loads it
+ * (drivers/cpufreq/cpufreq.c, cpufreq_parse_governor:
+ * request_module("cpufreq_%s", str_governor)). Debian builds ondemand,
+ * conservative, powersave and userspace as modules: none is listed
+ * before something loads it. */
+static bool setpolicy_driver(const char *driver) {
+        return driver && (streq(driver, "intel_pstate") || streq(driver, "amd-pstate-epp"));
+}
+
+/* The module a write of governor g would load, as installed for the
+ * running kernel (kernel/drivers/cpufreq/cpufreq_G.ko[.xz|.zst|.gz]). */
+static bool governor_module(const ht_context *c, const ht_facts *f, const char *g) {
+        static const char *const ext[] = {".ko", ".ko.xz", ".ko.zst", ".ko.gz"};
+        if (isempty(f->kernel_release) || strchr(f->kernel_release, '/'))
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(ext); i++) {
+                _cleanup_free_ char *p = xasprintf("/lib/modules/%s/kernel/drivers/cpufreq/cpufreq_%s%s",
+                                                   f->kernel_release, g, ext[i]);
+                if (ht_exists(c, p))
+                        return true;
+        }
+        return false;
+}
+
 static bool plan_governor(planner *p, const policies *ps, const ht_setting *s) {
         if (ps->n_active == 0) {
                 cannot_take(p->plan, s, ps->n ? "every cpufreq policy is inactive (its CPUs are offline)"
@@ -232,25 +259,60 @@ static bool plan_governor(planner *p, const policies *ps, const ht_setting *s) {
         }
         size_t n_bad;
         const policy *bad = first_failing(ps, offers_governor, s->value, &n_bad);
+        /* not registered yet, but the write loads it */
+        bool loads = false;
+        if (bad && governor_module(p->c, p->f, s->value)) {
+                loads = true;
+                for (size_t i = 0; i < ps->n && loads; i++)
+                        loads = isempty(ps->list[i].cpus) || !setpolicy_driver(ps->list[i].driver);
+        }
+        if (loads)
+                bad = NULL;
         if (bad) {
                 _cleanup_free_ char *label = policy_label(bad), *more = and_more(n_bad);
                 _cleanup_free_ char *offered = bad->governors ? strv_join(bad->governors, " ") : xstrdup("none");
                 /* intel_pstate in active mode has its own two policies; the
                  * generic governors come with its passive mode */
                 bool active = streq_ptr(bad->driver, "intel_pstate");
+                bool amd_active = streq_ptr(bad->driver, "amd-pstate-epp");
                 _cleanup_free_ char *why = xasprintf("governor '%s' is not offered by %s%s (scaling_driver %s, scaling_available_governors: %s)%s",
                                                      s->value, label, more, bad->driver ? bad->driver : "unknown", offered,
-                                                     active ? "; intel_pstate in active mode offers only performance and powersave, intel_pstate=passive on the kernel command line the generic governors" : "");
+                                                     active ? "; intel_pstate in active mode offers only performance and powersave, intel_pstate=passive on the kernel command line the generic governors"
+                                                     : amd_active ? "; amd-pstate in active mode (amd-pstate-epp) offers only performance and powersave, amd_pstate=passive or amd_pstate=guided on the kernel command line the generic governors"
+                                                     : "");
                 cannot_take(p->plan, s, why);
                 return false;
         }
+        /* one name, two governors: intel_pstate's (and amd-pstate-epp's)
+         * powersave lets the hardware scale with the load; the generic one
+         * of the other drivers "causes the lowest frequency, within the
+         * scaling_min_freq limit, to be requested" (admin-guide/pm/
+         * cpufreq.rst), intel_pstate in passive mode (intel_cpufreq)
+         * included. A profile written for the first pins the CPUs low on
+         * the others. */
+        if (streq(s->value, "powersave"))
+                for (size_t i = 0; i < ps->n; i++) {
+                        const policy *q = &ps->list[i];
+                        if (isempty(q->cpus) || setpolicy_driver(q->driver))
+                                continue;
+                        _cleanup_free_ char *label = policy_label(q);
+                        ht_plan_warn(p->plan, "%s: cpu governor = powersave on %s (scaling_driver %s) is the generic "
+                                     "powersave governor, which holds the lowest frequency the policy allows "
+                                     "(Documentation/admin-guide/pm/cpufreq.rst), not intel_pstate's or "
+                                     "amd-pstate's dynamic powersave; schedutil or ondemand scale with the load",
+                                     s->source, label, q->driver ? q->driver : "unknown");
+                        break;
+                }
         for (size_t i = 0; i < ps->n; i++) {
                 const policy *q = &ps->list[i];
                 if (isempty(q->cpus) || streq_ptr(q->governor, s->value))
                         continue;
                 _cleanup_free_ char *path = xasprintf("%s/%s/scaling_governor", CPUFREQ_DIR, q->name);
                 _cleanup_free_ char *label = policy_label(q);
-                add_runtime(p, s, path, q->governor, s->value, label);
+                _cleanup_free_ char *note = loads && !offers_governor(q, s->value)
+                        ? xasprintf("%s; the write loads the governor's module (cpufreq_%s)", label, s->value)
+                        : NULL;
+                add_runtime(p, s, path, q->governor, s->value, note ? note : label);
         }
         return true;
 }

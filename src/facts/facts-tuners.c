@@ -25,6 +25,8 @@ static const struct {
         {"kubelet", "kubelet", "kubelet.service"},
         {"dockerd", "dockerd", "docker.service"},
         {"irqbalance", "irqbalance", "irqbalance.service"},
+        /* "power-profiles-daemon" cut to the 15 bytes of a comm */
+        {"power-profiles-daemon", "power-profiles-", "power-profiles-daemon.service"},
 };
 
 static ht_tuner *tuner(ht_facts *f, size_t k) {

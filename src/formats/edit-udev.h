@@ -26,8 +26,10 @@
  * same attribute is warned about by plan. */
 #define HT_UDEV_RULES "/etc/udev/rules.d/99-hosttune-block.rules"
 
-/* In the order of their precedence for a name (systemd 252 reads the
- * first three and /lib on split-/usr hosts; newer ones /usr/local too). */
+/* In the order of their precedence for a name: Debian 12's udevadm
+ * (systemd 252) holds /etc, /run, /usr/local/lib and /usr/lib (strings
+ * of /usr/bin/udevadm); /lib is the same directory on merged-/usr hosts
+ * and read by split-/usr builds. */
 extern const char *const ht_udev_dirs[];
 
 typedef enum {

@@ -49,6 +49,19 @@ bool ht_block_kind_stacked(ht_block_kind k) {
         return k == HT_BLOCK_DM || k == HT_BLOCK_MD;
 }
 
+/* digits at *p, at least one: past them, else NULL */
+static const char *skip_digits(const char *p) {
+        size_t n = strspn(p, "0123456789");
+        return n ? p + n : NULL;
+}
+
+bool ht_block_hidden_nvme_path(const char *name) {
+        const char *p = startswith(name, "nvme") ? skip_digits(name + 4) : NULL;
+        p = p && *p == 'c' ? skip_digits(p + 1) : NULL;
+        p = p && *p == 'n' ? skip_digits(p + 1) : NULL;
+        return p && *p == 0;
+}
+
 char **ht_block_scheduler_offered(const char *raw) {
         if (!strchr(raw, '['))
                 return NULL;

@@ -28,6 +28,12 @@ const char *ht_block_kind_to_string(ht_block_kind k);
 bool ht_block_kind_never_touched(ht_block_kind k);
 /* Stacked (dm, md): no scheduler of its own on blk-mq; its slaves have. */
 bool ht_block_kind_stacked(ht_block_kind k);
+/* A path of a multipath NVMe namespace: "nvme%dc%dn%d", the name the
+ * kernel gives only to the hidden gendisk of each controller's path
+ * (drivers/nvme/host/core.c, nvme_alloc_ns, with GENHD_FL_HIDDEN);
+ * udev never hears of it (block/genhd.c since 5.15: "for hidden disks
+ * uevents remain suppressed forever"). */
+bool ht_block_hidden_nvme_path(const char *name);
 /* The never-touched kinds as a udev KERNEL== glob, for the rules file. */
 #define HT_BLOCK_NEVER_TOUCHED_GLOB "loop*|ram*|zram*|sr*|nbd*|fd*"
 

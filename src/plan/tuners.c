@@ -350,6 +350,49 @@ static void add_saptune(const ht_context *c, const ht_tuner *t, ht_tuner_setting
         strv_free(m.sources);
 }
 
+/* power-profiles-daemon, 0.11 and later (Debian 12 ships 0.12): at its
+ * start, on every cpufreq policy with an energy_performance_preference
+ * (intel_pstate, amd-pstate-epp), it writes "powersave" to
+ * scaling_governor (probe_epp in src/ppd-driver-intel-pstate.c and
+ * ppd-driver-amd-pstate.c: "Force a scaling_governor where the
+ * preference can be written"), then its profile's preference
+ * (profile_to_epp_pref: power-saver "power", balanced
+ * "balance_performance", performance "performance"): the profile saved
+ * in /var/lib/power-profiles-daemon/state.ini ([State] Profile=),
+ * balanced without one. At boot it starts after systemd-tmpfiles-setup
+ * (sysinit.target), whose lines persist hosttune's cpu values: its own
+ * stand. */
+static void add_ppd(const ht_context *c, const ht_tuner *t, ht_tuner_settings *ts) {
+        if (!ht_exists(c, "/sys/devices/system/cpu/cpufreq/policy0/energy_performance_preference"))
+                return;  /* acpi-cpufreq, a VM: its placeholder driver writes nothing */
+        static const char *const prefs[][2] = {
+                {"power-saver", "power"}, {"balanced", "balance_performance"}, {"performance", "performance"},
+        };
+        const char *pref = "balance_performance";
+        _cleanup_free_ char *text = NULL;
+        if (ht_read_file(c, "/var/lib/power-profiles-daemon/state.ini", 64 * 1024, &text, NULL) == 0) {
+                bool state = false;
+                _cleanup_free_ char *buf = NULL;
+                const char *p = text;
+                for (char *l; (l = next_line(&p, &buf));) {
+                        if (*l == '[')
+                                state = streq(l, "[State]");
+                        else if (state && startswith(l, "Profile="))
+                                for (size_t i = 0; i < ELEMENTSOF(prefs); i++)
+                                        if (streq(strstrip(l + 8), prefs[i][0]))
+                                                pref = prefs[i][1];
+                }
+        }
+        const char *advice = "keep one tuner: stop and mask power-profiles-daemon (systemctl mask --now "
+                             "power-profiles-daemon.service), or give the profile its values";
+        add(ts, t, HT_BK_CPU, "governor", "powersave",
+            "power-profiles-daemon probe_epp (src/ppd-driver-intel-pstate.c, ppd-driver-amd-pstate.c)",
+            "at power-profiles-daemon's start, on every policy with an energy_performance_preference", advice);
+        add(ts, t, HT_BK_CPU, "energy_performance_preference", pref,
+            "power-profiles-daemon profile_to_epp_pref, its profile in /var/lib/power-profiles-daemon/state.ini",
+            "at power-profiles-daemon's start and at every profile change", advice);
+}
+
 void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_settings *ret) {
         *ret = (ht_tuner_settings){0};
         collect_units(c, ret);
@@ -359,6 +402,8 @@ void ht_tuner_settings_collect(const ht_context *c, const ht_facts *f, ht_tuner_
                         add_tuned(c, f, t, ret);
                 else if (streq(t->name, "saptune"))
                         add_saptune(c, t, ret);
+                else if (streq(t->name, "power-profiles-daemon"))
+                        add_ppd(c, t, ret);
                 else if (streq(t->name, "kubelet"))
                         for (size_t k = 0; k < ELEMENTSOF(kubelet_sysctls); k++)
                                 add(ret, t, HT_BK_SYSCTL, kubelet_sysctls[k][0], kubelet_sysctls[k][1],

@@ -7,8 +7,10 @@
 # cpufreq. Plan, apply with read-back, verify, rollback; the errors the
 # kernel would give (a governor or preference it does not offer, EPP
 # under the performance governor: EBUSY); an offline image, which gets
-# only the tmpfiles.d file. Expected values come from the fixture and the
-# kernel's documentation, not from hosttune's output.
+# only the tmpfiles.d file; a governor whose module is not loaded yet
+# (the write loads it), and amd-pstate-epp's two governors. Expected
+# values come from the fixture and the kernel's documentation, not from
+# hosttune's output.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
@@ -134,6 +136,17 @@ for p in "$h/$FREQ"/policy*; do
 done
 chtrun 2 "intel_pstate passive: governor ondemand is planned" "$h" --json plan ondemand
 check "... on every policy" 8 "$(paths "$tmp/out" governor | wc -l | tr -d ' ')"
+# powersave there is the generic governor: the lowest frequency, always
+# (admin-guide/pm/cpufreq.rst), not active mode's dynamic one
+profile powersave 'cpu = { governor = "powersave"; };'
+chtrun 2 "intel_pstate passive: governor powersave is planned" "$h" plan powersave
+check_contains "... with a warning that it holds the lowest frequency" \
+        "cpu governor = powersave on policy0 (CPU 0) (scaling_driver intel_cpufreq) is the generic powersave governor, which holds the lowest frequency the policy allows" \
+        "$tmp/out"
+check "... once, not per policy" 1 "$(grep -c 'is the generic powersave governor' "$tmp/out")"
+a=$(server); scratch "$a"
+chtrun 2 "intel_pstate active: governor powersave (its own, dynamic): only the boot file" "$a" plan powersave
+check "... and no warning" 0 "$(grep -c 'generic powersave' "$tmp/out")"
 rm -rf "$h"
 
 # --- acpi-cpufreq: shared policies, no EPP ------------------------------------
@@ -309,5 +322,32 @@ profile none 'sysctl = { vm = { swappiness = 10; }; };'
 cht "$i" --json plan none
 check "image: a profile without a cpu section removes the file" "remove" \
         "$(jq -r '.files[] | select(.path == "/etc/tmpfiles.d/hosttune-cpu.conf") | .action' "$tmp/out")"
+
+# --- a governor not loaded yet: the write loads its module ------------------
+# Debian 12's kernel (6.1.0-18-amd64, the fixture's) builds ondemand,
+# conservative, powersave and userspace as modules: until one is loaded,
+# scaling_available_governors does not list it, and a write of its name
+# makes the kernel load cpufreq_NAME (drivers/cpufreq/cpufreq.c,
+# cpufreq_parse_governor: request_module). Drivers with a policy of their
+# own (intel_pstate active, amd-pstate-epp) take none of them.
+MODDIR=lib/modules/6.1.0-18-amd64/kernel/drivers/cpufreq
+h=$(acpi); scratch "$h"
+for p in "$h/$FREQ"/policy*; do echo "performance schedutil" >"$p/scaling_available_governors"; done
+chtrun 1 "acpi-cpufreq, ondemand not registered, no module: an error" "$h" plan ondemand
+mkdir -p "$h/$MODDIR"
+: >"$h/$MODDIR/cpufreq_ondemand.ko.xz"
+chtrun 2 "acpi-cpufreq, ondemand not registered, its module installed: planned" "$h" --json plan ondemand
+check "... one change per policy" "/$FREQ/policy0/scaling_governor
+/$FREQ/policy4/scaling_governor" "$(paths "$tmp/out" governor)"
+check "... the note says the write loads it" "policy0 (CPUs 0 1 2 3); the write loads the governor's module (cpufreq_ondemand)" \
+        "$(jq -r '[.changes[] | select(.key == "governor")][0].note' "$tmp/out")"
+h=$(server); scratch "$h"
+for p in "$h/$FREQ"/policy*; do echo amd-pstate-epp >"$p/scaling_driver"; done
+mkdir -p "$h/$MODDIR"
+: >"$h/$MODDIR/cpufreq_ondemand.ko.xz"
+chtrun 1 "amd-pstate-epp: ondemand is an error, module or not" "$h" plan ondemand
+check_contains "... the error names the kernel options that bring the generic governors" \
+        "amd-pstate in active mode (amd-pstate-epp) offers only performance and powersave, amd_pstate=passive or amd_pstate=guided on the kernel command line the generic governors" \
+        "$tmp/out"
 
 finish

@@ -4,8 +4,9 @@
 # by multi-user.target, /etc/tuned/active_profile): facts list it, plan
 # names each setting tuned would undo with tuned's file and line and what
 # to do, verify blames tuned for the value it wrote, explain lists it.
-# kubelet, dockerd and bpftune the same from their own tables; a process
-# of another user called tuned, and a masked unit, are no tuner.
+# kubelet, dockerd and bpftune the same from their own tables, and
+# power-profiles-daemon's governor and EPP; a process of another user
+# called tuned, and a masked unit, are no tuner.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
@@ -99,5 +100,35 @@ check_contains "kubelet's value and its source" "warning: kubelet (running, pid 
 check_contains "dockerd's ip_forward" "warning: dockerd (running, pid 702) sets net.ipv4.ip_forward = 1" "$tmp/out"
 check_contains "bpftune owns tcp_rmem" "warning: bpftune (enabled: /etc/systemd/system/multi-user.target.wants/bpftune.service) owns net.ipv4.tcp_rmem and writes it while it runs" "$tmp/out"
 check "kubelet's own value (kernel.panic 10) is no conflict" 0 "$(grep -c '^warning: .*kernel.panic = ' "$tmp/out")"
+
+# --- power-profiles-daemon: the governor and EPP at its start ----------------
+# 0.11 and later (Debian 12: 0.12) write powersave to every policy with an
+# EPP (probe_epp: "Force a scaling_governor where the preference can be
+# written"), then the saved profile's preference (state.ini [State]
+# Profile=; performance: "performance"). The bare-metal copy is
+# intel_pstate with EPP; acpi-cpufreq (no EPP) gets no write from it.
+p=$(prepare_host baremetal-numa); scratch "$p"
+mkdir -p "$p/proc/733" "$p/etc/systemd/system/graphical.target.wants" "$p/var/lib/power-profiles-daemon" "$tmp/profiles"
+echo power-profiles- >"$p/proc/733/comm"
+ln -s /usr/lib/systemd/system/power-profiles-daemon.service \
+        "$p/etc/systemd/system/graphical.target.wants/power-profiles-daemon.service"
+printf '[State]\nDriver=intel_pstate\nProfile=performance\n' >"$p/var/lib/power-profiles-daemon/state.ini"
+printf 'summary = "cpu";\ncpu = { governor = "performance"; energy_performance_preference = { value = "balance_power"; optional = true; }; };\n' \
+        >"$tmp/profiles/cpu.profile"
+htrun 0 "ppd: facts" "$p" --json facts
+check "ppd: facts list it, running (comm cut to 15 bytes) and enabled" \
+        "power-profiles-daemon power-profiles-daemon.service true 733 /etc/systemd/system/graphical.target.wants/power-profiles-daemon.service" \
+        "$(jq -r '.tuners[] | "\(.name) \(.unit) \(.running) \(.pid) \(.enabled_by)"' "$tmp/out")"
+HOSTTUNE_INSECURE_PROFILES=1 htrun 2 "ppd: plan a governor and an EPP" "$p" --color=never --profile-path "$tmp/profiles" plan cpu
+check_contains "ppd: the governor it forces at its start" \
+        "sets governor = powersave (power-profiles-daemon probe_epp (src/ppd-driver-intel-pstate.c, ppd-driver-amd-pstate.c)) at power-profiles-daemon's start, on every policy with an energy_performance_preference: it undoes hosttune's cpu governor = performance" \
+        "$tmp/out"
+check_contains "ppd: its saved profile's preference" \
+        "sets energy_performance_preference = performance (power-profiles-daemon profile_to_epp_pref" "$tmp/out"
+check_contains "ppd: the advice" "systemctl mask --now power-profiles-daemon.service" "$tmp/out"
+rm -rf "$p/sys/devices/system/cpu/cpufreq"/policy*/energy_performance_preference
+HOSTTUNE_INSECURE_PROFILES=1 htrun 2 "ppd: without EPP (acpi-cpufreq) it writes nothing" "$p" --color=never \
+        --profile-path "$tmp/profiles" plan cpu
+check "ppd: no warning then" 0 "$(grep -c 'power-profiles-daemon' "$tmp/out")"
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -55,9 +55,22 @@ static void test_scheduler(void **state) {
         assert_null(ht_block_scheduler_selected("[none"));
 }
 
+/* drivers/nvme/host/core.c names a hidden path "nvme%dc%dn%d" */
+static void test_hidden_nvme_path(void **state) {
+        (void)state;
+        static const struct { const char *name; bool hidden; } cases[] = {
+                {"nvme0c0n1", true},  {"nvme12c3n45", true}, {"nvme0n1", false},  {"nvme0c0n", false},
+                {"nvme0cn1", false},  {"nvmec0n1", false},   {"nvme0c0n1p1", false}, {"sda", false},
+                {"nvme0c0n1x", false}, {"", false},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+                assert_int_equal(ht_block_hidden_nvme_path(cases[i].name), cases[i].hidden);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_kinds),
+                cmocka_unit_test(test_hidden_nvme_path),
                 cmocka_unit_test(test_scheduler),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
