@@ -265,8 +265,13 @@ fail:
 
 char **ht_limits_order(char *const *limitsd_names) {
         char **names = NULL, **files = NULL;
+        /* the glob of limits.d for "*.conf", as pam_limits reads them
+         * (Linux-PAM 1.5.2's pam_sm_open_session; read_limits_dir since
+         * 1.5.3): a "*" never matches a leading dot, so a ".old.conf" set
+         * aside is not read */
         for (size_t i = 0; limitsd_names && limitsd_names[i]; i++)
-                if (endswith(limitsd_names[i], ".conf") && !strchr(limitsd_names[i], '/'))
+                if (endswith(limitsd_names[i], ".conf") && limitsd_names[i][0] != '.' &&
+                    !strchr(limitsd_names[i], '/'))
                         strv_push(&names, limitsd_names[i]);
         if (names)
                 qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);

@@ -208,7 +208,11 @@ static void test_dash_quirk_and_no_limits(void **state) {
 }
 
 static void test_order(void **state) {
-        char *names[] = { "oracle-database-preinstall-19c.conf", "90-hosttune.conf", "20-nproc.conf", "x.conf~", NULL };
+        /* ".hidden.conf": the glob pam_limits reads limits.d with skips
+         * dotfiles, and so must the order (real pam_limits: tests/
+         * integration/limits-real-cases.sh) */
+        char *names[] = { "oracle-database-preinstall-19c.conf", "90-hosttune.conf", "20-nproc.conf", "x.conf~",
+                          ".hidden.conf", ".conf", NULL };
         _cleanup_strv_free_ char **o = ht_limits_order(names);
         _cleanup_free_ char *j = strv_join(o, " ");
         assert_string_equal(j, "/etc/security/limits.conf /etc/security/limits.d/20-nproc.conf "
