@@ -1,0 +1,135 @@
+#!/bin/sh
+# Audit of process limits against the real software: what hosttune says
+# wins is what Debian 12's pam_limits (Linux-PAM 1.5.2) gives a login and
+# what systemd 252 gives a service, on fixtures modelled on shipped files.
+# Each case runs the real program where this machine can (root, unshare):
+# runuser's PAM session, and systemd's own unit loader (systemd --test, as
+# nobody), with the fixture's files bound over the machine's in a private
+# mount namespace (no file of the machine is touched).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/apply-lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+grep -q '^nobody:' /etc/passwd || skip_all "no user nobody on this machine"
+
+can_ns() { is_root && command -v unshare >/dev/null 2>&1; }
+
+# --- pam_limits ---------------------------------------------------------
+# Accounts as an Oracle host has them (oracle-database-preinstall: oracle
+# 54321, oinstall 54321, dba 54322), a user in 1000..2000, a system one.
+r=$tmp/pam
+mkdir -p "$r/etc/security/limits.d"
+cp /etc/passwd /etc/group "$r/etc/"
+cat >>"$r/etc/passwd" <<'EOF'
+oracle:x:54321:54321::/home/oracle:/bin/sh
+app1:x:1500:1500::/tmp:/bin/sh
+sys999:x:999:999::/tmp:/bin/sh
+EOF
+cat >>"$r/etc/group" <<'EOF'
+oinstall:x:54321:
+dba:x:54322:oracle
+app1:x:1500:
+sys999:x:999:
+EOF
+# limits.conf as an administrator edits Debian's: tabs, comments after a
+# value, a line too short, an item without a value, a value pam_limits
+# refuses; uid and gid ranges (limits.conf(5): ":999" is exactly 999,
+# "@1000:2000" matches the primary gid). Values stay under the hard
+# limits of the test's own process: raising one takes CAP_SYS_RESOURCE,
+# which a container may lack, and pam_limits then sets nothing for it.
+printf '%s\n' '# /etc/security/limits.conf' \
+        '#<domain>      <type>  <item>         <value>' \
+        '*		soft	nofile		1111	# default for all' \
+        'oracle	hard	nofile	3500 # the owner' \
+        '@dba	soft	nofile	2222' \
+        'oracle	soft	stack	10240' \
+        'oracle soft' \
+        'oracle soft core' \
+        'oracle hard core bogus' \
+        '* - sigpending 500' \
+        '1000: soft msgqueue 100000' \
+        ':999 soft msgqueue 99999' \
+        '@1000:2000 hard msgqueue 200000' >"$r/etc/security/limits.conf"
+# RHEL's /etc/security/limits.d/20-nproc.conf (pam package), as shipped
+printf '%s\n' "# Default limit for number of user's processes to prevent" \
+        '# accidental fork bombs.' '# See rhbz #432903 for reasoning.' '' \
+        '*          soft    nproc     4096' 'root       soft    nproc     unlimited' \
+        >"$r/etc/security/limits.d/20-nproc.conf"
+# a later "*" line does not beat an earlier user or group line
+printf '* soft nofile 3333\n* hard nofile 4444\n@dba hard nproc 3000\noracle - memlock 32\n' \
+        >"$r/etc/security/limits.d/50-late.conf"
+# not read: a dotfile (glob's "*" skips a leading dot), a .bak
+printf 'oracle soft nofile 777\noracle soft nproc 77\n' >"$r/etc/security/limits.d/.hidden.conf"
+printf 'oracle soft nofile 888\n' >"$r/etc/security/limits.d/60-x.conf.bak"
+# pam_limits sorts in the C locale: upper case before lower case
+printf 'oracle soft nproc 1000\n' >"$r/etc/security/limits.d/Z-upper.conf"
+printf 'oracle soft nproc 2000\n' >"$r/etc/security/limits.d/a-lower.conf"
+
+# winners: "SOFT HARD" of explain, "-" for none
+winners() {
+        "$HOSTTUNE" --root "$r" --json explain "limits.$1.$2" 2>/dev/null |
+                jq -r '"\(.boot.winners.soft.value // "-") \(.boot.winners.hard.value // "-")"'
+}
+where() {
+        "$HOSTTUNE" --root "$r" --json explain "limits.$1.$2" 2>/dev/null |
+                jq -r ".boot.winners.$3 | \"\\(.file):\\(.line)\""
+}
+check "pam: oracle nofile: @dba's soft line beats the later * and the dotfile's" "2222 3500" "$(winners oracle nofile)"
+check "pam: ... and the soft winner is limits.conf:5" "/etc/security/limits.conf:5" "$(where oracle nofile soft)"
+check "pam: oracle nproc: a-lower.conf sorts after Z-upper.conf; @dba's hard line" "2000 3000" "$(winners oracle nproc)"
+check "pam: oracle stack in KB; the short lines and core bogus are skipped" "10240 -" "$(winners oracle stack)"
+check "pam: oracle core: nothing (\"soft core\" has no value, bogus is refused)" "- -" "$(winners oracle core)"
+check "pam: oracle memlock: type - sets both" "32 32" "$(winners oracle memlock)"
+check "pam: oracle msgqueue: 1000: matches uid 54321; @1000:2000 not gid 54321" "100000 -" "$(winners oracle msgqueue)"
+check "pam: app1 (uid and gid 1500): both ranges" "100000 200000" "$(winners app1 msgqueue)"
+check "pam: sys999: :999 is exactly uid 999" "99999 -" "$(winners sys999 msgqueue)"
+check "pam: app1 nproc: RHEL's * soft nproc 4096" "4096 -" "$(winners app1 nproc)"
+check "pam: root nproc: RHEL's root line; Debian: * never applies to root" "unlimited -" "$(winners root nproc)"
+check "pam: root sigpending: Debian's pam_limits applies no * line to root" "- -" "$(winners root sigpending)"
+
+# The judge: the limits runuser's session really gets (pam_limits 1.5.2
+# on Debian 12), soft and hard, for every case above that sets one.
+real_pam() {
+        unshare --mount --propagation private sh -c '
+                for f in passwd group; do mount --bind "$1/etc/$f" /etc/$f || exit 1; done
+                mount --bind "$1/etc/security/limits.conf" /etc/security/limits.conf &&
+                mount --bind "$1/etc/security/limits.d" /etc/security/limits.d &&
+                runuser -u "$2" -- cat /proc/self/limits' sh "$r" "$1" 2>"$tmp/ns.err"
+}
+if ! can_ns || ! command -v runuser >/dev/null 2>&1 || ! grep -qs '^session.*pam_limits' /etc/pam.d/runuser; then
+        skip "pam: the limits real pam_limits gives" "needs root, unshare and runuser with pam_limits"
+else
+        # limits.conf's units: KB for stack and memlock (pam_limits
+        # multiplies by 1024), "unlimited"; "-" where no line sets one
+        theirs='' ours=''
+        for case in oracle:nofile oracle:nproc oracle:stack oracle:memlock oracle:msgqueue oracle:sigpending \
+                    app1:nofile app1:msgqueue app1:nproc sys999:msgqueue; do
+                u=${case%%:*} item=${case#*:}
+                case $item in
+                nofile) row='Max open files' ;; nproc) row='Max processes' ;; stack) row='Max stack size' ;;
+                memlock) row='Max locked memory' ;; msgqueue) row='Max msgqueue size' ;;
+                sigpending) row='Max pending signals' ;;
+                esac
+                [ -f "$tmp/real.$u" ] || real_pam "$u" >"$tmp/real.$u"
+                set -- $(winners "$u" "$item")
+                for k in 1 2; do
+                        [ $k = 1 ] && v=$1 || v=$2
+                        [ "$v" = - ] && continue
+                        got=$(awk -v row="$row" -v k=$k 'index($0, row) == 1 {
+                                sub("^" row " *", ""); split($0, f, " +"); print f[k] }' "$tmp/real.$u")
+                        [ "$item" = stack ] || [ "$item" = memlock ] && v=$((v * 1024))
+                        theirs="$theirs $u.$item.$k=$got" ours="$ours $u.$item.$k=$v"
+                done
+        done
+        check "pam: hosttune's winners are the limits pam_limits gives" "$theirs" "$ours"
+        # Debian's pam_limits: no "*" line for root; RHEL's root line lifts
+        # nproc (soft unlimited, held to the hard limit by pam_limits)
+        real_pam root >"$tmp/real.root"
+        check "pam: root's nproc soft is its hard (root soft nproc unlimited), not 4096" \
+                "$(awk '/^Max processes/ { print $4 }' "$tmp/real.root")" \
+                "$(awk '/^Max processes/ { print $3 }' "$tmp/real.root")"
+        check "pam: root's sigpending is not *'s 500" no \
+                "$(awk '/^Max pending signals/ { print ($4 == 500 ? "yes" : "no") }' "$tmp/real.root")"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
