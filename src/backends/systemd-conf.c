@@ -51,7 +51,8 @@ int ht_sdconf_collect_dropins(const ht_context *c, const char *daemon, ht_sdconf
                 _cleanup_strv_free_ char **names = NULL;
                 ht_list_dir(c, dir, ".conf", &names);
                 for (size_t i = 0; names && names[i]; i++) {
-                        if (strv_contains(seen, names[i]))
+                        /* conf_files_list(): a hidden file is not one */
+                        if (names[i][0] == '.' || strv_contains(seen, names[i]))
                                 continue;
                         strv_push(&seen, names[i]);
                         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);

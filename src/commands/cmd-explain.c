@@ -250,9 +250,10 @@ static void print_text(const explained *e) {
                                 win = a;
                         continue;
                 }
-                strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
+                strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
                                a->value ? " = " : " (keeps globs off it)", a->value ? a->value : "",
-                               a->winner ? "   <- wins" : "");
+                               a->winner ? "   <- wins" : "", a->note ? "   (" : "", a->note ? a->note : "",
+                               a->note ? ")" : "");
                 if (a->winner)
                         win = a;
         }
