@@ -364,7 +364,7 @@ static void unit_value_done(unit_value *v) {
  * empty one resets: 1 with *ret NULL). */
 static int directive_value(const char *text, size_t len, const char *directive, char **ret) {
         if (startswith(directive, "Limit"))
-                return ht_unit_limit_value(text, len, directive, ret);
+                return ht_unit_limit_value(text, len, "Service", directive, directive, ret);
         return ht_unit_value(text, len, "Service", directive, ret);
 }
 

@@ -265,10 +265,11 @@ bool ht_unit_limit_accepted(const char *directive, const char *value) {
         return limit_unparsed_here(directive) || ht_unit_parse_limit(directive, value, &s, &h) == 0;
 }
 
-int ht_unit_limit_value(const char *text, size_t len, const char *directive, char **ret) {
+int ht_unit_limit_value(const char *text, size_t len, const char *section, const char *key, const char *directive,
+                        char **ret) {
         _cleanup_strv_free_ char **v = NULL;
         bool mentioned;
-        int n = scan(text, len, "Service", directive, false, &v, &mentioned);
+        int n = scan(text, len, section, key, false, &v, &mentioned);
         for (int i = n - 1; i >= 0; i--)
                 if (ht_unit_limit_accepted(directive, v[i])) {
                         *ret = xstrdup(v[i]);

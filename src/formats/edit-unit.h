@@ -44,9 +44,12 @@ int ht_unit_parse_limit(const char *directive, const char *value, uint64_t *ret_
  * non-empty value. */
 bool ht_unit_limit_accepted(const char *directive, const char *value);
 
-/* The Limit*= value of [Service] that systemd keeps from text: the last
- * one it accepts (ht_unit_limit_accepted). 1 and *ret, or 0 and NULL. */
-int ht_unit_limit_value(const char *text, size_t len, const char *directive, char **ret);
+/* The value of key in section that systemd keeps from text, key a
+ * directive's limit (LimitNOFILE= of [Service], DefaultLimitNOFILE= of
+ * [Manager] for "LimitNOFILE"): the last one it accepts
+ * (ht_unit_limit_accepted). 1 and *ret, or 0 and NULL. */
+int ht_unit_limit_value(const char *text, size_t len, const char *section, const char *key, const char *directive,
+                        char **ret);
 
 /* The text of a soft:hard pair: "N" when both are equal, infinity by name. */
 char *ht_unit_format_limit(uint64_t soft, uint64_t hard);

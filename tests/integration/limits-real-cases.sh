@@ -183,6 +183,30 @@ check "systemd: plan mysql (exit 2)" 2 "$rc"
 check "systemd: mariadb.service LimitNOFILE: 16384 now, overridden by /run's drop-in" "16384 overridden" \
         "$(jq -r '.changes[] | select(.key == "mariadb.service LimitNOFILE") | "\(.current) \(.outcome)"' "$tmp/out")"
 
+# A service whose unit sets no LimitNOFILE= gets DefaultLimitNOFILE= of
+# system.conf and its drop-ins (sorted by name across /etc, /run,
+# /usr/lib: the last wins), a value systemd refuses ignored like a unit's
+# (config_parse_rlimit: "Failed to parse resource value, ignoring"); not
+# the kernel's default
+v=$tmp/sd2
+mkdir -p "$v/etc/systemd/system" "$v/etc/systemd/system.conf.d" "$v/usr/lib/systemd/system.conf.d"
+printf '[Unit]\nDescription=app\n[Service]\nExecStart=/usr/bin/java -jar app.jar\n' >"$v/etc/systemd/system/app.service"
+printf '[Manager]\n#DefaultLimitNOFILE=1024:524288\n' >"$v/etc/systemd/system.conf"
+printf '[Manager]\nDefaultLimitNOFILE=2048:262144\n' >"$v/usr/lib/systemd/system.conf.d/60-vendor.conf"
+printf '[Manager]\nDefaultLimitNOFILE=64K\n' >"$v/etc/systemd/system.conf.d/70-admin.conf"
+"$HOSTTUNE" --root "$v" --json explain unit.app.LimitNOFILE >"$tmp/x.app" 2>"$tmp/err"
+check "systemd: no line: DefaultLimitNOFILE= of the last drop-in systemd takes (64K refused)" \
+        "2048:262144 DefaultLimitNOFILE=2048:262144 in $v/usr/lib/systemd/system.conf.d/60-vendor.conf" \
+        "$(jq -r '.boot.default | "\(.value) \(.from)"' "$tmp/x.app")"
+"$HOSTTUNE" --root "$v" --color=never explain unit.app.LimitNOFILE >"$tmp/x.txt" 2>&1
+check_contains "systemd: ... which the text says, not \"the kernel's default\"" "(no file sets it: systemd's default for services)" "$tmp/x.txt"
+if command -v systemd-analyze >/dev/null 2>&1; then
+        systemd-analyze --root="$v" cat-config systemd/system.conf >"$tmp/cat" 2>&1
+        check "systemd: cat-config reads the same files in the same order" \
+                "$v/etc/systemd/system.conf $v/usr/lib/systemd/system.conf.d/60-vendor.conf $v/etc/systemd/system.conf.d/70-admin.conf" \
+                "$(sed -n 's/^# \(\/.*\.conf\)$/\1/p' "$tmp/cat" | tr '\n' ' ' | sed 's/ $//')"
+fi
+
 # The judge: systemd 252's own unit loader (systemd-analyze verify on the
 # tree: its unit dump, at debug level, has the drop-ins it read and the
 # limits it computed, in bytes)
