@@ -132,6 +132,24 @@ else
 fi
 
 
+# --- Oracle started by systemd -----------------------------------------
+# oracle-running's ora_pmon_ORCL is in dbora.service (its cgroup), the
+# unit ORACLE-BASE has administrators write ("systemd ignores PAM
+# limits, so set any necessary limits in the service": LimitMEMLOCK=
+# infinity, LimitNOFILE=65535). limits.conf's lines for oracle do not
+# reach that database: the unit gets the preinstall's hard nofile and
+# nproc as minimums, its LimitMEMLOCK=infinity is kept.
+ht "$HOSTS/oracle-running" --json facts
+check "oracle: facts: the unit its databases run in" "dbora.service /proc/1234/cgroup" \
+        "$(jq -r '.workload.oracle | "\(.unit) \(.unit_from)"' "$tmp/out")"
+ht "$HOSTS/oracle-running" --json plan oracle
+check "oracle: plan oracle (exit 2)" 2 "$rc"
+check "oracle: dbora.service gets the preinstall's limits; its memlock infinity kept" \
+        "LimitMEMLOCK infinity kept|LimitNOFILE 65536 change|LimitNPROC 16384 change|" \
+        "$(jq -r '.changes[] | select(.backend == "service" and (.key | test("Limit"))) | "\(.key | sub("dbora.service "; "")) \(.desired) \(.outcome)"' "$tmp/out" | tr '\n' '|')"
+check "oracle: in dbora.service's own drop-in" "/etc/systemd/system/dbora.service.d/hosttune.conf" \
+        "$(jq -r '.files[] | select(.backend == "service") | .path' "$tmp/out")"
+
 # --- systemd: a database's service -------------------------------------
 # MariaDB as Debian 12's mariadb-server ships it: LimitNOFILE=32768 and
 # LimitMEMLOCK=524288 in /lib/systemd/system/mariadb.service, mysql.service
