@@ -302,13 +302,18 @@ static ht_limits_class entry_class(const ht_limits_entry *e, const ht_limits_sub
         case HT_LIMITS_DOMAIN_USER:
                 return streq(e->domain, who->user) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
         case HT_LIMITS_DOMAIN_UID_RANGE:
-                return !root_explicit && in_range(e, who->uid) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
+                /* Debian's patch leaves uid ranges to root ("0:") */
+                return in_range(e, who->uid) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
         case HT_LIMITS_DOMAIN_GROUP:
                 return !root_explicit && strv_contains(who->groups, e->domain + 1) ? HT_LIMITS_CLASS_GROUP
                                                                                     : HT_LIMITS_CLASS_NONE;
         case HT_LIMITS_DOMAIN_GID_RANGE:
+                /* Debian's patch skips the '@' branch for root, and the
+                 * range falls through to the uid branch after it
+                 * (027_pam_limits_better_init_allow_explicit_root): for
+                 * root "@0:10" is a uid range, a user entry */
                 if (root_explicit)
-                        return HT_LIMITS_CLASS_NONE;
+                        return in_range(e, who->uid) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
                 if (!e->has_min)
                         return has_gid(who, e->max) ? HT_LIMITS_CLASS_GROUP : HT_LIMITS_CLASS_NONE;
                 return in_range(e, who->gid) ? HT_LIMITS_CLASS_GROUP : HT_LIMITS_CLASS_NONE;

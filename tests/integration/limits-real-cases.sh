@@ -46,6 +46,8 @@ printf '%s\n' '# /etc/security/limits.conf' \
         'oracle soft core' \
         'oracle hard core bogus' \
         '* - sigpending 500' \
+        '0: soft msgqueue 12345' \
+        '@0:10 soft locks 77' \
         '1000: soft msgqueue 100000' \
         ':999 soft msgqueue 99999' \
         '@1000:2000 hard msgqueue 200000' >"$r/etc/security/limits.conf"
@@ -85,6 +87,9 @@ check "pam: sys999: :999 is exactly uid 999" "99999 -" "$(winners sys999 msgqueu
 check "pam: app1 nproc: RHEL's * soft nproc 4096" "4096 -" "$(winners app1 nproc)"
 check "pam: root nproc: RHEL's root line; Debian: * never applies to root" "unlimited -" "$(winners root nproc)"
 check "pam: root sigpending: Debian's pam_limits applies no * line to root" "- -" "$(winners root sigpending)"
+# Debian's root rule leaves uid ranges alone, and takes "@0:10" for one
+check "pam: root msgqueue: the uid range 0: applies to root" "12345 -" "$(winners root msgqueue)"
+check "pam: root locks: Debian takes @0:10 for a uid range for root" "77 -" "$(winners root locks)"
 
 # The judge: the limits runuser's session really gets (pam_limits 1.5.2
 # on Debian 12), soft and hard, for every case above that sets one.
@@ -102,12 +107,12 @@ else
         # multiplies by 1024), "unlimited"; "-" where no line sets one
         theirs='' ours=''
         for case in oracle:nofile oracle:nproc oracle:stack oracle:memlock oracle:msgqueue oracle:sigpending \
-                    app1:nofile app1:msgqueue app1:nproc sys999:msgqueue; do
+                    app1:nofile app1:msgqueue app1:nproc sys999:msgqueue root:msgqueue root:locks; do
                 u=${case%%:*} item=${case#*:}
                 case $item in
                 nofile) row='Max open files' ;; nproc) row='Max processes' ;; stack) row='Max stack size' ;;
                 memlock) row='Max locked memory' ;; msgqueue) row='Max msgqueue size' ;;
-                sigpending) row='Max pending signals' ;;
+                sigpending) row='Max pending signals' ;; locks) row='Max file locks' ;;
                 esac
                 [ -f "$tmp/real.$u" ] || real_pam "$u" >"$tmp/real.$u"
                 set -- $(winners "$u" "$item")
