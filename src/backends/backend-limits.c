@@ -288,11 +288,50 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
         *ret_hit = hard ? res.hard : res.soft;
 }
 
+/* Debian and Ubuntu (and their derivatives, ID_LIKE=debian), whose
+ * pam_limits starts every session from PID 1's limits. */
+static bool debian_pam(const ht_facts *f) {
+        if (!f)
+                return false;
+        if (f->os_id && (streq(f->os_id, "debian") || streq(f->os_id, "ubuntu")))
+                return true;
+        _cleanup_strv_free_ char **like = f->os_id_like ? strv_split(f->os_id_like, " \t") : NULL;
+        return strv_contains(like, "debian") || strv_contains(like, "ubuntu");
+}
+
+/* Debian's pam_limits: a session starts from PID 1's limits, not from
+ * its caller's ("if the target account has no limit specified in
+ * limits.conf we want to use the default, not the current value":
+ * 027_pam_limits_better_init_allow_explicit_root reads /proc/1/limits
+ * always, as upstream's set_all), the soft nofile held to FD_SETSIZE,
+ * 1024 (pam-limits-nofile-fd-setsize-cap; Debian 12's pam 1.5.2-6,
+ * seen with runuser: its session took PID 1's 65536 hard nofile and
+ * unlimited memlock). 0, or -errno when PID 1's limits cannot be read
+ * (an image: the estimate for services stands in). */
+static int debian_login_start(const ht_context *c, const char *directive, uint64_t *ret_soft, uint64_t *ret_hard,
+                              char **ret_from) {
+        _cleanup_free_ char *lim = NULL;
+        int r = ht_read_file(c, "/proc/1/limits", 1 << 16, &lim, NULL);
+        if (r < 0)
+                return r;
+        r = ht_proc_limits_parse(lim, directive, ret_soft, ret_hard);
+        if (r < 0)
+                return r;
+        bool capped = streq(directive, "LimitNOFILE") && *ret_soft > 1024;
+        if (capped)
+                *ret_soft = 1024;
+        *ret_from = xstrdup(capped ? "Debian's pam_limits starts a login from PID 1's limits (/proc/1/limits), the "
+                                     "soft one held to 1024"
+                                   : "Debian's pam_limits starts a login from PID 1's limits (/proc/1/limits)");
+        return 0;
+}
+
 /* What a login starts from when no limits file sets item for it:
  * pam_limits begins with the limits of the process that runs it (sshd,
  * login, su: its init_limits takes getrlimit() of every item), which
  * that service got from systemd like every service (ht_systemd_default_
- * limit: DefaultLimitX=, systemd's default, the kernel's for nproc). The
+ * limit: DefaultLimitX=, systemd's default, the kernel's for nproc);
+ * Debian's from PID 1's (debian_login_start). The
  * value for s's type in limits.conf's units (memlock in KiB,
  * "unlimited"), the hard one for "-" as host_gives shows; *ret_meets
  * whether every type s sets meets its bound. NULL when the item is not
@@ -313,7 +352,8 @@ static char *login_default(const ht_context *c, const ht_facts *f, const ht_sett
                 return NULL;
         uint64_t v[2];
         _cleanup_free_ char *from = NULL;
-        if (ht_systemd_default_limit(c, f, items[i].directive, &v[0], &v[1], &from) < 0)
+        if ((!debian_pam(f) || debian_login_start(c, items[i].directive, &v[0], &v[1], &from) < 0) &&
+            ht_systemd_default_limit(c, f, items[i].directive, &v[0], &v[1], &from) < 0)
                 return NULL;
         char *text[2];
         for (int k = 0; k < 2; k++)

@@ -137,6 +137,42 @@ else
 fi
 
 
+# Where no file sets a limit, Debian's pam_limits starts the login from
+# PID 1's limits (/proc/1/limits), not from its caller's, the soft nofile
+# held to 1024 (Debian's pam 1.5.2-6: 027_pam_limits_better_init_allow_
+# explicit_root, pam-limits-nofile-fd-setsize-cap). A plan's "at least"
+# compares with that; the judge is the setrlimit pam_limits makes in
+# runuser's session (strace: raising a hard limit may be refused here).
+p1=$tmp/pid1
+mkdir -p "$p1/etc/security/limits.d" "$p1/proc/1" "$p1/etc/hosttune/profiles"
+cp /etc/passwd /etc/group "$p1/etc/"
+printf 'ID=debian\nVERSION_ID="12"\n' >"$p1/etc/os-release"
+cp /proc/1/limits "$p1/proc/1/limits"
+: >"$p1/etc/security/limits.conf"
+printf 'summary = "t";\nlimits = ( { domain = "nobody"; type = "hard"; item = "nofile"; value = 1024; at_least = true; },\n  { domain = "nobody"; type = "soft"; item = "nofile"; value = 1024; at_least = true; } );\n' \
+        >"$tmp/p1.profile"
+"$HOSTTUNE" --root "$p1" --profile-path "$tmp" --json plan p1 >"$tmp/p1.json" 2>"$tmp/err"
+pid1_hard=$(awk '/^Max open files/ { print $5 }' /proc/1/limits)
+check "pam: no line: a login starts from PID 1's hard nofile, the soft one 1024 at most" \
+        "$pid1_hard kept|$([ "$(awk '/^Max open files/ { print $4 }' /proc/1/limits)" -gt 1024 ] && echo 1024 || awk '/^Max open files/ { print $4 }' /proc/1/limits) kept|" \
+        "$(jq -r '.changes[] | select(.backend == "limits") | "\(.current) \(.outcome)"' "$tmp/p1.json" | tr '\n' '|')"
+if ! can_ns || ! command -v strace >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1 ||
+   ! grep -qs '^session.*pam_limits' /etc/pam.d/runuser; then
+        skip "pam: the limits real pam_limits sets with no line" "needs root, unshare, strace and runuser"
+else
+        unshare --mount --propagation private sh -c '
+                mount --bind "$1/etc/security/limits.conf" /etc/security/limits.conf &&
+                mount --bind "$1/etc/security/limits.d" /etc/security/limits.d &&
+                strace -f -e trace=prlimit64,setrlimit -o "$2" runuser -u nobody -- true' sh "$p1" "$tmp/p1.trace" 2>/dev/null
+        # the setrlimit of pam_limits: the last NOFILE call that sets one
+        got=$(grep -E 'RLIMIT_NOFILE, \{rlim_cur=' "$tmp/p1.trace" | tail -1 |
+                sed -E 's/.*rlim_cur=([0-9*]+), rlim_max=([0-9*]+).*/\1 \2/' | awk '{
+                        n = split($0, w, " "); for (i = 1; i <= n; i++) { split(w[i], m, "*"); w[i] = m[1] * (m[2] ? m[2] : 1) }
+                        print w[1] " " w[2] }')
+        ours=$(jq -r '[.changes[] | select(.backend == "limits") | .current] | "\(.[1]) \(.[0])"' "$tmp/p1.json")
+        check "pam: pam_limits sets the soft and hard nofile hosttune says a login starts from" "$got" "$ours"
+fi
+
 # --- Oracle started by systemd -----------------------------------------
 # oracle-running's ora_pmon_ORCL is in dbora.service (its cgroup), the
 # unit ORACLE-BASE has administrators write ("systemd ignores PAM
