@@ -156,6 +156,18 @@ pid1_hard=$(awk '/^Max open files/ { print $5 }' /proc/1/limits)
 check "pam: no line: a login starts from PID 1's hard nofile, the soft one 1024 at most" \
         "$pid1_hard kept|$([ "$(awk '/^Max open files/ { print $4 }' /proc/1/limits)" -gt 1024 ] && echo 1024 || awk '/^Max open files/ { print $4 }' /proc/1/limits) kept|" \
         "$(jq -r '.changes[] | select(.backend == "limits") | "\(.current) \(.outcome)"' "$tmp/p1.json" | tr '\n' '|')"
+# do no harm: PID 1 with unlimited memlock (a container's init, as this
+# machine's) gives every Debian login unlimited memlock; the oracle
+# minimum of 128 GB is met, no line may lower it
+p2=$tmp/pid1b
+cp -a "$p1" "$p2"
+printf 'Limit                     Soft Limit           Hard Limit           Units\nMax locked memory         unlimited            unlimited            bytes\n' \
+        >"$p2/proc/1/limits"
+printf 'summary = "t";\nlimits = ( { domain = "nobody"; type = "-"; item = "memlock"; value = 134217728; at_least = true; } );\n' \
+        >"$tmp/p2.profile"
+"$HOSTTUNE" --root "$p2" --profile-path "$tmp" --json plan p2 >"$tmp/p2.json" 2>"$tmp/err"
+check "pam: PID 1's unlimited memlock is a Debian login's: kept, no line to lower it" "unlimited kept|" \
+        "$(jq -r '.changes[] | select(.backend == "limits") | "\(.current) \(.outcome)"' "$tmp/p2.json" | tr '\n' '|')"
 if ! can_ns || ! command -v strace >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1 ||
    ! grep -qs '^session.*pam_limits' /etc/pam.d/runuser; then
         skip "pam: the limits real pam_limits sets with no line" "needs root, unshare, strace and runuser"
