@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "accounts.h"
 #include "backend-common.h"
@@ -391,6 +392,18 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 ht_plan_own_file(plan, HT_BK_LIMITS, HT_LIMITS_DROPIN, old, old_len, NULL);
                 return 0;
         }
+
+        /* Without limits.conf pam_limits before Linux-PAM 1.5.3 fails
+         * the session ("cannot read settings from", PAM_SERVICE_ERR: seen
+         * on Debian 12, where runuser says "cannot open session") and sets
+         * no limit, limits.d's and hosttune's included; 1.5.3 reads
+         * limits.d without it ("pam_limits: don't fail on missing config
+         * files") */
+        struct stat lst;
+        if (ht_lstat(c, HT_LIMITS_CONF, &lst) == -ENOENT)
+                ht_plan_warn(plan, "%s does not exist: pam_limits before Linux-PAM 1.5.3 (Debian 12, RHEL 9) then "
+                             "fails every session it is in and sets no limit, hosttune's included; create it (an "
+                             "empty file will do)", HT_LIMITS_CONF);
 
         /* What the other files give, for minimums (at_least): a value they
          * already give at or above the profile's is the host's and stays;

@@ -168,6 +168,24 @@ printf 'summary = "t";\nlimits = ( { domain = "nobody"; type = "-"; item = "meml
 "$HOSTTUNE" --root "$p2" --profile-path "$tmp" --json plan p2 >"$tmp/p2.json" 2>"$tmp/err"
 check "pam: PID 1's unlimited memlock is a Debian login's: kept, no line to lower it" "unlimited kept|" \
         "$(jq -r '.changes[] | select(.backend == "limits") | "\(.current) \(.outcome)"' "$tmp/p2.json" | tr '\n' '|')"
+# Without /etc/security/limits.conf Debian 12's pam_limits (1.5.2) fails
+# the session and sets nothing, limits.d's lines included (runuser:
+# "cannot open session"): plan says so
+rm "$p2/etc/security/limits.conf"
+"$HOSTTUNE" --root "$p2" --profile-path "$tmp" plan p2 >"$tmp/p2.txt" 2>&1
+check_contains "pam: no limits.conf: plan warns that pam_limits then fails the session" \
+        "/etc/security/limits.conf does not exist: pam_limits before Linux-PAM 1.5.3 (Debian 12, RHEL 9) then fails every session" "$tmp/p2.txt"
+if can_ns && command -v runuser >/dev/null 2>&1 && grep -qs '^session.*pam_limits' /etc/pam.d/runuser; then
+        unshare --mount --propagation private sh -c '
+                mount -t tmpfs tmpfs /etc/security && mkdir /etc/security/limits.d &&
+                runuser -u nobody -- true' >"$tmp/ru.out" 2>&1
+        unshare --mount --propagation private sh -c '
+                mount -t tmpfs tmpfs /etc/security && mkdir /etc/security/limits.d &&
+                : >/etc/security/limits.conf && runuser -u nobody -- true' >>"$tmp/ru.out" 2>&1
+        empty_rc=$?
+        check "pam: ... as pam_limits does: runuser cannot open the session (and can with an empty one)" \
+                "1 0" "$(grep -c 'cannot open session' "$tmp/ru.out") $empty_rc"
+fi
 if ! can_ns || ! command -v strace >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1 ||
    ! grep -qs '^session.*pam_limits' /etc/pam.d/runuser; then
         skip "pam: the limits real pam_limits sets with no line" "needs root, unshare, strace and runuser"
