@@ -169,6 +169,25 @@ static void accounts_done(accounts *cache) {
         free(cache->list);
 }
 
+/* Debian and Ubuntu (and their derivatives, ID_LIKE=debian), whose
+ * pam_limits starts every session from PID 1's limits. */
+static bool debian_pam(const ht_facts *f) {
+        if (!f)
+                return false;
+        if (f->os_id && (streq(f->os_id, "debian") || streq(f->os_id, "ubuntu")))
+                return true;
+        _cleanup_strv_free_ char **like = f->os_id_like ? strv_split(f->os_id_like, " \t") : NULL;
+        return strv_contains(like, "debian") || strv_contains(like, "ubuntu");
+}
+
+/* pam_limits' flags for a user: Debian's root rule (only lines naming
+ * root apply to root) where the root is Debian's; upstream's pam_limits,
+ * RHEL's, applies "*" and @group lines to root too (its limits.conf(5)
+ * has no such rule: RHEL's 20-nproc.conf gives root a line of its own). */
+static unsigned subject_flags(const ht_facts *f, uint32_t uid) {
+        return uid == 0 && debian_pam(f) ? HT_LIMITS_ROOT_EXPLICIT : 0;
+}
+
 /* Whether limits.conf value a is at least b: unlimited (infinity, -1)
  * is above every number; a value that is not a number meets nothing. */
 static bool limit_at_least(const char *a, const char *b) {
@@ -221,8 +240,8 @@ static char *limit_target(const ht_setting *s, const char *have) {
 
 /* Report entries of other files that win over hosttune's for a user
  * domain (the case that matters: the database owner). */
-static void check_precedence(const ht_context *c, const ht_setting *s, const char *target, const limits_set *set,
-                             accounts *cache, ht_plan *plan) {
+static void check_precedence(const ht_context *c, const ht_facts *f, const ht_setting *s, const char *target,
+                             const limits_set *set, accounts *cache, ht_plan *plan) {
         if (s->fields[F_DOMAIN][0] == '@' || s->fields[F_DOMAIN][0] == '*' || s->fields[F_DOMAIN][0] == '%' || strchr(s->fields[F_DOMAIN], ':'))
                 return;
         const account *a = account_of(c, cache, s->fields[F_DOMAIN]);
@@ -237,7 +256,7 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const cha
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->fields[F_ITEM],
-                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            subject_flags(f, a->uid), &res);
         const ht_limits_hit *hits[2] = {NULL, NULL};
         if (streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-"))
                 hits[0] = &res.soft;
@@ -266,8 +285,8 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const cha
  * meets s's bound, *ret_hit the entry shown (the hard one for "-"; .set
  * false when none gives a value). A user that does not exist yet has
  * nothing, and neither has one exempt from all limits. */
-static void host_gives(const ht_context *c, const ht_setting *s, const limits_set *others, accounts *cache,
-                       bool *ret_meets, ht_limits_hit *ret_hit) {
+static void host_gives(const ht_context *c, const ht_facts *f, const ht_setting *s, const limits_set *others,
+                       accounts *cache, bool *ret_meets, ht_limits_hit *ret_hit) {
         *ret_meets = false;
         *ret_hit = (ht_limits_hit){0};
         const account *a = account_of(c, cache, s->fields[F_DOMAIN]);
@@ -279,7 +298,7 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)others->files, others->n, &who, s->fields[F_ITEM],
-                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            subject_flags(f, a->uid), &res);
         if (res.no_limits)
                 return;
         bool soft = streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-");
@@ -287,17 +306,6 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
         *ret_meets = !((soft && !(res.soft.set && limit_meets(s, res.soft.value))) ||
                        (hard && !(res.hard.set && limit_meets(s, res.hard.value))));
         *ret_hit = hard ? res.hard : res.soft;
-}
-
-/* Debian and Ubuntu (and their derivatives, ID_LIKE=debian), whose
- * pam_limits starts every session from PID 1's limits. */
-static bool debian_pam(const ht_facts *f) {
-        if (!f)
-                return false;
-        if (f->os_id && (streq(f->os_id, "debian") || streq(f->os_id, "ubuntu")))
-                return true;
-        _cleanup_strv_free_ char **like = f->os_id_like ? strv_split(f->os_id_like, " \t") : NULL;
-        return strv_contains(like, "debian") || strv_contains(like, "ubuntu");
 }
 
 /* Debian's pam_limits: a session starts from PID 1's limits, not from
@@ -431,7 +439,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         continue;
                 }
                 if (limit_bound(s) != HT_BOUND_EXACT && !strchr("@*%", s->fields[F_DOMAIN][0]) && !strchr(s->fields[F_DOMAIN], ':'))
-                        host_gives(c, s, &others, &cache, &kept[at], &hit);
+                        host_gives(c, f, s, &others, &cache, &kept[at], &hit);
                 /* no file gives it: what a login starts from is the host's
                  * value, and a minimum it already meets is kept (issue 39:
                  * nproc 15656 was cut to 4096) */
@@ -515,7 +523,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                 ch->bound_value = ht_plan_strdup(plan, s->value);
                         }
                 }
-                check_precedence(c, s, target[at], &set, &cache, plan);
+                check_precedence(c, f, s, target[at], &set, &cache, plan);
         }
         free(kept);
         free(kept_hit);
@@ -529,7 +537,8 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         return 0;
 }
 
-int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret) {
+int ht_limits_explain_boot(const ht_context *c, const ht_facts *f, const char *user, const char *item,
+                           ht_boot_explained *ret) {
         if (!ht_limits_item_known(item))
                 return -EINVAL;
         accounts cache = {0};
@@ -555,7 +564,7 @@ int ht_limits_explain_boot(const ht_context *c, const char *user, const char *it
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)set.files, set.n, &who, item,
-                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            subject_flags(f, a->uid), &res);
         for (size_t i = 0; i < set.n; i++) {
                 strv_push(&e.files, set.paths[i]);
                 for (size_t j = 0; set.files[i] && j < set.files[i]->n_entries; j++) {

@@ -392,7 +392,7 @@ static int explain_limits(const ht_cmd_opts *o, const char *spec, explained *e) 
         e->user = xstrndup(spec, (size_t)(dot - spec));
         e->item = xstrdup(dot + 1);
         e->key = xasprintf("%s.%s", e->user, e->item);
-        int r = ht_limits_explain_boot(o->ctx, e->user, e->item, &e->boot);
+        int r = ht_limits_explain_boot(o->ctx, e->facts, e->user, e->item, &e->boot);
         if (r == -ENOENT)
                 ht_report_error("explain limits.%s: user %s does not exist on this host", spec, e->user);
         else if (r == -EINVAL)

@@ -19,6 +19,8 @@ can_ns() { is_root && command -v unshare >/dev/null 2>&1; }
 r=$tmp/pam
 mkdir -p "$r/etc/security/limits.d"
 cp /etc/passwd /etc/group "$r/etc/"
+# Debian 12, whose pam_limits the judge below is
+printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n' >"$r/etc/os-release"
 cat >>"$r/etc/passwd" <<'EOF'
 oracle:x:54321:54321::/home/oracle:/bin/sh
 app1:x:1500:1500::/tmp:/bin/sh
@@ -90,6 +92,12 @@ check "pam: root sigpending: Debian's pam_limits applies no * line to root" "- -
 # Debian's root rule leaves uid ranges alone, and takes "@0:10" for one
 check "pam: root msgqueue: the uid range 0: applies to root" "12345 -" "$(winners root msgqueue)"
 check "pam: root locks: Debian takes @0:10 for a uid range for root" "77 -" "$(winners root locks)"
+# upstream's pam_limits (RHEL's) has no root rule: "*" reaches root, and
+# RHEL's 20-nproc.conf names root so that its "*" nproc line does not
+printf 'NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\nVERSION_ID="9.4"\n' >"$r/etc/os-release"
+check "pam: RHEL: root sigpending from * (no root rule upstream)" "500 500" "$(winners root sigpending)"
+check "pam: RHEL: root nproc: its own line beats *" "unlimited -" "$(winners root nproc)"
+printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n' >"$r/etc/os-release"
 
 # The judge: the limits runuser's session really gets (pam_limits 1.5.2
 # on Debian 12), soft and hard, for every case above that sets one.
