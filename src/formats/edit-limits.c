@@ -214,6 +214,27 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                 /* another's file: what pam_limits makes of it,
                                  * which may take precedence over hosttune's */
                                 size_t keep = flags & HT_LIMITS_LENIENT ? pam_number_prefix(fields[2], fields[3]) : 0;
+                                /* "unlimited extra": Linux-PAM before 1.6 takes
+                                 * the fourth word (sscanf "%s%s%s%s": Debian 12's
+                                 * 1.5.2, RHEL 9's 1.5.1, Ubuntu 24.04's 1.5.3),
+                                 * 1.6 and later the rest of the line, which they
+                                 * refuse; read as the older ones and most
+                                 * database hosts do, with a warning */
+                                size_t word = strcspn(fields[3], " \t\r");
+                                if (!keep && (flags & HT_LIMITS_LENIENT) && fields[3][word]) {
+                                        char saved = fields[3][word];
+                                        fields[3][word] = 0;
+                                        bool first_ok = value_ok(fields[2], fields[3]);
+                                        fields[3][word] = saved;
+                                        if (first_ok) {
+                                                strv_pushf(&f->read_as, "%u: %s \"%s\" is read as %.*s, its first word, "
+                                                           "by Linux-PAM before 1.6 (Debian 12, RHEL 9, Ubuntu 24.04); "
+                                                           "1.6 and later skip the line; write the value alone",
+                                                           line, fields[2], fields[3], (int)word, fields[3]);
+                                                fields[3][word] = 0;
+                                                goto take;
+                                        }
+                                }
                                 if (!keep) {
                                         if ((r = problem(f, flags, line, ret_error, "invalid value \"%s\" for %s",
                                                          fields[3], fields[2])) < 0)
@@ -226,6 +247,7 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                 /* the field is the parse's own copy of the line */
                                 fields[3][keep] = 0;
                         }
+                take:
                         e.type = fields[1];
                         e.item = fields[2];
                         e.value = fields[3];

@@ -67,6 +67,9 @@ printf 'oracle soft nofile 888\n' >"$r/etc/security/limits.d/60-x.conf.bak"
 # pam_limits sorts in the C locale: upper case before lower case
 printf 'oracle soft nproc 1000\n' >"$r/etc/security/limits.d/Z-upper.conf"
 printf 'oracle soft nproc 2000\n' >"$r/etc/security/limits.d/a-lower.conf"
+# a value with a word after a keyword: Linux-PAM 1.5 (Debian 12) reads the
+# fourth word, "unlimited"; 1.6 and later would skip the line
+printf 'app1 soft core unlimited extra\napp1 hard core unlimited # was: 0\n' >>"$r/etc/security/limits.d/a-lower.conf"
 
 # winners: "SOFT HARD" of explain, "-" for none
 winners() {
@@ -87,6 +90,7 @@ check "pam: oracle msgqueue: 1000: matches uid 54321; @1000:2000 not gid 54321" 
 check "pam: app1 (uid and gid 1500): both ranges" "100000 200000" "$(winners app1 msgqueue)"
 check "pam: sys999: :999 is exactly uid 999" "99999 -" "$(winners sys999 msgqueue)"
 check "pam: app1 nproc: RHEL's * soft nproc 4096" "4096 -" "$(winners app1 nproc)"
+check "pam: app1 core: \"unlimited extra\" is unlimited, as Linux-PAM 1.5 reads it" "unlimited unlimited" "$(winners app1 core)"
 check "pam: root nproc: RHEL's root line; Debian: * never applies to root" "unlimited -" "$(winners root nproc)"
 check "pam: root sigpending: Debian's pam_limits applies no * line to root" "- -" "$(winners root sigpending)"
 # Debian's root rule leaves uid ranges alone, and takes "@0:10" for one
@@ -115,12 +119,13 @@ else
         # multiplies by 1024), "unlimited"; "-" where no line sets one
         theirs='' ours=''
         for case in oracle:nofile oracle:nproc oracle:stack oracle:memlock oracle:msgqueue oracle:sigpending \
-                    app1:nofile app1:msgqueue app1:nproc sys999:msgqueue root:msgqueue root:locks; do
+                    app1:nofile app1:msgqueue app1:nproc app1:core sys999:msgqueue root:msgqueue root:locks; do
                 u=${case%%:*} item=${case#*:}
                 case $item in
                 nofile) row='Max open files' ;; nproc) row='Max processes' ;; stack) row='Max stack size' ;;
                 memlock) row='Max locked memory' ;; msgqueue) row='Max msgqueue size' ;;
                 sigpending) row='Max pending signals' ;; locks) row='Max file locks' ;;
+                core) row='Max core file size' ;;
                 esac
                 [ -f "$tmp/real.$u" ] || real_pam "$u" >"$tmp/real.$u"
                 set -- $(winners "$u" "$item")
@@ -129,7 +134,7 @@ else
                         [ "$v" = - ] && continue
                         got=$(awk -v row="$row" -v k=$k 'index($0, row) == 1 {
                                 sub("^" row " *", ""); split($0, f, " +"); print f[k] }' "$tmp/real.$u")
-                        [ "$item" = stack ] || [ "$item" = memlock ] && v=$((v * 1024))
+                        case $item:$v in stack:[0-9]* | memlock:[0-9]*) v=$((v * 1024)) ;; esac
                         theirs="$theirs $u.$item.$k=$got" ours="$ours $u.$item.$k=$v"
                 done
         done

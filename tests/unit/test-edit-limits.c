@@ -97,15 +97,18 @@ static void test_parse_number_prefix(void **state) {
                                    "oracle soft nproc 16384 extra\n"
                                    "oracle - priority -5x\n"
                                    "oracle soft stack lots\n"
-                                   "oracle - nonewprivs 1x\n";
+                                   "oracle - nonewprivs 1x\n"
+                                   "oracle soft core unlimited extra\n";
         ht_limits_file *f = NULL;
         char *err = NULL;
         assert_int_equal(ht_limits_parse(text, strlen(text), HT_LIMITS_LENIENT, &f, &err), 0);
-        assert_int_equal(f->n_entries, 6);
-        static const char *const want[] = {"1", "65536", "0", "16384", "16384", "-5"};
+        assert_int_equal(f->n_entries, 7);
+        /* "unlimited extra": its first word, as Linux-PAM 1.5 (Debian 12)
+         * reads it (runuser's session: tests/integration/limits-real-cases.sh) */
+        static const char *const want[] = {"1", "65536", "0", "16384", "16384", "-5", "unlimited"};
         for (size_t i = 0; i < ELEMENTSOF(want); i++)
                 assert_string_equal(f->entries[i].value, want[i]);
-        assert_int_equal(strv_length(f->read_as), 5); /* not the comment's line */
+        assert_int_equal(strv_length(f->read_as), 6); /* not the comment's line */
         assert_string_equal(f->read_as[0], "1: memlock \"1g\" is read by pam_limits as 1, the number it starts "
                                            "with; write the number alone");
         assert_int_equal(strv_length(f->warnings), 2); /* "lots", nonewprivs "1x" */
