@@ -113,6 +113,12 @@ static void test_parse_number_prefix(void **state) {
                                            "with; write the number alone");
         assert_int_equal(strv_length(f->warnings), 2); /* "lots", nonewprivs "1x" */
         ht_limits_file_free(f);
+        /* Debian's chroot item: no limit, and no line skipped there */
+        static const char deb[] = "ftp - chroot /ftp\nftp hard nofile 100\n";
+        assert_int_equal(ht_limits_parse(deb, strlen(deb), HT_LIMITS_LENIENT, &f, &err), 0);
+        assert_int_equal(f->n_entries, 1);
+        assert_null(f->warnings);
+        ht_limits_file_free(f);
         /* hosttune's own file (strict) still refuses it */
         assert_int_equal(ht_limits_parse(text, strlen(text), 0, &f, &err), -EINVAL);
         assert_string_equal(err, "1: invalid value \"1g\" for memlock");
