@@ -78,6 +78,20 @@ params = {
         hugepages_bytes = "= sga_max_size";
         hugepages_owner = "= oracle_user";
         hugepages_group = "= oracle_group";
+        # The systemd unit that runs the databases, when systemd starts them
+        # (a dbora.service running dbstart; "" for none). pam_limits applies
+        # to login sessions only (pam_limits(8): "session" module; systemd
+        # sets a service's limits from its unit, systemd.exec(5), "Process
+        # Properties"), so the limits below do not reach a database such a
+        # unit starts: with a unit, its drop-in gets the preinstall's hard
+        # nofile (65536) and nproc (16384) and the HugePages' memlock, as
+        # minimums. Default: the unit the running databases' ora_pmon is in
+        # (/proc/PID/cgroup, facts.workload.oracle.unit), when one.
+        oracle_unit = "= if(defined(facts.workload.oracle.unit), facts.workload.oracle.unit, \"\")";
+        limits_unit = "= oracle_unit";
+        limits_unit_nofile = 65536;
+        limits_unit_nproc = 16384;
+        hugepages_unit = "= oracle_unit";
         # The SGA is SysV shared memory: SHM_HUGETLB segments (the
         # "hugepages_settings.sh" of rules/10-hugepages.rules counts them).
         hugepages_sysv = true;

@@ -92,7 +92,8 @@ int ht_sysctl_explain_boot(const ht_context *c, const char *key, ht_boot_explain
 void ht_boot_explained_done(ht_boot_explained *e);
 /* limits: pam_limits' files for user's item; -ENOENT when the user does
  * not exist, -EINVAL for an item pam_limits does not know. */
-int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret);
+int ht_limits_explain_boot(const ht_context *c, const ht_facts *f, const char *user, const char *item,
+                           ht_boot_explained *ret);
 /* A unit's directive: the unit file and its drop-ins (under every name of
  * the unit) in systemd's order; masked lists the drop-ins a same-named
  * one earlier on the load path hides. -EINVAL for a bad unit name or a

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "accounts.h"
 #include "backend-common.h"
@@ -168,6 +169,25 @@ static void accounts_done(accounts *cache) {
         free(cache->list);
 }
 
+/* Debian and Ubuntu (and their derivatives, ID_LIKE=debian), whose
+ * pam_limits starts every session from PID 1's limits. */
+static bool debian_pam(const ht_facts *f) {
+        if (!f)
+                return false;
+        if (f->os_id && (streq(f->os_id, "debian") || streq(f->os_id, "ubuntu")))
+                return true;
+        _cleanup_strv_free_ char **like = f->os_id_like ? strv_split(f->os_id_like, " \t") : NULL;
+        return strv_contains(like, "debian") || strv_contains(like, "ubuntu");
+}
+
+/* pam_limits' flags for a user: Debian's root rule (only lines naming
+ * root apply to root) where the root is Debian's; upstream's pam_limits,
+ * RHEL's, applies "*" and @group lines to root too (its limits.conf(5)
+ * has no such rule: RHEL's 20-nproc.conf gives root a line of its own). */
+static unsigned subject_flags(const ht_facts *f, uint32_t uid) {
+        return uid == 0 && debian_pam(f) ? HT_LIMITS_ROOT_EXPLICIT : 0;
+}
+
 /* Whether limits.conf value a is at least b: unlimited (infinity, -1)
  * is above every number; a value that is not a number meets nothing. */
 static bool limit_at_least(const char *a, const char *b) {
@@ -220,8 +240,8 @@ static char *limit_target(const ht_setting *s, const char *have) {
 
 /* Report entries of other files that win over hosttune's for a user
  * domain (the case that matters: the database owner). */
-static void check_precedence(const ht_context *c, const ht_setting *s, const char *target, const limits_set *set,
-                             accounts *cache, ht_plan *plan) {
+static void check_precedence(const ht_context *c, const ht_facts *f, const ht_setting *s, const char *target,
+                             const limits_set *set, accounts *cache, ht_plan *plan) {
         if (s->fields[F_DOMAIN][0] == '@' || s->fields[F_DOMAIN][0] == '*' || s->fields[F_DOMAIN][0] == '%' || strchr(s->fields[F_DOMAIN], ':'))
                 return;
         const account *a = account_of(c, cache, s->fields[F_DOMAIN]);
@@ -236,7 +256,7 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const cha
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)set->files, set->n, &who, s->fields[F_ITEM],
-                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            subject_flags(f, a->uid), &res);
         const ht_limits_hit *hits[2] = {NULL, NULL};
         if (streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-"))
                 hits[0] = &res.soft;
@@ -265,8 +285,8 @@ static void check_precedence(const ht_context *c, const ht_setting *s, const cha
  * meets s's bound, *ret_hit the entry shown (the hard one for "-"; .set
  * false when none gives a value). A user that does not exist yet has
  * nothing, and neither has one exempt from all limits. */
-static void host_gives(const ht_context *c, const ht_setting *s, const limits_set *others, accounts *cache,
-                       bool *ret_meets, ht_limits_hit *ret_hit) {
+static void host_gives(const ht_context *c, const ht_facts *f, const ht_setting *s, const limits_set *others,
+                       accounts *cache, bool *ret_meets, ht_limits_hit *ret_hit) {
         *ret_meets = false;
         *ret_hit = (ht_limits_hit){0};
         const account *a = account_of(c, cache, s->fields[F_DOMAIN]);
@@ -278,7 +298,7 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)others->files, others->n, &who, s->fields[F_ITEM],
-                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            subject_flags(f, a->uid), &res);
         if (res.no_limits)
                 return;
         bool soft = streq(s->fields[F_TYPE], "soft") || streq(s->fields[F_TYPE], "-");
@@ -288,11 +308,39 @@ static void host_gives(const ht_context *c, const ht_setting *s, const limits_se
         *ret_hit = hard ? res.hard : res.soft;
 }
 
+/* Debian's pam_limits: a session starts from PID 1's limits, not from
+ * its caller's ("if the target account has no limit specified in
+ * limits.conf we want to use the default, not the current value":
+ * 027_pam_limits_better_init_allow_explicit_root reads /proc/1/limits
+ * always, as upstream's set_all), the soft nofile held to FD_SETSIZE,
+ * 1024 (pam-limits-nofile-fd-setsize-cap; Debian 12's pam 1.5.2-6,
+ * seen with runuser: its session took PID 1's 65536 hard nofile and
+ * unlimited memlock). 0, or -errno when PID 1's limits cannot be read
+ * (an image: the estimate for services stands in). */
+static int debian_login_start(const ht_context *c, const char *directive, uint64_t *ret_soft, uint64_t *ret_hard,
+                              char **ret_from) {
+        _cleanup_free_ char *lim = NULL;
+        int r = ht_read_file(c, "/proc/1/limits", 1 << 16, &lim, NULL);
+        if (r < 0)
+                return r;
+        r = ht_proc_limits_parse(lim, directive, ret_soft, ret_hard);
+        if (r < 0)
+                return r;
+        bool capped = streq(directive, "LimitNOFILE") && *ret_soft > 1024;
+        if (capped)
+                *ret_soft = 1024;
+        *ret_from = xstrdup(capped ? "Debian's pam_limits starts a login from PID 1's limits (/proc/1/limits), the "
+                                     "soft one held to 1024"
+                                   : "Debian's pam_limits starts a login from PID 1's limits (/proc/1/limits)");
+        return 0;
+}
+
 /* What a login starts from when no limits file sets item for it:
  * pam_limits begins with the limits of the process that runs it (sshd,
  * login, su: its init_limits takes getrlimit() of every item), which
  * that service got from systemd like every service (ht_systemd_default_
- * limit: DefaultLimitX=, systemd's default, the kernel's for nproc). The
+ * limit: DefaultLimitX=, systemd's default, the kernel's for nproc);
+ * Debian's from PID 1's (debian_login_start). The
  * value for s's type in limits.conf's units (memlock in KiB,
  * "unlimited"), the hard one for "-" as host_gives shows; *ret_meets
  * whether every type s sets meets its bound. NULL when the item is not
@@ -313,7 +361,8 @@ static char *login_default(const ht_context *c, const ht_facts *f, const ht_sett
                 return NULL;
         uint64_t v[2];
         _cleanup_free_ char *from = NULL;
-        if (ht_systemd_default_limit(c, f, items[i].directive, &v[0], &v[1], &from) < 0)
+        if ((!debian_pam(f) || debian_login_start(c, items[i].directive, &v[0], &v[1], &from) < 0) &&
+            ht_systemd_default_limit(c, f, items[i].directive, &v[0], &v[1], &from) < 0)
                 return NULL;
         char *text[2];
         for (int k = 0; k < 2; k++)
@@ -352,6 +401,18 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 return 0;
         }
 
+        /* Without limits.conf pam_limits before Linux-PAM 1.5.3 fails
+         * the session ("cannot read settings from", PAM_SERVICE_ERR: seen
+         * on Debian 12, where runuser says "cannot open session") and sets
+         * no limit, limits.d's and hosttune's included; 1.5.3 reads
+         * limits.d without it ("pam_limits: don't fail on missing config
+         * files") */
+        struct stat lst;
+        if (ht_lstat(c, HT_LIMITS_CONF, &lst) == -ENOENT)
+                ht_plan_warn(plan, "%s does not exist: pam_limits before Linux-PAM 1.5.3 (Debian 12, RHEL 9) then "
+                             "fails every session it is in and sets no limit, hosttune's included; create it (an "
+                             "empty file will do)", HT_LIMITS_CONF);
+
         /* What the other files give, for minimums (at_least): a value they
          * already give at or above the profile's is the host's and stays;
          * hosttune's file holds no line for it, which would lower it. */
@@ -378,7 +439,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         continue;
                 }
                 if (limit_bound(s) != HT_BOUND_EXACT && !strchr("@*%", s->fields[F_DOMAIN][0]) && !strchr(s->fields[F_DOMAIN], ':'))
-                        host_gives(c, s, &others, &cache, &kept[at], &hit);
+                        host_gives(c, f, s, &others, &cache, &kept[at], &hit);
                 /* no file gives it: what a login starts from is the host's
                  * value, and a minimum it already meets is kept (issue 39:
                  * nproc 15656 was cut to 4096) */
@@ -462,7 +523,7 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                 ch->bound_value = ht_plan_strdup(plan, s->value);
                         }
                 }
-                check_precedence(c, s, target[at], &set, &cache, plan);
+                check_precedence(c, f, s, target[at], &set, &cache, plan);
         }
         free(kept);
         free(kept_hit);
@@ -476,7 +537,8 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         return 0;
 }
 
-int ht_limits_explain_boot(const ht_context *c, const char *user, const char *item, ht_boot_explained *ret) {
+int ht_limits_explain_boot(const ht_context *c, const ht_facts *f, const char *user, const char *item,
+                           ht_boot_explained *ret) {
         if (!ht_limits_item_known(item))
                 return -EINVAL;
         accounts cache = {0};
@@ -502,7 +564,7 @@ int ht_limits_explain_boot(const ht_context *c, const char *user, const char *it
         };
         ht_limits_result res;
         ht_limits_effective((const ht_limits_file *const *)set.files, set.n, &who, item,
-                            a->uid == 0 ? HT_LIMITS_ROOT_EXPLICIT : 0, &res);
+                            subject_flags(f, a->uid), &res);
         for (size_t i = 0; i < set.n; i++) {
                 strv_push(&e.files, set.paths[i]);
                 for (size_t j = 0; set.files[i] && j < set.files[i]->n_entries; j++) {

@@ -228,73 +228,92 @@ static void dropins_free(dropin *l, size_t n) {
         free(l);
 }
 
-/* The drop-in directories systemd reads for a unit besides NAME.d, in
- * its order (systemd.unit(5), "Description"): for each name the template's
- * (foo@.service.d for foo@bar.service), then the name cut after each dash
- * from the right (foo-bar-.service.d, foo-.service.d), and last the
- * type's (service.d), which applies to every service. */
-static char **dropin_dirs(char *const *names) {
+/* The drop-in directories of one name of a unit (systemd.unit(5),
+ * "Description"; src/shared/dropin.c, unit_file_find_dirs): NAME.d, the
+ * template's (foo@.service.d for foo@bar.service), then the name cut
+ * after each dash from the right (foo-bar-.service.d, foo-.service.d). */
+static char **dirs_of_name(const char *name) {
         char **dirs = NULL;
-        for (size_t k = 0; names[k]; k++) {
-                const char *name = names[k], *dot = strrchr(name, '.');
-                if (!dot)
-                        continue;
-                strv_pushf(&dirs, "%s.d", name);
-                const char *at = strchr(name, '@');
-                if (at && at + 1 < dot)
-                        strv_pushf(&dirs, "%.*s%s.d", (int)(at - name + 1), name, dot);
-                const char *stem_end = at ? at : dot;
-                for (const char *p = stem_end; p > name; p--)
-                        if (p[-1] == '-' && p - 1 > name)
-                                strv_pushf(&dirs, "%.*s%s.d", (int)(p - name), name, dot);
-        }
-        const char *dot = names[0] ? strrchr(names[0], '.') : NULL;
-        if (dot)
-                strv_pushf(&dirs, "%s.d", dot + 1);
+        const char *dot = strrchr(name, '.');
+        if (!dot)
+                return NULL;
+        strv_pushf(&dirs, "%s.d", name);
+        const char *at = strchr(name, '@');
+        if (at && at + 1 < dot)
+                strv_pushf(&dirs, "%.*s%s.d", (int)(at - name + 1), name, dot);
+        const char *stem_end = at ? at : dot;
+        for (const char *p = stem_end; p > name; p--)
+                if (p[-1] == '-' && p - 1 > name)
+                        strv_pushf(&dirs, "%.*s%s.d", (int)(p - name), name, dot);
         return dirs;
 }
 
+/* Add the .conf files of one drop-in directory. systemd lists them with
+ * conf_files_list_strv(): a hidden file (".x.conf") is not one, and of
+ * two files of one name the one in the directory met first is read
+ * ("Skipping overridden file"). */
+static int add_dropins(const ht_context *c, const char *dir, dropin **list, size_t *n, char ***skipped) {
+        _cleanup_strv_free_ char **files = NULL;
+        ht_list_dir(c, dir, ".conf", &files);
+        for (size_t i = 0; files && files[i]; i++) {
+                if (files[i][0] == '.')
+                        continue;
+                _cleanup_free_ char *path = xasprintf("%s/%s", dir, files[i]);
+                bool seen = false;
+                for (size_t j = 0; j < *n && !seen; j++)
+                        seen = streq((*list)[j].name, files[i]);
+                if (seen) {
+                        strv_push(skipped, path);
+                        continue;
+                }
+                char *text = NULL;
+                size_t len = 0;
+                /* a link to /dev/null masks the name in the directories
+                 * after it (systemd.unit(5)); not read: a tree (--root) may
+                 * have no /dev */
+                _cleanup_free_ char *target = NULL;
+                struct stat st;
+                if (ht_lstat(c, path, &st) == 0 && S_ISLNK(st.st_mode) && ht_resolve_host_link(c, path, &target) == 0 &&
+                    streq(target, "/dev/null"))
+                        text = xstrdup("");
+                int r = text ? 0 : ht_read_optional(c, path, &text, &len);
+                if (r < 0)
+                        return r;
+                if (!text)
+                        continue;
+                *list = xrealloc(*list, (*n + 1) * sizeof(**list));
+                (*list)[(*n)++] = (dropin){.name = xstrdup(files[i]), .path = TAKE_PTR(path), .text = text, .len = len};
+        }
+        return 0;
+}
+
+/* Every drop-in systemd 252 reads for the unit, sorted by file name, in
+ * the order it meets the directories (unit_file_find_dropin_paths): the
+ * unit's own name across the whole load path, then each alias, then the
+ * type's directory (service.d, "the most generic") — so a drop-in of a
+ * name under /usr/lib/.../UNIT.d/ hides one of that name in
+ * /etc/systemd/system/service.d/, as systemd --test shows. */
 static int collect_dropins(const ht_context *c, const unit_info *u, dropin **ret, size_t *ret_n, char ***skipped) {
         dropin *list = NULL;
         size_t n = 0;
-        _cleanup_strv_free_ char **dir_names = dropin_dirs(u->names);
-        for (size_t d = 0; unit_path[d]; d++)
-                for (size_t k = 0; dir_names && dir_names[k]; k++) {
-                        _cleanup_free_ char *dir = xasprintf("%s/%s", unit_path[d], dir_names[k]);
-                        _cleanup_strv_free_ char **files = NULL;
-                        ht_list_dir(c, dir, ".conf", &files);
-                        for (size_t i = 0; files && files[i]; i++) {
-                                _cleanup_free_ char *path = xasprintf("%s/%s", dir, files[i]);
-                                bool seen = false;
-                                for (size_t j = 0; j < n && !seen; j++)
-                                        seen = streq(list[j].name, files[i]);
-                                if (seen) {
-                                        /* systemd: "Skipping overridden file" */
-                                        strv_push(skipped, path);
-                                        continue;
-                                }
-                                char *text = NULL;
-                                size_t len = 0;
-                                /* a link to /dev/null masks the name in the
-                                 * directories after it (systemd.unit(5)); not
-                                 * read: a tree (--root) may have no /dev */
-                                _cleanup_free_ char *target = NULL;
-                                struct stat st;
-                                if (ht_lstat(c, path, &st) == 0 && S_ISLNK(st.st_mode) &&
-                                    ht_resolve_host_link(c, path, &target) == 0 && streq(target, "/dev/null"))
-                                        text = xstrdup("");
-                                int r = text ? 0 : ht_read_optional(c, path, &text, &len);
-                                if (r < 0) {
-                                        dropins_free(list, n);
-                                        return r;
-                                }
-                                if (!text)
-                                        continue;
-                                list = xrealloc(list, (n + 1) * sizeof(*list));
-                                list[n++] = (dropin){.name = xstrdup(files[i]), .path = TAKE_PTR(path),
-                                                     .text = text, .len = len};
+        int r = 0;
+        for (size_t k = 0; u->names[k] && r >= 0; k++) {
+                _cleanup_strv_free_ char **dirs = dirs_of_name(u->names[k]);
+                for (size_t d = 0; unit_path[d] && r >= 0; d++)
+                        for (size_t j = 0; dirs && dirs[j] && r >= 0; j++) {
+                                _cleanup_free_ char *dir = xasprintf("%s/%s", unit_path[d], dirs[j]);
+                                r = add_dropins(c, dir, &list, &n, skipped);
                         }
-                }
+        }
+        const char *dot = u->names[0] ? strrchr(u->names[0], '.') : NULL;
+        for (size_t d = 0; dot && unit_path[d] && r >= 0; d++) {
+                _cleanup_free_ char *dir = xasprintf("%s/%s.d", unit_path[d], dot + 1);
+                r = add_dropins(c, dir, &list, &n, skipped);
+        }
+        if (r < 0) {
+                dropins_free(list, n);
+                return r;
+        }
         if (n)
                 qsort(list, n, sizeof(*list), dropin_cmp);
         *ret = list;
@@ -339,18 +358,28 @@ static void unit_value_done(unit_value *v) {
         free(v->after_path);
 }
 
+/* The value of directive that systemd keeps from one file: for Limit*=
+ * the last one its parser accepts (a refused or empty line is ignored,
+ * the one before stays: ht_unit_limit_value), else the last one (an
+ * empty one resets: 1 with *ret NULL). */
+static int directive_value(const char *text, size_t len, const char *directive, char **ret) {
+        if (startswith(directive, "Limit"))
+                return ht_unit_limit_value(text, len, "Service", directive, directive, ret);
+        return ht_unit_value(text, len, "Service", directive, ret);
+}
+
 static void read_value(const unit_info *u, const dropin *d, size_t n, const char *own, const char *directive,
                        unit_value *ret) {
         unit_value v = {0};
         char *x = NULL;
-        if (ht_unit_value(u->text, u->len, "Service", directive, &x) > 0) {
+        if (directive_value(u->text, u->len, directive, &x) > 0) {
                 v.now = x;
                 v.before = x ? xstrdup(x) : NULL;
         }
         int cmp_own;
         for (size_t i = 0; i < n; i++) {
                 x = NULL;
-                if (ht_unit_value(d[i].text, d[i].len, "Service", directive, &x) <= 0)
+                if (directive_value(d[i].text, d[i].len, directive, &x) <= 0)
                         continue;
                 free(v.now);
                 v.now = x ? xstrdup(x) : NULL;
@@ -862,9 +891,14 @@ static void push_assignments(ht_boot_explained *e, const char *path, const char 
                 q += strspn(q, " \t");
                 if (*q != '=')
                         continue;
+                const char *value = strstrip(q + 1);
                 e->a = xrealloc(e->a, (e->n + 1) * sizeof(*e->a));
                 e->a[e->n++] = (ht_boot_assignment){
-                        .path = xstrdup(path), .line = line, .key = xstrdup(directive), .value = xstrdup(strstrip(q + 1)),
+                        .path = xstrdup(path), .line = line, .key = xstrdup(directive), .value = xstrdup(value),
+                        /* systemd: "Failed to parse resource value, ignoring" */
+                        .note = startswith(directive, "Limit") && !ht_unit_limit_accepted(directive, value)
+                                        ? xstrdup("systemd ignores it: not a value it reads; the one before stays")
+                                        : NULL,
                 };
         }
 }
@@ -891,9 +925,14 @@ int ht_unit_explain_boot(const ht_context *c, const char *unit, const char *dire
                 strv_push(&e.files, list[i].path);
                 push_assignments(&e, list[i].path, list[i].text, list[i].len, directive);
         }
-        /* the last assignment wins ("Directive=" alone resets it) */
-        if (e.n)
-                e.a[e.n - 1].winner = true;
+        /* the last assignment systemd keeps wins ("Directive=" alone
+         * resets most settings; for Limit*= it is refused like any value
+         * systemd cannot read) */
+        for (size_t i = e.n; i > 0; i--)
+                if (!e.a[i - 1].note) {
+                        e.a[i - 1].winner = true;
+                        break;
+                }
         e.masked = skipped;
         for (size_t i = 0; u.names[i]; i++)
                 strv_push(&e.names, u.names[i]);
@@ -931,13 +970,13 @@ int ht_unit_effective_limit(const ht_context *c, const ht_facts *f, const char *
         }
         /* the last assignment of the unit file and its drop-ins wins */
         char *value = NULL, *from = NULL, *x = NULL;
-        if (ht_unit_value(u.text, u.len, "Service", directive, &x) > 0) {
+        if (directive_value(u.text, u.len, directive, &x) > 0) {
                 value = x;
                 from = ht_display_path(c, u.fragment);
         }
         for (size_t i = 0; i < n; i++) {
                 x = NULL;
-                if (ht_unit_value(list[i].text, list[i].len, "Service", directive, &x) <= 0)
+                if (directive_value(list[i].text, list[i].len, directive, &x) <= 0)
                         continue;
                 free(value);
                 free(from);

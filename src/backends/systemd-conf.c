@@ -51,7 +51,8 @@ int ht_sdconf_collect_dropins(const ht_context *c, const char *daemon, ht_sdconf
                 _cleanup_strv_free_ char **names = NULL;
                 ht_list_dir(c, dir, ".conf", &names);
                 for (size_t i = 0; names && names[i]; i++) {
-                        if (strv_contains(seen, names[i]))
+                        /* conf_files_list(): a hidden file is not one */
+                        if (names[i][0] == '.' || strv_contains(seen, names[i]))
                                 continue;
                         strv_push(&seen, names[i]);
                         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
@@ -213,10 +214,16 @@ int ht_systemd_default_limit(const ht_context *c, const ht_facts *f, const char 
                 all[k++] = (ht_sdconf_file){.path = main_file.path, .text = main_file.text, .len = main_file.len};
         for (size_t i = 0; i < nd; i++)
                 all[k++] = (ht_sdconf_file){.path = drop[i].path, .text = drop[i].text, .len = drop[i].len};
+        /* the last value systemd takes: one it refuses ("Failed to parse
+         * resource value, ignoring", config_parse_rlimit, as for units)
+         * leaves the one before in force */
         _cleanup_free_ char *v = NULL;
-        int at = ht_sdconf_effective(all, k, "Manager", key, &v);
+        int at = -1;
+        for (size_t i = k; i > 0 && at < 0; i--)
+                if (ht_unit_limit_value(all[i - 1].text, all[i - 1].len, "Manager", key, directive, &v) > 0)
+                        at = (int)(i - 1);
         int found = 0;
-        if (at >= 0 && v && ht_unit_parse_limit(directive, v, ret_soft, ret_hard) == 0) {
+        if (at >= 0 && ht_unit_parse_limit(directive, v, ret_soft, ret_hard) == 0) {
                 _cleanup_free_ char *shown = ht_display_path(c, all[at].path);
                 *ret_from = xasprintf("%s=%s in %s", key, v, shown);
                 found = 1;

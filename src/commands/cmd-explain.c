@@ -42,6 +42,10 @@ typedef struct {
         ht_facts *facts;
         ht_tuner_settings tuners;  /* those that set key kept, the rest dropped */
         char **warnings;
+        /* a service's limit no line sets (or only lines systemd refuses):
+         * what systemd gives it, and from where (DefaultLimitX=, its
+         * built-in default, the running service's own) */
+        char *unit_default, *unit_default_from;
 } explained;
 
 static bool same_key(const char *a, const char *b) {
@@ -73,6 +77,8 @@ static void explained_done(explained *e) {
         ht_tuner_settings_done(&e->tuners);
         ht_facts_free(e->facts);
         strv_free(e->warnings);
+        free(e->unit_default);
+        free(e->unit_default_from);
 }
 
 static void add_hosttune(const ht_cmd_opts *o, explained *e, const char *profile) {
@@ -171,6 +177,12 @@ static json_object *to_json(const explained *e) {
                 json_object_object_add(boot, "winners", ws);
         }
         json_object_object_add(boot, "winner", win);
+        if (e->unit_default) {
+                json_object *d = json_object_new_object();
+                json_object_object_add(d, "value", json_object_new_string(e->unit_default));
+                json_object_object_add(d, "from", json_object_new_string(e->unit_default_from));
+                json_object_object_add(boot, "default", d);
+        }
         json_object_object_add(j, "boot", boot);
 
         json_object *ht = NULL;
@@ -250,9 +262,10 @@ static void print_text(const explained *e) {
                                 win = a;
                         continue;
                 }
-                strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
+                strbuf_appendf(&out, "    %s:%u  %s%s%s%s%s%s%s%s\n", a->path, a->line, a->value ? "" : "-", a->key,
                                a->value ? " = " : " (keeps globs off it)", a->value ? a->value : "",
-                               a->winner ? "   <- wins" : "");
+                               a->winner ? "   <- wins" : "", a->note ? "   (" : "", a->note ? a->note : "",
+                               a->note ? ")" : "");
                 if (a->winner)
                         win = a;
         }
@@ -260,6 +273,7 @@ static void print_text(const explained *e) {
                 strbuf_append(&out, e->boot.limits ? "    (no line sets it: the limit the session inherits stays)\n"
                                     : e->kind == HT_BK_CMDLINE ? "    (no word for it: the kernel's default stays)\n"
                                     : e->kind == HT_BK_BLOCK ? "    (no rule sets it: the kernel's default stays)\n"
+                                    : e->kind == HT_BK_SERVICE ? "    (no file sets it: systemd's default for services)\n"
                                                    : "    (no file sets it: the kernel's default stays)\n");
         if (e->boot.n && !win && e->kind == HT_BK_CMDLINE)
                 strbuf_append(&out, "    (none of them reaches the line the next boot takes: the kernel's default)\n");
@@ -273,6 +287,8 @@ static void print_text(const explained *e) {
         if (win)
                 strbuf_appendf(&out, "  %s %s (%s:%u)\n", e->kind == HT_BK_SERVICE ? "in effect: " : "boot value:",
                                win->value, win->path, win->line);
+        else if (e->unit_default)
+                strbuf_appendf(&out, "  in effect:  %s (%s)\n", e->unit_default, e->unit_default_from);
         if (e->profile && e->setting && e->setting->backend == HT_BK_CMDLINE)
                 strbuf_appendf(&out, "  hosttune:  %s%s%s%s from %s, profile %s%s\n", e->setting->remove ? "remove " : "",
                                e->setting->key, e->setting->value ? "=" : "", e->setting->value ? e->setting->value : "",
@@ -353,6 +369,14 @@ static int explain_unit(const ht_cmd_opts *o, const char *spec, explained *e) {
                 free(e->key);
                 e->key = xasprintf("%s %s", e->boot.names[0], e->item);
         }
+        bool won = false;
+        for (size_t i = 0; r >= 0 && i < e->boot.n; i++)
+                won = won || e->boot.a[i].winner;
+        /* no line: not the kernel's default but what systemd gives every
+         * service (a limit it does not know stays unexplained) */
+        if (r >= 0 && !won)
+                (void)ht_unit_effective_limit(o->ctx, e->facts, e->user, e->item, &e->unit_default,
+                                              &e->unit_default_from);
         return r;
 }
 
@@ -368,7 +392,7 @@ static int explain_limits(const ht_cmd_opts *o, const char *spec, explained *e) 
         e->user = xstrndup(spec, (size_t)(dot - spec));
         e->item = xstrdup(dot + 1);
         e->key = xasprintf("%s.%s", e->user, e->item);
-        int r = ht_limits_explain_boot(o->ctx, e->user, e->item, &e->boot);
+        int r = ht_limits_explain_boot(o->ctx, e->facts, e->user, e->item, &e->boot);
         if (r == -ENOENT)
                 ht_report_error("explain limits.%s: user %s does not exist on this host", spec, e->user);
         else if (r == -EINVAL)

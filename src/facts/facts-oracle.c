@@ -339,6 +339,37 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                 f->oracle_sga_bytes += db->hugepages_bytes;
                 strv_push(&f->oracle_sga_from, db->parameter_file);
         }
+        /* The systemd unit the databases run in, when systemd starts them
+         * (a dbora.service running dbstart): the cgroup of their ora_pmon.
+         * pam_limits never applies to a service, so the limits.conf lines
+         * for the oracle user do not reach such a database: the profile
+         * gives the unit its limits too (oracle_unit). One unit for all
+         * the databases in one, else none. */
+        const ht_process *in_unit = NULL;
+        bool units_differ = false;
+        for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                const ht_oracle_db *db = &f->oracle_dbs[i];
+                if (db->asm_instance || !db->running)
+                        continue;
+                _cleanup_free_ char *pmon = xasprintf("ora_pmon_%s", db->sid);
+                for (size_t j = 0; j < f->n_processes; j++) {
+                        const ht_process *pr = &f->processes[j];
+                        if (pr->kind != HT_PROC_ORACLE || pr->trust == HT_TRUST_NONE || !pr->unit ||
+                            !streq(pr->name, pmon))
+                                continue;
+                        if (in_unit && !streq(in_unit->unit, pr->unit))
+                                units_differ = true;
+                        else if (!in_unit)
+                                in_unit = pr;
+                }
+        }
+        if (units_differ)
+                ht_facts_warn(f, "the Oracle databases run in several systemd units (%s and others): none is taken "
+                              "for oracle_unit", in_unit->unit);
+        else if (in_unit) {
+                f->oracle_unit = xstrdup(in_unit->unit);
+                f->oracle_unit_from = xasprintf("/proc/%u/cgroup", in_unit->pid);
+        }
         /* The software owner for oracle_user: the owner of the databases'
          * homes (ASM's Grid home has its own, grid), when they share one
          * and it looks like an installation owner: not root, and in
@@ -394,6 +425,8 @@ void ht_facts_oracle_free(ht_facts *f) {
         strv_free(f->oracle_sga_from);
         free(f->oracle_owner);
         free(f->oracle_owner_from);
+        free(f->oracle_unit);
+        free(f->oracle_unit_from);
 }
 
 /* Oracle Database Reference 19c, USE_LARGE_PAGES

@@ -420,6 +420,8 @@ typedef struct ht_facts {
         char **oracle_sga_from;          /* the parameter files of that sum */
         char *oracle_owner;              /* the homes' one installation owner, NULL none */
         char *oracle_owner_from;         /* the home it owns */
+        char *oracle_unit;               /* the systemd unit the running databases are in, NULL none */
+        char *oracle_unit_from;          /* "/proc/PID/cgroup" of their ora_pmon */
 
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no running kernel of its own under the root */

@@ -200,6 +200,11 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                         lowercase(fields[3]);
                         bool login = streq(fields[2], "maxlogins") || streq(fields[2], "maxsyslogins") ||
                                      streq(fields[2], "nonewprivs");
+                        /* Debian's "chroot" item (008_modules_pam_limits_chroot:
+                         * "ftp - chroot /ftp"): no resource limit, nothing
+                         * to compare, and no line pam_limits skips there */
+                        if ((flags & HT_LIMITS_LENIENT) && streq(fields[2], "chroot"))
+                                continue;
                         if (!ht_limits_item_known(fields[2])) {
                                 if ((r = problem(f, flags, line, ret_error, "unknown item \"%s\"", fields[2])) < 0)
                                         goto fail;
@@ -214,6 +219,27 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                 /* another's file: what pam_limits makes of it,
                                  * which may take precedence over hosttune's */
                                 size_t keep = flags & HT_LIMITS_LENIENT ? pam_number_prefix(fields[2], fields[3]) : 0;
+                                /* "unlimited extra": Linux-PAM before 1.6 takes
+                                 * the fourth word (sscanf "%s%s%s%s": Debian 12's
+                                 * 1.5.2, RHEL 9's 1.5.1, Ubuntu 24.04's 1.5.3),
+                                 * 1.6 and later the rest of the line, which they
+                                 * refuse; read as the older ones and most
+                                 * database hosts do, with a warning */
+                                size_t word = strcspn(fields[3], " \t\r");
+                                if (!keep && (flags & HT_LIMITS_LENIENT) && fields[3][word]) {
+                                        char saved = fields[3][word];
+                                        fields[3][word] = 0;
+                                        bool first_ok = value_ok(fields[2], fields[3]);
+                                        fields[3][word] = saved;
+                                        if (first_ok) {
+                                                strv_pushf(&f->read_as, "%u: %s \"%s\" is read as %.*s, its first word, "
+                                                           "by Linux-PAM before 1.6 (Debian 12, RHEL 9, Ubuntu 24.04); "
+                                                           "1.6 and later skip the line; write the value alone",
+                                                           line, fields[2], fields[3], (int)word, fields[3]);
+                                                fields[3][word] = 0;
+                                                goto take;
+                                        }
+                                }
                                 if (!keep) {
                                         if ((r = problem(f, flags, line, ret_error, "invalid value \"%s\" for %s",
                                                          fields[3], fields[2])) < 0)
@@ -226,6 +252,7 @@ int ht_limits_parse(const char *content, size_t len, unsigned flags, ht_limits_f
                                 /* the field is the parse's own copy of the line */
                                 fields[3][keep] = 0;
                         }
+                take:
                         e.type = fields[1];
                         e.item = fields[2];
                         e.value = fields[3];
@@ -265,8 +292,13 @@ fail:
 
 char **ht_limits_order(char *const *limitsd_names) {
         char **names = NULL, **files = NULL;
+        /* the glob of limits.d for "*.conf", as pam_limits reads them
+         * (Linux-PAM 1.5.2's pam_sm_open_session; read_limits_dir since
+         * 1.5.3): a "*" never matches a leading dot, so a ".old.conf" set
+         * aside is not read */
         for (size_t i = 0; limitsd_names && limitsd_names[i]; i++)
-                if (endswith(limitsd_names[i], ".conf") && !strchr(limitsd_names[i], '/'))
+                if (endswith(limitsd_names[i], ".conf") && limitsd_names[i][0] != '.' &&
+                    !strchr(limitsd_names[i], '/'))
                         strv_push(&names, limitsd_names[i]);
         if (names)
                 qsort(names, strv_length(names), sizeof(char *), strv_sort_cmp);
@@ -297,13 +329,18 @@ static ht_limits_class entry_class(const ht_limits_entry *e, const ht_limits_sub
         case HT_LIMITS_DOMAIN_USER:
                 return streq(e->domain, who->user) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
         case HT_LIMITS_DOMAIN_UID_RANGE:
-                return !root_explicit && in_range(e, who->uid) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
+                /* Debian's patch leaves uid ranges to root ("0:") */
+                return in_range(e, who->uid) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
         case HT_LIMITS_DOMAIN_GROUP:
                 return !root_explicit && strv_contains(who->groups, e->domain + 1) ? HT_LIMITS_CLASS_GROUP
                                                                                     : HT_LIMITS_CLASS_NONE;
         case HT_LIMITS_DOMAIN_GID_RANGE:
+                /* Debian's patch skips the '@' branch for root, and the
+                 * range falls through to the uid branch after it
+                 * (027_pam_limits_better_init_allow_explicit_root): for
+                 * root "@0:10" is a uid range, a user entry */
                 if (root_explicit)
-                        return HT_LIMITS_CLASS_NONE;
+                        return in_range(e, who->uid) ? HT_LIMITS_CLASS_USER : HT_LIMITS_CLASS_NONE;
                 if (!e->has_min)
                         return has_gid(who, e->max) ? HT_LIMITS_CLASS_GROUP : HT_LIMITS_CLASS_NONE;
                 return in_range(e, who->gid) ? HT_LIMITS_CLASS_GROUP : HT_LIMITS_CLASS_NONE;

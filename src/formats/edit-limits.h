@@ -20,7 +20,12 @@
  *   soft limit is held by a stronger class (it then leaves hard alone);
  *   this quirk is reproduced;
  * - Debian and Ubuntu patch pam_limits so that group and * entries do not
- *   apply to root (HT_LIMITS_ROOT_EXPLICIT). */
+ *   apply to root (HT_LIMITS_ROOT_EXPLICIT; limits.conf(5) there: "group
+ *   and wildcard limits are not applied to the root user"): uid ranges
+ *   still do, and a gid range "@0:10" is taken for a uid range (the patch,
+ *   027_pam_limits_better_init_allow_explicit_root, skips the '@' branch
+ *   for root and the range falls through to the uid one; seen with
+ *   runuser on Debian 12). */
 #pragma once
 
 #include <stdbool.h>

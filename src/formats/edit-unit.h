@@ -27,12 +27,29 @@ int ht_unit_value(const char *text, size_t len, const char *section, const char 
 
 #define HT_LIMIT_INFINITY UINT64_MAX
 
-/* A Limit*= value: "infinity", "N" or "SOFT:HARD". Byte limits (LimitAS,
- * LimitCORE, LimitDATA, LimitFSIZE, LimitMEMLOCK, LimitMSGQUEUE,
- * LimitRSS, LimitSTACK) take K, M, G, T, P, E suffixes, base 1024.
- * Time and nice limits are read as plain numbers only. 0 or -EINVAL,
- * -ERANGE. */
+/* A Limit*= value as systemd 252's rlimit_parse() takes it
+ * (src/basic/rlimit-util.c): "infinity", "N" or "SOFT:HARD". Byte limits
+ * (LimitAS, LimitCORE, LimitDATA, LimitFSIZE, LimitMEMLOCK,
+ * LimitMSGQUEUE, LimitRSS, LimitSTACK) are sizes as parse_size(, 1024)
+ * reads them ("64M", "1.5G", "1G 512M", "100B"; E P T G M K, 1024-based);
+ * the others counts in any base ("0x400"). Time and nice limits are read
+ * as plain counts only. 0 or -EINVAL, -ERANGE. */
 int ht_unit_parse_limit(const char *directive, const char *value, uint64_t *ret_soft, uint64_t *ret_hard);
+
+/* Whether systemd keeps value for directive: a Limit*= line it cannot
+ * parse, or an empty one, it ignores ("Failed to parse resource value,
+ * ignoring", config_parse_rlimit in src/core/load-fragment.c) and the
+ * value before stays (an empty one does not reset: systemd 252, seen with
+ * its own unit loader). LimitCPU, LimitRTTIME and LimitNICE: any
+ * non-empty value. */
+bool ht_unit_limit_accepted(const char *directive, const char *value);
+
+/* The value of key in section that systemd keeps from text, key a
+ * directive's limit (LimitNOFILE= of [Service], DefaultLimitNOFILE= of
+ * [Manager] for "LimitNOFILE"): the last one it accepts
+ * (ht_unit_limit_accepted). 1 and *ret, or 0 and NULL. */
+int ht_unit_limit_value(const char *text, size_t len, const char *section, const char *key, const char *directive,
+                        char **ret);
 
 /* The text of a soft:hard pair: "N" when both are equal, infinity by name. */
 char *ht_unit_format_limit(uint64_t soft, uint64_t hard);

@@ -97,18 +97,27 @@ static void test_parse_number_prefix(void **state) {
                                    "oracle soft nproc 16384 extra\n"
                                    "oracle - priority -5x\n"
                                    "oracle soft stack lots\n"
-                                   "oracle - nonewprivs 1x\n";
+                                   "oracle - nonewprivs 1x\n"
+                                   "oracle soft core unlimited extra\n";
         ht_limits_file *f = NULL;
         char *err = NULL;
         assert_int_equal(ht_limits_parse(text, strlen(text), HT_LIMITS_LENIENT, &f, &err), 0);
-        assert_int_equal(f->n_entries, 6);
-        static const char *const want[] = {"1", "65536", "0", "16384", "16384", "-5"};
+        assert_int_equal(f->n_entries, 7);
+        /* "unlimited extra": its first word, as Linux-PAM 1.5 (Debian 12)
+         * reads it (runuser's session: tests/integration/limits-real-cases.sh) */
+        static const char *const want[] = {"1", "65536", "0", "16384", "16384", "-5", "unlimited"};
         for (size_t i = 0; i < ELEMENTSOF(want); i++)
                 assert_string_equal(f->entries[i].value, want[i]);
-        assert_int_equal(strv_length(f->read_as), 5); /* not the comment's line */
+        assert_int_equal(strv_length(f->read_as), 6); /* not the comment's line */
         assert_string_equal(f->read_as[0], "1: memlock \"1g\" is read by pam_limits as 1, the number it starts "
                                            "with; write the number alone");
         assert_int_equal(strv_length(f->warnings), 2); /* "lots", nonewprivs "1x" */
+        ht_limits_file_free(f);
+        /* Debian's chroot item: no limit, and no line skipped there */
+        static const char deb[] = "ftp - chroot /ftp\nftp hard nofile 100\n";
+        assert_int_equal(ht_limits_parse(deb, strlen(deb), HT_LIMITS_LENIENT, &f, &err), 0);
+        assert_int_equal(f->n_entries, 1);
+        assert_null(f->warnings);
         ht_limits_file_free(f);
         /* hosttune's own file (strict) still refuses it */
         assert_int_equal(ht_limits_parse(text, strlen(text), 0, &f, &err), -EINVAL);
@@ -208,7 +217,11 @@ static void test_dash_quirk_and_no_limits(void **state) {
 }
 
 static void test_order(void **state) {
-        char *names[] = { "oracle-database-preinstall-19c.conf", "90-hosttune.conf", "20-nproc.conf", "x.conf~", NULL };
+        /* ".hidden.conf": the glob pam_limits reads limits.d with skips
+         * dotfiles, and so must the order (real pam_limits: tests/
+         * integration/limits-real-cases.sh) */
+        char *names[] = { "oracle-database-preinstall-19c.conf", "90-hosttune.conf", "20-nproc.conf", "x.conf~",
+                          ".hidden.conf", ".conf", NULL };
         _cleanup_strv_free_ char **o = ht_limits_order(names);
         _cleanup_free_ char *j = strv_join(o, " ");
         assert_string_equal(j, "/etc/security/limits.conf /etc/security/limits.d/20-nproc.conf "

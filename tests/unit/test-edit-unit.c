@@ -140,7 +140,36 @@ static void test_parse_limit(void **state) {
         /* systemd refuses a soft limit above the hard one */
         assert_int_equal(ht_unit_parse_limit("LimitNOFILE", "2048:1024", &soft, &hard), -EINVAL);
         assert_int_equal(ht_unit_parse_limit("LimitMEMLOCK", "16E", &soft, &hard), -ERANGE);
-        static const char *const bad[] = {"", ":", "1:", ":1", "-1", "infinit", "1 ", "0x10", "1KB", "K",
+        /* what systemd 252 itself takes and refuses (its unit loader,
+         * systemd --test, on LimitX= lines: tests/integration/limits-real-
+         * cases.sh): sizes with a fraction, parts and B; counts in any base */
+        static const struct {
+                const char *d, *v;
+                uint64_t want;
+        } good[] = {
+                {"LimitMEMLOCK", "1.5G", 3ULL << 29},       {"LimitAS", "1G 512M", 3ULL << 29},
+                {"LimitCORE", "1G512M", 3ULL << 29},        {"LimitAS", "100B", 100},
+                {"LimitRSS", "2 G", 2ULL << 30},            {"LimitRSS", "1.5K", 1536},
+                {"LimitMSGQUEUE", "10.M", 10ULL << 20},     {"LimitCORE", "1T", 1ULL << 40},
+                {"LimitNOFILE", "0x400", 1024},             {"LimitNPROC", "010", 8},
+                {"LimitLOCKS", "+5", 5},                    {"LimitRTPRIO", "0b11", 3},
+                {"LimitSIGPENDING", "0o17", 15},            {"LimitMEMLOCK", "1 ", 1},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(good); i++) {
+                assert_int_equal(ht_unit_parse_limit(good[i].d, good[i].v, &soft, &hard), 0);
+                assert_true(soft == good[i].want && hard == good[i].want);
+        }
+        static const struct {
+                const char *d, *v;
+        } refused[] = {
+                {"LimitDATA", "64m"},     {"LimitMSGQUEUE", "0x100"}, {"LimitNOFILE", "1K"},
+                {"LimitNPROC", "4096:"},  {"LimitLOCKS", ":5"},       {"LimitSIGPENDING", "infinity:100"},
+                {"LimitDATA", "512M1G"},  {"LimitSTACK", "8MB"},      {"LimitMEMLOCK", "90%"},
+                {"LimitNOFILE", "1.5"},   {"LimitNOFILE", "-1"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(refused); i++)
+                assert_true(ht_unit_parse_limit(refused[i].d, refused[i].v, &soft, &hard) < 0);
+        static const char *const bad[] = {"", ":", "1:", ":1", "-1", "infinit", "0x10", "1KB", "K",
                                           "99999999999999999999999999999999"};
         for (size_t i = 0; i < ELEMENTSOF(bad); i++)
                 assert_true(ht_unit_parse_limit("LimitMEMLOCK", bad[i], &soft, &hard) < 0);
