@@ -36,6 +36,7 @@ typedef struct {
         size_t n;
         bool borrowed;              /* files are another set's */
         ht_limits_file *ours;       /* hosttune's drop-in as planned, owned */
+        bool conf_missing;          /* no /etc/security/limits.conf */
 } limits_set;
 
 static void limits_set_done(limits_set *s) {
@@ -66,8 +67,11 @@ static void load_limits(const ht_context *c, limits_set *ret, ht_plan *plan) {
                 if (streq(order[i], HT_LIMITS_DROPIN))
                         continue;
                 int k = ht_read_file(c, order[i], LIMITS_FILE_MAX, &content, &len);
-                if (k == -ENOENT)
+                if (k == -ENOENT) {
+                        if (streq(order[i], HT_LIMITS_CONF))
+                                ret->conf_missing = true;
                         continue;
+                }
                 if (k < 0) {
                         /* a huge or unreadable file is not read, but not
                          * silently: it may override ours */
@@ -401,23 +405,22 @@ static int limits_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                 return 0;
         }
 
-        /* Without limits.conf pam_limits before Linux-PAM 1.5.3 fails
-         * the session ("cannot read settings from", PAM_SERVICE_ERR: seen
-         * on Debian 12, where runuser says "cannot open session") and sets
-         * no limit, limits.d's and hosttune's included; 1.5.3 reads
-         * limits.d without it ("pam_limits: don't fail on missing config
-         * files") */
-        struct stat lst;
-        if (ht_lstat(c, HT_LIMITS_CONF, &lst) == -ENOENT)
-                ht_plan_warn(plan, "%s does not exist: pam_limits before Linux-PAM 1.5.3 (Debian 12, RHEL 9) then "
-                             "fails every session it is in and sets no limit, hosttune's included; create it (an "
-                             "empty file will do)", HT_LIMITS_CONF);
-
         /* What the other files give, for minimums (at_least): a value they
          * already give at or above the profile's is the host's and stays;
          * hosttune's file holds no line for it, which would lower it. */
         limits_set others;
         load_limits(c, &others, plan);
+        /* Without limits.conf pam_limits before Linux-PAM 1.5.3 fails
+         * the session ("cannot read settings from", PAM_SERVICE_ERR: seen
+         * on Debian 12, where runuser says "cannot open session") and sets
+         * no limit, limits.d's and hosttune's included; 1.5.3 reads
+         * limits.d without it ("pam_limits: don't fail on missing config
+         * files"). load_limits' read tells, with no call of its own (a link
+         * to nothing fails pam's fopen too). */
+        if (others.conf_missing)
+                ht_plan_warn(plan, "%s does not exist: pam_limits before Linux-PAM 1.5.3 (Debian 12, RHEL 9) then "
+                             "fails every session it is in and sets no limit, hosttune's included; create it (an "
+                             "empty file will do)", HT_LIMITS_CONF);
         accounts cache = {0};
         bool *kept = xcalloc(n, sizeof(*kept));
         ht_limits_hit *kept_hit = xcalloc(n, sizeof(*kept_hit));
