@@ -56,7 +56,7 @@ static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolve
  * the oracle user's limits: whatever the first apply set for its
  * workload, the second would take away. So when the last committed
  * apply's profile (each part of a NAME+NAME) is not in the chain of the
- * one asked for, the two are composed by meaning (hosttune.profile(5),
+ * one asked for, and it was a workload's, the two are composed by meaning (hosttune.profile(5),
  * COMPOSITION), with that apply's --set arguments first and this run's
  * after them (the later wins); when the one asked for is in the applied
  * one's chain (base after oracle), the applied one is planned again. To
@@ -79,6 +79,16 @@ static int keep_applied(const ht_context *c, const ht_facts *f, const char *prof
                 return 0;
         }
         const char *applied = ht_tx_profile(tx), *txid = ht_tx_txid(tx);
+        /* only a workload's tuning is kept (a profile that requires or
+         * prefers values or sizes HugePages, as composition counts them,
+         * compose.c); another profile (a site's cpu governor) is replaced
+         * by the next one, as before */
+        const char *req = ht_tx_param(tx, "requires"), *pref = ht_tx_param(tx, "prefers");
+        const char *hp = ht_tx_param(tx, "hugepages_bytes");
+        if (isempty(req) && isempty(pref) && (isempty(hp) || streq(hp, "0"))) {
+                ht_tx_free(tx);
+                return 0;
+        }
         _cleanup_strv_free_ char **before = strv_split(applied, "+"), **asked = strv_split(profile, "+");
         _cleanup_strv_free_ char **missing = NULL, **parts = NULL;
         for (size_t i = 0; before && before[i]; i++)
