@@ -76,7 +76,12 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
                                       e->value ? e->value : "(no value)");
                         return;
                 }
-                m->sizes[i] = b;
+                /* 18446744073709551615 is the server's own maximum (my_getopt
+                 * takes any value up to it), not "not set" (HT_U64_UNKNOWN):
+                 * it was counted as the 128M default. Beyond what the facts'
+                 * JSON holds, a size is held at INT64_MAX, which no host has:
+                 * the plan's fit check refuses it */
+                m->sizes[i] = b > INT64_MAX ? INT64_MAX : b;
                 free(m->sizes_from[i]);
                 m->sizes_from[i] = xstrdup(path);
                 return;
