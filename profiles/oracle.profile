@@ -101,8 +101,8 @@ params = {
         # memory is enabled and at least 3145728 KB (3 GB) when HugePages
         # memory is disabled"; the preinstall package's limits file says
         # the same beside its fixed value: "maximum of 128GB on x86_64 or
-        # 64GB on aarch64 OR 90 % of RAM" (as reproduced in public install
-        # notes). With HugePages for the SGA the memlock limits are raised
+        # 3GB on x86 OR 90 % of RAM" (the 19c and 23ai packages' file as
+        # reproduced in public install notes). With HugePages for the SGA the memlock limits are raised
         # to 90 % of MemTotal where that is above the package's 128 GB
         # (hosts with more than about 142 GB; rules/10-hugepages.rules).
         hugepages_memlock_ram_percent = 90;
@@ -253,13 +253,13 @@ limits = (
         # gets the high end, 32768, as the package writes.
         { domain = "= oracle_user"; type = "hard"; item = "stack"; value = "10240..32768"; bound = "range"; },
         # preinstall: "setting for memlock hard limit is maximum of 128GB on
-        # x86_64 or 64GB on aarch64 OR 90 % of RAM" (KB): the fixed value
+        # x86_64 or 3GB on x86 OR 90 % of RAM" (KB): the fixed value
         # here;
         # rules/10-hugepages.rules raises it when the HugePages need more,
         # and to 90 % of RAM with HugePages (hugepages_memlock_ram_percent).
         { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: memlock soft limit is maximum of 128GB on x86_64 or
-        # 64GB on aarch64 OR 90 % of RAM (KB), as the hard one
+        # 3GB on x86 OR 90% of RAM (KB), as the hard one
         { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: "setting for data soft limit is 'unlimited'" (the 19c
         # and 23ai packages' file as reproduced in public install notes; the
