@@ -114,15 +114,15 @@ params = {
         # rules/40-thp.rules says.
         thp_uek7_madvise = true;
         # Composition with other workloads (issue 37; hosttune.profile(5),
-        # COMPOSITION). THP never is required: Oracle's "Disabling
-        # Transparent HugePages" (Database Installation Guide for Linux)
-        # says "Oracle recommends that you disable Transparent HugePages
-        # before you start installation", because THP "can cause delays
-        # in accessing memory that can result in node restarts in Oracle
-        # RAC environments, or performance issues or delays for Oracle
-        # Database single instances"; My Oracle Support Doc ID 1557478.1.
-        # A workload that only prefers madvise (jvm) gives way.
-        requires = "thp";
+        # COMPOSITION). THP never is required: Oracle's "Disabling Transparent
+        # HugePages" (Database Installation Guide for Linux): THP "can cause
+        # delays in accessing memory that can result in node restarts in Oracle
+        # RAC environments, or performance issues or delays for Oracle Database
+        # single instances"; MOS Doc ID 1557478.1; jvm's madvise gives way. So
+        # is vm.hugetlb_shm_group: one group, which from 5.16 on the SGA needs
+        # (hugepages_group_required, rules/10-hugepages.rules); a JVM's
+        # -XX:+UseSHM heap falls back to small pages (the order chose before).
+        requires = "thp sysctl.vm.hugetlb_shm_group";
         # swappiness: both this profile's source (Red Hat: "for Oracle
         # databases, Red Hat recommends a swappiness value of 10") and the
         # other workloads' (Elastic's 1, MariaDB's 1) ask for less swapping
