@@ -159,6 +159,43 @@ static int keep_applied(const ht_context *c, const ht_facts *f, const char *prof
         return 1;
 }
 
+/* What composition decided, under the change it makes: a reviewer of
+ * "plan oracle+jvm" sees that oracle asked vm.swappiness 10 and jvm 1,
+ * and why 1 (show's "composed by meaning" has every setting). */
+static void note_composed(const ht_resolved *r, ht_plan *plan) {
+        json_object *l, *o, *cs;
+        if (!r->composed || !json_object_object_get_ex(r->composed, "settings", &l))
+                return;
+        for (size_t i = 0; i < plan->n_changes; i++) {
+                ht_change *ch = &plan->changes[i];
+                if (ch->outcome != HT_OUTCOME_CHANGE || ch->note)
+                        continue;
+                _cleanup_free_ char *label = xasprintf("%s %s", ht_backend_id_to_string(ch->backend),
+                                                       ch->setting ? ch->setting : ch->key);
+                for (size_t k = 0; k < json_object_array_length(l); k++) {
+                        json_object *e = json_object_array_get_idx(l, k);
+                        if (!json_object_object_get_ex(e, "setting", &o) || !streq(json_object_get_string(o), label))
+                                continue;
+                        strbuf b = {0};
+                        strbuf_appendf(&b, "composed (%s) from",
+                                       json_object_object_get_ex(e, "how", &o) ? json_object_get_string(o) : "?");
+                        size_t n = json_object_object_get_ex(e, "contributors", &cs) ? json_object_array_length(cs) : 0;
+                        for (size_t j = 0; j < n; j++) {
+                                json_object *x = json_object_array_get_idx(cs, j), *pr, *v;
+                                json_object_object_get_ex(x, "profile", &pr);
+                                json_object_object_get_ex(x, "value", &v);
+                                strbuf_appendf(&b, "%s %s %s", j ? "," : "", json_object_get_string(pr),
+                                               v ? json_object_get_string(v) : "(unset)");
+                        }
+                        if (json_object_object_get_ex(e, "why", &o))
+                                strbuf_appendf(&b, ": %s", json_object_get_string(o));
+                        ch->note = ht_plan_strdup(plan, b.data);
+                        strbuf_done(&b);
+                        break;
+                }
+        }
+}
+
 static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
                      char **ret_error) {
         ht_planning p = {0};
@@ -199,6 +236,7 @@ static int make_plan(const ht_context *c, const char *profile, char *const *sets
                         return r;
                 }
         }
+        note_composed(p.resolved, p.plan);
         warn_tuners(c, p.facts, p.resolved, p.plan);
         /* An image has never booted: it boots with everything persisted
          * in it, so no apply of an image needs a reboot, the first or a

@@ -56,6 +56,9 @@ check "show names the winner and why (the sysfs switch and the boot word)" 2 \
 "$HOSTTUNE" --root "$h" $P --json plan oracle+jvm >"$tmp/out" 2>"$tmp/err"
 check "plan oracle+jvm: exit 2 (changes)" 2 $?
 check "plan: the summed pool" 10895 "$(pages)"
+check "plan: the composition said under its changes (who asked what, and why)" \
+        "composed (lowest) from jvm 1, oracle 10: declared lowest: the lowest value (jvm's) serves every workload that asks for less|composed (sum) from jvm 653, oracle 10242: each workload maps its own pages, so the pool holds them all" \
+        "$(jq -r '[.changes[] | select(.key == "vm.swappiness" or .key == "vm.nr_hugepages") | .note] | join("|")' "$tmp/out")"
 check "plan: limits of both users, each its own (oracle memlock, app nofile)" "app soft nofile 65535|oracle hard memlock 134217728" \
         "$(jq -r '[.changes[] | select(.backend == "limits" and (.key == "oracle hard memlock" or .key == "app soft nofile")) | "\(.key) \(.desired)"] | sort | join("|")' "$tmp/out")"
 check "plan: the oracle user's nofile from the preinstall file kept (at least)" "kept" \
