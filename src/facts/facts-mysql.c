@@ -136,11 +136,21 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
         /* a file is the same file through any link (Debian's my.cnf is
          * mariadb.cnf by way of /etc/alternatives) */
         struct stat st;
-        _cleanup_free_ char *id = ht_stat(rd->c, path, &st) == 0
-                                          ? xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
+        bool have_st = ht_stat(rd->c, path, &st) == 0;
+        _cleanup_free_ char *id = have_st ? xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
                                           : xstrdup(path);
         if (strv_contains(rd->visited, id)) {
                 rwarn(rd, "%s: included again (an include loop): not read twice", d);
+                return;
+        }
+        /* The server skips a world-writable option file, any user could have
+         * written it: "Warning: World-writable config file '%s' is ignored"
+         * (mysys/my_default.cc, search_default_file_with_ext(), MySQL and
+         * MariaDB alike; MariaDB still reads one it cannot write, on a
+         * read-only file system). Its sizes would be no server's. */
+        if (have_st && S_ISREG(st.st_mode) && (st.st_mode & S_IWOTH)) {
+                rwarn(rd, "%s is world-writable, which the server ignores (\"World-writable config file "
+                          "... is ignored\"): not read", d);
                 return;
         }
         strv_push(&rd->visited, id);

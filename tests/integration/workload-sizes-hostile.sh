@@ -17,6 +17,7 @@
 #   fails to start when it cannot allocate it); that value was read as
 #   "not set" and counted as the 128M default. Now the plan's fit check
 #   refuses it, the host untouched.
+# - Both skip a world-writable option file; hosttune read it.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
@@ -71,6 +72,19 @@ check "innodb_buffer_pool_size = 2^64-1: refused by the fit check, not taken as 
 check "apply: exit 1, nothing changed" 1 $?
 if diff -r -x hosttune.lock "$tmp/m-before" "$m" >/dev/null 2>&1; then ok "apply refused: the host is untouched (but the run lock)"
 else not_ok "apply refused: the host changed: $(diff -r "$tmp/m-before" "$m" | head -c 300)"; fi
+
+# a world-writable option file: MySQL and MariaDB ignore it ("World-writable
+# config file '...' is ignored", mysys/my_default.cc), any user could
+# have written it; it sized the pool (4G: 2130 pages) before
+rm "$m/etc/mysql/mariadb.conf.d/70-pool.cnf"
+printf '[mysqld]\nlarge_pages = ON\ninnodb_buffer_pool_size = 4G\n' >"$m/etc/mysql/mariadb.conf.d/70-pool.cnf"
+chmod 0666 "$m/etc/mysql/mariadb.conf.d/70-pool.cnf"
+"$HOSTTUNE" --root "$m" $P --json plan mysql >"$tmp/out" 2>"$tmp/err"
+check "a world-writable my.cnf: not read, as the server does not, and said" "2 null 1" \
+        "$? $(pages) $(jq '[.warnings[] | select(endswith("70-pool.cnf is world-writable, which the server ignores (\"World-writable config file ... is ignored\"): not read"))] | length' "$tmp/out")"
+chmod 0644 "$m/etc/mysql/mariadb.conf.d/70-pool.cnf"
+"$HOSTTUNE" --root "$m" $P --json plan mysql >"$tmp/out" 2>"$tmp/err"
+check "... the same file, root's alone: its pool (4G + the key cache and Aria's)" "2 2130" "$? $(pages)"
 
 echo "1..$n"
 [ "$failed" = 0 ]
