@@ -55,12 +55,12 @@ static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolve
  * to the JVM's, put THP back to madvise against Oracle's "never" and drop
  * the oracle user's limits: whatever the first apply set for its
  * workload, the second would take away. So when the last committed
- * apply's profile (each part of a NAME+NAME) is not in the chain of the
- * one asked for, and it was a workload's, the two are composed by meaning (hosttune.profile(5),
- * COMPOSITION), with that apply's --set arguments first and this run's
- * after them (the later wins); when the one asked for is in the applied
- * one's chain (base after oracle), the applied one is planned again. To
- * replace a profile, roll it back first.
+ * apply's profile (each part of a NAME+NAME) is a workload's and not in
+ * the chain of the one asked for, the two are composed by meaning
+ * (hosttune.profile(5), COMPOSITION), with that apply's --set arguments
+ * first and this run's after them (the later wins); when the one asked
+ * for is in the applied one's chain (base after oracle), the applied one
+ * is planned again. To replace a profile, roll it back first.
  * p->resolved is the profile asked for, or NULL when it could not be
  * resolved alone (a --set of the applied profile's parameter). Returns 1
  * when p->resolved was replaced (*note says how), 0 when nothing was
