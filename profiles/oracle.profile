@@ -115,8 +115,8 @@ params = {
         # memory is enabled and at least 3145728 KB (3 GB) when HugePages
         # memory is disabled"; the preinstall package's limits file says
         # the same beside its fixed value: "maximum of 128GB on x86_64 or
-        # 64GB on aarch64 OR 90 % of RAM" (as reproduced in public install
-        # notes). With HugePages for the SGA the memlock limits are raised
+        # 3GB on x86 OR 90 % of RAM" (the 19c and 23ai packages' file as
+        # reproduced in public install notes). With HugePages for the SGA the memlock limits are raised
         # to 90 % of MemTotal where that is above the package's 128 GB
         # (hosts with more than about 142 GB; rules/10-hugepages.rules).
         hugepages_memlock_ram_percent = 90;
@@ -128,15 +128,15 @@ params = {
         # rules/40-thp.rules says.
         thp_uek7_madvise = true;
         # Composition with other workloads (issue 37; hosttune.profile(5),
-        # COMPOSITION). THP never is required: Oracle's "Disabling
-        # Transparent HugePages" (Database Installation Guide for Linux)
-        # says "Oracle recommends that you disable Transparent HugePages
-        # before you start installation", because THP "can cause delays
-        # in accessing memory that can result in node restarts in Oracle
-        # RAC environments, or performance issues or delays for Oracle
-        # Database single instances"; My Oracle Support Doc ID 1557478.1.
-        # A workload that only prefers madvise (jvm) gives way.
-        requires = "thp";
+        # COMPOSITION). THP never is required: Oracle's "Disabling Transparent
+        # HugePages" (Database Installation Guide for Linux): THP "can cause
+        # delays in accessing memory that can result in node restarts in Oracle
+        # RAC environments, or performance issues or delays for Oracle Database
+        # single instances"; MOS Doc ID 1557478.1; jvm's madvise gives way. So
+        # is vm.hugetlb_shm_group: one group, which from 5.16 on the SGA needs
+        # (hugepages_group_required, rules/10-hugepages.rules); a JVM's
+        # -XX:+UseSHM heap falls back to small pages (the order chose before).
+        requires = "thp sysctl.vm.hugetlb_shm_group";
         # swappiness: both this profile's source (Red Hat: "for Oracle
         # databases, Red Hat recommends a swappiness value of 10") and the
         # other workloads' (Elastic's 1, MariaDB's 1) ask for less swapping
@@ -267,13 +267,13 @@ limits = (
         # gets the high end, 32768, as the package writes.
         { domain = "= oracle_user"; type = "hard"; item = "stack"; value = "10240..32768"; bound = "range"; },
         # preinstall: "setting for memlock hard limit is maximum of 128GB on
-        # x86_64 or 64GB on aarch64 OR 90 % of RAM" (KB): the fixed value
+        # x86_64 or 3GB on x86 OR 90 % of RAM" (KB): the fixed value
         # here;
         # rules/10-hugepages.rules raises it when the HugePages need more,
         # and to 90 % of RAM with HugePages (hugepages_memlock_ram_percent).
         { domain = "= oracle_user"; type = "hard"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: memlock soft limit is maximum of 128GB on x86_64 or
-        # 64GB on aarch64 OR 90 % of RAM (KB), as the hard one
+        # 3GB on x86 OR 90% of RAM (KB), as the hard one
         { domain = "= oracle_user"; type = "soft"; item = "memlock"; value = 134217728; at_least = true; },
         # preinstall: "setting for data soft limit is 'unlimited'" (the 19c
         # and 23ai packages' file as reproduced in public install notes; the

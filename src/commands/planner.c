@@ -6,6 +6,7 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "fileattr.h"
+#include "journal.h"
 #include "planner.h"
 #include "tuners.h"
 #include "util.h"
@@ -68,20 +69,175 @@ static void warn_refused_files(const ht_context *c, ht_plan *plan) {
         }
 }
 
+/* A profile applied before, and still in effect, stays: a second
+ * workload's apply adds to it (oracle, then jvm, plans oracle+jvm), it
+ * does not replace it. Planned alone, jvm would lower the SGA's HugePages
+ * to the JVM's, put THP back to madvise against Oracle's "never" and drop
+ * the oracle user's limits: whatever the first apply set for its
+ * workload, the second would take away. So when the last committed
+ * apply's profile (each part of a NAME+NAME) is a workload's and not in
+ * the chain of the one asked for, the two are composed by meaning
+ * (hosttune.profile(5), COMPOSITION), with that apply's --set arguments
+ * first and this run's after them (the later wins); when the one asked
+ * for is in the applied one's chain (base after oracle), the applied one
+ * is planned again. To replace a profile, roll it back first.
+ * p->resolved is the profile asked for, or NULL when it could not be
+ * resolved alone (a --set of the applied profile's parameter). Returns 1
+ * when p->resolved was replaced (*note says how), 0 when nothing was
+ * applied or the profile asked for keeps it (*note may say the journal
+ * could not be read), -errno when the two cannot be planned together. */
+static int keep_applied(const ht_context *c, const ht_facts *f, const char *profile, ht_planning *p,
+                        char **note, char **ret_error) {
+        ht_tx *tx = NULL;
+        _cleanup_free_ char *jerr = NULL;
+        int r = ht_journal_last_committed(c, "apply", &tx, &jerr);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0) {
+                *note = xasprintf("the journal cannot be read (%s): whether a profile applied before is "
+                                  "kept is not known to this plan (apply keeps it)", jerr ? jerr : ht_strerror(-r));
+                return 0;
+        }
+        const char *applied = ht_tx_profile(tx), *txid = ht_tx_txid(tx);
+        /* only a workload's tuning is kept (a profile that requires or
+         * prefers values or sizes HugePages, as composition counts them,
+         * compose.c); another profile (a site's cpu governor) is replaced
+         * by the next one, as before */
+        const char *req = ht_tx_param(tx, "requires"), *pref = ht_tx_param(tx, "prefers");
+        const char *hp = ht_tx_param(tx, "hugepages_bytes");
+        if (isempty(req) && isempty(pref) && (isempty(hp) || streq(hp, "0"))) {
+                ht_tx_free(tx);
+                return 0;
+        }
+        _cleanup_strv_free_ char **before = strv_split(applied, "+"), **asked = strv_split(profile, "+");
+        _cleanup_strv_free_ char **missing = NULL, **parts = NULL;
+        for (size_t i = 0; before && before[i]; i++)
+                if (*before[i] && !strv_contains(p->resolved ? p->resolved->chain : asked, before[i]))
+                        strv_push(&missing, before[i]);
+        if (!missing) {
+                ht_tx_free(tx);
+                return 0;
+        }
+        char **sets = ht_tx_set_args(tx);
+        _cleanup_free_ char *carried = NULL;
+        if (sets && sets[0]) {
+                _cleanup_free_ char *l = strv_join(sets, " --set ");
+                carried = xasprintf(", with its --set %s", l);
+        }
+        for (size_t i = 0; p->sets && p->sets[i]; i++)
+                strv_push(&sets, p->sets[i]);
+        /* the applied profile again, when it holds the one asked for */
+        ht_resolved *res = NULL;
+        _cleanup_free_ char *err = NULL, *name = NULL;
+        if (ht_profile_resolve(c, f, applied, sets, &res, &err) >= 0) {
+                bool holds = true;
+                for (size_t i = 0; asked && asked[i] && holds; i++)
+                        holds = !*asked[i] || strv_contains(res->chain, asked[i]);
+                if (holds)
+                        name = xstrdup(applied);
+                else {
+                        ht_resolved_free(res);
+                        res = NULL;
+                }
+        }
+        if (!name) {
+                for (size_t i = 0; before && before[i]; i++)
+                        if (*before[i] && !strv_contains(parts, before[i]))
+                                strv_push(&parts, before[i]);
+                for (size_t i = 0; asked && asked[i]; i++)
+                        if (*asked[i] && !strv_contains(parts, asked[i]))
+                                strv_push(&parts, asked[i]);
+                name = strv_join(parts, "+");
+                free(err);
+                err = NULL;
+                r = ht_profile_resolve(c, f, name, sets, &res, &err);
+                if (r < 0) {
+                        if (p->resolved)
+                                r = ht_error(ret_error, r,
+                                             "profile %s, applied in transaction %s and still in effect, is not "
+                                             "part of %s, which would undo what it set; planned together as %s "
+                                             "they fail: %s. To replace it, roll it back first: hosttune "
+                                             "rollback %s",
+                                             applied, txid, profile, name, err, txid);
+                        else
+                                r = 0;  /* the caller reports the profile's own error */
+                        strv_free(sets);
+                        ht_tx_free(tx);
+                        return r;
+                }
+        }
+        _cleanup_free_ char *miss = strv_join(missing, ", ");
+        *note = xasprintf("profile %s, applied in transaction %s, stays: %s is not part of %s, so this plan is "
+                          "%s%s, and what %s set is not lowered; to replace it, roll it back first "
+                          "(hosttune rollback %s)",
+                          applied, txid, miss, profile, name, carried ? carried : "", applied, txid);
+        ht_resolved_free(p->resolved);
+        p->resolved = res;
+        strv_free(p->sets);
+        p->sets = sets;
+        ht_tx_free(tx);
+        return 1;
+}
+
+/* What composition decided, under the change it makes: a reviewer of
+ * "plan oracle+jvm" sees that oracle asked vm.swappiness 10 and jvm 1,
+ * and why 1 (show's "composed by meaning" has every setting). */
+static void note_composed(const ht_resolved *r, ht_plan *plan) {
+        json_object *l, *o, *cs;
+        if (!r->composed || !json_object_object_get_ex(r->composed, "settings", &l))
+                return;
+        for (size_t i = 0; i < plan->n_changes; i++) {
+                ht_change *ch = &plan->changes[i];
+                if (ch->outcome != HT_OUTCOME_CHANGE || ch->note)
+                        continue;
+                _cleanup_free_ char *label = xasprintf("%s %s", ht_backend_id_to_string(ch->backend),
+                                                       ch->setting ? ch->setting : ch->key);
+                for (size_t k = 0; k < json_object_array_length(l); k++) {
+                        json_object *e = json_object_array_get_idx(l, k);
+                        if (!json_object_object_get_ex(e, "setting", &o) || !streq(json_object_get_string(o), label))
+                                continue;
+                        strbuf b = {0};
+                        strbuf_appendf(&b, "composed (%s) from",
+                                       json_object_object_get_ex(e, "how", &o) ? json_object_get_string(o) : "?");
+                        size_t n = json_object_object_get_ex(e, "contributors", &cs) ? json_object_array_length(cs) : 0;
+                        for (size_t j = 0; j < n; j++) {
+                                json_object *x = json_object_array_get_idx(cs, j), *pr, *v;
+                                json_object_object_get_ex(x, "profile", &pr);
+                                json_object_object_get_ex(x, "value", &v);
+                                strbuf_appendf(&b, "%s %s %s", j ? "," : "", json_object_get_string(pr),
+                                               v ? json_object_get_string(v) : "(unset)");
+                        }
+                        if (json_object_object_get_ex(e, "why", &o))
+                                strbuf_appendf(&b, ": %s", json_object_get_string(o));
+                        ch->note = ht_plan_strdup(plan, b.data);
+                        strbuf_done(&b);
+                        break;
+                }
+        }
+}
+
 static int make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret,
                      char **ret_error) {
         ht_planning p = {0};
         int r = ht_facts_collect(c, HT_FACTS_HOST, &p.facts);
         if (r < 0)
                 return ht_error(ret_error, r, "cannot collect facts: %s", ht_strerror(-r));
-        r = ht_profile_resolve(c, p.facts, profile, sets, &p.resolved, ret_error);
+        for (size_t i = 0; sets && sets[i]; i++)
+                strv_push(&p.sets, sets[i]);
+        _cleanup_free_ char *alone_error = NULL, *kept = NULL;
+        int alone = ht_profile_resolve(c, p.facts, profile, sets, &p.resolved, &alone_error);
+        r = keep_applied(c, p.facts, profile, &p, &kept, ret_error);
+        if (r == 0 && alone < 0) {
+                *ret_error = TAKE_PTR(alone_error);
+                r = alone;
+        }
         if (r < 0) {
                 ht_planning_done(&p);
                 return r;
         }
-        for (size_t i = 0; sets && sets[i]; i++)
-                strv_push(&p.sets, sets[i]);
         p.plan = ht_plan_new(p.resolved->name);
+        if (kept)
+                strv_push(&p.plan->warnings, kept);
         p.plan->offline = !ht_root_is_live(c);
         p.plan->reboot_required = p.resolved->reboot_required;
         for (size_t i = 0; p.resolved->warnings && p.resolved->warnings[i]; i++)
@@ -100,6 +256,7 @@ static int make_plan(const ht_context *c, const char *profile, char *const *sets
                         return r;
                 }
         }
+        note_composed(p.resolved, p.plan);
         warn_tuners(c, p.facts, p.resolved, p.plan);
         warn_refused_files(c, p.plan);
         /* An image has never booted: it boots with everything persisted

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "accounts.h"
@@ -23,6 +24,10 @@
  * size is 48 MB." */
 #define CODE_CACHE_TIERED (UINT64_C(240) << 20)
 #define CODE_CACHE_NO_TIERED (UINT64_C(48) << 20)
+/* The most user address space a 64-bit Linux process has: 56 bits, 64 PiB,
+ * x86-64 with 5-level paging (Documentation/arch/x86/x86_64/mm.rst,
+ * "user-space virtual memory, different per mm"; arm64 has at most 52) */
+#define VA_MAX (UINT64_C(1) << 56)
 /* size rounded up to whole pages of lp when it takes them: HotSpot
  * reserves a structure on large pages only when it holds at least
  * min_pages of them (os::page_size_for_region_unaligned/_aligned,
@@ -265,7 +270,15 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                 j.heap_bytes = ht_jvm_default_heap(&j.opt, ram);
                 j.heap_default = true;
         }
-        if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1) {
+        if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1 && j.opt.invalid_sizes) {
+                /* HotSpot exits on a size it cannot parse ("Invalid maximum
+                 * heap size: -Xmx..."): these are not a running JVM's
+                 * options, and nothing is sized from them */
+                if (trusted)
+                        ht_facts_warn(f, "%s: java %u's options hold %u size%s HotSpot refuses (it does not "
+                                      "start with one): its large pages are not counted", d_cmd, pid,
+                                      j.opt.invalid_sizes, j.opt.invalid_sizes == 1 ? "" : "s");
+        } else if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1) {
                 uint64_t lp = j.opt.large_page_size != UINT64_MAX && j.opt.large_page_size ? j.opt.large_page_size
                                                                                            : page;
                 uint64_t cc = j.opt.code_cache != UINT64_MAX ? j.opt.code_cache
@@ -284,7 +297,17 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                               "only its heap and code cache are counted in HugePages", d_cmd, pid,
                                               j.gc == HT_JVM_GC_Z ? "ZGC" : "Shenandoah");
                         j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
-                        if (j.heap_default && trusted)
+                        if (j.heap_bytes > VA_MAX || cc > VA_MAX || j.gc_large_bytes > VA_MAX ||
+                            j.large_pages_bytes > VA_MAX) {
+                                /* more than any process can map: HotSpot could not
+                                 * have reserved it, so not a running JVM's options */
+                                if (trusted)
+                                        ht_facts_warn(f, "%s: java %u's heap (%" PRIu64 " bytes) and code cache "
+                                                      "(%" PRIu64 ") are more than a process can map (64 PiB): "
+                                                      "not a running JVM's options, its large pages are not "
+                                                      "counted", d_cmd, pid, j.heap_bytes, cc);
+                                j.large_pages_bytes = 0;
+                        } else if (j.heap_default && trusted)
                                 ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
                                               "is counted as HotSpot's default, %s", d_cmd, pid,
                                               j.opt.max_ram_percentage_milli != UINT64_MAX

@@ -76,7 +76,12 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
                                       e->value ? e->value : "(no value)");
                         return;
                 }
-                m->sizes[i] = b;
+                /* 18446744073709551615 is the server's own maximum (my_getopt
+                 * takes any value up to it), not "not set" (HT_U64_UNKNOWN):
+                 * it was counted as the 128M default. Beyond what the facts'
+                 * JSON holds, a size is held at INT64_MAX, which no host has:
+                 * the plan's fit check refuses it */
+                m->sizes[i] = b > INT64_MAX ? INT64_MAX : b;
                 free(m->sizes_from[i]);
                 m->sizes_from[i] = xstrdup(path);
                 return;
@@ -131,11 +136,21 @@ static void read_file(reader *rd, const char *path, const ht_controllers *named_
         /* a file is the same file through any link (Debian's my.cnf is
          * mariadb.cnf by way of /etc/alternatives) */
         struct stat st;
-        _cleanup_free_ char *id = ht_stat(rd->c, path, &st) == 0
-                                          ? xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
+        bool have_st = ht_stat(rd->c, path, &st) == 0;
+        _cleanup_free_ char *id = have_st ? xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino)
                                           : xstrdup(path);
         if (strv_contains(rd->visited, id)) {
                 rwarn(rd, "%s: included again (an include loop): not read twice", d);
+                return;
+        }
+        /* The server skips a world-writable option file, any user could have
+         * written it: "Warning: World-writable config file '%s' is ignored"
+         * (mysys/my_default.cc, search_default_file_with_ext(), MySQL and
+         * MariaDB alike; MariaDB still reads one it cannot write, on a
+         * read-only file system). Its sizes would be no server's. */
+        if (have_st && S_ISREG(st.st_mode) && (st.st_mode & S_IWOTH)) {
+                rwarn(rd, "%s is world-writable, which the server ignores (\"World-writable config file "
+                          "... is ignored\"): not read", d);
                 return;
         }
         strv_push(&rd->visited, id);

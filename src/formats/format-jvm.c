@@ -104,8 +104,16 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
         for (size_t i = 0; i < ELEMENTSOF(sizes); i++)
                 if (startswith(a, sizes[i].prefix)) {
                         uint64_t b;
-                        if (!jvm_size(a + strlen(sizes[i].prefix), &b))
+                        /* a code cache above 2048M is refused too: "Invalid
+                         * ReservedCodeCacheSize=%dM. Must be at most %uM."
+                         * (compilerDefinitions.cpp, CompilerConfig::
+                         * check_args_consistency; CODE_CACHE_SIZE_LIMIT, 2G;
+                         * test/hotspot/jtreg/compiler/codecache/CheckUpperLimit.java) */
+                        if (!jvm_size(a + strlen(sizes[i].prefix), &b) ||
+                            (sizes[i].offset == offsetof(ht_jvm_options, code_cache) && b > (UINT64_C(2) << 30))) {
+                                o->invalid_sizes++;
                                 return false;
+                        }
                         *(uint64_t *)((char *)o + sizes[i].offset) = b;
                         return true;
                 }

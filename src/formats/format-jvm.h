@@ -32,6 +32,11 @@ typedef struct {
         /* -XX:VMOptionsFile= and -XX:Flags= on the command line: files
          * HotSpot reads options from (not read) */
         unsigned option_files;
+        /* size options HotSpot refuses ("-Xmx99999999999999999999g",
+         * "-Xmxfoo"): it does not start with one (Arguments::parse_each_vm_init_arg:
+         * "Invalid maximum heap size"), so options with one are no running
+         * JVM's (a command line the process rewrote) */
+        unsigned invalid_sizes;
 } ht_jvm_options;
 
 /* The collectors -XX:+Use...GC selects (HotSpot's gc/shared/gcConfig.cpp

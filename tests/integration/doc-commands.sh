@@ -131,6 +131,15 @@ def run_line(doc, line, applied=False):
     line = line.strip()
     if not line or line.startswith("#"):
         return
+    m = re.fullmatch(r"chroot /mnt/image groupadd -g (\d+) (\w+)", line)
+    if m:
+        # the image-build recipe's group, as groupadd adds it: a later
+        # plan of the image composes with the oracle profile applied
+        # there (an applied workload stays), which needs it
+        with open(os.path.join(root_for(docfile, True, applied), "etc/group"), "a") as f:
+            f.write("%s:x:%s:\n" % (m.group(2), m.group(1)))
+        ok("%s: %s (done as groupadd does: a line of the image's /etc/group)" % (doc, line))
+        return
     for pat, why in NOT_RUN:
         if re.fullmatch(pat, line):
             ok("%s: not run: %s (%s)" % (doc, line, why))

@@ -148,10 +148,14 @@ check "manager: no drop-in" "" "$(files)"
 
 # ---- a profile without the section: hosttune's old drop-in goes ---------
 profile nosd 'sysctl = { vm = { swappiness = 10; }; };'
+# (a profile of no workload: an applied workload's profile, oracle, would
+# stay, composed with the next, compose-applied.sh)
+profile withsd 'systemd = { logind = { RemoveIPC = "no"; }; };'
 h=$(prepare_host debian12-kvm); scratch "$h"
-htrun 0 "stale: apply oracle" "$h" --quiet apply oracle $SGA
+hp "$h" --quiet apply withsd
+check "stale: apply a profile with a logind setting: exit 0" 0 "$rc"
 hp "$h" --json plan nosd
-check "stale: the oracle drop-in is removed by a profile without systemd" "/$OWN remove" "$(files)"
+check "stale: the drop-in is removed by a profile without systemd" "/$OWN remove" "$(files)"
 # a file of the same name that hosttune did not write is the admin's: left alone
 h=$(prepare_host debian12-kvm); scratch "$h"
 mkdir -p "$h/etc/systemd/logind.conf.d"

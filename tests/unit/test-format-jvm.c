@@ -57,6 +57,42 @@ static void test_option(void **state) {
         assert_int_equal(o.use_large_pages, 0);
 }
 
+/* A size HotSpot refuses ("Invalid maximum heap size: -Xmx...", exit 1;
+ * a code cache above 2048M, "Invalid ReservedCodeCacheSize=3072M. Must be
+ * at most 2048M.") is counted: a JVM does not start with one, so options
+ * holding one are no running JVM's, and facts-jvm.c sizes nothing from
+ * them. Such a -Xmx used to be skipped, and the JVM sized as if it had
+ * none: a quarter of the memory in HugePages from a forged command line. */
+static void test_invalid_sizes(void **state) {
+        (void)state;
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-Xmx4g"));
+        assert_true(ht_jvm_option(&o, "-XX:ReservedCodeCacheSize=2048m"));
+        assert_int_equal(o.invalid_sizes, 0);
+        static const char *const bad[] = {"-Xmx99999999999999999999g", "-Xmxabc", "-Xmx", "-Xms4gb",
+                                          "-XX:MaxHeapSize=-1", "-XX:LargePageSizeInBytes=2x",
+                                          "-XX:ReservedCodeCacheSize=2049m", "-XX:ReservedCodeCacheSize=1000g"};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                assert_false(ht_jvm_option(&o, bad[i]));
+                assert_int_equal(o.invalid_sizes, i + 1);
+        }
+        /* the values given before stay; other options do not count */
+        assert_int_equal(o.max_heap, 4 * G);
+        assert_int_equal(o.code_cache, 2 * G);
+        assert_false(ht_jvm_option(&o, "-XX:+UseLargePagesX"));
+        assert_false(ht_jvm_option(&o, "-Dfoo=-Xmxabc"));
+        assert_int_equal(o.invalid_sizes, 8);
+        /* the command line and the environment alike */
+        ht_jvm_options_init(&o);
+        static const char cmd[] = "java\0-Xmx1g\0-Xmx12345678901234567890123g\0-jar\0app.jar";
+        ht_jvm_parse_cmdline(&o, cmd, sizeof(cmd) - 1);
+        assert_int_equal(o.invalid_sizes, 1);
+        ht_jvm_parse_env(&o, "-Xms1q -Xmx2g", 13);
+        assert_int_equal(o.invalid_sizes, 2);
+        assert_int_equal(o.max_heap, 2 * G);
+}
+
 /* The heap without -Xmx: JDK 8 deployments size it with
  * -XX:MaxRAMFraction (Elasticsearch 6's and many container images'
  * "-XX:MaxRAMFraction=2"), which HotSpot still converts when
@@ -203,6 +239,7 @@ static void test_environ(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_option),
+                cmocka_unit_test(test_invalid_sizes),
                 cmocka_unit_test(test_gc),
                 cmocka_unit_test(test_default_heap),
                 cmocka_unit_test(test_env),
