@@ -89,8 +89,8 @@ params = {
         # (/proc/PID/cgroup, facts.workload.oracle.unit), when one.
         oracle_unit = "= if(defined(facts.workload.oracle.unit), facts.workload.oracle.unit, \"\")";
         limits_unit = "= oracle_unit";
-        limits_unit_nofile = 65536;
-        limits_unit_nproc = 16384;
+        limits_unit_nofile = 65536; # preinstall: nofile hard limit is 65536
+        limits_unit_nproc = 16384; # preinstall: nproc hard limit is 16384
         hugepages_unit = "= oracle_unit";
         # The SGA is SysV shared memory: SHM_HUGETLB segments (the
         # "hugepages_settings.sh" of rules/10-hugepages.rules counts them).

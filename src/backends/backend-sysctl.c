@@ -464,7 +464,7 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
         _cleanup_free_ char *link = NULL;
         if (ht_lstat(c, HT_SYSCTL_DROPIN, &lst) == 0 && S_ISLNK(lst.st_mode)) {
                 (void) ht_readlink(c, HT_SYSCTL_DROPIN, &link);
-                ht_plan_error(plan, "%s is a symbolic link (to %s)%s: hosttune never writes through a link; "
+                ht_plan_error(plan, "%s is a symbolic link (to %s)%s: hosttune never writes through a symlink; "
                               "remove it to let hosttune write its file", HT_SYSCTL_DROPIN, link ? link : "?",
                               link && streq(link, "/dev/null") ? ", which masks hosttune's sysctl settings at boot" : "");
                 free(persist);

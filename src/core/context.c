@@ -126,6 +126,7 @@ static void proc_sys_drop(const ht_context *c) {
                 close(memo->memo_proc_sys_fd - 1);
         memo->memo_proc_sys_fd = 0;
         memo->memo_sd_booted = 0;
+        memo->memo_journal_absent = false;
 }
 
 void ht_context_cache_drop(const ht_context *c) {

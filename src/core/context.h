@@ -65,6 +65,10 @@ typedef struct ht_context {
         /* ht_context_systemd_booted while the cache is kept: 0 not asked
          * yet, 1, -1; dropped with the cache */
         signed char memo_sd_booted;
+        /* the journal found absent (a plan asks for a pending
+         * transaction, then for the last apply): asked once a run until
+         * hosttune creates it; dropped with the cache too */
+        bool memo_journal_absent;
 } ht_context;
 
 
@@ -240,6 +244,7 @@ int ht_stat(const ht_context *c, const char *path, struct stat *ret);
 int ht_lstat(const ht_context *c, const char *path, struct stat *ret);
 /* ht_lstat's statx(2): the same three calls, with what fstat cannot
  * give (stx_attributes: chattr +i, +a where the filesystem says so). */
+struct statx;
 int ht_lstatx(const ht_context *c, const char *path, unsigned mask, struct statx *ret);
 bool ht_exists(const ht_context *c, const char *path);
 /* Whether the host path can be opened for writing right now (a read-only

@@ -77,11 +77,12 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
                         return;
                 }
                 /* 18446744073709551615 is the server's own maximum (my_getopt
-                 * takes any value up to it), not "not set" (HT_U64_UNKNOWN):
-                 * it was counted as the 128M default. Beyond what the facts'
-                 * JSON holds, a size is held at INT64_MAX, which no host has:
-                 * the plan's fit check refuses it */
-                m->sizes[i] = b > INT64_MAX ? INT64_MAX : b;
+                 * takes any value up to it), not "not set" (HT_U64_UNKNOWN,
+                 * the same bits): it was counted as the 128M default. That
+                 * one value is held at INT64_MAX, which no host has, so the
+                 * plan's fit check refuses it; other values above INT64_MAX
+                 * stay exact in the facts and are unknown to expressions */
+                m->sizes[i] = b == HT_U64_UNKNOWN ? (uint64_t)INT64_MAX : b;
                 free(m->sizes_from[i]);
                 m->sizes_from[i] = xstrdup(path);
                 return;

@@ -218,7 +218,7 @@ static int parse_one(const char *d, const char *s, size_t n, uint64_t *ret) {
         char buf[65];
         memcpy(buf, s, n);
         buf[n] = 0;
-        uint64_t v;
+        uint64_t v = 0;
         int r = is_byte_limit(d) ? parse_size_1024(buf, &v) : parse_count(buf, &v);
         if (r < 0)
                 return r;

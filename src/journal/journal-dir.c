@@ -139,9 +139,16 @@ static int open_state_dir_given(const ht_context *c, bool create, ht_fsync_batch
 int journal_open_dir(const ht_context *c, bool create, ht_fsync_batch *sync, int *ret_fd,
                      char **ret_error) {
         const char *sd = c->state_dir;
+        ht_context *memo = (ht_context *)c; /* its memo fields only */
+        if (create)
+                memo->memo_journal_absent = false;
+        else if (memo->memo_journal_absent)
+                return -ENOENT;
         _cleanup_close_ int sfd = -1;
         int r = c->state_dir_host ? open_state_dir_in_root(c, create, sync, &sfd, ret_error)
                                   : open_state_dir_given(c, create, sync, &sfd, ret_error);
+        if (r == -ENOENT && !create)
+                memo->memo_journal_absent = true;
         if (r < 0)
                 return r;
         r = check_trusted(sfd, "state directory", sd, ret_error);
@@ -157,8 +164,10 @@ int journal_open_dir(const ht_context *c, bool create, ht_fsync_batch *sync, int
                         return ht_error(ret_error, r, "cannot create %s: %s", jd, ht_strerror(-r));
         }
         if (fstatat(sfd, JOURNAL_DIR, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                if (errno == ENOENT && !create)
+                if (errno == ENOENT && !create) {
+                        memo->memo_journal_absent = true;
                         return -ENOENT;
+                }
                 return ht_error(ret_error, -errno, "journal directory %s: %s", jd, strerror(errno));
         }
         if (S_ISLNK(st.st_mode))
