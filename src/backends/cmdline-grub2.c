@@ -30,9 +30,11 @@ static void grub_defaults_done(grub_defaults *d) {
         strv_free(d->paths);
 }
 
-static int grub_defaults_load(const ht_context *c, grub_defaults *d, ht_plan *plan) {
+static int grub_defaults_load(const ht_context *c, const ht_facts *f, grub_defaults *d, ht_plan *plan) {
         _cleanup_strv_free_ char **names = NULL;
-        ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        /* only where this grub-mkconfig sources them (not RHEL's) */
+        if (f->grub_reads_grub_d)
+                ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
         _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
         *d = (grub_defaults){0};
         for (size_t i = 0; order[i]; i++) {
@@ -185,13 +187,10 @@ static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const ch
 
 char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
         const char *cfg = f->grub_cfg ? f->grub_cfg : ht_exists(c, "/boot/grub2") ? "/boot/grub2/grub.cfg" : "/boot/grub/grub.cfg";
-        static const char *const tools[] = {
-                "/usr/sbin/grub2-mkconfig", "/sbin/grub2-mkconfig", "/usr/sbin/grub-mkconfig", "/sbin/grub-mkconfig",
-        };
         char **argv = NULL;
-        for (size_t i = 0; i < ELEMENTSOF(tools); i++)
-                if (ht_exists(c, tools[i])) {
-                        strv_push(&argv, tools[i]);
+        for (size_t i = 0; ht_grub_mkconfig_paths[i]; i++)
+                if (ht_exists(c, ht_grub_mkconfig_paths[i])) {
+                        strv_push(&argv, ht_grub_mkconfig_paths[i]);
                         break;
                 }
         if (!argv)
@@ -341,7 +340,7 @@ static void plan_image_grub_cfg(const ht_context *c, const ht_facts *f, const op
 void cmdline_plan_grub2(const ht_context *c, const ht_facts *f, const op_list *linux_ops, const op_list *xen_ops,
                         pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt, bool *regenerate) {
         grub_defaults d;
-        if (grub_defaults_load(c, &d, plan) < 0)
+        if (grub_defaults_load(c, f, &d, plan) < 0)
                 return;
         if (d.n == 0 && regenerate) {
                 grub_defaults_done(&d);

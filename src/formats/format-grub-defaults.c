@@ -685,8 +685,13 @@ char **ht_grub_defaults_files(char *const *grubd_names) {
         char **l = NULL;
         strv_push(&l, HT_GRUB_DEFAULTS);
         for (size_t i = 0; grubd_names && grubd_names[i]; i++)
-                if (endswith(grubd_names[i], ".cfg") && !strchr(grubd_names[i], '/'))
+                /* the shell's glob: '*' matches no leading '.' */
+                if (endswith(grubd_names[i], ".cfg") && !strchr(grubd_names[i], '/') && grubd_names[i][0] != '.')
                         strv_pushf(&l, "%s/%s", HT_GRUB_DEFAULTS_DIR, grubd_names[i]);
         return l;
 }
 
+
+const char *const ht_grub_mkconfig_paths[] = {
+        "/usr/sbin/grub2-mkconfig", "/sbin/grub2-mkconfig", "/usr/sbin/grub-mkconfig", "/sbin/grub-mkconfig", NULL,
+};

@@ -117,8 +117,13 @@ int ht_grub_eval_host(const ht_context *c, const char *path, ht_grub_env *env, s
                       const char *content, size_t len, char **ret_error);
 
 /* The files grub-mkconfig sources, in order, given the sorted names in
- * /etc/default/grub.d (only *.cfg are taken). */
+ * /etc/default/grub.d (only what its glob *.cfg matches: a name that
+ * starts with '.' is not; NULL when this grub-mkconfig reads no grub.d). */
 char **ht_grub_defaults_files(char *const *grubd_names);
+
+/* Where the distributions install grub-mkconfig (grub2-mkconfig on
+ * RHEL, Fedora, SUSE), in the order it is looked for; NULL-terminated. */
+extern const char *const ht_grub_mkconfig_paths[];
 
 /* A copy of env (NULL: an empty one). */
 ht_grub_env *ht_grub_env_copy(const ht_grub_env *env);
