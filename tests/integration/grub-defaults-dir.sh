@@ -1,0 +1,101 @@
+#!/bin/sh
+# Which /etc/default/grub.d files grub-mkconfig sources, checked against
+# the real scripts.
+# 1. Ubuntu's cloud image on Debian's grub-mkconfig (grub2-common 2.06,
+# copied into the tree from this machine when installed): `. /etc/default/
+# grub`, then `for x in ${sysconfdir}/default/grub.d/*.cfg`. The cloud
+# image's 50-cloudimg-settings.cfg (livecd-rootfs) sets
+# GRUB_CMDLINE_LINUX_DEFAULT, so a console= removed is removed there; a
+# file named .site.cfg is not matched by the shell's glob *.cfg and sets
+# nothing. hosttune applies (the tree as an image), then the sourcing
+# lines of the tree's own grub-mkconfig, run by /bin/sh, must give the
+# words asked for, and .site.cfg is untouched. Before, .site.cfg was taken
+# for the last assignment of GRUB_CMDLINE_LINUX and edited: the word
+# never reached grub.cfg.
+# 2. Oracle Linux 8 (RHEL 8) with BLS: RHEL's, Fedora's and SUSE's
+# grub2-mkconfig source /etc/default/grub only (rhboot/grub2,
+# util/grub-mkconfig.in, every rhel-8 and rhel-9 branch), so a grub.d
+# file left by a configuration tool sets nothing there: neither its
+# GRUB_CMDLINE_LINUX nor its GRUB_ENABLE_BLSCFG=false count, the words go
+# to /etc/default/grub and grubenv's kernelopts. Before, hosttune read
+# the grub.d file and refused the plan (a word "from a referenced
+# variable" there).
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
+mkdir -p "$tmp/p" "$tmp/r"
+for f in "$top_srcdir"/rules/*.rules; do : >"$tmp/r/$(basename "$f")"; done
+printf 'summary = "THP off, no console";\ncmdline = { add = [ "transparent_hugepage=never" ]; remove = [ "console" ]; };\n' \
+        >"$tmp/p/thp.profile"
+
+# --- 1. Debian's grub-mkconfig, Ubuntu's cloud image -------------------------
+h=$(copy_host debian12-kvm); scratch "$h"
+mkdir -p "$h/etc/default/grub.d" "$h/usr/sbin"
+cat >"$h/etc/default/grub.d/50-cloudimg-settings.cfg" <<'EOF'
+# Cloud Image specific Grub settings for Generic Cloud Images
+# CLOUD_IMG: This file was created/modified by the Cloud Image build process
+
+# Set the recordfail timeout
+GRUB_RECORDFAIL_TIMEOUT=0
+
+# Do not wait on grub prompt
+GRUB_TIMEOUT=0
+
+# Set the default commandline
+GRUB_CMDLINE_LINUX_DEFAULT="console=tty1 console=ttyS0 nvme_core.io_timeout=4294967295"
+
+# Set the grub console type
+GRUB_TERMINAL=console
+EOF
+printf 'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX site=1"\n' >"$h/etc/default/grub.d/.site.cfg"
+cp "$h/etc/default/grub.d/.site.cfg" "$tmp/site.before"
+mk=$(command -v grub-mkconfig 2>/dev/null || echo /usr/sbin/grub-mkconfig)
+if [ -f "$mk" ]; then
+        cp "$mk" "$h/usr/sbin/grub-mkconfig"
+        # the lines of the real script that source the defaults
+        sed -n '/default\/grub ; then/,/^done/p' "$mk" >"$tmp/source.sh"
+else
+        printf 'if test -f ${sysconfdir}/default/grub ; then\n  . ${sysconfdir}/default/grub\nfi\nfor x in ${sysconfdir}/default/grub.d/*.cfg ; do\n  if [ -e "${x}" ]; then\n    . "${x}"\n  fi\ndone\n' \
+                >"$tmp/source.sh"
+fi
+# what grub-mkconfig's 10_linux puts on the default entry's kernel line
+mkconfig_words() {
+        (cd "$1" && sysconfdir=./etc sh -c '. "$0"; echo $GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX_DEFAULT' "$tmp/source.sh")
+}
+check "Ubuntu cloud image: the sourcing lines found" 1 "$(grep -c 'default/grub.d/\*\.cfg' "$tmp/source.sh")"
+check "Ubuntu cloud image, before: what grub-mkconfig sees" \
+        "console=tty1 console=ttyS0 nvme_core.io_timeout=4294967295" "$(mkconfig_words "$h")"
+hi() { env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$tmp/r" \
+        --color=never "$@"; }
+hi --json facts >"$tmp/facts1.json" 2>/dev/null
+check "Ubuntu cloud image: facts read the cloud image's file, not .site.cfg" \
+        "[] console=tty1 console=ttyS0 nvme_core.io_timeout=4294967295" \
+        "[$(jq -r .bootloader.grub_cmdline_linux "$tmp/facts1.json")] $(jq -r .bootloader.grub_cmdline_linux_default "$tmp/facts1.json")"
+hi apply thp >"$tmp/apply1" 2>&1
+check "Ubuntu cloud image: apply exit" 0 $?
+check "Ubuntu cloud image, after: what grub-mkconfig sees" \
+        "transparent_hugepage=never nvme_core.io_timeout=4294967295" "$(mkconfig_words "$h")"
+if cmp -s "$tmp/site.before" "$h/etc/default/grub.d/.site.cfg"; then ok "Ubuntu cloud image: .site.cfg untouched"
+else not_ok "Ubuntu cloud image: .site.cfg edited: $(cat "$h/etc/default/grub.d/.site.cfg")"; fi
+check "Ubuntu cloud image: the word in /etc/default/grub, console= gone from the cloud image's file" \
+        '1 GRUB_CMDLINE_LINUX_DEFAULT="nvme_core.io_timeout=4294967295"' \
+        "$(grep -c '^GRUB_CMDLINE_LINUX="transparent_hugepage=never"$' "$h/etc/default/grub") $(grep '^GRUB_CMDLINE_LINUX_DEFAULT' "$h/etc/default/grub.d/50-cloudimg-settings.cfg")"
+
+# --- 2. RHEL's grub2-mkconfig reads no grub.d -------------------------------
+b=$(copy_host ol8-bls); scratch "$b"
+mkdir -p "$b/etc/default/grub.d" "$b/usr/sbin"
+# what rhboot/grub2's util/grub-mkconfig.in sources (rhel-8.8.0, line 164)
+printf '#! /bin/sh\nsysconfdir="/etc"\nif test -f ${sysconfdir}/default/grub ; then\n  . ${sysconfdir}/default/grub\nfi\n' \
+        >"$b/usr/sbin/grub2-mkconfig"
+chmod 0755 "$b/usr/sbin/grub2-mkconfig"
+printf 'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX site=1"\nGRUB_ENABLE_BLSCFG=false\n' >"$b/etc/default/grub.d/50-site.cfg"
+hb() { "$HOSTTUNE" --root "$b" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
+hb --json facts >"$tmp/facts2.json" 2>/dev/null
+check "RHEL 8: facts: BLS, GRUB_CMDLINE_LINUX from /etc/default/grub alone" \
+        "bls crashkernel=auto resume=/dev/mapper/ol-swap rd.lvm.lv=ol/root rd.lvm.lv=ol/swap rhgb quiet" \
+        "$(jq -r '"\(.bootloader.kind) \(.bootloader.grub_cmdline_linux)"' "$tmp/facts2.json")"
+hb --json plan thp >"$tmp/plan2.json" 2>"$tmp/plan2.err"
+check "RHEL 8: plan exit (changes pending), no error" "2 0" "$? $(jq '.errors | length' "$tmp/plan2.json")"
+check "RHEL 8: the files planned: grubenv and /etc/default/grub, not the grub.d file" \
+        '["/boot/grub2/grubenv","/etc/default/grub"]' "$(jq -c '[.files[].path] | sort' "$tmp/plan2.json")"
+finish
