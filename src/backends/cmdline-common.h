@@ -71,6 +71,15 @@ bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op);
 const char *cmdline_pending_content(const pending_set *set, const char *path, size_t *ret_len);
 ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what);
 
+/* kernel-install's command line for the kernels installed later
+ * (systemd's 90-loaderentry.install, RHEL 9's 20-grub.install):
+ * /etc/kernel/cmdline, else /usr/lib/kernel/cmdline, else the running
+ * kernel's /proc/cmdline. The first of the two files that exists, edited
+ * with ops into /etc/kernel/cmdline (the one in /usr is the
+ * distribution's: a copy in /etc takes over from it). Returns the line
+ * it gives, NULL when neither file exists or on an error (in the plan). */
+char *cmdline_plan_kernel_cmdline(const ht_context *c, const op_list *ops, pending_set *edits, ht_plan *plan);
+
 /* One planning of the words for the host's bootloader kind: what each
  * kind's planner (cmdline_kind_*) reads and fills. */
 typedef struct {

@@ -165,30 +165,18 @@ static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_
  * command line of a new kernel from /etc/kernel/cmdline, else
  * /usr/lib/kernel/cmdline, else /proc/cmdline, which in an image build
  * is the build machine's (90-loaderentry.install). A complete line the
- * image already has is edited in place; hosttune never makes one up. */
+ * image already has is edited in place (the one in /usr copied to /etc
+ * with the edit); hosttune never makes one up. */
 static void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
                                               pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
         if (xen_ops->n)
                 cmdline_targets_none(xt, xasprintf("%s carries no Xen hypervisor command line", HT_KERNEL_CMDLINE));
         if (linux_ops->n == 0)
                 return;
-        pending_file *p = cmdline_pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
-        if (!p)
-                return;
-        if (!p->cur) {
-                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", "holds NUL bytes, not a kernel command line");
-                return;
-        }
-        char *out = NULL;
-        size_t out_len = 0;
-        _cleanup_free_ char *err = NULL;
-        if (ht_kernel_cmdline_edit(p->cur, p->cur_len, linux_ops->ops, linux_ops->n, &out, &out_len, &err) < 0) {
-                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
-                return;
-        }
-        cmdline_pending_replace(p, out, out_len);
-        _cleanup_free_ char *line = xstrndup(out, out_len);
-        cmdline_targets_add(lt, ht_cmdline_split(line));
+        /* /usr/lib/kernel/cmdline (the distribution's) is copied to /etc */
+        _cleanup_free_ char *line = cmdline_plan_kernel_cmdline(c, linux_ops, edits, plan);
+        if (line)
+                cmdline_targets_add(lt, ht_cmdline_split(line));
 }
 
 /* The words of an image whose layout hosttune does not know: skipped
