@@ -143,11 +143,10 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
 /* Split ops between NAME and NAME_DEFAULT: the kernel takes the last of
  * repeated words and grub.cfg puts _DEFAULT after the plain variable, so
  * a parameter already in _DEFAULT is set there; removals go to both. */
-static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
-                           pending_set *edits, ht_plan *plan) {
+static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const char *name, const char *dflt,
+                           const op_list *ops, pending_set *edits, ht_plan *plan) {
         if (ops->n == 0) /* GRUB_CMDLINE_XEN on most hosts: nothing to read */
                 return;
-        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
         if (!env)
                 return;
@@ -185,6 +184,48 @@ static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const ch
         cmdline_op_list_done(&to_default);
 }
 
+/* Whether grub-mkconfig makes Xen entries: Debian's 20_linux_xen (and
+ * RHEL 7's) takes every /boot/xen* that is a hypervisor, not xen-syms-*,
+ * xenpolicy-* or a *.config (file_is_not_xen_garbage), nor a package
+ * manager's leftover (grub_file_is_not_garbage). */
+static bool boot_has_xen(const ht_context *c) {
+        _cleanup_strv_free_ char **names = NULL;
+        if (ht_list_dir(c, "/boot", NULL, &names) < 0)
+                return false;
+        for (size_t i = 0; names[i]; i++) {
+                const char *n = names[i];
+                if (!startswith(n, "xen") || startswith(n, "xen-syms-") || startswith(n, "xenpolicy-") ||
+                    endswith(n, ".config") || strstr(n, ".dpkg-") || endswith(n, ".rpmsave") ||
+                    endswith(n, ".rpmnew") || endswith(n, "~"))
+                        continue;
+                return true;
+        }
+        return false;
+}
+
+/* The variables the Linux line of the Xen entries is built from:
+ * 20_linux_xen replaces GRUB_CMDLINE_LINUX with
+ * GRUB_CMDLINE_LINUX_XEN_REPLACE and _DEFAULT with
+ * GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT when they are not empty (Debian
+ * ships them commented out in /etc/default/grub.d/xen.cfg). True when
+ * there are Xen entries and one of the two is replaced: the same words
+ * are then planned on that pair too. A value only shell code gives
+ * counts as set (its edit reports why it cannot be done). */
+static bool grub_xen_linux_pair(const ht_context *c, const grub_defaults *d, pending_set *edits, ht_plan *plan,
+                                const char **ret_name, const char **ret_dflt) {
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
+        if (!env || !boot_has_xen(c))
+                return false;
+        const ht_grub_var *r = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX_XEN_REPLACE");
+        const ht_grub_var *rd = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT");
+        bool replaced = r && (!r->value || *r->value), replaced_d = rd && (!rd->value || *rd->value);
+        *ret_name = replaced ? "GRUB_CMDLINE_LINUX_XEN_REPLACE" : "GRUB_CMDLINE_LINUX";
+        *ret_dflt = replaced_d ? "GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT" : "GRUB_CMDLINE_LINUX_DEFAULT";
+        if (!replaced && !replaced_d)
+                *ret_name = *ret_dflt = NULL;
+        return replaced || replaced_d;
+}
+
 char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
         const char *cfg = f->grub_cfg ? f->grub_cfg : ht_exists(c, "/boot/grub2") ? "/boot/grub2/grub.cfg" : "/boot/grub/grub.cfg";
         char **argv = NULL;
@@ -203,12 +244,11 @@ char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
 /* The words grub-mkconfig's 10_linux puts on the default entry's kernel
  * line after root= and ro: NAME, then NAME_DEFAULT, as the edited
  * defaults files leave them. */
-static void grub_defaults_targets(const ht_context *c, const grub_defaults *d, const char *name, pending_set *edits,
-                                  ht_plan *plan, boot_targets *t) {
+static void grub_defaults_targets(const ht_context *c, const grub_defaults *d, const char *name, const char *dflt,
+                                  pending_set *edits, ht_plan *plan, boot_targets *t) {
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
         if (!env)
                 return;
-        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
         const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
         _cleanup_free_ char *line = xasprintf("%s %s", vl && vl->value ? vl->value : "",
                                               vd && vd->value ? vd->value : "");
@@ -348,13 +388,19 @@ void cmdline_plan_grub2(const ht_context *c, const ht_facts *f, const op_list *l
                 return;
         }
         size_t errors = strv_length(plan->errors);
-        grub_plan_pair(c, &d, "GRUB_CMDLINE_LINUX", linux_ops, edits, plan);
-        grub_plan_pair(c, &d, "GRUB_CMDLINE_XEN", xen_ops, edits, plan);
+        grub_plan_pair(c, &d, "GRUB_CMDLINE_LINUX", "GRUB_CMDLINE_LINUX_DEFAULT", linux_ops, edits, plan);
+        /* the Linux of the Xen entries, where its words are replaced */
+        const char *xl = NULL, *xld = NULL;
+        if (linux_ops->n && grub_xen_linux_pair(c, &d, edits, plan, &xl, &xld))
+                grub_plan_pair(c, &d, xl, xld, linux_ops, edits, plan);
+        grub_plan_pair(c, &d, "GRUB_CMDLINE_XEN", "GRUB_CMDLINE_XEN_DEFAULT", xen_ops, edits, plan);
         if (strv_length(plan->errors) == errors) {
                 if (lt && linux_ops->n)
-                        grub_defaults_targets(c, &d, "GRUB_CMDLINE_LINUX", edits, plan, lt);
+                        grub_defaults_targets(c, &d, "GRUB_CMDLINE_LINUX", "GRUB_CMDLINE_LINUX_DEFAULT", edits, plan, lt);
+                if (lt && xl)
+                        grub_defaults_targets(c, &d, xl, xld, edits, plan, lt);
                 if (xt && xen_ops->n)
-                        grub_defaults_targets(c, &d, "GRUB_CMDLINE_XEN", edits, plan, xt);
+                        grub_defaults_targets(c, &d, "GRUB_CMDLINE_XEN", "GRUB_CMDLINE_XEN_DEFAULT", edits, plan, xt);
         }
         if (regenerate && plan->offline)
                 plan_image_grub_cfg(c, f, linux_ops, xen_ops, edits, plan, lt, xt);

@@ -20,6 +20,16 @@
 # to /etc/default/grub and grubenv's kernelopts. Before, hosttune read
 # the grub.d file and refused the plan (a word "from a referenced
 # variable" there).
+# 3. A Debian Xen dom0 (a hypervisor in /boot): grub-mkconfig's
+# 20_linux_xen builds the Linux line of the Xen entries from
+# GRUB_CMDLINE_LINUX_XEN_REPLACE and _REPLACE_DEFAULT instead of
+# GRUB_CMDLINE_LINUX and _DEFAULT when they are not empty (Debian's
+# xen.cfg in grub.d has them commented out, a dom0 sets them for
+# console=hvc0). The words go to the pair the Xen entries use too; the
+# lines that replace them, taken from the real /etc/grub.d/20_linux_xen
+# when installed, must give the words. Before, only the plain pair was
+# edited and the Xen entries, the ones a dom0 boots, lacked the words
+# while the plan called them persisted.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -98,4 +108,36 @@ hb --json plan thp >"$tmp/plan2.json" 2>"$tmp/plan2.err"
 check "RHEL 8: plan exit (changes pending), no error" "2 0" "$? $(jq '.errors | length' "$tmp/plan2.json")"
 check "RHEL 8: the files planned: grubenv and /etc/default/grub, not the grub.d file" \
         '["/boot/grub2/grubenv","/etc/default/grub"]' "$(jq -c '[.files[].path] | sort' "$tmp/plan2.json")"
+
+# --- 3. Xen: the Linux line of the Xen entries --------------------------------
+mkdir -p "$tmp/x"; x=$(copy_host debian12-kvm "$tmp/x"); scratch "$x"
+: >"$x/boot/xen-4.17-amd64.gz"
+printf 'GRUB_CMDLINE_LINUX="quiet"\nGRUB_CMDLINE_LINUX_DEFAULT="transparent_hugepage=always console=tty0"\n' >"$x/etc/default/grub"
+mkdir -p "$x/etc/default/grub.d"
+printf '#GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT"\nGRUB_CMDLINE_LINUX_XEN_REPLACE="console=hvc0 earlyprintk=xen"\nGRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT="transparent_hugepage=madvise"\n' \
+        >"$x/etc/default/grub.d/xen.cfg"
+xl=/etc/grub.d/20_linux_xen
+if [ -f "$xl" ]; then
+        sed -n '/^# Allow overriding GRUB_CMDLINE_LINUX/,/^case/p' "$xl" | sed '$d' >"$tmp/xen-replace.sh"
+else
+        printf 'if [ "${GRUB_CMDLINE_LINUX_XEN_REPLACE}" ]; then\n  GRUB_CMDLINE_LINUX="${GRUB_CMDLINE_LINUX_XEN_REPLACE}"\nfi\nif [ "${GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT}" ]; then\n  GRUB_CMDLINE_LINUX_DEFAULT="${GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT}"\nfi\n' \
+                >"$tmp/xen-replace.sh"
+fi
+xen_linux_words() {
+        (cd "$1" && sysconfdir=./etc sh -c '. "$0"; . "$1"; echo $GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX_DEFAULT' \
+                "$tmp/source.sh" "$tmp/xen-replace.sh")
+}
+check "Xen, before: the Linux line of the Xen entries" "console=hvc0 earlyprintk=xen transparent_hugepage=madvise" \
+        "$(xen_linux_words "$x")"
+"$HOSTTUNE" --root "$x" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never apply thp >"$tmp/apply3" 2>&1
+check "Xen: apply exit" 0 $?
+check "Xen, after: the Linux line of the Xen entries has the words (console= removed as asked)" "earlyprintk=xen transparent_hugepage=never" \
+        "$(xen_linux_words "$x")"
+check "Xen, after: the Linux entries too" "quiet transparent_hugepage=never" "$(mkconfig_words "$x")"
+# without a hypervisor in /boot there are no Xen entries: the pair is left alone
+rm "$x/boot/xen-4.17-amd64.gz"
+"$HOSTTUNE" --root "$x" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never rollback >/dev/null 2>&1
+"$HOSTTUNE" --root "$x" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never --json plan thp >"$tmp/plan3.json" 2>/dev/null
+check "Xen, no hypervisor in /boot: the grub.d file not planned" '["/etc/default/grub"]' \
+        "$(jq -c '[.files[].path]' "$tmp/plan3.json")"
 finish
