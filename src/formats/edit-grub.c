@@ -230,6 +230,11 @@ int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t 
         }
 
         const ht_grub_assignment *a = &f->assignments[last];
+        if (a->declared)
+                return ht_error(ret_error, -EINVAL,
+                                "%u: %s is set by readonly, declare, typeset or local here, which hosttune does not "
+                                "follow (and after readonly a new assignment would stop grub-mkconfig); edit the file "
+                                "by hand", a->line, name);
         if (a->unset)
                 return ht_error(ret_error, -EINVAL,
                                 "%u: %s is unset here, after its assignments: an edit of them would not "

@@ -252,6 +252,9 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                 /* in the arguments of `unset` (functions: after -f); a
                  * redirection's target is none of them */
                 bool unsetting = false, unset_functions = false, redirect_target = false;
+                /* in the arguments of readonly, declare, typeset or local:
+                 * builtins that set or pin a name */
+                bool declaring = false;
                 size_t pending_start = f->n_assignments;
 
                 for (;;) {
@@ -339,6 +342,27 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         }
                         if ((r = scan_word(&sc)) < 0)
                                 goto fail;
+                        if (command && declaring) {
+                                /* NAME or NAME=value: the name's value is the
+                                 * builtin's from here on (readonly also makes a
+                                 * later assignment abort grub-mkconfig) */
+                                size_t e = start;
+                                while (e < sc.pos && is_name_char(content[e]))
+                                        e++;
+                                if (content[start] != '-' && is_name_start(content[start]) && e > start &&
+                                    (e == sc.pos || content[e] == '=' || (content[e] == '+' && e + 1 < sc.pos &&
+                                                                          content[e + 1] == '=')))
+                                        add_assignment(f, (ht_grub_assignment){
+                                                .name = xstrndup(content + start, e - start),
+                                                .line = line,
+                                                .value_start = start,
+                                                .value_end = start,
+                                                .conditional = depth > 0 || cond_once,
+                                                .unset = true,
+                                                .declared = true,
+                                        });
+                                continue;
+                        }
                         if (command && unsetting) {
                                 bool plain_name = is_name_start(content[start]);
                                 for (size_t i = start; i < sc.pos; i++)
@@ -401,6 +425,8 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         if (!f->complex_line)
                                 f->complex_line = line;
                         unsetting = first && word_is(&sc, start, "unset");
+                        declaring = first && (word_is(&sc, start, "readonly") || word_is(&sc, start, "declare") ||
+                                              word_is(&sc, start, "typeset") || word_is(&sc, start, "local"));
                         command = true;
                         first = false;
                 }
@@ -611,7 +637,9 @@ bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub
 
 void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
                              const ht_grub_assignment *a) {
-        const char *why = a->unset    ? "unset here, which hosttune does not follow"
+        const char *why = a->declared ? "set or made read-only by readonly, declare, typeset or local here, which "
+                                        "hosttune does not follow"
+                          : a->unset  ? "unset here, which hosttune does not follow"
                           : a->append ? "appended to with +=, which bash (RHEL's and SUSE's /bin/sh) "
                                         "does and dash (Debian's) does not"
                                       : NULL;

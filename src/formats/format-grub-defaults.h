@@ -31,6 +31,10 @@ typedef struct {
         bool exported;
         bool conditional;                /* inside if/case/for/while/{ } */
         bool unset;                      /* `unset NAME`: no value span */
+        /* with unset: `readonly NAME[=value]` (declare, typeset, local):
+         * a value hosttune does not follow, and after readonly any later
+         * assignment aborts the shell, so none may be appended */
+        bool declared;
         /* `NAME+=word`: bash (/bin/sh of RHEL and SUSE, which run
          * grub2-mkconfig with it) appends, dash (Debian's and Ubuntu's)
          * runs it as a command that is not found: no value to know */
