@@ -51,7 +51,7 @@ static const char *const cmdline_key_fields[] = {"target", NULL};
  * for an optional setting a skip; never "kept" or "pending reboot". */
 static void report_unmet(ht_plan *plan, const ht_setting *s, const ht_cmdline_op *op, const boot_targets *t) {
         _cleanup_free_ char *word = ht_cmdline_op_word(op);
-        _cleanup_free_ char *why = t->n == 0 ? xstrdup(t->why_none ? t->why_none : "no boot entry found")
+        _cleanup_free_ char *why = t->n == 0 || t->unknown ? xstrdup(t->why_none ? t->why_none : "no boot entry found")
                                              : xstrdup("after the edit, not every boot entry's command line has it");
         const char *verb = op->kind == HT_CMDLINE_REMOVE ? "removing" : "setting";
         if (s->optional) {

@@ -117,8 +117,16 @@ void cmdline_targets_done(boot_targets *t) {
         *t = (boot_targets){0};
 }
 
+void cmdline_targets_unknown(boot_targets *t, char *why) {
+        if (!t->unknown)
+                cmdline_targets_none(t, why);
+        else
+                free(why);
+        t->unknown = true;
+}
+
 bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op) {
-        if (t->n == 0)
+        if (t->n == 0 || t->unknown)
                 return false;
         for (size_t i = 0; i < t->n; i++)
                 if (!ht_cmdline_satisfied(t->lists[i], op))

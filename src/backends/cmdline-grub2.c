@@ -153,6 +153,14 @@ static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const ch
         const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
         _cleanup_strv_free_ char **wl = vl && vl->value ? ht_cmdline_split(vl->value) : NULL;
         _cleanup_strv_free_ char **wd = vd && vd->value ? ht_cmdline_split(vd->value) : NULL;
+        /* _DEFAULT only shell code gives (a conditional): its words in
+         * either outcome, every word when they are not known, so that a
+         * parameter it may hold is edited there, which says why it cannot */
+        bool dflt_unknown = vd && !vd->value;
+        if (dflt_unknown && vd->if_run) {
+                _cleanup_free_ char *both = xasprintf("%s %s", vd->if_run, vd->if_not);
+                wd = ht_cmdline_split(both);
+        }
         op_list to_plain = {0}, to_default = {0};
         for (size_t i = 0; i < ops->n; i++) {
                 ht_cmdline_op op = ops->ops[i];
@@ -162,14 +170,15 @@ static void grub_plan_pair(const ht_context *c, const grub_defaults *d, const ch
                                 cmdline_op_list_add(&to_plain, op, ops->settings[i]);
                         continue;
                 }
+                bool in_dflt = cmdline_word_present(wd, op.key) || (dflt_unknown && !vd->if_run);
                 if (op.kind == HT_CMDLINE_REMOVE) {
                         if (cmdline_word_present(wl, op.key))
                                 cmdline_op_list_add(&to_plain, op, ops->settings[i]);
-                        if (cmdline_word_present(wd, op.key))
+                        if (in_dflt)
                                 cmdline_op_list_add(&to_default, op, ops->settings[i]);
                         continue;
                 }
-                if (cmdline_word_present(wd, op.key)) {
+                if (in_dflt) {
                         cmdline_op_list_add(&to_default, op, ops->settings[i]);
                         if (cmdline_word_present(wl, op.key))
                                 cmdline_op_list_add(&to_plain,
@@ -249,10 +258,33 @@ static void grub_defaults_targets(const ht_context *c, const grub_defaults *d, c
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
         if (!env)
                 return;
-        const ht_grub_var *vl = ht_grub_env_get(env, name), *vd = ht_grub_env_get(env, dflt);
-        _cleanup_free_ char *line = xasprintf("%s %s", vl && vl->value ? vl->value : "",
-                                              vd && vd->value ? vd->value : "");
-        cmdline_targets_add(t, ht_cmdline_split(line));
+        const ht_grub_var *v[2] = {ht_grub_env_get(env, name), ht_grub_env_get(env, dflt)};
+        /* each variable's possible values: its value, or both outcomes of
+         * a conditional assignment; unknown, nothing is met */
+        const char *alt[2][2];
+        size_t n_alt[2];
+        for (size_t k = 0; k < 2; k++) {
+                n_alt[k] = 1;
+                alt[k][0] = v[k] && v[k]->value ? v[k]->value : "";
+                if (!v[k] || v[k]->value)
+                        continue;
+                if (!v[k]->if_run) {
+                        _cleanup_free_ char *shown = ht_display_path(c, d->paths[v[k]->file]);
+                        cmdline_targets_unknown(t, xasprintf("%s:%s: the value of %s is not known without running "
+                                                             "the shell, so neither is the kernel line grub-mkconfig "
+                                                             "writes", shown, v[k]->why ? v[k]->why : "",
+                                                             k ? dflt : name));
+                        return;
+                }
+                alt[k][0] = v[k]->if_run;
+                alt[k][1] = v[k]->if_not;
+                n_alt[k] = 2;
+        }
+        for (size_t i = 0; i < n_alt[0]; i++)
+                for (size_t k = 0; k < n_alt[1]; k++) {
+                        _cleanup_free_ char *line = xasprintf("%s %s", alt[0][i], alt[1][k]);
+                        cmdline_targets_add(t, ht_cmdline_split(line));
+                }
 }
 
 /* The host's own words on a kernel line, as GRUB_CMDLINE_LINUX would

@@ -491,7 +491,7 @@ const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name) {
 static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
         ht_grub_var *v = (ht_grub_var *)ht_grub_env_get(e, name);
         if (v) {
-                v->value = v->why = NULL;
+                v->value = v->why = v->if_run = v->if_not = NULL;
                 return v;
         }
         if (2 * (e->n_vars + 1) > e->n_slots) {
@@ -518,6 +518,8 @@ ht_grub_env *ht_grub_env_copy(const ht_grub_env *src) {
                 ht_grub_var *v = env_slot(e, src->vars[i].name);
                 v->value = ht_arena_strdup(&e->arena, src->vars[i].value);
                 v->why = ht_arena_strdup(&e->arena, src->vars[i].why);
+                v->if_run = ht_arena_strdup(&e->arena, src->vars[i].if_run);
+                v->if_not = ht_arena_strdup(&e->arena, src->vars[i].if_not);
                 v->file = src->vars[i].file;
                 v->line = src->vars[i].line;
         }
@@ -649,7 +651,19 @@ void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *co
         x->len = 0;
         bool ok = !a->conditional && !a->unset && !a->append &&
                   expand_into(content, a->value_start, a->value_end, env, x, &why);
+        /* a conditional assignment of a computable value over a known one
+         * (unset: empty): both outcomes, for the readers that can use them */
+        const ht_grub_var *prev = ht_grub_env_get(env, a->name);
+        const char *dummy = NULL;
+        char *if_run = NULL, *if_not = NULL;
+        if (a->conditional && !a->unset && !a->append && (!prev || prev->value) &&
+            expand_into(content, a->value_start, a->value_end, env, x, &dummy)) {
+                if_run = ht_arena_strndup(&env->arena, x->data ? x->data : "", x->len);
+                if_not = ht_arena_strdup(&env->arena, prev ? prev->value : "");
+        }
         ht_grub_var *v = env_slot(env, a->name);
+        v->if_run = if_run;
+        v->if_not = if_not;
         v->file = file_index;
         v->line = a->line;
         if (ok)

@@ -87,6 +87,11 @@ typedef struct {
         char *why;      /* then: "LINE: why" */
         size_t file;    /* index of the file of the last assignment */
         unsigned line;
+        /* value NULL because the last assignment is inside a conditional
+         * (`if ...; then V="$V word"; fi`, Ubuntu's and Debian's grub.d
+         * files): the value if it runs and if it does not, when both are
+         * known; NULL otherwise */
+        char *if_run, *if_not;
 } ht_grub_var;
 
 typedef struct {

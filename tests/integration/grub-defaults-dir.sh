@@ -30,6 +30,14 @@
 # when installed, must give the words. Before, only the plain pair was
 # edited and the Xen entries, the ones a dom0 boots, lacked the words
 # while the plan called them persisted.
+# 4. GRUB_CMDLINE_LINUX_DEFAULT assigned inside a conditional (a grub.d
+# file that appends a word only when some program is installed, as
+# Debian's xen.cfg sets GRUB_DEFAULT inside an if): grub-mkconfig's line
+# is one of two, and a word is persisted only when both have it. A new
+# word in GRUB_CMDLINE_LINUX is; removing quiet, which either outcome
+# keeps, is an error naming the conditional's line, the tree untouched.
+# A _DEFAULT only a command substitution gives is an error for any word.
+# Before, both were reported persisted while grub-mkconfig kept quiet.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -140,4 +148,30 @@ rm "$x/boot/xen-4.17-amd64.gz"
 "$HOSTTUNE" --root "$x" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never --json plan thp >"$tmp/plan3.json" 2>/dev/null
 check "Xen, no hypervisor in /boot: the grub.d file not planned" '["/etc/default/grub"]' \
         "$(jq -c '[.files[].path]' "$tmp/plan3.json")"
+
+# --- 4. _DEFAULT assigned inside a conditional --------------------------------
+printf 'summary = "THP off";\ncmdline = { add = [ "transparent_hugepage=never" ]; };\n' >"$tmp/p/add.profile"
+printf 'summary = "THP off, no quiet";\ncmdline = { add = [ "transparent_hugepage=never" ]; remove = [ "quiet" ]; };\n' \
+        >"$tmp/p/quiet.profile"
+mkdir -p "$tmp/c"; cnd=$(copy_host debian12-kvm "$tmp/c"); scratch "$cnd"
+mkdir -p "$cnd/etc/default/grub.d"
+printf 'if [ -x /usr/sbin/site-tool ]; then\n        GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT site=1"\nfi\n' \
+        >"$cnd/etc/default/grub.d/50-site.cfg"
+cp -a "$cnd" "$tmp/cnd.before"
+hc() { "$HOSTTUNE" --root "$cnd" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
+hc apply quiet >"$tmp/apply4" 2>&1
+check "conditional _DEFAULT: removing quiet refused (exit 1)" 1 $?
+check_contains "conditional _DEFAULT: the error names the conditional's line" \
+        "etc/default/grub.d/50-site.cfg:2: assigned inside a shell conditional or command list: hosttune does not run shell code, so it cannot edit GRUB_CMDLINE_LINUX_DEFAULT there" \
+        "$tmp/apply4"
+if d=$(diff -r -x hosttune -x hosttune.lock "$tmp/cnd.before" "$cnd" 2>&1); then ok "conditional _DEFAULT: the tree untouched"
+else not_ok "conditional _DEFAULT: the tree changed: $(printf '%s' "$d" | head -c 300)"; fi
+hc --json plan add >"$tmp/plan4.json" 2>/dev/null
+check "conditional _DEFAULT: a new word in GRUB_CMDLINE_LINUX is planned (both outcomes have it)" "0 change" \
+        "$(jq -r '"\(.errors | length) \(.changes[] | select(.key == "transparent_hugepage") | .outcome)"' "$tmp/plan4.json")"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="$(cat /etc/cmdline.site)"\n' >"$cnd/etc/default/grub.d/50-site.cfg"
+hc plan add >"$tmp/plan5" 2>&1
+check "_DEFAULT from a command substitution: an error (exit 1)" 1 $?
+check_contains "_DEFAULT from a command substitution: the error names the line" \
+        "etc/default/grub.d/50-site.cfg:1: command substitution" "$tmp/plan5"
 finish
