@@ -256,6 +256,24 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
  * editing it would change no boot entry. The script itself says; without
  * one (an image before its GRUB package), the distribution does. */
 static bool grub_reads_grub_d(const ht_context *c, ht_facts *f) {
+        /* Arch Linux's grub-mkconfig reads no grub.d, and its wiki (and
+         * tools) append to /etc/default/grub a loop that sources
+         * /etc/default/grub.d/ *.cfg: then it is read, at the end */
+        char *dflt;
+        size_t dlen;
+        if (ht_facts_read(c, f, HT_GRUB_DEFAULTS, false, &dflt, &dlen) == 0) {
+                bool sources = false;
+                for (const char *l = dflt; l && l < dflt + dlen && !sources;) {
+                        const char *nl = memchr(l, '\n', (size_t)(dflt + dlen - l));
+                        size_t n = nl ? (size_t)(nl - l) : (size_t)(dflt + dlen - l);
+                        size_t b = strspn(l, " \t");
+                        sources = b < n && l[b] != '#' && memmem(l, n, "/default/grub.d/", 16);
+                        l = nl ? nl + 1 : NULL;
+                }
+                free(dflt);
+                if (sources)
+                        return true;
+        }
         for (size_t i = 0; ht_grub_mkconfig_paths[i]; i++) {
                 char *buf;
                 size_t len;

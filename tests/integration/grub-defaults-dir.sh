@@ -38,6 +38,9 @@
 # keeps, is an error naming the conditional's line, the tree untouched.
 # A _DEFAULT only a command substitution gives is an error for any word.
 # Before, both were reported persisted while grub-mkconfig kept quiet.
+# 5. Arch Linux: its grub-mkconfig reads /etc/default/grub only, and the
+# Arch wiki's way to have drop-ins is a loop appended to /etc/default/grub
+# that sources /etc/default/grub.d/*.cfg: then they are read (and edited).
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -174,4 +177,20 @@ hc plan add >"$tmp/plan5" 2>&1
 check "_DEFAULT from a command substitution: an error (exit 1)" 1 $?
 check_contains "_DEFAULT from a command substitution: the error names the line" \
         "etc/default/grub.d/50-site.cfg:1: command substitution" "$tmp/plan5"
+
+# --- 5. Arch Linux: /etc/default/grub sources grub.d itself -------------------
+mkdir -p "$tmp/a"; a=$(copy_host debian12-kvm "$tmp/a"); scratch "$a"
+sed -i 's/^ID=.*/ID=arch/; /^ID_LIKE/d' "$a/usr/lib/os-release"
+rm -f "$a/etc/os-release" "$a/etc/debian_version"
+mkdir -p "$a/etc/default/grub.d" "$a/usr/bin"
+printf '#! /bin/sh\nif test -f ${sysconfdir}/default/grub ; then\n  . ${sysconfdir}/default/grub\nfi\n' >"$a/usr/bin/grub-mkconfig"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="loglevel=3 console=ttyS0"\n' >"$a/etc/default/grub.d/50-console.cfg"
+ha() { "$HOSTTUNE" --root "$a" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
+ha --json plan thp >"$tmp/plan6.json" 2>/dev/null
+check "Arch, no loop in /etc/default/grub: grub.d not read" '["/etc/default/grub"]' "$(jq -c '[.files[].path]' "$tmp/plan6.json")"
+printf '\nfor custom_grub_d in /etc/default/grub.d/*.cfg ; do\n  if [ -e "${custom_grub_d}" ]; then\n    source "${custom_grub_d}"\n  fi\ndone\n' \
+        >>"$a/etc/default/grub"
+ha --json plan thp >"$tmp/plan7.json" 2>/dev/null
+check "Arch, the loop in /etc/default/grub: console= removed in the grub.d file" \
+        '["/etc/default/grub","/etc/default/grub.d/50-console.cfg"]' "$(jq -c '[.files[].path] | sort' "$tmp/plan7.json")"
 finish
