@@ -256,6 +256,12 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
  * editing it would change no boot entry. The script itself says; without
  * one (an image before its GRUB package), the distribution does. */
 static bool grub_reads_grub_d(const ht_context *c, ht_facts *f) {
+        /* nothing to read: no question to ask (and no look for scripts) */
+        _cleanup_strv_free_ char **names = NULL;
+        (void)ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        _cleanup_strv_free_ char **files = ht_grub_defaults_files(names);
+        if (strv_length(files) <= 1)
+                return false;
         /* Arch Linux's grub-mkconfig reads no grub.d, and its wiki (and
          * tools) append to /etc/default/grub a loop that sources
          * /etc/default/grub.d/ *.cfg: then it is read, at the end */
