@@ -1,6 +1,7 @@
 /* The cmdline backend: GRUB 2 (cmdline-common.h). */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,13 +98,40 @@ static ht_grub_env *grub_env_upto(const ht_context *c, const grub_defaults *d, s
         return env;
 }
 
+/* Whether the last assignment of name in content (parsed) refers to
+ * name's earlier value ($NAME or ${NAME}): `V="$V word"`, the form of the
+ * grub.d files packages add (kdump-tools' crashkernel=). */
+static bool refers_to_itself(const ht_grub_file *parsed, const char *content, const char *name) {
+        const ht_grub_assignment *a = NULL;
+        for (size_t i = 0; parsed && i < parsed->n_assignments; i++)
+                if (streq(parsed->assignments[i].name, name))
+                        a = &parsed->assignments[i];
+        if (!a || a->unset)
+                return false;
+        size_t n = strlen(name);
+        for (size_t i = a->value_start; i + n < a->value_end; i++) {
+                if (content[i] != '$')
+                        continue;
+                size_t k = i + 1 + (content[i + 1] == '{');
+                if (k + n > a->value_end || memcmp(content + k, name, n) != 0)
+                        continue;
+                char next = k + n < a->value_end ? content[k + n] : 0;
+                if (content[i + 1] == '{' ? next == '}' : !(isalnum((unsigned char)next) || next == '_'))
+                        return true;
+        }
+        return false;
+}
+
 /* Edit variable name where its effective value is set (the last file
- * assigning it), or append it to /etc/default/grub. */
-static void grub_edit_var(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
-                          pending_set *edits, ht_plan *plan) {
+ * among the first upto assigning it), or append it to
+ * /etc/default/grub. A parameter the last assignment takes from the
+ * variable's value in an earlier file (`V="$V word"` in grub.d) is
+ * changed there first. */
+static void grub_edit_var_upto(const ht_context *c, const grub_defaults *d, size_t upto, const char *name,
+                               const op_list *ops, pending_set *edits, ht_plan *plan) {
         if (ops->n == 0)
                 return;
-        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(c, d, d->n, edits, plan);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *all = grub_env_upto(c, d, upto, edits, plan);
         if (!all)
                 return;
         const ht_grub_var *v = ht_grub_env_get(all, name);
@@ -129,6 +157,28 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
         _cleanup_(ht_grub_file_unrefp) const ht_grub_file *parsed = NULL;
         _cleanup_free_ char *parse_err = NULL;
         (void)grub_parse_planned(c, path, p, cur, cur_len, &parsed, &parse_err);
+        const ht_grub_var *vb = ht_grub_env_get(before, name);
+        if (idx > 0 && vb && vb->value && refers_to_itself(parsed, cur, name)) {
+                /* a removal or a new value of a parameter the earlier files
+                 * give: made there, so the reference carries it */
+                _cleanup_strv_free_ char **earlier = ht_cmdline_split(vb->value);
+                op_list there = {0};
+                for (size_t i = 0; i < ops->n; i++)
+                        if (ops->ops[i].kind != HT_CMDLINE_ADD && cmdline_word_present(earlier, ops->ops[i].key))
+                                cmdline_op_list_add(&there, ops->ops[i], ops->settings[i]);
+                size_t errors = strv_length(plan->errors);
+                grub_edit_var_upto(c, d, idx, name, &there, edits, plan);
+                cmdline_op_list_done(&there);
+                if (strv_length(plan->errors) > errors)
+                        return;
+                ht_grub_env_free(before);
+                before = grub_env_upto(c, d, idx, edits, plan);
+                /* the set of edits grew: its entry for this file moved
+                 * (its text did not) */
+                p = cmdline_pending_get(c, edits, path, plan);
+                if (!before || !p)
+                        return;
+        }
         const ht_grub_file *out_parsed = NULL;
         int r = ht_grub_edit_parsed(parsed, cur, cur_len, name, before, ops->ops, ops->n, &out, &out_len,
                                     &out_parsed, &err);
@@ -138,6 +188,11 @@ static void grub_edit_var(const ht_context *c, const grub_defaults *d, const cha
                 return;
         }
         cmdline_pending_replace_parsed(p, out, out_len, (void *)out_parsed, &ht_grub_parsed_kind);
+}
+
+static void grub_edit_var(const ht_context *c, const grub_defaults *d, const char *name, const op_list *ops,
+                          pending_set *edits, ht_plan *plan) {
+        grub_edit_var_upto(c, d, d->n, name, ops, edits, plan);
 }
 
 /* Split ops between NAME and NAME_DEFAULT: the kernel takes the last of

@@ -41,6 +41,13 @@
 # 5. Arch Linux: its grub-mkconfig reads /etc/default/grub only, and the
 # Arch wiki's way to have drop-ins is a loop appended to /etc/default/grub
 # that sources /etc/default/grub.d/*.cfg: then they are read (and edited).
+# 6. Ubuntu with kdump-tools (installed on Ubuntu Server): its
+# /etc/default/grub.d/kdump-tools.cfg appends crashkernel= to
+# GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT ...", so quiet
+# and splash come from /etc/default/grub through the reference: removing
+# splash and setting a parameter /etc/default/grub holds are made there,
+# kdump-tools.cfg stays as the package wrote it. Before, both were errors
+# ("comes from a referenced variable").
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -193,4 +200,23 @@ printf '\nfor custom_grub_d in /etc/default/grub.d/*.cfg ; do\n  if [ -e "${cust
 ha --json plan thp >"$tmp/plan7.json" 2>/dev/null
 check "Arch, the loop in /etc/default/grub: console= removed in the grub.d file" \
         '["/etc/default/grub","/etc/default/grub.d/50-console.cfg"]' "$(jq -c '[.files[].path] | sort' "$tmp/plan7.json")"
+
+# --- 6. kdump-tools' grub.d file refers to the earlier _DEFAULT ----------------
+mkdir -p "$tmp/k"; k=$(copy_host debian12-kvm "$tmp/k"); scratch "$k"
+mkdir -p "$k/etc/default/grub.d"
+sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=.*/GRUB_CMDLINE_LINUX_DEFAULT="quiet splash transparent_hugepage=always"/' \
+        "$k/etc/default/grub"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT crashkernel=2G-4G:320M,4G-32G:512M,32G-64G:1024M,64G-128G:2048M,128G-:4096M"\n' \
+        >"$k/etc/default/grub.d/kdump-tools.cfg"
+cp "$k/etc/default/grub.d/kdump-tools.cfg" "$tmp/kdump.before"
+printf 'summary = "THP off, no splash";\ncmdline = { add = [ "transparent_hugepage=never" ]; remove = [ "splash" ]; };\n' \
+        >"$tmp/p/splash.profile"
+env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$k" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never \
+        apply splash >"$tmp/apply8" 2>&1
+check "kdump-tools: apply exit" 0 $?
+check "kdump-tools: what grub-mkconfig sees" \
+        "quiet transparent_hugepage=never crashkernel=2G-4G:320M,4G-32G:512M,32G-64G:1024M,64G-128G:2048M,128G-:4096M" \
+        "$(mkconfig_words "$k")"
+if cmp -s "$tmp/kdump.before" "$k/etc/default/grub.d/kdump-tools.cfg"; then ok "kdump-tools: its grub.d file untouched"
+else not_ok "kdump-tools: kdump-tools.cfg edited: $(cat "$k/etc/default/grub.d/kdump-tools.cfg")"; fi
 finish
