@@ -122,6 +122,54 @@ static bool refers_to_itself(const ht_grub_file *parsed, const char *content, co
         return false;
 }
 
+static void grub_edit_var_upto(const ht_context *c, const grub_defaults *d, size_t upto, const char *name,
+                               const op_list *ops, pending_set *edits, ht_plan *plan);
+
+/* v: name's value after a conditional assignment in file v->file that
+ * appends to the value an earlier file gives. The ops on parameters of
+ * that earlier value are made there; *ret_rest gets the others whose
+ * parameter the conditional's own words hold (which hosttune cannot
+ * edit). False when the assignment is not of that form (or an edit
+ * failed): nothing done. */
+static bool grub_edit_under_conditional(const ht_context *c, const grub_defaults *d, const char *name,
+                                        const ht_grub_var *v, const op_list *ops, pending_set *edits, ht_plan *plan,
+                                        op_list *ret_rest) {
+        if (!v->if_run || v->file == 0)
+                return false;
+        size_t idx = v->file, len = 0;
+        const char *content = cmdline_pending_content(edits, d->paths[idx], &len);
+        if (!content) {
+                content = d->contents[idx];
+                len = d->lens[idx];
+        }
+        _cleanup_(ht_grub_file_unrefp) const ht_grub_file *parsed = NULL;
+        _cleanup_free_ char *err = NULL;
+        if (ht_grub_parse_host(c, d->paths[idx], content, len, &parsed, &err) < 0 ||
+            !refers_to_itself(parsed, content, name))
+                return false;
+        _cleanup_strv_free_ char **earlier = ht_cmdline_split(v->if_not), **run = ht_cmdline_split(v->if_run);
+        /* the conditional's own words: those the run adds to the earlier value */
+        char **own = NULL;
+        for (size_t i = 0, k = 0; run[i]; i++) {
+                if (earlier[k] && streq(run[i], earlier[k]))
+                        k++;
+                else
+                        strv_push(&own, run[i]);
+        }
+        op_list there = {0};
+        for (size_t i = 0; i < ops->n; i++) {
+                if (ops->ops[i].kind != HT_CMDLINE_ADD && cmdline_word_present(earlier, ops->ops[i].key))
+                        cmdline_op_list_add(&there, ops->ops[i], ops->settings[i]);
+                if (ops->ops[i].kind == HT_CMDLINE_ADD || cmdline_word_present(own, ops->ops[i].key))
+                        cmdline_op_list_add(ret_rest, ops->ops[i], ops->settings[i]);
+        }
+        strv_free(own);
+        size_t errors = strv_length(plan->errors);
+        grub_edit_var_upto(c, d, idx, name, &there, edits, plan);
+        cmdline_op_list_done(&there);
+        return strv_length(plan->errors) == errors;
+}
+
 /* Edit variable name where its effective value is set (the last file
  * among the first upto assigning it), or append it to
  * /etc/default/grub. A parameter the last assignment takes from the
@@ -138,6 +186,15 @@ static void grub_edit_var_upto(const ht_context *c, const grub_defaults *d, size
         size_t idx = v ? v->file : 0;
         const char *path = d->n ? d->paths[idx] : HT_GRUB_DEFAULTS;
         if (v && !v->value) {
+                /* `if ...; then V="$V word"; fi` over a value an earlier file
+                 * sets: what that value holds is changed there, and only a
+                 * parameter of the conditional's own words is left */
+                op_list rest = {0};
+                if (grub_edit_under_conditional(c, d, name, v, ops, edits, plan, &rest) && rest.n == 0) {
+                        cmdline_op_list_done(&rest);
+                        return;
+                }
+                cmdline_op_list_done(&rest);
                 _cleanup_free_ char *msg = xasprintf("%s: hosttune does not run shell code, so it cannot edit %s there; set the parameters by hand",
                                                      v->why ? v->why : "", name);
                 cmdline_file_error(c, plan, d->paths[v->file], ":", msg);

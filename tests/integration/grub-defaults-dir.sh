@@ -34,10 +34,12 @@
 # file that appends a word only when some program is installed, as
 # Debian's xen.cfg sets GRUB_DEFAULT inside an if): grub-mkconfig's line
 # is one of two, and a word is persisted only when both have it. A new
-# word in GRUB_CMDLINE_LINUX is; removing quiet, which either outcome
-# keeps, is an error naming the conditional's line, the tree untouched.
+# word in GRUB_CMDLINE_LINUX is; quiet, which /etc/default/grub gives and
+# the conditional appends to, is removed there; removing the word only
+# the conditional adds is an error naming its line, the tree untouched.
 # A _DEFAULT only a command substitution gives is an error for any word.
-# Before, both were reported persisted while grub-mkconfig kept quiet.
+# Before, all three were reported persisted while grub-mkconfig kept the
+# words.
 # 5. Arch Linux: its grub-mkconfig reads /etc/default/grub only, and the
 # Arch wiki's way to have drop-ins is a loop appended to /etc/default/grub
 # that sources /etc/default/grub.d/*.cfg: then they are read (and edited).
@@ -163,14 +165,15 @@ check "Xen, no hypervisor in /boot: the grub.d file not planned" '["/etc/default
 printf 'summary = "THP off";\ncmdline = { add = [ "transparent_hugepage=never" ]; };\n' >"$tmp/p/add.profile"
 printf 'summary = "THP off, no quiet";\ncmdline = { add = [ "transparent_hugepage=never" ]; remove = [ "quiet" ]; };\n' \
         >"$tmp/p/quiet.profile"
+printf 'summary = "no site=";\ncmdline = { remove = [ "site" ]; };\n' >"$tmp/p/site.profile"
 mkdir -p "$tmp/c"; cnd=$(copy_host debian12-kvm "$tmp/c"); scratch "$cnd"
 mkdir -p "$cnd/etc/default/grub.d"
-printf 'if [ -x /usr/sbin/site-tool ]; then\n        GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT site=1"\nfi\n' \
+printf 'if [ -n "${SITE_TOOL:-}" ]; then\n        GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT site=1"\nfi\n' \
         >"$cnd/etc/default/grub.d/50-site.cfg"
 cp -a "$cnd" "$tmp/cnd.before"
 hc() { "$HOSTTUNE" --root "$cnd" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never "$@"; }
-hc apply quiet >"$tmp/apply4" 2>&1
-check "conditional _DEFAULT: removing quiet refused (exit 1)" 1 $?
+hc apply site >"$tmp/apply4" 2>&1
+check "conditional _DEFAULT: removing the conditional's own word refused (exit 1)" 1 $?
 check_contains "conditional _DEFAULT: the error names the conditional's line" \
         "etc/default/grub.d/50-site.cfg:2: assigned inside a shell conditional or command list: hosttune does not run shell code, so it cannot edit GRUB_CMDLINE_LINUX_DEFAULT there" \
         "$tmp/apply4"
@@ -179,6 +182,15 @@ else not_ok "conditional _DEFAULT: the tree changed: $(printf '%s' "$d" | head -
 hc --json plan add >"$tmp/plan4.json" 2>/dev/null
 check "conditional _DEFAULT: a new word in GRUB_CMDLINE_LINUX is planned (both outcomes have it)" "0 change" \
         "$(jq -r '"\(.errors | length) \(.changes[] | select(.key == "transparent_hugepage") | .outcome)"' "$tmp/plan4.json")"
+hc --json plan quiet >"$tmp/plan4q.json" 2>/dev/null
+check "conditional _DEFAULT: quiet removed where /etc/default/grub sets it, persisted" \
+        '0 ["/etc/default/grub"] change' \
+        "$(jq -r '"\(.errors | length) \([.files[].path] | tojson) \(.changes[] | select(.key == "quiet") | .outcome)"' "$tmp/plan4q.json")"
+env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$cnd" --profile-path "$tmp/p" --rules-path "$tmp/r" \
+        --color=never apply quiet >/dev/null 2>&1
+check "conditional _DEFAULT: after apply, grub-mkconfig's line either way" \
+        "transparent_hugepage=never site=1|transparent_hugepage=never" \
+        "$(SITE_TOOL=1 mkconfig_words "$cnd")|$(mkconfig_words "$cnd")"
 printf 'GRUB_CMDLINE_LINUX_DEFAULT="$(cat /etc/cmdline.site)"\n' >"$cnd/etc/default/grub.d/50-site.cfg"
 hc plan add >"$tmp/plan5" 2>&1
 check "_DEFAULT from a command substitution: an error (exit 1)" 1 $?
