@@ -191,6 +191,12 @@ int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t 
         for (size_t i = 0; i < f->n_assignments; i++)
                 if (streq(f->assignments[i].name, name))
                         last = (ssize_t)i;
+        /* a file sourced (or an eval) after the edit point may set it again */
+        for (size_t i = last < 0 ? 0 : (size_t)last; i < f->n_assignments; i++)
+                if (f->assignments[i].opaque)
+                        return ht_error(ret_error, -EINVAL,
+                                        "%u: a file sourced or an eval here (., source, eval), which hosttune does not "
+                                        "follow, may set %s; edit the file by hand", f->assignments[i].line, name);
 
         strbuf out = {};
         if (last < 0) {

@@ -35,6 +35,9 @@ typedef struct {
          * a value hosttune does not follow, and after readonly any later
          * assignment aborts the shell, so none may be appended */
         bool declared;
+        /* `. FILE`, `source FILE` or `eval ...` (name ""): any variable
+         * may be set there, so every value is unknown from here on */
+        bool opaque;
         /* `NAME+=word`: bash (/bin/sh of RHEL and SUSE, which run
          * grub2-mkconfig with it) appends, dash (Debian's and Ubuntu's)
          * runs it as a command that is not found: no value to know */
@@ -105,6 +108,10 @@ typedef struct {
          * freed whole (a value assigned again stays until then) */
         ht_arena arena;
         strbuf expand;          /* ht_grub_eval_assignment's, reused */
+        /* after a `. FILE` or eval: a name not assigned since is unknown
+         * (ht_grub_env_get gives opaque_var, why saying so) */
+        bool opaque;
+        ht_grub_var opaque_var;
 } ht_grub_env;
 
 ht_grub_env *ht_grub_env_new(void);
