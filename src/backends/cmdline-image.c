@@ -77,6 +77,21 @@ static char **grub_d_words(const ht_grub_env *env, const char *name) {
         return ht_cmdline_split(line);
 }
 
+/* The line the grub.d files give name's entries; a value of the pair
+ * that only shell code gives (another grub.d file's) meets nothing. */
+static void grub_d_targets(const ht_grub_env *env, const char *name, boot_targets *t) {
+        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
+        const ht_grub_var *v[2] = {ht_grub_env_get(env, name), ht_grub_env_get(env, dflt)};
+        for (size_t k = 0; k < 2; k++)
+                if (v[k] && !v[k]->value) {
+                        cmdline_targets_unknown(t, xasprintf("%s in %s is not known without running the shell "
+                                                             "(line %s)", k ? dflt : name, HT_GRUB_DEFAULTS_DIR,
+                                                             v[k]->why ? v[k]->why : "?"));
+                        return;
+                }
+        cmdline_targets_add(t, grub_d_words(env, name));
+}
+
 /* Debian or Ubuntu before grub-pc: /etc/default/grub.d/hosttune.cfg
  * with NAME="$NAME words" for the image's later update-grub. */
 static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
@@ -151,9 +166,9 @@ static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_
         }
         cmdline_pending_replace(p, cur, cur_len);
         if (linux_ops->n)
-                cmdline_targets_add(lt, grub_d_words(after, "GRUB_CMDLINE_LINUX"));
+                grub_d_targets(after, "GRUB_CMDLINE_LINUX", lt);
         if (xen_ops->n)
-                cmdline_targets_add(xt, grub_d_words(after, "GRUB_CMDLINE_XEN"));
+                grub_d_targets(after, "GRUB_CMDLINE_XEN", xt);
         ht_plan_warn(plan, "this image has no GRUB configuration yet (no /etc/default/grub, no grub.cfg): the kernel "
                      "command line words go to %s, which Debian's grub-mkconfig reads after /etc/default/grub; "
                      "update-grub, which the GRUB package (grub-pc, grub-efi) runs when it is installed in the "

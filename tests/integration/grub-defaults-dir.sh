@@ -50,6 +50,10 @@
 # splash and setting a parameter /etc/default/grub holds are made there,
 # kdump-tools.cfg stays as the package wrote it. Before, both were errors
 # ("comes from a referenced variable").
+# 7. A Debian image without a GRUB configuration yet (hosttune.cfg in
+# grub.d) and another grub.d file whose GRUB_CMDLINE_LINUX_DEFAULT only a command
+# substitution gives: the words are not reported persisted (an error
+# saying why). Before, that value was taken for empty.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1 LC_ALL=C
@@ -231,4 +235,16 @@ check "kdump-tools: what grub-mkconfig sees" \
         "$(mkconfig_words "$k")"
 if cmp -s "$tmp/kdump.before" "$k/etc/default/grub.d/kdump-tools.cfg"; then ok "kdump-tools: its grub.d file untouched"
 else not_ok "kdump-tools: kdump-tools.cfg edited: $(cat "$k/etc/default/grub.d/kdump-tools.cfg")"; fi
+
+# --- 7. an image's grub.d with a value only the shell gives -------------------
+i=$(offline_image img debian12-kvm)
+rm -rf "$i/boot/grub" "$i/etc/default/grub"
+mkdir -p "$i/etc/default/grub.d"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="$(cat /etc/site-cmdline)"\n' >"$i/etc/default/grub.d/zz-site.cfg"
+env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$i" --profile-path "$tmp/p" --rules-path "$tmp/r" --color=never \
+        plan add >"$tmp/plan9" 2>&1
+check "image grub.d, a value from shell code: an error (exit 1)" 1 $?
+check_contains "image grub.d, a value from shell code: the error says why" \
+        "GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub.d is not known without running the shell (line 1: command substitution)" \
+        "$tmp/plan9"
 finish
