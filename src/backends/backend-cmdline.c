@@ -51,7 +51,7 @@ static const char *const cmdline_key_fields[] = {"target", NULL};
  * for an optional setting a skip; never "kept" or "pending reboot". */
 static void report_unmet(ht_plan *plan, const ht_setting *s, const ht_cmdline_op *op, const boot_targets *t) {
         _cleanup_free_ char *word = ht_cmdline_op_word(op);
-        _cleanup_free_ char *why = t->n == 0 ? xstrdup(t->why_none ? t->why_none : "no boot entry found")
+        _cleanup_free_ char *why = t->n == 0 || t->unknown ? xstrdup(t->why_none ? t->why_none : "no boot entry found")
                                              : xstrdup("after the edit, not every boot entry's command line has it");
         const char *verb = op->kind == HT_CMDLINE_REMOVE ? "removing" : "setting";
         if (s->optional) {
@@ -187,7 +187,8 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         bool image_grub_d = false, image_kernel_cmdline = false;
         if (f->bootloader == HT_BOOT_NONE && plan->offline) {
                 image_grub_d = cmdline_os_is_debian_like(f);
-                image_kernel_cmdline = !image_grub_d && ht_exists(c, HT_KERNEL_CMDLINE);
+                image_kernel_cmdline = !image_grub_d && (ht_exists(c, HT_KERNEL_CMDLINE) ||
+                                                         ht_exists(c, HT_KERNEL_CMDLINE_USR));
                 if (!image_grub_d && !image_kernel_cmdline) {
                         cmdline_plan_image_unknown(c, &linux_ops, &xen_ops, plan);
                         if (default_req)

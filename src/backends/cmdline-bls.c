@@ -32,6 +32,20 @@ static char **bls_entry_words(const ht_bls_entry *e, const ht_grubenv *env) {
         return ht_cmdline_split(line);
 }
 
+/* Whether the running kernel's command line already satisfies every op
+ * (what kernel-install copies when there is no /etc/kernel/cmdline);
+ * false for an image, whose /proc is the build machine's. */
+static bool running_has(const ht_context *c, const op_list *ops, ht_plan *plan) {
+        _cleanup_free_ char *running = NULL;
+        if (plan->offline || ht_read_line(c, "/proc/cmdline", &running) < 0)
+                return false;
+        _cleanup_strv_free_ char **words = ht_cmdline_split(running);
+        for (size_t i = 0; i < ops->n; i++)
+                if (!ht_cmdline_satisfied(words, &ops->ops[i]))
+                        return false;
+        return true;
+}
+
 static void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_list *ops, pending_set *edits, ht_plan *plan,
                              boot_targets *lt) {
         if (ops->n == 0)
@@ -67,6 +81,7 @@ static void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_li
 
         _cleanup_strv_free_ char **entries = NULL;
         ht_list_dir(c, HT_BLS_ENTRIES_DIR, ".conf", &entries);
+        bool via_kernelopts = false;    /* an entry takes $kernelopts (RHEL 8) */
         for (size_t i = 0; entries && entries[i]; i++) {
                 _cleanup_free_ char *path = xasprintf(HT_BLS_ENTRIES_DIR "/%s", entries[i]);
                 pending_file *p = cmdline_pending_get(c, edits, path, plan);
@@ -90,6 +105,7 @@ static void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_li
                 op_list mine = {0};
                 _cleanup_strv_free_ char **words = options ? ht_cmdline_split(options) : NULL;
                 bool via_env = options && ht_bls_uses_kernelopts(options);
+                via_kernelopts = via_kernelopts || via_env;
                 if (via_env && env_problem) {
                         /* the words would never reach this entry's command line */
                         ht_plan_error(plan, "%s; the boot entries take the kernel command line from its kernelopts "
@@ -112,19 +128,17 @@ static void cmdline_plan_bls(const ht_context *c, const ht_facts *f, const op_li
                 cmdline_op_list_done(&mine);
         }
 
-        /* RHEL 9: kernel-install takes new kernels' command line from here */
-        if (ht_exists(c, HT_KERNEL_CMDLINE)) {
-                pending_file *p = cmdline_pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
-                if (p && p->cur) {
-                        char *out = NULL;
-                        size_t out_len = 0;
-                        _cleanup_free_ char *err = NULL;
-                        if (ht_kernel_cmdline_edit(p->cur, p->cur_len, ops->ops, ops->n, &out, &out_len, &err) < 0)
-                                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
-                        else
-                                cmdline_pending_replace(p, out, out_len);
-                }
-        }
+        /* RHEL 9, systemd-boot: kernel-install takes new kernels' command
+         * line from here */
+        _cleanup_free_ char *installed = cmdline_plan_kernel_cmdline(c, ops, edits, plan);
+        if (!installed && !ht_exists(c, HT_KERNEL_CMDLINE) && !ht_exists(c, HT_KERNEL_CMDLINE_USR) && !via_kernelopts &&
+            !running_has(c, ops, plan))
+                /* the entries hold their words (no $kernelopts): the next
+                 * kernel's entry is written from the running kernel's */
+                ht_plan_warn(plan, "there is no /etc/kernel/cmdline (nor /usr/lib/kernel/cmdline), so kernel-install "
+                             "writes the boot entry of a kernel installed later with the running kernel's "
+                             "/proc/cmdline: one installed before the reboot will not have these words; write the "
+                             "complete line (root= and the rest) to /etc/kernel/cmdline to make them stick");
         /* grub2-mkconfig rebuilds kernelopts from /etc/default/grub */
         if (ht_exists(c, HT_GRUB_DEFAULTS)) {
                 op_list none = {0};

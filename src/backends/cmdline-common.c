@@ -117,8 +117,16 @@ void cmdline_targets_done(boot_targets *t) {
         *t = (boot_targets){0};
 }
 
+void cmdline_targets_unknown(boot_targets *t, char *why) {
+        if (!t->unknown)
+                cmdline_targets_none(t, why);
+        else
+                free(why);
+        t->unknown = true;
+}
+
 bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op) {
-        if (t->n == 0)
+        if (t->n == 0 || t->unknown)
                 return false;
         for (size_t i = 0; i < t->n; i++)
                 if (!ht_cmdline_satisfied(t->lists[i], op))
@@ -144,4 +152,46 @@ ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char *
         ht_change *ch = ht_plan_add_change(plan, HT_BK_CMDLINE, s->key, NULL, s->value);
         ch->source = ht_plan_strdup(plan, s->source);
         return ch;
+}
+
+char *cmdline_plan_kernel_cmdline(const ht_context *c, const op_list *ops, pending_set *edits, ht_plan *plan) {
+        bool from_usr = !ht_exists(c, HT_KERNEL_CMDLINE);
+        if (from_usr && !ht_exists(c, HT_KERNEL_CMDLINE_USR))
+                return NULL;
+        const char *src = from_usr ? HT_KERNEL_CMDLINE_USR : HT_KERNEL_CMDLINE;
+        pending_file *p = cmdline_pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
+        if (!p)
+                return NULL;
+        _cleanup_free_ char *usr = NULL;
+        const char *cur = p->cur;
+        size_t cur_len = p->cur_len;
+        if (from_usr && !p->old) {
+                int r = ht_read_file(c, src, 64 * 1024, &usr, &cur_len);
+                if (r < 0) {
+                        cmdline_file_error(c, plan, src, ": cannot read: ", ht_strerror(-r));
+                        return NULL;
+                }
+                cur = memchr(usr, 0, cur_len) ? NULL : usr;
+        } else {
+                from_usr = false;
+                src = HT_KERNEL_CMDLINE;
+        }
+        if (!cur) {
+                cmdline_file_error(c, plan, src, ": ", "holds NUL bytes, not a kernel command line");
+                return NULL;
+        }
+        char *out = NULL;
+        size_t out_len = 0;
+        _cleanup_free_ char *err = NULL;
+        if (ht_kernel_cmdline_edit(cur, cur_len, ops->ops, ops->n, &out, &out_len, &err) < 0) {
+                cmdline_file_error(c, plan, src, ": ", err);
+                return NULL;
+        }
+        if (from_usr && out_len == cur_len && memcmp(out, cur, cur_len) == 0) {
+                /* the distribution's line has the words: no copy needed */
+                free(out);
+                return xstrndup(cur, cur_len);
+        }
+        cmdline_pending_replace(p, out, out_len);
+        return xstrndup(out, out_len);
 }

@@ -51,6 +51,9 @@ typedef struct {
         size_t n;
         char *why_none;
         bool known;     /* false: not computed (an edit failed) */
+        /* an entry's line is not known (shell code): nothing is met,
+         * why_none says why, whatever the lists */
+        bool unknown;
 } boot_targets;
 
 void cmdline_op_list_add(op_list *l, ht_cmdline_op op, const ht_setting *s);
@@ -66,10 +69,21 @@ size_t cmdline_pending_flush(pending_set *set, ht_plan *plan);
 bool cmdline_word_present(char *const *words, const char *key);
 void cmdline_targets_add(boot_targets *t, char **words);
 void cmdline_targets_none(boot_targets *t, char *why);
+/* One entry whose line only shell code would give: nothing is met. */
+void cmdline_targets_unknown(boot_targets *t, char *why);
 void cmdline_targets_done(boot_targets *t);
 bool cmdline_targets_met(const boot_targets *t, const ht_cmdline_op *op);
 const char *cmdline_pending_content(const pending_set *set, const char *path, size_t *ret_len);
 ht_change *cmdline_add_unplanned_word(ht_plan *plan, const ht_setting *s, char **ret_word, char **ret_what);
+
+/* kernel-install's command line for the kernels installed later
+ * (systemd's 90-loaderentry.install, RHEL 9's 20-grub.install):
+ * /etc/kernel/cmdline, else /usr/lib/kernel/cmdline, else the running
+ * kernel's /proc/cmdline. The first of the two files that exists, edited
+ * with ops into /etc/kernel/cmdline (the one in /usr is the
+ * distribution's: a copy in /etc takes over from it). Returns the line
+ * it gives, NULL when neither file exists or on an error (in the plan). */
+char *cmdline_plan_kernel_cmdline(const ht_context *c, const op_list *ops, pending_set *edits, ht_plan *plan);
 
 /* One planning of the words for the host's bootloader kind: what each
  * kind's planner (cmdline_kind_*) reads and fills. */

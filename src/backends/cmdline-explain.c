@@ -78,9 +78,10 @@ static void mark_last(ht_boot_explained *e, size_t from, const char *key) {
  * _DEFAULT whose value holds the parameter, in sourcing order; the last
  * word of the final values is what grub-mkconfig writes. Returns that
  * word (NULL: none) for the comparison with grub.cfg. */
-static char *grub_defaults(const ht_context *c, ht_boot_explained *e, const char *key) {
+static char *grub_defaults(const ht_context *c, const ht_facts *f, ht_boot_explained *e, const char *key) {
         _cleanup_strv_free_ char **names = NULL;
-        ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        if (f->grub_reads_grub_d)
+                ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
         _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
         /* the index in e->a of the words of each variable's last assignment */
@@ -240,7 +241,7 @@ static long cfg_resolve(const cfg_entry *en, size_t n, const char *x) {
 }
 
 static void grub2(const ht_context *c, const ht_facts *f, ht_boot_explained *e, const char *key) {
-        _cleanup_free_ char *mk = grub_defaults(c, e, key);
+        _cleanup_free_ char *mk = grub_defaults(c, f, e, key);
         if (!f->grub_cfg) {
                 /* no grub.cfg: the next grub-mkconfig's line is all there is */
                 for (size_t i = e->n; i-- > 0;)

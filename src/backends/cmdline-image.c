@@ -77,6 +77,21 @@ static char **grub_d_words(const ht_grub_env *env, const char *name) {
         return ht_cmdline_split(line);
 }
 
+/* The line the grub.d files give name's entries; a value of the pair
+ * that only shell code gives (another grub.d file's) meets nothing. */
+static void grub_d_targets(const ht_grub_env *env, const char *name, boot_targets *t) {
+        _cleanup_free_ char *dflt = xasprintf("%s_DEFAULT", name);
+        const ht_grub_var *v[2] = {ht_grub_env_get(env, name), ht_grub_env_get(env, dflt)};
+        for (size_t k = 0; k < 2; k++)
+                if (v[k] && !v[k]->value) {
+                        cmdline_targets_unknown(t, xasprintf("%s in %s is not known without running the shell "
+                                                             "(line %s)", k ? dflt : name, HT_GRUB_DEFAULTS_DIR,
+                                                             v[k]->why ? v[k]->why : "?"));
+                        return;
+                }
+        cmdline_targets_add(t, grub_d_words(env, name));
+}
+
 /* Debian or Ubuntu before grub-pc: /etc/default/grub.d/hosttune.cfg
  * with NAME="$NAME words" for the image's later update-grub. */
 static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
@@ -151,9 +166,9 @@ static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_
         }
         cmdline_pending_replace(p, cur, cur_len);
         if (linux_ops->n)
-                cmdline_targets_add(lt, grub_d_words(after, "GRUB_CMDLINE_LINUX"));
+                grub_d_targets(after, "GRUB_CMDLINE_LINUX", lt);
         if (xen_ops->n)
-                cmdline_targets_add(xt, grub_d_words(after, "GRUB_CMDLINE_XEN"));
+                grub_d_targets(after, "GRUB_CMDLINE_XEN", xt);
         ht_plan_warn(plan, "this image has no GRUB configuration yet (no /etc/default/grub, no grub.cfg): the kernel "
                      "command line words go to %s, which Debian's grub-mkconfig reads after /etc/default/grub; "
                      "update-grub, which the GRUB package (grub-pc, grub-efi) runs when it is installed in the "
@@ -165,30 +180,18 @@ static void cmdline_plan_image_grub_d(const ht_context *c, const op_list *linux_
  * command line of a new kernel from /etc/kernel/cmdline, else
  * /usr/lib/kernel/cmdline, else /proc/cmdline, which in an image build
  * is the build machine's (90-loaderentry.install). A complete line the
- * image already has is edited in place; hosttune never makes one up. */
+ * image already has is edited in place (the one in /usr copied to /etc
+ * with the edit); hosttune never makes one up. */
 static void cmdline_plan_image_kernel_cmdline(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,
                                               pending_set *edits, ht_plan *plan, boot_targets *lt, boot_targets *xt) {
         if (xen_ops->n)
                 cmdline_targets_none(xt, xasprintf("%s carries no Xen hypervisor command line", HT_KERNEL_CMDLINE));
         if (linux_ops->n == 0)
                 return;
-        pending_file *p = cmdline_pending_get(c, edits, HT_KERNEL_CMDLINE, plan);
-        if (!p)
-                return;
-        if (!p->cur) {
-                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", "holds NUL bytes, not a kernel command line");
-                return;
-        }
-        char *out = NULL;
-        size_t out_len = 0;
-        _cleanup_free_ char *err = NULL;
-        if (ht_kernel_cmdline_edit(p->cur, p->cur_len, linux_ops->ops, linux_ops->n, &out, &out_len, &err) < 0) {
-                cmdline_file_error(c, plan, HT_KERNEL_CMDLINE, ": ", err);
-                return;
-        }
-        cmdline_pending_replace(p, out, out_len);
-        _cleanup_free_ char *line = xstrndup(out, out_len);
-        cmdline_targets_add(lt, ht_cmdline_split(line));
+        /* /usr/lib/kernel/cmdline (the distribution's) is copied to /etc */
+        _cleanup_free_ char *line = cmdline_plan_kernel_cmdline(c, linux_ops, edits, plan);
+        if (line)
+                cmdline_targets_add(lt, ht_cmdline_split(line));
 }
 
 /* The words of an image whose layout hosttune does not know: skipped

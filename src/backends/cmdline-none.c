@@ -45,6 +45,32 @@ static char *cmdline_owner(const ht_facts *f, char **ret_why) {
         return who;
 }
 
+/* A host without a bootloader hosttune edits whose kernels kernel-install
+ * adds: its command line file, and unified kernel images (type #2 BLS
+ * entries in EFI/Linux of the ESP or XBOOTLDR, which systemd-boot boots
+ * and which embed the command line they were built with). What to say
+ * instead of "a container?"; NULL: nothing of the kind. */
+static char *kernel_install_hint(const ht_context *c) {
+        static const char *const uki_dirs[] = {"/boot/efi/EFI/Linux", "/efi/EFI/Linux", "/boot/EFI/Linux"};
+        const char *uki = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(uki_dirs) && !uki; i++) {
+                _cleanup_strv_free_ char **names = NULL;
+                if (ht_list_dir(c, uki_dirs[i], ".efi", &names) == 0 && names[0])
+                        uki = uki_dirs[i];
+        }
+        const char *file = ht_exists(c, HT_KERNEL_CMDLINE)       ? HT_KERNEL_CMDLINE
+                           : ht_exists(c, HT_KERNEL_CMDLINE_USR) ? HT_KERNEL_CMDLINE_USR
+                                                                  : NULL;
+        if (!uki && !file)
+                return NULL;
+        _cleanup_free_ char *where = uki ? xasprintf("the unified kernel images in %s embed the command line "
+                                                     "they were built with; ", uki) : NULL;
+        return xasprintf("%skernel-install builds the boot entry or unified kernel image of each kernel it adds "
+                         "from %s, which hosttune does not edit alone (it would not reach the installed kernels): "
+                         "set the words in /etc/kernel/cmdline and run kernel-install add for each installed kernel",
+                         where ? where : "", file ? file : "/etc/kernel/cmdline");
+}
+
 void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op_list *linux_ops,
                                 const op_list *xen_ops, bool optional_only, ht_plan *plan) {
         _cleanup_free_ char *why = NULL;
@@ -85,9 +111,11 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
         /* facts found /etc/grub.conf and did not take it (SUSE's
          * grub-install script): say so where the error is read */
         const char *script = ht_exists(c, "/etc/grub.conf") ? "; /etc/grub.conf is not a boot menu" : "";
+        _cleanup_free_ char *install = kernel_install_hint(c);
         if (!who && !optional_only)
                 ht_plan_error(plan, "no bootloader configuration found (no /etc/default/grub, BLS entries or grub.conf%s): "
-                              "the kernel command line cannot be set here; in a container, set it on the host", script);
+                              "the kernel command line cannot be set here; %s", script,
+                              install ? install : "in a container, set it on the host");
 }
 
 /* ---- bootloaders hosttune does not edit ------------------------------------ */

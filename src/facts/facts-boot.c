@@ -246,6 +246,54 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
         }
 }
 
+/* Whether the host's grub-mkconfig sources /etc/default/grub.d/ *.cfg
+ * after /etc/default/grub. Debian's does (a Debian patch: its
+ * grub-mkconfig has `for x in ${sysconfdir}/default/grub.d/ *.cfg`, and
+ * Ubuntu's cloud images set GRUB_CMDLINE_LINUX_DEFAULT in
+ * 50-cloudimg-settings.cfg there); upstream's, RHEL's and Fedora's
+ * (rhboot/grub2, util/grub-mkconfig.in) and SUSE's read
+ * /etc/default/grub only, so there a grub.d file sets nothing and
+ * editing it would change no boot entry. The script itself says; without
+ * one (an image before its GRUB package), the distribution does. */
+static bool grub_reads_grub_d(const ht_context *c, ht_facts *f) {
+        /* nothing to read: no question to ask (and no look for scripts) */
+        _cleanup_strv_free_ char **names = NULL;
+        (void)ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        _cleanup_strv_free_ char **files = ht_grub_defaults_files(names);
+        if (strv_length(files) <= 1)
+                return false;
+        /* Arch Linux's grub-mkconfig reads no grub.d, and its wiki (and
+         * tools) append to /etc/default/grub a loop that sources
+         * /etc/default/grub.d/ *.cfg: then it is read, at the end */
+        char *dflt;
+        size_t dlen;
+        if (ht_facts_read(c, f, HT_GRUB_DEFAULTS, false, &dflt, &dlen) == 0) {
+                bool sources = false;
+                for (const char *l = dflt; l && l < dflt + dlen && !sources;) {
+                        const char *nl = memchr(l, '\n', (size_t)(dflt + dlen - l));
+                        size_t n = nl ? (size_t)(nl - l) : (size_t)(dflt + dlen - l);
+                        size_t b = strspn(l, " \t");
+                        sources = b < n && l[b] != '#' && memmem(l, n, "/default/grub.d/", 16);
+                        l = nl ? nl + 1 : NULL;
+                }
+                free(dflt);
+                if (sources)
+                        return true;
+        }
+        for (size_t i = 0; ht_grub_mkconfig_paths[i]; i++) {
+                char *buf;
+                size_t len;
+                if (ht_facts_read(c, f, ht_grub_mkconfig_paths[i], false, &buf, &len) < 0)
+                        continue;
+                bool reads = memmem(buf, len, "/default/grub.d/", strlen("/default/grub.d/")) != NULL;
+                free(buf);
+                return reads;
+        }
+        _cleanup_free_ char *ids = xasprintf("%s %s", f->os_id ? f->os_id : "", f->os_id_like ? f->os_id_like : "");
+        _cleanup_strv_free_ char **w = strv_split(ids, " ");
+        return strv_contains(w, "debian") || strv_contains(w, "ubuntu");
+}
+
 /* The GRUB defaults as grub-mkconfig leaves them after sourcing
  * /etc/default/grub and then /etc/default/grub.d/ *.cfg in order (the
  * files and the one reader the cmdline backend edits with,
@@ -254,7 +302,8 @@ static void collect_bls(const ht_context *c, ht_facts *f, char **names) {
  * that needs shell code to compute is unknown, and said so. */
 static void collect_grub_defaults(const ht_context *c, ht_facts *f, bool *ret_blscfg) {
         _cleanup_strv_free_ char **names = NULL;
-        (void)ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
+        if (f->grub_reads_grub_d)
+                (void)ht_list_dir(c, HT_GRUB_DEFAULTS_DIR, ".cfg", &names);
         _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
         for (size_t i = 0; order[i]; i++) {
@@ -446,6 +495,7 @@ void ht_facts_collect_boot(const ht_context *c, ht_facts *f) {
         char *buf;
         size_t len;
         bool have_default_grub = ht_facts_read(c, f, "/etc/default/grub", false, &buf, &len) == 0;
+        f->grub_reads_grub_d = grub_reads_grub_d(c, f);
         if (have_default_grub) {
                 free(buf);
                 collect_grub_defaults(c, f, &blscfg);

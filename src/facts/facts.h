@@ -314,8 +314,13 @@ typedef struct ht_facts {
         char *grub_cfg_ambiguous;        /* several vendors' grub.cfg on the ESP, none the OS's: their list */
         char *grub_legacy_conf;          /* /boot/grub/grub.conf or menu.lst */
         int grub_legacy_default;         /* -1 unknown */
-        /* /etc/default/grub, then grub.d/ *.cfg, as grub-mkconfig sources
-         * them: the values they leave (NULL: unset or unknown) */
+        /* whether grub-mkconfig sources /etc/default/grub.d/ *.cfg after
+         * /etc/default/grub (Debian's does, RHEL's, Fedora's, SUSE's and
+         * upstream's do not): facts-boot.c, grub_reads_grub_d */
+        bool grub_reads_grub_d;
+        /* /etc/default/grub, then (grub_reads_grub_d) grub.d/ *.cfg, as
+         * grub-mkconfig sources them: the values they leave (NULL: unset
+         * or unknown) */
         char *grub_default;              /* GRUB_DEFAULT */
         char *grub_cmdline_linux;        /* GRUB_CMDLINE_LINUX */
         char *grub_cmdline_linux_default; /* GRUB_CMDLINE_LINUX_DEFAULT */

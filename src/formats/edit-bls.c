@@ -156,7 +156,7 @@ int ht_kernel_cmdline_edit(const char *content, size_t len, const ht_cmdline_op 
                 end--;
         for (size_t i = 0; i < end; i++)
                 if (content[i] == '\n' || content[i] == 0 || ((unsigned char)content[i] < 0x20 && content[i] != '\t')) {
-                        *ret_error = xstrdup(content[i] == '\n' ? "2: /etc/kernel/cmdline holds more than one line"
+                        *ret_error = xstrdup(content[i] == '\n' ? "2: more than one line (kernel-install joins them; hosttune edits a command line of one line: join them by hand)"
                                                                 : "1: control character");
                         return -EINVAL;
                 }

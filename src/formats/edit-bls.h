@@ -13,6 +13,9 @@
 
 #define HT_BLS_ENTRIES_DIR "/boot/loader/entries"
 #define HT_KERNEL_CMDLINE "/etc/kernel/cmdline"
+/* the distribution's, in /usr: kernel-install reads it when there is no
+ * /etc/kernel/cmdline; hosttune never edits it, a copy in /etc wins */
+#define HT_KERNEL_CMDLINE_USR "/usr/lib/kernel/cmdline"
 
 
 /* Edit the words of the entry's options line in place (one is appended

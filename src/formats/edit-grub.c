@@ -191,6 +191,12 @@ int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t 
         for (size_t i = 0; i < f->n_assignments; i++)
                 if (streq(f->assignments[i].name, name))
                         last = (ssize_t)i;
+        /* a file sourced (or an eval) after the edit point may set it again */
+        for (size_t i = last < 0 ? 0 : (size_t)last; i < f->n_assignments; i++)
+                if (f->assignments[i].opaque)
+                        return ht_error(ret_error, -EINVAL,
+                                        "%u: a file sourced or an eval here (., source, eval), which hosttune does not "
+                                        "follow, may set %s; edit the file by hand", f->assignments[i].line, name);
 
         strbuf out = {};
         if (last < 0) {
@@ -230,6 +236,11 @@ int ht_grub_edit_parsed(const ht_grub_file *parsed, const char *content, size_t 
         }
 
         const ht_grub_assignment *a = &f->assignments[last];
+        if (a->declared)
+                return ht_error(ret_error, -EINVAL,
+                                "%u: %s is set by readonly, declare, typeset or local here, which hosttune does not "
+                                "follow (and after readonly a new assignment would stop grub-mkconfig); edit the file "
+                                "by hand", a->line, name);
         if (a->unset)
                 return ht_error(ret_error, -EINVAL,
                                 "%u: %s is unset here, after its assignments: an edit of them would not "

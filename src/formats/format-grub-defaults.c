@@ -232,6 +232,10 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
         f->refs = 1;
         parse_count++;
         unsigned depth = 0;     /* nesting of compound commands and subshells */
+        /* the depth of a `for ... in /etc/default/grub.d/ *.cfg` loop (the
+         * Arch wiki's, in /etc/default/grub), 0 none: its `. "$x"` reads
+         * the files the boot facts read after this one */
+        unsigned grub_d_loop = 0;
         unsigned parens = 0;    /* open subshell parentheses */
         int r;
 
@@ -252,6 +256,9 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                 /* in the arguments of `unset` (functions: after -f); a
                  * redirection's target is none of them */
                 bool unsetting = false, unset_functions = false, redirect_target = false;
+                /* in the arguments of readonly, declare, typeset or local:
+                 * builtins that set or pin a name */
+                bool declaring = false;
                 size_t pending_start = f->n_assignments;
 
                 for (;;) {
@@ -339,6 +346,27 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         }
                         if ((r = scan_word(&sc)) < 0)
                                 goto fail;
+                        if (command && declaring) {
+                                /* NAME or NAME=value: the name's value is the
+                                 * builtin's from here on (readonly also makes a
+                                 * later assignment abort grub-mkconfig) */
+                                size_t e = start;
+                                while (e < sc.pos && is_name_char(content[e]))
+                                        e++;
+                                if (content[start] != '-' && is_name_start(content[start]) && e > start &&
+                                    (e == sc.pos || content[e] == '=' || (content[e] == '+' && e + 1 < sc.pos &&
+                                                                          content[e + 1] == '=')))
+                                        add_assignment(f, (ht_grub_assignment){
+                                                .name = xstrndup(content + start, e - start),
+                                                .line = line,
+                                                .value_start = start,
+                                                .value_end = start,
+                                                .conditional = depth > 0 || cond_once,
+                                                .unset = true,
+                                                .declared = true,
+                                        });
+                                continue;
+                        }
                         if (command && unsetting) {
                                 bool plain_name = is_name_start(content[start]);
                                 for (size_t i = start; i < sc.pos; i++)
@@ -386,12 +414,20 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         }
                         if (first && (word_is(&sc, start, "if") || word_is(&sc, start, "case") ||
                                       word_is(&sc, start, "for") || word_is(&sc, start, "while") ||
-                                      word_is(&sc, start, "until") || word_is(&sc, start, "{")))
+                                      word_is(&sc, start, "until") || word_is(&sc, start, "{"))) {
                                 depth++;
-                        else if (first && (word_is(&sc, start, "fi") || word_is(&sc, start, "esac") ||
+                                if (!grub_d_loop && word_is(&sc, start, "for")) {
+                                        const char *nl = memchr(content + sc.pos, '\n', len - sc.pos);
+                                        size_t n = nl ? (size_t)(nl - (content + sc.pos)) : len - sc.pos;
+                                        if (memmem(content + sc.pos, n, "/default/grub.d/", 16))
+                                                grub_d_loop = depth;
+                                }
+                        } else if (first && (word_is(&sc, start, "fi") || word_is(&sc, start, "esac") ||
                                            word_is(&sc, start, "done") || word_is(&sc, start, "}"))) {
                                 if (depth > 0)
                                         depth--;
+                                if (depth < grub_d_loop)
+                                        grub_d_loop = 0;
                         }
                         /* A command: assignments before it only reach its
                          * environment, so they are not variables of the file. */
@@ -400,7 +436,19 @@ int ht_grub_parse(const char *content, size_t len, ht_grub_file **ret, char **re
                         f->n_assignments = pending_start;
                         if (!f->complex_line)
                                 f->complex_line = line;
+                        if (first && !grub_d_loop && (word_is(&sc, start, ".") || word_is(&sc, start, "source") ||
+                                                      word_is(&sc, start, "eval")))
+                                add_assignment(f, (ht_grub_assignment){
+                                        .name = xstrdup(""),
+                                        .line = line,
+                                        .value_start = start,
+                                        .value_end = start,
+                                        .conditional = depth > 0 || cond_once,
+                                        .opaque = true,
+                                });
                         unsetting = first && word_is(&sc, start, "unset");
+                        declaring = first && (word_is(&sc, start, "readonly") || word_is(&sc, start, "declare") ||
+                                              word_is(&sc, start, "typeset") || word_is(&sc, start, "local"));
                         command = true;
                         first = false;
                 }
@@ -456,16 +504,19 @@ static size_t *env_find_slot(const ht_grub_env *e, const char *name) {
 }
 
 const ht_grub_var *ht_grub_env_get(const ht_grub_env *e, const char *name) {
-        if (!e || !e->n_slots)
+        if (!e)
                 return NULL;
-        size_t k = *env_find_slot(e, name);
-        return k ? &e->vars[k - 1] : NULL;
+        size_t k = e->n_slots ? *env_find_slot(e, name) : 0;
+        return k ? &e->vars[k - 1] : e->opaque ? &e->opaque_var : NULL;
 }
 
 static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
-        ht_grub_var *v = (ht_grub_var *)ht_grub_env_get(e, name);
+        /* the variable itself, never the stand-in for names after a
+         * sourced file (ht_grub_env_get's opaque_var) */
+        size_t k = e->n_slots ? *env_find_slot(e, name) : 0;
+        ht_grub_var *v = k ? &e->vars[k - 1] : NULL;
         if (v) {
-                v->value = v->why = NULL;
+                v->value = v->why = v->if_run = v->if_not = NULL;
                 return v;
         }
         if (2 * (e->n_vars + 1) > e->n_slots) {
@@ -488,10 +539,17 @@ static ht_grub_var *env_slot(ht_grub_env *e, const char *name) {
 
 ht_grub_env *ht_grub_env_copy(const ht_grub_env *src) {
         ht_grub_env *e = ht_grub_env_new();
+        if (src && src->opaque) {
+                e->opaque = true;
+                e->opaque_var = src->opaque_var;
+                e->opaque_var.why = ht_arena_strdup(&e->arena, src->opaque_var.why);
+        }
         for (size_t i = 0; src && i < src->n_vars; i++) {
                 ht_grub_var *v = env_slot(e, src->vars[i].name);
                 v->value = ht_arena_strdup(&e->arena, src->vars[i].value);
                 v->why = ht_arena_strdup(&e->arena, src->vars[i].why);
+                v->if_run = ht_arena_strdup(&e->arena, src->vars[i].if_run);
+                v->if_not = ht_arena_strdup(&e->arena, src->vars[i].if_not);
                 v->file = src->vars[i].file;
                 v->line = src->vars[i].line;
         }
@@ -611,7 +669,22 @@ bool ht_grub_expand_value(const char *s, size_t start, size_t end, const ht_grub
 
 void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *content,
                              const ht_grub_assignment *a) {
-        const char *why = a->unset    ? "unset here, which hosttune does not follow"
+        if (a->opaque) {
+                /* whatever the sourced file or the eval sets: every value
+                 * so far, and every name not assigned again, unknown */
+                char *why = ht_arena_printf(&env->arena, "%u: a file sourced or an eval here (., source, eval), "
+                                            "which hosttune does not follow, may set it", a->line);
+                for (size_t i = 0; i < env->n_vars; i++) {
+                        ht_grub_var *v = &env->vars[i];
+                        *v = (ht_grub_var){.name = v->name, .why = why, .file = file_index, .line = a->line};
+                }
+                env->opaque = true;
+                env->opaque_var = (ht_grub_var){.name = (char *)"", .why = why, .file = file_index, .line = a->line};
+                return;
+        }
+        const char *why = a->declared ? "set or made read-only by readonly, declare, typeset or local here, which "
+                                        "hosttune does not follow"
+                          : a->unset  ? "unset here, which hosttune does not follow"
                           : a->append ? "appended to with +=, which bash (RHEL's and SUSE's /bin/sh) "
                                         "does and dash (Debian's) does not"
                                       : NULL;
@@ -621,7 +694,19 @@ void ht_grub_eval_assignment(ht_grub_env *env, size_t file_index, const char *co
         x->len = 0;
         bool ok = !a->conditional && !a->unset && !a->append &&
                   expand_into(content, a->value_start, a->value_end, env, x, &why);
+        /* a conditional assignment of a computable value over a known one
+         * (unset: empty): both outcomes, for the readers that can use them */
+        const ht_grub_var *prev = ht_grub_env_get(env, a->name);
+        const char *dummy = NULL;
+        char *if_run = NULL, *if_not = NULL;
+        if (a->conditional && !a->unset && !a->append && (!prev || prev->value) &&
+            expand_into(content, a->value_start, a->value_end, env, x, &dummy)) {
+                if_run = ht_arena_strndup(&env->arena, x->data ? x->data : "", x->len);
+                if_not = ht_arena_strdup(&env->arena, prev ? prev->value : "");
+        }
         ht_grub_var *v = env_slot(env, a->name);
+        v->if_run = if_run;
+        v->if_not = if_not;
         v->file = file_index;
         v->line = a->line;
         if (ok)
@@ -685,8 +770,13 @@ char **ht_grub_defaults_files(char *const *grubd_names) {
         char **l = NULL;
         strv_push(&l, HT_GRUB_DEFAULTS);
         for (size_t i = 0; grubd_names && grubd_names[i]; i++)
-                if (endswith(grubd_names[i], ".cfg") && !strchr(grubd_names[i], '/'))
+                /* the shell's glob: '*' matches no leading '.' */
+                if (endswith(grubd_names[i], ".cfg") && !strchr(grubd_names[i], '/') && grubd_names[i][0] != '.')
                         strv_pushf(&l, "%s/%s", HT_GRUB_DEFAULTS_DIR, grubd_names[i]);
         return l;
 }
 
+
+const char *const ht_grub_mkconfig_paths[] = {
+        "/usr/sbin/grub2-mkconfig", "/sbin/grub2-mkconfig", "/usr/sbin/grub-mkconfig", "/sbin/grub-mkconfig", NULL,
+};

@@ -31,6 +31,13 @@ typedef struct {
         bool exported;
         bool conditional;                /* inside if/case/for/while/{ } */
         bool unset;                      /* `unset NAME`: no value span */
+        /* with unset: `readonly NAME[=value]` (declare, typeset, local):
+         * a value hosttune does not follow, and after readonly any later
+         * assignment aborts the shell, so none may be appended */
+        bool declared;
+        /* `. FILE`, `source FILE` or `eval ...` (name ""): any variable
+         * may be set there, so every value is unknown from here on */
+        bool opaque;
         /* `NAME+=word`: bash (/bin/sh of RHEL and SUSE, which run
          * grub2-mkconfig with it) appends, dash (Debian's and Ubuntu's)
          * runs it as a command that is not found: no value to know */
@@ -83,6 +90,11 @@ typedef struct {
         char *why;      /* then: "LINE: why" */
         size_t file;    /* index of the file of the last assignment */
         unsigned line;
+        /* value NULL because the last assignment is inside a conditional
+         * (`if ...; then V="$V word"; fi`, Ubuntu's and Debian's grub.d
+         * files): the value if it runs and if it does not, when both are
+         * known; NULL otherwise */
+        char *if_run, *if_not;
 } ht_grub_var;
 
 typedef struct {
@@ -96,6 +108,10 @@ typedef struct {
          * freed whole (a value assigned again stays until then) */
         ht_arena arena;
         strbuf expand;          /* ht_grub_eval_assignment's, reused */
+        /* after a `. FILE` or eval: a name not assigned since is unknown
+         * (ht_grub_env_get gives opaque_var, why saying so) */
+        bool opaque;
+        ht_grub_var opaque_var;
 } ht_grub_env;
 
 ht_grub_env *ht_grub_env_new(void);
@@ -117,8 +133,13 @@ int ht_grub_eval_host(const ht_context *c, const char *path, ht_grub_env *env, s
                       const char *content, size_t len, char **ret_error);
 
 /* The files grub-mkconfig sources, in order, given the sorted names in
- * /etc/default/grub.d (only *.cfg are taken). */
+ * /etc/default/grub.d (only what its glob *.cfg matches: a name that
+ * starts with '.' is not; NULL when this grub-mkconfig reads no grub.d). */
 char **ht_grub_defaults_files(char *const *grubd_names);
+
+/* Where the distributions install grub-mkconfig (grub2-mkconfig on
+ * RHEL, Fedora, SUSE), in the order it is looked for; NULL-terminated. */
+extern const char *const ht_grub_mkconfig_paths[];
 
 /* A copy of env (NULL: an empty one). */
 ht_grub_env *ht_grub_env_copy(const ht_grub_env *env);

@@ -409,6 +409,74 @@ static void test_heredoc_and_unset(void **state) {
         free(out);
 }
 
+/* readonly NAME=value is no plain assignment: dash sets the value and
+ * aborts the sourcing shell at any later assignment ("is read only"), so
+ * appending one broke grub-mkconfig; declare, typeset and local (bash)
+ * set values too. The name's value is unknown and its edit refused,
+ * naming the line; other names are edited as before. */
+static void test_readonly_and_declare(void **state) {
+        (void)state;
+        const ht_cmdline_op ok[] = {{HT_CMDLINE_SET, "numa", "off"}};
+        edit_fails("readonly GRUB_CMDLINE_LINUX=\"quiet\"\n", "GRUB_CMDLINE_LINUX", ok, 1,
+                   "1: GRUB_CMDLINE_LINUX is set by readonly, declare, typeset or local here");
+        edit_fails("GRUB_CMDLINE_LINUX=\"quiet\"\nreadonly GRUB_TIMEOUT GRUB_CMDLINE_LINUX\n", "GRUB_CMDLINE_LINUX", ok, 1,
+                   "2: GRUB_CMDLINE_LINUX is set by readonly");
+        edit_fails("declare -x GRUB_CMDLINE_LINUX=\"quiet\"\n", "GRUB_CMDLINE_LINUX", ok, 1,
+                   "1: GRUB_CMDLINE_LINUX is set by readonly");
+        char *err = NULL;
+        static const char ro[] = "GRUB_CMDLINE_LINUX=\"quiet\"\ntypeset GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX x\"\n";
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
+        assert_int_equal(ht_grub_eval_file(env, 0, ro, strlen(ro), &err), 0);
+        const ht_grub_var *v = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX");
+        assert_non_null(v);
+        assert_null(v->value);
+        assert_string_equal(v->why, "2: set or made read-only by readonly, declare, typeset or local here, which "
+                                    "hosttune does not follow");
+        char *out = edit_ok("readonly GRUB_TIMEOUT=5 2>/dev/null\nGRUB_CMDLINE_LINUX=\"quiet\"\n", "GRUB_CMDLINE_LINUX",
+                            NULL, ok, 1);
+        assert_string_equal(out, "readonly GRUB_TIMEOUT=5 2>/dev/null\nGRUB_CMDLINE_LINUX=\"quiet numa=off\"\n");
+        free(out);
+}
+
+/* `. FILE`, `source FILE` and `eval` may set any variable: after one,
+ * every value is unknown (a name assigned again is known again), and an
+ * edit before one is refused naming its line. The Arch wiki's loop over
+ * /etc/default/grub.d/ *.cfg in /etc/default/grub is not one: the boot
+ * facts read those files after it. */
+static void test_sourced_file(void **state) {
+        (void)state;
+        const ht_cmdline_op ok[] = {{HT_CMDLINE_SET, "numa", "off"}};
+        edit_fails("GRUB_CMDLINE_LINUX=\"quiet\"\n. /etc/default/grub.local\n", "GRUB_CMDLINE_LINUX", ok, 1,
+                   "2: a file sourced or an eval here (., source, eval), which hosttune does not follow, may set "
+                   "GRUB_CMDLINE_LINUX");
+        edit_fails("GRUB_CMDLINE_LINUX=\"quiet\"\n[ -f /etc/grub.local ] && source /etc/grub.local\n",
+                   "GRUB_CMDLINE_LINUX", ok, 1, "2: a file sourced or an eval here");
+        edit_fails("eval \"$(cat /etc/grub.site)\"\n", "GRUB_CMDLINE_LINUX", ok, 1, "1: a file sourced or an eval here");
+        /* (/dev/null: the oracle's shell sources it) */
+        char *out = edit_ok(". /dev/null\nGRUB_CMDLINE_LINUX=\"quiet\"\n", "GRUB_CMDLINE_LINUX", NULL, ok, 1);
+        assert_string_equal(out, ". /dev/null\nGRUB_CMDLINE_LINUX=\"quiet numa=off\"\n");
+        free(out);
+        static const char arch[] = "GRUB_CMDLINE_LINUX=\"quiet\"\nfor custom_grub_d in /etc/default/grub.d/*.cfg ; do\n"
+                                   "  if [ -e \"${custom_grub_d}\" ]; then\n    source \"${custom_grub_d}\"\n  fi\ndone\n";
+        out = edit_ok(arch, "GRUB_CMDLINE_LINUX", NULL, ok, 1);
+        free(out);
+        char *err = NULL;
+        static const char src[] = "GRUB_CMDLINE_LINUX=\"quiet\"\nGRUB_TIMEOUT=5\n. ./site\nGRUB_TIMEOUT=6\n";
+        _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
+        assert_int_equal(ht_grub_eval_file(env, 0, src, strlen(src), &err), 0);
+        const ht_grub_var *v = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX");
+        assert_non_null(v);
+        assert_null(v->value);
+        assert_string_equal(v->why, "3: a file sourced or an eval here (., source, eval), which hosttune does not "
+                                    "follow, may set it");
+        assert_string_equal(ht_grub_env_get(env, "GRUB_TIMEOUT")->value, "6");
+        v = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX_DEFAULT");
+        assert_non_null(v);
+        assert_null(v->value);
+        _cleanup_(ht_grub_env_freep) ht_grub_env *copy = ht_grub_env_copy(env);
+        assert_null(ht_grub_env_get(copy, "GRUB_CMDLINE_LINUX_DEFAULT")->value);
+}
+
 /* Many distinct names: every lookup is a hash probe (this took quadratic
  * time, 41 s for 200,000 lines); the values stay right. */
 static void test_many_names(void **state) {
@@ -489,6 +557,8 @@ int main(void) {
                 cmocka_unit_test(test_edit_appends_assignment),
                 cmocka_unit_test(test_edit_refuses),
                 cmocka_unit_test(test_heredoc_and_unset),
+                cmocka_unit_test(test_readonly_and_declare),
+                cmocka_unit_test(test_sourced_file),
                 cmocka_unit_test(test_many_names),
                 cmocka_unit_test(test_complex_statements),
                 cmocka_unit_test(test_junk),

@@ -273,7 +273,13 @@ static void test_bls_facts_and_editor(void **state) {
 static void test_grub_defaults_grub_d(void **state) {
         (void)state;
         _cleanup_free_ char *root = tt_mkdtemp("format-boot");
-        mkdirs(root, (const char *const[]){"etc", "etc/default", "etc/default/grub.d", "boot", "boot/grub", NULL});
+        mkdirs(root, (const char *const[]){"etc", "etc/default", "etc/default/grub.d", "boot", "boot/grub", "usr",
+                                           "usr/sbin", NULL});
+        /* Debian's grub-mkconfig (grub2-common 2.06) sources grub.d after
+         * /etc/default/grub: the line that says so */
+        tt_put(root, "usr/sbin/grub-mkconfig",
+               "for x in ${sysconfdir}/default/grub.d/*.cfg ; do\n  if [ -e \"${x}\" ]; then\n    . \"${x}\"\n"
+               "  fi\ndone\n", 0755);
         static const char dflt[] =
                 "# If you change this file, run 'update-grub' afterwards to update\n"
                 "GRUB_DEFAULT=0\n"
@@ -289,6 +295,8 @@ static void test_grub_defaults_grub_d(void **state) {
         tt_put(root, "etc/default/grub", dflt, 0644);
         tt_put(root, "etc/default/grub.d/50-cloudimg-settings.cfg", cloud, 0644);
         tt_put(root, "etc/default/grub.d/README", "GRUB_CMDLINE_LINUX=ignored\n", 0644);
+        /* the shell's glob *.cfg matches no name that starts with '.' */
+        tt_put(root, "etc/default/grub.d/.zz.cfg", "GRUB_CMDLINE_LINUX=ignored\n", 0644);
         tt_put(root, "boot/grub/grub.cfg", "menuentry 'Debian GNU/Linux' {\n\tlinux /vmlinuz root=/dev/vda1 ro quiet\n}\n",
                0644);
 
@@ -299,7 +307,7 @@ static void test_grub_defaults_grub_d(void **state) {
         assert_string_equal(f->grub_default, "1>2");
 
         /* the editors' side: the same files in the same order */
-        _cleanup_strv_free_ char **names = strv_split("50-cloudimg-settings.cfg README", " ");
+        _cleanup_strv_free_ char **names = strv_split(".zz.cfg 50-cloudimg-settings.cfg README", " ");
         _cleanup_strv_free_ char **order = ht_grub_defaults_files(names);
         assert_int_equal(strv_length(order), 2);
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = ht_grub_env_new();
@@ -334,6 +342,16 @@ static void test_grub_defaults_grub_d(void **state) {
                 warned = warned || (strstr(f->warnings[i], "60-dyn.cfg:1: command substitution") &&
                                     strstr(f->warnings[i], "GRUB_CMDLINE_LINUX unknown"));
         assert_true(warned);
+        ht_facts_free(f);
+
+        /* RHEL's grub2-mkconfig sources /etc/default/grub alone
+         * (rhboot/grub2, util/grub-mkconfig.in): grub.d sets nothing */
+        tt_put(root, "usr/sbin/grub2-mkconfig",
+               "if test -f ${sysconfdir}/default/grub ; then\n  . ${sysconfdir}/default/grub\nfi\n", 0755);
+        f = boot_facts(root);
+        assert_false(f->grub_reads_grub_d);
+        assert_string_equal(f->grub_cmdline_linux, "");
+        assert_string_equal(f->grub_default, "0");
         ht_facts_free(f);
         tt_rm_rf(root);
 }
