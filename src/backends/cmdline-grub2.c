@@ -335,16 +335,18 @@ static bool boot_has_xen(const ht_context *c) {
 static bool grub_xen_linux_pair(const ht_context *c, const grub_defaults *d, pending_set *edits, ht_plan *plan,
                                 const char **ret_name, const char **ret_dflt) {
         _cleanup_(ht_grub_env_freep) ht_grub_env *env = grub_env_upto(c, d, d->n, edits, plan);
-        if (!env || !boot_has_xen(c))
+        *ret_name = *ret_dflt = NULL;
+        if (!env)
                 return false;
         const ht_grub_var *r = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX_XEN_REPLACE");
         const ht_grub_var *rd = ht_grub_env_get(env, "GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT");
         bool replaced = r && (!r->value || *r->value), replaced_d = rd && (!rd->value || *rd->value);
+        /* /boot listed only where a replacement is set (most hosts: none) */
+        if ((!replaced && !replaced_d) || !boot_has_xen(c))
+                return false;
         *ret_name = replaced ? "GRUB_CMDLINE_LINUX_XEN_REPLACE" : "GRUB_CMDLINE_LINUX";
         *ret_dflt = replaced_d ? "GRUB_CMDLINE_LINUX_XEN_REPLACE_DEFAULT" : "GRUB_CMDLINE_LINUX_DEFAULT";
-        if (!replaced && !replaced_d)
-                *ret_name = *ret_dflt = NULL;
-        return replaced || replaced_d;
+        return true;
 }
 
 char **cmdline_grub_mkconfig_argv(const ht_context *c, const ht_facts *f) {
