@@ -342,6 +342,27 @@ static ht_change *add_bounded(ht_plan *plan, const ht_setting *s, const char *cu
         return ch;
 }
 
+/* A setting the kernel cannot take (a read-only key, a key it lacks):
+ * skipped when optional (skip says why), else an error (error: what to
+ * do about it). False for an error. */
+static bool add_unsettable(ht_plan *plan, const ht_setting *s, const char *cur, const char *skip,
+                           const char *error) {
+        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
+        ch->source = ht_plan_strdup(plan, s->source);
+        ch->bound = s->bound;
+        if (s->bound != HT_BOUND_EXACT)
+                ch->bound_value = ht_plan_strdup(plan, s->value);
+        if (s->optional) {
+                ch->outcome = HT_OUTCOME_SKIPPED;
+                _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
+                ht_plan_skip(plan, what, s->source, "%s", skip);
+                return true;
+        }
+        ch->outcome = HT_OUTCOME_FAILED;
+        ht_plan_error(plan, "%s: %s", s->source, error);
+        return false;
+}
+
 /* An image has no running kernel: its change is the value its boot-time
  * files give now (hosttune's drop-in first, then the others) against
  * the value hosttune persists. Nothing to do when they agree. */
@@ -540,41 +561,20 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                                                               : ht_bound_satisfied(s->bound, s->value, cur)) &&
                                  sysctl_read_only(c, path);
                 if (read_only) {
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, cur, s->value);
-                        ch->source = ht_plan_strdup(plan, s->source);
-                        ch->bound = s->bound;
-                        if (s->bound != HT_BOUND_EXACT)
-                                ch->bound_value = ht_plan_strdup(plan, s->value);
-                        if (s->optional) {
-                                ch->outcome = HT_OUTCOME_SKIPPED;
-                                _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
-                                ht_plan_skip(plan, what, s->source, "%s is read-only on this kernel", s->key);
-                        } else {
-                                ch->outcome = HT_OUTCOME_FAILED;
-                                ht_plan_error(plan, "%s: %s is read-only on this kernel (no write bit in /proc/sys): "
-                                              "neither hosttune nor systemd-sysctl can set it; remove the setting",
-                                              s->source, s->key);
+                        _cleanup_free_ char *skip = xasprintf("%s is read-only on this kernel", s->key);
+                        _cleanup_free_ char *error = xasprintf("%s is read-only on this kernel (no write bit in "
+                                                               "/proc/sys): neither hosttune nor systemd-sysctl "
+                                                               "can set it; remove the setting", s->key);
+                        if (!add_unsettable(plan, s, cur, skip, error))
                                 bad = true;
-                        }
                         continue;
                 }
                 if (live && k < 0) {
-                        ht_change *ch = ht_plan_add_change(plan, HT_BK_SYSCTL, s->key, NULL, s->value);
-                        ch->source = ht_plan_strdup(plan, s->source);
-                        ch->bound = s->bound;
-                        if (s->bound != HT_BOUND_EXACT)
-                                ch->bound_value = ht_plan_strdup(plan, s->value);
-                        if (s->optional) {
-                                ch->outcome = HT_OUTCOME_SKIPPED;
-                                _cleanup_free_ char *what = xasprintf("sysctl %s", s->key);
-                                ht_plan_skip(plan, what, s->source, "this kernel has no %s (%s)", s->key,
-                                             ht_strerror(-k));
-                        } else {
-                                ch->outcome = HT_OUTCOME_FAILED;
-                                ht_plan_error(plan, "%s: this kernel has no %s (%s); mark the setting optional or remove it",
-                                              s->source, s->key, ht_strerror(-k));
+                        _cleanup_free_ char *skip = xasprintf("this kernel has no %s (%s)", s->key, ht_strerror(-k));
+                        _cleanup_free_ char *error = xasprintf("this kernel has no %s (%s); mark the setting optional "
+                                                               "or remove it", s->key, ht_strerror(-k));
+                        if (!add_unsettable(plan, s, NULL, skip, error))
                                 bad = true;
-                        }
                         continue;
                 }
                 /* A bounded key: the host keeps any value that meets the

@@ -1094,24 +1094,26 @@ int ht_readlink(const ht_context *c, const char *path, char **ret) {
         return 0;
 }
 
-/* path checked and not hidden */
-static int stat_checked(const ht_context *c, const char *path, bool follow, struct stat *ret) {
-        int r;
+/* What to stat for path (checked and not hidden): an O_PATH fd of it
+ * (*name empty) or, where openat2 said walk, its parent's fd and name. */
+static int stat_target(const ht_context *c, const char *path, bool follow, char name[NAME_MAX + 1]) {
         int fd = open_beneath(c, path, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
-        if (fd >= 0) {
-                r = fstat(fd, ret) < 0 ? -errno : 0;
-                close(fd);
-                return r;
-        }
-        if (fd != -EAGAIN)
+        if (fd != -EAGAIN) {
+                name[0] = 0;
                 return fd;
+        }
         int dfd;
+        int r = walk_parent(c, path, follow, false, NULL, &dfd, name, NULL);
+        return r < 0 ? r : dfd;
+}
+
+static int stat_checked(const ht_context *c, const char *path, bool follow, struct stat *ret) {
         char name[NAME_MAX + 1];
-        r = walk_parent(c, path, follow, false, NULL, &dfd, name, NULL); /* openat2 said walk */
-        if (r < 0)
-                return r;
-        r = fstatat(dfd, name, ret, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
-        close(dfd);
+        int fd = stat_target(c, path, follow, name);
+        if (fd < 0)
+                return fd;
+        int r = fstatat(fd, name, ret, name[0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH) < 0 ? -errno : 0;
+        close(fd);
         return r;
 }
 
@@ -1130,21 +1132,12 @@ int ht_lstatx(const ht_context *c, const char *path, unsigned mask, struct statx
                 return r;
         if (kernel_path_hidden(c, path))
                 return -ENOENT;
-        int fd = open_beneath(c, path, O_PATH | O_NOFOLLOW, 0);
-        if (fd >= 0) {
-                r = statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, mask, ret) < 0 ? -errno : 0;
-                close(fd);
-                return r;
-        }
-        if (fd != -EAGAIN)
-                return fd;
-        int dfd;
         char name[NAME_MAX + 1];
-        r = walk_parent(c, path, false, false, NULL, &dfd, name, NULL); /* openat2 said walk */
-        if (r < 0)
-                return r;
-        r = statx(dfd, name, AT_SYMLINK_NOFOLLOW, mask, ret) < 0 ? -errno : 0;
-        close(dfd);
+        int fd = stat_target(c, path, false, name);
+        if (fd < 0)
+                return fd;
+        r = statx(fd, name, (name[0] ? 0 : AT_EMPTY_PATH) | AT_SYMLINK_NOFOLLOW, mask, ret) < 0 ? -errno : 0;
+        close(fd);
         return r;
 }
 
