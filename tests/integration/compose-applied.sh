@@ -114,8 +114,10 @@ check "plan oracle again with a smaller SGA: its own, not composed" "oracle 1026
 
 "$HOSTTUNE" --root "$h" $P --quiet apply jvm >"$tmp/a2" 2>&1
 check "apply jvm after oracle: exit 0" 0 $?
+# the newest transaction by its created_usec: two in one second sort by
+# their random part, not by time
 check "... recorded as oracle+jvm with oracle's --set carried" "oracle+jvm sga_max_size=4G" \
-        "$(jq -r '"\(.profile) \(.info.set | join(","))"' "$h"/var/lib/hosttune/journal/*/manifest.json | tail -n 1)"
+        "$(jq -rs 'max_by(.created_usec) | "\(.profile) \(.info.set | join(","))"' "$h"/var/lib/hosttune/journal/*/manifest.json)"
 check "... the pool holds both, THP still never" "2703 never" \
         "$(cat "$h/proc/sys/vm/nr_hugepages") $(grep -o '\[never\]' "$h/sys/kernel/mm/transparent_hugepage/enabled" | tr -d '[]')"
 "$HOSTTUNE" --root "$h" $P --json plan jvm >"$tmp/out" 2>"$tmp/err"
