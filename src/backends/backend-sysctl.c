@@ -456,7 +456,18 @@ static char *absent_interface(const ht_context *c, const char *norm) {
  * run without privilege tells the same. */
 static bool sysctl_read_only(const ht_context *c, const char *path) {
         struct stat st;
-        return ht_stat(c, path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222);
+        if (ht_stat(c, path, &st) < 0 || !S_ISREG(st.st_mode) || (st.st_mode & 0222))
+                return false;
+        if (ht_context_kernel_is_ours(c))
+                return true;
+        /* A tree whose /proc is no procfs (a fixture): the mode says so
+         * only where the directory is writable; a read-only copy of the
+         * tree (make distcheck, read-only media) clears every write bit,
+         * where /proc/sys's own directories are never writable. */
+        _cleanup_free_ char *dir = xstrdup(path);
+        *strrchr(dir, '/') = '\0';
+        struct stat dst;
+        return ht_stat(c, dir, &dst) == 0 && (dst.st_mode & 0200);
 }
 
 static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved *r, ht_plan *plan) {

@@ -213,6 +213,14 @@ check "optional: skipped, and not persisted" "skipped 0" \
 sed -i 's/"6.1.0-99-amd64"/"6.1.0-18-amd64"/' "$PROFILES/ro.profile"
 htrun 2 "a read-only key that already has the value: no error" "$h" plan ro
 
+# a read-only copy of the whole tree (make distcheck clears every write
+# bit): a fixture's modes say nothing there (every key was "read-only")
+h=$(prepare_host debian12-kvm); scratch "$h"
+printf 'summary = "rocopy";\nsysctl = ( { key = "vm.swappiness"; value = 10; } );\n' >"$PROFILES/rocopy.profile"
+chmod -R a-w "$h"
+htrun 2 "a read-only copy of the tree: vm.swappiness planned, not read-only" "$h" plan rocopy
+chmod -R u+w "$h"
+
 # the real kernel's kernel.osrelease (mode 0444): plan only, nothing written
 . "$top_srcdir/tests/integration/real-host-lib.sh"
 if is_root && confine_ok; then
