@@ -648,22 +648,28 @@ static int sysctl_plan(const ht_context *c, const ht_facts *f, const ht_resolved
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         ht_plan_warn(plan, "%s: /proc/sys is read-only here (a container?): the runtime change is skipped; the drop-in still applies when the host boots",
                                      s->key);
-                } else if (f->container && sysctl_namespace(norm) == NS_NONE) {
-                        /* a privileged container may write it: that would
-                         * retune the host under every other container */
-                        ht_plan_skip_host_value(plan, ch, s->key, f->container, "kernel value", "drop-in");
-                } else if (f->container && host_namespace(f, sysctl_namespace(norm))) {
-                        ch->runtime = false;
-                        ch->outcome = HT_OUTCOME_SKIPPED;
-                        ht_plan_warn(plan, "%s: this %s container shares the host's %s, so the value is the host's, "
-                                     "and writing it would change it for the host and every process in that "
-                                     "namespace; the runtime change is skipped (set it on the host; the drop-in "
-                                     "applies only where this tree boots as a host)",
-                                     s->key, f->container, host_namespace(f, sysctl_namespace(norm)));
-                } else if (f->container && f->container_net_unseen && sysctl_namespace(norm) == NS_NET)
-                        ht_plan_warn(plan, "net.*: whether this %s container has a network namespace of its own or "
-                                     "the host's (--network=host) cannot be seen from inside before Linux 6.18; "
-                                     "the runtime changes of net.* are made in whichever it has", f->container);
+                } else if (f->container) {
+                        sysctl_ns ns = sysctl_namespace(norm);
+                        const char *shared = host_namespace(f, ns);
+                        if (ns == NS_NONE)
+                                /* a privileged container may write it: that
+                                 * would retune the host under every other
+                                 * container */
+                                ht_plan_skip_host_value(plan, ch, s->key, f->container, "kernel value", "drop-in");
+                        else if (shared) {
+                                ch->runtime = false;
+                                ch->outcome = HT_OUTCOME_SKIPPED;
+                                ht_plan_warn(plan, "%s: this %s container shares the host's %s, so the value is the "
+                                             "host's, and writing it would change it for the host and every "
+                                             "process in that namespace; the runtime change is skipped (set it on "
+                                             "the host; the drop-in applies only where this tree boots as a host)",
+                                             s->key, f->container, shared);
+                        } else if (f->container_net_unseen && ns == NS_NET)
+                                ht_plan_warn(plan, "net.*: whether this %s container has a network namespace of its "
+                                             "own or the host's (--network=host) cannot be seen from inside before "
+                                             "Linux 6.18; the runtime changes of net.* are made in whichever it has",
+                                             f->container);
+                }
         }
 
         if (bad || sysctl_conf_only(c)) {

@@ -141,12 +141,12 @@ static int keep_applied(const ht_context *c, const ht_facts *f, const char *prof
                 }
         }
         if (!name) {
-                for (size_t i = 0; before && before[i]; i++)
-                        if (*before[i] && !strv_contains(parts, before[i]))
-                                strv_push(&parts, before[i]);
-                for (size_t i = 0; asked && asked[i]; i++)
-                        if (*asked[i] && !strv_contains(parts, asked[i]))
-                                strv_push(&parts, asked[i]);
+                /* the applied parts, then the asked ones, each once */
+                char **const lists[] = {before, asked};
+                for (size_t l = 0; l < ELEMENTSOF(lists); l++)
+                        for (size_t i = 0; lists[l] && lists[l][i]; i++)
+                                if (*lists[l][i] && !strv_contains(parts, lists[l][i]))
+                                        strv_push(&parts, lists[l][i]);
                 name = strv_join(parts, "+");
                 free(err);
                 err = NULL;
