@@ -186,7 +186,7 @@ static int cmdline_plan(const ht_context *c, const ht_facts *f, const ht_resolve
         /* an image: the layout its bootloader will have decides */
         bool image_grub_d = false, image_kernel_cmdline = false;
         if (f->bootloader == HT_BOOT_NONE && plan->offline) {
-                image_grub_d = cmdline_os_is_debian_like(f);
+                image_grub_d = ht_facts_os_debian_like(f);
                 image_kernel_cmdline = !image_grub_d && (ht_exists(c, HT_KERNEL_CMDLINE) ||
                                                          ht_exists(c, HT_KERNEL_CMDLINE_USR));
                 if (!image_grub_d && !image_kernel_cmdline) {

@@ -132,7 +132,6 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
                                 const op_list *xen_ops, bool optional_only, ht_plan *plan);
 
 /* an image without a bootloader configuration yet (cmdline-image.c) */
-bool cmdline_os_is_debian_like(const ht_facts *f);
 void cmdline_kind_image_grub_d(cmdline_job *j);
 void cmdline_kind_image_kernel_cmdline(cmdline_job *j);
 void cmdline_plan_image_unknown(const ht_context *c, const op_list *linux_ops, const op_list *xen_ops,

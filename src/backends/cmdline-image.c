@@ -20,12 +20,6 @@ static const char grub_d_header[] =
         "# grub-mkconfig (update-grub), which reads this file after /etc/default/grub.\n"
         "# 'hosttune rollback' removes it.\n";
 
-bool cmdline_os_is_debian_like(const ht_facts *f) {
-        _cleanup_free_ char *ids = xasprintf("%s %s", f->os_id ? f->os_id : "", f->os_id_like ? f->os_id_like : "");
-        _cleanup_strv_free_ char **w = ht_cmdline_split(ids);
-        return strv_contains(w, "debian") || strv_contains(w, "ubuntu");
-}
-
 /* The variables grub-mkconfig would see: unset ones are empty, then the
  * image's grub.d files in its order (there is no /etc/default/grub),
  * hosttune's as content says (NULL: absent). */

@@ -289,6 +289,10 @@ static bool grub_reads_grub_d(const ht_context *c, ht_facts *f) {
                 free(buf);
                 return reads;
         }
+        return ht_facts_os_debian_like(f);
+}
+
+bool ht_facts_os_debian_like(const ht_facts *f) {
         _cleanup_free_ char *ids = xasprintf("%s %s", f->os_id ? f->os_id : "", f->os_id_like ? f->os_id_like : "");
         _cleanup_strv_free_ char **w = strv_split(ids, " ");
         return strv_contains(w, "debian") || strv_contains(w, "ubuntu");

@@ -108,13 +108,6 @@ static bool pid1_in_kubepods(const ht_context *c) {
 #define IPC_NS_INIT_INO 0xEFFFFFFFul
 #define NET_NS_INIT_INO 0xEFFFFFF9ul
 
-static bool kernel_at_least(const ht_facts *f, unsigned major, unsigned minor) {
-        unsigned a, b;
-        if (!f->kernel_release || sscanf(f->kernel_release, "%u.%u", &a, &b) != 2)
-                return false;
-        return a > major || (a == major && b >= minor);
-}
-
 /* Whether hosttune's own namespace TYPE (/proc/self/ns/TYPE, whose
  * sysctls it writes) is the host's initial one: YES, NO when the kernel
  * numbers that one fixed (fixed), UNKNOWN otherwise or unreadable.
@@ -226,7 +219,8 @@ void ht_facts_collect_container(const ht_context *c, ht_facts *f) {
                  * sysctls are then the host's */
                 _cleanup_free_ char *ipc = NULL, *net = NULL;
                 f->container_ipc_host = ns_is_host(c, "ipc", IPC_NS_INIT_INO, true, &ipc);
-                f->container_net_host = ns_is_host(c, "net", NET_NS_INIT_INO, kernel_at_least(f, 6, 18), &net);
+                f->container_net_host = ns_is_host(c, "net", NET_NS_INIT_INO,
+                                                     f->kernel_release && ht_version_compare(f->kernel_release, "6.18") >= 0, &net);
                 f->container_net_unseen = net && f->container_net_host == HT_UNKNOWN;
                 if (f->container_ipc_host == HT_YES)
                         strv_push_take(&ev, xasprintf("/proc/self/ns/ipc is %s, the host's IPC namespace (--ipc=host)",

@@ -518,6 +518,8 @@ int ht_proc_majflt_read(const ht_context *c, unsigned pid, uint64_t *ret);
 /* Whether the root has a running kernel behind it (procfs or sysfs
  * present); an image tree does not. */
 bool ht_facts_root_live(const ht_context *c);
+/* Whether os-release's ID or ID_LIKE names debian or ubuntu. */
+bool ht_facts_os_debian_like(const ht_facts *f);
 
 /* Read a facts JSON file (what `hosttune facts --json` printed on a
  * machine of the target shape) into f: the facts only a running kernel
