@@ -134,15 +134,16 @@ static bool same_file(const ht_file_snapshot *a, const ht_file_snapshot *b) {
                (b->uid == HT_UID_ANY || a->uid == b->uid) && (b->gid == HT_GID_ANY || a->gid == b->gid);
 }
 
-static bool dirs_absent(const ht_context *c, char **dirs) {
-        for (char **d = dirs; d && *d; d++) {
+/* The directories the transaction made for a file that was not there
+ * are gone again. */
+static bool missing_dirs_absent(const ht_context *c, const item *it) {
+        for (size_t k = 0; it->missing_dirs && k < json_object_array_length(it->missing_dirs); k++) {
                 struct stat st;
-                if (ht_lstat(c, *d, &st) == 0)
+                if (ht_lstat(c, json_object_get_string(json_object_array_get_idx(it->missing_dirs, k)), &st) == 0)
                         return false;
         }
         return true;
 }
-
 static char *short_sha(const ht_file_snapshot *s) {
         if (!s || !s->existed)
                 return xstrdup("(absent)");
@@ -185,7 +186,7 @@ static int file_undo_states(ht_tx *tx, const item *it, bool clean, ht_file_snaps
                 prior->uid = geteuid() == 0 ? 0 : HT_UID_ANY;
                 prior->gid = geteuid() == 0 ? 0 : HT_GID_ANY;
         }
-        bool same = same_file(cur, prior) && (prior->existed || dirs_absent(c, prior->missing_dirs));
+        bool same = same_file(cur, prior) && (prior->existed || missing_dirs_absent(c, it));
         *ret_prior = TAKE_PTR(prior);
         *ret_cur = TAKE_PTR(cur);
         return same ? 0 : 1;
@@ -617,22 +618,12 @@ int ht_tx_close_failed(ht_tx *tx, const char *reason, char **ret_error) {
         return r;
 }
 
-static bool missing_dirs_absent(const ht_context *c, const item *it) {
-        for (size_t k = 0; it->missing_dirs && k < json_object_array_length(it->missing_dirs); k++) {
-                struct stat st;
-                if (ht_lstat(c, json_object_get_string(json_object_array_get_idx(it->missing_dirs, k)), &st) == 0)
-                        return false;
-        }
-        return true;
-}
-
 size_t ht_tx_not_as_before(ht_tx *tx, char ***ret_items) {
         size_t n = ht_tx_n_items(tx), k = 0;
         _cleanup_strv_free_ char **ignored = NULL;
         for (size_t i = 0; i < n; i++) {
                 item it;
                 journal_tx_item(tx, i, &it);
-                _cleanup_free_ char *dp = ht_display_path(tx->c, it.path);
                 if (!it.file) {
                         _cleanup_free_ char *cur = NULL;
                         if (runtime_undo_states(tx, &it, &cur, &ignored) != 0) {
@@ -647,7 +638,7 @@ size_t ht_tx_not_as_before(ht_tx *tx, char ***ret_items) {
                  * directories made for it too */
                 if (ht_file_snapshot_take(tx->c, it.path, &cur) < 0 ||
                     (it.prior_existed ? !as_before(&it, cur) : cur->existed || !missing_dirs_absent(tx->c, &it))) {
-                        strv_push(ret_items, dp);
+                        strv_push_take(ret_items, ht_display_path(tx->c, it.path));
                         k++;
                 }
         }
