@@ -327,7 +327,13 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                  * set, as a stacked one; a name reaches it, and is told */
                 if (class && !ra && !is_stacked(d->name) && !d->own_sched)
                         continue;
-                if (!is_stacked(d->name) || ra) {
+                /* a disk itself; or request-based dm (multipath), named:
+                 * it has a scheduler of its own, and the one of the paths
+                 * below it is bypassed (blk_insert_cloned_request,
+                 * block/blk-mq.c: "Since we have a scheduler attached on
+                 * the top device, bypass a potential scheduler on the
+                 * bottom device for insert") */
+                if (!is_stacked(d->name) || ra || (!class && d->own_sched)) {
                         if (!in_out[i])
                                 strv_push_counted(&out, &n_out, &cap_out, d->name);
                         in_out[i] = true;
@@ -335,17 +341,6 @@ static char **targets_for(const ht_context *c, const device_list *l, const selec
                 }
                 if (class)
                         continue;
-                /* request-based dm (multipath) has a scheduler of its own,
-                 * and the one of the paths below it is bypassed
-                 * (blk_insert_cloned_request, block/blk-mq.c: "Since we
-                 * have a scheduler attached on the top device, bypass a
-                 * potential scheduler on the bottom device for insert") */
-                if (d->own_sched) {
-                        if (!in_out[i])
-                                strv_push_counted(&out, &n_out, &cap_out, d->name);
-                        in_out[i] = true;
-                        continue;
-                }
                 /* dm on dm (LVM on multipath): down to the disks */
                 _cleanup_strv_free_ char **todo = NULL;
                 for (size_t j = 0; d->slaves && d->slaves[j]; j++)
@@ -938,9 +933,10 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                 /* the disks under a named stacked device: each by the
                  * identity it shows, the rest by their names now in one line
                  * (a multipath device under LVM among them) */
-                bool mpath = false;
+                bool mpath = false, any_stacked = false;
                 _cleanup_strv_free_ char **by_name = NULL, **by_id = NULL;
                 for (size_t i = 0; below[i]; i++) {
+                        any_stacked = any_stacked || is_stacked(below[i]);
                         const device *d = devices_find(&b->devs, below[i]);
                         const char *id = NULL;
                         _cleanup_free_ char *m = device_matches(b, d, attr, &id);
@@ -954,9 +950,6 @@ static void plan_setting(block_run *b, const ht_setting *s) {
                                 add_line(&b->lines, &b->n_lines, m, attr, s->value, s->source);
                 }
                 _cleanup_free_ char *pat = strv_join(below, "|");
-                bool any_stacked = false;
-                for (size_t i = 0; below[i]; i++)
-                        any_stacked = any_stacked || is_stacked(below[i]);
                 if (by_name) {
                         _cleanup_free_ char *names = strv_join(by_name, "|");
                         selector one = {.kind = SEL_KERNEL, .pattern = names};
