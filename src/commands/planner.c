@@ -51,14 +51,14 @@ static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolve
 }
 
 /* The files apply will refuse to replace or remove (a hard link, chattr
- * +i or +a, a FIFO where the file is), said by the plan in apply's words.
- * Only a file that is there (its old content read: a FIFO reads empty)
- * is asked, one statx each: a file the plan creates costs nothing. */
+ * +i or +a, a FIFO where the file is, a link), said by the plan in
+ * apply's words. Every file is asked, one statx each through the root: a
+ * file the plan found absent too, since its read followed a link (one to
+ * /dev/null in a tree without /dev, a dangling one, reads as absent),
+ * and that costs one failed open when nothing is there. */
 static void warn_refused_files(const ht_context *c, ht_plan *plan) {
         for (size_t i = 0; i < plan->n_files; i++) {
                 const ht_file_edit *fe = &plan->files[i];
-                if (!fe->old_content)
-                        continue;
                 int r = ht_write_refusal(c, fe->path, !fe->new_content);
                 if (r == 0)
                         continue;

@@ -135,7 +135,17 @@ char *ht_write_error_hint(const ht_context *c, const char *path, int r) {
         } else if (r == -EINVAL && ht_lstat(c, path, &st) == 0 && !S_ISREG(st.st_mode))
                 return xasprintf(" (it is %s, not a regular file: hosttune writes only regular files)",
                                  ht_file_kind(st.st_mode));
-        else if (r == -EROFS)
+        else if (r == -ELOOP) {
+                /* a link to /dev/null is how systemd's readers (sysctl.d,
+                 * tmpfiles.d, udev's rules.d, a unit's drop-in) mask a name,
+                 * and pam_limits reads it as an empty file: the
+                 * administrator turned the file off on purpose */
+                _cleanup_free_ char *target = NULL;
+                if (ht_readlink(c, path, &target) == 0 && streq(target, "/dev/null"))
+                        return xstrdup(" (it is a symlink to /dev/null, which masks the file: the host reads nothing "
+                                       "under this name; hosttune never writes through a symlink: remove the link "
+                                       "to let hosttune write its file)");
+        } else if (r == -EROFS)
                 return xstrdup(" (a read-only mount: an image-based system's /usr, a read-only bind mount; "
                                "change it in the image, or remount it read-write)");
         return xstrdup(ht_write_refusal_hint(r));

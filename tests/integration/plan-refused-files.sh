@@ -2,7 +2,8 @@
 # plan says up front, in apply's words, which managed files apply will
 # refuse to replace (apply-file-metadata.sh has apply's refusals): one
 # with other hard links, an immutable or append-only one (chattr +i, +a),
-# a FIFO where the file is (which plan read as empty). The plan still
+# a FIFO where the file is (which plan read as empty), a link where a
+# drop-in goes (to /dev/null: masked). The plan still
 # exits 2 (changes pending) and shows its diff; a plan of the untouched
 # host has no such warning. TAP.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
@@ -46,4 +47,44 @@ mkfifo "$g"
 plan_says "a FIFO as /etc/default/grub" "Invalid argument (it is a FIFO, not a regular file"
 rm "$g"
 mv "$tmp/grub.saved" "$g"
+
+# A drop-in masked by a link to /dev/null, as sysctl.d(5), tmpfiles.d(5),
+# udev(7) and systemd.unit(5) mask a name (pam_limits reads the link as
+# an empty file): plan read it as absent (a tree without /dev) and said
+# nothing, and apply refused it. A dangling link the same. sysctl.d's own
+# is a plan error (sysctl-real-world.sh). Every other drop-in hosttune
+# writes: the limits, tmpfiles.d (sysfs), udev rules (block), a unit's,
+# logind's and the manager's. The tree is an offline image here (an
+# image has no devices, and the udev rules are for the devices to come).
+mkdir -p "$tmp/p" "$h/usr/lib/systemd/system"
+printf '%s\n' 'limits = ( { domain = "oracle"; type = "soft"; item = "nofile"; value = 1024; } );' \
+        'sysfs = ( { path = "/sys/kernel/mm/transparent_hugepage/enabled"; value = "never"; } );' \
+        'services = ( { unit = "db.service"; LimitNOFILE = 65536; } );' \
+        'systemd = { logind = { RemoveIPC = "no"; }; system = { DefaultLimitNOFILE = 65536; }; };' \
+        'block = { rotational = { queue = { read_ahead_kb = 4096; }; }; non-rotational = { queue = { read_ahead_kb = 4096; }; }; };' >"$tmp/p/dropins.profile"
+printf '[Service]\nExecStart=/usr/bin/db\n' >"$h/usr/lib/systemd/system/db.service"
+dropins="etc/security/limits.d/90-hosttune.conf etc/tmpfiles.d/hosttune.conf etc/udev/rules.d/99-hosttune-block.rules
+etc/systemd/system/db.service.d/hosttune.conf etc/systemd/logind.conf.d/90-hosttune.conf
+etc/systemd/system.conf.d/90-hosttune.conf"
+masked="it is a symlink to /dev/null, which masks the file: the host reads nothing under this name; hosttune never writes through a symlink: remove the link to let hosttune write its file"
+# listing HOST: names, types and link targets, without hosttune's state
+listing() { (cd "$1" && find . -path ./var -prune -o -printf '%p %y %l\n' | LC_ALL=C sort); }
+for target in /dev/null ../missing-file; do
+        for f in $dropins; do mkdir -p "$h/${f%/*}" && ln -sfn "$target" "$h/$f"; done
+        case $target in
+        /dev/null) why="Too many levels of symbolic links ($masked)" ;;
+        *) why="Too many levels of symbolic links (it is a symlink: hosttune never writes through a symlink)" ;;
+        esac
+        env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$RULES" plan dropins >"$tmp/out" 2>"$tmp/err"
+        check "drop-ins linked to $target: plan exits 2 (changes pending)" 2 "$?"
+        for f in $dropins; do
+                check_contains "linked to $target: plan warns of $f as apply refuses it" \
+                        "warning: cannot write $h/$f: $why; apply refuses it and changes nothing" "$tmp/out"
+        done
+        before=$(listing "$h")
+        env -u HOSTTUNE_TEST_LIVE_FIXTURES "$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$RULES" apply dropins >"$tmp/out" 2>"$tmp/err"
+        check "linked to $target: apply refuses (exit 1)" 1 "$?"
+        check_contains "linked to $target: apply says what plan said" "$why" "$tmp/err"
+        check "linked to $target: apply changed nothing" "$before" "$(listing "$h")"
+done
 finish
