@@ -2,12 +2,14 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend-common.h"
 #include "backend.h"
 #include "fileattr.h"
 #include "journal.h"
 #include "planner.h"
+#include "spawn.h"
 #include "tuners.h"
 #include "util.h"
 
@@ -50,22 +52,56 @@ static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolve
         ht_tuner_settings_done(&ts);
 }
 
+bool ht_action_runs_tool(const ht_context *c, const ht_post_action *a) {
+        return !streq(a->action, "daemon-reload") && a->argv && ht_spawn_available(c, a->argv) &&
+               !(c->offline_root && geteuid() != 0);
+}
+
+/* Whether path's directory is on a read-only mount, each directory asked
+ * once a plan (*rw and *ro list those asked). */
+static bool readonly_dir(const ht_context *c, const char *path, char ***rw, char ***ro) {
+        _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+        if (strv_contains(*ro, dir))
+                return true;
+        if (strv_contains(*rw, dir))
+                return false;
+        bool readonly = ht_dir_readonly(c, path) > 0;
+        strv_push(readonly ? ro : rw, dir);
+        return readonly;
+}
+
 /* The files apply will refuse to replace or remove (a hard link, chattr
- * +i or +a, a FIFO where the file is, a link), said by the plan in
- * apply's words. Every file is asked, one statx each through the root: a
- * file the plan found absent too, since its read followed a link (one to
- * /dev/null in a tree without /dev, a dangling one, reads as absent),
- * and that costs one failed open when nothing is there. */
+ * +i or +a, a FIFO where the file is, a link, a read-only mount), said by
+ * the plan in apply's words. Every file is asked, one statx each through
+ * the root: a file the plan found absent too, since its read followed a
+ * link (one to /dev/null in a tree without /dev, a dangling one, reads as
+ * absent), and that costs one failed open when nothing is there. Each
+ * directory is asked once whether its mount is read-only (an ostree or
+ * a 'ro' /boot or /etc: apply's first write there fails with EROFS). */
 static void warn_refused_files(const ht_context *c, ht_plan *plan) {
+        _cleanup_strv_free_ char **rw = NULL, **ro = NULL;
         for (size_t i = 0; i < plan->n_files; i++) {
                 const ht_file_edit *fe = &plan->files[i];
                 int r = ht_write_refusal(c, fe->path, !fe->new_content);
+                if (r == 0 && readonly_dir(c, fe->path, &rw, &ro))
+                        r = -EROFS;
                 if (r == 0)
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, fe->path);
                 _cleanup_free_ char *hint = ht_write_error_hint(c, fe->path, r);
                 ht_plan_warn(plan, "cannot %s %s: %s%s; apply refuses it and changes nothing",
                              fe->new_content ? "write" : "remove", shown, ht_strerror(-r), hint);
+        }
+        /* what a follow-up's tool writes (grub-mkconfig's grub.cfg), when
+         * apply runs the tool */
+        for (size_t i = 0; i < plan->n_actions; i++) {
+                const char *gen = plan->actions[i].generates;
+                if (!gen || !readonly_dir(c, gen, &rw, &ro) || !ht_action_runs_tool(c, &plan->actions[i]))
+                        continue;
+                _cleanup_free_ char *shown = ht_display_path(c, gen);
+                _cleanup_free_ char *hint = ht_write_error_hint(c, gen, -EROFS);
+                ht_plan_warn(plan, "cannot write %s: %s%s; apply refuses it and changes nothing", shown,
+                             ht_strerror(EROFS), hint);
         }
 }
 

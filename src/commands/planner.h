@@ -20,3 +20,7 @@ typedef struct {
  * applied then). */
 int ht_make_plan(const ht_context *c, const char *profile, char *const *sets, ht_planning *ret, char **ret_error);
 void ht_planning_done(ht_planning *p);
+
+/* Whether apply runs a's tool (a bootloader's, not daemon-reload): it is
+ * there, and an offline image's is run only as root. */
+bool ht_action_runs_tool(const ht_context *c, const ht_post_action *a);

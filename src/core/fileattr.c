@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 
 #include "fileattr.h"
@@ -16,6 +18,12 @@
 /* Bound on one attribute's value: an ACL of a few hundred entries or a
  * label is far below (the kernel's own limit is XATTR_SIZE_MAX, 64 KiB). */
 #define XATTR_VALUE_MAX (64u * 1024)
+
+/* statfs's f_flags holds the mount's ST_* flags (Linux 2.6.36,
+ * include/linux/statfs.h); glibc does not name the bit */
+#ifndef ST_VALID
+#define ST_VALID 0x0020
+#endif
 
 static bool xattr_content_bound(const char *name) {
         return streq(name, "security.ima") || streq(name, "security.evm");
@@ -124,6 +132,26 @@ int ht_write_refusal(const ht_context *c, const char *path, bool removal) {
                 return stx.stx_attributes & locked ? -EPERM : 0;
         const char *flag;
         return kind == S_IFREG && locked_at(c, path, false, &flag) > 0 ? -EPERM : 0;
+}
+
+int ht_dir_readonly(const ht_context *c, const char *path) {
+        _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+        for (;;) {
+                int fd = ht_open_dir(c, *dir ? dir : "/");
+                char *slash = strrchr(dir, '/');
+                if (fd == -ENOENT && slash) {
+                        *slash = 0;
+                        continue;
+                }
+                if (fd < 0)
+                        return fd;
+                struct statfs sfs;
+                int r = fstatfs(fd, &sfs) < 0 ? -errno : 0;
+                close(fd);
+                if (r < 0)
+                        return r;
+                return (sfs.f_flags & ST_VALID) && (sfs.f_flags & ST_RDONLY);
+        }
 }
 
 char *ht_write_error_hint(const ht_context *c, const char *path, int r) {
