@@ -445,15 +445,18 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                                            &err);
                 if (r < 0)
                         goto undo;
-                /* a read-only /boot ('ro' in fstab, Fedora CoreOS's):
-                 * the tool would fail after every file is in place;
-                 * refused now, as plan said */
-                if (ht_dir_readonly(c, a->generates) > 0) {
+                /* a read-only /boot ('ro' in fstab, Fedora CoreOS's), an
+                 * immutable grub.cfg or /boot/grub: the tool's output
+                 * could not be put in place after every file is; refused
+                 * now, as plan said */
+                r = ht_generated_refusal(c, a);
+                if (r < 0) {
                         _cleanup_free_ char *shown = ht_display_path(c, a->generates);
-                        _cleanup_free_ char *hint = ht_write_error_hint(c, a->generates, -EROFS);
-                        r = ht_error(&err, -EROFS, "cannot write %s: %s%s", shown, ht_strerror(EROFS), hint);
+                        _cleanup_free_ char *hint = ht_write_error_hint(c, a->generates, r);
+                        r = ht_error(&err, r, "cannot write %s: %s%s", shown, ht_strerror(-r), hint);
                         goto undo;
                 }
+                r = 0;
         }
         /* with the new contents' temp files: every file's data durable
          * with the begin record, before any rename */

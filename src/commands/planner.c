@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,17 +58,38 @@ bool ht_action_runs_tool(const ht_context *c, const ht_post_action *a) {
                !(c->offline_root && geteuid() != 0);
 }
 
-/* Whether path's directory is on a read-only mount, each directory asked
- * once a plan (*rw and *ro list those asked). */
-static bool readonly_dir(const ht_context *c, const char *path, char ***rw, char ***ro) {
+int ht_generated_refusal(const ht_context *c, const ht_post_action *a) {
+        if (!a->generates)
+                return 0;
+        bool renamed = strv_contains(a->argv, a->generates);
+        int r = renamed ? ht_write_refusal(c, a->generates, false) : 0;
+        if (r == 0) {
+                r = ht_dir_write_refusal(c, a->generates);
+                if (r != -EROFS && !(r == -EPERM && renamed))
+                        r = 0;
+        }
+        return r;
+}
+
+/* Why apply cannot write in path's directory (ht_dir_write_refusal: a
+ * read-only mount, chattr +i or +a), each directory asked once a plan
+ * (*rw lists those found writable, *refused those not, each followed by
+ * its -errno as text). */
+static int dir_refusal(const ht_context *c, const char *path, char ***rw, char ***refused) {
         _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-        if (strv_contains(*ro, dir))
-                return true;
+        for (size_t i = 0; *refused && (*refused)[i] && (*refused)[i + 1]; i += 2)
+                if (streq((*refused)[i], dir))
+                        return atoi((*refused)[i + 1]);
         if (strv_contains(*rw, dir))
-                return false;
-        bool readonly = ht_dir_readonly(c, path) > 0;
-        strv_push(readonly ? ro : rw, dir);
-        return readonly;
+                return 0;
+        int r = ht_dir_write_refusal(c, path);
+        if (r != -EROFS && r != -EPERM) {
+                strv_push(rw, dir);
+                return 0;
+        }
+        strv_push(refused, dir);
+        strv_pushf(refused, "%d", r);
+        return r;
 }
 
 /* The files apply will refuse to replace or remove (a hard link, chattr
@@ -76,15 +98,16 @@ static bool readonly_dir(const ht_context *c, const char *path, char ***rw, char
  * the root: a file the plan found absent too, since its read followed a
  * link (one to /dev/null in a tree without /dev, a dangling one, reads as
  * absent), and that costs one failed open when nothing is there. Each
- * directory is asked once whether its mount is read-only (an ostree or
- * a 'ro' /boot or /etc: apply's first write there fails with EROFS). */
+ * directory is asked once whether its mount is read-only (a 'ro' /boot
+ * or /etc: apply's first write there fails with EROFS) or it is
+ * immutable or append-only (EPERM). */
 static void warn_refused_files(const ht_context *c, ht_plan *plan) {
-        _cleanup_strv_free_ char **rw = NULL, **ro = NULL;
+        _cleanup_strv_free_ char **rw = NULL, **refused = NULL;
         for (size_t i = 0; i < plan->n_files; i++) {
                 const ht_file_edit *fe = &plan->files[i];
                 int r = ht_write_refusal(c, fe->path, !fe->new_content);
-                if (r == 0 && readonly_dir(c, fe->path, &rw, &ro))
-                        r = -EROFS;
+                if (r == 0)
+                        r = dir_refusal(c, fe->path, &rw, &refused);
                 if (r == 0)
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, fe->path);
@@ -96,12 +119,13 @@ static void warn_refused_files(const ht_context *c, ht_plan *plan) {
          * apply runs the tool */
         for (size_t i = 0; i < plan->n_actions; i++) {
                 const char *gen = plan->actions[i].generates;
-                if (!gen || !readonly_dir(c, gen, &rw, &ro) || !ht_action_runs_tool(c, &plan->actions[i]))
+                int r = ht_generated_refusal(c, &plan->actions[i]);
+                if (r == 0 || !ht_action_runs_tool(c, &plan->actions[i]))
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, gen);
-                _cleanup_free_ char *hint = ht_write_error_hint(c, gen, -EROFS);
+                _cleanup_free_ char *hint = ht_write_error_hint(c, gen, r);
                 ht_plan_warn(plan, "cannot write %s: %s%s; apply refuses it and changes nothing", shown,
-                             ht_strerror(EROFS), hint);
+                             ht_strerror(-r), hint);
         }
 }
 

@@ -104,13 +104,21 @@ char *ht_locked_file_hint(const ht_context *c, const char *path) {
         if (locked_at(c, path, false, &flag) > 0)
                 return xasprintf(" (it is %s: 'chattr -%c %s' lets hosttune replace it; hosttune does not clear the "
                                  "flag itself)", flag, flag[0] == 'i' ? 'i' : 'a', shown);
+        /* its directory, or the nearest one above that is there (apply
+         * makes the rest in it) */
         _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-        if (*dir && locked_at(c, dir, true, &flag) > 0) {
-                _cleanup_free_ char *dshown = ht_display_path(c, dir);
-                return xasprintf(" (its directory %s is %s: 'chattr -%c %s' lets hosttune write there; hosttune "
-                                 "does not clear the flag itself)", dshown, flag, flag[0] == 'i' ? 'i' : 'a', dshown);
+        for (;;) {
+                int r = *dir ? locked_at(c, dir, true, &flag) : 0;
+                if (r > 0) {
+                        _cleanup_free_ char *dshown = ht_display_path(c, dir);
+                        return xasprintf(" (its directory %s is %s: 'chattr -%c %s' lets hosttune write there; "
+                                         "hosttune does not clear the flag itself)", dshown, flag,
+                                         flag[0] == 'i' ? 'i' : 'a', dshown);
+                }
+                if (r != -ENOENT)
+                        return NULL;
+                *strrchr(dir, '/') = 0;
         }
-        return NULL;
 }
 
 int ht_write_refusal(const ht_context *c, const char *path, bool removal) {
@@ -134,7 +142,7 @@ int ht_write_refusal(const ht_context *c, const char *path, bool removal) {
         return kind == S_IFREG && locked_at(c, path, false, &flag) > 0 ? -EPERM : 0;
 }
 
-int ht_dir_readonly(const ht_context *c, const char *path) {
+int ht_dir_write_refusal(const ht_context *c, const char *path) {
         _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
         for (;;) {
                 int fd = ht_open_dir(c, *dir ? dir : "/");
@@ -146,11 +154,16 @@ int ht_dir_readonly(const ht_context *c, const char *path) {
                 if (fd < 0)
                         return fd;
                 struct statfs sfs;
+                struct statx stx;
                 int r = fstatfs(fd, &sfs) < 0 ? -errno : 0;
+                if (r == 0 && (sfs.f_flags & ST_VALID) && (sfs.f_flags & ST_RDONLY))
+                        r = -EROFS;
+                else if (r == 0 && statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 &&
+                         (stx.stx_attributes & stx.stx_attributes_mask &
+                          (STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND)))
+                        r = -EPERM;
                 close(fd);
-                if (r < 0)
-                        return r;
-                return (sfs.f_flags & ST_VALID) && (sfs.f_flags & ST_RDONLY);
+                return r;
         }
 }
 

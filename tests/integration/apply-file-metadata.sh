@@ -149,5 +149,18 @@ if mount --bind "$h2/boot" "$h2/boot" 2>/dev/null; then
 else
         ok "# SKIP a read-only /boot: mount refused here"
 fi
+# An immutable grub.cfg: the tool's output could not be renamed over it
+# once every other file was in place. Refused up front too.
+if chattr +i "$h2/boot/grub/grub.cfg" 2>/dev/null; then
+        htrun 2 "plan with an immutable grub.cfg" "$h2" plan oracle $SGA
+        check_contains "plan warns of the immutable grub.cfg" \
+                "warning: cannot write $h2/boot/grub/grub.cfg: Operation not permitted (it is immutable: 'chattr -i $h2/boot/grub/grub.cfg'" "$tmp/out"
+        htrun 1 "apply refuses an immutable grub.cfg" "$h2" apply oracle $SGA
+        check "apply refused before the tool ran: nothing to undo" "" "$(grep -i 'rollback:\|grub-mkconfig' "$tmp/err")"
+        chattr -i "$h2/boot/grub/grub.cfg"
+        same_tree "immutable grub.cfg: the tree as before" "$tmp/before2" "$h2"
+else
+        skip "apply refuses an immutable grub.cfg" "this filesystem ($tmp) takes no chattr flags"
+fi
 unset HT_LIVE_ROOT
 finish

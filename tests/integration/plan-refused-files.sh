@@ -37,9 +37,35 @@ if is_root && chattr +i "$g" 2>/dev/null; then
         chattr +a "$g"
         plan_says "an append-only file" "Operation not permitted (it is append-only: 'chattr -a $g'"
         chattr -a "$g"
+        # A directory hosttune writes a new file in, immutable or
+        # append-only (no name may be added, renamed over or removed
+        # there): plan said nothing, apply refused. etc/systemd has no
+        # logind.conf.d yet: apply would make it there. In an append-only
+        # one apply made its temp file, and then neither its rename nor
+        # its unlink could be done: a .#90-hosttune.conf.* stayed, and
+        # logind.conf.d, which a rollback cannot remove.
+        ls_before=$(ls -A "$h/etc/sysctl.d" "$h/etc/systemd")
+        for flag in i a; do
+                chattr +$flag "$h/etc/sysctl.d" "$h/etc/systemd"
+                htrun 2 "plan with chattr +$flag directories" "$h" plan oracle $SGA
+                cp "$tmp/out" "$tmp/plan.out"
+                for f in etc/sysctl.d/90-hosttune.conf etc/systemd/logind.conf.d/90-hosttune.conf; do
+                        d=${f%/*}
+                        [ "$d" = etc/systemd/logind.conf.d ] && d=etc/systemd
+                        why="Operation not permitted (its directory $h/$d is $([ $flag = i ] && echo immutable || echo append-only): 'chattr -$flag $h/$d' lets hosttune write there"
+                        check_contains "chattr +$flag $d: plan warns of $f" "warning: cannot write $h/$f: $why" "$tmp/plan.out"
+                done
+                htrun 1 "apply with chattr +$flag directories" "$h" apply oracle $SGA
+                check_contains "chattr +$flag: apply refuses in plan's words" \
+                        "cannot write $h/etc/sysctl.d/90-hosttune.conf: Operation not permitted (its directory $h/etc/sysctl.d is" "$tmp/err"
+                chattr -$flag "$h/etc/sysctl.d" "$h/etc/systemd"
+                check "chattr +$flag: apply left nothing in the directories" "$ls_before" \
+                        "$(ls -A "$h/etc/sysctl.d" "$h/etc/systemd")"
+        done
 else
         skip "plan warns of an immutable file" "needs root and a filesystem ($tmp) with chattr flags"
         skip "plan warns of an append-only file" "needs root and a filesystem ($tmp) with chattr flags"
+        skip "plan warns of immutable and append-only directories" "needs root and a filesystem ($tmp) with chattr flags"
 fi
 
 mv "$g" "$tmp/grub.saved"
