@@ -113,4 +113,22 @@ for target in /dev/null ../missing-file; do
         check_contains "linked to $target: apply says what plan said" "$why" "$tmp/err"
         check "linked to $target: apply changed nothing" "$before" "$(listing "$h")"
 done
+
+# The same masks on the running host, where /dev/null is there and reads
+# empty, and a profile without limits, sysfs or block settings: the
+# masked names were planned as hosttune's files to remove, which apply
+# refused, so no apply of any profile could go through while they stood.
+# Only a file with hosttune's header is hosttune's to remove.
+mkdir -p "$h/dev" && : >"$h/dev/null"
+for f in etc/security/limits.d/90-hosttune.conf etc/tmpfiles.d/hosttune.conf etc/udev/rules.d/99-hosttune-block.rules; do
+        ln -sfn /dev/null "$h/$f"
+done
+printf '%s\n' 'sysctl = { vm = { swappiness = 1; }; };' >"$tmp/p/sysctl-only.profile"
+"$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$RULES" plan sysctl-only >"$tmp/out" 2>"$tmp/err"
+check "masks on a live host, sysctl only: plan exits 2" 2 "$?"
+check "no removal of the masks planned" "" "$(grep -e 'cannot remove' -e '^--- a/etc/\(security\|tmpfiles.d\|udev\)' "$tmp/out")"
+"$HOSTTUNE" --root "$h" --profile-path "$tmp/p" --rules-path "$RULES" apply sysctl-only >"$tmp/out" 2>"$tmp/err"
+check "masks on a live host, sysctl only: apply goes through" 0 "$?"
+check "the masks stay" "/dev/null /dev/null /dev/null" \
+        "$(readlink "$h/etc/security/limits.d/90-hosttune.conf" "$h/etc/tmpfiles.d/hosttune.conf" "$h/etc/udev/rules.d/99-hosttune-block.rules" | tr '\n' ' ' | sed 's/ $//')"
 finish
