@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "backend-common.h"
@@ -187,9 +188,15 @@ int ht_edit_target(const ht_context *c, const char *path, char **ret, char **ret
 
 void ht_plan_own_file(ht_plan *plan, ht_backend_id b, const char *path, const char *old, size_t old_len,
                       const char *content) {
+        static const char mark[] = "Managed by hosttune";
         if (content)
                 ht_plan_add_file(plan, b, path, old, old_len, content, strlen(content), 0644);
-        else if (old)
+        /* only a file hosttune wrote is removed: what reads without the
+         * header is not its, above all a link to /dev/null that masks the
+         * name (sysctl.d(5), tmpfiles.d(5), udev(7); pam_limits reads it
+         * empty), which the administrator put there and apply would
+         * refuse to remove anyway (never through a link) */
+        else if (old && memmem(old, old_len, mark, sizeof(mark) - 1))
                 ht_plan_add_file(plan, b, path, old, old_len, NULL, 0, 0644);
 }
 

@@ -21,7 +21,8 @@ bool ht_root_is_live(const ht_context *c);
  * old is what the host has (NULL: none), content what the backend's
  * settings make of it. The file is planned with content; content NULL
  * (no setting of the backend left for it) removes a file an earlier
- * profile left. Nothing is planned when old already holds content. */
+ * profile left (one with hosttune's header: not a link to /dev/null that
+ * masks the name). Nothing is planned when old already holds content. */
 void ht_plan_own_file(ht_plan *plan, ht_backend_id b, const char *path, const char *old, size_t old_len,
                       const char *content);
 

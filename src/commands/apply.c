@@ -298,10 +298,6 @@ static json_object *follow_ups_json(const ht_plan *plan) {
 
 /* Whether run_action gets as far as running a's tool (and so changes the
  * file it generates, which must be journaled ahead with the rest). */
-static bool action_runs_tool(const ht_context *c, const ht_post_action *a) {
-        return !streq(a->action, "daemon-reload") && a->argv && ht_spawn_available(c, a->argv) &&
-               !(c->offline_root && geteuid() != 0);
-}
 
 /* item: the generated file's journal item (recorded ahead), SIZE_MAX: none */
 static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const ht_post_action *a, size_t item,
@@ -443,12 +439,24 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         for (size_t i = 0; i < plan->n_actions; i++) {
                 const ht_post_action *a = &plan->actions[i];
                 action_items[i] = SIZE_MAX;
-                if (!a->generates || !action_runs_tool(c, a))
+                if (!a->generates || !ht_action_runs_tool(c, a))
                         continue;
                 r = ht_tx_record_generated(tx, ht_backend_id_to_string(a->backend), a->generates, &action_items[i],
                                            &err);
                 if (r < 0)
                         goto undo;
+                /* a read-only /boot ('ro' in fstab, Fedora CoreOS's), an
+                 * immutable grub.cfg or /boot/grub: the tool's output
+                 * could not be put in place after every file is; refused
+                 * now, as plan said */
+                r = ht_generated_refusal(c, a);
+                if (r < 0) {
+                        _cleanup_free_ char *shown = ht_display_path(c, a->generates);
+                        _cleanup_free_ char *hint = ht_write_error_hint(c, a->generates, r);
+                        r = ht_error(&err, r, "cannot write %s: %s%s", shown, ht_strerror(-r), hint);
+                        goto undo;
+                }
+                r = 0;
         }
         /* with the new contents' temp files: every file's data durable
          * with the begin record, before any rename */

@@ -1,13 +1,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend-common.h"
 #include "backend.h"
 #include "fileattr.h"
 #include "journal.h"
 #include "planner.h"
+#include "spawn.h"
 #include "tuners.h"
 #include "util.h"
 
@@ -50,22 +53,79 @@ static void warn_tuners(const ht_context *c, const ht_facts *f, const ht_resolve
         ht_tuner_settings_done(&ts);
 }
 
+bool ht_action_runs_tool(const ht_context *c, const ht_post_action *a) {
+        return !streq(a->action, "daemon-reload") && a->argv && ht_spawn_available(c, a->argv) &&
+               !(c->offline_root && geteuid() != 0);
+}
+
+int ht_generated_refusal(const ht_context *c, const ht_post_action *a) {
+        if (!a->generates)
+                return 0;
+        bool renamed = strv_contains(a->argv, a->generates);
+        int r = renamed ? ht_write_refusal(c, a->generates, false) : 0;
+        if (r == 0) {
+                r = ht_dir_write_refusal(c, a->generates);
+                if (r != -EROFS && !(r == -EPERM && renamed))
+                        r = 0;
+        }
+        return r;
+}
+
+/* Why apply cannot write in path's directory (ht_dir_write_refusal: a
+ * read-only mount, chattr +i or +a), each directory asked once a plan
+ * (*rw lists those found writable, *refused those not, each followed by
+ * its -errno as text). */
+static int dir_refusal(const ht_context *c, const char *path, char ***rw, char ***refused) {
+        _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+        for (size_t i = 0; *refused && (*refused)[i] && (*refused)[i + 1]; i += 2)
+                if (streq((*refused)[i], dir))
+                        return atoi((*refused)[i + 1]);
+        if (strv_contains(*rw, dir))
+                return 0;
+        int r = ht_dir_write_refusal(c, path);
+        if (r != -EROFS && r != -EPERM) {
+                strv_push(rw, dir);
+                return 0;
+        }
+        strv_push(refused, dir);
+        strv_pushf(refused, "%d", r);
+        return r;
+}
+
 /* The files apply will refuse to replace or remove (a hard link, chattr
- * +i or +a, a FIFO where the file is), said by the plan in apply's words.
- * Only a file that is there (its old content read: a FIFO reads empty)
- * is asked, one statx each: a file the plan creates costs nothing. */
+ * +i or +a, a FIFO where the file is, a link, a read-only mount), said by
+ * the plan in apply's words. Every file is asked, one statx each through
+ * the root: a file the plan found absent too, since its read followed a
+ * link (one to /dev/null in a tree without /dev, a dangling one, reads as
+ * absent), and that costs one failed open when nothing is there. Each
+ * directory is asked once whether its mount is read-only (a 'ro' /boot
+ * or /etc: apply's first write there fails with EROFS) or it is
+ * immutable or append-only (EPERM). */
 static void warn_refused_files(const ht_context *c, ht_plan *plan) {
+        _cleanup_strv_free_ char **rw = NULL, **refused = NULL;
         for (size_t i = 0; i < plan->n_files; i++) {
                 const ht_file_edit *fe = &plan->files[i];
-                if (!fe->old_content)
-                        continue;
                 int r = ht_write_refusal(c, fe->path, !fe->new_content);
+                if (r == 0)
+                        r = dir_refusal(c, fe->path, &rw, &refused);
                 if (r == 0)
                         continue;
                 _cleanup_free_ char *shown = ht_display_path(c, fe->path);
                 _cleanup_free_ char *hint = ht_write_error_hint(c, fe->path, r);
                 ht_plan_warn(plan, "cannot %s %s: %s%s; apply refuses it and changes nothing",
                              fe->new_content ? "write" : "remove", shown, ht_strerror(-r), hint);
+        }
+        /* what a follow-up's tool writes (grub-mkconfig's grub.cfg), when
+         * apply runs the tool */
+        for (size_t i = 0; i < plan->n_actions; i++) {
+                const char *gen = plan->actions[i].generates;
+                int r = ht_generated_refusal(c, &plan->actions[i]);
+                if (r == 0 || !ht_action_runs_tool(c, &plan->actions[i]))
+                        continue;
+                _cleanup_free_ char *shown = ht_display_path(c, gen);
+                _cleanup_free_ char *hint = ht_write_error_hint(c, gen, r);
+                ht_plan_warn(plan, "cannot write %s: %s%s; apply refuses it and changes nothing", shown,
+                             ht_strerror(-r), hint);
         }
 }
 

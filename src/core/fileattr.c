@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 
 #include "fileattr.h"
@@ -16,6 +18,12 @@
 /* Bound on one attribute's value: an ACL of a few hundred entries or a
  * label is far below (the kernel's own limit is XATTR_SIZE_MAX, 64 KiB). */
 #define XATTR_VALUE_MAX (64u * 1024)
+
+/* statfs's f_flags holds the mount's ST_* flags (Linux 2.6.36,
+ * include/linux/statfs.h); glibc does not name the bit */
+#ifndef ST_VALID
+#define ST_VALID 0x0020
+#endif
 
 static bool xattr_content_bound(const char *name) {
         return streq(name, "security.ima") || streq(name, "security.evm");
@@ -96,13 +104,21 @@ char *ht_locked_file_hint(const ht_context *c, const char *path) {
         if (locked_at(c, path, false, &flag) > 0)
                 return xasprintf(" (it is %s: 'chattr -%c %s' lets hosttune replace it; hosttune does not clear the "
                                  "flag itself)", flag, flag[0] == 'i' ? 'i' : 'a', shown);
+        /* its directory, or the nearest one above that is there (apply
+         * makes the rest in it) */
         _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-        if (*dir && locked_at(c, dir, true, &flag) > 0) {
-                _cleanup_free_ char *dshown = ht_display_path(c, dir);
-                return xasprintf(" (its directory %s is %s: 'chattr -%c %s' lets hosttune write there; hosttune "
-                                 "does not clear the flag itself)", dshown, flag, flag[0] == 'i' ? 'i' : 'a', dshown);
+        for (;;) {
+                int r = *dir ? locked_at(c, dir, true, &flag) : 0;
+                if (r > 0) {
+                        _cleanup_free_ char *dshown = ht_display_path(c, dir);
+                        return xasprintf(" (its directory %s is %s: 'chattr -%c %s' lets hosttune write there; "
+                                         "hosttune does not clear the flag itself)", dshown, flag,
+                                         flag[0] == 'i' ? 'i' : 'a', dshown);
+                }
+                if (r != -ENOENT)
+                        return NULL;
+                *strrchr(dir, '/') = 0;
         }
-        return NULL;
 }
 
 int ht_write_refusal(const ht_context *c, const char *path, bool removal) {
@@ -126,6 +142,31 @@ int ht_write_refusal(const ht_context *c, const char *path, bool removal) {
         return kind == S_IFREG && locked_at(c, path, false, &flag) > 0 ? -EPERM : 0;
 }
 
+int ht_dir_write_refusal(const ht_context *c, const char *path) {
+        _cleanup_free_ char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+        for (;;) {
+                int fd = ht_open_dir(c, *dir ? dir : "/");
+                char *slash = strrchr(dir, '/');
+                if (fd == -ENOENT && slash) {
+                        *slash = 0;
+                        continue;
+                }
+                if (fd < 0)
+                        return fd;
+                struct statfs sfs;
+                struct statx stx;
+                int r = fstatfs(fd, &sfs) < 0 ? -errno : 0;
+                if (r == 0 && (sfs.f_flags & ST_VALID) && (sfs.f_flags & ST_RDONLY))
+                        r = -EROFS;
+                else if (r == 0 && statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 &&
+                         (stx.stx_attributes & stx.stx_attributes_mask &
+                          (STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND)))
+                        r = -EPERM;
+                close(fd);
+                return r;
+        }
+}
+
 char *ht_write_error_hint(const ht_context *c, const char *path, int r) {
         struct stat st;
         if (r == -EPERM) {
@@ -135,7 +176,17 @@ char *ht_write_error_hint(const ht_context *c, const char *path, int r) {
         } else if (r == -EINVAL && ht_lstat(c, path, &st) == 0 && !S_ISREG(st.st_mode))
                 return xasprintf(" (it is %s, not a regular file: hosttune writes only regular files)",
                                  ht_file_kind(st.st_mode));
-        else if (r == -EROFS)
+        else if (r == -ELOOP) {
+                /* a link to /dev/null is how systemd's readers (sysctl.d,
+                 * tmpfiles.d, udev's rules.d, a unit's drop-in) mask a name,
+                 * and pam_limits reads it as an empty file: the
+                 * administrator turned the file off on purpose */
+                _cleanup_free_ char *target = NULL;
+                if (ht_readlink(c, path, &target) == 0 && streq(target, "/dev/null"))
+                        return xstrdup(" (it is a symlink to /dev/null, which masks the file: the host reads nothing "
+                                       "under this name; hosttune never writes through a symlink: remove the link "
+                                       "to let hosttune write its file)");
+        } else if (r == -EROFS)
                 return xstrdup(" (a read-only mount: an image-based system's /usr, a read-only bind mount; "
                                "change it in the image, or remount it read-write)");
         return xstrdup(ht_write_refusal_hint(r));

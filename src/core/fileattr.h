@@ -37,6 +37,16 @@ char *ht_locked_file_hint(const ht_context *c, const char *path);
  * statx does not give the flags. */
 int ht_write_refusal(const ht_context *c, const char *path, bool removal);
 
+/* Why nothing can be written in host path's directory (or, when it is
+ * not there yet, the nearest one above that is: apply makes the rest
+ * there): -EROFS on a read-only mount (a 'ro' or read-only bind mount, an
+ * image-based system's /usr), -EPERM when the directory is immutable or
+ * append-only (chattr +i, +a: no name may be added, renamed over or
+ * removed there, not even by root); 0, or another -errno when it cannot
+ * be asked. An fstatfs and a statx of the directory opened through the
+ * root (O_PATH). */
+int ht_dir_write_refusal(const ht_context *c, const char *path);
+
 /* What to add to write error r on host path, for apply, rollback and the
  * journal alike: the flag (EPERM from chattr +i/+a), what the file is
  * when not a regular file (EINVAL: a FIFO), a read-only mount (EROFS),

@@ -158,6 +158,20 @@ int ht_fsync_path(const ht_context *c, const char *path) {
         return ht_fsync_dir(dir_fd);
 }
 
+/* Whether the directory open as dir_fd (O_PATH will do) is immutable or
+ * append-only (chattr +i, +a): no name may be added, renamed over or
+ * removed there, not even by root. An append-only one takes a new name,
+ * so a temp file would be made there, its rename refused and its unlink
+ * too: it would stay. -EPERM then, before anything is made; 0 when not
+ * (or statx does not say: that filesystem refuses what it refuses). */
+static int dir_locked(int dir_fd) {
+        struct statx stx;
+        if (statx(dir_fd, "", AT_EMPTY_PATH, 0, &stx) < 0)
+                return 0;
+        return stx.stx_attributes & stx.stx_attributes_mask & (STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND) ? -EPERM
+                                                                                                     : 0;
+}
+
 /* The temp file of an atomic replace of dir_fd/name, written, with its
  * owner and mode (exact: as given, whatever the old file has), not yet
  * fsynced: its fd and name come back. On error nothing is left. */
@@ -201,6 +215,9 @@ static int write_temp_at(int dir_fd, const char *name, const void *data, size_t 
         } else if (errno != ENOENT)
                 return -errno;
         mode &= 07777;
+        int locked = dir_locked(dir_fd);
+        if (locked < 0)
+                return locked;
 
         _cleanup_free_ char *tmp = NULL;
         int fd = -1;
@@ -422,6 +439,11 @@ int ht_mkdir_parents_batched(const ht_context *c, const char *path, mode_t mode,
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 if (errno != ENOENT)
                         return -errno;
+                /* an append-only parent takes the new directory, and then
+                 * a rollback cannot remove it */
+                r = dir_locked(dir_fd);
+                if (r < 0)
+                        return r;
                 bool made = mkdirat(dir_fd, name, mode) == 0;
                 if (!made && errno != EEXIST)
                         return -errno;

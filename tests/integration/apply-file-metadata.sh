@@ -107,9 +107,14 @@ htrun 0 "rollback once the drop-in is back" "$h" rollback
 same_tree "FIFO: the tree as before after the rollback" "$tmp/before" "$h"
 if mount --bind "$h/etc/security" "$h/etc/security" 2>/dev/null; then
         if mount -o remount,bind,ro "$h/etc/security" 2>/dev/null; then
+                rofs="Read-only file system (a read-only mount: an image-based system's /usr, a read-only bind mount; change it in the image, or remount it read-write)"
+                # plan said nothing of it before
+                htrun 2 "plan with limits.d on a read-only mount" "$h" plan oracle $SGA
+                check_contains "plan warns of the read-only mount in apply's words" \
+                        "warning: cannot write $h/etc/security/limits.d/90-hosttune.conf: $rofs; apply refuses it and changes nothing" "$tmp/out"
                 htrun 1 "apply refuses a file on a read-only mount" "$h" apply oracle $SGA
                 check_contains "apply names the file and the read-only mount" \
-                        "limits.d/90-hosttune.conf: Read-only file system (a read-only mount" "$tmp/err"
+                        "limits.d/90-hosttune.conf: $rofs" "$tmp/err"
         else
                 ok "# SKIP a read-only bind mount: remount refused here"
         fi
@@ -118,4 +123,44 @@ if mount --bind "$h/etc/security" "$h/etc/security" 2>/dev/null; then
 else
         ok "# SKIP a read-only bind mount: mount refused here"
 fi
+# A read-only /boot ('ro' in fstab; Fedora CoreOS mounts it so): the
+# grub.cfg grub-mkconfig writes there. plan said nothing, and apply
+# installed every file, ran the tool, saw it fail and undid it all; now
+# plan warns and apply refuses before anything changes.
+h2=$(prepare_host debian12-kvm); scratch "$h2"
+HT_LIVE_ROOT=1
+fake_tool "$h2" ok
+cp -a "$h2" "$tmp/before2"
+if mount --bind "$h2/boot" "$h2/boot" 2>/dev/null; then
+        if mount -o remount,bind,ro "$h2/boot" 2>/dev/null; then
+                rofs="Read-only file system (a read-only mount: an image-based system's /usr, a read-only bind mount; change it in the image, or remount it read-write)"
+                htrun 2 "plan with a read-only /boot" "$h2" plan oracle $SGA
+                check_contains "plan warns of grub.cfg on the read-only /boot" \
+                        "warning: cannot write $h2/boot/grub/grub.cfg: $rofs; apply refuses it and changes nothing" "$tmp/out"
+                htrun 1 "apply refuses a read-only /boot" "$h2" apply oracle $SGA
+                check_contains "apply names grub.cfg and the read-only mount" "$h2/boot/grub/grub.cfg: $rofs" "$tmp/err"
+                check "apply changed nothing: the tool never ran, no undo was needed" "" \
+                        "$(grep -i 'rollback:\|grub-mkconfig' "$tmp/err")"
+        else
+                ok "# SKIP a read-only /boot: remount refused here"
+        fi
+        umount "$h2/boot"
+        same_tree "read-only /boot: the tree as before" "$tmp/before2" "$h2"
+else
+        ok "# SKIP a read-only /boot: mount refused here"
+fi
+# An immutable grub.cfg: the tool's output could not be renamed over it
+# once every other file was in place. Refused up front too.
+if chattr +i "$h2/boot/grub/grub.cfg" 2>/dev/null; then
+        htrun 2 "plan with an immutable grub.cfg" "$h2" plan oracle $SGA
+        check_contains "plan warns of the immutable grub.cfg" \
+                "warning: cannot write $h2/boot/grub/grub.cfg: Operation not permitted (it is immutable: 'chattr -i $h2/boot/grub/grub.cfg'" "$tmp/out"
+        htrun 1 "apply refuses an immutable grub.cfg" "$h2" apply oracle $SGA
+        check "apply refused before the tool ran: nothing to undo" "" "$(grep -i 'rollback:\|grub-mkconfig' "$tmp/err")"
+        chattr -i "$h2/boot/grub/grub.cfg"
+        same_tree "immutable grub.cfg: the tree as before" "$tmp/before2" "$h2"
+else
+        skip "apply refuses an immutable grub.cfg" "this filesystem ($tmp) takes no chattr flags"
+fi
+unset HT_LIVE_ROOT
 finish
