@@ -208,9 +208,23 @@ const char *ht_release_machine(const char *release) {
                 {"-powerpc64le", "ppc64le"}, {"-s390x", "s390x"},    {"-armmp", "armv7l"},
                 {"-armmp-lpae", "armv7l"},
         };
-        for (size_t i = 0; release && i < ELEMENTSOF(names); i++)
-                if (endswith(release, names[i].suffix))
+        if (!release)
+                return NULL;
+        /* RHEL 9 and later name a kernel variant after the architecture
+         * with a '+': kernel-64k's "5.14.0-362.8.1.el9_3.aarch64+64k",
+         * kernel-rt's "...x86_64+rt", kernel-debug's "...+debug", and
+         * "+rt-64k", "+64k-debug" (kernel.spec's variant suffix, as
+         * uname -r and /boot/vmlinuz-* show it): the architecture is what
+         * stands before it */
+        size_t n = strlen(release);
+        const char *plus = strrchr(release, '+');
+        if (plus && plus[1] && strspn(plus + 1, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(plus + 1))
+                n = (size_t)(plus - release);
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                size_t k = strlen(names[i].suffix);
+                if (n >= k && memcmp(release + n - k, names[i].suffix, k) == 0)
                         return names[i].machine;
+        }
         return NULL;
 }
 

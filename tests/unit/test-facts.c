@@ -999,6 +999,15 @@ static void test_release_machine(void **state) {
         assert_string_equal(ht_release_machine("6.1.0-18-amd64"), "x86_64");
         assert_string_equal(ht_release_machine("6.1.0-18-cloud-arm64"), "aarch64");
         assert_string_equal(ht_release_machine("6.1.0-18-686-pae"), "i686");
+        /* RHEL 9's kernel variants: the architecture before the '+' */
+        assert_string_equal(ht_release_machine("5.14.0-362.8.1.el9_3.aarch64+64k"), "aarch64");
+        assert_string_equal(ht_release_machine("6.12.0-55.9.1.el10_0.aarch64+64k"), "aarch64");
+        assert_string_equal(ht_release_machine("5.14.0-354.el9.aarch64+rt-64k"), "aarch64");
+        assert_string_equal(ht_release_machine("5.14.0-327.el9.aarch64+64k-debug"), "aarch64");
+        assert_string_equal(ht_release_machine("5.14.0-354.el9.x86_64+rt"), "x86_64");
+        assert_string_equal(ht_release_machine("5.14.0-354.el9.x86_64+debug"), "x86_64");
+        /* a kernel built from a modified tree ("6.1.0+") names none */
+        assert_null(ht_release_machine("6.1.0+"));
         assert_null(ht_release_machine("2.6.18-398.el5xen"));
         assert_null(ht_release_machine("6.1.102"));
         assert_null(ht_release_machine(NULL));
