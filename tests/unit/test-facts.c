@@ -931,6 +931,67 @@ static void test_collect_arm64_guest(void **state) {
         ht_context_free(c);
 }
 
+/* The hypervisor of an arm64 host with Amazon's DMI strings (no CPU flag
+ * says guest there): a Graviton VM is "amazon", a bare-metal instance
+ * (c6g.metal) "none", told by SMBIOS's "virtual machine" bit where root
+ * reads it, else by the instance type's name (systemd's detect_vm_dmi()).
+ * Before, every one was "amazon". */
+static const char *arm64_ec2_hypervisor(const char *dir, const char *product, int vm_bit) {
+        char *rel = xasprintf("%s/proc/cpuinfo", dir);
+        put(rel, CPUINFO_ARM64);
+        free(rel);
+        rel = xasprintf("%s/proc/sys/kernel/osrelease", dir);
+        put(rel, "6.1.0-18-cloud-arm64\n");
+        free(rel);
+        rel = xasprintf("%s/sys/class/dmi/id/sys_vendor", dir);
+        put(rel, "Amazon EC2\n");
+        free(rel);
+        rel = xasprintf("%s/sys/class/dmi/id/product_name", dir);
+        char *line = xasprintf("%s\n", product);
+        put(rel, line);
+        free(line);
+        free(rel);
+        rel = xasprintf("%s/sys/class/dmi/id/bios_vendor", dir);
+        put(rel, "Amazon EC2\n");
+        free(rel);
+        if (vm_bit >= 0) {
+                /* a type 0 table of 0x18 bytes (two extension bytes),
+                 * strings after it: extension byte 2 is at 0x13 */
+                unsigned char raw[0x18 + 4] = {0, 0x18};
+                raw[0x13] = vm_bit ? 0x10 : 0x0c;
+                rel = xasprintf("%s/sys/firmware/dmi/entries/0-0/raw", dir);
+                put(rel, ""); /* its directories; the bytes below */
+                free(rel);
+                char *p = xasprintf("%s/%s/sys/firmware/dmi/entries/0-0/raw", tmpl, dir);
+                FILE *fp = fopen(p, "w");
+                assert_non_null(fp);
+                assert_int_equal(fwrite(raw, 1, sizeof raw, fp), sizeof raw);
+                fclose(fp);
+                free(p);
+        }
+        _cleanup_free_ char *root = xasprintf("%s/%s", tmpl, dir);
+        ht_context *c;
+        assert_int_equal(ht_context_new(root, &c), 0);
+        ht_facts *f = NULL;
+        assert_int_equal(ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f), 0);
+        static char out[32];
+        snprintf(out, sizeof out, "%s", f->hypervisor ? f->hypervisor : "(null)");
+        ht_facts_free(f);
+        ht_context_free(c);
+        return out;
+}
+
+static void test_collect_arm64_ec2(void **state) {
+        (void)state;
+        assert_string_equal(arm64_ec2_hypervisor("ec2-vm", "m7g.large", -1), "amazon");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-metal", "c6g.metal", -1), "none");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-metal-sized", "m7g.metal-48xl", -1), "none");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-metalish", "x2.metalwork", -1), "amazon");
+        /* the SMBIOS bit, where it can be read, wins over the name */
+        assert_string_equal(arm64_ec2_hypervisor("ec2-bit-unset", "m7g.large", 0), "none");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-bit-set", "c6g.metal", 1), "amazon");
+}
+
 /* container= in PID 1's environment: NUL-separated, the last one wins,
  * an empty value means "no container", junk is container-other. */
 static void test_environ_container(void **state) {
@@ -1047,6 +1108,7 @@ int main(void) {
                 cmocka_unit_test(test_json_and_lookup),
                 cmocka_unit_test(test_collect_broken_root),
                 cmocka_unit_test(test_collect_arm64_guest),
+                cmocka_unit_test(test_collect_arm64_ec2),
                 cmocka_unit_test(test_cpuinfo_distinct_lines),
                 cmocka_unit_test(test_release_machine),
         };
