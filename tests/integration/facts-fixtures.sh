@@ -129,6 +129,7 @@ for dir in "$HOSTS"/*/; do
                 case $rel in
                 *.x86_64|*-amd64) mach=x86_64 ;;
                 *.aarch64|*-arm64) mach=aarch64 ;;
+                *.ppc64le) mach=ppc64le ;;
                 *) mach=$(sed -n 's/^CONFIG_X86_64=y$/x86_64/p' "$H/boot/config-$rel") ;;
                 esac
         fi
@@ -283,6 +284,20 @@ check $o .bootloader.kind '"bls"'
 check $o .bootloader.grub_cfg '"/boot/efi/EFI/redhat/grub.cfg"'
 check_str $o .bootloader.kernelopts "$(sed -n 's/^kernelopts=//p' "$HOSTS/$o/boot/efi/EFI/redhat/grubenv")"
 if [ "$(wc -c <"$HOSTS/$o/boot/efi/EFI/redhat/grubenv")" -eq 1024 ]; then ok "$o: grubenv is 1024 bytes"; else not_ok "$o: grubenv is not 1024 bytes"; fi
+
+# ppc64le on PowerVM, hash MMU with 64 KB pages: 16 MB and 16 GB pages,
+# no flags line (PowerPC has none: no warning), no DMI
+p=rhel9-power9-lpar
+check $p .kernel.machine '"ppc64le"'
+check $p .hypervisor null
+check $p .cpu.flags null
+check $p .cpu.count "$(grep -c '^processor' "$HOSTS/$p/proc/cpuinfo")"
+check $p .hugepages.default_size_kb 16384
+check $p .hugepages.sizes_kb '[16384,16777216]'
+check $p .bootloader.kind '"bls"'
+check $p .bootloader.efi false
+check $p .bootloader.grub_cfg '"/boot/grub2/grub.cfg"'
+check $p .warnings '[]'
 
 check container .container '"docker"'
 check container .mounts.sys_readonly true
