@@ -672,6 +672,15 @@ static void test_dmi(void **state) {
         assert_string_equal(ht_hypervisor_from_dmi("VMware, Inc.", "VMware7,1", NULL), "vmware");
         assert_string_equal(ht_hypervisor_from_dmi("Microsoft Corporation", "Virtual Machine", NULL), "hyperv");
         assert_string_equal(ht_hypervisor_from_dmi("Xen", "HVM domU", "Xen"), "xen");
+        /* GCP (x86 and the arm64 Tau T2A alike) */
+        assert_string_equal(ht_hypervisor_from_dmi("Google", "Google Compute Engine", "Google"), "google");
+        /* OCI's VMs show QEMU's strings (only chassis_asset_tag says
+         * OracleCloud.com): KVM, as systemd-detect-virt calls them */
+        assert_string_equal(ht_hypervisor_from_dmi("QEMU", "KVM Virtual Machine", "EFI Development Kit II / OVMF"),
+                            "kvm");
+        /* an arm64 Azure VM: Hyper-V's strings there too */
+        assert_string_equal(ht_hypervisor_from_dmi("Microsoft Corporation", "Virtual Machine", "Microsoft Corporation"),
+                            "hyperv");
         assert_null(ht_hypervisor_from_dmi("Microsoft Corporation", "Surface Pro", NULL));
         assert_null(ht_hypervisor_from_dmi("Dell Inc.", "PowerEdge R740", "Dell Inc."));
         assert_null(ht_hypervisor_from_dmi(NULL, NULL, NULL));
