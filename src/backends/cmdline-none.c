@@ -124,7 +124,14 @@ void cmdline_plan_no_bootloader(const ht_context *c, const ht_facts *f, const op
  * on RHEL 8+) only when it runs; hosttune edits neither nor runs zipl,
  * so nothing it wrote would reach the next boot. Red Hat's procedure:
  * grubby --update-kernel=ALL --args=..., then zipl ("Configuring kernel
- * command-line parameters", RHEL 8/9, IBM Z).
+ * command-line parameters", RHEL 8/9, IBM Z). s390x has no other
+ * bootloader, so as where another machine sets the command line
+ * (cmdline_plan_no_bootloader) a word is skipped with one warning that
+ * says how to set it, and the rest of the profile is planned; a word
+ * the profile marks required is the error. (Refusing every word failed
+ * every workload profile on s390x: rules/40-thp.rules' THP word alone
+ * made plan oracle exit 1, its sysctl, limits and HugePages unplanned,
+ * while the THP setting itself reaches each boot through tmpfiles.d.)
  * systemd-boot with its entries on the ESP (Debian's systemd-boot
  * package, kernel-install's $BOOT when there is no XBOOTLDR partition:
  * /boot/efi/loader/entries or /efi/loader/entries): hosttune's BLS
@@ -134,10 +141,27 @@ void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_
                           const ht_setting *default_req, ht_plan *plan) {
         bool zipl = f->bootloader == HT_BOOT_ZIPL;
         const char *esp = f->esp_entries ? f->esp_entries : "the ESP";
+        _cleanup_free_ char *zipl_words = NULL, *zipl_args = NULL, *zipl_remove = NULL;
         for (size_t i = 0; i < linux_ops->n + xen_ops->n; i++) {
                 const ht_setting *s = i < linux_ops->n ? linux_ops->settings[i] : xen_ops->settings[i - linux_ops->n];
                 _cleanup_free_ char *word = NULL, *what = NULL;
                 ht_change *ch = cmdline_add_unplanned_word(plan, s, &word, &what);
+                if (zipl && !s->optional && !s->required) {
+                        ch->outcome = HT_OUTCOME_SKIPPED;
+                        ch->note = ht_plan_printf(plan, "set with grubby and zipl, not by hosttune");
+                        ht_plan_skip_set_by(plan, what, s->source, "grubby and zipl",
+                                            "%s: this host boots with zipl (/etc/zipl.conf), which hosttune does "
+                                            "not edit or run: set with grubby and zipl, not here", word);
+                        char **list = s->remove ? &zipl_remove : &zipl_args;
+                        char *l = xasprintf("%s%s%s%s%s", *list ? *list : "", *list ? " " : "", s->key,
+                                            isempty(s->value) || s->remove ? "" : "=", s->remove ? "" : s->value);
+                        free(*list);
+                        *list = l;
+                        l = xasprintf("%s%s%s", zipl_words ? zipl_words : "", zipl_words ? " " : "", word);
+                        free(zipl_words);
+                        zipl_words = l;
+                        continue;
+                }
                 if (s->optional) {
                         ch->outcome = HT_OUTCOME_SKIPPED;
                         if (f->bootloader == HT_BOOT_GRUB2)
@@ -159,7 +183,8 @@ void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_
                                       "a wrong one); remove the stale directory, then plan again",
                                       s->source, word, f->grub_cfg_ambiguous);
                 else if (zipl)
-                        ht_plan_error(plan, "%s: the kernel command line word %s cannot be set here: this host boots "
+                        ht_plan_error(plan, "%s: the kernel command line word %s is marked required, but it cannot be "
+                                      "set here: this host boots "
                                       "with zipl (s390x, /etc/zipl.conf), whose boot record only zipl writes, and "
                                       "hosttune does not edit its files or run it; set it with grubby "
                                       "--update-kernel=ALL %s%s%s%s (BLS entries, RHEL 8+) or in parameters= of "
@@ -174,6 +199,16 @@ void cmdline_plan_refused(const ht_facts *f, const op_list *linux_ops, const op_
                                       "from which kernel-install writes the entries of new kernels",
                                       s->source, word, esp);
         }
+        if (zipl_words)
+                ht_plan_warn(plan, "kernel command line not planned (%s): this host boots with zipl (s390x, "
+                             "/etc/zipl.conf), whose boot record only zipl writes, and hosttune does not edit its "
+                             "files or run it; set %s with grubby --update-kernel=ALL%s%s%s%s%s%s (BLS entries, "
+                             "RHEL 8+) or in parameters= of /etc/zipl.conf, then run zipl. The rest of the profile "
+                             "is planned; mark a word required = true to make this an error",
+                             zipl_words, strchr(zipl_words, ' ') ? "them" : "it",
+                             zipl_args ? " --args=\"" : "", zipl_args ? zipl_args : "", zipl_args ? "\"" : "",
+                             zipl_remove ? " --remove-args=\"" : "", zipl_remove ? zipl_remove : "",
+                             zipl_remove ? "\"" : "");
         if (default_req)
                 ht_plan_error(plan, f->bootloader == HT_BOOT_GRUB2 ? "%s: changing the default boot entry needs "
                                     "the grub.cfg the firmware boots, which is not known"

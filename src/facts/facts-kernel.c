@@ -208,9 +208,23 @@ const char *ht_release_machine(const char *release) {
                 {"-powerpc64le", "ppc64le"}, {"-s390x", "s390x"},    {"-armmp", "armv7l"},
                 {"-armmp-lpae", "armv7l"},
         };
-        for (size_t i = 0; release && i < ELEMENTSOF(names); i++)
-                if (endswith(release, names[i].suffix))
+        if (!release)
+                return NULL;
+        /* RHEL 9 and later name a kernel variant after the architecture
+         * with a '+': kernel-64k's "5.14.0-362.8.1.el9_3.aarch64+64k",
+         * kernel-rt's "...x86_64+rt", kernel-debug's "...+debug", and
+         * "+rt-64k", "+64k-debug" (kernel.spec's variant suffix, as
+         * uname -r and /boot/vmlinuz-* show it): the architecture is what
+         * stands before it */
+        size_t n = strlen(release);
+        const char *plus = strrchr(release, '+');
+        if (plus && plus[1] && strspn(plus + 1, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(plus + 1))
+                n = (size_t)(plus - release);
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                size_t k = strlen(names[i].suffix);
+                if (n >= k && memcmp(release + n - k, names[i].suffix, k) == 0)
                         return names[i].machine;
+        }
         return NULL;
 }
 
@@ -581,6 +595,28 @@ const char *ht_hypervisor_from_dmi(const char *sys_vendor, const char *product_n
         return NULL;
 }
 
+/* The SMBIOS BIOS Characteristics Extension Byte 2's bit 4, "the system
+ * is a virtual machine" (DSP0134 3.4.0, 2.1.2.2), from the type 0 table
+ * the kernel exposes (root only): 1 set, 0 unset, -1 unknown. Byte 1 is
+ * the table's length, 0x12 plus the extension bytes: byte 2 is at 0x13.
+ * As systemd's detect_vm_smbios() (src/basic/virt.c) reads it. */
+static int smbios_vm_bit(const ht_context *c) {
+        _cleanup_free_ char *raw = NULL;
+        size_t len = 0;
+        if (ht_read_file(c, "/sys/firmware/dmi/entries/0-0/raw", 4096, &raw, &len) < 0 || len < 20 ||
+            (unsigned char)raw[1] < 20)
+                return -1;
+        return ((unsigned char)raw[0x13] >> 4) & 1;
+}
+
+/* An EC2 instance type's name says bare metal: "c6g.metal",
+ * "m7i.metal-24xl" (systemd's detect_vm_dmi(): ".metal" at the end or
+ * before a '-') */
+static bool ec2_metal(const char *product) {
+        const char *m = product ? strstr(product, ".metal") : NULL;
+        return m && (m[6] == '\0' || m[6] == '-');
+}
+
 static char *read_optional_line(const ht_context *c, ht_facts *f, const char *path) {
         char *s = NULL;
         if (ht_facts_read_line(c, f, path, false, &s) < 0)
@@ -626,13 +662,21 @@ void ht_facts_collect_virt(const ht_context *c, ht_facts *f) {
          * hide the flag, /sys/hypervisor tells them. Only x86 has the
          * flag (CPUID leaf 1, ECX bit 31): arm64's "Features" and s390x's
          * "features" never list it, so their missing flag says nothing
-         * and DMI names the guest. */
+         * and DMI names the guest. Amazon's DMI strings are the same on
+         * its bare-metal instances (a1.metal, c6g.metal, m7g.metal on
+         * arm64), where SMBIOS's "virtual machine" bit, or else the
+         * instance type's name, tells them apart, as systemd's
+         * detect_vm_dmi() does; elsewhere the bit set with no vendor
+         * known is a guest of some hypervisor (systemd's vm-other). */
         if (xen)
                 f->hypervisor = xstrdup("xen");
         else if (f->cpu_flags && f->cpu_flags_x86 && !flag)
                 f->hypervisor = xstrdup("none");
-        else if (dmi)
+        else if (streq_ptr(dmi, "amazon") && !flag) {
+                int vm = smbios_vm_bit(c);
+                f->hypervisor = xstrdup(vm == 0 || (vm < 0 && ec2_metal(product)) ? "none" : "amazon");
+        } else if (dmi)
                 f->hypervisor = xstrdup(dmi);
-        else if (flag)
+        else if (flag || (!f->cpu_flags_x86 && smbios_vm_bit(c) == 1))
                 f->hypervisor = xstrdup("other");
 }

@@ -128,6 +128,9 @@ for dir in "$HOSTS"/*/; do
         else
                 case $rel in
                 *.x86_64|*-amd64) mach=x86_64 ;;
+                *.aarch64|*-arm64) mach=aarch64 ;;
+                *.ppc64le) mach=ppc64le ;;
+                *.s390x) mach=s390x ;;
                 *) mach=$(sed -n 's/^CONFIG_X86_64=y$/x86_64/p' "$H/boot/config-$rel") ;;
                 esac
         fi
@@ -153,7 +156,14 @@ for dir in "$HOSTS"/*/; do
                 check "$h" .hugepages.total null
                 check "$h" .hugepages.sizes_kb "[]"
         fi
-        if grep -q pdpe1gb "$H/proc/cpuinfo"; then gig=true; else gig=false; fi
+        # x86's pdpe1gb flag, or (arm64, ppc64le, s390x: no such flag) a
+        # hugetlb size of 1 GB or more the kernel registered
+        if grep -q pdpe1gb "$H/proc/cpuinfo" ||
+           ls "$H/sys/kernel/mm/hugepages" 2>/dev/null | awk -F'[-k]' '$2 >= 1048576 {f = 1} END {exit !f}'; then
+                gig=true
+        else
+                gig=false
+        fi
         check "$h" .hugepages.gigantic_possible $gig
         if [ -f "$H/etc/os-release" ]; then
                 check_str "$h" .os.id "$(osrel "$H" ID)"
@@ -180,7 +190,8 @@ for dir in "$HOSTS"/*/; do
         nodes=$(ls "$H/sys/devices/system/node" 2>/dev/null | grep -c '^node[0-9][0-9]*$')
         [ "$nodes" -gt 0 ] || nodes=null
         check "$h" .numa.nodes "$nodes"
-        if [ -d "$H/boot/loader/entries" ]; then
+        # (zipl reads the entries itself: facts list none there)
+        if [ -d "$H/boot/loader/entries" ] && [ ! -f "$H/etc/zipl.conf" ]; then
                 check "$h" '.bootloader.entries | length' "$(ls "$H/boot/loader/entries" | grep -c '\.conf$')"
         fi
         # cgroup.version: 1 where a cgroup (v1) mount carries the memory
@@ -250,6 +261,58 @@ check alinux3-hugetext .hypervisor '"alibaba"'
 check alinux3-hugetext .hugetext '{"supported":true,"enabled":0,"pad_threshold":0}'
 check alinux3-hugetext .bootloader.kind '"bls"'
 check alinux3-hugetext .kernel.release '"5.10.134-16.al8.x86_64"'
+
+# arm64 hosts: no x86 flags, DMI names the guest; the hugetlb sizes
+# arm64's kernel registers for its base page (arch/arm64/mm/hugetlbpage.c,
+# hugetlbpage_init: CONT_PTE, PMD, CONT_PMD and, with 4 KB pages, PUD)
+g=ec2-graviton-ubuntu
+check $g .kernel.machine '"aarch64"'
+check $g .hypervisor '"amazon"'
+check $g .cpu.count "$(grep -c '^processor' "$HOSTS/$g/proc/cpuinfo")"
+check $g .cpu.flags '["aes"]'
+check $g .hugepages.default_size_kb 2048
+check $g .hugepages.sizes_kb '[64,2048,32768,1048576]'
+check $g .bootloader.kind '"grub2"'
+check $g .bootloader.grub_cfg '"/boot/grub/grub.cfg"'
+check_str $g .bootloader.grub_cmdline_linux_default "$(sed -n 's/^GRUB_CMDLINE_LINUX_DEFAULT="\(.*\)"$/\1/p' "$HOSTS/$g/etc/default/grub.d/50-cloudimg-settings.cfg")"
+o=oci-a1-ol8-64k
+check $o .kernel.machine '"aarch64"'
+check $o .hypervisor '"kvm"'
+check $o .cpu.count "$(grep -c '^processor' "$HOSTS/$o/proc/cpuinfo")"
+check $o .hugepages.default_size_kb "$(awk '/^Hugepagesize:/ {print $2}' "$HOSTS/$o/proc/meminfo")"
+check $o .hugepages.sizes_kb '[2048,524288,16777216]'
+check $o '.mounts.hugetlbfs | map(.pagesize_kb)' '[524288]'
+check $o .bootloader.kind '"bls"'
+check $o .bootloader.grub_cfg '"/boot/efi/EFI/redhat/grub.cfg"'
+check_str $o .bootloader.kernelopts "$(sed -n 's/^kernelopts=//p' "$HOSTS/$o/boot/efi/EFI/redhat/grubenv")"
+if [ "$(wc -c <"$HOSTS/$o/boot/efi/EFI/redhat/grubenv")" -eq 1024 ]; then ok "$o: grubenv is 1024 bytes"; else not_ok "$o: grubenv is not 1024 bytes"; fi
+
+# ppc64le on PowerVM, hash MMU with 64 KB pages: 16 MB and 16 GB pages,
+# no flags line (PowerPC has none: no warning), no DMI
+p=rhel9-power9-lpar
+check $p .kernel.machine '"ppc64le"'
+check $p .hypervisor null
+check $p .cpu.flags null
+check $p .cpu.count "$(grep -c '^processor' "$HOSTS/$p/proc/cpuinfo")"
+check $p .hugepages.default_size_kb 16384
+check $p .hugepages.sizes_kb '[16384,16777216]'
+check $p .bootloader.kind '"bls"'
+check $p .bootloader.efi false
+check $p .bootloader.grub_cfg '"/boot/grub2/grub.cfg"'
+check $p .warnings '[]'
+
+# s390x under z/VM: "processor N:" lines, a features line (none of the
+# flags the rules ask about), 1 MB and 2 GB pages, zipl
+z=rhel9-s390x-zvm
+check $z .kernel.machine '"s390x"'
+check $z .cpu.count 4
+check $z .cpu.flags '[]'
+check $z .hypervisor null
+check $z .hugepages.default_size_kb 1024
+check $z .hugepages.sizes_kb '[1024,2097152]'
+check $z .bootloader.kind '"zipl"'
+check $z .bootloader.default null
+check $z .warnings '[]'
 
 check container .container '"docker"'
 check container .mounts.sys_readonly true

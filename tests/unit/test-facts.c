@@ -672,6 +672,15 @@ static void test_dmi(void **state) {
         assert_string_equal(ht_hypervisor_from_dmi("VMware, Inc.", "VMware7,1", NULL), "vmware");
         assert_string_equal(ht_hypervisor_from_dmi("Microsoft Corporation", "Virtual Machine", NULL), "hyperv");
         assert_string_equal(ht_hypervisor_from_dmi("Xen", "HVM domU", "Xen"), "xen");
+        /* GCP (x86 and the arm64 Tau T2A alike) */
+        assert_string_equal(ht_hypervisor_from_dmi("Google", "Google Compute Engine", "Google"), "google");
+        /* OCI's VMs show QEMU's strings (only chassis_asset_tag says
+         * OracleCloud.com): KVM, as systemd-detect-virt calls them */
+        assert_string_equal(ht_hypervisor_from_dmi("QEMU", "KVM Virtual Machine", "EFI Development Kit II / OVMF"),
+                            "kvm");
+        /* an arm64 Azure VM: Hyper-V's strings there too */
+        assert_string_equal(ht_hypervisor_from_dmi("Microsoft Corporation", "Virtual Machine", "Microsoft Corporation"),
+                            "hyperv");
         assert_null(ht_hypervisor_from_dmi("Microsoft Corporation", "Surface Pro", NULL));
         assert_null(ht_hypervisor_from_dmi("Dell Inc.", "PowerEdge R740", "Dell Inc."));
         assert_null(ht_hypervisor_from_dmi(NULL, NULL, NULL));
@@ -931,6 +940,67 @@ static void test_collect_arm64_guest(void **state) {
         ht_context_free(c);
 }
 
+/* The hypervisor of an arm64 host with Amazon's DMI strings (no CPU flag
+ * says guest there): a Graviton VM is "amazon", a bare-metal instance
+ * (c6g.metal) "none", told by SMBIOS's "virtual machine" bit where root
+ * reads it, else by the instance type's name (systemd's detect_vm_dmi()).
+ * Before, every one was "amazon". */
+static const char *arm64_ec2_hypervisor(const char *dir, const char *product, int vm_bit) {
+        char *rel = xasprintf("%s/proc/cpuinfo", dir);
+        put(rel, CPUINFO_ARM64);
+        free(rel);
+        rel = xasprintf("%s/proc/sys/kernel/osrelease", dir);
+        put(rel, "6.1.0-18-cloud-arm64\n");
+        free(rel);
+        rel = xasprintf("%s/sys/class/dmi/id/sys_vendor", dir);
+        put(rel, "Amazon EC2\n");
+        free(rel);
+        rel = xasprintf("%s/sys/class/dmi/id/product_name", dir);
+        char *line = xasprintf("%s\n", product);
+        put(rel, line);
+        free(line);
+        free(rel);
+        rel = xasprintf("%s/sys/class/dmi/id/bios_vendor", dir);
+        put(rel, "Amazon EC2\n");
+        free(rel);
+        if (vm_bit >= 0) {
+                /* a type 0 table of 0x18 bytes (two extension bytes),
+                 * strings after it: extension byte 2 is at 0x13 */
+                unsigned char raw[0x18 + 4] = {0, 0x18};
+                raw[0x13] = vm_bit ? 0x10 : 0x0c;
+                rel = xasprintf("%s/sys/firmware/dmi/entries/0-0/raw", dir);
+                put(rel, ""); /* its directories; the bytes below */
+                free(rel);
+                char *p = xasprintf("%s/%s/sys/firmware/dmi/entries/0-0/raw", tmpl, dir);
+                FILE *fp = fopen(p, "w");
+                assert_non_null(fp);
+                assert_int_equal(fwrite(raw, 1, sizeof raw, fp), sizeof raw);
+                fclose(fp);
+                free(p);
+        }
+        _cleanup_free_ char *root = xasprintf("%s/%s", tmpl, dir);
+        ht_context *c;
+        assert_int_equal(ht_context_new(root, &c), 0);
+        ht_facts *f = NULL;
+        assert_int_equal(ht_facts_collect(c, HT_FACTS_WITH_WORKLOAD, &f), 0);
+        static char out[32];
+        snprintf(out, sizeof out, "%s", f->hypervisor ? f->hypervisor : "(null)");
+        ht_facts_free(f);
+        ht_context_free(c);
+        return out;
+}
+
+static void test_collect_arm64_ec2(void **state) {
+        (void)state;
+        assert_string_equal(arm64_ec2_hypervisor("ec2-vm", "m7g.large", -1), "amazon");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-metal", "c6g.metal", -1), "none");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-metal-sized", "m7g.metal-48xl", -1), "none");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-metalish", "x2.metalwork", -1), "amazon");
+        /* the SMBIOS bit, where it can be read, wins over the name */
+        assert_string_equal(arm64_ec2_hypervisor("ec2-bit-unset", "m7g.large", 0), "none");
+        assert_string_equal(arm64_ec2_hypervisor("ec2-bit-set", "c6g.metal", 1), "amazon");
+}
+
 /* container= in PID 1's environment: NUL-separated, the last one wins,
  * an empty value means "no container", junk is container-other. */
 static void test_environ_container(void **state) {
@@ -999,6 +1069,15 @@ static void test_release_machine(void **state) {
         assert_string_equal(ht_release_machine("6.1.0-18-amd64"), "x86_64");
         assert_string_equal(ht_release_machine("6.1.0-18-cloud-arm64"), "aarch64");
         assert_string_equal(ht_release_machine("6.1.0-18-686-pae"), "i686");
+        /* RHEL 9's kernel variants: the architecture before the '+' */
+        assert_string_equal(ht_release_machine("5.14.0-362.8.1.el9_3.aarch64+64k"), "aarch64");
+        assert_string_equal(ht_release_machine("6.12.0-55.9.1.el10_0.aarch64+64k"), "aarch64");
+        assert_string_equal(ht_release_machine("5.14.0-354.el9.aarch64+rt-64k"), "aarch64");
+        assert_string_equal(ht_release_machine("5.14.0-327.el9.aarch64+64k-debug"), "aarch64");
+        assert_string_equal(ht_release_machine("5.14.0-354.el9.x86_64+rt"), "x86_64");
+        assert_string_equal(ht_release_machine("5.14.0-354.el9.x86_64+debug"), "x86_64");
+        /* a kernel built from a modified tree ("6.1.0+") names none */
+        assert_null(ht_release_machine("6.1.0+"));
         assert_null(ht_release_machine("2.6.18-398.el5xen"));
         assert_null(ht_release_machine("6.1.102"));
         assert_null(ht_release_machine(NULL));
@@ -1038,6 +1117,7 @@ int main(void) {
                 cmocka_unit_test(test_json_and_lookup),
                 cmocka_unit_test(test_collect_broken_root),
                 cmocka_unit_test(test_collect_arm64_guest),
+                cmocka_unit_test(test_collect_arm64_ec2),
                 cmocka_unit_test(test_cpuinfo_distinct_lines),
                 cmocka_unit_test(test_release_machine),
         };
