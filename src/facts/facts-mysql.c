@@ -98,11 +98,12 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
         }
         if (streq(n, "large_pages")) {
                 bool b = true;
-                if (!neg && !pos && ht_mycnf_parse_bool(e->value, &b) < 0) {
-                        rwarn(rd, "%s:%u: large_pages = %s is not a boolean: ignored", d, e->line,
-                                      e->value);
-                        return;
-                }
+                /* a value the server does not take as a boolean ("yes",
+                 * "2") is OFF to it, with a warning (ht_mycnf_parse_bool) */
+                if (!neg && !pos && ht_mycnf_parse_bool(e->value, &b) < 0)
+                        rwarn(rd, "%s:%u: large_pages = %s is not ON/OFF, TRUE/FALSE or 1/0, which the server "
+                                  "takes for OFF (\"boolean value '%s' wasn't recognized. Set to OFF.\")",
+                              d, e->line, e->value, e->value);
                 m->large_pages = neg ? HT_NO : b ? HT_YES : HT_NO;
                 free(m->large_pages_from);
                 m->large_pages_from = xstrdup(path);
