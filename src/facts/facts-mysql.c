@@ -221,6 +221,24 @@ static void config_done(ht_mysql_config *m) {
         strv_free(m->large_pages_bytes_from);
 }
 
+/* MariaDB maps its buffer pool with large pages in whole extents of
+ * 8 MiB (storage/innobase/include/buf0buf.h,
+ * innodb_buffer_pool_extent_size, 64-bit; buf_pool_t::create() maps
+ * innodb_buffer_pool_size_max, which large_pages=ON sets to the pool
+ * "ut_calc_align(innodb_buffer_pool_size, innodb_buffer_pool_extent_size)",
+ * innodb_init_params()), after my_getopt has rounded the pool down to
+ * whole MiB (its block size, 1U << 20). mariadbd 10.11.19 with
+ * innodb_buffer_pool_size=1001M maps 1008M of HugePages. */
+static uint64_t mariadb_pool_bytes(uint64_t pool) {
+        const uint64_t mib = UINT64_C(1) << 20, extent = UINT64_C(8) << 20;
+        /* no host has that much: kept as it is, for the plan's fit check
+         * to refuse (set_option holds 2^64-1 at INT64_MAX) */
+        if (pool > (uint64_t)INT64_MAX - extent)
+                return pool;
+        pool -= pool % mib;
+        return (pool + extent - 1) / extent * extent;
+}
+
 static void size_large_pages(ht_mysql_config *m, bool mariadb) {
         /* HugePages for what the server puts in large pages, only with
          * large_pages on (without it the server takes none):
@@ -228,7 +246,8 @@ static void size_large_pages(ht_mysql_config *m, bool mariadb) {
          *   InnoDB, to allocate memory for its buffer pool", MySQL
          *   Reference Manual, "Enabling Large Page Support"), its default
          *   128M when not set (innodb_buffer_pool_size, "Default Value:
-         *   134217728");
+         *   134217728"); on MariaDB in whole 8 MiB extents
+         *   (mariadb_pool_bytes);
          * - on MariaDB also the MyISAM key cache and the Aria page cache:
          *   their block buffers come from my_large_malloc()
          *   (mysys/mf_keycache.c init_simple_key_cache: keycache->block_mem;
@@ -238,20 +257,41 @@ static void size_large_pages(ht_mysql_config *m, bool mariadb) {
          *   MariaDB 10.11 they took the HugePages first (issue 20).
          *   Their defaults are 128M each (MariaDB server system variables
          *   key_buffer_size and aria_pagecache_buffer_size, 134217728).
-         *   MySQL documents only InnoDB, so for MySQL they are left out.
-         * innodb_log_buffer_size and query_cache_size are reported but not
-         * counted: no my_large_malloc() caller for them was confirmed. */
+         * - on MariaDB also InnoDB's two redo log buffers,
+         *   innodb_log_buffer_size each (16M by default): log_t::attach()
+         *   allocates buf and flush_buf with ut_malloc_dontdump(), which is
+         *   my_large_malloc() (storage/innobase/log/log0log.cc,
+         *   include/ut0new.h, MariaDB 10.11.18). mariadbd 10.11.19 with
+         *   large_pages=1 maps two 16M HugePages mappings beside its pool;
+         *   they come after the pool, so sized for the pool alone the
+         *   host's last 16 pages were missing.
+         *   MySQL documents only InnoDB's pool, so for MySQL the others are
+         *   left out.
+         * query_cache_size is reported but not counted: no my_large_malloc()
+         * caller for it was found. */
         if (m->large_pages == HT_YES) {
-                static const size_t counted[] = {0, 1, 2}; /* pool, key cache, Aria */
-                size_t n = mariadb ? 3 : 1;
+                static const struct {
+                        size_t i;        /* in sizes[] */
+                        unsigned times;  /* allocations of that size */
+                } counted[] = {{0, 1}, {1, 1}, {2, 1}, {3, 2}}; /* pool, key cache, Aria, log buffers */
+                static const uint64_t defaults[] = {UINT64_C(134217728), UINT64_C(134217728),
+                                                    UINT64_C(134217728), UINT64_C(16777216)};
+                size_t n = mariadb ? ELEMENTSOF(counted) : 1;
                 uint64_t sum = 0;
-                for (size_t k = 0; k < n; k++) {
-                        size_t i = counted[k];
+                bool over = false;
+                for (size_t k = 0; k < n && !over; k++) {
+                        size_t i = counted[k].i;
                         bool set = m->sizes[i] != HT_U64_UNKNOWN;
-                        uint64_t v = set ? m->sizes[i] : UINT64_C(134217728);
-                        if (sum > UINT64_MAX / 2 - v)
-                                break;
-                        sum += v;
+                        uint64_t v = set ? m->sizes[i] : defaults[k];
+                        if (i == 0 && mariadb)
+                                v = mariadb_pool_bytes(v);
+                        for (unsigned t = 0; t < counted[k].times; t++) {
+                                if (sum > UINT64_MAX / 2 - v) {
+                                        over = true;
+                                        break;
+                                }
+                                sum += v;
+                        }
                         if (set && !strv_contains(m->large_pages_bytes_from, m->sizes_from[i]))
                                 strv_push(&m->large_pages_bytes_from, m->sizes_from[i]);
                 }
