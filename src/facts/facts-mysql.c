@@ -623,21 +623,26 @@ static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, ch
 }
 
 /* The leading --no-defaults, --defaults-file=, --defaults-extra-file=
- * and --defaults-group-suffix= (mysys my_default.c get_defaults_options:
- * only as the first arguments, in any order); returns the index of the
- * first other argument. */
+ * and --defaults-group-suffix=, as mysys reads them
+ * (mysys/my_default.c get_defaults_options(), MariaDB 10.11):
+ * --no-defaults only as the very first argument, and then none of the
+ * others; else the others in any order, the first of each kept ("if
+ * (!my_defaults_file && is_prefix(*argv, ...))"). Returns the index of
+ * the first other argument. */
 static size_t defaults_options(char **args, bool *no_defaults, const char **file, const char **extra,
                                const char **suffix) {
         size_t i = 1;
+        if (args[i] && streq(args[i], "--no-defaults")) {
+                *no_defaults = true;
+                return i + 1;
+        }
         for (; args[i]; i++) {
                 const char *a = args[i];
-                if (streq(a, "--no-defaults"))
-                        *no_defaults = true;
-                else if (startswith(a, "--defaults-file="))
+                if (!*file && startswith(a, "--defaults-file="))
                         *file = a + strlen("--defaults-file=");
-                else if (startswith(a, "--defaults-extra-file="))
+                else if (!*extra && startswith(a, "--defaults-extra-file="))
                         *extra = a + strlen("--defaults-extra-file=");
-                else if (startswith(a, "--defaults-group-suffix="))
+                else if (!*suffix && startswith(a, "--defaults-group-suffix="))
                         *suffix = a + strlen("--defaults-group-suffix=");
                 else
                         break;

@@ -105,6 +105,15 @@ printf '%s\0' /usr/sbin/mariadbd --defaults-file=/etc/mysql/extra.cnf >"$d/proc/
 ht "$d" --json facts >"$tmp/fd.json" 2>/dev/null
 check "--defaults-file: that file only, the pool at its default" "/etc/mysql/extra.cnf null" \
         "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/fd.json")"
+# the first --defaults-file is the one (get_defaults_options(): "if
+# (!my_defaults_file && ..."): a unit's "--defaults-file=A $MYSQLD_OPTS"
+# with a second one in MYSQLD_OPTS reads A (mariadbd 10.11.19 does)
+printf '[mysqld]\ninnodb_buffer_pool_size = 3G\n' >"$d/etc/mysql/other.cnf"
+printf '%s\0' /usr/sbin/mariadbd --defaults-file=/etc/mysql/extra.cnf --defaults-file=/etc/mysql/other.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/ff.json" 2>/dev/null
+check "two --defaults-file: the first one, as the server" "/etc/mysql/extra.cnf null" \
+        "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/ff.json")"
+rm "$d/etc/mysql/other.cnf"
 printf '%s\0' /usr/sbin/mariadbd --defaults-file=/srv/db1/my.cnf >"$d/proc/881/cmdline"
 ht "$d" --json facts >"$tmp/fe.json" 2>/dev/null
 check "--defaults-file naming no file in the root: a warning, no file read" "1 0" \
