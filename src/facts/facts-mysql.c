@@ -122,6 +122,18 @@ static void read_dir(reader *rd, const char *dir, const ht_controllers *named_by
                 rwarn(rd, "%s:%u: !includedir %s cannot be read", d, line, dir);
                 return;
         }
+        /* A directory that is not there is no empty one to the server:
+         * my_dir() fails, search_default_file_with_ext() returns an
+         * error, and mariadbd 10.11.19 stops with "Fatal error in
+         * defaults handling. Program aborted" (mysys/my_default.c). The
+         * listing gives none for a missing directory, so only an empty
+         * one is looked at again. */
+        struct stat st;
+        if (!names[0] && (ht_stat(rd->c, dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
+                rwarn(rd, "%s:%u: !includedir %s is not a directory: the server does not start with it "
+                          "(\"Fatal error in defaults handling. Program aborted\")", d, line, dir);
+                return;
+        }
         for (size_t i = 0; names && names[i]; i++) {
                 size_t n = strlen(dir);
                 while (n > 1 && dir[n - 1] == '/')

@@ -4,7 +4,8 @@
 # --help --verbose, my_print_defaults --mysqld) and its source
 # (mysys/my_default.c, mysys/my_getopt.c): a size's letter followed by
 # more text ("8GB") is the size, a boolean the server does not know
-# ("yes") is OFF, "[ mysqld ]" is no group the server reads. Expected
+# ("yes") is OFF, "[ mysqld ]" is no group the server reads, a missing
+# !includedir keeps it from starting. Expected
 # values come from the files written here.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
@@ -55,4 +56,16 @@ facts
 check "[ mysqld ]: not the server's group, its key_buffer_size not used" $((512 * 1048576)) "$(cfg key_buffer_size)"
 check "[mysqld  ]: blanks before ] trimmed, the server's group" $((32 * 1048576)) "$(cfg innodb_log_buffer_size)"
 check_contains "[ mysqld ] is warned about" "80-spaces.cnf:1: a group name that starts with a blank" "$tmp/w"
+# --- includes: a missing directory stops the server, a missing file does not -------
+# my_dir() fails on a missing !includedir and mariadbd 10.11.19 stops:
+# "Fatal error in defaults handling. Program aborted"; the server skips
+# a missing !include file without a word (hosttune names it) and reads
+# an empty directory as nothing
+mkdir -p "$d/etc/mysql/empty.d"
+printf '!includedir /etc/mysql/gone.d/\n!includedir /etc/mysql/empty.d\n!include /etc/mysql/gone.cnf\n' >"$c/85-includes.cnf"
+facts
+check_contains "a missing !includedir: the server does not start with it" \
+        "85-includes.cnf:1: !includedir /etc/mysql/gone.d/ is not a directory: the server does not start with it" "$tmp/w"
+check "an empty directory is no warning" 0 "$(grep -c 'empty.d' "$tmp/w")"
+check_contains "a missing !include file: skipped, as the server skips it" "/etc/mysql/gone.cnf: not read" "$tmp/w"
 finish
