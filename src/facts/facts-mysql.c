@@ -592,9 +592,10 @@ int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const 
  * *ret_args and where it is in *ret_where. None, or several servers with
  * different command lines: -ENOENT. An untrusted process's arguments
  * are never read (any user can run a copy of mysqld). */
-static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, char **ret_where) {
+static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, char **ret_where, unsigned *ret_pid) {
         _cleanup_strv_free_ char **args = NULL;
         _cleanup_free_ char *where = NULL;
+        unsigned pid = 0;
         for (size_t i = 0; i < f->n_processes; i++) {
                 const ht_process *pr = &f->processes[i];
                 if (pr->kind != HT_PROC_MYSQL || pr->trust == HT_TRUST_NONE)
@@ -624,6 +625,7 @@ static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, ch
                 if (!args) {
                         args = a;
                         where = TAKE_PTR(p);
+                        pid = pr->pid;
                 } else
                         strv_free(a);
         }
@@ -631,7 +633,49 @@ static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, ch
                 return -ENOENT;
         *ret_args = TAKE_PTR(args);
         *ret_where = TAKE_PTR(where);
+        *ret_pid = pid;
         return 0;
+}
+
+/* What of the running server's environment (/proc/PID/environ) decides
+ * the files and groups it reads (mysys/my_default.c, MariaDB 10.11):
+ * $MARIADB_HOME, else $MYSQL_HOME: DIR/my.cnf after the global files
+ * (init_default_directories()); $HOME: ~/.my.cnf last (systemd sets it
+ * from the unit's User=, systemd.exec(5): mysql's home is /nonexistent
+ * on Debian, /var/lib/mysql on RHEL and Fedora, where a .my.cnf there is
+ * the server's too); $MARIADB_GROUP_SUFFIX, else $MYSQL_GROUP_SUFFIX,
+ * without --defaults-group-suffix (get_defaults_options()). mariadbd
+ * 10.11.19 run with HOME, MYSQL_HOME and MYSQL_GROUP_SUFFIX set reads
+ * all three. */
+typedef struct {
+        char *home, *mysql_home, *group_suffix;
+} server_env;
+
+static void server_environ(const ht_context *c, unsigned pid, server_env *ret) {
+        _cleanup_free_ char *p = xasprintf("/proc/%u/environ", pid);
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0;
+        if (ht_read_file(c, p, 256u << 10, &buf, &len) < 0)
+                return;
+        static const char *const keys[] = {"HOME=", "MARIADB_HOME=", "MYSQL_HOME=", "MARIADB_GROUP_SUFFIX=",
+                                           "MYSQL_GROUP_SUFFIX="};
+        const char *found[ELEMENTSOF(keys)] = {0};
+        for (size_t off = 0; off < len;) {
+                const char *v = buf + off;
+                size_t n = strnlen(v, len - off);
+                if (off + n < len)
+                        for (size_t k = 0; k < ELEMENTSOF(keys); k++)
+                                if (!found[k] && startswith(v, keys[k]))
+                                        found[k] = v + strlen(keys[k]);
+                off += n + 1;
+        }
+        /* the mariadb names first, an empty value as none (getenv() gives
+         * "" and the server reads "/my.cnf": no such file here either) */
+        const char *home = found[0], *mhome = found[1] ? found[1] : found[2],
+                   *suffix = found[3] ? found[3] : found[4];
+        ret->home = home && *home ? xstrdup(home) : NULL;
+        ret->mysql_home = mhome && *mhome ? xstrdup(mhome) : NULL;
+        ret->group_suffix = suffix ? xstrdup(suffix) : NULL;
 }
 
 /* The leading --no-defaults, --defaults-file=, --defaults-extra-file=
@@ -699,8 +743,13 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         bool no_defaults = false;
         const char *defaults_file = NULL, *extra_file = NULL;
         size_t first = 0;
-        if (server_cmdline(c, f, &args, &args_from) == 0) {
+        unsigned pid = 0;
+        server_env env = {0};
+        if (server_cmdline(c, f, &args, &args_from, &pid) == 0) {
                 first = defaults_options(args, &no_defaults, &defaults_file, &extra_file, &rd.suffix);
+                server_environ(c, pid, &env);
+                if (!rd.suffix)
+                        rd.suffix = env.group_suffix;
                 /* relative to the server's working directory, which is
                  * not known here */
                 const char **named[] = {&defaults_file, &extra_file};
@@ -721,15 +770,30 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         } else if (!no_defaults) {
                 for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
                         read_file(&rd, option_files[i], NULL, 0);
+                /* the environment's files, in the server's order around
+                 * the extra file (server_environ); a relative directory
+                 * is the server's working directory's, not known here */
+                if (env.mysql_home && env.mysql_home[0] == '/') {
+                        _cleanup_free_ char *p = xasprintf("%s/my.cnf", env.mysql_home);
+                        read_file(&rd, p, NULL, 0);
+                }
                 rd.named = extra_file;
                 if (extra_file)
                         read_file(&rd, extra_file, NULL, 0);
+                rd.named = NULL;
+                if (env.home && env.home[0] == '/') {
+                        _cleanup_free_ char *p = xasprintf("%s/.my.cnf", env.home);
+                        read_file(&rd, p, NULL, 0);
+                }
         }
         if (args) {
                 _cleanup_free_ char *d = ht_display_path(c, args_from);
                 cmdline_options(&rd, args, first, args_from, d);
         }
         strv_free(rd.visited);
+        free(env.home);
+        free(env.mysql_home);
+        free(env.group_suffix);
         bool mariadb = false;
         for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)
                 mariadb = mariadb || endswith(f->mysql_binaries[i], "/mariadbd");

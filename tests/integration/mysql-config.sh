@@ -114,6 +114,23 @@ ht "$d" --json facts >"$tmp/ff.json" 2>/dev/null
 check "two --defaults-file: the first one, as the server" "/etc/mysql/extra.cnf null" \
         "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/ff.json")"
 rm "$d/etc/mysql/other.cnf"
+# the server's environment (/proc/PID/environ): $MYSQL_HOME/my.cnf after
+# the global files, ~/.my.cnf of its $HOME last (systemd's HOME from
+# User=: /var/lib/mysql, the mysql user's home on RHEL and Fedora),
+# $MYSQL_GROUP_SUFFIX's groups; mariadbd 10.11.19 reads all three
+mkdir -p "$d/srv/mysql" "$d/var/lib/mysql"
+printf 'LANG=C\0HOME=/var/lib/mysql\0MYSQL_HOME=/srv/mysql\0MYSQL_GROUP_SUFFIX=.db1\0' >"$d/proc/881/environ"
+printf '[mysqld]\nkey_buffer_size = 24M\n[mysqld.db1]\nquery_cache_size = 1M\n' >"$d/srv/mysql/my.cnf"
+printf '[mysqld]\ninnodb_log_buffer_size = 48M\n' >"$d/var/lib/mysql/.my.cnf"
+printf '%s\0' /usr/sbin/mariadbd --defaults-extra-file=/etc/mysql/extra.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/fh.json" 2>/dev/null
+check "the environment's files in the server's order: \$MYSQL_HOME/my.cnf, the extra file, ~/.my.cnf" \
+        "/srv/mysql/my.cnf /etc/mysql/extra.cnf /var/lib/mysql/.my.cnf" \
+        "$(jq -r '.workload.mysql.config.files[-3:] | join(" ")' "$tmp/fh.json")"
+check "... their sizes: key cache from \$MYSQL_HOME, log buffer from ~/.my.cnf, query cache from [mysqld.db1]" \
+        "$((24 * 1048576)) $((48 * 1048576)) 1048576" \
+        "$(jq -r '.workload.mysql.config | [.key_buffer_size, .innodb_log_buffer_size, .query_cache_size] | map(tostring) | join(" ")' "$tmp/fh.json")"
+rm -r "$d/proc/881/environ" "$d/srv/mysql" "$d/var/lib/mysql/.my.cnf"
 printf '%s\0' /usr/sbin/mariadbd --defaults-file=/srv/db1/my.cnf >"$d/proc/881/cmdline"
 ht "$d" --json facts >"$tmp/fe.json" 2>/dev/null
 check "--defaults-file naming no file in the root: a warning, no file read" "1 0" \
