@@ -64,9 +64,36 @@ static bool is_versioned_group(const char *g) {
         return false;
 }
 
+/* my_getopt takes an unambiguous prefix of an option's name for the
+ * option, in option files and on the command line alike
+ * (mysys/my_getopt.c findopt(): a prefix matching one option only), so "key_buffer = 16M", the name the my.cnf of Debian's MySQL
+ * 5.x packages shipped and upgraded hosts still carry, sets
+ * key_buffer_size (mariadbd 10.11.19: key-buffer-size 16777216; MySQL
+ * warns "Using unique option prefix 'key_buffer' is error-prone" and
+ * takes it too). Below each name, the shortest prefix that no other
+ * option of mariadbd 10.11.19 starts with (its --help --verbose list of
+ * 706 names); innodb_buffer_pool_size has none (innodb_buffer_pool_size_max
+ * and _auto_min begin with it). A shorter one is ambiguous to the server
+ * and refused at its start, so it is no option here either. */
+static const struct {
+        const char *name, *shortest;
+} unique_prefixes[] = {
+        {"key_buffer_size", "key_b"},
+        {"aria_pagecache_buffer_size", "aria_pagecache_b"},
+        {"innodb_log_buffer_size", "innodb_log_b"},
+        {"large_pages", "large_p"},
+};
+
+static const char *full_option_name(const char *n) {
+        for (size_t i = 0; i < ELEMENTSOF(unique_prefixes); i++)
+                if (startswith(n, unique_prefixes[i].shortest) && startswith(unique_prefixes[i].name, n))
+                        return unique_prefixes[i].name;
+        return n;
+}
+
 static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, const char *d) {
         ht_mysql_config *m = rd->m;
-        const char *n = e->name;
+        const char *n = full_option_name(e->name);
         for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
                 if (!streq(n, sizes[i]))
                         continue;
@@ -96,6 +123,7 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
                 pos = true;
                 n += strlen("enable_");
         }
+        n = full_option_name(n);
         if (streq(n, "large_pages")) {
                 bool b = true;
                 /* a value the server does not take as a boolean ("yes",
@@ -726,7 +754,7 @@ static void cmdline_options(reader *rd, char **args, size_t first, const char *p
                 _cleanup_free_ char *value = eq ? xstrdup(eq + 1) : NULL;
                 bool size = false;
                 for (size_t k = 0; k < ELEMENTSOF(sizes); k++)
-                        size = size || streq(name, sizes[k]);
+                        size = size || streq(full_option_name(name), sizes[k]);
                 if (size && !value && args[i + 1] && !startswith(args[i + 1], "-"))
                         value = xstrdup(args[++i]);
                 ht_mycnf_entry e = {.kind = HT_MYCNF_OPTION, .name = name, .value = value, .line = (unsigned)i};

@@ -5,7 +5,8 @@
 # (mysys/my_default.c, mysys/my_getopt.c): a size's letter followed by
 # more text ("8GB") is the size, a boolean the server does not know
 # ("yes") is OFF, "[ mysqld ]" is no group the server reads, a missing
-# !includedir keeps it from starting. Expected
+# !includedir keeps it from starting, a unique prefix of an option's
+# name ("key_buffer") is that option. Expected
 # values come from the files written here.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed (scripts/deps.sh installs it)"
@@ -68,4 +69,14 @@ check_contains "a missing !includedir: the server does not start with it" \
         "85-includes.cnf:1: !includedir /etc/mysql/gone.d/ is not a directory: the server does not start with it" "$tmp/w"
 check "an empty directory is no warning" 0 "$(grep -c 'empty.d' "$tmp/w")"
 check_contains "a missing !include file: skipped, as the server skips it" "/etc/mysql/gone.cnf: not read" "$tmp/w"
+# --- a unique prefix of an option's name is the option ------------------------------
+# my_getopt's findopt(): "key_buffer = 16M" (Debian's MySQL 5.x my.cnf)
+# is key_buffer_size to mariadbd 10.11.19, "innodb_log_buffer" is
+# innodb_log_buffer_size; "innodb_buffer_pool" begins several options
+# (the server refuses it at its start) and sets nothing
+printf '[mysqld]\nkey_buffer = 16M\ninnodb_log_buffer = 24M\ninnodb_buffer_pool = 1G\n' >"$c/86-prefixes.cnf"
+facts
+check "key_buffer = 16M: key_buffer_size, as the server takes it" $((16 * 1048576)) "$(cfg key_buffer_size)"
+check "innodb_log_buffer = 24M: innodb_log_buffer_size" $((24 * 1048576)) "$(cfg innodb_log_buffer_size)"
+check "innodb_buffer_pool (ambiguous): the pool stays 70-units.cnf's 8G" $((8 * 1073741824)) "$(cfg innodb_buffer_pool_size)"
 finish
