@@ -29,8 +29,8 @@ params = {
         mysql_unit = "= if(defined(facts.workload.mysql.template), facts.workload.mysql.template, if(defined(facts.workload.mysql.unit), facts.workload.mysql.unit, \"mysqld.service\"))";  /* several instances: their template (rules/10-hugepages.rules, hugepages-template-memlock) */
         # Bytes to put in HugePages (0: none); default: with large_pages on in
         # the option files, the buffer pool, and on MariaDB also the key
-        # cache and the Aria page cache, which take large pages too
-        # (facts.workload.mysql.large_pages_bytes). --set sizes the total.
+        # cache, the Aria page cache and InnoDB's two log buffers, which take
+        # large pages too (facts.workload.mysql.large_pages_bytes). --set sizes the total.
         innodb_buffer_pool_size = "= facts.workload.mysql.large_pages_bytes";
         # LimitNOFILE for the server: mysqld derives open_files_limit from it
         # (MySQL Reference Manual, "Managing MySQL Server with systemd",

@@ -64,9 +64,36 @@ static bool is_versioned_group(const char *g) {
         return false;
 }
 
+/* my_getopt takes an unambiguous prefix of an option's name for the
+ * option, in option files and on the command line alike
+ * (mysys/my_getopt.c findopt(): a prefix matching one option only), so "key_buffer = 16M", the name the my.cnf of Debian's MySQL
+ * 5.x packages shipped and upgraded hosts still carry, sets
+ * key_buffer_size (mariadbd 10.11.19: key-buffer-size 16777216; MySQL
+ * warns "Using unique option prefix 'key_buffer' is error-prone" and
+ * takes it too). Below each name, the shortest prefix that no other
+ * option of mariadbd 10.11.19 starts with (its --help --verbose list of
+ * 706 names); innodb_buffer_pool_size has none (innodb_buffer_pool_size_max
+ * and _auto_min begin with it). A shorter one is ambiguous to the server
+ * and refused at its start, so it is no option here either. */
+static const struct {
+        const char *name, *shortest;
+} unique_prefixes[] = {
+        {"key_buffer_size", "key_b"},
+        {"aria_pagecache_buffer_size", "aria_pagecache_b"},
+        {"innodb_log_buffer_size", "innodb_log_b"},
+        {"large_pages", "large_p"},
+};
+
+static const char *full_option_name(const char *n) {
+        for (size_t i = 0; i < ELEMENTSOF(unique_prefixes); i++)
+                if (startswith(n, unique_prefixes[i].shortest) && startswith(unique_prefixes[i].name, n))
+                        return unique_prefixes[i].name;
+        return n;
+}
+
 static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, const char *d) {
         ht_mysql_config *m = rd->m;
-        const char *n = e->name;
+        const char *n = full_option_name(e->name);
         for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
                 if (!streq(n, sizes[i]))
                         continue;
@@ -96,13 +123,15 @@ static void set_option(reader *rd, const ht_mycnf_entry *e, const char *path, co
                 pos = true;
                 n += strlen("enable_");
         }
+        n = full_option_name(n);
         if (streq(n, "large_pages")) {
                 bool b = true;
-                if (!neg && !pos && ht_mycnf_parse_bool(e->value, &b) < 0) {
-                        rwarn(rd, "%s:%u: large_pages = %s is not a boolean: ignored", d, e->line,
-                                      e->value);
-                        return;
-                }
+                /* a value the server does not take as a boolean ("yes",
+                 * "2") is OFF to it, with a warning (ht_mycnf_parse_bool) */
+                if (!neg && !pos && ht_mycnf_parse_bool(e->value, &b) < 0)
+                        rwarn(rd, "%s:%u: large_pages = %s is not ON/OFF, TRUE/FALSE or 1/0, which the server "
+                                  "takes for OFF (\"boolean value '%s' wasn't recognized. Set to OFF.\")",
+                              d, e->line, e->value, e->value);
                 m->large_pages = neg ? HT_NO : b ? HT_YES : HT_NO;
                 free(m->large_pages_from);
                 m->large_pages_from = xstrdup(path);
@@ -119,6 +148,18 @@ static void read_dir(reader *rd, const char *dir, const ht_controllers *named_by
         _cleanup_strv_free_ char **names = NULL;
         if (ht_list_dir(rd->c, dir, ".cnf", &names) < 0) {
                 rwarn(rd, "%s:%u: !includedir %s cannot be read", d, line, dir);
+                return;
+        }
+        /* A directory that is not there is no empty one to the server:
+         * my_dir() fails, search_default_file_with_ext() returns an
+         * error, and mariadbd 10.11.19 stops with "Fatal error in
+         * defaults handling. Program aborted" (mysys/my_default.c). The
+         * listing gives none for a missing directory, so only an empty
+         * one is looked at again. */
+        struct stat st;
+        if (!names[0] && (ht_stat(rd->c, dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
+                rwarn(rd, "%s:%u: !includedir %s is not a directory: the server does not start with it "
+                          "(\"Fatal error in defaults handling. Program aborted\")", d, line, dir);
                 return;
         }
         for (size_t i = 0; names && names[i]; i++) {
@@ -220,6 +261,24 @@ static void config_done(ht_mysql_config *m) {
         strv_free(m->large_pages_bytes_from);
 }
 
+/* MariaDB maps its buffer pool with large pages in whole extents of
+ * 8 MiB (storage/innobase/include/buf0buf.h,
+ * innodb_buffer_pool_extent_size, 64-bit; buf_pool_t::create() maps
+ * innodb_buffer_pool_size_max, which large_pages=ON sets to the pool
+ * "ut_calc_align(innodb_buffer_pool_size, innodb_buffer_pool_extent_size)",
+ * innodb_init_params()), after my_getopt has rounded the pool down to
+ * whole MiB (its block size, 1U << 20). mariadbd 10.11.19 with
+ * innodb_buffer_pool_size=1001M maps 1008M of HugePages. */
+static uint64_t mariadb_pool_bytes(uint64_t pool) {
+        const uint64_t mib = UINT64_C(1) << 20, extent = UINT64_C(8) << 20;
+        /* no host has that much: kept as it is, for the plan's fit check
+         * to refuse (set_option holds 2^64-1 at INT64_MAX) */
+        if (pool > (uint64_t)INT64_MAX - extent)
+                return pool;
+        pool -= pool % mib;
+        return (pool + extent - 1) / extent * extent;
+}
+
 static void size_large_pages(ht_mysql_config *m, bool mariadb) {
         /* HugePages for what the server puts in large pages, only with
          * large_pages on (without it the server takes none):
@@ -227,7 +286,8 @@ static void size_large_pages(ht_mysql_config *m, bool mariadb) {
          *   InnoDB, to allocate memory for its buffer pool", MySQL
          *   Reference Manual, "Enabling Large Page Support"), its default
          *   128M when not set (innodb_buffer_pool_size, "Default Value:
-         *   134217728");
+         *   134217728"); on MariaDB in whole 8 MiB extents
+         *   (mariadb_pool_bytes);
          * - on MariaDB also the MyISAM key cache and the Aria page cache:
          *   their block buffers come from my_large_malloc()
          *   (mysys/mf_keycache.c init_simple_key_cache: keycache->block_mem;
@@ -237,20 +297,41 @@ static void size_large_pages(ht_mysql_config *m, bool mariadb) {
          *   MariaDB 10.11 they took the HugePages first (issue 20).
          *   Their defaults are 128M each (MariaDB server system variables
          *   key_buffer_size and aria_pagecache_buffer_size, 134217728).
-         *   MySQL documents only InnoDB, so for MySQL they are left out.
-         * innodb_log_buffer_size and query_cache_size are reported but not
-         * counted: no my_large_malloc() caller for them was confirmed. */
+         * - on MariaDB also InnoDB's two redo log buffers,
+         *   innodb_log_buffer_size each (16M by default): log_t::attach()
+         *   allocates buf and flush_buf with ut_malloc_dontdump(), which is
+         *   my_large_malloc() (storage/innobase/log/log0log.cc,
+         *   include/ut0new.h, MariaDB 10.11.18). mariadbd 10.11.19 with
+         *   large_pages=1 maps two 16M HugePages mappings beside its pool;
+         *   they come after the pool, so sized for the pool alone the
+         *   host's last 16 pages were missing.
+         *   MySQL documents only InnoDB's pool, so for MySQL the others are
+         *   left out.
+         * query_cache_size is reported but not counted: no my_large_malloc()
+         * caller for it was found. */
         if (m->large_pages == HT_YES) {
-                static const size_t counted[] = {0, 1, 2}; /* pool, key cache, Aria */
-                size_t n = mariadb ? 3 : 1;
+                static const struct {
+                        size_t i;        /* in sizes[] */
+                        unsigned times;  /* allocations of that size */
+                } counted[] = {{0, 1}, {1, 1}, {2, 1}, {3, 2}}; /* pool, key cache, Aria, log buffers */
+                static const uint64_t defaults[] = {UINT64_C(134217728), UINT64_C(134217728),
+                                                    UINT64_C(134217728), UINT64_C(16777216)};
+                size_t n = mariadb ? ELEMENTSOF(counted) : 1;
                 uint64_t sum = 0;
-                for (size_t k = 0; k < n; k++) {
-                        size_t i = counted[k];
+                bool over = false;
+                for (size_t k = 0; k < n && !over; k++) {
+                        size_t i = counted[k].i;
                         bool set = m->sizes[i] != HT_U64_UNKNOWN;
-                        uint64_t v = set ? m->sizes[i] : UINT64_C(134217728);
-                        if (sum > UINT64_MAX / 2 - v)
-                                break;
-                        sum += v;
+                        uint64_t v = set ? m->sizes[i] : defaults[k];
+                        if (i == 0 && mariadb)
+                                v = mariadb_pool_bytes(v);
+                        for (unsigned t = 0; t < counted[k].times; t++) {
+                                if (sum > UINT64_MAX / 2 - v) {
+                                        over = true;
+                                        break;
+                                }
+                                sum += v;
+                        }
                         if (set && !strv_contains(m->large_pages_bytes_from, m->sizes_from[i]))
                                 strv_push(&m->large_pages_bytes_from, m->sizes_from[i]);
                 }
@@ -539,9 +620,10 @@ int ht_facts_mysql_instance_large_pages(const ht_context *c, ht_facts *f, const 
  * *ret_args and where it is in *ret_where. None, or several servers with
  * different command lines: -ENOENT. An untrusted process's arguments
  * are never read (any user can run a copy of mysqld). */
-static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, char **ret_where) {
+static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, char **ret_where, unsigned *ret_pid) {
         _cleanup_strv_free_ char **args = NULL;
         _cleanup_free_ char *where = NULL;
+        unsigned pid = 0;
         for (size_t i = 0; i < f->n_processes; i++) {
                 const ht_process *pr = &f->processes[i];
                 if (pr->kind != HT_PROC_MYSQL || pr->trust == HT_TRUST_NONE)
@@ -571,6 +653,7 @@ static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, ch
                 if (!args) {
                         args = a;
                         where = TAKE_PTR(p);
+                        pid = pr->pid;
                 } else
                         strv_free(a);
         }
@@ -578,25 +661,72 @@ static int server_cmdline(const ht_context *c, ht_facts *f, char ***ret_args, ch
                 return -ENOENT;
         *ret_args = TAKE_PTR(args);
         *ret_where = TAKE_PTR(where);
+        *ret_pid = pid;
         return 0;
 }
 
+/* What of the running server's environment (/proc/PID/environ) decides
+ * the files and groups it reads (mysys/my_default.c, MariaDB 10.11):
+ * $MARIADB_HOME, else $MYSQL_HOME: DIR/my.cnf after the global files
+ * (init_default_directories()); $HOME: ~/.my.cnf last (systemd sets it
+ * from the unit's User=, systemd.exec(5): mysql's home is /nonexistent
+ * on Debian, /var/lib/mysql on RHEL and Fedora, where a .my.cnf there is
+ * the server's too); $MARIADB_GROUP_SUFFIX, else $MYSQL_GROUP_SUFFIX,
+ * without --defaults-group-suffix (get_defaults_options()). mariadbd
+ * 10.11.19 run with HOME, MYSQL_HOME and MYSQL_GROUP_SUFFIX set reads
+ * all three. */
+typedef struct {
+        char *home, *mysql_home, *group_suffix;
+} server_env;
+
+static void server_environ(const ht_context *c, unsigned pid, server_env *ret) {
+        _cleanup_free_ char *p = xasprintf("/proc/%u/environ", pid);
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0;
+        if (ht_read_file(c, p, 256u << 10, &buf, &len) < 0)
+                return;
+        static const char *const keys[] = {"HOME=", "MARIADB_HOME=", "MYSQL_HOME=", "MARIADB_GROUP_SUFFIX=",
+                                           "MYSQL_GROUP_SUFFIX="};
+        const char *found[ELEMENTSOF(keys)] = {0};
+        for (size_t off = 0; off < len;) {
+                const char *v = buf + off;
+                size_t n = strnlen(v, len - off);
+                if (off + n < len)
+                        for (size_t k = 0; k < ELEMENTSOF(keys); k++)
+                                if (!found[k] && startswith(v, keys[k]))
+                                        found[k] = v + strlen(keys[k]);
+                off += n + 1;
+        }
+        /* the mariadb names first, an empty value as none (getenv() gives
+         * "" and the server reads "/my.cnf": no such file here either) */
+        const char *home = found[0], *mhome = found[1] ? found[1] : found[2],
+                   *suffix = found[3] ? found[3] : found[4];
+        ret->home = home && *home ? xstrdup(home) : NULL;
+        ret->mysql_home = mhome && *mhome ? xstrdup(mhome) : NULL;
+        ret->group_suffix = suffix ? xstrdup(suffix) : NULL;
+}
+
 /* The leading --no-defaults, --defaults-file=, --defaults-extra-file=
- * and --defaults-group-suffix= (mysys my_default.c get_defaults_options:
- * only as the first arguments, in any order); returns the index of the
- * first other argument. */
+ * and --defaults-group-suffix=, as mysys reads them
+ * (mysys/my_default.c get_defaults_options(), MariaDB 10.11):
+ * --no-defaults only as the very first argument, and then none of the
+ * others; else the others in any order, the first of each kept ("if
+ * (!my_defaults_file && is_prefix(*argv, ...))"). Returns the index of
+ * the first other argument. */
 static size_t defaults_options(char **args, bool *no_defaults, const char **file, const char **extra,
                                const char **suffix) {
         size_t i = 1;
+        if (args[i] && streq(args[i], "--no-defaults")) {
+                *no_defaults = true;
+                return i + 1;
+        }
         for (; args[i]; i++) {
                 const char *a = args[i];
-                if (streq(a, "--no-defaults"))
-                        *no_defaults = true;
-                else if (startswith(a, "--defaults-file="))
+                if (!*file && startswith(a, "--defaults-file="))
                         *file = a + strlen("--defaults-file=");
-                else if (startswith(a, "--defaults-extra-file="))
+                else if (!*extra && startswith(a, "--defaults-extra-file="))
                         *extra = a + strlen("--defaults-extra-file=");
-                else if (startswith(a, "--defaults-group-suffix="))
+                else if (!*suffix && startswith(a, "--defaults-group-suffix="))
                         *suffix = a + strlen("--defaults-group-suffix=");
                 else
                         break;
@@ -624,7 +754,7 @@ static void cmdline_options(reader *rd, char **args, size_t first, const char *p
                 _cleanup_free_ char *value = eq ? xstrdup(eq + 1) : NULL;
                 bool size = false;
                 for (size_t k = 0; k < ELEMENTSOF(sizes); k++)
-                        size = size || streq(name, sizes[k]);
+                        size = size || streq(full_option_name(name), sizes[k]);
                 if (size && !value && args[i + 1] && !startswith(args[i + 1], "-"))
                         value = xstrdup(args[++i]);
                 ht_mycnf_entry e = {.kind = HT_MYCNF_OPTION, .name = name, .value = value, .line = (unsigned)i};
@@ -641,8 +771,13 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         bool no_defaults = false;
         const char *defaults_file = NULL, *extra_file = NULL;
         size_t first = 0;
-        if (server_cmdline(c, f, &args, &args_from) == 0) {
+        unsigned pid = 0;
+        server_env env = {0};
+        if (server_cmdline(c, f, &args, &args_from, &pid) == 0) {
                 first = defaults_options(args, &no_defaults, &defaults_file, &extra_file, &rd.suffix);
+                server_environ(c, pid, &env);
+                if (!rd.suffix)
+                        rd.suffix = env.group_suffix;
                 /* relative to the server's working directory, which is
                  * not known here */
                 const char **named[] = {&defaults_file, &extra_file};
@@ -663,15 +798,30 @@ void ht_facts_collect_mysql_config(const ht_context *c, ht_facts *f) {
         } else if (!no_defaults) {
                 for (size_t i = 0; i < ELEMENTSOF(option_files); i++)
                         read_file(&rd, option_files[i], NULL, 0);
+                /* the environment's files, in the server's order around
+                 * the extra file (server_environ); a relative directory
+                 * is the server's working directory's, not known here */
+                if (env.mysql_home && env.mysql_home[0] == '/') {
+                        _cleanup_free_ char *p = xasprintf("%s/my.cnf", env.mysql_home);
+                        read_file(&rd, p, NULL, 0);
+                }
                 rd.named = extra_file;
                 if (extra_file)
                         read_file(&rd, extra_file, NULL, 0);
+                rd.named = NULL;
+                if (env.home && env.home[0] == '/') {
+                        _cleanup_free_ char *p = xasprintf("%s/.my.cnf", env.home);
+                        read_file(&rd, p, NULL, 0);
+                }
         }
         if (args) {
                 _cleanup_free_ char *d = ht_display_path(c, args_from);
                 cmdline_options(&rd, args, first, args_from, d);
         }
         strv_free(rd.visited);
+        free(env.home);
+        free(env.mysql_home);
+        free(env.group_suffix);
         bool mariadb = false;
         for (size_t i = 0; f->mysql_binaries && f->mysql_binaries[i]; i++)
                 mariadb = mariadb || endswith(f->mysql_binaries[i], "/mariadbd");

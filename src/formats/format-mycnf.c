@@ -113,7 +113,18 @@ void ht_mycnf_parse(const char *buf, size_t len, const char *where, ht_mycnf *re
                         }
                         free(group);
                         *end = 0;
-                        group = xstrdup(strstrip(l + 1));
+                        /* mysys trims the blanks before "]" only
+                         * (search_default_file_with_ext(): "Remove end
+                         * space"): "[ mysqld ]" is the group " mysqld",
+                         * which no program reads (my_print_defaults
+                         * --mysqld prints none of its options) */
+                        size_t n = strlen(l + 1);
+                        while (n > 0 && isspace((unsigned char)l[n]))
+                                l[n--] = 0;
+                        group = xstrdup(l + 1);
+                        if (isspace((unsigned char)*group))
+                                warn(&m, where, line, "a group name that starts with a blank, which the server "
+                                                      "takes as part of the name: no server reads its options");
                         for (char *q = group; *q; q++)
                                 *q = (char)tolower((unsigned char)*q);
                         continue;
@@ -175,8 +186,16 @@ void ht_mycnf_done(ht_mycnf *m) {
 }
 
 int ht_mycnf_parse_size(const char *s, uint64_t *ret) {
+        /* As my_getopt reads a number (mysys/my_getopt.c,
+         * eval_num_suffix_ull() and eval_num_suffix(), MariaDB 10.11; MySQL
+         * 8.0's is the same test): the digits, then only the one character
+         * after them is looked at, so "8GB" and "512MiB" are 8G and 512M
+         * to the server (mariadbd 10.11.19 --help --verbose shows
+         * innodb-buffer-pool-size 8589934592 for "8GB"), while "8 G" and
+         * "1.5G" are an "Unknown suffix" the server refuses to start
+         * with. */
         size_t d = strspn(s, "0123456789");
-        if (d == 0 || d > 20 || (s[d] && (!strchr("kKmMgGtTpPeE", s[d]) || s[d + 1])))
+        if (d == 0 || d > 20 || (s[d] && !strchr("kKmMgGtTpPeE", s[d])))
                 return -EINVAL;
         _cleanup_free_ char *digits = xstrndup(s, d);
         uint64_t v;
@@ -203,7 +222,13 @@ int ht_mycnf_parse_bool(const char *s, bool *ret) {
                 *ret = true;
                 return 0;
         }
-        static const char *const yes[] = {"on", "true", "1", "yes"}, *const no[] = {"off", "false", "0", "no"};
+        /* my_getopt's get_bool_argument() (mysys/my_getopt.c, MariaDB
+         * 10.11; MySQL's get_bool_argument() likewise): "true", "on", "1"
+         * and "false", "off", "0", nothing else. "yes" is not one:
+         * mariadbd 10.11.19 says "option 'large_pages': boolean value
+         * 'yes' wasn't recognized. Set to OFF." and runs without large
+         * pages. */
+        static const char *const yes[] = {"on", "true", "1"}, *const no[] = {"off", "false", "0"};
         for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
                 if (strcasecmp(s, yes[i]) == 0) {
                         *ret = true;
@@ -214,5 +239,6 @@ int ht_mycnf_parse_bool(const char *s, bool *ret) {
                         return 0;
                 }
         }
+        *ret = false;
         return -EINVAL;
 }

@@ -40,8 +40,10 @@ void ht_mycnf_parse(const char *buf, size_t len, const char *where, ht_mycnf *re
 void ht_mycnf_done(ht_mycnf *m);
 
 /* A size as the server takes it: digits with an optional K, M, G, T, P or
- * E (either case). 0 or -EINVAL (-ERANGE beyond 64 bits). */
+ * E (either case), anything after that one letter ignored ("8GB" is 8G).
+ * 0 or -EINVAL (-ERANGE beyond 64 bits). */
 int ht_mycnf_parse_size(const char *s, uint64_t *ret);
 /* A boolean option's value (NULL for a bare name: on). -EINVAL when it
- * is neither ON/OFF, TRUE/FALSE, 1/0 nor YES/NO. */
+ * is neither ON/OFF, TRUE/FALSE nor 1/0 (case-insensitive), which the
+ * server takes for OFF with a warning: *ret is then false. */
 int ht_mycnf_parse_bool(const char *s, bool *ret);

@@ -16,32 +16,34 @@ export HOSTTUNE_INSECURE_PROFILES=1 HOSTTUNE_NO_AUDIT=1
 P="--profile-path $top_srcdir/profiles --rules-path $top_srcdir/rules"
 
 # --- two instances on the Debian 12 fixture (its [mysqld] pool 6G, key
-# cache 32M, [mariadb] Aria 128M, large_pages off for the default server)
+# cache 32M, log buffers 64M, [mariadb] Aria 128M, large_pages off for
+# the default server)
 h=$(copy_host debian12-kvm); scratch "$h"
 add_instances "$h"
 ht() { "$HOSTTUNE" --root "$h" $P "$@" >"$tmp/out" 2>"$tmp/err"; }
 ht --json facts
-# sales: 2G + 32M + 128M; reports: 1G + 64M + 128M (MariaDB counts the
-# key cache and the Aria cache, facts-mysql.c)
+# sales: 2G + 32M + 128M + 2 * 64M; reports: 1G + 64M + 128M + 2 * 64M
+# (MariaDB counts the key cache, the Aria cache and the two log buffers,
+# facts-mysql.c)
 check "facts: each enabled instance, its group suffix, its large pages" \
-        "mariadb@reports.service .reports 1275068416|mariadb@sales.service .sales 2315255808" \
+        "mariadb@reports.service .reports 1409286144|mariadb@sales.service .sales 2449473536" \
         "$(jq -r '[.workload.mysql.servers[] | "\(.unit) \(.group_suffix) \(.large_pages_bytes)"] | join("|")' "$tmp/out")"
-check "facts: the servers' large pages sum (what the plan sizes)" "3590324224" \
+check "facts: the servers' large pages sum (what the plan sizes)" "3858759680" \
         "$(jq -r .workload.mysql.large_pages_bytes "$tmp/out")"
 ht --json budget
 cp "$tmp/out" "$tmp/budget.json"
 check "budget: the profile the facts call for (the fixture's JVM beside them)" "mysql+jvm" \
         "$(jq -r .profile "$tmp/budget.json")"
 check "budget: one consumer per instance, each with its own HugePages" \
-        "mariadb mariadb@reports.service 1275068416|mariadb mariadb@sales.service 2315255808" \
+        "mariadb mariadb@reports.service 1409286144|mariadb mariadb@sales.service 2449473536" \
         "$(jq -r '[.consumers[] | select(.kind == "mysql") | "\(.name) \(.hugepages_bytes)"] | join("|")' "$tmp/budget.json")"
 ht --json plan mysql
-check "plan mysql: the instances' pools summed (3424 MB in 2 MB pages + 2 slack), as budget's mysql" "1714 1714" \
+check "plan mysql: the instances' pools summed (3680 MB in 2 MB pages + 2 slack), as budget's mysql" "1842 1842" \
         "$(jq -r '[.changes[] | select(.key == "vm.nr_hugepages") | .desired][0]' "$tmp/out") $(jq -r '.hugepages.workloads[] | select(.profile == "mysql") | .pages' "$tmp/budget.json")"
 ht --json plan mysql+jvm
-check "plan mysql+jvm and budget: the same HugePages (1714 + the JVM's 4370)" "6084 6084" \
+check "plan mysql+jvm and budget: the same HugePages (1842 + the JVM's 4370)" "6212 6212" \
         "$(jq -r '[.changes[] | select(.key == "vm.nr_hugepages") | .desired][0]' "$tmp/out") $(jq -r .hugepages.planned_pages "$tmp/budget.json")"
-check "plan and budget: the consumers' pages are the plan's hugepages_bytes" "3590324224" \
+check "plan and budget: the consumers' pages are the plan's hugepages_bytes" "3858759680" \
         "$(jq '[.consumers[] | select(.kind == "mysql") | .hugepages_bytes] | add' "$tmp/budget.json")"
 
 # a running instance (its process in mariadb@web.service) counts too, and
@@ -57,28 +59,28 @@ sed -i -e "s/^Name:.*/Name:\tmariadbd/" -e "s/3001/4100/g" "$h/proc/4100/status"
 printf '/usr/sbin/mariadbd\0--defaults-file=/etc/mysql/web.cnf\0' >"$h/proc/4100/cmdline"
 printf '0::/system.slice/system-mariadb.slice/mariadb@web.service\n' >"$h/proc/4100/cgroup"
 ht --json facts
-check "a running instance, from its drop-in's --defaults-file (512M + 8M + 8M)" \
-        "mariadb@web.service true /etc/mysql/web.cnf 553648128" \
+check "a running instance, from its drop-in's --defaults-file (512M + 8M + 8M + 2 * 16M)" \
+        "mariadb@web.service true /etc/mysql/web.cnf 587202560" \
         "$(jq -r '.workload.mysql.servers[] | select(.instance == "web") | "\(.unit) \(.running) \(.defaults_file) \(.large_pages_bytes)"' "$tmp/out")"
-check "... and its pages are in the sum" "$((3590324224 + 553648128))" \
+check "... and its pages are in the sum" "$((3858759680 + 587202560))" \
         "$(jq -r .workload.mysql.large_pages_bytes "$tmp/out")"
 
 # the apply sizes all instances' pages; the running instance's gate needs
-# its own: 512M + 8M + 8M = 264 pages of 2 MB, not the pool's 1976. The
+# its own: 512M + 8M + 8M + 2 * 16M = 280 pages of 2 MB, not the pool's 2122. The
 # gate is the template's, for every instance (%n; instances-gate.sh)
 echo 'mysql:x:991:991::/var/lib/mysql:/usr/sbin/nologin' >>"$h/etc/passwd"
 echo 'mysql:x:991:' >>"$h/etc/group"
 "$HOSTTUNE" --root "$h" $P apply mysql >"$tmp/apply" 2>&1
 check "apply mysql on the instances: exit 0, the gate in their template" "0 1" \
         "$? $(grep -c 'hosttune gate %n$' "$h/etc/systemd/system/mariadb@.service.d/hosttune.conf")"
-sed -i -e "s/^HugePages_Total:.*/HugePages_Total:    2098/" -e "s/^HugePages_Free:.*/HugePages_Free:     300/" \
+sed -i -e "s/^HugePages_Total:.*/HugePages_Total:    2122/" -e "s/^HugePages_Free:.*/HugePages_Free:     300/" \
         -e "s/^HugePages_Rsvd:.*/HugePages_Rsvd:     0/" "$h/proc/meminfo"
 "$HOSTTUNE" --root "$h" --json gate --refuse mariadb@web.service >"$tmp/out" 2>"$tmp/err"
-check "instance gate, 300 free: its own 264 pages, ok" "0 ok 264" \
+check "instance gate, 300 free: its own 280 pages, ok" "0 ok 280" \
         "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out")"
 sed -i "s/^HugePages_Free:.*/HugePages_Free:     200/" "$h/proc/meminfo"
 "$HOSTTUNE" --root "$h" --json gate --refuse mariadb@web.service >"$tmp/out" 2>"$tmp/err"
-check "instance gate, 200 free: refused, from its option file" "2 short 264 /etc/mysql/web.cnf" \
+check "instance gate, 200 free: refused, from its option file" "2 short 280 /etc/mysql/web.cnf" \
         "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out") $(jq -r '.checks[] | select(.check == "hugepages") | .message' "$tmp/out" | grep -o '/etc/mysql/web.cnf')"
 
 # today's fixtures have no instances: nothing changes there

@@ -23,8 +23,8 @@ D=$h/etc/systemd/system/mariadb@.service.d/hosttune.conf
 ht() { "$HOSTTUNE" --root "$h" $P "$@" >"$tmp/out" 2>"$tmp/err"; }
 
 ht --json facts
-check "facts: the instances' template, the largest instance's large pages (2G + 32M + 128M)" \
-        "mariadb@.service 2315255808" \
+check "facts: the instances' template, the largest instance's large pages (2G + 32M + 128M + 2 * 64M)" \
+        "mariadb@.service 2449473536" \
         "$(jq -r '.workload.mysql | "\(.template) \(.instance_large_pages_max)"' "$tmp/out")"
 
 # hugepages_sysv=true: MariaDB 10.4 and older (SysV segments), where the
@@ -32,8 +32,8 @@ check "facts: the instances' template, the largest instance's large pages (2G + 
 ht --json plan mysql --set hugepages_sysv=true
 check "plan: the template's gate, warn" "warn" \
         "$(jq -r '.changes[] | select(.key == "mariadb@.service StartGate") | .desired' "$tmp/out")"
-# sales: 2315255808 bytes = 1104 pages of 2 MB (not the pool's 1714)
-check "plan: the template's LimitMEMLOCK, the largest instance's pages" "$((1104 * 2097152))" \
+# sales: 2449473536 bytes = 1168 pages of 2 MB (not the pool's 1842)
+check "plan: the template's LimitMEMLOCK, the largest instance's pages" "$((1168 * 2097152))" \
         "$(jq -r '.changes[] | select(.key == "mariadb@.service LimitMEMLOCK") | .bound_value' "$tmp/out")"
 check "plan: the notes name the instances, not the template (which cannot be restarted)" \
         "takes effect when mariadb@*.service is restarted" \
@@ -45,7 +45,7 @@ check "apply: exit 0" 0 $?
 check "apply: the template's drop-in runs the gate for each instance (%n)" "ok" \
         "$(grep -qE '^ExecStartPre=-\+/[^ ]*/hosttune gate %n$' "$D" && echo ok)"
 check "apply: ... with the largest instance's memlock" "ok" \
-        "$(grep -qx "LimitMEMLOCK=$((1104 * 2097152))" "$D" && echo ok)"
+        "$(grep -qx "LimitMEMLOCK=$((1168 * 2097152))" "$D" && echo ok)"
 check "apply: no instance or mysqld.service drop-in" "" \
         "$(ls "$h/etc/systemd/system" | grep -E '^(mariadb@[a-z]+|mysqld|mariadb)\.service\.d$')"
 # systemd reads the template's drop-in for an instance, with %n expanded
@@ -61,17 +61,17 @@ ht --json verify
 check "verify: the template's gate and memlock are kept" "ok ok" \
         "$(jq -r '[.checks[] | select(.key == "mariadb@.service StartGate" or .key == "mariadb@.service LimitMEMLOCK") | .status] | join(" ")' "$tmp/out")"
 
-# each instance's gate: its own pages (sales 1104, reports 1275068416
-# bytes = 608), and the template's memlock as the instance gets it
-sed -i -e "s/^HugePages_Total:.*/HugePages_Total:    1714/" -e "s/^HugePages_Free:.*/HugePages_Free:     700/" \
+# each instance's gate: its own pages (sales 1168, reports 1409286144
+# bytes = 672), and the template's memlock as the instance gets it
+sed -i -e "s/^HugePages_Total:.*/HugePages_Total:    1842/" -e "s/^HugePages_Free:.*/HugePages_Free:     700/" \
         -e "s/^HugePages_Rsvd:.*/HugePages_Rsvd:     0/" "$h/proc/meminfo"
 "$HOSTTUNE" --root "$h" --json gate --refuse mariadb@sales.service >"$tmp/out" 2>"$tmp/err"
-check "gate sales, 700 free: its own 1104 pages, refused" "2 short 1104" \
+check "gate sales, 700 free: its own 1168 pages, refused" "2 short 1168" \
         "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out")"
 check "gate sales: the template's memlock reaches it" "ok" \
         "$(jq -r '.checks[] | select(.check == "memlock") | .status' "$tmp/out")"
 "$HOSTTUNE" --root "$h" --json gate --refuse mariadb@reports.service >"$tmp/out" 2>"$tmp/err"
-check "gate reports, 700 free: its own 608 pages, ok" "0 ok 608" \
+check "gate reports, 700 free: its own 672 pages, ok" "0 ok 672" \
         "$? $(jq -r '[.checks[] | select(.check == "hugepages") | "\(.status) \(.expected)"][0]' "$tmp/out")"
 
 ht rollback

@@ -3,6 +3,8 @@
 # (/etc/mysql/my.cnf -> /etc/alternatives/my.cnf -> /etc/mysql/mariadb.cnf
 # with !includedir conf.d/ and mariadb.conf.d/, as mariadb-common and
 # mariadb-server 10.11 install it), "-" and "_" alike, loose-, quotes,
+# what MariaDB puts in large pages (pool in 8 MiB extents, key cache,
+# Aria's page cache, two log buffers),
 # only *.cnf read, versioned groups not used, large_pages off means no
 # HugePages, include loops and bad values warn, --set wins. Expected
 # values come from the fixture's files.
@@ -36,8 +38,8 @@ check "innodb_log_buffer_size=64M" $((64 * 1048576)) "$(cfg innodb_log_buffer_si
 check "aria_pagecache_buffer_size = \"128M\" in [mariadb] (quoted)" $((128 * 1048576)) "$(cfg aria_pagecache_buffer_size)"
 check "query_cache_size: not set" null "$(cfg query_cache_size)"
 check "MariaDB's option files (mariadb.conf.d/): MariaDB" true "$(jq .workload.mysql.mariadb "$tmp/facts.json")"
-check "large_pages_bytes: the pool + the key cache + the Aria page cache (MariaDB's my_large_malloc users)" \
-        $((6 * 1073741824 + 32 * 1048576 + 128 * 1048576)) "$(jq .workload.mysql.large_pages_bytes "$tmp/facts.json")"
+check "large_pages_bytes: the pool + the key cache + the Aria page cache + two log buffers (MariaDB's my_large_malloc users)" \
+        $((6 * 1073741824 + 32 * 1048576 + 128 * 1048576 + 2 * 64 * 1048576)) "$(jq .workload.mysql.large_pages_bytes "$tmp/facts.json")"
 check "user = mysql" mysql "$(cfg user)"
 check "large_pages_bytes_from: the sizes' file and large_pages' file" \
         "/etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" \
@@ -49,7 +51,7 @@ pool_line=$(grep -n 'innodb_buffer_pool_size = "= facts' "$top_srcdir/profiles/m
 check_contains "show: the pool from its file" \
         "profiles/mysql.profile:$pool_line from /etc/mysql/mariadb.conf.d/60-tuning.cnf, /etc/mysql/mariadb.conf.d/65-large-pages.cnf" "$tmp/show"
 ht "$d" --json plan mysql >"$tmp/plan.json" 2>/dev/null
-check "plan: nr_hugepages = ceil((6G + 32M + 128M) / 2M) + 2" 3154 \
+check "plan: nr_hugepages = ceil((6G + 32M + 128M + 2 * 64M) / 2M) + 2" 3218 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/plan.json")"
 ht "$d" --json plan mysql --set innodb_buffer_pool_size=2G >"$tmp/plan2.json" 2>/dev/null
 check "--set innodb_buffer_pool_size=2G wins: 1026 pages" 1026 \
@@ -103,6 +105,32 @@ printf '%s\0' /usr/sbin/mariadbd --defaults-file=/etc/mysql/extra.cnf >"$d/proc/
 ht "$d" --json facts >"$tmp/fd.json" 2>/dev/null
 check "--defaults-file: that file only, the pool at its default" "/etc/mysql/extra.cnf null" \
         "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/fd.json")"
+# the first --defaults-file is the one (get_defaults_options(): "if
+# (!my_defaults_file && ..."): a unit's "--defaults-file=A $MYSQLD_OPTS"
+# with a second one in MYSQLD_OPTS reads A (mariadbd 10.11.19 does)
+printf '[mysqld]\ninnodb_buffer_pool_size = 3G\n' >"$d/etc/mysql/other.cnf"
+printf '%s\0' /usr/sbin/mariadbd --defaults-file=/etc/mysql/extra.cnf --defaults-file=/etc/mysql/other.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/ff.json" 2>/dev/null
+check "two --defaults-file: the first one, as the server" "/etc/mysql/extra.cnf null" \
+        "$(jq -r '.workload.mysql.config | "\(.files | join(" ")) \(.innodb_buffer_pool_size)"' "$tmp/ff.json")"
+rm "$d/etc/mysql/other.cnf"
+# the server's environment (/proc/PID/environ): $MYSQL_HOME/my.cnf after
+# the global files, ~/.my.cnf of its $HOME last (systemd's HOME from
+# User=: /var/lib/mysql, the mysql user's home on RHEL and Fedora),
+# $MYSQL_GROUP_SUFFIX's groups; mariadbd 10.11.19 reads all three
+mkdir -p "$d/srv/mysql" "$d/var/lib/mysql"
+printf 'LANG=C\0HOME=/var/lib/mysql\0MYSQL_HOME=/srv/mysql\0MYSQL_GROUP_SUFFIX=.db1\0' >"$d/proc/881/environ"
+printf '[mysqld]\nkey_buffer_size = 24M\n[mysqld.db1]\nquery_cache_size = 1M\n' >"$d/srv/mysql/my.cnf"
+printf '[mysqld]\ninnodb_log_buffer_size = 48M\n' >"$d/var/lib/mysql/.my.cnf"
+printf '%s\0' /usr/sbin/mariadbd --defaults-extra-file=/etc/mysql/extra.cnf >"$d/proc/881/cmdline"
+ht "$d" --json facts >"$tmp/fh.json" 2>/dev/null
+check "the environment's files in the server's order: \$MYSQL_HOME/my.cnf, the extra file, ~/.my.cnf" \
+        "/srv/mysql/my.cnf /etc/mysql/extra.cnf /var/lib/mysql/.my.cnf" \
+        "$(jq -r '.workload.mysql.config.files[-3:] | join(" ")' "$tmp/fh.json")"
+check "... their sizes: key cache from \$MYSQL_HOME, log buffer from ~/.my.cnf, query cache from [mysqld.db1]" \
+        "$((24 * 1048576)) $((48 * 1048576)) 1048576" \
+        "$(jq -r '.workload.mysql.config | [.key_buffer_size, .innodb_log_buffer_size, .query_cache_size] | map(tostring) | join(" ")' "$tmp/fh.json")"
+rm -r "$d/proc/881/environ" "$d/srv/mysql" "$d/var/lib/mysql/.my.cnf"
 printf '%s\0' /usr/sbin/mariadbd --defaults-file=/srv/db1/my.cnf >"$d/proc/881/cmdline"
 ht "$d" --json facts >"$tmp/fe.json" 2>/dev/null
 check "--defaults-file naming no file in the root: a warning, no file read" "1 0" \
@@ -136,8 +164,15 @@ check "MySQL: not MariaDB, only the pool counted (the key cache is MariaDB's lar
 printf '[mysqld]\nlarge_pages = ON\n' >"$m/etc/my.cnf"
 mkdir -p "$m/usr/sbin" && : >"$m/usr/sbin/mariadbd"
 ht "$m" --json facts >"$tmp/fm2.json" 2>/dev/null
-check "MariaDB (its binary), nothing set: the three defaults of 128M" "true $((3 * 134217728))" \
+check "MariaDB (its binary), nothing set: the three defaults of 128M and two log buffers of 16M" \
+        "true $((3 * 134217728 + 2 * 16777216))" \
         "$(jq -r '[.workload.mysql.mariadb, .workload.mysql.large_pages_bytes] | map(tostring) | join(" ")' "$tmp/fm2.json")"
+# MariaDB maps its pool in whole extents of 8 MiB (innodb_buffer_pool_extent_size):
+# mariadbd 10.11.19 with innodb_buffer_pool_size=1001M maps 1008M of HugePages
+printf '[mysqld]\nlarge_pages = ON\ninnodb_buffer_pool_size = 1001M\nkey_buffer_size = 0\naria_pagecache_buffer_size = 0\n' >"$m/etc/my.cnf"
+ht "$m" --json facts >"$tmp/fm3.json" 2>/dev/null
+check "MariaDB: a 1001M pool takes 1008M (8 MiB extents), beside the two 16M log buffers" \
+        $((1008 * 1048576 + 2 * 16777216)) "$(jq .workload.mysql.large_pages_bytes "$tmp/fm3.json")"
 
 # --- no option files: unchanged ----------------------------------------------------
 o=$(copy_host ol8-bls); scratch "$o"

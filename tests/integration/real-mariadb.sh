@@ -41,7 +41,8 @@ mkdir "$datadir" "$run" && chown mysql:mysql "$datadir" "$run"
 # InnoDB buffer pool in HugePages with mmap(MAP_HUGETLB). The key cache
 # and the Aria page cache take large pages too, and first: at 1M (less
 # than one 2 MiB page) they stay in ordinary pages, so the pool gets the
-# pages hosttune sized for it.
+# pages hosttune sized for it. InnoDB's two redo log buffers
+# (innodb_log_buffer_size each) take large pages after the pool.
 cnf() {
         cat >"$cnf_file" <<EOF
 [mariadbd]
@@ -55,6 +56,7 @@ large-pages=$1
 innodb_buffer_pool_size=256M
 key_buffer_size=1M
 aria_pagecache_buffer_size=1M
+innodb_log_buffer_size=16M
 EOF
         chmod 0644 "$cnf_file"
 }
@@ -113,11 +115,13 @@ fi
 hr 0 "apply mysql on the real host" --json apply mysql $set_args
 asked=$(cat /proc/sys/vm/nr_hugepages)
 # what the option file asks for in large pages (pool, key cache, Aria
-# page cache), read from the file here, in whole pages, and the slack of
-# rules/10-hugepages.rules (hugepage_slack = 2)
+# page cache, the two log buffers), read from the file here, in whole
+# pages, and the slack of rules/10-hugepages.rules (hugepage_slack = 2)
 pagesz_kb=$(meminfo Hugepagesize)
 cnf_kb=$(awk -F= '$1 == "innodb_buffer_pool_size" || $1 == "key_buffer_size" || $1 == "aria_pagecache_buffer_size" {
-        v = $2; sub(/M$/, "", v); s += v * 1024 } END { print s }' "$cnf_file")
+        v = $2; sub(/M$/, "", v); s += v * 1024 }
+        $1 == "innodb_log_buffer_size" { v = $2; sub(/M$/, "", v); s += 2 * v * 1024 } END { print s }' "$cnf_file")
+pool_kb=$((256 * 1024)) logbuf_kb=$((16 * 1024))
 want_pages=$(( (cnf_kb + pagesz_kb - 1) / pagesz_kb + 2 ))
 check "vm.nr_hugepages sized from the server's option file (no --set)" "$want_pages" "$asked"
 check "the kernel has them all" "$asked" "$(meminfo HugePages_Total)"
@@ -135,8 +139,11 @@ check_contains "hint: this mariadbd started before the apply" "mariadbd (pid $db
 rw_stop
 start_db
 used=$(rw_in_use)
-if [ "$used" -ge 128 ]; then ok "the buffer pool took its pages ($used in use, read from /proc/meminfo)"
-else not_ok "only $used HugePages in use after the restart: $(grep -i 'large\|huge' "$run/error.log" | head -c 600)"; fi
+# the pool's pages and then both log buffers' (each a mapping of its
+# own): all there only when the plan counted the log buffers
+want_used=$(( (pool_kb + 2 * logbuf_kb) / pagesz_kb ))
+if [ "$used" -ge "$want_used" ]; then ok "the buffer pool and the two log buffers took their pages ($used in use, read from /proc/meminfo)"
+else not_ok "only $used HugePages in use after the restart (the pool and the log buffers need $want_used): $(grep -i 'large\|huge' "$run/error.log" | head -c 600)"; fi
 if [ "$(hugetlb_kb "$db_pid")" -gt 0 ]; then ok "mariadbd maps HugePages (smaps_rollup: $(hugetlb_kb "$db_pid") kB)"
 else not_ok "mariadbd maps no HugePages (smaps_rollup)"; fi
 check_process "$db_pid" mariadbd
