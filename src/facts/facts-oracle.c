@@ -235,14 +235,28 @@ static void read_database(const ht_context *c, ht_facts *f, const ht_controllers
 
         /* What the SGA takes in HugePages: SGA_MAX_SIZE, which defaults to
          * SGA_TARGET (Oracle Database Reference, SGA_MAX_SIZE: "the initial
-         * size of SGA at startup" when not set). AMM (MEMORY_TARGET or
-         * MEMORY_MAX_TARGET) "is not compatible with Linux HugePages"
+         * size of SGA at startup" when not set), and the larger of the two
+         * when both are set: an SGA_MAX_SIZE below what the components
+         * need at startup is not taken (Oracle Database Administrator's
+         * Guide, "Setting Maximum SGA Size": "If you do specify
+         * SGA_MAX_SIZE, and at the time the database is initialized the
+         * value is less than the sum of the memory allocated for all
+         * components, either explicitly in the parameter file or by
+         * default, then the database ignores the setting for SGA_MAX_SIZE
+         * and chooses a correct value for this parameter"), so an spfile
+         * whose SGA_TARGET was raised above its SGA_MAX_SIZE (ALTER SYSTEM
+         * ... SCOPE=SPFILE) starts with an SGA of SGA_TARGET. AMM
+         * (MEMORY_TARGET or MEMORY_MAX_TARGET) "is not compatible with
+         * Linux HugePages"
          * (Database Administrator's Guide, "About Automatic Memory
          * Management"); USE_LARGE_PAGES=FALSE asks for none. */
         bool amm = (db->memory_target != HT_U64_UNKNOWN && db->memory_target > 0) ||
                    (db->memory_max_target != HT_U64_UNKNOWN && db->memory_max_target > 0);
-        uint64_t sga = db->sga_max_size != HT_U64_UNKNOWN && db->sga_max_size > 0 ? db->sga_max_size
-                                                                                   : db->sga_target;
+        uint64_t sga = 0;
+        if (db->sga_max_size != HT_U64_UNKNOWN)
+                sga = db->sga_max_size;
+        if (db->sga_target != HT_U64_UNKNOWN && db->sga_target > sga)
+                sga = db->sga_target;
         if (amm) {
                 db->excluded = xstrdup("automatic memory management (memory_target/memory_max_target), "
                                        "which cannot use HugePages");
@@ -252,7 +266,7 @@ static void read_database(const ht_context *c, ht_facts *f, const ht_controllers
                               "use them", db->sid, w);
         } else if (db->use_large_pages && streq(db->use_large_pages, "FALSE"))
                 db->excluded = xstrdup("use_large_pages=FALSE");
-        else if (sga == HT_U64_UNKNOWN || sga == 0)
+        else if (sga == 0)
                 ht_facts_warn(f, "oracle %s: %s sets neither sga_max_size nor sga_target: its SGA is "
                               "unknown (--set sga_max_size=SIZE)", db->sid, w);
         else

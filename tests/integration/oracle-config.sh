@@ -98,6 +98,20 @@ check_contains "an unterminated quote names file:line" "initDEV.ora:8: a quoted 
 check "only DEV's 2G is left: 1026 pages" 1026 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/bad.json")"
 
+# --- SGA_TARGET above SGA_MAX_SIZE: the instance starts with SGA_TARGET ----------
+# Oracle Database Administrator's Guide, "Setting Maximum SGA Size": an
+# SGA_MAX_SIZE below what the components need at startup is ignored. A
+# DBA who raised DEV's sga_target to 3G in its file and left
+# sga_max_size at 2G gets a 3G SGA; 2G of HugePages would leave 1G of it
+# in 4 KB pages. Before, sga_max_size alone was taken when set.
+g=$(copy_host oracle-running); scratch "$g"
+printf 'DEV.sga_target = 3G\n' >>"$g$H/dbs/sizes_dev.ora"
+ht "$g" --json facts >"$tmp/fg.json" 2>/dev/null
+check "DEV: sga_max_size 2G and sga_target 3G as written, 3G for HugePages" \
+        "2147483648 3221225472 3221225472" \
+        "$(jq -r '.workload.oracle.databases[] | select(.sid == "DEV") | "\(.sga_max_size) \(.sga_target) \(.hugepages_bytes)"' "$tmp/fg.json")"
+check "sga_bytes: ORCL 18G + DEV 3G" $((21 * 1073741824)) "$(jq .workload.oracle.sga_bytes "$tmp/fg.json")"
+
 # --- oracle_user: the homes' owner, named through the root's /etc/passwd -------
 # The fixture's home is owned by whoever checked it out: not an Oracle
 # installation owner (root, or a uid the fixture does not know), so it
