@@ -273,9 +273,75 @@ static void read_database(const ht_context *c, ht_facts *f, const ht_controllers
                 db->hugepages_bytes = sga;
 }
 
+/* A group name as shadow-utils' groupadd takes one on every
+ * distribution's defaults: letters, digits, '_', '.', '-' (not first),
+ * an optional trailing '$'; at most 32 bytes. */
+static bool group_name_valid(const char *s) {
+        size_t n = strlen(s);
+        if (n == 0 || n > 32 || s[0] == '-')
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!isalnum((unsigned char)s[i]) && !strchr("_.-", s[i]) && !(s[i] == '$' && i == n - 1))
+                        return false;
+        return true;
+}
+
+/* The Oracle Inventory (OINSTALL) group, as the installer recorded it in
+ * /etc/oraInst.loc ("inventory_loc=DIR" and "inst_group=GROUP"; Oracle
+ * Database Installation Guide, "Determining If an Oracle Inventory and
+ * Oracle Inventory Group Exist": OUI creates the file at the first
+ * installation, and it "identifies the name of the Oracle Inventory group
+ * (by default, oinstall)"). Oracle's "Configuring HugePages on Linux"
+ * sets vm.hugetlb_shm_group to the gid of the oracle user, whose primary
+ * group is that group ("An Oracle installation owner should always have
+ * the group you want to have designated as the OINSTALL group (oinstall)
+ * as its primary group"; without an oraInst.loc the installer takes the
+ * installing user's primary group for it). So a host installed with
+ * another name for it (a single dba group) is told by this file, not by
+ * the name oinstall. The software owner writes it: read as untrusted,
+ * a name groupadd would not take is refused. */
+static void collect_inventory_group(const ht_context *c, ht_facts *f) {
+        static const char path[] = "/etc/oraInst.loc";
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        if (ht_facts_read_untrusted(c, f, path, HT_FACTS_MAX_FILE, NULL, false, &buf, &len) < 0)
+                return;
+        _cleanup_free_ char *d = ht_display_path(c, path);
+        ht_facts_check_nul(f, buf, len, d);
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        _cleanup_free_ char *group = NULL;
+        for (size_t i = 0; lines[i]; i++) {
+                char *l = strstrip(lines[i]);
+                if (!startswith(l, "inst_group="))
+                        continue;
+                const char *v = strstrip(l + strlen("inst_group="));
+                if (!group_name_valid(v)) {
+                        ht_facts_warn(f, "%s: inst_group=%.64s is not a group name: not taken for the Oracle "
+                                      "Inventory group", d, v);
+                        return;
+                }
+                if (group && !streq(group, v)) {
+                        ht_facts_warn(f, "%s: inst_group names two groups (%s, %s): neither is taken for the "
+                                      "Oracle Inventory group", d, group, v);
+                        return;
+                }
+                free(group);
+                group = xstrdup(v);
+        }
+        if (!group)
+                return;
+        f->oracle_inventory_group = TAKE_PTR(group);
+        f->oracle_inventory_group_from = xstrdup(path);
+}
+
 void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
         if (!f->oratab)
                 return;
+        /* a host with an Oracle home has both: root.sh writes oratab at
+         * the installation of the software, before any database, and
+         * orainstRoot.sh oraInst.loc; a host without oratab is spared
+         * the look-up (plan-reads-once.sh counts it) */
+        collect_inventory_group(c, f);
         _cleanup_free_ char *buf = NULL;
         size_t len;
         ht_controllers ctl = {0};
@@ -441,6 +507,8 @@ void ht_facts_oracle_free(ht_facts *f) {
         free(f->oracle_owner_from);
         free(f->oracle_unit);
         free(f->oracle_unit_from);
+        free(f->oracle_inventory_group);
+        free(f->oracle_inventory_group_from);
 }
 
 /* Oracle Database Reference 19c, USE_LARGE_PAGES

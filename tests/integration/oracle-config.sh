@@ -139,6 +139,35 @@ else
         check "an owner in neither oinstall nor dba is not taken" null "$(jq .workload.oracle.owner "$tmp/fo2.json")"
 fi
 
+# --- oracle_group: the Oracle Inventory group oraInst.loc names -------------------
+# Oracle's "Configuring HugePages on Linux" gives vm.hugetlb_shm_group the
+# gid of the oracle user, whose primary group is the Oracle Inventory
+# group; the installer records its name in /etc/oraInst.loc (inst_group=,
+# "by default, oinstall"). A host installed with one dba group has no
+# oinstall: before, the plan looked for oinstall alone and set no group.
+check "facts: the fixture's oraInst.loc names oinstall" "oinstall /etc/oraInst.loc" \
+        "$(jq -r '.workload.oracle | "\(.inventory_group) \(.inventory_group_from)"' "$tmp/facts.json")"
+v=$(copy_host oracle-running); scratch "$v"
+sed -i '/^oinstall:/d' "$v/etc/group"
+sed -i 's/^oracle:x:54321:54321:/oracle:x:54321:54322:/' "$v/etc/passwd"
+printf 'inventory_loc=/u01/app/oraInventory\ninst_group=dba\n' >"$v/etc/oraInst.loc"
+dba_gid=$(sed -n 's/^dba:x:\([0-9]*\):.*/\1/p' "$v/etc/group")
+ht "$v" --json plan oracle >"$tmp/pv.json" 2>/dev/null
+check "inst_group=dba, no oinstall: vm.hugetlb_shm_group is dba's gid" "$dba_gid" \
+        "$(jq -r '.changes[] | select(.key == "vm.hugetlb_shm_group") | .desired' "$tmp/pv.json")"
+check "inst_group=dba: no warning of a missing group" 0 \
+        "$(jq '[.warnings[], .errors[] | tostring | select(contains("is not in /etc/group"))] | length' "$tmp/pv.json")"
+ht "$v" --color=never show oracle >"$tmp/showv" 2>&1
+check_contains "show: oracle_group from /etc/oraInst.loc" "oracle_group = dba" "$tmp/showv"
+check_contains "show: ... and says where from" "from /etc/oraInst.loc" "$tmp/showv"
+printf 'inventory_loc=/u01/app/oraInventory\ninst_group=dba;rm\n' >"$v/etc/oraInst.loc"
+ht "$v" --json plan oracle >"$tmp/pv2.json" 2>/dev/null
+check_contains "a name groupadd would not take is refused with a warning" \
+        "/etc/oraInst.loc: inst_group=dba;rm is not a group name" "$tmp/pv2.json"
+printf 'inst_group=dba\ninst_group=oinstall\n' >"$v/etc/oraInst.loc"
+ht "$v" --json facts >"$tmp/fv3.json" 2>/dev/null
+check "two different inst_group lines: none taken" null "$(jq .workload.oracle.inventory_group "$tmp/fv3.json")"
+
 # --- a read-only Oracle home: the parameter files in $ORACLE_BASE/dbs -------------
 # 18c and later can make a home read-only (the default from 21c): the
 # instance's dbs directory is then ORACLE_BASE_CONFIG, $ORACLE_BASE/dbs,
