@@ -334,6 +334,53 @@ static void collect_inventory_group(const ht_context *c, ht_facts *f) {
         f->oracle_inventory_group_from = xstrdup(path);
 }
 
+/* At most this many running databases oratab does not list are named. */
+#define MAX_UNLISTED 8
+
+/* A database that runs (its ora_pmon_SID) but that oratab does not list:
+ * a RAC instance (oratab names the database, ORCL; the instance is
+ * ORCL1), a standby or clone made with RMAN, a database started by hand.
+ * oratab's own header says who writes it: "It is created by root.sh and
+ * updated by either Database Configuration Assistant while creating a
+ * database or ASM Configuration Assistant while creating ASM instance".
+ * Such a database's parameter files are not found through oratab, so its
+ * SGA is not in sga_bytes and the HugePages planned leave it out: said,
+ * not silent. Named only for a process that would be trusted (ht_trust)
+ * or that runs as the owner of a home oratab lists (who can start a
+ * database anyway): anyone else could fill the warnings with a process
+ * of that name. A host without oratab is not looked at: its processes
+ * are not listed for the Oracle facts (plan-reads-once.sh counts them on
+ * every host), and root.sh writes oratab wherever an Oracle home is. */
+static void warn_unlisted_running(const ht_context *c, ht_facts *f) {
+        _cleanup_free_ char *d = ht_display_path(c, f->oratab);
+        size_t n = 0;
+        for (size_t j = 0; j < f->n_processes; j++) {
+                const ht_process *pr = &f->processes[j];
+                if (pr->kind != HT_PROC_ORACLE || !startswith(pr->name, "ora_pmon_") ||
+                    !pr->name[strlen("ora_pmon_")])
+                        continue;
+                const char *sid = pr->name + strlen("ora_pmon_");
+                bool listed = false, owner = false;
+                for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                        const ht_oracle_db *db = &f->oracle_dbs[i];
+                        listed = listed || streq(db->sid, sid);
+                        owner = owner || (db->owner_uid > 0 && pr->uid == db->owner_uid && !pr->uids_differ);
+                }
+                if (listed || (pr->trust == HT_TRUST_NONE && !owner))
+                        continue;
+                if (n++ == MAX_UNLISTED) {
+                        ht_facts_warn(f, "more than %d running Oracle databases are not in oratab: the rest are "
+                                      "not named", MAX_UNLISTED);
+                        break;
+                }
+                ht_facts_warn(f, "oracle %s runs (%s, pid %u) but %s does not list it (a RAC instance, or a "
+                              "database created or started without an oratab entry): its SGA is not in the "
+                              "HugePages sum; --set sga_max_size=SIZE for all the SGAs, or --set "
+                              "hugepages_from=shm to size from the shared memory of the databases running now",
+                              sid, pr->name, pr->pid, d);
+        }
+}
+
 void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
         if (!f->oratab)
                 return;
@@ -412,6 +459,7 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                 if (!db->asm_instance)
                         read_database(c, f, &ctl, db);
         }
+        warn_unlisted_running(c, f);
         for (size_t i = 0; i < f->n_oracle_dbs; i++) {
                 const ht_oracle_db *db = &f->oracle_dbs[i];
                 if (db->hugepages_bytes == 0)

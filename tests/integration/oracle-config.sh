@@ -168,6 +168,31 @@ printf 'inst_group=dba\ninst_group=oinstall\n' >"$v/etc/oraInst.loc"
 ht "$v" --json facts >"$tmp/fv3.json" 2>/dev/null
 check "two different inst_group lines: none taken" null "$(jq .workload.oracle.inventory_group "$tmp/fv3.json")"
 
+# --- a database that runs but oratab does not list -------------------------------
+# A RAC node's oratab names the database (ORCL) while its instance is
+# ORCL1; a standby made with RMAN gets no oratab entry (root.sh writes
+# oratab, DBCA and ASMCA add to it: its header). Its SGA cannot be found
+# and so is not in the sum: before, nothing said so (ORCL's 18 GB SGA
+# left out, 2 GB of HugePages planned, no word). Only a process that
+# would be trusted, or runs as the owner of a home oratab lists, is named.
+u=$(copy_host oracle-running); scratch "$u"
+sed -i 's/^ORCL:/PROD:/' "$u/etc/oratab"
+ht "$u" --json plan oracle >"$tmp/pu.json" 2>/dev/null
+check_contains "ora_pmon_ORCL runs, oratab lists no ORCL: a warning names it, its pid and oratab" \
+        "oracle ORCL runs (ora_pmon_ORCL, pid 1234) but $u/etc/oratab does not list it" "$tmp/pu.json"
+check "... once (not for its other ora_ processes)" 1 \
+        "$(jq '[.warnings[] | select(startswith("oracle ORCL runs"))] | length' "$tmp/pu.json")"
+check "the listed databases are not named" 0 \
+        "$(jq '[.warnings[] | select(test("oracle (DEV|TEST|PROD) runs"))] | length' "$tmp/pu.json")"
+# the same process in a user's session, owned by someone who owns no home
+# (a uid that is neither the home's owner, whoever checked it out, nor 0)
+xuid=4242; [ "$(stat -c %u "$u$H")" = $xuid ] && xuid=4243
+sed -i 's|/system.slice/dbora.service|/user.slice/user-1000.slice/session-4.scope|' "$u"/proc/1234/cgroup
+sed -i "s/^Uid:.*/Uid:\t$xuid\t$xuid\t$xuid\t$xuid/" "$u/proc/1234/status"
+ht "$u" --json plan oracle >"$tmp/pu2.json" 2>/dev/null
+check "an untrusted ora_pmon_ORCL (uid $xuid, a session) is not named" 0 \
+        "$(jq '[.warnings[] | select(startswith("oracle ORCL runs"))] | length' "$tmp/pu2.json")"
+
 # --- a read-only Oracle home: the parameter files in $ORACLE_BASE/dbs -------------
 # 18c and later can make a home read-only (the default from 21c): the
 # instance's dbs directory is then ORACLE_BASE_CONFIG, $ORACLE_BASE/dbs,
