@@ -63,12 +63,20 @@ params = {
         # has you run "id oracle" and "note the value of gid", the oracle
         # user's primary group, "gid=54321(oinstall)" in its example, and set
         # vm.hugetlb_shm_group to it (the step that sets it could be read
-        # only in part here). So oinstall, the Oracle Inventory group, not
-        # OSDBA (dba): the kernel also accepts a supplementary group
-        # (in_group_p()), so dba works for an oracle user in it, but oinstall
-        # is what Oracle's procedure names and what every Oracle software
-        # owner (oracle, grid) has as its primary group.
-        oracle_group = "oinstall";
+        # only in part here). That is the Oracle Inventory group, not OSDBA
+        # (dba): "An Oracle installation owner should always have the group
+        # you want to have designated as the OINSTALL group (oinstall) as its
+        # primary group" (Grid Infrastructure Installation Guide, "Creating
+        # the Oracle Inventory Group If an Oracle Inventory Does Not Exist").
+        # The kernel also accepts a supplementary group (in_group_p()), so
+        # dba works for an oracle user in it, but the inventory group is what
+        # Oracle's procedure names and what every Oracle software owner
+        # (oracle, grid) has as its primary group. Default: the group the
+        # installer recorded for it, inst_group= of /etc/oraInst.loc
+        # (facts.workload.oracle.inventory_group: a host installed with
+        # another name for it, a single dba group, has no oinstall), else
+        # oinstall, its default name.
+        oracle_group = "= if(defined(facts.workload.oracle.inventory_group), facts.workload.oracle.inventory_group, \"oinstall\")";
         # MEMORY_TARGET and MEMORY_MAX_TARGET in bytes: either one set means
         # AMM, which cannot use HugePages (rules/20-memory.rules).
         memory_target = 0;

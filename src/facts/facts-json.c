@@ -385,6 +385,8 @@ static json_object *workload_json(const ht_facts *f) {
         add(oracle, "owner_from", j_str(f->oracle_owner_from));
         add(oracle, "unit", j_str(f->oracle_unit));
         add(oracle, "unit_from", j_str(f->oracle_unit_from));
+        add(oracle, "inventory_group", j_str(f->oracle_inventory_group));
+        add(oracle, "inventory_group_from", j_str(f->oracle_inventory_group_from));
         add(oracle, "not_used", not_used[HT_PROC_ORACLE]);
         add(o, "oracle", oracle);
         json_object *mysql = json_object_new_object();

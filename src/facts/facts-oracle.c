@@ -235,14 +235,28 @@ static void read_database(const ht_context *c, ht_facts *f, const ht_controllers
 
         /* What the SGA takes in HugePages: SGA_MAX_SIZE, which defaults to
          * SGA_TARGET (Oracle Database Reference, SGA_MAX_SIZE: "the initial
-         * size of SGA at startup" when not set). AMM (MEMORY_TARGET or
-         * MEMORY_MAX_TARGET) "is not compatible with Linux HugePages"
+         * size of SGA at startup" when not set), and the larger of the two
+         * when both are set: an SGA_MAX_SIZE below what the components
+         * need at startup is not taken (Oracle Database Administrator's
+         * Guide, "Setting Maximum SGA Size": "If you do specify
+         * SGA_MAX_SIZE, and at the time the database is initialized the
+         * value is less than the sum of the memory allocated for all
+         * components, either explicitly in the parameter file or by
+         * default, then the database ignores the setting for SGA_MAX_SIZE
+         * and chooses a correct value for this parameter"), so an spfile
+         * whose SGA_TARGET was raised above its SGA_MAX_SIZE (ALTER SYSTEM
+         * ... SCOPE=SPFILE) starts with an SGA of SGA_TARGET. AMM
+         * (MEMORY_TARGET or MEMORY_MAX_TARGET) "is not compatible with
+         * Linux HugePages"
          * (Database Administrator's Guide, "About Automatic Memory
          * Management"); USE_LARGE_PAGES=FALSE asks for none. */
         bool amm = (db->memory_target != HT_U64_UNKNOWN && db->memory_target > 0) ||
                    (db->memory_max_target != HT_U64_UNKNOWN && db->memory_max_target > 0);
-        uint64_t sga = db->sga_max_size != HT_U64_UNKNOWN && db->sga_max_size > 0 ? db->sga_max_size
-                                                                                   : db->sga_target;
+        uint64_t sga = 0;
+        if (db->sga_max_size != HT_U64_UNKNOWN)
+                sga = db->sga_max_size;
+        if (db->sga_target != HT_U64_UNKNOWN && db->sga_target > sga)
+                sga = db->sga_target;
         if (amm) {
                 db->excluded = xstrdup("automatic memory management (memory_target/memory_max_target), "
                                        "which cannot use HugePages");
@@ -252,16 +266,129 @@ static void read_database(const ht_context *c, ht_facts *f, const ht_controllers
                               "use them", db->sid, w);
         } else if (db->use_large_pages && streq(db->use_large_pages, "FALSE"))
                 db->excluded = xstrdup("use_large_pages=FALSE");
-        else if (sga == HT_U64_UNKNOWN || sga == 0)
+        else if (sga == 0)
                 ht_facts_warn(f, "oracle %s: %s sets neither sga_max_size nor sga_target: its SGA is "
                               "unknown (--set sga_max_size=SIZE)", db->sid, w);
         else
                 db->hugepages_bytes = sga;
 }
 
+/* A group name as shadow-utils' groupadd takes one on every
+ * distribution's defaults: letters, digits, '_', '.', '-' (not first),
+ * an optional trailing '$'; at most 32 bytes. */
+static bool group_name_valid(const char *s) {
+        size_t n = strlen(s);
+        if (n == 0 || n > 32 || s[0] == '-')
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!isalnum((unsigned char)s[i]) && !strchr("_.-", s[i]) && !(s[i] == '$' && i == n - 1))
+                        return false;
+        return true;
+}
+
+/* The Oracle Inventory (OINSTALL) group, as the installer recorded it in
+ * /etc/oraInst.loc ("inventory_loc=DIR" and "inst_group=GROUP"; Oracle
+ * Database Installation Guide, "Determining If an Oracle Inventory and
+ * Oracle Inventory Group Exist": OUI creates the file at the first
+ * installation, and it "identifies the name of the Oracle Inventory group
+ * (by default, oinstall)"). Oracle's "Configuring HugePages on Linux"
+ * sets vm.hugetlb_shm_group to the gid of the oracle user, whose primary
+ * group is that group ("An Oracle installation owner should always have
+ * the group you want to have designated as the OINSTALL group (oinstall)
+ * as its primary group"; without an oraInst.loc the installer takes the
+ * installing user's primary group for it). So a host installed with
+ * another name for it (a single dba group) is told by this file, not by
+ * the name oinstall. The software owner writes it: read as untrusted,
+ * a name groupadd would not take is refused. */
+static void collect_inventory_group(const ht_context *c, ht_facts *f) {
+        static const char path[] = "/etc/oraInst.loc";
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
+        if (ht_facts_read_untrusted(c, f, path, HT_FACTS_MAX_FILE, NULL, false, &buf, &len) < 0)
+                return;
+        _cleanup_free_ char *d = ht_display_path(c, path);
+        ht_facts_check_nul(f, buf, len, d);
+        _cleanup_strv_free_ char **lines = strv_split(buf, "\n");
+        _cleanup_free_ char *group = NULL;
+        for (size_t i = 0; lines[i]; i++) {
+                char *l = strstrip(lines[i]);
+                if (!startswith(l, "inst_group="))
+                        continue;
+                const char *v = strstrip(l + strlen("inst_group="));
+                if (!group_name_valid(v)) {
+                        ht_facts_warn(f, "%s: inst_group=%.64s is not a group name: not taken for the Oracle "
+                                      "Inventory group", d, v);
+                        return;
+                }
+                if (group && !streq(group, v)) {
+                        ht_facts_warn(f, "%s: inst_group names two groups (%s, %s): neither is taken for the "
+                                      "Oracle Inventory group", d, group, v);
+                        return;
+                }
+                free(group);
+                group = xstrdup(v);
+        }
+        if (!group)
+                return;
+        f->oracle_inventory_group = TAKE_PTR(group);
+        f->oracle_inventory_group_from = xstrdup(path);
+}
+
+/* At most this many running databases oratab does not list are named. */
+#define MAX_UNLISTED 8
+
+/* A database that runs (its ora_pmon_SID) but that oratab does not list:
+ * a RAC instance (oratab names the database, ORCL; the instance is
+ * ORCL1), a standby or clone made with RMAN, a database started by hand.
+ * oratab's own header says who writes it: "It is created by root.sh and
+ * updated by either Database Configuration Assistant while creating a
+ * database or ASM Configuration Assistant while creating ASM instance".
+ * Such a database's parameter files are not found through oratab, so its
+ * SGA is not in sga_bytes and the HugePages planned leave it out: said,
+ * not silent. Named only for a process that would be trusted (ht_trust)
+ * or that runs as the owner of a home oratab lists (who can start a
+ * database anyway): anyone else could fill the warnings with a process
+ * of that name. A host without oratab is not looked at: its processes
+ * are not listed for the Oracle facts (plan-reads-once.sh counts them on
+ * every host), and root.sh writes oratab wherever an Oracle home is. */
+static void warn_unlisted_running(const ht_context *c, ht_facts *f) {
+        _cleanup_free_ char *d = ht_display_path(c, f->oratab);
+        size_t n = 0;
+        for (size_t j = 0; j < f->n_processes; j++) {
+                const ht_process *pr = &f->processes[j];
+                if (pr->kind != HT_PROC_ORACLE || !startswith(pr->name, "ora_pmon_") ||
+                    !pr->name[strlen("ora_pmon_")])
+                        continue;
+                const char *sid = pr->name + strlen("ora_pmon_");
+                bool listed = false, owner = false;
+                for (size_t i = 0; i < f->n_oracle_dbs; i++) {
+                        const ht_oracle_db *db = &f->oracle_dbs[i];
+                        listed = listed || streq(db->sid, sid);
+                        owner = owner || (db->owner_uid > 0 && pr->uid == db->owner_uid && !pr->uids_differ);
+                }
+                if (listed || (pr->trust == HT_TRUST_NONE && !owner))
+                        continue;
+                if (n++ == MAX_UNLISTED) {
+                        ht_facts_warn(f, "more than %d running Oracle databases are not in oratab: the rest are "
+                                      "not named", MAX_UNLISTED);
+                        break;
+                }
+                ht_facts_warn(f, "oracle %s runs (%s, pid %u) but %s does not list it (a RAC instance, or a "
+                              "database created or started without an oratab entry): its SGA is not in the "
+                              "HugePages sum; --set sga_max_size=SIZE for all the SGAs, or --set "
+                              "hugepages_from=shm to size from the shared memory of the databases running now",
+                              sid, pr->name, pr->pid, d);
+        }
+}
+
 void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
         if (!f->oratab)
                 return;
+        /* a host with an Oracle home has both: root.sh writes oratab at
+         * the installation of the software, before any database, and
+         * orainstRoot.sh oraInst.loc; a host without oratab is spared
+         * the look-up (plan-reads-once.sh counts it) */
+        collect_inventory_group(c, f);
         _cleanup_free_ char *buf = NULL;
         size_t len;
         ht_controllers ctl = {0};
@@ -332,6 +459,7 @@ void ht_facts_collect_oracle(const ht_context *c, ht_facts *f) {
                 if (!db->asm_instance)
                         read_database(c, f, &ctl, db);
         }
+        warn_unlisted_running(c, f);
         for (size_t i = 0; i < f->n_oracle_dbs; i++) {
                 const ht_oracle_db *db = &f->oracle_dbs[i];
                 if (db->hugepages_bytes == 0)
@@ -427,6 +555,8 @@ void ht_facts_oracle_free(ht_facts *f) {
         free(f->oracle_owner_from);
         free(f->oracle_unit);
         free(f->oracle_unit_from);
+        free(f->oracle_inventory_group);
+        free(f->oracle_inventory_group_from);
 }
 
 /* Oracle Database Reference 19c, USE_LARGE_PAGES

@@ -427,6 +427,8 @@ typedef struct ht_facts {
         char *oracle_owner_from;         /* the home it owns */
         char *oracle_unit;               /* the systemd unit the running databases are in, NULL none */
         char *oracle_unit_from;          /* "/proc/PID/cgroup" of their ora_pmon */
+        char *oracle_inventory_group;    /* inst_group= of oraInst.loc, NULL none */
+        char *oracle_inventory_group_from; /* the oraInst.loc it is from */
 
         /* offline images (--root without a running kernel) */
         bool offline;                    /* no running kernel of its own under the root */

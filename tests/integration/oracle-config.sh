@@ -98,6 +98,20 @@ check_contains "an unterminated quote names file:line" "initDEV.ora:8: a quoted 
 check "only DEV's 2G is left: 1026 pages" 1026 \
         "$(jq -r '.changes[] | select(.key == "vm.nr_hugepages") | .desired' "$tmp/bad.json")"
 
+# --- SGA_TARGET above SGA_MAX_SIZE: the instance starts with SGA_TARGET ----------
+# Oracle Database Administrator's Guide, "Setting Maximum SGA Size": an
+# SGA_MAX_SIZE below what the components need at startup is ignored. A
+# DBA who raised DEV's sga_target to 3G in its file and left
+# sga_max_size at 2G gets a 3G SGA; 2G of HugePages would leave 1G of it
+# in 4 KB pages. Before, sga_max_size alone was taken when set.
+g=$(copy_host oracle-running); scratch "$g"
+printf 'DEV.sga_target = 3G\n' >>"$g$H/dbs/sizes_dev.ora"
+ht "$g" --json facts >"$tmp/fg.json" 2>/dev/null
+check "DEV: sga_max_size 2G and sga_target 3G as written, 3G for HugePages" \
+        "2147483648 3221225472 3221225472" \
+        "$(jq -r '.workload.oracle.databases[] | select(.sid == "DEV") | "\(.sga_max_size) \(.sga_target) \(.hugepages_bytes)"' "$tmp/fg.json")"
+check "sga_bytes: ORCL 18G + DEV 3G" $((21 * 1073741824)) "$(jq .workload.oracle.sga_bytes "$tmp/fg.json")"
+
 # --- oracle_user: the homes' owner, named through the root's /etc/passwd -------
 # The fixture's home is owned by whoever checked it out: not an Oracle
 # installation owner (root, or a uid the fixture does not know), so it
@@ -124,6 +138,60 @@ else
         ht "$o" --json facts >"$tmp/fo2.json" 2>/dev/null
         check "an owner in neither oinstall nor dba is not taken" null "$(jq .workload.oracle.owner "$tmp/fo2.json")"
 fi
+
+# --- oracle_group: the Oracle Inventory group oraInst.loc names -------------------
+# Oracle's "Configuring HugePages on Linux" gives vm.hugetlb_shm_group the
+# gid of the oracle user, whose primary group is the Oracle Inventory
+# group; the installer records its name in /etc/oraInst.loc (inst_group=,
+# "by default, oinstall"). A host installed with one dba group has no
+# oinstall: before, the plan looked for oinstall alone and set no group.
+check "facts: the fixture's oraInst.loc names oinstall" "oinstall /etc/oraInst.loc" \
+        "$(jq -r '.workload.oracle | "\(.inventory_group) \(.inventory_group_from)"' "$tmp/facts.json")"
+v=$(copy_host oracle-running); scratch "$v"
+sed -i '/^oinstall:/d' "$v/etc/group"
+sed -i 's/^oracle:x:54321:54321:/oracle:x:54321:54322:/' "$v/etc/passwd"
+printf 'inventory_loc=/u01/app/oraInventory\ninst_group=dba\n' >"$v/etc/oraInst.loc"
+dba_gid=$(sed -n 's/^dba:x:\([0-9]*\):.*/\1/p' "$v/etc/group")
+ht "$v" --json plan oracle >"$tmp/pv.json" 2>/dev/null
+check "inst_group=dba, no oinstall: vm.hugetlb_shm_group is dba's gid" "$dba_gid" \
+        "$(jq -r '.changes[] | select(.key == "vm.hugetlb_shm_group") | .desired' "$tmp/pv.json")"
+check "inst_group=dba: no warning of a missing group" 0 \
+        "$(jq '[.warnings[], .errors[] | tostring | select(contains("is not in /etc/group"))] | length' "$tmp/pv.json")"
+ht "$v" --color=never show oracle >"$tmp/showv" 2>&1
+check_contains "show: oracle_group from /etc/oraInst.loc" "oracle_group = dba" "$tmp/showv"
+check_contains "show: ... and says where from" "from /etc/oraInst.loc" "$tmp/showv"
+printf 'inventory_loc=/u01/app/oraInventory\ninst_group=dba;rm\n' >"$v/etc/oraInst.loc"
+ht "$v" --json plan oracle >"$tmp/pv2.json" 2>/dev/null
+check_contains "a name groupadd would not take is refused with a warning" \
+        "/etc/oraInst.loc: inst_group=dba;rm is not a group name" "$tmp/pv2.json"
+printf 'inst_group=dba\ninst_group=oinstall\n' >"$v/etc/oraInst.loc"
+ht "$v" --json facts >"$tmp/fv3.json" 2>/dev/null
+check "two different inst_group lines: none taken" null "$(jq .workload.oracle.inventory_group "$tmp/fv3.json")"
+
+# --- a database that runs but oratab does not list -------------------------------
+# A RAC node's oratab names the database (ORCL) while its instance is
+# ORCL1; a standby made with RMAN gets no oratab entry (root.sh writes
+# oratab, DBCA and ASMCA add to it: its header). Its SGA cannot be found
+# and so is not in the sum: before, nothing said so (ORCL's 18 GB SGA
+# left out, 2 GB of HugePages planned, no word). Only a process that
+# would be trusted, or runs as the owner of a home oratab lists, is named.
+u=$(copy_host oracle-running); scratch "$u"
+sed -i 's/^ORCL:/PROD:/' "$u/etc/oratab"
+ht "$u" --json plan oracle >"$tmp/pu.json" 2>/dev/null
+check_contains "ora_pmon_ORCL runs, oratab lists no ORCL: a warning names it, its pid and oratab" \
+        "oracle ORCL runs (ora_pmon_ORCL, pid 1234) but $u/etc/oratab does not list it" "$tmp/pu.json"
+check "... once (not for its other ora_ processes)" 1 \
+        "$(jq '[.warnings[] | select(startswith("oracle ORCL runs"))] | length' "$tmp/pu.json")"
+check "the listed databases are not named" 0 \
+        "$(jq '[.warnings[] | select(test("oracle (DEV|TEST|PROD) runs"))] | length' "$tmp/pu.json")"
+# the same process in a user's session, owned by someone who owns no home
+# (a uid that is neither the home's owner, whoever checked it out, nor 0)
+xuid=4242; [ "$(stat -c %u "$u$H")" = $xuid ] && xuid=4243
+sed -i 's|/system.slice/dbora.service|/user.slice/user-1000.slice/session-4.scope|' "$u"/proc/1234/cgroup
+sed -i "s/^Uid:.*/Uid:\t$xuid\t$xuid\t$xuid\t$xuid/" "$u/proc/1234/status"
+ht "$u" --json plan oracle >"$tmp/pu2.json" 2>/dev/null
+check "an untrusted ora_pmon_ORCL (uid $xuid, a session) is not named" 0 \
+        "$(jq '[.warnings[] | select(startswith("oracle ORCL runs"))] | length' "$tmp/pu2.json")"
 
 # --- a read-only Oracle home: the parameter files in $ORACLE_BASE/dbs -------------
 # 18c and later can make a home read-only (the default from 21c): the

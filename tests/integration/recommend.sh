@@ -35,7 +35,7 @@ check "debian12-kvm: -Xmx8g and -Xmx512m" "[8589934592,536870912]" \
 check "alinux3-hugetext: mariadb unit and binary" \
         '["/usr/lib/systemd/system/mariadb.service"]["/usr/libexec/mariadbd"]' \
         "$(jq -c '.workload.mysql.units, .workload.mysql.binaries' "$tmp/facts-alinux3-hugetext.json" | tr -d '\n')"
-check "debian12-kvm: no oracle" '{"user":null,"uid":null,"oratab":null,"sids":null,"databases":null,"sga_bytes":0,"sga_bytes_from":null,"use_large_pages_true":null,"owner":null,"owner_from":null,"unit":null,"unit_from":null,"not_used":[]}' \
+check "debian12-kvm: no oracle" '{"user":null,"uid":null,"oratab":null,"sids":null,"databases":null,"sga_bytes":0,"sga_bytes_from":null,"use_large_pages_true":null,"owner":null,"owner_from":null,"unit":null,"unit_from":null,"inventory_group":null,"inventory_group_from":null,"not_used":[]}' \
         "$(jq -c .workload.oracle "$tmp/facts-debian12-kvm.json")"
 
 # ---- Oracle running, with an OEM agent JVM beside it
