@@ -253,14 +253,22 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
          * GCConfig::select_gc_ergonomically; runtime/os.cpp,
          * os::is_server_class_machine) */
         j.gc = j.opt.gc;
+        /* -XX:+AggressiveHeap sets -XX:+UseParallelGC (arguments.cpp,
+         * set_aggressive_heap_flags; with another collector named HotSpot
+         * refuses to start: "Multiple garbage collectors selected") */
+        if (j.opt.aggressive_heap == 1)
+                j.gc = HT_JVM_GC_PARALLEL;
         if (j.gc == HT_JVM_GC_DEFAULT)
                 j.gc = cpus >= 2 && ram >= (UINT64_C(2) << 30) - (UINT64_C(256) << 20) ? HT_JVM_GC_G1
                                                                                          : HT_JVM_GC_SERIAL;
 
-        /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
-         * with explicit huge pages (HugeTLB); with
-         * -XX:+UseTransparentHugePages it uses THP instead and takes no
-         * HugePages (java(1), "Large Pages"). */
+        /* HugePages: HotSpot maps the heap with explicit huge pages
+         * (HugeTLB) through mmap(MAP_HUGETLB) or SysV SHM_HUGETLB
+         * segments; with -XX:+UseTransparentHugePages it uses THP instead
+         * and takes no HugePages (java(1), "Large Pages"). Which one the
+         * options choose: ht_jvm_large_pages_kind. */
+        j.large_pages = ht_jvm_large_pages_kind(&j.opt);
+        bool hugetlb = j.large_pages == HT_JVM_LP_HUGETLBFS || j.large_pages == HT_JVM_LP_SHM;
         j.heap_bytes = j.opt.max_heap;
         if (j.heap_bytes == UINT64_MAX && ram) {
                 /* not given: HotSpot's default, MaxRAMPercentage (25 %)
@@ -270,7 +278,7 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                 j.heap_bytes = ht_jvm_default_heap(&j.opt, ram);
                 j.heap_default = true;
         }
-        if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1 && j.opt.invalid_sizes) {
+        if (hugetlb && j.opt.invalid_sizes) {
                 /* HotSpot exits on a size it cannot parse ("Invalid maximum
                  * heap size: -Xmx..."): these are not a running JVM's
                  * options, and nothing is sized from them */
@@ -278,7 +286,7 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                         ht_facts_warn(f, "%s: java %u's options hold %u size%s HotSpot refuses (it does not "
                                       "start with one): its large pages are not counted", d_cmd, pid,
                                       j.opt.invalid_sizes, j.opt.invalid_sizes == 1 ? "" : "s");
-        } else if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1) {
+        } else if (hugetlb) {
                 uint64_t lp = j.opt.large_page_size != UINT64_MAX && j.opt.large_page_size ? j.opt.large_page_size
                                                                                            : page;
                 uint64_t cc = j.opt.code_cache != UINT64_MAX ? j.opt.code_cache
@@ -287,8 +295,13 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                 j.code_cache_bytes = cc;
                 /* The code cache takes large pages when it holds at least
                  * 8 of them (codeCache.cpp, CodeCache::initialize_heaps:
-                 * page_size(false, 8)), else ordinary ones. */
-                j.code_cache_large = cc / lp >= 8;
+                 * page_size(false, 8)), else ordinary ones; never SysV
+                 * segments, which HotSpot does not map executable
+                 * (os_linux.cpp, os::can_execute_large_page_memory():
+                 * "UseTransparentHugePages || UseHugeTLBFS"; Java 17.0.15
+                 * with -XX:+UseSHM maps its heap and G1's bitmaps as
+                 * SYSV segments and its code cache in 4 KB pages). */
+                j.code_cache_large = cc / lp >= 8 && j.large_pages == HT_JVM_LP_HUGETLBFS;
                 if (j.heap_bytes != UINT64_MAX) {
                         j.jdk_feature = jdk_feature(c, pid);
                         j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp, j.jdk_feature);
@@ -308,9 +321,10 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                                       "counted", d_cmd, pid, j.heap_bytes, cc);
                                 j.large_pages_bytes = 0;
                         } else if (j.heap_default && trusted)
-                                ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
+                                ht_facts_warn(f, "%s: java %u has large pages and no -Xmx: its heap "
                                               "is counted as HotSpot's default, %s", d_cmd, pid,
-                                              j.opt.max_ram_percentage_milli != UINT64_MAX
+                                              j.opt.aggressive_heap == 1 ? "-XX:+AggressiveHeap's half of the memory"
+                                              : j.opt.max_ram_percentage_milli != UINT64_MAX
                                                       ? "the -XX:MaxRAMPercentage share of the memory"
                                               : j.opt.max_ram_fraction ? "the -XX:MaxRAMFraction share of the memory"
                                                                        : "a quarter of the memory");
@@ -340,9 +354,10 @@ void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
                         f->jvm_large_pages_bytes += j->large_pages_bytes;
                         /* HotSpot maps large pages with mmap(MAP_HUGETLB)
                          * (UseHugeTLBFS), as SysV SHM_HUGETLB segments only
-                         * with -XX:+UseSHM (os_linux.cpp,
-                         * os::reserve_memory_special()) */
-                        f->jvm_large_pages_shm = f->jvm_large_pages_shm || j->opt.use_shm == 1;
+                         * when -XX:+UseSHM chose them (os_linux.cpp,
+                         * os::reserve_memory_special(); a -XX:+UseSHM
+                         * beside -XX:+UseHugeTLBFS does not) */
+                        f->jvm_large_pages_shm = f->jvm_large_pages_shm || j->large_pages == HT_JVM_LP_SHM;
                         for (size_t k = 0; j->options_from && j->options_from[k]; k++)
                                 if (!strv_contains(f->jvm_large_pages_from, j->options_from[k]))
                                         strv_push(&f->jvm_large_pages_from, j->options_from[k]);

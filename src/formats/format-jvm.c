@@ -16,7 +16,34 @@ void ht_jvm_options_init(ht_jvm_options *o) {
                               .large_page_size = UINT64_MAX, .code_cache = UINT64_MAX,
                               .max_ram_percentage_milli = UINT64_MAX, .max_ram = UINT64_MAX,
                               .use_large_pages = -1, .use_thp = -1, .tiered = -1,
-                              .use_shm = -1};
+                              .use_shm = -1, .use_hugetlbfs = -1, .aggressive_heap = -1};
+}
+
+ht_jvm_large_pages ht_jvm_large_pages_kind(const ht_jvm_options *o) {
+        /* Arguments::set_aggressive_heap_flags: FLAG_SET_DEFAULT(UseLargePages,
+         * true), after the options are parsed: the value and its origin
+         * both, so a -XX:-UseLargePages before it no longer counts (Java
+         * 17.0.15 with "-XX:-UseLargePages -XX:+AggressiveHeap" maps its
+         * heap and code cache on HugePages) */
+        bool aggressive = o->aggressive_heap == 1;
+        int large = aggressive ? -1 : o->use_large_pages;
+        bool lp = large == 1 || aggressive;
+        /* large_page_init: "Not using large pages" unless one is on;
+         * "The user explicitly turned off large pages" */
+        if (!(lp || o->use_thp == 1 || o->use_hugetlbfs == 1 || o->use_shm == 1) || large == 0)
+                return HT_JVM_LP_NONE;
+        /* setup_large_page_type: "The type of large pages has not been
+         * specified by the user. Try UseHugeTLBFS and then UseSHM." (SHM
+         * only where the HugeTLBFS check fails: no page to map at all) */
+        if (o->use_thp < 0 && o->use_hugetlbfs < 0 && o->use_shm < 0)
+                return HT_JVM_LP_HUGETLBFS;
+        if (o->use_thp == 1)
+                return HT_JVM_LP_THP;
+        if (o->use_hugetlbfs == 1)
+                return HT_JVM_LP_HUGETLBFS;
+        if (o->use_shm == 1)
+                return HT_JVM_LP_SHM;
+        return HT_JVM_LP_NONE;
 }
 
 /* HotSpot's sizes: digits and at most one of k, m, g, t (either case),
@@ -65,6 +92,14 @@ static bool jvm_percentage(const char *v, uint64_t *ret) {
 #define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
 
 uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
+        /* Arguments::set_aggressive_heap_flags: "The heap size is half of
+         * available memory, or (at most) all of possible memory less
+         * 160mb", set as if on the command line (Java 17.0.15 on a host of
+         * 24683748 kB: MaxHeapSize 12639535104, half of it in 2 MB) */
+        if (o->aggressive_heap == 1) {
+                uint64_t less = ram > (UINT64_C(160) << 20) ? ram - (UINT64_C(160) << 20) : 0;
+                return ram / 2 < less ? ram / 2 : less;
+        }
         /* Arguments::set_heap_size (runtime/arguments.cpp, JDK 10 to 21):
          * "phys_mem = FLAG_IS_DEFAULT(MaxRAM) ? MIN2(os::physical_memory(),
          * MaxRAM) : MaxRAM", and "Convert deprecated flags": with
@@ -141,6 +176,8 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"UseTransparentHugePages", offsetof(ht_jvm_options, use_thp)},
                 {"TieredCompilation", offsetof(ht_jvm_options, tiered)},
                 {"UseSHM", offsetof(ht_jvm_options, use_shm)},
+                {"UseHugeTLBFS", offsetof(ht_jvm_options, use_hugetlbfs)},
+                {"AggressiveHeap", offsetof(ht_jvm_options, aggressive_heap)},
         };
         static const struct {
                 const char *name;

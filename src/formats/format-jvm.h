@@ -26,6 +26,8 @@ typedef struct {
         int use_large_pages;        /* -XX:[+-]UseLargePages */
         int use_thp;                /* -XX:[+-]UseTransparentHugePages */
         int use_shm;                /* -XX:[+-]UseSHM: large pages as SysV SHM_HUGETLB */
+        int use_hugetlbfs;          /* -XX:[+-]UseHugeTLBFS: large pages with mmap(MAP_HUGETLB) */
+        int aggressive_heap;        /* -XX:[+-]AggressiveHeap */
         int tiered;                 /* -XX:[+-]TieredCompilation */
         int gc;                     /* the last -XX:+UseXxxGC, HT_JVM_GC_*; 0 none given */
         unsigned argfiles;          /* @argfiles on the command line (not read) */
@@ -45,6 +47,21 @@ enum { HT_JVM_GC_DEFAULT = 0, HT_JVM_GC_G1, HT_JVM_GC_PARALLEL, HT_JVM_GC_SERIAL
        HT_JVM_GC_SHENANDOAH, HT_JVM_GC_OTHER };
 
 void ht_jvm_options_init(ht_jvm_options *o);
+
+/* How HotSpot maps its large pages with these options: none, HugeTLB
+ * pages with mmap(MAP_HUGETLB), SysV SHM_HUGETLB segments, or
+ * transparent huge pages (which take no HugePages). */
+typedef enum { HT_JVM_LP_NONE, HT_JVM_LP_HUGETLBFS, HT_JVM_LP_SHM, HT_JVM_LP_THP } ht_jvm_large_pages;
+/* The kind HotSpot 8 to 21 chooses (os_linux.cpp, os::large_page_init and
+ * os::Linux::setup_large_page_type): -XX:+UseLargePages, or any of
+ * -XX:+UseTransparentHugePages, -XX:+UseHugeTLBFS, -XX:+UseSHM alone,
+ * or -XX:+AggressiveHeap turns them on; -XX:-UseLargePages off (but not
+ * against -XX:+AggressiveHeap, which sets it again); with none of the
+ * three kinds named HugeTLBFS, else the one turned on (THP, then
+ * HugeTLBFS, then SHM), and none when a kind is only turned off
+ * ("-XX:+UseLargePages -XX:-UseTransparentHugePages": "UseLargePages
+ * disabled, no large pages configured"). */
+ht_jvm_large_pages ht_jvm_large_pages_kind(const ht_jvm_options *o);
 /* The heap HotSpot sizes when no -Xmx is given, on a host with ram bytes
  * of memory (Arguments::set_heap_size): MaxRAMPercentage (25 %) of the
  * memory, MaxRAM (128 GB on 64-bit servers) at most, -Xms at least. */

@@ -117,6 +117,43 @@ check "no exe: unknown, counted as JDK 17" "null $((3 * 16 * M + 2 * 128 * M))" 
         "$(jq -r '.workload.jvm.processes[] | select(.pid == 3001) | "\(.jdk_feature_release) \(.gc_large_pages_bytes)"' "$tmp/f21.json")"
 rm "$d/proc/4200/exe"
 
+# --- what turns HotSpot's large pages on, and which kind -------------------
+# (Java 17.0.15 with 800 HugePages of 2 MB and -Xmx512m, smaps and
+# HugePages_Rsvd: -XX:+UseSHM alone maps the heap and G1's two 8M bitmaps
+# as SysV segments, the code cache in 4 KB pages; -XX:+UseHugeTLBFS alone
+# and -XX:+AggressiveHeap as -XX:+UseLargePages; -XX:+UseLargePages with
+# -XX:-UseTransparentHugePages maps nothing: "UseLargePages disabled, no
+# large pages configured and available on the system")
+mkdir -p "$d/proc/4400"
+printf 'java\n' >"$d/proc/4400/comm"
+printf 'Name:\tjava\nUid:\t112\t112\t112\t112\n' >"$d/proc/4400/status"
+printf '0::/system.slice/app.service\n' >"$d/proc/4400/cgroup"
+lp4400() {
+        printf '/usr/bin/java\0-Xmx512m\0-XX:+UseG1GC\0' >"$d/proc/4400/cmdline"
+        for o in "$@"; do printf '%s\0' "$o" >>"$d/proc/4400/cmdline"; done
+        printf 'Main\0' >>"$d/proc/4400/cmdline"
+        ht "$d" --json facts >"$tmp/f4400.json" 2>/dev/null
+        jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.large_pages_bytes)"' \
+                "$tmp/f4400.json"
+}
+check "-XX:+UseLargePages -XX:-UseTransparentHugePages: no large pages at all" "null 0" \
+        "$(lp4400 -XX:+UseLargePages -XX:-UseTransparentHugePages)"
+check "-XX:+UseLargePages -XX:-UseSHM: none either" "null 0" "$(lp4400 -XX:+UseLargePages -XX:-UseSHM)"
+check "-XX:+UseSHM alone: SysV segments, heap and G1's bitmaps, no code cache" "shm $((512 * M + 2 * 8 * M))" \
+        "$(lp4400 -XX:+UseSHM)"
+check "-XX:+UseSHM: the JVMs' pages are SysV segments (the shm group)" true \
+        "$(jq .workload.jvm.large_pages_shm "$tmp/f4400.json")"
+check "-XX:+UseHugeTLBFS alone: heap, code cache and bitmaps" "hugetlbfs $((512 * M + 240 * M + 2 * 8 * M))" \
+        "$(lp4400 -XX:+UseHugeTLBFS)"
+check "-XX:+UseSHM beside -XX:+UseHugeTLBFS: mmap, not SysV" "hugetlbfs false" \
+        "$(lp4400 -XX:+UseSHM -XX:+UseHugeTLBFS | cut -d' ' -f1) $(jq .workload.jvm.large_pages_shm "$tmp/f4400.json")"
+check "-XX:+AggressiveHeap after -XX:-UseLargePages: large pages, Parallel (its bitmap of 16M < 10 pages)" \
+        "hugetlbfs $((512 * M + 240 * M)) parallel" \
+        "$(printf '/usr/bin/java\0-Xmx512m\0-XX:-UseLargePages\0-XX:+AggressiveHeap\0Main\0' >"$d/proc/4400/cmdline"
+           ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.large_pages_bytes) \(.gc)"')"
+rm -r "$d/proc/4400"
+
 # --- two owners: no jvm_user from the host, a warning -------------------------
 printf 'Name:\tjava\nUid:\t1000\t1000\t1000\t1000\n' >"$d/proc/3050/status"
 printf '0::/system.slice/elasticsearch.service\n' >"$d/proc/3050/cgroup"

@@ -185,6 +185,56 @@ static void test_env(void **state) {
         assert_int_equal(o.max_heap, UINT64_MAX);
 }
 
+/* Which large pages the options give, as Java 17.0.15 (Debian 12's
+ * openjdk-17-jdk-headless) took them with 800 HugePages of 2 MB reserved
+ * and -Xmx512m (smaps, HugePages_Rsvd): -XX:+UseSHM or -XX:+UseHugeTLBFS
+ * alone map the heap on HugePages (264 and 384 pages), and so does
+ * -XX:+AggressiveHeap, even after -XX:-UseLargePages; -XX:+UseLargePages
+ * beside -XX:-UseTransparentHugePages or -XX:-UseSHM maps none ("UseLargePages
+ * disabled, no large pages configured and available on the system").
+ * Only -XX:+UseLargePages without -XX:+UseTransparentHugePages was
+ * counted before: the first three sized nothing, the last two a heap
+ * that takes no HugePages. */
+static void test_large_pages_kind(void **state) {
+        (void)state;
+        static const struct {
+                const char *opts;
+                ht_jvm_large_pages want;
+        } cases[] = {
+                {"", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages", HT_JVM_LP_HUGETLBFS},
+                {"-XX:+UseLargePages -XX:+UseTransparentHugePages", HT_JVM_LP_THP},
+                {"-XX:+UseTransparentHugePages", HT_JVM_LP_THP},
+                {"-XX:+UseLargePages -XX:-UseTransparentHugePages", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages -XX:-UseSHM", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages -XX:+UseSHM", HT_JVM_LP_SHM},
+                {"-XX:+UseSHM", HT_JVM_LP_SHM},
+                {"-XX:+UseHugeTLBFS", HT_JVM_LP_HUGETLBFS},
+                {"-XX:+UseSHM -XX:+UseHugeTLBFS", HT_JVM_LP_HUGETLBFS},
+                {"-XX:-UseLargePages -XX:+UseSHM", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages -XX:-UseLargePages", HT_JVM_LP_NONE},
+                {"-XX:+AggressiveHeap", HT_JVM_LP_HUGETLBFS},
+                {"-XX:-UseLargePages -XX:+AggressiveHeap", HT_JVM_LP_HUGETLBFS},
+                {"-XX:+AggressiveHeap -XX:-UseTransparentHugePages", HT_JVM_LP_NONE},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                ht_jvm_options o;
+                ht_jvm_options_init(&o);
+                ht_jvm_parse_env(&o, cases[i].opts, strlen(cases[i].opts));
+                if (ht_jvm_large_pages_kind(&o) != cases[i].want)
+                        fail_msg("\"%s\": kind %d, not %d", cases[i].opts, ht_jvm_large_pages_kind(&o),
+                                 cases[i].want);
+        }
+        /* -XX:+AggressiveHeap without -Xmx: half the memory, at most all
+         * of it less 160 MB (Java 17.0.15 on 24683748 kB: 12639535104,
+         * the half rounded up to 2 MB) */
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:+AggressiveHeap"));
+        assert_int_equal(ht_jvm_default_heap(&o, UINT64_C(24683748) * 1024), UINT64_C(24683748) * 512);
+        assert_int_equal(ht_jvm_default_heap(&o, 256 * M), 96 * M);
+}
+
 #define CMD(s) s, sizeof(s) - 1
 
 static void test_cmdline(void **state) {
@@ -242,6 +292,7 @@ int main(void) {
                 cmocka_unit_test(test_invalid_sizes),
                 cmocka_unit_test(test_gc),
                 cmocka_unit_test(test_default_heap),
+                cmocka_unit_test(test_large_pages_kind),
                 cmocka_unit_test(test_env),
                 cmocka_unit_test(test_cmdline),
                 cmocka_unit_test(test_environ),
