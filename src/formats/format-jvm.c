@@ -16,7 +16,8 @@ void ht_jvm_options_init(ht_jvm_options *o) {
                               .large_page_size = UINT64_MAX, .code_cache = UINT64_MAX,
                               .max_ram_percentage_milli = UINT64_MAX, .max_ram = UINT64_MAX,
                               .use_large_pages = -1, .use_thp = -1, .tiered = -1,
-                              .use_shm = -1, .use_hugetlbfs = -1, .aggressive_heap = -1};
+                              .use_shm = -1, .use_hugetlbfs = -1, .aggressive_heap = -1,
+                              .compressed_oops = -1};
 }
 
 ht_jvm_large_pages ht_jvm_large_pages_kind(const ht_jvm_options *o) {
@@ -90,6 +91,9 @@ static bool jvm_percentage(const char *v, uint64_t *ret) {
 
 /* HotSpot's default -XX:MaxRAM on 64-bit servers (runtime/globals.hpp) */
 #define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
+/* OopEncodingHeapMax (32 GB with 8-byte object alignment) less
+ * HeapBaseMinAddress's default (2 GB on x86-64 and arm64) */
+#define COOP_HEAP_MAX (UINT64_C(30) << 30)
 
 uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
         /* Arguments::set_aggressive_heap_flags: "The heap size is half of
@@ -107,6 +111,17 @@ uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
          * = 100.0 / MaxRAMFraction (JDK 8 divides by MaxRAMFraction, the
          * same) */
         uint64_t m = o->max_ram != UINT64_MAX ? o->max_ram : ram < MAX_RAM_DEFAULT ? ram : MAX_RAM_DEFAULT;
+        /* "If the user specified one of these options, they want specific
+         * memory sizing so do not limit memory based on compressed oops
+         * addressability. Also, memory limits will be calculated based on
+         * available os physical memory, not our MaxRAM limit, unless
+         * MaxRAM is also specified" (override_coop_limit, JDK 10 to 21):
+         * -XX:MaxRAMPercentage=75 on a 512 GB host is a 384 GB heap, not
+         * 96 GB */
+        bool override = o->max_ram_percentage_milli != UINT64_MAX || o->max_ram_fraction || o->max_ram != UINT64_MAX ||
+                        o->other_ram_flags;
+        if (override && o->max_ram == UINT64_MAX)
+                m = ram;
         uint64_t heap;
         if (o->max_ram_percentage_milli == UINT64_MAX && o->max_ram_fraction)
                 heap = m / o->max_ram_fraction;
@@ -115,6 +130,17 @@ uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
                 /* m * pct / 100000 without overflow, as exact as HotSpot's double */
                 heap = m / 100000 * pct + m % 100000 * pct / 100000;
         }
+        /* "Limit the heap size to the maximum possible when using
+         * compressed oops": 32 GB, less HeapBaseMinAddress (2 GB) and the
+         * null page padded to the collector's largest alignment (32 MB
+         * for G1, 2 MB for Parallel in Java 17.0.15: -XX:MaxRAM=256g
+         * -XX:+UseCompressedOops gives MaxHeapSize 32178700288 and
+         * 32210157568); counted as 30 GB, a little more, never less.
+         * With a sizing flag HotSpot turns compressed oops off instead,
+         * unless -XX:+UseCompressedOops is given; -XX:-UseCompressedOops
+         * has no cap. */
+        if (heap > COOP_HEAP_MAX && (override ? o->compressed_oops == 1 : o->compressed_oops != 0))
+                heap = COOP_HEAP_MAX;
         /* "An initial heap size was specified on the command line, so be
          * sure that the maximum size is consistent": -Xms above the share
          * is the maximum */
@@ -154,6 +180,21 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 }
         if (startswith(a, "-XX:MaxRAMPercentage="))
                 return jvm_percentage(a + strlen("-XX:MaxRAMPercentage="), &o->max_ram_percentage_milli);
+        if (startswith(a, "-XX:MinRAMPercentage=") || startswith(a, "-XX:InitialRAMPercentage=")) {
+                uint64_t unused;
+                if (!jvm_percentage(strchr(a, '=') + 1, &unused))
+                        return false;
+                o->other_ram_flags = true;
+                return true;
+        }
+        if (startswith(a, "-XX:MinRAMFraction=") || startswith(a, "-XX:InitialRAMFraction=")) {
+                const char *v = strchr(a, '=') + 1;
+                size_t digits = strspn(v, "0123456789");
+                if (digits == 0 || digits > 19 || v[digits] || strspn(v, "0") == digits)
+                        return false;
+                o->other_ram_flags = true;
+                return true;
+        }
         if (startswith(a, "-XX:MaxRAMFraction=")) {
                 /* a uintx, range(1, max_uintx) in runtime/globals.hpp */
                 const char *v = a + strlen("-XX:MaxRAMFraction=");
@@ -178,6 +219,7 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"UseSHM", offsetof(ht_jvm_options, use_shm)},
                 {"UseHugeTLBFS", offsetof(ht_jvm_options, use_hugetlbfs)},
                 {"AggressiveHeap", offsetof(ht_jvm_options, aggressive_heap)},
+                {"UseCompressedOops", offsetof(ht_jvm_options, compressed_oops)},
         };
         static const struct {
                 const char *name;

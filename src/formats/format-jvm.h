@@ -23,6 +23,13 @@ typedef struct {
          * read), 0 not given; -XX:MaxRAM= in bytes, UINT64_MAX not given */
         uint64_t max_ram_fraction;
         uint64_t max_ram;
+        /* -XX:MinRAMPercentage=, -XX:InitialRAMPercentage= or their
+         * -XX:...RAMFraction= given: like the three above, they make
+         * HotSpot size from all of the memory, not 128 GB of it, and
+         * lift the compressed oops cap (Arguments::set_heap_size,
+         * override_coop_limit) */
+        bool other_ram_flags;
+        int compressed_oops;        /* -XX:[+-]UseCompressedOops */
         int use_large_pages;        /* -XX:[+-]UseLargePages */
         int use_thp;                /* -XX:[+-]UseTransparentHugePages */
         int use_shm;                /* -XX:[+-]UseSHM: large pages as SysV SHM_HUGETLB */
@@ -64,7 +71,8 @@ typedef enum { HT_JVM_LP_NONE, HT_JVM_LP_HUGETLBFS, HT_JVM_LP_SHM, HT_JVM_LP_THP
 ht_jvm_large_pages ht_jvm_large_pages_kind(const ht_jvm_options *o);
 /* The heap HotSpot sizes when no -Xmx is given, on a host with ram bytes
  * of memory (Arguments::set_heap_size): MaxRAMPercentage (25 %) of the
- * memory, MaxRAM (128 GB on 64-bit servers) at most, -Xms at least. */
+ * memory, of MaxRAM (128 GB on 64-bit servers) at most unless a RAM
+ * sizing flag is given, below the compressed oops limit, -Xms at least. */
 uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram);
 /* One option ("-Xmx4g"); true when it is one of those above and well
  * formed. The last occurrence wins, as in HotSpot. */

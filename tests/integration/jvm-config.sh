@@ -152,6 +152,24 @@ check "-XX:+AggressiveHeap after -XX:-UseLargePages: large pages, Parallel (its 
         "$(printf '/usr/bin/java\0-Xmx512m\0-XX:-UseLargePages\0-XX:+AggressiveHeap\0Main\0' >"$d/proc/4400/cmdline"
            ht "$d" --json facts 2>/dev/null |
            jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.large_pages_bytes) \(.gc)"')"
+# --- the default heap on a host of 512 GiB (Arguments::set_heap_size) -------
+# a RAM sizing flag sizes from all of the memory (-XX:MaxRAMPercentage=75
+# of 512G: 384G; the 128G MaxRAM cap counted 96G), none from 128G of it,
+# held below the compressed oops limit (32G -> 30G; Java 17.0.15 with
+# -XX:MaxRAM=256g -XX:+UseCompressedOops: 32178700288)
+cp "$d/proc/meminfo" "$tmp/meminfo"
+sed -i 's/^MemTotal:.*/MemTotal:       536870912 kB/' "$d/proc/meminfo"
+heap4400() {
+        printf '/usr/bin/java\0-XX:+UseLargePages\0' >"$d/proc/4400/cmdline"
+        for o in "$@"; do printf '%s\0' "$o" >>"$d/proc/4400/cmdline"; done
+        printf 'Main\0' >>"$d/proc/4400/cmdline"
+        ht "$d" --json facts 2>/dev/null | jq -r '.workload.jvm.processes[] | select(.pid == 4400) | .heap_bytes'
+}
+check "512G, -XX:MaxRAMPercentage=75: 384G" $((384 * G)) "$(heap4400 -XX:MaxRAMPercentage=75)"
+check "512G, -XX:InitialRAMPercentage=5: a quarter of all of it, 128G" $((128 * G)) "$(heap4400 -XX:InitialRAMPercentage=5)"
+check "512G, no flag: a quarter of 128G held at 30G" $((30 * G)) "$(heap4400)"
+check "512G, -XX:-UseCompressedOops: 32G" $((32 * G)) "$(heap4400 -XX:-UseCompressedOops)"
+cp "$tmp/meminfo" "$d/proc/meminfo"
 rm -r "$d/proc/4400"
 
 # --- two owners: no jvm_user from the host, a warning -------------------------

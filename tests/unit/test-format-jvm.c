@@ -106,7 +106,10 @@ static void test_default_heap(void **state) {
         ht_jvm_options o;
         ht_jvm_options_init(&o);
         assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 4 * G);
-        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 32 * G); /* MaxRAM 128G by default */
+        /* MaxRAM 128G by default, a quarter of it 32G, held below the
+         * compressed oops limit: 30G (HotSpot's 32G less 2G less 32M for
+         * G1, never less) */
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 30 * G);
         assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=2"));
         assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 8 * G);
         assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=1"));
@@ -127,6 +130,39 @@ static void test_default_heap(void **state) {
                 assert_false(ht_jvm_option(&o, bad[i]));
         assert_int_equal(o.max_ram_fraction, 4);
         assert_int_equal(o.max_ram, 256 * G);
+
+        /* A RAM sizing flag sizes from all of the memory, not 128G of it,
+         * and turns compressed oops off rather than capping the heap
+         * (Arguments::set_heap_size, override_coop_limit; Java 17.0.15:
+         * -XX:MaxRAM=512g -XX:MaxRAMPercentage=75 gives MaxHeapSize
+         * 412316860416, -XX:MaxRAM=256g 68719476736 with compressed oops
+         * off, -XX:MaxRAM=256g -XX:+UseCompressedOops 32178700288). The
+         * percentage was taken of 128G: a quarter of the heap counted. */
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=75"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 384 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=2"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 256 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:InitialRAMPercentage=5"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 128 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MinRAMFraction=4"));
+        assert_false(ht_jvm_option(&o, "-XX:MinRAMFraction=0"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 128 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAM=512g"));
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=75"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 384 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAM=256g"));
+        assert_true(ht_jvm_option(&o, "-XX:+UseCompressedOops"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 30 * G);
+        /* without compressed oops, no cap */
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:-UseCompressedOops"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 32 * G);
 
         /* -Xms above the share is the maximum too */
         ht_jvm_options_init(&o);
