@@ -446,6 +446,7 @@ static json_object *workload_json(const ht_facts *f) {
                 add(j, "initial_heap_size", j_u64(v->opt.initial_heap));
                 add(j, "heap_bytes", j_u64(v->heap_bytes));
                 add(j, "heap_default", j_bool(v->heap_default));
+                add(j, "cgroup_memory_limit", j_u64(v->memory_limit));
                 add(j, "use_large_pages", v->opt.use_large_pages < 0 ? NULL : j_bool(v->opt.use_large_pages));
                 add(j, "use_transparent_huge_pages", v->opt.use_thp < 0 ? NULL : j_bool(v->opt.use_thp));
                 static const char *const lp_kinds[] = {[HT_JVM_LP_NONE] = NULL, [HT_JVM_LP_HUGETLBFS] = "hugetlbfs",

@@ -168,6 +168,96 @@ static unsigned online_cpus(const ht_context *c, const ht_facts *f) {
         return n;
 }
 
+/* A number in a cgroup file ("2147483648\n"); false for "max" and
+ * anything else. */
+static bool cgroup_number(const char *buf, uint64_t *ret) {
+        _cleanup_free_ char *t = xstrndup(buf, strcspn(buf, "\n"));
+        return parse_u64(t, ret) == 0;
+}
+
+/* The memory limit HotSpot's container support (on by default since JDK
+ * 10 and 8u191; -XX:-UseContainerSupport turns it off) takes for the
+ * physical memory of java pid, the way Java 17 reads it
+ * (os/linux/cgroupV1Subsystem_linux.cpp, cgroupV2Subsystem_linux.cpp,
+ * read_memory_limit_in_bytes; os::physical_memory: the limit when it is
+ * below the machine's memory): with cgroup v1's memory controller,
+ * memory.limit_in_bytes of the process's memory cgroup, or when that is
+ * not below the memory, hierarchical_memory_limit of its memory.stat
+ * (the smallest of its parents'); on cgroup v2, memory.max of the
+ * process's own cgroup ("max": none; a parent's limit counts only from
+ * JDK 24 on, JDK-8322420, so not here: never short). Java 17.0.15 in a
+ * memory cgroup v1 under one limited to 2 GB: MaxHeapSize 536870912, a
+ * quarter of it, where 25 % of the host's 24 GB was counted. This is how
+ * a JVM in a service with MemoryMax= (MemoryLimit= on v1) or in a
+ * container sizes itself. UINT64_MAX: none, or not found; *from the file
+ * it came from. The cgroup files are the kernel's, read through the
+ * root's /sys/fs/cgroup. */
+static uint64_t cgroup_memory_limit(const ht_context *c, unsigned pid, uint64_t ram, char **from) {
+        *from = NULL;
+        _cleanup_free_ char *p_cg = xasprintf("/proc/%u/cgroup", pid), *cg = NULL;
+        if (ht_read_file(c, p_cg, 1 << 16, &cg, NULL) < 0)
+                return UINT64_MAX;
+        _cleanup_strv_free_ char **lines = strv_split(cg, "\n");
+        const char *v1 = NULL, *v2 = NULL;
+        for (size_t i = 0; lines[i]; i++) {
+                const char *a = strchr(lines[i], ':'), *b = a ? strchr(a + 1, ':') : NULL;
+                if (!b)
+                        continue;
+                _cleanup_free_ char *ctl = xstrndup(a + 1, (size_t)(b - a - 1));
+                _cleanup_strv_free_ char **ctls = strv_split(ctl, ",");
+                if (strv_contains(ctls, "memory"))
+                        v1 = b + 1;
+                else if (startswith(lines[i], "0::"))
+                        v2 = b + 1;
+        }
+        const char *path = v1 ? v1 : v2;
+        if (!path || path[0] != '/')
+                return UINT64_MAX;
+        /* the kernel names no cgroup "." or "..": a path with one is not
+         * its */
+        _cleanup_strv_free_ char **parts = strv_split(path, "/");
+        for (size_t i = 0; parts[i]; i++)
+                if (streq(parts[i], ".") || streq(parts[i], ".."))
+                        return UINT64_MAX;
+        const char *rel = streq(path, "/") ? "" : path;
+        uint64_t limit = UINT64_MAX, v;
+        _cleanup_free_ char *buf = NULL;
+        if (v1) {
+                _cleanup_free_ char *f_limit = xasprintf("/sys/fs/cgroup/memory%s/memory.limit_in_bytes", rel);
+                if (ht_read_file(c, f_limit, 4096, &buf, NULL) == 0 && cgroup_number(buf, &v)) {
+                        limit = v;
+                        *from = xstrdup(f_limit);
+                }
+                if (limit >= ram) {
+                        _cleanup_free_ char *f_stat = xasprintf("/sys/fs/cgroup/memory%s/memory.stat", rel);
+                        free(buf);
+                        buf = NULL;
+                        const char *h;
+                        if (ht_read_file(c, f_stat, 1 << 16, &buf, NULL) == 0 &&
+                            (h = strstr(buf, "hierarchical_memory_limit ")) && (h == buf || h[-1] == '\n') &&
+                            cgroup_number(h + strlen("hierarchical_memory_limit "), &v)) {
+                                limit = v;
+                                free(*from);
+                                *from = xstrdup(f_stat);
+                        }
+                }
+        } else {
+                _cleanup_free_ char *f_max = xasprintf("/sys/fs/cgroup%s/memory.max", rel);
+                if (ht_read_file(c, f_max, 4096, &buf, NULL) == 0 && cgroup_number(buf, &v)) {
+                        limit = v;
+                        *from = xstrdup(f_max);
+                }
+        }
+        /* v1's "unlimited" is a page count's maximum (9223372036854771712):
+         * at or above the memory, HotSpot takes the memory */
+        if (limit >= ram) {
+                free(*from);
+                *from = NULL;
+                return UINT64_MAX;
+        }
+        return limit;
+}
+
 /* Read one env variable's options into o; says in from where it came. */
 static void env_options(ht_jvm_options *o, const char *env, size_t env_len, const char *name,
                         const char *p_env, char ***from) {
@@ -270,12 +360,21 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
         j.large_pages = ht_jvm_large_pages_kind(&j.opt);
         bool hugetlb = j.large_pages == HT_JVM_LP_HUGETLBFS || j.large_pages == HT_JVM_LP_SHM;
         j.heap_bytes = j.opt.max_heap;
+        j.memory_limit = UINT64_MAX;
         if (j.heap_bytes == UINT64_MAX && ram) {
                 /* not given: HotSpot's default, MaxRAMPercentage (25 %)
-                 * of the physical memory (java(1), -XX:MaxRAMPercentage;
-                 * a container's memory limit, which HotSpot takes
-                 * instead, is not read here), or MaxRAMFraction's share */
-                j.heap_bytes = ht_jvm_default_heap(&j.opt, ram);
+                 * of the physical memory (java(1), -XX:MaxRAMPercentage),
+                 * or MaxRAMFraction's share; the physical memory is its
+                 * cgroup's memory limit where one is below MemTotal */
+                uint64_t phys = ram;
+                if (j.opt.container_support != 0) {
+                        j.memory_limit = cgroup_memory_limit(c, pid, ram, &j.memory_limit_from);
+                        if (j.memory_limit != UINT64_MAX) {
+                                phys = j.memory_limit;
+                                strv_push(&j.options_from, j.memory_limit_from);
+                        }
+                }
+                j.heap_bytes = ht_jvm_default_heap(&j.opt, phys);
                 j.heap_default = true;
         }
         if (hugetlb && j.opt.invalid_sizes) {
@@ -322,12 +421,14 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                 j.large_pages_bytes = 0;
                         } else if (j.heap_default && trusted)
                                 ht_facts_warn(f, "%s: java %u has large pages and no -Xmx: its heap "
-                                              "is counted as HotSpot's default, %s", d_cmd, pid,
+                                              "is counted as HotSpot's default, %s%s%s", d_cmd, pid,
                                               j.opt.aggressive_heap == 1 ? "-XX:+AggressiveHeap's half of the memory"
                                               : j.opt.max_ram_percentage_milli != UINT64_MAX
                                                       ? "the -XX:MaxRAMPercentage share of the memory"
                                               : j.opt.max_ram_fraction ? "the -XX:MaxRAMFraction share of the memory"
-                                                                       : "a quarter of the memory");
+                                                                       : "a quarter of the memory",
+                                              j.memory_limit != UINT64_MAX ? " limit of its cgroup, " : "",
+                                              j.memory_limit_from ? j.memory_limit_from : "");
                 }
         }
         f->jvms = xrealloc(f->jvms, (f->n_jvms + 1) * sizeof(*f->jvms));
@@ -406,6 +507,7 @@ void ht_facts_jvm_free(ht_facts *f) {
         for (size_t i = 0; i < f->n_jvms; i++) {
                 free(f->jvms[i].user);
                 free(f->jvms[i].unit);
+                free(f->jvms[i].memory_limit_from);
                 strv_free(f->jvms[i].options_from);
         }
         free(f->jvms);

@@ -17,7 +17,7 @@ void ht_jvm_options_init(ht_jvm_options *o) {
                               .max_ram_percentage_milli = UINT64_MAX, .max_ram = UINT64_MAX,
                               .use_large_pages = -1, .use_thp = -1, .tiered = -1,
                               .use_shm = -1, .use_hugetlbfs = -1, .aggressive_heap = -1,
-                              .compressed_oops = -1};
+                              .compressed_oops = -1, .container_support = -1};
 }
 
 ht_jvm_large_pages ht_jvm_large_pages_kind(const ht_jvm_options *o) {
@@ -220,6 +220,7 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"UseHugeTLBFS", offsetof(ht_jvm_options, use_hugetlbfs)},
                 {"AggressiveHeap", offsetof(ht_jvm_options, aggressive_heap)},
                 {"UseCompressedOops", offsetof(ht_jvm_options, compressed_oops)},
+                {"UseContainerSupport", offsetof(ht_jvm_options, container_support)},
         };
         static const struct {
                 const char *name;

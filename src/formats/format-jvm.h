@@ -30,6 +30,7 @@ typedef struct {
          * override_coop_limit) */
         bool other_ram_flags;
         int compressed_oops;        /* -XX:[+-]UseCompressedOops */
+        int container_support;      /* -XX:[+-]UseContainerSupport */
         int use_large_pages;        /* -XX:[+-]UseLargePages */
         int use_thp;                /* -XX:[+-]UseTransparentHugePages */
         int use_shm;                /* -XX:[+-]UseSHM: large pages as SysV SHM_HUGETLB */

@@ -170,6 +170,41 @@ check "512G, -XX:InitialRAMPercentage=5: a quarter of all of it, 128G" $((128 * 
 check "512G, no flag: a quarter of 128G held at 30G" $((30 * G)) "$(heap4400)"
 check "512G, -XX:-UseCompressedOops: 32G" $((32 * G)) "$(heap4400 -XX:-UseCompressedOops)"
 cp "$tmp/meminfo" "$d/proc/meminfo"
+# --- the memory limit of its cgroup: HotSpot's container support ----------
+# (Java 17.0.15 in a memory cgroup v1 whose parent is limited to 2 GB:
+# MaxHeapSize 536870912; with -XX:-UseContainerSupport 25 % of the host's
+# memory) A service with MemoryMax=4G on cgroup v2 (the fixture's
+# 16377536 kB of memory): a quarter of 4G, not of MemTotal.
+mkdir -p "$d/sys/fs/cgroup/system.slice/app.service"
+echo 4294967296 >"$d/sys/fs/cgroup/system.slice/app.service/memory.max"
+check "v2, memory.max 4G: a quarter of it" "$G 4294967296" \
+        "$(heap4400 >/dev/null; jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.heap_bytes) \(.cgroup_memory_limit)"' \
+                "$(ht "$d" --json facts >"$tmp/fcg.json" 2>/dev/null; echo "$tmp/fcg.json")")"
+check "v2: where the heap's size came from" "/proc/4400/cmdline, /sys/fs/cgroup/system.slice/app.service/memory.max" \
+        "$(jq -r '.workload.jvm.processes[] | select(.pid == 4400) | .options_from' "$tmp/fcg.json")"
+jq -r '.warnings[]' "$tmp/fcg.json" >"$tmp/wcg"
+check_contains "v2: the warning names the limit's file" \
+        "a quarter of the memory limit of its cgroup, /sys/fs/cgroup/system.slice/app.service/memory.max" "$tmp/wcg"
+check "-XX:-UseContainerSupport: a quarter of MemTotal" $((16377536 * 1024 / 4)) "$(heap4400 -XX:-UseContainerSupport)"
+check "-Xmx given: the limit is not read" "$((2 * G)) null" \
+        "$(heap4400 -Xmx2g >/dev/null; ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.heap_bytes) \(.cgroup_memory_limit)"')"
+echo max >"$d/sys/fs/cgroup/system.slice/app.service/memory.max"
+check "v2, memory.max max: MemTotal" $((16377536 * 1024 / 4)) "$(heap4400)"
+# cgroup v1 (RHEL 7, hybrid hosts): the memory controller's own line; an
+# unlimited leaf takes memory.stat's hierarchical_memory_limit (a parent's)
+printf '11:memory:/system.slice/app.service\n1:name=systemd:/system.slice/app.service\n0::/\n' \
+        >"$d/proc/4400/cgroup"
+mkdir -p "$d/sys/fs/cgroup/memory/system.slice/app.service"
+echo 9223372036854771712 >"$d/sys/fs/cgroup/memory/system.slice/app.service/memory.limit_in_bytes"
+printf 'cache 0\nrss 0\nhierarchical_memory_limit 2147483648\nhierarchical_memsw_limit 9223372036854771712\n' \
+        >"$d/sys/fs/cgroup/memory/system.slice/app.service/memory.stat"
+check "v1, a parent's 2G (hierarchical_memory_limit): 512M" $((512 * M)) "$(heap4400)"
+echo 1073741824 >"$d/sys/fs/cgroup/memory/system.slice/app.service/memory.limit_in_bytes"
+check "v1, its own 1G: 256M" $((256 * M)) "$(heap4400)"
+printf '11:memory:/system.slice/../../x\n' >"$d/proc/4400/cgroup"
+check "v1, a path with ..: not read" $((16377536 * 1024 / 4)) "$(heap4400)"
+printf '0::/system.slice/app.service\n' >"$d/proc/4400/cgroup"
 rm -r "$d/proc/4400"
 
 # --- two owners: no jvm_user from the host, a warning -------------------------
