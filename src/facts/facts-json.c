@@ -453,6 +453,7 @@ static json_object *workload_json(const ht_facts *f) {
                                                        [HT_JVM_LP_SHM] = "shm", [HT_JVM_LP_THP] = "thp"};
                 add(j, "large_pages_kind", j_str(lp_kinds[v->large_pages]));
                 add(j, "large_page_size_in_bytes", j_u64(v->opt.large_page_size));
+                add(j, "large_page_size", v->page_size ? j_u64(v->page_size) : NULL);
                 add(j, "reserved_code_cache_size", j_u64(v->opt.code_cache));
                 add(j, "code_cache_in_large_pages", j_bool(v->code_cache_large));
                 add(j, "gc", json_object_new_string(ht_jvm_gc_name(v->gc)));

@@ -151,6 +151,26 @@ static uint64_t hugepage_size(const ht_context *c) {
         return kb > 0 && kb < (UINT64_C(1) << 32) ? kb * 1024 : UINT64_C(2) << 20;
 }
 
+/* The large page size HotSpot maps with (os_linux.cpp of JDK 17,
+ * os::Linux::setup_large_page_size and find_large_page_size; JDK 21's
+ * os::large_page_init alike): -XX:LargePageSizeInBytes= when the kernel
+ * has that size (a /sys/kernel/mm/hugepages/hugepages-NkB directory),
+ * else the default, Hugepagesize ("Using the default large page size";
+ * Java 17.0.15 with -XX:LargePageSizeInBytes=1g on a kernel with 2 MB
+ * pages only maps its heap, code cache and G1's bitmaps on 2 MB pages).
+ * SysV segments always come in the default size ("No support for using
+ * specific page sizes with SHM"). With 1 GB pages JDK 17 maps only what
+ * holds one on them, the rest in 4 KB pages; JDK 21 puts the rest (code
+ * cache, G1's tables) on the default size, not counted here. */
+static uint64_t large_page_size(const ht_context *c, const ht_jvm_options *o, ht_jvm_large_pages kind,
+                                uint64_t page) {
+        uint64_t want = o->large_page_size;
+        if (kind == HT_JVM_LP_SHM || want == UINT64_MAX || want == 0 || want == page || want % 1024)
+                return page;
+        _cleanup_free_ char *dir = xasprintf("/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB", want / 1024);
+        return ht_exists(c, dir) ? want : page;
+}
+
 /* The processors HotSpot counts: the facts' count, else the
  * "processor" lines of /proc/cpuinfo, one per online processor (HotSpot
  * counts its affinity mask or its cgroup's quota, at most these); 0
@@ -386,8 +406,8 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                       "start with one): its large pages are not counted", d_cmd, pid,
                                       j.opt.invalid_sizes, j.opt.invalid_sizes == 1 ? "" : "s");
         } else if (hugetlb) {
-                uint64_t lp = j.opt.large_page_size != UINT64_MAX && j.opt.large_page_size ? j.opt.large_page_size
-                                                                                           : page;
+                uint64_t lp = large_page_size(c, &j.opt, j.large_pages, page);
+                j.page_size = lp;
                 uint64_t cc = j.opt.code_cache != UINT64_MAX ? j.opt.code_cache
                               : j.opt.tiered == 0            ? CODE_CACHE_NO_TIERED
                                                              : CODE_CACHE_TIERED;
@@ -408,7 +428,10 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                 ht_facts_warn(f, "%s: java %u uses %s, which maps its large pages its own way: "
                                               "only its heap and code cache are counted in HugePages", d_cmd, pid,
                                               j.gc == HT_JVM_GC_Z ? "ZGC" : "Shenandoah");
-                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
+                        /* the heap in whole pages: HotSpot aligns it to the
+                         * large page size (heap alignment) */
+                        uint64_t heap = j.heap_bytes <= VA_MAX ? (j.heap_bytes + lp - 1) / lp * lp : j.heap_bytes;
+                        j.large_pages_bytes = heap + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
                         if (j.heap_bytes > VA_MAX || cc > VA_MAX || j.gc_large_bytes > VA_MAX ||
                             j.large_pages_bytes > VA_MAX) {
                                 /* more than any process can map: HotSpot could not
@@ -429,6 +452,15 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                                                        : "a quarter of the memory",
                                               j.memory_limit != UINT64_MAX ? " limit of its cgroup, " : "",
                                               j.memory_limit_from ? j.memory_limit_from : "");
+                        if (lp != page && j.large_pages_bytes && trusted)
+                                ht_facts_warn(f, "%s: java %u maps its heap in pages of %" PRIu64 " kB "
+                                              "(-XX:LargePageSizeInBytes), not in the default HugePages of %" PRIu64
+                                              " kB that vm.nr_hugepages sizes: it needs %" PRIu64 " of them in "
+                                              "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/nr_hugepages (at boot: "
+                                              "hugepagesz=%" PRIu64 "K hugepages=%" PRIu64 " on the kernel command line), "
+                                              "which hosttune does not size: not counted", d_cmd, pid, lp / 1024,
+                                              page / 1024, (j.large_pages_bytes + lp - 1) / lp, lp / 1024, lp / 1024,
+                                              (j.large_pages_bytes + lp - 1) / lp);
                 }
         }
         f->jvms = xrealloc(f->jvms, (f->n_jvms + 1) * sizeof(*f->jvms));
@@ -451,7 +483,10 @@ void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
         /* Sizes, owner and unit come from the trusted JVMs only (ht_trust) */
         for (size_t i = 0; i < f->n_jvms; i++) {
                 const ht_jvm *j = &f->jvms[i];
-                if (j->trusted && j->large_pages_bytes > 0 && f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
+                /* only what comes from the default pool, which
+                 * vm.nr_hugepages sizes */
+                if (j->trusted && j->large_pages_bytes > 0 && j->page_size == page &&
+                    f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
                         f->jvm_large_pages_bytes += j->large_pages_bytes;
                         /* HotSpot maps large pages with mmap(MAP_HUGETLB)
                          * (UseHugeTLBFS), as SysV SHM_HUGETLB segments only

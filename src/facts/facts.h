@@ -143,6 +143,7 @@ typedef struct {
          * (facts-jvm.c, cgroup_memory_limit), UINT64_MAX none */
         uint64_t memory_limit;
         char *memory_limit_from;
+        uint64_t page_size;        /* the large page size it maps with, 0 none */
         uint64_t large_pages_bytes;/* what it needs in HugePages; 0: none */
         char **options_from;       /* where its options were read */
 } ht_jvm;

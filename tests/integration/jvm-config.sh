@@ -205,6 +205,29 @@ check "v1, its own 1G: 256M" $((256 * M)) "$(heap4400)"
 printf '11:memory:/system.slice/../../x\n' >"$d/proc/4400/cgroup"
 check "v1, a path with ..: not read" $((16377536 * 1024 / 4)) "$(heap4400)"
 printf '0::/system.slice/app.service\n' >"$d/proc/4400/cgroup"
+# --- -XX:LargePageSizeInBytes=1g ------------------------------------------
+# HotSpot takes the size only where the kernel has it (a
+# hugepages-1048576kB directory), else the default: Java 17.0.15 with
+# -Xmx512m on a kernel with 2 MB pages only mapped its heap, 240M code
+# cache and G1's bitmaps (2 x 8M) on 2 MB pages, 384 of them (counted at
+# 1 GB, only the heap was)
+check "1g on a kernel without 1 GB pages: 2 MB pages, heap + code cache + bitmaps" \
+        "$((2 * M)) $((512 * M + 240 * M + 2 * 8 * M))" \
+        "$(heap4400 -Xmx512m -XX:LargePageSizeInBytes=1g >/dev/null; ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_page_size) \(.large_pages_bytes)"')"
+# with 1 GB pages the heap comes from their pool, which vm.nr_hugepages
+# does not size: not counted there, a warning says what it needs
+mkdir -p "$d/sys/kernel/mm/hugepages/hugepages-1048576kB"
+heap4400 -Xmx1536m -XX:LargePageSizeInBytes=1g >/dev/null
+ht "$d" --json facts >"$tmp/f1g.json" 2>/dev/null
+check "1g with 1 GB pages: its page size, the heap in whole pages" "$G $((2 * G))" \
+        "$(jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_page_size) \(.large_pages_bytes)"' "$tmp/f1g.json")"
+check "1g with 1 GB pages: not in the JVMs' sum of default pages" $((4 * G + 128 * M + 152 * M)) \
+        "$(jq .workload.jvm.large_pages_bytes "$tmp/f1g.json")"
+jq -r '.warnings[]' "$tmp/f1g.json" >"$tmp/w1g"
+check_contains "1g with 1 GB pages: the warning names the pool and the count" \
+        "java 4400 maps its heap in pages of 1048576 kB (-XX:LargePageSizeInBytes), not in the default HugePages of 2048 kB that vm.nr_hugepages sizes: it needs 2 of them in /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages" "$tmp/w1g"
+rmdir "$d/sys/kernel/mm/hugepages/hugepages-1048576kB"
 rm -r "$d/proc/4400"
 
 # --- two owners: no jvm_user from the host, a warning -------------------------
