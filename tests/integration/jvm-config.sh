@@ -228,6 +228,21 @@ jq -r '.warnings[]' "$tmp/f1g.json" >"$tmp/w1g"
 check_contains "1g with 1 GB pages: the warning names the pool and the count" \
         "java 4400 maps its heap in pages of 1048576 kB (-XX:LargePageSizeInBytes), not in the default HugePages of 2048 kB that vm.nr_hugepages sizes: it needs 2 of them in /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages" "$tmp/w1g"
 rmdir "$d/sys/kernel/mm/hugepages/hugepages-1048576kB"
+# --- the environment: what java reads, and what it does not --------------
+# JAVA_OPTS and ES_JAVA_OPTS (a unit's Environment=, Tomcat's and
+# Elastic's scripts) are the start scripts' to put on the command line:
+# java itself never reads them. _JAVA_OPTIONS comes after the command
+# line and wins (Java 17.0.15: JAVA_TOOL_OPTIONS=-Xmx1g
+# JDK_JAVA_OPTIONS=-Xmx2g _JAVA_OPTIONS=-Xmx3g java -Xmx5g: MaxHeapSize
+# 3221225472; without _JAVA_OPTIONS 5368709120)
+printf 'JAVA_OPTS=-XX:+UseLargePages -Xmx64g\0ES_JAVA_OPTS=-XX:+UseLargePages\0' >"$d/proc/4400/environ"
+check "JAVA_OPTS and ES_JAVA_OPTS in the environment are not java's" "null 0" "$(lp4400)"
+printf 'JAVA_TOOL_OPTIONS=-Xmx1g\0JDK_JAVA_OPTIONS=-Xmx2g\0_JAVA_OPTIONS=-Xmx3g -XX:+UseLargePages\0' >"$d/proc/4400/environ"
+check "_JAVA_OPTIONS after the command line wins: 3g, large pages" "hugetlbfs $((3 * G))" \
+        "$(printf '/usr/bin/java\0-Xmx5g\0Main\0' >"$d/proc/4400/cmdline"
+           ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.max_heap_size)"')"
+rm "$d/proc/4400/environ"
 rm -r "$d/proc/4400"
 
 # --- two owners: no jvm_user from the host, a warning -------------------------
