@@ -340,7 +340,17 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
          * the command line; then _JAVA_OPTIONS, which arguments.cpp
          * parses last, overriding both. */
         env_options(&j.opt, env, env_len, "JAVA_TOOL_OPTIONS", p_env, &j.options_from);
-        env_options(&j.opt, env, env_len, "JDK_JAVA_OPTIONS", p_env, &j.options_from);
+        /* JDK 8's launcher has no JDK_JAVA_OPTIONS (added in JDK 9, JEP
+         * 293; libjli/args.c, JLI_AddArgsFromEnvVar): a JDK 8 JVM
+         * started where it is set for newer ones does not take it; its
+         * release file says which (unknown: read, as before) */
+        bool feature_read = false;
+        if (env && ht_jvm_environ_get(env, env_len, "JDK_JAVA_OPTIONS", NULL)) {
+                j.jdk_feature = jdk_feature(c, pid);
+                feature_read = true;
+        }
+        if (!j.jdk_feature || j.jdk_feature >= 9)
+                env_options(&j.opt, env, env_len, "JDK_JAVA_OPTIONS", p_env, &j.options_from);
         ht_jvm_options before = j.opt;
         ht_jvm_parse_cmdline(&j.opt, cmd, cmd_len);
         if (memcmp(&before, &j.opt, sizeof(before)) != 0)
@@ -422,7 +432,8 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                  * SYSV segments and its code cache in 4 KB pages). */
                 j.code_cache_large = cc / lp >= 8 && j.large_pages == HT_JVM_LP_HUGETLBFS;
                 if (j.heap_bytes != UINT64_MAX) {
-                        j.jdk_feature = jdk_feature(c, pid);
+                        if (!feature_read)
+                                j.jdk_feature = jdk_feature(c, pid);
                         j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp, j.jdk_feature);
                         if (trusted && (j.gc == HT_JVM_GC_Z || j.gc == HT_JVM_GC_SHENANDOAH))
                                 ht_facts_warn(f, "%s: java %u uses %s, which maps its large pages its own way: "

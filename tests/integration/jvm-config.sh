@@ -242,6 +242,17 @@ check "_JAVA_OPTIONS after the command line wins: 3g, large pages" "hugetlbfs $(
         "$(printf '/usr/bin/java\0-Xmx5g\0Main\0' >"$d/proc/4400/cmdline"
            ht "$d" --json facts 2>/dev/null |
            jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.max_heap_size)"')"
+# JDK 8's launcher does not read JDK_JAVA_OPTIONS (JDK 9, JEP 293): a
+# JDK 8 JVM (its release file's JAVA_VERSION="1.8.0_402") started where it
+# is set for newer JDKs does not take its -XX:+UseLargePages
+mkdir -p "$d/opt/jdk8/bin"
+printf 'JAVA_VERSION="1.8.0_402"\n' >"$d/opt/jdk8/release"
+ln -s /opt/jdk8/bin/java "$d/proc/4400/exe"
+printf 'JDK_JAVA_OPTIONS=-XX:+UseLargePages\0' >"$d/proc/4400/environ"
+check "JDK 8: JDK_JAVA_OPTIONS is not read" "null 0" "$(lp4400)"
+printf 'JAVA_VERSION="17.0.15"\n' >"$d/opt/jdk8/release"
+check "JDK 17: it is" "hugetlbfs $((512 * M + 240 * M + 2 * 8 * M))" "$(lp4400)"
+rm "$d/proc/4400/exe"
 rm "$d/proc/4400/environ"
 rm -r "$d/proc/4400"
 
