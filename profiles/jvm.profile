@@ -23,10 +23,10 @@ params = {
         # Its group (vm.hugetlb_shm_group gets its gid): that owner's primary
         # group (facts.workload.jvm.group), else the same placeholder.
         jvm_group = "= if(defined(facts.workload.jvm.group), facts.workload.jvm.group, \"java\")";
-        # Bytes to put in HugePages (0: no large pages); default: what the
-        # running JVMs with -XX:+UseLargePages need, heap plus code cache
-        # plus what the collector maps on large pages (facts-jvm.c cites
-        # HotSpot's source).
+        # Bytes to put in HugePages (0: none); default: what the running JVMs
+        # whose options map HugePages (format-jvm.h, ht_jvm_large_pages_kind)
+        # need, heap plus code cache plus what the collector maps on large
+        # pages (facts-jvm.c cites HotSpot's source).
         heap_size = "= facts.workload.jvm.large_pages_bytes";
         # Elastic, "Increase the file descriptor limit": "Make sure to
         # increase the limit on the number of open files descriptors for

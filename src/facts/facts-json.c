@@ -448,9 +448,14 @@ static json_object *workload_json(const ht_facts *f) {
                 add(j, "initial_heap_size", j_u64(v->opt.initial_heap));
                 add(j, "heap_bytes", j_u64(v->heap_bytes));
                 add(j, "heap_default", j_bool(v->heap_default));
+                add(j, "cgroup_memory_limit", j_u64(v->memory_limit));
                 add(j, "use_large_pages", v->opt.use_large_pages < 0 ? NULL : j_bool(v->opt.use_large_pages));
                 add(j, "use_transparent_huge_pages", v->opt.use_thp < 0 ? NULL : j_bool(v->opt.use_thp));
+                static const char *const lp_kinds[] = {[HT_JVM_LP_NONE] = NULL, [HT_JVM_LP_HUGETLBFS] = "hugetlbfs",
+                                                       [HT_JVM_LP_SHM] = "shm", [HT_JVM_LP_THP] = "thp"};
+                add(j, "large_pages_kind", j_str(lp_kinds[v->large_pages]));
                 add(j, "large_page_size_in_bytes", j_u64(v->opt.large_page_size));
+                add(j, "large_page_size", v->page_size ? j_u64(v->page_size) : NULL);
                 add(j, "reserved_code_cache_size", j_u64(v->opt.code_cache));
                 add(j, "code_cache_in_large_pages", j_bool(v->code_cache_large));
                 add(j, "gc", json_object_new_string(ht_jvm_gc_name(v->gc)));

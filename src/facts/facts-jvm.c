@@ -151,6 +151,26 @@ static uint64_t hugepage_size(const ht_context *c) {
         return kb > 0 && kb < (UINT64_C(1) << 32) ? kb * 1024 : UINT64_C(2) << 20;
 }
 
+/* The large page size HotSpot maps with (os_linux.cpp of JDK 17,
+ * os::Linux::setup_large_page_size and find_large_page_size; JDK 21's
+ * os::large_page_init alike): -XX:LargePageSizeInBytes= when the kernel
+ * has that size (a /sys/kernel/mm/hugepages/hugepages-NkB directory),
+ * else the default, Hugepagesize ("Using the default large page size";
+ * Java 17.0.15 with -XX:LargePageSizeInBytes=1g on a kernel with 2 MB
+ * pages only maps its heap, code cache and G1's bitmaps on 2 MB pages).
+ * SysV segments always come in the default size ("No support for using
+ * specific page sizes with SHM"). With 1 GB pages JDK 17 maps only what
+ * holds one on them, the rest in 4 KB pages; JDK 21 puts the rest (code
+ * cache, G1's tables) on the default size, not counted here. */
+static uint64_t large_page_size(const ht_context *c, const ht_jvm_options *o, ht_jvm_large_pages kind,
+                                uint64_t page) {
+        uint64_t want = o->large_page_size;
+        if (kind == HT_JVM_LP_SHM || want == UINT64_MAX || want == 0 || want == page || want % 1024)
+                return page;
+        _cleanup_free_ char *dir = xasprintf("/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB", want / 1024);
+        return ht_exists(c, dir) ? want : page;
+}
+
 /* The processors HotSpot counts: the facts' count, else the
  * "processor" lines of /proc/cpuinfo, one per online processor (HotSpot
  * counts its affinity mask or its cgroup's quota, at most these); 0
@@ -166,6 +186,96 @@ static unsigned online_cpus(const ht_context *c, const ht_facts *f) {
                 if (startswith(p, "processor") && strchr(" \t:", p[9]))
                         n++;
         return n;
+}
+
+/* A number in a cgroup file ("2147483648\n"); false for "max" and
+ * anything else. */
+static bool cgroup_number(const char *buf, uint64_t *ret) {
+        _cleanup_free_ char *t = xstrndup(buf, strcspn(buf, "\n"));
+        return parse_u64(t, ret) == 0;
+}
+
+/* The memory limit HotSpot's container support (on by default since JDK
+ * 10 and 8u191; -XX:-UseContainerSupport turns it off) takes for the
+ * physical memory of java pid, the way Java 17 reads it
+ * (os/linux/cgroupV1Subsystem_linux.cpp, cgroupV2Subsystem_linux.cpp,
+ * read_memory_limit_in_bytes; os::physical_memory: the limit when it is
+ * below the machine's memory): with cgroup v1's memory controller,
+ * memory.limit_in_bytes of the process's memory cgroup, or when that is
+ * not below the memory, hierarchical_memory_limit of its memory.stat
+ * (the smallest of its parents'); on cgroup v2, memory.max of the
+ * process's own cgroup ("max": none; a parent's limit counts only from
+ * JDK 24 on, JDK-8322420, so not here: never short). Java 17.0.15 in a
+ * memory cgroup v1 under one limited to 2 GB: MaxHeapSize 536870912, a
+ * quarter of it, where 25 % of the host's 24 GB was counted. This is how
+ * a JVM in a service with MemoryMax= (MemoryLimit= on v1) or in a
+ * container sizes itself. UINT64_MAX: none, or not found; *from the file
+ * it came from. The cgroup files are the kernel's, read through the
+ * root's /sys/fs/cgroup. */
+static uint64_t cgroup_memory_limit(const ht_context *c, unsigned pid, uint64_t ram, char **from) {
+        *from = NULL;
+        _cleanup_free_ char *p_cg = xasprintf("/proc/%u/cgroup", pid), *cg = NULL;
+        if (ht_read_file(c, p_cg, 1 << 16, &cg, NULL) < 0)
+                return UINT64_MAX;
+        _cleanup_strv_free_ char **lines = strv_split(cg, "\n");
+        const char *v1 = NULL, *v2 = NULL;
+        for (size_t i = 0; lines[i]; i++) {
+                const char *a = strchr(lines[i], ':'), *b = a ? strchr(a + 1, ':') : NULL;
+                if (!b)
+                        continue;
+                _cleanup_free_ char *ctl = xstrndup(a + 1, (size_t)(b - a - 1));
+                _cleanup_strv_free_ char **ctls = strv_split(ctl, ",");
+                if (strv_contains(ctls, "memory"))
+                        v1 = b + 1;
+                else if (startswith(lines[i], "0::"))
+                        v2 = b + 1;
+        }
+        const char *path = v1 ? v1 : v2;
+        if (!path || path[0] != '/')
+                return UINT64_MAX;
+        /* the kernel names no cgroup "." or "..": a path with one is not
+         * its */
+        _cleanup_strv_free_ char **parts = strv_split(path, "/");
+        for (size_t i = 0; parts[i]; i++)
+                if (streq(parts[i], ".") || streq(parts[i], ".."))
+                        return UINT64_MAX;
+        const char *rel = streq(path, "/") ? "" : path;
+        uint64_t limit = UINT64_MAX, v;
+        _cleanup_free_ char *buf = NULL;
+        if (v1) {
+                _cleanup_free_ char *f_limit = xasprintf("/sys/fs/cgroup/memory%s/memory.limit_in_bytes", rel);
+                if (ht_read_file(c, f_limit, 4096, &buf, NULL) == 0 && cgroup_number(buf, &v)) {
+                        limit = v;
+                        *from = xstrdup(f_limit);
+                }
+                if (limit >= ram) {
+                        _cleanup_free_ char *f_stat = xasprintf("/sys/fs/cgroup/memory%s/memory.stat", rel);
+                        free(buf);
+                        buf = NULL;
+                        const char *h;
+                        if (ht_read_file(c, f_stat, 1 << 16, &buf, NULL) == 0 &&
+                            (h = strstr(buf, "hierarchical_memory_limit ")) && (h == buf || h[-1] == '\n') &&
+                            cgroup_number(h + strlen("hierarchical_memory_limit "), &v)) {
+                                limit = v;
+                                free(*from);
+                                *from = xstrdup(f_stat);
+                        }
+                }
+        } else {
+                _cleanup_free_ char *f_max = xasprintf("/sys/fs/cgroup%s/memory.max", rel);
+                if (ht_read_file(c, f_max, 4096, &buf, NULL) == 0 && cgroup_number(buf, &v)) {
+                        limit = v;
+                        *from = xstrdup(f_max);
+                }
+        }
+        /* v1's "unlimited" is a page count's maximum (9223372036854771712):
+         * at or above the memory, HotSpot takes the memory */
+        if (limit >= ram) {
+                free(*from);
+                *from = NULL;
+                return UINT64_MAX;
+        }
+        return limit;
 }
 
 /* Read one env variable's options into o; says in from where it came. */
@@ -230,7 +340,17 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
          * the command line; then _JAVA_OPTIONS, which arguments.cpp
          * parses last, overriding both. */
         env_options(&j.opt, env, env_len, "JAVA_TOOL_OPTIONS", p_env, &j.options_from);
-        env_options(&j.opt, env, env_len, "JDK_JAVA_OPTIONS", p_env, &j.options_from);
+        /* JDK 8's launcher has no JDK_JAVA_OPTIONS (added in JDK 9, JEP
+         * 293; libjli/args.c, JLI_AddArgsFromEnvVar): a JDK 8 JVM
+         * started where it is set for newer ones does not take it; its
+         * release file says which (unknown: read, as before) */
+        bool feature_read = false;
+        if (env && ht_jvm_environ_get(env, env_len, "JDK_JAVA_OPTIONS", NULL)) {
+                j.jdk_feature = jdk_feature(c, pid);
+                feature_read = true;
+        }
+        if (!j.jdk_feature || j.jdk_feature >= 9)
+                env_options(&j.opt, env, env_len, "JDK_JAVA_OPTIONS", p_env, &j.options_from);
         ht_jvm_options before = j.opt;
         ht_jvm_parse_cmdline(&j.opt, cmd, cmd_len);
         if (memcmp(&before, &j.opt, sizeof(before)) != 0)
@@ -253,24 +373,41 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
          * GCConfig::select_gc_ergonomically; runtime/os.cpp,
          * os::is_server_class_machine) */
         j.gc = j.opt.gc;
+        /* -XX:+AggressiveHeap sets -XX:+UseParallelGC (arguments.cpp,
+         * set_aggressive_heap_flags; with another collector named HotSpot
+         * refuses to start: "Multiple garbage collectors selected") */
+        if (j.opt.aggressive_heap == 1)
+                j.gc = HT_JVM_GC_PARALLEL;
         if (j.gc == HT_JVM_GC_DEFAULT)
                 j.gc = cpus >= 2 && ram >= (UINT64_C(2) << 30) - (UINT64_C(256) << 20) ? HT_JVM_GC_G1
                                                                                          : HT_JVM_GC_SERIAL;
 
-        /* HugePages: with -XX:+UseLargePages alone HotSpot maps the heap
-         * with explicit huge pages (HugeTLB); with
-         * -XX:+UseTransparentHugePages it uses THP instead and takes no
-         * HugePages (java(1), "Large Pages"). */
+        /* HugePages: HotSpot maps the heap with explicit huge pages
+         * (HugeTLB) through mmap(MAP_HUGETLB) or SysV SHM_HUGETLB
+         * segments; with -XX:+UseTransparentHugePages it uses THP instead
+         * and takes no HugePages (java(1), "Large Pages"). Which one the
+         * options choose: ht_jvm_large_pages_kind. */
+        j.large_pages = ht_jvm_large_pages_kind(&j.opt);
+        bool hugetlb = j.large_pages == HT_JVM_LP_HUGETLBFS || j.large_pages == HT_JVM_LP_SHM;
         j.heap_bytes = j.opt.max_heap;
+        j.memory_limit = UINT64_MAX;
         if (j.heap_bytes == UINT64_MAX && ram) {
                 /* not given: HotSpot's default, MaxRAMPercentage (25 %)
-                 * of the physical memory (java(1), -XX:MaxRAMPercentage;
-                 * a container's memory limit, which HotSpot takes
-                 * instead, is not read here), or MaxRAMFraction's share */
-                j.heap_bytes = ht_jvm_default_heap(&j.opt, ram);
+                 * of the physical memory (java(1), -XX:MaxRAMPercentage),
+                 * or MaxRAMFraction's share; the physical memory is its
+                 * cgroup's memory limit where one is below MemTotal */
+                uint64_t phys = ram;
+                if (j.opt.container_support != 0) {
+                        j.memory_limit = cgroup_memory_limit(c, pid, ram, &j.memory_limit_from);
+                        if (j.memory_limit != UINT64_MAX) {
+                                phys = j.memory_limit;
+                                strv_push(&j.options_from, j.memory_limit_from);
+                        }
+                }
+                j.heap_bytes = ht_jvm_default_heap(&j.opt, phys);
                 j.heap_default = true;
         }
-        if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1 && j.opt.invalid_sizes) {
+        if (hugetlb && j.opt.invalid_sizes) {
                 /* HotSpot exits on a size it cannot parse ("Invalid maximum
                  * heap size: -Xmx..."): these are not a running JVM's
                  * options, and nothing is sized from them */
@@ -278,25 +415,34 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                         ht_facts_warn(f, "%s: java %u's options hold %u size%s HotSpot refuses (it does not "
                                       "start with one): its large pages are not counted", d_cmd, pid,
                                       j.opt.invalid_sizes, j.opt.invalid_sizes == 1 ? "" : "s");
-        } else if (j.opt.use_large_pages == 1 && j.opt.use_thp != 1) {
-                uint64_t lp = j.opt.large_page_size != UINT64_MAX && j.opt.large_page_size ? j.opt.large_page_size
-                                                                                           : page;
+        } else if (hugetlb) {
+                uint64_t lp = large_page_size(c, &j.opt, j.large_pages, page);
+                j.page_size = lp;
                 uint64_t cc = j.opt.code_cache != UINT64_MAX ? j.opt.code_cache
                               : j.opt.tiered == 0            ? CODE_CACHE_NO_TIERED
                                                              : CODE_CACHE_TIERED;
                 j.code_cache_bytes = cc;
                 /* The code cache takes large pages when it holds at least
                  * 8 of them (codeCache.cpp, CodeCache::initialize_heaps:
-                 * page_size(false, 8)), else ordinary ones. */
-                j.code_cache_large = cc / lp >= 8;
+                 * page_size(false, 8)), else ordinary ones; never SysV
+                 * segments, which HotSpot does not map executable
+                 * (os_linux.cpp, os::can_execute_large_page_memory():
+                 * "UseTransparentHugePages || UseHugeTLBFS"; Java 17.0.15
+                 * with -XX:+UseSHM maps its heap and G1's bitmaps as
+                 * SYSV segments and its code cache in 4 KB pages). */
+                j.code_cache_large = cc / lp >= 8 && j.large_pages == HT_JVM_LP_HUGETLBFS;
                 if (j.heap_bytes != UINT64_MAX) {
-                        j.jdk_feature = jdk_feature(c, pid);
+                        if (!feature_read)
+                                j.jdk_feature = jdk_feature(c, pid);
                         j.gc_large_bytes = gc_large_bytes(j.gc, j.heap_bytes, lp, j.jdk_feature);
                         if (trusted && (j.gc == HT_JVM_GC_Z || j.gc == HT_JVM_GC_SHENANDOAH))
                                 ht_facts_warn(f, "%s: java %u uses %s, which maps its large pages its own way: "
                                               "only its heap and code cache are counted in HugePages", d_cmd, pid,
                                               j.gc == HT_JVM_GC_Z ? "ZGC" : "Shenandoah");
-                        j.large_pages_bytes = j.heap_bytes + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
+                        /* the heap in whole pages: HotSpot aligns it to the
+                         * large page size (heap alignment) */
+                        uint64_t heap = j.heap_bytes <= VA_MAX ? (j.heap_bytes + lp - 1) / lp * lp : j.heap_bytes;
+                        j.large_pages_bytes = heap + (j.code_cache_large ? cc : 0) + j.gc_large_bytes;
                         if (j.heap_bytes > VA_MAX || cc > VA_MAX || j.gc_large_bytes > VA_MAX ||
                             j.large_pages_bytes > VA_MAX) {
                                 /* more than any process can map: HotSpot could not
@@ -308,12 +454,24 @@ static void collect_one(const ht_context *c, ht_facts *f, const ht_process *pr, 
                                                       "counted", d_cmd, pid, j.heap_bytes, cc);
                                 j.large_pages_bytes = 0;
                         } else if (j.heap_default && trusted)
-                                ht_facts_warn(f, "%s: java %u has -XX:+UseLargePages and no -Xmx: its heap "
-                                              "is counted as HotSpot's default, %s", d_cmd, pid,
-                                              j.opt.max_ram_percentage_milli != UINT64_MAX
+                                ht_facts_warn(f, "%s: java %u has large pages and no -Xmx: its heap "
+                                              "is counted as HotSpot's default, %s%s%s", d_cmd, pid,
+                                              j.opt.aggressive_heap == 1 ? "-XX:+AggressiveHeap's half of the memory"
+                                              : j.opt.max_ram_percentage_milli != UINT64_MAX
                                                       ? "the -XX:MaxRAMPercentage share of the memory"
                                               : j.opt.max_ram_fraction ? "the -XX:MaxRAMFraction share of the memory"
-                                                                       : "a quarter of the memory");
+                                                                       : "a quarter of the memory",
+                                              j.memory_limit != UINT64_MAX ? " limit of its cgroup, " : "",
+                                              j.memory_limit_from ? j.memory_limit_from : "");
+                        if (lp != page && j.large_pages_bytes && trusted)
+                                ht_facts_warn(f, "%s: java %u maps its heap in pages of %" PRIu64 " kB "
+                                              "(-XX:LargePageSizeInBytes), not in the default HugePages of %" PRIu64
+                                              " kB that vm.nr_hugepages sizes: it needs %" PRIu64 " of them in "
+                                              "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/nr_hugepages (at boot: "
+                                              "hugepagesz=%" PRIu64 "K hugepages=%" PRIu64 " on the kernel command line), "
+                                              "which hosttune does not size: not counted", d_cmd, pid, lp / 1024,
+                                              page / 1024, (j.large_pages_bytes + lp - 1) / lp, lp / 1024, lp / 1024,
+                                              (j.large_pages_bytes + lp - 1) / lp);
                 }
         }
         f->jvms = xrealloc(f->jvms, (f->n_jvms + 1) * sizeof(*f->jvms));
@@ -336,13 +494,17 @@ void ht_facts_collect_jvm(const ht_context *c, ht_facts *f) {
         /* Sizes, owner and unit come from the trusted JVMs only (ht_trust) */
         for (size_t i = 0; i < f->n_jvms; i++) {
                 const ht_jvm *j = &f->jvms[i];
-                if (j->trusted && j->large_pages_bytes > 0 && f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
+                /* only what comes from the default pool, which
+                 * vm.nr_hugepages sizes */
+                if (j->trusted && j->large_pages_bytes > 0 && j->page_size == page &&
+                    f->jvm_large_pages_bytes <= UINT64_MAX / 2 - j->large_pages_bytes) {
                         f->jvm_large_pages_bytes += j->large_pages_bytes;
                         /* HotSpot maps large pages with mmap(MAP_HUGETLB)
                          * (UseHugeTLBFS), as SysV SHM_HUGETLB segments only
-                         * with -XX:+UseSHM (os_linux.cpp,
-                         * os::reserve_memory_special()) */
-                        f->jvm_large_pages_shm = f->jvm_large_pages_shm || j->opt.use_shm == 1;
+                         * when -XX:+UseSHM chose them (os_linux.cpp,
+                         * os::reserve_memory_special(); a -XX:+UseSHM
+                         * beside -XX:+UseHugeTLBFS does not) */
+                        f->jvm_large_pages_shm = f->jvm_large_pages_shm || j->large_pages == HT_JVM_LP_SHM;
                         for (size_t k = 0; j->options_from && j->options_from[k]; k++)
                                 if (!strv_contains(f->jvm_large_pages_from, j->options_from[k]))
                                         strv_push(&f->jvm_large_pages_from, j->options_from[k]);
@@ -391,6 +553,7 @@ void ht_facts_jvm_free(ht_facts *f) {
         for (size_t i = 0; i < f->n_jvms; i++) {
                 free(f->jvms[i].user);
                 free(f->jvms[i].unit);
+                free(f->jvms[i].memory_limit_from);
                 strv_free(f->jvms[i].options_from);
         }
         free(f->jvms);

@@ -138,6 +138,12 @@ typedef struct {
         int gc;                    /* the collector in use, HT_JVM_GC_* (its default resolved) */
         uint64_t gc_large_bytes;   /* the collector's own structures on large pages */
         unsigned jdk_feature;      /* the JDK's feature release (17, 21), 0 unknown */
+        ht_jvm_large_pages large_pages; /* how its options map large pages (ht_jvm_large_pages_kind) */
+        /* the memory limit of its cgroup HotSpot takes for the memory
+         * (facts-jvm.c, cgroup_memory_limit), UINT64_MAX none */
+        uint64_t memory_limit;
+        char *memory_limit_from;
+        uint64_t page_size;        /* the large page size it maps with, 0 none */
         uint64_t large_pages_bytes;/* what it needs in HugePages; 0: none */
         char **options_from;       /* where its options were read */
 } ht_jvm;

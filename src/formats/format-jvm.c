@@ -16,7 +16,35 @@ void ht_jvm_options_init(ht_jvm_options *o) {
                               .large_page_size = UINT64_MAX, .code_cache = UINT64_MAX,
                               .max_ram_percentage_milli = UINT64_MAX, .max_ram = UINT64_MAX,
                               .use_large_pages = -1, .use_thp = -1, .tiered = -1,
-                              .use_shm = -1};
+                              .use_shm = -1, .use_hugetlbfs = -1, .aggressive_heap = -1,
+                              .compressed_oops = -1, .container_support = -1};
+}
+
+ht_jvm_large_pages ht_jvm_large_pages_kind(const ht_jvm_options *o) {
+        /* Arguments::set_aggressive_heap_flags: FLAG_SET_DEFAULT(UseLargePages,
+         * true), after the options are parsed: the value and its origin
+         * both, so a -XX:-UseLargePages before it no longer counts (Java
+         * 17.0.15 with "-XX:-UseLargePages -XX:+AggressiveHeap" maps its
+         * heap and code cache on HugePages) */
+        bool aggressive = o->aggressive_heap == 1;
+        int large = aggressive ? -1 : o->use_large_pages;
+        bool lp = large == 1 || aggressive;
+        /* large_page_init: "Not using large pages" unless one is on;
+         * "The user explicitly turned off large pages" */
+        if (!(lp || o->use_thp == 1 || o->use_hugetlbfs == 1 || o->use_shm == 1) || large == 0)
+                return HT_JVM_LP_NONE;
+        /* setup_large_page_type: "The type of large pages has not been
+         * specified by the user. Try UseHugeTLBFS and then UseSHM." (SHM
+         * only where the HugeTLBFS check fails: no page to map at all) */
+        if (o->use_thp < 0 && o->use_hugetlbfs < 0 && o->use_shm < 0)
+                return HT_JVM_LP_HUGETLBFS;
+        if (o->use_thp == 1)
+                return HT_JVM_LP_THP;
+        if (o->use_hugetlbfs == 1)
+                return HT_JVM_LP_HUGETLBFS;
+        if (o->use_shm == 1)
+                return HT_JVM_LP_SHM;
+        return HT_JVM_LP_NONE;
 }
 
 /* HotSpot's sizes: digits and at most one of k, m, g, t (either case),
@@ -63,8 +91,19 @@ static bool jvm_percentage(const char *v, uint64_t *ret) {
 
 /* HotSpot's default -XX:MaxRAM on 64-bit servers (runtime/globals.hpp) */
 #define MAX_RAM_DEFAULT (UINT64_C(128) << 30)
+/* OopEncodingHeapMax (32 GB with 8-byte object alignment) less
+ * HeapBaseMinAddress's default (2 GB on x86-64 and arm64) */
+#define COOP_HEAP_MAX (UINT64_C(30) << 30)
 
 uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
+        /* Arguments::set_aggressive_heap_flags: "The heap size is half of
+         * available memory, or (at most) all of possible memory less
+         * 160mb", set as if on the command line (Java 17.0.15 on a host of
+         * 24683748 kB: MaxHeapSize 12639535104, half of it in 2 MB) */
+        if (o->aggressive_heap == 1) {
+                uint64_t less = ram > (UINT64_C(160) << 20) ? ram - (UINT64_C(160) << 20) : 0;
+                return ram / 2 < less ? ram / 2 : less;
+        }
         /* Arguments::set_heap_size (runtime/arguments.cpp, JDK 10 to 21):
          * "phys_mem = FLAG_IS_DEFAULT(MaxRAM) ? MIN2(os::physical_memory(),
          * MaxRAM) : MaxRAM", and "Convert deprecated flags": with
@@ -72,6 +111,17 @@ uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
          * = 100.0 / MaxRAMFraction (JDK 8 divides by MaxRAMFraction, the
          * same) */
         uint64_t m = o->max_ram != UINT64_MAX ? o->max_ram : ram < MAX_RAM_DEFAULT ? ram : MAX_RAM_DEFAULT;
+        /* "If the user specified one of these options, they want specific
+         * memory sizing so do not limit memory based on compressed oops
+         * addressability. Also, memory limits will be calculated based on
+         * available os physical memory, not our MaxRAM limit, unless
+         * MaxRAM is also specified" (override_coop_limit, JDK 10 to 21):
+         * -XX:MaxRAMPercentage=75 on a 512 GB host is a 384 GB heap, not
+         * 96 GB */
+        bool override = o->max_ram_percentage_milli != UINT64_MAX || o->max_ram_fraction || o->max_ram != UINT64_MAX ||
+                        o->other_ram_flags;
+        if (override && o->max_ram == UINT64_MAX)
+                m = ram;
         uint64_t heap;
         if (o->max_ram_percentage_milli == UINT64_MAX && o->max_ram_fraction)
                 heap = m / o->max_ram_fraction;
@@ -80,6 +130,17 @@ uint64_t ht_jvm_default_heap(const ht_jvm_options *o, uint64_t ram) {
                 /* m * pct / 100000 without overflow, as exact as HotSpot's double */
                 heap = m / 100000 * pct + m % 100000 * pct / 100000;
         }
+        /* "Limit the heap size to the maximum possible when using
+         * compressed oops": 32 GB, less HeapBaseMinAddress (2 GB) and the
+         * null page padded to the collector's largest alignment (32 MB
+         * for G1, 2 MB for Parallel in Java 17.0.15: -XX:MaxRAM=256g
+         * -XX:+UseCompressedOops gives MaxHeapSize 32178700288 and
+         * 32210157568); counted as 30 GB, a little more, never less.
+         * With a sizing flag HotSpot turns compressed oops off instead,
+         * unless -XX:+UseCompressedOops is given; -XX:-UseCompressedOops
+         * has no cap. */
+        if (heap > COOP_HEAP_MAX && (override ? o->compressed_oops == 1 : o->compressed_oops != 0))
+                heap = COOP_HEAP_MAX;
         /* "An initial heap size was specified on the command line, so be
          * sure that the maximum size is consistent": -Xms above the share
          * is the maximum */
@@ -119,6 +180,21 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 }
         if (startswith(a, "-XX:MaxRAMPercentage="))
                 return jvm_percentage(a + strlen("-XX:MaxRAMPercentage="), &o->max_ram_percentage_milli);
+        if (startswith(a, "-XX:MinRAMPercentage=") || startswith(a, "-XX:InitialRAMPercentage=")) {
+                uint64_t unused;
+                if (!jvm_percentage(strchr(a, '=') + 1, &unused))
+                        return false;
+                o->other_ram_flags = true;
+                return true;
+        }
+        if (startswith(a, "-XX:MinRAMFraction=") || startswith(a, "-XX:InitialRAMFraction=")) {
+                const char *v = strchr(a, '=') + 1;
+                size_t digits = strspn(v, "0123456789");
+                if (digits == 0 || digits > 19 || v[digits] || strspn(v, "0") == digits)
+                        return false;
+                o->other_ram_flags = true;
+                return true;
+        }
         if (startswith(a, "-XX:MaxRAMFraction=")) {
                 /* a uintx, range(1, max_uintx) in runtime/globals.hpp */
                 const char *v = a + strlen("-XX:MaxRAMFraction=");
@@ -141,6 +217,10 @@ bool ht_jvm_option(ht_jvm_options *o, const char *a) {
                 {"UseTransparentHugePages", offsetof(ht_jvm_options, use_thp)},
                 {"TieredCompilation", offsetof(ht_jvm_options, tiered)},
                 {"UseSHM", offsetof(ht_jvm_options, use_shm)},
+                {"UseHugeTLBFS", offsetof(ht_jvm_options, use_hugetlbfs)},
+                {"AggressiveHeap", offsetof(ht_jvm_options, aggressive_heap)},
+                {"UseCompressedOops", offsetof(ht_jvm_options, compressed_oops)},
+                {"UseContainerSupport", offsetof(ht_jvm_options, container_support)},
         };
         static const struct {
                 const char *name;

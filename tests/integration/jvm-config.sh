@@ -117,6 +117,145 @@ check "no exe: unknown, counted as JDK 17" "null $((3 * 16 * M + 2 * 128 * M))" 
         "$(jq -r '.workload.jvm.processes[] | select(.pid == 3001) | "\(.jdk_feature_release) \(.gc_large_pages_bytes)"' "$tmp/f21.json")"
 rm "$d/proc/4200/exe"
 
+# --- what turns HotSpot's large pages on, and which kind -------------------
+# (Java 17.0.15 with 800 HugePages of 2 MB and -Xmx512m, smaps and
+# HugePages_Rsvd: -XX:+UseSHM alone maps the heap and G1's two 8M bitmaps
+# as SysV segments, the code cache in 4 KB pages; -XX:+UseHugeTLBFS alone
+# and -XX:+AggressiveHeap as -XX:+UseLargePages; -XX:+UseLargePages with
+# -XX:-UseTransparentHugePages maps nothing: "UseLargePages disabled, no
+# large pages configured and available on the system")
+mkdir -p "$d/proc/4400"
+printf 'java\n' >"$d/proc/4400/comm"
+printf 'Name:\tjava\nUid:\t112\t112\t112\t112\n' >"$d/proc/4400/status"
+printf '0::/system.slice/app.service\n' >"$d/proc/4400/cgroup"
+lp4400() {
+        printf '/usr/bin/java\0-Xmx512m\0-XX:+UseG1GC\0' >"$d/proc/4400/cmdline"
+        for o in "$@"; do printf '%s\0' "$o" >>"$d/proc/4400/cmdline"; done
+        printf 'Main\0' >>"$d/proc/4400/cmdline"
+        ht "$d" --json facts >"$tmp/f4400.json" 2>/dev/null
+        jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.large_pages_bytes)"' \
+                "$tmp/f4400.json"
+}
+check "-XX:+UseLargePages -XX:-UseTransparentHugePages: no large pages at all" "null 0" \
+        "$(lp4400 -XX:+UseLargePages -XX:-UseTransparentHugePages)"
+check "-XX:+UseLargePages -XX:-UseSHM: none either" "null 0" "$(lp4400 -XX:+UseLargePages -XX:-UseSHM)"
+check "-XX:+UseSHM alone: SysV segments, heap and G1's bitmaps, no code cache" "shm $((512 * M + 2 * 8 * M))" \
+        "$(lp4400 -XX:+UseSHM)"
+check "-XX:+UseSHM: the JVMs' pages are SysV segments (the shm group)" true \
+        "$(jq .workload.jvm.large_pages_shm "$tmp/f4400.json")"
+check "-XX:+UseHugeTLBFS alone: heap, code cache and bitmaps" "hugetlbfs $((512 * M + 240 * M + 2 * 8 * M))" \
+        "$(lp4400 -XX:+UseHugeTLBFS)"
+check "-XX:+UseSHM beside -XX:+UseHugeTLBFS: mmap, not SysV" "hugetlbfs false" \
+        "$(lp4400 -XX:+UseSHM -XX:+UseHugeTLBFS | cut -d' ' -f1) $(jq .workload.jvm.large_pages_shm "$tmp/f4400.json")"
+check "-XX:+AggressiveHeap after -XX:-UseLargePages: large pages, Parallel (its bitmap of 16M < 10 pages)" \
+        "hugetlbfs $((512 * M + 240 * M)) parallel" \
+        "$(printf '/usr/bin/java\0-Xmx512m\0-XX:-UseLargePages\0-XX:+AggressiveHeap\0Main\0' >"$d/proc/4400/cmdline"
+           ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.large_pages_bytes) \(.gc)"')"
+# --- the default heap on a host of 512 GiB (Arguments::set_heap_size) -------
+# a RAM sizing flag sizes from all of the memory (-XX:MaxRAMPercentage=75
+# of 512G: 384G; the 128G MaxRAM cap counted 96G), none from 128G of it,
+# held below the compressed oops limit (32G -> 30G; Java 17.0.15 with
+# -XX:MaxRAM=256g -XX:+UseCompressedOops: 32178700288)
+cp "$d/proc/meminfo" "$tmp/meminfo"
+sed -i 's/^MemTotal:.*/MemTotal:       536870912 kB/' "$d/proc/meminfo"
+heap4400() {
+        printf '/usr/bin/java\0-XX:+UseLargePages\0' >"$d/proc/4400/cmdline"
+        for o in "$@"; do printf '%s\0' "$o" >>"$d/proc/4400/cmdline"; done
+        printf 'Main\0' >>"$d/proc/4400/cmdline"
+        ht "$d" --json facts 2>/dev/null | jq -r '.workload.jvm.processes[] | select(.pid == 4400) | .heap_bytes'
+}
+check "512G, -XX:MaxRAMPercentage=75: 384G" $((384 * G)) "$(heap4400 -XX:MaxRAMPercentage=75)"
+check "512G, -XX:InitialRAMPercentage=5: a quarter of all of it, 128G" $((128 * G)) "$(heap4400 -XX:InitialRAMPercentage=5)"
+check "512G, no flag: a quarter of 128G held at 30G" $((30 * G)) "$(heap4400)"
+check "512G, -XX:-UseCompressedOops: 32G" $((32 * G)) "$(heap4400 -XX:-UseCompressedOops)"
+cp "$tmp/meminfo" "$d/proc/meminfo"
+# --- the memory limit of its cgroup: HotSpot's container support ----------
+# (Java 17.0.15 in a memory cgroup v1 whose parent is limited to 2 GB:
+# MaxHeapSize 536870912; with -XX:-UseContainerSupport 25 % of the host's
+# memory) A service with MemoryMax=4G on cgroup v2 (the fixture's
+# 16377536 kB of memory): a quarter of 4G, not of MemTotal.
+mkdir -p "$d/sys/fs/cgroup/system.slice/app.service"
+echo 4294967296 >"$d/sys/fs/cgroup/system.slice/app.service/memory.max"
+check "v2, memory.max 4G: a quarter of it" "$G 4294967296" \
+        "$(heap4400 >/dev/null; jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.heap_bytes) \(.cgroup_memory_limit)"' \
+                "$(ht "$d" --json facts >"$tmp/fcg.json" 2>/dev/null; echo "$tmp/fcg.json")")"
+check "v2: where the heap's size came from" "/proc/4400/cmdline, /sys/fs/cgroup/system.slice/app.service/memory.max" \
+        "$(jq -r '.workload.jvm.processes[] | select(.pid == 4400) | .options_from' "$tmp/fcg.json")"
+jq -r '.warnings[]' "$tmp/fcg.json" >"$tmp/wcg"
+check_contains "v2: the warning names the limit's file" \
+        "a quarter of the memory limit of its cgroup, /sys/fs/cgroup/system.slice/app.service/memory.max" "$tmp/wcg"
+check "-XX:-UseContainerSupport: a quarter of MemTotal" $((16377536 * 1024 / 4)) "$(heap4400 -XX:-UseContainerSupport)"
+check "-Xmx given: the limit is not read" "$((2 * G)) null" \
+        "$(heap4400 -Xmx2g >/dev/null; ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.heap_bytes) \(.cgroup_memory_limit)"')"
+echo max >"$d/sys/fs/cgroup/system.slice/app.service/memory.max"
+check "v2, memory.max max: MemTotal" $((16377536 * 1024 / 4)) "$(heap4400)"
+# cgroup v1 (RHEL 7, hybrid hosts): the memory controller's own line; an
+# unlimited leaf takes memory.stat's hierarchical_memory_limit (a parent's)
+printf '11:memory:/system.slice/app.service\n1:name=systemd:/system.slice/app.service\n0::/\n' \
+        >"$d/proc/4400/cgroup"
+mkdir -p "$d/sys/fs/cgroup/memory/system.slice/app.service"
+echo 9223372036854771712 >"$d/sys/fs/cgroup/memory/system.slice/app.service/memory.limit_in_bytes"
+printf 'cache 0\nrss 0\nhierarchical_memory_limit 2147483648\nhierarchical_memsw_limit 9223372036854771712\n' \
+        >"$d/sys/fs/cgroup/memory/system.slice/app.service/memory.stat"
+check "v1, a parent's 2G (hierarchical_memory_limit): 512M" $((512 * M)) "$(heap4400)"
+echo 1073741824 >"$d/sys/fs/cgroup/memory/system.slice/app.service/memory.limit_in_bytes"
+check "v1, its own 1G: 256M" $((256 * M)) "$(heap4400)"
+printf '11:memory:/system.slice/../../x\n' >"$d/proc/4400/cgroup"
+check "v1, a path with ..: not read" $((16377536 * 1024 / 4)) "$(heap4400)"
+printf '0::/system.slice/app.service\n' >"$d/proc/4400/cgroup"
+# --- -XX:LargePageSizeInBytes=1g ------------------------------------------
+# HotSpot takes the size only where the kernel has it (a
+# hugepages-1048576kB directory), else the default: Java 17.0.15 with
+# -Xmx512m on a kernel with 2 MB pages only mapped its heap, 240M code
+# cache and G1's bitmaps (2 x 8M) on 2 MB pages, 384 of them (counted at
+# 1 GB, only the heap was)
+check "1g on a kernel without 1 GB pages: 2 MB pages, heap + code cache + bitmaps" \
+        "$((2 * M)) $((512 * M + 240 * M + 2 * 8 * M))" \
+        "$(heap4400 -Xmx512m -XX:LargePageSizeInBytes=1g >/dev/null; ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_page_size) \(.large_pages_bytes)"')"
+# with 1 GB pages the heap comes from their pool, which vm.nr_hugepages
+# does not size: not counted there, a warning says what it needs
+mkdir -p "$d/sys/kernel/mm/hugepages/hugepages-1048576kB"
+heap4400 -Xmx1536m -XX:LargePageSizeInBytes=1g >/dev/null
+ht "$d" --json facts >"$tmp/f1g.json" 2>/dev/null
+check "1g with 1 GB pages: its page size, the heap in whole pages" "$G $((2 * G))" \
+        "$(jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_page_size) \(.large_pages_bytes)"' "$tmp/f1g.json")"
+check "1g with 1 GB pages: not in the JVMs' sum of default pages" $((4 * G + 128 * M + 152 * M)) \
+        "$(jq .workload.jvm.large_pages_bytes "$tmp/f1g.json")"
+jq -r '.warnings[]' "$tmp/f1g.json" >"$tmp/w1g"
+check_contains "1g with 1 GB pages: the warning names the pool and the count" \
+        "java 4400 maps its heap in pages of 1048576 kB (-XX:LargePageSizeInBytes), not in the default HugePages of 2048 kB that vm.nr_hugepages sizes: it needs 2 of them in /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages" "$tmp/w1g"
+rmdir "$d/sys/kernel/mm/hugepages/hugepages-1048576kB"
+# --- the environment: what java reads, and what it does not --------------
+# JAVA_OPTS and ES_JAVA_OPTS (a unit's Environment=, Tomcat's and
+# Elastic's scripts) are the start scripts' to put on the command line:
+# java itself never reads them. _JAVA_OPTIONS comes after the command
+# line and wins (Java 17.0.15: JAVA_TOOL_OPTIONS=-Xmx1g
+# JDK_JAVA_OPTIONS=-Xmx2g _JAVA_OPTIONS=-Xmx3g java -Xmx5g: MaxHeapSize
+# 3221225472; without _JAVA_OPTIONS 5368709120)
+printf 'JAVA_OPTS=-XX:+UseLargePages -Xmx64g\0ES_JAVA_OPTS=-XX:+UseLargePages\0' >"$d/proc/4400/environ"
+check "JAVA_OPTS and ES_JAVA_OPTS in the environment are not java's" "null 0" "$(lp4400)"
+printf 'JAVA_TOOL_OPTIONS=-Xmx1g\0JDK_JAVA_OPTIONS=-Xmx2g\0_JAVA_OPTIONS=-Xmx3g -XX:+UseLargePages\0' >"$d/proc/4400/environ"
+check "_JAVA_OPTIONS after the command line wins: 3g, large pages" "hugetlbfs $((3 * G))" \
+        "$(printf '/usr/bin/java\0-Xmx5g\0Main\0' >"$d/proc/4400/cmdline"
+           ht "$d" --json facts 2>/dev/null |
+           jq -r '.workload.jvm.processes[] | select(.pid == 4400) | "\(.large_pages_kind) \(.max_heap_size)"')"
+# JDK 8's launcher does not read JDK_JAVA_OPTIONS (JDK 9, JEP 293): a
+# JDK 8 JVM (its release file's JAVA_VERSION="1.8.0_402") started where it
+# is set for newer JDKs does not take its -XX:+UseLargePages
+mkdir -p "$d/opt/jdk8/bin"
+printf 'JAVA_VERSION="1.8.0_402"\n' >"$d/opt/jdk8/release"
+ln -s /opt/jdk8/bin/java "$d/proc/4400/exe"
+printf 'JDK_JAVA_OPTIONS=-XX:+UseLargePages\0' >"$d/proc/4400/environ"
+check "JDK 8: JDK_JAVA_OPTIONS is not read" "null 0" "$(lp4400)"
+printf 'JAVA_VERSION="17.0.15"\n' >"$d/opt/jdk8/release"
+check "JDK 17: it is" "hugetlbfs $((512 * M + 240 * M + 2 * 8 * M))" "$(lp4400)"
+rm "$d/proc/4400/exe"
+rm "$d/proc/4400/environ"
+rm -r "$d/proc/4400"
+
 # --- two owners: no jvm_user from the host, a warning -------------------------
 printf 'Name:\tjava\nUid:\t1000\t1000\t1000\t1000\n' >"$d/proc/3050/status"
 printf '0::/system.slice/elasticsearch.service\n' >"$d/proc/3050/cgroup"

@@ -106,7 +106,10 @@ static void test_default_heap(void **state) {
         ht_jvm_options o;
         ht_jvm_options_init(&o);
         assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 4 * G);
-        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 32 * G); /* MaxRAM 128G by default */
+        /* MaxRAM 128G by default, a quarter of it 32G, held below the
+         * compressed oops limit: 30G (HotSpot's 32G less 2G less 32M for
+         * G1, never less) */
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 30 * G);
         assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=2"));
         assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 8 * G);
         assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=1"));
@@ -127,6 +130,39 @@ static void test_default_heap(void **state) {
                 assert_false(ht_jvm_option(&o, bad[i]));
         assert_int_equal(o.max_ram_fraction, 4);
         assert_int_equal(o.max_ram, 256 * G);
+
+        /* A RAM sizing flag sizes from all of the memory, not 128G of it,
+         * and turns compressed oops off rather than capping the heap
+         * (Arguments::set_heap_size, override_coop_limit; Java 17.0.15:
+         * -XX:MaxRAM=512g -XX:MaxRAMPercentage=75 gives MaxHeapSize
+         * 412316860416, -XX:MaxRAM=256g 68719476736 with compressed oops
+         * off, -XX:MaxRAM=256g -XX:+UseCompressedOops 32178700288). The
+         * percentage was taken of 128G: a quarter of the heap counted. */
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=75"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 384 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMFraction=2"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 256 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:InitialRAMPercentage=5"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 128 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MinRAMFraction=4"));
+        assert_false(ht_jvm_option(&o, "-XX:MinRAMFraction=0"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 128 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAM=512g"));
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAMPercentage=75"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 384 * G);
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:MaxRAM=256g"));
+        assert_true(ht_jvm_option(&o, "-XX:+UseCompressedOops"));
+        assert_int_equal(ht_jvm_default_heap(&o, 16 * G), 30 * G);
+        /* without compressed oops, no cap */
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:-UseCompressedOops"));
+        assert_int_equal(ht_jvm_default_heap(&o, 512 * G), 32 * G);
 
         /* -Xms above the share is the maximum too */
         ht_jvm_options_init(&o);
@@ -183,6 +219,56 @@ static void test_env(void **state) {
         ht_jvm_options_init(&o);
         ht_jvm_parse_env(&o, "'unterminated -Xmx1g", 20);
         assert_int_equal(o.max_heap, UINT64_MAX);
+}
+
+/* Which large pages the options give, as Java 17.0.15 (Debian 12's
+ * openjdk-17-jdk-headless) took them with 800 HugePages of 2 MB reserved
+ * and -Xmx512m (smaps, HugePages_Rsvd): -XX:+UseSHM or -XX:+UseHugeTLBFS
+ * alone map the heap on HugePages (264 and 384 pages), and so does
+ * -XX:+AggressiveHeap, even after -XX:-UseLargePages; -XX:+UseLargePages
+ * beside -XX:-UseTransparentHugePages or -XX:-UseSHM maps none ("UseLargePages
+ * disabled, no large pages configured and available on the system").
+ * Only -XX:+UseLargePages without -XX:+UseTransparentHugePages was
+ * counted before: the first three sized nothing, the last two a heap
+ * that takes no HugePages. */
+static void test_large_pages_kind(void **state) {
+        (void)state;
+        static const struct {
+                const char *opts;
+                ht_jvm_large_pages want;
+        } cases[] = {
+                {"", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages", HT_JVM_LP_HUGETLBFS},
+                {"-XX:+UseLargePages -XX:+UseTransparentHugePages", HT_JVM_LP_THP},
+                {"-XX:+UseTransparentHugePages", HT_JVM_LP_THP},
+                {"-XX:+UseLargePages -XX:-UseTransparentHugePages", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages -XX:-UseSHM", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages -XX:+UseSHM", HT_JVM_LP_SHM},
+                {"-XX:+UseSHM", HT_JVM_LP_SHM},
+                {"-XX:+UseHugeTLBFS", HT_JVM_LP_HUGETLBFS},
+                {"-XX:+UseSHM -XX:+UseHugeTLBFS", HT_JVM_LP_HUGETLBFS},
+                {"-XX:-UseLargePages -XX:+UseSHM", HT_JVM_LP_NONE},
+                {"-XX:+UseLargePages -XX:-UseLargePages", HT_JVM_LP_NONE},
+                {"-XX:+AggressiveHeap", HT_JVM_LP_HUGETLBFS},
+                {"-XX:-UseLargePages -XX:+AggressiveHeap", HT_JVM_LP_HUGETLBFS},
+                {"-XX:+AggressiveHeap -XX:-UseTransparentHugePages", HT_JVM_LP_NONE},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                ht_jvm_options o;
+                ht_jvm_options_init(&o);
+                ht_jvm_parse_env(&o, cases[i].opts, strlen(cases[i].opts));
+                if (ht_jvm_large_pages_kind(&o) != cases[i].want)
+                        fail_msg("\"%s\": kind %d, not %d", cases[i].opts, ht_jvm_large_pages_kind(&o),
+                                 cases[i].want);
+        }
+        /* -XX:+AggressiveHeap without -Xmx: half the memory, at most all
+         * of it less 160 MB (Java 17.0.15 on 24683748 kB: 12639535104,
+         * the half rounded up to 2 MB) */
+        ht_jvm_options o;
+        ht_jvm_options_init(&o);
+        assert_true(ht_jvm_option(&o, "-XX:+AggressiveHeap"));
+        assert_int_equal(ht_jvm_default_heap(&o, UINT64_C(24683748) * 1024), UINT64_C(24683748) * 512);
+        assert_int_equal(ht_jvm_default_heap(&o, 256 * M), 96 * M);
 }
 
 #define CMD(s) s, sizeof(s) - 1
@@ -242,6 +328,7 @@ int main(void) {
                 cmocka_unit_test(test_invalid_sizes),
                 cmocka_unit_test(test_gc),
                 cmocka_unit_test(test_default_heap),
+                cmocka_unit_test(test_large_pages_kind),
                 cmocka_unit_test(test_env),
                 cmocka_unit_test(test_cmdline),
                 cmocka_unit_test(test_environ),
