@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -18,8 +19,18 @@
 #include "render.h"
 #include "util.h"
 
-/* Lock, then recover crashed transactions. NULL on failure (reported). */
+/* Lock, then recover crashed transactions. NULL on failure (reported).
+ *
+ * The report comes after the transaction, and its reader may have left
+ * (`hosttune apply oracle | head -1`, a pipeline's reader that died):
+ * killed by SIGPIPE at that write, the run ended with status 141 instead
+ * of the one hosttune(8) documents, and without the journald record of
+ * the transaction and the standard error lines that say an undo stopped
+ * part-way, which come after the report. With SIGPIPE ignored the write
+ * fails (EPIPE) and main()'s check of standard output says so (exit 1).
+ * The programs run get the default back (ht_spawn). */
 static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
+        signal(SIGPIPE, SIG_IGN);
         ht_lock *lock = NULL;
         _cleanup_free_ char *err = NULL;
         int r = o->ctx->lock_in_state_dir ? ht_state_dir_create(o->ctx, &err) : 0;
