@@ -14,6 +14,7 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "journal.h"
 #include "lock.h"
 #include "render.h"
@@ -31,6 +32,7 @@
  * The programs run get the default back (ht_spawn). */
 static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
         signal(SIGPIPE, SIG_IGN);
+        ht_interrupt_defer();
         ht_lock *lock = NULL;
         _cleanup_free_ char *err = NULL;
         int r = o->ctx->lock_in_state_dir ? ht_state_dir_create(o->ctx, &err) : 0;

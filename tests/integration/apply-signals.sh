@@ -2,7 +2,11 @@
 # apply and rollback as a shell, a pipeline or a service manager really
 # run them: a report whose reader has left (`hosttune apply oracle |
 # head -1`) gets the documented exit status and the transaction stands
-# (hosttune(8), EXIT STATUS: "Output that cannot be written").
+# (hosttune(8), EXIT STATUS: "Output that cannot be written"); a SIGINT
+# (^C), SIGTERM (systemctl stop, a configuration manager's timeout) or
+# SIGHUP (the ssh session dropped) in the middle of an apply undoes it
+# there and then (exit 1) instead of leaving the host half-changed until
+# the next run recovers it; after the commit the apply stands.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
@@ -43,5 +47,59 @@ check "and the apply is rolled back" rolled-back "$(jq_get "$tmp/out" transactio
 # read-only commands die of SIGPIPE as other tools do (`plan | head`)
 no_reader plan oracle $SGA
 check "plan with a reader gone: SIGPIPE, as any filter" 141 "$rc"
+
+# interrupt SIG STEP ARGS...: hosttune ARGS on the fixture root, held at
+# fault point STEP (HOSTTUNE_FAULT_PAUSE), sent SIG there, as a shell
+# starts it in the foreground (SIGINT not ignored); stderr in $tmp/err,
+# the exit status in $rc (128+N: killed by signal N)
+interrupt() {
+        isig=$1 istep=$2
+        shift 2
+        HOSTTUNE_FAULT_PAUSE=$istep timeout 120 python3 - "$isig" "$HOSTTUNE" --root "$h" --profile-path "$PROFILES" \
+                --rules-path "$RULES" "$@" >"$tmp/out" 2>"$tmp/err" <<'EOF'
+import signal, subprocess, sys
+sig = getattr(signal, sys.argv[1])
+p = subprocess.Popen(sys.argv[2:], stderr=subprocess.PIPE)
+err = b""
+for line in p.stderr:
+        err += line
+        if b"paused (HOSTTUNE_FAULT_PAUSE)" in line:
+                p.send_signal(sig)
+p.wait()
+sys.stderr.write(err.decode(errors="replace"))
+sys.exit(128 - p.returncode if p.returncode < 0 else p.returncode)
+EOF
+        rc=$?
+}
+
+# before the commit: at the first file in place, between the runtime
+# values, after every change (the last step before the commit record)
+for case in SIGINT:apply-file SIGTERM:apply-runtime:2 SIGHUP:apply-commit; do
+        sig=${case%%:*} step=${case#*:}
+        h=$(prepare_host debian12-kvm); scratch "$h"
+        rm -rf "$tmp/before"; cp -a "$h" "$tmp/before"
+        interrupt "$sig" "$step" apply oracle $SGA
+        check "$sig at $step: apply exits 1, not killed" 1 "$rc"
+        check_contains "$sig at $step: says why" "interrupted by $sig before the commit" "$tmp/err"
+        check_contains "$sig at $step: says the host is as before" "its changes were undone" "$tmp/err"
+        same_tree "$sig at $step: the tree is as before" "$tmp/before" "$h"
+        htrun 0 "$sig at $step: history" "$h" --json history
+        check "$sig at $step: the transaction is closed (failed), not pending" failed \
+                "$(jq_get "$tmp/out" transactions.0.status)"
+        # the lock went with the run: the next apply is not refused
+        htrun 0 "$sig at $step: apply again" "$h" apply oracle $SGA
+done
+# after the commit record is on disk: the apply is done and stays
+h=$(prepare_host debian12-kvm); scratch "$h"
+interrupt SIGTERM commit apply oracle $SGA
+check "SIGTERM after the commit: apply exits 0" 0 "$rc"
+htrun 0 "history" "$h" --json history
+check "SIGTERM after the commit: committed" committed "$(jq_get "$tmp/out" transactions.0.status)"
+htrun 0 "SIGTERM after the commit: nothing left to change" "$h" plan oracle $SGA
+# a rollback interrupted at its first item finishes first
+interrupt SIGINT rollback-item rollback
+check "SIGINT in a rollback: it finishes (exit 0)" 0 "$rc"
+htrun 0 "history" "$h" --json history
+check "SIGINT in a rollback: the apply is rolled back" rolled-back "$(jq_get "$tmp/out" transactions.0.status)"
 
 finish
