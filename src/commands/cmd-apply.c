@@ -39,7 +39,11 @@ static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
         if (r >= 0)
                 r = ht_lock_acquire_ctx(o->ctx, &lock, &err);
         if (r < 0) {
-                ht_report_error("%s", err ? err : ht_strerror(-r));
+                /* an administrator who left out sudo: say what is missing,
+                 * not only which file said no */
+                bool needs_root = (r == -EACCES || r == -EPERM) && geteuid() != 0;
+                ht_report_error("%s%s", err ? err : ht_strerror(-r),
+                                needs_root ? "; changing the host takes root: run it as root (sudo)" : "");
                 return NULL;
         }
         if (ht_recover_locked(o->ctx) < 0) {
