@@ -6,7 +6,8 @@
 # (^C), SIGTERM (systemctl stop, a configuration manager's timeout) or
 # SIGHUP (the ssh session dropped) in the middle of an apply undoes it
 # there and then (exit 1) instead of leaving the host half-changed until
-# the next run recovers it; after the commit the apply stands.
+# the next run recovers it; after the commit the apply stands. A verify
+# run during another's transaction waits for it to end.
 . "${top_srcdir:-.}/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/apply-lib.sh"
 
@@ -101,5 +102,44 @@ interrupt SIGINT rollback-item rollback
 check "SIGINT in a rollback: it finishes (exit 0)" 0 "$rc"
 htrun 0 "history" "$h" --json history
 check "SIGINT in a rollback: the apply is rolled back" rolled-back "$(jq_get "$tmp/out" transactions.0.status)"
+
+# verify while another run's apply is in its transaction (the metrics
+# timer meeting an Ansible run): it waits for the lock rather than judge
+# the host half-changed. The second apply (a larger SGA) is held after
+# every change, verify started and seen waiting, the apply interrupted
+# (undone): verify then judges the first apply's host, as before it.
+h=$(prepare_host debian12-kvm); scratch "$h"
+htrun 0 "apply oracle" "$h" apply oracle $SGA
+htrun 3 "verify: the first apply waits for a reboot" "$h" verify
+HOSTTUNE_FAULT_PAUSE=apply-commit timeout 120 python3 - "$HOSTTUNE" --root "$h" --profile-path "$PROFILES" \
+        --rules-path "$RULES" >"$tmp/out" 2>"$tmp/err" <<'EOF'
+import os, signal, subprocess, sys
+env = dict(os.environ)
+apply = subprocess.Popen(sys.argv[1:] + ["apply", "oracle", "--set", "sga_max_size=6G"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+for line in apply.stderr:
+        if b"paused (HOSTTUNE_FAULT_PAUSE)" in line:
+                break
+del env["HOSTTUNE_FAULT_PAUSE"]
+verify = subprocess.Popen(sys.argv[1:] + ["verify"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+err = b""
+for line in verify.stderr:
+        err += line
+        if b"waiting up to" in line:
+                break
+apply.send_signal(signal.SIGTERM)
+apply.stderr.read()
+apply.wait()
+err += verify.stderr.read()
+verify.wait()
+print("verify exit %d" % verify.returncode)
+print("apply exit %d" % apply.returncode)
+sys.stderr.write(err.decode(errors="replace"))
+EOF
+check_contains "verify during another apply's transaction waits for it" \
+        "with a transaction in progress; waiting up to 120 seconds" "$tmp/err"
+# (without the wait: exit 2, drift, the second apply's values half in)
+check "then verify judges the host as the first apply left it" "verify exit 3" "$(sed -n 1p "$tmp/out")"
+check "the interrupted apply was undone" "apply exit 1" "$(sed -n 2p "$tmp/out")"
 
 finish
