@@ -393,7 +393,7 @@ static int run(int argc, char **argv) {
         /* apply and rollback recover under the lock they hold throughout;
          * gate, run before a database starts, only reads the last commit */
         if (cmd->run != ht_cmd_rollback && !(cmd->run == ht_cmd_apply && !dry_run) && cmd->run != ht_cmd_gate)
-                ht_recover_pending(ctx);
+                ht_recover_pending(ctx, cmd->run == ht_cmd_verify || cmd->run == ht_cmd_status);
         return cmd->run(&o);
 }
 

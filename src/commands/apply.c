@@ -11,6 +11,7 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "fault.h"
+#include "interrupt.h"
 #include "fileattr.h"
 #include "fileio.h"
 #include "format-meminfo.h"
@@ -378,6 +379,18 @@ static int run_action(const ht_context *c, ht_tx *tx, const ht_plan *plan, const
         return 0;
 }
 
+/* A SIGINT, SIGTERM or SIGHUP the command caught (interrupt.h): before
+ * the commit, apply stops at its next step and undoes what it changed,
+ * as for any failure, rather than leave the host half-changed for the
+ * next run's recovery; after it, the apply is done and stays. */
+static int check_interrupted(char **ret_error) {
+        int sig = ht_interrupted();
+        if (!sig)
+                return 0;
+        *ret_error = xasprintf("interrupted by %s before the commit", ht_interrupt_name(sig));
+        return -EINTR;
+}
+
 int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **ret_error) {
         ht_plan *plan = p->plan;
         ht_apply_result res = {0};
@@ -392,11 +405,16 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         ht_tx *tx = NULL;
         char *err = NULL;
         size_t actions_ran = 0;
+        int r = check_interrupted(&err);
+        if (r < 0) {
+                *ret_error = err;
+                return r;
+        }
         _cleanup_free_ size_t *file_items = NULL, *change_items = NULL, *action_items = NULL;
         ht_staged_file *staged = xcalloc(plan->n_files + 1, sizeof(*staged));
         ht_fsync_batch dirs = {0};      /* fsynced with the commit record */
         json_object *params = params_json(p->resolved), *facts = facts_that_mattered(p->facts);
-        int r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
+        r = ht_tx_begin(c, "apply", p->resolved->name, params, facts, &tx, &err);
         /* the transaction holds its own references */
         json_object_put(params);
         json_object_put(facts);
@@ -465,6 +483,8 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
         if (r >= 0)
                 r = ht_tx_write_ahead_with(tx, &data, &err);
         ht_fsync_batch_done(&data);
+        if (r >= 0)
+                r = check_interrupted(&err);
         if (r < 0)
                 goto undo;
 
@@ -481,11 +501,16 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 ht_change *ch = &plan->changes[i];
                 if (!writes_runtime(ch))
                         continue;
-                r = apply_runtime(c, tx, ch, change_items[2 * i], change_items[2 * i + 1], &res, &err);
+                r = check_interrupted(&err);
+                if (r >= 0)
+                        r = apply_runtime(c, tx, ch, change_items[2 * i], change_items[2 * i + 1], &res, &err);
                 if (r < 0)
                         goto undo;
         }
         for (; actions_ran < plan->n_actions; actions_ran++) {
+                r = check_interrupted(&err);
+                if (r < 0)
+                        goto undo;
                 r = run_action(c, tx, plan, &plan->actions[actions_ran], action_items[actions_ran], &dirs, &res, &err);
                 if (r < 0)
                         goto undo;
@@ -513,6 +538,9 @@ int ht_apply(const ht_context *c, ht_planning *p, ht_apply_result *ret, char **r
                 json_object_put(notes);
         }
         ht_fault_point("apply-commit");
+        r = check_interrupted(&err);
+        if (r < 0)
+                goto undo;
         /* the files' directories flushed with the commit record, and all
          * of them durable before it is renamed into place */
         r = ht_tx_commit_with(tx, &dirs, &err);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -13,20 +14,36 @@
 #include "backend-common.h"
 #include "backend.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "journal.h"
 #include "lock.h"
 #include "render.h"
 #include "util.h"
 
-/* Lock, then recover crashed transactions. NULL on failure (reported). */
+/* Lock, then recover crashed transactions. NULL on failure (reported).
+ *
+ * The report comes after the transaction, and its reader may have left
+ * (`hosttune apply oracle | head -1`, a pipeline's reader that died):
+ * killed by SIGPIPE at that write, the run ended with status 141 instead
+ * of the one hosttune(8) documents, and without the journald record of
+ * the transaction and the standard error lines that say an undo stopped
+ * part-way, which come after the report. With SIGPIPE ignored the write
+ * fails (EPIPE) and main()'s check of standard output says so (exit 1).
+ * The programs run get the default back (ht_spawn). */
 static ht_lock *begin_exclusive(const ht_cmd_opts *o) {
+        signal(SIGPIPE, SIG_IGN);
+        ht_interrupt_defer();
         ht_lock *lock = NULL;
         _cleanup_free_ char *err = NULL;
         int r = o->ctx->lock_in_state_dir ? ht_state_dir_create(o->ctx, &err) : 0;
         if (r >= 0)
                 r = ht_lock_acquire_ctx(o->ctx, &lock, &err);
         if (r < 0) {
-                ht_report_error("%s", err ? err : ht_strerror(-r));
+                /* an administrator who left out sudo: say what is missing,
+                 * not only which file said no */
+                bool needs_root = (r == -EACCES || r == -EPERM) && geteuid() != 0;
+                ht_report_error("%s%s", err ? err : ht_strerror(-r),
+                                needs_root ? "; changing the host takes root: run it as root (sudo)" : "");
                 return NULL;
         }
         if (ht_recover_locked(o->ctx) < 0) {

@@ -59,9 +59,14 @@ int ht_report_json_error(int exit_code) {
 }
 
 void ht_report_warnings(const ht_context *c, char *const *warnings) {
-        if (c->quiet)
+        if (c->quiet || !warnings || !warnings[0])
                 return;
-        for (size_t i = 0; warnings && warnings[i]; i++) {
+        /* as for an error: what went to stdout first comes first where
+         * both go to one file (cloud-init's output log, `>log 2>&1`), not
+         * cut mid-line at the buffer's edge by this line (show's notices
+         * after the profile) */
+        fflush(stdout);
+        for (size_t i = 0; warnings[i]; i++) {
                 _cleanup_free_ char *w = ht_text_safe(warnings[i]);
                 fprintf(stderr, "hosttune: warning: %s\n", w);
         }

@@ -44,7 +44,12 @@ int ht_recover_locked(const ht_context *c) {
         return r;
 }
 
-void ht_recover_pending(const ht_context *c) {
+/* How long a reading command waits for another hosttune's transaction:
+ * the verify unit's TimeoutStartSec=5min holds udevadm settle's 120 s,
+ * this and the verify itself. */
+#define HT_TRANSACTION_WAIT_MS (120u * 1000)
+
+void ht_recover_pending(const ht_context *c, bool wait_for_transaction) {
         _cleanup_strv_free_ char **pending = NULL;
         _cleanup_free_ char *err = NULL;
         /* a journal we may not read (not root) cannot be ours to recover */
@@ -53,10 +58,30 @@ void ht_recover_pending(const ht_context *c) {
         ht_lock *lock = NULL;
         _cleanup_free_ char *lerr = NULL;
         int r = ht_lock_acquire_ctx(c, &lock, &lerr);
-        if (r == -EBUSY)
+        if (r == -EBUSY && !wait_for_transaction)
                 /* another hosttune runs: the transaction is most likely its
                  * own, still in progress; never touch it */
                 return;
+        if (r == -EBUSY) {
+                /* The same, but what verify and status read meanwhile is
+                 * the host half-changed: their verdict (the metrics timer,
+                 * every 15 minutes, meeting an Ansible run's apply) would
+                 * be a drift that is none, and HosttuneDrift fires at
+                 * once. So they wait for it to finish, as long as a
+                 * transaction with grub-mkconfig and os-prober may take. */
+                if (!c->quiet)
+                        fprintf(stderr, "hosttune: %s, with a transaction in progress; waiting up to %u seconds "
+                                        "for it to finish\n", lerr, HT_TRANSACTION_WAIT_MS / 1000);
+                free(lerr);
+                lerr = NULL;
+                r = ht_lock_acquire_ctx_wait(c, HT_TRANSACTION_WAIT_MS, &lock, &lerr);
+                if (r == -EBUSY) {
+                        if (!c->quiet)
+                                fprintf(stderr, "hosttune: warning: %s: what follows may show the host "
+                                                "half-changed by its transaction\n", lerr);
+                        return;
+                }
+        }
         if (r < 0) {
                 if (!c->quiet)
                         for (char **t = pending; *t; t++)

@@ -95,5 +95,7 @@ void ht_commands_init(void);
 int ht_recover_locked(const ht_context *c);
 /* For the commands that do not take the lock themselves: when the
  * journal holds a pending transaction and no other hosttune runs, take
- * the lock and recover; when this run may not (not root), warn. */
-void ht_recover_pending(const ht_context *c);
+ * the lock and recover; when this run may not (not root), warn. When
+ * another runs, leave its transaction alone; wait_for_transaction: wait
+ * for it to end first (verify, status: no verdict on a host half-changed). */
+void ht_recover_pending(const ht_context *c, bool wait_for_transaction);

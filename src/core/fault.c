@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "interrupt.h"
 #include "util.h"
 
 static unsigned long n_points;  /* fault points reached, any name */
@@ -61,7 +62,9 @@ void ht_fault_point(const char *step) {
                  * step has not fsynced is then lost. */
                 dprintf(STDERR_FILENO, "hosttune: fault point %lu: %s: paused (HOSTTUNE_FAULT_PAUSE)\n", n_points,
                         step);
-                for (;;)
+                /* until then, or a signal apply and rollback catch
+                 * (interrupt.h), so a test can interrupt this very step */
+                while (!ht_interrupted())
                         pause();
         }
 }

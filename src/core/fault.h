@@ -27,7 +27,9 @@
  * HOSTTUNE_FAULT_PAUSE takes the same values as HOSTTUNE_FAULT_AFTER but
  * stops there instead of dying: it prints "hosttune: fault point N: STEP:
  * paused (HOSTTUNE_FAULT_PAUSE)" to stderr and waits forever, so the
- * real-boot power-cut test can cut a guest's power at that exact step. */
+ * real-boot power-cut test can cut a guest's power at that exact step;
+ * a signal that apply and rollback catch (interrupt.h) ends the wait, so
+ * a test can interrupt that step too. */
 #pragma once
 
 void ht_fault_point(const char *step);

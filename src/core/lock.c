@@ -172,9 +172,9 @@ int ht_lock_acquire_wait(const char *lock_path, unsigned timeout_ms, ht_lock **r
         return lock_impl(AT_FDCWD, lock_path, lock_path, true, timeout_ms, ret, ret_error);
 }
 
-int ht_lock_acquire_ctx(const ht_context *c, ht_lock **ret, char **ret_error) {
+static int lock_ctx(const ht_context *c, bool wait, unsigned timeout_ms, ht_lock **ret, char **ret_error) {
         if (!c->lock_host)
-                return ht_lock_acquire(c->lock_path, ret, ret_error);
+                return lock_impl(AT_FDCWD, c->lock_path, c->lock_path, wait, timeout_ms, ret, ret_error);
         /* Beneath the root like any host path (issue 32): a tree whose run
          * or var/lib is a link must not put the lock on the build machine. */
         int dfd = -1;
@@ -187,9 +187,17 @@ int ht_lock_acquire_ctx(const ht_context *c, ht_lock **ret, char **ret_error) {
                         *ret_error = ht_root_path_error(c, "lock", c->lock_path, r);
                 return r;
         }
-        r = lock_impl(dfd, name, c->lock_path, false, 0, ret, ret_error);
+        r = lock_impl(dfd, name, c->lock_path, wait, timeout_ms, ret, ret_error);
         close(dfd);
         return r;
+}
+
+int ht_lock_acquire_ctx(const ht_context *c, ht_lock **ret, char **ret_error) {
+        return lock_ctx(c, false, 0, ret, ret_error);
+}
+
+int ht_lock_acquire_ctx_wait(const ht_context *c, unsigned timeout_ms, ht_lock **ret, char **ret_error) {
+        return lock_ctx(c, true, timeout_ms, ret, ret_error);
 }
 
 void ht_lock_release(ht_lock *l) {

@@ -20,6 +20,8 @@ int ht_lock_acquire_wait(const char *lock_path, unsigned timeout_ms, ht_lock **r
  * directories made as any host directory; or lock_path in an explicit
  * --state-dir). A link out of the root is -EXDEV, said in *ret_error. */
 int ht_lock_acquire_ctx(const ht_context *c, ht_lock **ret, char **ret_error);
+/* The same, waiting up to timeout_ms for the holder to finish first. */
+int ht_lock_acquire_ctx_wait(const ht_context *c, unsigned timeout_ms, ht_lock **ret, char **ret_error);
 /* Release and free; NULL is fine. */
 void ht_lock_release(ht_lock *l);
 static inline void ht_lock_releasep(ht_lock **l) { ht_lock_release(*l); }

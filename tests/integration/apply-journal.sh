@@ -204,6 +204,16 @@ if [ -n "$udir" ]; then
         check "an unprivileged plan after a crash runs (exit status)" "2" "$?"
         check_contains "it warns of the unfinished transaction" "an unfinished transaction" "$tmp/err"
         check_contains "it says how to recover" "run any hosttune command as root" "$tmp/err"
+        # apply and rollback without root (sudo left out): refused, saying why
+        for cmd in "apply oracle $SGA" rollback; do
+                setpriv --reuid=65534 --regid=65534 --clear-groups "$bin7" --root "$h7" \
+                        --profile-path "$u/pub/profiles" --rules-path "$u/pub/rules" --state-dir "$st7" $cmd \
+                        >"$tmp/out" 2>"$tmp/err"
+                check "an unprivileged ${cmd%% *} is refused (exit status)" "1" "$?"
+                check_contains "an unprivileged ${cmd%% *} says it takes root" \
+                        "hosttune: cannot open lock $h7/run/hosttune.lock: Permission denied; changing the host takes root" \
+                        "$tmp/err"
+        done
         chown -R 0:0 "$st7"
         chmod 0700 "$tmp"
         htrun 0 "history as root recovers the crashed apply" "$h7" --state-dir "$st7" history

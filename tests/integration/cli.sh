@@ -197,4 +197,12 @@ check_contains "the journal is inside the root" "committed" "$tmp/out"
 [ -d "$tmp/rel/var/lib/hosttune/journal" ] && ok "journal under ROOT/var/lib/hosttune" ||
         not_ok "no journal under ROOT/var/lib/hosttune"
 
+# No locale: hosttune never calls setlocale(), so LANG and LC_ALL (a
+# Turkish locale's dotless i in a case-insensitive compare, a German
+# decimal comma) change no output, and the programs it runs get LC_ALL=C
+# (hosttune(8), DESCRIPTION). The binary, not $HOSTTUNE (a valgrind
+# wrapper under check-valgrind).
+check "hosttune calls no setlocale(), uselocale() or newlocale()" "" \
+        "$(nm -u "$top_builddir/hosttune" | grep -E ' (setlocale|uselocale|newlocale)(@|$)')"
+
 finish
